@@ -1,0 +1,79 @@
+/* bsp.c - tracesim board support (see bsp.h). */
+#include "bsp.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+/* ---- stdio on the UART --------------------------------------------------------------- */
+static int ts_uart_putc(char c, FILE *f) {
+    (void)f;
+    TS_UART(TXDATA) = (uint8_t)c;
+    return (unsigned char)c;
+}
+static int ts_uart_getc(FILE *f) { (void)f; return EOF; }
+
+static FILE ts_stdio = FDEV_SETUP_STREAM(ts_uart_putc, ts_uart_getc, NULL, _FDEV_SETUP_RW);
+FILE *const stdin = &ts_stdio;
+FILE *const stdout = &ts_stdio;
+FILE *const stderr = &ts_stdio;
+
+void _exit(int code) {
+    TS_SIMCTRL(EXIT) = (uint32_t)code;
+    for (;;) __asm__ volatile("wfi");
+}
+
+/* ---- traps ---------------------------------------------------------------------------- */
+static ts_trap_handler_t exc_handlers[16];
+static ts_trap_handler_t irq_handlers[16];
+
+void ts_set_trap_handler(uint32_t cause, ts_trap_handler_t h) {
+    if (cause & 0x80000000u) irq_handlers[cause & 15] = h;
+    else exc_handlers[cause & 15] = h;
+}
+
+uint32_t ts_trap_dispatch(uint32_t mcause, uint32_t mepc, uint32_t mtval);
+uint32_t ts_trap_dispatch(uint32_t mcause, uint32_t mepc, uint32_t mtval) {
+    uint32_t n = mcause & 0x7FFFFFFFu;
+    ts_trap_handler_t h = n < 16 ? ((mcause & 0x80000000u) ? irq_handlers : exc_handlers)[n] : 0;
+    if (h) return h(mcause, mepc, mtval);
+    printf("unhandled %s %lu at mepc 0x%08lx, mtval 0x%08lx\n",
+           (mcause & 0x80000000u) ? "interrupt" : "exception", (unsigned long)n,
+           (unsigned long)mepc, (unsigned long)mtval);
+    _exit((mcause & 0x80000000u) ? 160 + (int)(n & 15) : 128 + (int)(n & 15));
+}
+
+/* ---- timer, counters, host files ------------------------------------------------------ */
+uint64_t ts_mtime(void) {
+    uint32_t hi, lo;
+    do {
+        hi = TS_MMIO32(TS_CLINT_BASE + TS_CLINT_MTIME + 4);
+        lo = TS_MMIO32(TS_CLINT_BASE + TS_CLINT_MTIME);
+    } while (hi != TS_MMIO32(TS_CLINT_BASE + TS_CLINT_MTIME + 4));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+void ts_set_mtimecmp(uint64_t t) {
+    /* no spurious interrupt while the two halves are written */
+    TS_MMIO32(TS_CLINT_BASE + TS_CLINT_MTIMECMP + 4) = 0xFFFFFFFFu;
+    TS_MMIO32(TS_CLINT_BASE + TS_CLINT_MTIMECMP) = (uint32_t)t;
+    TS_MMIO32(TS_CLINT_BASE + TS_CLINT_MTIMECMP + 4) = (uint32_t)(t >> 32);
+}
+
+uint64_t ts_sim_cycles(void) {
+    uint32_t hi, lo;
+    do { hi = TS_SIMCTRL(CYCLE_HI); lo = TS_SIMCTRL(CYCLE_LO); } while (hi != TS_SIMCTRL(CYCLE_HI));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+uint64_t ts_sim_instret(void) {
+    uint32_t hi, lo;
+    do { hi = TS_SIMCTRL(INSTRET_HI); lo = TS_SIMCTRL(INSTRET_LO); } while (hi != TS_SIMCTRL(INSTRET_HI));
+    return ((uint64_t)hi << 32) | lo;
+}
+
+int ts_host_write(const char *name, const void *data, uint32_t len, int append) {
+    TS_SIMCTRL(FILE_NAME) = (uint32_t)(uintptr_t)name;
+    TS_SIMCTRL(FILE_ADDR) = (uint32_t)(uintptr_t)data;
+    TS_SIMCTRL(FILE_LEN) = len;
+    TS_SIMCTRL(FILE_CMD) = append ? 2u : 1u;
+    return (int)TS_SIMCTRL(FILE_STATUS);
+}

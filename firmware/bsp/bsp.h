@@ -1,0 +1,41 @@
+/* bsp.h - tracesim board support: UART stdio (picolibc), exit, traps, timer, counters. */
+#ifndef TS_BSP_H
+#define TS_BSP_H
+#include <stdint.h>
+#include "ts_soc.h"
+
+#define TS_MTIME_HZ 1000000u          /* mtime ticks per second (1 MHz timebase) */
+#define TS_CORE_HZ  100000000u        /* nominal core clock */
+
+/* trap handlers: return the mepc to resume at (e.g. mepc + 4 to skip an instruction) */
+typedef uint32_t (*ts_trap_handler_t)(uint32_t mcause, uint32_t mepc, uint32_t mtval);
+/* Installs a handler for an exception cause (0..15) or, with the interrupt bit set in
+ * cause (0x80000000 | n), for interrupt n. Unhandled exceptions print a line and exit with
+ * status 128 + cause; unhandled interrupts exit with 160 + n. */
+void ts_set_trap_handler(uint32_t cause, ts_trap_handler_t h);
+
+uint64_t ts_mtime(void);
+void ts_set_mtimecmp(uint64_t t);
+/* simulator's own cycle/instret count (simctrl), independent of the HPM */
+uint64_t ts_sim_cycles(void);
+uint64_t ts_sim_instret(void);
+/* marks (value, cycle, instret) in the run folder's marks.csv */
+static inline void ts_mark(uint32_t v) { TS_SIMCTRL(MARK) = v; }
+/* writes len bytes to file `name` in the run folder (append != 0: append); 0 on success */
+int ts_host_write(const char *name, const void *data, uint32_t len, int append);
+
+#define TS_CSR_READ(csr) ({ uint32_t v_; __asm__ volatile("csrr %0, " #csr : "=r"(v_)); v_; })
+#define TS_CSR_WRITE(csr, v) __asm__ volatile("csrw " #csr ", %0" ::"r"((uint32_t)(v)))
+#define TS_CSR_SET(csr, v) __asm__ volatile("csrs " #csr ", %0" ::"r"((uint32_t)(v)))
+#define TS_CSR_CLEAR(csr, v) __asm__ volatile("csrc " #csr ", %0" ::"r"((uint32_t)(v)))
+
+/* 64-bit counters on RV32: high, low, high until the two highs agree */
+#define TS_READ_CSR64(lo, hi) ({                                            \
+    uint32_t h_, l_, h2_;                                                  \
+    do { h_ = TS_CSR_READ(hi); l_ = TS_CSR_READ(lo); h2_ = TS_CSR_READ(hi); } while (h_ != h2_); \
+    ((uint64_t)h_ << 32) | l_; })
+static inline uint64_t ts_rdcycle(void) { return TS_READ_CSR64(cycle, cycleh); }
+static inline uint64_t ts_rdinstret(void) { return TS_READ_CSR64(instret, instreth); }
+static inline uint64_t ts_rdtime(void) { return TS_READ_CSR64(time, timeh); }
+
+#endif

@@ -1,0 +1,646 @@
+// ts_core: tracesim's RV32IMC machine-mode core, a 5-stage in-order pipeline.
+//
+// Stages: IF (fetch + RVC expansion + static prediction) -> ID (decode, register read,
+// load-use interlock) -> EX (ALU, multiply, iterative divide, branch resolution) ->
+// MEM (data bus, CSRs, traps, mret, wfi, fence.i: the commit point) -> WB (register write).
+//
+// Memory interface: both buses are "request this cycle, answer this cycle": the address and
+// request come from flops (or logic of flops only), the environment answers on *_rdy_i/
+// *_rdata_i/*_err_i before the next rising edge. A request that is not ready is held
+// unchanged until it is (wait states, a full ITC FIFO). Instruction fetch reads 32 bits at any
+// halfword-aligned address; instr_err_i[0] faults the low halfword, [1] the high one (only
+// relevant for 32-bit instructions).
+//
+// Counter CSRs (cycle, time, instret, hpmcounterN, mhpmeventN, mcountinhibit, mcounteren and
+// their high halves) live in the C HPM model and are reached through DPI-C at the commit
+// edge, exactly like the core's own CSRs. Events are reported one cycle late (ev_o describes
+// the cycle that ended at the last rising edge); see rtl_model/regs/hpm_events.def.
+//
+// Timing (cycles per instruction class) is documented in README.md ("Core timing").
+// Left out: U-mode, PMP, A extension, debug mode, external interrupts (mip.MEIP reads 0).
+module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
+  parameter logic [31:0] HartId = 32'd0
+) (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic [31:0] boot_addr_i,    // sampled while in reset (the ELF entry point)
+  // instruction fetch
+  output logic [31:0] instr_addr_o,
+  input  logic        instr_rdy_i,
+  input  logic [31:0] instr_rdata_i,
+  input  logic [1:0]  instr_err_i,
+  // data
+  output logic        data_req_o,
+  output logic        data_we_o,
+  output logic [1:0]  data_size_o,    // 0 byte, 1 half, 2 word
+  output logic [31:0] data_addr_o,
+  output logic [31:0] data_wdata_o,
+  output logic [31:0] data_pc_o,      // PC of the instruction making the request (for logs)
+  input  logic        data_rdy_i,
+  input  logic [31:0] data_rdata_i,   // right-aligned, size bytes valid
+  input  logic        data_err_i,
+  // interrupts (level, from the CLINT)
+  input  logic        irq_timer_i,
+  input  logic        irq_software_i,
+  // observation: events of the previous cycle, and the retire stream
+  output logic [EvBits-1:0] ev_o,
+  output logic        rvfi_valid_o,   // an instruction committed in the previous cycle
+  output logic [31:0] rvfi_pc_o,
+  output logic [31:0] rvfi_insn_o,
+  output logic        rvfi_trap_o,    // a trap was taken in the previous cycle
+  output logic [31:0] rvfi_cause_o,
+  output logic [31:0] pc_if_o, pc_id_o, pc_ex_o, pc_mem_o, pc_wb_o,
+  output logic [4:0]  valid_o         // stage valid bits {WB, MEM, EX, ID, IF}
+);
+  import "DPI-C" function int unsigned ts_dpi_csr_read(input int unsigned hart,
+                                                        input int unsigned addr);
+  import "DPI-C" function void ts_dpi_csr_write(input int unsigned hart, input int unsigned addr,
+                                                input int unsigned value);
+
+  // ---------------------------------------------------------------------------------------
+  // Pipeline registers
+  // ---------------------------------------------------------------------------------------
+  logic [31:0] pc_q;                          // IF
+
+  logic        id_valid_q;                    // IF/ID
+  logic [31:0] id_pc_q, id_instr_q, id_raw_q;
+  logic        id_is_c_q, id_pred_q, id_ferr_q, id_cill_q;
+
+  logic        ex_valid_q;                    // ID/EX
+  logic [31:0] ex_pc_q, ex_raw_q, ex_rs1_q, ex_rs2_q, ex_imm_q;
+  ctrl_t       ex_c_q;
+  logic        ex_pred_q;
+  logic        ex_exc_q;
+  logic [3:0]  ex_cause_q;
+  logic [31:0] ex_tval_q;
+
+  logic        mem_valid_q;                   // EX/MEM
+  logic [31:0] mem_pc_q, mem_raw_q, mem_result_q, mem_addr_q, mem_wdata_q, mem_csr_src_q;
+  /* verilator lint_off UNUSEDSIGNAL */
+  ctrl_t       mem_c_q;          // not every decode bit is needed past EX
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic        mem_exc_q;
+  logic [3:0]  mem_cause_q;
+  logic [31:0] mem_tval_q;
+  logic        mem_busy_q;                    // MEM has been waiting at least one cycle
+
+  logic        wb_valid_q;                    // MEM/WB
+  logic [4:0]  wb_rd_q;
+  logic        wb_we_q;
+  logic [31:0] wb_result_q, wb_pc_q;
+
+  logic [31:0] rf_q [32];
+
+  // machine CSRs kept in the core
+  logic        mstatus_mie_q, mstatus_mpie_q;
+  logic        mie_msie_q, mie_mtie_q, mie_meie_q;
+  logic        mip_msip_q, mip_mtip_q;
+  logic [31:0] mtvec_q, mepc_q, mcause_q, mtval_q, mscratch_q;
+
+  // ---------------------------------------------------------------------------------------
+  // Global control (computed below, declared here)
+  // ---------------------------------------------------------------------------------------
+  logic        redirect_mem, redirect_ex;
+  logic [31:0] redirect_mem_pc, redirect_ex_pc;
+  logic        stall_mem, stall_ex, stall_id;
+  logic        mem_done;          // MEM instruction leaves MEM this cycle (commit or trap)
+
+  // ---------------------------------------------------------------------------------------
+  // IF
+  // ---------------------------------------------------------------------------------------
+  logic        if_is_c, if_cill, if_ferr, if_pred_taken;
+  logic [31:0] if_instr, if_exp, if_target, pc_d;
+
+  ts_decompress u_decompress (.instr_i(instr_rdata_i[15:0]), .instr_o(if_exp), .illegal_o(if_cill));
+
+  assign instr_addr_o = pc_q;
+  assign if_is_c  = (instr_rdata_i[1:0] != 2'b11);
+  assign if_instr = if_is_c ? if_exp : instr_rdata_i;
+  assign if_ferr  = instr_err_i[0] | (instr_err_i[1] & ~if_is_c);
+
+  // Static prediction on the expanded instruction: JAL always taken, conditional branches
+  // taken when backward (BTFN). JALR is not predicted (resolved in EX).
+  always_comb begin
+    if_pred_taken = 1'b0;
+    if_target     = pc_q + {{11{if_instr[31]}}, if_instr[31], if_instr[19:12], if_instr[20],
+                            if_instr[30:21], 1'b0};
+    if (!if_ferr) begin
+      if (if_instr[6:0] == 7'b1101111) begin
+        if_pred_taken = 1'b1;
+      end else if (if_instr[6:0] == 7'b1100011 && if_instr[31]) begin
+        if_pred_taken = 1'b1;
+        if_target = pc_q + {{19{if_instr[31]}}, if_instr[31], if_instr[7], if_instr[30:25],
+                            if_instr[11:8], 1'b0};
+      end
+    end
+  end
+
+  always_comb begin
+    if (redirect_mem)          pc_d = redirect_mem_pc;
+    else if (redirect_ex)      pc_d = redirect_ex_pc;
+    else if (stall_id)         pc_d = pc_q;
+    else if (!instr_rdy_i)     pc_d = pc_q;
+    else if (if_pred_taken)    pc_d = if_target;
+    else                       pc_d = pc_q + (if_is_c ? 32'd2 : 32'd4);
+  end
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      pc_q <= boot_addr_i;
+      id_valid_q <= 1'b0;
+      id_pc_q <= '0; id_instr_q <= '0; id_raw_q <= '0;
+      id_is_c_q <= 1'b0; id_pred_q <= 1'b0; id_ferr_q <= 1'b0; id_cill_q <= 1'b0;
+    end else begin
+      pc_q <= pc_d;
+      if (redirect_mem || redirect_ex) begin
+        id_valid_q <= 1'b0;
+      end else if (!stall_id) begin
+        id_valid_q <= instr_rdy_i;
+        id_pc_q    <= pc_q;
+        id_instr_q <= if_instr;
+        id_raw_q   <= if_is_c ? {16'd0, instr_rdata_i[15:0]} : instr_rdata_i;
+        id_is_c_q  <= if_is_c;
+        id_pred_q  <= if_pred_taken;
+        id_ferr_q  <= if_ferr;
+        id_cill_q  <= if_is_c & if_cill;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // ID
+  // ---------------------------------------------------------------------------------------
+  ctrl_t       id_c;
+  logic [31:0] id_imm, id_rs1_val, id_rs2_val;
+  logic        id_exc;
+  logic [3:0]  id_cause;
+  logic [31:0] id_tval;
+
+  ts_decode u_decode (.instr_i(id_instr_q), .is_c_i(id_is_c_q), .ctrl_o(id_c), .imm_o(id_imm));
+
+  // register read with write-through from WB
+  always_comb begin
+    id_rs1_val = rf_q[id_c.rs1];
+    id_rs2_val = rf_q[id_c.rs2];
+    if (wb_valid_q && wb_we_q && wb_rd_q != 5'd0) begin
+      if (wb_rd_q == id_c.rs1) id_rs1_val = wb_result_q;
+      if (wb_rd_q == id_c.rs2) id_rs2_val = wb_result_q;
+    end
+    if (id_c.rs1 == 5'd0) id_rs1_val = '0;
+    if (id_c.rs2 == 5'd0) id_rs2_val = '0;
+  end
+
+  always_comb begin
+    id_exc = 1'b0; id_cause = '0; id_tval = '0;
+    if (id_ferr_q) begin
+      id_exc = 1'b1; id_cause = ExcInstrAccess; id_tval = id_pc_q;
+    end else if (id_cill_q || id_c.illegal) begin
+      id_exc = 1'b1; id_cause = ExcIllegal; id_tval = id_raw_q;
+    end else if (id_c.ecall) begin
+      id_exc = 1'b1; id_cause = ExcEcallM;
+    end else if (id_c.ebreak) begin
+      id_exc = 1'b1; id_cause = ExcBreakpoint; id_tval = id_pc_q;
+    end
+  end
+
+  // load-use / CSR-read interlock: results of loads and CSR reads exist only in WB
+  logic id_hazard;
+  assign id_hazard = ex_valid_q && ex_c_q.rf_we && ex_c_q.rd != 5'd0 &&
+                     (ex_c_q.is_load || ex_c_q.csr_op != CsrNone) &&
+                     ((id_c.use_rs1 && id_c.rs1 == ex_c_q.rd) ||
+                      (id_c.use_rs2 && id_c.rs2 == ex_c_q.rd));
+  assign stall_id = (id_valid_q && id_hazard) || stall_ex;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ex_valid_q <= 1'b0;
+      ex_pc_q <= '0; ex_raw_q <= '0; ex_rs1_q <= '0; ex_rs2_q <= '0; ex_imm_q <= '0;
+      ex_c_q <= '0; ex_pred_q <= 1'b0; ex_exc_q <= 1'b0; ex_cause_q <= '0; ex_tval_q <= '0;
+    end else begin
+      if (redirect_mem || (redirect_ex && !stall_ex)) begin
+        ex_valid_q <= 1'b0;
+      end else if (!stall_ex) begin
+        ex_valid_q <= id_valid_q && !id_hazard;
+        ex_pc_q    <= id_pc_q;
+        ex_raw_q   <= id_raw_q;
+        ex_rs1_q   <= id_rs1_val;
+        ex_rs2_q   <= id_rs2_val;
+        ex_imm_q   <= id_imm;
+        ex_c_q     <= id_c;
+        ex_pred_q  <= id_pred_q;
+        ex_exc_q   <= id_exc;
+        ex_cause_q <= id_cause;
+        ex_tval_q  <= id_tval;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // EX
+  // ---------------------------------------------------------------------------------------
+  logic [31:0] fwd_rs1, fwd_rs2, op_a, op_b, alu_out, ex_result, ex_addr, ex_link;
+  logic        mem_fwd_ok;
+  logic [63:0] mul_full;
+  logic        br_taken, ex_mispredict, ex_exc;
+  logic [3:0]  ex_cause;
+  logic [31:0] ex_tval, br_target;
+  logic        div_start, div_valid, div_kill;
+  logic [31:0] div_result;
+  logic        div_done_q;
+
+  assign mem_fwd_ok = mem_valid_q && mem_c_q.rf_we && mem_c_q.rd != 5'd0 &&
+                      !mem_c_q.is_load && mem_c_q.csr_op == CsrNone;
+
+  always_comb begin
+    fwd_rs1 = ex_rs1_q;
+    fwd_rs2 = ex_rs2_q;
+    if (ex_c_q.rs1 != 5'd0) begin
+      if (mem_fwd_ok && mem_c_q.rd == ex_c_q.rs1) fwd_rs1 = mem_result_q;
+      else if (wb_valid_q && wb_we_q && wb_rd_q == ex_c_q.rs1) fwd_rs1 = wb_result_q;
+    end
+    if (ex_c_q.rs2 != 5'd0) begin
+      if (mem_fwd_ok && mem_c_q.rd == ex_c_q.rs2) fwd_rs2 = mem_result_q;
+      else if (wb_valid_q && wb_we_q && wb_rd_q == ex_c_q.rs2) fwd_rs2 = wb_result_q;
+    end
+  end
+
+  assign op_a = ex_c_q.a_pc ? ex_pc_q : (ex_c_q.a_zero ? 32'd0 : fwd_rs1);
+  assign op_b = ex_c_q.b_imm ? ex_imm_q : fwd_rs2;
+
+  always_comb begin
+    mul_full = '0;
+    unique case (ex_c_q.alu)
+      AluMulh:   mul_full = $signed({{32{op_a[31]}}, op_a}) * $signed({{32{op_b[31]}}, op_b});
+      AluMulhsu: mul_full = $signed({{32{op_a[31]}}, op_a}) * $signed({32'd0, op_b});
+      default:   mul_full = {32'd0, op_a} * {32'd0, op_b};
+    endcase
+  end
+
+  always_comb begin
+    unique case (ex_c_q.alu)
+      AluAdd:    alu_out = op_a + op_b;
+      AluSub:    alu_out = op_a - op_b;
+      AluSll:    alu_out = op_a << op_b[4:0];
+      AluSlt:    alu_out = {31'd0, $signed(op_a) < $signed(op_b)};
+      AluSltu:   alu_out = {31'd0, op_a < op_b};
+      AluXor:    alu_out = op_a ^ op_b;
+      AluSrl:    alu_out = op_a >> op_b[4:0];
+      AluSra:    alu_out = $unsigned($signed(op_a) >>> op_b[4:0]);
+      AluOr:     alu_out = op_a | op_b;
+      AluAnd:    alu_out = op_a & op_b;
+      AluMul:    alu_out = mul_full[31:0];
+      AluMulh, AluMulhsu, AluMulhu: alu_out = mul_full[63:32];
+      default:   alu_out = div_result;   // divide group
+    endcase
+  end
+
+  always_comb begin
+    unique case (ex_c_q.br_f3)
+      3'b000:  br_taken = (fwd_rs1 == fwd_rs2);
+      3'b001:  br_taken = (fwd_rs1 != fwd_rs2);
+      3'b100:  br_taken = ($signed(fwd_rs1) < $signed(fwd_rs2));
+      3'b101:  br_taken = ($signed(fwd_rs1) >= $signed(fwd_rs2));
+      3'b110:  br_taken = (fwd_rs1 < fwd_rs2);
+      default: br_taken = (fwd_rs1 >= fwd_rs2);
+    endcase
+  end
+
+  assign ex_link = ex_pc_q + (ex_c_q.is_c ? 32'd2 : 32'd4);
+  assign ex_addr = fwd_rs1 + ex_imm_q;   // loads, stores, JALR
+
+  always_comb begin
+    br_target     = ex_pc_q + ex_imm_q;
+    ex_mispredict = 1'b0;
+    redirect_ex_pc = ex_link;
+    if (ex_c_q.is_jalr) begin
+      ex_mispredict  = 1'b1;
+      redirect_ex_pc = {ex_addr[31:1], 1'b0};
+    end else if (ex_c_q.is_jal) begin
+      ex_mispredict  = !ex_pred_q;   // only if IF did not see it (never in practice)
+      redirect_ex_pc = br_target;
+    end else if (ex_c_q.is_branch) begin
+      ex_mispredict  = (br_taken != ex_pred_q);
+      redirect_ex_pc = br_taken ? br_target : ex_link;
+    end
+  end
+
+  // divider: started once per divide instruction in EX; div_started_q/div_done_q belong to
+  // the instruction currently in EX and clear when it leaves (or is flushed)
+  logic div_started_q;
+  assign div_start = ex_valid_q && ex_c_q.is_div && !ex_exc_q && !div_started_q;
+  assign div_kill  = redirect_mem;
+  ts_div u_div (
+    .clk_i, .rst_ni, .start_i(div_start), .kill_i(div_kill),
+    .signed_i(ex_c_q.alu == AluDiv || ex_c_q.alu == AluRem),
+    .rem_i(ex_c_q.alu == AluRem || ex_c_q.alu == AluRemu),
+    .a_i(fwd_rs1), .b_i(fwd_rs2),
+    .valid_o(div_valid), .result_o(div_result)
+  );
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      div_started_q <= 1'b0;
+      div_done_q    <= 1'b0;
+    end else if (redirect_mem || !stall_ex) begin
+      div_started_q <= 1'b0;
+      div_done_q    <= 1'b0;
+    end else begin
+      if (div_start) div_started_q <= 1'b1;
+      if (div_valid) div_done_q <= 1'b1;
+    end
+  end
+  logic div_wait;
+  assign div_wait = ex_valid_q && ex_c_q.is_div && !ex_exc_q && !(div_valid || div_done_q);
+
+  assign ex_result = (ex_c_q.is_jal || ex_c_q.is_jalr) ? ex_link :
+                     (ex_c_q.is_lui ? ex_imm_q : alu_out);
+
+  // misaligned data access (taken at MEM, no bus request)
+  always_comb begin
+    ex_exc = ex_exc_q; ex_cause = ex_cause_q; ex_tval = ex_tval_q;
+    if (!ex_exc_q && (ex_c_q.is_load || ex_c_q.is_store)) begin
+      if ((ex_c_q.ls_size == 2'd1 && ex_addr[0]) ||
+          (ex_c_q.ls_size == 2'd2 && ex_addr[1:0] != 2'b00)) begin
+        ex_exc   = 1'b1;
+        ex_cause = ex_c_q.is_load ? ExcLoadMisaligned : ExcStoreMisaligned;
+        ex_tval  = ex_addr;
+      end
+    end
+  end
+
+  assign stall_ex    = stall_mem || div_wait;
+  assign redirect_ex = ex_valid_q && !ex_exc_q && ex_mispredict && !stall_ex && !redirect_mem;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      mem_valid_q <= 1'b0;
+      mem_pc_q <= '0; mem_raw_q <= '0; mem_result_q <= '0; mem_addr_q <= '0;
+      mem_wdata_q <= '0; mem_csr_src_q <= '0; mem_c_q <= '0;
+      mem_exc_q <= 1'b0; mem_cause_q <= '0; mem_tval_q <= '0;
+    end else begin
+      if (redirect_mem) begin
+        mem_valid_q <= 1'b0;
+      end else if (!stall_mem) begin
+        mem_valid_q   <= ex_valid_q && !stall_ex;
+        mem_pc_q      <= ex_pc_q;
+        mem_raw_q     <= ex_raw_q;
+        mem_result_q  <= ex_result;
+        mem_addr_q    <= ex_addr;
+        mem_wdata_q   <= fwd_rs2;
+        mem_csr_src_q <= ex_c_q.csr_imm ? {27'd0, ex_c_q.rs1} : fwd_rs1;
+        mem_c_q       <= ex_c_q;
+        mem_exc_q     <= ex_exc;
+        mem_cause_q   <= ex_cause;
+        mem_tval_q    <= ex_tval;
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // MEM: data bus, CSRs, traps
+  // ---------------------------------------------------------------------------------------
+  logic        irq_pending, take_irq, take_exc, take_trap;
+  logic [3:0]  irq_cause;
+  logic        csr_illegal, csr_writes, csr_is_ext;
+  logic        wfi_wait, ls_wait, bus_fault;
+  logic [31:0] load_val;
+
+  assign irq_pending = mstatus_mie_q &&
+                       ((mip_msip_q && mie_msie_q) || (mip_mtip_q && mie_mtie_q));
+  assign irq_cause   = (mip_mtip_q && mie_mtie_q) ? 4'd7 : 4'd3;
+  // interrupts are taken on an instruction entering MEM (never in the middle of a bus wait
+  // and never on WFI itself, so that WFI completes and the handler returns after it)
+  assign take_irq = mem_valid_q && irq_pending && !mem_busy_q && !mem_c_q.is_wfi;
+
+  // CSRRS/CSRRC (and their immediate forms) write only when the rs1 field is not x0/0
+  assign csr_writes  = (mem_c_q.csr_op == CsrRw) || (mem_c_q.rs1 != 5'd0);
+  assign csr_is_ext  = is_counter_csr(mem_c_q.csr_addr);
+  assign csr_illegal = (mem_c_q.csr_op != CsrNone) &&
+                       (!csr_exists(mem_c_q.csr_addr) ||
+                        (csr_writes && mem_c_q.csr_addr[11:10] == 2'b11));
+
+  assign data_req_o   = mem_valid_q && (mem_c_q.is_load || mem_c_q.is_store) &&
+                        !mem_exc_q && !take_irq;
+  assign data_we_o    = mem_c_q.is_store;
+  assign data_size_o  = mem_c_q.ls_size;
+  assign data_addr_o  = mem_addr_q;
+  assign data_wdata_o = mem_wdata_q;
+  assign data_pc_o    = mem_pc_q;
+
+  assign ls_wait   = data_req_o && !data_rdy_i;
+  assign bus_fault = data_req_o && data_rdy_i && data_err_i;
+  assign wfi_wait  = mem_valid_q && mem_c_q.is_wfi && !mem_exc_q &&
+                     !((mip_msip_q && mie_msie_q) || (mip_mtip_q && mie_mtie_q));
+
+  assign take_exc  = mem_valid_q && !take_irq && (mem_exc_q || bus_fault || csr_illegal);
+  assign take_trap = take_irq || take_exc;
+  assign stall_mem = !take_trap && (ls_wait || wfi_wait);
+  assign mem_done  = mem_valid_q && !stall_mem;
+
+  logic [3:0]  trap_cause;
+  logic [31:0] trap_tval;
+  always_comb begin
+    trap_cause = mem_cause_q; trap_tval = mem_tval_q;
+    if (!mem_exc_q) begin
+      if (bus_fault) begin
+        trap_cause = mem_c_q.is_load ? ExcLoadAccess : ExcStoreAccess;
+        trap_tval  = mem_addr_q;
+      end else if (csr_illegal) begin
+        trap_cause = ExcIllegal;
+        trap_tval  = mem_raw_q;
+      end
+    end
+  end
+
+  always_comb begin
+    redirect_mem    = 1'b0;
+    redirect_mem_pc = mem_pc_q;
+    if (take_trap) begin
+      redirect_mem = 1'b1;
+      redirect_mem_pc = {mtvec_q[31:2], 2'b00} +
+                        ((take_irq && mtvec_q[0]) ? {26'd0, irq_cause, 2'b00} : 32'd0);
+    end else if (mem_valid_q && !stall_mem) begin
+      if (mem_c_q.is_mret) begin
+        redirect_mem = 1'b1; redirect_mem_pc = mepc_q;
+      end else if (mem_c_q.is_fencei) begin
+        redirect_mem = 1'b1; redirect_mem_pc = mem_pc_q + (mem_c_q.is_c ? 32'd2 : 32'd4);
+      end
+    end
+  end
+
+  always_comb begin
+    unique case ({mem_c_q.ls_unsigned, mem_c_q.ls_size})
+      3'b000:  load_val = {{24{data_rdata_i[7]}}, data_rdata_i[7:0]};
+      3'b001:  load_val = {{16{data_rdata_i[15]}}, data_rdata_i[15:0]};
+      3'b100:  load_val = {24'd0, data_rdata_i[7:0]};
+      3'b101:  load_val = {16'd0, data_rdata_i[15:0]};
+      default: load_val = data_rdata_i;
+    endcase
+  end
+
+  // CSR read of the core's own registers
+  function automatic logic [31:0] csr_read_local(logic [11:0] a);
+    unique case (a)
+      CsrMstatus:  return {19'd0, 2'b11, 3'd0, mstatus_mpie_q, 3'd0, mstatus_mie_q, 3'd0};
+      CsrMisa:     return 32'h4000_1104;               // RV32 I M C
+      CsrMie:      return {20'd0, mie_meie_q, 3'd0, mie_mtie_q, 3'd0, mie_msie_q, 3'd0};
+      CsrMtvec:    return mtvec_q;
+      CsrMscratch: return mscratch_q;
+      CsrMepc:     return mepc_q;
+      CsrMcause:   return mcause_q;
+      CsrMtval:    return mtval_q;
+      CsrMip:      return {24'd0, mip_mtip_q, 3'd0, mip_msip_q, 3'd0};
+      CsrMhartid:  return HartId;
+      default:     return 32'd0;                        // mvendorid, marchid, mimpid, ...
+    endcase
+  endfunction
+
+  logic [31:0] csr_old, csr_new;
+  always_comb begin
+    csr_old = csr_read_local(mem_c_q.csr_addr);
+    unique case (mem_c_q.csr_op)
+      CsrRs:   csr_new = csr_old | mem_csr_src_q;
+      CsrRc:   csr_new = csr_old & ~mem_csr_src_q;
+      default: csr_new = mem_csr_src_q;
+    endcase
+  end
+
+  logic do_csr;
+  assign do_csr = mem_valid_q && mem_c_q.csr_op != CsrNone && !take_trap;
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      mstatus_mie_q <= 1'b0; mstatus_mpie_q <= 1'b0;
+      mie_msie_q <= 1'b0; mie_mtie_q <= 1'b0; mie_meie_q <= 1'b0;
+      mip_msip_q <= 1'b0; mip_mtip_q <= 1'b0;
+      mtvec_q <= boot_addr_i; mepc_q <= '0; mcause_q <= '0; mtval_q <= '0; mscratch_q <= '0;
+      mem_busy_q <= 1'b0;
+      wb_valid_q <= 1'b0; wb_rd_q <= '0; wb_we_q <= 1'b0; wb_result_q <= '0; wb_pc_q <= '0;
+    end else begin
+      mip_msip_q <= irq_software_i;
+      mip_mtip_q <= irq_timer_i;
+      mem_busy_q <= stall_mem;
+
+      if (take_trap) begin
+        mepc_q         <= mem_pc_q;
+        mcause_q       <= {take_irq, 27'd0, take_irq ? irq_cause : trap_cause};
+        mtval_q        <= take_irq ? 32'd0 : trap_tval;
+        mstatus_mpie_q <= mstatus_mie_q;
+        mstatus_mie_q  <= 1'b0;
+      end else if (mem_valid_q && !stall_mem && mem_c_q.is_mret) begin
+        mstatus_mie_q  <= mstatus_mpie_q;
+        mstatus_mpie_q <= 1'b1;
+      end
+
+      // WB register
+      wb_valid_q <= mem_done && !take_trap;
+      wb_rd_q    <= mem_c_q.rd;
+      wb_we_q    <= mem_c_q.rf_we;
+      wb_pc_q    <= mem_pc_q;
+      if (mem_c_q.is_load) wb_result_q <= load_val;
+      else                 wb_result_q <= mem_result_q;
+
+      if (do_csr) begin
+        if (csr_is_ext) begin
+          logic [31:0] ext_old, ext_new;
+          ext_old = ts_dpi_csr_read(HartId, {20'd0, mem_c_q.csr_addr});
+          unique case (mem_c_q.csr_op)
+            CsrRs:   ext_new = ext_old | mem_csr_src_q;
+            CsrRc:   ext_new = ext_old & ~mem_csr_src_q;
+            default: ext_new = mem_csr_src_q;
+          endcase
+          if (csr_writes) ts_dpi_csr_write(HartId, {20'd0, mem_c_q.csr_addr}, ext_new);
+          wb_result_q <= ext_old;
+        end else begin
+          wb_result_q <= csr_old;
+          if (csr_writes) begin
+            unique case (mem_c_q.csr_addr)
+              CsrMstatus: begin
+                mstatus_mie_q  <= csr_new[3];
+                mstatus_mpie_q <= csr_new[7];
+              end
+              CsrMie: begin
+                mie_msie_q <= csr_new[3]; mie_mtie_q <= csr_new[7]; mie_meie_q <= csr_new[11];
+              end
+              CsrMtvec:    mtvec_q    <= {csr_new[31:2], 1'b0, csr_new[0]};
+              CsrMscratch: mscratch_q <= csr_new;
+              CsrMepc:     mepc_q     <= {csr_new[31:1], 1'b0};
+              CsrMcause:   mcause_q   <= csr_new;
+              CsrMtval:    mtval_q    <= csr_new;
+              default: ;
+            endcase
+          end
+        end
+      end
+    end
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // WB
+  // ---------------------------------------------------------------------------------------
+  always_ff @(posedge clk_i) begin
+    if (wb_valid_q && wb_we_q && wb_rd_q != 5'd0) rf_q[wb_rd_q] <= wb_result_q;
+  end
+
+  // ---------------------------------------------------------------------------------------
+  // Observation: events and retire stream, registered (they describe the previous cycle)
+  // ---------------------------------------------------------------------------------------
+  logic [EvBits-1:0] ev_d, ev_q;
+  logic        commit;
+  assign commit = mem_done && !take_trap;
+
+  always_comb begin
+    ev_d = '0;
+    ev_d[EvCycle]        = 1'b1;
+    ev_d[EvRetire]       = commit;
+    ev_d[EvExcTaken]     = take_exc;
+    ev_d[EvIrqTaken]     = take_irq;
+    ev_d[EvLoad]         = commit && mem_c_q.is_load;
+    ev_d[EvStore]        = commit && mem_c_q.is_store;
+    ev_d[EvSystem]       = commit && mem_c_q.is_system;
+    ev_d[EvIntArith]     = commit && mem_c_q.is_arith;
+    ev_d[EvCondBranch]   = commit && mem_c_q.is_branch;
+    ev_d[EvJal]          = commit && mem_c_q.is_jal;
+    ev_d[EvJalr]         = commit && mem_c_q.is_jalr;
+    ev_d[EvMul]          = commit && mem_c_q.is_mul;
+    ev_d[EvDiv]          = commit && mem_c_q.is_div;
+    ev_d[EvLoadUse]      = id_valid_q && id_hazard && !stall_ex && !redirect_ex && !redirect_mem;
+    ev_d[EvLongLatency]  = div_wait && !stall_mem;
+    ev_d[EvIBusy]        = !instr_rdy_i;
+    ev_d[EvDBusy]        = ls_wait;
+    ev_d[EvBrMispredict] = redirect_ex && ex_c_q.is_branch;
+    ev_d[EvJmpMispredict]= redirect_ex && !ex_c_q.is_branch;
+    ev_d[EvFlushCsr]     = mem_valid_q && !stall_mem && !take_trap && mem_c_q.is_fencei;
+    ev_d[EvFlushOther]   = take_trap || (mem_valid_q && !stall_mem && mem_c_q.is_mret);
+    ev_d[EvMmio]         = commit && (mem_c_q.is_load || mem_c_q.is_store) &&
+                           mem_addr_q[31:28] != 4'h8;
+    ev_d[EvWfi]          = wfi_wait;
+  end
+
+  logic        rvfi_valid_q, rvfi_trap_q;
+  logic [31:0] rvfi_pc_q, rvfi_insn_q, rvfi_cause_q;
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      ev_q <= '0; rvfi_valid_q <= 1'b0; rvfi_trap_q <= 1'b0;
+      rvfi_pc_q <= '0; rvfi_insn_q <= '0; rvfi_cause_q <= '0;
+    end else begin
+      ev_q         <= ev_d;
+      rvfi_valid_q <= commit;
+      rvfi_trap_q  <= take_trap;
+      rvfi_pc_q    <= mem_pc_q;
+      rvfi_insn_q  <= mem_raw_q;
+      rvfi_cause_q <= {take_irq, 27'd0, take_irq ? irq_cause : trap_cause};
+    end
+  end
+  assign ev_o         = ev_q;
+  assign rvfi_valid_o = rvfi_valid_q;
+  assign rvfi_pc_o    = rvfi_pc_q;
+  assign rvfi_insn_o  = rvfi_insn_q;
+  assign rvfi_trap_o  = rvfi_trap_q;
+  assign rvfi_cause_o = rvfi_cause_q;
+  assign pc_if_o  = pc_q;
+  assign pc_id_o  = id_pc_q;
+  assign pc_ex_o  = ex_pc_q;
+  assign pc_mem_o = mem_pc_q;
+  assign pc_wb_o  = wb_pc_q;
+  assign valid_o  = {wb_valid_q, mem_valid_q, ex_valid_q, id_valid_q, instr_rdy_i};
+endmodule

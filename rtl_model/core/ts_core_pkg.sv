@@ -1,0 +1,90 @@
+// ts_core_pkg: types and constants shared by the core's modules.
+package ts_core_pkg;
+
+  typedef enum logic [4:0] {
+    AluAdd, AluSub, AluSll, AluSlt, AluSltu, AluXor, AluSrl, AluSra, AluOr, AluAnd,
+    AluMul, AluMulh, AluMulhsu, AluMulhu, AluDiv, AluDivu, AluRem, AluRemu
+  } alu_op_e;
+
+  typedef enum logic [1:0] { CsrNone, CsrRw, CsrRs, CsrRc } csr_op_e;
+
+  typedef struct packed {
+    logic [4:0]  rd;
+    logic [4:0]  rs1;
+    logic [4:0]  rs2;
+    logic        use_rs1;
+    logic        use_rs2;
+    logic        rf_we;
+    alu_op_e     alu;
+    logic        a_pc;      // operand A = PC (AUIPC)
+    logic        a_zero;    // operand A = 0
+    logic        b_imm;     // operand B = immediate
+    logic        is_lui;
+    logic        is_load;
+    logic        is_store;
+    logic [1:0]  ls_size;
+    logic        ls_unsigned;
+    logic        is_branch;
+    logic [2:0]  br_f3;
+    logic        is_jal;
+    logic        is_jalr;
+    logic        is_mul;
+    logic        is_div;
+    logic        is_arith;
+    logic        is_system;
+    csr_op_e     csr_op;
+    logic        csr_imm;
+    logic [11:0] csr_addr;
+    logic        ecall;
+    logic        ebreak;
+    logic        is_mret;
+    logic        is_wfi;
+    logic        is_fencei;
+    logic        illegal;
+    logic        is_c;
+  } ctrl_t;
+
+  // exception causes
+  localparam logic [3:0] ExcInstrAccess     = 4'd1;
+  localparam logic [3:0] ExcIllegal         = 4'd2;
+  localparam logic [3:0] ExcBreakpoint      = 4'd3;
+  localparam logic [3:0] ExcLoadMisaligned  = 4'd4;
+  localparam logic [3:0] ExcLoadAccess      = 4'd5;
+  localparam logic [3:0] ExcStoreMisaligned = 4'd6;
+  localparam logic [3:0] ExcStoreAccess     = 4'd7;
+  localparam logic [3:0] ExcEcallM          = 4'd11;
+
+  // CSRs kept in the core
+  localparam logic [11:0] CsrMstatus   = 12'h300;
+  localparam logic [11:0] CsrMisa      = 12'h301;
+  localparam logic [11:0] CsrMie       = 12'h304;
+  localparam logic [11:0] CsrMtvec     = 12'h305;
+  localparam logic [11:0] CsrMstatush  = 12'h310;
+  localparam logic [11:0] CsrMscratch  = 12'h340;
+  localparam logic [11:0] CsrMepc      = 12'h341;
+  localparam logic [11:0] CsrMcause    = 12'h342;
+  localparam logic [11:0] CsrMtval     = 12'h343;
+  localparam logic [11:0] CsrMip       = 12'h344;
+  localparam logic [11:0] CsrMvendorid = 12'hF11;
+  localparam logic [11:0] CsrMarchid   = 12'hF12;
+  localparam logic [11:0] CsrMimpid    = 12'hF13;
+  localparam logic [11:0] CsrMhartid   = 12'hF14;
+
+  // Counter CSRs handled by the C HPM model (DPI): mcounteren, mcountinhibit, mhpmevent3-31,
+  // mcycle/minstret/mhpmcounter3-31 and high halves, and the user read-only aliases.
+  function automatic logic is_counter_csr(logic [11:0] a);
+    return (a == 12'h306) || (a == 12'h320) ||
+           (a >= 12'h323 && a <= 12'h33F) ||
+           (a == 12'hB00) || (a >= 12'hB02 && a <= 12'hB1F) ||
+           (a == 12'hB80) || (a >= 12'hB82 && a <= 12'hB9F) ||
+           (a >= 12'hC00 && a <= 12'hC1F) || (a >= 12'hC80 && a <= 12'hC9F);
+  endfunction
+
+  function automatic logic csr_exists(logic [11:0] a);
+    unique case (a)
+      CsrMstatus, CsrMisa, CsrMie, CsrMtvec, CsrMstatush, CsrMscratch, CsrMepc, CsrMcause,
+      CsrMtval, CsrMip, CsrMvendorid, CsrMarchid, CsrMimpid, CsrMhartid: return 1'b1;
+      default: return is_counter_csr(a);
+    endcase
+  endfunction
+endpackage

@@ -1,0 +1,154 @@
+// ts_decompress: expands a 16-bit RVC instruction (RV32C) into its 32-bit RV32I equivalent.
+//
+// Models: every RV32C form of the unprivileged spec (quadrants 0, 1 and 2). Floating-point
+// forms (C.FLD/C.FSD/C.FLW/C.FSW/...), RV64-only forms and reserved encodings (including
+// the all-zero halfword) raise illegal_o. HINT encodings expand to their no-op equivalents.
+// Purely combinational; instr_i[1:0] != 2'b11 is the caller's "compressed" test.
+module ts_decompress (
+  input  logic [15:0] instr_i,
+  output logic [31:0] instr_o,
+  output logic        illegal_o
+);
+  localparam logic [6:0] OpLoad   = 7'b0000011;
+  localparam logic [6:0] OpStore  = 7'b0100011;
+  localparam logic [6:0] OpImm    = 7'b0010011;
+  localparam logic [6:0] OpReg    = 7'b0110011;
+  localparam logic [6:0] OpLui    = 7'b0110111;
+  localparam logic [6:0] OpBranch = 7'b1100011;
+  localparam logic [6:0] OpJal    = 7'b1101111;
+  localparam logic [6:0] OpJalr   = 7'b1100111;
+  localparam logic [6:0] OpSystem = 7'b1110011;
+
+  logic [4:0] rd_full, rs2_full, rd_p, rs1_p, rs2_p;
+  logic [11:0] imm_ci;        // sign-extended 6-bit immediate (C.ADDI, C.LI, C.ANDI)
+  logic [20:0] j_off;         // C.J / C.JAL offset
+  logic [12:0] b_off;         // C.BEQZ / C.BNEZ offset
+
+  assign rd_full  = instr_i[11:7];
+  assign rs2_full = instr_i[6:2];
+  assign rd_p     = {2'b01, instr_i[4:2]};
+  assign rs1_p    = {2'b01, instr_i[9:7]};
+  assign rs2_p    = {2'b01, instr_i[4:2]};
+  assign imm_ci   = {{7{instr_i[12]}}, instr_i[6:2]};
+  assign j_off    = {{10{instr_i[12]}}, instr_i[8], instr_i[10:9], instr_i[6], instr_i[7],
+                     instr_i[2], instr_i[11], instr_i[5:3], 1'b0};
+  assign b_off    = {{5{instr_i[12]}}, instr_i[6:5], instr_i[2], instr_i[11:10],
+                     instr_i[4:3], 1'b0};
+
+  function automatic logic [31:0] enc_i(logic [11:0] imm, logic [4:0] rs1, logic [2:0] f3,
+                                        logic [4:0] rd, logic [6:0] op);
+    return {imm, rs1, f3, rd, op};
+  endfunction
+  function automatic logic [31:0] enc_s(logic [11:0] imm, logic [4:0] rs2, logic [4:0] rs1,
+                                        logic [2:0] f3, logic [6:0] op);
+    return {imm[11:5], rs2, rs1, f3, imm[4:0], op};
+  endfunction
+  function automatic logic [31:0] enc_r(logic [6:0] f7, logic [4:0] rs2, logic [4:0] rs1,
+                                        logic [2:0] f3, logic [4:0] rd);
+    return {f7, rs2, rs1, f3, rd, OpReg};
+  endfunction
+  /* verilator lint_off UNUSEDSIGNAL */ // bit 0 of an offset is always 0
+  function automatic logic [31:0] enc_b(logic [12:0] off, logic [4:0] rs1, logic [2:0] f3);
+    return {off[12], off[10:5], 5'd0, rs1, f3, off[4:1], off[11], OpBranch};
+  endfunction
+  function automatic logic [31:0] enc_j(logic [20:0] off, logic [4:0] rd);
+    return {off[20], off[10:1], off[11], off[19:12], rd, OpJal};
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  always_comb begin
+    instr_o   = 32'h0000_0013; // nop
+    illegal_o = 1'b0;
+    unique case (instr_i[1:0])
+      2'b00: begin
+        unique case (instr_i[15:13])
+          3'b000: begin // C.ADDI4SPN
+            instr_o = enc_i({2'b00, instr_i[10:7], instr_i[12:11], instr_i[5], instr_i[6], 2'b00},
+                            5'd2, 3'b000, rd_p, OpImm);
+            illegal_o = (instr_i[12:5] == 8'd0);
+          end
+          3'b010: instr_o = enc_i({5'd0, instr_i[5], instr_i[12:10], instr_i[6], 2'b00},
+                                  rs1_p, 3'b010, rd_p, OpLoad);   // C.LW
+          3'b110: instr_o = enc_s({5'd0, instr_i[5], instr_i[12:10], instr_i[6], 2'b00},
+                                  rs2_p, rs1_p, 3'b010, OpStore); // C.SW
+          default: illegal_o = 1'b1;
+        endcase
+      end
+      2'b01: begin
+        unique case (instr_i[15:13])
+          3'b000: instr_o = enc_i(imm_ci, rd_full, 3'b000, rd_full, OpImm); // C.ADDI / C.NOP
+          3'b001: instr_o = enc_j(j_off, 5'd1);                              // C.JAL
+          3'b010: instr_o = enc_i(imm_ci, 5'd0, 3'b000, rd_full, OpImm);    // C.LI
+          3'b011: begin
+            if (rd_full == 5'd2) begin // C.ADDI16SP
+              instr_o = enc_i({{3{instr_i[12]}}, instr_i[4:3], instr_i[5], instr_i[2],
+                               instr_i[6], 4'b0000}, 5'd2, 3'b000, 5'd2, OpImm);
+            end else begin             // C.LUI
+              instr_o = {{15{instr_i[12]}}, instr_i[6:2], rd_full, OpLui};
+            end
+            illegal_o = ({instr_i[12], instr_i[6:2]} == 6'd0);
+          end
+          3'b100: begin
+            unique case (instr_i[11:10])
+              2'b00: begin // C.SRLI
+                instr_o = {7'b0000000, instr_i[6:2], rs1_p, 3'b101, rs1_p, OpImm};
+                illegal_o = instr_i[12];
+              end
+              2'b01: begin // C.SRAI
+                instr_o = {7'b0100000, instr_i[6:2], rs1_p, 3'b101, rs1_p, OpImm};
+                illegal_o = instr_i[12];
+              end
+              2'b10: instr_o = enc_i(imm_ci, rs1_p, 3'b111, rs1_p, OpImm); // C.ANDI
+              2'b11: begin
+                illegal_o = instr_i[12]; // C.SUBW / C.ADDW are RV64 only
+                unique case (instr_i[6:5])
+                  2'b00: instr_o = enc_r(7'b0100000, rs2_p, rs1_p, 3'b000, rs1_p); // C.SUB
+                  2'b01: instr_o = enc_r(7'b0000000, rs2_p, rs1_p, 3'b100, rs1_p); // C.XOR
+                  2'b10: instr_o = enc_r(7'b0000000, rs2_p, rs1_p, 3'b110, rs1_p); // C.OR
+                  2'b11: instr_o = enc_r(7'b0000000, rs2_p, rs1_p, 3'b111, rs1_p); // C.AND
+                endcase
+              end
+            endcase
+          end
+          3'b101: instr_o = enc_j(j_off, 5'd0);              // C.J
+          3'b110: instr_o = enc_b(b_off, rs1_p, 3'b000);     // C.BEQZ
+          3'b111: instr_o = enc_b(b_off, rs1_p, 3'b001);     // C.BNEZ
+        endcase
+      end
+      2'b10: begin
+        unique case (instr_i[15:13])
+          3'b000: begin // C.SLLI
+            instr_o = {7'b0000000, instr_i[6:2], rd_full, 3'b001, rd_full, OpImm};
+            illegal_o = instr_i[12];
+          end
+          3'b010: begin // C.LWSP
+            instr_o = enc_i({4'd0, instr_i[3:2], instr_i[12], instr_i[6:4], 2'b00},
+                            5'd2, 3'b010, rd_full, OpLoad);
+            illegal_o = (rd_full == 5'd0);
+          end
+          3'b100: begin
+            if (!instr_i[12]) begin
+              if (rs2_full == 5'd0) begin // C.JR
+                instr_o = enc_i(12'd0, rd_full, 3'b000, 5'd0, OpJalr);
+                illegal_o = (rd_full == 5'd0);
+              end else begin              // C.MV
+                instr_o = enc_r(7'b0000000, rs2_full, 5'd0, 3'b000, rd_full);
+              end
+            end else begin
+              if (rs2_full == 5'd0) begin
+                if (rd_full == 5'd0) instr_o = {12'd1, 5'd0, 3'b000, 5'd0, OpSystem}; // C.EBREAK
+                else instr_o = enc_i(12'd0, rd_full, 3'b000, 5'd1, OpJalr);          // C.JALR
+              end else begin              // C.ADD
+                instr_o = enc_r(7'b0000000, rs2_full, rd_full, 3'b000, rd_full);
+              end
+            end
+          end
+          3'b110: instr_o = enc_s({4'd0, instr_i[8:7], instr_i[12:9], 2'b00},
+                                  rs2_full, 5'd2, 3'b010, OpStore); // C.SWSP
+          default: illegal_o = 1'b1;
+        endcase
+      end
+      default: illegal_o = 1'b1; // not a compressed instruction: caller's error
+    endcase
+  end
+endmodule

@@ -1,0 +1,75 @@
+// ts_div: iterative radix-2 divider for DIV, DIVU, REM, REMU.
+//
+// Timing: start_i is a one-cycle pulse; the result is valid (valid_o) DivCycles = 33 cycles
+// later: one set-up cycle plus 32 shift-subtract steps, the same for every operand value (no
+// early exit, so the cost is data independent and easy to predict). Division by zero and the
+// signed overflow case (-2^31 / -1) follow the RISC-V M extension rules and take the same time.
+// kill_i abandons a division in flight.
+module ts_div (
+  input  logic        clk_i,
+  input  logic        rst_ni,
+  input  logic        start_i,
+  input  logic        kill_i,
+  input  logic        signed_i,   // DIV / REM
+  input  logic        rem_i,      // REM / REMU
+  input  logic [31:0] a_i,        // dividend
+  input  logic [31:0] b_i,        // divisor
+  output logic        valid_o,
+  output logic [31:0] result_o
+);
+  logic [5:0]  count_q;
+  logic        busy_q, valid_q;
+  logic [31:0] quot_q, rem_q, divisor_q, result_q;
+  logic        neg_q_q, neg_r_q, rem_sel_q, div0_q;
+  logic [31:0] a_abs, b_abs;
+  logic [32:0] trial;
+
+  assign a_abs = (signed_i && a_i[31]) ? -a_i : a_i;
+  assign b_abs = (signed_i && b_i[31]) ? -b_i : b_i;
+  assign trial = {rem_q, quot_q[31]} - {1'b0, divisor_q};
+
+  always_ff @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      count_q <= '0; busy_q <= 1'b0; valid_q <= 1'b0;
+      quot_q <= '0; rem_q <= '0; divisor_q <= '0; result_q <= '0;
+      neg_q_q <= 1'b0; neg_r_q <= 1'b0; rem_sel_q <= 1'b0; div0_q <= 1'b0;
+    end else begin
+      valid_q <= 1'b0;
+      if (kill_i) begin
+        busy_q <= 1'b0;
+      end else if (start_i && !busy_q) begin
+        busy_q    <= 1'b1;
+        count_q   <= 6'd32;
+        quot_q    <= a_abs;
+        rem_q     <= '0;
+        divisor_q <= b_abs;
+        div0_q    <= (b_i == 32'd0);
+        // quotient negative when signs differ (and divisor non-zero); remainder takes the
+        // dividend's sign
+        neg_q_q   <= signed_i && (a_i[31] ^ b_i[31]) && (b_i != 32'd0);
+        neg_r_q   <= signed_i && a_i[31];
+        rem_sel_q <= rem_i;
+      end else if (busy_q) begin
+        if (count_q != 6'd0) begin
+          if (!trial[32]) begin
+            rem_q  <= trial[31:0];
+            quot_q <= {quot_q[30:0], 1'b1};
+          end else begin
+            rem_q  <= {rem_q[30:0], quot_q[31]};
+            quot_q <= {quot_q[30:0], 1'b0};
+          end
+          count_q <= count_q - 6'd1;
+        end else begin
+          busy_q  <= 1'b0;
+          valid_q <= 1'b1;
+          if (rem_sel_q)      result_q <= neg_r_q ? -rem_q : rem_q;
+          else if (div0_q)    result_q <= 32'hFFFF_FFFF;
+          else                result_q <= neg_q_q ? -quot_q : quot_q;
+        end
+      end
+    end
+  end
+
+  assign valid_o  = valid_q;
+  assign result_o = result_q;
+endmodule

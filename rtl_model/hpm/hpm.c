@@ -1,0 +1,146 @@
+/* hpm.c - HPM counter model; see hpm.h for what it models and its timing contract.
+ *
+ * Left out: privilege modes other than M (mcounteren is stored and probed, but nothing is
+ * blocked by it because the core has no U-mode); scountovf/Sscofpmf overflow interrupts.
+ */
+#include "hpm.h"
+#include <string.h>
+
+const hpm_event_info_t hpm_events[] = {
+#define TS_EVENT(id, sv, idx, cls, bit, csv, desc) { #id, csv, desc, idx, cls, bit },
+#include "hpm_events.def"
+#undef TS_EVENT
+};
+const unsigned hpm_n_events = sizeof hpm_events / sizeof hpm_events[0];
+
+enum { EV_CYCLE_BIT = 1u << 0, EV_RETIRE_BIT = 1u << 1 };
+
+void hpm_default_cfg(hpm_cfg_t *cfg) {
+    cfg->n_hpm = 29;
+    cfg->width_cycle = 64;
+    cfg->width_instret = 64;
+    cfg->width_hpm = 40;
+}
+
+static uint64_t width_mask(unsigned w) { return w >= 64 ? ~0ull : ((1ull << w) - 1); }
+
+int hpm_init(hpm_t *h, const hpm_cfg_t *cfg) {
+    if (cfg->n_hpm > 29 || cfg->width_cycle < 1 || cfg->width_cycle > 64 ||
+        cfg->width_instret < 1 || cfg->width_instret > 64 ||
+        cfg->width_hpm < 1 || cfg->width_hpm > 64)
+        return -1;
+    memset(h, 0, sizeof *h);
+    h->cfg = *cfg;
+    h->implemented = 0x7u;
+    for (unsigned i = 0; i < cfg->n_hpm; i++) h->implemented |= 1u << (3 + i);
+    for (unsigned i = 0; i < HPM_MAX_COUNTERS; i++) {
+        unsigned w = i == 0 ? cfg->width_cycle : i == 2 ? cfg->width_instret :
+                     (h->implemented >> i) & 1 ? cfg->width_hpm : 0;
+        h->mask[i] = (i == 1 || w == 0) ? 0 : width_mask(w);
+    }
+    hpm_reset(h);
+    return 0;
+}
+
+/* counters that can change in a tick: implemented, not inhibited, selecting some event */
+static void update_active(hpm_t *h) {
+    uint32_t selecting = 0;
+    for (unsigned i = 0; i < HPM_MAX_COUNTERS; i++)
+        if (h->sel[i]) selecting |= 1u << i;
+    h->active = h->implemented & ~h->inhibit & ~0x2u & selecting;
+}
+
+void hpm_reset(hpm_t *h) {
+    memset(h->ctr, 0, sizeof h->ctr);
+    memset(h->event, 0, sizeof h->event);
+    memset(h->sel, 0, sizeof h->sel);
+    h->sel[0] = EV_CYCLE_BIT;
+    h->sel[2] = EV_RETIRE_BIT;
+    h->inhibit = 0;
+    h->counteren = 0;
+    h->written = 0;
+    h->time = 0;
+    update_active(h);
+}
+
+uint32_t hpm_event_select(uint32_t mhpmevent) {
+    uint32_t cls = mhpmevent & 0xFF, sel = 0;
+    for (unsigned i = 0; i < hpm_n_events; i++) {
+        const hpm_event_info_t *e = &hpm_events[i];
+        if (e->cls >= 0 && (uint32_t)e->cls == cls && ((mhpmevent >> e->bit) & 1))
+            sel |= 1u << e->index;
+    }
+    return sel;
+}
+
+uint64_t hpm_counter(const hpm_t *h, unsigned n) {
+    if (n == 1) return h->time;
+    return n < HPM_MAX_COUNTERS ? h->ctr[n] : 0;
+}
+
+unsigned hpm_width(const hpm_t *h, unsigned n) {
+    if (n == 1) return 64;
+    if (n >= HPM_MAX_COUNTERS || !((h->implemented >> n) & 1)) return 0;
+    unsigned w = 0;
+    for (uint64_t m = h->mask[n]; m; m >>= 1) w++;
+    return w;
+}
+
+/* counter number for a counter CSR address, or -1; *hi set for the upper half */
+static int counter_of(unsigned csr, bool *hi, bool *user) {
+    unsigned base = csr & 0xF7F; /* fold the high-half bit (0x080) */
+    *hi = (csr & 0x080) != 0;
+    if (base >= 0xB00 && base <= 0xB1F && base != 0xB01) { *user = false; return (int)(base - 0xB00); }
+    if (base >= 0xC00 && base <= 0xC1F) { *user = true; return (int)(base - 0xC00); }
+    return -1;
+}
+
+bool hpm_csr_read(const hpm_t *h, unsigned csr, uint32_t *val) {
+    bool hi, user;
+    int n = counter_of(csr, &hi, &user);
+    if (n >= 0) {
+        uint64_t v = ((h->implemented >> n) & 1) ? hpm_counter(h, (unsigned)n) : 0;
+        *val = hi ? (uint32_t)(v >> 32) : (uint32_t)v;
+        return true;
+    }
+    if (csr == 0x306) { *val = h->counteren; return true; }
+    if (csr == 0x320) { *val = h->inhibit; return true; }
+    if (csr >= 0x323 && csr <= 0x33F) { *val = h->event[csr - 0x320]; return true; }
+    return false;
+}
+
+bool hpm_csr_write(hpm_t *h, unsigned csr, uint32_t val) {
+    bool hi, user;
+    int n = counter_of(csr, &hi, &user);
+    if (n >= 0) {
+        if (user || n == 1 || !((h->implemented >> n) & 1)) return true; /* read-only / WARL */
+        uint64_t v = h->ctr[n];
+        v = hi ? ((uint64_t)val << 32) | (v & 0xFFFFFFFFull)
+               : (v & 0xFFFFFFFF00000000ull) | val;
+        h->ctr[n] = v & h->mask[n];
+        h->written |= 1u << n;
+        return true;
+    }
+    if (csr == 0x306) { h->counteren = val & h->implemented; return true; }
+    if (csr == 0x320) { h->inhibit = val & h->implemented & ~0x2u; update_active(h); return true; }
+    if (csr >= 0x323 && csr <= 0x33F) {
+        unsigned i = csr - 0x320;
+        if ((h->implemented >> i) & 1) {
+            h->event[i] = val;
+            h->sel[i] = hpm_event_select(val);
+            update_active(h);
+        }
+        return true;
+    }
+    return false;
+}
+
+void hpm_tick(hpm_t *h, uint32_t ev) {
+    uint32_t act = h->active & ~h->written;
+    h->written = 0;
+    while (act) {
+        unsigned i = (unsigned)__builtin_ctz(act);
+        act &= act - 1;
+        if (ev & h->sel[i]) h->ctr[i] = (h->ctr[i] + 1) & h->mask[i];
+    }
+}

@@ -1,0 +1,69 @@
+/* hpm.h - hardware performance monitor (Zicntr/Zihpm counters) of one hart.
+ *
+ * Models mcycle, minstret, mhpmcounter3..31 with per-counter widths and wrap, mhpmevent3..31
+ * with SiFive's class/mask event selection, mcountinhibit, mcounteren and the user aliases
+ * cycle/time/instret/hpmcounterN with their RV32 high halves. The core reaches every one of
+ * these CSRs through DPI-C (sim/dpi.c); the simulator ticks the model once per core cycle with
+ * the core's event vector (rtl_model/regs/hpm_events.def).
+ *
+ * Timing contract: a CSR read or write issued by the instruction that commits in cycle c
+ * happens before the tick that applies the events of cycle c. A counter written in cycle c
+ * does not also count the events of cycle c (the written value is what the next cycle sees
+ * as its start). Unimplemented counters (index >= 3 + n_hpm) read 0 and ignore writes, so
+ * software can find them by writing all ones and reading back.
+ */
+#ifndef TS_HPM_H
+#define TS_HPM_H
+#include <stdint.h>
+#include <stdbool.h>
+
+#define HPM_MAX_COUNTERS 32
+
+typedef struct hpm_cfg {
+    unsigned n_hpm;           /* programmable counters 3..(3+n_hpm-1); 0..29, default 29 */
+    unsigned width_cycle;     /* 1..64, default 64 */
+    unsigned width_instret;   /* 1..64, default 64 */
+    unsigned width_hpm;       /* 1..64, default 40 */
+} hpm_cfg_t;
+
+typedef struct hpm {
+    hpm_cfg_t cfg;
+    uint64_t ctr[HPM_MAX_COUNTERS];
+    uint64_t mask[HPM_MAX_COUNTERS];      /* 2^width - 1 */
+    uint32_t event[HPM_MAX_COUNTERS];     /* mhpmeventN as written (WARL: implemented only) */
+    uint32_t sel[HPM_MAX_COUNTERS];       /* event-vector bits selected by event[] */
+    uint32_t implemented;                 /* bit n: counter n exists (bit 1 = time) */
+    uint32_t inhibit;                     /* mcountinhibit */
+    uint32_t counteren;                   /* mcounteren */
+    uint32_t written;                     /* counters written since the last tick */
+    uint32_t active;                      /* counters that may count: implemented & !inhibit */
+    uint64_t time;                        /* CLINT mtime, pushed by the simulator */
+} hpm_t;
+
+/* Fills *cfg with the defaults (29 counters, widths 64/64/40). */
+void hpm_default_cfg(hpm_cfg_t *cfg);
+/* Returns 0, or -1 if cfg is out of range (a wiring error: fail at init). */
+int hpm_init(hpm_t *h, const hpm_cfg_t *cfg);
+void hpm_reset(hpm_t *h);
+/* CSR access by 12-bit address. Returns false for an address that is not a counter CSR. */
+bool hpm_csr_read(const hpm_t *h, unsigned csr, uint32_t *val);
+bool hpm_csr_write(hpm_t *h, unsigned csr, uint32_t val);
+/* One core cycle: ev is the core's event vector for that cycle. */
+void hpm_tick(hpm_t *h, uint32_t ev);
+static inline void hpm_set_time(hpm_t *h, uint64_t mtime) { h->time = mtime; }
+/* 64-bit value of counter n (0..31; 1 = time) */
+uint64_t hpm_counter(const hpm_t *h, unsigned n);
+/* Width in bits of counter n (0 if not implemented). */
+unsigned hpm_width(const hpm_t *h, unsigned n);
+
+/* Event table lookups (from hpm_events.def) */
+typedef struct hpm_event_info {
+    const char *id, *csv, *desc;
+    int index, cls, bit;
+} hpm_event_info_t;
+extern const hpm_event_info_t hpm_events[];
+extern const unsigned hpm_n_events;
+/* Event-vector bits selected by an mhpmevent value (class in 7:0, mask in 31:8). */
+uint32_t hpm_event_select(uint32_t mhpmevent);
+
+#endif

@@ -1,0 +1,208 @@
+/* main.c - the tracesim command line: `tracesim run FW.elf [options]`. */
+#include "elf_load.h"
+#include "exit_codes.h"
+#include "soc.h"
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static void usage(FILE *f) {
+    fputs("usage: tracesim run [options] FW.elf\n"
+          "\n"
+          "Runs bare-metal RV32 firmware on the simulated SoC. UART output goes to stdout and\n"
+          "DIR/uart.txt; the exit status is the firmware's exit code (simctrl EXIT).\n"
+          "\n"
+          "options:\n"
+          "  -o, --out DIR          run folder (default: runs/<elf name>-<n>, first free n)\n"
+          "  -n, --max-cycles N     stop after N cycles with status 124 (default 1000000000; 0: no limit)\n"
+          "      --ram-size BYTES   RAM size (default 16 MiB; suffixes K, M)\n"
+          "      --ram-wait N       wait states per RAM access (default 0)\n"
+          "      --waves FILE       write waveforms (FST; VCD if FILE ends in .vcd)\n"
+          "      --waves-from N     first cycle to dump (default 0)\n"
+          "      --waves-to N       first cycle not dumped (default: end of run)\n"
+          "      --waves-by-firmware  dump only while the firmware has simctrl WAVES set to 1\n"
+          "      --hpm-counters N   programmable HPM counters (0..29, default 29)\n"
+          "      --hpm-width N      width of mhpmcounter3..31 in bits (1..64, default 40)\n"
+          "      --retire-log FILE  write every retired instruction (cycle pc insn) and trap\n"
+          "  -q, --quiet            no UART echo, no summary, no progress\n"
+          "  -h, --help             this text\n"
+          "\n"
+          "exit status: firmware exit code; 120 usage, 121 missing file, 122 invalid ELF,\n"
+          "123 not RV32, 124 cycle limit, 125 segment outside RAM, 126 host error\n", f);
+}
+
+static int bad_value(const char *opt, const char *val) {
+    fprintf(stderr, "tracesim: invalid value '%s' for %s (see tracesim run --help)\n", val, opt);
+    return TS_EXIT_USAGE;
+}
+
+static int parse_u64(const char *s, uint64_t *out) {
+    char *end;
+    if (!s || !*s || *s == '-') return -1;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 0);
+    if (errno) return -1;
+    if (*end == 'K' || *end == 'k') { v <<= 10; end++; }
+    else if (*end == 'M' || *end == 'm') { v <<= 20; end++; }
+    if (*end) return -1;
+    *out = v;
+    return 0;
+}
+
+static int mkdir_p(const char *path) {
+    char buf[4096];
+    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return -1;
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        if (mkdir(buf, 0777) && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    if (mkdir(buf, 0777) && errno != EEXIST) return -1;
+    return 0;
+}
+
+static double now_s(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
+
+static int cmd_run(int argc, char **argv) {
+    soc_cfg_t cfg;
+    soc_default_cfg(&cfg);
+    const char *out = NULL;
+    static const struct option opts[] = {
+        {"out", required_argument, 0, 'o'},       {"max-cycles", required_argument, 0, 'n'},
+        {"ram-size", required_argument, 0, 1},    {"ram-wait", required_argument, 0, 2},
+        {"waves", required_argument, 0, 3},       {"waves-from", required_argument, 0, 4},
+        {"waves-to", required_argument, 0, 5},    {"waves-by-firmware", no_argument, 0, 6},
+        {"hpm-counters", required_argument, 0, 7}, {"hpm-width", required_argument, 0, 8},
+        {"retire-log", required_argument, 0, 9},
+        {"quiet", no_argument, 0, 'q'},           {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    int c;
+    uint64_t v;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":o:n:qh", opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': out = optarg; break;
+        case 'n': if (parse_u64(optarg, &cfg.max_cycles)) return bad_value("--max-cycles", optarg); break;
+        case 1:
+            if (parse_u64(optarg, &v) || v < 4096 || v > 0x40000000u || (v & 3)) return bad_value("--ram-size", optarg);
+            cfg.ram_size = (uint32_t)v; break;
+        case 2: if (parse_u64(optarg, &v) || v > 1000) return bad_value("--ram-wait", optarg); cfg.ram_wait = (unsigned)v; break;
+        case 3: {
+            cfg.waves_path = optarg;
+            size_t l = strlen(optarg);
+            cfg.waves_fst = !(l > 4 && !strcmp(optarg + l - 4, ".vcd"));
+            break;
+        }
+        case 4: if (parse_u64(optarg, &cfg.waves_from)) return bad_value("--waves-from", optarg); break;
+        case 5: if (parse_u64(optarg, &cfg.waves_to)) return bad_value("--waves-to", optarg); break;
+        case 6: cfg.waves_by_firmware = true; break;
+        case 7: if (parse_u64(optarg, &v) || v > 29) return bad_value("--hpm-counters", optarg); cfg.hpm.n_hpm = (unsigned)v; break;
+        case 8: if (parse_u64(optarg, &v) || v < 1 || v > 64) return bad_value("--hpm-width", optarg); cfg.hpm.width_hpm = (unsigned)v; break;
+        case 9: cfg.retire_log = optarg; break;
+        case 'q': cfg.quiet = true; break;
+        case 'h': usage(stdout); return 0;
+        case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim run --help)\n", argv[optind - 1]); return TS_EXIT_USAGE;
+        default: fprintf(stderr, "tracesim: unknown option '%s' (see tracesim run --help)\n", argv[optind - 1]); return TS_EXIT_USAGE;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "tracesim: run needs exactly one firmware ELF file (see tracesim run --help)\n");
+        return TS_EXIT_USAGE;
+    }
+    if (cfg.waves_to && cfg.waves_to <= cfg.waves_from) {
+        fprintf(stderr, "tracesim: --waves-to must be greater than --waves-from\n");
+        return TS_EXIT_USAGE;
+    }
+    const char *elf = argv[optind];
+    if (access(elf, R_OK)) {
+        fprintf(stderr, "tracesim: cannot open %s: %s\n", elf, strerror(errno));
+        return TS_EXIT_NO_FILE;
+    }
+
+    char dir[4096];
+    if (out) {
+        snprintf(dir, sizeof dir, "%s", out);
+    } else {
+        char tmp[4096];
+        snprintf(tmp, sizeof tmp, "%s", elf);
+        char *base = basename(tmp), *dot = strrchr(base, '.');
+        if (dot && dot != base) *dot = 0;
+        for (unsigned n = 1;; n++) {
+            snprintf(dir, sizeof dir, "runs/%s-%u", base, n);
+            if (access(dir, F_OK)) break;
+        }
+    }
+    if (mkdir_p(dir)) {
+        fprintf(stderr, "tracesim: cannot create run folder %s: %s\n", dir, strerror(errno));
+        return TS_EXIT_HOST;
+    }
+    cfg.out_dir = dir;
+    cfg.progress = isatty(2);
+
+    soc_t soc;
+    char err[1024];
+    if (soc_init(&soc, &cfg, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        soc_free(&soc);
+        return TS_EXIT_HOST;
+    }
+    uint32_t entry = 0;
+    enum elf_load_status ls = elf_load(&soc, elf, &entry, err, sizeof err);
+    if (ls != ELF_OK) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        soc_free(&soc);
+        return ls == ELF_CANNOT_OPEN ? TS_EXIT_NO_FILE : ls == ELF_WRONG_ARCH ? TS_EXIT_WRONG_ARCH
+             : ls == ELF_OUTSIDE_RAM ? TS_EXIT_OUTSIDE_RAM : TS_EXIT_BAD_ELF;
+    }
+    soc_reset(&soc, entry);
+    double t0 = now_s();
+    enum soc_stop stop = soc_run(&soc);
+    double secs = now_s() - t0;
+    if (secs <= 0) secs = 1e-9;
+
+    int rc = stop == SOC_EXIT ? soc.exit_code : TS_EXIT_CYCLE_LIMIT;
+    double ipc = soc.cycle ? (double)soc.instret / (double)soc.cycle : 0.0;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/stats.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (f) {
+        fprintf(f, "elf %s\nexit_reason %s\nexit_code %d\ncycles %" PRIu64 "\ninstret %" PRIu64
+                   "\nipc %.4f\nsim_seconds %.6f\nsim_hz %.0f\nguest_errors %" PRIu64 "\n",
+                elf, stop == SOC_EXIT ? "exit" : "cycle_limit", rc, soc.cycle, soc.instret, ipc,
+                secs, (double)soc.cycle / secs, soc.guest_errors_total);
+        fclose(f);
+    }
+    if (stop == SOC_CYCLE_LIMIT)
+        fprintf(stderr, "tracesim: cycle limit of %" PRIu64 " reached; firmware did not exit (see --max-cycles)\n",
+                cfg.max_cycles);
+    if (!cfg.quiet)
+        fprintf(stderr, "tracesim: %s %d after %" PRIu64 " cycles, %" PRIu64 " instructions (IPC %.3f); "
+                        "%.2f s, %.2f M cycles/s; run folder %s\n",
+                stop == SOC_EXIT ? "exit" : "stopped, status", rc, soc.cycle, soc.instret, ipc,
+                secs, (double)soc.cycle / secs / 1e6, dir);
+    soc_free(&soc);
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+        usage(argc < 2 ? stderr : stdout);
+        return argc < 2 ? TS_EXIT_USAGE : 0;
+    }
+    if (!strcmp(argv[1], "run")) return cmd_run(argc - 1, argv + 1);
+    fprintf(stderr, "tracesim: unknown command '%s' (commands: run)\n", argv[1]);
+    return TS_EXIT_USAGE;
+}

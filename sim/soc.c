@@ -1,0 +1,382 @@
+/* soc.c - SoC model: bus decode, RAM, UART, simctrl and the cycle loop (see soc.h).
+ *
+ * Bus rules: every device access is 1, 2 or 4 bytes, naturally aligned (the core traps on
+ * misaligned accesses before they reach the bus). RAM takes any size; device registers are
+ * 32-bit only (UART TX also takes byte stores). Anything else, and every unmapped address,
+ * answers with a bus error: the core takes an access fault and the access is logged as a
+ * guest error; the simulation carries on.
+ */
+#include "soc.h"
+#include "dpi.h"
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TS_REGION(name, base, size, desc) enum { MAP_##name##_BASE = base, MAP_##name##_SIZE = size };
+#include "soc_map.def"
+#define TS_REG(block, name, off, acc, desc) enum { block##_##name = off };
+#include "soc_map.def"
+
+#define GUEST_ERRORS_SHOWN 20
+
+enum bus_status { BUS_OK, BUS_ERR, BUS_WAIT };
+
+void soc_default_cfg(soc_cfg_t *cfg) {
+    memset(cfg, 0, sizeof *cfg);
+    cfg->ram_size = MAP_RAM_SIZE;
+    cfg->mtime_div = 100;
+    cfg->max_cycles = 1000000000ull;
+    cfg->waves_fst = 1;
+    hpm_default_cfg(&cfg->hpm);
+}
+
+static FILE *open_out(const char *dir, const char *name, char *err, size_t errlen) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+    return f;
+}
+
+int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
+    memset(s, 0, sizeof *s);
+    s->cfg = *cfg;
+    if (cfg->ram_size < 4096 || cfg->ram_size > 0x40000000u || (cfg->ram_size & 3)) {
+        snprintf(err, errlen, "RAM size %u out of range (4 KiB .. 1 GiB, multiple of 4)", cfg->ram_size);
+        return -1;
+    }
+    if (clint_init(&s->clint, 1, cfg->mtime_div) || hpm_init(&s->hpm, &cfg->hpm)) {
+        snprintf(err, errlen, "invalid CLINT or HPM configuration");
+        return -1;
+    }
+    s->ram_base = MAP_RAM_BASE;
+    s->ram_size = cfg->ram_size;
+    s->ram = calloc(1, cfg->ram_size);
+    if (!s->ram) { snprintf(err, errlen, "out of memory for %u bytes of RAM", cfg->ram_size); return -1; }
+    s->vc = vcore_new();
+    if (!s->vc) { snprintf(err, errlen, "cannot create the core model"); return -1; }
+    s->p = vcore_ports(s->vc);
+    if (cfg->out_dir) {
+        if (!(s->uart_txt = open_out(cfg->out_dir, "uart.txt", err, errlen))) return -1;
+        if (!(s->marks_csv = open_out(cfg->out_dir, "marks.csv", err, errlen))) return -1;
+        if (!(s->guest_log = open_out(cfg->out_dir, "guest_errors.log", err, errlen))) return -1;
+        fputs("value,cycle,instret\n", s->marks_csv);
+    }
+    if (cfg->retire_log && !(s->retire_log = fopen(cfg->retire_log, "w"))) {
+        snprintf(err, errlen, "cannot create %s: %s", cfg->retire_log, strerror(errno));
+        return -1;
+    }
+    if (cfg->waves_path) {
+        if (!vcore_has_waves()) { snprintf(err, errlen, "this build has no waveform support"); return -1; }
+        if (vcore_waves_open(s->vc, cfg->waves_path, cfg->waves_fst)) {
+            snprintf(err, errlen, "cannot create waveform file %s", cfg->waves_path);
+            return -1;
+        }
+        s->waves_open = true;
+    }
+    s->waves_switch = !cfg->waves_by_firmware;
+    dpi_register_hart(0, &s->hpm);
+    return 0;
+}
+
+void soc_free(soc_t *s) {
+    dpi_register_hart(0, NULL);
+    if (s->vc) vcore_free(s->vc);
+    free(s->ram);
+    if (s->uart_txt) fclose(s->uart_txt);
+    if (s->marks_csv) fclose(s->marks_csv);
+    if (s->guest_log) fclose(s->guest_log);
+    if (s->retire_log) fclose(s->retire_log);
+    memset(s, 0, sizeof *s);
+}
+
+bool soc_load(soc_t *s, uint32_t addr, const void *src, uint32_t len, uint32_t zero_fill) {
+    uint64_t off = (uint64_t)addr - s->ram_base, end = off + len + zero_fill;
+    if (addr < s->ram_base || end > s->ram_size) return false;
+    if (len) memcpy(s->ram + off, src, len);
+    memset(s->ram + off + len, 0, zero_fill);
+    return true;
+}
+
+void soc_guest_error(soc_t *s, const char *fmt, ...) {
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    s->guest_errors_total++;
+    if (s->guest_log) fprintf(s->guest_log, "cycle %llu: %s\n", (unsigned long long)s->cycle, msg);
+    if (s->guest_errors < GUEST_ERRORS_SHOWN) {
+        fprintf(stderr, "tracesim: guest error at cycle %llu: %s\n", (unsigned long long)s->cycle, msg);
+        if (++s->guest_errors == GUEST_ERRORS_SHOWN)
+            fprintf(stderr, "tracesim: further guest errors go to guest_errors.log only\n");
+    }
+}
+
+static void waves_update(soc_t *s) {
+    bool in_window = s->cycle >= s->cfg.waves_from &&
+                     (s->cfg.waves_to == 0 || s->cycle < s->cfg.waves_to);
+    s->waves_active = s->waves_open && s->waves_switch && in_window;
+}
+
+void soc_reset(soc_t *s, uint32_t entry) {
+    const vcore_ports_t *p = s->p;
+    clint_reset(&s->clint);
+    hpm_reset(&s->hpm);
+    *p->boot_addr = entry;
+    *p->rst_n = 0;
+    *p->instr_rdy = 0; *p->data_rdy = 0; *p->instr_err = 0; *p->data_err = 0;
+    *p->irq_timer = 0; *p->irq_software = 0;
+    for (int i = 0; i < 2; i++) {
+        *p->clk = 0; vcore_eval(s->vc);
+        *p->clk = 1; vcore_eval(s->vc);
+    }
+    *p->clk = 0; vcore_eval(s->vc);
+    *p->rst_n = 1; vcore_eval(s->vc);
+    s->cycle = 0; s->instret = 0;
+    s->d_busy = s->i_busy = false;
+    s->stop = SOC_RUNNING;
+    waves_update(s);
+}
+
+/* ---- UART / simctrl ------------------------------------------------------------------ */
+
+static void uart_tx(soc_t *s, uint8_t c) {
+    if (!s->cfg.quiet) putchar(c);
+    if (s->uart_txt) fputc(c, s->uart_txt);
+}
+
+static bool ram_span(const soc_t *s, uint32_t addr, uint32_t len) {
+    uint64_t off = (uint64_t)addr - s->ram_base;
+    return addr >= s->ram_base && off + len <= s->ram_size;
+}
+
+static uint32_t simctrl_file_cmd(soc_t *s, uint32_t cmd) {
+    if (cmd != 1 && cmd != 2) return 4;
+    char name[256];
+    size_t n = 0;
+    for (;; n++) {
+        if (n == sizeof name || !ram_span(s, s->file_name + (uint32_t)n, 1)) return 1;
+        name[n] = (char)s->ram[s->file_name + n - s->ram_base];
+        if (!name[n]) break;
+    }
+    if (n == 0 || strchr(name, '/') || !strcmp(name, ".") || !strcmp(name, "..")) return 1;
+    if (!ram_span(s, s->file_addr, s->file_len)) return 2;
+    if (!s->cfg.out_dir) return 3;
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", s->cfg.out_dir, name);
+    FILE *f = fopen(path, cmd == 1 ? "wb" : "ab");
+    if (!f) return 3;
+    size_t w = fwrite(s->ram + (s->file_addr - s->ram_base), 1, s->file_len, f);
+    if (fclose(f) || w != s->file_len) return 3;
+    return 0;
+}
+
+static enum bus_status simctrl_access(soc_t *s, uint32_t off, bool we, uint32_t *val) {
+    if (we) {
+        switch (off) {
+        case SIMCTRL_EXIT: s->stop = SOC_EXIT; s->exit_code = (int)(*val & 0xFF); return BUS_OK;
+        case SIMCTRL_MARK:
+            if (s->marks_csv)
+                fprintf(s->marks_csv, "%u,%llu,%llu\n", *val, (unsigned long long)s->cycle,
+                        (unsigned long long)s->instret);
+            return BUS_OK;
+        case SIMCTRL_WAVES: s->waves_switch = (*val & 1) != 0; waves_update(s); return BUS_OK;
+        case SIMCTRL_FILE_NAME: s->file_name = *val; return BUS_OK;
+        case SIMCTRL_FILE_ADDR: s->file_addr = *val; return BUS_OK;
+        case SIMCTRL_FILE_LEN: s->file_len = *val; return BUS_OK;
+        case SIMCTRL_FILE_CMD: s->file_status = simctrl_file_cmd(s, *val); return BUS_OK;
+        default: return BUS_ERR;
+        }
+    }
+    switch (off) {
+    case SIMCTRL_CYCLE_LO: *val = (uint32_t)s->cycle; return BUS_OK;
+    case SIMCTRL_CYCLE_HI: *val = (uint32_t)(s->cycle >> 32); return BUS_OK;
+    case SIMCTRL_INSTRET_LO: *val = (uint32_t)s->instret; return BUS_OK;
+    case SIMCTRL_INSTRET_HI: *val = (uint32_t)(s->instret >> 32); return BUS_OK;
+    case SIMCTRL_FILE_NAME: *val = s->file_name; return BUS_OK;
+    case SIMCTRL_FILE_ADDR: *val = s->file_addr; return BUS_OK;
+    case SIMCTRL_FILE_LEN: *val = s->file_len; return BUS_OK;
+    case SIMCTRL_FILE_STATUS: *val = s->file_status; return BUS_OK;
+    default: return BUS_ERR;
+    }
+}
+
+/* ---- bus ------------------------------------------------------------------------------ */
+
+static enum bus_status dev_access(soc_t *s, uint32_t addr, unsigned size, bool we, uint32_t *val) {
+    uint32_t page = addr & ~0xFFFu, off = addr & 0xFFFu;
+    if (addr - MAP_CLINT_BASE < MAP_CLINT_SIZE) {
+        uint32_t o = addr - MAP_CLINT_BASE;
+        return (we ? clint_write(&s->clint, o, size, *val) : clint_read(&s->clint, o, size, val))
+                   ? BUS_OK : BUS_ERR;
+    }
+    if (page == MAP_UART_BASE) {
+        if (off != UART_TXDATA) return BUS_ERR;
+        if (we) uart_tx(s, (uint8_t)*val); else *val = 0;
+        return BUS_OK;
+    }
+    if (page == MAP_SIMCTRL_BASE) {
+        if (size != 4) return BUS_ERR;
+        return simctrl_access(s, off, we, val);
+    }
+    return BUS_ERR;
+}
+
+static inline void ram_read(const soc_t *s, uint32_t off, unsigned size, uint32_t *val) {
+    const uint8_t *m = s->ram + off;
+    switch (size) {
+    case 1: *val = m[0]; break;
+    case 2: *val = (uint32_t)m[0] | (uint32_t)m[1] << 8; break;
+    default: *val = (uint32_t)m[0] | (uint32_t)m[1] << 8 | (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24;
+    }
+}
+
+static inline void ram_write(soc_t *s, uint32_t off, unsigned size, uint32_t val) {
+    uint8_t *m = s->ram + off;
+    m[0] = (uint8_t)val;
+    if (size >= 2) m[1] = (uint8_t)(val >> 8);
+    if (size == 4) { m[2] = (uint8_t)(val >> 16); m[3] = (uint8_t)(val >> 24); }
+}
+
+static const char *size_name(unsigned size) { return size == 1 ? "byte" : size == 2 ? "half" : "word"; }
+
+static inline void service_data(soc_t *s) {
+    const vcore_ports_t *p = s->p;
+    if (!*p->data_req) { *p->data_rdy = 0; *p->data_err = 0; s->d_busy = false; return; }
+    uint32_t addr = *p->data_addr;
+    unsigned size = 1u << *p->data_size;
+    bool we = *p->data_we;
+    uint32_t off = addr - s->ram_base;
+    if (addr >= s->ram_base && off <= s->ram_size - size) {
+        if (s->cfg.ram_wait) {
+            if (!s->d_busy) { s->d_busy = true; s->d_wait = s->cfg.ram_wait; }
+            if (s->d_wait) { s->d_wait--; *p->data_rdy = 0; *p->data_err = 0; return; }
+        }
+        s->d_busy = false;
+        if (we) ram_write(s, off, size, *p->data_wdata);
+        else ram_read(s, off, size, p->data_rdata);
+        *p->data_rdy = 1; *p->data_err = 0;
+        return;
+    }
+    uint32_t val = we ? *p->data_wdata : 0;
+    enum bus_status st = dev_access(s, addr, size, we, &val);
+    if (st == BUS_WAIT) { *p->data_rdy = 0; *p->data_err = 0; s->d_busy = true; return; }
+    s->d_busy = false;
+    *p->data_rdy = 1;
+    *p->data_err = st == BUS_ERR;
+    if (!we) *p->data_rdata = val;
+    if (st == BUS_ERR)
+        soc_guest_error(s, "%s access fault: %s %s at 0x%08x (pc 0x%08x)", we ? "store" : "load",
+                        size_name(size), we ? "store" : "load", addr, *p->data_pc);
+}
+
+static inline void service_fetch(soc_t *s) {
+    const vcore_ports_t *p = s->p;
+    uint32_t addr = *p->instr_addr;
+    uint32_t off = addr - s->ram_base;
+    if (s->cfg.ram_wait) {
+        if (!s->i_busy || s->i_busy_addr != addr) {
+            s->i_busy = true; s->i_busy_addr = addr; s->i_wait = s->cfg.ram_wait;
+        }
+        if (s->i_wait) { s->i_wait--; *p->instr_rdy = 0; return; }
+        s->i_busy = false;
+    }
+    *p->instr_rdy = 1;
+    if (addr >= s->ram_base && off <= s->ram_size - 4) {
+        ram_read(s, off, 4, p->instr_rdata);
+        *p->instr_err = 0;
+    } else if (addr >= s->ram_base && off <= s->ram_size - 2) {
+        ram_read(s, off, 2, p->instr_rdata);
+        *p->instr_err = 2;   /* only the upper halfword is outside RAM */
+    } else {
+        *p->instr_rdata = 0;
+        *p->instr_err = 3;
+    }
+}
+
+static void progress(soc_t *s, struct timespec *t0, struct timespec *last, uint64_t *last_cycle) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double dt = (double)(now.tv_sec - last->tv_sec) + (double)(now.tv_nsec - last->tv_nsec) * 1e-9;
+    if (dt < 1.0) return;
+    double total = (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
+    fprintf(stderr, "\r[tracesim] %.1f M cycles, %.2f M cycles/s, %.0f s   ",
+            (double)s->cycle / 1e6, (double)(s->cycle - *last_cycle) / dt / 1e6, total);
+    *last = now;
+    *last_cycle = s->cycle;
+}
+
+/* one line per retired instruction or trap, for the cycle that just ended */
+static void log_retire(soc_t *s) {
+    const vcore_ports_t *p = s->p;
+    if (*p->rvfi_valid)
+        fprintf(s->retire_log, "%llu %08x %08x\n", (unsigned long long)(s->cycle - 1), *p->rvfi_pc, *p->rvfi_insn);
+    else
+        fprintf(s->retire_log, "%llu %08x trap mcause=0x%08x\n", (unsigned long long)(s->cycle - 1), *p->rvfi_pc, *p->rvfi_cause);
+}
+
+static inline void soc_step(soc_t *s) {
+    const vcore_ports_t *p = s->p;
+    *p->clk = 1;
+    vcore_eval(s->vc);
+    if (s->waves_active) vcore_waves_dump(s->vc, 2 * s->cycle);
+
+    hpm_tick(&s->hpm, *p->ev | s->bus_ev);
+    s->bus_ev = 0;
+    s->instret += *p->rvfi_valid;
+    if (s->retire_log && (*p->rvfi_valid || *p->rvfi_trap)) log_retire(s);
+    if (*p->rvfi_trap && (*p->rvfi_cause == 1))
+        soc_guest_error(s, "instruction access fault: fetch at 0x%08x", *p->rvfi_pc);
+
+    service_fetch(s);
+    service_data(s);
+
+    clint_tick(&s->clint);
+    hpm_set_time(&s->hpm, s->clint.mtime);
+    *p->irq_timer = clint_timer_irq(&s->clint, 0);
+    *p->irq_software = clint_soft_irq(&s->clint, 0);
+
+    *p->clk = 0;
+    vcore_eval(s->vc);
+    if (s->waves_active) vcore_waves_dump(s->vc, 2 * s->cycle + 1);
+    s->cycle++;
+}
+
+enum soc_stop soc_run(soc_t *s) {
+    struct timespec t0, last;
+    uint64_t last_cycle = 0;
+    bool show = s->cfg.progress && !s->cfg.quiet;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    last = t0;
+    const uint64_t max = s->cfg.max_cycles ? s->cfg.max_cycles : UINT64_MAX;
+    /* the waves window is checked only at its edges, the progress clock every 2^20 cycles */
+    while (s->stop == SOC_RUNNING) {
+        uint64_t next = max;
+        if (s->waves_open) {
+            if (s->cycle < s->cfg.waves_from && s->cfg.waves_from < next) next = s->cfg.waves_from;
+            if (s->cfg.waves_to && s->cycle < s->cfg.waves_to && s->cfg.waves_to < next) next = s->cfg.waves_to;
+        }
+        uint64_t chunk = (s->cycle | 0xFFFFF) + 1;
+        if (chunk < next) next = chunk;
+        while (s->cycle < next && s->stop == SOC_RUNNING) soc_step(s);
+        waves_update(s);
+        if (show) progress(s, &t0, &last, &last_cycle);
+        if (s->cycle >= max && s->stop == SOC_RUNNING) s->stop = SOC_CYCLE_LIMIT;
+    }
+    if (s->stop == SOC_EXIT) {
+        /* let the EXIT store retire so that instret counts it */
+        *s->p->clk = 1;
+        vcore_eval(s->vc);
+        s->instret += *s->p->rvfi_valid;
+        if (s->waves_active) vcore_waves_dump(s->vc, 2 * s->cycle);
+    }
+    if (show) fputc('\n', stderr);
+    vcore_waves_close(s->vc);
+    if (s->uart_txt) fflush(s->uart_txt);
+    fflush(stdout);
+    return s->stop;
+}

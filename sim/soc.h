@@ -1,0 +1,82 @@
+/* soc.h - the simulated SoC: one Verilated core plus the C models, and the cycle loop.
+ *
+ * sim/ owns the clock. Each cycle soc_step() does, in this fixed order:
+ *   1. rising edge: clk=1, eval (the core's flops update; DPI CSR accesses of the
+ *      instruction that committed in the previous cycle happen here);
+ *   2. waves sample; the HPM model ticks with the core's event vector (ev_o describes the
+ *      cycle that just ended); the retire counter advances;
+ *   3. the bus answers the core's fetch and data requests for this cycle (RAM, CLINT, UART,
+ *      simctrl, trace blocks), with wait states;
+ *   4. the CLINT ticks and drives the interrupt lines;
+ *   5. falling edge: clk=0, eval (combinational logic settles with the answers).
+ */
+#ifndef TS_SOC_H
+#define TS_SOC_H
+#include <stdint.h>
+#include <stdio.h>
+#include <stdbool.h>
+#include "clint.h"
+#include "hpm.h"
+#include "vcore.h"
+
+enum soc_stop {
+    SOC_RUNNING = 0,
+    SOC_EXIT,            /* firmware wrote simctrl EXIT */
+    SOC_CYCLE_LIMIT,     /* --max-cycles reached */
+};
+
+typedef struct soc_cfg {
+    uint32_t ram_size;        /* bytes, default 16 MiB */
+    unsigned ram_wait;        /* wait states per RAM access (fetch and data), default 0 */
+    unsigned mtime_div;       /* core cycles per mtime tick, default 100 */
+    uint64_t max_cycles;      /* 0 = no limit */
+    const char *out_dir;      /* run folder (must exist) */
+    const char *waves_path;   /* NULL: no waves */
+    int waves_fst;            /* 1 FST, 0 VCD */
+    uint64_t waves_from, waves_to;  /* cycle window [from, to); to = 0: no end */
+    bool waves_by_firmware;   /* dumping starts off; simctrl WAVES switches it */
+    bool quiet;               /* no UART echo on stdout, no progress */
+    bool progress;            /* progress line on stderr */
+    const char *retire_log;   /* NULL, or a file for the retire stream (cycle pc insn / trap) */
+    hpm_cfg_t hpm;
+} soc_cfg_t;
+
+typedef struct soc {
+    soc_cfg_t cfg;
+    vcore_t *vc;
+    const vcore_ports_t *p;
+    uint8_t *ram;
+    uint32_t ram_base, ram_size;
+    clint_t clint;
+    hpm_t hpm;
+    uint64_t cycle, instret;
+    /* bus state */
+    unsigned d_wait, i_wait;  /* wait states left for the request in progress */
+    bool d_busy, i_busy;      /* a request is waiting (its wait count is running) */
+    uint32_t i_busy_addr;
+    uint32_t bus_ev;          /* bus-side events for the HPM (ITC stall, SBA conflict) */
+    /* simctrl */
+    enum soc_stop stop;
+    int exit_code;
+    uint32_t file_name, file_addr, file_len, file_status;
+    bool waves_switch;        /* firmware's WAVES switch */
+    bool waves_open, waves_active;
+    /* outputs */
+    FILE *uart_txt, *marks_csv, *guest_log, *retire_log;
+    unsigned guest_errors;
+    uint64_t guest_errors_total;
+} soc_t;
+
+void soc_default_cfg(soc_cfg_t *cfg);
+/* Returns 0, or -1 with a message in err (size errlen). */
+int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen);
+void soc_free(soc_t *s);
+/* Copies len bytes to guest physical address addr; false if outside RAM. */
+bool soc_load(soc_t *s, uint32_t addr, const void *src, uint32_t len, uint32_t zero_fill);
+/* Resets the core (boot at entry) and the devices. */
+void soc_reset(soc_t *s, uint32_t entry);
+/* Runs until the firmware exits or the cycle limit; returns the stop reason. */
+enum soc_stop soc_run(soc_t *s);
+/* Guest error: firmware did something the SoC rejects; logged, simulation continues. */
+void soc_guest_error(soc_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#endif

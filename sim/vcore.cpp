@@ -1,0 +1,103 @@
+// vcore.cpp - thin C++ glue around the Verilated top; see vcore.h.
+#include "vcore.h"
+#include "Vts_soc_top.h"
+#include "verilated.h"
+#if VM_TRACE_FST
+#include "verilated_fst_c.h"
+#endif
+#if VM_TRACE_VCD
+#include "verilated_vcd_c.h"
+#endif
+#include <new>
+
+struct vcore {
+    VerilatedContext ctx;
+    Vts_soc_top *top = nullptr;
+    vcore_ports_t ports{};
+#if VM_TRACE_FST
+    VerilatedFstC *fst = nullptr;
+#endif
+#if VM_TRACE_VCD
+    VerilatedVcdC *vcd = nullptr;
+#endif
+};
+
+extern "C" vcore_t *vcore_new(void) {
+    vcore_t *v = new (std::nothrow) vcore;
+    if (!v) return nullptr;
+    v->ctx.traceEverOn(true);
+    v->top = new Vts_soc_top(&v->ctx, "soc");
+    Vts_soc_top *t = v->top;
+    vcore_ports_t &p = v->ports;
+    p.clk = &t->clk_i; p.rst_n = &t->rst_ni; p.boot_addr = &t->boot_addr_i;
+    p.instr_addr = &t->instr_addr_o; p.instr_rdy = &t->instr_rdy_i;
+    p.instr_err = &t->instr_err_i; p.instr_rdata = &t->instr_rdata_i;
+    p.data_req = &t->data_req_o; p.data_we = &t->data_we_o; p.data_size = &t->data_size_o;
+    p.data_addr = &t->data_addr_o; p.data_wdata = &t->data_wdata_o;
+    p.data_pc = &t->data_pc_o;
+    p.data_rdy = &t->data_rdy_i; p.data_err = &t->data_err_i; p.data_rdata = &t->data_rdata_i;
+    p.irq_timer = &t->irq_timer_i; p.irq_software = &t->irq_software_i;
+    p.ev = &t->ev_o; p.rvfi_valid = &t->rvfi_valid_o; p.rvfi_trap = &t->rvfi_trap_o;
+    p.rvfi_pc = &t->rvfi_pc_o; p.rvfi_insn = &t->rvfi_insn_o; p.rvfi_cause = &t->rvfi_cause_o;
+    return v;
+}
+
+extern "C" void vcore_free(vcore_t *v) {
+    if (!v) return;
+    vcore_waves_close(v);
+    v->top->final();
+    delete v->top;
+    delete v;
+}
+
+extern "C" const vcore_ports_t *vcore_ports(vcore_t *v) { return &v->ports; }
+extern "C" void vcore_eval(vcore_t *v) { v->top->eval(); }
+
+extern "C" int vcore_has_waves(void) {
+#if VM_TRACE_FST || VM_TRACE_VCD
+    return 1;
+#else
+    return 0;
+#endif
+}
+
+extern "C" int vcore_waves_open(vcore_t *v, const char *path, int fst) {
+#if VM_TRACE_FST
+    if (fst) {
+        v->fst = new VerilatedFstC;
+        v->top->trace(v->fst, 99);
+        v->fst->open(path);
+        return v->fst->isOpen() ? 0 : -1;
+    }
+#endif
+#if VM_TRACE_VCD
+    if (!fst) {
+        v->vcd = new VerilatedVcdC;
+        v->top->trace(v->vcd, 99);
+        v->vcd->open(path);
+        return v->vcd->isOpen() ? 0 : -1;
+    }
+#endif
+    (void)v; (void)path; (void)fst;
+    return -1;
+}
+
+extern "C" void vcore_waves_dump(vcore_t *v, uint64_t time) {
+#if VM_TRACE_FST
+    if (v->fst) v->fst->dump(time);
+#endif
+#if VM_TRACE_VCD
+    if (v->vcd) v->vcd->dump(time);
+#endif
+    (void)v; (void)time;
+}
+
+extern "C" void vcore_waves_close(vcore_t *v) {
+#if VM_TRACE_FST
+    if (v->fst) { v->fst->close(); delete v->fst; v->fst = nullptr; }
+#endif
+#if VM_TRACE_VCD
+    if (v->vcd) { v->vcd->close(); delete v->vcd; v->vcd = nullptr; }
+#endif
+    (void)v;
+}

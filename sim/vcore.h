@@ -1,0 +1,44 @@
+/* vcore.h - C view of the Verilated SoC top (sim/ts_soc_top.sv).
+ *
+ * The only C++ in the simulator is vcore.cpp, which owns the Verilated model and hands the
+ * C run loop direct pointers to its ports, so a cycle costs two evals and plain loads and
+ * stores (no per-cycle function calls into C++ besides vcore_eval). */
+#ifndef TS_VCORE_H
+#define TS_VCORE_H
+#include <stdint.h>
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct vcore vcore_t;
+
+typedef struct vcore_ports {
+    uint8_t *clk, *rst_n;
+    uint32_t *boot_addr;
+    const uint32_t *instr_addr;
+    uint8_t *instr_rdy, *instr_err;
+    uint32_t *instr_rdata;
+    const uint8_t *data_req, *data_we, *data_size;
+    const uint32_t *data_addr, *data_wdata, *data_pc;
+    uint8_t *data_rdy, *data_err;
+    uint32_t *data_rdata;
+    uint8_t *irq_timer, *irq_software;
+    const uint32_t *ev;
+    const uint8_t *rvfi_valid, *rvfi_trap;
+    const uint32_t *rvfi_pc, *rvfi_insn, *rvfi_cause;
+} vcore_ports_t;
+
+vcore_t *vcore_new(void);
+void vcore_free(vcore_t *v);
+const vcore_ports_t *vcore_ports(vcore_t *v);
+void vcore_eval(vcore_t *v);
+/* waveforms: returns 0 on success; fst selects FST (else VCD) */
+int vcore_waves_open(vcore_t *v, const char *path, int fst);
+void vcore_waves_dump(vcore_t *v, uint64_t time);
+void vcore_waves_close(vcore_t *v);
+int vcore_has_waves(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
