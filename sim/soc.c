@@ -130,12 +130,11 @@ void soc_reset(soc_t *s, uint32_t entry) {
     *p->rst_n = 0;
     *p->instr_rdy = 0; *p->data_rdy = 0; *p->instr_err = 0; *p->data_err = 0;
     *p->irq_timer = 0; *p->irq_software = 0;
-    for (int i = 0; i < 2; i++) {
-        *p->clk = 0; vcore_eval(s->vc);
-        *p->clk = 1; vcore_eval(s->vc);
-    }
-    *p->clk = 0; vcore_eval(s->vc);
-    *p->rst_n = 1; vcore_eval(s->vc);
+    *p->clk = 0;
+    vcore_eval(s->vc);
+    for (int i = 0; i < 4; i++) { *p->clk ^= 1; vcore_eval(s->vc); }
+    *p->rst_n = 1;
+    vcore_eval(s->vc);
     s->cycle = 0; s->instret = 0;
     s->d_busy = s->i_busy = false;
     s->stop = SOC_RUNNING;
@@ -321,9 +320,9 @@ static void log_retire(soc_t *s) {
 
 static inline void soc_step(soc_t *s) {
     const vcore_ports_t *p = s->p;
-    *p->clk = 1;
+    *p->clk ^= 1;              /* one edge = one cycle (TS_CLK_EDGE=edge build) */
     vcore_eval(s->vc);
-    if (s->waves_active) vcore_waves_dump(s->vc, 2 * s->cycle);
+    if (s->waves_active) vcore_waves_dump(s->vc, 10 * s->cycle);
 
     hpm_tick(&s->hpm, *p->ev | s->bus_ev);
     s->bus_ev = 0;
@@ -340,9 +339,6 @@ static inline void soc_step(soc_t *s) {
     *p->irq_timer = clint_timer_irq(&s->clint, 0);
     *p->irq_software = clint_soft_irq(&s->clint, 0);
 
-    *p->clk = 0;
-    vcore_eval(s->vc);
-    if (s->waves_active) vcore_waves_dump(s->vc, 2 * s->cycle + 1);
     s->cycle++;
 }
 
@@ -369,10 +365,10 @@ enum soc_stop soc_run(soc_t *s) {
     }
     if (s->stop == SOC_EXIT) {
         /* let the EXIT store retire so that instret counts it */
-        *s->p->clk = 1;
+        *s->p->clk ^= 1;
         vcore_eval(s->vc);
         s->instret += *s->p->rvfi_valid;
-        if (s->waves_active) vcore_waves_dump(s->vc, 2 * s->cycle);
+        if (s->waves_active) vcore_waves_dump(s->vc, 10 * s->cycle);
     }
     if (show) fputc('\n', stderr);
     vcore_waves_close(s->vc);

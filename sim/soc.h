@@ -1,14 +1,18 @@
 /* soc.h - the simulated SoC: one Verilated core plus the C models, and the cycle loop.
  *
  * sim/ owns the clock. Each cycle soc_step() does, in this fixed order:
- *   1. rising edge: clk=1, eval (the core's flops update; DPI CSR accesses of the
- *      instruction that committed in the previous cycle happen here);
+ *   1. clock edge: clk_i toggles and the model is evaluated once (the build clocks every
+ *      flop on both edges, see rtl_model/core/ts_core_pkg.sv); the core's flops update,
+ *      and the DPI CSR accesses of the instruction that committed in the previous cycle
+ *      happen here;
  *   2. waves sample; the HPM model ticks with the core's event vector (ev_o describes the
  *      cycle that just ended); the retire counter advances;
  *   3. the bus answers the core's fetch and data requests for this cycle (RAM, CLINT, UART,
  *      simctrl, trace blocks), with wait states;
  *   4. the CLINT ticks and drives the interrupt lines;
- *   5. falling edge: clk=0, eval (combinational logic settles with the answers).
+ *   The answers take effect at the next edge (Verilator settles the combinational logic
+ *   that depends on them at the start of that eval). Waveforms get one sample per cycle,
+ *   at time 10 * cycle ns (100 MHz).
  */
 #ifndef TS_SOC_H
 #define TS_SOC_H

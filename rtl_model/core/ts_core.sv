@@ -144,7 +144,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
     else                       pc_d = pc_q + (if_is_c ? 32'd2 : 32'd4);
   end
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       pc_q <= boot_addr_i;
       id_valid_q <= 1'b0;
@@ -211,7 +211,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
                       (id_c.use_rs2 && id_c.rs2 == ex_c_q.rd));
   assign stall_id = (id_valid_q && id_hazard) || stall_ex;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ex_valid_q <= 1'b0;
       ex_pc_q <= '0; ex_raw_q <= '0; ex_rs1_q <= '0; ex_rs2_q <= '0; ex_imm_q <= '0;
@@ -336,7 +336,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
     .a_i(fwd_rs1), .b_i(fwd_rs2),
     .valid_o(div_valid), .result_o(div_result)
   );
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       div_started_q <= 1'b0;
       div_done_q    <= 1'b0;
@@ -370,7 +370,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
   assign stall_ex    = stall_mem || div_wait;
   assign redirect_ex = ex_valid_q && !ex_exc_q && ex_mispredict && !stall_ex && !redirect_mem;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       mem_valid_q <= 1'b0;
       mem_pc_q <= '0; mem_raw_q <= '0; mem_result_q <= '0; mem_addr_q <= '0;
@@ -507,7 +507,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
   logic do_csr;
   assign do_csr = mem_valid_q && mem_c_q.csr_op != CsrNone && !take_trap;
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       mstatus_mie_q <= 1'b0; mstatus_mpie_q <= 1'b0;
       mie_msie_q <= 1'b0; mie_mtie_q <= 1'b0; mie_meie_q <= 1'b0;
@@ -577,7 +577,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
   // ---------------------------------------------------------------------------------------
   // WB
   // ---------------------------------------------------------------------------------------
-  always_ff @(posedge clk_i) begin
+  always_ff @(`TS_CLK_EDGE clk_i) begin
     if (wb_valid_q && wb_we_q && wb_rd_q != 5'd0) rf_q[wb_rd_q] <= wb_result_q;
   end
 
@@ -618,7 +618,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
 
   logic        rvfi_valid_q, rvfi_trap_q;
   logic [31:0] rvfi_pc_q, rvfi_insn_q, rvfi_cause_q;
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       ev_q <= '0; rvfi_valid_q <= 1'b0; rvfi_trap_q <= 1'b0;
       rvfi_pc_q <= '0; rvfi_insn_q <= '0; rvfi_cause_q <= '0;

@@ -28,7 +28,7 @@ module ts_div (
   assign b_abs = (signed_i && b_i[31]) ? -b_i : b_i;
   assign trial = {rem_q, quot_q[31]} - {1'b0, divisor_q};
 
-  always_ff @(posedge clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
       count_q <= '0; busy_q <= 1'b0; valid_q <= 1'b0;
       quot_q <= '0; rem_q <= '0; divisor_q <= '0; result_q <= '0;
