@@ -1,0 +1,137 @@
+/* test_hpm.c - HPM model: reset values, WARL probing, widths and wrap, write truncation,
+ * mcountinhibit, event selection by class/mask, write-suppresses-tick rule. Expected values
+ * are computed by hand from the counter widths and the event table. */
+#include "hpm.h"
+#include "ts_test.h"
+
+#define EV(idx) (1u << (idx))
+enum { EV_CYC = 0, EV_RET = 1, EV_LOAD = 3, EV_STORE = 4, EV_BR_MISS = 18 };
+
+static hpm_t make(unsigned n_hpm, unsigned width) {
+    hpm_cfg_t c;
+    hpm_default_cfg(&c);
+    c.n_hpm = n_hpm;
+    c.width_hpm = width;
+    hpm_t h;
+    if (hpm_init(&h, &c)) TS_FAIL("hpm_init failed");
+    return h;
+}
+static uint32_t rd(hpm_t *h, unsigned csr) {
+    uint32_t v = 0xdeadbeef;
+    if (!hpm_csr_read(h, csr, &v)) TS_FAIL("csr 0x%x not handled", csr);
+    return v;
+}
+
+TS_TEST(reset_values) {
+    hpm_t h = make(29, 40);
+    TS_ASSERT_EQ_U(rd(&h, 0xB00), 0);
+    TS_ASSERT_EQ_U(rd(&h, 0xB80), 0);
+    TS_ASSERT_EQ_U(rd(&h, 0x320), 0);
+    TS_ASSERT_EQ_U(rd(&h, 0x323), 0);
+    TS_ASSERT(!hpm_csr_read(&h, 0x300, &(uint32_t){0}));   /* mstatus is not a counter CSR */
+}
+
+TS_TEST(cycle_and_instret_count) {
+    hpm_t h = make(29, 40);
+    for (int i = 0; i < 10; i++) hpm_tick(&h, EV(EV_CYC) | (i & 1 ? EV(EV_RET) : 0));
+    TS_ASSERT_EQ_U(rd(&h, 0xB00), 10);
+    TS_ASSERT_EQ_U(rd(&h, 0xB02), 5);
+    TS_ASSERT_EQ_U(rd(&h, 0xC00), 10);   /* user alias */
+    TS_ASSERT_EQ_U(rd(&h, 0xC02), 5);
+}
+
+TS_TEST(probe_implemented_counters) {
+    hpm_t h = make(4, 40);                  /* counters 3..6 exist */
+    hpm_csr_write(&h, 0x306, 0xFFFFFFFF);   /* mcounteren: WARL mask of implemented */
+    TS_ASSERT_EQ_U(rd(&h, 0x306), 0x7F);
+    hpm_csr_write(&h, 0xB07, 0xFFFFFFFF);   /* mhpmcounter7 does not exist: reads 0 */
+    TS_ASSERT_EQ_U(rd(&h, 0xB07), 0);
+    hpm_csr_write(&h, 0x327, 0x1234);       /* nor does mhpmevent7 */
+    TS_ASSERT_EQ_U(rd(&h, 0x327), 0);
+    hpm_csr_write(&h, 0x320, 0xFFFFFFFF);   /* mcountinhibit: bit 1 (time) is read-only 0 */
+    TS_ASSERT_EQ_U(rd(&h, 0x320), 0x7D);
+}
+
+TS_TEST(width_probe_by_all_ones) {
+    hpm_t h = make(29, 40);
+    hpm_csr_write(&h, 0xB03, 0xFFFFFFFF);
+    hpm_csr_write(&h, 0xB83, 0xFFFFFFFF);
+    TS_ASSERT_EQ_U(rd(&h, 0xB03), 0xFFFFFFFF);
+    TS_ASSERT_EQ_U(rd(&h, 0xB83), 0xFF);    /* 40 bits: 8 high bits */
+    TS_ASSERT_EQ_U(hpm_width(&h, 3), 40);
+    TS_ASSERT_EQ_U(hpm_width(&h, 0), 64);
+}
+
+TS_TEST(narrow_counter_wraps) {
+    hpm_t h = make(29, 12);                 /* 12-bit counters wrap at 4096 */
+    hpm_csr_write(&h, 0x323, 0x200);        /* class 0, bit 9: loads */
+    hpm_csr_write(&h, 0xB03, 4090);
+    hpm_tick(&h, EV(EV_LOAD));              /* the write's own cycle does not count */
+    TS_ASSERT_EQ_U(rd(&h, 0xB03), 4090);
+    for (int i = 0; i < 10; i++) hpm_tick(&h, EV(EV_LOAD));
+    TS_ASSERT_EQ_U(rd(&h, 0xB03), (4090 + 10) % 4096);
+    hpm_csr_write(&h, 0xB03, 0x12345);      /* a write is truncated to the width */
+    TS_ASSERT_EQ_U(rd(&h, 0xB03), 0x345);
+}
+
+TS_TEST(event_mask_or_within_class) {
+    hpm_t h = make(29, 40);
+    hpm_csr_write(&h, 0x324, 0x600);        /* class 0, bits 9|10: loads or stores */
+    hpm_csr_write(&h, 0x325, 0x2001);       /* class 1, bit 13: branch mispredicts */
+    TS_ASSERT_EQ_U(hpm_event_select(0x600), EV(EV_LOAD) | EV(EV_STORE));
+    hpm_tick(&h, EV(EV_LOAD));
+    hpm_tick(&h, EV(EV_STORE));
+    hpm_tick(&h, EV(EV_LOAD) | EV(EV_STORE));   /* one increment per cycle */
+    hpm_tick(&h, EV(EV_BR_MISS));
+    TS_ASSERT_EQ_U(rd(&h, 0xB04), 3);
+    TS_ASSERT_EQ_U(rd(&h, 0xB05), 1);
+    hpm_csr_write(&h, 0x326, 0x0201);       /* class 1 bit 9 is not class 0 bit 9 */
+    hpm_tick(&h, EV(EV_LOAD));
+    TS_ASSERT_EQ_U(rd(&h, 0xB06), 0);
+}
+
+TS_TEST(inhibit_stops_counting) {
+    hpm_t h = make(29, 40);
+    hpm_csr_write(&h, 0x320, 0x1);          /* stop mcycle */
+    hpm_tick(&h, EV(EV_CYC) | EV(EV_RET));
+    TS_ASSERT_EQ_U(rd(&h, 0xB00), 0);
+    TS_ASSERT_EQ_U(rd(&h, 0xB02), 1);
+    hpm_csr_write(&h, 0x320, 0);
+    hpm_tick(&h, EV(EV_CYC));
+    TS_ASSERT_EQ_U(rd(&h, 0xB00), 1);
+}
+
+TS_TEST(rv32_halves_across_carry) {
+    hpm_t h = make(29, 40);
+    hpm_csr_write(&h, 0xB00, 0xFFFFFFFE);
+    hpm_tick(&h, EV(EV_CYC));               /* suppressed: written this cycle */
+    hpm_tick(&h, EV(EV_CYC));
+    TS_ASSERT_EQ_U(rd(&h, 0xB00), 0xFFFFFFFF);
+    TS_ASSERT_EQ_U(rd(&h, 0xB80), 0);
+    hpm_tick(&h, EV(EV_CYC));
+    TS_ASSERT_EQ_U(rd(&h, 0xB00), 0);
+    TS_ASSERT_EQ_U(rd(&h, 0xB80), 1);
+    TS_ASSERT_EQ_U(hpm_counter(&h, 0), 0x100000000ull);
+}
+
+TS_TEST(time_is_mtime) {
+    hpm_t h = make(29, 40);
+    hpm_set_time(&h, 0x123456789ull);
+    TS_ASSERT_EQ_U(rd(&h, 0xC01), 0x23456789);
+    TS_ASSERT_EQ_U(rd(&h, 0xC81), 0x1);
+    hpm_csr_write(&h, 0xC01, 0);            /* read-only alias: write ignored */
+    TS_ASSERT_EQ_U(rd(&h, 0xC01), 0x23456789);
+}
+
+TS_TEST(bad_config_rejected) {
+    hpm_cfg_t c;
+    hpm_t h;
+    hpm_default_cfg(&c);
+    c.n_hpm = 30;
+    TS_ASSERT_EQ_I(hpm_init(&h, &c), -1);
+    hpm_default_cfg(&c);
+    c.width_hpm = 0;
+    TS_ASSERT_EQ_I(hpm_init(&h, &c), -1);
+}
+
+TS_TEST_MAIN()
