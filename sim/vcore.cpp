@@ -16,6 +16,7 @@ struct vcore {
     vcore_ports_t ports{};
 #if VM_TRACE_FST
     VerilatedFstC *fst = nullptr;
+    unsigned fst_dumps = 0;
 #endif
 #if VM_TRACE_VCD
     VerilatedVcdC *vcd = nullptr;
@@ -84,7 +85,13 @@ extern "C" int vcore_waves_open(vcore_t *v, const char *path, int fst) {
 
 extern "C" void vcore_waves_dump(vcore_t *v, uint64_t time) {
 #if VM_TRACE_FST
-    if (v->fst) v->fst->dump(time);
+    if (v->fst) {
+        v->fst->dump(time);
+        // The FST writer buffers value changes (up to 128 MiB) and walks them per signal when
+        // it flushes; with a large buffer that walk misses the cache on every change. Small
+        // blocks keep it cache-resident: about 10x faster dumping, slightly larger files.
+        if (++v->fst_dumps == 2048) { v->fst_dumps = 0; v->fst->flush(); }
+    }
 #endif
 #if VM_TRACE_VCD
     if (v->vcd) v->vcd->dump(time);

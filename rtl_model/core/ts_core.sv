@@ -240,7 +240,9 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
   // ---------------------------------------------------------------------------------------
   logic [31:0] fwd_rs1, fwd_rs2, op_a, op_b, alu_out, ex_result, ex_addr, ex_link;
   logic        mem_fwd_ok;
-  logic [63:0] mul_full;
+  /* verilator tracing_off */
+  logic [63:0] mul_full;           // (alu_out shows the result)
+  /* verilator tracing_on */
   logic        br_taken, ex_mispredict, ex_exc;
   logic [3:0]  ex_cause;
   logic [31:0] ex_tval, br_target;

@@ -1,6 +1,9 @@
 // ts_decode: RV32IM + Zicsr + machine-mode system instruction decoder (ID stage).
 // Input is a 32-bit instruction (compressed ones already expanded by ts_decompress).
 // Anything not in RV32IM/Zicsr/Zifencei/privileged-M sets ctrl_o.illegal.
+// Not traced in waves: its outputs are visible as the core's ID/IF signals, and tracing
+// every decode intermediate would slow waveform dumping for little benefit.
+/* verilator tracing_off */
 module ts_decode import ts_core_pkg::*; (
   input  logic [31:0] instr_i,
   input  logic        is_c_i,

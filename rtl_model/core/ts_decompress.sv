@@ -4,6 +4,9 @@
 // forms (C.FLD/C.FSD/C.FLW/C.FSW/...), RV64-only forms and reserved encodings (including
 // the all-zero halfword) raise illegal_o. HINT encodings expand to their no-op equivalents.
 // Purely combinational; instr_i[1:0] != 2'b11 is the caller's "compressed" test.
+// Not traced in waves: its outputs are visible as the core's ID/IF signals, and tracing
+// every decode intermediate would slow waveform dumping for little benefit.
+/* verilator tracing_off */
 module ts_decompress (
   input  logic [15:0] instr_i,
   output logic [31:0] instr_o,

@@ -21,8 +21,10 @@ module ts_div (
   logic        busy_q, valid_q;
   logic [31:0] quot_q, rem_q, divisor_q, result_q;
   logic        neg_q_q, neg_r_q, rem_sel_q, div0_q;
+  /* verilator tracing_off */
   logic [31:0] a_abs, b_abs;
   logic [32:0] trial;
+  /* verilator tracing_on */
 
   assign a_abs = (signed_i && a_i[31]) ? -a_i : a_i;
   assign b_abs = (signed_i && b_i[31]) ? -b_i : b_i;

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# install-deps.sh - installs the Debian 12 packages tracesim needs, if any are missing.
+# Runs apt-get only when something is missing (root, or sudo when available).
+set -eu
+pkgs="cmake make gcc g++ pkg-config verilator gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf
+picolibc-riscv64-unknown-elf libelf-dev libdw-dev libsystemc-dev gtkwave xvfb"
+missing=""
+for p in $pkgs; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+if [ -z "$missing" ]; then
+  echo "install-deps: all packages present"
+  exit 0
+fi
+echo "install-deps: installing$missing"
+SUDO=""
+[ "$(id -u)" = 0 ] || SUDO=sudo
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends $missing

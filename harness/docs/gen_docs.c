@@ -1,0 +1,41 @@
+/* gen_docs.c - prints the README's register and event tables from the single-source
+ * tables in rtl_model/regs/ (soc_map.def, hpm_events.def). tests/check_docs.sh compares
+ * the README with this output, so the docs cannot drift from what the code uses. */
+#include <stdio.h>
+#include <string.h>
+
+static void soc_map(void) {
+    puts("| region | base | size | description |");
+    puts("|---|---|---|---|");
+#define TS_REGION(name, base, size, desc) \
+    printf("| %s | 0x%08x | 0x%x | %s |\n", #name, (unsigned)(base), (unsigned)(size), desc);
+#include "soc_map.def"
+}
+
+static void soc_regs(void) {
+    puts("| block | register | offset | access | meaning |");
+    puts("|---|---|---|---|---|");
+#define TS_REG(block, name, off, acc, desc) \
+    printf("| %s | %s | 0x%02x | %s | %s |\n", #block, #name, (unsigned)(off), acc, desc);
+#include "soc_map.def"
+}
+
+static void hpm_events(void) {
+    puts("| event | mhpmevent | CSV column | meaning |");
+    puts("|---|---|---|---|");
+#define TS_EVENT(id, sv, idx, cls, bit, csv, desc)                                          \
+    if ((cls) < 0) printf("| %s | (fixed counter) | %s | %s |\n", #id, csv, desc);         \
+    else printf("| %s | class %d, bit %d: 0x%x | %s | %s |\n", #id, cls, bit,              \
+                (1u << ((bit) < 0 ? 0 : (bit))) | (unsigned)(cls), csv, desc);
+#include "hpm_events.def"
+#undef TS_EVENT
+}
+
+int main(int argc, char **argv) {
+    if (argc != 2) { fprintf(stderr, "usage: gen_docs soc_map|soc_regs|hpm_events\n"); return 2; }
+    if (!strcmp(argv[1], "soc_map")) soc_map();
+    else if (!strcmp(argv[1], "soc_regs")) soc_regs();
+    else if (!strcmp(argv[1], "hpm_events")) hpm_events();
+    else { fprintf(stderr, "gen_docs: unknown table '%s'\n", argv[1]); return 2; }
+    return 0;
+}

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# sim_speed.sh BUILD_DIR [RUNS] - simulator speed benchmark (not a test: it prints figures).
+# Runs firmware/bench/bench_int.c (about 57 M cycles of loads, stores, branches, mul/div)
+# with waves off, then the first 2 M cycles of it with FST waves on, RUNS times each
+# (default 3), and prints the best and median simulated cycles/s and instructions/s.
+set -eu
+build=${1:?usage: sim_speed.sh BUILD_DIR [RUNS]}
+runs=${2:-3}
+sim=$build/tracesim
+elf=$build/firmware/bench/bench_int.elf
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+stat() { awk -v k="$1" '$1 == k {print $2}' "$2"; }
+measure() {   # label, extra args...
+  local label=$1; shift
+  local list=""
+  for i in $(seq "$runs"); do
+    "$sim" run -q --out "$tmp/r" "$@" "$elf" >/dev/null 2>&1 || true
+    local c s n
+    c=$(stat cycles "$tmp/r/stats.txt"); n=$(stat instret "$tmp/r/stats.txt"); s=$(stat sim_seconds "$tmp/r/stats.txt")
+    list="$list $(awk -v c="$c" -v n="$n" -v s="$s" 'BEGIN {printf "%.3f:%.3f", c/s/1e6, n/s/1e6}')"
+    [ "$i" = 1 ] && echo "  $label: $c cycles, $n instructions per run" >&2
+  done
+  echo "$list" | tr ' ' '\n' | grep . | sort -t: -k1 -n | awk -F: -v label="$label" '
+    { c[NR] = $1; n[NR] = $2 }
+    END { m = int((NR + 1) / 2);
+          printf "%-24s best %6.2f M cycles/s %6.2f M instr/s | median %6.2f M cycles/s %6.2f M instr/s (%d runs)\n",
+                 label, c[NR], n[NR], c[m], n[m], NR }'
+}
+echo "tracesim simulator speed ($(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
+measure "waves off" --max-cycles 0
+measure "FST waves on (2M cycles)" --max-cycles 2000000 --waves "$tmp/w.fst"
