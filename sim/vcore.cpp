@@ -90,7 +90,7 @@ extern "C" void vcore_waves_dump(vcore_t *v, uint64_t time) {
         // The FST writer buffers value changes (up to 128 MiB) and walks them per signal when
         // it flushes; with a large buffer that walk misses the cache on every change. Small
         // blocks keep it cache-resident: about 10x faster dumping, slightly larger files.
-        if (++v->fst_dumps == 2048) { v->fst_dumps = 0; v->fst->flush(); }
+        if (++v->fst_dumps == 512) { v->fst_dumps = 0; v->fst->flush(); }
     }
 #endif
 #if VM_TRACE_VCD

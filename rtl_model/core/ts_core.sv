@@ -101,7 +101,9 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
   // Global control (computed below, declared here)
   // ---------------------------------------------------------------------------------------
   logic        redirect_mem, redirect_ex;
+  /* verilator tracing_off */  // next-PC candidates: pc_q shows where fetch went
   logic [31:0] redirect_mem_pc, redirect_ex_pc;
+  /* verilator tracing_on */
   logic        stall_mem, stall_ex, stall_id;
   logic        mem_done;          // MEM instruction leaves MEM this cycle (commit or trap)
 
@@ -109,7 +111,10 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
   // IF
   // ---------------------------------------------------------------------------------------
   logic        if_is_c, if_cill, if_ferr, if_pred_taken;
-  logic [31:0] if_instr, if_exp, if_target, pc_d;
+  logic [31:0] if_instr;
+  /* verilator tracing_off */
+  logic [31:0] if_exp, if_target, pc_d;
+  /* verilator tracing_on */
 
   ts_decompress u_decompress (.instr_i(instr_rdata_i[15:0]), .instr_o(if_exp), .illegal_o(if_cill));
 
@@ -171,7 +176,9 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
   // ID
   // ---------------------------------------------------------------------------------------
   ctrl_t       id_c;
+  /* verilator tracing_off */  // visible one cycle later as ex_imm_q, ex_rs1_q, ex_rs2_q
   logic [31:0] id_imm, id_rs1_val, id_rs2_val;
+  /* verilator tracing_on */
   logic        id_exc;
   logic [3:0]  id_cause;
   logic [31:0] id_tval;
@@ -238,14 +245,20 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
   // ---------------------------------------------------------------------------------------
   // EX
   // ---------------------------------------------------------------------------------------
-  logic [31:0] fwd_rs1, fwd_rs2, op_a, op_b, alu_out, ex_result, ex_addr, ex_link;
+  logic [31:0] fwd_rs1, fwd_rs2, op_a, op_b, alu_out, ex_result, ex_addr;
+  /* verilator tracing_off */
+  logic [31:0] ex_link;
+  /* verilator tracing_on */
   logic        mem_fwd_ok;
   /* verilator tracing_off */
   logic [63:0] mul_full;           // (alu_out shows the result)
   /* verilator tracing_on */
   logic        br_taken, ex_mispredict, ex_exc;
   logic [3:0]  ex_cause;
-  logic [31:0] ex_tval, br_target;
+  logic [31:0] ex_tval;
+  /* verilator tracing_off */
+  logic [31:0] br_target;
+  /* verilator tracing_on */
   logic        div_start, div_valid, div_kill;
   logic [31:0] div_result;
   logic        div_done_q;
@@ -404,7 +417,9 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
   logic [3:0]  irq_cause;
   logic        csr_illegal, csr_writes, csr_is_ext;
   logic        wfi_wait, ls_wait, bus_fault;
+  /* verilator tracing_off */  // visible as wb_result_q
   logic [31:0] load_val;
+  /* verilator tracing_on */
 
   assign irq_pending = mstatus_mie_q &&
                        ((mip_msip_q && mie_msie_q) || (mip_mtip_q && mie_mtie_q));
@@ -439,7 +454,9 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
   assign mem_done  = mem_valid_q && !stall_mem;
 
   logic [3:0]  trap_cause;
+  /* verilator tracing_off */  // visible as mtval_q
   logic [31:0] trap_tval;
+  /* verilator tracing_on */
   always_comb begin
     trap_cause = mem_cause_q; trap_tval = mem_tval_q;
     if (!mem_exc_q) begin
@@ -496,7 +513,9 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
     endcase
   endfunction
 
+  /* verilator tracing_off */  // visible as wb_result_q and the CSR registers
   logic [31:0] csr_old, csr_new;
+  /* verilator tracing_on */
   always_comb begin
     csr_old = csr_read_local(mem_c_q.csr_addr);
     unique case (mem_c_q.csr_op)
@@ -543,7 +562,9 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
 
       if (do_csr) begin
         if (csr_is_ext) begin
+          /* verilator tracing_off */
           logic [31:0] ext_old, ext_new;
+          /* verilator tracing_on */
           ext_old = ts_dpi_csr_read(HartId, {20'd0, mem_c_q.csr_addr});
           unique case (mem_c_q.csr_op)
             CsrRs:   ext_new = ext_old | mem_csr_src_q;

@@ -6,6 +6,7 @@
 // signed overflow case (-2^31 / -1) follow the RISC-V M extension rules and take the same time.
 // kill_i abandons a division in flight.
 module ts_div (
+  /* verilator tracing_off */  // inputs are the core's fwd_rs1/fwd_rs2
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic        start_i,
@@ -14,6 +15,7 @@ module ts_div (
   input  logic        rem_i,      // REM / REMU
   input  logic [31:0] a_i,        // dividend
   input  logic [31:0] b_i,        // divisor
+  /* verilator tracing_on */
   output logic        valid_o,
   output logic [31:0] result_o
 );
