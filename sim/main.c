@@ -30,6 +30,11 @@ static void usage(FILE *f) {
           "      --waves-by-firmware  dump only while the firmware has simctrl WAVES set to 1\n"
           "      --hpm-counters N   programmable HPM counters (0..29, default 29)\n"
           "      --hpm-width N      width of mhpmcounter3..31 in bits (1..64, default 40)\n"
+          "      --icache SIZE      timing-only I-cache of SIZE bytes (default: none)\n"
+          "      --dcache SIZE      timing-only D-cache of SIZE bytes (default: none)\n"
+          "      --cache-ways N     1 (direct-mapped, default) or 2 (LRU)\n"
+          "      --cache-line N     line size in bytes (default 32)\n"
+          "      --cache-miss N     cycles a cache miss costs (default 10)\n"
           "      --retire-log FILE  write every retired instruction (cycle pc insn) and trap\n"
           "  -q, --quiet            no UART echo, no summary, no progress\n"
           "  -h, --help             this text\n"
@@ -75,10 +80,52 @@ static double now_s(void) {
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
 
+/* hpm.csv: every counter the firmware enabled (mcycle, minstret, and each mhpmcounter with
+ * an event selected), events.csv: the simulator's own count of every event over the run. */
+static void hpm_report(const soc_t *s, const char *dir, bool print) {
+    char path[4200], names[512];
+    snprintf(path, sizeof path, "%s/hpm.csv", dir);
+    FILE *f = fopen(path, "w");
+    if (f) fputs("counter,csr,mhpmevent,events,width,value\n", f);
+    bool header = false;
+    for (unsigned n = 0; n < HPM_MAX_COUNTERS; n++) {
+        if (n == 1 || !((s->hpm.implemented >> n) & 1)) continue;
+        bool fixed = n == 0 || n == 2;
+        if (!fixed && !s->hpm.sel[n]) continue;
+        char name[32];
+        if (n == 0) snprintf(name, sizeof name, "mcycle");
+        else if (n == 2) snprintf(name, sizeof name, "minstret");
+        else snprintf(name, sizeof name, "mhpmcounter%u", n);
+        if (fixed) snprintf(names, sizeof names, "%s", n == 0 ? "cycle" : "instret");
+        else hpm_event_names(s->hpm.event[n], names, sizeof names);
+        uint64_t v = hpm_counter(&s->hpm, n);
+        if (f)
+            fprintf(f, "%s,0x%03x,%s0x%x,%s,%u,%" PRIu64 "\n", name, 0xB00 + n, fixed ? "" : "",
+                    fixed ? 0 : s->hpm.event[n], names, hpm_width(&s->hpm, n), v);
+        if (print && !fixed) {
+            if (!header) { fputs("tracesim: HPM counters enabled by the firmware:\n", stderr); header = true; }
+            fprintf(stderr, "  %-14s %20" PRIu64 "  mhpmevent 0x%08x (%s)%s\n", name, v,
+                    s->hpm.event[n], names, (s->hpm.inhibit >> n) & 1 ? " [inhibited]" : "");
+        }
+    }
+    if (f) fclose(f);
+    snprintf(path, sizeof path, "%s/events.csv", dir);
+    f = fopen(path, "w");
+    if (!f) return;
+    for (unsigned i = 0; i < hpm_n_events; i++) fprintf(f, "%s%s", i ? "," : "", hpm_events[i].csv);
+    fputc('\n', f);
+    for (unsigned i = 0; i < hpm_n_events; i++)
+        fprintf(f, "%s%" PRIu64, i ? "," : "", s->ev_total[hpm_events[i].index]);
+    fputc('\n', f);
+    fclose(f);
+}
+
 static int cmd_run(int argc, char **argv) {
     soc_cfg_t cfg;
     soc_default_cfg(&cfg);
     const char *out = NULL;
+    unsigned icache = 0, dcache = 0;
+    cache_cfg_t cc = {.size = 0, .line = 32, .ways = 1, .miss_latency = 10};
     static const struct option opts[] = {
         {"out", required_argument, 0, 'o'},       {"max-cycles", required_argument, 0, 'n'},
         {"ram-size", required_argument, 0, 1},    {"ram-wait", required_argument, 0, 2},
@@ -86,6 +133,9 @@ static int cmd_run(int argc, char **argv) {
         {"waves-to", required_argument, 0, 5},    {"waves-by-firmware", no_argument, 0, 6},
         {"hpm-counters", required_argument, 0, 7}, {"hpm-width", required_argument, 0, 8},
         {"retire-log", required_argument, 0, 9},
+        {"icache", required_argument, 0, 10},     {"dcache", required_argument, 0, 11},
+        {"cache-ways", required_argument, 0, 12}, {"cache-line", required_argument, 0, 13},
+        {"cache-miss", required_argument, 0, 14},
         {"quiet", no_argument, 0, 'q'},           {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     int c;
@@ -112,6 +162,11 @@ static int cmd_run(int argc, char **argv) {
         case 7: if (parse_u64(optarg, &v) || v > 29) return bad_value("--hpm-counters", optarg); cfg.hpm.n_hpm = (unsigned)v; break;
         case 8: if (parse_u64(optarg, &v) || v < 1 || v > 64) return bad_value("--hpm-width", optarg); cfg.hpm.width_hpm = (unsigned)v; break;
         case 9: cfg.retire_log = optarg; break;
+        case 10: if (parse_u64(optarg, &v) || v > (1u << 24)) return bad_value("--icache", optarg); icache = (unsigned)v; break;
+        case 11: if (parse_u64(optarg, &v) || v > (1u << 24)) return bad_value("--dcache", optarg); dcache = (unsigned)v; break;
+        case 12: if (parse_u64(optarg, &v) || (v != 1 && v != 2)) return bad_value("--cache-ways", optarg); cc.ways = (unsigned)v; break;
+        case 13: if (parse_u64(optarg, &v) || v < 4 || v > 256 || (v & (v - 1))) return bad_value("--cache-line", optarg); cc.line = (unsigned)v; break;
+        case 14: if (parse_u64(optarg, &v) || v > 10000) return bad_value("--cache-miss", optarg); cc.miss_latency = (unsigned)v; break;
         case 'q': cfg.quiet = true; break;
         case 'h': usage(stdout); return 0;
         case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim run --help)\n", argv[optind - 1]); return TS_EXIT_USAGE;
@@ -121,6 +176,18 @@ static int cmd_run(int argc, char **argv) {
     if (optind != argc - 1) {
         fprintf(stderr, "tracesim: run needs exactly one firmware ELF file (see tracesim run --help)\n");
         return TS_EXIT_USAGE;
+    }
+    for (int i = 0; i < 2; i++) {
+        unsigned size = i ? dcache : icache;
+        if (!size) continue;
+        if ((size & (size - 1)) || size < cc.line * cc.ways) {
+            fprintf(stderr, "tracesim: %s size %u must be a power of two of at least line x ways (%u)\n",
+                    i ? "--dcache" : "--icache", size, cc.line * cc.ways);
+            return TS_EXIT_USAGE;
+        }
+        cache_cfg_t *side = i ? &cfg.dcache : &cfg.icache;
+        *side = cc;
+        side->size = size;
     }
     if (cfg.waves_to && cfg.waves_to <= cfg.waves_from) {
         fprintf(stderr, "tracesim: --waves-to must be greater than --waves-from\n");
@@ -185,6 +252,7 @@ static int cmd_run(int argc, char **argv) {
                 secs, (double)soc.cycle / secs, soc.guest_errors_total);
         fclose(f);
     }
+    hpm_report(&soc, dir, !cfg.quiet);
     if (stop == SOC_CYCLE_LIMIT)
         fprintf(stderr, "tracesim: cycle limit of %" PRIu64 " reached; firmware did not exit (see --max-cycles)\n",
                 cfg.max_cycles);

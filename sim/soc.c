@@ -20,6 +20,10 @@
 #define TS_REG(block, name, off, acc, desc) enum { block##_##name = off };
 #include "soc_map.def"
 
+#define TS_EVENT(id, sv, idx, cls, bit, csv, desc) enum { EVB_##id = 1u << (idx) };
+#include "hpm_events.def"
+#undef TS_EVENT
+
 #define GUEST_ERRORS_SHOWN 20
 
 enum bus_status { BUS_OK, BUS_ERR, BUS_WAIT };
@@ -77,6 +81,14 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
         }
         s->waves_open = true;
     }
+    if (cfg->icache.size) {
+        if (cache_init(&s->icache, &cfg->icache)) { snprintf(err, errlen, "invalid I-cache configuration"); return -1; }
+        s->icache_on = true;
+    }
+    if (cfg->dcache.size) {
+        if (cache_init(&s->dcache, &cfg->dcache)) { snprintf(err, errlen, "invalid D-cache configuration"); return -1; }
+        s->dcache_on = true;
+    }
     s->waves_switch = !cfg->waves_by_firmware;
     dpi_register_hart(0, &s->hpm);
     return 0;
@@ -90,6 +102,8 @@ void soc_free(soc_t *s) {
     if (s->marks_csv) fclose(s->marks_csv);
     if (s->guest_log) fclose(s->guest_log);
     if (s->retire_log) fclose(s->retire_log);
+    cache_free(&s->icache);
+    cache_free(&s->dcache);
     memset(s, 0, sizeof *s);
 }
 
@@ -126,6 +140,10 @@ void soc_reset(soc_t *s, uint32_t entry) {
     const vcore_ports_t *p = s->p;
     clint_reset(&s->clint);
     hpm_reset(&s->hpm);
+    if (s->icache_on) cache_reset(&s->icache);
+    if (s->dcache_on) cache_reset(&s->dcache);
+    memset(s->ev_total, 0, sizeof s->ev_total);
+    s->bus_ev = 0;
     *p->boot_addr = entry;
     *p->rst_n = 0;
     *p->instr_rdy = 0; *p->data_rdy = 0; *p->instr_err = 0; *p->data_err = 0;
@@ -243,6 +261,20 @@ static inline void ram_write(soc_t *s, uint32_t off, unsigned size, uint32_t val
 
 static const char *size_name(unsigned size) { return size == 1 ? "byte" : size == 2 ? "half" : "word"; }
 
+/* Wait states of a new RAM access: with a cache, 0 on a hit and the miss latency on a miss
+ * (*fill tells to install the line when the wait ends); without, the RAM's wait states. */
+static inline unsigned ram_access_wait(soc_t *s, cache_t *c, bool on, bool allocate,
+                                       uint32_t addr, uint32_t ev_access, uint32_t ev_miss,
+                                       bool *fill) {
+    *fill = false;
+    if (!on) return s->cfg.ram_wait;
+    s->bus_ev |= ev_access;
+    if (!allocate || cache_access(c, addr)) return 0;
+    s->bus_ev |= ev_miss;
+    *fill = true;
+    return c->cfg.miss_latency;
+}
+
 static inline void service_data(soc_t *s) {
     const vcore_ports_t *p = s->p;
     if (!*p->data_req) { *p->data_rdy = 0; *p->data_err = 0; s->d_busy = false; return; }
@@ -251,13 +283,23 @@ static inline void service_data(soc_t *s) {
     bool we = *p->data_we;
     uint32_t off = addr - s->ram_base;
     if (addr >= s->ram_base && off <= s->ram_size - size) {
-        if (s->cfg.ram_wait) {
-            if (!s->d_busy) { s->d_busy = true; s->d_wait = s->cfg.ram_wait; }
-            if (s->d_wait) { s->d_wait--; *p->data_rdy = 0; *p->data_err = 0; return; }
+        if (!s->d_busy) {
+            /* stores are write-through without allocation: they look up but never miss */
+            unsigned w = ram_access_wait(s, &s->dcache, s->dcache_on, !we, addr,
+                                         EVB_D_CACHE_ACCESS, EVB_D_CACHE_MISS, &s->d_fill);
+            if (w) { s->d_busy = true; s->d_wait = w - 1; *p->data_rdy = 0; *p->data_err = 0; return; }
+        } else if (s->d_wait) {
+            s->d_wait--; *p->data_rdy = 0; *p->data_err = 0; return;
+        } else {
+            s->d_busy = false;
+            if (s->d_fill) cache_fill(&s->dcache, addr);
         }
-        s->d_busy = false;
-        if (we) ram_write(s, off, size, *p->data_wdata);
-        else ram_read(s, off, size, p->data_rdata);
+        if (we) {
+            ram_write(s, off, size, *p->data_wdata);
+            if (s->retire_log) { s->log_store = true; s->log_st_addr = addr; s->log_st_data = *p->data_wdata; s->log_st_size = size; }
+        } else {
+            ram_read(s, off, size, p->data_rdata);
+        }
         *p->data_rdy = 1; *p->data_err = 0;
         return;
     }
@@ -277,18 +319,23 @@ static inline void service_fetch(soc_t *s) {
     const vcore_ports_t *p = s->p;
     uint32_t addr = *p->instr_addr;
     uint32_t off = addr - s->ram_base;
-    if (s->cfg.ram_wait) {
-        if (!s->i_busy || s->i_busy_addr != addr) {
-            s->i_busy = true; s->i_busy_addr = addr; s->i_wait = s->cfg.ram_wait;
-        }
+    bool in_ram = addr >= s->ram_base && off <= s->ram_size - 2;
+    if (s->i_busy && s->i_busy_addr == addr) {
         if (s->i_wait) { s->i_wait--; *p->instr_rdy = 0; return; }
+        s->i_busy = false;
+        if (s->i_fill) cache_fill(&s->icache, addr);
+    } else if (in_ram) {
+        /* a new fetch (a redirect abandons a fetch in progress) */
+        unsigned w = ram_access_wait(s, &s->icache, s->icache_on, true, addr,
+                                     EVB_I_CACHE_ACCESS, EVB_I_CACHE_MISS, &s->i_fill);
+        if (w) { s->i_busy = true; s->i_busy_addr = addr; s->i_wait = w - 1; *p->instr_rdy = 0; return; }
         s->i_busy = false;
     }
     *p->instr_rdy = 1;
-    if (addr >= s->ram_base && off <= s->ram_size - 4) {
+    if (in_ram && off <= s->ram_size - 4) {
         ram_read(s, off, 4, p->instr_rdata);
         *p->instr_err = 0;
-    } else if (addr >= s->ram_base && off <= s->ram_size - 2) {
+    } else if (in_ram) {
         ram_read(s, off, 2, p->instr_rdata);
         *p->instr_err = 2;   /* only the upper halfword is outside RAM */
     } else {
@@ -309,13 +356,30 @@ static void progress(soc_t *s, struct timespec *t0, struct timespec *last, uint6
     *last_cycle = s->cycle;
 }
 
+/* The core's event vector and the bus events describe the cycle that ended at this edge;
+ * the first edge after reset describes no executed cycle and is not counted. */
+static inline void account_events(soc_t *s) {
+    uint32_t ev = *s->p->ev | s->bus_ev;
+    s->bus_ev = 0;
+    if (!s->cycle) return;
+    hpm_tick(&s->hpm, ev);
+    for (uint32_t e = ev; e; e &= e - 1) s->ev_total[__builtin_ctz(e)]++;
+}
+
 /* one line per retired instruction or trap, for the cycle that just ended */
 static void log_retire(soc_t *s) {
     const vcore_ports_t *p = s->p;
-    if (*p->rvfi_valid)
+    if (*p->rvfi_valid && *p->rvfi_rd)
+        fprintf(s->retire_log, "%llu %08x %08x x%u=%08x\n", (unsigned long long)(s->cycle - 1),
+                *p->rvfi_pc, *p->rvfi_insn, *p->rvfi_rd, *p->rvfi_rd_wdata);
+    else if (*p->rvfi_valid && s->log_store)
+        fprintf(s->retire_log, "%llu %08x %08x mem[%08x]%u=%08x\n", (unsigned long long)(s->cycle - 1),
+                *p->rvfi_pc, *p->rvfi_insn, s->log_st_addr, s->log_st_size, s->log_st_data);
+    else if (*p->rvfi_valid)
         fprintf(s->retire_log, "%llu %08x %08x\n", (unsigned long long)(s->cycle - 1), *p->rvfi_pc, *p->rvfi_insn);
     else
         fprintf(s->retire_log, "%llu %08x trap mcause=0x%08x\n", (unsigned long long)(s->cycle - 1), *p->rvfi_pc, *p->rvfi_cause);
+    s->log_store = false;
 }
 
 static inline void soc_step(soc_t *s) {
@@ -324,8 +388,7 @@ static inline void soc_step(soc_t *s) {
     vcore_eval(s->vc);
     if (s->waves_active) vcore_waves_dump(s->vc, 10 * s->cycle);
 
-    hpm_tick(&s->hpm, *p->ev | s->bus_ev);
-    s->bus_ev = 0;
+    account_events(s);
     s->instret += *p->rvfi_valid;
     if (s->retire_log && (*p->rvfi_valid || *p->rvfi_trap)) log_retire(s);
     if (*p->rvfi_trap && (*p->rvfi_cause == 1))
@@ -367,6 +430,7 @@ enum soc_stop soc_run(soc_t *s) {
         /* let the EXIT store retire so that instret counts it */
         *s->p->clk ^= 1;
         vcore_eval(s->vc);
+        account_events(s);
         s->instret += *s->p->rvfi_valid;
         if (s->waves_active) vcore_waves_dump(s->vc, 10 * s->cycle);
     }

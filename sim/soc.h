@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdbool.h>
+#include "cache.h"
 #include "clint.h"
 #include "hpm.h"
 #include "vcore.h"
@@ -43,6 +44,7 @@ typedef struct soc_cfg {
     bool progress;            /* progress line on stderr */
     const char *retire_log;   /* NULL, or a file for the retire stream (cycle pc insn / trap) */
     hpm_cfg_t hpm;
+    cache_cfg_t icache, dcache; /* size 0: no cache (default) */
 } soc_cfg_t;
 
 typedef struct soc {
@@ -58,7 +60,13 @@ typedef struct soc {
     unsigned d_wait, i_wait;  /* wait states left for the request in progress */
     bool d_busy, i_busy;      /* a request is waiting (its wait count is running) */
     uint32_t i_busy_addr;
-    uint32_t bus_ev;          /* bus-side events for the HPM (ITC stall, SBA conflict) */
+    bool i_fill, d_fill;      /* the wait is a cache miss: fill the line when it ends */
+    uint32_t bus_ev;          /* bus-side events of this cycle (cache, ITC stall, SBA conflict) */
+    cache_t icache, dcache;
+    bool icache_on, dcache_on;
+    uint64_t ev_total[32];
+    bool log_store;           /* a store completed this cycle (for the retire log) */
+    uint32_t log_st_addr, log_st_data, log_st_size;    /* ground truth: cycles in which each event happened */
     /* simctrl */
     enum soc_stop stop;
     int exit_code;

@@ -24,8 +24,8 @@ typedef struct vcore_ports {
     uint32_t *data_rdata;
     uint8_t *irq_timer, *irq_software;
     const uint32_t *ev;
-    const uint8_t *rvfi_valid, *rvfi_trap;
-    const uint32_t *rvfi_pc, *rvfi_insn, *rvfi_cause;
+    const uint8_t *rvfi_valid, *rvfi_trap, *rvfi_rd;
+    const uint32_t *rvfi_pc, *rvfi_insn, *rvfi_cause, *rvfi_rd_wdata;
 } vcore_ports_t;
 
 vcore_t *vcore_new(void);

@@ -68,6 +68,21 @@ TEST_BEGIN
     sw x1, 12(x10)
     lw x3, 12(x10)
     CHECK(19, x3, 0x01020304)
+    /* an operand forwarded from WB must survive a stall of EX: the first load waits in MEM
+     * (cache miss or wait states) while the second, in EX, needs x11 from the addi */
+    la x10, far_a
+    addi x11, x10, 8
+    lw x12, 0(x10)
+    lw x13, 0(x11)
+    CHECK(21, x13, 0xc0ffee00)
+    addi x11, x10, 4
+    lw x12, 0(x10)
+    bne x11, x10, 22f       /* a branch in EX during the stall compares fresh operands */
+    j isa_fail_jump
+22: sw x11, 12(x10)         /* and a store's data */
+    lw x3, 12(x10)
+    sub x3, x3, x10
+    CHECK(23, x3, 4)
     /* load into x0 has no effect */
     lw x0, 12(x10)
     CHECK(20, x0, 0)
@@ -80,3 +95,5 @@ ptr:    .word buf + 8
 chain0: .word chain1
 chain1: .word chain2
 chain2: .word 0x600d600d
+    .balign 64
+far_a:  .word 1, 2, 0xc0ffee00, 0

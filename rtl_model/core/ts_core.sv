@@ -47,6 +47,8 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
   output logic        rvfi_valid_o,   // an instruction committed in the previous cycle
   output logic [31:0] rvfi_pc_o,
   output logic [31:0] rvfi_insn_o,
+  output logic [4:0]  rvfi_rd_o,      // register written by that instruction (0: none)
+  output logic [31:0] rvfi_rd_wdata_o,
   output logic        rvfi_trap_o,    // a trap was taken in the previous cycle
   output logic [31:0] rvfi_cause_o,
   output logic [31:0] pc_if_o, pc_id_o, pc_ex_o, pc_mem_o, pc_wb_o,
@@ -226,7 +228,12 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
     end else begin
       if (redirect_mem || (redirect_ex && !stall_ex)) begin
         ex_valid_q <= 1'b0;
-      end else if (!stall_ex) begin
+      end else if (stall_ex) begin
+        // EX waits (MEM busy or divide): keep the operands current, because a value
+        // forwarded from WB in the first cycle is not forwarded again once WB moves on
+        ex_rs1_q <= fwd_rs1;
+        ex_rs2_q <= fwd_rs2;
+      end else begin
         ex_valid_q <= id_valid_q && !id_hazard;
         ex_pc_q    <= id_pc_q;
         ex_raw_q   <= id_raw_q;
@@ -659,6 +666,9 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
   assign rvfi_pc_o    = rvfi_pc_q;
   assign rvfi_insn_o  = rvfi_insn_q;
   assign rvfi_trap_o  = rvfi_trap_q;
+  // the WB register holds the instruction that committed in the previous cycle
+  assign rvfi_rd_o       = (wb_valid_q && wb_we_q) ? wb_rd_q : 5'd0;
+  assign rvfi_rd_wdata_o = (wb_valid_q && wb_we_q && wb_rd_q != 5'd0) ? wb_result_q : 32'd0;
   assign rvfi_cause_o = rvfi_cause_q;
   assign pc_if_o  = pc_q;
   assign pc_id_o  = id_pc_q;

@@ -4,6 +4,7 @@
  * blocked by it because the core has no U-mode); scountovf/Sscofpmf overflow interrupts.
  */
 #include "hpm.h"
+#include <stdio.h>
 #include <string.h>
 
 const hpm_event_info_t hpm_events[] = {
@@ -71,6 +72,19 @@ uint32_t hpm_event_select(uint32_t mhpmevent) {
             sel |= 1u << e->index;
     }
     return sel;
+}
+
+void hpm_event_names(uint32_t mhpmevent, char *buf, unsigned len) {
+    uint32_t sel = hpm_event_select(mhpmevent);
+    unsigned n = 0;
+    if (len) buf[0] = 0;
+    for (unsigned i = 0; i < hpm_n_events && len; i++) {
+        if (!((sel >> hpm_events[i].index) & 1)) continue;
+        int w = snprintf(buf + n, len - n, "%s%s", n ? "|" : "", hpm_events[i].csv);
+        if (w < 0 || (unsigned)w >= len - n) break;
+        n += (unsigned)w;
+    }
+    if (!n && len > 1) snprintf(buf, len, "-");
 }
 
 uint64_t hpm_counter(const hpm_t *h, unsigned n) {

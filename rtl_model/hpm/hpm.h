@@ -65,5 +65,7 @@ extern const hpm_event_info_t hpm_events[];
 extern const unsigned hpm_n_events;
 /* Event-vector bits selected by an mhpmevent value (class in 7:0, mask in 31:8). */
 uint32_t hpm_event_select(uint32_t mhpmevent);
+/* Writes the CSV names of the events mhpmevent selects, joined by '|' ("-" for none). */
+void hpm_event_names(uint32_t mhpmevent, char *buf, unsigned len);
 
 #endif
