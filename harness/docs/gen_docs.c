@@ -1,5 +1,5 @@
 /* gen_docs.c - prints the README's register and event tables from the single-source
- * tables in rtl_model/regs/ (soc_map.def, hpm_events.def). tests/check_docs.sh compares
+ * tables in rtl_model/regs/ (soc_map.def, hpm_events.def, sbi_events.def). tests/check_docs.sh compares
  * the README with this output, so the docs cannot drift from what the code uses. */
 #include <stdio.h>
 #include <string.h>
@@ -31,11 +31,25 @@ static void hpm_events(void) {
 #undef TS_EVENT
 }
 
+static void sbi_events(void) {
+    puts("| SBI event | code | counted by |");
+    puts("|---|---|---|");
+#define TS_SBI_GENERAL(code, name, counter, ev)                                              \
+    if ((counter) >= 0) printf("| %s | type 0, code %d | %s |\n", #name, code, (counter) ? "minstret" : "mcycle"); \
+    else if (ev) printf("| %s | type 0, code %d | mhpmevent 0x%x |\n", #name, code, (unsigned)(ev));           \
+    else printf("| %s | type 0, code %d | not supported |\n", #name, code);
+#define TS_SBI_CACHE(cache, op, result, name, ev)                                            \
+    if (ev) printf("| %s | type 1, event_idx 0x%x | mhpmevent 0x%x |\n", #name, ((cache) << 3) | ((op) << 1) | (result), (unsigned)(ev)); \
+    else printf("| %s | type 1, event_idx 0x%x | not supported |\n", #name, ((cache) << 3) | ((op) << 1) | (result));
+#include "sbi_events.def"
+}
+
 int main(int argc, char **argv) {
-    if (argc != 2) { fprintf(stderr, "usage: gen_docs soc_map|soc_regs|hpm_events\n"); return 2; }
+    if (argc != 2) { fprintf(stderr, "usage: gen_docs soc_map|soc_regs|hpm_events|sbi_events\n"); return 2; }
     if (!strcmp(argv[1], "soc_map")) soc_map();
     else if (!strcmp(argv[1], "soc_regs")) soc_regs();
     else if (!strcmp(argv[1], "hpm_events")) hpm_events();
+    else if (!strcmp(argv[1], "sbi_events")) sbi_events();
     else { fprintf(stderr, "gen_docs: unknown table '%s'\n", argv[1]); return 2; }
     return 0;
 }

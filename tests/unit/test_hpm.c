@@ -134,4 +134,39 @@ TS_TEST(bad_config_rejected) {
     TS_ASSERT_EQ_I(hpm_init(&h, &c), -1);
 }
 
+/* every raw value in the OpenSBI table selects exactly the events its comment names */
+static uint32_t ev_bit(const char *csv) {
+    for (unsigned i = 0; i < hpm_n_events; i++)
+        if (!strcmp(hpm_events[i].csv, csv)) return 1u << hpm_events[i].index;
+    TS_FAIL("no event %s", csv);
+}
+TS_TEST(sbi_table_selects_named_events) {
+    struct { uint32_t raw; const char *ev[3]; } t[] = {
+        {0x600, {"load", "store"}},
+        {0x402, {"dcache_miss"}},
+        {0x1C000, {"cond_branch", "jal", "jalr"}},
+        {0x6001, {"br_mispredict", "jmp_mispredict"}},
+        {0x801, {"i_busy"}},
+        {0x1301, {"load_use", "long_latency", "d_busy"}},
+        {0x200, {"load"}},
+        {0x400, {"store"}},
+        {0x1003, {"icache_access"}},
+        {0x102, {"icache_miss"}},
+        {0x4000, {"cond_branch"}},
+        {0x2001, {"br_mispredict"}},
+    };
+    unsigned checked = 0;
+#define TS_SBI_GENERAL(code, name, counter, ev) if (ev) { \
+        for (unsigned i = 0; i < sizeof t / sizeof t[0]; i++) if (t[i].raw == (ev)) goto found_g##code; \
+        TS_FAIL("SBI general %s: raw 0x%x not in the expectation list", #name, (unsigned)(ev)); \
+        found_g##code: checked++; }
+#include "sbi_events.def"
+    TS_ASSERT_EQ_U(checked, 6);
+    for (unsigned i = 0; i < sizeof t / sizeof t[0]; i++) {
+        uint32_t want = 0;
+        for (int k = 0; k < 3 && t[i].ev[k]; k++) want |= ev_bit(t[i].ev[k]);
+        TS_ASSERT_EQ_U(hpm_event_select(t[i].raw), want);
+    }
+}
+
 TS_TEST_MAIN()
