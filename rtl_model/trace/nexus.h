@@ -1,0 +1,33 @@
+/* nexus.h - Nexus message packer (IEEE-ISTO 5001 slices as SiFive encoders emit them).
+ *
+ * Each byte carries 6 message-data bits (MDO, bits 7:2) and 2 control bits (MSEO, 1:0):
+ * 00 inside a message, 01 last byte of a variable field, 11 last byte of the message.
+ * Fields go least-significant bit first; fixed fields pack back to back; a variable field
+ * runs from the current bit to the end of the byte holding its last significant bit, with
+ * the minimum number of bytes (a zero value that starts on a byte boundary takes one byte).
+ * Shared by every message type; instruction-trace messages can use the same calls. */
+#ifndef TS_NEXUS_H
+#define TS_NEXUS_H
+#include <stdint.h>
+
+#define NX_MAX_BYTES 40   /* longest message this packer can build (64-bit fields included) */
+
+enum nx_tcode {
+    NX_OWNERSHIP = 2, NX_DIRECT_BRANCH = 3, NX_INDIRECT_BRANCH = 4, NX_DATA_ACQ = 7,
+    NX_ERROR = 8, NX_SYNC = 9, NX_DIRECT_BRANCH_WS = 11, NX_INDIRECT_BRANCH_WS = 12,
+    NX_AUX_ACCESS_WRITE = 23, NX_RESOURCE_FULL = 27, NX_INDIRECT_BRANCH_HIST = 28,
+    NX_INDIRECT_BRANCH_HIST_WS = 29, NX_CORRELATION = 33, NX_ICT = 34, NX_ICT_WS = 35,
+};
+
+typedef struct nx_msg {
+    uint8_t b[NX_MAX_BYTES];
+    unsigned len;     /* bytes, valid after nx_end */
+    unsigned pos;     /* payload bits written so far */
+} nx_msg_t;
+
+void nx_begin(nx_msg_t *m);
+void nx_fixed(nx_msg_t *m, uint64_t v, unsigned bits);
+void nx_var(nx_msg_t *m, uint64_t v);
+/* closes the message: the last byte gets MSEO 11 */
+void nx_end(nx_msg_t *m);
+#endif

@@ -1,0 +1,95 @@
+/* sink.c - trace sink; see sink.h. */
+#include "sink.h"
+#include <stdlib.h>
+#include <string.h>
+
+int sink_init(sink_t *s, unsigned width, unsigned sram_size) {
+    memset(s, 0, sizeof *s);
+    if ((width != 4 && width != 8 && width != 16 && width != 32) || sram_size < width ||
+        (sram_size & (sram_size - 1)) || sram_size > (64u << 20))
+        return -1;
+    s->width = width;
+    s->sram_size = sram_size;
+    s->sram = malloc(sram_size);
+    if (!s->sram) return -1;
+    sink_reset(s);
+    return 0;
+}
+
+void sink_free(sink_t *s) {
+    free(s->sram);
+    s->sram = NULL;
+}
+
+void sink_reset(sink_t *s) {
+    memset(s->sram, 0xFF, s->sram_size);   /* idle bytes, never 0x00 */
+    s->kind = SINK_SRAM;
+    s->stop_on_wrap = false;
+    s->base = s->limit = s->wp = s->rp = 0;
+    s->fill = 0;
+    s->stopped = false;
+    s->words = s->discarded = 0;
+    s->sba_valid = false;
+}
+
+uint32_t sink_start(const sink_t *s) { return s->kind == SINK_SRAM ? 0 : s->base; }
+uint32_t sink_last(const sink_t *s) { return s->kind == SINK_SRAM ? s->sram_size - s->width : s->limit; }
+
+static void commit_word(sink_t *s) {
+    uint32_t addr = s->wp & ~1u;
+    if (s->kind == SINK_SRAM) {
+        memcpy(s->sram + (addr & (s->sram_size - 1) & ~(s->width - 1)), s->word, s->width);
+    } else {
+        s->sba_valid = true;
+        s->sba_addr = addr;
+        memcpy(s->sba_data, s->word, s->width);
+    }
+    s->words++;
+    s->fill = 0;
+    if (addr == sink_last(s) || (s->kind == SINK_SBA && addr > s->limit)) {
+        if (s->stop_on_wrap) { s->stopped = true; s->wp = addr + s->width; }
+        else s->wp = sink_start(s) | 1u;
+    } else {
+        s->wp = (addr + s->width) | (s->wp & 1u);
+    }
+}
+
+bool sink_push(sink_t *s, uint8_t byte) {
+    if (s->stopped) { s->discarded++; return false; }
+    s->word[s->fill++] = byte;
+    if (s->fill == s->width) commit_word(s);
+    return true;
+}
+
+void sink_flush(sink_t *s) {
+    if (!s->fill || s->stopped) return;
+    while (s->fill < s->width) s->word[s->fill++] = 0xFF;
+    commit_word(s);
+}
+
+void sink_write_wp(sink_t *s, uint32_t v) {
+    uint32_t a = v & ~(s->width - 1);
+    if (s->kind == SINK_SRAM) a &= s->sram_size - 1;
+    s->wp = a | (v & 1u);
+    s->stopped = false;
+}
+
+void sink_write_rp(sink_t *s, uint32_t v) { s->rp = v & (s->sram_size - 1) & ~3u; }
+void sink_write_base(sink_t *s, uint32_t v) { s->base = v & ~(s->width - 1); }
+void sink_write_limit(sink_t *s, uint32_t v) { s->limit = v & ~(s->width - 1); }
+
+uint32_t sink_read_data(sink_t *s) {
+    const uint8_t *m = s->sram + s->rp;
+    uint32_t v = (uint32_t)m[0] | (uint32_t)m[1] << 8 | (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24;
+    s->rp = (s->rp + 4) & (s->sram_size - 1);
+    return v;
+}
+
+uint32_t sink_sram_image(const sink_t *s, uint8_t *out, uint32_t max) {
+    uint32_t wp = s->wp & ~1u, n = 0;
+    if (wp > s->sram_size) wp = s->sram_size;
+    if (s->wp & 1u)
+        for (uint32_t a = wp; a < s->sram_size && n < max; a++) out[n++] = s->sram[a];
+    for (uint32_t a = 0; a < wp && n < max; a++) out[n++] = s->sram[a];
+    return n;
+}

@@ -1,0 +1,74 @@
+/* te.h - SiFive-style trace encoder of one hart ("v0" register layout): teControl/teImpl,
+ * the ITC stimulus registers with their FIFO, the timestamp unit, the Nexus message
+ * generator and the SRAM/SBA sink (or the funnel port).
+ *
+ * Models: everything an ITC/perf flow uses (trace-hw-facts.md sections 1-4). Leaves out:
+ * instruction trace (teInstruction reads 0), event trace (evControl is storage only), PC
+ * sampling, ATB/PIB sinks, external triggers (xti/xto/wpControl are storage only).
+ * See te.c for how the open questions of trace-hw-facts.md 8.2 were resolved. */
+#ifndef TS_TE_H
+#define TS_TE_H
+#include <stdbool.h>
+#include <stdint.h>
+#include "nexus.h"
+#include "sink.h"
+#include "tsunit.h"
+
+typedef struct te_cfg {
+    unsigned hart;          /* teImpl.hartId and srcID */
+    unsigned src_bits;      /* teImpl.nSrcBits (0..7) */
+    unsigned itc_depth;     /* ITC FIFO entries (default 8) */
+    unsigned sink_bytes;    /* sink width: 4, 8, 16, 32 (default 4) */
+    unsigned sram_size;     /* SRAM sink bytes (default 16 KiB) */
+    unsigned ts_width;      /* timestamp bits (default 40) */
+    bool has_funnel;        /* the encoder can sink into a funnel (teSink = 8) */
+} te_cfg_t;
+
+enum te_access { TE_OK, TE_ERR, TE_WAIT };
+
+enum te_entry_kind { TE_DQM, TE_OWN, TE_ERROR, TE_SYNC };
+typedef struct te_entry {
+    uint8_t kind, idtag;
+    uint32_t data;
+    uint64_t ts;            /* time of the store (or of the event) */
+} te_entry_t;
+
+#define TE_OUTQ 4           /* packed messages waiting for the sink */
+
+typedef struct te {
+    te_cfg_t cfg;
+    uint32_t control;       /* writable teControl bits */
+    uint32_t evcontrol, xti, xto, wpctl, itc_enable, itc_trig;
+    tsunit_t ts;
+    sink_t sink;
+    te_entry_t *fifo;       /* ring, itc_depth + 4 entries (room for Error + sync) */
+    unsigned fifo_cap, fifo_head, fifo_count;
+    bool overflow_pending;  /* a store was lost: Error + sync owed */
+    nx_msg_t outq[TE_OUTQ];
+    unsigned outq_head, outq_count, out_pos;   /* out_pos: bytes of the head message sent */
+    bool flushing;          /* teEnable went 0 with data queued */
+    bool have_last_ts;
+    uint64_t last_ts;       /* full time of the previous timestamped message */
+    uint64_t messages, lost, stall_cycles;
+    bool stalled;           /* the last stimulus store was held (for the ITC-stall event) */
+} te_t;
+
+void te_default_cfg(te_cfg_t *c);
+int te_init(te_t *t, const te_cfg_t *cfg);
+void te_free(te_t *t);
+void te_reset(te_t *t);
+/* a slave timestamp unit reads the funnel's master counter */
+void te_set_ts_master(te_t *t, const tsunit_t *master);
+enum te_access te_read(te_t *t, uint32_t off, unsigned size, uint32_t *val);
+enum te_access te_write(te_t *t, uint32_t off, unsigned size, uint32_t val);
+/* one core cycle: timestamp, one message from the ITC FIFO into the packer, up to
+ * sink_bytes bytes into the sink (unless the funnel takes them) */
+void te_tick(te_t *t);
+bool te_empty(const te_t *t);
+/* funnel port: the next whole message (NULL if none) and its removal */
+const nx_msg_t *te_port_peek(const te_t *t);
+void te_port_pop(te_t *t);
+bool te_to_funnel(const te_t *t);
+/* the SoC reports a failed SBA write: teSinkError */
+void te_sink_error(te_t *t);
+#endif

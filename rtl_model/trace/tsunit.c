@@ -1,0 +1,42 @@
+/* tsunit.c - trace timestamp unit; see tsunit.h. */
+#include "tsunit.h"
+
+/* bits software can write: active, count, debug, prescale, enable, branch, instrumentation,
+ * ownership (tsReset is an action, tsType and tsWidth are read-only) */
+#define TS_WRITABLE 0x000F830Bu
+
+void tsunit_init(tsunit_t *t, unsigned type, unsigned width, const tsunit_t *master) {
+    t->type = type;
+    t->width = width;
+    t->master = master;
+    tsunit_reset(t);
+}
+
+void tsunit_reset(tsunit_t *t) {
+    t->control = 0;
+    t->counter = 0;
+    t->pre = 0;
+}
+
+uint32_t tsunit_read_control(const tsunit_t *t) {
+    return t->control | (t->type & 7u) << 4 | (t->width & 0xFFu) << 24;
+}
+
+void tsunit_write_control(tsunit_t *t, uint32_t v) {
+    if (!(v & 1u)) {                 /* tsActive = 0: reset, keep only what was written */
+        tsunit_reset(t);
+        t->control = v & TS_WRITABLE & ~1u;
+        return;
+    }
+    t->control = v & TS_WRITABLE;
+    if (v & 4u) { t->counter = 0; t->pre = 0; }   /* tsReset */
+}
+
+void tsunit_write_lower(tsunit_t *t, uint32_t v) {
+    t->counter = (t->counter & ~0xFFFFFFFFull) | v;
+}
+
+void tsunit_write_upper(tsunit_t *t, uint32_t v) {
+    uint64_t m = t->width >= 64 ? ~0ull : (1ull << t->width) - 1;
+    t->counter = ((t->counter & 0xFFFFFFFFull) | (uint64_t)v << 32) & m;
+}
