@@ -1,4 +1,5 @@
 /* main.c - the tracesim command line: `tracesim run FW.elf [options]`. */
+#include "decode_cli.h"
 #include "elf_load.h"
 #include "exit_codes.h"
 #include "soc.h"
@@ -15,6 +16,7 @@
 
 static void usage(FILE *f) {
     fputs("usage: tracesim run [options] FW.elf\n"
+          "       tracesim decode [options] TRACE.rtd   (see tracesim decode --help)\n"
           "\n"
           "Runs bare-metal RV32 firmware on the simulated SoC. UART output goes to stdout and\n"
           "DIR/uart.txt; the exit status is the firmware's exit code (simctrl EXIT).\n"
@@ -35,6 +37,11 @@ static void usage(FILE *f) {
           "      --cache-ways N     1 (direct-mapped, default) or 2 (LRU)\n"
           "      --cache-line N     line size in bytes (default 32)\n"
           "      --cache-miss N     cycles a cache miss costs (default 10)\n"
+          "      --trace-sram SIZE  SRAM trace sink size (default 16K)\n"
+          "      --itc-depth N      ITC stimulus FIFO entries (default 8)\n"
+          "      --sink-width N     trace sink bytes per cycle: 4, 8, 16, 32 (default 4)\n"
+          "      --srcbits N        SRC field bits of the encoder (teImpl.nSrcBits, default 0)\n"
+          "      --funnel           add a trace funnel at 0x10018000 (encoders use teSink 8)\n"
           "      --retire-log FILE  write every retired instruction (cycle pc insn) and trap\n"
           "  -q, --quiet            no UART echo, no summary, no progress\n"
           "  -h, --help             this text\n"
@@ -136,6 +143,9 @@ static int cmd_run(int argc, char **argv) {
         {"icache", required_argument, 0, 10},     {"dcache", required_argument, 0, 11},
         {"cache-ways", required_argument, 0, 12}, {"cache-line", required_argument, 0, 13},
         {"cache-miss", required_argument, 0, 14},
+        {"trace-sram", required_argument, 0, 15}, {"itc-depth", required_argument, 0, 16},
+        {"sink-width", required_argument, 0, 17}, {"srcbits", required_argument, 0, 18},
+        {"funnel", no_argument, 0, 19},
         {"quiet", no_argument, 0, 'q'},           {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     int c;
@@ -167,6 +177,11 @@ static int cmd_run(int argc, char **argv) {
         case 12: if (parse_u64(optarg, &v) || (v != 1 && v != 2)) return bad_value("--cache-ways", optarg); cc.ways = (unsigned)v; break;
         case 13: if (parse_u64(optarg, &v) || v < 4 || v > 256 || (v & (v - 1))) return bad_value("--cache-line", optarg); cc.line = (unsigned)v; break;
         case 14: if (parse_u64(optarg, &v) || v > 10000) return bad_value("--cache-miss", optarg); cc.miss_latency = (unsigned)v; break;
+        case 15: if (parse_u64(optarg, &v) || v < 64 || v > (64u << 20) || (v & (v - 1))) return bad_value("--trace-sram", optarg); cfg.te.sram_size = (unsigned)v; break;
+        case 16: if (parse_u64(optarg, &v) || v < 1 || v > 1024) return bad_value("--itc-depth", optarg); cfg.te.itc_depth = (unsigned)v; break;
+        case 17: if (parse_u64(optarg, &v) || (v != 4 && v != 8 && v != 16 && v != 32)) return bad_value("--sink-width", optarg); cfg.te.sink_bytes = (unsigned)v; break;
+        case 18: if (parse_u64(optarg, &v) || v > 4) return bad_value("--srcbits", optarg); cfg.te.src_bits = (unsigned)v; break;
+        case 19: cfg.funnel = true; break;
         case 'q': cfg.quiet = true; break;
         case 'h': usage(stdout); return 0;
         case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim run --help)\n", argv[optind - 1]); return TS_EXIT_USAGE;
@@ -253,6 +268,11 @@ static int cmd_run(int argc, char **argv) {
         fclose(f);
     }
     hpm_report(&soc, dir, !cfg.quiet);
+    if (soc_write_trace(&soc, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        soc_free(&soc);
+        return TS_EXIT_HOST;
+    }
     if (stop == SOC_CYCLE_LIMIT)
         fprintf(stderr, "tracesim: cycle limit of %" PRIu64 " reached; firmware did not exit (see --max-cycles)\n",
                 cfg.max_cycles);
@@ -271,6 +291,7 @@ int main(int argc, char **argv) {
         return argc < 2 ? TS_EXIT_USAGE : 0;
     }
     if (!strcmp(argv[1], "run")) return cmd_run(argc - 1, argv + 1);
-    fprintf(stderr, "tracesim: unknown command '%s' (commands: run)\n", argv[1]);
+    if (!strcmp(argv[1], "decode")) return ts_decode_main(argc - 1, argv + 1);
+    fprintf(stderr, "tracesim: unknown command '%s' (commands: run, decode)\n", argv[1]);
     return TS_EXIT_USAGE;
 }

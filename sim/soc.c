@@ -35,6 +35,7 @@ void soc_default_cfg(soc_cfg_t *cfg) {
     cfg->max_cycles = 1000000000ull;
     cfg->waves_fst = 1;
     hpm_default_cfg(&cfg->hpm);
+    te_default_cfg(&cfg->te);
 }
 
 static FILE *open_out(const char *dir, const char *name, char *err, size_t errlen) {
@@ -89,6 +90,22 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
         if (cache_init(&s->dcache, &cfg->dcache)) { snprintf(err, errlen, "invalid D-cache configuration"); return -1; }
         s->dcache_on = true;
     }
+    te_cfg_t tc = cfg->te;
+    tc.has_funnel = cfg->funnel;
+    if (te_init(&s->te, &tc)) { snprintf(err, errlen, "invalid trace encoder configuration"); return -1; }
+    s->te_ready = true;
+    if (cfg->funnel) {
+        if (funnel_init(&s->funnel, tc.sink_bytes, tc.sram_size, tc.ts_width)) {
+            snprintf(err, errlen, "invalid trace funnel configuration");
+            return -1;
+        }
+        s->funnel_ready = s->funnel_on = true;
+        funnel_attach(&s->funnel, &s->te);
+    }
+    if (cfg->out_dir) {
+        if (!(s->itc_csv = open_out(cfg->out_dir, "itc.csv", err, errlen))) return -1;
+        fputs("cycle,hart,stimulus,offset,size,value\n", s->itc_csv);
+    }
     s->waves_switch = !cfg->waves_by_firmware;
     dpi_register_hart(0, &s->hpm);
     return 0;
@@ -104,6 +121,9 @@ void soc_free(soc_t *s) {
     if (s->retire_log) fclose(s->retire_log);
     cache_free(&s->icache);
     cache_free(&s->dcache);
+    if (s->te_ready) te_free(&s->te);
+    if (s->funnel_ready) funnel_free(&s->funnel);
+    if (s->itc_csv) fclose(s->itc_csv);
     memset(s, 0, sizeof *s);
 }
 
@@ -142,6 +162,8 @@ void soc_reset(soc_t *s, uint32_t entry) {
     hpm_reset(&s->hpm);
     if (s->icache_on) cache_reset(&s->icache);
     if (s->dcache_on) cache_reset(&s->dcache);
+    te_reset(&s->te);
+    if (s->funnel_on) funnel_reset(&s->funnel);
     memset(s->ev_total, 0, sizeof s->ev_total);
     s->bus_ev = 0;
     *p->boot_addr = entry;
@@ -240,6 +262,22 @@ static enum bus_status dev_access(soc_t *s, uint32_t addr, unsigned size, bool w
         if (size != 4) return BUS_ERR;
         return simctrl_access(s, off, we, val);
     }
+    if (page == MAP_TRACE_BASE) {
+        if (!we) return te_read(&s->te, off, size, val) == TE_OK ? BUS_OK : BUS_ERR;
+        uint64_t before = s->te.itc_accepted;
+        enum te_access r = te_write(&s->te, off, size, *val);
+        if (r == TE_WAIT) { s->bus_ev |= EVB_ITC_STALL; return BUS_WAIT; }
+        if (r == TE_ERR) return BUS_ERR;
+        if (s->itc_csv && off >= 0x80 && off < 0x100 && s->te.itc_accepted != before)
+            fprintf(s->itc_csv, "%llu,0,%u,%u,%u,%u\n", (unsigned long long)s->cycle,
+                    (off - 0x80) >> 2, off & 3, size,
+                    size == 4 ? *val : *val & (size == 2 ? 0xFFFFu : 0xFFu));
+        return BUS_OK;
+    }
+    if (page == MAP_FUNNEL_BASE && s->funnel_on) {
+        enum te_access r = we ? funnel_write(&s->funnel, off, size, *val) : funnel_read(&s->funnel, off, size, val);
+        return r == TE_OK ? BUS_OK : BUS_ERR;
+    }
     return BUS_ERR;
 }
 
@@ -283,6 +321,11 @@ static inline void service_data(soc_t *s) {
     bool we = *p->data_we;
     uint32_t off = addr - s->ram_base;
     if (addr >= s->ram_base && off <= s->ram_size - size) {
+        if (s->sba_busy) {                 /* the SBA sink has the RAM this cycle */
+            s->bus_ev |= EVB_SBA_CONFLICT;
+            *p->data_rdy = 0; *p->data_err = 0;
+            return;
+        }
         if (!s->d_busy) {
             /* stores are write-through without allocation: they look up but never miss */
             unsigned w = ram_access_wait(s, &s->dcache, s->dcache_on, !we, addr,
@@ -305,7 +348,7 @@ static inline void service_data(soc_t *s) {
     }
     uint32_t val = we ? *p->data_wdata : 0;
     enum bus_status st = dev_access(s, addr, size, we, &val);
-    if (st == BUS_WAIT) { *p->data_rdy = 0; *p->data_err = 0; s->d_busy = true; return; }
+    if (st == BUS_WAIT) { *p->data_rdy = 0; *p->data_err = 0; return; }   /* retried next cycle */
     s->d_busy = false;
     *p->data_rdy = 1;
     *p->data_err = st == BUS_ERR;
@@ -366,6 +409,23 @@ static inline void account_events(soc_t *s) {
     for (uint32_t e = ev; e; e &= e - 1) s->ev_total[__builtin_ctz(e)]++;
 }
 
+/* Trace encoder and funnel tick; an SBA sink word goes into RAM at once and takes the RAM
+ * port for this cycle (rule: the SBA sink wins, the core's RAM data access waits). */
+static inline void trace_tick(soc_t *s) {
+    te_tick(&s->te);
+    sink_t *k = &s->te.sink;
+    if (s->funnel_on) { funnel_tick(&s->funnel); k = &s->funnel.sink; }
+    s->sba_busy = false;
+    if (!k->sba_valid) return;
+    if (ram_span(s, k->sba_addr, k->width)) {
+        memcpy(s->ram + (k->sba_addr - s->ram_base), k->sba_data, k->width);
+        s->sba_busy = true;
+    } else {
+        te_sink_error(&s->te);
+        soc_guest_error(s, "trace SBA sink write to 0x%08x outside RAM (teSinkError set)", k->sba_addr);
+    }
+}
+
 /* one line per retired instruction or trap, for the cycle that just ended */
 static void log_retire(soc_t *s) {
     const vcore_ports_t *p = s->p;
@@ -394,6 +454,7 @@ static inline void soc_step(soc_t *s) {
     if (*p->rvfi_trap && (*p->rvfi_cause == 1))
         soc_guest_error(s, "instruction access fault: fetch at 0x%08x", *p->rvfi_pc);
 
+    trace_tick(s);
     service_fetch(s);
     service_data(s);
 
@@ -439,4 +500,55 @@ enum soc_stop soc_run(soc_t *s) {
     if (s->uart_txt) fflush(s->uart_txt);
     fflush(stdout);
     return s->stop;
+}
+
+int soc_write_trace(soc_t *s, char *err, size_t errlen) {
+    const sink_t *k = s->funnel_on ? &s->funnel.sink : &s->te.sink;
+    if (!s->cfg.out_dir || (!s->te.messages && !k->words)) return 0;
+    uint32_t size = k->kind == SINK_SRAM ? k->sram_size : (k->limit + k->width - k->base);
+    uint8_t *img = malloc(size ? size : 1);
+    if (!img) { snprintf(err, errlen, "out of memory for the trace image"); return -1; }
+    uint32_t n = 0, wp = k->wp & ~1u;
+    bool wrapped = k->wp & 1u;
+    if (k->kind == SINK_SRAM) {
+        n = sink_sram_image(k, img, size);
+    } else if (ram_span(s, k->base, size) && wp >= k->base && wp <= k->base + size) {
+        const uint8_t *m = s->ram + (k->base - s->ram_base);
+        if (wrapped) { memcpy(img, m + (wp - k->base), k->base + size - wp); n = k->base + size - wp; }
+        memcpy(img + n, m, wp - k->base);
+        n += wp - k->base;
+    } else {
+        fprintf(stderr, "tracesim: warning: SBA trace buffer [0x%08x, +%u) is not in RAM; no trace.rtd\n", k->base, size);
+        free(img);
+        return 0;
+    }
+    char path[4200];
+    snprintf(path, sizeof path, "%s/trace.rtd", s->cfg.out_dir);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(img, 1, n, f) != n || fclose(f)) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        free(img);
+        return -1;
+    }
+    free(img);
+    unsigned queued = (unsigned)(s->te.fifo_count + s->te.outq_count + k->fill);
+    if (queued && !k->stopped)
+        fprintf(stderr, "tracesim: warning: %u trace messages/bytes were still queued in the encoder at exit "
+                        "(the firmware did not flush: clear teEnable and wait for teEmpty)\n", queued);
+    bool src = s->te.cfg.src_bits && !(s->te.control & (1u << 15));
+    snprintf(path, sizeof path, "%s/trace.json", s->cfg.out_dir);
+    f = fopen(path, "w");
+    if (!f) { snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno)); return -1; }
+    fprintf(f, "{\n  \"format\": \"tracesim-trace-1\",\n  \"sink\": \"%s\",\n  \"through_funnel\": %s,\n"
+               "  \"srcbits\": %u,\n  \"tsbits\": %u,\n  \"sink_width\": %u,\n  \"start\": %u,\n"
+               "  \"wp\": %u,\n  \"wrapped\": %s,\n  \"stopped_on_wrap\": %s,\n  \"bytes\": %u,\n"
+               "  \"messages\": %llu,\n  \"itc_lost\": %llu,\n  \"itc_stall_cycles\": %llu,\n"
+               "  \"queued_at_exit\": %u\n}\n",
+            k->kind == SINK_SRAM ? "sram" : "sba", s->funnel_on ? "true" : "false",
+            src ? s->te.cfg.src_bits : 0, s->te.cfg.ts_width, k->width, sink_start(k), k->wp,
+            wrapped ? "true" : "false", k->stopped ? "true" : "false", n,
+            (unsigned long long)s->te.messages, (unsigned long long)s->te.lost,
+            (unsigned long long)s->te.stall_cycles, queued);
+    fclose(f);
+    return 0;
 }

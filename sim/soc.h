@@ -21,6 +21,8 @@
 #include <stdbool.h>
 #include "cache.h"
 #include "clint.h"
+#include "funnel.h"
+#include "te.h"
 #include "hpm.h"
 #include "vcore.h"
 
@@ -45,6 +47,8 @@ typedef struct soc_cfg {
     const char *retire_log;   /* NULL, or a file for the retire stream (cycle pc insn / trap) */
     hpm_cfg_t hpm;
     cache_cfg_t icache, dcache; /* size 0: no cache (default) */
+    te_cfg_t te;              /* trace encoder of hart 0 */
+    bool funnel;              /* add a trace funnel at 0x1001_8000 */
 } soc_cfg_t;
 
 typedef struct soc {
@@ -65,6 +69,11 @@ typedef struct soc {
     cache_t icache, dcache;
     bool icache_on, dcache_on;
     uint64_t ev_total[32];
+    te_t te;
+    funnel_t funnel;
+    bool funnel_on, te_ready, funnel_ready;
+    bool sba_busy;            /* the SBA sink wrote RAM this cycle: core data accesses wait */
+    FILE *itc_csv;            /* ground truth: every accepted ITC store */
     bool log_store;           /* a store completed this cycle (for the retire log) */
     uint32_t log_st_addr, log_st_data, log_st_size;    /* ground truth: cycles in which each event happened */
     /* simctrl */
@@ -89,6 +98,9 @@ bool soc_load(soc_t *s, uint32_t addr, const void *src, uint32_t len, uint32_t z
 void soc_reset(soc_t *s, uint32_t entry);
 /* Runs until the firmware exits or the cycle limit; returns the stop reason. */
 enum soc_stop soc_run(soc_t *s);
+/* Writes trace.rtd (sink image, oldest byte first) and trace.json (what a decoder needs) to
+ * the run folder if the trace encoder was used; 0 on success or nothing to write. */
+int soc_write_trace(soc_t *s, char *err, size_t errlen);
 /* Guest error: firmware did something the SoC rejects; logged, simulation continues. */
 void soc_guest_error(soc_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 #endif

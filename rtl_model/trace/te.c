@@ -260,6 +260,7 @@ static enum te_access stimulus_store(te_t *t, uint32_t off, unsigned size, uint3
     }
     uint32_t mask = size == 4 ? 0xFFFFFFFFu : size == 2 ? 0xFFFFu : 0xFFu;
     fifo_push(t, (uint8_t)kind, (uint8_t)(((n & 15) << 2) | byte), val & mask);
+    t->itc_accepted++;
     return TE_OK;
 }
 

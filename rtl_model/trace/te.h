@@ -49,7 +49,7 @@ typedef struct te {
     bool flushing;          /* teEnable went 0 with data queued */
     bool have_last_ts;
     uint64_t last_ts;       /* full time of the previous timestamped message */
-    uint64_t messages, lost, stall_cycles;
+    uint64_t messages, lost, stall_cycles, itc_accepted;
     bool stalled;           /* the last stimulus store was held (for the ITC-stall event) */
 } te_t;
 

@@ -1,0 +1,235 @@
+/* decode_cli.c - `tracesim decode TRACE.rtd`: decodes a captured trace. Formats so far:
+ * messages (JSON lines, the layout of ../shared/captures/NAME.messages.jsonl) and itcprint
+ * (strings printed through ITC on one channel). */
+#include "decode_cli.h"
+#include "nexus_decode.h"
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define EXIT_USAGE 120
+#define EXIT_NO_FILE 121
+#define EXIT_HOST 126
+
+static void usage(FILE *f) {
+    fputs("usage: tracesim decode [options] TRACE.rtd\n"
+          "\n"
+          "Decodes a captured Nexus trace (the sink image, oldest byte first).\n"
+          "\n"
+          "options:\n"
+          "  -f, --format F        messages (JSON lines, default) or itcprint\n"
+          "      --srcbits N       SRC field width 0..8 (default: trace.json beside the trace, else 0)\n"
+          "      --tssize N        timestamp width in bits (default: trace.json, else 40)\n"
+          "      --itc-channel N   ITC print channel 0..31 (default 0)\n"
+          "  -o, --out DIR         write DIR/messages.jsonl or DIR/itcprint.txt instead of stdout\n"
+          "  -h, --help            this text\n", f);
+}
+
+/* reads "key": number from a small JSON file; false if absent */
+static bool json_uint(const char *text, const char *key, unsigned *out) {
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\"", key);
+    const char *p = strstr(text, pat);
+    if (!p) return false;
+    p = strchr(p + strlen(pat), ':');
+    if (!p) return false;
+    char *end;
+    unsigned long v = strtoul(p + 1, &end, 10);
+    if (end == p + 1) return false;
+    *out = (unsigned)v;
+    return true;
+}
+
+static char *read_file(const char *path, size_t *len, char *err, size_t errlen) {
+    FILE *f = fopen(path, "rb");
+    if (!f) { snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno)); return NULL; }
+    struct stat sb;
+    if (fstat(fileno(f), &sb) || !S_ISREG(sb.st_mode)) {
+        snprintf(err, errlen, "%s is not a regular file", path);
+        fclose(f);
+        return NULL;
+    }
+    char *buf = malloc((size_t)sb.st_size + 1);
+    if (!buf) { snprintf(err, errlen, "out of memory reading %s", path); fclose(f); return NULL; }
+    size_t n = fread(buf, 1, (size_t)sb.st_size, f);
+    fclose(f);
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+/* ---- messages as JSON lines ------------------------------------------------------------ */
+typedef struct jctx { FILE *out; uint64_t n, truncated, bad; } jctx_t;
+
+/* fields printed per TCODE (the main numeric fields, as in the reference files) */
+static uint32_t printed_fields(const nxd_msg_t *m) {
+    uint32_t hide = 1u << NXF_PROCESS | 1u << NXF_ETYPE | 1u << NXF_ECODE | 1u << NXF_CKDF |
+                    1u << NXF_CKDATA0 | 1u << NXF_CKDATA1;
+    if (m->tcode == 12 || m->tcode == 29) hide |= 1u << NXF_B_TYPE;
+    return m->fmask & ~hide;
+}
+
+static int json_msg(void *vctx, const nxd_msg_t *m) {
+    jctx_t *c = vctx;
+    if (m->status == NXD_TRUNCATED) { c->truncated++; return 0; }
+    FILE *o = c->out;
+    c->n++;
+    fputs("{\"bytes\": \"", o);
+    for (uint32_t i = 0; i < m->len; i++) fprintf(o, "%s%02x", i ? ":" : "", m->bytes[i]);
+    fputc('"', o);
+    if (m->status == NXD_BAD) {
+        c->bad++;
+        fprintf(o, ", \"error\": \"%s\", \"n\": %" PRIu64 ", \"offset\": %" PRIu64 ", \"tcode\": %u}\n",
+                m->error, c->n, m->offset, m->tcode);
+        return 0;
+    }
+    /* fields in alphabetical order of their names */
+    uint32_t pm = printed_fields(m);
+    fputs(", \"fields\": {", o);
+    bool first = true;
+    for (;;) {
+        int best = -1;
+        for (int f = 0; f < NXF__COUNT; f++)
+            if ((pm >> f) & 1 && (best < 0 || strcmp(nxd_field_name((enum nxd_field)f), nxd_field_name((enum nxd_field)best)) < 0))
+                best = f;
+        if (best < 0) break;
+        fprintf(o, "%s\"%s\": %" PRIu64, first ? "" : ", ", nxd_field_name((enum nxd_field)best), m->f[best]);
+        first = false;
+        pm &= ~(1u << best);
+    }
+    fprintf(o, "}, \"n\": %" PRIu64 ", \"name\": \"%s\", \"offset\": %" PRIu64, c->n,
+            nxd_tcode_name(m->tcode), m->offset);
+    if (m->has_src) fprintf(o, ", \"src\": %u", m->src);
+    fprintf(o, ", \"tcode\": %u", m->tcode);
+    if (m->tics_valid) fprintf(o, ", \"tics\": %" PRIu64, m->tics);
+    fputs("}\n", o);
+    return 0;
+}
+
+/* ---- ITC print ------------------------------------------------------------------------- */
+typedef struct pctx {
+    FILE *out;
+    unsigned channel;
+    char buf[4096];
+    size_t len;
+    uint64_t strings;
+} pctx_t;
+
+static void print_flush(pctx_t *c) {
+    if (!c->len) return;
+    fwrite(c->buf, 1, c->len, c->out);
+    if (c->buf[c->len - 1] != '\n') fputc('\n', c->out);
+    c->len = 0;
+    c->strings++;
+}
+
+static int itc_msg(void *vctx, const nxd_msg_t *m) {
+    pctx_t *c = vctx;
+    if (m->status != NXD_OK || (m->tcode != 7 && m->tcode != 23)) return 0;
+    uint64_t tag = m->tcode == 7 ? m->f[NXF_IDTAG] : m->f[NXF_ADDR];
+    if (tag < 4u * c->channel || tag > 4u * c->channel + 3) return 0;
+    unsigned nbytes = 4 - (unsigned)(tag & 3);
+    for (unsigned k = 0; k < nbytes; k++) {
+        char ch = (char)((m->f[NXF_DATA] >> (8 * k)) & 0xFF);
+        if (ch == 0) { print_flush(c); continue; }
+        if (c->len < sizeof c->buf - 1) c->buf[c->len++] = ch;
+        if (ch == '\n' || ch == '\r') print_flush(c);
+    }
+    return 0;
+}
+
+int ts_decode_main(int argc, char **argv) {
+    static const struct option opts[] = {
+        {"format", required_argument, 0, 'f'}, {"srcbits", required_argument, 0, 1},
+        {"tssize", required_argument, 0, 2},   {"itc-channel", required_argument, 0, 3},
+        {"out", required_argument, 0, 'o'},    {"help", no_argument, 0, 'h'},
+        {0, 0, 0, 0}};
+    const char *format = "messages", *out_dir = NULL;
+    int srcbits = -1, tssize = -1, channel = 0, c;
+    char *end;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":f:o:h", opts, NULL)) != -1) {
+        long v = 0;
+        if (c == 1 || c == 2 || c == 3) {
+            v = strtol(optarg, &end, 0);
+            if (*end || end == optarg || v < 0 || (c == 1 && v > 8) || (c == 2 && (v < 1 || v > 64)) || (c == 3 && v > 31)) {
+                fprintf(stderr, "tracesim: invalid value '%s' for %s (see tracesim decode --help)\n", optarg,
+                        c == 1 ? "--srcbits" : c == 2 ? "--tssize" : "--itc-channel");
+                return EXIT_USAGE;
+            }
+        }
+        switch (c) {
+        case 'f': format = optarg; break;
+        case 'o': out_dir = optarg; break;
+        case 1: srcbits = (int)v; break;
+        case 2: tssize = (int)v; break;
+        case 3: channel = (int)v; break;
+        case 'h': usage(stdout); return 0;
+        case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim decode --help)\n", argv[optind - 1]); return EXIT_USAGE;
+        default: fprintf(stderr, "tracesim: unknown option '%s' (see tracesim decode --help)\n", argv[optind - 1]); return EXIT_USAGE;
+        }
+    }
+    if (strcmp(format, "messages") && strcmp(format, "itcprint")) {
+        fprintf(stderr, "tracesim: unknown format '%s' (messages, itcprint)\n", format);
+        return EXIT_USAGE;
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "tracesim: decode needs exactly one trace file (see tracesim decode --help)\n");
+        return EXIT_USAGE;
+    }
+    const char *path = argv[optind];
+    char err[512];
+    size_t len;
+    uint8_t *data = (uint8_t *)read_file(path, &len, err, sizeof err);
+    if (!data) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
+
+    /* defaults from trace.json beside the trace */
+    char jpath[4096];
+    snprintf(jpath, sizeof jpath, "%s", path);
+    char *slash = strrchr(jpath, '/');
+    snprintf(slash ? slash + 1 : jpath, sizeof jpath - (size_t)(slash ? slash + 1 - jpath : 0), "trace.json");
+    size_t jlen;
+    char *json = read_file(jpath, &jlen, err, sizeof err);
+    unsigned u;
+    if (json && srcbits < 0 && json_uint(json, "srcbits", &u) && u <= 8) srcbits = (int)u;
+    if (json && tssize < 0 && json_uint(json, "tsbits", &u) && u >= 1 && u <= 64) tssize = (int)u;
+    free(json);
+    nxd_cfg_t cfg = {srcbits < 0 ? 0u : (unsigned)srcbits, tssize < 0 ? 40u : (unsigned)tssize};
+
+    FILE *out = stdout;
+    char opath[4200];
+    if (out_dir) {
+        if (mkdir(out_dir, 0777) && errno != EEXIST) {
+            fprintf(stderr, "tracesim: cannot create %s: %s\n", out_dir, strerror(errno));
+            free(data);
+            return EXIT_HOST;
+        }
+        snprintf(opath, sizeof opath, "%s/%s", out_dir, strcmp(format, "messages") ? "itcprint.txt" : "messages.jsonl");
+        out = fopen(opath, "w");
+        if (!out) { fprintf(stderr, "tracesim: cannot create %s: %s\n", opath, strerror(errno)); free(data); return EXIT_HOST; }
+    }
+    nxd_t d;
+    nxd_init(&d, &cfg);
+    int rc = 0;
+    if (!strcmp(format, "messages")) {
+        jctx_t jc = {out, 0, 0, 0};
+        nxd_decode(&d, data, len, json_msg, &jc);
+        if (jc.truncated)
+            fprintf(stderr, "tracesim: note: the last message is cut off at the end of the trace (not listed)\n");
+        if (jc.bad)
+            fprintf(stderr, "tracesim: warning: %" PRIu64 " corrupt messages (listed with \"error\"; decoding resynchronised)\n", jc.bad);
+    } else {
+        pctx_t pc = {.out = out, .channel = (unsigned)channel};
+        nxd_decode(&d, data, len, itc_msg, &pc);
+        print_flush(&pc);
+    }
+    if (out != stdout && fclose(out)) rc = EXIT_HOST;
+    fflush(stdout);
+    free(data);
+    return rc;
+}

@@ -1,0 +1,240 @@
+/* nexus_decode.c - Nexus message decoder; see nexus_decode.h. */
+#include "nexus_decode.h"
+#include <string.h>
+
+int nxd_init(nxd_t *d, const nxd_cfg_t *cfg) {
+    memset(d, 0, sizeof *d);
+    if (cfg->srcbits > 8 || cfg->tsbits < 1 || cfg->tsbits > 64) return -1;
+    d->cfg = *cfg;
+    return 0;
+}
+
+const char *nxd_tcode_name(unsigned t) {
+    switch (t) {
+    case 2: return "OWNERSHIP TRACE";
+    case 3: return "DIRECT BRANCH";
+    case 4: return "INDIRECT BRANCH";
+    case 7: return "DATA ACQUISITION";
+    case 8: return "ERROR";
+    case 9: return "SYNC";
+    case 11: return "DIRECT BRANCH WS";
+    case 12: return "INDIRECT BRANCH WS";
+    case 23: return "AUX ACCESS WRITE";
+    case 27: return "RESOURCE FULL";
+    case 28: return "INDIRECT BRANCH HISTORY";
+    case 29: return "INDIRECT BRANCH HISTORY WS";
+    case 33: return "CORRELATION";
+    case 34: return "INCIRCUITTRACE";
+    case 35: return "INCIRCUITTRACE WS";
+    default: return "UNKNOWN";
+    }
+}
+
+const char *nxd_field_name(enum nxd_field f) {
+    static const char *const n[NXF__COUNT] = {
+        "idtag", "data", "process", "i_cnt", "f_addr", "u_addr", "history", "rcode", "count",
+        "sync", "b_type", "evcode", "cdf", "cksrc", "ckdf", "ckdata0", "ckdata1", "control",
+        "etype", "ecode", "addr"};
+    return f < NXF__COUNT ? n[f] : "?";
+}
+
+/* bit reader over the MDO bits of one message */
+typedef struct rd {
+    const uint8_t *b;
+    uint32_t len, pos;        /* pos in MDO bits */
+    bool ended;               /* the last variable field ended the message (MSEO 11) */
+    const char *err;
+} rd_t;
+
+static uint64_t rd_fixed(rd_t *r, unsigned n) {
+    uint64_t v = 0;
+    for (unsigned i = 0; i < n; i++, r->pos++) {
+        uint32_t byte = r->pos / 6;
+        if (byte >= r->len) { r->err = "fixed field past the end of the message"; return 0; }
+        v |= (uint64_t)((r->b[byte] >> (2 + r->pos % 6)) & 1) << i;
+    }
+    return v;
+}
+
+static uint64_t rd_var(rd_t *r) {
+    if (r->ended) { r->err = "more fields than the message holds"; return 0; }
+    uint32_t byte = r->pos / 6;
+    while (byte < r->len && (r->b[byte] & 3) == 0) byte++;
+    if (byte >= r->len) { r->err = "variable field without an end"; return 0; }
+    uint32_t end = (byte + 1) * 6;
+    uint64_t v = 0;
+    for (unsigned i = 0; r->pos < end; i++, r->pos++) {
+        unsigned bit = (r->b[r->pos / 6] >> (2 + r->pos % 6)) & 1;
+        if (bit && i >= 64) { r->err = "variable field wider than 64 bits"; return 0; }
+        if (i < 64) v |= (uint64_t)bit << i;
+    }
+    r->ended = (r->b[byte] & 3) == 3;
+    return v;
+}
+
+#define SET(m, fld, val) do { (m)->f[fld] = (val); (m)->fmask |= 1u << (fld); } while (0)
+
+static bool is_full_ts(unsigned t) { return t == 9 || t == 11 || t == 12 || t == 29 || t == 35; }
+
+/* fields of one message; false with r->err set on a layout error */
+static bool parse_fields(nxd_t *d, nxd_msg_t *m, rd_t *r) {
+    unsigned t = (unsigned)rd_fixed(r, 6);
+    m->tcode = (uint8_t)t;
+    if (d->cfg.srcbits) { m->has_src = true; m->src = (uint32_t)rd_fixed(r, d->cfg.srcbits); }
+    uint64_t v;
+    switch (t) {
+    case 2: SET(m, NXF_PROCESS, rd_var(r)); break;
+    case 3: SET(m, NXF_I_CNT, rd_var(r)); break;
+    case 4:
+        SET(m, NXF_B_TYPE, rd_fixed(r, 2));
+        SET(m, NXF_I_CNT, rd_var(r));
+        SET(m, NXF_U_ADDR, rd_var(r));
+        break;
+    case 7: SET(m, NXF_IDTAG, rd_var(r)); SET(m, NXF_DATA, rd_var(r)); break;
+    case 8: SET(m, NXF_ETYPE, rd_fixed(r, 4)); SET(m, NXF_ECODE, rd_var(r)); break;
+    case 9: case 11:
+        SET(m, NXF_SYNC, rd_fixed(r, 4));
+        SET(m, NXF_I_CNT, rd_var(r));
+        SET(m, NXF_F_ADDR, rd_var(r));
+        break;
+    case 12:
+        SET(m, NXF_SYNC, rd_fixed(r, 4));
+        SET(m, NXF_B_TYPE, rd_fixed(r, 2));
+        SET(m, NXF_I_CNT, rd_var(r));
+        SET(m, NXF_F_ADDR, rd_var(r));
+        break;
+    case 23: SET(m, NXF_ADDR, rd_var(r)); SET(m, NXF_DATA, rd_var(r)); break;
+    case 27: {
+        unsigned rc = (unsigned)rd_fixed(r, 4);
+        SET(m, NXF_RCODE, rc);
+        v = rd_var(r);
+        if (rc == 0) SET(m, NXF_I_CNT, v);
+        else if (rc == 1) SET(m, NXF_HISTORY, v);
+        else if (rc == 8 || rc == 9) SET(m, NXF_COUNT, v);
+        else { r->err = "unsupported RESOURCE FULL RCODE"; return false; }
+        break;
+    }
+    case 28:
+        SET(m, NXF_B_TYPE, rd_fixed(r, 2));
+        SET(m, NXF_I_CNT, rd_var(r));
+        SET(m, NXF_U_ADDR, rd_var(r));
+        SET(m, NXF_HISTORY, rd_var(r));
+        break;
+    case 29:
+        SET(m, NXF_SYNC, rd_fixed(r, 4));
+        SET(m, NXF_B_TYPE, rd_fixed(r, 2));
+        SET(m, NXF_I_CNT, rd_var(r));
+        SET(m, NXF_F_ADDR, rd_var(r));
+        SET(m, NXF_HISTORY, rd_var(r));
+        break;
+    case 33: {
+        SET(m, NXF_EVCODE, rd_fixed(r, 4));
+        unsigned cdf = (unsigned)rd_fixed(r, 2);
+        SET(m, NXF_CDF, cdf);
+        SET(m, NXF_I_CNT, rd_var(r));
+        if (cdf == 1) SET(m, NXF_HISTORY, rd_var(r));
+        else if (cdf > 1) { r->err = "unsupported CORRELATION CDF"; return false; }
+        break;
+    }
+    case 34: case 35: {
+        unsigned src = (unsigned)rd_fixed(r, 4), ckdf = (unsigned)rd_fixed(r, 2);
+        SET(m, NXF_CKSRC, src);
+        SET(m, NXF_CKDF, ckdf);
+        if (ckdf > 1) { r->err = "unsupported ICT CKDF"; return false; }
+        SET(m, NXF_CKDATA0, rd_var(r));
+        if (ckdf == 1) SET(m, NXF_CKDATA1, rd_var(r));
+        if (src == 0) SET(m, NXF_CONTROL, ckdf ? m->f[NXF_CKDATA1] : m->f[NXF_CKDATA0]);
+        break;
+    }
+    default:
+        r->err = "unsupported TCODE";
+        return false;
+    }
+    if (r->err) return false;
+    if (!r->ended) {
+        m->has_ts = true;
+        m->ts_field = rd_var(r);
+        if (r->err) return false;
+        if (!r->ended) { r->err = "fields after the timestamp"; return false; }
+    }
+    return true;
+}
+
+static void forget_time(nxd_t *d) { memset(d->last_time, 0, sizeof d->last_time); }
+
+static void timestamp(nxd_t *d, nxd_msg_t *m) {
+    if (!m->has_ts) return;
+    uint64_t *last = &d->last_time[m->src % NXD_MAX_SRC];
+    unsigned w = d->cfg.tsbits;
+    uint64_t span = w >= 64 ? 0 : (1ull << w), mask = w >= 64 ? ~0ull : span - 1;
+    uint64_t t;
+    if (is_full_ts(m->tcode)) {
+        t = (m->ts_field & mask) + (*last & ~mask);
+        if (t < *last) t += span;
+    } else {
+        if (!*last) return;                  /* nothing to XOR against yet */
+        t = *last ^ m->ts_field;
+        if (t < *last) t += span;
+    }
+    *last = t;
+    m->tics = t;
+    m->tics_valid = true;
+}
+
+int nxd_decode(nxd_t *d, const uint8_t *buf, size_t len, nxd_cb cb, void *ctx) {
+    size_t i = 0;
+    while (i < len) {
+        uint8_t c = buf[i];
+        if (c == 0xFF || c == 0x00 || (c & 3) != 0) { i++; d->skipped++; continue; }
+        size_t start = i, end = i;
+        while (end < len && (buf[end] & 3) != 3 && end - start < NXD_MAX_MSG) end++;
+        nxd_msg_t m;
+        memset(&m, 0, sizeof m);
+        m.offset = d->offset + start;
+        m.bytes = buf + start;
+        if (end >= len) {                    /* cut off by the end of the input */
+            m.len = (uint32_t)(len - start);
+            m.status = NXD_TRUNCATED;
+            m.tcode = buf[start] >> 2;
+            m.error = "message cut off at the end of the trace";
+            d->messages++;
+            int rc = cb(ctx, &m);
+            i = len;
+            if (rc) { d->offset += len; return rc; }
+            break;
+        }
+        if (end - start >= NXD_MAX_MSG) {
+            m.len = NXD_MAX_MSG;
+            m.status = NXD_BAD;
+            m.tcode = buf[start] >> 2;
+            m.error = "message longer than 64 bytes";
+            d->bad++;
+            forget_time(d);
+            int rc = cb(ctx, &m);
+            i = start + 1;                   /* resync at the next byte */
+            if (rc) { d->offset += len; return rc; }
+            continue;
+        }
+        m.len = (uint32_t)(end - start + 1);
+        rd_t r = {m.bytes, m.len, 0, false, NULL};
+        if (parse_fields(d, &m, &r)) {
+            if (m.tcode == 8) forget_time(d);
+            timestamp(d, &m);
+            m.status = NXD_OK;
+            i = end + 1;
+        } else {
+            m.status = NXD_BAD;
+            m.error = r.err ? r.err : "malformed message";
+            m.fmask = 0;
+            m.has_ts = m.tics_valid = false;
+            d->bad++;
+            forget_time(d);
+            i = end + 1;
+        }
+        d->messages++;
+        int rc = cb(ctx, &m);
+        if (rc) { d->offset += len; return rc; }
+    }
+    d->offset += len;
+    return 0;
+}

@@ -1,0 +1,69 @@
+/* nexus_decode.h - stage 1 and 2 of the trace decoder: bytes -> Nexus messages.
+ *
+ * Framing follows SiFive's decoder (dqr): while looking for a message start, 0xFF idle
+ * bytes, 0x00 bytes and bytes whose MSEO is not 00 are skipped; a message is every byte up
+ * to and including the first with MSEO 11, at most 64 bytes. Fields are read by the per-TCODE
+ * tables of trace-hw-facts.md 4.4; a variable field that ends with MSEO 01 before the last
+ * field is followed by a TSTAMP. Timestamps are rebuilt per source: full on sync-type and
+ * ICT-WS messages, XOR with the previous one otherwise, unknown until the first full one;
+ * an Error message or a corrupt message forgets the time of every source.
+ * Corrupt input (unknown TCODE, a field wider than 64 bits, too long, wrong field layout)
+ * gives a message with status NXD_BAD and decoding resumes at the next byte; a message cut
+ * off by the end of the input gives NXD_TRUNCATED. The decoder never reads past the input. */
+#ifndef TS_NEXUS_DECODE_H
+#define TS_NEXUS_DECODE_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define NXD_MAX_MSG 64
+#define NXD_MAX_SRC 256
+
+enum nxd_status { NXD_OK, NXD_TRUNCATED, NXD_BAD };
+
+/* field identifiers (JSON names in nxd_field_name) */
+enum nxd_field {
+    NXF_IDTAG, NXF_DATA, NXF_PROCESS, NXF_I_CNT, NXF_F_ADDR, NXF_U_ADDR, NXF_HISTORY, NXF_RCODE,
+    NXF_COUNT, NXF_SYNC, NXF_B_TYPE, NXF_EVCODE, NXF_CDF, NXF_CKSRC, NXF_CKDF, NXF_CKDATA0,
+    NXF_CKDATA1, NXF_CONTROL, NXF_ETYPE, NXF_ECODE, NXF_ADDR, NXF__COUNT
+};
+
+typedef struct nxd_msg {
+    uint64_t offset;          /* byte offset of the first byte */
+    const uint8_t *bytes;     /* points into the input */
+    uint32_t len;
+    enum nxd_status status;
+    const char *error;        /* for NXD_BAD: what was wrong */
+    uint8_t tcode;
+    bool has_src;
+    uint32_t src;
+    bool has_ts;              /* the message carries a TSTAMP field */
+    uint64_t ts_field;
+    bool tics_valid;          /* the absolute time is known */
+    uint64_t tics;
+    uint32_t fmask;           /* bit f set: fields[f] present */
+    uint64_t f[NXF__COUNT];
+} nxd_msg_t;
+
+typedef struct nxd_cfg {
+    unsigned srcbits;         /* SRC field width, 0..8 */
+    unsigned tsbits;          /* timestamp width for wrap handling (default 40) */
+} nxd_cfg_t;
+
+typedef struct nxd {
+    nxd_cfg_t cfg;
+    uint64_t last_time[NXD_MAX_SRC];
+    uint64_t offset;          /* bytes consumed so far */
+    uint64_t messages, bad, skipped;
+} nxd_t;
+
+/* returns 0 to continue, non-zero to stop decoding */
+typedef int (*nxd_cb)(void *ctx, const nxd_msg_t *m);
+
+int nxd_init(nxd_t *d, const nxd_cfg_t *cfg);
+/* Decodes buf[0..len) (a whole trace, or consecutive pieces of one: a message may not span
+ * pieces); calls cb for every message, good or bad. Returns 0, or cb's stop value. */
+int nxd_decode(nxd_t *d, const uint8_t *buf, size_t len, nxd_cb cb, void *ctx);
+const char *nxd_tcode_name(unsigned tcode);
+const char *nxd_field_name(enum nxd_field f);
+#endif
