@@ -1,0 +1,33 @@
+/* ts_trace.h - SiFive v0 trace encoder/funnel registers for firmware, expanded from
+ * rtl_model/regs/trace_regs.def (the table the C model uses). */
+#ifndef TS_TRACE_H
+#define TS_TRACE_H
+#include <stdint.h>
+#include "ts_soc.h"
+
+#define TS_TREG(block, name, off, acc, desc) enum { TS_##block##_##name = off };
+#include "trace_regs.def"
+#define TS_TFIELD(reg, name, lsb, width, desc) \
+    enum { TS_##reg##_##name##_LSB = lsb, TS_##reg##_##name = (int)((((1ull << (width)) - 1) << (lsb)) & 0xFFFFFFFFu) };
+#include "trace_regs.def"
+
+/* encoder of hart n, funnel */
+#define TS_TE_REG(hart, reg) TS_MMIO32(TS_TRACE_BASE + 0x1000u * (hart) + TS_TE_##reg)
+#define TS_TE_STIM_ADDR(hart, n) (TS_TRACE_BASE + 0x1000u * (hart) + TS_TE_ITC_STIMULUS + 4u * (n))
+#define TS_TF_REG(reg) TS_MMIO32(TS_FUNNEL_BASE + TS_TF_##reg)
+
+/* ITC stores the way SiFive software does them: wait while the stimulus reads 0 */
+static inline void ts_itc_write32(unsigned hart, unsigned n, uint32_t v) {
+    volatile uint32_t *p = (volatile uint32_t *)(uintptr_t)TS_TE_STIM_ADDR(hart, n);
+    while (*p == 0) { }
+    *p = v;
+}
+static inline void ts_itc_write16(unsigned hart, unsigned n, uint16_t v) {
+    while (*(volatile uint32_t *)(uintptr_t)TS_TE_STIM_ADDR(hart, n) == 0) { }
+    *(volatile uint16_t *)(uintptr_t)(TS_TE_STIM_ADDR(hart, n) + 2) = v;
+}
+static inline void ts_itc_write8(unsigned hart, unsigned n, uint8_t v) {
+    while (*(volatile uint32_t *)(uintptr_t)TS_TE_STIM_ADDR(hart, n) == 0) { }
+    *(volatile uint8_t *)(uintptr_t)(TS_TE_STIM_ADDR(hart, n) + 3) = v;
+}
+#endif

@@ -1,0 +1,177 @@
+/* ground_truth.c - `tracesim check RUN_DIR`: decodes the run's trace.rtd and compares every
+ * message with what the simulated hardware really did, from the run's own logs (not from the
+ * trace): itc.csv lists every ITC store the encoder accepted (cycle, stimulus, offset, size,
+ * value). Each Data Acquisition / Ownership message must be the next store, in order, with
+ * its IDTAG and value; every timestamp must equal the store's cycle plus one constant offset
+ * (the timestamp counts core cycles from when the firmware started it). A trace that stopped
+ * on wrap may end early; nothing else may be missing, added or different. */
+#include "ground_truth.h"
+#include "nexus_decode.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct store { uint64_t cycle; unsigned stim, off, size; uint32_t value; } store_t;
+
+typedef struct ck {
+    store_t *st;
+    size_t n, next;
+    uint64_t checked, timed, own;
+    bool have_offset;
+    int64_t ts_offset;
+    int failed;
+    char msg[512];
+} ck_t;
+
+static int on_msg(void *vctx, const nxd_msg_t *m) {
+    ck_t *c = vctx;
+    if (m->status == NXD_TRUNCATED) return 0;
+    if (m->status == NXD_BAD) {
+        snprintf(c->msg, sizeof c->msg, "corrupt message at offset %" PRIu64 ": %s", m->offset, m->error);
+        c->failed = 1;
+        return 1;
+    }
+    if (m->tcode != 7 && m->tcode != 2) return 0;
+    if (c->next >= c->n) {
+        snprintf(c->msg, sizeof c->msg, "message at offset %" PRIu64 " has no matching store (only %zu stores)", m->offset, c->n);
+        c->failed = 1;
+        return 1;
+    }
+    const store_t *s = &c->st[c->next];
+    if (m->tcode == 7) {
+        uint64_t idtag = ((s->stim & 15u) << 2) | s->off;
+        if (m->f[NXF_IDTAG] != idtag || m->f[NXF_DATA] != s->value) {
+            snprintf(c->msg, sizeof c->msg,
+                     "store %zu (cycle %" PRIu64 ", stimulus %u+%u, value 0x%x) decoded as IDTAG 0x%" PRIx64 " DATA 0x%" PRIx64 " at offset %" PRIu64,
+                     c->next + 1, s->cycle, s->stim, s->off, s->value, m->f[NXF_IDTAG], m->f[NXF_DATA], m->offset);
+            c->failed = 1;
+            return 1;
+        }
+    } else {
+        if ((s->stim != 15 && s->stim != 31) || m->f[NXF_PROCESS] != s->value) {
+            snprintf(c->msg, sizeof c->msg, "store %zu (stimulus %u, value 0x%x) decoded as Ownership 0x%" PRIx64,
+                     c->next + 1, s->stim, s->value, m->f[NXF_PROCESS]);
+            c->failed = 1;
+            return 1;
+        }
+        c->own++;
+    }
+    if (m->tics_valid) {
+        int64_t off = (int64_t)m->tics - (int64_t)s->cycle;
+        if (!c->have_offset) { c->ts_offset = off; c->have_offset = true; }
+        else if (off != c->ts_offset) {
+            snprintf(c->msg, sizeof c->msg,
+                     "store %zu at cycle %" PRIu64 " has timestamp %" PRIu64 ": %" PRId64 " cycles off (expected %" PRId64 ")",
+                     c->next + 1, s->cycle, m->tics, off - c->ts_offset, (int64_t)0);
+            c->failed = 1;
+            return 1;
+        }
+        c->timed++;
+    }
+    c->next++;
+    c->checked++;
+    return 0;
+}
+
+static char *slurp(const char *dir, const char *name, size_t *len) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap + 1);
+    while (b) {
+        size_t r = fread(b + n, 1, cap - n, f);
+        n += r;
+        if (n < cap) break;
+        char *nb = realloc(b, 2 * cap + 1);
+        if (!nb) { free(b); b = NULL; break; }
+        b = nb;
+        cap *= 2;
+    }
+    fclose(f);
+    if (b) { b[n] = 0; *len = n; }
+    return b;
+}
+
+static bool json_uint(const char *t, const char *key, unsigned *out) {
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\"", key);
+    const char *p = t ? strstr(t, pat) : NULL;
+    if (!p || !(p = strchr(p, ':'))) return false;
+    *out = (unsigned)strtoul(p + 1, NULL, 10);
+    return true;
+}
+
+int ts_check_main(int argc, char **argv) {
+    if (argc != 2 || argv[1][0] == '-') {
+        fprintf(stderr, "usage: tracesim check RUN_DIR  (a run folder of `tracesim run` with trace.rtd)\n");
+        return argc == 2 && !strcmp(argv[1], "--help") ? 0 : 120;
+    }
+    const char *dir = argv[1];
+    size_t tlen, jlen, clen;
+    uint8_t *trace = (uint8_t *)slurp(dir, "trace.rtd", &tlen);
+    char *json = slurp(dir, "trace.json", &jlen), *csv = slurp(dir, "itc.csv", &clen);
+    if (!trace || !json || !csv) {
+        fprintf(stderr, "tracesim: %s lacks trace.rtd, trace.json or itc.csv (did the firmware use the trace encoder?)\n", dir);
+        free(trace); free(json); free(csv);
+        return 121;
+    }
+    ck_t c;
+    memset(&c, 0, sizeof c);
+    size_t cap = 1024;
+    c.st = malloc(cap * sizeof *c.st);
+    char *line = strchr(csv, '\n');                    /* skip the header */
+    while (line && c.st) {
+        line++;
+        store_t s;
+        unsigned hart;
+        if (sscanf(line, "%" SCNu64 ",%u,%u,%u,%u,%u", &s.cycle, &hart, &s.stim, &s.off, &s.size, &s.value) != 6) break;
+        if (c.n == cap) {
+            store_t *ns = realloc(c.st, 2 * cap * sizeof *c.st);
+            if (!ns) break;
+            c.st = ns;
+            cap *= 2;
+        }
+        c.st[c.n++] = s;
+        line = strchr(line, '\n');
+    }
+    unsigned srcbits = 0, tsbits = 40, stopped = 0;
+    json_uint(json, "srcbits", &srcbits);
+    json_uint(json, "tsbits", &tsbits);
+    bool wrapped_stop = strstr(json, "\"stopped_on_wrap\": true") != NULL;
+    bool wrapped = strstr(json, "\"wrapped\": true") != NULL;
+    (void)stopped;
+    nxd_cfg_t cfg = {srcbits, tsbits};
+    nxd_t d;
+    int rc = 0;
+    if (!c.st || nxd_init(&d, &cfg)) {
+        fprintf(stderr, "tracesim: check: bad trace settings or out of memory\n");
+        rc = 126;
+    } else if (wrapped) {
+        fprintf(stderr, "tracesim: check: the sink wrapped (oldest data overwritten); only stop-on-wrap or unwrapped traces can be checked store by store\n");
+        rc = 1;
+    } else {
+        nxd_decode(&d, trace, tlen, on_msg, &c);
+        if (!c.failed && c.next < c.n && !wrapped_stop) {
+            snprintf(c.msg, sizeof c.msg, "%zu stores are missing from the trace (first: cycle %" PRIu64 ")",
+                     c.n - c.next, c.st[c.next].cycle);
+            c.failed = 1;
+        }
+        if (c.failed) {
+            fprintf(stderr, "tracesim: check FAILED: %s\n", c.msg);
+            rc = 1;
+        } else {
+            printf("check: %" PRIu64 " of %zu ITC stores found in the trace, in order, with their values",
+                   c.checked, c.n);
+            if (c.timed) printf("; %" PRIu64 " timestamps equal the store cycle + %" PRId64, c.timed, c.ts_offset);
+            if (c.next < c.n) printf("; %zu later stores were cut by stop-on-wrap", c.n - c.next);
+            printf("\n");
+        }
+    }
+    free(c.st); free(trace); free(json); free(csv);
+    return rc;
+}
