@@ -44,6 +44,7 @@ static void usage(FILE *f) {
           "      --sink-width N     trace sink bytes per cycle: 4, 8, 16, 32 (default 4)\n"
           "      --srcbits N        SRC field bits of the encoder (teImpl.nSrcBits, default 0)\n"
           "      --funnel           add a trace funnel at 0x10018000 (encoders use teSink 8)\n"
+          "      --no-trace         detach the trace model (benchmarking: its registers read 1)\n"
           "      --retire-log FILE  write every retired instruction (cycle pc insn) and trap\n"
           "  -q, --quiet            no UART echo, no summary, no progress\n"
           "  -h, --help             this text\n"
@@ -147,7 +148,7 @@ static int cmd_run(int argc, char **argv) {
         {"cache-miss", required_argument, 0, 14},
         {"trace-sram", required_argument, 0, 15}, {"itc-depth", required_argument, 0, 16},
         {"sink-width", required_argument, 0, 17}, {"srcbits", required_argument, 0, 18},
-        {"funnel", no_argument, 0, 19},
+        {"funnel", no_argument, 0, 19},           {"no-trace", no_argument, 0, 20},
         {"quiet", no_argument, 0, 'q'},           {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     int c;
@@ -184,6 +185,7 @@ static int cmd_run(int argc, char **argv) {
         case 17: if (parse_u64(optarg, &v) || (v != 4 && v != 8 && v != 16 && v != 32)) return bad_value("--sink-width", optarg); cfg.te.sink_bytes = (unsigned)v; break;
         case 18: if (parse_u64(optarg, &v) || v > 4) return bad_value("--srcbits", optarg); cfg.te.src_bits = (unsigned)v; break;
         case 19: cfg.funnel = true; break;
+        case 20: cfg.no_trace = true; break;
         case 'q': cfg.quiet = true; break;
         case 'h': usage(stdout); return 0;
         case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim run --help)\n", argv[optind - 1]); return TS_EXIT_USAGE;

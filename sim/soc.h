@@ -49,6 +49,7 @@ typedef struct soc_cfg {
     cache_cfg_t icache, dcache; /* size 0: no cache (default) */
     te_cfg_t te;              /* trace encoder of hart 0 */
     bool funnel;              /* add a trace funnel at 0x1001_8000 */
+    bool no_trace;            /* detach the trace model: its page reads 1, ignores writes */
 } soc_cfg_t;
 
 typedef struct soc {

@@ -3,22 +3,28 @@
 #include <string.h>
 
 void nx_begin(nx_msg_t *m) {
-    memset(m, 0, sizeof *m);
+    memset(m->b, 0, sizeof m->b);
+    m->len = 0;
+    m->pos = 0;
 }
 
-static void put_bit(nx_msg_t *m, unsigned bit) {
-    unsigned byte = m->pos / 6, k = m->pos % 6;
-    if (byte < NX_MAX_BYTES && bit) m->b[byte] |= (uint8_t)(1u << (k + 2));
-    m->pos++;
+/* n low bits of v, least significant first, up to 6 per byte */
+static void put_bits(nx_msg_t *m, uint64_t v, unsigned n) {
+    while (n) {
+        unsigned byte = m->pos / 6, k = m->pos % 6, take = 6 - k;
+        if (take > n) take = n;
+        if (byte < NX_MAX_BYTES) m->b[byte] |= (uint8_t)((v & ((1u << take) - 1)) << (k + 2));
+        v >>= take;
+        n -= take;
+        m->pos += take;
+    }
 }
 
-void nx_fixed(nx_msg_t *m, uint64_t v, unsigned bits) {
-    for (unsigned i = 0; i < bits; i++) put_bit(m, (unsigned)((v >> i) & 1));
-}
+void nx_fixed(nx_msg_t *m, uint64_t v, unsigned bits) { put_bits(m, v, bits); }
 
 void nx_var(nx_msg_t *m, uint64_t v) {
     unsigned start = m->pos;
-    while (v) { put_bit(m, (unsigned)(v & 1)); v >>= 1; }
+    put_bits(m, v, v ? 64u - (unsigned)__builtin_clzll(v) : 0u);
     if (m->pos % 6) m->pos += 6 - m->pos % 6;        /* to the end of this byte */
     else if (m->pos == start) m->pos += 6;           /* zero on a byte boundary: one byte */
     unsigned last = m->pos / 6 - 1;

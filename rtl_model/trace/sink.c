@@ -61,6 +61,22 @@ bool sink_push(sink_t *s, uint8_t byte) {
     return true;
 }
 
+unsigned sink_push_bytes(sink_t *s, const uint8_t *p, unsigned n) {
+    unsigned done = 0;
+    while (done < n) {
+        if (s->stopped) { s->discarded += n - done; return done; }
+        unsigned room = s->width - s->fill, k = n - done < room ? n - done : room;
+        memcpy(s->word + s->fill, p + done, k);
+        s->fill += k;
+        done += k;
+        if (s->fill == s->width) {
+            commit_word(s);
+            if (s->stopped) return done;
+        }
+    }
+    return done;
+}
+
 void sink_flush(sink_t *s) {
     if (!s->fill || s->stopped) return;
     while (s->fill < s->width) s->word[s->fill++] = 0xFF;

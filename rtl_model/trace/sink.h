@@ -37,6 +37,9 @@ void sink_free(sink_t *s);
 void sink_reset(sink_t *s);
 /* one byte into the sink; false if it was discarded (stopped) */
 bool sink_push(sink_t *s, uint8_t byte);
+/* up to n bytes (at most one sink word is completed); returns how many were taken, fewer
+ * than n only when the sink stopped on wrap */
+unsigned sink_push_bytes(sink_t *s, const uint8_t *p, unsigned n);
 /* pads a partial word with 0xFF and writes it */
 void sink_flush(sink_t *s);
 /* first and last word address of the buffer */

@@ -165,6 +165,8 @@ void te_tick(te_t *t) {
     tsunit_tick(&t->ts);
     t->sink.sba_valid = false;
     t->stalled = false;
+    /* nothing queued: nothing to do (the common case, kept cheap) */
+    if (!t->fifo_count && !t->outq_count && !t->overflow_pending && !t->flushing) return;
     if (!(t->control & C_ACTIVE)) return;
     if (!(t->control & C_ENABLE) && !t->flushing) return;
     if (t->overflow_pending && t->fifo_count + 2 <= t->fifo_cap) {
@@ -185,17 +187,20 @@ void te_tick(te_t *t) {
         if (t->flushing && te_empty(t)) t->flushing = false;
         return;
     }
-    /* up to one sink word per cycle */
-    for (unsigned budget = t->sink.width; budget && t->outq_count; budget--) {
+    /* up to sink-width bytes per cycle (one sink word at most) */
+    for (unsigned budget = t->sink.width; budget && t->outq_count;) {
         const nx_msg_t *m = &t->outq[t->outq_head];
-        sink_push(&t->sink, m->b[t->out_pos]);
+        unsigned want = m->len - t->out_pos < budget ? m->len - t->out_pos : budget;
+        unsigned took = sink_push_bytes(&t->sink, m->b + t->out_pos, want);
         if (t->sink.stopped) {                    /* stop-on-wrap: the buffer is full */
             t->control &= ~C_ENABLE;
-            t->sink.discarded += m->len - t->out_pos - 1;
+            t->sink.discarded += m->len - t->out_pos - want;   /* sink counted want - took */
             discard_all(t);
             return;
         }
-        if (++t->out_pos == m->len) {
+        budget -= took;
+        t->out_pos += took;
+        if (t->out_pos == m->len) {
             t->out_pos = 0;
             t->outq_head = (t->outq_head + 1) % TE_OUTQ;
             t->outq_count--;

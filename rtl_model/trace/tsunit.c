@@ -9,6 +9,7 @@ void tsunit_init(tsunit_t *t, unsigned type, unsigned width, const tsunit_t *mas
     t->type = type;
     t->width = width;
     t->master = master;
+    t->mask = width >= 64 ? ~0ull : (1ull << width) - 1;
     tsunit_reset(t);
 }
 
@@ -16,6 +17,7 @@ void tsunit_reset(tsunit_t *t) {
     t->control = 0;
     t->counter = 0;
     t->pre = 0;
+    t->period = 1;
 }
 
 uint32_t tsunit_read_control(const tsunit_t *t) {
@@ -26,9 +28,11 @@ void tsunit_write_control(tsunit_t *t, uint32_t v) {
     if (!(v & 1u)) {                 /* tsActive = 0: reset, keep only what was written */
         tsunit_reset(t);
         t->control = v & TS_WRITABLE & ~1u;
+        t->period = 1u << (2 * ((t->control >> 8) & 3u));
         return;
     }
     t->control = v & TS_WRITABLE;
+    t->period = 1u << (2 * ((t->control >> 8) & 3u));
     if (v & 4u) { t->counter = 0; t->pre = 0; }   /* tsReset */
 }
 
@@ -37,6 +41,5 @@ void tsunit_write_lower(tsunit_t *t, uint32_t v) {
 }
 
 void tsunit_write_upper(tsunit_t *t, uint32_t v) {
-    uint64_t m = t->width >= 64 ? ~0ull : (1ull << t->width) - 1;
-    t->counter = ((t->counter & 0xFFFFFFFFull) | (uint64_t)v << 32) & m;
+    t->counter = ((t->counter & 0xFFFFFFFFull) | (uint64_t)v << 32) & t->mask;
 }

@@ -13,6 +13,8 @@ typedef struct tsunit {
     uint32_t control;          /* writable bits as written */
     uint64_t counter;
     unsigned pre;              /* clocks since the last increment */
+    unsigned period;           /* clocks per increment (from tsPrescale) */
+    uint64_t mask;             /* 2^width - 1 */
     const struct tsunit *master;  /* slave units read this one's counter */
 } tsunit_t;
 
@@ -28,9 +30,8 @@ void tsunit_write_lower(tsunit_t *t, uint32_t v);
 void tsunit_write_upper(tsunit_t *t, uint32_t v);
 static inline void tsunit_tick(tsunit_t *t) {
     if ((t->control & 3u) != 3u || t->master) return;
-    unsigned period = 1u << (2 * ((t->control >> 8) & 3u));
-    if (++t->pre < period) return;
+    if (++t->pre < t->period) return;
     t->pre = 0;
-    t->counter = (t->counter + 1) & ((t->width >= 64) ? ~0ull : ((1ull << t->width) - 1));
+    t->counter = (t->counter + 1) & t->mask;
 }
 #endif

@@ -3,16 +3,19 @@
 # Runs firmware/bench/bench_int.c (about 57 M cycles of loads, stores, branches, mul/div)
 # with waves off, then the first 2 M cycles of it with FST waves on, RUNS times each
 # (default 3), and prints the best and median simulated cycles/s and instructions/s.
+# Then the cost of the trace model: bench_int (trace idle) and bench_itc (an ITC store every
+# ~11 cycles, 16.5 M cycles) with the model attached and with --no-trace.
 set -eu
 build=${1:?usage: sim_speed.sh BUILD_DIR [RUNS]}
 runs=${2:-3}
 sim=$build/tracesim
 elf=$build/firmware/bench/bench_int.elf
+itc=$build/firmware/bench/bench_itc.elf
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 stat() { awk -v k="$1" '$1 == k {print $2}' "$2"; }
-measure() {   # label, extra args...
+measure() {   # label, extra args... (the ELF is $elf)
   local label=$1; shift
   local list=""
   for i in $(seq "$runs"); do
@@ -31,3 +34,20 @@ measure() {   # label, extra args...
 echo "tracesim simulator speed ($(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
 measure "waves off" --max-cycles 0
 measure "FST waves on (2M cycles)" --max-cycles 2000000 --waves "$tmp/w.fst"
+
+best() {      # ELF, extra args...: best simulated cycles/s over the runs
+  local e=$1; shift
+  for i in $(seq "$runs"); do
+    "$sim" run -q --out "$tmp/r" "$@" "$e" >/dev/null 2>&1 || true
+    stat sim_hz "$tmp/r/stats.txt"
+  done | sort -n | tail -1
+}
+cost() {      # label, ELF
+  local on off
+  on=$(best "$2"); off=$(best "$2" --no-trace)
+  awk -v l="$1" -v on="$on" -v off="$off" 'BEGIN {
+    printf "%-24s %6.2f M cycles/s with the trace model, %6.2f M without: cost %.1f%%\n",
+           l, on / 1e6, off / 1e6, (off / on - 1) * 100 }'
+}
+cost "trace model idle" "$elf"
+cost "trace model, ITC load" "$itc"

@@ -1,0 +1,24 @@
+/* bench_itc.c - ITC load for the trace-model cost benchmark: an ITC store (with the usual
+ * ready poll) every few cycles for about 20 M cycles, into the SRAM sink without
+ * stop-on-wrap. Run with and without `--no-trace` (tests/bench/sim_speed.sh). */
+#include <stdint.h>
+#include <stdio.h>
+#include "bsp.h"
+#include "ts_trace.h"
+
+int main(void) {
+    TS_TE_REG(0, CONTROL) = 1;
+    TS_TE_REG(0, CONTROL) = (4u << 28) | (1u << 7) | 3u;       /* SRAM, ITC, wrap around */
+    TS_TE_REG(0, TS_CONTROL) = (1u << 15) | (1u << 18) | 3u;
+    TS_TE_REG(0, ITC_TRACE_ENABLE) = 1u << 6;
+    TS_TE_REG(0, CONTROL) |= 1u << 2;
+    uint32_t x = 1;
+    for (uint32_t i = 0; i < 1500000; i++) {
+        x = x * 1664525u + 1013904223u;
+        ts_itc_write32(0, 6, x ^ i);
+    }
+    TS_TE_REG(0, CONTROL) &= ~6u;
+    while (!(TS_TE_REG(0, CONTROL) & 8)) { }
+    printf("bench_itc: done, 0x%08lx\n", (unsigned long)x);
+    return 0;
+}
