@@ -51,3 +51,17 @@ cost() {      # label, ELF
 }
 cost "trace model idle" "$elf"
 cost "trace model, ITC load" "$itc"
+# Host instructions (valgrind callgrind) are repeatable where wall time on a shared machine is
+# not: the cost of the trace model as extra host instructions over the first 1 M cycles.
+if command -v valgrind >/dev/null 2>&1; then
+  instr() {
+    valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$sim" run -q --max-cycles 1000000 \
+      --out "$tmp/r" "$@" 2>&1 | awk '/Collected/ {print $NF}'
+  }
+  for e in "$elf:trace model idle" "$itc:trace model, ITC load"; do
+    on=$(instr "${e%%:*}"); off=$(instr --no-trace "${e%%:*}")
+    awk -v l="${e#*:}" -v on="$on" -v off="$off" 'BEGIN {
+      printf "%-24s %5.0f host instructions per cycle with the model, %5.0f without: cost %.1f%% (callgrind)\n",
+             l, on / 1e6, off / 1e6, (on / off - 1) * 100 }'
+  done
+fi
