@@ -13,6 +13,8 @@
 #ifdef USE_SBA
 static uint64_t sba_buf[1024];                 /* 8 KiB, 8-byte aligned like the perf pool */
 #define SINK 7u
+#elif defined(USE_FUNNEL)
+#define SINK 8u                                /* the funnel owns the SRAM sink */
 #else
 #define SINK 4u
 #endif
@@ -49,12 +51,28 @@ static void te_init_like_sifive(void) {
 #endif
     TS_TE_REG(0, SINK_RP) = 0;
     TS_TE_REG(0, ITC_TRACE_ENABLE) = 1u << CH;
+#ifdef USE_FUNNEL
+    /* funnel: tfActive 0 -> 1, SRAM sink with stop-on-wrap, master timestamp running */
+    uint32_t f = TS_TF_REG(CONTROL);
+    TS_TF_REG(CONTROL) = f & ~1u;
+    TS_TF_REG(CONTROL) = f | 1u;
+    TS_TF_REG(CONTROL) = (4u << 28) | (1u << 14) | 3u;
+    TS_TF_REG(TS_CONTROL) = 1u;
+    TS_TF_REG(TS_CONTROL) = 3u;                   /* active, count */
+    TS_TF_REG(SINK_WP) = 0;
+    TS_TF_REG(SINK_RP) = 0;
+    CHECK_EQ((TS_TE_REG(0, TS_CONTROL) >> 4) & 7, 4);   /* the encoder's unit is a slave */
+#endif
     TS_TE_REG(0, CONTROL) |= 1u << 2;             /* teTracing */
 }
 
 static void te_flush(void) {
     TS_TE_REG(0, CONTROL) &= ~((1u << 2) | (1u << 1));
     while (!(TS_TE_REG(0, CONTROL) & (1u << 3))) { }
+#ifdef USE_FUNNEL
+    TS_TF_REG(CONTROL) &= ~(1u << 1);             /* then the funnel */
+    while (!(TS_TF_REG(CONTROL) & (1u << 3))) { }
+#endif
 }
 
 int main(void) {

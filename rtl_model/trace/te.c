@@ -3,7 +3,9 @@
  * How the open questions of trace-hw-facts.md 8.2 are resolved here (and in the README):
  *  1. ICT-WS Control(0,0) with a full timestamp is emitted when teTracing goes 0 -> 1 while
  *     the encoder is active and enabled (teInstruction is always 0 here), and after every
- *     overflow (following the Error message). Never periodically.
+ *     overflow (following the Error message). Never periodically. When tracing stops
+ *     (teTracing or teEnable cleared while tracing) an ICT Control message with control
+ *     code 3 (trace off) and a relative timestamp is emitted, and drained by the flush.
  *  2. Stimulus 16..31 fold onto IDTAGs of 0..15 and get no forced timestamp. Byte stores at
  *     offsets 0..2 and halfword stores at offset 0 are accepted with IDTAG = ((n & 15) << 2)
  *     | offset and the value right-aligned (dqr reads IDTAG & 3 == 1 as a word).
@@ -118,7 +120,8 @@ static void fifo_push(te_t *t, uint8_t kind, uint8_t idtag, uint32_t data) {
 
 static void pack(te_t *t, const te_entry_t *e, nx_msg_t *m) {
     static const uint8_t tcode[] = {[TE_DQM] = NX_DATA_ACQ, [TE_OWN] = NX_OWNERSHIP,
-                                    [TE_ERROR] = NX_ERROR, [TE_SYNC] = NX_ICT_WS};
+                                    [TE_ERROR] = NX_ERROR, [TE_SYNC] = NX_ICT_WS,
+                                    [TE_STOP] = NX_ICT};
     uint32_t tsc = t->ts.control;
     bool ts_on = tsunit_enabled(&t->ts), full = false, rel = false;
     nx_begin(m);
@@ -137,6 +140,12 @@ static void pack(te_t *t, const te_entry_t *e, nx_msg_t *m) {
     case TE_ERROR:
         nx_fixed(m, 0, 4);      /* ETYPE 0: FIFO overrun, messages lost */
         nx_var(m, 0);           /* ECODE */
+        break;
+    case TE_STOP:               /* ICT: CKSRC 0 (control), CKDF 0, CKDATA0 3 (trace off) */
+        nx_fixed(m, 0, 4);
+        nx_fixed(m, 0, 2);
+        nx_var(m, 3);
+        rel = ts_on;
         break;
     default:                    /* ICT-WS: CKSRC 0 (control), CKDF 0, CKDATA0 0 (none) */
         nx_fixed(m, 0, 4);
@@ -285,6 +294,8 @@ static void write_control(te_t *t, uint32_t v) {
     t->sink.stop_on_wrap = (nv & C_STOP_ON_WRAP) != 0;
     bool was_on = (old & (C_ACTIVE | C_ENABLE)) == (C_ACTIVE | C_ENABLE);
     bool on = (nv & C_ENABLE) != 0;
+    if (was_on && (old & C_TRACING) && !((nv & C_TRACING) && on) && t->fifo_count < t->fifo_cap)
+        fifo_push(t, TE_STOP, 0, 0);                              /* trace stop */
     if (was_on && !on && !te_empty(t)) t->flushing = true;         /* drain to the sink */
     if (on) t->flushing = false;
     if (on && (nv & C_TRACING) && !((old & C_TRACING) && was_on) && t->fifo_count < t->fifo_cap)

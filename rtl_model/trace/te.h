@@ -26,7 +26,7 @@ typedef struct te_cfg {
 
 enum te_access { TE_OK, TE_ERR, TE_WAIT };
 
-enum te_entry_kind { TE_DQM, TE_OWN, TE_ERROR, TE_SYNC };
+enum te_entry_kind { TE_DQM, TE_OWN, TE_ERROR, TE_SYNC, TE_STOP };
 typedef struct te_entry {
     uint8_t kind, idtag;
     uint32_t data;

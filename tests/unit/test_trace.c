@@ -94,8 +94,9 @@ TS_TEST(worked_examples_byte_exact) {
         0x8c, 0x00, 0x01, 0x00, 0x00, 0x07,                   /* ICT-WS Control(0,0) @0x1000 */
         0x1c, 0x61, 0xe0, 0x64, 0x14, 0x34, 0x49, 0x97,       /* DQM 0x18 0x12345678, TS 0x25 */
         0x1c, 0x69, 0xbc, 0xec, 0x2d, 0x57,                   /* DQM 0x1A 0xBEEF, TS 0x15 */
-        0x1c, 0x6d, 0x09, 0x07};                              /* DQM 0x1B 0x02, TS 0x01 */
-    /* 24 bytes: a whole number of 4-byte sink words, so the flush adds no padding */
+        0x1c, 0x6d, 0x09, 0x07,                               /* DQM 0x1B 0x02, TS 0x01 */
+        0x88, 0x00, 0x0d, 0x03};                              /* ICT Control(3) trace off, TS ^ 0 */
+    /* 28 bytes: a whole number of 4-byte sink words, so the flush adds no padding */
     TS_ASSERT_EQ_U(n, sizeof want);
     TS_ASSERT_MEM_EQ(got, want, sizeof want);
     te_free(&t);
@@ -118,9 +119,13 @@ TS_TEST(src_field_and_no_timestamp) {
     static const uint8_t dqm[] = {0x1c, 0x84, 0x05, 0xe0, 0x64, 0x14, 0x34, 0x49, 0x97};
     TS_ASSERT_MEM_EQ(got + 6, dqm, 9);
     /* no timestamp: SRC 01 + IDTAG 0011 -> MDO 001101, MSEO 01 = 0x35; DATA 0x0A, MSEO 11 */
-    static const uint8_t plain[] = {0x1c, 0x35, 0x2b, 0xff};
-    TS_ASSERT_MEM_EQ(got + 15, plain, 4);
-    TS_ASSERT_EQ_U(n, 20);
+    static const uint8_t plain[] = {0x1c, 0x35, 0x2b};
+    TS_ASSERT_MEM_EQ(got + 15, plain, 3);
+    /* trace off: TCODE 34 | SRC 01 + CKSRC 0 -> 0x04 | CKDF 00 + CKDATA0 3 -> MDO 001100,
+     * MSEO 01 = 0x31 | TS 0x1025 ^ 0x1025 = 0 -> 0x03; then 2 padding bytes */
+    static const uint8_t stop[] = {0x88, 0x04, 0x31, 0x03, 0xff, 0xff};
+    TS_ASSERT_MEM_EQ(got + 18, stop, 6);
+    TS_ASSERT_EQ_U(n, 24);
     te_free(&t);
 }
 
@@ -156,8 +161,9 @@ TS_TEST(ownership_modes) {
     te_write(&t, STIM + 4 * 15, 4, 0x2C);           /* Ownership, PROCESS 0x2C */
     uint8_t got[64];
     drain(&t, got, sizeof got);
-    static const uint8_t w[] = {0x08, 0xb3, 0xff};  /* TCODE 2; 0x2C << 2 | 3; padding */
-    TS_ASSERT_MEM_EQ(got + 4, w, 3);
+    /* TCODE 2; 0x2C << 2 | 3 (no timestamp); trace off with TS 0 ^ 0; padding */
+    static const uint8_t w[] = {0x08, 0xb3, 0x88, 0x00, 0x0d, 0x03, 0xff, 0xff};
+    TS_ASSERT_MEM_EQ(got + 4, w, 8);
     te_free(&t);
 }
 
@@ -201,7 +207,9 @@ TS_TEST(fifo_overflow_error_and_resync) {
     TS_ASSERT_MEM_EQ(got + 11, s0, 5);
     static const uint8_t d3[] = {0x1c, 0x01, 0x0d, 0x03};
     TS_ASSERT_MEM_EQ(got + 16, d3, 4);
-    TS_ASSERT_EQ_U(n, 20);
+    static const uint8_t stop[] = {0x88, 0x00, 0x0d, 0x03};      /* trace off */
+    TS_ASSERT_MEM_EQ(got + 20, stop, 4);
+    TS_ASSERT_EQ_U(n, 24);
     te_free(&t);
 }
 
