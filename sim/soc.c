@@ -13,7 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <spawn.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+extern char **environ;
 
 #define TS_REGION(name, base, size, desc) enum { MAP_##name##_BASE = base, MAP_##name##_SIZE = size };
 #include "soc_map.def"
@@ -36,6 +40,33 @@ void soc_default_cfg(soc_cfg_t *cfg) {
     cfg->waves_fst = 1;
     hpm_default_cfg(&cfg->hpm);
     te_default_cfg(&cfg->te);
+}
+
+static bool find_in_path(const char *prog) {
+    const char *path = getenv("PATH");
+    char buf[4096];
+    for (const char *p = path ? path : "/usr/bin:/bin"; *p;) {
+        const char *e = strchr(p, ':');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        snprintf(buf, sizeof buf, "%.*s/%s", (int)n, p, prog);
+        if (!access(buf, X_OK)) return true;
+        p += n + (e ? 1 : 0);
+    }
+    return false;
+}
+
+/* converts the temporary FST to the requested VCD; returns 0 on success */
+static int waves_to_vcd(soc_t *s) {
+    char *argv[] = {"fst2vcd", "-f", s->waves_tmp, "-o", (char *)s->cfg.waves_path, NULL};
+    pid_t pid;
+    int st = 0;
+    if (posix_spawnp(&pid, "fst2vcd", NULL, NULL, argv, environ) || waitpid(pid, &st, 0) < 0 ||
+        !WIFEXITED(st) || WEXITSTATUS(st)) {
+        fprintf(stderr, "tracesim: converting waves to VCD with fst2vcd failed; the FST is kept as %s\n", s->waves_tmp);
+        return -1;
+    }
+    unlink(s->waves_tmp);
+    return 0;
 }
 
 static FILE *open_out(const char *dir, const char *name, char *err, size_t errlen) {
@@ -76,7 +107,18 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
     }
     if (cfg->waves_path) {
         if (!vcore_has_waves()) { snprintf(err, errlen, "this build has no waveform support"); return -1; }
-        if (vcore_waves_open(s->vc, cfg->waves_path, cfg->waves_fst)) {
+        const char *path = cfg->waves_path;
+        if (!cfg->waves_fst) {
+            /* VCD: Verilator builds one trace format; write FST and convert with GTKWave's
+             * fst2vcd when the run ends */
+            if (!find_in_path("fst2vcd")) {
+                snprintf(err, errlen, "VCD output needs fst2vcd (Debian package gtkwave); or write FST");
+                return -1;
+            }
+            snprintf(s->waves_tmp, sizeof s->waves_tmp, "%s.tmp.fst", cfg->waves_path);
+            path = s->waves_tmp;
+        }
+        if (vcore_waves_open(s->vc, path, 1)) {
             snprintf(err, errlen, "cannot create waveform file %s", cfg->waves_path);
             return -1;
         }
@@ -467,11 +509,43 @@ static void log_retire(soc_t *s) {
     s->log_store = false;
 }
 
+/* Waves: after the C side has answered this cycle, drive the probes, settle the logic that
+ * depends on the answers (one extra eval, no clock edge) and dump: at time 10 * cycle ns the
+ * waves show registers, bus answers and C-model state of that cycle together. */
+static void waves_sample(soc_t *s) {
+    const vcore_ports_t *p = s->p;
+    const te_t *t = &s->te;
+    const sink_t *k = s->funnel_on ? &s->funnel.sink : &s->te.sink;
+    uint32_t c = te_control(t);
+    *p->probe_cycle = s->cycle;
+    *p->probe_itc_level = (uint8_t)(t->fifo_count > 255 ? 255 : t->fifo_count);
+    *p->probe_itc_full = !te_itc_ready(t);
+    *p->probe_itc_stall = (s->bus_ev & EVB_ITC_STALL) != 0;
+    *p->probe_te_control = c;
+    *p->probe_te_enable = (c >> 1) & 1;
+    *p->probe_te_tracing = (c >> 2) & 1;
+    *p->probe_te_empty = (c >> 3) & 1;
+    *p->probe_te_overflow = (c >> 12) & 1;
+    *p->probe_te_tcode = t->probe_tcode;
+    *p->probe_te_msg_len = t->probe_tcode ? t->probe_len : 0;
+    *p->probe_sink_nbytes = t->probe_nbytes;
+    uint64_t b = 0;
+    for (unsigned i = 0; i < t->probe_nbytes && i < 8; i++) b |= (uint64_t)t->probe_bytes[i] << (8 * i);
+    *p->probe_sink_bytes = b;
+    *p->probe_sink_wp = k->wp;
+    *p->probe_sba_write = s->sba_busy;
+    *p->probe_sba_conflict = (s->bus_ev & EVB_SBA_CONFLICT) != 0;
+    *p->probe_mcycle = hpm_counter(&s->hpm, 0);
+    *p->probe_minstret = hpm_counter(&s->hpm, 2);
+    for (unsigned i = 0; i < 8; i++) *p->probe_hpm[i] = hpm_counter(&s->hpm, 3 + i);
+    vcore_eval(s->vc);
+    vcore_waves_dump(s->vc, 10 * s->cycle);
+}
+
 static inline void soc_step(soc_t *s) {
     const vcore_ports_t *p = s->p;
     *p->clk ^= 1;              /* one edge = one cycle (TS_CLK_EDGE=edge build) */
     vcore_eval(s->vc);
-    if (s->waves_active) vcore_waves_dump(s->vc, 10 * s->cycle);
 
     account_events(s);
     s->instret += *p->rvfi_valid;
@@ -488,6 +562,7 @@ static inline void soc_step(soc_t *s) {
     *p->irq_timer = clint_timer_irq(&s->clint, 0);
     *p->irq_software = clint_soft_irq(&s->clint, 0);
 
+    if (s->waves_active) waves_sample(s);
     s->cycle++;
 }
 
@@ -518,10 +593,10 @@ enum soc_stop soc_run(soc_t *s) {
         vcore_eval(s->vc);
         account_events(s);
         s->instret += *s->p->rvfi_valid;
-        if (s->waves_active) vcore_waves_dump(s->vc, 10 * s->cycle);
     }
     if (show) fputc('\n', stderr);
     vcore_waves_close(s->vc);
+    if (s->waves_open && s->waves_tmp[0]) waves_to_vcd(s);
     if (s->uart_txt) fflush(s->uart_txt);
     fflush(stdout);
     return s->stop;

@@ -83,6 +83,7 @@ typedef struct soc {
     uint32_t file_name, file_addr, file_len, file_status;
     bool waves_switch;        /* firmware's WAVES switch */
     bool waves_open, waves_active;
+    char waves_tmp[4200];     /* VCD: FST written here first, converted at the end */
     /* outputs */
     FILE *uart_txt, *marks_csv, *guest_log, *retire_log;
     unsigned guest_errors;

@@ -26,7 +26,31 @@ module ts_soc_top import ts_events_pkg::*; (
   output logic [4:0]  rvfi_rd_o,
   output logic [31:0] rvfi_rd_wdata_o,
   output logic        rvfi_trap_o,
-  output logic [31:0] rvfi_cause_o
+  output logic [31:0] rvfi_cause_o,
+  // Probes: state of the C models, driven by sim/soc.c while waves are dumped, so that it
+  // appears in the same waveform, aligned to the core's cycles (not used by any logic).
+  /* verilator lint_off UNUSEDSIGNAL */
+  input  logic [63:0] probe_cycle_i,        // simulator cycle count
+  input  logic [7:0]  probe_itc_level_i,    // ITC FIFO entries
+  input  logic        probe_itc_full_i,     // a stimulus store would not be accepted
+  input  logic        probe_itc_stall_i,    // a stimulus store waited this cycle
+  input  logic [31:0] probe_te_control_i,   // teControl as software reads it
+  input  logic        probe_te_enable_i,
+  input  logic        probe_te_tracing_i,
+  input  logic        probe_te_empty_i,
+  input  logic        probe_te_overflow_i,  // teStallOrOverflow
+  input  logic [5:0]  probe_te_tcode_i,     // TCODE of the message packed this cycle (0: none)
+  input  logic [5:0]  probe_te_msg_len_i,   // its length in bytes
+  input  logic [5:0]  probe_sink_nbytes_i,  // bytes that entered the sink this cycle
+  input  logic [63:0] probe_sink_bytes_i,   // the first 8 of them, first byte in bits 7:0
+  input  logic [31:0] probe_sink_wp_i,      // sink write pointer (bit 0: wrap flag)
+  input  logic        probe_sba_write_i,    // the SBA sink wrote RAM this cycle
+  input  logic        probe_sba_conflict_i, // ... and a core data access waited for it
+  input  logic [63:0] probe_mcycle_i,
+  input  logic [63:0] probe_minstret_i,
+  input  logic [63:0] probe_hpm3_i, probe_hpm4_i, probe_hpm5_i, probe_hpm6_i,
+  input  logic [63:0] probe_hpm7_i, probe_hpm8_i, probe_hpm9_i, probe_hpm10_i
+  /* verilator lint_on UNUSEDSIGNAL */
 );
   // stage PCs and valid bits: not used by the C side, present for the waveforms
   /* verilator lint_off UNUSEDSIGNAL */

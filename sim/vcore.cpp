@@ -41,6 +41,19 @@ extern "C" vcore_t *vcore_new(void) {
     p.ev = &t->ev_o; p.rvfi_valid = &t->rvfi_valid_o; p.rvfi_trap = &t->rvfi_trap_o;
     p.rvfi_pc = &t->rvfi_pc_o; p.rvfi_insn = &t->rvfi_insn_o; p.rvfi_cause = &t->rvfi_cause_o;
     p.rvfi_rd = &t->rvfi_rd_o; p.rvfi_rd_wdata = &t->rvfi_rd_wdata_o;
+    p.probe_cycle = &t->probe_cycle_i; p.probe_mcycle = &t->probe_mcycle_i;
+    p.probe_minstret = &t->probe_minstret_i; p.probe_sink_bytes = &t->probe_sink_bytes_i;
+    p.probe_hpm[0] = &t->probe_hpm3_i; p.probe_hpm[1] = &t->probe_hpm4_i;
+    p.probe_hpm[2] = &t->probe_hpm5_i; p.probe_hpm[3] = &t->probe_hpm6_i;
+    p.probe_hpm[4] = &t->probe_hpm7_i; p.probe_hpm[5] = &t->probe_hpm8_i;
+    p.probe_hpm[6] = &t->probe_hpm9_i; p.probe_hpm[7] = &t->probe_hpm10_i;
+    p.probe_itc_level = &t->probe_itc_level_i; p.probe_itc_full = &t->probe_itc_full_i;
+    p.probe_itc_stall = &t->probe_itc_stall_i; p.probe_te_enable = &t->probe_te_enable_i;
+    p.probe_te_tracing = &t->probe_te_tracing_i; p.probe_te_empty = &t->probe_te_empty_i;
+    p.probe_te_overflow = &t->probe_te_overflow_i; p.probe_te_tcode = &t->probe_te_tcode_i;
+    p.probe_te_msg_len = &t->probe_te_msg_len_i; p.probe_sink_nbytes = &t->probe_sink_nbytes_i;
+    p.probe_sba_write = &t->probe_sba_write_i; p.probe_sba_conflict = &t->probe_sba_conflict_i;
+    p.probe_te_control = &t->probe_te_control_i; p.probe_sink_wp = &t->probe_sink_wp_i;
     return v;
 }
 

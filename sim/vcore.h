@@ -26,6 +26,12 @@ typedef struct vcore_ports {
     const uint32_t *ev;
     const uint8_t *rvfi_valid, *rvfi_trap, *rvfi_rd;
     const uint32_t *rvfi_pc, *rvfi_insn, *rvfi_cause, *rvfi_rd_wdata;
+    /* probes (waves only) */
+    uint64_t *probe_cycle, *probe_mcycle, *probe_minstret, *probe_hpm[8], *probe_sink_bytes;
+    uint8_t *probe_itc_level, *probe_itc_full, *probe_itc_stall, *probe_te_enable,
+        *probe_te_tracing, *probe_te_empty, *probe_te_overflow, *probe_te_tcode,
+        *probe_te_msg_len, *probe_sink_nbytes, *probe_sba_write, *probe_sba_conflict;
+    uint32_t *probe_te_control, *probe_sink_wp;
 } vcore_ports_t;
 
 vcore_t *vcore_new(void);

@@ -676,4 +676,17 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
   assign pc_mem_o = mem_pc_q;
   assign pc_wb_o  = wb_pc_q;
   assign valid_o  = {wb_valid_q, mem_valid_q, ex_valid_q, id_valid_q, instr_rdy_i};
+
+  // For the waveforms: why the pipeline does not advance this cycle (waves/filters/stall.txt)
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [2:0] dbg_stall_reason;
+  /* verilator lint_on UNUSEDSIGNAL */
+  always_comb begin
+    if (ls_wait)                      dbg_stall_reason = 3'd3;
+    else if (wfi_wait)                dbg_stall_reason = 3'd4;
+    else if (div_wait)                dbg_stall_reason = 3'd2;
+    else if (id_valid_q && id_hazard) dbg_stall_reason = 3'd1;
+    else if (!instr_rdy_i)            dbg_stall_reason = 3'd5;
+    else                              dbg_stall_reason = 3'd0;
+  end
 endmodule

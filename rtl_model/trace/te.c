@@ -174,6 +174,8 @@ void te_tick(te_t *t) {
     tsunit_tick(&t->ts);
     t->sink.sba_valid = false;
     t->stalled = false;
+    t->probe_tcode = 0;
+    t->probe_nbytes = 0;
     /* nothing queued: nothing to do (the common case, kept cheap) */
     if (!t->fifo_count && !t->outq_count && !t->overflow_pending && !t->flushing) return;
     if (!(t->control & C_ACTIVE)) return;
@@ -186,7 +188,10 @@ void te_tick(te_t *t) {
     /* one message per cycle from the FIFO into the packer */
     if (t->fifo_count && t->outq_count < TE_OUTQ) {
         te_entry_t *e = &t->fifo[t->fifo_head];
-        pack(t, e, &t->outq[(t->outq_head + t->outq_count) % TE_OUTQ]);
+        nx_msg_t *m = &t->outq[(t->outq_head + t->outq_count) % TE_OUTQ];
+        pack(t, e, m);
+        t->probe_tcode = m->b[0] >> 2;
+        t->probe_len = (uint8_t)m->len;
         t->outq_count++;
         t->fifo_head = (t->fifo_head + 1) % t->fifo_cap;
         t->fifo_count--;
@@ -201,6 +206,8 @@ void te_tick(te_t *t) {
         const nx_msg_t *m = &t->outq[t->outq_head];
         unsigned want = m->len - t->out_pos < budget ? m->len - t->out_pos : budget;
         unsigned took = sink_push_bytes(&t->sink, m->b + t->out_pos, want);
+        for (unsigned i = 0; i < took && t->probe_nbytes < 8; i++)
+            t->probe_bytes[t->probe_nbytes++] = m->b[t->out_pos + i];
         if (t->sink.stopped) {                    /* stop-on-wrap: the buffer is full */
             t->control &= ~C_ENABLE;
             t->sink.discarded += m->len - t->out_pos - want;   /* sink counted want - took */
@@ -248,6 +255,12 @@ static uint32_t control_value(const te_t *t) {
 /* a stimulus store would be accepted now */
 static bool itc_room(const te_t *t) {
     return t->fifo_count + (t->overflow_pending ? 3u : 1u) <= t->cfg.itc_depth;
+}
+
+uint32_t te_control(const te_t *t) { return control_value(t); }
+bool te_itc_ready(const te_t *t) {
+    bool on = (t->control & (C_ACTIVE | C_ENABLE | C_TRACING)) == (C_ACTIVE | C_ENABLE | C_TRACING);
+    return !on || itc_room(t);
 }
 
 static enum te_access stimulus_store(te_t *t, uint32_t off, unsigned size, uint32_t val) {

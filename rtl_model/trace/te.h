@@ -51,6 +51,8 @@ typedef struct te {
     uint64_t last_ts;       /* full time of the previous timestamped message */
     uint64_t messages, lost, stall_cycles, itc_accepted;
     bool stalled;           /* the last stimulus store was held (for the ITC-stall event) */
+    /* what happened in the last tick, for waveform probes */
+    uint8_t probe_tcode, probe_len, probe_nbytes, probe_bytes[8];
 } te_t;
 
 void te_default_cfg(te_cfg_t *c);
@@ -65,6 +67,9 @@ enum te_access te_write(te_t *t, uint32_t off, unsigned size, uint32_t val);
  * sink_bytes bytes into the sink (unless the funnel takes them) */
 void te_tick(te_t *t);
 bool te_empty(const te_t *t);
+/* teControl as software reads it; true if a stimulus store would be accepted now */
+uint32_t te_control(const te_t *t);
+bool te_itc_ready(const te_t *t);
 /* funnel port: the next whole message (NULL if none) and its removal */
 const nx_msg_t *te_port_peek(const te_t *t);
 void te_port_pop(te_t *t);

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# waves_test.sh BUILD_DIR CASE - checks the waveforms a run produces (fst2vcd from GTKWave
+# reads them back). Cases:
+#   signals     every signal the views in waves/views name exists in the dump
+#   window      --waves-from/--waves-to dump exactly cycles [from, to)
+#   switch      --waves-by-firmware dumps exactly while the firmware has WAVES = 1
+#   vcd         VCD output by file name
+#   screenshot  waves/screenshot.sh renders a PNG of a view
+set -eu
+build=$1; case_=$2
+src=$(cd "$(dirname "$0")/.." && pwd)
+sim=$build/tracesim
+fw=$build/firmware
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*"; exit 1; }
+times() { grep '^#' "$1" | tr -d '#'; }
+
+case "$case_" in
+signals)
+  "$sim" run -q --waves "$tmp/w.fst" --out "$tmp/r" "$fw/tests/itc_sram.elf"
+  fst2vcd -f "$tmp/w.fst" > "$tmp/w.vcd" 2>/dev/null
+  # full names from the VCD scopes: scope path + signal name (without the bit range)
+  awk '$1 == "$scope" {s[++d] = $3} $1 == "$upscope" {d--}
+       $1 == "$var" {p = s[1]; for (i = 2; i <= d; i++) p = p "." s[i]; print p "." $5}' "$tmp/w.vcd" | sort -u > "$tmp/names"
+  n=0
+  for v in "$src"/waves/views/*.gtkw; do
+    for sig in $(grep -E '^soc\.' "$v" | sed 's/\[.*//'); do
+      grep -qxF "$sig" "$tmp/names" || fail "$(basename "$v") names $sig, which the dump does not have"
+      n=$((n + 1))
+    done
+  done
+  [ "$n" -gt 60 ] || fail "only $n signals found in the views"
+  echo "ok: all $n signals of the views are in the dump" ;;
+window)
+  "$sim" run -q --waves "$tmp/w.vcd" --waves-from 100 --waves-to 250 --out "$tmp/r" "$fw/hello.elf"
+  t=$(times "$tmp/w.vcd")
+  [ "$(echo "$t" | head -1)" = 1000 ] || fail "first sample at $(echo "$t" | head -1), expected 1000 (cycle 100)"
+  [ "$(echo "$t" | tail -1)" = 2490 ] || fail "last sample at $(echo "$t" | tail -1), expected 2490 (cycle 249)"
+  [ "$(echo "$t" | wc -l)" = 150 ] || fail "$(echo "$t" | wc -l) samples, expected 150"
+  echo "ok: cycles 100..249 dumped, 150 samples" ;;
+switch)
+  "$sim" run -q --waves "$tmp/w.vcd" --waves-by-firmware --out "$tmp/r" "$fw/tests/waves_switch.elf"
+  on=$(awk -F, '$1 == 1 {print $2}' "$tmp/r/marks.csv"); off=$(awk -F, '$1 == 2 {print $2}' "$tmp/r/marks.csv")
+  t=$(times "$tmp/w.vcd")
+  first=$(( $(echo "$t" | head -1) / 10 )); last=$(( $(echo "$t" | tail -1) / 10 ))
+  # the WAVES store commits 1 cycle after the MARK store before it (on), and the MARK after
+  # the WAVES=0 store commits 1 cycle after it (off): dumping covers (on, off)
+  [ "$first" -gt "$on" ] && [ "$first" -le $((on + 3)) ] || fail "dump starts at cycle $first, switch-on mark at $on"
+  [ "$last" -lt "$off" ] && [ "$last" -ge $((off - 3)) ] || fail "dump ends at cycle $last, switch-off mark at $off"
+  [ "$(echo "$t" | wc -l)" = $((last - first + 1)) ] || fail "dump has gaps"
+  echo "ok: dumped cycles $first..$last between the marks at $on and $off" ;;
+vcd)
+  "$sim" run -q --waves "$tmp/w.vcd" --waves-to 50 --out "$tmp/r" "$fw/hello.elf"
+  head -c 4096 "$tmp/w.vcd" | grep -q '\$timescale' || fail "not a VCD file"
+  grep -q 'probe_te_tcode_i' "$tmp/w.vcd" || fail "VCD lacks the probe signals"
+  [ ! -e "$tmp/w.vcd.tmp.fst" ] || fail "temporary FST left behind"
+  echo "ok: VCD written" ;;
+screenshot)
+  "$sim" run -q --waves "$tmp/w.fst" --out "$tmp/r" "$fw/tests/itc_sram.elf"
+  c=$(awk -F, 'NR == 2 {print $1}' "$tmp/r/itc.csv")
+  "$src/waves/screenshot.sh" "$tmp/w.fst" trace "$tmp/t.png" $((c - 5)) $((c + 15)) >/dev/null
+  [ "$(head -c 8 "$tmp/t.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "not a PNG"
+  [ "$(stat -c %s "$tmp/t.png")" -gt 10000 ] || fail "PNG suspiciously small"
+  echo "ok: $(stat -c %s "$tmp/t.png") byte PNG" ;;
+*) echo "unknown case $case_"; exit 2 ;;
+esac

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# screenshot.sh WAVES.fst VIEW OUT.png [FROM_CYCLE [TO_CYCLE]] - renders a view of a waveform
+# to a PNG without a display (Xvfb + GTKWave), as a person would see it in GTKWave. The window
+# shows cycles [FROM_CYCLE, TO_CYCLE) (default: the first 40 cycles of the dump).
+set -eu
+dir=$(cd "$(dirname "$0")" && pwd)
+fst=$(cd "$(dirname "${1:?usage: screenshot.sh WAVES.fst VIEW OUT.png [FROM [TO]]}")" && pwd)/$(basename "$1")
+view=${2:?view: pipeline, bus, trace or hpm}
+out=${3:?output PNG}
+case "$out" in /*) ;; *) out=$PWD/$out ;; esac
+[ -f "$dir/views/$view.gtkw" ] || { echo "screenshot.sh: no view '$view'" >&2; exit 2; }
+[ -f "$fst" ] || { echo "screenshot.sh: cannot open $fst" >&2; exit 2; }
+command -v xvfb-run >/dev/null && command -v gtkwave >/dev/null ||
+  { echo "screenshot.sh: needs xvfb-run and gtkwave (Debian packages xvfb, gtkwave)" >&2; exit 2; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+sed "s|@WAVES@|$dir|g" "$dir/views/$view.gtkw" > "$tmp/view.gtkw"
+from=${4:-}
+to=${5:-}
+{
+  # one cycle is 10 ns in tracesim's waves
+  if [ -n "$from" ]; then
+    echo "gtkwave::setZoomRangeTimes $((from * 10)) $(( ${to:-$((from + 40))} * 10 ))"
+  else
+    echo 'set t0 [gtkwave::getMinTime]'
+    echo 'gtkwave::setZoomRangeTimes $t0 [expr {$t0 + 400}]'
+  fi
+  echo "gtkwave::/File/Grab_To_File $out"
+  echo "gtkwave::/File/Quit"
+} > "$tmp/grab.tcl"
+rm -f "$out"
+xvfb-run -a -s "-screen 0 1600x1000x24" gtkwave -S "$tmp/grab.tcl" "$fst" "$tmp/view.gtkw" >"$tmp/log" 2>&1 || true
+if [ ! -s "$out" ]; then
+  echo "screenshot.sh: GTKWave produced no picture; its output:" >&2
+  cat "$tmp/log" >&2
+  exit 1
+fi
+echo "$out"
