@@ -195,7 +195,9 @@ void soc_guest_error(soc_t *s, const char *fmt, ...) {
 static void waves_update(soc_t *s) {
     bool in_window = s->cycle >= s->cfg.waves_from &&
                      (s->cfg.waves_to == 0 || s->cycle < s->cfg.waves_to);
+    bool was = s->waves_active;
     s->waves_active = s->waves_open && s->waves_switch && in_window;
+    if (s->waves_active && !was) { s->te.probe_tcode = 0; s->te.probe_nbytes = 0; }
 }
 
 void soc_reset(soc_t *s, uint32_t entry) {
@@ -296,15 +298,18 @@ static char *put_u64(char *p, uint64_t v) {
     return p;
 }
 
-/* itc.csv row: cycle,hart,stimulus,offset,size,value (hand-formatted: on the ITC hot path) */
+/* itc.csv row: cycle,hart,stimulus,offset,size,value with the value in hex (hand-formatted:
+ * this is on the ITC hot path) */
 static void log_itc(soc_t *s, unsigned stim, unsigned off, unsigned size, uint32_t value) {
     char line[96], *p = line;
     p = put_u64(p, s->cycle);
     *p++ = ','; *p++ = '0'; *p++ = ',';
     p = put_u64(p, stim); *p++ = ',';
-    p = put_u64(p, off); *p++ = ',';
-    p = put_u64(p, size); *p++ = ',';
-    p = put_u64(p, value); *p++ = '\n';
+    *p++ = (char)('0' + off); *p++ = ',';
+    *p++ = (char)('0' + size); *p++ = ',';
+    *p++ = '0'; *p++ = 'x';
+    for (int sh = 28; sh >= 0; sh -= 4) *p++ = "0123456789abcdef"[(value >> sh) & 15];
+    *p++ = '\n';
     fwrite_unlocked(line, 1, (size_t)(p - line), s->itc_csv);
 }
 
@@ -538,6 +543,8 @@ static void waves_sample(soc_t *s) {
     *p->probe_mcycle = hpm_counter(&s->hpm, 0);
     *p->probe_minstret = hpm_counter(&s->hpm, 2);
     for (unsigned i = 0; i < 8; i++) *p->probe_hpm[i] = hpm_counter(&s->hpm, 3 + i);
+    s->te.probe_tcode = 0;          /* consumed: the next cycle shows only its own activity */
+    s->te.probe_nbytes = 0;
     vcore_eval(s->vc);
     vcore_waves_dump(s->vc, 10 * s->cycle);
 }

@@ -1,7 +1,7 @@
 /* ground_truth.c - `tracesim check RUN_DIR`: decodes the run's trace.rtd and compares every
  * message with what the simulated hardware really did, from the run's own logs (not from the
  * trace): itc.csv lists every ITC store the encoder accepted (cycle, stimulus, offset, size,
- * value). Each Data Acquisition / Ownership message must be the next store, in order, with
+ * value, hex). Each Data Acquisition / Ownership message must be the next store, in order, with
  * its IDTAG and value; every timestamp must equal the store's cycle plus one constant offset
  * (the timestamp counts core cycles from when the firmware started it). A trace that stopped
  * on wrap may end early; nothing else may be missing, added or different. */
@@ -129,7 +129,7 @@ int ts_check_main(int argc, char **argv) {
         line++;
         store_t s;
         unsigned hart;
-        if (sscanf(line, "%" SCNu64 ",%u,%u,%u,%u,%u", &s.cycle, &hart, &s.stim, &s.off, &s.size, &s.value) != 6) break;
+        if (sscanf(line, "%" SCNu64 ",%u,%u,%u,%u,%" SCNx32, &s.cycle, &hart, &s.stim, &s.off, &s.size, &s.value) != 6) break;
         if (c.n == cap) {
             store_t *ns = realloc(c.st, 2 * cap * sizeof *c.st);
             if (!ns) break;

@@ -170,14 +170,7 @@ static void discard_all(te_t *t) {
     t->flushing = false;
 }
 
-void te_tick(te_t *t) {
-    tsunit_tick(&t->ts);
-    t->sink.sba_valid = false;
-    t->stalled = false;
-    t->probe_tcode = 0;
-    t->probe_nbytes = 0;
-    /* nothing queued: nothing to do (the common case, kept cheap) */
-    if (!t->fifo_count && !t->outq_count && !t->overflow_pending && !t->flushing) return;
+void te_work(te_t *t) {
     if (!(t->control & C_ACTIVE)) return;
     if (!(t->control & C_ENABLE) && !t->flushing) return;
     if (t->overflow_pending && t->fifo_count + 2 <= t->fifo_cap) {

@@ -51,7 +51,8 @@ typedef struct te {
     uint64_t last_ts;       /* full time of the previous timestamped message */
     uint64_t messages, lost, stall_cycles, itc_accepted;
     bool stalled;           /* the last stimulus store was held (for the ITC-stall event) */
-    /* what happened in the last tick, for waveform probes */
+    /* for waveform probes: the last message packed and the bytes that entered the sink
+     * since the consumer (sim/soc.c) last cleared probe_tcode and probe_nbytes */
     uint8_t probe_tcode, probe_len, probe_nbytes, probe_bytes[8];
 } te_t;
 
@@ -64,8 +65,15 @@ void te_set_ts_master(te_t *t, const tsunit_t *master);
 enum te_access te_read(te_t *t, uint32_t off, unsigned size, uint32_t *val);
 enum te_access te_write(te_t *t, uint32_t off, unsigned size, uint32_t val);
 /* one core cycle: timestamp, one message from the ITC FIFO into the packer, up to
- * sink_bytes bytes into the sink (unless the funnel takes them) */
-void te_tick(te_t *t);
+ * sink_bytes bytes into the sink (unless the funnel takes them). The idle case (nothing
+ * queued) is inline: it is most cycles of most runs. */
+void te_work(te_t *t);
+static inline void te_tick(te_t *t) {
+    tsunit_tick(&t->ts);
+    t->sink.sba_valid = false;
+    t->stalled = false;
+    if (t->fifo_count || t->outq_count || t->overflow_pending || t->flushing) te_work(t);
+}
 bool te_empty(const te_t *t);
 /* teControl as software reads it; true if a stimulus store would be accepted now */
 uint32_t te_control(const te_t *t);
