@@ -100,35 +100,18 @@ static void write_control(funnel_t *f, uint32_t v) {
 enum te_access funnel_read(funnel_t *f, uint32_t off, unsigned size, uint32_t *val) {
     if (size != 4 || (off & 3)) return TE_ERR;
     unsigned sb = f->sink.width == 4 ? 0 : f->sink.width == 8 ? 1 : f->sink.width == 16 ? 2 : 3;
-    switch (off) {
-    case TF_CONTROL: *val = f->control | ((funnel_empty(f) && !f->flushing) ? F_EMPTY : 0); return TE_OK;
-    case TF_IMPL: *val = (1u << 4) | (1u << 7) | sb << 16; return TE_OK;
-    case TF_SINK_BASE: *val = f->sink.base; return TE_OK;
-    case TF_SINK_BASE_HIGH: *val = 0; return TE_OK;
-    case TF_SINK_LIMIT: *val = f->sink.limit; return TE_OK;
-    case TF_SINK_WP: *val = f->sink.wp; return TE_OK;
-    case TF_SINK_RP: *val = f->sink.rp; return TE_OK;
-    case TF_SINK_DATA: *val = (f->control & F_ACTIVE) ? sink_read_data(&f->sink) : 0; return TE_OK;
-    case TF_TS_CONTROL: *val = tsunit_read_control(&f->ts); return TE_OK;
-    case TF_TS_LOWER: *val = (uint32_t)f->ts.counter; return TE_OK;
-    case TF_TS_UPPER: *val = (uint32_t)(f->ts.counter >> 32); return TE_OK;
-    default: *val = 0; return off < 0x1000 ? TE_OK : TE_ERR;
-    }
+    if (off == TF_CONTROL) { *val = f->control | ((funnel_empty(f) && !f->flushing) ? F_EMPTY : 0); return TE_OK; }
+    if (off == TF_IMPL) { *val = (1u << 4) | (1u << 7) | sb << 16; return TE_OK; }
+    if (off == TF_SINK_DATA && !(f->control & F_ACTIVE)) { *val = 0; return TE_OK; }
+    if (sink_reg_read(&f->sink, off, val) || tsunit_reg_read(&f->ts, off, val)) return TE_OK;
+    *val = 0;
+    return off < 0x1000 ? TE_OK : TE_ERR;
 }
 
 enum te_access funnel_write(funnel_t *f, uint32_t off, unsigned size, uint32_t val) {
     if (size != 4 || (off & 3)) return TE_ERR;
     if (off == TF_CONTROL) { write_control(f, val); return TE_OK; }
     if (!(f->control & F_ACTIVE)) return TE_OK;
-    switch (off) {
-    case TF_SINK_BASE: sink_write_base(&f->sink, val); break;
-    case TF_SINK_LIMIT: sink_write_limit(&f->sink, val); break;
-    case TF_SINK_WP: sink_write_wp(&f->sink, val); break;
-    case TF_SINK_RP: sink_write_rp(&f->sink, val); break;
-    case TF_TS_CONTROL: tsunit_write_control(&f->ts, val); break;
-    case TF_TS_LOWER: tsunit_write_lower(&f->ts, val); break;
-    case TF_TS_UPPER: tsunit_write_upper(&f->ts, val); break;
-    default: break;
-    }
-    return TE_OK;
+    if (!sink_reg_write(&f->sink, off, val)) tsunit_reg_write(&f->ts, off, val);
+    return TE_OK;                             /* read-only and reserved offsets ignore writes */
 }

@@ -94,6 +94,32 @@ void sink_write_rp(sink_t *s, uint32_t v) { s->rp = v & (s->sram_size - 1) & ~3u
 void sink_write_base(sink_t *s, uint32_t v) { s->base = v & ~(s->width - 1); }
 void sink_write_limit(sink_t *s, uint32_t v) { s->limit = v & ~(s->width - 1); }
 
+enum { R_BASE = 0x10, R_BASE_HIGH = 0x14, R_LIMIT = 0x18, R_WP = 0x1C, R_RP = 0x20, R_DATA = 0x24 };
+
+bool sink_reg_read(sink_t *s, uint32_t off, uint32_t *val) {
+    switch (off) {
+    case R_BASE: *val = s->base; return true;
+    case R_BASE_HIGH: *val = 0; return true;     /* 32-bit system: WARL 0 */
+    case R_LIMIT: *val = s->limit; return true;
+    case R_WP: *val = s->wp; return true;
+    case R_RP: *val = s->rp; return true;
+    case R_DATA: *val = sink_read_data(s); return true;
+    default: return false;
+    }
+}
+
+bool sink_reg_write(sink_t *s, uint32_t off, uint32_t val) {
+    switch (off) {
+    case R_BASE: sink_write_base(s, val); return true;
+    case R_BASE_HIGH: return true;
+    case R_LIMIT: sink_write_limit(s, val); return true;
+    case R_WP: sink_write_wp(s, val); return true;
+    case R_RP: sink_write_rp(s, val); return true;
+    case R_DATA: return true;                    /* read-only */
+    default: return false;
+    }
+}
+
 uint32_t sink_read_data(sink_t *s) {
     const uint8_t *m = s->sram + s->rp;
     uint32_t v = (uint32_t)m[0] | (uint32_t)m[1] << 8 | (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24;

@@ -50,6 +50,10 @@ void sink_write_wp(sink_t *s, uint32_t v);
 void sink_write_rp(sink_t *s, uint32_t v);
 void sink_write_base(sink_t *s, uint32_t v);
 void sink_write_limit(sink_t *s, uint32_t v);
+/* the sink registers at the same offsets in the encoder and the funnel (0x10..0x24):
+ * true if off is one of them */
+bool sink_reg_read(sink_t *s, uint32_t off, uint32_t *val);
+bool sink_reg_write(sink_t *s, uint32_t off, uint32_t val);
 /* teSinkData read: the SRAM word at RP, RP advances by 4 and wraps */
 uint32_t sink_read_data(sink_t *s);
 /* copies the SRAM buffer content oldest byte first: [WP, end) + [start, WP) after a wrap,

@@ -320,24 +320,17 @@ enum te_access te_read(te_t *t, uint32_t off, unsigned size, uint32_t *val) {
     case TE_CONTROL: *val = control_value(t); return TE_OK;
     case TE_IMPL: *val = impl_value(t); return TE_OK;
     case TE_EVCONTROL: *val = t->evcontrol; return TE_OK;
-    case TE_SINK_BASE: *val = t->sink.base; return TE_OK;
-    case TE_SINK_BASE_HIGH: *val = 0; return TE_OK;
-    case TE_SINK_LIMIT: *val = t->sink.limit; return TE_OK;
-    case TE_SINK_WP: *val = t->sink.wp; return TE_OK;
-    case TE_SINK_RP: *val = t->sink.rp; return TE_OK;
     case TE_SINK_DATA: *val = active ? sink_read_data(&t->sink) : 0; return TE_OK;
     case TE_FIFO: *val = t->fifo_count; return TE_OK;
     case TE_BTM_COUNT: *val = (uint32_t)t->messages; return TE_OK;
     case TE_WORD_COUNT: *val = (uint32_t)t->sink.words; return TE_OK;
-    case TE_TS_CONTROL: *val = tsunit_read_control(&t->ts); return TE_OK;
-    case TE_TS_LOWER: *val = (uint32_t)tsunit_now(&t->ts); return TE_OK;
-    case TE_TS_UPPER: *val = (uint32_t)(tsunit_now(&t->ts) >> 32); return TE_OK;
     case TE_XTI_CONTROL: *val = t->xti; return TE_OK;
     case TE_XTO_CONTROL: *val = t->xto; return TE_OK;
     case TE_WP_CONTROL: *val = t->wpctl; return TE_OK;
     case TE_ITC_TRACE_ENABLE: *val = t->itc_enable; return TE_OK;
     case TE_ITC_TRIG_ENABLE: *val = t->itc_trig; return TE_OK;
     default:
+        if (sink_reg_read(&t->sink, off, val) || tsunit_reg_read(&t->ts, off, val)) return TE_OK;
         if (off < 0x1000) { *val = 0; return TE_OK; }   /* reserved: reads 0 */
         return TE_ERR;
     }
@@ -353,19 +346,14 @@ enum te_access te_write(te_t *t, uint32_t off, unsigned size, uint32_t val) {
     if (!(t->control & C_ACTIVE)) return TE_OK;            /* in reset: ignored */
     switch (off) {
     case TE_EVCONTROL: t->evcontrol = val & 0x3Fu; break;
-    case TE_SINK_BASE: sink_write_base(&t->sink, val); break;
-    case TE_SINK_LIMIT: sink_write_limit(&t->sink, val); break;
-    case TE_SINK_WP: sink_write_wp(&t->sink, val); break;
-    case TE_SINK_RP: sink_write_rp(&t->sink, val); break;
-    case TE_TS_CONTROL: tsunit_write_control(&t->ts, val); break;
-    case TE_TS_LOWER: tsunit_write_lower(&t->ts, val); break;
-    case TE_TS_UPPER: tsunit_write_upper(&t->ts, val); break;
     case TE_XTI_CONTROL: t->xti = val; break;
     case TE_XTO_CONTROL: t->xto = val; break;
     case TE_WP_CONTROL: t->wpctl = val; break;
     case TE_ITC_TRACE_ENABLE: t->itc_enable = val; break;
     case TE_ITC_TRIG_ENABLE: t->itc_trig = val; break;
-    default: break;                                        /* read-only or reserved */
+    default:                                               /* sink, timestamp, or ignored */
+        if (!sink_reg_write(&t->sink, off, val)) tsunit_reg_write(&t->ts, off, val);
+        break;
     }
     return TE_OK;
 }

@@ -43,3 +43,23 @@ void tsunit_write_lower(tsunit_t *t, uint32_t v) {
 void tsunit_write_upper(tsunit_t *t, uint32_t v) {
     t->counter = ((t->counter & 0xFFFFFFFFull) | (uint64_t)v << 32) & t->mask;
 }
+
+enum { R_CONTROL = 0x40, R_LOWER = 0x44, R_UPPER = 0x48 };
+
+bool tsunit_reg_read(const tsunit_t *t, uint32_t off, uint32_t *val) {
+    switch (off) {
+    case R_CONTROL: *val = tsunit_read_control(t); return true;
+    case R_LOWER: *val = (uint32_t)tsunit_now(t); return true;
+    case R_UPPER: *val = (uint32_t)(tsunit_now(t) >> 32); return true;
+    default: return false;
+    }
+}
+
+bool tsunit_reg_write(tsunit_t *t, uint32_t off, uint32_t val) {
+    switch (off) {
+    case R_CONTROL: tsunit_write_control(t, val); return true;
+    case R_LOWER: tsunit_write_lower(t, val); return true;
+    case R_UPPER: tsunit_write_upper(t, val); return true;
+    default: return false;
+    }
+}

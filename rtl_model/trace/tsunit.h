@@ -27,6 +27,10 @@ static inline uint64_t tsunit_now(const tsunit_t *t) {
 }
 static inline bool tsunit_enabled(const tsunit_t *t) { return (t->control & 0x8001u) == 0x8001u; }
 void tsunit_write_lower(tsunit_t *t, uint32_t v);
+/* tsControl/tsLower/tsUpper at the same offsets in the encoder and the funnel (0x40..0x48):
+ * true if off is one of them */
+bool tsunit_reg_read(const tsunit_t *t, uint32_t off, uint32_t *val);
+bool tsunit_reg_write(tsunit_t *t, uint32_t off, uint32_t val);
 void tsunit_write_upper(tsunit_t *t, uint32_t v);
 static inline void tsunit_tick(tsunit_t *t) {
     if ((t->control & 3u) != 3u || t->master) return;
