@@ -2,7 +2,9 @@
  * messages (JSON lines, the layout of ../shared/captures/NAME.messages.jsonl) and itcprint
  * (strings printed through ITC on one channel). */
 #include "decode_cli.h"
+#include "elf_syms.h"
 #include "nexus_decode.h"
+#include "perf_decode.h"
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -21,11 +23,13 @@ static void usage(FILE *f) {
           "Decodes a captured Nexus trace (the sink image, oldest byte first).\n"
           "\n"
           "options:\n"
-          "  -f, --format F        messages (JSON lines, default) or itcprint\n"
+          "  -f, --format F        messages (JSON lines, default), itcprint, or csv (perf records)\n"
           "      --srcbits N       SRC field width 0..8 (default: trace.json beside the trace, else 0)\n"
           "      --tssize N        timestamp width in bits (default: trace.json, else 40)\n"
           "      --itc-channel N   ITC print channel 0..31 (default 0)\n"
-          "  -o, --out DIR         write DIR/messages.jsonl or DIR/itcprint.txt instead of stdout\n"
+          "      --perf-channel N  perf library channel 0..31 (default 6)\n"
+          "      --elf FILE        name addresses after the functions of this ELF (csv)\n"
+          "  -o, --out DIR         write DIR/messages.jsonl, itcprint.txt or perf.csv instead of stdout\n"
           "  -h, --help            this text\n", f);
 }
 
@@ -142,24 +146,79 @@ static int itc_msg(void *vctx, const nxd_msg_t *m) {
     return 0;
 }
 
+/* ---- perf records as CSV --------------------------------------------------------------- */
+typedef struct cctx {
+    FILE *out;
+    const elf_syms_t *syms;
+    unsigned cur_mask;        /* columns of the current header */
+    bool have_header;
+    uint64_t truncated, errors;
+} cctx_t;
+
+static void counter_name(const perf_counter_def_t *d, char *buf, size_t len) {
+    if (d->index == 1) snprintf(buf, len, "timestamp");
+    else if (d->type == 0 && d->code == 1) snprintf(buf, len, "cycles");
+    else if (d->type == 0 && d->code == 2) snprintf(buf, len, "instructions");
+    else if (d->type == 2) snprintf(buf, len, "raw_0x%" PRIx64, d->event_data);
+    else snprintf(buf, len, "type%u_code%u", d->type, d->code);
+}
+
+static void csv_header(void *vctx, const perf_header_t *h) {
+    cctx_t *c = vctx;
+    if (c->have_header && c->cur_mask == h->mask) return;
+    c->have_header = true;
+    c->cur_mask = h->mask;
+    fputs("timestamp,hart,record,address,call_site,function", c->out);
+    for (unsigned i = 0; i < h->n; i++) {
+        char name[64];
+        counter_name(&h->def[i], name, sizeof name);
+        fprintf(c->out, ",%s,%s_delta", name, name);
+    }
+    fputc('\n', c->out);
+}
+
+static void csv_record(void *vctx, const perf_record_t *r) {
+    cctx_t *c = vctx;
+    if (r->tics_valid) fprintf(c->out, "%" PRIu64, r->tics);
+    const char *fn = c->syms ? elf_syms_find(c->syms, r->addr) : NULL;
+    fprintf(c->out, ",%u,%s%s,0x%08" PRIx64 ",", r->core, perf_record_name(r->type),
+            r->truncated ? "(truncated)" : "", r->addr);
+    if (r->type == PERF_FUNC_ENTER || r->type == PERF_FUNC_EXIT) fprintf(c->out, "0x%08" PRIx64, r->call_site);
+    fprintf(c->out, ",%s", fn ? fn : "");
+    for (unsigned i = 0; i < r->n; i++) fprintf(c->out, ",%" PRIu64 ",%" PRIu64, r->value[i], r->delta[i]);
+    fputc('\n', c->out);
+    if (r->truncated) c->truncated++;
+}
+
+static void csv_error(void *vctx, unsigned core, uint64_t off, const char *what) {
+    cctx_t *c = vctx;
+    if (c->errors++ < 10) fprintf(stderr, "tracesim: perf data error (hart %u, trace offset %" PRIu64 "): %s\n", core, off, what);
+}
+
+static int perf_msg(void *vctx, const nxd_msg_t *m) {
+    perf_dec_feed(vctx, m);
+    return 0;
+}
+
 int ts_decode_main(int argc, char **argv) {
     static const struct option opts[] = {
         {"format", required_argument, 0, 'f'}, {"srcbits", required_argument, 0, 1},
         {"tssize", required_argument, 0, 2},   {"itc-channel", required_argument, 0, 3},
         {"out", required_argument, 0, 'o'},    {"help", no_argument, 0, 'h'},
+        {"perf-channel", required_argument, 0, 4}, {"elf", required_argument, 0, 5},
         {0, 0, 0, 0}};
-    const char *format = "messages", *out_dir = NULL;
-    int srcbits = -1, tssize = -1, channel = 0, c;
+    const char *format = "messages", *out_dir = NULL, *elf = NULL;
+    int srcbits = -1, tssize = -1, channel = 0, perf_channel = 6, c;
     char *end;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":f:o:h", opts, NULL)) != -1) {
         long v = 0;
-        if (c == 1 || c == 2 || c == 3) {
+        if (c == 1 || c == 2 || c == 3 || c == 4) {
             v = strtol(optarg, &end, 0);
-            if (*end || end == optarg || v < 0 || (c == 1 && v > 8) || (c == 2 && (v < 1 || v > 64)) || (c == 3 && v > 31)) {
+            if (*end || end == optarg || v < 0 || (c == 1 && v > 8) || (c == 2 && (v < 1 || v > 64)) || ((c == 3 || c == 4) && v > 31)) {
                 fprintf(stderr, "tracesim: invalid value '%s' for %s (see tracesim decode --help)\n", optarg,
-                        c == 1 ? "--srcbits" : c == 2 ? "--tssize" : "--itc-channel");
+                        c == 1 ? "--srcbits" : c == 2 ? "--tssize" : c == 3 ? "--itc-channel" : "--perf-channel");
                 return EXIT_USAGE;
             }
         }
@@ -169,13 +228,15 @@ int ts_decode_main(int argc, char **argv) {
         case 1: srcbits = (int)v; break;
         case 2: tssize = (int)v; break;
         case 3: channel = (int)v; break;
+        case 4: perf_channel = (int)v; break;
+        case 5: elf = optarg; break;
         case 'h': usage(stdout); return 0;
         case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim decode --help)\n", argv[optind - 1]); return EXIT_USAGE;
         default: fprintf(stderr, "tracesim: unknown option '%s' (see tracesim decode --help)\n", argv[optind - 1]); return EXIT_USAGE;
         }
     }
-    if (strcmp(format, "messages") && strcmp(format, "itcprint")) {
-        fprintf(stderr, "tracesim: unknown format '%s' (messages, itcprint)\n", format);
+    if (strcmp(format, "messages") && strcmp(format, "itcprint") && strcmp(format, "csv")) {
+        fprintf(stderr, "tracesim: unknown format '%s' (messages, itcprint, csv)\n", format);
         return EXIT_USAGE;
     }
     if (optind != argc - 1) {
@@ -209,7 +270,8 @@ int ts_decode_main(int argc, char **argv) {
             free(data);
             return EXIT_HOST;
         }
-        snprintf(opath, sizeof opath, "%s/%s", out_dir, strcmp(format, "messages") ? "itcprint.txt" : "messages.jsonl");
+        snprintf(opath, sizeof opath, "%s/%s", out_dir,
+                 !strcmp(format, "messages") ? "messages.jsonl" : !strcmp(format, "csv") ? "perf.csv" : "itcprint.txt");
         out = fopen(opath, "w");
         if (!out) { fprintf(stderr, "tracesim: cannot create %s: %s\n", opath, strerror(errno)); free(data); return EXIT_HOST; }
     }
@@ -223,6 +285,29 @@ int ts_decode_main(int argc, char **argv) {
             fprintf(stderr, "tracesim: note: the last message is cut off at the end of the trace (not listed)\n");
         if (jc.bad)
             fprintf(stderr, "tracesim: warning: %" PRIu64 " corrupt messages (listed with \"error\"; decoding resynchronised)\n", jc.bad);
+    } else if (!strcmp(format, "csv")) {
+        elf_syms_t syms;
+        bool have_syms = false;
+        if (elf) {
+            if (elf_syms_load(&syms, elf, err, sizeof err)) {
+                fprintf(stderr, "tracesim: %s\n", err);
+                if (out != stdout) fclose(out);
+                free(data);
+                return EXIT_NO_FILE;
+            }
+            have_syms = true;
+        }
+        cctx_t cc = {.out = out, .syms = have_syms ? &syms : NULL};
+        perf_dec_cb_t cb = {&cc, csv_header, csv_record, csv_error};
+        perf_dec_t pd;
+        perf_dec_init(&pd, (unsigned)perf_channel, &cb);
+        nxd_decode(&d, data, len, perf_msg, &pd);
+        perf_dec_finish(&pd);
+        if (!pd.headers)
+            fprintf(stderr, "tracesim: no perf header (marker 0x%08x) on ITC channel %d\n", pd.marker, perf_channel);
+        if (cc.truncated)
+            fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) cut off (marked \"(truncated)\")\n", cc.truncated);
+        if (have_syms) elf_syms_free(&syms);
     } else {
         pctx_t pc = {.out = out, .channel = (unsigned)channel};
         nxd_decode(&d, data, len, itc_msg, &pc);

@@ -1,0 +1,15 @@
+/* elf_syms.h - function symbols of an ELF file, for naming addresses in decoder output. */
+#ifndef TS_ELF_SYMS_H
+#define TS_ELF_SYMS_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct elf_sym { uint64_t addr, size; char *name; } elf_sym_t;
+typedef struct elf_syms { elf_sym_t *s; size_t n; } elf_syms_t;
+
+/* 0 on success; -1 with a one-line reason in err */
+int elf_syms_load(elf_syms_t *t, const char *path, char *err, size_t errlen);
+void elf_syms_free(elf_syms_t *t);
+/* the function containing addr, or NULL */
+const char *elf_syms_find(const elf_syms_t *t, uint64_t addr);
+#endif
