@@ -3,7 +3,8 @@
 # Runs apt-get only when something is missing (root, or sudo when available).
 set -eu
 pkgs="cmake make gcc g++ pkg-config verilator gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf
-picolibc-riscv64-unknown-elf libelf-dev libdw-dev libsystemc-dev gtkwave xvfb"
+picolibc-riscv64-unknown-elf libelf-dev libdw-dev libsystemc-dev gtkwave xvfb clang-14
+libclang-rt-14-dev valgrind"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

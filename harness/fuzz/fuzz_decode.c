@@ -1,0 +1,47 @@
+/* fuzz_decode.c - libFuzzer target over the whole decoder: bytes -> Nexus messages -> perf
+ * records and ITC print. The first input byte chooses the SRC width, the perf channel and the
+ * timestamp width, so every configuration is explored. Built with clang
+ * -fsanitize=fuzzer,address,undefined (tests/CMakeLists.txt: fuzz.decode); a crash, hang,
+ * leak or out-of-bounds access is a failure. */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include "nexus_decode.h"
+#include "perf_decode.h"
+
+typedef struct fctx { perf_dec_t *pd; uint64_t n, chars; unsigned channel; } fctx_t;
+
+static void on_h(void *c, const perf_header_t *h) { (void)c; (void)h; }
+static void on_r(void *c, const perf_record_t *r) {
+    volatile uint64_t sink = 0;
+    for (unsigned i = 0; i < r->n; i++) sink += r->value[i] + r->delta[i];
+    (void)c;
+}
+static void on_e(void *c, unsigned core, uint64_t off, const char *w) { (void)c; (void)core; (void)off; (void)w; }
+
+static int on_msg(void *vctx, const nxd_msg_t *m) {
+    fctx_t *c = vctx;
+    c->n++;
+    /* every byte of the message must lie inside the input (ASan checks the reads) */
+    for (uint32_t i = 0; i < m->len; i++) c->chars += m->bytes[i];
+    perf_dec_feed(c->pd, m);
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    if (size < 1) return 0;
+    nxd_cfg_t cfg = {data[0] % 9, 8 + (data[0] >> 3) % 57};
+    nxd_t d;
+    if (nxd_init(&d, &cfg)) return 0;
+    perf_dec_t pd;
+    perf_dec_cb_t cb = {NULL, on_h, on_r, on_e};
+    perf_dec_init(&pd, (data[0] >> 4) % 32, &cb);
+    fctx_t c = {&pd, 0, 0, 0};
+    /* decode in two pieces when possible: the state must carry over */
+    size_t half = (size - 1) / 2;
+    nxd_decode(&d, data + 1, half, on_msg, &c);
+    nxd_decode(&d, data + 1 + half, size - 1 - half, on_msg, &c);
+    perf_dec_finish(&pd);
+    return 0;
+}
