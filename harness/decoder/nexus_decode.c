@@ -46,28 +46,42 @@ typedef struct rd {
     const char *err;
 } rd_t;
 
+/* n bits from the current position, up to 6 per byte (LSB first) */
 static uint64_t rd_fixed(rd_t *r, unsigned n) {
     uint64_t v = 0;
-    for (unsigned i = 0; i < n; i++, r->pos++) {
+    unsigned got = 0;
+    while (got < n) {
         uint32_t byte = r->pos / 6;
         if (byte >= r->len) { r->err = "fixed field past the end of the message"; return 0; }
-        v |= (uint64_t)((r->b[byte] >> (2 + r->pos % 6)) & 1) << i;
+        unsigned k = r->pos % 6, take = 6 - k;
+        if (take > n - got) take = n - got;
+        v |= (uint64_t)((r->b[byte] >> (2 + k)) & ((1u << take) - 1)) << got;
+        got += take;
+        r->pos += take;
     }
     return v;
 }
 
+/* a variable field: from the current bit to the end of the next byte with MSEO 01 or 11 */
 static uint64_t rd_var(rd_t *r) {
     if (r->ended) { r->err = "more fields than the message holds"; return 0; }
     uint32_t byte = r->pos / 6;
     while (byte < r->len && (r->b[byte] & 3) == 0) byte++;
     if (byte >= r->len) { r->err = "variable field without an end"; return 0; }
-    uint32_t end = (byte + 1) * 6;
-    uint64_t v = 0;
-    for (unsigned i = 0; r->pos < end; i++, r->pos++) {
-        unsigned bit = (r->b[r->pos / 6] >> (2 + r->pos % 6)) & 1;
-        if (bit && i >= 64) { r->err = "variable field wider than 64 bits"; return 0; }
-        if (i < 64) v |= (uint64_t)bit << i;
+    uint32_t first = r->pos / 6;
+    unsigned k = r->pos % 6;
+    uint64_t v = (uint64_t)((r->b[first] >> (2 + k)) & ((1u << (6 - k)) - 1));
+    unsigned got = 6 - k;
+    for (uint32_t i = first + 1; i <= byte; i++, got += 6) {
+        uint64_t chunk = r->b[i] >> 2;
+        if (got >= 64) {
+            if (chunk) { r->err = "variable field wider than 64 bits"; return 0; }
+        } else {
+            if (got > 58 && (chunk >> (64 - got))) { r->err = "variable field wider than 64 bits"; return 0; }
+            v |= chunk << got;
+        }
     }
+    r->pos = (byte + 1) * 6;
     r->ended = (r->b[byte] & 3) == 3;
     return v;
 }
@@ -189,7 +203,12 @@ int nxd_decode(nxd_t *d, const uint8_t *buf, size_t len, nxd_cb cb, void *ctx) {
         size_t start = i, end = i;
         while (end < len && (buf[end] & 3) != 3 && end - start < NXD_MAX_MSG) end++;
         nxd_msg_t m;
-        memset(&m, 0, sizeof m);
+        m.status = NXD_OK;
+        m.error = NULL;
+        m.has_src = m.has_ts = m.tics_valid = false;
+        m.src = 0;
+        m.fmask = 0;
+        m.tics = m.ts_field = 0;
         m.offset = d->offset + start;
         m.bytes = buf + start;
         if (end >= len) {                    /* cut off by the end of the input */
