@@ -1,6 +1,6 @@
 /* perf_proto.c - emits the SiFive perf library's ITC protocol by hand (until the perf library
- * exists): a Raw header for mcycle and minstret, then five manual records naming work(), and
- * prints on the UART what it stored, as the ground truth the decoded CSV must equal. */
+ * exists): a Raw header for mcycle and minstret, five manual records naming work() (printed on
+ * the UART as the ground truth the decoded CSV must equal), then an enter/exit pair. */
 #include <stdint.h>
 #include <stdio.h>
 #include "bsp.h"
@@ -47,6 +47,17 @@ int main(void) {
         /* printf here has no 64-bit conversions (picolibc's integer-only variant): halves */
         printf("rec %d 0x%08lx %lu %lu %lu %lu\n", r, (unsigned long)(uintptr_t)work,
                (unsigned long)(c >> 32), (unsigned long)c, (unsigned long)(i >> 32), (unsigned long)i);
+    }
+    /* a function entry and exit pair: work() called from main() */
+    uint32_t site = (uint32_t)(uintptr_t)main + 8;
+    for (int e = 0; e < 2; e++) {
+        uint64_t c = ts_rdcycle(), i = ts_rdinstret();
+        ts_itc_write8(0, CH, (uint8_t)e);                 /* 0 enter, 1 exit */
+        w32((uint32_t)(uintptr_t)work);
+        w32(site);
+        value(c);
+        value(i);
+        if (!e) sink += work(20);
     }
     TS_TE_REG(0, CONTROL) &= ~6u;
     while (!(TS_TE_REG(0, CONTROL) & 8)) { }

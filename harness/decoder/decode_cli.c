@@ -23,7 +23,9 @@ static void usage(FILE *f) {
           "Decodes a captured Nexus trace (the sink image, oldest byte first).\n"
           "\n"
           "options:\n"
-          "  -f, --format F        messages (JSON lines, default), itcprint, or csv (perf records)\n"
+          "  -f, --format F        messages (JSON lines, default), itcprint, csv (perf records) or\n"
+          "                        timeline (perf records as Chrome/Perfetto trace-event JSON)\n"
+          "      --tick-hz F       timestamp ticks per second for the timeline (default 100e6)\n"
           "      --srcbits N       SRC field width 0..8 (default: trace.json beside the trace, else 0)\n"
           "      --tssize N        timestamp width in bits (default: trace.json, else 40)\n"
           "      --itc-channel N   ITC print channel 0..31 (default 0)\n"
@@ -195,6 +197,47 @@ static void csv_error(void *vctx, unsigned core, uint64_t off, const char *what)
     if (c->errors++ < 10) fprintf(stderr, "tracesim: perf data error (hart %u, trace offset %" PRIu64 "): %s\n", core, off, what);
 }
 
+/* ---- perf records as a Chrome/Perfetto trace-event timeline ----------------------------- */
+typedef struct tctx {
+    FILE *out;
+    const elf_syms_t *syms;
+    double us_per_tick;
+    perf_header_t h[PERF_MAX_CORES];
+    bool first;
+    uint64_t untimed;
+} tctx_t;
+
+static void tl_sep(tctx_t *c) { fputs(c->first ? "\n" : ",\n", c->out); c->first = false; }
+
+static void tl_header(void *vctx, const perf_header_t *h) {
+    tctx_t *c = vctx;
+    c->h[h->core % PERF_MAX_CORES] = *h;
+}
+
+static void tl_record(void *vctx, const perf_record_t *r) {
+    tctx_t *c = vctx;
+    if (!r->tics_valid) { c->untimed++; return; }
+    double ts = (double)r->tics * c->us_per_tick;
+    const char *fn = c->syms ? elf_syms_find(c->syms, r->addr) : NULL;
+    char name[64];
+    if (!fn) { snprintf(name, sizeof name, "0x%08" PRIx64, r->addr); fn = name; }
+    tl_sep(c);
+    if (r->type == PERF_FUNC_ENTER || r->type == PERF_FUNC_EXIT)
+        fprintf(c->out, "{\"name\": \"%s\", \"ph\": \"%s\", \"ts\": %.3f, \"pid\": 0, \"tid\": %u}",
+                fn, r->type == PERF_FUNC_ENTER ? "B" : "E", ts, r->core);
+    else
+        fprintf(c->out, "{\"name\": \"%s %s\", \"ph\": \"i\", \"s\": \"t\", \"ts\": %.3f, \"pid\": 0, \"tid\": %u}",
+                perf_record_name(r->type), fn, ts, r->core);
+    const perf_header_t *h = &c->h[r->core % PERF_MAX_CORES];
+    for (unsigned i = 0; i < r->n && i < h->n; i++) {
+        char cn[64];
+        counter_name(&h->def[i], cn, sizeof cn);
+        tl_sep(c);
+        fprintf(c->out, "{\"name\": \"hart%u %s\", \"ph\": \"C\", \"ts\": %.3f, \"pid\": 0, "
+                        "\"args\": {\"delta\": %" PRIu64 "}}", r->core, cn, ts, r->delta[i]);
+    }
+}
+
 static int perf_msg(void *vctx, const nxd_msg_t *m) {
     perf_dec_feed(vctx, m);
     return 0;
@@ -206,9 +249,11 @@ int ts_decode_main(int argc, char **argv) {
         {"tssize", required_argument, 0, 2},   {"itc-channel", required_argument, 0, 3},
         {"out", required_argument, 0, 'o'},    {"help", no_argument, 0, 'h'},
         {"perf-channel", required_argument, 0, 4}, {"elf", required_argument, 0, 5},
+        {"tick-hz", required_argument, 0, 6},
         {0, 0, 0, 0}};
     const char *format = "messages", *out_dir = NULL, *elf = NULL;
     int srcbits = -1, tssize = -1, channel = 0, perf_channel = 6, c;
+    double tick_hz = 100e6;
     char *end;
     opterr = 0;
     optind = 1;
@@ -230,13 +275,21 @@ int ts_decode_main(int argc, char **argv) {
         case 3: channel = (int)v; break;
         case 4: perf_channel = (int)v; break;
         case 5: elf = optarg; break;
+        case 6:
+            tick_hz = strtod(optarg, &end);
+            if (*end || end == optarg || !(tick_hz > 0)) {
+                fprintf(stderr, "tracesim: invalid value '%s' for --tick-hz (see tracesim decode --help)\n", optarg);
+                return EXIT_USAGE;
+            }
+            break;
         case 'h': usage(stdout); return 0;
         case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim decode --help)\n", argv[optind - 1]); return EXIT_USAGE;
         default: fprintf(stderr, "tracesim: unknown option '%s' (see tracesim decode --help)\n", argv[optind - 1]); return EXIT_USAGE;
         }
     }
-    if (strcmp(format, "messages") && strcmp(format, "itcprint") && strcmp(format, "csv")) {
-        fprintf(stderr, "tracesim: unknown format '%s' (messages, itcprint, csv)\n", format);
+    if (strcmp(format, "messages") && strcmp(format, "itcprint") && strcmp(format, "csv") &&
+        strcmp(format, "timeline")) {
+        fprintf(stderr, "tracesim: unknown format '%s' (messages, itcprint, csv, timeline)\n", format);
         return EXIT_USAGE;
     }
     if (optind != argc - 1) {
@@ -271,7 +324,8 @@ int ts_decode_main(int argc, char **argv) {
             return EXIT_HOST;
         }
         snprintf(opath, sizeof opath, "%s/%s", out_dir,
-                 !strcmp(format, "messages") ? "messages.jsonl" : !strcmp(format, "csv") ? "perf.csv" : "itcprint.txt");
+                 !strcmp(format, "messages") ? "messages.jsonl" : !strcmp(format, "csv") ? "perf.csv" :
+                 !strcmp(format, "timeline") ? "timeline.json" : "itcprint.txt");
         out = fopen(opath, "w");
         if (!out) { fprintf(stderr, "tracesim: cannot create %s: %s\n", opath, strerror(errno)); free(data); return EXIT_HOST; }
     }
@@ -285,7 +339,8 @@ int ts_decode_main(int argc, char **argv) {
             fprintf(stderr, "tracesim: note: the last message is cut off at the end of the trace (not listed)\n");
         if (jc.bad)
             fprintf(stderr, "tracesim: warning: %" PRIu64 " corrupt messages (listed with \"error\"; decoding resynchronised)\n", jc.bad);
-    } else if (!strcmp(format, "csv")) {
+    } else if (!strcmp(format, "csv") || !strcmp(format, "timeline")) {
+        bool csv = !strcmp(format, "csv");
         elf_syms_t syms;
         bool have_syms = false;
         if (elf) {
@@ -298,11 +353,22 @@ int ts_decode_main(int argc, char **argv) {
             have_syms = true;
         }
         cctx_t cc = {.out = out, .syms = have_syms ? &syms : NULL};
-        perf_dec_cb_t cb = {&cc, csv_header, csv_record, csv_error};
+        static tctx_t tc;
+        memset(&tc, 0, sizeof tc);
+        tc.out = out;
+        tc.syms = have_syms ? &syms : NULL;
+        tc.us_per_tick = 1e6 / tick_hz;
+        tc.first = true;
+        perf_dec_cb_t cb = csv ? (perf_dec_cb_t){&cc, csv_header, csv_record, csv_error}
+                               : (perf_dec_cb_t){&tc, tl_header, tl_record, csv_error};
+        if (!csv) fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", out);
         perf_dec_t pd;
         perf_dec_init(&pd, (unsigned)perf_channel, &cb);
         nxd_decode(&d, data, len, perf_msg, &pd);
         perf_dec_finish(&pd);
+        if (!csv) fputs("\n]}\n", out);
+        if (tc.untimed)
+            fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) without a timestamp are not in the timeline\n", tc.untimed);
         if (!pd.headers)
             fprintf(stderr, "tracesim: no perf header (marker 0x%08x) on ITC channel %d\n", pd.marker, perf_channel);
         if (cc.truncated)
