@@ -2,6 +2,7 @@
  * messages (JSON lines, the layout of ../shared/captures/NAME.messages.jsonl) and itcprint
  * (strings printed through ITC on one channel). */
 #include "decode_cli.h"
+#include "elements.h"
 #include "elf_syms.h"
 #include "nexus_decode.h"
 #include "perf_decode.h"
@@ -23,8 +24,9 @@ static void usage(FILE *f) {
           "Decodes a captured Nexus trace (the sink image, oldest byte first).\n"
           "\n"
           "options:\n"
-          "  -f, --format F        messages (JSON lines, default), itcprint, csv (perf records) or\n"
-          "                        timeline (perf records as Chrome/Perfetto trace-event JSON)\n"
+          "  -f, --format F        messages (JSON lines, default), elements (generic trace elements),\n"
+          "                        itcprint, csv (perf records) or timeline (perf records as\n"
+          "                        Chrome/Perfetto trace-event JSON)\n"
           "      --tick-hz F       timestamp ticks per second for the timeline (default 100e6)\n"
           "      --srcbits N       SRC field width 0..8 (default: trace.json beside the trace, else 0)\n"
           "      --tssize N        timestamp width in bits (default: trace.json, else 40)\n"
@@ -238,8 +240,44 @@ static void tl_record(void *vctx, const perf_record_t *r) {
     }
 }
 
-static int perf_msg(void *vctx, const nxd_msg_t *m) {
-    perf_dec_feed(vctx, m);
+static int elem_to_perf(void *vctx, const ts_elem_t *e) {
+    perf_dec_feed_elem(vctx, e);
+    return 0;
+}
+
+/* ---- generic elements as text lines ---------------------------------------------------- */
+static int print_elem(void *vctx, const ts_elem_t *e) {
+    FILE *o = vctx;
+    fprintf(o, "%8" PRIu64 " [%u] ", e->offset, e->src);
+    if (e->has_time) fprintf(o, "%12" PRIu64 " ", e->time); else fputs("           - ", o);
+    fputs(ts_elem_name(e->type), o);
+    switch (e->type) {
+    case TS_ELEM_SWTRACE:
+        fprintf(o, " channel=%u lane=%u size=%u value=0x%0*x", e->u.sw.channel, e->u.sw.lane,
+                e->u.sw.size, (int)(2 * e->u.sw.size), e->u.sw.value);
+        break;
+    case TS_ELEM_OWNERSHIP: fprintf(o, " process=0x%08x", e->u.own.process); break;
+    case TS_ELEM_RESOURCE_FULL: fprintf(o, " rcode=%u value=%" PRIu64, e->u.rf.rcode, e->u.rf.value); break;
+    case TS_ELEM_SYNC:
+        fprintf(o, " reason=%u i_cnt=%" PRIu64 " addr=0x%08" PRIx64, e->u.sync.reason, e->u.sync.i_cnt, e->u.sync.addr);
+        if (e->u.sync.has_hist) fprintf(o, " hist=0x%" PRIx64, e->u.sync.hist);
+        break;
+    case TS_ELEM_BRANCH:
+        fprintf(o, " %s i_cnt=%" PRIu64, e->u.br.indirect ? "indirect" : "direct", e->u.br.i_cnt);
+        if (e->u.br.indirect) fprintf(o, " b_type=%u addr=0x%08" PRIx64, e->u.br.b_type, e->u.br.addr);
+        if (e->u.br.has_hist) fprintf(o, " hist=0x%" PRIx64, e->u.br.hist);
+        break;
+    case TS_ELEM_CORRELATION: case TS_ELEM_TRACE_OFF: case TS_ELEM_TRACE_ON: case TS_ELEM_TIMESTAMP:
+    case TS_ELEM_ICT_EVENT:
+        if (e->msg && e->msg->tcode == 33)
+            fprintf(o, " evcode=%u cdf=%u i_cnt=%" PRIu64, e->u.corr.evcode, e->u.corr.cdf, e->u.corr.i_cnt);
+        else if (e->msg)
+            fprintf(o, " cksrc=%u ckdf=%u data0=0x%" PRIx64, e->u.ict.cksrc, e->u.ict.ckdf, e->u.ict.data0);
+        break;
+    case TS_ELEM_CORRUPT: case TS_ELEM_TRUNCATED: fprintf(o, " (%s)", e->u.err.what); break;
+    default: break;
+    }
+    fputc('\n', o);
     return 0;
 }
 
@@ -288,8 +326,8 @@ int ts_decode_main(int argc, char **argv) {
         }
     }
     if (strcmp(format, "messages") && strcmp(format, "itcprint") && strcmp(format, "csv") &&
-        strcmp(format, "timeline")) {
-        fprintf(stderr, "tracesim: unknown format '%s' (messages, itcprint, csv, timeline)\n", format);
+        strcmp(format, "timeline") && strcmp(format, "elements")) {
+        fprintf(stderr, "tracesim: unknown format '%s' (messages, elements, itcprint, csv, timeline)\n", format);
         return EXIT_USAGE;
     }
     if (optind != argc - 1) {
@@ -325,7 +363,8 @@ int ts_decode_main(int argc, char **argv) {
         }
         snprintf(opath, sizeof opath, "%s/%s", out_dir,
                  !strcmp(format, "messages") ? "messages.jsonl" : !strcmp(format, "csv") ? "perf.csv" :
-                 !strcmp(format, "timeline") ? "timeline.json" : "itcprint.txt");
+                 !strcmp(format, "timeline") ? "timeline.json" : !strcmp(format, "elements") ? "elements.txt" :
+                 "itcprint.txt");
         out = fopen(opath, "w");
         if (!out) { fprintf(stderr, "tracesim: cannot create %s: %s\n", opath, strerror(errno)); free(data); return EXIT_HOST; }
     }
@@ -364,7 +403,10 @@ int ts_decode_main(int argc, char **argv) {
         if (!csv) fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", out);
         perf_dec_t pd;
         perf_dec_init(&pd, (unsigned)perf_channel, &cb);
-        nxd_decode(&d, data, len, perf_msg, &pd);
+        ts_elem_stage_t es;
+        ts_elem_init(&es, elem_to_perf, &pd);
+        nxd_decode(&d, data, len, ts_elem_from_msg, &es);
+        ts_elem_eot(&es, len);
         perf_dec_finish(&pd);
         if (!csv) fputs("\n]}\n", out);
         if (tc.untimed)
@@ -374,6 +416,11 @@ int ts_decode_main(int argc, char **argv) {
         if (cc.truncated)
             fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) cut off (marked \"(truncated)\")\n", cc.truncated);
         if (have_syms) elf_syms_free(&syms);
+    } else if (!strcmp(format, "elements")) {
+        ts_elem_stage_t es;
+        ts_elem_init(&es, print_elem, out);
+        nxd_decode(&d, data, len, ts_elem_from_msg, &es);
+        ts_elem_eot(&es, len);
     } else {
         pctx_t pc = {.out = out, .channel = (unsigned)channel};
         nxd_decode(&d, data, len, itc_msg, &pc);

@@ -57,7 +57,9 @@ static void flush_low(perf_core_t *c) {
     if (c->pending_low) { add_value(c, c->low); c->pending_low = false; }
 }
 
-static void start_header(perf_dec_t *d, perf_core_t *c, unsigned core, const nxd_msg_t *m) {
+typedef struct sw { bool tics_valid; uint64_t tics, offset; } sw_t;
+
+static void start_header(perf_dec_t *d, perf_core_t *c, unsigned core, const sw_t *m) {
     if (c->in_record) {
         flush_low(c);
         emit_record(d, c, c->r.n < c->h.n);
@@ -72,13 +74,8 @@ static void start_header(perf_dec_t *d, perf_core_t *c, unsigned core, const nxd
     memset(c->prev, 0, sizeof c->prev);
 }
 
-void perf_dec_feed(perf_dec_t *d, const nxd_msg_t *m) {
-    if (m->status != NXD_OK || m->tcode != 7) return;
-    uint64_t tag = m->f[NXF_IDTAG];
-    if (tag < 4u * d->channel || tag > 4u * d->channel + 3) return;
-    unsigned core = m->src % PERF_MAX_CORES, kind = (unsigned)(tag & 3);
-    unsigned size = kind == 3 ? 1 : kind == 2 ? 2 : 4;
-    uint64_t v = m->f[NXF_DATA];
+static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const sw_t *m) {
+    unsigned core = src % PERF_MAX_CORES;
     perf_core_t *c = &d->core[core];
 
     /* the marker starts a header where a header can start: before any, or where a record
@@ -206,6 +203,21 @@ void perf_dec_feed(perf_dec_t *d, const nxd_msg_t *m) {
     default:
         return;
     }
+}
+
+void perf_dec_feed_elem(perf_dec_t *d, const ts_elem_t *e) {
+    if (e->type != TS_ELEM_SWTRACE || e->u.sw.channel != d->channel) return;
+    sw_t m = {e->has_time, e->time, e->offset};
+    feed(d, e->src, e->u.sw.size, e->u.sw.value, &m);
+}
+
+void perf_dec_feed(perf_dec_t *d, const nxd_msg_t *m) {
+    if (m->status != NXD_OK || m->tcode != 7) return;
+    uint64_t tag = m->f[NXF_IDTAG];
+    if (tag < 4u * d->channel || tag > 4u * d->channel + 3) return;
+    unsigned kind = (unsigned)(tag & 3);
+    sw_t s = {m->tics_valid, m->tics, m->offset};
+    feed(d, m->src, kind == 3 ? 1 : kind == 2 ? 2 : 4, m->f[NXF_DATA], &s);
 }
 
 void perf_dec_finish(perf_dec_t *d) {

@@ -17,6 +17,7 @@
 #define TS_PERF_DECODE_H
 #include <stdbool.h>
 #include <stdint.h>
+#include "elements.h"
 #include "nexus_decode.h"
 
 #define PERF_MARKER 0x70657266u
@@ -93,7 +94,9 @@ typedef struct perf_dec {
 } perf_dec_t;
 
 void perf_dec_init(perf_dec_t *d, unsigned channel, const perf_dec_cb_t *cb);
-/* one decoded message (ignores everything but perf-channel Data Acquisition) */
+/* one software-trace element (ignores other elements and other channels) */
+void perf_dec_feed_elem(perf_dec_t *d, const ts_elem_t *e);
+/* the same from a decoded message (Data Acquisition on the perf channel) */
 void perf_dec_feed(perf_dec_t *d, const nxd_msg_t *m);
 /* end of trace: completes a record whose last value was pending, reports a cut-off one */
 void perf_dec_finish(perf_dec_t *d);

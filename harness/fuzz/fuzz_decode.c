@@ -1,11 +1,12 @@
-/* fuzz_decode.c - libFuzzer target over the whole decoder: bytes -> Nexus messages -> perf
- * records and ITC print. The first input byte chooses the SRC width, the perf channel and the
+/* fuzz_decode.c - libFuzzer target over the whole decoder: bytes -> Nexus messages -> generic
+ * elements -> perf records. The first input byte chooses the SRC width, the perf channel and the
  * timestamp width, so every configuration is explored. Built with clang
  * -fsanitize=fuzzer,address,undefined (tests/CMakeLists.txt: fuzz.decode); a crash, hang,
  * leak or out-of-bounds access is a failure. */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "elements.h"
 #include "nexus_decode.h"
 #include "perf_decode.h"
 
@@ -19,12 +20,13 @@ static void on_r(void *c, const perf_record_t *r) {
 }
 static void on_e(void *c, unsigned core, uint64_t off, const char *w) { (void)c; (void)core; (void)off; (void)w; }
 
-static int on_msg(void *vctx, const nxd_msg_t *m) {
+static int on_elem(void *vctx, const ts_elem_t *e) {
     fctx_t *c = vctx;
     c->n++;
     /* every byte of the message must lie inside the input (ASan checks the reads) */
-    for (uint32_t i = 0; i < m->len; i++) c->chars += m->bytes[i];
-    perf_dec_feed(c->pd, m);
+    if (e->msg)
+        for (uint32_t i = 0; i < e->msg->len; i++) c->chars += e->msg->bytes[i];
+    perf_dec_feed_elem(c->pd, e);
     return 0;
 }
 
@@ -38,10 +40,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     perf_dec_cb_t cb = {NULL, on_h, on_r, on_e};
     perf_dec_init(&pd, (data[0] >> 4) % 32, &cb);
     fctx_t c = {&pd, 0, 0, 0};
-    /* decode in two pieces when possible: the state must carry over */
+    ts_elem_stage_t es;
+    ts_elem_init(&es, on_elem, &c);
+    /* decode in two pieces: the state must carry over */
     size_t half = (size - 1) / 2;
-    nxd_decode(&d, data + 1, half, on_msg, &c);
-    nxd_decode(&d, data + 1 + half, size - 1 - half, on_msg, &c);
+    nxd_decode(&d, data + 1, half, ts_elem_from_msg, &es);
+    nxd_decode(&d, data + 1 + half, size - 1 - half, ts_elem_from_msg, &es);
+    ts_elem_eot(&es, size - 1);
     perf_dec_finish(&pd);
     return 0;
 }

@@ -1,0 +1,131 @@
+/* elements.c - Nexus messages to generic trace elements; see elements.h. */
+#include "elements.h"
+#include <string.h>
+
+const char *ts_elem_name(enum ts_elem_type t) {
+    static const char *const n[] = {"NO_SYNC", "TRACE_ON", "TRACE_OFF", "TIMESTAMP", "SWTRACE",
+                                    "OWNERSHIP", "OVERFLOW", "RESOURCE_FULL", "SYNC", "BRANCH",
+                                    "CORRELATION", "ICT_EVENT", "CORRUPT", "TRUNCATED", "EOT"};
+    return (unsigned)t < sizeof n / sizeof n[0] ? n[t] : "?";
+}
+
+void ts_elem_init(ts_elem_stage_t *s, ts_elem_cb cb, void *ctx) {
+    memset(s, 0, sizeof *s);
+    s->cb = cb;
+    s->ctx = ctx;
+}
+
+static int emit(ts_elem_stage_t *s, ts_elem_t *e) { return s->cb(s->ctx, e); }
+
+int ts_elem_from_msg(void *vs, const nxd_msg_t *m) {
+    ts_elem_stage_t *s = vs;
+    unsigned src = m->src % NXD_MAX_SRC;
+    ts_elem_t e;
+    memset(&e, 0, sizeof e);
+    e.src = src;
+    e.offset = m->offset;
+    e.has_time = m->tics_valid;
+    e.time = m->tics;
+    e.msg = m;
+    if (m->status == NXD_TRUNCATED) { e.type = TS_ELEM_TRUNCATED; e.u.err.what = m->error; return emit(s, &e); }
+    if (m->status == NXD_BAD) {
+        memset(s->synced, 0, sizeof s->synced);          /* the decoder resynchronises */
+        e.type = TS_ELEM_CORRUPT;
+        e.u.err.what = m->error;
+        return emit(s, &e);
+    }
+    bool sync_msg = m->tcode == 9 || m->tcode == 11 || m->tcode == 12 || m->tcode == 29 || m->tcode == 35;
+    if (!s->seen[src]) {
+        s->seen[src] = true;
+        if (!sync_msg) {                        /* data before any synchronisation */
+            ts_elem_t ns = e;
+            ns.type = TS_ELEM_NO_SYNC;
+            int rc = emit(s, &ns);
+            if (rc) return rc;
+        }
+    }
+    const uint64_t *f = m->f;
+    switch (m->tcode) {
+    case 7:
+        e.type = TS_ELEM_SWTRACE;
+        e.u.sw.channel = (unsigned)(f[NXF_IDTAG] >> 2);
+        e.u.sw.lane = (unsigned)(f[NXF_IDTAG] & 3);
+        e.u.sw.size = e.u.sw.lane == 3 ? 1 : e.u.sw.lane == 2 ? 2 : 4;
+        e.u.sw.value = (uint32_t)f[NXF_DATA];
+        break;
+    case 23:
+        e.type = TS_ELEM_SWTRACE;
+        e.u.sw.channel = (unsigned)(f[NXF_ADDR] >> 2);
+        e.u.sw.lane = (unsigned)(f[NXF_ADDR] & 3);
+        e.u.sw.size = e.u.sw.lane == 3 ? 1 : e.u.sw.lane == 2 ? 2 : 4;
+        e.u.sw.value = (uint32_t)f[NXF_DATA];
+        break;
+    case 2: e.type = TS_ELEM_OWNERSHIP; e.u.own.process = (uint32_t)f[NXF_PROCESS]; break;
+    case 8: e.type = TS_ELEM_OVERFLOW; memset(s->synced, 0, sizeof s->synced); break;
+    case 27:
+        e.type = TS_ELEM_RESOURCE_FULL;
+        e.u.rf.rcode = (unsigned)f[NXF_RCODE];
+        e.u.rf.value = (m->fmask >> NXF_I_CNT & 1) ? f[NXF_I_CNT]
+                     : (m->fmask >> NXF_HISTORY & 1) ? f[NXF_HISTORY] : f[NXF_COUNT];
+        break;
+    case 9: case 11: case 12: case 29:
+        e.type = TS_ELEM_SYNC;
+        s->addr[src] = f[NXF_F_ADDR] << 1;
+        s->synced[src] = true;
+        e.u.sync.reason = (unsigned)f[NXF_SYNC];
+        e.u.sync.i_cnt = f[NXF_I_CNT];
+        e.u.sync.addr = s->addr[src];
+        e.u.sync.has_hist = m->tcode == 29;
+        e.u.sync.hist = m->tcode == 29 ? f[NXF_HISTORY] : 0;
+        break;
+    case 3: case 4: case 28:
+        e.type = TS_ELEM_BRANCH;
+        e.u.br.indirect = m->tcode != 3;
+        e.u.br.i_cnt = f[NXF_I_CNT];
+        if (m->tcode != 3) {
+            e.u.br.b_type = (unsigned)f[NXF_B_TYPE];
+            s->addr[src] ^= f[NXF_U_ADDR] << 1;
+            e.u.br.addr = s->addr[src];
+        }
+        e.u.br.has_hist = m->tcode == 28;
+        e.u.br.hist = m->tcode == 28 ? f[NXF_HISTORY] : 0;
+        break;
+    case 33:
+        e.type = f[NXF_EVCODE] == 4 ? TS_ELEM_TRACE_OFF : TS_ELEM_CORRELATION;
+        e.u.corr.evcode = (unsigned)f[NXF_EVCODE];
+        e.u.corr.cdf = (unsigned)f[NXF_CDF];
+        e.u.corr.i_cnt = f[NXF_I_CNT];
+        e.u.corr.hist = (m->fmask >> NXF_HISTORY & 1) ? f[NXF_HISTORY] : 0;
+        s->synced[src] = false;
+        break;
+    case 34: case 35: {
+        unsigned cksrc = (unsigned)f[NXF_CKSRC];
+        e.u.ict.cksrc = cksrc;
+        e.u.ict.ckdf = (unsigned)f[NXF_CKDF];
+        e.u.ict.data0 = f[NXF_CKDATA0];
+        e.u.ict.data1 = (m->fmask >> NXF_CKDATA1 & 1) ? f[NXF_CKDATA1] : 0;
+        if (m->tcode == 35) s->synced[src] = true;
+        if (cksrc == 0) {
+            uint64_t code = f[NXF_CONTROL];
+            e.type = code == 3 ? TS_ELEM_TRACE_OFF : code == 2 ? TS_ELEM_TRACE_ON
+                   : m->tcode == 35 ? TS_ELEM_TIMESTAMP : TS_ELEM_ICT_EVENT;
+        } else {
+            e.type = TS_ELEM_ICT_EVENT;
+        }
+        break;
+    }
+    default:
+        e.type = TS_ELEM_CORRUPT;
+        e.u.err.what = "unsupported TCODE";
+        break;
+    }
+    return emit(s, &e);
+}
+
+int ts_elem_eot(ts_elem_stage_t *s, uint64_t offset) {
+    ts_elem_t e;
+    memset(&e, 0, sizeof e);
+    e.type = TS_ELEM_EOT;
+    e.offset = offset;
+    return emit(s, &e);
+}
