@@ -6,6 +6,7 @@
 #include "elf_syms.h"
 #include "nexus_decode.h"
 #include "perf_decode.h"
+#include "perf_sifive.h"
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -25,8 +26,8 @@ static void usage(FILE *f) {
           "\n"
           "options:\n"
           "  -f, --format F        messages (JSON lines, default), elements (generic trace elements),\n"
-          "                        itcprint, csv (perf records) or timeline (perf records as\n"
-          "                        Chrome/Perfetto trace-event JSON)\n"
+          "                        itcprint, perf (SiFive decoder's perf files in DIR), csv (perf\n"
+          "                        records) or timeline (Chrome/Perfetto trace-event JSON)\n"
           "      --tick-hz F       timestamp ticks per second for the timeline (default 100e6)\n"
           "      --srcbits N       SRC field width 0..8 (default: trace.json beside the trace, else 0)\n"
           "      --tssize N        timestamp width in bits (default: trace.json, else 40)\n"
@@ -326,8 +327,8 @@ int ts_decode_main(int argc, char **argv) {
         }
     }
     if (strcmp(format, "messages") && strcmp(format, "itcprint") && strcmp(format, "csv") &&
-        strcmp(format, "timeline") && strcmp(format, "elements")) {
-        fprintf(stderr, "tracesim: unknown format '%s' (messages, elements, itcprint, csv, timeline)\n", format);
+        strcmp(format, "timeline") && strcmp(format, "elements") && strcmp(format, "perf")) {
+        fprintf(stderr, "tracesim: unknown format '%s' (messages, elements, itcprint, perf, csv, timeline)\n", format);
         return EXIT_USAGE;
     }
     if (optind != argc - 1) {
@@ -353,6 +354,35 @@ int ts_decode_main(int argc, char **argv) {
     free(json);
     nxd_cfg_t cfg = {srcbits < 0 ? 0u : (unsigned)srcbits, tssize < 0 ? 40u : (unsigned)tssize};
 
+    if (!strcmp(format, "perf")) {
+        /* E = the ELF's name without directory and extension (the trace's, without an ELF) */
+        char stem[256], dir[4096];
+        const char *base = strrchr(elf ? elf : path, '/');
+        snprintf(stem, sizeof stem, "%s", base ? base + 1 : (elf ? elf : path));
+        char *dot = strrchr(stem, '.');
+        if (dot && dot != stem) *dot = 0;
+        if (out_dir) snprintf(dir, sizeof dir, "%s", out_dir);
+        else { snprintf(dir, sizeof dir, "%s", path); char *sl = strrchr(dir, '/'); if (sl) *sl = 0; else snprintf(dir, sizeof dir, "."); }
+        perf_sifive_t *ps = perf_sifive_open(dir, stem, elf, err, sizeof err);
+        if (!ps) { fprintf(stderr, "tracesim: %s\n", err); free(data); return elf ? EXIT_NO_FILE : EXIT_HOST; }
+        nxd_t pdx;
+        nxd_init(&pdx, &cfg);
+        cctx_t ec = {0};
+        perf_dec_cb_t cb = {ps, perf_sifive_header, perf_sifive_record, NULL};
+        perf_dec_t pd;
+        perf_dec_init(&pd, (unsigned)perf_channel, &cb);
+        (void)ec;
+        ts_elem_stage_t es;
+        ts_elem_init(&es, elem_to_perf, &pd);
+        nxd_decode(&pdx, data, len, ts_elem_from_msg, &es);
+        ts_elem_eot(&es, len);
+        perf_dec_finish(&pd);
+        free(data);
+        if (!pd.headers)
+            fprintf(stderr, "tracesim: no perf header (marker 0x%08x) on ITC channel %d\n", pd.marker, perf_channel);
+        if (perf_sifive_close(ps)) { fprintf(stderr, "tracesim: writing the perf files in %s failed\n", dir); return EXIT_HOST; }
+        return 0;
+    }
     FILE *out = stdout;
     char opath[4200];
     if (out_dir) {

@@ -1,0 +1,171 @@
+/* perf_sifive.c - SiFive-format perf files; see perf_sifive.h. */
+#include "perf_sifive.h"
+#include <elfutils/libdw.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+struct perf_sifive {
+    char dir[4096], name[256], elf[4096];
+    FILE *agg, *addr, *callret, *chan[PERF_MAX_COUNTERS];
+    const char *count_type;
+    elf_syms_t syms;
+    bool have_syms;
+    Dwarf *dw;
+    int dw_fd;
+    Dwarf_Die *cus;           /* compile units (looked up by dwarf_haspc: the address-range
+                                 table of GCC 12's RISC-V DWARF 5 does not satisfy dwarf_addrdie) */
+    size_t ncu, last_cu;
+    unsigned cur_core;
+    perf_header_t h[PERF_MAX_CORES];
+    int failed;
+};
+
+static const char *type_name(enum perf_count_type t) {
+    return t == PERF_RAW ? "RAW" : t == PERF_DELTA ? "Delta" : t == PERF_DELTA_XOR ? "DeltaXOR" : "unknown";
+}
+
+/* " ffl:file:function:line\n", or "\n" when the address has no source position */
+static void ffl(perf_sifive_t *p, uint64_t addr, char *buf, size_t len) {
+    const char *fn = p->have_syms ? elf_syms_find(&p->syms, addr) : NULL;
+    Dwarf_Die *cu = NULL;
+    for (size_t k = 0; fn && k < p->ncu && !cu; k++) {
+        size_t i = (p->last_cu + k) % p->ncu;
+        if (dwarf_haspc(&p->cus[i], (Dwarf_Addr)addr) == 1) { cu = &p->cus[i]; p->last_cu = i; }
+    }
+    if (cu) {
+        Dwarf_Line *line = dwarf_getsrc_die(cu, (Dwarf_Addr)addr);
+        int ln = 0;
+        const char *file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
+        if (file && !dwarf_lineno(line, &ln)) { snprintf(buf, len, " ffl:%s:%s:%d\n", file, fn, ln); return; }
+    }
+    snprintf(buf, len, "\n");
+}
+
+static FILE *open_file(perf_sifive_t *p, const char *sub, const char *suffix, bool with_type) {
+    char path[4600];
+    snprintf(path, sizeof path, "%s%s/%s.%s", p->dir, sub, p->name, suffix);
+    FILE *f = fopen(path, "w");
+    if (!f) { p->failed = 1; return NULL; }
+    fprintf(f, "# ELFPATH=%s\n", p->elf);
+    if (with_type) fprintf(f, "# COUNT_TYPE: %s\n", p->count_type ? p->count_type : "unknown");
+    return f;
+}
+
+perf_sifive_t *perf_sifive_open(const char *dir, const char *name, const char *elf, char *err, size_t errlen) {
+    perf_sifive_t *p = calloc(1, sizeof *p);
+    if (!p) { snprintf(err, errlen, "out of memory"); return NULL; }
+    snprintf(p->dir, sizeof p->dir, "%s", dir);
+    snprintf(p->name, sizeof p->name, "%s", name);
+    snprintf(p->elf, sizeof p->elf, "%s", elf ? elf : "");
+    p->dw_fd = -1;
+    char sub[4200];
+    snprintf(sub, sizeof sub, "%s/perf", dir);
+    if ((mkdir(dir, 0777) && errno != EEXIST) || (mkdir(sub, 0777) && errno != EEXIST)) {
+        snprintf(err, errlen, "cannot create %s: %s", sub, strerror(errno));
+        free(p);
+        return NULL;
+    }
+    if (elf) {
+        if (elf_syms_load(&p->syms, elf, err, errlen)) { free(p); return NULL; }
+        p->have_syms = true;
+        p->dw_fd = open(elf, O_RDONLY);
+        if (p->dw_fd >= 0) p->dw = dwarf_begin(p->dw_fd, DWARF_C_READ);   /* NULL: no DWARF */
+        Dwarf_Off off = 0, next;
+        size_t hsize, cap = 0;
+        while (p->dw && dwarf_nextcu(p->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
+            if (p->ncu == cap) {
+                cap = cap ? 2 * cap : 64;
+                Dwarf_Die *nc = realloc(p->cus, cap * sizeof *nc);
+                if (!nc) break;
+                p->cus = nc;
+            }
+            if (dwarf_offdie(p->dw, off + hsize, &p->cus[p->ncu])) p->ncu++;
+            off = next;
+        }
+    }
+    p->agg = open_file(p, "", "perf", false);
+    if (!p->agg) {
+        snprintf(err, errlen, "cannot create %s/%s.perf: %s", dir, name, strerror(errno));
+        perf_sifive_close(p);
+        return NULL;
+    }
+    return p;
+}
+
+void perf_sifive_header(void *ctx, const perf_header_t *h) {
+    perf_sifive_t *p = ctx;
+    int t = (int)(uint32_t)h->tics;
+    p->count_type = type_name(h->count_type);
+    p->h[h->core % PERF_MAX_CORES] = *h;
+    fprintf(p->agg, "# COUNT_TYPE: %s\n", p->count_type);
+    fprintf(p->agg, "[%u] %d [Perf Cntr Mask] [Mask=0x%08x]\n", h->core, t, h->mask);
+    for (unsigned i = 0; i < h->n; i++) {
+        const perf_counter_def_t *d = &h->def[i];
+        char line[256];
+        snprintf(line, sizeof line,
+                 "[%u] %d [Perf Cntr Def] [Counter=%u] [Type=%u] [Code=%u] [EventData=0x%08" PRIx64 "] [CntrCSR=0x%03x] [CntrBits=%u]\n",
+                 h->core, t, d->index, d->type, d->type == 2 ? 0 : d->code, d->type == 2 ? d->event_data : 0,
+                 d->info & 0xFFF, d->width);
+        fputs(line, p->agg);
+        if (d->index < PERF_MAX_COUNTERS) {
+            if (!p->chan[d->index]) {
+                char suffix[32];
+                snprintf(suffix, sizeof suffix, "perfchannel%u", d->index);
+                p->chan[d->index] = open_file(p, "/perf", suffix, true);
+            }
+            if (p->chan[d->index]) fputs(line, p->chan[d->index]);
+        }
+    }
+}
+
+void perf_sifive_record(void *ctx, const perf_record_t *r) {
+    perf_sifive_t *p = ctx;
+    int t = (int)(uint32_t)r->tics;
+    char fi[4400], line[4600];
+    uint64_t pc = r->addr;
+    if (r->type == PERF_FUNC_ENTER || r->type == PERF_FUNC_EXIT) {
+        if (!p->callret) p->callret = open_file(p, "/perf", "callret", true);
+        ffl(p, r->type == PERF_FUNC_ENTER ? r->addr : r->call_site, fi, sizeof fi);
+        if (r->type == PERF_FUNC_ENTER)
+            snprintf(line, sizeof line, "[%u] %d [Func Enter at 0x%08" PRIx64 "] [Called From 0x%08" PRIx64 "]%s",
+                     r->core, t, r->addr, r->call_site, fi);
+        else
+            snprintf(line, sizeof line, "[%u] %d [Func Exit] [Func at 0x%08" PRIx64 "] [Returning to 0x%08" PRIx64 "]%s",
+                     r->core, t, r->addr, r->call_site, fi);
+        if (p->callret) fputs(line, p->callret);
+        if (r->type == PERF_FUNC_EXIT) pc = r->call_site;
+    } else {
+        if (!p->addr) p->addr = open_file(p, "/perf", "address", true);
+        ffl(p, r->addr, fi, sizeof fi);
+        snprintf(line, sizeof line, "[%u] %d PC=0x%08" PRIx64 " [Address]%s", r->core, t, r->addr, fi);
+        if (p->addr) fputs(line, p->addr);
+    }
+    fputs(line, p->agg);
+    ffl(p, pc, fi, sizeof fi);
+    for (unsigned i = 0; i < r->n; i++) {
+        snprintf(line, sizeof line, "[%u] %d PC=0x%08" PRIx64 " [Perf Cntr] [Index=%u] [Value=%" PRId64 "] %s",
+                 r->core, t, pc, r->index[i], (int64_t)r->value[i], fi);
+        fputs(line, p->agg);
+        if (r->index[i] < PERF_MAX_COUNTERS && p->chan[r->index[i]]) fputs(line, p->chan[r->index[i]]);
+    }
+}
+
+int perf_sifive_close(perf_sifive_t *p) {
+    if (!p) return 0;
+    int rc = p->failed ? -1 : 0;
+    FILE *all[3 + PERF_MAX_COUNTERS] = {p->agg, p->addr, p->callret};
+    for (unsigned i = 0; i < PERF_MAX_COUNTERS; i++) all[3 + i] = p->chan[i];
+    for (unsigned i = 0; i < 3 + PERF_MAX_COUNTERS; i++)
+        if (all[i] && fclose(all[i])) rc = -1;
+    free(p->cus);
+    if (p->dw) dwarf_end(p->dw);
+    if (p->dw_fd >= 0) close(p->dw_fd);
+    if (p->have_syms) elf_syms_free(&p->syms);
+    free(p);
+    return rc;
+}

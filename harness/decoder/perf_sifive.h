@@ -1,0 +1,23 @@
+/* perf_sifive.h - writes perf records in the text format of SiFive's decoder (dqr), so that
+ * Freedom Studio / Trace Compass users can read them: an aggregate E.perf and, in perf/,
+ * E.address, E.callret and E.perfchannelN (trace-hw-facts.md 6.3 has every line format).
+ * Source positions (" ffl:file:function:line") come from the ELF's symbols and DWARF.
+ * On purpose unlike dqr: the last counter of the last record is written, Delta values are
+ * written as running values (what the format documentation promises), and a line whose
+ * address has no source position is written without one instead of being dropped. */
+#ifndef TS_PERF_SIFIVE_H
+#define TS_PERF_SIFIVE_H
+#include <stdio.h>
+#include "elf_syms.h"
+#include "perf_decode.h"
+
+typedef struct perf_sifive perf_sifive_t;
+
+/* dir: output folder; name: E (file name stem); elf: path written as ELFPATH (may be NULL);
+ * returns NULL with a reason in err */
+perf_sifive_t *perf_sifive_open(const char *dir, const char *name, const char *elf, char *err, size_t errlen);
+void perf_sifive_header(void *ctx, const perf_header_t *h);
+void perf_sifive_record(void *ctx, const perf_record_t *r);
+/* closes every file; returns 0, or -1 if a write failed */
+int perf_sifive_close(perf_sifive_t *p);
+#endif
