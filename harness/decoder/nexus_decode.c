@@ -65,24 +65,25 @@ static uint64_t rd_fixed(rd_t *r, unsigned n) {
 /* a variable field: from the current bit to the end of the next byte with MSEO 01 or 11 */
 static uint64_t rd_var(rd_t *r) {
     if (r->ended) { r->err = "more fields than the message holds"; return 0; }
-    uint32_t byte = r->pos / 6;
-    while (byte < r->len && (r->b[byte] & 3) == 0) byte++;
-    if (byte >= r->len) { r->err = "variable field without an end"; return 0; }
-    uint32_t first = r->pos / 6;
-    unsigned k = r->pos % 6;
-    uint64_t v = (uint64_t)((r->b[first] >> (2 + k)) & ((1u << (6 - k)) - 1));
-    unsigned got = 6 - k;
-    for (uint32_t i = first + 1; i <= byte; i++, got += 6) {
-        uint64_t chunk = r->b[i] >> 2;
+    uint32_t i = r->pos / 6;
+    if (i >= r->len) { r->err = "variable field without an end"; return 0; }
+    unsigned k = r->pos % 6, got = 6 - k;
+    uint8_t b = r->b[i];
+    uint64_t v = (uint64_t)((b >> (2 + k)) & ((1u << got) - 1));
+    while ((b & 3) == 0) {                       /* one pass: accumulate up to the field's end */
+        if (++i >= r->len) { r->err = "variable field without an end"; return 0; }
+        b = r->b[i];
+        uint64_t chunk = b >> 2;
         if (got >= 64) {
             if (chunk) { r->err = "variable field wider than 64 bits"; return 0; }
         } else {
             if (got > 58 && (chunk >> (64 - got))) { r->err = "variable field wider than 64 bits"; return 0; }
             v |= chunk << got;
         }
+        got += 6;
     }
-    r->pos = (byte + 1) * 6;
-    r->ended = (r->b[byte] & 3) == 3;
+    r->pos = (i + 1) * 6;
+    r->ended = (b & 3) == 3;
     return v;
 }
 
