@@ -7,18 +7,13 @@
 #include "ts_trace.h"
 
 int main(void) {
-    TS_TE_REG(0, CONTROL) = 1;
-    TS_TE_REG(0, CONTROL) = (4u << 28) | (1u << 7) | 3u;       /* SRAM, ITC, wrap around */
-    TS_TE_REG(0, TS_CONTROL) = (1u << 15) | (1u << 18) | 3u;
-    TS_TE_REG(0, ITC_TRACE_ENABLE) = 1u << 6;
-    TS_TE_REG(0, CONTROL) |= 1u << 2;
+    ts_trace_itc_start(0, 1u << 6, 0);                          /* SRAM, wrap around */
     uint32_t x = 1;
     for (uint32_t i = 0; i < 1500000; i++) {
         x = x * 1664525u + 1013904223u;
         ts_itc_write32(0, 6, x ^ i);
     }
-    TS_TE_REG(0, CONTROL) &= ~6u;
-    while (!(TS_TE_REG(0, CONTROL) & 8)) { }
+    ts_trace_flush(0);
     printf("bench_itc: done, 0x%08lx\n", (unsigned long)x);
     return 0;
 }

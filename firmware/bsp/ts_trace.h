@@ -30,4 +30,21 @@ static inline void ts_itc_write8(unsigned hart, unsigned n, uint8_t v) {
     while (*(volatile uint32_t *)(uintptr_t)TS_TE_STIM_ADDR(hart, n) == 0) { }
     *(volatile uint8_t *)(uintptr_t)(TS_TE_STIM_ADDR(hart, n) + 3) = v;
 }
+/* the simplest ITC set-up: encoder active and enabled, SRAM sink (stop-on-wrap if asked),
+ * Data Acquisition messages with timestamps, the stimuli in mask enabled, tracing on */
+static inline void ts_trace_itc_start(unsigned hart, uint32_t mask, int stop_on_wrap) {
+    TS_TE_REG(hart, CONTROL) = 0;
+    TS_TE_REG(hart, CONTROL) = 1;
+    TS_TE_REG(hart, CONTROL) = (4u << 28) | (stop_on_wrap ? 1u << 14 : 0) | (1u << 7) | 3u;
+    TS_TE_REG(hart, SINK_WP) = 0;
+    TS_TE_REG(hart, TS_CONTROL) = 1;
+    TS_TE_REG(hart, TS_CONTROL) = (1u << 15) | (1u << 18) | 3u;
+    TS_TE_REG(hart, ITC_TRACE_ENABLE) = mask;
+    TS_TE_REG(hart, CONTROL) |= 1u << 2;
+}
+/* stops tracing and waits until everything reached the sink */
+static inline void ts_trace_flush(unsigned hart) {
+    TS_TE_REG(hart, CONTROL) &= ~6u;
+    while (!(TS_TE_REG(hart, CONTROL) & 8)) { }
+}
 #endif

@@ -46,20 +46,15 @@ int ts_elem_from_msg(void *vs, const nxd_msg_t *m) {
     }
     const uint64_t *f = m->f;
     switch (m->tcode) {
-    case 7:
+    case 7: case 23: {              /* IDTAG (or ADDR of Aux Access Write): channel and lane */
+        uint64_t tag = f[m->tcode == 7 ? NXF_IDTAG : NXF_ADDR];
         e.type = TS_ELEM_SWTRACE;
-        e.u.sw.channel = (unsigned)(f[NXF_IDTAG] >> 2);
-        e.u.sw.lane = (unsigned)(f[NXF_IDTAG] & 3);
+        e.u.sw.channel = (unsigned)(tag >> 2);
+        e.u.sw.lane = (unsigned)(tag & 3);
         e.u.sw.size = e.u.sw.lane == 3 ? 1 : e.u.sw.lane == 2 ? 2 : 4;
         e.u.sw.value = (uint32_t)f[NXF_DATA];
         break;
-    case 23:
-        e.type = TS_ELEM_SWTRACE;
-        e.u.sw.channel = (unsigned)(f[NXF_ADDR] >> 2);
-        e.u.sw.lane = (unsigned)(f[NXF_ADDR] & 3);
-        e.u.sw.size = e.u.sw.lane == 3 ? 1 : e.u.sw.lane == 2 ? 2 : 4;
-        e.u.sw.value = (uint32_t)f[NXF_DATA];
-        break;
+    }
     case 2: e.type = TS_ELEM_OWNERSHIP; e.u.own.process = (uint32_t)f[NXF_PROCESS]; break;
     case 8: e.type = TS_ELEM_OVERFLOW; memset(s->synced, 0, sizeof s->synced); break;
     case 27:
