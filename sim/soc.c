@@ -612,6 +612,11 @@ enum soc_stop soc_run(soc_t *s) {
 int soc_write_trace(soc_t *s, char *err, size_t errlen) {
     const sink_t *k = s->funnel_on ? &s->funnel.sink : &s->te.sink;
     if (!s->cfg.out_dir || (!s->te.messages && !k->words)) return 0;
+    if (k->kind == SINK_SBA && k->limit < k->base) {
+        fprintf(stderr, "tracesim: warning: SBA trace buffer limit 0x%08x is below its base 0x%08x; no trace.rtd\n",
+                k->limit, k->base);
+        return 0;
+    }
     uint32_t size = k->kind == SINK_SRAM ? k->sram_size : (k->limit + k->width - k->base);
     uint8_t *img = malloc(size ? size : 1);
     if (!img) { snprintf(err, errlen, "out of memory for the trace image"); return -1; }
