@@ -29,6 +29,7 @@ extern char **environ;
 #undef TS_EVENT
 
 #define GUEST_ERRORS_SHOWN 20
+#define GUEST_ERRORS_LOGGED 10000   /* a trap loop must not fill the disk */
 
 enum bus_status { BUS_OK, BUS_ERR, BUS_WAIT };
 
@@ -159,7 +160,13 @@ void soc_free(soc_t *s) {
     free(s->ram);
     if (s->uart_txt) fclose(s->uart_txt);
     if (s->marks_csv) fclose(s->marks_csv);
-    if (s->guest_log) fclose(s->guest_log);
+    if (s->guest_log) {
+        if (s->guest_errors_total > GUEST_ERRORS_LOGGED)
+            fprintf(s->guest_log, "... %llu more guest errors not logged (%llu in all, see stats.txt)\n",
+                    (unsigned long long)(s->guest_errors_total - GUEST_ERRORS_LOGGED),
+                    (unsigned long long)s->guest_errors_total);
+        fclose(s->guest_log);
+    }
     if (s->retire_log) fclose(s->retire_log);
     cache_free(&s->icache);
     cache_free(&s->dcache);
@@ -184,7 +191,8 @@ void soc_guest_error(soc_t *s, const char *fmt, ...) {
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     s->guest_errors_total++;
-    if (s->guest_log) fprintf(s->guest_log, "cycle %llu: %s\n", (unsigned long long)s->cycle, msg);
+    if (s->guest_log && s->guest_errors_total <= GUEST_ERRORS_LOGGED)
+        fprintf(s->guest_log, "cycle %llu: %s\n", (unsigned long long)s->cycle, msg);
     if (s->guest_errors < GUEST_ERRORS_SHOWN) {
         fprintf(stderr, "tracesim: guest error at cycle %llu: %s\n", (unsigned long long)s->cycle, msg);
         if (++s->guest_errors == GUEST_ERRORS_SHOWN)
