@@ -100,10 +100,11 @@ static bool parse_fields(nxd_t *d, nxd_msg_t *m, rd_t *r) {
     switch (t) {
     case 2: SET(m, NXF_PROCESS, rd_var(r)); break;
     case 3: SET(m, NXF_I_CNT, rd_var(r)); break;
-    case 4:
+    case 4: case 28:                /* INDIRECT BRANCH; with HISTORY for 28 */
         SET(m, NXF_B_TYPE, rd_fixed(r, 2));
         SET(m, NXF_I_CNT, rd_var(r));
         SET(m, NXF_U_ADDR, rd_var(r));
+        if (t == 28) SET(m, NXF_HISTORY, rd_var(r));
         break;
     case 7: SET(m, NXF_IDTAG, rd_var(r)); SET(m, NXF_DATA, rd_var(r)); break;
     case 8: SET(m, NXF_ETYPE, rd_fixed(r, 4)); SET(m, NXF_ECODE, rd_var(r)); break;
@@ -112,11 +113,12 @@ static bool parse_fields(nxd_t *d, nxd_msg_t *m, rd_t *r) {
         SET(m, NXF_I_CNT, rd_var(r));
         SET(m, NXF_F_ADDR, rd_var(r));
         break;
-    case 12:
+    case 12: case 29:               /* INDIRECT BRANCH WS; with HISTORY for 29 */
         SET(m, NXF_SYNC, rd_fixed(r, 4));
         SET(m, NXF_B_TYPE, rd_fixed(r, 2));
         SET(m, NXF_I_CNT, rd_var(r));
         SET(m, NXF_F_ADDR, rd_var(r));
+        if (t == 29) SET(m, NXF_HISTORY, rd_var(r));
         break;
     case 23: SET(m, NXF_ADDR, rd_var(r)); SET(m, NXF_DATA, rd_var(r)); break;
     case 27: {
@@ -129,19 +131,6 @@ static bool parse_fields(nxd_t *d, nxd_msg_t *m, rd_t *r) {
         else { r->err = "unsupported RESOURCE FULL RCODE"; return false; }
         break;
     }
-    case 28:
-        SET(m, NXF_B_TYPE, rd_fixed(r, 2));
-        SET(m, NXF_I_CNT, rd_var(r));
-        SET(m, NXF_U_ADDR, rd_var(r));
-        SET(m, NXF_HISTORY, rd_var(r));
-        break;
-    case 29:
-        SET(m, NXF_SYNC, rd_fixed(r, 4));
-        SET(m, NXF_B_TYPE, rd_fixed(r, 2));
-        SET(m, NXF_I_CNT, rd_var(r));
-        SET(m, NXF_F_ADDR, rd_var(r));
-        SET(m, NXF_HISTORY, rd_var(r));
-        break;
     case 33: {
         SET(m, NXF_EVCODE, rd_fixed(r, 4));
         unsigned cdf = (unsigned)rd_fixed(r, 2);
