@@ -4,6 +4,10 @@
 #include <stdint.h>
 #include "ts_soc.h"
 
+/* BSP helpers are never instrumented, even when included into code built with
+ * -finstrument-functions (the perf library's entry/exit hooks must not recurse) */
+#define TS_NOINSTR __attribute__((no_instrument_function))
+
 #define TS_MTIME_HZ 1000000u          /* mtime ticks per second (1 MHz timebase) */
 #define TS_CORE_HZ  100000000u        /* nominal core clock */
 
@@ -20,7 +24,7 @@ void ts_set_mtimecmp(uint64_t t);
 uint64_t ts_sim_cycles(void);
 uint64_t ts_sim_instret(void);
 /* marks (value, cycle, instret) in the run folder's marks.csv */
-static inline void ts_mark(uint32_t v) { TS_SIMCTRL(MARK) = v; }
+static inline TS_NOINSTR void ts_mark(uint32_t v) { TS_SIMCTRL(MARK) = v; }
 /* writes len bytes to file `name` in the run folder (append != 0: append); 0 on success */
 int ts_host_write(const char *name, const void *data, uint32_t len, int append);
 
@@ -34,8 +38,8 @@ int ts_host_write(const char *name, const void *data, uint32_t len, int append);
     uint32_t h_, l_, h2_;                                                  \
     do { h_ = TS_CSR_READ(hi); l_ = TS_CSR_READ(lo); h2_ = TS_CSR_READ(hi); } while (h_ != h2_); \
     ((uint64_t)h_ << 32) | l_; })
-static inline uint64_t ts_rdcycle(void) { return TS_READ_CSR64(cycle, cycleh); }
-static inline uint64_t ts_rdinstret(void) { return TS_READ_CSR64(instret, instreth); }
-static inline uint64_t ts_rdtime(void) { return TS_READ_CSR64(time, timeh); }
+static inline TS_NOINSTR uint64_t ts_rdcycle(void) { return TS_READ_CSR64(cycle, cycleh); }
+static inline TS_NOINSTR uint64_t ts_rdinstret(void) { return TS_READ_CSR64(instret, instreth); }
+static inline TS_NOINSTR uint64_t ts_rdtime(void) { return TS_READ_CSR64(time, timeh); }
 
 #endif
