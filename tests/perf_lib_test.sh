@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# perf_lib_test.sh BUILD_DIR CASE - the perf library on the simulated SoC, checked from the
+# outside: exit status and UART output of the firmware, the decoded trace, the run folder.
+# Expected counts come from hand calculation (fib(n) makes 2*F(n+1)-1 calls) or from the
+# firmware's own independent statement, never from a stored copy of our own output.
+set -u
+b=$1; case=$2
+t=$b/tracesim; fw=$b/firmware; runs=$b/test-runs/perf_lib_$case
+rm -rf "$runs"
+fail() { echo "FAIL ($case): $*"; exit 1; }
+run() {   # run ELF [options]: the firmware must exit 0
+  local elf=$1; shift
+  "$t" run -q -o "$runs" "$@" "$elf" > "$runs.out" 2> "$runs.err" || fail "$elf exited $? ($(tail -1 "$runs.err"))"
+}
+csv() {   # decoded records (no header lines); perf data errors fail the test
+  "$t" decode -f csv "$@" "$runs/trace.rtd" > "$runs.csv" 2> "$runs.csv.err"
+  grep -q "perf data error" "$runs.csv.err" && fail "decoder: $(head -1 "$runs.csv.err")"
+  grep -v '^timestamp,' "$runs.csv"
+}
+case $case in
+errors)
+  run "$fw/tests/perf_errors.elf"
+  grep -q "perf_errors: all checks passed" "$runs/uart.txt" || fail "no pass line" ;;
+onoff_sram|onoff_sba)
+  run "$fw/tests/perf_${case}.elf"
+  cmp "$runs/fw_trace.rtd" "$runs/trace.rtd" || fail "perfWriteTrace's file differs from the sink image"
+  n=$(csv | grep -c ',manual,') ; [ "$n" = 20 ] || fail "$n manual records, expected 20"
+  h=$(grep -c '^timestamp,' "$runs.csv"); [ "$h" = 1 ] || fail "$h headers, expected 1"
+  m=$("$t" decode "$runs/trace.rtd" | grep -c '"data": 1885696614,')   # 0x70657266, the marker
+  [ "$m" = 1 ] || fail "$m perf markers in the trace, expected 1" ;;
+fib|fib_funnel_sram|fib_funnel_sba)
+  opt=""; elf=$fw/examples/$case.elf; calls=465; n=12
+  case $case in fib_funnel_sram) opt=--funnel; calls=67; n=8;; fib_funnel_sba) opt=--funnel;; esac
+  run "$elf" $opt
+  grep -q "^fib($n) = " "$runs/uart.txt" || fail "no result line"
+  grep -q "^perf: $((2 * calls)) records" "$runs/uart.txt" || fail "firmware did not write $((2 * calls)) records"
+  fibaddr=$(riscv64-unknown-elf-nm "$elf" | awk '$3 == "fib" { print "0x" $1 }')
+  csv > "$runs.rows"
+  [ "$(grep -c ",enter,$fibaddr," "$runs.rows")" = $calls ] || fail "expected $calls enter records of fib at $fibaddr"
+  [ "$(grep -c ",exit,$fibaddr," "$runs.rows")" = $calls ] || fail "expected $calls exit records of fib"
+  [ "$(wc -l < "$runs.rows")" = $((2 * calls)) ] || fail "extra records"
+  [ -z "$opt" ] || grep -q '"through_funnel": true' "$runs/trace.json" || fail "not through the funnel" ;;
+stop_on_wrap)
+  # a 1 KiB SRAM sink fills: tracing stops, the program runs to its end, the cut record is
+  # reported as truncated and nothing after it
+  run "$fw/examples/manual.elf" --trace-sram 1K
+  grep -q "buffer full: tracing stopped" "$runs/uart.txt" || fail "firmware not told the buffer filled"
+  grep -q '"stopped_on_wrap": true' "$runs/trace.json" || fail "sink did not stop on wrap"
+  [ "$(stat -c %s "$runs/trace.rtd")" = 1024 ] || fail "trace is not the whole 1 KiB"
+  rows=$(csv | wc -l); [ "$rows" -gt 5 ] && [ "$rows" -lt 60 ] || fail "$rows records in 1 KiB"
+  csv | head -n -1 | grep -q truncated && fail "a record other than the last is truncated"
+  true ;;
+tiny_fifo)
+  # a 1-entry ITC FIFO, stall off: the library's polls keep every store, nothing hangs
+  run "$fw/examples/manual.elf" --itc-depth 1
+  grep -q '"itc_lost": 0' "$runs/trace.json" || fail "ITC messages lost"
+  [ "$(csv | grep -c ',manual,')" = 60 ] || fail "expected 60 manual records"
+  csv | grep -q truncated && fail "truncated record" ; true ;;
+timer_isr)
+  run "$fw/examples/timer_isr.elf"
+  rec=$(sed -n 's/.*; \([0-9]*\) records.*/\1/p' "$runs/uart.txt")
+  [ -n "$rec" ] && [ "$rec" -gt 50 ] || fail "too few ISR records ($rec)"
+  [ "$(csv | grep -c ',isr,')" = "$rec" ] || fail "decoded ISR records differ from the firmware's count $rec"
+  # every interrupted pc lies in the program's text
+  lo=$(riscv64-unknown-elf-nm "$fw/examples/timer_isr.elf" | awk '$3 == "_start" { print $1 }')
+  hi=$(riscv64-unknown-elf-nm "$fw/examples/timer_isr.elf" | awk '$3 == "__text_end" { print $1 }')
+  csv | cut -d, -f4 | while read -r a; do
+    [ $((a)) -ge $((16#$lo)) ] && [ $((a)) -lt $((16#$hi)) ] || { echo "pc $a outside the text"; exit 1; }
+  done || fail "ISR pc outside the text" ;;
+*) fail "unknown case" ;;
+esac
+echo "ok ($case)"
