@@ -67,6 +67,17 @@ timer_isr)
   csv | cut -d, -f4 | while read -r a; do
     [ $((a)) -ge $((16#$lo)) ] && [ $((a)) -lt $((16#$hi)) ] || { echo "pc $a outside the text"; exit 1; }
   done || fail "ISR pc outside the text" ;;
+layout)
+  # the SBA pool and the per-core state are in .preserve (NOLOAD, not cleared by crt0); what
+  # start-up code clears (.bss) stays small
+  elf=$fw/examples/fib.elf
+  riscv64-unknown-elf-readelf -SW "$elf" | grep -Eq '\] \.preserve +NOBITS' || fail "no NOBITS .preserve section"
+  for sym in perf_pool perf_cores; do
+    sec=$(riscv64-unknown-elf-objdump -t "$elf" | awk -v s=$sym '$NF == s { print $(NF-2) }')
+    [ "$sec" = .preserve ] || fail "$sym is in '$sec', not .preserve"
+  done
+  bss=$(riscv64-unknown-elf-size -A "$elf" | awk '$1 == ".bss" { print $2 }')
+  [ "$bss" -lt 4096 ] || fail ".bss is $bss bytes" ;;
 *) fail "unknown case" ;;
 esac
 echo "ok ($case)"
