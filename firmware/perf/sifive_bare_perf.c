@@ -12,8 +12,8 @@
  *    by counter number (the original sizes its table and tests the mask by list position);
  *  - counter widths come from probing with both halves on RV32 and a leading-zero count (the
  *    original's width loop never ends for widths above 32 with a 32-bit long);
- *  - 64-bit counters are read high, low, high until the highs agree; counters of 32 bits or
- *    less with one csrr;
+ *  - counters of 32 bits or more are read high, low, high until the highs agree; narrower
+ *    ones with one csrr;
  *  - every counter index 0..31 the hardware has (the original stops at 6);
  *  - DeltaXOR XORs the addresses too, as the manual says (the original writes them raw);
  *  - perfTraceOff drains the encoder (and funnel) into the sink, so no record stays half in
@@ -51,9 +51,14 @@ enum {
 
 enum { MODE_MANUAL, MODE_ISR, MODE_ENTRY_EXIT };
 
-typedef struct perf_slot {     /* one selected counter on the record path */
-    uint64_t prev;             /* previous value (Delta, DeltaXOR) */
-    uint64_t wrap;             /* 2^width - 1 */
+/* One counter on the record path (16 bytes, slot[n] for counter n). A counter of 32 bits or
+ * more is "wide" (read high/low/high) and `wrap` is the mask of bits 63:32 that Delta
+ * applies, 2^(width-32) - 1 (0 for 32 bits; the low word never needs one); a narrower one is
+ * read with one csrr and `wrap` is the mask of bits 31:0, 2^width - 1. The timestamp's mask
+ * is `ts_wrap` of the core. */
+typedef struct perf_slot {
+    uint32_t prev_lo, prev_hi; /* previous value (Delta, DeltaXOR) */
+    uint32_t wrap;
     uint32_t key;              /* read key (perf_port.h) */
 } perf_slot_t;
 
@@ -62,18 +67,45 @@ typedef struct perf_def {      /* a counter definition as the header states it *
     uint64_t event_data;
 } perf_def_t;
 
+struct perf_core;
+/* the record writers, one each per count type: (core, record type, address) for manual and
+ * ISR records, (core, record type, function, call site) for entry/exit records */
+typedef int (*perf_write1_t)(struct perf_core *, uint8_t, uintptr_t);
+typedef void (*perf_write2_t)(struct perf_core *, uint8_t, uintptr_t, uintptr_t);
+
+/* perf_core.fixed: how the record writer reads the fixed counters (numbers 0..2) */
+enum {
+    FX_CYCLE = 1u << 0,        /* cycles, wide */
+    FX_TS = 1u << 1,           /* the timestamp, 32 bits or more */
+    FX_INSTRET = 1u << 2,      /* instret, wide */
+    FX_ANY = 1u << 3,          /* one of them is narrower: all three through put_any */
+    FX_USUAL = FX_CYCLE | FX_INSTRET,
+};
+/* FX_ANY, or programmable counters but not one run of wide ones: put_counters_any (the sign
+ * bit: one branch tests it) */
+#define FX_SLOW 0x80000000u
+
 /* Per-core state. It lives in the non-zeroed section (about 1.4 KiB a core: zeroing 8 of
  * them at start-up would cost ~45k cycles); a core's state is cleared by its perfXXXInit and
  * only read when the zeroed flags in `perf` say it is valid. */
 typedef struct perf_core {
     volatile uint32_t *stim;                /* itcStimulus[channel] (32-bit view) */
-    uint8_t header_written, paused, count_type, mode, n;
-    uint8_t n_hpm;                          /* selected counters with index >= 3 */
-    uint32_t mask;                          /* counter mask of the header */
-    perf_slot_t slot[PERF_MAX_CNTRS];       /* per selected counter, ascending index */
+    perf_write1_t write1;                   /* the record writers for count_type */
+    perf_write2_t write2;
+    uint32_t fixed;                         /* FX_* */
+    int8_t hpm_run;                         /* the programmable counters (3..31) selected are
+                                             * hpm_run + 3 .. hpm_last, all wide; -1: none or
+                                             * not such a run (then FX_SLOW if any) */
+    uint8_t hpm_last;
+    uint8_t n_hpm;                          /* selected programmable counters */
+    uint8_t hpm_list[PERF_MAX_CNTRS];       /* their numbers, ascending */
     uintptr_t prev_addr;                    /* previous address (DeltaXOR) */
-    perf_def_t def[PERF_MAX_CNTRS];         /* per selected counter, ascending index */
     uint32_t records;
+    uint8_t header_written, paused, count_type, mode, n;
+    uint32_t mask;                          /* counter mask of the header */
+    uint64_t ts_wrap;                       /* 2^width - 1 of the timestamp */
+    perf_slot_t slot[PERF_MAX_CNTRS];       /* by counter number (1: the timestamp) */
+    perf_def_t def[PERF_MAX_CNTRS];         /* per selected counter, ascending number */
     volatile uint32_t *ts_lower, *ts_upper; /* master timestamp (counter index 1) */
     volatile uint32_t *sink_ctl;            /* control register of the block owning the sink */
     volatile uint32_t *sink_regs;           /* base of that block (sink registers at 0x10..0x24) */
@@ -84,10 +116,10 @@ typedef struct perf_core {
 } perf_core_t;
 
 static struct {
+    perf_core_t *recording[PERF_MAX_CORES]; /* its state between perfTraceOn and perfTraceOff */
     int initialized, defaults_done, num_cores, funnel;
     size_t pool_used;
     uint8_t ready[PERF_MAX_CORES];          /* the core ran its perfXXXInit */
-    perf_core_t *recording[PERF_MAX_CORES]; /* its state between perfTraceOn and perfTraceOff */
 } perf;
 static perf_core_t perf_cores[PERF_MAX_CORES] __attribute__((section(".preserve.tsperf_state")));
 
@@ -134,60 +166,207 @@ static inline PERF_NOINSTR void put_addr(volatile uint32_t *s, uintptr_t a) {
     itc32(s, (uint32_t)a);
 }
 
-static inline PERF_NOINSTR uint64_t read_ts(const perf_core_t *c) {
-    uint32_t h, l;
-    do {
-        h = perf_rd32(c->ts_upper);
-        l = perf_rd32(c->ts_lower);
-    } while (h != perf_rd32(c->ts_upper));
+#define LIKELY(x) __builtin_expect(!!(x), 1)
+#define UNLIKELY(x) __builtin_expect(!!(x), 0)
+
+/* the master timestamp: upper, lower, upper until the uppers agree (the retry out of line) */
+static inline __attribute__((always_inline)) PERF_NOINSTR uint64_t read_ts(const perf_core_t *c) {
+    volatile uint32_t *up = c->ts_upper, *lo = c->ts_lower;
+    uint32_t h = perf_rd32(up), l = perf_rd32(lo), h2 = perf_rd32(up);
+    if (UNLIKELY(h != h2))
+        do {
+            h = h2;
+            l = perf_rd32(lo);
+            h2 = perf_rd32(up);
+        } while (h != h2);
     return (uint64_t)h << 32 | l;
 }
-static inline PERF_NOINSTR uint64_t read_counter(const perf_core_t *c, unsigned key) {
+/* any counter by read key (not on the record path) */
+static __attribute__((noinline)) uint64_t read_counter_any(const perf_core_t *c, unsigned key) {
     return key == PERF_KEY_TS ? read_ts(c) : perf_counter_read(key);
 }
 
-/* ---- records (the hot path) ------------------------------------------------------------ */
+/* ---- records (the hot path) ------------------------------------------------------------
+ * Two writers per count type, write_<type>1 (manual and ISR records: one address) and
+ * write_<type>2 (entry/exit: two); perf_core.write1/write2 point to the core's, so the count
+ * type costs one indirect jump per record and no test. Both continue in write_<type>_cntrs
+ * (a tail call). All of them are leaf functions without a stack frame; interrupts are off
+ * from the type byte to the last counter. Written for our core's timing (README "Pipeline and
+ * timing"): the likely way is the fall-through of forward branches; wide counters are read
+ * without a backward branch (perf_counter_read); every counter has its slot at a fixed
+ * offset (slot[n]); the programmable counters, in the usual case one run of wide counters
+ * (hpm_run + 3 .. hpm_last), are written by straight-line code entered once per record
+ * through a jump table (not a loop with a jump table per counter); Delta masks only the word
+ * that can wrap. */
 
-/* One counter value: v was read after the ready-poll r; the value for the count type ct
- * (a constant in each specialised copy) is stored as the low word, and bits 47:32 as a
- * 16-bit store when bits 63:32 are not zero. */
-static inline __attribute__((always_inline)) PERF_NOINSTR void put_value(volatile uint32_t *s, uint32_t r,
-                                                                          perf_slot_t *sl, uint64_t v, int ct) {
-    uint64_t d = v;
-    if (ct == perfCount_Delta) d = (v - sl->prev) & sl->wrap;    /* one wrap between records */
-    else if (ct == perfCount_DeltaXOR) d = v ^ sl->prev;
-    if (ct != perfCount_Raw) sl->prev = v;
+/* The value of a wide counter: v was read after the ready-poll r; the value for the count
+ * type ct (a constant in each writer) is stored as the low word, and bits 47:32 as a 16-bit
+ * store when bits 63:32 are not zero. Delta: (v - prev) mod 2^width, one wrap between
+ * records. */
+static inline __attribute__((always_inline)) PERF_NOINSTR void put_wide(volatile uint32_t *s, uint32_t r,
+                                                                         perf_slot_t *sl, uint64_t v, int ct) {
+    uint32_t lo = (uint32_t)v, hi = (uint32_t)(v >> 32), dl = lo, dh = hi;
+    if (ct == perfCount_Delta) {
+        uint32_t pl = sl->prev_lo;
+        dl = lo - pl;
+        dh = (hi - sl->prev_hi - (lo < pl)) & sl->wrap;
+    } else if (ct == perfCount_DeltaXOR) {
+        dl = lo ^ sl->prev_lo;
+        dh = hi ^ sl->prev_hi;
+    }
+    if (ct != perfCount_Raw) {
+        sl->prev_lo = lo;
+        sl->prev_hi = hi;
+    }
+    ITC_READY(s, r);
+    perf_wr32(s, dl);
+    if (UNLIKELY(dh != 0)) itc16(s, dh);
+}
+
+/* the same for a narrow counter (bits 63:32 are 0) */
+static inline __attribute__((always_inline)) PERF_NOINSTR void put_narrow(volatile uint32_t *s, uint32_t r,
+                                                                           perf_slot_t *sl, uint32_t v, int ct) {
+    uint32_t d = v;
+    if (ct == perfCount_Delta) d = (v - sl->prev_lo) & sl->wrap;
+    else if (ct == perfCount_DeltaXOR) d = v ^ sl->prev_lo;
+    if (ct != perfCount_Raw) sl->prev_lo = v;
+    ITC_READY(s, r);
+    perf_wr32(s, d);
+}
+
+/* one of the fixed counters in 64-bit arithmetic with the full mask (a narrow one, or a
+ * narrow timestamp: the rare configurations, FX_ANY) */
+static inline __attribute__((always_inline)) PERF_NOINSTR void put_any(perf_core_t *c, volatile uint32_t *s,
+                                                                        unsigned n, int ct) {
+    perf_slot_t *sl = &c->slot[n];
+    uint32_t r = perf_rd32(s);
+    uint64_t v, wrap;
+    if (n == 1) {
+        v = read_ts(c);
+        wrap = c->ts_wrap;
+    } else if (sl->key & PERF_KEY_WIDE) {
+        v = perf_counter_read(PERF_KEY_WIDE + n);
+        wrap = (uint64_t)sl->wrap << 32 | 0xFFFFFFFFu;
+    } else {
+        v = perf_counter_read(n);
+        wrap = sl->wrap;
+    }
+    uint64_t prev = (uint64_t)sl->prev_hi << 32 | sl->prev_lo, d = v;
+    if (ct == perfCount_Delta) d = (v - prev) & wrap;
+    else if (ct == perfCount_DeltaXOR) d = v ^ prev;
+    if (ct != perfCount_Raw) {
+        sl->prev_lo = (uint32_t)v;
+        sl->prev_hi = (uint32_t)(v >> 32);
+    }
     ITC_READY(s, r);
     perf_wr32(s, (uint32_t)d);
-    uint32_t hi = (uint32_t)(d >> 32);
-    if (__builtin_expect(hi != 0, 0)) itc16(s, hi);
+    if (d >> 32) itc16(s, (uint32_t)(d >> 32));
 }
 
-/* The counters in ascending index order: cycle, timestamp and instret (fixed indices 0-2)
- * inline, the programmable ones through a jump table on their read key. */
-static inline __attribute__((always_inline)) PERF_NOINSTR void put_counters(perf_core_t *c, volatile uint32_t *s,
-                                                                             int ct) {
-    perf_slot_t *sl = c->slot;
-    uint32_t m = c->mask, r;
-    if (__builtin_expect(m & 1u, 1)) {
-        r = perf_rd32(s);
-        put_value(s, r, sl, __builtin_expect(sl->key == PERF_KEY_WIDE, 1) ? perf_counter_read(PERF_KEY_WIDE)
-                                                                            : perf_counter_read(0), ct);
-        sl++;
-    }
-    if (__builtin_expect(m & 2u, 0)) { r = perf_rd32(s); put_value(s, r, sl, read_ts(c), ct); sl++; }
-    if (__builtin_expect(m & 4u, 1)) {
-        r = perf_rd32(s);
-        put_value(s, r, sl, __builtin_expect(sl->key == PERF_KEY_WIDE + 2, 1) ? perf_counter_read(PERF_KEY_WIDE + 2)
-                                                                                : perf_counter_read(2), ct);
-        sl++;
-    }
-    for (perf_slot_t *end = sl + c->n_hpm; sl != end; sl++) {
-        r = perf_rd32(s);
-        put_value(s, r, sl, perf_counter_read(sl->key), ct);
-    }
+/* wide counter n (a constant) */
+static inline __attribute__((always_inline)) PERF_NOINSTR void put_counter(perf_core_t *c, volatile uint32_t *s,
+                                                                            unsigned n, int ct) {
+    uint32_t r = perf_rd32(s);
+    put_wide(s, r, &c->slot[n], perf_counter_read(PERF_KEY_WIDE + n), ct);
 }
 
+/* the timestamp (32 bits or more) */
+static inline __attribute__((always_inline)) PERF_NOINSTR void put_ts(perf_core_t *c, volatile uint32_t *s, int ct) {
+    uint32_t r = perf_rd32(s);
+    put_wide(s, r, &c->slot[1], read_ts(c), ct);
+}
+
+/* the programmable counters 3..30 (and 31) */
+#define PERF_HPM_LIST(X)                                                                      \
+    X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16) X(17) X(18) \
+    X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) X(30)
+
+/* the counters and the end of a record, write_<type>_cntrs, reached by a tail call from the
+ * writers. x and y are not used: they are the writer's own second and third arguments, so
+ * that s and irq travel in the next two registers and the tail call needs no register
+ * moves (noipa: GCC must not drop them). */
+typedef int (*perf_cntrs_t)(perf_core_t *c, uintptr_t x, uintptr_t y, volatile uint32_t *s, uint32_t irq);
+
+#if defined(__GNUC__) && !defined(__clang__)
+#define PERF_NOIPA __attribute__((noipa))     /* keeps x and y (no IPA-SRA) */
+#else
+#define PERF_NOIPA __attribute__((noinline))
+#endif
+
+/* the end of a record */
+static inline __attribute__((always_inline)) PERF_NOINSTR int end_record(perf_core_t *c, uint32_t irq,
+                                                                          uint32_t records) {
+    c->records = records + 1;
+    if (UNLIKELY(irq)) perf_irq_restore(irq);
+    return PERF_OK;
+}
+
+/* The counters of a record in ascending number order, and its end (interrupts back on if
+ * they were: irq = perf_irq_save()), for any configuration (FX_SLOW): the fixed counters by
+ * their flags, the programmable ones through hpm_list, a jump table on the read key each. */
+static inline __attribute__((always_inline)) PERF_NOINSTR int put_counters_any(perf_core_t *c, volatile uint32_t *s,
+                                                                                uint32_t irq, int ct) {
+    uint32_t f = c->fixed, records = c->records;
+    if (f & FX_ANY) {
+        uint32_t m = c->mask;
+        if (m & 1u) put_any(c, s, 0, ct);
+        if (m & 2u) put_any(c, s, 1, ct);
+        if (m & 4u) put_any(c, s, 2, ct);
+    } else {
+        if (f & FX_CYCLE) put_counter(c, s, 0, ct);
+        if (f & FX_TS) put_ts(c, s, ct);
+        if (f & FX_INSTRET) put_counter(c, s, 2, ct);
+    }
+    for (const uint8_t *p = c->hpm_list, *e = p + c->n_hpm; p != e; p++) {
+        perf_slot_t *sl = &c->slot[*p];
+        unsigned key = sl->key;
+        uint32_t r = perf_rd32(s);
+        if (key & PERF_KEY_WIDE) put_wide(s, r, sl, perf_counter_read(key), ct);
+        else put_narrow(s, r, sl, (uint32_t)perf_counter_read(key), ct);
+    }
+    return end_record(c, irq, records);
+}
+
+/* The same, fast, when the programmable counters are one run of wide counters (or none)
+ * and the fixed ones wide; else (FX_SLOW) put_counters_any through `any`. */
+static inline __attribute__((always_inline)) PERF_NOINSTR int put_counters(perf_core_t *c, uintptr_t x, uintptr_t y,
+                                                                            volatile uint32_t *s, uint32_t irq, int ct,
+                                                                            perf_cntrs_t any) {
+    /* loaded first: the compiler keeps loads from the core after the ITC stores before
+     * them (it cannot tell that they do not alias), and load-use bubbles cost cycles */
+    uint32_t f = c->fixed, last = c->hpm_last, records = c->records;
+    int run = c->hpm_run;
+    if (UNLIKELY(f & FX_SLOW)) return any(c, x, y, s, irq);
+    if (LIKELY(f == FX_USUAL)) {
+        put_counter(c, s, 0, ct);
+        put_counter(c, s, 2, ct);
+    } else {
+        if (f & FX_CYCLE) put_counter(c, s, 0, ct);
+        if (f & FX_TS) put_ts(c, s, ct);
+        if (f & FX_INSTRET) put_counter(c, s, 2, ct);
+    }
+    /* the programmable counters: straight-line code entered at the first (through a jump
+     * table without bounds check: every value has a case), left after the last */
+    if (LIKELY(run >= 0)) {
+        switch (run) {
+#define PERF_HPM_STEP(n)              \
+    case n - 3:                       \
+        put_counter(c, s, n, ct);     \
+        if (last == n) break;         \
+        __attribute__((fallthrough));
+            PERF_HPM_LIST(PERF_HPM_STEP)
+#undef PERF_HPM_STEP
+        case 31 - 3:
+            put_counter(c, s, 31, ct);
+            break;
+        default:
+            __builtin_unreachable();
+        }
+    }
+    return end_record(c, irq, records);
+}
+
+/* an address; DeltaXOR: XOR-chained with the previous one */
 static inline __attribute__((always_inline)) PERF_NOINSTR void put_addrs(perf_core_t *c, volatile uint32_t *s,
                                                                           uintptr_t a, uintptr_t b, int two, int ct) {
     if (ct == perfCount_DeltaXOR) {
@@ -200,21 +379,40 @@ static inline __attribute__((always_inline)) PERF_NOINSTR void put_addrs(perf_co
     }
 }
 
-/* A whole record, with interrupts off. A leaf function: the entry points tail-call it. */
-static __attribute__((noinline)) PERF_NOINSTR int write_record(perf_core_t *c, unsigned type, uintptr_t a,
-                                                                uintptr_t b, int two) {
-    uint32_t irq = perf_irq_save();
-    volatile uint32_t *s = c->stim;
-    itc8(s, type);
-    switch (c->count_type) {
-    case perfCount_Raw: put_addrs(c, s, a, b, two, perfCount_Raw); put_counters(c, s, perfCount_Raw); break;
-    case perfCount_Delta: put_addrs(c, s, a, b, two, perfCount_Delta); put_counters(c, s, perfCount_Delta); break;
-    default: put_addrs(c, s, a, b, two, perfCount_DeltaXOR); put_counters(c, s, perfCount_DeltaXOR); break;
+/* The writers of a count type: name##1 (core, record type, address) and name##2 (core,
+ * record type, function, call site) write the type and the address(es) with interrupts off
+ * and continue (a tail call) in name##_cntrs, which continues in name##_any for the rare
+ * configurations. */
+#define PERF_WRITERS(name, ct)                                                                       \
+    static PERF_NOIPA PERF_NOINSTR int name##_any(perf_core_t *c, uintptr_t x, uintptr_t y,          \
+                                                  volatile uint32_t *s, uint32_t irq) {              \
+        (void)x, (void)y;                                                                            \
+        return put_counters_any(c, s, irq, ct);                                                      \
+    }                                                                                                \
+    static PERF_NOIPA PERF_NOINSTR int name##_cntrs(perf_core_t *c, uintptr_t x, uintptr_t y,        \
+                                                    volatile uint32_t *s, uint32_t irq) {            \
+        return put_counters(c, x, y, s, irq, ct, name##_any);                                        \
+    }                                                                                                \
+    static __attribute__((noinline)) PERF_NOINSTR int name##1(perf_core_t *c, uint8_t type,          \
+                                                              uintptr_t a) {                         \
+        uint32_t irq = perf_irq_save();                                                              \
+        volatile uint32_t *s = c->stim;                                                              \
+        itc8(s, type);                                                                               \
+        put_addrs(c, s, a, 0, 0, ct);                                                                \
+        return name##_cntrs(c, type, a, s, irq);                                                     \
+    }                                                                                                \
+    static __attribute__((noinline)) PERF_NOINSTR void name##2(perf_core_t *c, uint8_t type,         \
+                                                               uintptr_t a, uintptr_t b) {           \
+        uint32_t irq = perf_irq_save();                                                              \
+        volatile uint32_t *s = c->stim;                                                              \
+        itc8(s, type);                                                                               \
+        put_addrs(c, s, a, b, 1, ct);                                                                \
+        (void)name##_cntrs(c, type, a, s, irq);                                                      \
     }
-    c->records++;
-    perf_irq_restore(irq);
-    return PERF_OK;
-}
+PERF_WRITERS(write_raw, perfCount_Raw)
+PERF_WRITERS(write_delta, perfCount_Delta)
+PERF_WRITERS(write_xor, perfCount_DeltaXOR)
+#undef PERF_WRITERS
 
 /* this hart's state, or NULL when it ran no perfXXXInit */
 static inline PERF_NOINSTR perf_core_t *this_core(void) {
@@ -224,29 +422,39 @@ static inline PERF_NOINSTR perf_core_t *this_core(void) {
 /* this hart's state if it is recording, else NULL */
 static inline PERF_NOINSTR perf_core_t *recording_core(void) {
     unsigned h = perf_hartid();
-    return h < PERF_MAX_CORES ? perf.recording[h] : NULL;
+    return LIKELY(h < PERF_MAX_CORES) ? perf.recording[h] : NULL;
 }
 
+/* the caller's address in perfWriteCntrs: on the target read from ra as the first thing, as
+ * __builtin_return_address(0) makes GCC save ra in a stack frame */
+#if defined(__riscv)
+#define CALLER_PC(v) __asm__ volatile("mv %0, ra" : "=r"(v))
+#else
+#define CALLER_PC(v) ((v) = (uintptr_t)__builtin_return_address(0))
+#endif
+
 int perfWriteCntrs(void) {
+    uintptr_t ra;
+    CALLER_PC(ra);
     perf_core_t *c = recording_core();
-    if (c) return write_record(c, perfRecord_Manual, (uintptr_t)__builtin_return_address(0), 0, 0);
+    if (LIKELY(c != NULL)) return c->write1(c, perfRecord_Manual, ra);
     return this_core() ? PERF_OK : PERF_ERR_NOT_INIT;
 }
 
 void __cyg_profile_func_enter(void *this_fn, void *call_site) {
     perf_core_t *c = recording_core();
-    if (c) write_record(c, perfRecord_FuncEnter, (uintptr_t)this_fn, (uintptr_t)call_site, 1);
+    if (LIKELY(c != NULL)) c->write2(c, perfRecord_FuncEnter, (uintptr_t)this_fn, (uintptr_t)call_site);
 }
 
 void __cyg_profile_func_exit(void *this_fn, void *call_site) {
     perf_core_t *c = recording_core();
-    if (c) write_record(c, perfRecord_FuncExit, (uintptr_t)this_fn, (uintptr_t)call_site, 1);
+    if (LIKELY(c != NULL)) c->write2(c, perfRecord_FuncExit, (uintptr_t)this_fn, (uintptr_t)call_site);
 }
 
 void perf_timer_tick(uintptr_t mepc) {
     perf_core_t *c = this_core();
     if (!c) return;
-    if (perf.recording[c - perf_cores] && c->mode == MODE_ISR) (void)write_record(c, perfRecord_ISR, mepc, 0, 0);
+    if (perf.recording[c - perf_cores] && c->mode == MODE_ISR) (void)c->write1(c, perfRecord_ISR, mepc);
     /* drift-free period; a handler that overran skips the missed deadlines */
     uint64_t now = perf_port_mtime();
     c->timer_next += c->timer_ticks;
@@ -306,6 +514,16 @@ static void resume(perf_core_t *c) {
     perf_wr32(te, ctl | C_TRACING);
 }
 
+/* every selected counter's current value as the previous one */
+static void latch_counters(perf_core_t *c) {
+    for (unsigned n = 0; n < PERF_MAX_CNTRS; n++) {
+        if (!(c->mask & (1u << n))) continue;
+        uint64_t v = read_counter_any(c, c->slot[n].key);
+        c->slot[n].prev_lo = (uint32_t)v;
+        c->slot[n].prev_hi = (uint32_t)(v >> 32);
+    }
+}
+
 int perfTraceOn(void) {
     perf_core_t *c = this_core();
     if (!c) return PERF_ERR_NOT_INIT;
@@ -320,7 +538,7 @@ int perfTraceOn(void) {
         c->header_written = 1;
         /* Delta counts from here; Raw and DeltaXOR start from 0 like the decoders */
         if (c->count_type == perfCount_Delta)
-            for (unsigned i = 0; i < c->n; i++) c->slot[i].prev = read_counter(c, c->slot[i].key);
+            latch_counters(c);
     }
     perf.recording[h] = c;
     return PERF_OK;
@@ -531,6 +749,9 @@ static int setup_counters(perf_core_t *c, unsigned core, perfEvent *list, int n)
     perf_csr_write(CSR_MCOUNTINHIBIT, 0xFFFFFFFFu);
     c->n = 0;
     c->mask = used;
+    c->fixed = 0;
+    c->n_hpm = 0;
+    int run = 1;                                            /* one run of wide hpm counters */
     for (uint32_t m = used; m; m &= m - 1) {
         unsigned idx = (unsigned)__builtin_ctz(m), w;
         perf_def_t *d = &c->def[c->n];
@@ -544,14 +765,29 @@ static int setup_counters(perf_core_t *c, unsigned core, perfEvent *list, int n)
             if (!w) { perf_csr_write(CSR_MCOUNTINHIBIT, inhibit); return PERF_ERR_UNSUPPORTED; }
             d->info = (w - 1u) << 12 | (0xC00u + idx);
         }
-        c->slot[c->n].wrap = w >= 64 ? ~0ull : (1ull << w) - 1;
-        c->slot[c->n].key = idx == 1 ? PERF_KEY_TS : w > 32 ? PERF_KEY_WIDE + idx : idx;
-        c->slot[c->n].prev = 0;
-        if (idx >= 3) c->n_hpm++;
+        uint64_t wrap = w >= 64 ? ~0ull : (1ull << w) - 1;
+        perf_slot_t *sl = &c->slot[idx];                    /* see perf_slot_t */
+        sl->key = idx == 1 ? PERF_KEY_TS : w >= 32 ? PERF_KEY_WIDE + idx : idx;
+        sl->wrap = w >= 32 ? (uint32_t)(wrap >> 32) : (uint32_t)wrap;
+        sl->prev_lo = sl->prev_hi = 0;
+        if (idx == 1) c->ts_wrap = wrap;
+        if (idx < 3) {
+            c->fixed |= w >= 32 ? 1u << idx : FX_ANY;
+        } else {
+            if (c->n_hpm && idx != c->hpm_list[c->n_hpm - 1] + 1u) run = 0;
+            if (w < 32) run = 0;
+            c->hpm_list[c->n_hpm++] = (uint8_t)idx;
+        }
         list[list_pos[idx]].ctrIdx = idx;
         list[list_pos[idx]].ctrInfo = d->info;
         c->n++;
     }
+    c->hpm_run = -1;
+    if (c->n_hpm && run) {
+        c->hpm_run = (int8_t)(c->hpm_list[0] - 3);
+        c->hpm_last = c->hpm_list[c->n_hpm - 1];
+    }
+    if ((c->fixed & FX_ANY) || (c->n_hpm && !run)) c->fixed |= FX_SLOW;
     perf_csr_write(CSR_MCOUNTINHIBIT, inhibit & ~used);
     return PERF_OK;
 }
@@ -653,7 +889,10 @@ static int init_common(int mode, perfEvent *list, int n, int ch, perfCountType_t
     if (sba_size && (sba_size > PERF_MEM_POOL_SIZE || start + size > PERF_MEM_POOL_SIZE)) return PERF_ERR_POOL;
     if (perf.funnel && sba_size && perf.pool_used) return PERF_ERR_POOL;   /* one funnel buffer */
 
-    memset(c, 0, sizeof *c);
+    /* word by word (volatile, or GCC makes it a memset call again): picolibc's memset for
+     * rv32im stores bytes, 4x the cycles */
+    _Static_assert(sizeof *c % sizeof(uint32_t) == 0, "perf_core_t is whole words");
+    for (volatile uint32_t *w = (volatile uint32_t *)c, *e = w + sizeof *c / sizeof *w; w != e; w++) *w = 0;
     int rc = setup_counters(c, core, list, n);
     if (rc) return rc;
     if (sba_size) {
@@ -686,6 +925,8 @@ static int init_common(int mode, perfEvent *list, int n, int ch, perfCountType_t
     read_sink_bounds(c);
     c->stim = &t->itc_stimulus_register[ch].reg_size_32;
     c->count_type = (uint8_t)type;
+    c->write1 = type == perfCount_Raw ? write_raw1 : type == perfCount_Delta ? write_delta1 : write_xor1;
+    c->write2 = type == perfCount_Raw ? write_raw2 : type == perfCount_Delta ? write_delta2 : write_xor2;
     c->mode = (uint8_t)mode;
     perf_wr32(&t->te_control_register, perf_rd32(&t->te_control_register) | C_TRACING);
     perf.ready[core] = 1;
