@@ -1,11 +1,18 @@
 /* dpi.h - DPI-C functions the core imports (counter CSRs -> C HPM model).
  * The hart table is the run controller's one global: it maps the hart id the core passes to
- * that hart's HPM instance. */
+ * that hart's HPM instance, and to the hook that logs counter reads (counters.csv). */
 #ifndef TS_DPI_H
 #define TS_DPI_H
+#include <stdint.h>
 #include "hpm.h"
-void dpi_register_hart(unsigned hart, hpm_t *hpm);
+/* Called for every read of a counter CSR (cycle, time, instret, hpmcounterN, mcycle,
+ * minstret, mhpmcounterN and their high halves; not mhpmevent/mcountinhibit/mcounteren),
+ * from inside the core's evaluation, at the clock edge that ends the reading instruction's
+ * commit cycle; pc is the instruction's, value what it read. */
+typedef void dpi_csr_read_hook_t(void *ctx, unsigned hart, uint32_t pc, uint32_t csr, uint32_t value);
+/* hook may be NULL (no logging); hpm NULL unregisters the hart */
+void dpi_register_hart(unsigned hart, hpm_t *hpm, dpi_csr_read_hook_t *hook, void *ctx);
 /* the imports, as Verilator declares them in Vts_soc_top__Dpi.h */
-unsigned int ts_dpi_csr_read(unsigned int hart, unsigned int addr);
+unsigned int ts_dpi_csr_read(unsigned int hart, unsigned int addr, unsigned int pc);
 void ts_dpi_csr_write(unsigned int hart, unsigned int addr, unsigned int value);
 #endif

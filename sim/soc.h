@@ -6,7 +6,9 @@
  *      and the DPI CSR accesses of the instruction that committed in the previous cycle
  *      happen here;
  *   2. waves sample; the HPM model ticks with the core's event vector (ev_o describes the
- *      cycle that just ended); the retire counter advances;
+ *      cycle that just ended); the retire counter advances; the ground-truth logs
+ *      (counters.csv, flow.csv) take the instruction the retire port shows (it committed or
+ *      trapped in the cycle that just ended) and a counter CSR read made at this edge;
  *   3. the bus answers the core's fetch and data requests for this cycle (RAM, CLINT, UART,
  *      simctrl, trace blocks), with wait states;
  *   4. the CLINT ticks and drives the interrupt lines;
@@ -75,6 +77,21 @@ typedef struct soc {
     bool funnel_on, te_ready, funnel_ready;
     bool sba_busy;            /* the SBA sink wrote RAM this cycle: core data accesses wait */
     FILE *itc_csv;            /* ground truth: every accepted ITC store */
+    FILE *counters_csv;       /* ground truth: every counter CSR / timestamp register read */
+    FILE *flow_csv;           /* ground truth: calls, returns, traps, mrets */
+    struct {                  /* a counter CSR read at the last edge, logged once the retire
+                               * port shows its instruction (a csrw, rd = x0, is no read) */
+        bool pending;
+        unsigned hart;
+        uint32_t pc, csr, value;
+    } gt_csr;
+    uint32_t gt_mask;         /* events of an edge that make soc_step call the slow path */
+    struct {                  /* a call or return waiting for its target: the pc of the next
+                               * instruction that retires or traps */
+        bool pending, ret;
+        uint32_t pc, link;
+        uint64_t cycle;
+    } gt_jump;
     bool log_store;           /* a store completed this cycle (for the retire log) */
     uint32_t log_st_addr, log_st_data, log_st_size;    /* ground truth: cycles in which each event happened */
     /* simctrl */

@@ -54,8 +54,10 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
   output logic [31:0] pc_if_o, pc_id_o, pc_ex_o, pc_mem_o, pc_wb_o,
   output logic [4:0]  valid_o         // stage valid bits {WB, MEM, EX, ID, IF}
 );
+  // pc: the reading instruction's pc, for the simulator's ground-truth log (counters.csv)
   import "DPI-C" function int unsigned ts_dpi_csr_read(input int unsigned hart,
-                                                        input int unsigned addr);
+                                                        input int unsigned addr,
+                                                        input int unsigned pc);
   import "DPI-C" function void ts_dpi_csr_write(input int unsigned hart, input int unsigned addr,
                                                 input int unsigned value);
 
@@ -572,7 +574,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
           /* verilator tracing_off */
           logic [31:0] ext_old, ext_new;
           /* verilator tracing_on */
-          ext_old = ts_dpi_csr_read(HartId, {20'd0, mem_c_q.csr_addr});
+          ext_old = ts_dpi_csr_read(HartId, {20'd0, mem_c_q.csr_addr}, mem_pc_q);
           unique case (mem_c_q.csr_op)
             CsrRs:   ext_new = ext_old | mem_csr_src_q;
             CsrRc:   ext_new = ext_old & ~mem_csr_src_q;
