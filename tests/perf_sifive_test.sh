@@ -26,4 +26,26 @@ grep '^rec ' "$tmp/r/uart.txt" | awk '{printf "%.0f\n", $4 * 4294967296 + $5}' >
 grep -E '\[Perf Cntr\] \[Index=0\]' "$tmp/p/perf/perf_proto.perfchannel0" | head -5 |
   sed -E 's/.*\[Value=([0-9]+)\]  ffl:.*/\1/' > "$tmp/got"
 diff "$tmp/want" "$tmp/got" || fail "counter values differ from the firmware's"
-echo "ok: SiFive perf files with source positions and the firmware's values"
+# counter line times (trace-hw-facts.md 6.2 item 7). Default: every counter line of a record
+# carries the record's time, i.e. its Address line's. --perf-line-time value (SiFive's rule):
+# the time of the message that completed the value, which comes after the record's type byte;
+# counter 0's (its 16-bit high part, or counter 2's low word) comes before counter 2's (the
+# next record's type byte). Stores are separate ITC messages, so their times strictly increase.
+check_times() {   # FILE record|value
+  awk -v mode="$2" '
+    /\[Func / { ta = ""; next }
+    /\[Address\]/ { ta = $2 + 0; k = 0; next }
+    /\[Perf Cntr\] \[Index=/ && ta != "" {
+      t[k++] = $2 + 0
+      if (k == 2) {
+        if (mode == "record" && !(t[0] == ta && t[1] == ta)) { print "record mode: " ta " " t[0] " " t[1]; bad = 1 }
+        if (mode == "value" && !(ta < t[0] && t[0] < t[1])) { print "value mode: " ta " " t[0] " " t[1]; bad = 1 }
+        n++
+      }
+    }
+    END { if (n != 5) { print n " manual records"; bad = 1 } exit bad }' "$1"
+}
+check_times "$agg" record || fail "counter line times are not the record's"
+"$build/tracesim_san" decode -f perf --perf-line-time value --elf "$elf" --out "$tmp/v" "$tmp/r/trace.rtd"
+check_times "$tmp/v/perf_proto.perf" value || fail "--perf-line-time value: times are not those of the completing messages"
+echo "ok: SiFive perf files with source positions, the firmware's values, both line-time rules"

@@ -2,6 +2,7 @@
  * messages (JSON lines, the layout of ../shared/captures/NAME.messages.jsonl) and itcprint
  * (strings printed through ITC on one channel). */
 #include "decode_cli.h"
+#include "cli_util.h"
 #include "elements.h"
 #include "elf_syms.h"
 #include "nexus_decode.h"
@@ -33,52 +34,26 @@ static void usage(FILE *f) {
           "      --tssize N        timestamp width in bits (default: trace.json, else 40)\n"
           "      --itc-channel N   ITC print channel 0..31 (default 0)\n"
           "      --perf-channel N  perf library channel 0..31 (default 6)\n"
-          "      --elf FILE        name addresses after the functions of this ELF (csv)\n"
+          "      --elf FILE        name addresses after the functions of this ELF (csv, perf, timeline)\n"
+          "      --perf-line-time record|value\n"
+          "                        perf: stamp counter lines with the record's time (default) or\n"
+          "                        with the time of the message that completed each value (SiFive's)\n"
           "  -o, --out DIR         write DIR/messages.jsonl, itcprint.txt or perf.csv instead of stdout\n"
           "  -h, --help            this text\n", f);
-}
-
-/* reads "key": number from a small JSON file; false if absent */
-static bool json_uint(const char *text, const char *key, unsigned *out) {
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\"", key);
-    const char *p = strstr(text, pat);
-    if (!p) return false;
-    p = strchr(p + strlen(pat), ':');
-    if (!p) return false;
-    char *end;
-    unsigned long v = strtoul(p + 1, &end, 10);
-    if (end == p + 1) return false;
-    *out = (unsigned)v;
-    return true;
-}
-
-static char *read_file(const char *path, size_t *len, char *err, size_t errlen) {
-    FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno)); return NULL; }
-    struct stat sb;
-    if (fstat(fileno(f), &sb) || !S_ISREG(sb.st_mode)) {
-        snprintf(err, errlen, "%s is not a regular file", path);
-        fclose(f);
-        return NULL;
-    }
-    char *buf = malloc((size_t)sb.st_size + 1);
-    if (!buf) { snprintf(err, errlen, "out of memory reading %s", path); fclose(f); return NULL; }
-    size_t n = fread(buf, 1, (size_t)sb.st_size, f);
-    fclose(f);
-    buf[n] = 0;
-    *len = n;
-    return buf;
 }
 
 /* ---- messages as JSON lines ------------------------------------------------------------ */
 typedef struct jctx { FILE *out; uint64_t n, truncated, bad; } jctx_t;
 
-/* fields printed per TCODE (the main numeric fields, as in the reference files) */
+/* fields printed per TCODE (the main numeric fields, as in the reference files); an ICT
+ * address shows as f_addr (TCODE 35) or u_addr (34), and CKDATA1 (trigger id, call/return
+ * XOR, cause, context or watchpoint id) as ckdata1 when CKSRC is not 0 (for 0 it is
+ * `control`) */
 static uint32_t printed_fields(const nxd_msg_t *m) {
     uint32_t hide = 1u << NXF_PROCESS | 1u << NXF_ETYPE | 1u << NXF_ECODE | 1u << NXF_CKDF |
-                    1u << NXF_CKDATA0 | 1u << NXF_CKDATA1;
+                    1u << NXF_CKDATA0;
     if (m->tcode == 12 || m->tcode == 29) hide |= 1u << NXF_B_TYPE;
+    if ((m->tcode != 34 && m->tcode != 35) || m->f[NXF_CKSRC] == 0) hide |= 1u << NXF_CKDATA1;
     return m->fmask & ~hide;
 }
 
@@ -157,48 +132,50 @@ typedef struct cctx {
     const elf_syms_t *syms;
     unsigned cur_mask;        /* columns of the current header */
     bool have_header;
+    unsigned ncols[PERF_MAX_CORES];       /* counters in each hart's header */
     uint64_t truncated, errors;
 } cctx_t;
 
-static void counter_name(const perf_counter_def_t *d, char *buf, size_t len) {
-    if (d->index == 1) snprintf(buf, len, "timestamp");
-    else if (d->type == 0 && d->code == 1) snprintf(buf, len, "cycles");
-    else if (d->type == 0 && d->code == 2) snprintf(buf, len, "instructions");
-    else if (d->type == 2) snprintf(buf, len, "raw_0x%" PRIx64, d->event_data);
-    else snprintf(buf, len, "type%u_code%u", d->type, d->code);
-}
-
 static void csv_header(void *vctx, const perf_header_t *h) {
     cctx_t *c = vctx;
+    c->ncols[h->core % PERF_MAX_CORES] = h->n;
     if (c->have_header && c->cur_mask == h->mask) return;
     c->have_header = true;
     c->cur_mask = h->mask;
     fputs("timestamp,hart,record,address,call_site,function", c->out);
     for (unsigned i = 0; i < h->n; i++) {
         char name[64];
-        counter_name(&h->def[i], name, sizeof name);
+        perf_counter_name(&h->def[i], name, sizeof name);
         fprintf(c->out, ",%s,%s_delta", name, name);
     }
     fputc('\n', c->out);
 }
 
+/* parts of a truncated record that never arrived are empty fields, never guessed values */
 static void csv_record(void *vctx, const perf_record_t *r) {
     cctx_t *c = vctx;
     if (r->tics_valid) fprintf(c->out, "%" PRIu64, r->tics);
-    const char *fn = c->syms ? elf_syms_find(c->syms, r->addr) : NULL;
-    fprintf(c->out, ",%u,%s%s,0x%08" PRIx64 ",", r->core, perf_record_name(r->type),
-            r->truncated ? "(truncated)" : "", r->addr);
-    if (r->type == PERF_FUNC_ENTER || r->type == PERF_FUNC_EXIT) fprintf(c->out, "0x%08" PRIx64, r->call_site);
+    const char *fn = c->syms && r->has_addr ? elf_syms_find(c->syms, r->addr) : NULL;
+    fprintf(c->out, ",%u,%s%s,", r->core, perf_record_name(r->type), r->truncated ? "(truncated)" : "");
+    if (r->has_addr) fprintf(c->out, "0x%08" PRIx64, r->addr);
+    fputc(',', c->out);
+    if (r->has_call_site) fprintf(c->out, "0x%08" PRIx64, r->call_site);
     fprintf(c->out, ",%s", fn ? fn : "");
     for (unsigned i = 0; i < r->n; i++) fprintf(c->out, ",%" PRIu64 ",%" PRIu64, r->value[i], r->delta[i]);
+    for (unsigned i = r->n; i < c->ncols[r->core % PERF_MAX_CORES]; i++) fputs(",,", c->out);
     fputc('\n', c->out);
     if (r->truncated) c->truncated++;
 }
 
 static void csv_error(void *vctx, unsigned core, uint64_t off, const char *what) {
-    cctx_t *c = vctx;
-    if (c->errors++ < 10) fprintf(stderr, "tracesim: perf data error (hart %u, trace offset %" PRIu64 "): %s\n", core, off, what);
+    ts_perf_diag(&((cctx_t *)vctx)->errors, core, off, what);
 }
+
+/* ---- perf records as SiFive's decoder writes them: perf_sifive.c, errors on stderr -------- */
+typedef struct sctx { perf_sifive_t *ps; cctx_t ec; } sctx_t;
+static void s_header(void *v, const perf_header_t *h) { perf_sifive_header(((sctx_t *)v)->ps, h); }
+static void s_record(void *v, const perf_record_t *r) { perf_sifive_record(((sctx_t *)v)->ps, r); }
+static void s_error(void *v, unsigned core, uint64_t off, const char *w) { csv_error(&((sctx_t *)v)->ec, core, off, w); }
 
 /* ---- perf records as a Chrome/Perfetto trace-event timeline ----------------------------- */
 typedef struct tctx {
@@ -207,7 +184,7 @@ typedef struct tctx {
     double us_per_tick;
     perf_header_t h[PERF_MAX_CORES];
     bool first;
-    uint64_t untimed;
+    uint64_t untimed, unnamed;
 } tctx_t;
 
 static void tl_sep(tctx_t *c) { fputs(c->first ? "\n" : ",\n", c->out); c->first = false; }
@@ -220,6 +197,7 @@ static void tl_header(void *vctx, const perf_header_t *h) {
 static void tl_record(void *vctx, const perf_record_t *r) {
     tctx_t *c = vctx;
     if (!r->tics_valid) { c->untimed++; return; }
+    if (!r->has_addr) { c->unnamed++; return; }         /* cut off before its address */
     double ts = (double)r->tics * c->us_per_tick;
     const char *fn = c->syms ? elf_syms_find(c->syms, r->addr) : NULL;
     char name[64];
@@ -234,7 +212,7 @@ static void tl_record(void *vctx, const perf_record_t *r) {
     const perf_header_t *h = &c->h[r->core % PERF_MAX_CORES];
     for (unsigned i = 0; i < r->n && i < h->n; i++) {
         char cn[64];
-        counter_name(&h->def[i], cn, sizeof cn);
+        perf_counter_name(&h->def[i], cn, sizeof cn);
         tl_sep(c);
         fprintf(c->out, "{\"name\": \"hart%u %s\", \"ph\": \"C\", \"ts\": %.3f, \"pid\": 0, "
                         "\"args\": {\"delta\": %" PRIu64 "}}", r->core, cn, ts, r->delta[i]);
@@ -272,8 +250,11 @@ static int print_elem(void *vctx, const ts_elem_t *e) {
     case TS_ELEM_ICT_EVENT:
         if (e->msg && e->msg->tcode == 33)
             fprintf(o, " evcode=%u cdf=%u i_cnt=%" PRIu64, e->u.corr.evcode, e->u.corr.cdf, e->u.corr.i_cnt);
-        else if (e->msg)
+        else if (e->msg) {
             fprintf(o, " cksrc=%u ckdf=%u data0=0x%" PRIx64, e->u.ict.cksrc, e->u.ict.ckdf, e->u.ict.data0);
+            if (e->u.ict.ckdf == 1) fprintf(o, " data1=0x%" PRIx64, e->u.ict.data1);
+            if (e->u.ict.has_addr) fprintf(o, " addr=0x%08" PRIx64, e->u.ict.addr);
+        }
         break;
     case TS_ELEM_CORRUPT: case TS_ELEM_TRUNCATED: fprintf(o, " (%s)", e->u.err.what); break;
     default: break;
@@ -288,11 +269,12 @@ int ts_decode_main(int argc, char **argv) {
         {"tssize", required_argument, 0, 2},   {"itc-channel", required_argument, 0, 3},
         {"out", required_argument, 0, 'o'},    {"help", no_argument, 0, 'h'},
         {"perf-channel", required_argument, 0, 4}, {"elf", required_argument, 0, 5},
-        {"tick-hz", required_argument, 0, 6},
+        {"tick-hz", required_argument, 0, 6}, {"perf-line-time", required_argument, 0, 7},
         {0, 0, 0, 0}};
     const char *format = "messages", *out_dir = NULL, *elf = NULL;
     int srcbits = -1, tssize = -1, channel = 0, perf_channel = 6, c;
     double tick_hz = 100e6;
+    bool value_time = false;
     char *end;
     opterr = 0;
     optind = 1;
@@ -321,6 +303,13 @@ int ts_decode_main(int argc, char **argv) {
                 return EXIT_USAGE;
             }
             break;
+        case 7:
+            if (strcmp(optarg, "record") && strcmp(optarg, "value")) {
+                fprintf(stderr, "tracesim: invalid value '%s' for --perf-line-time (record or value)\n", optarg);
+                return EXIT_USAGE;
+            }
+            value_time = !strcmp(optarg, "value");
+            break;
         case 'h': usage(stdout); return 0;
         case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim decode --help)\n", argv[optind - 1]); return EXIT_USAGE;
         default: fprintf(stderr, "tracesim: unknown option '%s' (see tracesim decode --help)\n", argv[optind - 1]); return EXIT_USAGE;
@@ -338,21 +327,11 @@ int ts_decode_main(int argc, char **argv) {
     const char *path = argv[optind];
     char err[512];
     size_t len;
-    uint8_t *data = (uint8_t *)read_file(path, &len, err, sizeof err);
+    uint8_t *data = (uint8_t *)ts_read_file(path, &len, err, sizeof err);
     if (!data) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
 
-    /* defaults from trace.json beside the trace */
-    char jpath[4096];
-    snprintf(jpath, sizeof jpath, "%s", path);
-    char *slash = strrchr(jpath, '/');
-    snprintf(slash ? slash + 1 : jpath, sizeof jpath - (size_t)(slash ? slash + 1 - jpath : 0), "trace.json");
-    size_t jlen;
-    char *json = read_file(jpath, &jlen, err, sizeof err);
-    unsigned u;
-    if (json && srcbits < 0 && json_uint(json, "srcbits", &u) && u <= 8) srcbits = (int)u;
-    if (json && tssize < 0 && json_uint(json, "tsbits", &u) && u >= 1 && u <= 64) tssize = (int)u;
-    free(json);
-    nxd_cfg_t cfg = {srcbits < 0 ? 0u : (unsigned)srcbits, tssize < 0 ? 40u : (unsigned)tssize};
+    ts_trace_defaults(path, &srcbits, &tssize);          /* trace.json beside the trace */
+    nxd_cfg_t cfg = {(unsigned)srcbits, (unsigned)tssize};
 
     if (!strcmp(format, "perf")) {
         /* E = the ELF's name without directory and extension (the trace's, without an ELF) */
@@ -367,11 +346,11 @@ int ts_decode_main(int argc, char **argv) {
         if (!ps) { fprintf(stderr, "tracesim: %s\n", err); free(data); return elf ? EXIT_NO_FILE : EXIT_HOST; }
         nxd_t pdx;
         nxd_init(&pdx, &cfg);
-        cctx_t ec = {0};
-        perf_dec_cb_t cb = {ps, perf_sifive_header, perf_sifive_record, NULL};
+        perf_sifive_set_line_time(ps, value_time);
+        sctx_t sc = {ps, {0}};
+        perf_dec_cb_t cb = {&sc, s_header, s_record, s_error};
         perf_dec_t pd;
         perf_dec_init(&pd, (unsigned)perf_channel, &cb);
-        (void)ec;
         ts_elem_stage_t es;
         ts_elem_init(&es, elem_to_perf, &pd);
         nxd_decode(&pdx, data, len, ts_elem_from_msg, &es);
@@ -441,6 +420,8 @@ int ts_decode_main(int argc, char **argv) {
         if (!csv) fputs("\n]}\n", out);
         if (tc.untimed)
             fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) without a timestamp are not in the timeline\n", tc.untimed);
+        if (tc.unnamed)
+            fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) cut off before their address are not in the timeline\n", tc.unnamed);
         if (!pd.headers)
             fprintf(stderr, "tracesim: no perf header (marker 0x%08x) on ITC channel %d\n", pd.marker, perf_channel);
         if (cc.truncated)

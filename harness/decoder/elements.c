@@ -99,6 +99,10 @@ int ts_elem_from_msg(void *vs, const nxd_msg_t *m) {
         e.u.ict.ckdf = (unsigned)f[NXF_CKDF];
         e.u.ict.data0 = f[NXF_CKDATA0];
         e.u.ict.data1 = (m->fmask >> NXF_CKDATA1 & 1) ? f[NXF_CKDATA1] : 0;
+        if (m->fmask >> NXF_F_ADDR & 1) s->addr[src] = f[NXF_F_ADDR] << 1;
+        else if (m->fmask >> NXF_U_ADDR & 1) s->addr[src] ^= f[NXF_U_ADDR] << 1;
+        e.u.ict.has_addr = (m->fmask >> NXF_F_ADDR & 1) || (m->fmask >> NXF_U_ADDR & 1);
+        e.u.ict.addr = e.u.ict.has_addr ? s->addr[src] : 0;
         if (m->tcode == 35) s->synced[src] = true;
         if (cksrc == 0) {
             uint64_t code = f[NXF_CONTROL];

@@ -4,7 +4,7 @@
  * Per source (SRC) the stage tracks synchronisation and the reconstructed address: until a
  * sync-type message (or ICT-WS) arrives the source is "not synchronised" (one NO_SYNC element
  * is reported when the first message arrives); full addresses come from F-ADDR (<< 1) and
- * U-ADDR is XORed into the last one. Every element carries the source, the byte offset of its
+ * U-ADDR is XORed into the last one; ICT-WS and ICT addresses do the same. Every element carries the source, the byte offset of its
  * message and the reconstructed time when known. Corrupt and cut-off messages become CORRUPT
  * and TRUNCATED elements; the end of the trace is an EOT element. */
 #ifndef TS_ELEMENTS_H
@@ -43,7 +43,10 @@ typedef struct ts_elem {
         struct { bool indirect; unsigned b_type; uint64_t i_cnt, addr; bool has_hist; uint64_t hist; } br;
         struct { unsigned rcode; uint64_t value; } rf;
         struct { unsigned evcode, cdf; uint64_t i_cnt, hist; } corr;
-        struct { unsigned cksrc, ckdf; uint64_t data0, data1; } ict;
+        /* ICT/ICT-WS (also TRACE_ON/OFF, TIMESTAMP): has_addr when CKDATA0 is an address;
+         * addr is then absolute (ICT-WS: CKDATA0 << 1; ICT: XORed into the source's last
+         * address like U-ADDR) */
+        struct { unsigned cksrc, ckdf; uint64_t data0, data1; bool has_addr; uint64_t addr; } ict;
         struct { const char *what; } err;
     } u;
 } ts_elem_t;

@@ -62,6 +62,11 @@ void elf_syms_free(elf_syms_t *t) {
 }
 
 const char *elf_syms_find(const elf_syms_t *t, uint64_t addr) {
+    const elf_sym_t *s = elf_syms_lookup(t, addr);
+    return s ? s->name : NULL;
+}
+
+const elf_sym_t *elf_syms_lookup(const elf_syms_t *t, uint64_t addr) {
     size_t lo = 0, hi = t->n;
     while (lo < hi) {                      /* last symbol with start <= addr */
         size_t mid = (lo + hi) / 2;
@@ -69,5 +74,5 @@ const char *elf_syms_find(const elf_syms_t *t, uint64_t addr) {
     }
     if (!lo) return NULL;
     const elf_sym_t *s = &t->s[lo - 1];
-    return (addr < s->addr + (s->size ? s->size : 1)) ? s->name : NULL;
+    return (addr < s->addr + (s->size ? s->size : 1)) ? s : NULL;
 }

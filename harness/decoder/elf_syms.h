@@ -12,4 +12,6 @@ int elf_syms_load(elf_syms_t *t, const char *path, char *err, size_t errlen);
 void elf_syms_free(elf_syms_t *t);
 /* the function containing addr, or NULL */
 const char *elf_syms_find(const elf_syms_t *t, uint64_t addr);
+/* the same as the symbol (start address, size, name), or NULL */
+const elf_sym_t *elf_syms_lookup(const elf_syms_t *t, uint64_t addr);
 #endif

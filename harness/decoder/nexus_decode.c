@@ -148,6 +148,9 @@ static bool parse_fields(nxd_t *d, nxd_msg_t *m, rd_t *r) {
         SET(m, NXF_CKDATA0, rd_var(r));
         if (ckdf == 1) SET(m, NXF_CKDATA1, rd_var(r));
         if (src == 0) SET(m, NXF_CONTROL, ckdf ? m->f[NXF_CKDATA1] : m->f[NXF_CKDATA0]);
+        /* CKDATA0 is an address (>> 1) for every CKSRC but Control without CKDF: full in
+         * ICT-WS, XOR-compressed like U-ADDR in ICT (trace-hw-facts.md 4.4) */
+        if (src != 0 || ckdf == 1) SET(m, t == 35 ? NXF_F_ADDR : NXF_U_ADDR, m->f[NXF_CKDATA0]);
         break;
     }
     default:

@@ -4,7 +4,8 @@
  * bytes, 0x00 bytes and bytes whose MSEO is not 00 are skipped; a message is every byte up
  * to and including the first with MSEO 11, at most 64 bytes. Fields are read by the per-TCODE
  * tables of trace-hw-facts.md 4.4; a variable field that ends with MSEO 01 before the last
- * field is followed by a TSTAMP. Timestamps are rebuilt per source: full on sync-type and
+ * field is followed by a TSTAMP. An ICT/ICT-WS message whose CKDATA0 is an address (any
+ * CKSRC but 0, and CKSRC 0 with CKDF 1) also has it as U-ADDR (TCODE 34) or F-ADDR (35). Timestamps are rebuilt per source: full on sync-type and
  * ICT-WS messages, XOR with the previous one otherwise, unknown until the first full one;
  * an Error message or a corrupt message forgets the time of every source.
  * Corrupt input (unknown TCODE, a field wider than 64 bits, too long, wrong field layout)

@@ -22,8 +22,11 @@ struct perf_sifive {
     size_t ncu, last_cu;
     unsigned cur_core;
     perf_header_t h[PERF_MAX_CORES];
+    bool value_time;          /* counter lines carry the time that completed the value */
     int failed;
 };
+
+void perf_sifive_set_line_time(perf_sifive_t *p, bool value_time) { p->value_time = value_time; }
 
 static const char *type_name(enum perf_count_type t) {
     return t == PERF_RAW ? "RAW" : t == PERF_DELTA ? "Delta" : t == PERF_DELTA_XOR ? "DeltaXOR" : "unknown";
@@ -128,7 +131,12 @@ void perf_sifive_record(void *ctx, const perf_record_t *r) {
     int t = (int)(uint32_t)r->tics;
     char fi[4400], line[4600];
     uint64_t pc = r->addr;
-    if (r->type == PERF_FUNC_ENTER || r->type == PERF_FUNC_EXIT) {
+    bool two = r->type == PERF_FUNC_ENTER || r->type == PERF_FUNC_EXIT;
+    /* a record cut off before its address(es): SiFive's decoder writes the address or
+     * enter/exit line only once they arrived, and no counter can follow; nothing to write */
+    if (!r->has_addr || (two && !r->has_call_site)) return;
+    bool delta = p->h[r->core % PERF_MAX_CORES].count_type == PERF_DELTA;
+    if (two) {
         if (!p->callret) p->callret = open_file(p, "/perf", "callret", true);
         ffl(p, r->type == PERF_FUNC_ENTER ? r->addr : r->call_site, fi, sizeof fi);
         if (r->type == PERF_FUNC_ENTER)
@@ -148,8 +156,12 @@ void perf_sifive_record(void *ctx, const perf_record_t *r) {
     fputs(line, p->agg);
     ffl(p, pc, fi, sizeof fi);
     for (unsigned i = 0; i < r->n; i++) {
+        /* Delta: the delta as received (what SiFive's decoder prints); Raw: the reading;
+         * DeltaXOR: the XOR-accumulated value */
+        uint64_t v = delta ? r->raw[i] : r->value[i];
+        int tl = p->value_time ? (int)(uint32_t)r->vtics[i] : t;
         snprintf(line, sizeof line, "[%u] %d PC=0x%08" PRIx64 " [Perf Cntr] [Index=%u] [Value=%" PRId64 "] %s",
-                 r->core, t, pc, r->index[i], (int64_t)r->value[i], fi);
+                 r->core, tl, pc, r->index[i], (int64_t)v, fi);
         fputs(line, p->agg);
         if (r->index[i] < PERF_MAX_COUNTERS && p->chan[r->index[i]]) fputs(line, p->chan[r->index[i]]);
     }

@@ -1,22 +1,26 @@
 /* fuzz_decode.c - libFuzzer target over the whole decoder: bytes -> Nexus messages -> generic
- * elements -> perf records. The first input byte chooses the SRC width, the perf channel and the
+ * elements -> perf records -> the profile of `tracesim report` (written to /dev/null). The first input byte chooses the SRC width, the perf channel and the
  * timestamp width, so every configuration is explored. Built with clang
  * -fsanitize=fuzzer,address,undefined (tests/CMakeLists.txt: fuzz.decode); a crash, hang,
  * leak or out-of-bounds access is a failure. */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include "elements.h"
 #include "nexus_decode.h"
 #include "perf_decode.h"
+#include "profile.h"
 
 typedef struct fctx { perf_dec_t *pd; uint64_t n, chars; unsigned channel; } fctx_t;
 
-static void on_h(void *c, const perf_header_t *h) { (void)c; (void)h; }
+static void on_h(void *c, const perf_header_t *h) { prof_header(c, h); }
 static void on_r(void *c, const perf_record_t *r) {
     volatile uint64_t sink = 0;
-    for (unsigned i = 0; i < r->n; i++) sink += r->value[i] + r->delta[i];
-    (void)c;
+    for (unsigned i = 0; i < r->n; i++) sink += r->value[i] + r->delta[i] + r->vtics[i];
+    if (r->has_addr) sink += r->addr;
+    if (r->has_call_site) sink += r->call_site;
+    prof_record(c, r);
 }
 static void on_e(void *c, unsigned core, uint64_t off, const char *w) { (void)c; (void)core; (void)off; (void)w; }
 
@@ -36,8 +40,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     nxd_cfg_t cfg = {data[0] % 9, 8 + (data[0] >> 3) % 57};
     nxd_t d;
     if (nxd_init(&d, &cfg)) return 0;
+    prof_t *prof = prof_new(NULL);
+    if (!prof) return 0;
     perf_dec_t pd;
-    perf_dec_cb_t cb = {NULL, on_h, on_r, on_e};
+    perf_dec_cb_t cb = {prof, on_h, on_r, on_e};
     perf_dec_init(&pd, (data[0] >> 4) % 32, &cb);
     fctx_t c = {&pd, 0, 0, 0};
     ts_elem_stage_t es;
@@ -48,5 +54,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     nxd_decode(&d, data + 1 + half, size - 1 - half, ts_elem_from_msg, &es);
     ts_elem_eot(&es, size - 1);
     perf_dec_finish(&pd);
+    prof_finish(prof);
+    FILE *devnull = fopen("/dev/null", "w");
+    if (devnull) {
+        prof_write_text(prof, devnull);
+        prof_write_csv(prof, devnull);
+        fclose(devnull);
+    }
+    prof_free(prof);
     return 0;
 }

@@ -1,9 +1,12 @@
 /* test_decoder.c - Nexus decoder: hand-built messages for the TCODEs the encoder emits, and
  * corrupt, truncated and random input (it must never read out of bounds or loop: this file
  * runs under ASan/UBSan). Expected fields are written from the field tables. */
+#include "decode_cli.h"
+#include "elements.h"
 #include "nexus.h"
 #include "nexus_decode.h"
 #include "ts_test.h"
+#include <unistd.h>
 
 typedef struct coll { nxd_msg_t m[64]; unsigned n; } coll_t;
 static int collect(void *ctx, const nxd_msg_t *m) {
@@ -190,6 +193,129 @@ TS_TEST(every_tcode_round_trip) {
             }
         }
     }
+}
+
+/* ICT and ICT-WS messages with an address (trace-hw-facts.md 4.4: CKDATA0 is an address for
+ * every CKSRC but 0, and for CKSRC 0 with CKDF 1; full in TCODE 35, XOR-compressed against the
+ * source's last address in TCODE 34, like U-ADDR, 4.6). Packed here, one after the other, with
+ * an indirect branch in the middle that must XOR against the address the ICT left. */
+typedef struct ict_case {
+    unsigned tcode, cksrc, ckdf;
+    uint64_t addr;            /* absolute address carried (0: none, CKSRC 0 CKDF 0) */
+    uint64_t data1, ctl0;     /* CKDATA1 when CKDF 1; CKDATA0 when it is a control code */
+    enum ts_elem_type type;
+} ict_case_t;
+static const ict_case_t ict_cases[] = {
+    {35, 0, 1, 0x80000200, 2, 0, TS_ELEM_TRACE_ON},     /* control: trace on, with address */
+    {34, 9, 0, 0x80000480, 0, 0, TS_ELEM_ICT_EVENT},    /* inferable call */
+    {34, 10, 1, 0x80000010, 7, 0, TS_ELEM_ICT_EVENT},   /* exception, cause 7 */
+    {35, 15, 0, 0x80001000, 0, 0, TS_ELEM_ICT_EVENT},   /* PC sample */
+    {34, 0, 0, 0, 0, 3, TS_ELEM_TRACE_OFF},             /* control 3, no address */
+    {4, 0, 0, 0x80001100, 0, 0, TS_ELEM_BRANCH},        /* indirect branch, U-ADDR */
+    {34, 14, 1, 0x80001104, 3, 0, TS_ELEM_ICT_EVENT},   /* watchpoint 3 */
+    {34, 8, 0, 0x80000ff0, 0, 0, TS_ELEM_ICT_EVENT},    /* external trigger */
+    {34, 11, 1, 0x80000020, 0x8000000bu, 0, TS_ELEM_ICT_EVENT},  /* interrupt */
+    {34, 13, 1, 0x80000024, (5u << 2) | 2, 0, TS_ELEM_ICT_EVENT}, /* context */
+    {34, 0, 1, 0x80002000, 2, 0, TS_ELEM_TRACE_ON},     /* control with a compressed address */
+};
+#define N_ICT (sizeof ict_cases / sizeof ict_cases[0])
+static uint64_t ict_field[N_ICT];                      /* the address field as sent (>> 1) */
+
+static size_t ict_stream(uint8_t *b) {
+    size_t n = 0;
+    uint64_t last = 0;
+    for (unsigned k = 0; k < N_ICT; k++) {
+        const ict_case_t *c = &ict_cases[k];
+        nx_msg_t m;
+        nx_begin(&m);
+        nx_fixed(&m, c->tcode, 6);
+        ict_field[k] = c->tcode == 35 ? c->addr >> 1 : (c->addr ^ last) >> 1;
+        if (c->tcode == 4) {
+            nx_fixed(&m, 0, 2);
+            nx_var(&m, 5);
+            nx_var(&m, ict_field[k]);
+        } else {
+            nx_fixed(&m, c->cksrc, 4);
+            nx_fixed(&m, c->ckdf, 2);
+            nx_var(&m, c->addr ? ict_field[k] : c->ctl0);
+            if (c->ckdf) nx_var(&m, c->data1);
+        }
+        nx_end(&m);
+        memcpy(b + n, m.b, m.len);
+        n += m.len;
+        if (c->addr) last = c->addr;
+    }
+    return n;
+}
+
+typedef struct ecol { ts_elem_t e[32]; unsigned n; } ecol_t;
+static int put_elem(void *c, const ts_elem_t *e) { ecol_t *o = c; if (o->n < 32) o->e[o->n++] = *e; return 0; }
+
+TS_TEST(ict_addresses_in_elements) {
+    uint8_t b[512];
+    size_t n = ict_stream(b);
+    static ecol_t c;
+    memset(&c, 0, sizeof c);
+    nxd_cfg_t cfg = {0, 40};
+    nxd_t d;
+    nxd_init(&d, &cfg);
+    ts_elem_stage_t s;
+    ts_elem_init(&s, put_elem, &c);
+    nxd_decode(&d, b, n, ts_elem_from_msg, &s);
+    TS_ASSERT_EQ_U(c.n, N_ICT);
+    for (unsigned k = 0; k < N_ICT; k++) {
+        const ict_case_t *w = &ict_cases[k];
+        const ts_elem_t *e = &c.e[k];
+        if (e->type != w->type) TS_FAIL("message %u: element %s", k, ts_elem_name(e->type));
+        if (w->tcode == 4) { TS_ASSERT_EQ_U(e->u.br.addr, w->addr); continue; }
+        TS_ASSERT_EQ_U(e->u.ict.cksrc, w->cksrc);
+        TS_ASSERT_EQ_U(e->u.ict.has_addr, w->addr != 0);
+        if (e->u.ict.addr != w->addr) TS_FAIL("message %u: addr 0x%" PRIx64 ", expected 0x%" PRIx64, k, e->u.ict.addr, w->addr);
+        if (w->ckdf) TS_ASSERT_EQ_U(e->u.ict.data1, w->data1);
+    }
+}
+
+TS_TEST(ict_addresses_in_messages_json) {
+    uint8_t b[512];
+    size_t n = ict_stream(b);
+    char dir[64] = "/tmp/ts_dec_XXXXXX", path[128], cmd[160];
+    TS_ASSERT(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/t.rtd", dir);
+    FILE *f = fopen(path, "wb");
+    TS_ASSERT(f);
+    fwrite(b, 1, n, f);
+    fclose(f);
+    char *argv[] = {"decode", "--srcbits", "0", "-o", dir, path, NULL};
+    TS_ASSERT_EQ_I(ts_decode_main(6, argv), 0);
+    snprintf(path, sizeof path, "%s/messages.jsonl", dir);
+    f = fopen(path, "r");
+    TS_ASSERT(f);
+    char line[1024];
+    for (unsigned k = 0; k < N_ICT; k++) {
+        TS_ASSERT(fgets(line, sizeof line, f));
+        const ict_case_t *w = &ict_cases[k];
+        char want[256];
+        uint64_t a = ict_field[k];
+        /* fields in alphabetical order, as the reference files have them */
+        if (w->tcode == 4)
+            snprintf(want, sizeof want, "\"fields\": {\"b_type\": 0, \"i_cnt\": 5, \"u_addr\": %" PRIu64 "}", a);
+        else if (w->cksrc == 0 && !w->ckdf)
+            snprintf(want, sizeof want, "\"fields\": {\"cksrc\": 0, \"control\": %" PRIu64 "}", w->ctl0);
+        else if (w->cksrc == 0)
+            snprintf(want, sizeof want, "\"fields\": {\"cksrc\": 0, \"control\": %" PRIu64 ", \"%s\": %" PRIu64 "}",
+                     w->data1, w->tcode == 35 ? "f_addr" : "u_addr", a);
+        else if (w->ckdf)
+            snprintf(want, sizeof want, "\"fields\": {\"ckdata1\": %" PRIu64 ", \"cksrc\": %u, \"%s\": %" PRIu64 "}",
+                     w->data1, w->cksrc, w->tcode == 35 ? "f_addr" : "u_addr", a);
+        else
+            snprintf(want, sizeof want, "\"fields\": {\"cksrc\": %u, \"%s\": %" PRIu64 "}",
+                     w->cksrc, w->tcode == 35 ? "f_addr" : "u_addr", a);
+        if (!strstr(line, want)) TS_FAIL("message %u:\n  got:  %s  want: %s", k, line, want);
+    }
+    TS_ASSERT(!fgets(line, sizeof line, f));
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    TS_ASSERT_EQ_I(system(cmd), 0);
 }
 
 TS_TEST_MAIN()

@@ -66,4 +66,16 @@ TS_TEST(overflow_corrupt_truncated) {
     TS_ASSERT_EQ_I(c.e[4].type, TS_ELEM_EOT);
 }
 
+TS_TEST(ict_ws_control_without_address) {
+    /* the first message of itc-timestamp.rtd: ICT-WS, CKSRC 0, CKDF 0, control 0, full time
+     * 849: a TIMESTAMP element that carries no address (trace-hw-facts.md 4.4) */
+    static const uint8_t b[] = {0x8c, 0x00, 0x01, 0x44, 0x37};
+    col_t c = run(b, sizeof b);
+    TS_ASSERT_EQ_U(c.n, 2);
+    TS_ASSERT_EQ_I(c.e[0].type, TS_ELEM_TIMESTAMP);
+    TS_ASSERT_EQ_U(c.e[0].time, 849);
+    TS_ASSERT(!c.e[0].u.ict.has_addr);
+    TS_ASSERT_EQ_U(c.e[0].u.ict.addr, 0);
+}
+
 TS_TEST_MAIN()
