@@ -1,0 +1,120 @@
+/* profile.h - a gprof-like profile from decoded perf records (perf_decode.h), the library
+ * behind `tracesim report`.
+ *
+ * Fed with the perf decoder's headers and records in trace order (prof_header / prof_record
+ * have the perf_dec_cb_t signatures), it keeps per hart a running total of every counter
+ * (the sum of the records' width-wrapped deltas, so counters that wrap are followed) and a
+ * shadow call stack built from the function enter/exit records:
+ *
+ *  - enter: the function's calls and the caller->callee edge's calls count one; a frame
+ *    (function, call site, caller, the running totals) is pushed.
+ *  - exit: the topmost frame of that function is popped; its total (inclusive) cost is the
+ *    change of the running totals since its enter. Frames above it (exits that never came)
+ *    are unwound first, each as if it ended here, and counted with a warning. An exit with
+ *    no frame of its function is counted, warned about and ignored.
+ *  - self (exclusive) cost: between two records of a hart, the counters' change is charged
+ *    to the function on top of that hart's stack (to "outside" with an empty stack).
+ *  - recursion: a function's total, and the total along a caller->callee edge, count only
+ *    activations that are the function's outermost one on that hart's stack, so a recursive
+ *    function is not counted twice; self costs and calls count every activation.
+ *  - frames still open at the end (prof_finish) are charged up to the last record and
+ *    reported as still active.
+ *  - manual records: per call site the records, and the counters' change from the hart's
+ *    previous manual record to this one (charged to the later record's site).
+ *  - ISR records: one sample for the function containing the interrupted pc (or the pc
+ *    itself without symbols).
+ *  - truncated records are not used as events (counted); the counter values they did carry
+ *    still advance the running totals so that the next record's deltas stay exact.
+ *  - a header starts a new baseline: each counter's first value after it only sets the
+ *    running total's reference (its delta from 0 is not a cost), the call stack is kept.
+ *
+ * The trace total of a counter is the sum of all deltas counted (inside and outside
+ * functions); percentages are shares of it. Functions, edges and sites are merged over harts.
+ * No global state; one prof_t per report. */
+#ifndef TS_PROFILE_H
+#define TS_PROFILE_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "perf_decode.h"
+
+#define PROF_NONE UINT32_MAX          /* no caller: called with an empty stack */
+#define PROF_MAX_DEPTH 16384          /* frames per hart; deeper enters are counted, dropped */
+
+typedef struct prof_func {
+    uint64_t addr;                    /* function address (enter/exit records) */
+    const char *name;                 /* from the symbolizer, or NULL */
+    uint64_t calls;                   /* enter records */
+    uint64_t still_active;            /* activations open at the end of the trace */
+    uint64_t self[PERF_MAX_COUNTERS]; /* by counter index */
+    uint64_t total[PERF_MAX_COUNTERS];
+} prof_func_t;
+
+typedef struct prof_edge {
+    uint32_t caller, callee;          /* function numbers (prof_func_at); caller may be PROF_NONE */
+    uint64_t calls;
+    uint64_t total[PERF_MAX_COUNTERS];
+} prof_edge_t;
+
+typedef struct prof_site {            /* manual records at one address */
+    uint64_t addr;
+    const char *name;
+    uint64_t records, intervals;      /* intervals: records with a previous manual record */
+    uint64_t sum[PERF_MAX_COUNTERS];  /* counters' change over those intervals */
+} prof_site_t;
+
+typedef struct prof_isr {             /* ISR samples in one function (or at one pc) */
+    uint64_t addr;                    /* function start, or the pc without a symbol */
+    const char *name;
+    uint64_t samples;
+} prof_isr_t;
+
+typedef struct prof_stats {
+    uint64_t headers, records, truncated;
+    uint64_t enters, exits, manual, isr;
+    uint64_t unmatched_exits;         /* exits without a frame of their function: ignored */
+    uint64_t unwound;                 /* frames popped by an exit of a function below them */
+    uint64_t still_active;            /* frames open at the end of the trace */
+    uint64_t too_deep;                /* enters beyond PROF_MAX_DEPTH, dropped */
+} prof_stats_t;
+
+/* symbolizer: the name of the function containing addr and its start, or NULL */
+typedef const char *(*prof_sym_fn)(void *ctx, uint64_t addr, uint64_t *start);
+
+typedef struct prof_opts {
+    prof_sym_fn sym;                  /* may be NULL: addresses only */
+    void *sym_ctx;
+    void (*warn)(void *ctx, const char *msg);    /* may be NULL */
+    void *warn_ctx;
+} prof_opts_t;
+
+typedef struct prof prof_t;
+
+/* NULL when out of memory */
+prof_t *prof_new(const prof_opts_t *o);
+void prof_free(prof_t *p);
+/* perf_dec_cb_t callbacks (ctx = the prof_t) */
+void prof_header(void *p, const perf_header_t *h);
+void prof_record(void *p, const perf_record_t *r);
+/* end of the trace: closes the frames still open */
+void prof_finish(prof_t *p);
+
+/* results (pointers stay valid until the next prof_record/prof_finish) */
+const prof_stats_t *prof_stats(const prof_t *p);
+size_t prof_nfuncs(const prof_t *p);
+const prof_func_t *prof_func_at(const prof_t *p, size_t i);
+const prof_func_t *prof_func(const prof_t *p, uint64_t addr);
+/* the edge caller -> callee (caller NULL: <spontaneous>), or NULL if never called so */
+const prof_edge_t *prof_edge(const prof_t *p, const prof_func_t *caller, const prof_func_t *callee);
+const prof_site_t *prof_site(const prof_t *p, uint64_t addr);
+const prof_isr_t *prof_isr(const prof_t *p, uint64_t addr);
+/* sum of every counted delta of a counter index over the trace, and the part outside any
+ * traced function */
+uint64_t prof_trace_total(const prof_t *p, unsigned index);
+uint64_t prof_outside(const prof_t *p, unsigned index);
+
+/* the report as text (flat profile, call graph, manual sites, ISR samples, notes), or the
+ * flat profile as CSV; 0, or -1 if writing failed */
+int prof_write_text(const prof_t *p, FILE *out);
+int prof_write_csv(const prof_t *p, FILE *out);
+#endif

@@ -1,0 +1,175 @@
+/* report_cli.c - `tracesim report [options] TRACE.rtd`: decodes the SiFive perf library's
+ * records from a trace (decoder stages of harness/decoder/) and writes the profile of
+ * profile.h as text or, with --format csv, the flat profile as CSV. */
+#include "report_cli.h"
+#include "cli_util.h"
+#include "elements.h"
+#include "elf_syms.h"
+#include "nexus_decode.h"
+#include "perf_decode.h"
+#include "profile.h"
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXIT_USAGE 120
+#define EXIT_NO_FILE 121
+#define EXIT_HOST 126
+#define MAX_WARNINGS 10
+
+static void usage(FILE *f) {
+    fputs("usage: tracesim report [options] TRACE.rtd\n"
+          "\n"
+          "A gprof-like profile from the SiFive perf library's records in a trace: flat profile\n"
+          "(calls, self and total of every counter per function), call graph, manual records per\n"
+          "call site, ISR samples per function.\n"
+          "\n"
+          "options:\n"
+          "  -f, --format F        text (default) or csv (the flat profile)\n"
+          "      --elf FILE        name functions after the symbols of this ELF\n"
+          "      --perf-channel N  perf library channel 0..31 (default 6)\n"
+          "      --srcbits N       SRC field width 0..8 (default: trace.json beside the trace, else 0)\n"
+          "      --tssize N        timestamp width in bits (default: trace.json, else 40)\n"
+          "  -o, --out FILE        write the report to FILE instead of stdout\n"
+          "  -h, --help            this text\n"
+          "\n"
+          "exit status: 0; 120 usage; 121 missing or unreadable trace or ELF, or no perf header;\n"
+          "126 output not writable\n", f);
+}
+
+typedef struct rctx { prof_t *prof; uint64_t errors; unsigned warnings; } rctx_t;
+static void r_header(void *v, const perf_header_t *h) { prof_header(((rctx_t *)v)->prof, h); }
+static void r_record(void *v, const perf_record_t *r) { prof_record(((rctx_t *)v)->prof, r); }
+static void r_error(void *v, unsigned core, uint64_t off, const char *w) { ts_perf_diag(&((rctx_t *)v)->errors, core, off, w); }
+static void r_warn(void *v, const char *msg) {
+    rctx_t *c = v;
+    if (c->warnings++ < MAX_WARNINGS) fprintf(stderr, "tracesim: warning: %s\n", msg);
+}
+static int elem_to_perf(void *pd, const ts_elem_t *e) { perf_dec_feed_elem(pd, e); return 0; }
+static const char *sym_of(void *syms, uint64_t addr, uint64_t *start) {
+    const elf_sym_t *s = elf_syms_lookup(syms, addr);
+    if (!s) return NULL;
+    *start = s->addr;
+    return s->name;
+}
+
+int ts_report_main(int argc, char **argv) {
+    static const struct option opts[] = {
+        {"format", required_argument, 0, 'f'}, {"srcbits", required_argument, 0, 1},
+        {"tssize", required_argument, 0, 2},   {"perf-channel", required_argument, 0, 4},
+        {"elf", required_argument, 0, 5},      {"out", required_argument, 0, 'o'},
+        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
+    const char *format = "text", *out_path = NULL, *elf = NULL;
+    int srcbits = -1, tssize = -1, perf_channel = 6, c;
+    opterr = 0;
+    optind = 1;
+    while ((c = getopt_long(argc, argv, ":f:o:h", opts, NULL)) != -1) {
+        long v = 0;
+        if (c == 1 || c == 2 || c == 4) {
+            char *end;
+            v = strtol(optarg, &end, 0);
+            if (*end || end == optarg || v < 0 || (c == 1 && v > 8) || (c == 2 && (v < 1 || v > 64)) || (c == 4 && v > 31)) {
+                fprintf(stderr, "tracesim: invalid value '%s' for %s (see tracesim report --help)\n", optarg,
+                        c == 1 ? "--srcbits" : c == 2 ? "--tssize" : "--perf-channel");
+                return EXIT_USAGE;
+            }
+        }
+        switch (c) {
+        case 'f': format = optarg; break;
+        case 'o': out_path = optarg; break;
+        case 1: srcbits = (int)v; break;
+        case 2: tssize = (int)v; break;
+        case 4: perf_channel = (int)v; break;
+        case 5: elf = optarg; break;
+        case 'h': usage(stdout); return 0;
+        case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim report --help)\n", argv[optind - 1]); return EXIT_USAGE;
+        default: fprintf(stderr, "tracesim: unknown option '%s' (see tracesim report --help)\n", argv[optind - 1]); return EXIT_USAGE;
+        }
+    }
+    if (strcmp(format, "text") && strcmp(format, "csv")) {
+        fprintf(stderr, "tracesim: unknown format '%s' for report (text, csv)\n", format);
+        return EXIT_USAGE;
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "tracesim: report needs exactly one trace file (see tracesim report --help)\n");
+        return EXIT_USAGE;
+    }
+    const char *path = argv[optind];
+    char err[512];
+    size_t len;
+    uint8_t *data = (uint8_t *)ts_read_file(path, &len, err, sizeof err);
+    if (!data) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
+    ts_trace_defaults(path, &srcbits, &tssize);
+    elf_syms_t syms;
+    if (elf && elf_syms_load(&syms, elf, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        free(data);
+        return EXIT_NO_FILE;
+    }
+    rctx_t rc = {NULL, 0, 0};
+    prof_opts_t po = {elf ? sym_of : NULL, elf ? &syms : NULL, r_warn, &rc};
+    rc.prof = prof_new(&po);
+    if (!rc.prof) {
+        fprintf(stderr, "tracesim: out of memory\n");
+        free(data);
+        if (elf) elf_syms_free(&syms);
+        return EXIT_HOST;
+    }
+
+    /* bytes -> messages -> elements -> perf records -> profile */
+    nxd_cfg_t cfg = {(unsigned)srcbits, (unsigned)tssize};
+    nxd_t d;
+    nxd_init(&d, &cfg);
+    perf_dec_cb_t cb = {&rc, r_header, r_record, r_error};
+    perf_dec_t *pd = malloc(sizeof *pd);
+    ts_elem_stage_t *es = malloc(sizeof *es);
+    int status = 0;
+    if (!pd || !es) {
+        fprintf(stderr, "tracesim: out of memory\n");
+        status = EXIT_HOST;
+        goto done;
+    }
+    perf_dec_init(pd, (unsigned)perf_channel, &cb);
+    ts_elem_init(es, elem_to_perf, pd);
+    nxd_decode(&d, data, len, ts_elem_from_msg, es);
+    ts_elem_eot(es, len);
+    perf_dec_finish(pd);
+    prof_finish(rc.prof);
+    if (!pd->headers) {
+        fprintf(stderr, "tracesim: no perf header (marker 0x%08x) on ITC channel %d in %s\n", pd->marker, perf_channel, path);
+        status = EXIT_NO_FILE;
+        goto done;
+    }
+
+    FILE *out = out_path ? fopen(out_path, "w") : stdout;
+    if (!out) {
+        fprintf(stderr, "tracesim: cannot create %s: %s\n", out_path, strerror(errno));
+        status = EXIT_HOST;
+        goto done;
+    }
+    int wrc;
+    if (!strcmp(format, "csv")) {
+        wrc = prof_write_csv(rc.prof, out);
+    } else {
+        fprintf(out, "tracesim report %s (perf channel %d%s%s)\n\n", path, perf_channel,
+                elf ? "; symbols from " : "; no ELF: functions by address", elf ? elf : "");
+        wrc = prof_write_text(rc.prof, out);
+    }
+    if ((out != stdout && fclose(out)) || wrc) {
+        fprintf(stderr, "tracesim: writing the report to %s failed\n", out_path ? out_path : "stdout");
+        status = EXIT_HOST;
+    }
+    if (rc.warnings > MAX_WARNINGS)
+        fprintf(stderr, "tracesim: %u more warnings not shown (%u in all)\n", rc.warnings - MAX_WARNINGS, rc.warnings);
+done:
+    fflush(stdout);
+    free(pd);
+    free(es);
+    prof_free(rc.prof);
+    if (elf) elf_syms_free(&syms);
+    free(data);
+    return status;
+}

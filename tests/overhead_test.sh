@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# overhead_test.sh BUILD_DIR CASE - `tracesim overhead` (harness/report/overhead.c); nothing
+# is timed.
+#   quick        --quick (fib, 1 counter): overhead.md has the expected rows, overhead.svg is
+#                well-formed with a bar per run, and every number agrees with the run folders
+#                it leaves: records = the firmware's own count (fib(8) makes 67 calls, so 134),
+#                cycles(on) > cycles(off) >= cycles(out), cycles/instructions per record =
+#                (on - out) / records and overhead % recomputed from stats.txt, SBA conflict
+#                cycles from events.csv
+#   missing_elf  a build folder without the firmware: one line, exit 121
+#   failed_run   variants that exit 42: one line naming the run and the status, exit 1
+# Runs the ASan/UBSan build of the simulator (which spawns itself for the runs).
+set -u
+b=$1; case=$2
+t=$b/tracesim_san; out=$b/test-runs/overhead_$case
+rm -rf "$out" "$out.fw"
+fail() { echo "FAIL ($case): $*"; [ -f "$out.stderr" ] && sed 's/^/  stderr: /' "$out.stderr"; exit 1; }
+san() {   # sanitizer reports of the command or of the runs it spawned
+  cat "$out.stderr" "$out"/runs/*/stderr.txt 2> /dev/null | grep -Eq "ERROR: (Address|Leak)Sanitizer|runtime error:" &&
+    fail "sanitizer report"
+  true
+}
+quick="ovh_fib_out ovh_fib_off_sram_1 ovh_fib_off_sba_1 ovh_fib_on_sram_1 ovh_fib_on_sba_1"
+
+case $case in
+quick)
+  "$t" overhead --quick --build "$b/firmware/examples" -o "$out" > "$out.stdout" 2> "$out.stderr" ||
+    fail "exit status $?"
+  san
+  md=$out/overhead.md; svg=$out/overhead.svg
+  [ -f "$md" ] && [ -f "$svg" ] || fail "overhead.md or overhead.svg missing"
+  cmp -s "$md" "$out.stdout" || fail "stdout is not overhead.md"
+  [ "$(grep -c '^overhead: \[ *[1-5]/5\] ovh_fib_' "$out.stderr")" = 5 ] || fail "not one progress line per run"
+  # the rows: mode | sink | counters, in this order
+  rows=$(grep -E '^\| (out|off|on) \|' "$md" | cut -d'|' -f2-4 | tr -d ' ' | tr '\n' ' ')
+  [ "$rows" = "out|-|- off|sram|1 off|sba|1 on|sram|1 on|sba|1 " ] || fail "rows: $rows"
+  grep -q '^## fib$' "$md" && ! grep -q '^## manual' "$md" || fail "sections"
+  # the chart: well-formed SVG, an <svg> root, one bar (rect with a title) per off/on run
+  python3 - "$svg" <<'EOF' || fail "overhead.svg"
+import sys, xml.dom.minidom
+d = xml.dom.minidom.parse(sys.argv[1])
+assert d.documentElement.tagName == "svg", "root is not <svg>"
+bars = [r for r in d.getElementsByTagName("rect") if r.getElementsByTagName("title")]
+names = sorted(r.getElementsByTagName("title")[0].firstChild.data.split(":")[0] for r in bars)
+assert names == sorted(["ovh_fib_off_sram_1", "ovh_fib_off_sba_1", "ovh_fib_on_sram_1", "ovh_fib_on_sba_1"]), names
+for r in bars:
+    assert float(r.getAttribute("height")) > 0, "empty bar"
+EOF
+  # the numbers, from the run folders
+  stat() { awk -v k="$2" '$1 == k { print $2 }' "$out/runs/$1/stats.txt"; }
+  event() { awk -F, -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i } NR == 2 { print $c }' "$out/runs/$1/events.csv"; }
+  cell() { grep -E "^\| $1 \| $2 \| $3 \|" "$md" | cut -d'|' -f"$4" | tr -d ' '; }   # column $4 (1-based + 1)
+  oc=$(stat ovh_fib_out cycles); oi=$(stat ovh_fib_out instret)
+  [ -n "$oc" ] && [ "$oc" -gt 0 ] || fail "no cycles in ovh_fib_out/stats.txt"
+  [ "$(grep -E '^\| out \|' "$md" | cut -d'|' -f5 | tr -d ' ')" = "$oc" ] || fail "out cycles differ from stats.txt"
+  for sink in sram sba; do
+    on=ovh_fib_on_${sink}_1; off=ovh_fib_off_${sink}_1
+    c=$(stat $on cycles); i=$(stat $on instret); fc=$(stat $off cycles)
+    [ "$c" -gt "$fc" ] && [ "$fc" -ge "$oc" ] || fail "$sink: cycles on $c, off $fc, out $oc: not on > off >= out"
+    grep -q '^perf: 134 records' "$out/runs/$on/uart.txt" || fail "$on: the firmware did not write 134 records"
+    n=$("$b/tracesim" decode -f csv "$out/runs/$on/trace.rtd" | grep -Ec ',(enter|exit),')
+    [ "$n" = 134 ] || fail "$on: $n records decoded by tracesim decode, expected 134"
+    [ "$(cell on $sink 1 5)" = "$c" ] || fail "$on: cycles $(cell on $sink 1 5), stats.txt $c"
+    [ "$(cell on $sink 1 6)" = "$i" ] || fail "$on: instructions $(cell on $sink 1 6), stats.txt $i"
+    [ "$(cell on $sink 1 7)" = 134 ] || fail "$on: records $(cell on $sink 1 7), expected 134"
+    [ "$(cell off $sink 1 7)" = 0 ] || fail "$off: records $(cell off $sink 1 7), expected 0"
+    want=$(awk -v a="$c" -v o="$oc" 'BEGIN { printf "%.1f", (a - o) / 134 }')
+    [ "$(cell on $sink 1 8)" = "$want" ] || fail "$on: cycles per record $(cell on $sink 1 8), (on - out) / records = $want"
+    want=$(awk -v a="$i" -v o="$oi" 'BEGIN { printf "%.1f", (a - o) / 134 }')
+    [ "$(cell on $sink 1 9)" = "$want" ] || fail "$on: instructions per record $(cell on $sink 1 9), expected $want"
+    want=$(awk -v a="$c" -v o="$fc" 'BEGIN { printf "%.1f", (a - o) / 134 }')
+    [ "$(cell on $sink 1 10)" = "$want" ] || fail "$on: cycles per record over off $(cell on $sink 1 10), expected $want"
+    want=$(awk -v a="$c" -v o="$oc" 'BEGIN { printf "%+.1f%%", 100 * (a - o) / o }')
+    [ "$(cell on $sink 1 11)" = "$want" ] || fail "$on: overhead $(cell on $sink 1 11), expected $want"
+    [ "$(cell on $sink 1 12)" = "$(event $on itc_stall)" ] || fail "$on: ITC stall cycles differ from events.csv"
+    [ "$(cell on $sink 1 13)" = "$(event $on sba_conflict)" ] || fail "$on: SBA conflict cycles differ from events.csv"
+  done
+  [ "$(cell on sba 1 13)" -gt 0 ] || fail "no SBA conflict cycles with the SBA sink"
+  [ "$(cell on sram 1 13)" = 0 ] || fail "SBA conflict cycles with the SRAM sink"
+  grep -q 'stopped' "$md" && fail "a trace buffer filled"
+  true ;;
+missing_elf)
+  mkdir -p "$out.fw"
+  "$t" overhead --quick --build "$out.fw" -o "$out" > /dev/null 2> "$out.stderr"; rc=$?
+  san
+  [ $rc = 121 ] || fail "exit status $rc, expected 121"
+  [ "$(wc -l < "$out.stderr")" = 1 ] || fail "not one line on stderr"
+  grep -q "ovh_fib_out.elf not found" "$out.stderr" || fail "does not name the missing ELF" ;;
+failed_run)
+  mkdir -p "$out.fw"
+  for v in $quick; do ln -s "$b/firmware/tests/simctrl.elf" "$out.fw/$v.elf"; done   # exits 42
+  "$t" overhead --quick --build "$out.fw" -o "$out" > /dev/null 2> "$out.stderr"; rc=$?
+  san
+  [ $rc = 1 ] || fail "exit status $rc, expected 1"
+  [ "$(wc -l < "$out.stderr")" = 1 ] || fail "not one line on stderr"
+  grep -q "^tracesim: overhead: ovh_fib_out failed: exit status 42" "$out.stderr" || fail "does not say which run failed and how"
+  [ -f "$out/overhead.md" ] && fail "wrote a report after a failed run"
+  true ;;
+*) fail "unknown case" ;;
+esac
+echo "ok ($case)"

@@ -1,0 +1,338 @@
+/* test_profile.c - the profile behind `tracesim report` (harness/report/profile.c) on record
+ * sequences built by hand and fed through the perf protocol decoder (Raw header: counter 0
+ * cycles, 64 bits; counter 3 a raw event, 12 bits wide). Every expected number is worked out
+ * in the comments from the counter readings: the first record after the header is the
+ * reference, each later record's change is charged to the function on top of the stack
+ * ("self"), a function's "total" runs from its enter to its exit (outermost activation only). */
+#include "perf_decode.h"
+#include "profile.h"
+#include "ts_test.h"
+
+static perf_dec_t dec;
+static prof_t *prof;
+static unsigned warnings;
+static uint64_t t;
+
+static void on_warn(void *c, const char *m) { (void)c; (void)m; warnings++; }
+
+/* symbols: main 0x100, a 0x200, b 0x300, f 0x400 (16 bytes each); work [0x1000, 0x1100),
+ * idle [0x2000, 0x2040) */
+static const char *syms(void *c, uint64_t addr, uint64_t *start) {
+    static const struct { uint64_t a, n; const char *name; } s[] = {
+        {0x100, 16, "main"}, {0x200, 16, "a"}, {0x300, 16, "b"}, {0x400, 16, "f"},
+        {0x1000, 0x100, "work"}, {0x2000, 0x40, "idle"}};
+    (void)c;
+    for (unsigned i = 0; i < sizeof s / sizeof s[0]; i++)
+        if (addr >= s[i].a && addr < s[i].a + s[i].n) { *start = s[i].a; return s[i].name; }
+    return NULL;
+}
+
+static void st(unsigned size, uint64_t v) {
+    nxd_msg_t m;
+    memset(&m, 0, sizeof m);
+    m.status = NXD_OK;
+    m.tcode = 7;
+    m.f[NXF_IDTAG] = 24 + (size == 4 ? 0 : size == 2 ? 2 : 3);
+    m.f[NXF_DATA] = v;
+    m.tics_valid = true;
+    m.tics = t++;
+    perf_dec_feed(&dec, &m);
+}
+
+static void begin(void) {
+    if (prof) prof_free(prof);
+    prof_opts_t o = {syms, NULL, on_warn, NULL};
+    prof = prof_new(&o);
+    TS_ASSERT(prof);
+    warnings = 0;
+    t = 1000;
+    perf_dec_cb_t cb = {prof, prof_header, prof_record, NULL};
+    perf_dec_init(&dec, 6, &cb);
+    st(4, PERF_MARKER); st(1, PERF_RAW); st(4, 0x9);
+    st(4, 0); st(4, 1); st(4, (63u << 12) | 0xC00);                  /* cycles, 64 bits */
+    st(4, 2); st(4, 0x600); st(4, 0); st(4, (11u << 12) | 0xC03);   /* raw 0x600, 12 bits */
+}
+static void end(void) {
+    perf_dec_finish(&dec);
+    prof_finish(prof);
+}
+
+/* records: cycles reading c, event reading e (default: c mod 4096) */
+static void rec2(unsigned type, uint64_t addr, uint64_t site, uint64_t c, uint64_t e) {
+    st(1, type);
+    st(4, addr);
+    if (type < 2) st(4, site);
+    st(4, c);
+    st(4, e);
+}
+static void E(uint64_t fn, uint64_t c) { rec2(PERF_FUNC_ENTER, fn, 0x90, c, c % 4096); }
+static void X(uint64_t fn, uint64_t c) { rec2(PERF_FUNC_EXIT, fn, 0x90, c, c % 4096); }
+
+#define MAIN 0x100
+#define A 0x200
+#define B 0x300
+#define F 0x400
+
+static const prof_func_t *fn(uint64_t addr) {
+    const prof_func_t *f = prof_func(prof, addr);
+    if (!f) TS_FAIL("no function at 0x%" PRIx64, addr);
+    return f;
+}
+static const prof_edge_t *edge(uint64_t caller, uint64_t callee) {
+    const prof_edge_t *e = prof_edge(prof, caller ? fn(caller) : NULL, fn(callee));
+    if (!e) TS_FAIL("no edge 0x%" PRIx64 " -> 0x%" PRIx64, caller, callee);
+    return e;
+}
+
+TS_TEST(nested_calls) {
+    begin();
+    E(MAIN, 1000);     /* reference */
+    E(A, 1100);        /* +100 main */
+    E(B, 1150);        /* +50 a */
+    X(B, 1200);        /* +50 b;  b total 50 */
+    X(A, 1300);        /* +100 a; a total 200 */
+    E(B, 1400);        /* +100 main */
+    X(B, 1450);        /* +50 b;  b total 50 */
+    X(MAIN, 1500);     /* +50 main; main total 500 */
+    end();
+    /* self: main 100+100+50 = 250, a 50+100 = 150, b 50+50 = 100; trace 500 */
+    TS_ASSERT_EQ_U(fn(MAIN)->self[0], 250);
+    TS_ASSERT_EQ_U(fn(A)->self[0], 150);
+    TS_ASSERT_EQ_U(fn(B)->self[0], 100);
+    TS_ASSERT_EQ_U(fn(MAIN)->total[0], 500);
+    TS_ASSERT_EQ_U(fn(A)->total[0], 200);
+    TS_ASSERT_EQ_U(fn(B)->total[0], 100);
+    TS_ASSERT_EQ_U(fn(B)->self[3], 100);          /* the event counter follows the same steps */
+    TS_ASSERT_EQ_U(fn(MAIN)->calls, 1);
+    TS_ASSERT_EQ_U(fn(B)->calls, 2);
+    TS_ASSERT_EQ_U(prof_trace_total(prof, 0), 500);
+    TS_ASSERT_EQ_U(prof_outside(prof, 0), 0);
+    /* edges: <spontaneous> -> main 1 call 500; main -> a 1, 200; a -> b 1, 50; main -> b 1, 50 */
+    TS_ASSERT_EQ_U(edge(0, MAIN)->calls, 1);
+    TS_ASSERT_EQ_U(edge(0, MAIN)->total[0], 500);
+    TS_ASSERT_EQ_U(edge(MAIN, A)->total[0], 200);
+    TS_ASSERT_EQ_U(edge(A, B)->calls, 1);
+    TS_ASSERT_EQ_U(edge(A, B)->total[0], 50);
+    TS_ASSERT_EQ_U(edge(MAIN, B)->calls, 1);
+    TS_ASSERT_EQ_U(edge(MAIN, B)->total[0], 50);
+    TS_ASSERT(!prof_edge(prof, fn(B), fn(A)));
+    TS_ASSERT_EQ_U(warnings, 0);
+    TS_ASSERT_EQ_U(prof_stats(prof)->still_active, 0);
+    /* the flat profile as CSV: by self cycles; % = self / 500 */
+    char buf[2048] = {0};
+    FILE *o = fmemopen(buf, sizeof buf - 1, "w");
+    TS_ASSERT(o);
+    TS_ASSERT_EQ_I(prof_write_csv(prof, o), 0);
+    fclose(o);
+    TS_ASSERT_STR_EQ(buf, "function,address,calls,still_active,percent,cycles_self,cycles_total,raw_0x600_self,raw_0x600_total\n"
+                          "main,0x00000100,1,0,50.00,250,500,250,500\n"
+                          "a,0x00000200,1,0,30.00,150,200,150,200\n"
+                          "b,0x00000300,2,0,20.00,100,100,100,100\n");
+}
+
+TS_TEST(text_report) {
+    begin();
+    E(MAIN, 1000); E(A, 1100); E(B, 1150); X(B, 1200); X(A, 1300); E(B, 1400); X(B, 1450); X(MAIN, 1500);
+    end();
+    static char buf[16384];
+    memset(buf, 0, sizeof buf);
+    FILE *o = fmemopen(buf, sizeof buf - 1, "w");
+    TS_ASSERT(o);
+    TS_ASSERT_EQ_I(prof_write_text(prof, o), 0);
+    fclose(o);
+    /* flat line of a: 30 %, 1 call, self/total cycles 150/200 (columns: "%" 7 wide, calls 9,
+     * "self cycles" 12, "total cycles" 12, "self raw_0x600" 14, "total raw_0x600" 15) */
+    if (!strstr(buf, "    30.00         1           150           200             150              200  a\n"))
+        TS_FAIL("flat line of a missing:\n%s", buf);
+    /* call graph, numbered by total: main [1] 500, a [2] 200, b [3] 100; b's callers */
+    TS_ASSERT(strstr(buf, "    1/2            50               50      a [2]\n"));
+    TS_ASSERT(strstr(buf, "    1/2            50               50      main [1]\n"));
+    TS_ASSERT(strstr(buf, "  [3]       20.00             2           100              100  b [3]\n"));
+    TS_ASSERT(strstr(buf, "    1/1           500              500      <spontaneous>\n"));
+    TS_ASSERT(strstr(buf, "cycles over the trace: 500, of which outside any traced function: 0\n"));
+}
+
+TS_TEST(recursion_counts_outermost_activation) {
+    begin();
+    E(MAIN, 0);        /* reference */
+    E(F, 10);          /* +10 main */
+    E(F, 20);          /* +10 f (outer) */
+    E(F, 30);          /* +10 f (middle) */
+    X(F, 40);          /* +10 f (inner) */
+    X(F, 55);          /* +15 f (middle) */
+    X(F, 75);          /* +20 f (outer): outermost activation 10..75 = 65 */
+    X(MAIN, 100);      /* +25 main */
+    end();
+    TS_ASSERT_EQ_U(fn(F)->calls, 3);
+    TS_ASSERT_EQ_U(fn(F)->self[0], 10 + 10 + 10 + 15 + 20);
+    TS_ASSERT_EQ_U(fn(F)->total[0], 65);          /* not 65 + 35 + 10 */
+    TS_ASSERT_EQ_U(fn(MAIN)->self[0], 35);
+    TS_ASSERT_EQ_U(fn(MAIN)->total[0], 100);
+    TS_ASSERT_EQ_U(edge(MAIN, F)->calls, 1);
+    TS_ASSERT_EQ_U(edge(MAIN, F)->total[0], 65);
+    TS_ASSERT_EQ_U(edge(F, F)->calls, 2);
+    TS_ASSERT_EQ_U(edge(F, F)->total[0], 0);
+    TS_ASSERT_EQ_U(warnings, 0);
+}
+
+TS_TEST(mutual_recursion) {
+    begin();
+    E(MAIN, 0);
+    E(A, 10);          /* +10 main */
+    E(B, 20);          /* +10 a (outer) */
+    E(A, 30);          /* +10 b (outer) */
+    E(B, 40);          /* +10 a (inner) */
+    X(B, 45);          /* +5 b (inner) */
+    X(A, 50);          /* +5 a (inner) */
+    X(B, 60);          /* +10 b: b outer total 20..60 = 40 */
+    X(A, 70);          /* +10 a: a outer total 10..70 = 60 */
+    X(MAIN, 80);       /* +10 main */
+    end();
+    TS_ASSERT_EQ_U(fn(A)->total[0], 60);
+    TS_ASSERT_EQ_U(fn(B)->total[0], 40);
+    TS_ASSERT_EQ_U(fn(A)->self[0], 10 + 10 + 5 + 10);
+    TS_ASSERT_EQ_U(fn(B)->self[0], 10 + 5 + 10);
+    TS_ASSERT_EQ_U(edge(A, B)->calls, 2);
+    TS_ASSERT_EQ_U(edge(A, B)->total[0], 40);     /* only b's outermost activation */
+    TS_ASSERT_EQ_U(edge(B, A)->calls, 1);
+    TS_ASSERT_EQ_U(edge(B, A)->total[0], 0);      /* a was already active below */
+}
+
+TS_TEST(mismatched_exits) {
+    begin();
+    E(MAIN, 0);
+    E(A, 10);          /* +10 main */
+    E(B, 20);          /* +10 a */
+    X(A, 50);          /* +30 b; b has no exit: unwound here (total 30), then a (total 40) */
+    X(0x500, 60);      /* +10 main; never entered: ignored */
+    X(B, 70);          /* +10 main; b is not on the stack: ignored */
+    X(MAIN, 100);      /* +30 main */
+    end();
+    TS_ASSERT_EQ_U(fn(B)->total[0], 30);
+    TS_ASSERT_EQ_U(fn(B)->self[0], 30);
+    TS_ASSERT_EQ_U(fn(A)->total[0], 40);
+    TS_ASSERT_EQ_U(fn(A)->self[0], 10);
+    TS_ASSERT_EQ_U(fn(MAIN)->self[0], 10 + 10 + 10 + 30);
+    TS_ASSERT_EQ_U(fn(MAIN)->total[0], 100);
+    TS_ASSERT_EQ_U(prof_stats(prof)->unwound, 1);
+    TS_ASSERT_EQ_U(prof_stats(prof)->unmatched_exits, 2);
+    TS_ASSERT_EQ_U(warnings, 3);
+    TS_ASSERT(!prof_func(prof, 0x500));
+}
+
+TS_TEST(open_frames_and_truncated_record) {
+    begin();
+    E(MAIN, 0);
+    E(A, 10);          /* +10 main */
+    E(B, 30);          /* +20 a */
+    rec2(PERF_MANUAL, 0x1010, 0, 45, 45);         /* +15 b */
+    st(1, PERF_FUNC_ENTER); st(4, F);             /* cut off: no call site, no values */
+    end();
+    /* still active: charged up to the last record (45) */
+    TS_ASSERT_EQ_U(fn(B)->total[0], 15);
+    TS_ASSERT_EQ_U(fn(A)->total[0], 35);
+    TS_ASSERT_EQ_U(fn(MAIN)->total[0], 45);
+    TS_ASSERT_EQ_U(fn(MAIN)->self[0], 10);
+    TS_ASSERT_EQ_U(fn(B)->still_active, 1);
+    TS_ASSERT_EQ_U(fn(MAIN)->still_active, 1);
+    TS_ASSERT_EQ_U(prof_stats(prof)->still_active, 3);
+    TS_ASSERT_EQ_U(prof_stats(prof)->truncated, 1);
+    TS_ASSERT(!prof_func(prof, F));               /* the cut record is not used */
+    TS_ASSERT_EQ_U(prof_stats(prof)->records, 5);
+}
+
+TS_TEST(counter_wrap_12_bits) {
+    begin();
+    rec2(PERF_FUNC_ENTER, MAIN, 0x90, 0, 4000);  /* reference */
+    rec2(PERF_FUNC_ENTER, A, 0x90, 10, 4090);    /* +90 main */
+    rec2(PERF_FUNC_EXIT, A, 0x90, 20, 10);       /* wraps: 10 - 4090 + 4096 = +16 a */
+    rec2(PERF_FUNC_EXIT, MAIN, 0x90, 30, 100);   /* +90 main */
+    end();
+    TS_ASSERT_EQ_U(fn(A)->self[3], 16);
+    TS_ASSERT_EQ_U(fn(A)->total[3], 16);
+    TS_ASSERT_EQ_U(fn(MAIN)->self[3], 180);
+    TS_ASSERT_EQ_U(fn(MAIN)->total[3], 196);
+    TS_ASSERT_EQ_U(prof_trace_total(prof, 3), 196);
+}
+
+TS_TEST(manual_sites) {
+    begin();
+    rec2(PERF_MANUAL, 0x1010, 0, 100, 0);  /* first: no interval */
+    rec2(PERF_MANUAL, 0x1020, 0, 130, 0);  /* 0x1020: +30 */
+    rec2(PERF_MANUAL, 0x1010, 0, 180, 0);  /* 0x1010: +50 */
+    rec2(PERF_MANUAL, 0x1020, 0, 200, 0);  /* 0x1020: +20 */
+    end();
+    const prof_site_t *s1 = prof_site(prof, 0x1010), *s2 = prof_site(prof, 0x1020);
+    TS_ASSERT(s1 && s2);
+    TS_ASSERT_EQ_U(s1->records, 2);
+    TS_ASSERT_EQ_U(s1->intervals, 1);
+    TS_ASSERT_EQ_U(s1->sum[0], 50);
+    TS_ASSERT_EQ_U(s2->records, 2);
+    TS_ASSERT_EQ_U(s2->intervals, 2);
+    TS_ASSERT_EQ_U(s2->sum[0], 50);               /* mean 25 */
+    TS_ASSERT_STR_EQ(s1->name, "work");
+    TS_ASSERT_EQ_U(prof_nfuncs(prof), 0);
+    static char buf[8192];
+    memset(buf, 0, sizeof buf);
+    FILE *o = fmemopen(buf, sizeof buf - 1, "w");
+    TS_ASSERT(o);
+    TS_ASSERT_EQ_I(prof_write_text(prof, o), 0);
+    fclose(o);
+    /* address, records, mean/total cycles (12 wide), mean/total raw_0x600 (15 wide) */
+    if (!strstr(buf, "  0x00001020                 2          25.0            50              0.0                0  work\n"))
+        TS_FAIL("manual table:\n%s", buf);
+}
+
+TS_TEST(isr_samples) {
+    begin();
+    static const uint64_t pcs[] = {0x1004, 0x1080, 0x20a0, 0x2010, 0x1010};
+    for (unsigned i = 0; i < 5; i++) rec2(PERF_ISR, pcs[i], 0, 100 * i, 0);
+    end();
+    TS_ASSERT_EQ_U(prof_isr(prof, 0x1000)->samples, 3);       /* work */
+    TS_ASSERT_EQ_U(prof_isr(prof, 0x2000)->samples, 1);       /* idle */
+    TS_ASSERT_EQ_U(prof_isr(prof, 0x20a0)->samples, 1);       /* no symbol: by pc */
+    TS_ASSERT(!prof_isr(prof, 0x1004));
+    static char buf[8192];
+    memset(buf, 0, sizeof buf);
+    FILE *o = fmemopen(buf, sizeof buf - 1, "w");
+    TS_ASSERT(o);
+    TS_ASSERT_EQ_I(prof_write_text(prof, o), 0);
+    fclose(o);
+    TS_ASSERT(strstr(buf, "          3   60.00  work\n"));
+    TS_ASSERT(strstr(buf, "          1   20.00  0x000020a0\n"));
+}
+
+TS_TEST(random_records_survive) {
+    /* arbitrary enter/exit/manual/ISR sequences, headers and cut records: no crash, and
+     * self costs plus the outside part always add up to the trace total */
+    uint32_t x = 4242;
+    for (int round = 0; round < 20; round++) {
+        begin();
+        uint64_t c = 0;
+        for (int i = 0; i < 400; i++) {
+            x = x * 1103515245u + 12345u;
+            unsigned type = (x >> 8) % 4, which = (x >> 12) % 5;
+            c += (x >> 16) % 100;
+            if ((x >> 20) % 97 == 0) {                /* a new header: trace off and on */
+                st(4, PERF_MARKER); st(1, PERF_RAW); st(4, 0x9);
+                st(4, 0); st(4, 1); st(4, (63u << 12) | 0xC00);
+                st(4, 2); st(4, 0x600); st(4, 0); st(4, (11u << 12) | 0xC03);
+            }
+            rec2(type, 0x100 * (which + 1), 0x90, c, c % 4096);
+        }
+        st(1, PERF_FUNC_EXIT);
+        end();
+        uint64_t sum = prof_outside(prof, 0);
+        for (size_t i = 0; i < prof_nfuncs(prof); i++) sum += prof_func_at(prof, i)->self[0];
+        TS_ASSERT_EQ_U(sum, prof_trace_total(prof, 0));
+        FILE *o = fopen("/dev/null", "w");
+        TS_ASSERT(o);
+        TS_ASSERT_EQ_I(prof_write_text(prof, o), 0);
+        TS_ASSERT_EQ_I(prof_write_csv(prof, o), 0);
+        fclose(o);
+    }
+    prof_free(prof);
+    prof = NULL;
+}
+
+TS_TEST_MAIN()
