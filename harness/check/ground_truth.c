@@ -7,6 +7,7 @@
  * on wrap may end early; nothing else may be missing, added or different. */
 #include "ground_truth.h"
 #include "nexus_decode.h"
+#include "perf_check.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -107,11 +108,36 @@ static bool json_uint(const char *t, const char *key, unsigned *out) {
 }
 
 int ts_check_main(int argc, char **argv) {
-    if (argc != 2 || argv[1][0] == '-') {
-        fprintf(stderr, "usage: tracesim check RUN_DIR  (a run folder of `tracesim run` with trace.rtd)\n");
-        return argc == 2 && !strcmp(argv[1], "--help") ? 0 : 120;
+    unsigned perf_channel = 6;
+    const char *elf = NULL, *dir = NULL;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("usage: tracesim check [--perf-channel N] [--elf FW.elf] RUN_DIR\n"
+                   "  compares the run's trace with the simulator's ground truth: every ITC store\n"
+                   "  (itc.csv) and every perf record (counters.csv, flow.csv, the ELF's symbols)\n");
+            return 0;
+        }
+        if (!strcmp(argv[i], "--perf-channel") && i + 1 < argc) {
+            char *end;
+            unsigned long v = strtoul(argv[++i], &end, 0);
+            if (*end || v > 31) {
+                fprintf(stderr, "tracesim: invalid value '%s' for --perf-channel (0..31)\n", argv[i]);
+                return 120;
+            }
+            perf_channel = (unsigned)v;
+        } else if (!strcmp(argv[i], "--elf") && i + 1 < argc) {
+            elf = argv[++i];
+        } else if (argv[i][0] == '-' || dir) {
+            fprintf(stderr, "usage: tracesim check [--perf-channel N] [--elf FW.elf] RUN_DIR  (a run folder of `tracesim run` with trace.rtd)\n");
+            return 120;
+        } else {
+            dir = argv[i];
+        }
     }
-    const char *dir = argv[1];
+    if (!dir) {
+        fprintf(stderr, "usage: tracesim check [--perf-channel N] [--elf FW.elf] RUN_DIR  (a run folder of `tracesim run` with trace.rtd)\n");
+        return 120;
+    }
     size_t tlen, jlen, clen;
     uint8_t *trace = (uint8_t *)slurp(dir, "trace.rtd", &tlen);
     char *json = slurp(dir, "trace.json", &jlen), *csv = slurp(dir, "itc.csv", &clen);
@@ -170,6 +196,23 @@ int ts_check_main(int argc, char **argv) {
             if (c.timed) printf("; %" PRIu64 " timestamps equal the store cycle + %" PRId64, c.timed, c.ts_offset);
             if (c.next < c.n) printf("; %zu later stores were cut by stop-on-wrap", c.n - c.next);
             printf("\n");
+            perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop};
+            perf_check_result_t pr;
+            int p = perf_check_run(&pc, &pr);
+            if (p < 0 && strstr(pr.msg, "lacks")) {
+                printf("check: no counters.csv/flow.csv in %s: perf records not checked\n", dir);
+            } else if (p) {
+                fprintf(stderr, "tracesim: check FAILED: %s\n", pr.msg);
+                rc = 1;
+            } else if (pr.found) {
+                printf("check: %" PRIu64 " perf records equal the ground truth (%" PRIu64 " counter values as read, addresses from the control flow",
+                       pr.records, pr.values);
+                if (pr.have_ts) printf(", timestamps = first store cycle + %" PRId64, pr.ts_offset);
+                printf(")");
+                if (pr.truncated) printf("; the last record in the trace is cut off (stop-on-wrap)");
+                if (pr.not_in_trace) printf("; %" PRIu64 " later records are not in the trace (stop-on-wrap)", pr.not_in_trace);
+                printf("\n");
+            }
         }
     }
     free(c.st); free(trace); free(json); free(csv);

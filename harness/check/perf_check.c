@@ -1,0 +1,385 @@
+/* perf_check.c - every perf record of a run's trace against what the simulated hardware
+ * really did (the perf part of `tracesim check`).
+ *
+ * Two decodes with the same protocol decoder (harness/decoder/perf_decode.c):
+ *   A: the trace (trace.rtd -> Nexus messages -> elements -> perf records), what a user sees;
+ *   B: the ITC stores the encoder accepted (itc.csv), each fed as a message whose time is the
+ *      store's cycle - what the firmware wrote, independent of the encoder, sink and framing.
+ * Then, record by record:
+ *   1. A equals B: type, addresses, counter values as received (a trace that stopped on wrap
+ *      may end early; its last record may be cut, never completed with guesses);
+ *   2. A's timestamp = the cycle of the record's first store + one constant for the run;
+ *   3. every value B carries equals what the firmware read from the counter (counters.csv:
+ *      the last read of that counter's CSR - both halves if it is wider than 32 bits - before
+ *      the value's low word was stored; the timestamp from tsLower/tsUpper): Raw the value,
+ *      Delta (value - previous read) mod 2^width, DeltaXOR value ^ previous read; the
+ *      previous read is the one behind the previous record's value (for the first record of
+ *      a Delta header, the latch: the last read before that record), 48 bits on the wire;
+ *   4. the addresses are where the firmware was (flow.csv and the ELF's symbols): manual -
+ *      the return address of the last call of perfWriteCntrs; enter/exit - the frame on top
+ *      of the call stack (function, return address) when __cyg_profile_func_enter/exit was
+ *      called; ISR - the mepc of the last interrupt.
+ * The first difference is reported with its context. */
+#include "perf_check.h"
+#include "elements.h"
+#include "elf_syms.h"
+#include "nexus_decode.h"
+#include "perf_decode.h"
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct store { uint64_t cycle; unsigned hart, stim, off, size; uint32_t value; } store_t;
+typedef struct cread { uint64_t cycle; uint32_t pc, value; int idx; bool hi; } cread_t;   /* idx 1 = timestamp */
+typedef struct flow { uint64_t cycle; char kind; uint32_t pc, target, link; } flow_t;  /* kind c r t m */
+
+typedef struct recs { perf_record_t *r; size_t n, cap; perf_header_t h; bool have_h; uint64_t errors; } recs_t;
+
+#define VEC_PUSH(v, n, cap, item)                                               \
+    do {                                                                        \
+        if ((n) == (cap)) {                                                     \
+            size_t nc_ = (cap) ? 2 * (cap) : 256;                               \
+            void *p_ = realloc((v), nc_ * sizeof *(v));                         \
+            if (!p_) { ok = false; break; }                                     \
+            (v) = p_;                                                           \
+            (cap) = nc_;                                                        \
+        }                                                                       \
+        (v)[(n)++] = (item);                                                    \
+    } while (0)
+
+static char *slurp(const char *dir, const char *name) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    size_t cap = 1 << 16, n = 0;
+    char *b = malloc(cap + 1);
+    while (b) {
+        n += fread(b + n, 1, cap - n, f);
+        if (n < cap) break;
+        char *nb = realloc(b, 2 * cap + 1);
+        if (!nb) { free(b); b = NULL; break; }
+        b = nb;
+        cap *= 2;
+    }
+    fclose(f);
+    if (b) b[n] = 0;
+    return b;
+}
+
+/* counter index and half of a counters.csv CSR name; false for other CSRs */
+static bool counter_of(const char *name, int *idx, bool *hi) {
+    size_t len = strlen(name);
+    *hi = len > 1 && name[len - 1] == 'h' && strncmp(name, "mhpmcounter", len) && len != 5;
+    if (!strcmp(name, "ts_lower") || !strcmp(name, "tf_ts_lower")) { *idx = 1; *hi = false; return true; }
+    if (!strcmp(name, "ts_upper") || !strcmp(name, "tf_ts_upper")) { *idx = 1; *hi = true; return true; }
+    const char *p = name[0] == 'm' ? name + 1 : name;
+    char base[32];
+    size_t bl = strlen(p) - (*hi ? 1 : 0);
+    if (bl >= sizeof base) return false;
+    memcpy(base, p, bl);
+    base[bl] = 0;
+    if (!strcmp(base, "cycle")) { *idx = 0; return true; }
+    if (!strcmp(base, "instret")) { *idx = 2; return true; }
+    if (!strncmp(base, "hpmcounter", 10)) {
+        char *end;
+        long n = strtol(base + 10, &end, 10);
+        if (*end || end == base + 10 || n < 3 || n > 31) return false;
+        *idx = (int)n;
+        return true;
+    }
+    return false;
+}
+
+static void on_header(void *ctx, const perf_header_t *h) {
+    recs_t *R = ctx;
+    R->h = *h;
+    R->have_h = true;
+}
+static void on_record(void *ctx, const perf_record_t *r) {
+    recs_t *R = ctx;
+    bool ok = true;
+    VEC_PUSH(R->r, R->n, R->cap, *r);
+    if (!ok) R->errors++;
+}
+static void on_error(void *ctx, unsigned core, uint64_t off, const char *what) {
+    (void)core; (void)off;
+    if (strncmp(what, "warning: ", 9)) ((recs_t *)ctx)->errors++;
+}
+static int to_perf(void *ctx, const ts_elem_t *e) {
+    perf_dec_feed_elem(ctx, e);
+    return 0;
+}
+
+static uint64_t sym_addr(const elf_syms_t *s, const char *name) {
+    for (size_t i = 0; i < s->n; i++)
+        if (s->s[i].name && !strcmp(s->s[i].name, name)) return s->s[i].addr;
+    return UINT64_MAX;
+}
+
+static uint64_t wmask(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
+#define M48 0xFFFFFFFFFFFFull
+
+static const char *rec_name(const perf_record_t *r) { return perf_record_name(r->type); }
+
+int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
+    memset(res, 0, sizeof *res);
+    int rc = -1;
+    bool ok = true;
+    char *itc = slurp(cfg->dir, "itc.csv"), *ctr = slurp(cfg->dir, "counters.csv"),
+         *flw = slurp(cfg->dir, "flow.csv"), *stats = slurp(cfg->dir, "stats.txt"),
+         *trace = NULL;
+    store_t *st = NULL; cread_t *cr = NULL; flow_t *fl = NULL;
+    size_t nst = 0, cst = 0, ncr = 0, ccr = 0, nfl = 0, cfl = 0;
+    recs_t A = {0}, B = {0};
+    elf_syms_t syms = {0};
+    bool have_syms = false;
+    if (!itc || !ctr || !flw || !stats) {
+        snprintf(res->msg, sizeof res->msg, "%s lacks itc.csv, counters.csv, flow.csv or stats.txt", cfg->dir);
+        goto out;
+    }
+    /* ground truth tables */
+    for (char *l = strchr(itc, '\n'); l && ok; l = strchr(l, '\n')) {
+        store_t s;
+        if (sscanf(++l, "%" SCNu64 ",%u,%u,%u,%u,%" SCNx32, &s.cycle, &s.hart, &s.stim, &s.off, &s.size, &s.value) != 6) break;
+        VEC_PUSH(st, nst, cst, s);
+    }
+    for (char *l = strchr(ctr, '\n'); l && ok; l = strchr(l, '\n')) {
+        cread_t c;
+        unsigned hart;
+        char name[40];
+        if (sscanf(++l, "%" SCNu64 ",%u,%" SCNx32 ",%39[^,],%" SCNx32, &c.cycle, &hart, &c.pc, name, &c.value) != 5) break;
+        if (!counter_of(name, &c.idx, &c.hi)) continue;
+        VEC_PUSH(cr, ncr, ccr, c);
+    }
+    for (char *l = strchr(flw, '\n'); l && ok; l = strchr(l, '\n')) {
+        flow_t f = {0};
+        unsigned hart;
+        char kind[8];
+        l++;
+        if (sscanf(l, "%" SCNu64 ",%u,%7[a-z],%" SCNx32, &f.cycle, &hart, kind, &f.pc) != 4) break;
+        const char *p = strchr(l, ',');                        /* target and link may be empty */
+        for (int k = 0; k < 3 && p; k++) p = strchr(p + 1, ',');
+        if (p) f.target = (uint32_t)strtoul(p + 1, NULL, 16);
+        if (p && (p = strchr(p + 1, ','))) f.link = (uint32_t)strtoul(p + 1, NULL, 16);
+        f.kind = kind[0] == 'c' ? 'c' : kind[0] == 'r' ? 'r' : kind[0] == 't' ? 't' : 'm';
+        VEC_PUSH(fl, nfl, cfl, f);
+    }
+    if (!ok) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
+
+    /* B: the stores as the firmware made them */
+    perf_dec_t pd;
+    perf_dec_cb_t cbB = {&B, on_header, on_record, on_error};
+    perf_dec_init(&pd, cfg->channel, &cbB);
+    for (size_t i = 0; i < nst; i++) {
+        nxd_msg_t m;
+        memset(&m, 0, sizeof m);
+        m.status = NXD_OK;
+        m.tcode = 7;
+        m.src = st[i].hart;
+        m.f[NXF_IDTAG] = ((st[i].stim & 15u) << 2) | st[i].off;
+        m.f[NXF_DATA] = st[i].value;
+        m.tics_valid = true;
+        m.tics = st[i].cycle;
+        perf_dec_feed(&pd, &m);
+    }
+    perf_dec_finish(&pd);
+    if (!B.have_h) { rc = 0; goto out; }                      /* no perf data: nothing to check */
+    res->found = 1;
+
+    /* A: the trace */
+    size_t tlen = 0;
+    {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/trace.rtd", cfg->dir);
+        FILE *f = fopen(path, "rb");
+        if (f) {
+            fseek(f, 0, SEEK_END);
+            long sz = ftell(f);
+            fseek(f, 0, SEEK_SET);
+            trace = malloc(sz > 0 ? (size_t)sz : 1);
+            if (trace) tlen = fread(trace, 1, sz > 0 ? (size_t)sz : 0, f);
+            fclose(f);
+        }
+    }
+    if (!trace) { snprintf(res->msg, sizeof res->msg, "%s/trace.rtd missing", cfg->dir); goto out; }
+    nxd_cfg_t ncfg = {cfg->srcbits, cfg->tsbits};
+    nxd_t nd;
+    if (nxd_init(&nd, &ncfg)) { snprintf(res->msg, sizeof res->msg, "bad trace settings"); goto out; }
+    perf_dec_cb_t cbA = {&A, on_header, on_record, on_error};
+    perf_dec_init(&pd, cfg->channel, &cbA);
+    ts_elem_stage_t es;
+    ts_elem_init(&es, to_perf, &pd);
+    nxd_decode(&nd, (const uint8_t *)trace, tlen, ts_elem_from_msg, &es);
+    ts_elem_eot(&es, tlen);
+    perf_dec_finish(&pd);
+
+    /* symbols */
+    const char *elf = cfg->elf;
+    char elfbuf[4096];
+    if (!elf) {
+        const char *p = strstr(stats, "elf ");
+        if (p && (p == stats || p[-1] == '\n') && sscanf(p + 4, "%4095[^\n]", elfbuf) == 1) elf = elfbuf;
+    }
+    char err[512];
+    if (!elf || elf_syms_load(&syms, elf, err, sizeof err)) {
+        snprintf(res->msg, sizeof res->msg, "cannot read the firmware's symbols (%s)", elf ? err : "no elf in stats.txt");
+        goto out;
+    }
+    have_syms = true;
+    uint64_t a_manual = sym_addr(&syms, "perfWriteCntrs"), a_enter = sym_addr(&syms, "__cyg_profile_func_enter"),
+             a_exit = sym_addr(&syms, "__cyg_profile_func_exit");
+
+    rc = 1;
+    if (A.errors || B.errors) {
+        snprintf(res->msg, sizeof res->msg, "perf data errors: %" PRIu64 " in the trace, %" PRIu64 " in the stores the firmware made",
+                 A.errors, B.errors);
+        goto out;
+    }
+    if (A.n > B.n || (!cfg->stopped_on_wrap && A.n != B.n)) {
+        snprintf(res->msg, sizeof res->msg, "the trace has %zu perf records, the firmware wrote %zu", A.n, B.n);
+        goto out;
+    }
+    const perf_header_t *h = &B.h;
+    uint64_t prev_read[PERF_MAX_COUNTERS];
+    memset(prev_read, 0, sizeof prev_read);
+    size_t si = 0, ci = 0, fi = 0;              /* cursors: stores, counter reads, flow rows */
+    static uint64_t stack_t[4096], stack_l[4096];   /* call stack from flow.csv: target, link */
+    size_t depth = 0;
+    uint64_t last_call_manual = UINT64_MAX, last_irq_pc = UINT64_MAX;
+    uint64_t frame_fn = UINT64_MAX, frame_site = UINT64_MAX;
+    int64_t last_read[PERF_MAX_COUNTERS][2];    /* index into cr of the last lo/hi read */
+    for (int i = 0; i < PERF_MAX_COUNTERS; i++) last_read[i][0] = last_read[i][1] = -1;
+    for (size_t k = 0; k < B.n; k++) {
+        const perf_record_t *b = &B.r[k];
+        char where[200];
+        const char *fn = elf_syms_find(&syms, b->addr);
+        snprintf(where, sizeof where, "record %zu (%s at 0x%08" PRIx64 "%s%s%s, first store at cycle %" PRIu64 ")", k + 1,
+                 rec_name(b), b->addr, fn ? " <" : "", fn ? fn : "", fn ? ">" : "", b->tics);
+        /* the store that starts the record */
+        while (si < nst && st[si].cycle < b->tics) si++;
+        if (si == nst) { snprintf(res->msg, sizeof res->msg, "%s: its store is not in itc.csv", where); goto out; }
+        /* flow up to the record: call stack, last calls of the hooks, last interrupt */
+        for (; fi < nfl && fl[fi].cycle < b->tics; fi++) {
+            const flow_t *f = &fl[fi];
+            if (f->kind == 'c') {
+                if (f->target == a_manual) last_call_manual = f->link;
+                if (f->target == a_enter || f->target == a_exit) {
+                    frame_fn = depth ? stack_t[depth - 1] : UINT64_MAX;
+                    frame_site = depth ? stack_l[depth - 1] : UINT64_MAX;
+                }
+                if (depth < 4096) { stack_t[depth] = f->target; stack_l[depth] = f->link; }
+                depth++;
+            } else if (f->kind == 'r') {
+                if (depth) depth--;
+            } else if (f->kind == 't' && (f->link & 0x80000000u)) {
+                last_irq_pc = f->pc;
+            }
+        }
+        /* 1. the trace's record equals the firmware's */
+        if (k < A.n) {
+            const perf_record_t *a = &A.r[k];
+            bool cut = a->truncated && k == A.n - 1 && cfg->stopped_on_wrap;
+            if (a->type != b->type || (a->has_addr && a->addr != b->addr) ||
+                (a->has_call_site && a->call_site != b->call_site) || (!cut && (!a->has_addr || a->n != b->n))) {
+                snprintf(res->msg, sizeof res->msg, "%s: decoded from the trace as %s at 0x%08" PRIx64 " with %u values",
+                         where, rec_name(a), a->addr, a->n);
+                goto out;
+            }
+            for (unsigned i = 0; i < a->n && i < b->n; i++)
+                if (a->raw[i] != b->raw[i]) {
+                    char cn[64];
+                    perf_counter_name(&h->def[i], cn, sizeof cn);
+                    snprintf(res->msg, sizeof res->msg, "%s: %s is 0x%" PRIx64 " in the trace, the firmware stored 0x%" PRIx64,
+                             where, cn, a->raw[i], b->raw[i]);
+                    goto out;
+                }
+            if (cut) res->truncated++;
+            /* 2. timestamps */
+            if (a->tics_valid) {
+                int64_t off = (int64_t)a->tics - (int64_t)b->tics;
+                if (!res->have_ts) { res->ts_offset = off; res->have_ts = 1; }
+                else if (off != res->ts_offset) {
+                    snprintf(res->msg, sizeof res->msg, "%s: timestamp %" PRIu64 " is %" PRId64 " cycles off (expected store cycle + %" PRId64 ")",
+                             where, a->tics, off - res->ts_offset, res->ts_offset);
+                    goto out;
+                }
+            }
+        } else {
+            res->not_in_trace++;
+        }
+        /* 4. addresses (of the parts that were stored: the encoder drops the stores of a
+         * record it stops in the middle of, so the firmware's last record may be cut too) */
+        if (b->truncated && !cfg->stopped_on_wrap) {
+            snprintf(res->msg, sizeof res->msg, "%s: the firmware's stores end in the middle of a record", where);
+            goto out;
+        }
+        uint64_t want_a = UINT64_MAX, want_b = UINT64_MAX;
+        if (b->type == PERF_MANUAL) want_a = last_call_manual;
+        else if (b->type == PERF_ISR) want_a = last_irq_pc;
+        else { want_a = frame_fn; want_b = frame_site; }
+        if ((b->has_addr && b->addr != want_a) ||
+            ((b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) && b->has_call_site && b->call_site != want_b)) {
+            snprintf(res->msg, sizeof res->msg,
+                     "%s: address 0x%08" PRIx64 " / call site 0x%08" PRIx64 ", but the firmware was at 0x%08" PRIx64 " / 0x%08" PRIx64 " (flow.csv)",
+                     where, b->addr, b->call_site, want_a, want_b);
+            goto out;
+        }
+        /* the latch of a Delta header: the counter reads just before its first record */
+        if (k == 0 && h->count_type == PERF_DELTA) {
+            for (; ci < ncr && cr[ci].cycle < b->tics; ci++)
+                if (cr[ci].idx >= 0 && cr[ci].idx < PERF_MAX_COUNTERS) last_read[cr[ci].idx][cr[ci].hi] = (int64_t)ci;
+            for (unsigned i = 0; i < h->n; i++) {
+                int64_t lo = last_read[h->def[i].index][0], hi = last_read[h->def[i].index][1];
+                prev_read[i] = lo < 0 ? 0 : cr[lo].value | (h->def[i].width > 32 && hi >= 0 ? (uint64_t)cr[hi].value << 32 : 0);
+            }
+        }
+        /* 3. values: walk the record's stores (type, addresses, then low word [+ high part]
+         * per value) and find the counter reads before each low word */
+        size_t s = si + 1;
+        for (int na = (b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) ? 2 : 1; na; na--)
+            s += (s < nst && (st[s].value & 1u)) ? 2 : 1;
+        for (unsigned i = 0; i < b->n; i++, s++) {
+            if (s >= nst) break;
+            uint64_t low_cycle = st[s].cycle;
+            if (s + 1 < nst && st[s + 1].size == 2) s++;
+            const perf_counter_def_t *d = &h->def[i];
+            for (; ci < ncr && cr[ci].cycle <= low_cycle; ci++)
+                if (cr[ci].idx >= 0 && cr[ci].idx < PERF_MAX_COUNTERS) last_read[cr[ci].idx][cr[ci].hi] = (int64_t)ci;
+            int64_t lo = last_read[d->index][0], hi = last_read[d->index][1];
+            char cn[64];
+            perf_counter_name(d, cn, sizeof cn);
+            if (lo < 0) {
+                snprintf(res->msg, sizeof res->msg, "%s: %s was stored, but the firmware never read that counter", where, cn);
+                goto out;
+            }
+            uint64_t read = cr[lo].value;
+            if (d->width > 32 && hi >= 0) read |= (uint64_t)cr[hi].value << 32;
+            uint64_t want;
+            switch (h->count_type) {
+            case PERF_DELTA: want = (read - prev_read[i]) & wmask(d->width); break;
+            case PERF_DELTA_XOR: want = read ^ prev_read[i]; break;
+            default: want = read; break;
+            }
+            want &= M48;
+            if (b->raw[i] != want) {
+                snprintf(res->msg, sizeof res->msg,
+                         "%s: %s stored 0x%" PRIx64 ", but the firmware read 0x%" PRIx64 " (cycle %" PRIu64 ", pc 0x%08x; previous 0x%" PRIx64 ") -> expected 0x%" PRIx64,
+                         where, cn, b->raw[i], read, cr[lo].cycle, cr[lo].pc, prev_read[i], want);
+                goto out;
+            }
+            prev_read[i] = read;
+            res->values++;
+        }
+        res->records++;
+    }
+    rc = 0;
+out:
+    if (have_syms) elf_syms_free(&syms);
+    free(A.r); free(B.r);
+    free(st); free(cr); free(fl);
+    free(itc); free(ctr); free(flw); free(stats); free(trace);
+    return rc;
+}

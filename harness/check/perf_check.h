@@ -1,0 +1,30 @@
+/* perf_check.h - checks every perf record of a run's trace against the simulator's ground
+ * truth (part of `tracesim check`; see perf_check.c for the method). */
+#ifndef TS_PERF_CHECK_H
+#define TS_PERF_CHECK_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct perf_check_cfg {
+    const char *dir;          /* run folder: trace.rtd, trace.json, itc.csv, counters.csv, flow.csv, stats.txt */
+    const char *elf;          /* NULL: the `elf` line of stats.txt */
+    unsigned channel;         /* perf ITC channel (default 6) */
+    unsigned srcbits, tsbits;
+    int stopped_on_wrap;      /* the trace may end early */
+} perf_check_cfg_t;
+
+typedef struct perf_check_result {
+    uint64_t records;         /* records checked */
+    uint64_t values;          /* counter values checked against counter reads */
+    uint64_t truncated;       /* records cut off by the end of the trace (stop-on-wrap) */
+    uint64_t not_in_trace;    /* complete records the firmware wrote after the trace stopped */
+    int64_t ts_offset;        /* record timestamp - cycle of its first store */
+    int have_ts;
+    int found;                /* a perf header was found */
+    char msg[1024];           /* the first difference, with context */
+} perf_check_result_t;
+
+/* 0: every record equals the ground truth; 1: a difference (msg says the first one);
+ * -1: the run folder lacks what is needed (msg says what). */
+int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res);
+#endif

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# perf_check_test.sh BUILD_DIR NAME ELF [run options...] - runs a perf library firmware and
+# requires `tracesim check` to find every ITC store and every perf record equal to the
+# simulator's ground truth. NAME may start with:
+#   corrupt_counter_  change one counter read in counters.csv: check must fail, naming it
+#   corrupt_flow_     change one return address in flow.csv: check must fail, naming it
+#   stop_             the buffer must have filled (stop-on-wrap) and the cut be reported
+set -u
+b=$1; name=$2; elf=$3; shift 3
+t=$b/tracesim; run=$b/test-runs/perf_check_$name
+rm -rf "$run"
+fail() { echo "FAIL ($name): $*"; exit 1; }
+"$t" run -q -o "$run" "$@" "$elf" > /dev/null 2> "$run.err" || fail "firmware exited $?: $(tail -1 "$run.err")"
+case $name in
+corrupt_counter_*)
+  # the 20th read of a counter's low half gets another value
+  awk -F, 'NR > 1 && ($4 == "cycle" || $4 == "instret") && ++n == 20 { $5 = "0x00000001" } { print }' OFS=, \
+    "$run/counters.csv" > "$run/c" && mv "$run/c" "$run/counters.csv"
+  "$t" check "$run" > "$run.out" 2>&1 && fail "check passed a corrupted counter read"
+  grep -q "check FAILED: record [0-9]*.*stored 0x[0-9a-f]*, but the firmware read 0x1 " "$run.out" || fail "unclear message: $(cat "$run.out")" ;;
+corrupt_flow_*)
+  # calls 40 to 59 (some into recorded functions) return somewhere else
+  awk -F, 'NR > 1 && $3 == "call" && ++n >= 40 && n < 60 { $6 = "0x80000002" } { print }' OFS=, \
+    "$run/flow.csv" > "$run/f" && mv "$run/f" "$run/flow.csv"
+  "$t" check "$run" > "$run.out" 2>&1 && fail "check passed a corrupted control flow"
+  grep -q "check FAILED: record [0-9]*.*but the firmware was at" "$run.out" || fail "unclear message: $(cat "$run.out")" ;;
+*)
+  "$t" check "$run" > "$run.out" 2>&1 || fail "$(cat "$run.out")"
+  grep -Eq "^check: [0-9]+ perf records equal the ground truth" "$run.out" || fail "no perf records checked: $(cat "$run.out")"
+  case $name in stop_*)
+    grep -q '"stopped_on_wrap": true' "$run/trace.json" || fail "the buffer did not fill"
+    grep -q "cut off (stop-on-wrap)" "$run.out" || fail "the cut is not reported" ;;
+  esac ;;
+esac
+echo "ok ($name): $(grep -h '^check:' "$run.out" | tail -1)"
