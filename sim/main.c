@@ -2,6 +2,7 @@
 #include "decode_cli.h"
 #include "ground_truth.h"
 #include "elf_load.h"
+#include "overhead.h"
 #include "exit_codes.h"
 #include "soc.h"
 #include <errno.h>
@@ -19,6 +20,8 @@ static void usage(FILE *f) {
     fputs("usage: tracesim run [options] FW.elf\n"
           "       tracesim decode [options] TRACE.rtd   (see tracesim decode --help)\n"
           "       tracesim check RUN_DIR                 (trace against the run's ground truth)\n"
+          "       tracesim report [options] TRACE.rtd   (gprof-like profile of perf records; see --help)\n"
+          "       tracesim overhead [options]           (what perf instrumentation costs; see --help)\n"
           "\n"
           "Runs bare-metal RV32 firmware on the simulated SoC. UART output goes to stdout and\n"
           "DIR/uart.txt; the exit status is the firmware's exit code (simctrl EXIT).\n"
@@ -297,6 +300,8 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "run")) return cmd_run(argc - 1, argv + 1);
     if (!strcmp(argv[1], "decode")) return ts_decode_main(argc - 1, argv + 1);
     if (!strcmp(argv[1], "check")) return ts_check_main(argc - 1, argv + 1);
-    fprintf(stderr, "tracesim: unknown command '%s' (commands: run, decode, check)\n", argv[1]);
+    if (!strcmp(argv[1], "report")) return ts_report_main(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "overhead")) return ts_overhead_main(argc - 1, argv + 1);
+    fprintf(stderr, "tracesim: unknown command '%s' (commands: run, decode, check, overhead)\n", argv[1]);
     return TS_EXIT_USAGE;
 }

@@ -14,6 +14,18 @@
 #define FIB_N 12
 #endif
 
+/* For `tracesim overhead`: PERF_COMPILED_OUT=1 (built without -finstrument-functions) runs
+ * the same program with every perf call compiled to nothing; PERF_TRACE_OFF=1 sets the
+ * library up but never calls perfTraceOn. */
+#if PERF_COMPILED_OUT
+#define perfInit(...) 0
+#define perfFuncEntryExitInit(...) 0
+#define perfTraceOn() ((void)0)
+#define perfTraceOff() ((void)0)
+#define perfGetTraceStatus(st) ((void)(*(st) = (perfTraceStatus_t){0}))
+#define perfWriteTrace(file) 0
+#endif
+
 unsigned long fib(unsigned long f)
 {
   if (f == 0) {
@@ -44,7 +56,9 @@ int main()
     return rc;
   }
 
+#if !PERF_TRACE_OFF
   perfTraceOn();
+#endif
 
   unsigned long i = FIB_N;
 

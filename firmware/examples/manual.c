@@ -10,6 +10,18 @@
 #include "sifive_bare_perf.h"
 #include "perf_config.h"
 
+/* For `tracesim overhead`: PERF_COMPILED_OUT=1 runs the same program with every perf call
+ * compiled to nothing; PERF_TRACE_OFF=1 sets the library up but never calls perfTraceOn. */
+#if PERF_COMPILED_OUT
+#define perfInit(...) 0
+#define perfManualInit(...) 0
+#define perfTraceOn() ((void)0)
+#define perfTraceOff() ((void)0)
+#define perfWriteCntrs() ((void)0)
+#define perfGetTraceStatus(st) ((void)(*(st) = (perfTraceStatus_t){0}))
+#define perfWriteTrace(file) 0
+#endif
+
 #ifndef ROUNDS
 #define ROUNDS 20
 #endif
@@ -47,7 +59,9 @@ int main(void) {
         printf("perf init failed: %s\n", perfErrorString(rc));
         return rc;
     }
+#if !PERF_TRACE_OFF
     perfTraceOn();
+#endif
     uint32_t sum = 0;
     unsigned es = 0;
     for (unsigned r = 0; r < ROUNDS; r++) {

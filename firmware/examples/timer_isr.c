@@ -8,6 +8,17 @@
 #include "sifive_bare_perf.h"
 #include "perf_config.h"
 
+/* For `tracesim overhead`: PERF_COMPILED_OUT=1 runs the same program with every perf call
+ * compiled to nothing; PERF_TRACE_OFF=1 sets the library up but never calls perfTraceOn. */
+#if PERF_COMPILED_OUT
+#define perfInit(...) 0
+#define perfTimerISRInit(...) 0
+#define perfTraceOn() ((void)0)
+#define perfTraceOff() ((void)0)
+#define perfGetTraceStatus(st) ((void)(*(st) = (perfTraceStatus_t){0}))
+#define perfWriteTrace(file) 0
+#endif
+
 #ifndef PERF_INTERVAL
 #define PERF_INTERVAL 100            /* us: 10000 core cycles at 100 MHz */
 #endif
@@ -38,7 +49,9 @@ int main(void) {
         printf("perf init failed: %s\n", perfErrorString(rc));
         return rc;
     }
+#if !PERF_TRACE_OFF
     perfTraceOn();
+#endif
     uint32_t x = 1;
     for (unsigned r = 0; r < ROUNDS; r++) {
         x = busy_mul(x);
