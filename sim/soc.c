@@ -669,6 +669,7 @@ static inline void trace_tick(soc_t *s) {
     sink_t *k = &s->te.sink;
     if (s->funnel_on) { funnel_tick(&s->funnel); k = &s->funnel.sink; }
     s->sba_busy = false;
+    if (__builtin_expect(k->stopped && !s->sink_stop_cycle, 0)) s->sink_stop_cycle = s->cycle;
     if (!k->sba_valid) return;
     if (ram_span(s, k->sba_addr, k->width)) {
         memcpy(s->ram + (k->sba_addr - s->ram_base), k->sba_data, k->width);
@@ -838,12 +839,12 @@ int soc_write_trace(soc_t *s, char *err, size_t errlen) {
     if (!f) { snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno)); return -1; }
     fprintf(f, "{\n  \"format\": \"tracesim-trace-1\",\n  \"sink\": \"%s\",\n  \"through_funnel\": %s,\n"
                "  \"srcbits\": %u,\n  \"tsbits\": %u,\n  \"sink_width\": %u,\n  \"start\": %u,\n"
-               "  \"wp\": %u,\n  \"wrapped\": %s,\n  \"stopped_on_wrap\": %s,\n  \"bytes\": %u,\n"
+               "  \"wp\": %u,\n  \"wrapped\": %s,\n  \"stopped_on_wrap\": %s,\n  \"stopped_at_cycle\": %llu,\n  \"bytes\": %u,\n"
                "  \"messages\": %llu,\n  \"itc_lost\": %llu,\n  \"itc_stall_cycles\": %llu,\n"
                "  \"queued_at_exit\": %u\n}\n",
             k->kind == SINK_SRAM ? "sram" : "sba", s->funnel_on ? "true" : "false",
             src ? s->te.cfg.src_bits : 0, s->te.cfg.ts_width, k->width, sink_start(k), k->wp,
-            wrapped ? "true" : "false", k->stopped ? "true" : "false", n,
+            wrapped ? "true" : "false", k->stopped ? "true" : "false", (unsigned long long)s->sink_stop_cycle, n,
             (unsigned long long)s->te.messages, (unsigned long long)s->te.lost,
             (unsigned long long)s->te.stall_cycles, queued);
     fclose(f);

@@ -76,6 +76,7 @@ typedef struct soc {
     funnel_t funnel;
     bool funnel_on, te_ready, funnel_ready;
     bool sba_busy;            /* the SBA sink wrote RAM this cycle: core data accesses wait */
+    uint64_t sink_stop_cycle; /* cycle in which the sink stopped on wrap (0: it did not) */
     FILE *itc_csv;            /* ground truth: every accepted ITC store */
     FILE *counters_csv;       /* ground truth: every counter CSR / timestamp register read */
     FILE *flow_csv;           /* ground truth: calls, returns, traps, mrets */

@@ -29,7 +29,15 @@ corrupt_flow_*)
   grep -Eq "^check: [0-9]+ perf records equal the ground truth" "$run.out" || fail "no perf records checked: $(cat "$run.out")"
   case $name in stop_*)
     grep -q '"stopped_on_wrap": true' "$run/trace.json" || fail "the buffer did not fill"
-    grep -q "cut off (stop-on-wrap)" "$run.out" || fail "the cut is not reported" ;;
+    grep -q "cut off (stop-on-wrap)" "$run.out" || fail "the cut is not reported"
+    # the encoder stopped in the cycle the model says: every store it accepted came before,
+    # while the firmware went on reading counters for its later records
+    stop=$(sed -n 's/.*"stopped_at_cycle": \([0-9]*\).*/\1/p' "$run/trace.json")
+    [ -n "$stop" ] && [ "$stop" -gt 0 ] || fail "no stop cycle in trace.json"
+    last=$(tail -1 "$run/itc.csv" | cut -d, -f1)
+    [ "$last" -lt "$stop" ] || fail "a store was accepted at cycle $last, after the stop at $stop"
+    after=$(awk -F, -v s="$stop" 'NR > 1 && $1 > s' "$run/counters.csv" | wc -l)
+    [ "$after" -gt 0 ] || fail "the firmware did not go on after the stop" ;;
   esac ;;
 esac
 echo "ok ($name): $(grep -h '^check:' "$run.out" | tail -1)"
