@@ -8,6 +8,7 @@
  */
 #include "soc.h"
 #include "dpi.h"
+#include "cli_util.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -841,12 +842,19 @@ int soc_write_trace(soc_t *s, char *err, size_t errlen) {
                "  \"srcbits\": %u,\n  \"tsbits\": %u,\n  \"sink_width\": %u,\n  \"start\": %u,\n"
                "  \"wp\": %u,\n  \"wrapped\": %s,\n  \"stopped_on_wrap\": %s,\n  \"stopped_at_cycle\": %llu,\n  \"bytes\": %u,\n"
                "  \"messages\": %llu,\n  \"itc_lost\": %llu,\n  \"itc_stall_cycles\": %llu,\n"
-               "  \"queued_at_exit\": %u\n}\n",
+               "  \"queued_at_exit\": %u,\n  \"bytes_written\": %llu\n}\n",
             k->kind == SINK_SRAM ? "sram" : "sba", s->funnel_on ? "true" : "false",
             src ? s->te.cfg.src_bits : 0, s->te.cfg.ts_width, k->width, sink_start(k), k->wp,
             wrapped ? "true" : "false", k->stopped ? "true" : "false", (unsigned long long)s->sink_stop_cycle, n,
             (unsigned long long)s->te.messages, (unsigned long long)s->te.lost,
-            (unsigned long long)s->te.stall_cycles, queued);
+            (unsigned long long)s->te.stall_cycles, queued, (unsigned long long)(k->words * k->width));
     fclose(f);
+    /* perf_config.txt: the perf header out of band, for decoding a trace that lost it */
+    if (s->itc_csv && s->te.itc_accepted) {
+        char perr[512];
+        fflush(s->itc_csv);
+        if (ts_write_perf_config(s->cfg.out_dir, perr, sizeof perr) < 0)
+            fprintf(stderr, "tracesim: warning: no perf_config.txt: %s\n", perr);
+    }
     return 0;
 }

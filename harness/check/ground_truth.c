@@ -4,8 +4,13 @@
  * value, hex). Each Data Acquisition / Ownership message must be the next store, in order, with
  * its IDTAG and value; every timestamp must equal the store's cycle plus one constant offset
  * (the timestamp counts core cycles from when the firmware started it). A trace that stopped
- * on wrap may end early; nothing else may be missing, added or different. */
+ * on wrap may end early; a trace that wrapped (no stop-on-wrap) holds the newest stores only:
+ * it is decoded from its first message end (cli_util.h ts_wrap_start) and its M stores must
+ * be the last M of itc.csv. Error messages (lost stores) and the sync after them are not
+ * stores; perf_check.c holds their count against the encoder's. Nothing else may be missing,
+ * added or different. */
 #include "ground_truth.h"
+#include "cli_util.h"
 #include "nexus_decode.h"
 #include "perf_check.h"
 #include <errno.h>
@@ -26,6 +31,12 @@ typedef struct ck {
     int failed;
     char msg[512];
 } ck_t;
+
+/* counts the ITC stores (Data Acquisition, Ownership) in a trace */
+static int count_store(void *vctx, const nxd_msg_t *m) {
+    if (m->status == NXD_OK && (m->tcode == 7 || m->tcode == 2)) ++*(size_t *)vctx;
+    return 0;
+}
 
 static int on_msg(void *vctx, const nxd_msg_t *m) {
     ck_t *c = vctx;
@@ -109,14 +120,17 @@ static bool json_uint(const char *t, const char *key, unsigned *out) {
 
 int ts_check_main(int argc, char **argv) {
     unsigned perf_channel = 6;
-    const char *elf = NULL, *dir = NULL;
+    const char *elf = NULL, *dir = NULL, *perf_config = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: tracesim check [--perf-channel N] [--elf FW.elf] RUN_DIR\n"
+            printf("usage: tracesim check [--perf-channel N] [--elf FW.elf] [--perf-config FILE] RUN_DIR\n"
                    "  compares the run's trace with the simulator's ground truth: every ITC store\n"
-                   "  (itc.csv) and every perf record (counters.csv, flow.csv, the ELF's symbols)\n");
+                   "  (itc.csv) and every perf record (counters.csv, flow.csv, the ELF's symbols);\n"
+                   "  --perf-config: the perf header of a wrapped trace (default: RUN_DIR/perf_config.txt,\n"
+                   "  else the header in itc.csv)\n");
             return 0;
         }
+        if (!strcmp(argv[i], "--perf-config") && i + 1 < argc) { perf_config = argv[++i]; continue; }
         if (!strcmp(argv[i], "--perf-channel") && i + 1 < argc) {
             char *end;
             unsigned long v = strtoul(argv[++i], &end, 0);
@@ -128,7 +142,7 @@ int ts_check_main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--elf") && i + 1 < argc) {
             elf = argv[++i];
         } else if (argv[i][0] == '-' || dir) {
-            fprintf(stderr, "usage: tracesim check [--perf-channel N] [--elf FW.elf] RUN_DIR  (a run folder of `tracesim run` with trace.rtd)\n");
+            fprintf(stderr, "usage: tracesim check [--perf-channel N] [--elf FW.elf] [--perf-config FILE] RUN_DIR  (a run folder of `tracesim run` with trace.rtd)\n");
             return 120;
         } else {
             dir = argv[i];
@@ -165,9 +179,10 @@ int ts_check_main(int argc, char **argv) {
         c.st[c.n++] = s;
         line = strchr(line, '\n');
     }
-    unsigned srcbits = 0, tsbits = 40, stopped = 0;
+    unsigned srcbits = 0, tsbits = 40, stopped = 0, lost = 0;
     json_uint(json, "srcbits", &srcbits);
     json_uint(json, "tsbits", &tsbits);
+    json_uint(json, "itc_lost", &lost);
     bool wrapped_stop = strstr(json, "\"stopped_on_wrap\": true") != NULL;
     bool wrapped = strstr(json, "\"wrapped\": true") != NULL;
     (void)stopped;
@@ -177,11 +192,17 @@ int ts_check_main(int argc, char **argv) {
     if (!c.st || nxd_init(&d, &cfg)) {
         fprintf(stderr, "tracesim: check: bad trace settings or out of memory\n");
         rc = 126;
-    } else if (wrapped) {
-        fprintf(stderr, "tracesim: check: the sink wrapped (oldest data overwritten); only stop-on-wrap or unwrapped traces can be checked store by store\n");
-        rc = 1;
     } else {
-        nxd_decode(&d, trace, tlen, on_msg, &c);
+        /* a wrapped trace: from its first message end, and its stores are the newest ones */
+        size_t start = wrapped ? ts_wrap_start(trace, tlen) : 0, in_trace = 0;
+        if (wrapped) {
+            nxd_t d0;
+            nxd_init(&d0, &cfg);
+            nxd_decode(&d0, trace + start, tlen - start, count_store, &in_trace);
+            c.next = in_trace <= c.n ? c.n - in_trace : 0;
+        }
+        d.offset = start;
+        nxd_decode(&d, trace + start, tlen - start, on_msg, &c);
         if (!c.failed && c.next < c.n && !wrapped_stop) {
             snprintf(c.msg, sizeof c.msg, "%zu stores are missing from the trace (first: cycle %" PRIu64 ")",
                      c.n - c.next, c.st[c.next].cycle);
@@ -195,8 +216,12 @@ int ts_check_main(int argc, char **argv) {
                    c.checked, c.n);
             if (c.timed) printf("; %" PRIu64 " timestamps equal the store cycle + %" PRId64, c.timed, c.ts_offset);
             if (c.next < c.n) printf("; %zu later stores were cut by stop-on-wrap", c.n - c.next);
+            if (wrapped)
+                printf("; the buffer wrapped: the oldest %zu stores were overwritten (decoded from offset %zu, the first message end)",
+                       c.n - (size_t)c.checked, start);
+            if (lost) printf("; %u stores were lost (ITC FIFO overflow), the trace says where", lost);
             printf("\n");
-            perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop};
+            perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop, wrapped, lost, perf_config};
             perf_check_result_t pr;
             int p = perf_check_run(&pc, &pr);
             if (p < 0 && strstr(pr.msg, "lacks")) {
@@ -211,6 +236,14 @@ int ts_check_main(int argc, char **argv) {
                 printf(")");
                 if (pr.truncated) printf("; the last record in the trace is cut off (stop-on-wrap)");
                 if (pr.not_in_trace) printf("; %" PRIu64 " later records are not in the trace (stop-on-wrap)", pr.not_in_trace);
+                if (pr.gaps)
+                    printf("; %" PRIu64 " gap(s) (Error messages) reported, %" PRIu64 " record(s) cut by a gap, %" PRIu64
+                           " value(s) after a gap checked on the wire only", pr.gaps, pr.cut_by_gap, pr.wire_only);
+                if (wrapped)
+                    printf("; the buffer wrapped: the trace holds the newest %" PRIu64 " (decoded with the perf header from %s; "
+                           "%" PRIu64 " value(s) of the first checked on the wire only), the %" PRIu64 " older ones were "
+                           "overwritten (checked against the ground truth only)",
+                           pr.in_trace, pr.config_from, pr.wire_only, pr.overwritten);
                 printf("\n");
             }
         }

@@ -11,6 +11,10 @@ typedef struct perf_check_cfg {
     unsigned channel;         /* perf ITC channel (default 6) */
     unsigned srcbits, tsbits;
     int stopped_on_wrap;      /* the trace may end early */
+    int wrapped;              /* the buffer wrapped: the trace holds the newest stores only */
+    uint64_t itc_lost;        /* ITC stores the encoder lost (trace.json itc_lost) */
+    const char *perf_config;  /* the out-of-band header for a wrapped trace (NULL: the run
+                                 folder's perf_config.txt, else the header in itc.csv) */
 } perf_check_cfg_t;
 
 typedef struct perf_check_result {
@@ -21,6 +25,12 @@ typedef struct perf_check_result {
     int64_t ts_offset;        /* record timestamp - cycle of its first store */
     int have_ts;
     int found;                /* a perf header was found */
+    uint64_t gaps;            /* Error messages in the trace (perf data lost) */
+    uint64_t cut_by_gap;      /* records of the trace cut by a gap */
+    uint64_t wire_only;       /* Delta/DeltaXOR values after a gap checked on the wire only */
+    uint64_t overwritten;     /* records the firmware wrote before the oldest one in a wrapped trace */
+    uint64_t in_trace;        /* records decoded from the trace */
+    char config_from[256];    /* where the header of a wrapped trace came from */
     char msg[1024];           /* the first difference, with context */
 } perf_check_result_t;
 

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include "nexus_decode.h"
 
 bool ts_json_uint(const char *text, const char *key, unsigned *out) {
     char pat[64];
@@ -39,20 +40,160 @@ char *ts_read_file(const char *path, size_t *len, char *err, size_t errlen) {
     return buf;
 }
 
-void ts_perf_diag(uint64_t *errors, unsigned core, uint64_t offset, const char *what) {
+void ts_perf_diag(uint64_t *errors, uint64_t *gaps, unsigned core, uint64_t offset, const char *what) {
     if (!strncmp(what, "warning: ", 9))
         fprintf(stderr, "tracesim: warning (hart %u, trace offset %" PRIu64 "): %s\n", core, offset, what + 9);
-    else if ((*errors)++ < 10)
+    else if (!strncmp(what, "gap: ", 5)) {
+        if (!gaps || (*gaps)++ < 10)
+            fprintf(stderr, "tracesim: note (hart %u, trace offset %" PRIu64 "): gap in the perf data: %s\n", core, offset, what + 5);
+    } else if ((*errors)++ < 10)
         fprintf(stderr, "tracesim: perf data error (hart %u, trace offset %" PRIu64 "): %s\n", core, offset, what);
 }
 
-void ts_trace_defaults(const char *trace_path, int *srcbits, int *tssize) {
+/* trace.json in the folder of trace_path, or NULL */
+static char *trace_json(const char *trace_path) {
     char jpath[4096], err[256];
     snprintf(jpath, sizeof jpath, "%s", trace_path);
     char *slash = strrchr(jpath, '/');
     snprintf(slash ? slash + 1 : jpath, sizeof jpath - (size_t)(slash ? slash + 1 - jpath : 0), "trace.json");
     size_t jlen;
-    char *json = ts_read_file(jpath, &jlen, err, sizeof err);
+    return ts_read_file(jpath, &jlen, err, sizeof err);
+}
+
+static bool json_u64(const char *text, const char *key, uint64_t *out) {
+    char pat[64];
+    snprintf(pat, sizeof pat, "\"%s\"", key);
+    const char *p = strstr(text, pat);
+    if (!p || !(p = strchr(p + strlen(pat), ':'))) return false;
+    char *end;
+    unsigned long long v = strtoull(p + 1, &end, 10);
+    if (end == p + 1) return false;
+    *out = v;
+    return true;
+}
+
+void ts_trace_info(const char *trace_path, ts_trace_info_t *ti) {
+    memset(ti, 0, sizeof *ti);
+    char *json = trace_json(trace_path);
+    if (!json) return;
+    ti->found = true;
+    ti->wrapped = strstr(json, "\"wrapped\": true") != NULL;
+    ti->stopped = strstr(json, "\"stopped_on_wrap\": true") != NULL;
+    json_u64(json, "bytes", &ti->bytes);
+    json_u64(json, "bytes_written", &ti->written);
+    free(json);
+}
+
+size_t ts_wrap_start(const uint8_t *buf, size_t len) {
+    for (size_t i = 0; i < len; i++)
+        if ((buf[i] & 3) == 3) return i + 1;
+    return len;
+}
+
+void ts_wrap_note(const char *trace_path, const ts_trace_info_t *ti, size_t start) {
+    if (ti->written > ti->bytes)
+        fprintf(stderr, "tracesim: note: the sink buffer wrapped (trace.json): the oldest %" PRIu64 " bytes of the trace "
+                        "were overwritten; decoding starts at offset %zu of %s, after the first message end\n",
+                ti->written - ti->bytes, start, trace_path);
+    else
+        fprintf(stderr, "tracesim: note: the sink buffer wrapped (trace.json): its oldest data was overwritten; "
+                        "decoding starts at offset %zu of %s, after the first message end\n", start, trace_path);
+}
+
+int ts_read_perf_config(const char *path, perf_header_t *h, unsigned max, unsigned *channel, char *err, size_t errlen) {
+    size_t len;
+    char e[300];
+    char *text = ts_read_file(path, &len, e, sizeof e);
+    if (!text) { snprintf(err, errlen, "%s", e); return -1; }
+    if (strlen(text) != len) { snprintf(err, errlen, "%s: not a text file", path); free(text); return -1; }
+    int n = perf_config_parse(text, h, max, channel, e, sizeof e);
+    free(text);
+    if (n < 0) snprintf(err, errlen, "%s: %s", path, e);
+    return n;
+}
+
+typedef struct pcw { perf_header_t h[PERF_MAX_CORES]; bool have[PERF_MAX_CORES]; } pcw_t;
+static void pcw_header(void *ctx, const perf_header_t *h) {
+    pcw_t *w = ctx;
+    w->h[h->core % PERF_MAX_CORES] = *h;
+    w->have[h->core % PERF_MAX_CORES] = true;
+}
+
+int ts_perf_headers_from_itc(const char *itc_path, int want_channel, perf_header_t *h, unsigned max,
+                             unsigned *channel, char *err, size_t errlen) {
+    FILE *f = fopen(itc_path, "r");
+    if (!f) { snprintf(err, errlen, "cannot open %s: %s", itc_path, strerror(errno)); return -1; }
+    /* one decoder per ITC channel (IDTAG folds stimulus n onto n mod 16), made when the
+     * channel's first marker arrives: stores before it cannot belong to a header */
+    perf_dec_t *dec[16] = {0};
+    pcw_t *w[16] = {0};
+    char line[256];
+    int rc = 0;
+    if (!fgets(line, sizeof line, f)) line[0] = 0;       /* the column names */
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long cycle;
+        unsigned hart, stim, off, size;
+        uint32_t value;
+        if (sscanf(line, "%llu,%u,%u,%u,%u,%" SCNx32, &cycle, &hart, &stim, &off, &size, &value) != 6) break;
+        unsigned ch = stim & 15;
+        if (want_channel >= 0 && ch != (unsigned)want_channel) continue;
+        if (!dec[ch]) {
+            if (size != 4 || value != PERF_MARKER) continue;
+            dec[ch] = malloc(sizeof *dec[ch]);
+            w[ch] = calloc(1, sizeof *w[ch]);
+            if (!dec[ch] || !w[ch]) { snprintf(err, errlen, "out of memory"); rc = -1; break; }
+            perf_dec_cb_t cb = {w[ch], pcw_header, NULL, NULL};
+            perf_dec_init(dec[ch], ch, &cb);
+        }
+        nxd_msg_t m;
+        memset(&m, 0, sizeof m);
+        m.status = NXD_OK;
+        m.tcode = 7;
+        m.src = hart;
+        m.f[NXF_IDTAG] = (uint64_t)(ch << 2 | (off & 3));
+        m.f[NXF_DATA] = value;
+        perf_dec_feed(dec[ch], &m);
+    }
+    fclose(f);
+    int ch = -1;
+    for (int c = 0; c < 16 && rc == 0 && ch < 0; c++)
+        for (unsigned k = 0; w[c] && k < PERF_MAX_CORES; k++)
+            if (w[c]->have[k]) { ch = c; break; }
+    if (rc == 0 && ch >= 0) {
+        for (unsigned k = 0; k < PERF_MAX_CORES && (unsigned)rc < max; k++)
+            if (w[ch]->have[k]) h[rc++] = w[ch]->h[k];
+        if (channel) *channel = (unsigned)ch;
+    }
+    for (int c = 0; c < 16; c++) { free(dec[c]); free(w[c]); }
+    return rc;
+}
+
+int ts_write_perf_config(const char *run_dir, char *err, size_t errlen) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/itc.csv", run_dir);
+    perf_header_t *h = malloc(PERF_MAX_CORES * sizeof *h);
+    if (!h) { snprintf(err, errlen, "out of memory"); return -1; }
+    unsigned ch = 6;
+    int n = ts_perf_headers_from_itc(path, -1, h, PERF_MAX_CORES, &ch, err, errlen);
+    int rc = n < 0 ? -1 : 0;
+    if (n > 0) {
+        snprintf(path, sizeof path, "%s/perf_config.txt", run_dir);
+        FILE *o = fopen(path, "w");
+        if (!o) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); rc = -1; }
+        else {
+            fprintf(o, "# the perf header of this run (the last one each hart stored), for decoding a trace\n"
+                       "# whose header was overwritten: tracesim decode|report|check --perf-config %s\n", path);
+            for (int k = 0; k < n; k++) perf_config_write(o, ch, &h[k]);
+            if (fclose(o)) { snprintf(err, errlen, "cannot write %s", path); rc = -1; }
+            else rc = 1;
+        }
+    }
+    free(h);
+    return rc;
+}
+
+void ts_trace_defaults(const char *trace_path, int *srcbits, int *tssize) {
+    char *json = trace_json(trace_path);
     unsigned u;
     if (json && *srcbits < 0 && ts_json_uint(json, "srcbits", &u) && u <= 8) *srcbits = (int)u;
     if (json && *tssize < 0 && ts_json_uint(json, "tsbits", &u) && u >= 1 && u <= 64) *tssize = (int)u;

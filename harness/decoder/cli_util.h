@@ -1,10 +1,12 @@
 /* cli_util.h - small helpers shared by the host commands that read traces (`tracesim decode`,
- * `tracesim report`): reading a whole file, and the decoder settings from trace.json. */
+ * `tracesim report`, `tracesim check`): reading a whole file, the decoder settings and the
+ * sink state from trace.json, wrapped images, out-of-band perf headers (perf_config.txt). */
 #ifndef TS_CLI_UTIL_H
 #define TS_CLI_UTIL_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "perf_decode.h"
 
 /* the whole file, NUL-terminated (*len excludes the NUL); NULL with a one-line reason in err
  * if it cannot be opened, is not a regular file, or memory runs out */
@@ -16,6 +18,33 @@ bool ts_json_uint(const char *text, const char *key, unsigned *out);
  * defaults 0 and 40 for what is still unknown */
 void ts_trace_defaults(const char *trace_path, int *srcbits, int *tssize);
 /* a perf_dec_cb_t error on stderr: warnings (text "warning: ...") always, errors up to 10
- * (counted in *errors) */
-void ts_perf_diag(uint64_t *errors, unsigned core, uint64_t offset, const char *what);
+ * (counted in *errors), gaps (text "gap: ...") as notes up to 10 (counted in *gaps; NULL:
+ * all are printed) */
+void ts_perf_diag(uint64_t *errors, uint64_t *gaps, unsigned core, uint64_t offset, const char *what);
+
+/* what trace.json beside a trace says about its sink (found: the file was read) */
+typedef struct ts_trace_info {
+    bool found, wrapped, stopped;
+    uint64_t bytes;           /* bytes in the image */
+    uint64_t written;         /* bytes the sink wrote in all ("bytes_written"; 0 if absent) */
+} ts_trace_info_t;
+void ts_trace_info(const char *trace_path, ts_trace_info_t *ti);
+/* where decoding a wrapped sink image starts: after its first byte with MSEO 11 (the end of
+ * the message the wrap cut, or of the first whole one), so that no message is decoded from
+ * the middle of one; len if there is none */
+size_t ts_wrap_start(const uint8_t *buf, size_t len);
+/* reads an out-of-band perf header file (perf_config_parse); *channel is set when the file
+ * names one. Returns the number of headers, or -1 with a one-line reason in err. */
+int ts_read_perf_config(const char *path, perf_header_t *h, unsigned max, unsigned *channel, char *err, size_t errlen);
+/* the last perf header each hart stored in an itc.csv (the ITC stores the encoder accepted),
+ * on want_channel (-1: the first channel that carries a complete one, returned in *channel):
+ * the number of headers (0: none), or -1 with a reason in err */
+int ts_perf_headers_from_itc(const char *itc_path, int want_channel, perf_header_t *h, unsigned max,
+                             unsigned *channel, char *err, size_t errlen);
+/* RUN_DIR/itc.csv -> RUN_DIR/perf_config.txt: the last perf header each hart stored on the
+ * first ITC channel that carries a complete one (tracesim run calls it at the end of a run).
+ * 1 written, 0 no perf header in the stores, -1 with a reason in err. */
+int ts_write_perf_config(const char *run_dir, char *err, size_t errlen);
+/* the note for a wrapped trace: what was overwritten and where decoding starts */
+void ts_wrap_note(const char *trace_path, const ts_trace_info_t *ti, size_t start);
 #endif

@@ -38,6 +38,8 @@ static void usage(FILE *f) {
           "      --perf-line-time record|value\n"
           "                        perf: stamp counter lines with the record's time (default) or\n"
           "                        with the time of the message that completed each value (SiFive's)\n"
+          "      --perf-config FILE  the perf header out of band (perf_config.txt of the run folder),\n"
+          "                        for a trace whose header was overwritten (a wrapped buffer)\n"
           "  -o, --out DIR         write DIR/messages.jsonl, itcprint.txt or perf.csv instead of stdout\n"
           "  -h, --help            this text\n", f);
 }
@@ -126,6 +128,10 @@ static int itc_msg(void *vctx, const nxd_msg_t *m) {
     return 0;
 }
 
+/* the first record's offset (the records come in trace order per hart) */
+static uint64_t first_rec = UINT64_MAX;
+static void note_first(const perf_record_t *r) { if (r->offset < first_rec) first_rec = r->offset; }
+
 /* ---- perf records as CSV --------------------------------------------------------------- */
 typedef struct cctx {
     FILE *out;
@@ -133,7 +139,7 @@ typedef struct cctx {
     unsigned cur_mask;        /* columns of the current header */
     bool have_header;
     unsigned ncols[PERF_MAX_CORES];       /* counters in each hart's header */
-    uint64_t truncated, errors;
+    uint64_t truncated, errors, gaps, unknown;
 } cctx_t;
 
 static void csv_header(void *vctx, const perf_header_t *h) {
@@ -151,9 +157,19 @@ static void csv_header(void *vctx, const perf_header_t *h) {
     fputc('\n', c->out);
 }
 
-/* parts of a truncated record that never arrived are empty fields, never guessed values */
+/* parts of a truncated record that never arrived are empty fields, never guessed values; so
+ * are values and addresses that a gap made unknown (perf_decode.h); a gap is a row of its own
+ * (record "gap", every other field empty) before the first record after it */
 static void csv_record(void *vctx, const perf_record_t *r) {
     cctx_t *c = vctx;
+    note_first(r);
+    unsigned nc = c->ncols[r->core % PERF_MAX_CORES];
+    if (r->gap_before) {
+        fprintf(c->out, ",%u,gap,,,", r->core);
+        for (unsigned i = 0; i < nc; i++) fputs(",,", c->out);
+        fputc('\n', c->out);
+    }
+    if (r->value_unknown || r->delta_unknown || r->addr_unknown) c->unknown++;
     if (r->tics_valid) fprintf(c->out, "%" PRIu64, r->tics);
     const char *fn = c->syms && r->has_addr ? elf_syms_find(c->syms, r->addr) : NULL;
     fprintf(c->out, ",%u,%s%s,", r->core, perf_record_name(r->type), r->truncated ? "(truncated)" : "");
@@ -161,20 +177,25 @@ static void csv_record(void *vctx, const perf_record_t *r) {
     fputc(',', c->out);
     if (r->has_call_site) fprintf(c->out, "0x%08" PRIx64, r->call_site);
     fprintf(c->out, ",%s", fn ? fn : "");
-    for (unsigned i = 0; i < r->n; i++) fprintf(c->out, ",%" PRIu64 ",%" PRIu64, r->value[i], r->delta[i]);
-    for (unsigned i = r->n; i < c->ncols[r->core % PERF_MAX_CORES]; i++) fputs(",,", c->out);
+    for (unsigned i = 0; i < r->n; i++) {
+        fputc(',', c->out);
+        if (!(r->value_unknown >> i & 1)) fprintf(c->out, "%" PRIu64, r->value[i]);
+        fputc(',', c->out);
+        if (!(r->delta_unknown >> i & 1)) fprintf(c->out, "%" PRIu64, r->delta[i]);
+    }
+    for (unsigned i = r->n; i < nc; i++) fputs(",,", c->out);
     fputc('\n', c->out);
     if (r->truncated) c->truncated++;
 }
 
 static void csv_error(void *vctx, unsigned core, uint64_t off, const char *what) {
-    ts_perf_diag(&((cctx_t *)vctx)->errors, core, off, what);
+    ts_perf_diag(&((cctx_t *)vctx)->errors, &((cctx_t *)vctx)->gaps, core, off, what);
 }
 
 /* ---- perf records as SiFive's decoder writes them: perf_sifive.c, errors on stderr -------- */
 typedef struct sctx { perf_sifive_t *ps; cctx_t ec; } sctx_t;
 static void s_header(void *v, const perf_header_t *h) { perf_sifive_header(((sctx_t *)v)->ps, h); }
-static void s_record(void *v, const perf_record_t *r) { perf_sifive_record(((sctx_t *)v)->ps, r); }
+static void s_record(void *v, const perf_record_t *r) { note_first(r); perf_sifive_record(((sctx_t *)v)->ps, r); }
 static void s_error(void *v, unsigned core, uint64_t off, const char *w) { csv_error(&((sctx_t *)v)->ec, core, off, w); }
 
 /* ---- perf records as a Chrome/Perfetto trace-event timeline ----------------------------- */
@@ -183,8 +204,9 @@ typedef struct tctx {
     const elf_syms_t *syms;
     double us_per_tick;
     perf_header_t h[PERF_MAX_CORES];
+    unsigned open[PERF_MAX_CORES];        /* slices begun and not ended, per hart */
     bool first;
-    uint64_t untimed, unnamed;
+    uint64_t untimed, unnamed, unknown;
 } tctx_t;
 
 static void tl_sep(tctx_t *c) { fputs(c->first ? "\n" : ",\n", c->out); c->first = false; }
@@ -194,23 +216,40 @@ static void tl_header(void *vctx, const perf_header_t *h) {
     c->h[h->core % PERF_MAX_CORES] = *h;
 }
 
+/* a gap (perf_decode.h) ends the hart's open slices and is an instant event; records whose
+ * addresses a gap made unknown are left out, and so are counter samples without a delta */
 static void tl_record(void *vctx, const perf_record_t *r) {
     tctx_t *c = vctx;
+    note_first(r);
     if (!r->tics_valid) { c->untimed++; return; }
-    if (!r->has_addr) { c->unnamed++; return; }         /* cut off before its address */
     double ts = (double)r->tics * c->us_per_tick;
+    unsigned *open = &c->open[r->core % PERF_MAX_CORES];
+    if (r->gap_before) {
+        for (; *open; (*open)--) {
+            tl_sep(c);
+            fprintf(c->out, "{\"ph\": \"E\", \"ts\": %.3f, \"pid\": 0, \"tid\": %u}", ts, r->core);
+        }
+        tl_sep(c);
+        fprintf(c->out, "{\"name\": \"gap: perf data lost\", \"ph\": \"i\", \"s\": \"t\", \"ts\": %.3f, \"pid\": 0, \"tid\": %u}",
+                ts, r->core);
+    }
+    if (r->addr_unknown) { c->unknown++; return; }     /* DeltaXOR after a gap */
+    if (!r->has_addr) { c->unnamed++; return; }         /* cut off before its address */
     const char *fn = c->syms ? elf_syms_find(c->syms, r->addr) : NULL;
     char name[64];
     if (!fn) { snprintf(name, sizeof name, "0x%08" PRIx64, r->addr); fn = name; }
     tl_sep(c);
-    if (r->type == PERF_FUNC_ENTER || r->type == PERF_FUNC_EXIT)
+    if (r->type == PERF_FUNC_ENTER || r->type == PERF_FUNC_EXIT) {
         fprintf(c->out, "{\"name\": \"%s\", \"ph\": \"%s\", \"ts\": %.3f, \"pid\": 0, \"tid\": %u}",
                 fn, r->type == PERF_FUNC_ENTER ? "B" : "E", ts, r->core);
-    else
+        if (r->type == PERF_FUNC_ENTER) (*open)++;
+        else if (*open) (*open)--;
+    } else
         fprintf(c->out, "{\"name\": \"%s %s\", \"ph\": \"i\", \"s\": \"t\", \"ts\": %.3f, \"pid\": 0, \"tid\": %u}",
                 perf_record_name(r->type), fn, ts, r->core);
     const perf_header_t *h = &c->h[r->core % PERF_MAX_CORES];
     for (unsigned i = 0; i < r->n && i < h->n; i++) {
+        if (r->delta_unknown >> i & 1) continue;
         char cn[64];
         perf_counter_name(&h->def[i], cn, sizeof cn);
         tl_sep(c);
@@ -222,6 +261,43 @@ static void tl_record(void *vctx, const perf_record_t *r) {
 static int elem_to_perf(void *vctx, const ts_elem_t *e) {
     perf_dec_feed_elem(vctx, e);
     return 0;
+}
+
+/* the perf stages over data[start..len): bytes -> messages -> elements -> perf records, with
+ * the out-of-band headers (if any) given first */
+static void run_perf(perf_dec_t *pd, const nxd_cfg_t *cfg, const uint8_t *data, size_t len, size_t start,
+                     const perf_header_t *cfgh, int ncfg) {
+    for (int k = 0; k < ncfg; k++) perf_dec_set_config(pd, &cfgh[k]);
+    nxd_t d;
+    nxd_init(&d, cfg);
+    d.offset = start;
+    ts_elem_stage_t es;
+    ts_elem_init(&es, elem_to_perf, pd);
+    nxd_decode(&d, data + start, len - start, ts_elem_from_msg, &es);
+    ts_elem_eot(&es, len);
+    perf_dec_finish(pd);
+}
+
+/* what the perf decode could not do, and what it lost */
+static void perf_notes(const perf_dec_t *pd, int channel, const ts_trace_info_t *ti, const char *cfg_path) {
+    if (!pd->headers && !pd->config_used) {
+        if (cfg_path)
+            fprintf(stderr, "tracesim: no perf header (marker 0x%08x) and no perf record on ITC channel %d "
+                            "(the header of %s was not used)\n", pd->marker, channel, cfg_path);
+        else if (ti->wrapped)
+            fprintf(stderr, "tracesim: no perf header (marker 0x%08x) on ITC channel %d: the buffer wrapped and "
+                            "the header was overwritten; give it out of band with --perf-config RUN_DIR/perf_config.txt "
+                            "(tracesim run writes it)\n", pd->marker, channel);
+        else
+            fprintf(stderr, "tracesim: no perf header (marker 0x%08x) on ITC channel %d\n", pd->marker, channel);
+    }
+    if (pd->config_used)
+        fprintf(stderr, "tracesim: note: no perf header before the records: they were decoded with the out-of-band "
+                        "header of %s from the first record start (offset %" PRIu64 ") on\n", cfg_path, first_rec);
+    if (pd->gaps || pd->config_used)
+        fprintf(stderr, "tracesim: note: %" PRIu64 " gap(s) in the perf data%s: a record cut by a gap is marked "
+                        "(truncated); values and addresses that depend on the lost data are left out, never guessed\n",
+                pd->gaps + pd->config_used, pd->config_used ? " (counting the start of the wrapped trace)" : "");
 }
 
 /* ---- generic elements as text lines ---------------------------------------------------- */
@@ -270,9 +346,9 @@ int ts_decode_main(int argc, char **argv) {
         {"out", required_argument, 0, 'o'},    {"help", no_argument, 0, 'h'},
         {"perf-channel", required_argument, 0, 4}, {"elf", required_argument, 0, 5},
         {"tick-hz", required_argument, 0, 6}, {"perf-line-time", required_argument, 0, 7},
-        {0, 0, 0, 0}};
-    const char *format = "messages", *out_dir = NULL, *elf = NULL;
-    int srcbits = -1, tssize = -1, channel = 0, perf_channel = 6, c;
+        {"perf-config", required_argument, 0, 8}, {0, 0, 0, 0}};
+    const char *format = "messages", *out_dir = NULL, *elf = NULL, *cfg_path = NULL;
+    int srcbits = -1, tssize = -1, channel = 0, perf_channel = -1, c;
     double tick_hz = 100e6;
     bool value_time = false;
     char *end;
@@ -310,6 +386,7 @@ int ts_decode_main(int argc, char **argv) {
             }
             value_time = !strcmp(optarg, "value");
             break;
+        case 8: cfg_path = optarg; break;
         case 'h': usage(stdout); return 0;
         case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim decode --help)\n", argv[optind - 1]); return EXIT_USAGE;
         default: fprintf(stderr, "tracesim: unknown option '%s' (see tracesim decode --help)\n", argv[optind - 1]); return EXIT_USAGE;
@@ -327,11 +404,26 @@ int ts_decode_main(int argc, char **argv) {
     const char *path = argv[optind];
     char err[512];
     size_t len;
+    first_rec = UINT64_MAX;
     uint8_t *data = (uint8_t *)ts_read_file(path, &len, err, sizeof err);
     if (!data) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
 
     ts_trace_defaults(path, &srcbits, &tssize);          /* trace.json beside the trace */
     nxd_cfg_t cfg = {(unsigned)srcbits, (unsigned)tssize};
+    /* the perf header out of band; its channel unless --perf-channel says otherwise */
+    static perf_header_t cfgh[PERF_MAX_CORES];
+    int ncfg = 0;
+    unsigned cfg_channel = 6;
+    if (cfg_path) {
+        ncfg = ts_read_perf_config(cfg_path, cfgh, PERF_MAX_CORES, &cfg_channel, err, sizeof err);
+        if (ncfg < 0) { fprintf(stderr, "tracesim: %s\n", err); free(data); return EXIT_NO_FILE; }
+    }
+    if (perf_channel < 0) perf_channel = (int)cfg_channel;
+    /* a wrapped buffer starts in the middle of a message: decode from the first message end */
+    ts_trace_info_t ti;
+    ts_trace_info(path, &ti);
+    size_t start = ti.wrapped ? ts_wrap_start(data, len) : 0;
+    if (ti.wrapped) ts_wrap_note(path, &ti, start);
 
     if (!strcmp(format, "perf")) {
         /* E = the ELF's name without directory and extension (the trace's, without an ELF) */
@@ -344,21 +436,14 @@ int ts_decode_main(int argc, char **argv) {
         else { snprintf(dir, sizeof dir, "%s", path); char *sl = strrchr(dir, '/'); if (sl) *sl = 0; else snprintf(dir, sizeof dir, "."); }
         perf_sifive_t *ps = perf_sifive_open(dir, stem, elf, err, sizeof err);
         if (!ps) { fprintf(stderr, "tracesim: %s\n", err); free(data); return elf ? EXIT_NO_FILE : EXIT_HOST; }
-        nxd_t pdx;
-        nxd_init(&pdx, &cfg);
         perf_sifive_set_line_time(ps, value_time);
         sctx_t sc = {ps, {0}};
         perf_dec_cb_t cb = {&sc, s_header, s_record, s_error};
-        perf_dec_t pd;
+        static perf_dec_t pd;
         perf_dec_init(&pd, (unsigned)perf_channel, &cb);
-        ts_elem_stage_t es;
-        ts_elem_init(&es, elem_to_perf, &pd);
-        nxd_decode(&pdx, data, len, ts_elem_from_msg, &es);
-        ts_elem_eot(&es, len);
-        perf_dec_finish(&pd);
+        run_perf(&pd, &cfg, data, len, start, cfgh, ncfg);
         free(data);
-        if (!pd.headers)
-            fprintf(stderr, "tracesim: no perf header (marker 0x%08x) on ITC channel %d\n", pd.marker, perf_channel);
+        perf_notes(&pd, perf_channel, &ti, cfg_path);
         if (perf_sifive_close(ps)) { fprintf(stderr, "tracesim: writing the perf files in %s failed\n", dir); return EXIT_HOST; }
         return 0;
     }
@@ -379,10 +464,11 @@ int ts_decode_main(int argc, char **argv) {
     }
     nxd_t d;
     nxd_init(&d, &cfg);
+    d.offset = start;
     int rc = 0;
     if (!strcmp(format, "messages")) {
         jctx_t jc = {out, 0, 0, 0};
-        nxd_decode(&d, data, len, json_msg, &jc);
+        nxd_decode(&d, data + start, len - start, json_msg, &jc);
         if (jc.truncated)
             fprintf(stderr, "tracesim: note: the last message is cut off at the end of the trace (not listed)\n");
         if (jc.bad)
@@ -410,31 +496,29 @@ int ts_decode_main(int argc, char **argv) {
         perf_dec_cb_t cb = csv ? (perf_dec_cb_t){&cc, csv_header, csv_record, csv_error}
                                : (perf_dec_cb_t){&tc, tl_header, tl_record, csv_error};
         if (!csv) fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", out);
-        perf_dec_t pd;
+        static perf_dec_t pd;
         perf_dec_init(&pd, (unsigned)perf_channel, &cb);
-        ts_elem_stage_t es;
-        ts_elem_init(&es, elem_to_perf, &pd);
-        nxd_decode(&d, data, len, ts_elem_from_msg, &es);
-        ts_elem_eot(&es, len);
-        perf_dec_finish(&pd);
+        run_perf(&pd, &cfg, data, len, start, cfgh, ncfg);
         if (!csv) fputs("\n]}\n", out);
         if (tc.untimed)
             fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) without a timestamp are not in the timeline\n", tc.untimed);
         if (tc.unnamed)
             fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) cut off before their address are not in the timeline\n", tc.unnamed);
-        if (!pd.headers)
-            fprintf(stderr, "tracesim: no perf header (marker 0x%08x) on ITC channel %d\n", pd.marker, perf_channel);
+        if (tc.unknown)
+            fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) after a gap whose addresses are unknown (DeltaXOR) "
+                            "are not in the timeline\n", tc.unknown);
+        perf_notes(&pd, perf_channel, &ti, cfg_path);
         if (cc.truncated)
             fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) cut off (marked \"(truncated)\")\n", cc.truncated);
         if (have_syms) elf_syms_free(&syms);
     } else if (!strcmp(format, "elements")) {
         ts_elem_stage_t es;
         ts_elem_init(&es, print_elem, out);
-        nxd_decode(&d, data, len, ts_elem_from_msg, &es);
+        nxd_decode(&d, data + start, len - start, ts_elem_from_msg, &es);
         ts_elem_eot(&es, len);
     } else {
         pctx_t pc = {.out = out, .channel = (unsigned)channel};
-        nxd_decode(&d, data, len, itc_msg, &pc);
+        nxd_decode(&d, data + start, len - start, itc_msg, &pc);
         print_flush(&pc);
     }
     if (out != stdout && fclose(out)) rc = EXIT_HOST;

@@ -1,7 +1,9 @@
 /* perf_decode.c - SiFive perf protocol decoder; see perf_decode.h. */
 #include "perf_decode.h"
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *perf_record_name(enum perf_record_type t) {
@@ -66,19 +68,26 @@ static void add_value(perf_core_t *c, uint64_t v, bool tv, uint64_t tics) {
     perf_record_t *r = &c->r;
     if (r->n >= c->h.n) return;
     const perf_counter_def_t *def = &c->h.def[r->n];
-    uint64_t prev = c->prev[def->index], abs;
+    unsigned idx = def->index % PERF_MAX_COUNTERS;
+    uint64_t prev = c->prev[idx], abs;
+    /* after a gap (see perf_decode.h): what the lost records carried is unknown */
+    bool vu = false, du = false;
     switch (c->h.count_type) {
-    case PERF_DELTA: abs = (prev + v) & wmask(def->width); break;
-    case PERF_DELTA_XOR: abs = prev ^ v; break;
-    default: abs = v; break;
+    case PERF_DELTA: abs = (prev + v) & wmask(def->width); vu = c->lost; break;
+    case PERF_DELTA_XOR: abs = prev ^ v; vu = du = c->lost; break;
+    default: abs = v; du = !(c->prev_known >> idx & 1); break;
     }
+    uint32_t bit = 1u << r->n;
     r->index[r->n] = def->index;
     r->raw[r->n] = v;
-    r->value[r->n] = abs;
-    r->delta[r->n] = (abs - prev) & wmask(def->width);
+    r->value[r->n] = vu ? 0 : abs;
+    r->delta[r->n] = du ? 0 : (abs - prev) & wmask(def->width);
+    if (vu) r->value_unknown |= bit;
+    if (du) r->delta_unknown |= bit;
     r->vtics_valid[r->n] = tv;
     r->vtics[r->n] = tv ? tics : 0;
-    c->prev[def->index] = abs;
+    c->prev[idx] = abs;
+    c->prev_known |= 1u << idx;
     r->n++;
 }
 
@@ -86,7 +95,7 @@ static void add_value(perf_core_t *c, uint64_t v, bool tv, uint64_t tics) {
 static bool complete(const perf_core_t *c) {
     const perf_record_t *r = &c->r;
     bool two = r->type == PERF_FUNC_ENTER || r->type == PERF_FUNC_EXIT;
-    return r->n == c->h.n && r->has_addr && (!two || r->has_call_site);
+    return r->n == c->h.n && c->got_addrs == (two ? 2u : 1u);
 }
 
 static void emit_record(perf_dec_t *d, perf_core_t *c, bool truncated) {
@@ -118,6 +127,33 @@ static void start_header(perf_dec_t *d, perf_core_t *c, unsigned core, const sw_
     c->prev_addr = 0;
     c->pending_low = false;
     memset(c->prev, 0, sizeof c->prev);
+    c->prev_known = ~0u;                  /* every counter starts from 0 (Delta: the latch) */
+    c->lost = false;                      /* c->gap stays: the next record follows lost data, */
+    if (c->cfg_pending) c->gap = false;   /* unless nothing was decoded before this header */
+    c->cfg_pending = false;
+}
+
+static bool same_header(const perf_header_t *a, const perf_header_t *b) {
+    if (a->count_type != b->count_type || a->mask != b->mask || a->n != b->n) return false;
+    for (unsigned i = 0; i < a->n && i < PERF_MAX_COUNTERS; i++) {
+        const perf_counter_def_t *x = &a->def[i], *y = &b->def[i];
+        if (x->index != y->index || x->type != y->type || x->info != y->info ||
+            (x->type == 2 ? x->event_data != y->event_data : x->code != y->code))
+            return false;
+    }
+    return true;
+}
+
+/* a complete header arrived */
+static void header_done(perf_dec_t *d, perf_core_t *c, unsigned core, const sw_t *m) {
+    if (c->cfg_used && !same_header(&c->h, &c->cfg)) {
+        snprintf(d->msg, sizeof d->msg, "warning: the trace's perf header differs from the out-of-band "
+                 "configuration (--perf-config) that decoded the records before it");
+        warning(d, core, m->offset);
+    }
+    c->cfg_used = false;
+    d->headers++;
+    if (d->cb.header) d->cb.header(d->cb.ctx, &c->h);
 }
 
 static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const sw_t *m) {
@@ -126,13 +162,23 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
 
     /* the marker starts a header where a header can start: before any, or where a record
      * could start (the trace was switched off and on); elsewhere it is data */
-    if (size == 4 && v == d->marker && (c->st == PS_SYNC || c->st == PS_REC_TYPE)) {
+    if (size == 4 && v == d->marker && (c->st == PS_SYNC || c->st == PS_REC_TYPE || c->st == PS_RESYNC)) {
         start_header(d, c, core, m);
         return;
     }
     switch (c->st) {
     case PS_SYNC:
         return;
+    case PS_RESYNC:                                    /* after a gap: the next record type */
+        if (size != 1 || v > 3) return;
+        if (c->cfg_pending) {                          /* the out-of-band header is used now */
+            c->cfg_pending = false;
+            c->cfg_used = true;
+            d->config_used++;
+            if (d->cb.header) d->cb.header(d->cb.ctx, &c->h);
+        }
+        c->st = PS_REC_TYPE;
+        break;
     case PS_COUNT_TYPE:
         if (size != 1 || v > 2) { error(d, core, m->offset, "count type is not an 8-bit 0..2"); c->st = PS_SYNC; return; }
         c->h.count_type = (enum perf_count_type)v;
@@ -146,7 +192,7 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
             if ((v >> i) & 1) c->h.def[c->h.n++].index = i;
         c->def_i = 0;
         c->st = c->h.n ? PS_DEF_TYPE : PS_REC_TYPE;
-        if (!c->h.n) { d->headers++; if (d->cb.header) d->cb.header(d->cb.ctx, &c->h); }
+        if (!c->h.n) header_done(d, c, core, m);
         return;
     default:
         break;
@@ -185,8 +231,7 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
         }
         if (++c->def_i == c->h.n) {
             c->st = PS_REC_TYPE;
-            d->headers++;
-            if (d->cb.header) d->cb.header(d->cb.ctx, &c->h);
+            header_done(d, c, core, m);
         } else {
             c->st = PS_DEF_TYPE;
         }
@@ -235,24 +280,33 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
         c->r.type = (enum perf_record_type)v;
         c->r.tics_valid = m->tics_valid;
         c->r.tics = m->tics;
+        c->r.offset = m->offset;
+        c->r.gap_before = c->gap;
+        c->gap = false;
         c->in_record = true;
         c->addr_i = 0;
+        c->got_addrs = 0;
         c->st = PS_ADDR;
         return;
     case PS_ADDR:
     case PS_ADDR_HI: {
         if (size != 4) { error(d, core, m->offset, "address is not a 32-bit store"); c->in_record = false; c->st = PS_SYNC; return; }
-        uint64_t a;
+        uint64_t a, wire;
         if (c->st == PS_ADDR) {
             if (v & 1) { c->addr_lo = v & ~1ull; c->st = PS_ADDR_HI; return; }
             a = v;
         } else {
             a = c->addr_lo | v << 32;
         }
+        wire = a;
         if (c->h.count_type == PERF_DELTA_XOR) { a ^= c->prev_addr; }
         c->prev_addr = a;
-        if (c->addr_i == 0) { c->r.addr = a; c->r.has_addr = true; }
-        else { c->r.call_site = a; c->r.has_call_site = true; }
+        /* DeltaXOR after a gap: XORed into an address that was lost */
+        bool unknown = c->lost && c->h.count_type == PERF_DELTA_XOR;
+        if (unknown) { c->r.addr_unknown = true; a = 0; }
+        if (c->addr_i == 0) { c->r.addr = a; c->r.has_addr = !unknown; c->r.addr_wire = wire; }
+        else { c->r.call_site = a; c->r.has_call_site = !unknown; c->r.call_site_wire = wire; }
+        c->got_addrs++;
         bool two = c->r.type == PERF_FUNC_ENTER || c->r.type == PERF_FUNC_EXIT;
         if (two && c->addr_i == 0) { c->addr_i = 1; c->st = PS_ADDR; return; }
         c->st = PS_COUNTERS;
@@ -264,10 +318,19 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
     }
 }
 
+#define GAP_OVERFLOW "ITC FIFO overflow (Error message): perf data lost"
+#define GAP_CORRUPT "a corrupt message: perf data may be lost"
+
+static void gap_all(perf_dec_t *d, uint64_t offset) {
+    for (unsigned i = 0; i < PERF_MAX_CORES; i++) perf_dec_gap(d, i, offset, GAP_CORRUPT);
+}
+
 void perf_dec_feed_elem(perf_dec_t *d, const ts_elem_t *e) {
     if (e->type == TS_ELEM_TRUNCATED) { d->cut = true; return; }
     if (e->type == TS_ELEM_EOT || e->type == TS_ELEM_NO_SYNC) return;
     d->cut = false;                                    /* a whole message came after it */
+    if (e->type == TS_ELEM_OVERFLOW) { perf_dec_gap(d, e->src, e->offset, GAP_OVERFLOW); return; }
+    if (e->type == TS_ELEM_CORRUPT && e->msg && e->msg->status == NXD_BAD) { gap_all(d, e->offset); return; }
     if (e->type != TS_ELEM_SWTRACE || e->u.sw.channel != d->channel) return;
     sw_t m = {e->has_time, e->time, e->offset};
     feed(d, e->src, e->u.sw.size, e->u.sw.value, &m);
@@ -276,7 +339,9 @@ void perf_dec_feed_elem(perf_dec_t *d, const ts_elem_t *e) {
 void perf_dec_feed(perf_dec_t *d, const nxd_msg_t *m) {
     if (m->status == NXD_TRUNCATED) { d->cut = true; return; }
     d->cut = false;
-    if (m->status != NXD_OK || m->tcode != 7) return;
+    if (m->status == NXD_BAD) { gap_all(d, m->offset); return; }
+    if (m->tcode == 8) { perf_dec_gap(d, m->src, m->offset, GAP_OVERFLOW); return; }
+    if (m->tcode != 7) return;
     uint64_t tag = m->f[NXF_IDTAG];
     if (tag < 4u * d->channel || tag > 4u * d->channel + 3) return;
     unsigned kind = (unsigned)(tag & 3);
@@ -292,4 +357,206 @@ void perf_dec_finish(perf_dec_t *d) {
         flush_low(c, NULL);
         emit_record(d, c, !complete(c));
     }
+}
+
+void perf_dec_gap(perf_dec_t *d, unsigned core, uint64_t offset, const char *why) {
+    core %= PERF_MAX_CORES;
+    perf_core_t *c = &d->core[core];
+    if (c->st == PS_SYNC) return;                      /* no header: nothing to lose */
+    d->gaps++;
+    if (c->st >= PS_COUNT_TYPE && c->st <= PS_DEF_INFO) {
+        c->st = PS_SYNC;                               /* records until the next header are lost */
+        c->gap = true;
+        snprintf(d->msg, sizeof d->msg, "gap: %s, in the middle of a perf header: records are "
+                 "ignored until the next header", why);
+    } else {
+        if (c->in_record) {                            /* incomplete: never completed */
+            c->pending_low = false;                    /* its high part may be what was lost */
+            emit_record(d, c, true);
+        }
+        c->pending_low = false;
+        c->st = PS_RESYNC;
+        c->gap = true;
+        c->lost = true;
+        c->prev_known = 0;
+        snprintf(d->msg, sizeof d->msg, "gap: %s", why);
+    }
+    if (d->cb.error) d->cb.error(d->cb.ctx, core, offset, d->msg);
+}
+
+void perf_dec_set_config(perf_dec_t *d, const perf_header_t *h) {
+    unsigned core = h->core % PERF_MAX_CORES;
+    perf_core_t *c = &d->core[core];
+    memset(c, 0, sizeof *c);
+    c->h = *h;
+    c->h.core = core;
+    c->h.tics_valid = false;
+    c->h.tics = 0;
+    if (c->h.n > PERF_MAX_COUNTERS) c->h.n = PERF_MAX_COUNTERS;
+    c->cfg = c->h;
+    c->cfg_pending = true;
+    c->st = PS_RESYNC;                                 /* as after a gap */
+    c->gap = true;
+    c->lost = true;
+    c->prev_known = 0;
+}
+
+/* ---- out-of-band header text (perf_config.txt) ------------------------------------------ */
+static const char *const count_names[3] = {"Raw", "Delta", "DeltaXOR"};
+
+int perf_config_write(FILE *f, unsigned channel, const perf_header_t *h) {
+    fprintf(f, "channel=%u\nhart=%u\ncount_type=%s\nmask=0x%08x\n", channel, h->core,
+            count_names[h->count_type <= PERF_DELTA_XOR ? h->count_type : 0], h->mask);
+    for (unsigned i = 0; i < h->n && i < PERF_MAX_COUNTERS; i++) {
+        const perf_counter_def_t *d = &h->def[i];
+        if (d->type == 2)
+            fprintf(f, "counter=%u type=2 event_data=0x%" PRIx64 " info=0x%08x\n", d->index, d->event_data, d->info);
+        else
+            fprintf(f, "counter=%u type=%u code=%u info=0x%08x\n", d->index, d->type, d->code, d->info);
+    }
+    return ferror(f) ? -1 : 0;
+}
+
+/* a number, the whole of [p, end) */
+static bool cfg_num(const char *p, const char *end, uint64_t max, uint64_t *out) {
+    char buf[32];
+    size_t n = (size_t)(end - p);
+    if (!n || n >= sizeof buf || *p == '-' || *p == '+') return false;
+    memcpy(buf, p, n);
+    buf[n] = 0;
+    char *e;
+    unsigned long long v = strtoull(buf, &e, 0);
+    if (*e || v > max) return false;
+    *out = v;
+    return true;
+}
+
+enum { CF_TYPE = 1, CF_CODE = 2, CF_ED = 4, CF_INFO = 8 };
+
+static bool same_nocase(const char *a, const char *b, size_t n) {
+    for (size_t i = 0; i < n; i++)
+        if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i])) return false;
+    return true;
+}
+
+/* the header being built is complete and consistent */
+static bool cfg_check(const perf_header_t *h, bool have_ct, bool have_mask, const unsigned *seen,
+                      unsigned nseen, char *err, size_t errlen) {
+    if (!have_ct || !have_mask) {
+        snprintf(err, errlen, "hart %u: %s missing", h->core, have_ct ? "mask" : "count_type");
+        return false;
+    }
+    unsigned want = 0;
+    for (unsigned i = 0; i < 32; i++) want += h->mask >> i & 1;
+    if (nseen != want) {
+        snprintf(err, errlen, "hart %u: the mask 0x%08x has %u counters, %u counter lines given", h->core, h->mask, want, nseen);
+        return false;
+    }
+    for (unsigned i = 0; i < nseen; i++) {
+        const perf_counter_def_t *d = &h->def[i];
+        unsigned need = CF_TYPE | CF_INFO | (d->type == 2 ? CF_ED : CF_CODE);
+        if ((seen[i] & need) != need || (seen[i] & ~need)) {
+            snprintf(err, errlen, "hart %u, counter %u: needs type, info and %s (and nothing else)", h->core,
+                     d->index, d->type == 2 ? "event_data" : "code");
+            return false;
+        }
+    }
+    return true;
+}
+
+int perf_config_parse(const char *text, perf_header_t *h, unsigned max, unsigned *channel, char *err, size_t errlen) {
+    unsigned nh = 0, line = 1, nseen = 0, seen[PERF_MAX_COUNTERS];
+    bool open = false, have_ct = false, have_mask = false;
+    uint32_t hart_used = 0;
+    perf_header_t *cur = NULL;
+    char e2[200];
+    if (!max) { snprintf(err, errlen, "no room for a header"); return -1; }
+    const char *p = text;
+    for (;;) {
+        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') { if (*p == '\n') line++; p++; }
+        if (*p == '#') { while (*p && *p != '\n') p++; continue; }
+        if (!*p) break;
+        const char *tok = p;
+        while (*p && !isspace((unsigned char)*p) && *p != '#') p++;
+        const char *eq = memchr(tok, '=', (size_t)(p - tok));
+        size_t klen = eq ? (size_t)(eq - tok) : 0;
+        if (!eq || !klen) {
+            snprintf(err, errlen, "line %u: '%.*s' is not key=value", line, (int)(p - tok > 40 ? 40 : p - tok), tok);
+            return -1;
+        }
+        const char *val = eq + 1;
+#define KEY(k) (klen == sizeof k - 1 && !memcmp(tok, k, klen))
+        uint64_t v = 0;
+        if (KEY("channel")) {
+            if (!cfg_num(val, p, 31, &v)) goto bad_value;
+            if (channel) *channel = (unsigned)v;
+            continue;
+        }
+        if (KEY("hart") || !open) {
+            uint64_t hart = 0;
+            if (KEY("hart") && !cfg_num(val, p, PERF_MAX_CORES - 1, &hart)) goto bad_value;
+            if (open) {
+                if (!cfg_check(cur, have_ct, have_mask, seen, nseen, e2, sizeof e2)) goto bad_header;
+            }
+            if (hart_used >> hart & 1) { snprintf(err, errlen, "line %u: hart %u given twice", line, (unsigned)hart); return -1; }
+            if (nh == max) { snprintf(err, errlen, "line %u: more than %u harts", line, max); return -1; }
+            hart_used |= 1u << hart;
+            cur = &h[nh++];
+            memset(cur, 0, sizeof *cur);
+            cur->core = (unsigned)hart;
+            open = true;
+            have_ct = have_mask = false;
+            nseen = 0;
+            if (KEY("hart")) continue;
+        }
+        if (KEY("count_type")) {
+            size_t n = (size_t)(p - val);
+            int t = -1;
+            for (int k = 0; k < 3; k++)
+                if (n == strlen(count_names[k]) && same_nocase(val, count_names[k], n)) t = k;
+            if (t < 0 && cfg_num(val, p, 2, &v)) t = (int)v;
+            if (t < 0) goto bad_value;
+            cur->count_type = (enum perf_count_type)t;
+            have_ct = true;
+        } else if (KEY("mask")) {
+            if (nseen || !cfg_num(val, p, 0xFFFFFFFFu, &v)) goto bad_value;
+            cur->mask = (uint32_t)v;
+            have_mask = true;
+        } else if (KEY("counter")) {
+            if (!have_mask || !cfg_num(val, p, 31, &v) || !(cur->mask >> v & 1) ||
+                (nseen && cur->def[nseen - 1].index >= v) || nseen >= PERF_MAX_COUNTERS) {
+                snprintf(err, errlen, "line %u: counter=%.*s: counters must follow the mask line, be bits of the "
+                         "mask and ascend", line, (int)(p - val > 20 ? 20 : p - val), val);
+                return -1;
+            }
+            seen[nseen] = 0;
+            cur->def[nseen++].index = (unsigned)v;
+            cur->n = nseen;
+        } else if (KEY("type") || KEY("code") || KEY("event_data") || KEY("info")) {
+            if (!nseen) { snprintf(err, errlen, "line %u: %.*s before any counter=", line, (int)klen, tok); return -1; }
+            perf_counter_def_t *d = &cur->def[nseen - 1];
+            unsigned f = KEY("type") ? CF_TYPE : KEY("code") ? CF_CODE : KEY("event_data") ? CF_ED : CF_INFO;
+            if (seen[nseen - 1] & f) { snprintf(err, errlen, "line %u: %.*s given twice", line, (int)klen, tok); return -1; }
+            if (!cfg_num(val, p, f == CF_TYPE ? 2 : f == CF_ED ? UINT64_MAX : 0xFFFFFFFFu, &v)) goto bad_value;
+            seen[nseen - 1] |= f;
+            if (f == CF_TYPE) d->type = (unsigned)v;
+            else if (f == CF_CODE) d->code = (uint32_t)v;
+            else if (f == CF_ED) d->event_data = v;
+            else { d->info = (uint32_t)v; d->width = ((d->info >> 12) & 0x3F) + 1; }
+        } else {
+            snprintf(err, errlen, "line %u: unknown key '%.*s'", line, (int)(klen > 30 ? 30 : klen), tok);
+            return -1;
+        }
+        continue;
+    bad_value:
+        snprintf(err, errlen, "line %u: bad value in '%.*s'", line, (int)(p - tok > 40 ? 40 : p - tok), tok);
+        return -1;
+    bad_header:
+        snprintf(err, errlen, "%s", e2);
+        return -1;
+#undef KEY
+    }
+    if (!open) { snprintf(err, errlen, "no perf header in the configuration"); return -1; }
+    if (!cfg_check(cur, have_ct, have_mask, seen, nseen, e2, sizeof e2)) { snprintf(err, errlen, "%s", e2); return -1; }
+    return (int)nh;
 }

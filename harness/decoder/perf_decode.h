@@ -25,11 +25,36 @@
  *
  * Implausible headers give a warning through the error callback (its text starts with
  * "warning: ", it counts in `warnings`, not `errors`, and decoding goes on): a counter of
- * width 1, or CSR 0 for a counter other than index 1 (the timestamp, which has no CSR). */
+ * width 1, or CSR 0 for a counter other than index 1 (the timestamp, which has no CSR).
+ *
+ * Gaps (lost perf data). An Error message (TS_ELEM_OVERFLOW: the ITC FIFO overflowed and
+ * stores were lost, trace-hw-facts.md 1.8, 8.1 item 9) or a corrupt message is a gap in the
+ * source's (every source's, for a corrupt message) perf data: perf_dec_gap. The record in
+ * progress is reported as truncated with the parts that arrived before the gap (a low word
+ * waiting for its high part is dropped: the high part may be what was lost), and decoding
+ * resynchronises at the next record-type byte (an 8-bit store) or marker. The gap is
+ * reported through the error callback with a text starting "gap: " (counted in `gaps`, not
+ * `errors`), and the next record carries gap_before. What the lost records carried is
+ * unknown, so from the gap until the next header: Delta running values (the sum of the
+ * deltas) are unknown, the deltas are still what was received; DeltaXOR values, their deltas
+ * and the XOR-chained addresses are unknown, only the received XOR (raw, addr_wire) is
+ * known; Raw values stay absolute and only the first value of each counter after the gap has
+ * no delta. Unknown parts are flagged (value_unknown, delta_unknown, addr_unknown with
+ * has_addr/has_call_site false) and hold 0, never a guess. A gap inside a header loses the
+ * header (records are ignored until the next marker). Not detectable: a gap that swallows a
+ * later header's marker but not its count-type byte, which then looks like a record type (the
+ * perf library writes its one header before any record, polling, so it never happens there).
+ *
+ * Out-of-band header (a wrapped buffer whose header was overwritten): perf_dec_set_config
+ * gives a core the header before decoding; the core then starts as after a gap (resync at
+ * the first record-type byte, same unknowns). A header in the trace replaces it. The text
+ * format of such a header (`perf_config.txt`, written by `tracesim run`, read by
+ * --perf-config) is in perf_config_parse. */
 #ifndef TS_PERF_DECODE_H
 #define TS_PERF_DECODE_H
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "elements.h"
 #include "nexus_decode.h"
 
@@ -68,6 +93,7 @@ typedef struct perf_record {
     uint64_t call_site;       /* enter/exit only; 0 if absent */
     bool tics_valid;
     uint64_t tics;            /* time of the record-type store */
+    uint64_t offset;          /* trace offset of the record-type store's message */
     unsigned n;               /* counters present (fewer than the header's if truncated) */
     unsigned index[PERF_MAX_COUNTERS];
     uint64_t raw[PERF_MAX_COUNTERS];      /* as received (48 bits at most) */
@@ -76,6 +102,13 @@ typedef struct perf_record {
     bool vtics_valid[PERF_MAX_COUNTERS];
     uint64_t vtics[PERF_MAX_COUNTERS];    /* time of the message that completed the value */
     bool truncated;
+    /* after a gap (see above); all false/0 in a record of an unbroken trace */
+    bool gap_before;          /* perf data of this hart was lost between the previous record and this one */
+    uint32_t value_unknown;   /* bit i: value[i] is unknown (0): Delta/DeltaXOR after a gap */
+    uint32_t delta_unknown;   /* bit i: delta[i] is unknown (0): DeltaXOR after a gap, Raw's first value after it */
+    bool addr_unknown;        /* DeltaXOR after a gap: the addresses are XORed into lost ones (has_addr,
+                                 has_call_site false, addr/call_site 0; addr_wire/call_site_wire as received) */
+    uint64_t addr_wire, call_site_wire;   /* the address fields as received (DeltaXOR: the XOR) */
 } perf_record_t;
 
 typedef struct perf_dec_cb {
@@ -86,7 +119,8 @@ typedef struct perf_dec_cb {
 } perf_dec_cb_t;
 
 enum perf_state { PS_SYNC, PS_COUNT_TYPE, PS_MASK, PS_DEF_TYPE, PS_DEF_CODE, PS_DEF_ED_LO,
-                  PS_DEF_ED_HI, PS_DEF_INFO, PS_REC_TYPE, PS_ADDR, PS_ADDR_HI, PS_COUNTERS };
+                  PS_DEF_ED_HI, PS_DEF_INFO, PS_REC_TYPE, PS_ADDR, PS_ADDR_HI, PS_COUNTERS,
+                  PS_RESYNC /* header known, data lost: waits for a record-type byte */ };
 
 typedef struct perf_core {
     enum perf_state st;
@@ -102,6 +136,13 @@ typedef struct perf_core {
     bool have_prev;
     uint64_t prev[PERF_MAX_COUNTERS];     /* previous absolute value per counter index */
     bool in_record;
+    unsigned got_addrs;       /* addresses of the current record that arrived whole */
+    bool gap;                 /* a gap since the last record: the next one gets gap_before */
+    bool lost;                /* a gap since the header: Delta/DeltaXOR values are unknown */
+    uint32_t prev_known;      /* bit per counter index: prev[] is known (Raw deltas) */
+    perf_header_t cfg;        /* the out-of-band header (perf_dec_set_config) */
+    bool cfg_pending;         /* given, not used yet */
+    bool cfg_used;            /* records were decoded with it (until the trace's own header) */
 } perf_core_t;
 
 typedef struct perf_dec {
@@ -109,7 +150,8 @@ typedef struct perf_dec {
     uint32_t marker;
     perf_dec_cb_t cb;
     perf_core_t core[PERF_MAX_CORES];
-    uint64_t headers, records, errors, warnings;
+    uint64_t headers, records, errors, warnings, gaps;
+    uint64_t config_used;     /* cores whose records were decoded with an out-of-band header */
     bool cut;                 /* a message was cut off by the end of the trace */
     char msg[160];            /* text of the last formatted warning */
 } perf_dec_t;
@@ -122,6 +164,28 @@ void perf_dec_feed_elem(perf_dec_t *d, const ts_elem_t *e);
 void perf_dec_feed(perf_dec_t *d, const nxd_msg_t *m);
 /* end of trace: completes a record whose last value was pending, reports a cut-off one */
 void perf_dec_finish(perf_dec_t *d);
+/* perf data of `core` was lost at trace offset `offset` (why: a short reason for the "gap: "
+ * text); a core without a header ignores it. perf_dec_feed_elem calls it for OVERFLOW (that
+ * source) and CORRUPT (every core) elements, perf_dec_feed for Error and corrupt messages. */
+void perf_dec_gap(perf_dec_t *d, unsigned core, uint64_t offset, const char *why);
+/* the header of core h->core, known out of band: used until the trace has its own header;
+ * decoding starts as after a gap (see above). Call after perf_dec_init, before feeding. */
+void perf_dec_set_config(perf_dec_t *d, const perf_header_t *h);
+
+/* An out-of-band perf header as text (`perf_config.txt`): one `key=value` item per line or
+ * several separated by blanks, `#` starts a comment:
+ *     channel=6                      the perf ITC channel (optional)
+ *     hart=0                         starts a hart's header (optional before the first)
+ *     count_type=Delta               Raw, Delta or DeltaXOR (or 0, 1, 2)
+ *     mask=0x0000000d                the counter mask
+ *     counter=0 type=0 code=1 info=0x0003fb00          one line per mask bit, ascending;
+ *     counter=3 type=2 event_data=0x600 info=0x0002704  type 0/1 with code, 2 with event_data
+ * info is the counter_info word (CSR in bits 11:0, width - 1 in 17:12), exactly as in the
+ * header. perf_config_parse returns the number of headers (>= 1) or -1 with a reason in
+ * err; *channel is set when the file names one (else left alone). */
+int perf_config_parse(const char *text, perf_header_t *h, unsigned max, unsigned *channel, char *err, size_t errlen);
+/* writes h in that format (channel and hart lines included); 0, or -1 if writing failed */
+int perf_config_write(FILE *f, unsigned channel, const perf_header_t *h);
 const char *perf_record_name(enum perf_record_type t);
 /* a counter's column name: cycles, instructions, timestamp (index 1), raw_0x<event> or
  * type<T>_code<C> */

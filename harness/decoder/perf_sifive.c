@@ -132,8 +132,13 @@ void perf_sifive_record(void *ctx, const perf_record_t *r) {
     char fi[4400], line[4600];
     uint64_t pc = r->addr;
     bool two = r->type == PERF_FUNC_ENTER || r->type == PERF_FUNC_EXIT;
+    /* perf data lost before this record (perf_decode.h): a comment line, like the count type
+     * lines of a header (dqr has no line for it) */
+    if (r->gap_before)
+        fprintf(p->agg, "# GAP: [%u] perf data lost before the next record (messages lost or overwritten)\n", r->core);
     /* a record cut off before its address(es): SiFive's decoder writes the address or
-     * enter/exit line only once they arrived, and no counter can follow; nothing to write */
+     * enter/exit line only once they arrived, and no counter can follow; nothing to write.
+     * The same for addresses that a gap made unknown (DeltaXOR): no line with a guess */
     if (!r->has_addr || (two && !r->has_call_site)) return;
     bool delta = p->h[r->core % PERF_MAX_CORES].count_type == PERF_DELTA;
     if (two) {
@@ -159,6 +164,7 @@ void perf_sifive_record(void *ctx, const perf_record_t *r) {
         /* Delta: the delta as received (what SiFive's decoder prints); Raw: the reading;
          * DeltaXOR: the XOR-accumulated value */
         uint64_t v = delta ? r->raw[i] : r->value[i];
+        if (!delta && (r->value_unknown >> i & 1)) continue;      /* DeltaXOR after a gap */
         int tl = p->value_time ? (int)(uint32_t)r->vtics[i] : t;
         snprintf(line, sizeof line, "[%u] %d PC=0x%08" PRIx64 " [Perf Cntr] [Index=%u] [Value=%" PRId64 "] %s",
                  r->core, tl, pc, r->index[i], (int64_t)v, fi);

@@ -1,5 +1,6 @@
 /* fuzz_decode.c - libFuzzer target over the whole decoder: bytes -> Nexus messages -> generic
- * elements -> perf records -> the profile of `tracesim report` (written to /dev/null). The first input byte chooses the SRC width, the perf channel and the
+ * elements -> perf records -> the profile of `tracesim report` (written to /dev/null), and the
+ * parser of out-of-band perf headers (perf_config.txt) on the same bytes. The first input byte chooses the SRC width, the perf channel and the
  * timestamp width, so every configuration is explored. Built with clang
  * -fsanitize=fuzzer,address,undefined (tests/CMakeLists.txt: fuzz.decode); a crash, hang,
  * leak or out-of-bounds access is a failure. */
@@ -18,6 +19,7 @@ static void on_h(void *c, const perf_header_t *h) { prof_header(c, h); }
 static void on_r(void *c, const perf_record_t *r) {
     volatile uint64_t sink = 0;
     for (unsigned i = 0; i < r->n; i++) sink += r->value[i] + r->delta[i] + r->vtics[i];
+    sink += r->addr_wire + r->call_site_wire + r->value_unknown + r->delta_unknown;
     if (r->has_addr) sink += r->addr;
     if (r->has_call_site) sink += r->call_site;
     prof_record(c, r);
@@ -45,6 +47,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     perf_dec_t pd;
     perf_dec_cb_t cb = {prof, on_h, on_r, on_e};
     perf_dec_init(&pd, (data[0] >> 4) % 32, &cb);
+    /* the out-of-band header: the input as its text (mostly rejected: the parser must cope),
+     * else for odd sizes a fixed one, so that decoding without a header in the trace is
+     * explored too */
+    static perf_header_t cfgh[4];
+    char text[512], err[160];
+    size_t tl = size - 1 < sizeof text - 1 ? size - 1 : sizeof text - 1;
+    memcpy(text, data + 1, tl);
+    text[tl] = 0;
+    int ncfg = perf_config_parse(text, cfgh, 4, NULL, err, sizeof err);
+    if (ncfg <= 0 && (size & 1))
+        ncfg = perf_config_parse("count_type=DeltaXOR mask=0x5 counter=0 type=0 code=1 info=0x3fc00 "
+                                 "counter=2 type=2 event_data=0x600 info=0x0bc02", cfgh, 4, NULL, err, sizeof err);
+    for (int k = 0; k < ncfg; k++) perf_dec_set_config(&pd, &cfgh[k]);
     fctx_t c = {&pd, 0, 0, 0};
     ts_elem_stage_t es;
     ts_elem_init(&es, on_elem, &c);

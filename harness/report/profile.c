@@ -285,10 +285,23 @@ void prof_record(void *vp, const perf_record_t *r) {
     unsigned hart = r->core % PERF_MAX_CORES;
     pcore_t *c = &p->core[hart];
     p->st.records++;
+    if (r->gap_before) {                     /* perf data lost: new stack, new baseline */
+        p->st.gaps++;
+        if (c->depth)
+            warn(p, "hart %u: perf data lost before a record: the call stack (%zu frame(s)) ends at the last record before it",
+                 hart, c->depth);
+        while (c->depth) {                   /* charged up to the last record before the gap */
+            p->st.gap_ended++;
+            pop(p, c, hart);
+        }
+        memset(c->based, 0, sizeof c->based);
+        c->have_manual = false;
+    }
     /* the counters' change since the previous record belongs to the function on top */
     uint32_t top = c->depth ? c->stack[c->depth - 1].func : PROF_NONE;
     for (unsigned i = 0; i < r->n && i < PERF_MAX_COUNTERS; i++) {
         unsigned x = r->index[i] % PERF_MAX_COUNTERS;
+        if (r->delta_unknown >> i & 1) continue;             /* nothing known to count */
         if (!c->based[x]) { c->based[x] = true; continue; }   /* first value: the reference */
         uint64_t d = r->delta[i];
         c->cum[x] += d;
@@ -297,6 +310,7 @@ void prof_record(void *vp, const perf_record_t *r) {
         else p->outside[x] += d;
     }
     if (r->truncated) { p->st.truncated++; return; }
+    if (r->addr_unknown) { p->st.unknown_addr++; return; }
     switch (r->type) {
     case PERF_FUNC_ENTER: p->st.enters++; enter(p, c, hart, r, top); break;
     case PERF_FUNC_EXIT: p->st.exits++; leave(p, c, hart, r); break;
@@ -571,6 +585,12 @@ static void notes(const prof_t *p, FILE *o) {
     if (s->unmatched_exits) fprintf(o, "  %" PRIu64 " exit record(s) without a matching enter: ignored\n", s->unmatched_exits);
     if (s->unwound) fprintf(o, "  %" PRIu64 " frame(s) without an exit, ended by the exit of a function below them\n", s->unwound);
     if (s->too_deep) fprintf(o, "  %" PRIu64 " enter record(s) beyond %u frames: counted, not followed\n", s->too_deep, PROF_MAX_DEPTH);
+    if (s->gaps)
+        fprintf(o, "  %" PRIu64 " gap(s): perf data lost before a record (ITC overflow, or the start of a wrapped trace);\n"
+                   "    at each the call stack was reset (%" PRIu64 " frame(s) ended at the last record before it) and the\n"
+                   "    counters' change across it is not counted\n", s->gaps, s->gap_ended);
+    if (s->unknown_addr)
+        fprintf(o, "  %" PRIu64 " record(s) after a gap with unknown addresses (DeltaXOR): not used\n", s->unknown_addr);
     if (s->still_active) {
         fprintf(o, "  %" PRIu64 " activation(s) still active at the end of the trace, charged up to the last record:", s->still_active);
         for (size_t i = 0; i < p->nfunc; i++)

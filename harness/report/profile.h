@@ -27,6 +27,11 @@
  *    still advance the running totals so that the next record's deltas stay exact.
  *  - a header starts a new baseline: each counter's first value after it only sets the
  *    running total's reference (its delta from 0 is not a cost), the call stack is kept.
+ *  - a gap (perf data lost before a record: gap_before, perf_decode.h) resets the hart's call
+ *    stack - the open frames end at the last record before the gap (counted, noted) - and
+ *    starts a new baseline like a header: what the counters did across the gap is not
+ *    counted. Deltas the decoder marks unknown are not counted; a record whose addresses are
+ *    unknown (DeltaXOR after a gap) is not used as an event (counted, noted).
  *
  * The trace total of a counter is the sum of all deltas counted (inside and outside
  * functions); percentages are shares of it. Functions, edges and sites are merged over harts.
@@ -76,6 +81,9 @@ typedef struct prof_stats {
     uint64_t unwound;                 /* frames popped by an exit of a function below them */
     uint64_t still_active;            /* frames open at the end of the trace */
     uint64_t too_deep;                /* enters beyond PROF_MAX_DEPTH, dropped */
+    uint64_t gaps;                    /* records after lost perf data: the call stack was reset */
+    uint64_t gap_ended;               /* frames ended by a gap */
+    uint64_t unknown_addr;            /* records whose addresses a gap made unknown: not used */
 } prof_stats_t;
 
 /* symbolizer: the name of the function containing addr and its start, or NULL */

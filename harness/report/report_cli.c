@@ -33,6 +33,8 @@ static void usage(FILE *f) {
           "      --perf-channel N  perf library channel 0..31 (default 6)\n"
           "      --srcbits N       SRC field width 0..8 (default: trace.json beside the trace, else 0)\n"
           "      --tssize N        timestamp width in bits (default: trace.json, else 40)\n"
+          "      --perf-config FILE  the perf header out of band (perf_config.txt of the run folder),\n"
+          "                        for a trace whose header was overwritten (a wrapped buffer)\n"
           "  -o, --out FILE        write the report to FILE instead of stdout\n"
           "  -h, --help            this text\n"
           "\n"
@@ -40,10 +42,10 @@ static void usage(FILE *f) {
           "126 output not writable\n", f);
 }
 
-typedef struct rctx { prof_t *prof; uint64_t errors; unsigned warnings; } rctx_t;
+typedef struct rctx { prof_t *prof; uint64_t errors, gaps; unsigned warnings; } rctx_t;
 static void r_header(void *v, const perf_header_t *h) { prof_header(((rctx_t *)v)->prof, h); }
 static void r_record(void *v, const perf_record_t *r) { prof_record(((rctx_t *)v)->prof, r); }
-static void r_error(void *v, unsigned core, uint64_t off, const char *w) { ts_perf_diag(&((rctx_t *)v)->errors, core, off, w); }
+static void r_error(void *v, unsigned core, uint64_t off, const char *w) { ts_perf_diag(&((rctx_t *)v)->errors, &((rctx_t *)v)->gaps, core, off, w); }
 static void r_warn(void *v, const char *msg) {
     rctx_t *c = v;
     if (c->warnings++ < MAX_WARNINGS) fprintf(stderr, "tracesim: warning: %s\n", msg);
@@ -61,9 +63,10 @@ int ts_report_main(int argc, char **argv) {
         {"format", required_argument, 0, 'f'}, {"srcbits", required_argument, 0, 1},
         {"tssize", required_argument, 0, 2},   {"perf-channel", required_argument, 0, 4},
         {"elf", required_argument, 0, 5},      {"out", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'},         {0, 0, 0, 0}};
-    const char *format = "text", *out_path = NULL, *elf = NULL;
-    int srcbits = -1, tssize = -1, perf_channel = 6, c;
+        {"help", no_argument, 0, 'h'},         {"perf-config", required_argument, 0, 6},
+        {0, 0, 0, 0}};
+    const char *format = "text", *out_path = NULL, *elf = NULL, *cfg_path = NULL;
+    int srcbits = -1, tssize = -1, perf_channel = -1, c;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":f:o:h", opts, NULL)) != -1) {
@@ -84,6 +87,7 @@ int ts_report_main(int argc, char **argv) {
         case 2: tssize = (int)v; break;
         case 4: perf_channel = (int)v; break;
         case 5: elf = optarg; break;
+        case 6: cfg_path = optarg; break;
         case 'h': usage(stdout); return 0;
         case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim report --help)\n", argv[optind - 1]); return EXIT_USAGE;
         default: fprintf(stderr, "tracesim: unknown option '%s' (see tracesim report --help)\n", argv[optind - 1]); return EXIT_USAGE;
@@ -103,13 +107,26 @@ int ts_report_main(int argc, char **argv) {
     uint8_t *data = (uint8_t *)ts_read_file(path, &len, err, sizeof err);
     if (!data) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
     ts_trace_defaults(path, &srcbits, &tssize);
+    static perf_header_t cfgh[PERF_MAX_CORES];
+    int ncfg = 0;
+    unsigned cfg_channel = 6;
+    if (cfg_path && (ncfg = ts_read_perf_config(cfg_path, cfgh, PERF_MAX_CORES, &cfg_channel, err, sizeof err)) < 0) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        free(data);
+        return EXIT_NO_FILE;
+    }
+    if (perf_channel < 0) perf_channel = (int)cfg_channel;
+    ts_trace_info_t ti;                      /* a wrapped buffer: decode from the first message end */
+    ts_trace_info(path, &ti);
+    size_t start = ti.wrapped ? ts_wrap_start(data, len) : 0;
+    if (ti.wrapped) ts_wrap_note(path, &ti, start);
     elf_syms_t syms;
     if (elf && elf_syms_load(&syms, elf, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
         free(data);
         return EXIT_NO_FILE;
     }
-    rctx_t rc = {NULL, 0, 0};
+    rctx_t rc = {NULL, 0, 0, 0};
     prof_opts_t po = {elf ? sym_of : NULL, elf ? &syms : NULL, r_warn, &rc};
     rc.prof = prof_new(&po);
     if (!rc.prof) {
@@ -123,6 +140,7 @@ int ts_report_main(int argc, char **argv) {
     nxd_cfg_t cfg = {(unsigned)srcbits, (unsigned)tssize};
     nxd_t d;
     nxd_init(&d, &cfg);
+    d.offset = start;
     perf_dec_cb_t cb = {&rc, r_header, r_record, r_error};
     perf_dec_t *pd = malloc(sizeof *pd);
     ts_elem_stage_t *es = malloc(sizeof *es);
@@ -133,16 +151,24 @@ int ts_report_main(int argc, char **argv) {
         goto done;
     }
     perf_dec_init(pd, (unsigned)perf_channel, &cb);
+    for (int k = 0; k < ncfg; k++) perf_dec_set_config(pd, &cfgh[k]);
     ts_elem_init(es, elem_to_perf, pd);
-    nxd_decode(&d, data, len, ts_elem_from_msg, es);
+    nxd_decode(&d, data + start, len - start, ts_elem_from_msg, es);
     ts_elem_eot(es, len);
     perf_dec_finish(pd);
     prof_finish(rc.prof);
-    if (!pd->headers) {
-        fprintf(stderr, "tracesim: no perf header (marker 0x%08x) on ITC channel %d in %s\n", pd->marker, perf_channel, path);
+    if (!pd->headers && !pd->config_used) {
+        if (ti.wrapped && !cfg_path)
+            fprintf(stderr, "tracesim: no perf header (marker 0x%08x) on ITC channel %d in %s: the buffer wrapped and the "
+                            "header was overwritten; give it with --perf-config RUN_DIR/perf_config.txt\n", pd->marker, perf_channel, path);
+        else
+            fprintf(stderr, "tracesim: no perf header (marker 0x%08x)%s on ITC channel %d in %s\n", pd->marker,
+                    cfg_path ? " and no perf record" : "", perf_channel, path);
         status = EXIT_NO_FILE;
         goto done;
     }
+    if (pd->config_used)
+        fprintf(stderr, "tracesim: note: records decoded with the out-of-band perf header of %s\n", cfg_path);
 
     FILE *out = out_path ? fopen(out_path, "w") : stdout;
     if (!out) {
@@ -154,8 +180,16 @@ int ts_report_main(int argc, char **argv) {
     if (!strcmp(format, "csv")) {
         wrc = prof_write_csv(rc.prof, out);
     } else {
-        fprintf(out, "tracesim report %s (perf channel %d%s%s)\n\n", path, perf_channel,
+        fprintf(out, "tracesim report %s (perf channel %d%s%s)\n", path, perf_channel,
                 elf ? "; symbols from " : "; no ELF: functions by address", elf ? elf : "");
+        if (ti.wrapped) {
+            fputs("the buffer wrapped: ", out);
+            if (ti.written > ti.bytes) fprintf(out, "the oldest %" PRIu64 " bytes of the trace were overwritten", ti.written - ti.bytes);
+            else fputs("the oldest part of the trace was overwritten", out);
+            fprintf(out, "; decoding starts at offset %zu%s%s\n", start, pd->config_used ? "; perf header from " : "",
+                    pd->config_used ? cfg_path : "");
+        }
+        fputc('\n', out);
         wrc = prof_write_text(rc.prof, out);
     }
     if ((out != stdout && fclose(out)) || wrc) {
