@@ -88,25 +88,11 @@ static int on_msg(void *vctx, const nxd_msg_t *m) {
     return 0;
 }
 
+/* DIR/NAME, whole and NUL-terminated (cli_util.h), or NULL */
 static char *slurp(const char *dir, const char *name, size_t *len) {
-    char path[4200];
+    char path[4200], err[256];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap + 1);
-    while (b) {
-        size_t r = fread(b + n, 1, cap - n, f);
-        n += r;
-        if (n < cap) break;
-        char *nb = realloc(b, 2 * cap + 1);
-        if (!nb) { free(b); b = NULL; break; }
-        b = nb;
-        cap *= 2;
-    }
-    fclose(f);
-    if (b) { b[n] = 0; *len = n; }
-    return b;
+    return ts_read_file(path, len, err, sizeof err);
 }
 
 static bool json_uint(const char *t, const char *key, unsigned *out) {

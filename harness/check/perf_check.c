@@ -81,24 +81,12 @@ typedef struct actx {                                        /* decoding A */
         (v)[(n)++] = (item);                                                    \
     } while (0)
 
+/* DIR/NAME, whole and NUL-terminated (cli_util.h), or NULL */
 static char *slurp(const char *dir, const char *name) {
-    char path[4200];
+    char path[4200], err[256];
+    size_t len;
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f) return NULL;
-    size_t cap = 1 << 16, n = 0;
-    char *b = malloc(cap + 1);
-    while (b) {
-        n += fread(b + n, 1, cap - n, f);
-        if (n < cap) break;
-        char *nb = realloc(b, 2 * cap + 1);
-        if (!nb) { free(b); b = NULL; break; }
-        b = nb;
-        cap *= 2;
-    }
-    fclose(f);
-    if (b) b[n] = 0;
-    return b;
+    return ts_read_file(path, &len, err, sizeof err);
 }
 
 /* counter index and half of a counters.csv CSR name; false for other CSRs */
