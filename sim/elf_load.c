@@ -74,8 +74,8 @@ enum elf_load_status elf_load(soc_t *s, const char *path, uint32_t *entry, char 
                       (uint32_t)(ph.p_memsz - ph.p_filesz))) {
             snprintf(err, errlen, "%s: segment %zu [0x%08llx, 0x%08llx) is outside RAM [0x%08x, 0x%08x)",
                      path, i, (unsigned long long)ph.p_paddr,
-                     (unsigned long long)(ph.p_paddr + ph.p_memsz), s->ram_base,
-                     s->ram_base + s->ram_size);
+                     (unsigned long long)(ph.p_paddr + ph.p_memsz), s->bus.ram_base,
+                     s->bus.ram_base + s->bus.ram_size);
             st = ELF_OUTSIDE_RAM;
             goto out;
         }

@@ -4,6 +4,7 @@
 #include "elf_load.h"
 #include "overhead.h"
 #include "exit_codes.h"
+#include "run_outputs.h"
 #include "soc.h"
 #include <errno.h>
 #include <getopt.h>
@@ -275,7 +276,7 @@ static int cmd_run(int argc, char **argv) {
         fclose(f);
     }
     hpm_report(&soc, dir, !cfg.quiet);
-    if (soc_write_trace(&soc, err, sizeof err)) {
+    if (run_write_trace(&soc, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
         soc_free(&soc);
         return TS_EXIT_HOST;

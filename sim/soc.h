@@ -1,17 +1,24 @@
-/* soc.h - the simulated SoC: one Verilated core plus the C models, and the cycle loop.
+/* soc.h - the simulated SoC: one Verilated core, the C models wired to it through the bus
+ * (sim/bus.h), and the run controller with its cycle loop.
  *
+ * The models are passive (CLINT, UART, simctrl, HPM, trace encoder/funnel, the interconnect);
  * sim/ owns the clock. Each cycle soc_step() does, in this fixed order:
  *   1. clock edge: clk_i toggles and the model is evaluated once (the build clocks every
  *      flop on both edges, see rtl_model/core/ts_core_pkg.sv); the core's flops update,
  *      and the DPI CSR accesses of the instruction that committed in the previous cycle
  *      happen here;
- *   2. waves sample; the HPM model ticks with the core's event vector (ev_o describes the
- *      cycle that just ended); the retire counter advances; the ground-truth logs
- *      (counters.csv, flow.csv) take the instruction the retire port shows (it committed or
- *      trapped in the cycle that just ended) and a counter CSR read made at this edge;
- *   3. the bus answers the core's fetch and data requests for this cycle (RAM, CLINT, UART,
- *      simctrl, trace blocks), with wait states;
- *   4. the CLINT ticks and drives the interrupt lines;
+ *   2. events: the HPM model ticks with the core's event vector ORed with the bus events of
+ *      the cycle that just ended (both describe that cycle), and the event totals count;
+ *      the retire counter advances;
+ *   3. ground truth: the logs (counters.csv, flow.csv, --retire-log; sim/ground_truth_log.h)
+ *      take the instruction the retire port shows (it committed or trapped in the cycle that
+ *      just ended) and a counter CSR read made at this edge;
+ *   4. trace tick: encoder (and funnel) tick; an SBA sink word goes into RAM through the bus
+ *      and takes the RAM port for this cycle (the SBA sink wins);
+ *   5. bus service: the bus answers the core's fetch, then its data request for this cycle
+ *      (RAM with wait states and caches, CLINT, UART, simctrl, trace pages);
+ *   6. the CLINT ticks and drives the interrupt lines (and the HPM's time);
+ *   7. waves: if dumping, the C-model probes are driven and the cycle is dumped.
  *   The answers take effect at the next edge (Verilator settles the combinational logic
  *   that depends on them at the start of that eval). Waveforms get one sample per cycle,
  *   at time 10 * cycle ns (100 MHz).
@@ -21,11 +28,15 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdbool.h>
+#include "bus.h"
 #include "cache.h"
 #include "clint.h"
 #include "funnel.h"
-#include "te.h"
+#include "ground_truth_log.h"
 #include "hpm.h"
+#include "simctrl.h"
+#include "te.h"
+#include "uart.h"
 #include "vcore.h"
 
 enum soc_stop {
@@ -58,52 +69,27 @@ typedef struct soc {
     soc_cfg_t cfg;
     vcore_t *vc;
     const vcore_ports_t *p;
-    uint8_t *ram;
-    uint32_t ram_base, ram_size;
+    bus_t bus;                /* interconnect and RAM */
+    bus_port_t core;          /* hart 0's instruction and data ports on the bus */
     clint_t clint;
+    uart_t uart;
+    simctrl_t simctrl;
     hpm_t hpm;
-    uint64_t cycle, instret;
-    /* bus state */
-    unsigned d_wait, i_wait;  /* wait states left for the request in progress */
-    bool d_busy, i_busy;      /* a request is waiting (its wait count is running) */
-    uint32_t i_busy_addr;
-    bool i_fill, d_fill;      /* the wait is a cache miss: fill the line when it ends */
-    uint32_t bus_ev;          /* bus-side events of this cycle (cache, ITC stall, SBA conflict) */
-    cache_t icache, dcache;
-    bool icache_on, dcache_on;
-    uint64_t ev_total[32];
     te_t te;
     funnel_t funnel;
     bool funnel_on, te_ready, funnel_ready;
-    bool sba_busy;            /* the SBA sink wrote RAM this cycle: core data accesses wait */
+    uint64_t cycle, instret;
+    uint64_t ev_total[32];
     uint64_t sink_stop_cycle; /* cycle in which the sink stopped on wrap (0: it did not) */
-    FILE *itc_csv;            /* ground truth: every accepted ITC store */
-    FILE *counters_csv;       /* ground truth: every counter CSR / timestamp register read */
-    FILE *flow_csv;           /* ground truth: calls, returns, traps, mrets */
-    struct {                  /* a counter CSR read at the last edge, logged once the retire
-                               * port shows its instruction (a csrw, rd = x0, is no read) */
-        bool pending;
-        unsigned hart;
-        uint32_t pc, csr, value;
-    } gt_csr;
-    uint32_t gt_mask;         /* events of an edge that make soc_step call the slow path */
-    struct {                  /* a call or return waiting for its target: the pc of the next
-                               * instruction that retires or traps */
-        bool pending, ret;
-        uint32_t pc, link;
-        uint64_t cycle;
-    } gt_jump;
-    bool log_store;           /* a store completed this cycle (for the retire log) */
-    uint32_t log_st_addr, log_st_data, log_st_size;    /* ground truth: cycles in which each event happened */
-    /* simctrl */
+    gt_log_t gt;              /* ground truth: itc.csv, counters.csv, flow.csv, retire log */
+    /* run control */
     enum soc_stop stop;
     int exit_code;
-    uint32_t file_name, file_addr, file_len, file_status;
     bool waves_switch;        /* firmware's WAVES switch */
     bool waves_open, waves_active;
     char waves_tmp[4200];     /* VCD: FST written here first, converted at the end */
     /* outputs */
-    FILE *uart_txt, *marks_csv, *guest_log, *retire_log;
+    FILE *uart_txt, *marks_csv, *guest_log;
     unsigned guest_errors;
     uint64_t guest_errors_total;
 } soc_t;
@@ -118,9 +104,6 @@ bool soc_load(soc_t *s, uint32_t addr, const void *src, uint32_t len, uint32_t z
 void soc_reset(soc_t *s, uint32_t entry);
 /* Runs until the firmware exits or the cycle limit; returns the stop reason. */
 enum soc_stop soc_run(soc_t *s);
-/* Writes trace.rtd (sink image, oldest byte first) and trace.json (what a decoder needs) to
- * the run folder if the trace encoder was used; 0 on success or nothing to write. */
-int soc_write_trace(soc_t *s, char *err, size_t errlen);
 /* Guest error: firmware did something the SoC rejects; logged, simulation continues. */
 void soc_guest_error(soc_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 #endif

@@ -1,0 +1,248 @@
+/* bus.h - the SoC interconnect: address decode (rtl_model/regs/soc_map.def), RAM with wait
+ * states, the cores' timing caches, device dispatch, arbitration and bus errors.
+ *
+ * Initiators: a core's instruction and data ports (bus_port_t, one per core; today one) and
+ * the trace sink's SBA write port. Targets: RAM, the CLINT, the UART, simctrl, the trace
+ * encoder and funnel register pages.
+ *
+ * Rules:
+ * - Every device access is 1, 2 or 4 bytes, naturally aligned (the core traps on misaligned
+ *   accesses before they reach the bus). RAM takes any size; device registers are 32-bit
+ *   only (UART TXDATA also takes byte stores; the device models check sizes). Anything else,
+ *   and every unmapped address, answers with a bus error: the core takes an access fault and
+ *   the access is reported as a guest error (bus_hooks_t); the simulation carries on.
+ * - RAM wait states: with a timing cache, 0 on a hit and the miss latency on a miss; without,
+ *   the configured wait states on every access. The I-side looks up every new fetch, the
+ *   D-side loads (which allocate) and stores (write-through without allocation: they never
+ *   miss). A fetch redirect abandons the fetch in progress.
+ * - Arbitration: the SBA sink wins. An SBA word is written into RAM in the cycle the sink
+ *   produces it and takes the RAM port for that cycle; a core data access to RAM in the same
+ *   cycle waits (event SBA_CONFLICT) and is retried the next cycle. Fetches have their own
+ *   port and never wait for the SBA sink. (With N cores, their data ports would also need an
+ *   order among themselves; there is one today.)
+ * - A store to the ITC of a full FIFO with teStallEnable holds the data port (BUS_WAIT,
+ *   event ITC_STALL) until the FIFO takes it.
+ *
+ * Per-cycle order (see soc.h): bus_sba_write() first (the trace tick), then for each core
+ * bus_service_fetch() and bus_service_data(); `ev` collects the bus-side events of the cycle
+ * until the run controller takes them at the next edge. The per-cycle functions are inline:
+ * they run every simulated cycle.
+ */
+#ifndef TS_BUS_H
+#define TS_BUS_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include "cache.h"
+#include "clint.h"
+#include "ev_bits.h"
+#include "funnel.h"
+#include "simctrl.h"
+#include "te.h"
+#include "uart.h"
+#include "vcore.h"
+
+#define TS_REGION(name, base, size, desc) enum { MAP_##name##_BASE = base, MAP_##name##_SIZE = size };
+#include "soc_map.def"
+
+enum bus_status { BUS_OK, BUS_ERR, BUS_WAIT };
+
+/* Where the bus reports to; ctx is the first argument of each hook. */
+typedef struct bus_hooks {
+    void *ctx;
+    /* a guest error (bus error, SBA write outside RAM): one line, no newline; required */
+    void (*guest_error)(void *ctx, const char *msg);
+    /* ground truth, NULL for none: an ITC store the encoder of `hart` accepted (value cut to
+     * size), and a successful word load of a timestamp register (reg: ts_lower, ts_upper,
+     * tf_ts_lower or tf_ts_upper) by the instruction at pc */
+    void (*itc_store)(void *ctx, unsigned hart, unsigned stim, unsigned off, unsigned size, uint32_t value);
+    void (*ts_read)(void *ctx, unsigned hart, uint32_t pc, const char *reg, uint32_t value);
+} bus_hooks_t;
+
+/* The device instances the bus dispatches to; the bus owns none of them. */
+typedef struct bus_targets {
+    clint_t *clint;
+    uart_t *uart;
+    simctrl_t *simctrl;
+    te_t *te;              /* trace encoder of hart 0, at MAP_TRACE_BASE */
+    funnel_t *funnel;      /* NULL: no funnel (its page is unmapped) */
+    bool trace_detached;   /* --no-trace: the trace page reads 1 (teControl 8), ignores writes */
+} bus_targets_t;
+
+typedef struct bus {
+    uint8_t *ram;
+    uint32_t ram_base, ram_size;
+    unsigned ram_wait;     /* wait states of a RAM access without a cache */
+    bus_targets_t dev;
+    bus_hooks_t hooks;
+    uint32_t ev;           /* bus-side events of this cycle (caches, ITC stall, SBA conflict) */
+    bool sba_busy;         /* the SBA sink wrote RAM this cycle: core data accesses to RAM wait */
+} bus_t;
+
+/* One core as an initiator: its instruction and data ports (the Verilated top's pins), the
+ * state of the requests in progress, and its timing caches. */
+typedef struct bus_port {
+    const vcore_ports_t *p;
+    unsigned hart;
+    unsigned d_wait, i_wait;  /* wait states left for the request in progress */
+    bool d_busy, i_busy;      /* a request is waiting (its wait count is running) */
+    uint32_t i_busy_addr;
+    bool i_fill, d_fill;      /* the wait is a cache miss: fill the line when it ends */
+    cache_t icache, dcache;
+    bool icache_on, dcache_on;
+    bool record_stores;       /* keep the last completed RAM store (for the retire log) */
+    bool st_done;             /* a RAM store completed; cleared by whoever consumes it */
+    uint32_t st_addr, st_data, st_size;
+} bus_port_t;
+
+/* RAM of ram_size bytes (4 KiB .. 1 GiB, multiple of 4) at MAP_RAM_BASE, zeroed. 0, or -1
+ * with a message in err. */
+int bus_init(bus_t *b, uint32_t ram_size, unsigned ram_wait, const bus_targets_t *dev,
+             const bus_hooks_t *hooks, char *err, size_t errlen);
+void bus_free(bus_t *b);
+void bus_reset(bus_t *b);
+/* caches: size 0 for none. 0, or -1 with a message in err. */
+int bus_port_init(bus_port_t *ip, const vcore_ports_t *p, unsigned hart, const cache_cfg_t *icache,
+                  const cache_cfg_t *dcache, char *err, size_t errlen);
+void bus_port_free(bus_port_t *ip);
+void bus_port_reset(bus_port_t *ip);
+
+/* Copies len bytes to guest address addr and zeroes zero_fill bytes after them; false if
+ * that is not all RAM. */
+bool bus_load(bus_t *b, uint32_t addr, const void *src, uint32_t len, uint32_t zero_fill);
+/* Guest RAM [addr, addr + len) as host memory, or NULL if it is not all RAM. */
+uint8_t *bus_ram(bus_t *b, uint32_t addr, uint32_t len);
+/* A device access (not RAM) by the core of `hart`, whose instruction at pc made it. */
+enum bus_status bus_dev_access(bus_t *b, unsigned hart, uint32_t pc, uint32_t addr, unsigned size,
+                               bool we, uint32_t *val);
+/* cold paths of the per-cycle functions: guest-error reports */
+void bus_data_fault(bus_t *b, const bus_port_t *ip, uint32_t addr, unsigned size, bool we);
+void bus_sba_fault(bus_t *b, uint32_t addr);
+
+/* ---- per cycle -------------------------------------------------------------------------- */
+
+static inline bool bus_in_ram(const bus_t *b, uint32_t addr, uint32_t len) {
+    uint64_t off = (uint64_t)addr - b->ram_base;
+    return addr >= b->ram_base && off + len <= b->ram_size;
+}
+
+static inline void bus_ram_read(const bus_t *b, uint32_t off, unsigned size, uint32_t *val) {
+    const uint8_t *m = b->ram + off;
+    switch (size) {
+    case 1: *val = m[0]; break;
+    case 2: *val = (uint32_t)m[0] | (uint32_t)m[1] << 8; break;
+    default: *val = (uint32_t)m[0] | (uint32_t)m[1] << 8 | (uint32_t)m[2] << 16 | (uint32_t)m[3] << 24;
+    }
+}
+
+static inline void bus_ram_write(bus_t *b, uint32_t off, unsigned size, uint32_t val) {
+    uint8_t *m = b->ram + off;
+    m[0] = (uint8_t)val;
+    if (size >= 2) m[1] = (uint8_t)(val >> 8);
+    if (size == 4) { m[2] = (uint8_t)(val >> 16); m[3] = (uint8_t)(val >> 24); }
+}
+
+/* The SBA sink's port for this cycle (sink_t sba_valid, sba_addr, sba_data, width bytes):
+ * a valid word goes into RAM at once and takes the RAM port for this cycle (the SBA sink
+ * wins). Returns false on a bus error (not all RAM; reported as a guest error): the sink's
+ * owner sets teSinkError. */
+static inline bool bus_sba_write(bus_t *b, const sink_t *k) {
+    b->sba_busy = false;
+    if (!k->sba_valid) return true;
+    if (!bus_in_ram(b, k->sba_addr, k->width)) { bus_sba_fault(b, k->sba_addr); return false; }
+    memcpy(b->ram + (k->sba_addr - b->ram_base), k->sba_data, k->width);
+    b->sba_busy = true;
+    return true;
+}
+
+/* Wait states of a new RAM access: with a cache, 0 on a hit and the miss latency on a miss
+ * (*fill tells to install the line when the wait ends); without, the RAM's wait states. */
+static inline unsigned bus_ram_access_wait(bus_t *b, cache_t *c, bool on, bool allocate,
+                                           uint32_t addr, uint32_t ev_access, uint32_t ev_miss,
+                                           bool *fill) {
+    *fill = false;
+    if (!on) return b->ram_wait;
+    b->ev |= ev_access;
+    if (!allocate || cache_access(c, addr)) return 0;
+    b->ev |= ev_miss;
+    *fill = true;
+    return c->cfg.miss_latency;
+}
+
+/* The core's data port: answers (rdy, err, rdata) for this cycle, or holds it (rdy 0). */
+static inline void bus_service_data(bus_t *b, bus_port_t *ip) {
+    const vcore_ports_t *p = ip->p;
+    if (!*p->data_req) { *p->data_rdy = 0; *p->data_err = 0; ip->d_busy = false; return; }
+    uint32_t addr = *p->data_addr;
+    unsigned size = 1u << *p->data_size;
+    bool we = *p->data_we;
+    uint32_t off = addr - b->ram_base;
+    if (addr >= b->ram_base && off <= b->ram_size - size) {
+        if (b->sba_busy) {                 /* the SBA sink has the RAM this cycle */
+            b->ev |= EVB_SBA_CONFLICT;
+            *p->data_rdy = 0; *p->data_err = 0;
+            return;
+        }
+        if (!ip->d_busy) {
+            /* stores are write-through without allocation: they look up but never miss */
+            unsigned w = bus_ram_access_wait(b, &ip->dcache, ip->dcache_on, !we, addr,
+                                             EVB_D_CACHE_ACCESS, EVB_D_CACHE_MISS, &ip->d_fill);
+            if (w) { ip->d_busy = true; ip->d_wait = w - 1; *p->data_rdy = 0; *p->data_err = 0; return; }
+        } else if (ip->d_wait) {
+            ip->d_wait--; *p->data_rdy = 0; *p->data_err = 0; return;
+        } else {
+            ip->d_busy = false;
+            if (ip->d_fill) cache_fill(&ip->dcache, addr);
+        }
+        if (we) {
+            bus_ram_write(b, off, size, *p->data_wdata);
+            if (ip->record_stores) { ip->st_done = true; ip->st_addr = addr; ip->st_data = *p->data_wdata; ip->st_size = size; }
+        } else {
+            bus_ram_read(b, off, size, p->data_rdata);
+        }
+        *p->data_rdy = 1; *p->data_err = 0;
+        return;
+    }
+    uint32_t val = we ? *p->data_wdata : 0;
+    enum bus_status st = bus_dev_access(b, ip->hart, *p->data_pc, addr, size, we, &val);
+    if (st == BUS_WAIT) { *p->data_rdy = 0; *p->data_err = 0; return; }   /* retried next cycle */
+    ip->d_busy = false;
+    *p->data_rdy = 1;
+    *p->data_err = st == BUS_ERR;
+    if (!we) *p->data_rdata = val;
+    if (st == BUS_ERR) bus_data_fault(b, ip, addr, size, we);
+}
+
+/* The core's instruction port: a fetch is always answered from RAM (4 bytes, or 2 with
+ * instr_err 2 when only the upper halfword is outside RAM), after its wait states; outside
+ * RAM it answers instr_err 3 (the core raises the instruction access fault). */
+static inline void bus_service_fetch(bus_t *b, bus_port_t *ip) {
+    const vcore_ports_t *p = ip->p;
+    uint32_t addr = *p->instr_addr;
+    uint32_t off = addr - b->ram_base;
+    bool in_ram = addr >= b->ram_base && off <= b->ram_size - 2;
+    if (ip->i_busy && ip->i_busy_addr == addr) {
+        if (ip->i_wait) { ip->i_wait--; *p->instr_rdy = 0; return; }
+        ip->i_busy = false;
+        if (ip->i_fill) cache_fill(&ip->icache, addr);
+    } else if (in_ram) {
+        /* a new fetch (a redirect abandons a fetch in progress) */
+        unsigned w = bus_ram_access_wait(b, &ip->icache, ip->icache_on, true, addr,
+                                         EVB_I_CACHE_ACCESS, EVB_I_CACHE_MISS, &ip->i_fill);
+        if (w) { ip->i_busy = true; ip->i_busy_addr = addr; ip->i_wait = w - 1; *p->instr_rdy = 0; return; }
+        ip->i_busy = false;
+    }
+    *p->instr_rdy = 1;
+    if (in_ram && off <= b->ram_size - 4) {
+        bus_ram_read(b, off, 4, p->instr_rdata);
+        *p->instr_err = 0;
+    } else if (in_ram) {
+        bus_ram_read(b, off, 2, p->instr_rdata);
+        *p->instr_err = 2;   /* only the upper halfword is outside RAM */
+    } else {
+        *p->instr_rdata = 0;
+        *p->instr_err = 3;
+    }
+}
+#endif

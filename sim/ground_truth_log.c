@@ -1,0 +1,219 @@
+/* ground_truth_log.c - the ground-truth logs; see ground_truth_log.h. Rows are formatted by
+ * hand (no printf): itc.csv rows are on the ITC hot path, and a call or return every few
+ * cycles makes flow.csv rows frequent. */
+#include "ground_truth_log.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+static FILE *open_out(const char *dir, const char *name, char *err, size_t errlen) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f) snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+    return f;
+}
+
+int gt_log_open(gt_log_t *g, const char *dir, char *err, size_t errlen) {
+    if (!(g->itc = open_out(dir, "itc.csv", err, errlen))) return -1;
+    fputs("cycle,hart,stimulus,offset,size,value\n", g->itc);
+    if (!(g->counters = open_out(dir, "counters.csv", err, errlen))) return -1;
+    fputs("cycle,hart,pc,csr,value\n", g->counters);
+    if (!(g->flow = open_out(dir, "flow.csv", err, errlen))) return -1;
+    fputs("cycle,hart,kind,pc,target,link\n", g->flow);
+    g->mask = GT_LOG_EVENTS;
+    return 0;
+}
+
+int gt_log_open_retire(gt_log_t *g, const char *path, char *err, size_t errlen) {
+    if (!(g->retire = fopen(path, "w"))) {
+        snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+void gt_log_close(gt_log_t *g) {
+    if (g->retire) fclose(g->retire);
+    if (g->itc) fclose(g->itc);
+    if (g->counters) fclose(g->counters);
+    if (g->flow) fclose(g->flow);
+    g->retire = g->itc = g->counters = g->flow = NULL;
+}
+
+static char *put_u64(char *p, uint64_t v) {
+    char tmp[24];
+    int n = 0;
+    do { tmp[n++] = (char)('0' + v % 10); v /= 10; } while (v);
+    while (n) *p++ = tmp[--n];
+    return p;
+}
+
+/* a hart number: one digit for the first ten (the common case costs no division) */
+static inline char *put_hart(char *p, unsigned hart) {
+    if (hart < 10) { *p++ = (char)('0' + hart); return p; }
+    return put_u64(p, hart);
+}
+
+static char *put_hex32(char *p, uint32_t v) {
+    *p++ = '0'; *p++ = 'x';
+    for (int sh = 28; sh >= 0; sh -= 4) *p++ = "0123456789abcdef"[(v >> sh) & 15];
+    return p;
+}
+
+static char *put_str(char *p, const char *str) {
+    while (*str) *p++ = *str++;
+    return p;
+}
+
+static void internal_error(const char *what) {
+    fprintf(stderr, "tracesim: internal error: %s\n", what);
+    abort();
+}
+
+/* itc.csv row: cycle,hart,stimulus,offset,size,value */
+void gt_log_itc(gt_log_t *g, uint64_t cycle, unsigned hart, unsigned stim, unsigned off,
+                unsigned size, uint32_t value) {
+    char line[96], *p = line;
+    p = put_u64(p, cycle); *p++ = ',';
+    p = put_hart(p, hart); *p++ = ',';
+    p = put_u64(p, stim); *p++ = ',';
+    *p++ = (char)('0' + off); *p++ = ',';
+    *p++ = (char)('0' + size); *p++ = ',';
+    p = put_hex32(p, value);
+    *p++ = '\n';
+    fwrite_unlocked(line, 1, (size_t)(p - line), g->itc);
+}
+
+/* counters.csv row: cycle,hart,pc,csr,value; name NULL: the CSR's name from its number */
+static void log_counter(gt_log_t *g, uint64_t cycle, unsigned hart, uint32_t pc, uint32_t csr,
+                        const char *name, uint32_t value) {
+    char line[96], *p = line;
+    p = put_u64(p, cycle); *p++ = ',';
+    p = put_hart(p, hart); *p++ = ',';
+    p = put_hex32(p, pc); *p++ = ',';
+    if (name) {
+        p = put_str(p, name);
+    } else {
+        unsigned n = csr & 0x1Fu;
+        if ((csr & 0xF00u) == 0xB00u) *p++ = 'm';
+        p = put_str(p, n == 0 ? "cycle" : n == 1 ? "time" : n == 2 ? "instret" : "hpmcounter");
+        if (n >= 3) p = put_u64(p, n);
+        if (csr & 0x80u) *p++ = 'h';
+    }
+    *p++ = ',';
+    p = put_hex32(p, value);
+    *p++ = '\n';
+    fwrite_unlocked(line, 1, (size_t)(p - line), g->counters);
+}
+
+void gt_log_ts_read(gt_log_t *g, uint64_t cycle, unsigned hart, uint32_t pc, const char *name,
+                    uint32_t value) {
+    log_counter(g, cycle, hart, pc, 0, name, value);
+}
+
+/* called inside the core's evaluation at the edge ending the commit cycle of a CSR
+ * instruction that accessed a counter; the row waits for the retire port (gt_log_retire) */
+void gt_log_csr_hook(void *ctx, unsigned hart, uint32_t pc, uint32_t csr, uint32_t value) {
+    gt_log_t *g = ctx;
+    if (g->csr.pending) internal_error("two counter CSR reads at one clock edge");
+    g->csr.pending = true;
+    g->csr.hart = hart;
+    g->csr.pc = pc;
+    g->csr.csr = csr;
+    g->csr.value = value;
+}
+
+/* flow.csv row: cycle,hart,kind,pc,target,link (target/link empty when has_* is false) */
+static void log_flow(gt_log_t *g, uint64_t cycle, unsigned hart, const char *kind, uint32_t pc,
+                     bool has_target, uint32_t target, bool has_link, uint32_t link) {
+    char line[96], *p = line;
+    p = put_u64(p, cycle); *p++ = ',';
+    p = put_hart(p, hart); *p++ = ',';
+    p = put_str(p, kind); *p++ = ',';
+    p = put_hex32(p, pc); *p++ = ',';
+    if (has_target) p = put_hex32(p, target);
+    *p++ = ',';
+    if (has_link) p = put_hex32(p, link);
+    *p++ = '\n';
+    fwrite_unlocked(line, 1, (size_t)(p - line), g->flow);
+}
+
+static void jump_done(gt_log_t *g, bool has_target, uint32_t target) {
+    log_flow(g, g->jump.cycle, g->hart, g->jump.ret ? "ret" : "call", g->jump.pc, has_target,
+             target, !g->jump.ret, g->jump.link);
+    g->jump.pending = false;
+}
+
+void gt_log_finish(gt_log_t *g) {
+    if (g->jump.pending) jump_done(g, false, 0);
+}
+
+static inline bool is_link_reg(unsigned r) { return r == 1 || r == 5; }
+
+/* The retire port after an edge describes the instruction that committed, or trapped, in the
+ * cycle that edge ended: rvfi_pc is its pc (= the mepc a trap writes), rvfi_insn its raw bits
+ * (16 for a compressed one), rvfi_rd_wdata what it wrote to rd, and instr_addr already the
+ * fetch redirect a trap or mret made at that edge. A JAL/JALR redirected fetch earlier
+ * (IF/EX), so its target is taken from the next instruction that retires or traps: nothing
+ * else can commit in between. */
+__attribute__((noinline)) void gt_log_retire(gt_log_t *g, const vcore_ports_t *p, uint64_t cycle) {
+    unsigned hart = g->hart;
+    uint32_t pc = *p->rvfi_pc;
+    if (g->jump.pending) jump_done(g, true, pc);
+    g->mask = GT_LOG_EVENTS;
+    if (*p->rvfi_trap) {
+        if (g->csr.pending) internal_error("counter CSR read by a trapping instruction");
+        log_flow(g, cycle, hart, "trap", pc, true, *p->instr_addr, true, *p->rvfi_cause);
+        return;
+    }
+    uint32_t insn = *p->rvfi_insn;
+    int call = 0;                  /* 1 call, -1 return */
+    if ((insn & 3u) == 3u) {
+        unsigned op = insn & 0x7Fu, rd = (insn >> 7) & 31u, rs1 = (insn >> 15) & 31u;
+        if (op == 0x6Fu) {                                   /* JAL */
+            call = is_link_reg(rd);
+        } else if (op == 0x67u) {                            /* JALR */
+            call = is_link_reg(rd) ? 1 : (rd == 0 && is_link_reg(rs1)) ? -1 : 0;
+        } else if (op == 0x73u) {                            /* SYSTEM */
+            if (insn == 0x30200073u) log_flow(g, cycle, hart, "mret", pc, true, *p->instr_addr, false, 0);
+            if (g->csr.pending) {
+                unsigned f3 = (insn >> 12) & 7u;
+                if (g->csr.pc != pc || !(f3 & 3u))
+                    internal_error("counter CSR read does not match the retire port");
+                /* CSRRW/CSRRWI with rd = x0 (csrw) does not read the CSR */
+                if (!((f3 & 3u) == 1u && rd == 0))
+                    log_counter(g, cycle, g->csr.hart, pc, g->csr.csr, NULL, g->csr.value);
+                g->csr.pending = false;
+            }
+        }
+    } else if ((insn & 0xE003u) == 0x2001u) {                /* c.jal (RV32) */
+        call = 1;
+    } else if ((insn & 0xE07Fu) == 0x8002u && (insn & 0x0F80u)) {   /* c.jr / c.jalr */
+        unsigned rs1 = (insn >> 7) & 31u;
+        call = (insn & 0x1000u) ? 1 : is_link_reg(rs1) ? -1 : 0;
+    }
+    if (g->csr.pending) internal_error("counter CSR read without a CSR instruction retiring");
+    if (call) {
+        g->mask = GT_LOG_EVENTS | EVB_RETIRE;
+        g->jump.pending = true;
+        g->jump.ret = call < 0;
+        g->jump.pc = pc;
+        g->jump.link = *p->rvfi_rd_wdata;
+        g->jump.cycle = cycle;
+    }
+}
+
+void gt_log_retire_line(gt_log_t *g, const vcore_ports_t *p, uint64_t cycle, bool store,
+                        uint32_t st_addr, uint32_t st_data, uint32_t st_size) {
+    if (*p->rvfi_valid && *p->rvfi_rd)
+        fprintf(g->retire, "%llu %08x %08x x%u=%08x\n", (unsigned long long)cycle,
+                *p->rvfi_pc, *p->rvfi_insn, *p->rvfi_rd, *p->rvfi_rd_wdata);
+    else if (*p->rvfi_valid && store)
+        fprintf(g->retire, "%llu %08x %08x mem[%08x]%u=%08x\n", (unsigned long long)cycle,
+                *p->rvfi_pc, *p->rvfi_insn, st_addr, st_size, st_data);
+    else if (*p->rvfi_valid)
+        fprintf(g->retire, "%llu %08x %08x\n", (unsigned long long)cycle, *p->rvfi_pc, *p->rvfi_insn);
+    else
+        fprintf(g->retire, "%llu %08x trap mcause=0x%08x\n", (unsigned long long)cycle, *p->rvfi_pc, *p->rvfi_cause);
+}

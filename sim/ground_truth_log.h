@@ -1,0 +1,75 @@
+/* ground_truth_log.h - what the simulated hardware really did, for checking decoded traces
+ * (README "Running firmware"): itc.csv (every ITC store the encoder accepted), counters.csv
+ * (every counter CSR read and timestamp-register load), flow.csv (calls, returns, traps,
+ * mrets), and the optional --retire-log stream.
+ *
+ * One clock for all of them: a row's cycle is the cycle in which its instruction was in MEM
+ * and committed (or trapped), the cycle of itc.csv, where a store's cycle is also its commit
+ * cycle; so one cycle holds at most one row of the three CSV files and cycle order is
+ * program order. A counter CSR is read at the clock edge that ends that cycle (before the HPM
+ * counts that cycle's events); a timestamp register is read by the load's bus access in that
+ * cycle (after the trace model's tick of that cycle).
+ *
+ * The log watches one core's retire port; the run controller calls gt_log_retire() after a
+ * clock edge when that edge's event vector has a bit of `mask` set (GT_LOG_EVENTS). */
+#ifndef TS_GROUND_TRUTH_LOG_H
+#define TS_GROUND_TRUTH_LOG_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "ev_bits.h"
+#include "vcore.h"
+
+/* Which edges need gt_log_retire, from the core's event vector of the same edge (ev_o and the
+ * retire port are registered together from the same commit): a JAL, JALR or SYSTEM
+ * instruction (CSR access, mret) retired, or a trap was taken; while a call/return waits
+ * for its target, any retired instruction. One AND per cycle (callgrind, bench_int: 0.03 %
+ * more host instructions; decoding every retired instruction's bits instead cost 1.4 %). */
+#define GT_LOG_EVENTS (EVB_JAL | EVB_JALR | EVB_SYSTEM | EVB_EXC_TAKEN | EVB_IRQ_TAKEN)
+
+typedef struct gt_log {
+    unsigned hart;                /* the hart whose retire port the log watches (flow.csv) */
+    FILE *itc, *counters, *flow;  /* NULL: that file is not written */
+    FILE *retire;                 /* --retire-log; NULL: none */
+    uint32_t mask;                /* events of an edge that need gt_log_retire (0: no flow.csv) */
+    struct {                      /* a counter CSR read at the last edge, logged once the retire
+                                   * port shows its instruction (a csrw, rd = x0, is no read) */
+        bool pending;
+        unsigned hart;
+        uint32_t pc, csr, value;
+    } csr;
+    struct {                      /* a call or return waiting for its target: the pc of the
+                                   * next instruction that retires or traps */
+        bool pending, ret;
+        uint32_t pc, link;
+        uint64_t cycle;
+    } jump;
+} gt_log_t;
+
+/* The log starts zeroed (memset or = {0}): nothing open, hart 0. Opens itc.csv, counters.csv and flow.csv in dir, writes their headers and sets mask; 0,
+ * or -1 with a message in err. */
+int gt_log_open(gt_log_t *g, const char *dir, char *err, size_t errlen);
+/* Opens the retire log at path; 0, or -1 with a message in err. */
+int gt_log_open_retire(gt_log_t *g, const char *path, char *err, size_t errlen);
+/* Closes whatever is open. */
+void gt_log_close(gt_log_t *g);
+
+/* itc.csv row for an accepted ITC store (value already cut to size) */
+void gt_log_itc(gt_log_t *g, uint64_t cycle, unsigned hart, unsigned stim, unsigned off,
+                unsigned size, uint32_t value);
+/* counters.csv row for a load of a timestamp register; name as in counters.csv */
+void gt_log_ts_read(gt_log_t *g, uint64_t cycle, unsigned hart, uint32_t pc, const char *name,
+                    uint32_t value);
+/* DPI hook (dpi_csr_read_hook_t) with ctx = the gt_log_t: a counter CSR read at this edge */
+void gt_log_csr_hook(void *ctx, unsigned hart, uint32_t pc, uint32_t csr, uint32_t value);
+/* After an edge whose events hit mask: the instruction the retire port p shows committed or
+ * trapped in `cycle` (the cycle that edge ended). */
+void gt_log_retire(gt_log_t *g, const vcore_ports_t *p, uint64_t cycle);
+/* End of run: a call or return whose target never retired gets its row without target. */
+void gt_log_finish(gt_log_t *g);
+
+/* --retire-log line for the instruction or trap the retire port shows (it ended in cycle);
+ * store: a RAM store completed in that cycle (address, data, size) */
+void gt_log_retire_line(gt_log_t *g, const vcore_ports_t *p, uint64_t cycle, bool store,
+                        uint32_t st_addr, uint32_t st_data, uint32_t st_size);
+#endif

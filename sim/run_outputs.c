@@ -1,0 +1,69 @@
+/* run_outputs.c - the trace outputs of a run folder; see run_outputs.h. */
+#include "run_outputs.h"
+#include "cli_util.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+int run_write_trace(soc_t *s, char *err, size_t errlen) {
+    const sink_t *k = s->funnel_on ? &s->funnel.sink : &s->te.sink;
+    if (!s->cfg.out_dir || (!s->te.messages && !k->words)) return 0;
+    if (k->kind == SINK_SBA && k->limit < k->base) {
+        fprintf(stderr, "tracesim: warning: SBA trace buffer limit 0x%08x is below its base 0x%08x; no trace.rtd\n",
+                k->limit, k->base);
+        return 0;
+    }
+    uint32_t size = k->kind == SINK_SRAM ? k->sram_size : (k->limit + k->width - k->base);
+    uint8_t *img = malloc(size ? size : 1);
+    if (!img) { snprintf(err, errlen, "out of memory for the trace image"); return -1; }
+    uint32_t n = 0, wp = k->wp & ~1u;
+    bool wrapped = k->wp & 1u;
+    const uint8_t *m = k->kind == SINK_SBA ? bus_ram(&s->bus, k->base, size) : NULL;
+    if (k->kind == SINK_SRAM) {
+        n = sink_sram_image(k, img, size);
+    } else if (m && wp >= k->base && wp <= k->base + size) {
+        if (wrapped) { memcpy(img, m + (wp - k->base), k->base + size - wp); n = k->base + size - wp; }
+        memcpy(img + n, m, wp - k->base);
+        n += wp - k->base;
+    } else {
+        fprintf(stderr, "tracesim: warning: SBA trace buffer [0x%08x, +%u) is not in RAM; no trace.rtd\n", k->base, size);
+        free(img);
+        return 0;
+    }
+    char path[4200];
+    snprintf(path, sizeof path, "%s/trace.rtd", s->cfg.out_dir);
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(img, 1, n, f) != n || fclose(f)) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        free(img);
+        return -1;
+    }
+    free(img);
+    unsigned queued = (unsigned)(s->te.fifo_count + s->te.outq_count + k->fill);
+    if (queued && !k->stopped)
+        fprintf(stderr, "tracesim: warning: %u trace messages/bytes were still queued in the encoder at exit "
+                        "(the firmware did not flush: clear teEnable and wait for teEmpty)\n", queued);
+    bool src = s->te.cfg.src_bits && !(s->te.control & (1u << 15));
+    snprintf(path, sizeof path, "%s/trace.json", s->cfg.out_dir);
+    f = fopen(path, "w");
+    if (!f) { snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno)); return -1; }
+    fprintf(f, "{\n  \"format\": \"tracesim-trace-1\",\n  \"sink\": \"%s\",\n  \"through_funnel\": %s,\n"
+               "  \"srcbits\": %u,\n  \"tsbits\": %u,\n  \"sink_width\": %u,\n  \"start\": %u,\n"
+               "  \"wp\": %u,\n  \"wrapped\": %s,\n  \"stopped_on_wrap\": %s,\n  \"stopped_at_cycle\": %llu,\n  \"bytes\": %u,\n"
+               "  \"messages\": %llu,\n  \"itc_lost\": %llu,\n  \"itc_stall_cycles\": %llu,\n"
+               "  \"queued_at_exit\": %u,\n  \"bytes_written\": %llu\n}\n",
+            k->kind == SINK_SRAM ? "sram" : "sba", s->funnel_on ? "true" : "false",
+            src ? s->te.cfg.src_bits : 0, s->te.cfg.ts_width, k->width, sink_start(k), k->wp,
+            wrapped ? "true" : "false", k->stopped ? "true" : "false", (unsigned long long)s->sink_stop_cycle, n,
+            (unsigned long long)s->te.messages, (unsigned long long)s->te.lost,
+            (unsigned long long)s->te.stall_cycles, queued, (unsigned long long)(k->words * k->width));
+    fclose(f);
+    /* perf_config.txt: the perf header out of band, for decoding a trace that lost it */
+    if (s->gt.itc && s->te.itc_accepted) {
+        char perr[512];
+        fflush(s->gt.itc);
+        if (ts_write_perf_config(s->cfg.out_dir, perr, sizeof perr) < 0)
+            fprintf(stderr, "tracesim: warning: no perf_config.txt: %s\n", perr);
+    }
+    return 0;
+}

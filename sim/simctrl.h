@@ -1,0 +1,49 @@
+/* simctrl.h - simulation-control block: ends the run, marks regions, reads the simulator's
+ * cycle and instret counts, switches waveform dumping and writes host files for firmware.
+ *
+ * Registers (offsets and access from rtl_model/regs/soc_map.def), all 32-bit; any other
+ * size, offset or direction is a bus error:
+ *   EXIT (W)         the host's exit() is called with the low 8 bits (ends the run)
+ *   MARK (W)         writes "value,cycle,instret" to the marks stream given at init
+ *   CYCLE_LO/HI, INSTRET_LO/HI (R)  the host's counts at the time of the access
+ *   WAVES (W)        the host's waves() is called with bit 0
+ *   FILE_NAME/ADDR/LEN (RW), FILE_CMD (W), FILE_STATUS (R): host file I/O; FILE_CMD 1
+ *                    creates or truncates, 2 appends, the file FILE_NAME (a NUL-terminated
+ *                    base name, at most 255 characters, read from guest RAM) in the run
+ *                    folder, and writes FILE_LEN bytes of guest RAM from FILE_ADDR. FILE_STATUS:
+ *                    0 ok, 1 bad name, 2 bad buffer, 3 host I/O error (or no run folder),
+ *                    4 bad command.
+ * The model owns no clock and no memory: counts, guest RAM and the actions of EXIT and WAVES
+ * come from the host interface given at init (the simulator's run controller, or a virtual
+ * platform). */
+#ifndef TS_SIMCTRL_H
+#define TS_SIMCTRL_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef struct simctrl_host {
+    void *ctx;                                   /* first argument of every callback */
+    uint64_t (*cycle)(void *ctx);                /* the simulator's cycle count */
+    uint64_t (*instret)(void *ctx);              /* the simulator's retired-instruction count */
+    /* guest RAM [addr, addr + len) as host memory, or NULL if it is not all RAM */
+    uint8_t *(*ram)(void *ctx, uint32_t addr, uint32_t len);
+    void (*exit)(void *ctx, int code);           /* EXIT written: end after this cycle */
+    void (*waves)(void *ctx, bool on);           /* WAVES written */
+} simctrl_host_t;
+
+typedef struct simctrl {
+    simctrl_host_t host;
+    const char *run_dir;   /* where FILE_CMD writes; NULL: FILE_CMD answers 3 */
+    FILE *marks;           /* marks.csv stream; NULL: marks are dropped */
+    uint32_t file_name, file_addr, file_len, file_status;
+} simctrl_t;
+
+/* Every host callback must be set. Writes the marks header line if marks is not NULL. The
+ * model keeps run_dir and marks (it does not copy, open or close them). */
+void simctrl_init(simctrl_t *m, const simctrl_host_t *host, const char *run_dir, FILE *marks);
+void simctrl_reset(simctrl_t *m);
+/* false: bus error */
+bool simctrl_read(simctrl_t *m, uint32_t off, unsigned size, uint32_t *val);
+bool simctrl_write(simctrl_t *m, uint32_t off, unsigned size, uint32_t val);
+#endif

@@ -1,0 +1,372 @@
+/* test_soc_devices.c - the SoC's passive models without the cycle loop: UART, simctrl (with a
+ * fake host), and the interconnect (decode, RAM wait states, SBA-sink-wins arbitration, bus
+ * errors) driven through a fake core port. Two instances of each work side by side. */
+#include "bus.h"
+#include "simctrl.h"
+#include "uart.h"
+#include "ts_test.h"
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- UART ------------------------------------------------------------------------------- */
+
+static void read_back(FILE *f, char *buf, size_t len) {
+    fflush(f);
+    rewind(f);
+    size_t n = fread(buf, 1, len - 1, f);
+    buf[n] = 0;
+}
+
+TS_TEST(uart_sends_to_both_streams_and_reads_ready) {
+    FILE *echo = tmpfile(), *log = tmpfile();
+    TS_ASSERT(echo && log);
+    uart_t u;
+    uart_init(&u, echo, log);
+    TS_ASSERT(uart_write(&u, 0, 1, 'h'));
+    TS_ASSERT(uart_write(&u, 0, 4, 0x1234569));     /* low 8 bits: 'i' */
+    uint32_t v = 7;
+    TS_ASSERT(uart_read(&u, 0, 4, &v));
+    TS_ASSERT_EQ_U(v, 0);
+    TS_ASSERT(!uart_write(&u, 4, 4, 'x'));          /* no register there */
+    TS_ASSERT(!uart_read(&u, 0x10, 4, &v));
+    TS_ASSERT_EQ_U(u.tx_bytes, 2);
+    char buf[16];
+    read_back(echo, buf, sizeof buf);
+    TS_ASSERT_STR_EQ(buf, "hi");
+    read_back(log, buf, sizeof buf);
+    TS_ASSERT_STR_EQ(buf, "hi");
+    fclose(echo);
+    fclose(log);
+}
+
+TS_TEST(uart_two_instances_and_no_streams) {
+    FILE *a = tmpfile(), *b = tmpfile();
+    uart_t ua, ub, quiet;
+    uart_init(&ua, NULL, a);
+    uart_init(&ub, NULL, b);
+    uart_init(&quiet, NULL, NULL);
+    TS_ASSERT(uart_write(&ua, 0, 1, 'A'));
+    TS_ASSERT(uart_write(&ub, 0, 1, 'B'));
+    TS_ASSERT(uart_write(&quiet, 0, 1, 'Q'));      /* goes nowhere, still accepted */
+    char buf[8];
+    read_back(a, buf, sizeof buf);
+    TS_ASSERT_STR_EQ(buf, "A");
+    read_back(b, buf, sizeof buf);
+    TS_ASSERT_STR_EQ(buf, "B");
+    uart_reset(&ua);
+    TS_ASSERT_EQ_U(ua.tx_bytes, 0);
+    TS_ASSERT_EQ_U(ub.tx_bytes, 1);
+    fclose(a);
+    fclose(b);
+}
+
+/* ---- simctrl ---------------------------------------------------------------------------- */
+
+enum { FAKE_RAM_BASE = 0x1000, FAKE_RAM_SIZE = 256 };
+
+typedef struct fake_host {
+    uint64_t cycle, instret;
+    uint8_t ram[FAKE_RAM_SIZE];
+    int exits, exit_code, waves_calls;
+    bool waves;
+} fake_host_t;
+
+static uint64_t fh_cycle(void *ctx) { return ((fake_host_t *)ctx)->cycle; }
+static uint64_t fh_instret(void *ctx) { return ((fake_host_t *)ctx)->instret; }
+static uint8_t *fh_ram(void *ctx, uint32_t addr, uint32_t len) {
+    fake_host_t *h = ctx;
+    if (addr < FAKE_RAM_BASE || (uint64_t)addr - FAKE_RAM_BASE + len > FAKE_RAM_SIZE) return NULL;
+    return h->ram + (addr - FAKE_RAM_BASE);
+}
+static void fh_exit(void *ctx, int code) { fake_host_t *h = ctx; h->exits++; h->exit_code = code; }
+static void fh_waves(void *ctx, bool on) { fake_host_t *h = ctx; h->waves_calls++; h->waves = on; }
+
+static void simctrl_fake(simctrl_t *m, fake_host_t *h, const char *dir, FILE *marks) {
+    memset(h, 0, sizeof *h);
+    simctrl_host_t host = {.ctx = h, .cycle = fh_cycle, .instret = fh_instret, .ram = fh_ram,
+                           .exit = fh_exit, .waves = fh_waves};
+    simctrl_init(m, &host, dir, marks);
+    simctrl_reset(m);
+}
+
+TS_TEST(simctrl_counts_exit_waves_marks) {
+    FILE *marks = tmpfile();
+    fake_host_t h;
+    simctrl_t m;
+    simctrl_fake(&m, &h, NULL, marks);
+    h.cycle = 0x123456789ull;
+    h.instret = 0xABCDEF01234ull;
+    uint32_t v;
+    TS_ASSERT(simctrl_read(&m, 0x08, 4, &v)); TS_ASSERT_EQ_U(v, 0x23456789);
+    TS_ASSERT(simctrl_read(&m, 0x0C, 4, &v)); TS_ASSERT_EQ_U(v, 0x1);
+    TS_ASSERT(simctrl_read(&m, 0x14, 4, &v)); TS_ASSERT_EQ_U(v, 0xDEF01234);
+    TS_ASSERT(simctrl_read(&m, 0x18, 4, &v)); TS_ASSERT_EQ_U(v, 0xABC);
+    TS_ASSERT(simctrl_write(&m, 0x04, 4, 4660));    /* MARK */
+    TS_ASSERT(simctrl_write(&m, 0x10, 4, 3));       /* WAVES: bit 0 */
+    TS_ASSERT_EQ_I(h.waves_calls, 1);
+    TS_ASSERT(h.waves);
+    TS_ASSERT_EQ_I(h.exits, 0);
+    TS_ASSERT(simctrl_write(&m, 0x00, 4, 0x1FF));   /* EXIT: low 8 bits */
+    TS_ASSERT_EQ_I(h.exits, 1);
+    TS_ASSERT_EQ_I(h.exit_code, 0xFF);
+    char buf[128];
+    read_back(marks, buf, sizeof buf);
+    TS_ASSERT_STR_EQ(buf, "value,cycle,instret\n4660,4886718345,11806310404660\n");
+    fclose(marks);
+}
+
+TS_TEST(simctrl_access_rules) {
+    fake_host_t h;
+    simctrl_t m;
+    simctrl_fake(&m, &h, NULL, NULL);
+    uint32_t v;
+    TS_ASSERT(!simctrl_write(&m, 0x00, 1, 1));      /* word only */
+    TS_ASSERT(!simctrl_read(&m, 0x08, 2, &v));
+    TS_ASSERT(!simctrl_read(&m, 0x00, 4, &v));      /* EXIT is write-only */
+    TS_ASSERT(!simctrl_write(&m, 0x08, 4, 1));      /* CYCLE_LO is read-only */
+    TS_ASSERT(!simctrl_write(&m, 0x30, 4, 1));      /* FILE_STATUS is read-only */
+    TS_ASSERT(!simctrl_read(&m, 0x1C, 4, &v));      /* hole */
+    TS_ASSERT(simctrl_write(&m, 0x04, 4, 1));       /* MARK without a marks stream */
+    TS_ASSERT_EQ_I(h.exits, 0);
+    TS_ASSERT(simctrl_write(&m, 0x20, 4, 0x1234));
+    TS_ASSERT(simctrl_read(&m, 0x20, 4, &v));
+    TS_ASSERT_EQ_U(v, 0x1234);
+}
+
+static uint32_t file_cmd(simctrl_t *m, uint32_t name, uint32_t addr, uint32_t len, uint32_t cmd) {
+    uint32_t st = 99;
+    TS_ASSERT(simctrl_write(m, 0x20, 4, name));
+    TS_ASSERT(simctrl_write(m, 0x24, 4, addr));
+    TS_ASSERT(simctrl_write(m, 0x28, 4, len));
+    TS_ASSERT(simctrl_write(m, 0x2C, 4, cmd));
+    TS_ASSERT(simctrl_read(m, 0x30, 4, &st));
+    return st;
+}
+
+TS_TEST(simctrl_host_files) {
+    char dir[] = "/tmp/ts_simctrl_XXXXXX";
+    TS_ASSERT(mkdtemp(dir));
+    fake_host_t h;
+    simctrl_t m;
+    simctrl_fake(&m, &h, dir, NULL);
+    memcpy(h.ram, "out.txt", 8);
+    memcpy(h.ram + 16, "../x", 5);
+    memcpy(h.ram + 32, "..", 3);
+    memcpy(h.ram + 64, "hello\n", 6);
+    h.ram[FAKE_RAM_SIZE - 1] = 'z';                             /* a name without its NUL in RAM */
+    const uint32_t R = FAKE_RAM_BASE;
+    TS_ASSERT_EQ_U(file_cmd(&m, R, R + 64, 6, 1), 0);
+    TS_ASSERT_EQ_U(file_cmd(&m, R, R + 64, 3, 2), 0);           /* append */
+    TS_ASSERT_EQ_U(file_cmd(&m, R + 16, R + 64, 6, 1), 1);      /* a '/' in the name */
+    TS_ASSERT_EQ_U(file_cmd(&m, R + 32, R + 64, 6, 1), 1);      /* ".." */
+    TS_ASSERT_EQ_U(file_cmd(&m, R + 8, R + 64, 6, 1), 1);       /* empty name */
+    TS_ASSERT_EQ_U(file_cmd(&m, R + FAKE_RAM_SIZE - 1, R + 64, 6, 1), 1);  /* name runs out of RAM */
+    TS_ASSERT_EQ_U(file_cmd(&m, R, R + FAKE_RAM_SIZE - 2, 6, 1), 2);       /* buffer outside RAM */
+    TS_ASSERT_EQ_U(file_cmd(&m, R, R + 64, 6, 3), 4);           /* bad command */
+    char path[256], buf[32];
+    snprintf(path, sizeof path, "%s/out.txt", dir);
+    FILE *f = fopen(path, "rb");
+    TS_ASSERT(f);
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    TS_ASSERT_STR_EQ(buf, "hello\nhel");
+    unlink(path);
+    rmdir(dir);
+    simctrl_t nodir;                                            /* no run folder */
+    fake_host_t h2;
+    simctrl_fake(&nodir, &h2, NULL, NULL);
+    memcpy(h2.ram, "a", 2);
+    TS_ASSERT_EQ_U(file_cmd(&nodir, R, R, 1, 1), 3);
+}
+
+/* ---- bus -------------------------------------------------------------------------------- */
+
+/* the pins of one fake core */
+typedef struct fake_core {
+    uint32_t instr_addr, instr_rdata, data_addr, data_wdata, data_pc, data_rdata;
+    uint8_t instr_rdy, instr_err, data_req, data_we, data_size, data_rdy, data_err;
+    vcore_ports_t p;
+} fake_core_t;
+
+static void fake_core_init(fake_core_t *c) {
+    memset(c, 0, sizeof *c);
+    c->p.instr_addr = &c->instr_addr;
+    c->p.instr_rdy = &c->instr_rdy;
+    c->p.instr_err = &c->instr_err;
+    c->p.instr_rdata = &c->instr_rdata;
+    c->p.data_req = &c->data_req;
+    c->p.data_we = &c->data_we;
+    c->p.data_size = &c->data_size;
+    c->p.data_addr = &c->data_addr;
+    c->p.data_wdata = &c->data_wdata;
+    c->p.data_pc = &c->data_pc;
+    c->p.data_rdy = &c->data_rdy;
+    c->p.data_err = &c->data_err;
+    c->p.data_rdata = &c->data_rdata;
+}
+
+typedef struct bus_rig {
+    bus_t bus;
+    bus_port_t port;
+    fake_core_t core;
+    clint_t clint;
+    uart_t uart;
+    simctrl_t simctrl;
+    fake_host_t host;
+    int guest_errors;
+    char last_error[256];
+} bus_rig_t;
+
+static void rig_guest_error(void *ctx, const char *msg) {
+    bus_rig_t *r = ctx;
+    r->guest_errors++;
+    snprintf(r->last_error, sizeof r->last_error, "%s", msg);
+}
+
+static bus_rig_t *rig_new(unsigned ram_wait, unsigned dcache_size) {
+    bus_rig_t *r = calloc(1, sizeof *r);
+    TS_ASSERT(r);
+    fake_core_init(&r->core);
+    TS_ASSERT_EQ_I(clint_init(&r->clint, 1, 1), 0);
+    uart_init(&r->uart, NULL, NULL);
+    simctrl_fake(&r->simctrl, &r->host, NULL, NULL);
+    bus_targets_t dev = {.clint = &r->clint, .uart = &r->uart, .simctrl = &r->simctrl};
+    bus_hooks_t hooks = {.ctx = r, .guest_error = rig_guest_error};
+    char err[128];
+    TS_ASSERT_EQ_I(bus_init(&r->bus, 4096, ram_wait, &dev, &hooks, err, sizeof err), 0);
+    cache_cfg_t none = {0}, dc = {.size = dcache_size, .line = 16, .ways = 1, .miss_latency = 3};
+    TS_ASSERT_EQ_I(bus_port_init(&r->port, &r->core.p, 0, &none, &dc, err, sizeof err), 0);
+    bus_reset(&r->bus);
+    bus_port_reset(&r->port);
+    return r;
+}
+
+static void rig_free(bus_rig_t *r) {
+    bus_port_free(&r->port);
+    bus_free(&r->bus);
+    free(r);
+}
+
+/* one data request held until answered; returns the cycles it took (1 = no wait) */
+static unsigned data_access(bus_rig_t *r, uint32_t addr, unsigned size_log2, bool we, uint32_t wdata) {
+    r->core.data_req = 1;
+    r->core.data_addr = addr;
+    r->core.data_size = (uint8_t)size_log2;
+    r->core.data_we = we;
+    r->core.data_wdata = wdata;
+    for (unsigned n = 1; n <= 100; n++) {
+        bus_sba_write(&r->bus, &(sink_t){0});      /* an idle SBA sink */
+        bus_service_data(&r->bus, &r->port);
+        if (r->core.data_rdy) { r->core.data_req = 0; return n; }
+    }
+    TS_FAIL("data access to 0x%08x never answered", addr);
+    return 0;
+}
+
+TS_TEST(bus_ram_sizes_and_wait_states) {
+    bus_rig_t *r = rig_new(2, 0);
+    const uint32_t R = MAP_RAM_BASE;
+    TS_ASSERT_EQ_U(data_access(r, R + 8, 2, true, 0x11223344), 3);   /* 2 wait states */
+    TS_ASSERT_EQ_U(data_access(r, R + 9, 0, true, 0xAA), 3);
+    TS_ASSERT_EQ_U(data_access(r, R + 8, 2, false, 0), 3);
+    TS_ASSERT_EQ_U(r->core.data_rdata, 0x1122AA44);
+    TS_ASSERT_EQ_U(r->core.data_err, 0);
+    TS_ASSERT_EQ_U(data_access(r, R + 10, 1, false, 0), 3);
+    TS_ASSERT_EQ_U(r->core.data_rdata, 0x1122);
+    TS_ASSERT_EQ_U(r->bus.ev, 0);                  /* no cache, no events */
+    uint8_t *m = bus_ram(&r->bus, R + 8, 4);
+    TS_ASSERT(m && m[1] == 0xAA);
+    TS_ASSERT(!bus_ram(&r->bus, R + 4094, 4));     /* runs past the end of RAM */
+    TS_ASSERT(bus_load(&r->bus, R, "\x13\x00\x00\x00", 4, 4));
+    TS_ASSERT(!bus_load(&r->bus, R + 4092, "abcd", 4, 1));
+    rig_free(r);
+}
+
+TS_TEST(bus_dcache_hit_miss_and_events) {
+    bus_rig_t *r = rig_new(5, 256);
+    const uint32_t R = MAP_RAM_BASE;
+    r->bus.ev = 0;
+    TS_ASSERT_EQ_U(data_access(r, R + 32, 2, false, 0), 4);   /* miss: 3 cycles of latency */
+    TS_ASSERT(r->bus.ev & EVB_D_CACHE_MISS);
+    r->bus.ev = 0;
+    TS_ASSERT_EQ_U(data_access(r, R + 36, 2, false, 0), 1);   /* same line: hit */
+    TS_ASSERT_EQ_U(r->bus.ev, EVB_D_CACHE_ACCESS);
+    TS_ASSERT_EQ_U(data_access(r, R + 96, 2, true, 1), 1);    /* stores never miss */
+    rig_free(r);
+}
+
+TS_TEST(bus_sba_sink_wins_the_ram_port) {
+    bus_rig_t *r = rig_new(0, 0);
+    const uint32_t R = MAP_RAM_BASE;
+    sink_t k = {.width = 4, .sba_valid = true, .sba_addr = R + 0x100, .sba_data = {1, 2, 3, 4}};
+    r->core.data_req = 1;
+    r->core.data_addr = R;
+    r->core.data_size = 2;
+    TS_ASSERT(bus_sba_write(&r->bus, &k));
+    bus_service_data(&r->bus, &r->port);
+    TS_ASSERT_EQ_U(r->core.data_rdy, 0);           /* the core waits this cycle */
+    TS_ASSERT(r->bus.ev & EVB_SBA_CONFLICT);
+    uint8_t *m = bus_ram(&r->bus, R + 0x100, 4);
+    TS_ASSERT(m && m[0] == 1 && m[3] == 4);
+    k.sba_valid = false;                           /* next cycle: the sink is idle */
+    TS_ASSERT(bus_sba_write(&r->bus, &k));
+    bus_service_data(&r->bus, &r->port);
+    TS_ASSERT_EQ_U(r->core.data_rdy, 1);
+    k.sba_valid = true;                            /* an SBA word outside RAM: bus error */
+    k.sba_addr = 0x40000000;
+    TS_ASSERT(!bus_sba_write(&r->bus, &k));
+    TS_ASSERT(!r->bus.sba_busy);
+    TS_ASSERT_EQ_I(r->guest_errors, 1);
+    TS_ASSERT(strstr(r->last_error, "SBA sink write to 0x40000000"));
+    rig_free(r);
+}
+
+TS_TEST(bus_device_decode_and_errors) {
+    bus_rig_t *r = rig_new(0, 0);
+    r->core.data_pc = 0x80000100;
+    TS_ASSERT_EQ_U(data_access(r, MAP_CLINT_BASE + 0x4000, 2, true, 77), 1);
+    TS_ASSERT_EQ_U(r->clint.mtimecmp[0] & 0xFFFFFFFF, 77);
+    TS_ASSERT_EQ_U(data_access(r, MAP_SIMCTRL_BASE, 2, true, 5), 1);    /* EXIT */
+    TS_ASSERT_EQ_I(r->host.exit_code, 5);
+    TS_ASSERT_EQ_U(r->core.data_err, 0);
+    TS_ASSERT_EQ_U(data_access(r, MAP_UART_BASE, 0, true, 'x'), 1);
+    TS_ASSERT_EQ_U(r->uart.tx_bytes, 1);
+    TS_ASSERT_EQ_I(r->guest_errors, 0);
+    TS_ASSERT_EQ_U(data_access(r, 0x30000000, 2, false, 0), 1);          /* unmapped */
+    TS_ASSERT_EQ_U(r->core.data_err, 1);
+    TS_ASSERT_EQ_I(r->guest_errors, 1);
+    TS_ASSERT_STR_EQ(r->last_error, "load access fault: word load at 0x30000000 (pc 0x80000100)");
+    TS_ASSERT_EQ_U(data_access(r, MAP_SIMCTRL_BASE + 8, 0, false, 0), 1);  /* byte to a word register */
+    TS_ASSERT_EQ_U(r->core.data_err, 1);
+    TS_ASSERT_EQ_U(data_access(r, MAP_FUNNEL_BASE, 2, false, 0), 1);     /* no funnel */
+    TS_ASSERT_EQ_U(r->core.data_err, 1);
+    TS_ASSERT_EQ_I(r->guest_errors, 3);
+    rig_free(r);
+}
+
+TS_TEST(bus_fetch_edges_of_ram_and_two_ports) {
+    bus_rig_t *a = rig_new(1, 0), *b = rig_new(0, 0);
+    TS_ASSERT(bus_load(&a->bus, MAP_RAM_BASE, "\x13\x05\x10\x00", 4, 0));
+    a->core.instr_addr = MAP_RAM_BASE;
+    bus_service_fetch(&a->bus, &a->port);
+    TS_ASSERT_EQ_U(a->core.instr_rdy, 0);          /* one wait state */
+    bus_service_fetch(&a->bus, &a->port);
+    TS_ASSERT_EQ_U(a->core.instr_rdy, 1);
+    TS_ASSERT_EQ_U(a->core.instr_rdata, 0x00100513);
+    b->core.instr_addr = MAP_RAM_BASE + 4094;      /* upper halfword outside RAM */
+    bus_service_fetch(&b->bus, &b->port);
+    TS_ASSERT_EQ_U(b->core.instr_rdy, 1);
+    TS_ASSERT_EQ_U(b->core.instr_err, 2);
+    b->core.instr_addr = 0x1000;                   /* outside RAM */
+    bus_service_fetch(&b->bus, &b->port);
+    TS_ASSERT_EQ_U(b->core.instr_err, 3);
+    TS_ASSERT_EQ_U(b->core.instr_rdata, 0);
+    TS_ASSERT_EQ_I(a->guest_errors + b->guest_errors, 0);   /* the core reports fetch faults */
+    rig_free(a);
+    rig_free(b);
+}
+
+TS_TEST_MAIN()
