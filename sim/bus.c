@@ -120,7 +120,7 @@ enum bus_status bus_dev_access(bus_t *b, unsigned hart, uint32_t pc, uint32_t ad
         return (we ? uart_write(d->uart, off, size, *val) : uart_read(d->uart, off, size, val))
                    ? BUS_OK : BUS_ERR;
     if (page == MAP_SIMCTRL_BASE)
-        return (we ? simctrl_write(d->simctrl, off, size, *val) : simctrl_read(d->simctrl, off, size, val))
+        return (we ? simctrl_write(d->simctrl, hart, off, size, *val) : simctrl_read(d->simctrl, hart, off, size, val))
                    ? BUS_OK : BUS_ERR;
     if (page == MAP_TRACE_BASE && d->trace_detached) {
         if (!we) {

@@ -14,7 +14,8 @@ void simctrl_init(simctrl_t *m, const simctrl_host_t *host, const char *run_dir,
     m->host = *host;
     m->run_dir = run_dir;
     m->marks = marks;
-    if (marks) fputs("value,cycle,instret\n", marks);
+    if (!m->host.harts) m->host.harts = 1;
+    if (marks) fputs("value,cycle,instret,hart\n", marks);
 }
 
 void simctrl_reset(simctrl_t *m) {
@@ -44,14 +45,14 @@ static uint32_t file_cmd(simctrl_t *m, uint32_t cmd) {
     return 0;
 }
 
-bool simctrl_write(simctrl_t *m, uint32_t off, unsigned size, uint32_t val) {
+bool simctrl_write(simctrl_t *m, unsigned hart, uint32_t off, unsigned size, uint32_t val) {
     if (size != 4) return false;
     switch (off) {
     case SIMCTRL_EXIT: m->host.exit(m->host.ctx, (int)(val & 0xFF)); return true;
     case SIMCTRL_MARK:
         if (m->marks)
-            fprintf(m->marks, "%u,%llu,%llu\n", val, (unsigned long long)m->host.cycle(m->host.ctx),
-                    (unsigned long long)m->host.instret(m->host.ctx));
+            fprintf(m->marks, "%u,%llu,%llu,%u\n", val, (unsigned long long)m->host.cycle(m->host.ctx),
+                    (unsigned long long)m->host.instret(m->host.ctx, hart), hart);
         return true;
     case SIMCTRL_WAVES: m->host.waves(m->host.ctx, (val & 1) != 0); return true;
     case SIMCTRL_FILE_NAME: m->file_name = val; return true;
@@ -62,13 +63,14 @@ bool simctrl_write(simctrl_t *m, uint32_t off, unsigned size, uint32_t val) {
     }
 }
 
-bool simctrl_read(simctrl_t *m, uint32_t off, unsigned size, uint32_t *val) {
+bool simctrl_read(simctrl_t *m, unsigned hart, uint32_t off, unsigned size, uint32_t *val) {
     if (size != 4) return false;
     switch (off) {
     case SIMCTRL_CYCLE_LO: *val = (uint32_t)m->host.cycle(m->host.ctx); return true;
     case SIMCTRL_CYCLE_HI: *val = (uint32_t)(m->host.cycle(m->host.ctx) >> 32); return true;
-    case SIMCTRL_INSTRET_LO: *val = (uint32_t)m->host.instret(m->host.ctx); return true;
-    case SIMCTRL_INSTRET_HI: *val = (uint32_t)(m->host.instret(m->host.ctx) >> 32); return true;
+    case SIMCTRL_INSTRET_LO: *val = (uint32_t)m->host.instret(m->host.ctx, hart); return true;
+    case SIMCTRL_INSTRET_HI: *val = (uint32_t)(m->host.instret(m->host.ctx, hart) >> 32); return true;
+    case SIMCTRL_HARTS: *val = m->host.harts; return true;
     case SIMCTRL_FILE_NAME: *val = m->file_name; return true;
     case SIMCTRL_FILE_ADDR: *val = m->file_addr; return true;
     case SIMCTRL_FILE_LEN: *val = m->file_len; return true;

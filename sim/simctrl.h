@@ -4,8 +4,11 @@
  * Registers (offsets and access from rtl_model/regs/soc_map.def), all 32-bit; any other
  * size, offset or direction is a bus error:
  *   EXIT (W)         the host's exit() is called with the low 8 bits (ends the run)
- *   MARK (W)         writes "value,cycle,instret" to the marks stream given at init
- *   CYCLE_LO/HI, INSTRET_LO/HI (R)  the host's counts at the time of the access
+ *   MARK (W)         writes "value,cycle,instret,hart" to the marks stream given at init
+ *                    (instret: the writing hart's)
+ *   CYCLE_LO/HI (R)  the host's cycle count at the time of the access
+ *   INSTRET_LO/HI (R) the accessing hart's retired-instruction count
+ *   HARTS (R)        the number of harts (simctrl_host_t harts)
  *   WAVES (W)        the host's waves() is called with bit 0
  *   FILE_NAME/ADDR/LEN (RW), FILE_CMD (W), FILE_STATUS (R): host file I/O; FILE_CMD 1
  *                    creates or truncates, 2 appends, the file FILE_NAME (a NUL-terminated
@@ -25,11 +28,12 @@
 typedef struct simctrl_host {
     void *ctx;                                   /* first argument of every callback */
     uint64_t (*cycle)(void *ctx);                /* the simulator's cycle count */
-    uint64_t (*instret)(void *ctx);              /* the simulator's retired-instruction count */
+    uint64_t (*instret)(void *ctx, unsigned hart); /* retired instructions of that hart */
     /* guest RAM [addr, addr + len) as host memory, or NULL if it is not all RAM */
     uint8_t *(*ram)(void *ctx, uint32_t addr, uint32_t len);
     void (*exit)(void *ctx, int code);           /* EXIT written: end after this cycle */
     void (*waves)(void *ctx, bool on);           /* WAVES written */
+    unsigned harts;                              /* HARTS reads this (1 if 0) */
 } simctrl_host_t;
 
 typedef struct simctrl {
@@ -43,7 +47,7 @@ typedef struct simctrl {
  * model keeps run_dir and marks (it does not copy, open or close them). */
 void simctrl_init(simctrl_t *m, const simctrl_host_t *host, const char *run_dir, FILE *marks);
 void simctrl_reset(simctrl_t *m);
-/* false: bus error */
-bool simctrl_read(simctrl_t *m, uint32_t off, unsigned size, uint32_t *val);
-bool simctrl_write(simctrl_t *m, uint32_t off, unsigned size, uint32_t val);
+/* An access by the core of `hart`; false: bus error */
+bool simctrl_read(simctrl_t *m, unsigned hart, uint32_t off, unsigned size, uint32_t *val);
+bool simctrl_write(simctrl_t *m, unsigned hart, uint32_t off, unsigned size, uint32_t val);
 #endif

@@ -80,7 +80,7 @@ static void hook_ts_read(void *ctx, unsigned hart, uint32_t pc, const char *reg,
 }
 
 static uint64_t host_cycle(void *ctx) { return ((soc_t *)ctx)->cycle; }
-static uint64_t host_instret(void *ctx) { return ((soc_t *)ctx)->instret; }
+static uint64_t host_instret(void *ctx, unsigned hart) { (void)hart; return ((soc_t *)ctx)->instret; }
 static uint8_t *host_ram(void *ctx, uint32_t addr, uint32_t len) { return bus_ram(&((soc_t *)ctx)->bus, addr, len); }
 
 static void host_exit(void *ctx, int code) {

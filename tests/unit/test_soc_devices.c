@@ -67,14 +67,14 @@ TS_TEST(uart_two_instances_and_no_streams) {
 enum { FAKE_RAM_BASE = 0x1000, FAKE_RAM_SIZE = 256 };
 
 typedef struct fake_host {
-    uint64_t cycle, instret;
+    uint64_t cycle, instret[2];
     uint8_t ram[FAKE_RAM_SIZE];
     int exits, exit_code, waves_calls;
     bool waves;
 } fake_host_t;
 
 static uint64_t fh_cycle(void *ctx) { return ((fake_host_t *)ctx)->cycle; }
-static uint64_t fh_instret(void *ctx) { return ((fake_host_t *)ctx)->instret; }
+static uint64_t fh_instret(void *ctx, unsigned hart) { return ((fake_host_t *)ctx)->instret[hart & 1]; }
 static uint8_t *fh_ram(void *ctx, uint32_t addr, uint32_t len) {
     fake_host_t *h = ctx;
     if (addr < FAKE_RAM_BASE || (uint64_t)addr - FAKE_RAM_BASE + len > FAKE_RAM_SIZE) return NULL;
@@ -86,7 +86,7 @@ static void fh_waves(void *ctx, bool on) { fake_host_t *h = ctx; h->waves_calls+
 static void simctrl_fake(simctrl_t *m, fake_host_t *h, const char *dir, FILE *marks) {
     memset(h, 0, sizeof *h);
     simctrl_host_t host = {.ctx = h, .cycle = fh_cycle, .instret = fh_instret, .ram = fh_ram,
-                           .exit = fh_exit, .waves = fh_waves};
+                           .exit = fh_exit, .waves = fh_waves, .harts = 2};
     simctrl_init(m, &host, dir, marks);
     simctrl_reset(m);
 }
@@ -97,23 +97,27 @@ TS_TEST(simctrl_counts_exit_waves_marks) {
     simctrl_t m;
     simctrl_fake(&m, &h, NULL, marks);
     h.cycle = 0x123456789ull;
-    h.instret = 0xABCDEF01234ull;
+    h.instret[0] = 0xABCDEF01234ull;
+    h.instret[1] = 77;
     uint32_t v;
-    TS_ASSERT(simctrl_read(&m, 0x08, 4, &v)); TS_ASSERT_EQ_U(v, 0x23456789);
-    TS_ASSERT(simctrl_read(&m, 0x0C, 4, &v)); TS_ASSERT_EQ_U(v, 0x1);
-    TS_ASSERT(simctrl_read(&m, 0x14, 4, &v)); TS_ASSERT_EQ_U(v, 0xDEF01234);
-    TS_ASSERT(simctrl_read(&m, 0x18, 4, &v)); TS_ASSERT_EQ_U(v, 0xABC);
-    TS_ASSERT(simctrl_write(&m, 0x04, 4, 4660));    /* MARK */
-    TS_ASSERT(simctrl_write(&m, 0x10, 4, 3));       /* WAVES: bit 0 */
+    TS_ASSERT(simctrl_read(&m, 0, 0x08, 4, &v)); TS_ASSERT_EQ_U(v, 0x23456789);
+    TS_ASSERT(simctrl_read(&m, 0, 0x0C, 4, &v)); TS_ASSERT_EQ_U(v, 0x1);
+    TS_ASSERT(simctrl_read(&m, 0, 0x14, 4, &v)); TS_ASSERT_EQ_U(v, 0xDEF01234);
+    TS_ASSERT(simctrl_read(&m, 0, 0x18, 4, &v)); TS_ASSERT_EQ_U(v, 0xABC);
+    TS_ASSERT(simctrl_read(&m, 1, 0x14, 4, &v)); TS_ASSERT_EQ_U(v, 77);   /* the accessing hart's */
+    TS_ASSERT(simctrl_read(&m, 1, 0x1C, 4, &v)); TS_ASSERT_EQ_U(v, 2);    /* HARTS */
+    TS_ASSERT(simctrl_write(&m, 0, 0x04, 4, 4660)); /* MARK */
+    TS_ASSERT(simctrl_write(&m, 1, 0x04, 4, 5));    /* MARK by hart 1 */
+    TS_ASSERT(simctrl_write(&m, 0, 0x10, 4, 3));       /* WAVES: bit 0 */
     TS_ASSERT_EQ_I(h.waves_calls, 1);
     TS_ASSERT(h.waves);
     TS_ASSERT_EQ_I(h.exits, 0);
-    TS_ASSERT(simctrl_write(&m, 0x00, 4, 0x1FF));   /* EXIT: low 8 bits */
+    TS_ASSERT(simctrl_write(&m, 0, 0x00, 4, 0x1FF));   /* EXIT: low 8 bits */
     TS_ASSERT_EQ_I(h.exits, 1);
     TS_ASSERT_EQ_I(h.exit_code, 0xFF);
     char buf[128];
     read_back(marks, buf, sizeof buf);
-    TS_ASSERT_STR_EQ(buf, "value,cycle,instret\n4660,4886718345,11806310404660\n");
+    TS_ASSERT_STR_EQ(buf, "value,cycle,instret,hart\n4660,4886718345,11806310404660,0\n5,4886718345,77,1\n");
     fclose(marks);
 }
 
@@ -122,26 +126,27 @@ TS_TEST(simctrl_access_rules) {
     simctrl_t m;
     simctrl_fake(&m, &h, NULL, NULL);
     uint32_t v;
-    TS_ASSERT(!simctrl_write(&m, 0x00, 1, 1));      /* word only */
-    TS_ASSERT(!simctrl_read(&m, 0x08, 2, &v));
-    TS_ASSERT(!simctrl_read(&m, 0x00, 4, &v));      /* EXIT is write-only */
-    TS_ASSERT(!simctrl_write(&m, 0x08, 4, 1));      /* CYCLE_LO is read-only */
-    TS_ASSERT(!simctrl_write(&m, 0x30, 4, 1));      /* FILE_STATUS is read-only */
-    TS_ASSERT(!simctrl_read(&m, 0x1C, 4, &v));      /* hole */
-    TS_ASSERT(simctrl_write(&m, 0x04, 4, 1));       /* MARK without a marks stream */
+    TS_ASSERT(!simctrl_write(&m, 0, 0x00, 1, 1));      /* word only */
+    TS_ASSERT(!simctrl_read(&m, 0, 0x08, 2, &v));
+    TS_ASSERT(!simctrl_read(&m, 0, 0x00, 4, &v));      /* EXIT is write-only */
+    TS_ASSERT(!simctrl_write(&m, 0, 0x08, 4, 1));      /* CYCLE_LO is read-only */
+    TS_ASSERT(!simctrl_write(&m, 0, 0x30, 4, 1));      /* FILE_STATUS is read-only */
+    TS_ASSERT(!simctrl_read(&m, 0, 0x34, 4, &v));   /* hole */
+    TS_ASSERT(!simctrl_write(&m, 0, 0x1C, 4, 1));   /* HARTS is read-only */
+    TS_ASSERT(simctrl_write(&m, 0, 0x04, 4, 1));       /* MARK without a marks stream */
     TS_ASSERT_EQ_I(h.exits, 0);
-    TS_ASSERT(simctrl_write(&m, 0x20, 4, 0x1234));
-    TS_ASSERT(simctrl_read(&m, 0x20, 4, &v));
+    TS_ASSERT(simctrl_write(&m, 0, 0x20, 4, 0x1234));
+    TS_ASSERT(simctrl_read(&m, 0, 0x20, 4, &v));
     TS_ASSERT_EQ_U(v, 0x1234);
 }
 
 static uint32_t file_cmd(simctrl_t *m, uint32_t name, uint32_t addr, uint32_t len, uint32_t cmd) {
     uint32_t st = 99;
-    TS_ASSERT(simctrl_write(m, 0x20, 4, name));
-    TS_ASSERT(simctrl_write(m, 0x24, 4, addr));
-    TS_ASSERT(simctrl_write(m, 0x28, 4, len));
-    TS_ASSERT(simctrl_write(m, 0x2C, 4, cmd));
-    TS_ASSERT(simctrl_read(m, 0x30, 4, &st));
+    TS_ASSERT(simctrl_write(m, 0, 0x20, 4, name));
+    TS_ASSERT(simctrl_write(m, 0, 0x24, 4, addr));
+    TS_ASSERT(simctrl_write(m, 0, 0x28, 4, len));
+    TS_ASSERT(simctrl_write(m, 0, 0x2C, 4, cmd));
+    TS_ASSERT(simctrl_read(m, 0, 0x30, 4, &st));
     return st;
 }
 
