@@ -301,7 +301,7 @@ static void progress(soc_t *s, struct timespec *t0, struct timespec *last, uint6
 
 /* The core's event vector and its port's bus events describe the cycle that ended at this
  * edge; the first edge after reset describes no executed cycle and is not counted. */
-static inline uint64_t account_events(soc_t *s, soc_hart_t *h) {
+static inline __attribute__((always_inline)) uint64_t account_events(soc_t *s, soc_hart_t *h) {
     uint64_t ev = *h->p->ev | h->port.ev;
     h->port.ev = 0;
     if (!s->cycle) return ev;
@@ -313,8 +313,10 @@ static inline uint64_t account_events(soc_t *s, soc_hart_t *h) {
 /* Trace encoders and funnel tick; the sink's SBA word goes over the bus into RAM at once
  * (bus.h: the SBA sink wins the RAM port for this cycle); a bus error sets the sink error of
  * the block that owns the sink. */
-static inline void trace_tick(soc_t *s) {
-    for (unsigned i = 0; i < s->n; i++) te_tick(&s->h[i].te);
+#define SOC_INLINE static inline __attribute__((always_inline))
+
+SOC_INLINE void trace_tick(soc_t *s, unsigned n) {
+    for (unsigned i = 0; i < n; i++) te_tick(&s->h[i].te);
     sink_t *k = &s->h[0].te.sink;
     if (s->funnel_on) { funnel_tick(&s->funnel); k = &s->funnel.sink; }
     if (__builtin_expect(k->stopped && !s->sink_stop_cycle, 0)) s->sink_stop_cycle = s->cycle;
@@ -377,7 +379,7 @@ static void waves_sample(soc_t *s) {
 }
 
 /* steps 1-3 of soc.h for one hart */
-static inline void hart_edge(soc_t *s, soc_hart_t *h) {
+SOC_INLINE void hart_edge(soc_t *s, soc_hart_t *h) {
     const vcore_ports_t *p = h->p;
     *p->clk ^= 1;              /* one edge = one cycle (TS_CLK_EDGE=edge build) */
     vcore_eval(h->vc);
@@ -391,12 +393,12 @@ static inline void hart_edge(soc_t *s, soc_hart_t *h) {
 }
 
 /* steps 5-6 of soc.h: every hart's fetch, the data accesses, the interrupt lines */
-static inline void bus_and_irqs(soc_t *s) {
-    for (unsigned i = 0; i < s->n; i++) bus_service_fetch(&s->bus, &s->h[i].port);
-    if (s->n == 1) bus_service_data(&s->bus, &s->h[0].port);
+SOC_INLINE void bus_and_irqs(soc_t *s, unsigned n) {
+    for (unsigned i = 0; i < n; i++) bus_service_fetch(&s->bus, &s->h[i].port);
+    if (n == 1) bus_service_data(&s->bus, &s->h[0].port);
     else bus_service_data_all(&s->bus);
     clint_tick(&s->clint);
-    for (unsigned i = 0; i < s->n; i++) {
+    for (unsigned i = 0; i < n; i++) {
         soc_hart_t *h = &s->h[i];
         hpm_set_time(&h->hpm, s->clint.mtime);
         *h->p->irq_timer = clint_timer_irq(&s->clint, i);
@@ -404,12 +406,20 @@ static inline void bus_and_irqs(soc_t *s) {
     }
 }
 
-static inline void soc_step(soc_t *s) {
-    for (unsigned i = 0; i < s->n; i++) hart_edge(s, &s->h[i]);
-    if (!s->cfg.no_trace) trace_tick(s);
-    bus_and_irqs(s);
+/* one cycle of n harts; n is a constant where it is inlined (the single-hart loop) */
+SOC_INLINE void soc_step(soc_t *s, unsigned n) {
+    for (unsigned i = 0; i < n; i++) hart_edge(s, &s->h[i]);
+    if (!s->cfg.no_trace) trace_tick(s, n);
+    bus_and_irqs(s, n);
     if (s->waves_active) waves_sample(s);
     s->cycle++;
+}
+
+static void run_to(soc_t *s, uint64_t next) {
+    if (s->n == 1)
+        while (s->cycle < next && s->stop == SOC_RUNNING) soc_step(s, 1);
+    else
+        while (s->cycle < next && s->stop == SOC_RUNNING) soc_step(s, s->n);
 }
 
 enum soc_stop soc_run(soc_t *s) {
@@ -428,7 +438,7 @@ enum soc_stop soc_run(soc_t *s) {
         }
         uint64_t chunk = (s->cycle | 0xFFFFF) + 1;
         if (chunk < next) next = chunk;
-        while (s->cycle < next && s->stop == SOC_RUNNING) soc_step(s);
+        run_to(s, next);
         waves_update(s);
         if (show) progress(s, &t0, &last, &last_cycle);
         if (s->cycle >= max && s->stop == SOC_RUNNING) s->stop = SOC_CYCLE_LIMIT;
