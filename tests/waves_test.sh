@@ -6,6 +6,10 @@
 #   switch      --waves-by-firmware dumps exactly while the firmware has WAVES = 1
 #   vcd         VCD output by file name
 #   screenshot  waves/screenshot.sh renders a PNG of a view
+#   symfilter   tracesim symfilter names PCs as the ELF's symbol table (nm) says: a function's
+#               start, start + 6, a value outside every function and a non-number pass through;
+#               a view made for a run folder that names its ELF puts the filter on every PC
+#               signal (and on nothing else); a bad ELF gives one line
 set -eu
 build=$1; case_=$2
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -63,5 +67,29 @@ screenshot)
   [ "$(head -c 8 "$tmp/t.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "not a PNG"
   [ "$(stat -c %s "$tmp/t.png")" -gt 10000 ] || fail "PNG suspiciously small"
   echo "ok: $(stat -c %s "$tmp/t.png") byte PNG" ;;
+symfilter)
+  elf=$fw/hello.elf
+  # three function symbols with a size of at least 8 bytes, from nm (an independent reader)
+  nm -S --defined-only "$elf" | awk '($3 == "T" || $3 == "t") && $4 !~ /^\$/ && length($2) == 8 && $2 > "00000007" {print $1, $4}' |
+    sort -u -k1,1 | head -3 > "$tmp/syms"
+  [ "$(wc -l < "$tmp/syms")" = 3 ] || fail "nm found too few functions"
+  while read -r a name; do printf '%s\n%x\n' "$a" $((0x$a + 6)); done < "$tmp/syms" > "$tmp/in"
+  printf 'fffffff0\nxxxxxxxx\n' >> "$tmp/in"
+  "$sim" symfilter "$elf" < "$tmp/in" > "$tmp/out"
+  while read -r a name; do printf '%s\n%s+0x6\n' "$name" "$name"; done < "$tmp/syms" > "$tmp/want"
+  printf 'fffffff0\nxxxxxxxx\n' >> "$tmp/want"
+  diff "$tmp/want" "$tmp/out" || fail "symfilter names differ from nm"
+  "$sim" run -q --max-cycles 200 --waves "$tmp/r/w.fst" --out "$tmp/r" "$elf" 2>/dev/null || true
+  mkdir -p "$tmp/v"
+  TRACESIM=$sim TS_VIEW_TMP=$tmp/v "$src/waves/make_view.sh" "$tmp/r/w.fst" pipeline > "$tmp/p.gtkw"
+  [ -x "$tmp/v/symfilter.sh" ] || fail "no filter wrapper made for a run folder that names its ELF"
+  f=$(grep -c '^\^>1 ' "$tmp/p.gtkw"); pcs=$(grep -cE '^soc\..*pc[a-z_]*\[31:0\]$' "$tmp/p.gtkw")
+  [ "$f" -ge 5 ] && [ "$f" = "$pcs" ] || fail "$f process filters for $pcs PC signals"
+  [ "$(grep -A1 '^\^>1 ' "$tmp/p.gtkw" | grep -vcE '^(\^>1 |--|soc\..*pc[a-z_]*\[31:0\])')" = 0 ] ||
+    fail "a process filter on a signal that is no PC"
+  printf '80000000\n' | "$tmp/v/symfilter.sh" | grep -qx '_start' || fail "the wrapper does not answer"
+  "$sim" symfilter "$tmp/p.gtkw" < /dev/null 2> "$tmp/err" && fail "a bad ELF was accepted"
+  [ "$(wc -l < "$tmp/err")" = 1 ] || fail "bad ELF: $(cat "$tmp/err")"
+  echo "ok: symfilter" ;;
 *) echo "unknown case $case_"; exit 2 ;;
 esac

@@ -4,6 +4,9 @@
 # (default 0: the scope "soc"; hart n's scope is "hartn"), or the generated view "harts":
 # every hart's commit PC, data access, bus arbitration, ITC FIFO and encoder output, then the
 # funnel's merge into the sink (which source it took, bytes into the sink, write pointer).
+# With TS_SYMFILTER set to an executable (a GTKWave process filter, e.g. a wrapper around
+# `tracesim symfilter FW.elf`; open.sh and screenshot.sh make one when the run folder of the
+# waves names its ELF), every PC signal of the view shows function+offset.
 set -eu
 dir=$(cd "$(dirname "$0")" && pwd)
 fst=${1:?usage: make_view.sh WAVES.fst VIEW [HART]}
@@ -16,6 +19,31 @@ harts() {
   { fst2vcd "$fst" 2>/dev/null || true; } | sed '/\$enddefinitions/q' |
     awk '/\$scope module hart[0-9]+ \$end/ {n++} END {print n + 1}'
 }
+# Without TS_SYMFILTER but with TS_VIEW_TMP (a folder that lives as long as GTKWave runs):
+# when stats.txt beside the waves names an ELF that exists, write a filter wrapper there
+# around tracesim ($TRACESIM, else tracesim on PATH, else build/tracesim of this checkout).
+if [ -z "${TS_SYMFILTER:-}" ] && [ -n "${TS_VIEW_TMP:-}" ]; then
+  stats=$(dirname "$fst")/stats.txt
+  elf=$( [ -f "$stats" ] && awk '$1 == "elf" {print $2; exit}' "$stats" || true)
+  ts=${TRACESIM:-$(command -v tracesim || echo "$dir/../build/tracesim")}
+  if [ -n "$elf" ] && [ -f "$elf" ] && [ -x "$ts" ]; then
+    elf=$(cd "$(dirname "$elf")" && pwd)/$(basename "$elf")
+    ts=$(cd "$(dirname "$ts")" && pwd)/$(basename "$ts")
+    printf '#!/bin/sh\nexec "%s" symfilter "%s"\n' "$ts" "$elf" > "$TS_VIEW_TMP/symfilter.sh"
+    chmod +x "$TS_VIEW_TMP/symfilter.sh"
+    TS_SYMFILTER=$TS_VIEW_TMP/symfilter.sh
+  fi
+fi
+# PC signals (program counters and the PCs of bus accesses) get the process filter: flags
+# 0x4000 (translate process) | 0x22 (hex, right-justified), then the previous flags again
+symfilter() {
+  if [ -z "${TS_SYMFILTER:-}" ]; then cat; return; fi
+  awk -v f="$TS_SYMFILTER" '
+    /^@/ {flags = $0}
+    /^[a-z0-9_]+\..*(pc_q|pc_o|_pc|pc_if|pc_id|pc_ex|pc_mem|pc_wb|instr_addr_o)\[31:0\]$/ {
+      print "@4022"; print "^>1 " f; print; if (flags != "") print flags; else print "@22"; next }
+    {print}'
+}
 if [ "$view" != harts ]; then
   [ -f "$dir/views/$view.gtkw" ] || { echo "make_view.sh: no view '$view' (pipeline, bus, trace, hpm, harts)" >&2; exit 2; }
   if [ "$hart" != 0 ]; then
@@ -24,10 +52,11 @@ if [ "$view" != harts ]; then
   fi
   scope=soc; [ "$hart" = 0 ] || scope=hart$hart
   sed -e "s|@WAVES@|$dir|g" -e "s|^soc\.|$scope.|" -e "s|^\(\[\*\] tracesim view: .*\)|\1 (hart $hart)|" \
-    "$dir/views/$view.gtkw"
+    "$dir/views/$view.gtkw" | symfilter
   exit 0
 fi
 n=$(harts)
+(
 cat <<HDR
 [*] tracesim view: every hart and the funnel's merge ($n harts)
 [timestart] 0
@@ -77,3 +106,4 @@ soc.ts_soc_top.probe_sink_wp_i[31:0]
 @28
 soc.ts_soc_top.probe_sba_write_i
 FUN
+) | symfilter

@@ -14,7 +14,7 @@ command -v xvfb-run >/dev/null && command -v gtkwave >/dev/null ||
   { echo "screenshot.sh: needs xvfb-run and gtkwave (Debian packages xvfb, gtkwave)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$dir/make_view.sh" "$fst" "$view" "${6:-0}" > "$tmp/view.gtkw"
+TS_VIEW_TMP=$tmp "$dir/make_view.sh" "$fst" "$view" "${6:-0}" > "$tmp/view.gtkw"
 from=${4:-}
 to=${5:-}
 {
