@@ -137,6 +137,7 @@ void gt_log_csr_hook(void *ctx, unsigned hart, uint32_t pc, uint32_t csr, uint32
 /* flow.csv row: cycle,hart,kind,pc,target,link (target/link empty when has_* is false) */
 static void log_flow(gt_log_t *g, uint64_t cycle, unsigned hart, const char *kind, uint32_t pc,
                      bool has_target, uint32_t target, bool has_link, uint32_t link) {
+    if (!g->flow) return;
     char line[96], *p = line;
     p = put_u64(p, cycle); *p++ = ',';
     p = put_hart(p, hart); *p++ = ',';
@@ -152,6 +153,7 @@ static void log_flow(gt_log_t *g, uint64_t cycle, unsigned hart, const char *kin
 static void jump_done(gt_log_t *g, bool has_target, uint32_t target) {
     log_flow(g, g->jump.cycle, g->hart, g->jump.ret ? "ret" : "call", g->jump.pc, has_target,
              target, !g->jump.ret, g->jump.link);
+    if (g->flow_hook) g->flow_hook(g->flow_ctx, g->hart, g->jump.ret, has_target, target, g->jump.link);
     g->jump.pending = false;
 }
 

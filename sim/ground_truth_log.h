@@ -36,6 +36,10 @@
 typedef struct gt_log {
     unsigned hart;                /* the hart whose retire port the log watches (flow.csv) */
     bool tag_hart;                /* retire log lines start with "h<hart> " (several harts) */
+    /* optional: told of every call and return when its target is known (has_target false:
+     * the run ended first); ctx is flow_ctx */
+    void (*flow_hook)(void *ctx, unsigned hart, bool ret, bool has_target, uint32_t target, uint32_t link);
+    void *flow_ctx;
     FILE *itc, *counters, *flow;  /* NULL: that file is not written */
     FILE *retire;                 /* --retire-log; NULL: none */
     uint32_t mask;                /* events of an edge that need gt_log_retire (0: no flow.csv) */

@@ -103,6 +103,26 @@ static void host_exit(void *ctx, int code) {
 
 static void waves_update(soc_t *s);
 
+/* --waves-func: a call into the function opens a frame, the return to its link address
+ * closes it; the waves dump while any hart has a frame open (and the other conditions hold) */
+static void hook_flow(void *ctx, unsigned hart, bool ret, bool has_target, uint32_t target, uint32_t link) {
+    soc_t *s = ctx;
+    __typeof__(s->func[0]) *f = &s->func[hart];
+    if (!has_target) return;
+    if (!ret && target == s->cfg.waves_func_addr) {
+        if (f->depth < sizeof f->link / sizeof f->link[0]) f->link[f->depth++] = link;
+        else f->lost++;
+    } else if (ret && f->lost && f->depth == sizeof f->link / sizeof f->link[0] &&
+               target == f->link[f->depth - 1]) {
+        f->lost--;     /* a return of a frame deeper than link[]: approximated by its link */
+    } else if (ret && f->depth && target == f->link[f->depth - 1]) {
+        f->depth--;
+    } else {
+        return;
+    }
+    waves_update(s);
+}
+
 static void host_waves(void *ctx, bool on) {
     soc_t *s = ctx;
     s->waves_switch = on;
@@ -193,6 +213,11 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
         if (funnel) funnel_attach(&s->funnel, &h->te);
         if (i) gt_log_share(&h->gt, gt, i);
         h->gt.tag_hart = s->n > 1;
+        if (cfg->waves_path && cfg->waves_func) {
+            h->gt.flow_hook = hook_flow;
+            h->gt.flow_ctx = s;
+            h->gt.mask |= GT_LOG_EVENTS;
+        }
         dpi_register_hart(i, &h->hpm, gt->counters ? gt_log_csr_hook : NULL, &h->gt);
     }
     s->waves_switch = !cfg->waves_by_firmware;
@@ -246,7 +271,9 @@ static void waves_update(soc_t *s) {
     bool in_window = s->cycle >= s->cfg.waves_from &&
                      (s->cfg.waves_to == 0 || s->cycle < s->cfg.waves_to);
     bool was = s->waves_active;
-    s->waves_active = s->waves_open && s->waves_switch && in_window;
+    bool in_func = !s->cfg.waves_func;
+    for (unsigned i = 0; i < s->n && !in_func; i++) in_func = s->func[i].depth != 0;
+    s->waves_active = s->waves_open && s->waves_switch && in_window && in_func;
     if (s->waves_active && !was)
         for (unsigned i = 0; i < s->n; i++) { s->h[i].te.probe_tcode = 0; s->h[i].te.probe_nbytes = 0; }
 }
@@ -277,6 +304,7 @@ void soc_reset(soc_t *s, uint32_t entry) {
         vcore_eval(h->vc);
     }
     s->cycle = 0;
+    memset(s->func, 0, sizeof s->func);
     s->stop = SOC_RUNNING;
     waves_update(s);
 }

@@ -6,6 +6,11 @@
 #   switch      --waves-by-firmware dumps exactly while the firmware has WAVES = 1
 #   vcd         VCD output by file name
 #   screenshot  waves/screenshot.sh renders a PNG of a view
+#   func        --waves-func fib dumps one contiguous stretch from just after the call into fib
+#               (flow.csv's call row with target = fib's address from nm) to just after the
+#               return to that call's link address (flow.csv's ret row), nothing else
+#   around      --waves-around-mark 1,20 dumps exactly cycles [c - 20, c + 20] around the
+#               cycle c of MARK 1 in marks.csv
 #   symfilter   tracesim symfilter names PCs as the ELF's symbol table (nm) says: a function's
 #               start, start + 6, a value outside every function and a non-number pass through;
 #               a view made for a run folder that names its ELF puts the filter on every PC
@@ -67,6 +72,30 @@ screenshot)
   [ "$(head -c 8 "$tmp/t.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "not a PNG"
   [ "$(stat -c %s "$tmp/t.png")" -gt 10000 ] || fail "PNG suspiciously small"
   echo "ok: $(stat -c %s "$tmp/t.png") byte PNG" ;;
+func)
+  elf=$fw/examples/fib.elf
+  "$sim" run -q --waves "$tmp/w.vcd" --waves-func fib --out "$tmp/r" "$elf"
+  a=0x$(nm "$elf" | awk '$3 == "fib" {print $1}')
+  call=$(awk -F, -v a="$a" '$3 == "call" && $5 == a {print $1 " " $6; exit}' "$tmp/r/flow.csv")
+  [ -n "$call" ] || fail "no call into fib ($a) in flow.csv"
+  set -- $call
+  c_call=$1; link=$2
+  c_ret=$(awk -F, -v l="$link" '$3 == "ret" && $5 == l {print $1; exit}' "$tmp/r/flow.csv")
+  [ -n "$c_ret" ] || fail "no return to $link in flow.csv"
+  t=$(times "$tmp/w.vcd")
+  first=$(( $(echo "$t" | head -1) / 10 )); last=$(( $(echo "$t" | tail -1) / 10 ))
+  [ "$first" -gt "$c_call" ] && [ "$first" -le $((c_call + 5)) ] || fail "dump starts at $first, call at $c_call"
+  [ "$last" -ge "$c_ret" ] && [ "$last" -le $((c_ret + 5)) ] || fail "dump ends at $last, return at $c_ret"
+  [ "$(echo "$t" | wc -l)" = $((last - first + 1)) ] || fail "dump has gaps"
+  echo "ok: fib on the stack from cycle $first to $last (call $c_call, return $c_ret)" ;;
+around)
+  "$sim" run -q --waves "$tmp/w.vcd" --waves-around-mark 1,20 --out "$tmp/r" "$fw/tests/waves_switch.elf"
+  c=$(awk -F, '$1 == 1 {print $2; exit}' "$tmp/r/marks.csv")
+  t=$(times "$tmp/w.vcd")
+  [ "$(echo "$t" | head -1)" = $(( (c - 20) * 10 )) ] || fail "first sample at $(echo "$t" | head -1), mark at cycle $c"
+  [ "$(echo "$t" | tail -1)" = $(( (c + 20) * 10 )) ] || fail "last sample at $(echo "$t" | tail -1), mark at cycle $c"
+  [ "$(echo "$t" | wc -l)" = 41 ] || fail "$(echo "$t" | wc -l) samples, expected 41"
+  echo "ok: cycles $((c - 20))..$((c + 20)) around MARK 1 at $c" ;;
 symfilter)
   elf=$fw/hello.elf
   # three function symbols with a size of at least 8 bytes, from nm (an independent reader)
