@@ -7,6 +7,7 @@
 #include "run_outputs.h"
 #include "soc.h"
 #include "symfilter.h"
+#include "markers.h"
 #include "elf_syms.h"
 #include <errno.h>
 #include <getopt.h>
@@ -26,6 +27,7 @@ static void usage(FILE *f) {
           "       tracesim report [options] TRACE.rtd   (gprof-like profile of perf records; see --help)\n"
           "       tracesim overhead [options]           (what perf instrumentation costs; see --help)\n"
           "       tracesim symfilter FW.elf             (GTKWave filter: PC -> function+offset)\n"
+          "       tracesim waves RUN_DIR [VIEW [HART]]  (the run's waves in GTKWave with markers)\n"
           "\n"
           "Runs bare-metal RV32 firmware on the simulated SoC. UART output goes to stdout and\n"
           "DIR/uart.txt; the exit status is the firmware's exit code (simctrl EXIT).\n"
@@ -401,6 +403,7 @@ static int cmd_run(int argc, char **argv) {
                 elf, stop == SOC_EXIT ? "exit" : "cycle_limit", rc, soc.cycle, instret, ipc,
                 secs, (double)soc.cycle / secs, soc.guest_errors_total);
         fprintf(f, "harts %u\n", soc.n);
+        if (cfg.waves_path) fprintf(f, "waves %s\n", cfg.waves_path);
         if (soc.n > 1)
             for (unsigned i = 0; i < soc.n; i++)
                 fprintf(f, "instret_hart%u %" PRIu64 "\n", i, soc.h[i].instret);
@@ -435,6 +438,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "report")) return ts_report_main(argc - 1, argv + 1);
     if (!strcmp(argv[1], "overhead")) return ts_overhead_main(argc - 1, argv + 1);
     if (!strcmp(argv[1], "symfilter")) return ts_symfilter_main(argc - 1, argv + 1);
-    fprintf(stderr, "tracesim: unknown command '%s' (commands: run, decode, check, report, overhead, symfilter)\n", argv[1]);
+    if (!strcmp(argv[1], "waves")) return ts_waves_main(argc - 1, argv + 1);
+    fprintf(stderr, "tracesim: unknown command '%s' (commands: run, decode, check, report, overhead, symfilter, waves)\n", argv[1]);
     return TS_EXIT_USAGE;
 }

@@ -75,6 +75,11 @@ static void hook_itc_store(void *ctx, unsigned hart, unsigned stim, unsigned off
     gt_log_itc(&s->h[0].gt, s->cycle, hart, stim, off, size, value);
 }
 
+static void hook_itc_lost(void *ctx, unsigned hart, unsigned stim) {
+    soc_t *s = ctx;
+    gt_log_trace_event(&s->h[0].gt, s->cycle, (int)hart, "itc_lost", stim);
+}
+
 static void hook_ts_read(void *ctx, unsigned hart, uint32_t pc, const char *reg, uint32_t value) {
     soc_t *s = ctx;
     gt_log_ts_read(&s->h[0].gt, s->cycle, hart, pc, reg, value);
@@ -144,7 +149,8 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
     for (unsigned i = 0; i < s->n; i++) dev.te[i] = &s->h[i].te;
     bus_hooks_t hooks = {.ctx = s, .guest_error = hook_guest_error,
                          .itc_store = cfg->out_dir ? hook_itc_store : NULL,
-                         .ts_read = cfg->out_dir ? hook_ts_read : NULL};
+                         .ts_read = cfg->out_dir ? hook_ts_read : NULL,
+                         .itc_lost = cfg->out_dir ? hook_itc_lost : NULL};
     if (bus_init(&s->bus, cfg->ram_size, cfg->ram_wait, &dev, &hooks, err, errlen)) return -1;
     if (clint_init(&s->clint, s->n, cfg->mtime_div)) {
         snprintf(err, errlen, "invalid CLINT configuration");
@@ -347,7 +353,10 @@ SOC_INLINE void trace_tick(soc_t *s, unsigned n) {
     for (unsigned i = 0; i < n; i++) te_tick(&s->h[i].te);
     sink_t *k = &s->h[0].te.sink;
     if (s->funnel_on) { funnel_tick(&s->funnel); k = &s->funnel.sink; }
-    if (__builtin_expect(k->stopped && !s->sink_stop_cycle, 0)) s->sink_stop_cycle = s->cycle;
+    if (__builtin_expect(k->stopped && !s->sink_stop_cycle, 0)) {
+        s->sink_stop_cycle = s->cycle;
+        gt_log_trace_event(&s->h[0].gt, s->cycle, s->funnel_on ? -1 : 0, "sink_stopped", 0);
+    }
     if (!bus_sba_write(&s->bus, k)) {
         if (s->funnel_on) funnel_sink_error(&s->funnel);
         else te_sink_error(&s->h[0].te);

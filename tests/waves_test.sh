@@ -11,6 +11,11 @@
 #               return to that call's link address (flow.csv's ret row), nothing else
 #   around      --waves-around-mark 1,20 dumps exactly cycles [c - 20, c + 20] around the
 #               cycle c of MARK 1 in marks.csv
+#   markers     tracesim waves RUN --no-gui: fib's perf records as markers, as many "fib enter"
+#               as the decoded trace has enter records and spaced by the same cycles as their
+#               timestamps; every MARK of marks.csv; the cycle the sink stopped (trace.json)
+#               with a 1 KiB SRAM sink; one marker per lost ITC store (trace.json itc_lost);
+#               markers.tcl names them A..Z; the view has the run's PC filter; bad uses
 #   symfilter   tracesim symfilter names PCs as the ELF's symbol table (nm) says: a function's
 #               start, start + 6, a value outside every function and a non-number pass through;
 #               a view made for a run folder that names its ELF puts the filter on every PC
@@ -96,6 +101,47 @@ around)
   [ "$(echo "$t" | tail -1)" = $(( (c + 20) * 10 )) ] || fail "last sample at $(echo "$t" | tail -1), mark at cycle $c"
   [ "$(echo "$t" | wc -l)" = 41 ] || fail "$(echo "$t" | wc -l) samples, expected 41"
   echo "ok: cycles $((c - 20))..$((c + 20)) around MARK 1 at $c" ;;
+markers)
+  elf=$fw/examples/fib.elf
+  "$sim" run -q --waves "$tmp/r/w.fst" --waves-to 2000 --out "$tmp/r" "$elf"
+  "$sim" waves "$tmp/r" pipeline --no-gui > "$tmp/out" || fail "tracesim waves failed"
+  grep -q "^gtkwave $tmp/r/w.fst $tmp/r/view.gtkw -S $tmp/r/markers.tcl -l $tmp/r/markers.txt$" "$tmp/out" ||
+    fail "unexpected command: $(cat "$tmp/out")"
+  grep -q '^\^>1 ' "$tmp/r/view.gtkw" || fail "the view has no PC filter"
+  "$sim" decode -f csv --elf "$elf" "$tmp/r/trace.rtd" | awk -F, '$3 == "enter" && $6 == "fib" {print $1}' > "$tmp/ts"
+  awk '/ fib enter #/ {print $1 / 10}' "$tmp/r/markers.txt" > "$tmp/mk"
+  [ "$(wc -l < "$tmp/mk")" -gt 100 ] && [ "$(wc -l < "$tmp/mk")" = "$(wc -l < "$tmp/ts")" ] ||
+    fail "$(wc -l < "$tmp/mk") fib enter markers, $(wc -l < "$tmp/ts") enter records in the trace"
+  paste -d' ' "$tmp/mk" "$tmp/ts" | awk 'NR == 1 {d = $1 - $2} $1 - $2 != d {bad++} END {exit bad > 0}' ||
+    fail "marker cycles and record timestamps are not one constant apart"
+  awk '/ fib enter #3$/' "$tmp/r/markers.txt" | grep -q . || fail "no 'fib enter #3'"
+  "$sim" run -q --waves "$tmp/k/w.fst" --out "$tmp/k" "$fw/tests/waves_switch.elf"
+  "$sim" waves "$tmp/k" --no-gui > /dev/null || fail "tracesim waves failed (marks)"
+  awk -F, 'NR > 1 {print 10 * $2 " ns  hart " $4 " MARK " $1}' "$tmp/k/marks.csv" > "$tmp/m1"
+  grep ' MARK ' "$tmp/k/markers.txt" > "$tmp/m2" || true
+  [ -s "$tmp/m1" ] && diff "$tmp/m1" "$tmp/m2" > /dev/null || fail "MARK markers differ from marks.csv"
+  [ "$(grep -c '^gtkwave::setNamedMarker [A-Z] [0-9]* {.*}$' "$tmp/r/markers.tcl")" = 26 ] || fail "not 26 named markers"
+  # the sink stopping (stop on wrap) and lost stores
+  "$sim" run -q --trace-sram 1K --waves "$tmp/s/w.fst" --waves-to 10 --out "$tmp/s" "$fw/examples/manual.elf"
+  "$sim" waves "$tmp/s" --no-gui > /dev/null || fail "tracesim waves failed (stop)"
+  stop=$(sed -n 's/.*"stopped_at_cycle": \([0-9]*\).*/\1/p' "$tmp/s/trace.json")
+  [ -n "$stop" ] && [ "$stop" -gt 0 ] || fail "manual did not fill the 1 KiB sink"
+  grep -qx "$((10 * stop)) ns  trace sink stopped (buffer full, stop on wrap)" "$tmp/s/markers.txt" || fail "no stop marker at cycle $stop"
+  grep -q "^gtkwave::setNamedMarker [A-Z] $((10 * stop)) {trace sink stopped" "$tmp/s/markers.tcl" || fail "the stop is not a named marker"
+  "$sim" run -q --waves "$tmp/o/w.fst" --waves-to 10 --out "$tmp/o" "$fw/tests/itc_overflow.elf"
+  "$sim" waves "$tmp/o" --no-gui > /dev/null || fail "tracesim waves failed (overflow)"
+  lost=$(sed -n 's/.*"itc_lost": \([0-9]*\).*/\1/p' "$tmp/o/trace.json")
+  [ "$lost" -gt 0 ] && [ "$(grep -c 'ITC store to channel [0-9]* lost' "$tmp/o/markers.txt")" = "$lost" ] ||
+    fail "$(grep -c 'lost' "$tmp/o/markers.txt") loss markers, trace.json says $lost"
+  # bad uses: a run without waves, no run folder, an unknown view
+  "$sim" run -q --max-cycles 100 --out "$tmp/n" "$fw/hello.elf" 2>/dev/null || true
+  "$sim" waves "$tmp/n" --no-gui 2> "$tmp/e1" && fail "a run without waves was accepted"
+  grep -q "names no waves" "$tmp/e1" && [ "$(wc -l < "$tmp/e1")" = 1 ] || fail "unclear: $(cat "$tmp/e1")"
+  "$sim" waves "$tmp/nothing" --no-gui 2> "$tmp/e2" && fail "a missing run folder was accepted"
+  [ "$(wc -l < "$tmp/e2")" = 1 ] || fail "unclear: $(cat "$tmp/e2")"
+  "$sim" waves "$tmp/r" frob --no-gui 2> "$tmp/e3" > /dev/null && fail "an unknown view was accepted"
+  grep -q "no view 'frob'" "$tmp/e3" || fail "unclear: $(cat "$tmp/e3")"
+  echo "ok: markers" ;;
 symfilter)
   elf=$fw/hello.elf
   # three function symbols with a size of at least 8 bytes, from nm (an independent reader)

@@ -2,7 +2,9 @@
 # screenshot.sh WAVES.fst VIEW OUT.png [FROM_CYCLE [TO_CYCLE [HART]]] - renders a view of a
 # waveform to a PNG without a display (Xvfb + GTKWave), as a person would see it in GTKWave.
 # The window shows cycles [FROM_CYCLE, TO_CYCLE) (default: the first 40 cycles of the dump);
-# views as in make_view.sh (HART: whose scope a per-hart view shows, default 0).
+# views as in make_view.sh (HART: whose scope a per-hart view shows, default 0). With
+# TS_MARKERS_TCL=RUN/markers.tcl (written by `tracesim waves RUN --no-gui`) the named markers
+# show too.
 set -eu
 dir=$(cd "$(dirname "$0")" && pwd)
 fst=$(cd "$(dirname "${1:?usage: screenshot.sh WAVES.fst VIEW OUT.png [FROM [TO]]}")" && pwd)/$(basename "$1")
@@ -18,6 +20,8 @@ TS_VIEW_TMP=$tmp "$dir/make_view.sh" "$fst" "$view" "${6:-0}" > "$tmp/view.gtkw"
 from=${4:-}
 to=${5:-}
 {
+  # named markers of the run (tracesim waves writes markers.tcl beside the waves' run folder)
+  [ -n "${TS_MARKERS_TCL:-}" ] && cat "$TS_MARKERS_TCL"
   # one cycle is 10 ns in tracesim's waves
   if [ -n "$from" ]; then
     echo "gtkwave::setZoomRangeTimes $((from * 10)) $(( ${to:-$((from + 40))} * 10 ))"
