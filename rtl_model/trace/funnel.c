@@ -1,7 +1,11 @@
 /* funnel.c - trace funnel model; see funnel.h. Arbitration: when the sink is free, the
  * funnel takes the next whole message from the first non-empty input at or after the
  * round-robin pointer, which then moves past that input (no input starves). One message is
- * taken per cycle at most; bytes go to the sink at the sink width per cycle. */
+ * taken per cycle at most; bytes go to the sink at the sink width per cycle.
+ * After the sink stopped on wrap (the buffer is full, tfEnable cleared), the funnel goes on
+ * taking every message the encoders send and discards it (counted in the sink's discarded
+ * bytes), as a stopped encoder discards its own: writers that poll the ITC before each store
+ * (SiFive's perf library does) never wait for a consumer that is gone. */
 #include "funnel.h"
 #include <string.h>
 
@@ -54,6 +58,14 @@ void funnel_tick(funnel_t *f) {
     f->sink.sba_valid = false;
     f->probe_nbytes = 0;
     if (!(f->control & F_ACTIVE)) return;
+    if (__builtin_expect(f->sink.stopped, 0)) {
+        for (unsigned i = 0; i < f->n_in; i++)
+            for (const nx_msg_t *m; (m = te_port_peek(f->in[i]));) {
+                f->sink.discarded += m->len;
+                te_port_pop(f->in[i]);
+            }
+        return;
+    }
     if (!(f->control & F_ENABLE) && !f->flushing) return;
     if (!f->have_cur) {
         for (unsigned k = 0; k < f->n_in; k++) {

@@ -339,6 +339,43 @@ TS_TEST(funnel_interleaves_whole_messages) {
     funnel_free(&f);
 }
 
+/* after the funnel's sink stops on wrap, the encoders are never held: the funnel takes and
+ * discards their messages, so their ITC stays ready and every store is accepted */
+TS_TEST(funnel_stopped_sink_drains_encoders) {
+    funnel_t f;
+    TS_ASSERT_EQ_I(funnel_init(&f, 4, 64, 40), 0);   /* 64-byte SRAM */
+    te_t a;
+    te_cfg_t c;
+    te_default_cfg(&c);
+    c.has_funnel = true;
+    TS_ASSERT_EQ_I(te_init(&a, &c), 0);
+    funnel_attach(&f, &a);
+    TS_ASSERT_EQ_I(funnel_write(&f, 0, 4, 1), TE_OK);
+    TS_ASSERT_EQ_I(funnel_write(&f, 0, 4, 0x40004003u), TE_OK);   /* SRAM, stop-on-wrap */
+    wr(&a, CTRL, 1);
+    wr(&a, CTRL, 0x8FF04083u);
+    wr(&a, TSC, 0x00008001u);
+    wr(&a, ITCEN, 1);
+    wr(&a, CTRL, 0x8FF04087u);
+    /* 100 stores of a 6-byte message: far more than 64 bytes; the writer polls first */
+    unsigned accepted = 0;
+    for (int k = 0; k < 100; k++) {
+        for (int spin = 0; spin < 50 && !te_itc_ready(&a); spin++) { te_tick(&a); funnel_tick(&f); }
+        TS_ASSERT(te_itc_ready(&a));                      /* never stuck behind the stopped sink */
+        uint64_t before = a.itc_accepted;
+        TS_ASSERT_EQ_I(te_write(&a, STIM, 4, 0xFFFFFu), TE_OK);
+        accepted += a.itc_accepted != before;
+        for (int i = 0; i < 3; i++) { te_tick(&a); funnel_tick(&f); }
+    }
+    TS_ASSERT_EQ_U(accepted, 100);
+    TS_ASSERT(f.sink.stopped);
+    TS_ASSERT_EQ_U(f.sink.wp, 64);                        /* the buffer holds its first 64 bytes */
+    TS_ASSERT(f.sink.discarded > 6 * 50);                 /* the rest was discarded, not queued */
+    TS_ASSERT_EQ_U(a.lost, 0);
+    te_free(&a);
+    funnel_free(&f);
+}
+
 TS_TEST(timestamp_prescale_and_reset) {
     te_t t = make_te(1024, 0, 8);
     wr(&t, CTRL, 1);
