@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
-# screenshot.sh WAVES.fst VIEW OUT.png [FROM_CYCLE [TO_CYCLE]] - renders a view of a waveform
-# to a PNG without a display (Xvfb + GTKWave), as a person would see it in GTKWave. The window
-# shows cycles [FROM_CYCLE, TO_CYCLE) (default: the first 40 cycles of the dump).
+# screenshot.sh WAVES.fst VIEW OUT.png [FROM_CYCLE [TO_CYCLE [HART]]] - renders a view of a
+# waveform to a PNG without a display (Xvfb + GTKWave), as a person would see it in GTKWave.
+# The window shows cycles [FROM_CYCLE, TO_CYCLE) (default: the first 40 cycles of the dump);
+# views as in make_view.sh (HART: whose scope a per-hart view shows, default 0).
 set -eu
 dir=$(cd "$(dirname "$0")" && pwd)
 fst=$(cd "$(dirname "${1:?usage: screenshot.sh WAVES.fst VIEW OUT.png [FROM [TO]]}")" && pwd)/$(basename "$1")
-view=${2:?view: pipeline, bus, trace or hpm}
+view=${2:?view: pipeline, bus, trace, hpm or harts}
 out=${3:?output PNG}
 case "$out" in /*) ;; *) out=$PWD/$out ;; esac
-[ -f "$dir/views/$view.gtkw" ] || { echo "screenshot.sh: no view '$view'" >&2; exit 2; }
 [ -f "$fst" ] || { echo "screenshot.sh: cannot open $fst" >&2; exit 2; }
 command -v xvfb-run >/dev/null && command -v gtkwave >/dev/null ||
   { echo "screenshot.sh: needs xvfb-run and gtkwave (Debian packages xvfb, gtkwave)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-sed "s|@WAVES@|$dir|g" "$dir/views/$view.gtkw" > "$tmp/view.gtkw"
+"$dir/make_view.sh" "$fst" "$view" "${6:-0}" > "$tmp/view.gtkw"
 from=${4:-}
 to=${5:-}
 {
