@@ -7,6 +7,9 @@
 #   itc_full_S       hart 1's FIFO full (S 0: stores lost, 1: hart 1 stalled); every other
 #                    hart's 100 stores in itc.csv
 #   hpm              per-hart HPM counts (self-checking)
+#   stop_wrap_K      the funnel's sink (K sram: --trace-sram 1K; sba: 1 KiB in RAM) fills
+#                    and stops while every hart writes: trace.json, 1024 bytes, every hart's
+#                    messages in the trace
 #   fib_mh_K, manual_mh_K   the examples (K sram/sba): exit 0, and per hart the records the
 #                    firmware reported are in the decoded trace (one header per hart); N = 1:
 #                    exit status 2 with a one-line message
@@ -17,8 +20,10 @@ rm -rf "$run"
 fail() { echo "FAIL (mh $case, $n harts): $*"; exit 1; }
 elf=$b/firmware/tests/mh_$case.elf
 case $case in fib_mh_*|manual_mh_*) elf=$b/firmware/examples/$case.elf ;; esac
+opts=
+case $case in stop_wrap_*) opts="--trace-sram 1K" ;; esac
 rc=0
-"$t" run -q --harts "$n" --max-cycles 20000000 -o "$run" "$elf" > /dev/null 2> "$run.err" || rc=$?
+"$t" run -q --harts "$n" --max-cycles 20000000 $opts -o "$run" "$elf" > /dev/null 2> "$run.err" || rc=$?
 uart=$run/uart.txt
 rows() { awk -F, -v h="$1" 'NR > 1 && $2 == h' "$run/itc.csv" | wc -l; }
 lost() { sed -n 's/.*"itc_lost": \([0-9]*\).*/\1/p' "$run/trace.json"; }
@@ -58,6 +63,15 @@ itc_full_*)
   fi ;;
 hpm)
   [ $rc = 0 ] || fail "exit status $rc: $(tail -2 "$uart")" ;;
+stop_wrap_*)
+  [ $rc = 0 ] || fail "exit status $rc: $(tail -2 "$uart")"
+  grep -q '"stopped_on_wrap": true' "$run/trace.json" || fail "the funnel's sink did not stop on wrap"
+  [ "$(wc -c < "$run/trace.rtd")" = 1024 ] || fail "trace.rtd has $(wc -c < "$run/trace.rtd") bytes, expected the full 1024"
+  for h in $(seq 0 $((n - 1))); do [ "$(rows $h)" -gt 0 ] || fail "hart $h: no store accepted"; done
+  # the trace holds messages of every hart (SRC = hart), whole up to the cut at the end
+  "$t" decode "$run/trace.rtd" > "$run/msgs.jsonl" 2> /dev/null || fail "decode failed"
+  for h in $(seq 0 $((n - 1))); do grep -q "\"src\": $h," "$run/msgs.jsonl" || fail "no message of hart $h in the trace"; done
+  grep -q '"error"' "$run/msgs.jsonl" && fail "a corrupt message in the trace" ;;
 fib_mh_*|manual_mh_*)
   if [ "$n" = 1 ]; then
     [ $rc = 2 ] || fail "one hart: exit status $rc, expected 2"
