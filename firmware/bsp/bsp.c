@@ -11,12 +11,14 @@ static int ts_uart_putc(char c, FILE *f) {
 }
 static int ts_uart_getc(FILE *f) { (void)f; return EOF; }
 
-static FILE ts_stdio = FDEV_SETUP_STREAM(ts_uart_putc, ts_uart_getc, NULL, _FDEV_SETUP_RW);
+/* not static: ts_harts.c switches its put function to line-locked output (ts_harts.h) */
+FILE ts_stdio = FDEV_SETUP_STREAM(ts_uart_putc, ts_uart_getc, NULL, _FDEV_SETUP_RW);
 FILE *const stdin = &ts_stdio;
 FILE *const stdout = &ts_stdio;
 FILE *const stderr = &ts_stdio;
 
 void _exit(int code) {
+    ts_flush_line();                          /* several harts: this hart's unterminated line */
     TS_SIMCTRL(EXIT) = (uint32_t)code;
     for (;;) __asm__ volatile("wfi");
 }
@@ -52,10 +54,11 @@ uint64_t ts_mtime(void) {
 }
 
 void ts_set_mtimecmp(uint64_t t) {
-    /* no spurious interrupt while the two halves are written */
-    TS_MMIO32(TS_CLINT_BASE + TS_CLINT_MTIMECMP + 4) = 0xFFFFFFFFu;
-    TS_MMIO32(TS_CLINT_BASE + TS_CLINT_MTIMECMP) = (uint32_t)t;
-    TS_MMIO32(TS_CLINT_BASE + TS_CLINT_MTIMECMP + 4) = (uint32_t)(t >> 32);
+    /* the calling hart's mtimecmp; no spurious interrupt while the two halves are written */
+    volatile uint32_t *cmp = (volatile uint32_t *)(uintptr_t)(TS_CLINT_BASE + TS_CLINT_MTIMECMP + 8u * ts_hart_id());
+    cmp[1] = 0xFFFFFFFFu;
+    cmp[0] = (uint32_t)t;
+    cmp[1] = (uint32_t)(t >> 32);
 }
 
 uint64_t ts_sim_cycles(void) {

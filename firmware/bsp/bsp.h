@@ -3,6 +3,7 @@
 #define TS_BSP_H
 #include <stdint.h>
 #include "ts_soc.h"
+#include "ts_harts.h"
 
 /* BSP helpers are never instrumented, even when included into code built with
  * -finstrument-functions (the perf library's entry/exit hooks must not recurse) */
@@ -19,7 +20,7 @@ typedef uint32_t (*ts_trap_handler_t)(uint32_t mcause, uint32_t mepc, uint32_t m
 void ts_set_trap_handler(uint32_t cause, ts_trap_handler_t h);
 
 uint64_t ts_mtime(void);
-void ts_set_mtimecmp(uint64_t t);
+void ts_set_mtimecmp(uint64_t t);   /* the calling hart's mtimecmp */
 /* simulator's own cycle/instret count (simctrl), independent of the HPM */
 uint64_t ts_sim_cycles(void);
 uint64_t ts_sim_instret(void);

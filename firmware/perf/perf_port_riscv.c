@@ -41,6 +41,26 @@ void perf_csr_write(unsigned csr, uint32_t v) {
     }
 }
 
+/* the library's lock: in the non-zeroed section (no start-up cost), cleared by perfInit */
+static ts_lock_t perf_lock __attribute__((section(".preserve.tsperf_lock")));
+
+void perf_port_lock_init(void) {
+    for (unsigned h = 0; h < TS_MAX_HARTS; h++) {
+        perf_lock.choosing[h] = 0;
+        perf_lock.number[h] = 0;
+    }
+}
+/* Before the first ts_hart_start() only hart 0 runs code (ts_harts.h), so the lock is not
+ * needed and is skipped: a single-hart program pays a call and a test (about 8 cycles), not
+ * the bakery (about 60). Activation cannot happen between a lock and its unlock (the
+ * library never starts a hart), so both take the same branch. */
+void perf_port_lock(void) {
+    if (ts_harts_started()) ts_lock(&perf_lock);
+}
+void perf_port_unlock(void) {
+    if (ts_harts_started()) ts_unlock(&perf_lock);
+}
+
 uint64_t perf_port_mtime(void) { return ts_mtime(); }
 uint64_t perf_port_timebase(void) { return TS_MTIME_HZ; }
 
