@@ -5,6 +5,7 @@
 #include "overhead.h"
 #include "exit_codes.h"
 #include "run_outputs.h"
+#include "sweep_cli.h"
 #include "soc.h"
 #include <errno.h>
 #include <getopt.h>
@@ -23,6 +24,7 @@ static void usage(FILE *f) {
           "       tracesim check RUN_DIR                 (trace against the run's ground truth)\n"
           "       tracesim report [options] TRACE.rtd   (gprof-like profile of perf records; see --help)\n"
           "       tracesim overhead [options]           (what perf instrumentation costs; see --help)\n"
+          "       tracesim sweep [options] SPEC.json    (run a sweep of points, locally or on Slurm; see --help)\n"
           "\n"
           "Runs bare-metal RV32 firmware on the simulated SoC. UART output goes to stdout and\n"
           "DIR/uart.txt; the exit status is the firmware's exit code (simctrl EXIT).\n"
@@ -303,6 +305,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "check")) return ts_check_main(argc - 1, argv + 1);
     if (!strcmp(argv[1], "report")) return ts_report_main(argc - 1, argv + 1);
     if (!strcmp(argv[1], "overhead")) return ts_overhead_main(argc - 1, argv + 1);
-    fprintf(stderr, "tracesim: unknown command '%s' (commands: run, decode, check, overhead)\n", argv[1]);
+    if (!strcmp(argv[1], "sweep")) return ts_sweep_main(argc - 1, argv + 1);
+    fprintf(stderr, "tracesim: unknown command '%s' (commands: run, decode, check, report, overhead, sweep)\n", argv[1]);
     return TS_EXIT_USAGE;
 }
