@@ -8,6 +8,7 @@
 #include "nexus_decode.h"
 #include "perf_decode.h"
 #include "sweep_json.h"
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -94,6 +95,20 @@ static int rm_entry(const char *path, const struct stat *sb, int flag, struct FT
 static int rm_rf(const char *path) {
     if (access(path, F_OK)) return 0;
     return nftw(path, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+/* empties a point folder, but for point.log (the stderr of the point command itself) */
+static int clear_point_dir(const char *dir) {
+    DIR *d = opendir(dir);
+    if (!d) return errno == ENOENT ? 0 : -1;
+    int rc = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        char path[SW_PATH];
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "point.log")) continue;
+        if (fmt(path, sizeof path, "%s/%s", dir, e->d_name) || rm_rf(path)) rc = -1;
+    }
+    closedir(d);
+    return rc;
 }
 
 /* a whole file, NUL-terminated; NULL if missing */
@@ -343,7 +358,7 @@ int sw_point_main(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *o) 
         return SW_EXIT_HOST;
     }
     catch_signals();
-    if (rm_rf(dir) || sw_mkdir_p(dir)) {
+    if (clear_point_dir(dir) || sw_mkdir_p(dir)) {
         fprintf(stderr, "tracesim: sweep: cannot create %s: %s\n", dir, strerror(errno));
         return SW_EXIT_HOST;
     }
