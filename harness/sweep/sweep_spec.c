@@ -480,7 +480,7 @@ void sw_sanitize(const char *in, char *out, size_t len) {
     for (const char *p = in; *p && k + 1 < len; p++) {
         char ch = *p;
         bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' ||
-                  ch == '+' || ch == '-';
+                  ch == '+' || ch == '-' || ch == '_';
         out[k] = ok && !(k == 0 && ch == '.') ? ch : '-';
         k++;
     }

@@ -113,7 +113,8 @@ const sw_point_t *sw_plan_find(const sw_spec_t *s, const sw_plan_t *p, const int
 /* the baseline point of pt (spec "baseline"), or NULL when there is none in the plan */
 const sw_point_t *sw_plan_baseline(const sw_spec_t *s, const sw_plan_t *p, const sw_point_t *pt);
 
-/* a value as a folder-name part: [A-Za-z0-9.+-] kept, anything else becomes '-' */
+/* a value as a folder-name part: [A-Za-z0-9._+-] kept (not a leading '.'), anything else
+ * becomes '-'; names that clash after this (or through '_') get a hash, see sw_plan */
 void sw_sanitize(const char *in, char *out, size_t len);
 /* 32-bit FNV-1a */
 uint32_t sw_hash(const char *s);

@@ -261,7 +261,7 @@ TS_TEST(point_names) {
     setup_fw();
     char buf[64];
     sw_sanitize("a b/c.d+e_f", buf, sizeof buf);
-    TS_ASSERT_STR_EQ(buf, "a-b-c.d+e-f");
+    TS_ASSERT_STR_EQ(buf, "a-b-c.d+e_f");
     sw_sanitize("..x", buf, sizeof buf);
     TS_ASSERT_STR_EQ(buf, "-.x");
     /* FNV-1a 32 of "a" (the published test vector) */
@@ -270,6 +270,9 @@ TS_TEST(point_names) {
     /* values that clash after sanitising get the hash of axis=value lines; long names are cut */
     const char *text = "{\"firmware\": \"FW\", \"axes\": [{\"name\": \"a\", \"values\": [\"x y\", \"x/y\", \"z\", "
                        "\"0123456789012345678901234567890123456789012345678901234567890123456789\"]}]}";
+    /* '_' joins values: "p_q" + "r" and "p" + "q_r" clash and get hashes too */
+    const char *text2 = "{\"firmware\": \"FW\", \"axes\": [{\"name\": \"a\", \"values\": [\"p_q\", \"p\"]},"
+                        " {\"name\": \"b\", \"values\": [\"r\", \"q_r\"]}]}";
     sw_spec_t s;
     char err[512], want[64];
     if (spec_parse(&s, text, err, sizeof err)) TS_FAIL("%s", err);
@@ -290,6 +293,17 @@ TS_TEST(point_names) {
     if (sw_plan(&s, NULL, "/b", &q, err, sizeof err)) TS_FAIL("%s", err);
     for (size_t i = 0; i < p.n; i++) TS_ASSERT_STR_EQ(q.points[i].name, p.points[i].name);
     sw_plan_free(&q);
+    sw_plan_free(&p);
+    sw_spec_free(&s);
+    if (spec_parse(&s, text2, err, sizeof err)) TS_FAIL("%s", err);
+    if (sw_plan(&s, NULL, "/b", &p, err, sizeof err)) TS_FAIL("%s", err);
+    TS_ASSERT_EQ_U(p.n, 4);
+    snprintf(want, sizeof want, "p_q_r-%08x", sw_hash("a=p_q\nb=r\n"));
+    TS_ASSERT_STR_EQ(p.points[0].name, want);
+    TS_ASSERT_STR_EQ(p.points[1].name, "p_q_q_r");
+    TS_ASSERT_STR_EQ(p.points[2].name, "p_r");
+    snprintf(want, sizeof want, "p_q_r-%08x", sw_hash("a=p\nb=q_r\n"));
+    TS_ASSERT_STR_EQ(p.points[3].name, want);
     sw_plan_free(&p);
     sw_spec_free(&s);
     unlink(fw_path);
