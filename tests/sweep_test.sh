@@ -17,7 +17,8 @@
 #                the interrupted one has no result.txt (and is "not run" in results.csv)
 #   dry_run      --slurm-dry-run prints the sbatch script (array, #SBATCH options, points)
 #                and submits nothing (a fake sbatch on PATH must not run); the script's own
-#                command, run as array task 1, completes exactly that point
+#                command, run as array task 1, completes exactly that point; with
+#                --slurm-chunk 3 the 4 points make 2 tasks of 3 and 1 points
 # failures, interrupt and dry_run run the ASan/UBSan build (which spawns itself for the
 # points and runs); the others the plain one.
 set -u
@@ -174,7 +175,16 @@ dry_run)
   # the script itself, as array task 1 of the job
   SLURM_ARRAY_TASK_ID=1 bash "$out.sbatch" > /dev/null 2>&1 || fail "the script's task 1 failed"
   [ -f "$out/points/2_8/result.txt" ] && [ ! -e "$out/points/2_2" ] || fail "task 1 did not complete exactly point 2_8"
-  grep -q '^check pass' "$out/points/2_8/result.txt" || fail "task 1: check did not pass" ;;
+  grep -q '^check pass' "$out/points/2_8/result.txt" || fail "task 1: check did not pass"
+  # --slurm-chunk 3: 4 points in 2 tasks; task 1 runs the 4th point alone
+  PATH=$out.bin:$PATH "$ts" sweep --slurm-dry-run --slurm-chunk 3 -o "$out.chunk" "$src/sweeps/small.json" > "$out.chunk.sbatch" \
+    2> "$out.stderr" || fail "chunk: exit status $?"
+  san
+  grep -qx '#SBATCH --array=0-1' "$out.chunk.sbatch" || fail "chunk: no --array=0-1"
+  SLURM_ARRAY_TASK_ID=1 bash "$out.chunk.sbatch" > /dev/null 2>&1 || fail "chunk: the script's task 1 failed"
+  [ "$(ls "$out.chunk/points")" = 2_8 ] && [ -f "$out.chunk/points/2_8/result.txt" ] || fail "chunk: task 1 did not complete exactly point 2_8"
+  SLURM_ARRAY_TASK_ID=0 bash "$out.chunk.sbatch" > /dev/null 2>&1 || fail "chunk: the script's task 0 failed"
+  [ "$(ls "$out.chunk"/points/*/result.txt | wc -l)" = 4 ] || fail "chunk: task 0 did not complete the first 3 points" ;;
 *) fail "unknown case" ;;
 esac
 echo "ok ($case)"

@@ -32,6 +32,7 @@ static void usage(FILE *f) {
           "      --slurm-dry-run    print the sbatch script, submit nothing\n"
           "      --partition P, --time T, --account A   #SBATCH options of the job array\n"
           "      --sbatch-arg ARG   another #SBATCH line, e.g. --sbatch-arg=--qos=low (repeatable)\n"
+          "      --slurm-chunk K    K points per array task, run one after the other (default 1)\n"
           "      --poll SECONDS     how often to ask squeue whether the array has ended (default 5)\n"
           "  -q, --quiet            no progress line, no summary line\n"
           "  -h, --help             this text\n"
@@ -67,7 +68,7 @@ static char *absolute(const char *path) {
 
 int ts_sweep_main(int argc, char **argv) {
     enum { O_BUILD = 1, O_ONLY, O_RETRY, O_LIST, O_COLLECT, O_POINT, O_SLURM, O_DRY, O_PART, O_TIME, O_ACCOUNT,
-           O_SBATCH, O_POLL };
+           O_SBATCH, O_POLL, O_CHUNK };
     static const struct option opts[] = {
         {"out", required_argument, 0, 'o'},          {"jobs", required_argument, 0, 'j'},
         {"build", required_argument, 0, O_BUILD},    {"only", required_argument, 0, O_ONLY},
@@ -76,9 +77,10 @@ int ts_sweep_main(int argc, char **argv) {
         {"slurm", no_argument, 0, O_SLURM},          {"slurm-dry-run", no_argument, 0, O_DRY},
         {"partition", required_argument, 0, O_PART}, {"time", required_argument, 0, O_TIME},
         {"account", required_argument, 0, O_ACCOUNT}, {"sbatch-arg", required_argument, 0, O_SBATCH},
-        {"poll", required_argument, 0, O_POLL},      {"quiet", no_argument, 0, 'q'},
+        {"poll", required_argument, 0, O_POLL},      {"slurm-chunk", required_argument, 0, O_CHUNK},
+        {"quiet", no_argument, 0, 'q'},
         {"help", no_argument, 0, 'h'},               {0, 0, 0, 0}};
-    sw_opts_t o = {.poll = 5};
+    sw_opts_t o = {.poll = 5, .chunk = 1};
     const char *out = NULL, *build = NULL, *point = NULL;
     bool list = false, collect = false, slurm = false;
     char **only = calloc((size_t)argc, sizeof *only), **sbatch = calloc((size_t)argc, sizeof *sbatch);
@@ -112,6 +114,7 @@ int ts_sweep_main(int argc, char **argv) {
             if (*end || !(o.poll >= 0.1 && o.poll <= 3600)) { rc = usage_error("invalid value for --poll (0.1 to 3600 s):", optarg); goto done; }
             break;
         }
+        case O_CHUNK: if (parse_uint(optarg, 100000, &o.chunk) || !o.chunk) { rc = usage_error("invalid value for --slurm-chunk:", optarg); goto done; } break;
         case 'q': o.quiet = true; break;
         case 'h': usage(stdout); rc = 0; goto done;
         case ':': rc = usage_error("option needs a value:", argv[optind - 1]); goto done;

@@ -671,8 +671,10 @@ static char *sbatch_script(const sw_spec_t *s, const sw_plan_t *p, const sw_opts
     sbuf_t b = {0};
     char name[64];
     sw_sanitize(s->name, name, sizeof name);
-    sb_add(&b, "#!/bin/bash\n# tracesim sweep %s: one array task per point; written by tracesim sweep --slurm\n", s->path);
-    sb_add(&b, "#SBATCH --job-name=sweep-%s\n#SBATCH --array=0-%zu\n#SBATCH --ntasks=1\n", name, n - 1);
+    sb_add(&b, "#!/bin/bash\n# tracesim sweep %s: %zu point(s) per array task; written by tracesim sweep --slurm\n", s->path,
+           o->chunk ? (size_t)o->chunk : 1);
+    size_t chunk = o->chunk ? o->chunk : 1, tasks = (n + chunk - 1) / chunk;
+    sb_add(&b, "#SBATCH --job-name=sweep-%s\n#SBATCH --array=0-%zu\n#SBATCH --ntasks=1\n", name, tasks - 1);
     sb_add(&b, "#SBATCH --output=%s/slurm/task-%%a.out\n#SBATCH --chdir=%s\n", o->out, cwd);
     if (o->partition) sb_add(&b, "#SBATCH --partition=%s\n", o->partition);
     if (o->time) sb_add(&b, "#SBATCH --time=%s\n", o->time);
@@ -683,9 +685,10 @@ static char *sbatch_script(const sw_spec_t *s, const sw_plan_t *p, const sw_opts
         sb_add(&b, i % 4 ? " " : "\n  ");
         sh_quote(&b, p->points[todo[i]].name);
     }
-    sb_add(&b, "\n)\nexec ");
+    if (chunk == 1) sb_add(&b, "\n)\nexec ");
+    else sb_add(&b, "\n)\nrc=0\nfor p in \"${points[@]:$((SLURM_ARRAY_TASK_ID * %zu)):%zu}\"; do\n  ", chunk, chunk);
     sh_quote(&b, exe);
-    sb_add(&b, " sweep -q --point \"${points[$SLURM_ARRAY_TASK_ID]}\" --out ");
+    sb_add(&b, chunk == 1 ? " sweep -q --point \"${points[$SLURM_ARRAY_TASK_ID]}\" --out " : " sweep -q --point \"$p\" --out ");
     sh_quote(&b, o->out);
     sb_add(&b, " --build ");
     sh_quote(&b, o->build);
@@ -696,7 +699,7 @@ static char *sbatch_script(const sw_spec_t *s, const sw_plan_t *p, const sw_opts
     if (o->retry_failed) sb_add(&b, " --retry-failed");
     sb_add(&b, " ");
     sh_quote(&b, o->spec);
-    sb_add(&b, "\n");
+    sb_add(&b, chunk == 1 ? "\n" : " || rc=1\ndone\nexit $rc\n");
     return b.s;
 }
 
@@ -763,7 +766,10 @@ static int slurm_engine(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t 
         fprintf(stderr, "tracesim: sweep: sbatch printed no job id (see %s)\n", sout);
         return SW_EXIT_HOST;
     }
-    if (!o->quiet) fprintf(stderr, "sweep: submitted job array %s (%zu tasks; script %s)\n", job, n, spath);
+    size_t chunk = o->chunk ? o->chunk : 1;
+    if (!o->quiet)
+        fprintf(stderr, "sweep: submitted job array %s (%zu tasks, %zu point%s each; script %s)\n", job, (n + chunk - 1) / chunk,
+                chunk, chunk == 1 ? "" : "s", spath);
     catch_signals();
     progress_t pg = {.total = p->n, .skipped = skipped, .t0 = t0, .tty = isatty(2), .quiet = o->quiet};
     char qout[SW_PATH], qerr[SW_PATH];

@@ -34,6 +34,7 @@ typedef struct sw_opts {
     char **sbatch_args;
     size_t n_sbatch_args;
     double poll;                  /* seconds between squeue polls */
+    unsigned chunk;               /* points per array task (1: one task per point) */
 } sw_opts_t;
 
 /* runs one point (the point command); 0 ok, 1 failed, 130 interrupted (no result written) */
