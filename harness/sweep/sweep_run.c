@@ -394,8 +394,6 @@ int sw_point_main(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *o) 
     char tail[2048], head[512];
     bool ok = WIFEXITED(st) && WEXITSTATUS(st) == s->expect_exit;
     const char *verdict = "-";
-    sb_add(&r, "status %s\n", "?");          /* placeholder line: rewritten below */
-    size_t status_at = 0;
     if (WIFEXITED(st)) sb_add(&r, "exit %d\n", WEXITSTATUS(st));
     else sb_add(&r, "exit signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
     if (!ok) {
@@ -480,7 +478,7 @@ int sw_point_main(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *o) 
     if (!r.s) return SW_EXIT_HOST;
     /* the status line goes first */
     sbuf_t out = {0};
-    sb_add(&out, "status %s\n%s", ok ? "ok" : "failed", r.s + status_at + strlen("status ?\n"));
+    sb_add(&out, "status %s\n%s", ok ? "ok" : "failed", r.s);
     free(r.s);
     if (!out.s || write_result(dir, out.s)) {
         fprintf(stderr, "tracesim: sweep: cannot write %s/result.txt: %s\n", dir, strerror(errno));
