@@ -177,9 +177,9 @@ dry_run)
   [ -f "$out/points/2_8/result.txt" ] && [ ! -e "$out/points/2_2" ] || fail "task 1 did not complete exactly point 2_8"
   grep -q '^check pass' "$out/points/2_8/result.txt" || fail "task 1: check did not pass"
   # --slurm-chunk 3: 4 points in 2 tasks; task 1 runs the 4th point alone
-  PATH=$out.bin:$PATH "$ts" sweep --slurm-dry-run --slurm-chunk 3 -o "$out.chunk" "$src/sweeps/small.json" > "$out.chunk.sbatch" \
+  # (the plain build: the script runs its points with the binary that wrote it)
+  PATH=$out.bin:$PATH "$t" sweep --slurm-dry-run --slurm-chunk 3 -o "$out.chunk" "$src/sweeps/small.json" > "$out.chunk.sbatch" \
     2> "$out.stderr" || fail "chunk: exit status $?"
-  san
   grep -qx '#SBATCH --array=0-1' "$out.chunk.sbatch" || fail "chunk: no --array=0-1"
   SLURM_ARRAY_TASK_ID=1 bash "$out.chunk.sbatch" > /dev/null 2>&1 || fail "chunk: the script's task 1 failed"
   [ "$(ls "$out.chunk/points")" = 2_8 ] && [ -f "$out.chunk/points/2_8/result.txt" ] || fail "chunk: task 1 did not complete exactly point 2_8"
