@@ -3,7 +3,8 @@
 #   overhead     tests/sweeps/overhead.json, fib with 1 counter (the 5 runs of `tracesim
 #                overhead --quick`): every collected figure equals the
 #                overhead report's own table for the same runs (cycles, instructions,
-#                records, per-record costs, overhead %, ITC stall and SBA conflict cycles),
+#                records, per-record costs over out and over off, overhead %, ITC stall and
+#                SBA conflict cycles),
 #                and stats.cycles equals each point's stats.txt
 #   validation   tests/sweeps/validation.json, fib with 1 counter (6 points):
 #                every check verdict passes, and the collected perf.records equals the count
@@ -79,6 +80,7 @@ for r in rows:
     eq("overhead.stats.cycles", c[10].replace(" %", ""), "overhead report")
     eq("per_record.stats.cycles", c[7] if c[6] != "0" else "", "overhead report")
     eq("per_record.stats.instret", c[8] if c[6] != "0" else "", "overhead report")
+    eq("per_record.stats.cycles@off", c[9] if c[9] != "-" else "", "overhead report")
 EOF
   grep -q '^| fib_on_sba_1 | fib | on | sba | 1 | ok |' "$out/summary.md" || fail "summary.md has no row for fib_on_sba_1"
   grep -Eq '^sweep: 5 points: 5 ok, 0 failed' "$out.stderr" || fail "no closing line" ;;

@@ -860,7 +860,7 @@ static bool number(const char *s, double *v) {
 static bool figure(const sw_spec_t *s, const sw_plan_t *p, const res_t *res, size_t i, size_t f, char *out, size_t len) {
     const sw_figure_t *fg = &s->figs[f];
     if (fg->kind != FIG_OVERHEAD && fg->kind != FIG_PER_RECORD) return res_fig(&res[i], fg->name, out, len);
-    const sw_point_t *b = sw_plan_baseline(s, p, &p->points[i]);
+    const sw_point_t *b = sw_plan_baseline(s, p, &p->points[i], fg->baseline);
     char v[256], bv[256], rec[64];
     double x, y, n;
     if (!b || !res_fig(&res[i], s->figs[fg->base].name, v, sizeof v) ||

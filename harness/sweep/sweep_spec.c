@@ -240,20 +240,49 @@ static int parse_exclude(ctx_t *c, const sj_value_t *ex) {
     return 0;
 }
 
-static int parse_baseline(ctx_t *c, const sj_value_t *b) {
+/* one baseline: {"axis": value, ...} into vi */
+static int parse_baseline(ctx_t *c, const sj_value_t *b, const char *what, int *vi) {
     sw_spec_t *s = c->s;
-    if (want(c, b, SJ_OBJECT, "\"baseline\"")) return -1;
-    if (!b->n) return bad(c, b->line, "\"baseline\" is empty (name an axis and its baseline value)");
+    for (int a = 0; a < SW_MAX_AXES; a++) vi[a] = -1;
+    if (want(c, b, SJ_OBJECT, what)) return -1;
+    if (!b->n) return bad(c, b->line, "%s is empty (name an axis and its baseline value)", what);
     for (size_t m = 0; m < b->n; m++) {
         int a = axis_index(s, b->keys[m], strlen(b->keys[m]));
-        if (a < 0) return bad(c, b->key_lines[m], "\"baseline\": unknown axis \"%s\"", b->keys[m]);
-        int vi = value_index(&s->axes[a], b->items[m]);
-        if (vi < 0)
-            return bad(c, b->items[m]->line, "\"baseline\": axis \"%s\" has no value %s", s->axes[a].name,
+        if (a < 0) return bad(c, b->key_lines[m], "%s: unknown axis \"%s\"", what, b->keys[m]);
+        int v = value_index(&s->axes[a], b->items[m]);
+        if (v < 0)
+            return bad(c, b->items[m]->line, "%s: axis \"%s\" has no value %s", what, s->axes[a].name,
                        b->items[m]->s ? b->items[m]->s : sj_type_name(b->items[m]->type));
-        s->baseline[a] = vi;
+        vi[a] = v;
     }
-    s->has_baseline = true;
+    return 0;
+}
+
+static int parse_baselines(ctx_t *c, const sj_value_t *base, const sj_value_t *named) {
+    sw_spec_t *s = c->s;
+    s->n_baselines = 1;                    /* slot 0: "baseline", set or not */
+    if (!(s->baselines[0].name = dup(""))) return bad(c, 1, "out of memory");
+    if (base) {
+        if (parse_baseline(c, base, "\"baseline\"", s->baselines[0].vi)) return -1;
+        s->has_baseline = true;
+    }
+    if (!named) return 0;
+    if (want(c, named, SJ_OBJECT, "\"baselines\"")) return -1;
+    if (named->n > sizeof s->baselines / sizeof s->baselines[0] - 1)
+        return bad(c, named->line, "more than %zu named baselines", sizeof s->baselines / sizeof s->baselines[0] - 1);
+    for (size_t m = 0; m < named->n; m++) {
+        const char *n = named->keys[m];
+        bool ok = *n != 0;
+        for (const char *q = n; *q; q++)
+            ok &= (*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '_';
+        if (!ok) return bad(c, named->key_lines[m], "baseline name \"%s\": letters, digits and '_'", n);
+        struct sw_baseline *bl = &s->baselines[s->n_baselines];
+        if (!(bl->name = dup(n))) return bad(c, named->key_lines[m], "out of memory");
+        s->n_baselines++;
+        char what[128];
+        snprintf(what, sizeof what, "baseline \"%.64s\"", n);
+        if (parse_baseline(c, named->items[m], what, bl->vi)) return -1;
+    }
     return 0;
 }
 
@@ -297,9 +326,19 @@ static int add_fig(ctx_t *c, const char *name, unsigned line, bool hidden) {
                     return bad(c, line, "\"collect\": \"%s\": a key cannot hold ',', blanks or quotes", name);
             return idx;
         }
-        if (!s->has_baseline) return bad(c, line, "\"collect\": \"%s\" needs a \"baseline\"", name);
         char arg[256];
         snprintf(arg, sizeof arg, "%s", s->figs[idx].arg);
+        char *at = strchr(arg, '@');
+        s->figs[idx].baseline = 0;
+        if (at) {
+            *at++ = 0;
+            size_t b;
+            for (b = 1; b < s->n_baselines && strcmp(s->baselines[b].name, at); b++) {}
+            if (b == s->n_baselines)
+                return bad(c, line, "\"collect\": \"%s\": no baseline \"%s\" in \"baselines\"", name, at);
+            s->figs[idx].baseline = (int)b;
+        } else if (!s->has_baseline)
+            return bad(c, line, "\"collect\": \"%s\" needs a \"baseline\"", name);
         if (!strncmp(arg, "overhead.", 9) || !strncmp(arg, "per_record.", 11) || !strcmp(arg, "check"))
             return bad(c, line, "\"collect\": \"%s\": the base must be a collected number (stats., hpm., events., trace., perf.records)", name);
         if (kinds[k].kind == FIG_PER_RECORD && add_fig(c, "perf.records", line, true) < 0) return -1;
@@ -316,7 +355,7 @@ static int parse_root(ctx_t *c, const sj_value_t *root) {
     sw_spec_t *s = c->s;
     if (want(c, root, SJ_OBJECT, "a sweep spec")) return -1;
     static const char *const keys[] = {"name", "firmware", "run", "axes", "exclude", "check", "expect_exit",
-                                       "perf_channel", "baseline", "collect", NULL};
+                                       "perf_channel", "baseline", "baselines", "collect", NULL};
     if (known_keys(c, root, "the spec", keys)) return -1;
     const sj_value_t *v;
     if ((v = sj_get(root, "name"))) {
@@ -360,7 +399,7 @@ static int parse_root(ctx_t *c, const sj_value_t *root) {
         if (v->type != SJ_NUMBER || *end || x < 0 || x > 31) return bad(c, v->line, "\"perf_channel\" must be an integer 0..31");
         s->perf_channel = (unsigned)x;
     }
-    if ((v = sj_get(root, "baseline")) && parse_baseline(c, v)) return -1;
+    if (parse_baselines(c, sj_get(root, "baseline"), sj_get(root, "baselines"))) return -1;
     if ((v = sj_get(root, "collect"))) {
         if (want(c, v, SJ_ARRAY, "\"collect\"")) return -1;
         for (size_t i = 0; i < v->n; i++) {
@@ -373,7 +412,6 @@ static int parse_root(ctx_t *c, const sj_value_t *root) {
 
 int sw_spec_parse(sw_spec_t *s, const char *text, size_t len, const char *fname, char *err, size_t errlen) {
     memset(s, 0, sizeof *s);
-    for (int a = 0; a < SW_MAX_AXES; a++) s->baseline[a] = -1;
     s->perf_channel = 6;
     ctx_t c = {s, fname, err, errlen};
     s->path = dup(fname);
@@ -447,6 +485,7 @@ void sw_spec_free(sw_spec_t *s) {
     free(s->exclude);
     free_list(s->check_args, s->n_check_args);
     for (size_t i = 0; i < s->n_figs; i++) free(s->figs[i].name);
+    for (size_t i = 0; i < s->n_baselines; i++) free(s->baselines[i].name);
     free(s->figs);
     memset(s, 0, sizeof *s);
 }
@@ -568,12 +607,12 @@ const sw_point_t *sw_plan_find(const sw_spec_t *s, const sw_plan_t *p, const int
     return NULL;
 }
 
-const sw_point_t *sw_plan_baseline(const sw_spec_t *s, const sw_plan_t *p, const sw_point_t *pt) {
-    if (!s->has_baseline) return NULL;
+const sw_point_t *sw_plan_baseline(const sw_spec_t *s, const sw_plan_t *p, const sw_point_t *pt, int b) {
+    if (b < 0 || (size_t)b >= s->n_baselines || (b == 0 && !s->has_baseline)) return NULL;
     int vi[SW_MAX_AXES];
     memcpy(vi, pt->vi, sizeof vi);
     for (size_t a = 0; a < s->n_axes; a++)
-        if (s->baseline[a] >= 0) vi[a] = s->baseline[a];
+        if (s->baselines[b].vi[a] >= 0) vi[a] = s->baselines[b].vi[a];
     /* values that the baseline values ignore become "-"; axes the point ignored but the
      * baseline does not cannot be told: no baseline then */
     int merged[SW_MAX_AXES];

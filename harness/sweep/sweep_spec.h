@@ -42,8 +42,8 @@ enum sw_fig_kind {
     FIG_TRACE,        /* trace.KEY: a number or true/false of trace.json */
     FIG_RECORDS,      /* perf.records: complete perf records decoded from trace.rtd */
     FIG_CHECK,        /* check: pass or fail (exit status of tracesim check) */
-    FIG_OVERHEAD,     /* overhead.FIG: 100 * (FIG - FIG of the baseline) / FIG of the baseline */
-    FIG_PER_RECORD,   /* per_record.FIG: (FIG - FIG of the baseline) / perf.records */
+    FIG_OVERHEAD,     /* overhead.FIG[@B]: 100 * (FIG - FIG of the baseline) / FIG of the baseline */
+    FIG_PER_RECORD,   /* per_record.FIG[@B]: (FIG - FIG of the baseline) / perf.records */
 };
 
 typedef struct sw_figure {
@@ -51,6 +51,7 @@ typedef struct sw_figure {
     enum sw_fig_kind kind;
     const char *arg;             /* points into name: the key, column or base figure */
     int base;                    /* FIG_OVERHEAD, FIG_PER_RECORD: index of the base figure */
+    int baseline;                /* and of the baseline in sw_spec_t.baselines */
     unsigned line;
     bool hidden;                 /* collected for a derived figure only, not a column */
 } sw_figure_t;
@@ -73,8 +74,11 @@ typedef struct sw_spec {
     size_t n_check_args;
     int expect_exit;             /* the run's expected exit status (default 0) */
     unsigned perf_channel;       /* for perf.records (default 6) */
-    int baseline[SW_MAX_AXES];   /* value index per axis, -1 = the point's own */
-    bool has_baseline;
+    /* baselines[0] is "baseline", the others "baselines": NAME; per axis the value index,
+     * -1 = the point's own */
+    struct sw_baseline { char *name; int vi[SW_MAX_AXES]; } baselines[16];
+    size_t n_baselines;
+    bool has_baseline;           /* "baseline" given (baselines[0] is set) */
     sw_figure_t *figs;
     size_t n_figs;
 } sw_spec_t;
@@ -110,8 +114,8 @@ int sw_plan(const sw_spec_t *s, int *const *only, const char *build, sw_plan_t *
 void sw_plan_free(sw_plan_t *p);
 /* the point of the plan with these value indices (after ignoring), or NULL */
 const sw_point_t *sw_plan_find(const sw_spec_t *s, const sw_plan_t *p, const int *vi);
-/* the baseline point of pt (spec "baseline"), or NULL when there is none in the plan */
-const sw_point_t *sw_plan_baseline(const sw_spec_t *s, const sw_plan_t *p, const sw_point_t *pt);
+/* the point of the plan that is baseline b (index in s->baselines) of pt, or NULL */
+const sw_point_t *sw_plan_baseline(const sw_spec_t *s, const sw_plan_t *p, const sw_point_t *pt, int b);
 
 /* a value as a folder-name part: [A-Za-z0-9._+-] kept (not a leading '.'), anything else
  * becomes '-'; names that clash after this (or through '_') get a hash, see sw_plan */

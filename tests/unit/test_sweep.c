@@ -121,7 +121,7 @@ TS_TEST(spec_errors) {
     spec_bad("[]", "t.json:1: a sweep spec must be an object, not an array");
     spec_bad("{\"firmware\": \"FW\",\n \"axes\": [{\"name\": \"a\", \"values\": [1]}],\n \"colect\": []}",
              "t.json:3: unknown key \"colect\" in the spec (known: name, firmware, run, axes, exclude, check, "
-             "expect_exit, perf_channel, baseline, collect)");
+             "expect_exit, perf_channel, baseline, baselines, collect)");
     spec_bad("{\"firmware\": \"FW\",\n \"axes\": []}", "t.json:2: \"axes\" is empty (at least one axis)");
     spec_bad("{\"firmware\": \"FW\",\n \"axes\": [\n {\"name\": \"a\",\n \"values\": []}]}", "t.json:4: axis \"a\" has no values");
     spec_bad("{\"firmware\": \"FW\", \"axes\": [{\"name\": \"a\", \"values\": [1]},\n {\"name\": \"a\", \"values\": [2]}]}",
@@ -159,6 +159,11 @@ TS_TEST(spec_errors) {
              "t.json:3: \"collect\": \"stats.cycles\" twice (first on line 2)");
     spec_bad("{\"firmware\": \"FW\", \"axes\": [{\"name\": \"a\", \"values\": [1]}],\n \"baseline\": {\"a\": 3}}",
              "t.json:2: \"baseline\": axis \"a\" has no value 3");
+    spec_bad("{\"firmware\": \"FW\", \"axes\": [{\"name\": \"a\", \"values\": [1]}], \"baselines\": {\"one\": {\"a\": 1}},\n"
+             " \"collect\": [\"per_record.stats.cycles@two\"]}",
+             "t.json:2: \"collect\": \"per_record.stats.cycles@two\": no baseline \"two\" in \"baselines\"");
+    spec_bad("{\"firmware\": \"FW\", \"axes\": [{\"name\": \"a\", \"values\": [1]}],\n \"baselines\": {\"one\": {\"b\": 1}}}",
+             "t.json:2: baseline \"one\": unknown axis \"b\"");
     spec_bad("{\"firmware\": \"FW\", \"axes\": [{\"name\": \"a\", \"values\": [1]}],\n \"check\": \"yes\"}",
              "t.json:2: \"check\" must be true, false or an object, not a string");
     spec_bad("{\"firmware\": \"FW\",\n \"axes\": [{\"name\": \"a\", \"values\": [1]}],,}",
@@ -199,7 +204,7 @@ TS_TEST(plan_points) {
         "                                 {\"value\": \"on\", \"run\": [\"--funnel\"]}]},\n"
         "  {\"name\": \"sink\", \"run\": [\"--sink-width\", \"{sink}\"], \"values\": [4, 8]}],\n"
         " \"exclude\": [{\"ex\": \"manual\", \"sink\": 8}],\n"
-        " \"baseline\": {\"mode\": \"out\"}}";
+        " \"baseline\": {\"mode\": \"out\"}, \"baselines\": {\"four\": {\"sink\": 4}}}";
     sw_spec_t s;
     char err[512];
     if (spec_parse(&s, text, err, sizeof err)) TS_FAIL("%s", err);
@@ -234,9 +239,14 @@ TS_TEST(plan_points) {
     const char *args2[] = {"-n", "1000", "--funnel", "--sink-width", "8"};
     for (size_t i = 0; i < 5; i++) TS_ASSERT_STR_EQ(p.points[2].args[i], args2[i]);
     /* baselines: the "out" point of the same example; out is its own */
-    TS_ASSERT(sw_plan_baseline(&s, &p, &p.points[2]) == &p.points[0]);
-    TS_ASSERT(sw_plan_baseline(&s, &p, &p.points[4]) == &p.points[3]);
-    TS_ASSERT(sw_plan_baseline(&s, &p, &p.points[0]) == &p.points[0]);
+    TS_ASSERT(sw_plan_baseline(&s, &p, &p.points[2], 0) == &p.points[0]);
+    TS_ASSERT(sw_plan_baseline(&s, &p, &p.points[4], 0) == &p.points[3]);
+    TS_ASSERT(sw_plan_baseline(&s, &p, &p.points[0], 0) == &p.points[0]);
+    /* the named baseline "four": the same point with sink 4 */
+    TS_ASSERT_STR_EQ(s.baselines[1].name, "four");
+    TS_ASSERT(sw_plan_baseline(&s, &p, &p.points[2], 1) == &p.points[1]);
+    TS_ASSERT(sw_plan_baseline(&s, &p, &p.points[1], 1) == &p.points[1]);
+    TS_ASSERT(sw_plan_baseline(&s, &p, &p.points[2], 2) == NULL);
     sw_plan_free(&p);
     /* --only keeps the order and the ignore merging; exclusions apply to the product before
      * the merging, so manual_out (from manual, out, 8) is excluded here */
