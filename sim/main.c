@@ -5,6 +5,7 @@
 #include "overhead.h"
 #include "exit_codes.h"
 #include "run_outputs.h"
+#include "sweep_cli.h"
 #include "soc.h"
 #include "symfilter.h"
 #include "markers.h"
@@ -28,6 +29,7 @@ static void usage(FILE *f) {
           "       tracesim overhead [options]           (what perf instrumentation costs; see --help)\n"
           "       tracesim symfilter FW.elf             (GTKWave filter: PC -> function+offset)\n"
           "       tracesim waves RUN_DIR [VIEW [HART]]  (the run's waves in GTKWave with markers)\n"
+          "       tracesim sweep [options] SPEC.json    (run a sweep of points, locally or on Slurm; see --help)\n"
           "\n"
           "Runs bare-metal RV32 firmware on the simulated SoC. UART output goes to stdout and\n"
           "DIR/uart.txt; the exit status is the firmware's exit code (simctrl EXIT).\n"
@@ -439,6 +441,7 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "overhead")) return ts_overhead_main(argc - 1, argv + 1);
     if (!strcmp(argv[1], "symfilter")) return ts_symfilter_main(argc - 1, argv + 1);
     if (!strcmp(argv[1], "waves")) return ts_waves_main(argc - 1, argv + 1);
-    fprintf(stderr, "tracesim: unknown command '%s' (commands: run, decode, check, report, overhead, symfilter, waves)\n", argv[1]);
+    if (!strcmp(argv[1], "sweep")) return ts_sweep_main(argc - 1, argv + 1);
+    fprintf(stderr, "tracesim: unknown command '%s' (commands: run, decode, check, report, overhead, symfilter, waves, sweep)\n", argv[1]);
     return TS_EXIT_USAGE;
 }

@@ -1,0 +1,10 @@
+/* sweep_cli.h - `tracesim sweep SPEC`: runs every point of a sweep spec (harness/sweep/
+ * sweep_spec.h) with a local pool of workers or as a Slurm job array (sweep_run.h), one run
+ * folder per point, and writes results.csv and summary.md (README "Sweeps"). */
+#ifndef TS_SWEEP_CLI_H
+#define TS_SWEEP_CLI_H
+/* argv[0] is "sweep"; returns the exit status: 0 every point ok, 1 a point failed or did not
+ * run, 120 usage or a bad spec, 121 the spec or a firmware ELF is missing, 126 host error,
+ * 130 interrupted */
+int ts_sweep_main(int argc, char **argv);
+#endif
