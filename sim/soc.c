@@ -224,7 +224,7 @@ void soc_reset(soc_t *s, uint32_t entry) {
     *p->boot_addr = entry;
     *p->rst_n = 0;
     *p->instr_rdy = 0; *p->data_rdy = 0; *p->instr_err = 0; *p->data_err = 0;
-    *p->irq_timer = 0; *p->irq_software = 0;
+    *p->irq_timer = 0; *p->irq_software = 0; *p->irq_lcof = 0;
     *p->clk = 0;
     vcore_eval(s->vc);
     for (int i = 0; i < 4; i++) { *p->clk ^= 1; vcore_eval(s->vc); }
@@ -332,6 +332,7 @@ static inline void soc_step(soc_t *s) {
     hpm_set_time(&s->hpm, s->clint.mtime);
     *p->irq_timer = clint_timer_irq(&s->clint, 0);
     *p->irq_software = clint_soft_irq(&s->clint, 0);
+    *p->irq_lcof = s->hpm.lcof;
 
     if (s->waves_active) waves_sample(s);
     s->cycle++;
