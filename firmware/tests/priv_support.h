@@ -5,9 +5,7 @@
  * raises a machine software interrupt (CLINT msip) and spins; the interrupt is enabled in
  * every lower mode and cannot be delegated, so the return works whatever medeleg/mideleg and
  * the S-mode code did. priv_init() installs that handler (and the S-mode trap vector).
- *
- * S-mode traps: s_trap_entry (stvec, direct) saves the caller-saved registers and calls the
- * handler set with s_set_trap_handler(), which returns the sepc to resume at; then sret. */
+ * S-mode traps: firmware/sbi/s_trap.h. */
 #ifndef TS_PRIV_SUPPORT_H
 #define TS_PRIV_SUPPORT_H
 #include <stdint.h>
@@ -18,9 +16,7 @@ typedef uint32_t (*priv_fn_t)(uint32_t arg);
 uint32_t priv_call(uint32_t mode, priv_fn_t fn, uint32_t arg);
 void priv_init(void);
 
-typedef uint32_t (*s_trap_handler_t)(uint32_t scause, uint32_t sepc, uint32_t stval);
-void s_set_trap_handler(uint32_t cause, s_trap_handler_t h);
-void s_trap_entry(void);
+#include "s_trap.h"
 
 /* length of the instruction at pc (2 or 4) */
 static inline uint32_t insn_len(uint32_t pc) {
