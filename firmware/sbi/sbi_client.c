@@ -128,3 +128,18 @@ void sperf_sampling_end(void) {
     __asm__ volatile("csrc sstatus, %0" :: "r"(2u));
     __asm__ volatile("csrc sie, %0" :: "r"(1u << 13));
 }
+
+/* ---- U-mode calls ---------------------------------------------------------------------- */
+extern char u_call_stub[], u_call_resume[];
+static uint32_t on_u_ecall(uint32_t cause, uint32_t epc, uint32_t tval) {
+    (void)cause; (void)tval;
+    if (epc == (uint32_t)(uintptr_t)u_call_stub) {
+        __asm__ volatile("csrs sstatus, %0" :: "r"(0x100u));   /* sret to S-mode */
+        return (uint32_t)(uintptr_t)u_call_resume;
+    }
+    return epc + 4;                                            /* other ecalls: ignored */
+}
+void u_call_init(void) {
+    s_set_trap_handler(8, on_u_ecall);
+    __asm__ volatile("csrw scounteren, %0" :: "r"(0xFFFFFFFFu));   /* U reads every counter */
+}

@@ -69,4 +69,10 @@ long sperf_stop(spmu_t *p, sperf_event_t *e, int reset);
 typedef struct sperf_hist { uint32_t base, shift, nbins; uint32_t *bins; uint32_t outside; } sperf_hist_t;
 void sperf_sampling_begin(spmu_t *p, sperf_event_t **evs, unsigned n, sperf_hist_t *hist);
 void sperf_sampling_end(void);
+
+/* U-mode: u_call_init() installs the S-mode handler of the return ecall and opens every
+ * counter to U-mode (scounteren); u_call(fn, arg) runs fn(arg) in U-mode and returns its
+ * result in S-mode. */
+void u_call_init(void);
+uint32_t u_call(uint32_t (*fn)(uint32_t), uint32_t arg);
 #endif
