@@ -44,6 +44,8 @@ int s_main(void) {
     uint32_t n = (uint32_t)sbi_pmu_num_counters().value, fw = n - TS_SBI_FW_COUNTERS;
     const uint32_t raw = SBI_PMU_EVENT_IDX(2u, 0), fwev = SBI_PMU_EVENT_IDX(15u, SBI_PMU_FW_ILLEGAL_INSN);
     uint32_t all = n >= 32 ? 0xFFFFFFFFu : (1u << n) - 1;
+    CHECK_EQ(sbi_pmu_counter_config_matching(fw, 0xFF, 0, fwev, 0).value, fw);   /* the set works */
+    CHECK_EQ(sbi_pmu_counter_stop(fw, 1, SBI_PMU_STOP_FLAG_RESET).error, SBI_ERR_ALREADY_STOPPED);
     printf("| SBI call | cycles | instructions |\n|---|--:|--:|\n");
     MEASURE("base get_spec_version", , sbi_get_spec_version(), );
     MEASURE("base probe_extension(PMU)", , sbi_probe_extension(SBI_EXT_PMU), );
@@ -55,8 +57,8 @@ int s_main(void) {
     MEASURE("pmu counter_config_matching (general event via the table)", ,
             sbi_pmu_counter_config_matching(0, all, SBI_PMU_CFG_FLAG_CLEAR_VALUE, SBI_PMU_EVENT_IDX(0u, SBI_PMU_HW_BRANCH_MISSES), 0),
             sbi_pmu_counter_stop(3, 1, SBI_PMU_STOP_FLAG_RESET));
-    MEASURE("pmu counter_config_matching (firmware event)", ,
-            sbi_pmu_counter_config_matching(0, all, 0, fwev, 0),
+    MEASURE("pmu counter_config_matching (firmware event, the 8 firmware counters)", ,
+            sbi_pmu_counter_config_matching(fw, 0xFF, 0, fwev, 0),
             sbi_pmu_counter_stop(fw, 1, SBI_PMU_STOP_FLAG_RESET));
     sbi_pmu_counter_config_matching(3, 1, 0, raw, TS_HPM_LOAD);
     MEASURE("pmu counter_start (SET_INIT_VALUE, 1 counter)", ,

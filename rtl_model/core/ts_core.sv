@@ -97,6 +97,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
   ctrl_t       mem_c_q;          // not every decode bit is needed past EX
   /* verilator lint_on UNUSEDSIGNAL */
   logic        mem_exc_q;
+  logic        mem_csr_missing_q;             // CSR instruction naming a CSR that does not exist
   logic [3:0]  mem_cause_q;
   logic [31:0] mem_tval_q;
   logic        mem_busy_q;                    // MEM has been waiting at least one cycle
@@ -208,7 +209,9 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
   logic [3:0]  id_cause;
   logic [31:0] id_tval;
 
-  ts_decode u_decode (.instr_i(id_instr_q), .is_c_i(id_is_c_q), .ctrl_o(id_c), .imm_o(id_imm));
+  logic        id_ecall, id_ebreak;
+  ts_decode u_decode (.instr_i(id_instr_q), .is_c_i(id_is_c_q), .ctrl_o(id_c), .ecall_o(id_ecall),
+                      .ebreak_o(id_ebreak), .imm_o(id_imm));
 
   // register read with write-through from WB
   always_comb begin
@@ -228,9 +231,9 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
       id_exc = 1'b1; id_cause = ExcInstrAccess; id_tval = id_pc_q;
     end else if (id_cill_q || id_c.illegal) begin
       id_exc = 1'b1; id_cause = ExcIllegal; id_tval = id_raw_q;
-    end else if (id_c.ecall) begin
+    end else if (id_ecall) begin
       id_exc = 1'b1; id_cause = ExcEcallM;
-    end else if (id_c.ebreak) begin
+    end else if (id_ebreak) begin
       id_exc = 1'b1; id_cause = ExcBreakpoint; id_tval = id_pc_q;
     end
   end
@@ -309,7 +312,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
     end
   end
 
-  assign op_a = ex_c_q.a_pc ? ex_pc_q : (ex_c_q.a_zero ? 32'd0 : fwd_rs1);
+  assign op_a = ex_c_q.a_pc ? ex_pc_q : fwd_rs1;
   assign op_b = ex_c_q.b_imm ? ex_imm_q : fwd_rs2;
 
   always_comb begin
@@ -420,7 +423,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
       mem_valid_q <= 1'b0;
       mem_pc_q <= '0; mem_raw_q <= '0; mem_result_q <= '0; mem_addr_q <= '0;
       mem_wdata_q <= '0; mem_csr_src_q <= '0; mem_c_q <= '0;
-      mem_exc_q <= 1'b0; mem_cause_q <= '0; mem_tval_q <= '0;
+      mem_exc_q <= 1'b0; mem_cause_q <= '0; mem_tval_q <= '0; mem_csr_missing_q <= 1'b0;
     end else begin
       if (redirect_mem) begin
         mem_valid_q <= 1'b0;
@@ -433,6 +436,10 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
         mem_wdata_q   <= fwd_rs2;
         mem_csr_src_q <= ex_c_q.csr_imm ? {27'd0, ex_c_q.rs1} : fwd_rs1;
         mem_c_q       <= ex_c_q;
+        // the CSR address decoder runs only for CSR instructions (a clocked branch: as
+        // combinational logic it would be evaluated in every simulated cycle)
+        if (ex_c_q.csr_op != CsrNone) mem_csr_missing_q <= !csr_exists(ex_c_q.csr_addr);
+        else                          mem_csr_missing_q <= 1'b0;
         mem_exc_q     <= ex_exc;
         mem_cause_q   <= ex_cause;
         mem_tval_q    <= ex_tval;
@@ -445,7 +452,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
   // ---------------------------------------------------------------------------------------
   logic        irq_pending, take_irq, take_exc, take_trap;
   logic [3:0]  irq_cause;
-  logic        csr_illegal, csr_writes, csr_is_ext, priv_illegal;
+  logic        csr_illegal, csr_writes, priv_illegal;
   logic        wfi_wait, ls_wait, bus_fault;
   /* verilator tracing_off */  // visible as wb_result_q
   logic [31:0] load_val;
@@ -483,7 +490,6 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
 
   // CSRRS/CSRRC (and their immediate forms) write only when the rs1 field is not x0/0
   assign csr_writes  = (mem_c_q.csr_op == CsrRw) || (mem_c_q.rs1 != 5'd0);
-  assign csr_is_ext  = is_counter_csr(mem_c_q.csr_addr);
   // privilege of a CSR: address bits 9:8; counters cycle..hpmcounter31[h] from S/U-mode
   // need their mcounteren bit, from U-mode also their scounteren bit; satp from S-mode
   // traps with mstatus.TVM
@@ -495,7 +501,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
                           ((priv_q != PrivM && !mcounteren_q[csr_ctr_idx]) ||
                            (priv_q == PrivU && !scounteren_q[csr_ctr_idx]));
   assign csr_illegal = (mem_c_q.csr_op != CsrNone) &&
-                       (!csr_exists(mem_c_q.csr_addr) ||
+                       (mem_csr_missing_q ||
                         (csr_writes && mem_c_q.csr_addr[11:10] == 2'b11) ||
                         (priv_q < mem_c_q.csr_addr[9:8]) || csr_ctr_denied ||
                         (mem_c_q.csr_addr == CsrSatp && priv_q == PrivS && mstatus_tvm_q));
@@ -600,16 +606,18 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
   // CSR read of the core's own registers
   // mstatus: SIE 1, MIE 3, SPIE 5, MPIE 7, SPP 8, MPP 12:11, MPRV 17, MXR 19, TVM 20, TW 21,
   // TSR 22; SUM is read-only 0 (satp.MODE is read-only Bare), no FS/VS/XS, little-endian
-  logic [31:0] mstatus_val, sstatus_val;
-  assign mstatus_val = {9'd0, mstatus_tsr_q, mstatus_tw_q, mstatus_tvm_q, mstatus_mxr_q, 1'b0,
-                        mstatus_mprv_q, 4'd0, mstatus_mpp_q, 2'd0, mstatus_spp_q,
-                        mstatus_mpie_q, 1'b0, mstatus_spie_q, 1'b0, mstatus_mie_q, 1'b0,
-                        mstatus_sie_q, 1'b0};
-  assign sstatus_val = mstatus_val & 32'h000C_0122;   // SIE, SPIE, SPP, SUM, MXR
+  // (computed only when a CSR instruction commits, inside the clocked block: as always_comb
+  // logic the read multiplexer would be evaluated in every simulated cycle)
+  function automatic logic [31:0] mstatus_val();
+    return {9'd0, mstatus_tsr_q, mstatus_tw_q, mstatus_tvm_q, mstatus_mxr_q, 1'b0,
+            mstatus_mprv_q, 4'd0, mstatus_mpp_q, 2'd0, mstatus_spp_q,
+            mstatus_mpie_q, 1'b0, mstatus_spie_q, 1'b0, mstatus_mie_q, 1'b0,
+            mstatus_sie_q, 1'b0};
+  endfunction
 
   function automatic logic [31:0] csr_read_local(logic [11:0] a);
     unique case (a)
-      CsrMstatus:   return mstatus_val;
+      CsrMstatus:   return mstatus_val();
       CsrMisa:      return 32'h4014_1104;               // RV32 I M C S U
       CsrMedeleg:   return {16'd0, medeleg_q};
       CsrMideleg:   return {18'd0, mideleg_q};
@@ -621,7 +629,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
       CsrMtval:     return mtval_q;
       CsrMip:       return {18'd0, mip_all};
       CsrMhartid:   return HartId;
-      CsrSstatus:   return sstatus_val;
+      CsrSstatus:   return mstatus_val() & 32'h000C_0122;   // SIE, SPIE, SPP, SUM, MXR
       CsrSie:       return {18'd0, mie_q & mideleg_q};
       CsrSip:       return {18'd0, mip_all & mideleg_q};
       CsrStvec:     return stvec_q;
@@ -634,17 +642,6 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
     endcase
   endfunction
 
-  /* verilator tracing_off */  // visible as wb_result_q and the CSR registers
-  logic [31:0] csr_old, csr_new;
-  /* verilator tracing_on */
-  always_comb begin
-    csr_old = csr_read_local(mem_c_q.csr_addr);
-    unique case (mem_c_q.csr_op)
-      CsrRs:   csr_new = csr_old | mem_csr_src_q;
-      CsrRc:   csr_new = csr_old & ~mem_csr_src_q;
-      default: csr_new = mem_csr_src_q;
-    endcase
-  end
 
   logic do_csr;
   assign do_csr = mem_valid_q && mem_c_q.csr_op != CsrNone && !take_trap;
@@ -707,7 +704,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
       else                 wb_result_q <= mem_result_q;
 
       if (do_csr) begin
-        if (csr_is_ext) begin
+        if (is_counter_csr(mem_c_q.csr_addr)) begin
           /* verilator tracing_off */
           logic [31:0] ext_old, ext_new;
           /* verilator tracing_on */
@@ -725,6 +722,15 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(
           if (mem_c_q.csr_addr == CsrScountovf && priv_q != PrivM) ext_old = ext_old & mcounteren_q;
           wb_result_q <= ext_old;
         end else begin
+          /* verilator tracing_off */
+          logic [31:0] csr_old, csr_new;
+          /* verilator tracing_on */
+          csr_old = csr_read_local(mem_c_q.csr_addr);
+          unique case (mem_c_q.csr_op)
+            CsrRs:   csr_new = csr_old | mem_csr_src_q;
+            CsrRc:   csr_new = csr_old & ~mem_csr_src_q;
+            default: csr_new = mem_csr_src_q;
+          endcase
           wb_result_q <= csr_old;
           if (csr_writes) begin
             unique case (mem_c_q.csr_addr)

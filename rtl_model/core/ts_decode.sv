@@ -9,6 +9,8 @@ module ts_decode import ts_core_pkg::*; (
   input  logic [31:0] instr_i,
   input  logic        is_c_i,
   output ctrl_t       ctrl_o,
+  output logic        ecall_o,
+  output logic        ebreak_o,
   output logic [31:0] imm_o
 );
   logic [6:0] opcode;
@@ -27,6 +29,8 @@ module ts_decode import ts_core_pkg::*; (
 
   always_comb begin
     ctrl_o          = '0;
+    ecall_o         = 1'b0;
+    ebreak_o        = 1'b0;
     ctrl_o.rd       = instr_i[11:7];
     ctrl_o.rs1      = instr_i[19:15];
     ctrl_o.rs2      = instr_i[24:20];
@@ -122,8 +126,8 @@ module ts_decode import ts_core_pkg::*; (
         ctrl_o.is_system = 1'b1;
         if (f3 == 3'b000) begin
           unique case (instr_i[31:7])
-            25'h0000000:                      ctrl_o.ecall   = 1'b1;
-            25'h0002000:                      ctrl_o.ebreak  = 1'b1;
+            25'h0000000:                      ecall_o        = 1'b1;
+            25'h0002000:                      ebreak_o       = 1'b1;
             {12'h302, 13'h0}:                 ctrl_o.is_mret = 1'b1;
             {12'h102, 13'h0}:                 ctrl_o.is_sret = 1'b1;
             {12'h105, 13'h0}:                 ctrl_o.is_wfi  = 1'b1;
@@ -155,7 +159,7 @@ module ts_decode import ts_core_pkg::*; (
       ctrl_o.csr_op = CsrNone; ctrl_o.is_branch = 1'b0; ctrl_o.is_jal = 1'b0;
       ctrl_o.is_jalr = 1'b0; ctrl_o.is_div = 1'b0; ctrl_o.is_mret = 1'b0; ctrl_o.is_sret = 1'b0;
       ctrl_o.is_sfence = 1'b0;
-      ctrl_o.is_wfi = 1'b0; ctrl_o.is_fencei = 1'b0; ctrl_o.ecall = 1'b0; ctrl_o.ebreak = 1'b0;
+      ctrl_o.is_wfi = 1'b0; ctrl_o.is_fencei = 1'b0; ecall_o = 1'b0; ebreak_o = 1'b0;
     end
   end
 endmodule
