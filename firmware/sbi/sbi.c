@@ -160,7 +160,14 @@ static long hw_event_lookup(uint32_t event_idx, uint64_t data, uint32_t *raw, in
     return SBI_ERR_INVALID_PARAM;
 }
 
-static int fw_event_supported(uint32_t code) { return code <= SBI_PMU_FW_SET_TIMER; }
+/* the firmware events this firmware counts (rtl_model/regs/sbi_fw_events.def) */
+static int fw_event_supported(uint32_t code) {
+    static const uint8_t counted[] = {
+#define TS_SBI_FW(code, name, counted, desc) [code] = counted,
+#include "sbi_fw_events.def"
+    };
+    return code < sizeof counted && counted[code];
+}
 
 /* a counter set: base + mask within the counters, else INVALID_PARAM */
 static int set_valid(uint32_t base, uint32_t mask) {

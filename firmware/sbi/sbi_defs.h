@@ -55,11 +55,11 @@ enum {
     SBI_PMU_HW_BUS_CYCLES = 7, SBI_PMU_HW_STALLED_CYCLES_FRONTEND = 8,
     SBI_PMU_HW_STALLED_CYCLES_BACKEND = 9, SBI_PMU_HW_REF_CPU_CYCLES = 10,
 };
-/* firmware events (type 15) */
+/* firmware events (type 15): SBI_PMU_FW_<NAME>, from rtl_model/regs/sbi_fw_events.def */
 enum {
-    SBI_PMU_FW_MISALIGNED_LOAD = 0, SBI_PMU_FW_MISALIGNED_STORE = 1, SBI_PMU_FW_ACCESS_LOAD = 2,
-    SBI_PMU_FW_ACCESS_STORE = 3, SBI_PMU_FW_ILLEGAL_INSN = 4, SBI_PMU_FW_SET_TIMER = 5,
-    SBI_PMU_FW_IPI_SENT = 6, SBI_PMU_FW_IPI_RECEIVED = 7, SBI_PMU_FW_MAX = 21,
+#define TS_SBI_FW(code, name, counted, desc) SBI_PMU_FW_##name = code,
+#include "sbi_fw_events.def"
+    SBI_PMU_FW_MAX = 21,
 };
 
 /* counter_config_matching flags */
