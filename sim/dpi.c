@@ -39,3 +39,7 @@ unsigned int ts_dpi_csr_read(unsigned int hart, unsigned int addr, unsigned int 
 void ts_dpi_csr_write(unsigned int hart, unsigned int addr, unsigned int value) {
     hpm_csr_write(hart_of(hart)->hpm, addr, value);
 }
+
+void ts_dpi_set_priv(unsigned int hart, unsigned int priv) {
+    hpm_set_priv(hart_of(hart)->hpm, priv);
+}

@@ -15,4 +15,6 @@ void dpi_register_hart(unsigned hart, hpm_t *hpm, dpi_csr_read_hook_t *hook, voi
 /* the imports, as Verilator declares them in Vts_soc_top__Dpi.h */
 unsigned int ts_dpi_csr_read(unsigned int hart, unsigned int addr, unsigned int pc);
 void ts_dpi_csr_write(unsigned int hart, unsigned int addr, unsigned int value);
+/* the hart's privilege mode from the next cycle on (0 U, 1 S, 3 M) */
+void ts_dpi_set_priv(unsigned int hart, unsigned int priv);
 #endif

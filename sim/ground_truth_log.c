@@ -198,6 +198,7 @@ __attribute__((noinline)) void gt_log_retire(gt_log_t *g, const vcore_ports_t *p
             call = is_link_reg(rd) ? 1 : (rd == 0 && is_link_reg(rs1)) ? -1 : 0;
         } else if (op == 0x73u) {                            /* SYSTEM */
             if (insn == 0x30200073u) log_flow(g, cycle, hart, "mret", pc, true, *p->instr_addr, false, 0);
+            if (insn == 0x10200073u) log_flow(g, cycle, hart, "sret", pc, true, *p->instr_addr, false, 0);
             if (g->csr.pending) {
                 unsigned f3 = (insn >> 12) & 7u;
                 if (g->csr.pc != pc || !(f3 & 3u))

@@ -302,7 +302,7 @@ void soc_reset(soc_t *s, uint32_t entry) {
         *p->boot_addr = entry;
         *p->rst_n = 0;
         *p->instr_rdy = 0; *p->data_rdy = 0; *p->instr_err = 0; *p->data_err = 0;
-        *p->irq_timer = 0; *p->irq_software = 0;
+        *p->irq_timer = 0; *p->irq_software = 0; *p->irq_lcof = 0;
         *p->clk = 0;
         vcore_eval(h->vc);
         for (int k = 0; k < 4; k++) { *p->clk ^= 1; vcore_eval(h->vc); }
@@ -440,6 +440,7 @@ SOC_INLINE void bus_and_irqs(soc_t *s, unsigned n) {
         hpm_set_time(&h->hpm, s->clint.mtime);
         *h->p->irq_timer = clint_timer_irq(&s->clint, i);
         *h->p->irq_software = clint_soft_irq(&s->clint, i);
+        *h->p->irq_lcof = h->hpm.lcof;
     }
 }
 

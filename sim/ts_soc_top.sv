@@ -20,6 +20,7 @@ module ts_soc_top import ts_events_pkg::*; (
   input  logic        data_err_i,
   input  logic        irq_timer_i,
   input  logic        irq_software_i,
+  input  logic        irq_lcof_i,           // HPM counter overflow (Sscofpmf LCOFI)
   output logic [EvBits-1:0] ev_o,
   output logic        rvfi_valid_o,
   output logic [31:0] rvfi_pc_o,
@@ -68,7 +69,7 @@ module ts_soc_top import ts_events_pkg::*; (
     .instr_addr_o, .instr_rdy_i, .instr_rdata_i, .instr_err_i,
     .data_req_o, .data_we_o, .data_size_o, .data_addr_o, .data_wdata_o, .data_pc_o,
     .data_rdy_i, .data_rdata_i, .data_err_i,
-    .irq_timer_i, .irq_software_i,
+    .irq_timer_i, .irq_software_i, .irq_lcof_i,
     .ev_o, .rvfi_valid_o, .rvfi_pc_o, .rvfi_insn_o, .rvfi_rd_o, .rvfi_rd_wdata_o, .rvfi_trap_o, .rvfi_cause_o,
     .pc_if_o(pc_if), .pc_id_o(pc_id), .pc_ex_o(pc_ex), .pc_mem_o(pc_mem), .pc_wb_o(pc_wb),
     .valid_o(stage_valid)

@@ -47,6 +47,7 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     p.data_pc = &t->data_pc_o;
     p.data_rdy = &t->data_rdy_i; p.data_err = &t->data_err_i; p.data_rdata = &t->data_rdata_i;
     p.irq_timer = &t->irq_timer_i; p.irq_software = &t->irq_software_i;
+    p.irq_lcof = &t->irq_lcof_i;
     p.ev = &t->ev_o; p.rvfi_valid = &t->rvfi_valid_o; p.rvfi_trap = &t->rvfi_trap_o;
     p.rvfi_pc = &t->rvfi_pc_o; p.rvfi_insn = &t->rvfi_insn_o; p.rvfi_cause = &t->rvfi_cause_o;
     p.rvfi_rd = &t->rvfi_rd_o; p.rvfi_rd_wdata = &t->rvfi_rd_wdata_o;

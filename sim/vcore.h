@@ -23,7 +23,7 @@ typedef struct vcore_ports {
     const uint32_t *data_addr, *data_wdata, *data_pc;
     uint8_t *data_rdy, *data_err;
     uint32_t *data_rdata;
-    uint8_t *irq_timer, *irq_software;
+    uint8_t *irq_timer, *irq_software, *irq_lcof;
     const uint32_t *ev;
     const uint8_t *rvfi_valid, *rvfi_trap, *rvfi_rd;
     const uint32_t *rvfi_pc, *rvfi_insn, *rvfi_cause, *rvfi_rd_wdata;

@@ -37,7 +37,14 @@ static inline PERF_NOINSTR uint32_t perf_rd32(const volatile void *a) { return *
 static inline PERF_NOINSTR void perf_wr32(volatile void *a, uint32_t v) { *(volatile uint32_t *)a = v; }
 static inline PERF_NOINSTR void perf_wr16(volatile void *a, uint32_t v) { *(volatile uint16_t *)a = (uint16_t)v; }
 static inline PERF_NOINSTR void perf_wr8(volatile void *a, uint32_t v) { *(volatile uint8_t *)a = (uint8_t)v; }
+#if defined(PERF_PORT_SBI)
+/* S-mode through the SBI (firmware/sbi/perf_port_sbi.c): the hart id the SBI firmware
+ * passed to the payload, interrupts by sstatus.SIE */
+extern unsigned perf_sbi_hartid;
+static inline PERF_NOINSTR unsigned perf_hartid(void) { return perf_sbi_hartid; }
+#else
 static inline PERF_NOINSTR unsigned perf_hartid(void) { return perf_csrr(0xF14); }
+#endif
 static inline PERF_NOINSTR uint32_t perf_bus_addr(const void *p) { return (uint32_t)(uintptr_t)p; }
 
 /* a counter by read key (see above); one csrr, or high/low/high. The retry after highs that
@@ -68,6 +75,16 @@ void perf_csr_write(unsigned csr, uint32_t v) PERF_NOINSTR;
 
 /* interrupts off around a record (a record is a run of ITC stores that must not interleave
  * with one written by an interrupt handler); returns the old mstatus.MIE */
+#if defined(PERF_PORT_SBI)
+static inline PERF_NOINSTR uint32_t perf_irq_save(void) {
+    uint32_t s;
+    __asm__ volatile("csrrci %0, sstatus, 2" : "=r"(s)::"memory");
+    return s & 2u;
+}
+static inline PERF_NOINSTR void perf_irq_restore(uint32_t s) {
+    if (s) __asm__ volatile("csrsi sstatus, 2" ::: "memory");
+}
+#else
 static inline PERF_NOINSTR uint32_t perf_irq_save(void) {
     uint32_t s;
     __asm__ volatile("csrrci %0, mstatus, 8" : "=r"(s)::"memory");
@@ -76,6 +93,7 @@ static inline PERF_NOINSTR uint32_t perf_irq_save(void) {
 static inline PERF_NOINSTR void perf_irq_restore(uint32_t s) {
     if (s) __asm__ volatile("csrsi mstatus, 8" ::: "memory");
 }
+#endif
 
 #else /* host build: the fake backend provides these */
 #include <stddef.h>

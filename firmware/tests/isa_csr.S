@@ -28,9 +28,9 @@ TEST_BEGIN
     csrr x3, mscratch
     addi x3, x3, 2
     CHECK(10, x3, 0x20)
-    /* misa: RV32 with I, M, C */
+    /* misa: RV32 with I, M, C, S, U */
     csrr x3, misa
-    CHECK(11, x3, 0x40001104)
+    CHECK(11, x3, 0x40141104)
     csrr x3, mhartid
     CHECK(12, x3, 0)
     csrr x3, mvendorid
@@ -46,19 +46,25 @@ TEST_BEGIN
     csrw mepc, x1
     csrr x3, mepc
     CHECK(15, x3, 0x80000002)
-    /* mstatus: MPP reads 3 (M only), MIE/MPIE writable */
+    /* mstatus: MPP WARL (U, S, M; 2 keeps the old value), MIE/MPIE writable */
     csrw mstatus, x0
     csrr x3, mstatus
-    CHECK(16, x3, 0x00001800)
+    CHECK(16, x3, 0x00000000)
     csrsi mstatus, 8
     csrr x3, mstatus
-    CHECK(17, x3, 0x00001808)
+    CHECK(17, x3, 0x00000008)
     csrci mstatus, 8
-    /* mie: MSIE, MTIE, MEIE writable; mip read-only here */
+    li x1, 0x00001000               /* MPP = 2 (reserved): ignored */
+    csrs mstatus, x1
+    csrr x3, mstatus
+    CHECK(24, x3, 0x00000000)
+    li x1, 0x00001800
+    csrw mstatus, x1
+    /* mie: MSIE, MTIE, MEIE and SSIE, STIE, SEIE, LCOFIE writable */
     li x1, 0xffffffff
     csrw mie, x1
     csrr x3, mie
-    CHECK(18, x3, 0x00000888)
+    CHECK(18, x3, 0x00002aaa)
     csrw mie, x0
     /* counters: mcycle and minstret written, read back, advance */
     csrw mcountinhibit, x0

@@ -1,5 +1,5 @@
 /* gen_docs.c - prints the README's register and event tables from the single-source
- * tables in rtl_model/regs/ (soc_map.def, hpm_events.def, sbi_events.def, trace_regs.def). tests/check_docs.sh compares
+ * tables in rtl_model/regs/ (soc_map.def, hpm_events.def, sbi_events.def, sbi_fw_events.def, trace_regs.def). tests/check_docs.sh compares
  * the README with this output, so the docs cannot drift from what the code uses. */
 #include <stdio.h>
 #include <string.h>
@@ -44,6 +44,14 @@ static void sbi_events(void) {
 #include "sbi_events.def"
 }
 
+static void sbi_fw_events(void) {
+    puts("| SBI firmware event | code | counted | where |");
+    puts("|---|---|---|---|");
+#define TS_SBI_FW(code, name, counted, desc) \
+    printf("| %s | type 15, code %d | %s | %s |\n", #name, code, (counted) ? "yes" : "no (NOT_SUPPORTED)", desc);
+#include "sbi_fw_events.def"
+}
+
 static void trace_regs(void) {
     puts("| block | register | offset | access | meaning |");
     puts("|---|---|---|---|---|");
@@ -62,11 +70,12 @@ static void trace_fields(void) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) { fprintf(stderr, "usage: gen_docs soc_map|soc_regs|hpm_events|sbi_events|trace_regs|trace_fields\n"); return 2; }
+    if (argc != 2) { fprintf(stderr, "usage: gen_docs soc_map|soc_regs|hpm_events|sbi_events|sbi_fw_events|trace_regs|trace_fields\n"); return 2; }
     if (!strcmp(argv[1], "soc_map")) soc_map();
     else if (!strcmp(argv[1], "soc_regs")) soc_regs();
     else if (!strcmp(argv[1], "hpm_events")) hpm_events();
     else if (!strcmp(argv[1], "sbi_events")) sbi_events();
+    else if (!strcmp(argv[1], "sbi_fw_events")) sbi_fw_events();
     else if (!strcmp(argv[1], "trace_regs")) trace_regs();
     else if (!strcmp(argv[1], "trace_fields")) trace_fields();
     else { fprintf(stderr, "gen_docs: unknown table '%s'\n", argv[1]); return 2; }

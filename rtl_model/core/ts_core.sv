@@ -1,4 +1,4 @@
-// ts_core: tracesim's RV32IMC machine-mode core, a 5-stage in-order pipeline.
+// ts_core: tracesim's RV32IMC core with M, S and U modes, a 5-stage in-order pipeline.
 //
 // Stages: IF (fetch + RVC expansion + static prediction) -> ID (decode, register read,
 // load-use interlock) -> EX (ALU, multiply, iterative divide, branch resolution) ->
@@ -17,7 +17,15 @@
 // the cycle that ended at the last rising edge); see rtl_model/regs/hpm_events.def.
 //
 // Timing (cycles per instruction class) is documented in README.md ("Core timing").
-// Left out: U-mode, PMP, A extension, debug mode, external interrupts (mip.MEIP reads 0).
+// Privilege: M, S and U modes with bare addressing (satp reads 0, sfence.vma is a no-op),
+// mstatus SIE/SPIE/SPP/MPP/MPRV/MXR/TVM/TW/TSR, medeleg/mideleg, the supervisor CSRs,
+// mcounteren/scounteren gating of the user counters, Sscofpmf's local counter overflow
+// interrupt (irq_lcof_i sets mip.LCOFIP, bit 13). The mode is sent to the HPM model whenever
+// it changes (ts_dpi_set_priv), for the MINH/SINH/UINH event filters. MPRV is stored and
+// cleared as the spec says but changes nothing (no translation, no PMP). WFI in U-mode, or in
+// S-mode with TW, traps at once (time limit 0).
+// Left out: PMP, A extension, debug mode, external interrupts (mip.MEIP reads 0; SEIP is
+// software-writable only).
 module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   input  logic        clk_i,
   input  logic        rst_ni,
@@ -41,6 +49,9 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // interrupts (level, from the CLINT)
   input  logic        irq_timer_i,
   input  logic        irq_software_i,
+  // local counter overflow (Sscofpmf): a one-cycle pulse from the HPM model when a counter
+  // overflowed with its OF bit clear; sets mip.LCOFIP
+  input  logic        irq_lcof_i,
   // observation: events of the previous cycle, and the retire stream
   output logic [EvBits-1:0] ev_o,
   output logic        rvfi_valid_o,   // an instruction committed in the previous cycle
@@ -59,6 +70,8 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
                                                         input int unsigned pc);
   import "DPI-C" function void ts_dpi_csr_write(input int unsigned hart, input int unsigned addr,
                                                 input int unsigned value);
+  // the privilege mode from the next cycle on (the HPM model filters events per mode)
+  import "DPI-C" function void ts_dpi_set_priv(input int unsigned hart, input int unsigned priv);
 
   // ---------------------------------------------------------------------------------------
   // Pipeline registers
@@ -83,6 +96,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   ctrl_t       mem_c_q;          // not every decode bit is needed past EX
   /* verilator lint_on UNUSEDSIGNAL */
   logic        mem_exc_q;
+  logic        mem_csr_missing_q;             // CSR instruction naming a CSR that does not exist
   logic [3:0]  mem_cause_q;
   logic [31:0] mem_tval_q;
   logic        mem_busy_q;                    // MEM has been waiting at least one cycle
@@ -94,11 +108,19 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
 
   logic [31:0] rf_q [32];
 
-  // machine CSRs kept in the core
-  logic        mstatus_mie_q, mstatus_mpie_q;
-  logic        mie_msie_q, mie_mtie_q, mie_meie_q;
+  // privilege mode and the machine/supervisor CSRs kept in the core
+  logic [1:0]  priv_q;
+  logic        mstatus_mie_q, mstatus_mpie_q, mstatus_sie_q, mstatus_spie_q, mstatus_spp_q;
+  logic [1:0]  mstatus_mpp_q;
+  logic        mstatus_mprv_q, mstatus_mxr_q, mstatus_tvm_q, mstatus_tw_q, mstatus_tsr_q;
   logic        mip_msip_q, mip_mtip_q;
+  logic [13:0] mie_q;              // MSIE 3, MTIE 7, MEIE 11, SSIE 1, STIE 5, SEIE 9, LCOFIE 13
+  logic [13:0] mip_sw_q;           // software-writable pending bits: SSIP 1, STIP 5, SEIP 9, LCOFIP 13
+  logic [13:0] mideleg_q;          // SSI, STI, SEI, LCOFI
+  logic [15:0] medeleg_q;
   logic [31:0] mtvec_q, mepc_q, mcause_q, mtval_q, mscratch_q;
+  logic [31:0] stvec_q, sepc_q, scause_q, stval_q, sscratch_q, scounteren_q;
+  logic [31:0] mcounteren_q;       // copy of the HPM model's mcounteren (WARL value read back)
 
   // ---------------------------------------------------------------------------------------
   // Global control (computed below, declared here)
@@ -193,7 +215,9 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic [3:0]  id_cause;
   logic [31:0] id_tval;
 
-  ts_decode u_decode (.instr_i(id_instr_q), .is_c_i(id_is_c_q), .ctrl_o(id_c), .imm_o(id_imm));
+  logic        id_ecall, id_ebreak;
+  ts_decode u_decode (.instr_i(id_instr_q), .is_c_i(id_is_c_q), .ctrl_o(id_c), .ecall_o(id_ecall),
+                      .ebreak_o(id_ebreak), .imm_o(id_imm));
 
   // register read with write-through from WB
   always_comb begin
@@ -213,9 +237,9 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       id_exc = 1'b1; id_cause = ExcInstrAccess; id_tval = id_pc_q;
     end else if (id_cill_q || id_c.illegal) begin
       id_exc = 1'b1; id_cause = ExcIllegal; id_tval = id_raw_q;
-    end else if (id_c.ecall) begin
+    end else if (id_ecall) begin
       id_exc = 1'b1; id_cause = ExcEcallM;
-    end else if (id_c.ebreak) begin
+    end else if (id_ebreak) begin
       id_exc = 1'b1; id_cause = ExcBreakpoint; id_tval = id_pc_q;
     end
   end
@@ -294,7 +318,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     end
   end
 
-  assign op_a = ex_c_q.a_pc ? ex_pc_q : (ex_c_q.a_zero ? 32'd0 : fwd_rs1);
+  assign op_a = ex_c_q.a_pc ? ex_pc_q : fwd_rs1;
   assign op_b = ex_c_q.b_imm ? ex_imm_q : fwd_rs2;
 
   always_comb begin
@@ -405,7 +429,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       mem_valid_q <= 1'b0;
       mem_pc_q <= '0; mem_raw_q <= '0; mem_result_q <= '0; mem_addr_q <= '0;
       mem_wdata_q <= '0; mem_csr_src_q <= '0; mem_c_q <= '0;
-      mem_exc_q <= 1'b0; mem_cause_q <= '0; mem_tval_q <= '0;
+      mem_exc_q <= 1'b0; mem_cause_q <= '0; mem_tval_q <= '0; mem_csr_missing_q <= 1'b0;
     end else begin
       if (redirect_mem) begin
         mem_valid_q <= 1'b0;
@@ -418,6 +442,10 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
         mem_wdata_q   <= fwd_rs2;
         mem_csr_src_q <= ex_c_q.csr_imm ? {27'd0, ex_c_q.rs1} : fwd_rs1;
         mem_c_q       <= ex_c_q;
+        // the CSR address decoder runs only for CSR instructions (a clocked branch: as
+        // combinational logic it would be evaluated in every simulated cycle)
+        if (ex_c_q.csr_op != CsrNone) mem_csr_missing_q <= !csr_exists(ex_c_q.csr_addr);
+        else                          mem_csr_missing_q <= 1'b0;
         mem_exc_q     <= ex_exc;
         mem_cause_q   <= ex_cause;
         mem_tval_q    <= ex_tval;
@@ -430,25 +458,69 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // ---------------------------------------------------------------------------------------
   logic        irq_pending, take_irq, take_exc, take_trap;
   logic [3:0]  irq_cause;
-  logic        csr_illegal, csr_writes, csr_is_ext;
+  logic        csr_illegal, csr_writes, priv_illegal;
   logic        wfi_wait, ls_wait, bus_fault;
   /* verilator tracing_off */  // visible as wb_result_q
   logic [31:0] load_val;
   /* verilator tracing_on */
 
-  assign irq_pending = mstatus_mie_q &&
-                       ((mip_msip_q && mie_msie_q) || (mip_mtip_q && mie_mtie_q));
-  assign irq_cause   = (mip_mtip_q && mie_mtie_q) ? 4'd7 : 4'd3;
+  // Interrupts: pending & enabled; the ones delegated by mideleg go to S-mode and are taken
+  // in U-mode, or in S-mode with sstatus.SIE; the others go to M-mode and are taken in a
+  // lower mode, or in M-mode with mstatus.MIE. Priority: M-level before S-level, then
+  // MEI, MSI, MTI, SEI, SSI, STI, LCOFI.
+  logic [13:0] mip_all, irq_pend, irq_m_pend, irq_s_pend;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [13:0] irq_sel;            // only the bits of existing interrupts are looked at
+  /* verilator lint_on UNUSEDSIGNAL */
+  logic        irq_m, irq_s;
+  assign mip_all    = mip_sw_q | {6'd0, mip_mtip_q, 3'd0, mip_msip_q, 3'd0};
+  assign irq_pend   = mip_all & mie_q;
+  assign irq_m_pend = irq_pend & ~mideleg_q;
+  assign irq_s_pend = irq_pend & mideleg_q;
+  assign irq_m = (irq_m_pend != '0) && (priv_q != PrivM || mstatus_mie_q);
+  assign irq_s = (irq_s_pend != '0) && (priv_q == PrivU || (priv_q == PrivS && mstatus_sie_q));
+  assign irq_pending = irq_m || irq_s;
+  assign irq_sel = irq_m ? irq_m_pend : irq_s_pend;
+  always_comb begin
+    if      (irq_sel[11]) irq_cause = 4'd11;
+    else if (irq_sel[3])  irq_cause = 4'd3;
+    else if (irq_sel[7])  irq_cause = 4'd7;
+    else if (irq_sel[9])  irq_cause = 4'd9;
+    else if (irq_sel[1])  irq_cause = 4'd1;
+    else if (irq_sel[5])  irq_cause = 4'd5;
+    else                  irq_cause = 4'd13;
+  end
   // interrupts are taken on an instruction entering MEM (never in the middle of a bus wait
   // and never on WFI itself, so that WFI completes and the handler returns after it)
   assign take_irq = mem_valid_q && irq_pending && !mem_busy_q && !mem_c_q.is_wfi;
 
   // CSRRS/CSRRC (and their immediate forms) write only when the rs1 field is not x0/0
   assign csr_writes  = (mem_c_q.csr_op == CsrRw) || (mem_c_q.rs1 != 5'd0);
-  assign csr_is_ext  = is_counter_csr(mem_c_q.csr_addr);
+  // privilege of a CSR: address bits 9:8; counters cycle..hpmcounter31[h] from S/U-mode
+  // need their mcounteren bit, from U-mode also their scounteren bit; satp from S-mode
+  // traps with mstatus.TVM
+  logic        csr_ctr_user, csr_ctr_denied;
+  logic [4:0]  csr_ctr_idx;
+  assign csr_ctr_user = mem_c_q.csr_addr[11:8] == 4'hC && mem_c_q.csr_addr[6:5] == 2'b00;
+  assign csr_ctr_idx  = mem_c_q.csr_addr[4:0];
+  assign csr_ctr_denied = csr_ctr_user &&
+                          ((priv_q != PrivM && !mcounteren_q[csr_ctr_idx]) ||
+                           (priv_q == PrivU && !scounteren_q[csr_ctr_idx]));
   assign csr_illegal = (mem_c_q.csr_op != CsrNone) &&
-                       (!csr_exists(mem_c_q.csr_addr) ||
-                        (csr_writes && mem_c_q.csr_addr[11:10] == 2'b11));
+                       (mem_csr_missing_q ||
+                        (csr_writes && mem_c_q.csr_addr[11:10] == 2'b11) ||
+                        (priv_q < mem_c_q.csr_addr[9:8]) || csr_ctr_denied ||
+                        (mem_c_q.csr_addr == CsrSatp && priv_q == PrivS && mstatus_tvm_q));
+  // mret only in M-mode; sret in S-mode unless mstatus.TSR, and in M-mode; wfi in U-mode
+  // never, in S-mode not with mstatus.TW (the time limit is 0); sfence.vma not in U-mode,
+  // not in S-mode with mstatus.TVM
+  assign priv_illegal = (mem_c_q.is_mret && priv_q != PrivM) ||
+                        (mem_c_q.is_sret && (priv_q == PrivU ||
+                                             (priv_q == PrivS && mstatus_tsr_q))) ||
+                        (mem_c_q.is_wfi && (priv_q == PrivU ||
+                                            (priv_q == PrivS && mstatus_tw_q))) ||
+                        (mem_c_q.is_sfence && (priv_q == PrivU ||
+                                               (priv_q == PrivS && mstatus_tvm_q)));
 
   assign data_req_o   = mem_valid_q && (mem_c_q.is_load || mem_c_q.is_store) &&
                         !mem_exc_q && !take_irq;
@@ -460,45 +532,71 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
 
   assign ls_wait   = data_req_o && !data_rdy_i;
   assign bus_fault = data_req_o && data_rdy_i && data_err_i;
-  assign wfi_wait  = mem_valid_q && mem_c_q.is_wfi && !mem_exc_q &&
-                     !((mip_msip_q && mie_msie_q) || (mip_mtip_q && mie_mtie_q));
+  // WFI waits until any interrupt is pending and enabled in mie, whatever the global
+  // enables and the delegation say
+  assign wfi_wait  = mem_valid_q && mem_c_q.is_wfi && !mem_exc_q && (irq_pend == '0);
 
-  assign take_exc  = mem_valid_q && !take_irq && (mem_exc_q || bus_fault || csr_illegal);
+  assign take_exc  = mem_valid_q && !take_irq &&
+                     (mem_exc_q || bus_fault || csr_illegal || priv_illegal);
   assign take_trap = take_irq || take_exc;
   assign stall_mem = !take_trap && (ls_wait || wfi_wait);
   assign mem_done  = mem_valid_q && !stall_mem;
 
   logic [3:0]  trap_cause;
-  /* verilator tracing_off */  // visible as mtval_q
+  /* verilator tracing_off */  // visible as mtval_q / stval_q
   logic [31:0] trap_tval;
   /* verilator tracing_on */
   always_comb begin
     trap_cause = mem_cause_q; trap_tval = mem_tval_q;
-    if (!mem_exc_q) begin
-      if (bus_fault) begin
-        trap_cause = mem_c_q.is_load ? ExcLoadAccess : ExcStoreAccess;
-        trap_tval  = mem_addr_q;
-      end else if (csr_illegal) begin
-        trap_cause = ExcIllegal;
-        trap_tval  = mem_raw_q;
-      end
+    if (mem_exc_q) begin
+      if (mem_cause_q == ExcEcallM) trap_cause = ExcEcallU | {2'b00, priv_q};  // 8, 9 or 11
+    end else if (bus_fault) begin
+      trap_cause = mem_c_q.is_load ? ExcLoadAccess : ExcStoreAccess;
+      trap_tval  = mem_addr_q;
+    end else if (csr_illegal || priv_illegal) begin
+      trap_cause = ExcIllegal;
+      trap_tval  = mem_raw_q;
     end
   end
+
+  // trap to S-mode: taken in S- or U-mode and delegated (medeleg / mideleg)
+  logic       trap_to_s, do_mret, do_sret;
+  logic [3:0] trap_code;
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [31:0] trap_vec;           // bit 1 is always 0 (WARL modes 0 and 1)
+  /* verilator lint_on UNUSEDSIGNAL */
+  assign trap_code = take_irq ? irq_cause : trap_cause;
+  assign trap_to_s = (priv_q != PrivM) &&
+                     (take_irq ? !irq_m : medeleg_q[trap_cause]);
+  assign trap_vec  = trap_to_s ? stvec_q : mtvec_q;
+  assign do_mret = mem_valid_q && !stall_mem && !take_trap && mem_c_q.is_mret;
+  assign do_sret = mem_valid_q && !stall_mem && !take_trap && mem_c_q.is_sret;
 
   always_comb begin
     redirect_mem    = 1'b0;
     redirect_mem_pc = mem_pc_q;
     if (take_trap) begin
       redirect_mem = 1'b1;
-      redirect_mem_pc = {mtvec_q[31:2], 2'b00} +
-                        ((take_irq && mtvec_q[0]) ? {26'd0, irq_cause, 2'b00} : 32'd0);
+      redirect_mem_pc = {trap_vec[31:2], 2'b00} +
+                        ((take_irq && trap_vec[0]) ? {26'd0, irq_cause, 2'b00} : 32'd0);
     end else if (mem_valid_q && !stall_mem) begin
       if (mem_c_q.is_mret) begin
         redirect_mem = 1'b1; redirect_mem_pc = mepc_q;
+      end else if (mem_c_q.is_sret) begin
+        redirect_mem = 1'b1; redirect_mem_pc = sepc_q;
       end else if (mem_c_q.is_fencei) begin
         redirect_mem = 1'b1; redirect_mem_pc = mem_pc_q + (mem_c_q.is_c ? 32'd2 : 32'd4);
       end
     end
+  end
+
+  // privilege mode after this cycle
+  logic [1:0] priv_d;
+  always_comb begin
+    priv_d = priv_q;
+    if (take_trap)    priv_d = trap_to_s ? PrivS : PrivM;
+    else if (do_mret) priv_d = mstatus_mpp_q;
+    else if (do_sret) priv_d = {1'b0, mstatus_spp_q};
   end
 
   always_comb begin
@@ -512,43 +610,60 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   end
 
   // CSR read of the core's own registers
+  // mstatus: SIE 1, MIE 3, SPIE 5, MPIE 7, SPP 8, MPP 12:11, MPRV 17, MXR 19, TVM 20, TW 21,
+  // TSR 22; SUM is read-only 0 (satp.MODE is read-only Bare), no FS/VS/XS, little-endian
+  // (computed only when a CSR instruction commits, inside the clocked block: as always_comb
+  // logic the read multiplexer would be evaluated in every simulated cycle)
+  function automatic logic [31:0] mstatus_val();
+    return {9'd0, mstatus_tsr_q, mstatus_tw_q, mstatus_tvm_q, mstatus_mxr_q, 1'b0,
+            mstatus_mprv_q, 4'd0, mstatus_mpp_q, 2'd0, mstatus_spp_q,
+            mstatus_mpie_q, 1'b0, mstatus_spie_q, 1'b0, mstatus_mie_q, 1'b0,
+            mstatus_sie_q, 1'b0};
+  endfunction
+
   function automatic logic [31:0] csr_read_local(logic [11:0] a);
     unique case (a)
-      CsrMstatus:  return {19'd0, 2'b11, 3'd0, mstatus_mpie_q, 3'd0, mstatus_mie_q, 3'd0};
-      CsrMisa:     return 32'h4000_1104;               // RV32 I M C
-      CsrMie:      return {20'd0, mie_meie_q, 3'd0, mie_mtie_q, 3'd0, mie_msie_q, 3'd0};
-      CsrMtvec:    return mtvec_q;
-      CsrMscratch: return mscratch_q;
-      CsrMepc:     return mepc_q;
-      CsrMcause:   return mcause_q;
-      CsrMtval:    return mtval_q;
-      CsrMip:      return {24'd0, mip_mtip_q, 3'd0, mip_msip_q, 3'd0};
-      CsrMhartid:  return hart_id_q;
-      default:     return 32'd0;                        // mvendorid, marchid, mimpid, ...
+      CsrMstatus:   return mstatus_val();
+      CsrMisa:      return 32'h4014_1104;               // RV32 I M C S U
+      CsrMedeleg:   return {16'd0, medeleg_q};
+      CsrMideleg:   return {18'd0, mideleg_q};
+      CsrMie:       return {18'd0, mie_q};
+      CsrMtvec:     return mtvec_q;
+      CsrMscratch:  return mscratch_q;
+      CsrMepc:      return mepc_q;
+      CsrMcause:    return mcause_q;
+      CsrMtval:     return mtval_q;
+      CsrMip:       return {18'd0, mip_all};
+      CsrMhartid:   return hart_id_q;
+      CsrSstatus:   return mstatus_val() & 32'h000C_0122;   // SIE, SPIE, SPP, SUM, MXR
+      CsrSie:       return {18'd0, mie_q & mideleg_q};
+      CsrSip:       return {18'd0, mip_all & mideleg_q};
+      CsrStvec:     return stvec_q;
+      CsrScounteren:return scounteren_q;
+      CsrSscratch:  return sscratch_q;
+      CsrSepc:      return sepc_q;
+      CsrScause:    return scause_q;
+      CsrStval:     return stval_q;
+      default:      return 32'd0;   // satp (Bare only), mvendorid, marchid, mimpid, mstatush
     endcase
   endfunction
 
-  /* verilator tracing_off */  // visible as wb_result_q and the CSR registers
-  logic [31:0] csr_old, csr_new;
-  /* verilator tracing_on */
-  always_comb begin
-    csr_old = csr_read_local(mem_c_q.csr_addr);
-    unique case (mem_c_q.csr_op)
-      CsrRs:   csr_new = csr_old | mem_csr_src_q;
-      CsrRc:   csr_new = csr_old & ~mem_csr_src_q;
-      default: csr_new = mem_csr_src_q;
-    endcase
-  end
 
   logic do_csr;
   assign do_csr = mem_valid_q && mem_c_q.csr_op != CsrNone && !take_trap;
 
   always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      mstatus_mie_q <= 1'b0; mstatus_mpie_q <= 1'b0;
-      mie_msie_q <= 1'b0; mie_mtie_q <= 1'b0; mie_meie_q <= 1'b0;
+      priv_q <= PrivM;
+      mstatus_mie_q <= 1'b0; mstatus_mpie_q <= 1'b0; mstatus_sie_q <= 1'b0;
+      mstatus_spie_q <= 1'b0; mstatus_spp_q <= 1'b0; mstatus_mpp_q <= PrivM;
+      mstatus_mprv_q <= 1'b0; mstatus_mxr_q <= 1'b0; mstatus_tvm_q <= 1'b0;
+      mstatus_tw_q <= 1'b0; mstatus_tsr_q <= 1'b0;
+      mie_q <= '0; mip_sw_q <= '0; mideleg_q <= '0; medeleg_q <= '0;
       mip_msip_q <= 1'b0; mip_mtip_q <= 1'b0;
       mtvec_q <= boot_addr_i; mepc_q <= '0; mcause_q <= '0; mtval_q <= '0; mscratch_q <= '0;
+      stvec_q <= '0; sepc_q <= '0; scause_q <= '0; stval_q <= '0; sscratch_q <= '0;
+      scounteren_q <= '0; mcounteren_q <= '0;
       mem_busy_q <= 1'b0;
       wb_valid_q <= 1'b0; wb_rd_q <= '0; wb_we_q <= 1'b0; wb_result_q <= '0; wb_pc_q <= '0;
     end else begin
@@ -556,16 +671,35 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       mip_mtip_q <= irq_timer_i;
       mem_busy_q <= stall_mem;
 
-      if (take_trap) begin
+      priv_q <= priv_d;
+      if (priv_d != priv_q) ts_dpi_set_priv(hart_id_q, {30'd0, priv_d});
+      if (take_trap && trap_to_s) begin
+        sepc_q         <= mem_pc_q;
+        scause_q       <= {take_irq, 27'd0, trap_code};
+        stval_q        <= take_irq ? 32'd0 : trap_tval;
+        mstatus_spp_q  <= priv_q[0];
+        mstatus_spie_q <= mstatus_sie_q;
+        mstatus_sie_q  <= 1'b0;
+      end else if (take_trap) begin
         mepc_q         <= mem_pc_q;
-        mcause_q       <= {take_irq, 27'd0, take_irq ? irq_cause : trap_cause};
+        mcause_q       <= {take_irq, 27'd0, trap_code};
         mtval_q        <= take_irq ? 32'd0 : trap_tval;
+        mstatus_mpp_q  <= priv_q;
         mstatus_mpie_q <= mstatus_mie_q;
         mstatus_mie_q  <= 1'b0;
-      end else if (mem_valid_q && !stall_mem && mem_c_q.is_mret) begin
+      end else if (do_mret) begin
         mstatus_mie_q  <= mstatus_mpie_q;
         mstatus_mpie_q <= 1'b1;
+        mstatus_mpp_q  <= PrivU;
+        if (mstatus_mpp_q != PrivM) mstatus_mprv_q <= 1'b0;
+      end else if (do_sret) begin
+        mstatus_sie_q  <= mstatus_spie_q;
+        mstatus_spie_q <= 1'b1;
+        mstatus_spp_q  <= 1'b0;
+        mstatus_mprv_q <= 1'b0;
       end
+      // a counter overflow (Sscofpmf) sets LCOFIP; software clears it
+      if (irq_lcof_i) mip_sw_q[13] <= 1'b1;
 
       // WB register
       wb_valid_q <= mem_done && !take_trap;
@@ -576,7 +710,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       else                 wb_result_q <= mem_result_q;
 
       if (do_csr) begin
-        if (csr_is_ext) begin
+        if (is_counter_csr(mem_c_q.csr_addr)) begin
           /* verilator tracing_off */
           logic [31:0] ext_old, ext_new;
           /* verilator tracing_on */
@@ -587,24 +721,65 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
             default: ext_new = mem_csr_src_q;
           endcase
           if (csr_writes) ts_dpi_csr_write(hart_id_q, {20'd0, mem_c_q.csr_addr}, ext_new);
+          // the core keeps a copy of mcounteren for its counter-access checks
+          if (csr_writes && mem_c_q.csr_addr == CsrMcounteren)
+            mcounteren_q <= ts_dpi_csr_read(hart_id_q, {20'd0, CsrMcounteren}, mem_pc_q);
+          // scountovf from S-mode: only the bits mcounteren grants
+          if (mem_c_q.csr_addr == CsrScountovf && priv_q != PrivM) ext_old = ext_old & mcounteren_q;
           wb_result_q <= ext_old;
         end else begin
+          /* verilator tracing_off */
+          logic [31:0] csr_old, csr_new;
+          /* verilator tracing_on */
+          csr_old = csr_read_local(mem_c_q.csr_addr);
+          unique case (mem_c_q.csr_op)
+            CsrRs:   csr_new = csr_old | mem_csr_src_q;
+            CsrRc:   csr_new = csr_old & ~mem_csr_src_q;
+            default: csr_new = mem_csr_src_q;
+          endcase
           wb_result_q <= csr_old;
           if (csr_writes) begin
             unique case (mem_c_q.csr_addr)
               CsrMstatus: begin
+                mstatus_sie_q  <= csr_new[1];
                 mstatus_mie_q  <= csr_new[3];
+                mstatus_spie_q <= csr_new[5];
                 mstatus_mpie_q <= csr_new[7];
+                mstatus_spp_q  <= csr_new[8];
+                if (csr_new[12:11] != 2'b10) mstatus_mpp_q <= csr_new[12:11];  // WARL: M, S, U
+                mstatus_mprv_q <= csr_new[17];
+                mstatus_mxr_q  <= csr_new[19];
+                mstatus_tvm_q  <= csr_new[20];
+                mstatus_tw_q   <= csr_new[21];
+                mstatus_tsr_q  <= csr_new[22];
               end
-              CsrMie: begin
-                mie_msie_q <= csr_new[3]; mie_mtie_q <= csr_new[7]; mie_meie_q <= csr_new[11];
+              CsrSstatus: begin
+                mstatus_sie_q  <= csr_new[1];
+                mstatus_spie_q <= csr_new[5];
+                mstatus_spp_q  <= csr_new[8];
+                mstatus_mxr_q  <= csr_new[19];
               end
+              CsrMedeleg:  medeleg_q  <= csr_new[15:0] & 16'hB3FF;  // not 10, 11 (ecall from M), 14
+              CsrMideleg:  mideleg_q  <= csr_new[13:0] & 14'h2222;  // SSI, STI, SEI, LCOFI
+              CsrMie:      mie_q      <= csr_new[13:0] & 14'h2AAA;
+              CsrSie:      mie_q      <= (mie_q & ~mideleg_q) | (csr_new[13:0] & mideleg_q);
+              CsrMip:      if (!irq_lcof_i) mip_sw_q <= csr_new[13:0] & 14'h2222;
+                           else             mip_sw_q <= (csr_new[13:0] & 14'h2222) | 14'h2000;
+              CsrSip:      mip_sw_q   <= (mip_sw_q & ~(mideleg_q & 14'h2002)) |
+                                         (csr_new[13:0] & mideleg_q & 14'h2002) |
+                                         {irq_lcof_i, 13'd0};   // SSIP, LCOFIP
               CsrMtvec:    mtvec_q    <= {csr_new[31:2], 1'b0, csr_new[0]};
+              CsrStvec:    stvec_q    <= {csr_new[31:2], 1'b0, csr_new[0]};
               CsrMscratch: mscratch_q <= csr_new;
+              CsrSscratch: sscratch_q <= csr_new;
               CsrMepc:     mepc_q     <= {csr_new[31:1], 1'b0};
+              CsrSepc:     sepc_q     <= {csr_new[31:1], 1'b0};
               CsrMcause:   mcause_q   <= csr_new;
+              CsrScause:   scause_q   <= csr_new;
               CsrMtval:    mtval_q    <= csr_new;
-              default: ;
+              CsrStval:    stval_q    <= csr_new;
+              CsrScounteren: scounteren_q <= csr_new;
+              default: ;   // satp: Bare only, writes ignored
             endcase
           end
         end
@@ -648,7 +823,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     ev_d[EvBrMispredict] = redirect_ex && ex_c_q.is_branch;
     ev_d[EvJmpMispredict]= redirect_ex && !ex_c_q.is_branch;
     ev_d[EvFlushCsr]     = mem_valid_q && !stall_mem && !take_trap && mem_c_q.is_fencei;
-    ev_d[EvFlushOther]   = take_trap || (mem_valid_q && !stall_mem && mem_c_q.is_mret);
+    ev_d[EvFlushOther]   = take_trap || do_mret || do_sret;
     ev_d[EvMmio]         = commit && (mem_c_q.is_load || mem_c_q.is_store) &&
                            mem_addr_q[31:28] != 4'h8;
     ev_d[EvWfi]          = wfi_wait;

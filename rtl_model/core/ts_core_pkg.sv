@@ -16,6 +16,9 @@ package ts_core_pkg;
 
   typedef enum logic [1:0] { CsrNone, CsrRw, CsrRs, CsrRc } csr_op_e;
 
+  // ctrl_t is kept at 64 bits or less: Verilator handles a wider struct as a multi-word value
+  // and the simulator gets about 20 % slower (ecall/ebreak are separate decode outputs, used
+  // in ID only)
   typedef struct packed {
     logic [4:0]  rd;
     logic [4:0]  rs1;
@@ -25,7 +28,6 @@ package ts_core_pkg;
     logic        rf_we;
     alu_op_e     alu;
     logic        a_pc;      // operand A = PC (AUIPC)
-    logic        a_zero;    // operand A = 0
     logic        b_imm;     // operand B = immediate
     logic        is_lui;
     logic        is_load;
@@ -43,9 +45,9 @@ package ts_core_pkg;
     csr_op_e     csr_op;
     logic        csr_imm;
     logic [11:0] csr_addr;
-    logic        ecall;
-    logic        ebreak;
     logic        is_mret;
+    logic        is_sret;
+    logic        is_sfence;  // sfence.vma: a no-op (bare addressing), privilege-checked
     logic        is_wfi;
     logic        is_fencei;
     logic        illegal;
@@ -60,10 +62,28 @@ package ts_core_pkg;
   localparam logic [3:0] ExcLoadAccess      = 4'd5;
   localparam logic [3:0] ExcStoreMisaligned = 4'd6;
   localparam logic [3:0] ExcStoreAccess     = 4'd7;
+  localparam logic [3:0] ExcEcallU          = 4'd8;   // ecall causes: 8 + privilege mode
   localparam logic [3:0] ExcEcallM          = 4'd11;
 
+  // privilege modes
+  localparam logic [1:0] PrivU = 2'd0;
+  localparam logic [1:0] PrivS = 2'd1;
+  localparam logic [1:0] PrivM = 2'd3;
+
   // CSRs kept in the core
+  localparam logic [11:0] CsrSstatus   = 12'h100;
+  localparam logic [11:0] CsrSie       = 12'h104;
+  localparam logic [11:0] CsrStvec     = 12'h105;
+  localparam logic [11:0] CsrScounteren= 12'h106;
+  localparam logic [11:0] CsrSscratch  = 12'h140;
+  localparam logic [11:0] CsrSepc      = 12'h141;
+  localparam logic [11:0] CsrScause    = 12'h142;
+  localparam logic [11:0] CsrStval     = 12'h143;
+  localparam logic [11:0] CsrSip       = 12'h144;
+  localparam logic [11:0] CsrSatp      = 12'h180;
   localparam logic [11:0] CsrMstatus   = 12'h300;
+  localparam logic [11:0] CsrMedeleg   = 12'h302;
+  localparam logic [11:0] CsrMideleg   = 12'h303;
   localparam logic [11:0] CsrMisa      = 12'h301;
   localparam logic [11:0] CsrMie       = 12'h304;
   localparam logic [11:0] CsrMtvec     = 12'h305;
@@ -78,11 +98,15 @@ package ts_core_pkg;
   localparam logic [11:0] CsrMimpid    = 12'hF13;
   localparam logic [11:0] CsrMhartid   = 12'hF14;
 
-  // Counter CSRs handled by the C HPM model (DPI): mcounteren, mcountinhibit, mhpmevent3-31,
+  localparam logic [11:0] CsrMcounteren = 12'h306;
+  localparam logic [11:0] CsrScountovf  = 12'hDA0;
+
+  // Counter CSRs handled by the C HPM model (DPI): mcounteren, mcountinhibit, mhpmevent3-31
+  // and (Sscofpmf) their high halves mhpmevent3h-31h, scountovf,
   // mcycle/minstret/mhpmcounter3-31 and high halves, and the user read-only aliases.
   function automatic logic is_counter_csr(logic [11:0] a);
-    return (a == 12'h306) || (a == 12'h320) ||
-           (a >= 12'h323 && a <= 12'h33F) ||
+    return (a == 12'h306) || (a == 12'h320) || (a == CsrScountovf) ||
+           (a >= 12'h323 && a <= 12'h33F) || (a >= 12'h723 && a <= 12'h73F) ||
            (a == 12'hB00) || (a >= 12'hB02 && a <= 12'hB1F) ||
            (a == 12'hB80) || (a >= 12'hB82 && a <= 12'hB9F) ||
            (a >= 12'hC00 && a <= 12'hC1F) || (a >= 12'hC80 && a <= 12'hC9F);
@@ -91,7 +115,9 @@ package ts_core_pkg;
   function automatic logic csr_exists(logic [11:0] a);
     unique case (a)
       CsrMstatus, CsrMisa, CsrMie, CsrMtvec, CsrMstatush, CsrMscratch, CsrMepc, CsrMcause,
-      CsrMtval, CsrMip, CsrMvendorid, CsrMarchid, CsrMimpid, CsrMhartid: return 1'b1;
+      CsrMtval, CsrMip, CsrMvendorid, CsrMarchid, CsrMimpid, CsrMhartid,
+      CsrMedeleg, CsrMideleg, CsrSstatus, CsrSie, CsrStvec, CsrScounteren, CsrSscratch,
+      CsrSepc, CsrScause, CsrStval, CsrSip, CsrSatp: return 1'b1;
       default: return is_counter_csr(a);
     endcase
   endfunction

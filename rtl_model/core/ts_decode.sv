@@ -1,6 +1,7 @@
-// ts_decode: RV32IM + Zicsr + machine-mode system instruction decoder (ID stage).
+// ts_decode: RV32IM + Zicsr + privileged (mret, sret, wfi, sfence.vma) decoder (ID stage).
 // Input is a 32-bit instruction (compressed ones already expanded by ts_decompress).
-// Anything not in RV32IM/Zicsr/Zifencei/privileged-M sets ctrl_o.illegal.
+// Anything not in RV32IM/Zicsr/Zifencei/privileged sets ctrl_o.illegal; privilege checks
+// (mret/sret/wfi/sfence.vma/CSRs in a lower mode) are made in MEM by the core.
 // Not traced in waves: its outputs are visible as the core's ID/IF signals, and tracing
 // every decode intermediate would slow waveform dumping for little benefit.
 /* verilator tracing_off */
@@ -8,6 +9,8 @@ module ts_decode import ts_core_pkg::*; (
   input  logic [31:0] instr_i,
   input  logic        is_c_i,
   output ctrl_t       ctrl_o,
+  output logic        ecall_o,
+  output logic        ebreak_o,
   output logic [31:0] imm_o
 );
   logic [6:0] opcode;
@@ -26,6 +29,8 @@ module ts_decode import ts_core_pkg::*; (
 
   always_comb begin
     ctrl_o          = '0;
+    ecall_o         = 1'b0;
+    ebreak_o        = 1'b0;
     ctrl_o.rd       = instr_i[11:7];
     ctrl_o.rs1      = instr_i[19:15];
     ctrl_o.rs2      = instr_i[24:20];
@@ -121,11 +126,16 @@ module ts_decode import ts_core_pkg::*; (
         ctrl_o.is_system = 1'b1;
         if (f3 == 3'b000) begin
           unique case (instr_i[31:7])
-            25'h0000000:                      ctrl_o.ecall   = 1'b1;
-            25'h0002000:                      ctrl_o.ebreak  = 1'b1;
+            25'h0000000:                      ecall_o        = 1'b1;
+            25'h0002000:                      ebreak_o       = 1'b1;
             {12'h302, 13'h0}:                 ctrl_o.is_mret = 1'b1;
+            {12'h102, 13'h0}:                 ctrl_o.is_sret = 1'b1;
             {12'h105, 13'h0}:                 ctrl_o.is_wfi  = 1'b1;
-            default:                          ctrl_o.illegal = 1'b1;
+            default: begin
+              // sfence.vma rs1, rs2 (rd = 0): a no-op with bare addressing
+              if (f7 == 7'b0001001 && instr_i[11:7] == 5'd0) ctrl_o.is_sfence = 1'b1;
+              else                                           ctrl_o.illegal   = 1'b1;
+            end
           endcase
         end else if (f3 == 3'b100) begin
           ctrl_o.illegal = 1'b1;
@@ -147,8 +157,9 @@ module ts_decode import ts_core_pkg::*; (
       // an illegal instruction must have no side effect before it traps in MEM
       ctrl_o.rf_we = 1'b0; ctrl_o.is_load = 1'b0; ctrl_o.is_store = 1'b0;
       ctrl_o.csr_op = CsrNone; ctrl_o.is_branch = 1'b0; ctrl_o.is_jal = 1'b0;
-      ctrl_o.is_jalr = 1'b0; ctrl_o.is_div = 1'b0; ctrl_o.is_mret = 1'b0;
-      ctrl_o.is_wfi = 1'b0; ctrl_o.is_fencei = 1'b0; ctrl_o.ecall = 1'b0; ctrl_o.ebreak = 1'b0;
+      ctrl_o.is_jalr = 1'b0; ctrl_o.is_div = 1'b0; ctrl_o.is_mret = 1'b0; ctrl_o.is_sret = 1'b0;
+      ctrl_o.is_sfence = 1'b0;
+      ctrl_o.is_wfi = 1'b0; ctrl_o.is_fencei = 1'b0; ecall_o = 1'b0; ebreak_o = 1'b0;
     end
   end
 endmodule

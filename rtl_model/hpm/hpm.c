@@ -1,7 +1,7 @@
 /* hpm.c - HPM counter model; see hpm.h for what it models and its timing contract.
  *
- * Left out: privilege modes other than M (mcounteren is stored and probed, but nothing is
- * blocked by it because the core has no U-mode); scountovf/Sscofpmf overflow interrupts.
+ * mcounteren is stored here; the core keeps a copy and does the access checks it implies
+ * (counter reads from S/U-mode, scountovf bits seen from S-mode).
  */
 #include "hpm.h"
 #include <stdio.h>
@@ -61,6 +61,11 @@ void hpm_reset(hpm_t *h) {
     h->counteren = 0;
     h->written = 0;
     h->time = 0;
+    h->ofl = 0;
+    memset(h->inh, 0, sizeof h->inh);
+    memset(h->evh, 0, sizeof h->evh);
+    h->priv = h->priv_next = 3;
+    h->lcof = 0;
     update_active(h);
 }
 
@@ -121,7 +126,23 @@ bool hpm_csr_read(const hpm_t *h, unsigned csr, uint32_t *val) {
     if (csr == 0x306) { *val = h->counteren; return true; }
     if (csr == 0x320) { *val = h->inhibit; return true; }
     if (csr >= 0x323 && csr <= 0x33F) { *val = h->event[csr - 0x320]; return true; }
+    if (csr >= 0x723 && csr <= 0x73F) {
+        unsigned i = csr - 0x720;
+        *val = ((uint32_t)h->evh[i] << 28) | (((h->ofl >> i) & 1u) << 31);
+        return true;
+    }
+    if (csr == 0xDA0) { *val = h->ofl; return true; }
     return false;
+}
+
+/* inhibit masks per mode from the xINH bits */
+static void update_inhibit(hpm_t *h) {
+    memset(h->inh, 0, sizeof h->inh);
+    for (unsigned i = 3; i < HPM_MAX_COUNTERS; i++) {
+        if (h->evh[i] & 4) h->inh[3] |= 1u << i;   /* MINH */
+        if (h->evh[i] & 2) h->inh[1] |= 1u << i;   /* SINH */
+        if (h->evh[i] & 1) h->inh[0] |= 1u << i;   /* UINH */
+    }
 }
 
 bool hpm_csr_write(hpm_t *h, unsigned csr, uint32_t val) {
@@ -147,15 +168,34 @@ bool hpm_csr_write(hpm_t *h, unsigned csr, uint32_t val) {
         }
         return true;
     }
+    if (csr >= 0x723 && csr <= 0x73F) {
+        unsigned i = csr - 0x720;
+        if ((h->implemented >> i) & 1) {
+            h->evh[i] = (uint8_t)((val >> 28) & 7u);          /* MINH, SINH, UINH */
+            h->ofl = (h->ofl & ~(1u << i)) | ((val >> 31) << i);
+            update_inhibit(h);
+        }
+        return true;
+    }
+    if (csr == 0xDA0) return true;                            /* read-only */
     return false;
 }
 
 void hpm_tick(hpm_t *h, uint64_t ev) {
-    uint32_t act = h->active & ~h->written;
+    uint32_t act = h->active & ~h->written & ~h->inh[h->priv];
     h->written = 0;
+    h->priv = h->priv_next;
+    h->lcof = 0;
     while (act) {
         unsigned i = (unsigned)__builtin_ctz(act);
         act &= act - 1;
-        if (ev & h->sel[i]) h->ctr[i] = (h->ctr[i] + 1) & h->mask[i];
+        if (ev & h->sel[i]) {
+            uint64_t v = (h->ctr[i] + 1) & h->mask[i];
+            h->ctr[i] = v;
+            if (__builtin_expect(!v && i >= 3, 0) && !((h->ofl >> i) & 1)) {
+                h->ofl |= 1u << i;
+                h->lcof = 1;
+            }
+        }
     }
 }

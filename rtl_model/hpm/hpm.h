@@ -6,6 +6,14 @@
  * these CSRs through DPI-C (sim/dpi.c); the simulator ticks the model once per core cycle with
  * the core's event vector (rtl_model/regs/hpm_events.def).
  *
+ * Sscofpmf (RV32): mhpmevent3h..31h (0x723-0x73F) hold OF (bit 31), MINH (30), SINH (29),
+ * UINH (28); VSINH/VUINH (27/26) and the event bits 25:0 read 0 (no H extension, no events
+ * above bit 31). A programmable counter does not count in a cycle spent in a mode its xINH
+ * bit inhibits (the mode comes from the core through hpm_set_priv). When a programmable
+ * counter wraps to 0 by counting, its OF bit is set and, if OF was clear, `lcof` is 1 after
+ * that tick (the one-cycle local counter overflow request the core turns into mip.LCOFIP);
+ * scountovf (0xDA0) reads the OF bits. mcycle and minstret have no OF or xINH bits.
+ *
  * Timing contract: a CSR read or write issued by the instruction that commits in cycle c
  * happens before the tick that applies the events of cycle c. A counter written in cycle c
  * does not also count the events of cycle c (the written value is what the next cycle sees
@@ -38,6 +46,12 @@ typedef struct hpm {
     uint32_t written;                     /* counters written since the last tick */
     uint32_t active;                      /* counters that may count: implemented & !inhibit */
     uint64_t time;                        /* CLINT mtime, pushed by the simulator */
+    uint32_t ofl;                         /* OF bits (scountovf) */
+    uint32_t inh[4];                      /* counters inhibited in mode U, S, -, M (xINH) */
+    uint8_t evh[HPM_MAX_COUNTERS];        /* mhpmeventNh bits 31:28 (OF excluded: in ofl) */
+    uint8_t priv;                         /* mode of the cycle the next tick counts */
+    uint8_t priv_next;                    /* mode from the cycle after that on */
+    uint8_t lcof;                         /* the last tick overflowed a counter with OF clear */
 } hpm_t;
 
 /* Fills *cfg with the defaults (29 counters, widths 64/64/40). */
@@ -51,6 +65,9 @@ bool hpm_csr_write(hpm_t *h, unsigned csr, uint32_t val);
 /* One core cycle: ev is the core's event vector for that cycle. */
 void hpm_tick(hpm_t *h, uint64_t ev);
 static inline void hpm_set_time(hpm_t *h, uint64_t mtime) { h->time = mtime; }
+/* The core's privilege mode (0 U, 1 S, 3 M) changes at the end of the cycle the next tick
+ * counts: that tick still counts in the old mode, the ones after it in `priv`. */
+static inline void hpm_set_priv(hpm_t *h, unsigned priv) { h->priv_next = (uint8_t)(priv & 3); }
 /* 64-bit value of counter n (0..31; 1 = time) */
 uint64_t hpm_counter(const hpm_t *h, unsigned n);
 /* Width in bits of counter n (0 if not implemented). */

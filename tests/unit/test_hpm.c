@@ -169,4 +169,92 @@ TS_TEST(sbi_table_selects_named_events) {
     }
 }
 
+/* ---- Sscofpmf (RV32: mhpmeventNh) ------------------------------------------------------ */
+enum { OF = 1u << 31, MINH = 1u << 30, SINH = 1u << 29, UINH = 1u << 28 };
+
+TS_TEST(sscof_eventh_bits) {
+    hpm_t h = make(4, 40);                    /* counters 3..6 */
+    hpm_csr_write(&h, 0x723, 0xFFFFFFFF);     /* VSINH, VUINH, event bits 25:0: read 0 */
+    TS_ASSERT_EQ_U(rd(&h, 0x723), OF | MINH | SINH | UINH);
+    TS_ASSERT_EQ_U(rd(&h, 0xDA0), 1u << 3);
+    TS_ASSERT_EQ_U(rd(&h, 0x323), 0);         /* the low half is separate */
+    hpm_csr_write(&h, 0x727, 0xFFFFFFFF);     /* counter 7 does not exist */
+    TS_ASSERT_EQ_U(rd(&h, 0x727), 0);
+    hpm_csr_write(&h, 0xDA0, 0xFFFFFFFF);     /* scountovf is read-only */
+    TS_ASSERT_EQ_U(rd(&h, 0xDA0), 1u << 3);
+    hpm_csr_write(&h, 0x723, MINH);           /* software clears OF */
+    TS_ASSERT_EQ_U(rd(&h, 0xDA0), 0);
+    hpm_reset(&h);
+    TS_ASSERT_EQ_U(rd(&h, 0x723), 0);
+}
+
+/* a mode change reported during cycle c takes effect from cycle c + 1 on */
+TS_TEST(sscof_inhibit_per_mode) {
+    hpm_t h = make(29, 40);
+    hpm_csr_write(&h, 0x323, 0x200);          /* loads */
+    hpm_csr_write(&h, 0x324, 0x200);
+    hpm_csr_write(&h, 0x325, 0x200);
+    hpm_csr_write(&h, 0x723, SINH | UINH);    /* 3: M only */
+    hpm_csr_write(&h, 0x724, MINH | UINH);    /* 4: S only */
+    hpm_csr_write(&h, 0x725, MINH | SINH);    /* 5: U only */
+    uint32_t ev = EV(EV_CYC) | EV(EV_RET) | EV(EV_LOAD);
+    hpm_tick(&h, ev);                         /* M (reset) */
+    hpm_set_priv(&h, 1);
+    hpm_tick(&h, ev);                         /* still M: the change is for the next cycle */
+    hpm_tick(&h, ev);                         /* S */
+    hpm_tick(&h, ev);                         /* S */
+    hpm_set_priv(&h, 0);
+    hpm_tick(&h, ev);                         /* S */
+    for (int i = 0; i < 3; i++) hpm_tick(&h, ev);   /* U x3 */
+    TS_ASSERT_EQ_U(rd(&h, 0xB03), 2);
+    TS_ASSERT_EQ_U(rd(&h, 0xB04), 3);
+    TS_ASSERT_EQ_U(rd(&h, 0xB05), 3);
+    TS_ASSERT_EQ_U(rd(&h, 0xB00), 8);         /* mcycle/minstret have no inhibit bits */
+    TS_ASSERT_EQ_U(rd(&h, 0xB02), 8);
+}
+
+TS_TEST(sscof_overflow_once) {
+    hpm_t h = make(29, 12);
+    hpm_csr_write(&h, 0x323, 0x200);
+    hpm_csr_write(&h, 0xB03, 4094);
+    hpm_tick(&h, EV(EV_LOAD));                /* the write's own tick does not count */
+    hpm_tick(&h, EV(EV_LOAD));
+    TS_ASSERT_EQ_U(h.lcof, 0);
+    hpm_tick(&h, EV(EV_LOAD));                /* 4095 -> 0: overflow */
+    TS_ASSERT_EQ_U(h.lcof, 1);
+    TS_ASSERT_EQ_U(rd(&h, 0xB03), 0);
+    TS_ASSERT_EQ_U(rd(&h, 0x723), OF);
+    TS_ASSERT_EQ_U(rd(&h, 0xDA0), 1u << 3);
+    hpm_tick(&h, 0);                          /* the request lasts one tick */
+    TS_ASSERT_EQ_U(h.lcof, 0);
+    hpm_csr_write(&h, 0xB03, 4095);           /* OF still set: no second request */
+    hpm_tick(&h, 0);                          /* (the write's own tick does not count) */
+    hpm_tick(&h, EV(EV_LOAD));
+    TS_ASSERT_EQ_U(rd(&h, 0xB03), 0);
+    TS_ASSERT_EQ_U(h.lcof, 0);
+    TS_ASSERT_EQ_U(rd(&h, 0xDA0), 1u << 3);
+    hpm_csr_write(&h, 0x723, 0);              /* OF cleared: requests again */
+    hpm_csr_write(&h, 0xB03, 4095);
+    hpm_tick(&h, 0);
+    hpm_tick(&h, EV(EV_LOAD));
+    TS_ASSERT_EQ_U(h.lcof, 1);
+    /* an inhibited mode does not count, so it does not overflow either */
+    hpm_csr_write(&h, 0x723, MINH);
+    hpm_csr_write(&h, 0xB03, 4095);
+    hpm_tick(&h, 0);
+    hpm_tick(&h, EV(EV_LOAD));
+    TS_ASSERT_EQ_U(h.lcof, 0);
+    TS_ASSERT_EQ_U(rd(&h, 0xB03), 4095);
+    /* mcycle wrapping sets no OF bit and raises nothing */
+    hpm_cfg_t c;
+    hpm_default_cfg(&c);
+    c.width_cycle = 4;
+    hpm_t g;
+    hpm_init(&g, &c);
+    for (int i = 0; i < 16; i++) hpm_tick(&g, EV(EV_CYC));
+    TS_ASSERT_EQ_U(rd(&g, 0xB00), 0);
+    TS_ASSERT_EQ_U(g.lcof, 0);
+    TS_ASSERT_EQ_U(rd(&g, 0xDA0), 0);
+}
+
 TS_TEST_MAIN()

@@ -1,0 +1,13 @@
+/* s_trap.h - S-mode trap handling for supervisor code (the SBI payloads and the privilege
+ * tests): s_trap_entry (for stvec, direct mode) saves the caller-saved registers on the
+ * interrupted stack and calls the handler set with s_set_trap_handler() for the cause, which
+ * returns the sepc to resume at; then sret. An unhandled trap prints a line and exits with
+ * status 96. */
+#ifndef TS_S_TRAP_H
+#define TS_S_TRAP_H
+#include <stdint.h>
+typedef uint32_t (*s_trap_handler_t)(uint32_t scause, uint32_t sepc, uint32_t stval);
+/* cause 0..15 for exceptions, 0x80000000 | n for interrupt n */
+void s_set_trap_handler(uint32_t cause, s_trap_handler_t h);
+void s_trap_entry(void);
+#endif
