@@ -170,9 +170,9 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
         }
         /* what a replay needs to build the same trace subsystem */
         fprintf(s->trace_bus, "# tracesim-trace-bus-1 harts %u funnel %d srcbits %u itc_depth %u sink_width %u "
-                "trace_sram %u ts_width %u\n# cycle hart r|w addr size value ok|wait|err, or cycle sba addr bytes; "
+                "trace_sram %u ts_width %u ram_size %u\n# cycle hart r|w addr size value ok|wait|err, or cycle sba addr bytes; "
                 "last line: end cycles\n", s->n, funnel, cfg->te.src_bits, cfg->te.itc_depth, cfg->te.sink_bytes,
-                cfg->te.sram_size, cfg->te.ts_width);
+                cfg->te.sram_size, cfg->te.ts_width, cfg->ram_size);
     }
     uart_init(&s->uart, cfg->quiet ? NULL : stdout, s->uart_txt);
     simctrl_host_t host = {.ctx = s, .cycle = host_cycle, .instret = host_instret, .ram = host_ram,

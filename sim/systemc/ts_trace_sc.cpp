@@ -30,9 +30,16 @@ ts_trace_sc::ts_trace_sc(sc_module_name name, const sc_time &period)
     group_->members.push_back(this);
     regs.register_b_transport(this, &ts_trace_sc::b_transport);
     regs.register_get_direct_mem_ptr(this, &ts_trace_sc::get_direct_mem_ptr);
-    SC_METHOD(on_clock);
-    sensitive << clk;   // both edges of a bound clock; nothing when unbound
-    dont_initialize();
+}
+
+// lock-step only if clk was bound: a method on its rising edges
+void ts_trace_sc::end_of_elaboration() {
+    if (!clk.size()) return;
+    sc_spawn_options o;
+    o.spawn_method();
+    o.dont_initialize();
+    o.set_sensitivity(&clk->posedge_event());
+    sc_spawn(sc_bind(&ts_trace_sc::on_clock, this), sc_gen_unique_name("on_clock"), &o);
 }
 
 void ts_trace_sc::join(ts_trace_sc &member) {
@@ -45,7 +52,6 @@ void ts_trace_sc::join(ts_trace_sc &member) {
 }
 
 void ts_trace_sc::on_clock() {
-    if (!clk->read()) return;                     // rising edges only
     group_->catch_up(group_->cycle_of(sc_time_stamp()));
 }
 

@@ -87,7 +87,6 @@ public:
     // lock-step clock (optional): bound, every rising edge ticks the model
     sc_core::sc_port<sc_core::sc_signal_in_if<bool>, 1, sc_core::SC_ZERO_OR_MORE_BOUND> clk;
 
-    SC_HAS_PROCESS(ts_trace_sc);
     ts_trace_sc(sc_core::sc_module_name name, const sc_core::sc_time &period);
 
     // brings the model (and its group) up to date: every cycle up to the one of time t
@@ -114,6 +113,7 @@ protected:
 
 private:
     void on_clock();
+    void end_of_elaboration() override;
     void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
     bool get_direct_mem_ptr(tlm::tlm_generic_payload &gp, tlm::tlm_dmi &dmi);
     bool stop_seen_ = false;
