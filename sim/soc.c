@@ -80,8 +80,8 @@ static void hook_ts_read(void *ctx, unsigned hart, uint32_t pc, const char *reg,
     gt_log_ts_read(&s->h[0].gt, s->cycle, hart, pc, reg, value);
 }
 
-/* --record-trace-bus: one line per access to a trace page and per SBA word (format in
- * sim/systemc/README section of the top README: "Replay") */
+/* --record-trace-bus: one line per access to a trace page and per SBA word (the format:
+ * README "SystemC/TLM-2.0", "Replay"; sim/systemc/ts_replay_test.cpp reads it) */
 static void hook_trace_access(void *ctx, unsigned hart, uint32_t addr, unsigned size, bool we, uint32_t val,
                               int st) {
     soc_t *s = ctx;

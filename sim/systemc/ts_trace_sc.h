@@ -94,7 +94,7 @@ public:
     void catch_up_cycle(uint64_t cycle);
     void sync() { catch_up(sc_core::sc_time_stamp()); }
     uint64_t cycles_ticked() const { return group_->ticked(); }
-    // the cycle in which the sink stopped on wrap (stopped() false: it did not)
+    // whether the sink stopped on wrap, and in which cycle
     bool sink_stopped() const { return stop_seen_; }
     uint64_t sink_stop_cycle() const { return stop_cycle_; }
     const sc_core::sc_time &period() const { return group_->period(); }
