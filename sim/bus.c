@@ -147,21 +147,36 @@ static inline void ts_read(bus_t *b, unsigned hart, uint32_t pc, uint32_t off, c
         b->hooks.ts_read(b->hooks.ctx, hart, pc, off == TREG_TE_TS_LOWER ? lower : upper, val);
 }
 
+/* A device model's answer; with TS_BUS_TLM the access is a TLM-2.0 transaction to the
+ * target instead (the model call is not made here: the target module makes it). */
+#ifdef TS_BUS_TLM
+#define DEV(tgt, call) bus_tlm_dev(b, (tgt), hart, pc, addr, size, we, val)
+#else
+#define DEV(tgt, call) (call)
+#endif
+static inline enum bus_status ok_err(bool ok) { return ok ? BUS_OK : BUS_ERR; }
+static inline enum bus_status te_status(enum te_access r) {
+    return r == TE_OK ? BUS_OK : r == TE_WAIT ? BUS_WAIT : BUS_ERR;
+}
+
+static inline void trace_log(bus_t *b, unsigned hart, uint32_t addr, unsigned size, bool we, uint32_t val,
+                             enum bus_status st) {
+    if (b->hooks.trace_access) b->hooks.trace_access(b->hooks.ctx, hart, addr, size, we, val, (int)st);
+}
+
 enum bus_status bus_dev_access(bus_t *b, unsigned hart, uint32_t pc, uint32_t addr, unsigned size,
                                bool we, uint32_t *val) {
     uint32_t page = addr & ~0xFFFu, off = addr & 0xFFFu;
     const bus_targets_t *d = &b->dev;
     if (addr - MAP_CLINT_BASE < MAP_CLINT_SIZE) {
-        uint32_t o = addr - MAP_CLINT_BASE;
-        return (we ? clint_write(d->clint, o, size, *val) : clint_read(d->clint, o, size, val))
-                   ? BUS_OK : BUS_ERR;
+        return DEV(BT_CLINT, ok_err(we ? clint_write(d->clint, addr - MAP_CLINT_BASE, size, *val)
+                                       : clint_read(d->clint, addr - MAP_CLINT_BASE, size, val)));
     }
     if (page == MAP_UART_BASE)
-        return (we ? uart_write(d->uart, off, size, *val) : uart_read(d->uart, off, size, val))
-                   ? BUS_OK : BUS_ERR;
+        return DEV(BT_UART, ok_err(we ? uart_write(d->uart, off, size, *val) : uart_read(d->uart, off, size, val)));
     if (page == MAP_SIMCTRL_BASE)
-        return (we ? simctrl_write(d->simctrl, hart, off, size, *val) : simctrl_read(d->simctrl, hart, off, size, val))
-                   ? BUS_OK : BUS_ERR;
+        return DEV(BT_SIMCTRL, ok_err(we ? simctrl_write(d->simctrl, hart, off, size, *val)
+                                         : simctrl_read(d->simctrl, hart, off, size, val)));
     uint32_t te_n = (page - MAP_TRACE_BASE) >> 12;
     bool te_page = page >= MAP_TRACE_BASE && te_n < (d->n_te ? d->n_te : 1);
     if (te_page && d->trace_detached) {
@@ -174,23 +189,27 @@ enum bus_status bus_dev_access(bus_t *b, unsigned hart, uint32_t pc, uint32_t ad
     if (te_page) {
         te_t *te = d->te[te_n];
         if (!we) {
-            if (te_read(te, off, size, val) != TE_OK) return BUS_ERR;
+            enum bus_status r = DEV(BT_TRACE0 + (int)te_n, te_status(te_read(te, off, size, val)));
+            trace_log(b, hart, addr, size, we, r == BUS_OK ? *val : 0, r);
+            if (r != BUS_OK) return BUS_ERR;
             ts_read(b, hart, pc, off, "ts_lower", "ts_upper", *val);
             return BUS_OK;
         }
         uint64_t before = te->itc_accepted, lost = te->lost;
-        enum te_access r = te_write(te, off, size, *val);
+        enum bus_status r = DEV(BT_TRACE0 + (int)te_n, te_status(te_write(te, off, size, *val)));
         if (b->hooks.itc_lost && te->lost != lost) b->hooks.itc_lost(b->hooks.ctx, te_n, (off - 0x80) >> 2);
-        if (r == TE_WAIT) return BUS_WAIT;   /* the data port counts ITC_STALL */
-        if (r == TE_ERR) return BUS_ERR;
+        trace_log(b, hart, addr, size, we, *val, r);
+        if (r != BUS_OK) return r;           /* BUS_WAIT: the data port counts ITC_STALL */
         if (b->hooks.itc_store && off >= 0x80 && off < 0x100 && te->itc_accepted != before)
             b->hooks.itc_store(b->hooks.ctx, te_n, (off - 0x80) >> 2, off & 3, size,
                                size == 4 ? *val : *val & (size == 2 ? 0xFFFFu : 0xFFu));
         return BUS_OK;
     }
     if (page == MAP_FUNNEL_BASE && d->funnel) {
-        enum te_access r = we ? funnel_write(d->funnel, off, size, *val) : funnel_read(d->funnel, off, size, val);
-        if (r != TE_OK) return BUS_ERR;
+        enum bus_status r = DEV(BT_FUNNEL, te_status(we ? funnel_write(d->funnel, off, size, *val)
+                                                         : funnel_read(d->funnel, off, size, val)));
+        trace_log(b, hart, addr, size, we, (we || r == BUS_OK) ? *val : 0, r);
+        if (r != BUS_OK) return BUS_ERR;
         if (!we) ts_read(b, hart, pc, off, "tf_ts_lower", "tf_ts_upper", *val);
         return BUS_OK;
     }

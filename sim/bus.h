@@ -75,6 +75,12 @@ typedef struct bus_hooks {
     void (*ts_read)(void *ctx, unsigned hart, uint32_t pc, const char *reg, uint32_t value);
     /* NULL for none: a stimulus store the encoder of `hart` dropped (full FIFO, no stall) */
     void (*itc_lost)(void *ctx, unsigned hart, unsigned stim);
+    /* trace bus log, NULL for none: every access to an encoder or funnel page (value written,
+     * or read; st its answer, BUS_WAIT for a held ITC store, which is tried again next cycle)
+     * and every SBA word the sink writes */
+    void (*trace_access)(void *ctx, unsigned hart, uint32_t addr, unsigned size, bool we, uint32_t val,
+                         int st);
+    void (*trace_sba)(void *ctx, uint32_t addr, const uint8_t *data, unsigned width);
 } bus_hooks_t;
 
 #define BUS_MAX_HARTS 8
@@ -146,6 +152,21 @@ enum bus_status bus_dev_access(bus_t *b, unsigned hart, uint32_t pc, uint32_t ad
 void bus_data_fault(bus_t *b, const bus_port_t *ip, uint32_t addr, unsigned size, bool we);
 void bus_sba_fault(bus_t *b, uint32_t addr);
 
+/* The SystemC platform (sim/systemc/) compiles the interconnect with TS_BUS_TLM: the same
+ * decode, wait states, caches and arbitration, but every data access to RAM or a device is a
+ * TLM-2.0 transaction to that target, made by bus_tlm_ram()/bus_tlm_dev() (defined there). */
+#ifdef TS_BUS_TLM
+#ifdef __cplusplus
+extern "C" {
+#endif
+void bus_tlm_ram(bus_t *b, unsigned hart, uint32_t pc, uint32_t addr, unsigned size, bool we, uint32_t *val);
+enum bus_status bus_tlm_dev(bus_t *b, int target, unsigned hart, uint32_t pc, uint32_t addr, unsigned size,
+                            bool we, uint32_t *val);
+#ifdef __cplusplus
+}
+#endif
+#endif
+
 /* ---- per cycle -------------------------------------------------------------------------- */
 
 static inline bool bus_in_ram(const bus_t *b, uint32_t addr, uint32_t len) {
@@ -179,6 +200,7 @@ static inline bool bus_sba_write(bus_t *b, const sink_t *k) {
     if (!bus_in_ram(b, k->sba_addr, k->width)) { bus_sba_fault(b, k->sba_addr); return false; }
     memcpy(b->ram + (k->sba_addr - b->ram_base), k->sba_data, k->width);
     b->sba_busy = true;
+    if (b->hooks.trace_sba) b->hooks.trace_sba(b->hooks.ctx, k->sba_addr, k->sba_data, k->width);
     return true;
 }
 
@@ -222,10 +244,19 @@ static inline void bus_service_data(bus_t *b, bus_port_t *ip) {
             if (ip->d_fill) cache_fill(&ip->dcache, addr);
         }
         if (we) {
+#ifdef TS_BUS_TLM
+            uint32_t wv = *p->data_wdata;
+            bus_tlm_ram(b, ip->hart, *p->data_pc, addr, size, true, &wv);
+#else
             bus_ram_write(b, off, size, *p->data_wdata);
+#endif
             if (ip->record_stores) { ip->st_done = true; ip->st_addr = addr; ip->st_data = *p->data_wdata; ip->st_size = size; }
         } else {
+#ifdef TS_BUS_TLM
+            bus_tlm_ram(b, ip->hart, *p->data_pc, addr, size, false, p->data_rdata);
+#else
             bus_ram_read(b, off, size, p->data_rdata);
+#endif
         }
         *p->data_rdy = 1; *p->data_err = 0;
         return;

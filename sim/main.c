@@ -63,6 +63,9 @@ static void usage(FILE *f) {
           "      --funnel           add a trace funnel at 0x10018000 (encoders use teSink 8)\n"
           "      --no-trace         detach the trace model (benchmarking: its registers read 1)\n"
           "      --retire-log FILE  write every retired instruction (cycle pc insn) and trap\n"
+          "      --record-trace-bus FILE  write every trace register access and SBA write (for the\n"
+          "                         SystemC replay test)\n"
+          "      --systemc          run on the SystemC/TLM-2.0 platform (tracesim-sc, same results)\n"
           "  -q, --quiet            no UART echo, no summary, no progress\n"
           "  -h, --help             this text\n"
           "\n"
@@ -205,8 +208,36 @@ static int find_mark(soc_cfg_t *cfg, const char *elf, const char *dir, uint32_t 
     cfg->waves_to = cycle + n + 1;
     return 0;
 }
+#ifdef TS_SYSTEMC
+enum soc_stop ts_sc_run(soc_t *s);   /* sim/systemc/ts_sc_platform.cpp */
+#else
+/* tracesim run --systemc: the same arguments to tracesim-sc, the SystemC build next to this
+ * program (which itself links no SystemC) */
+static int run_systemc(int argc, char **argv) {
+    char self[4096], prog[4200];
+    ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (n <= 0) { fprintf(stderr, "tracesim: --systemc: cannot find this program's folder\n"); return TS_EXIT_HOST; }
+    self[n] = 0;
+    snprintf(prog, sizeof prog, "%s/tracesim-sc", dirname(self));
+    char **args = calloc((size_t)argc + 1, sizeof *args);
+    if (!args) return TS_EXIT_HOST;
+    int k = 0;
+    args[k++] = prog;
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--systemc")) args[k++] = argv[i];
+    fflush(stdout);
+    execv(prog, args);
+    fprintf(stderr, "tracesim: --systemc: cannot run %s: %s (built when pkg-config finds SystemC)\n", prog, strerror(errno));
+    free(args);
+    return TS_EXIT_HOST;
+}
+#endif
 
 static int cmd_run(int argc, char **argv) {
+#ifndef TS_SYSTEMC
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--systemc")) return run_systemc(argc, argv);
+#endif
     soc_cfg_t cfg;
     soc_default_cfg(&cfg);
     const char *out = NULL;
@@ -225,8 +256,9 @@ static int cmd_run(int argc, char **argv) {
         {"trace-sram", required_argument, 0, 15}, {"itc-depth", required_argument, 0, 16},
         {"sink-width", required_argument, 0, 17}, {"srcbits", required_argument, 0, 18},
         {"funnel", no_argument, 0, 19},           {"no-trace", no_argument, 0, 20},
-        {"harts", required_argument, 0, 21},
-        {"waves-func", required_argument, 0, 22}, {"waves-around-mark", required_argument, 0, 23},
+        {"harts", required_argument, 0, 21},      {"record-trace-bus", required_argument, 0, 22},
+        {"systemc", no_argument, 0, 23},
+        {"waves-func", required_argument, 0, 24}, {"waves-around-mark", required_argument, 0, 25},
         {"quiet", no_argument, 0, 'q'},           {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     int c;
@@ -275,8 +307,15 @@ static int cmd_run(int argc, char **argv) {
             }
             cfg.harts = (unsigned)v;
             break;
-        case 22: waves_func = optarg; break;
-        case 23: {
+        case 22:
+#ifdef TS_SYSTEMC
+            fprintf(stderr, "tracesim: --record-trace-bus is an option of tracesim run without --systemc\n");
+            return TS_EXIT_USAGE;
+#endif
+            cfg.trace_bus_log = optarg; break;
+        case 23: break;   /* handled before parsing (run_systemc) */
+        case 24: waves_func = optarg; break;
+        case 25: {
             const char *comma = strchr(optarg, ',');
             char vbuf[32];
             if (!comma || (size_t)(comma - optarg) >= sizeof vbuf) return bad_value("--waves-around-mark", optarg);
@@ -389,7 +428,11 @@ static int cmd_run(int argc, char **argv) {
     }
     soc_reset(&soc, entry);
     double t0 = now_s();
+#ifdef TS_SYSTEMC
+    enum soc_stop stop = ts_sc_run(&soc);
+#else
     enum soc_stop stop = soc_run(&soc);
+#endif
     double secs = now_s() - t0;
     if (secs <= 0) secs = 1e-9;
 
@@ -429,6 +472,11 @@ static int cmd_run(int argc, char **argv) {
     return rc;
 }
 
+#ifdef TS_SYSTEMC
+/* tracesim-sc: sc_main (sim/systemc/ts_sc_main.cpp) calls this with argv[1] = "run" */
+int ts_cli_main(int argc, char **argv);
+#define main ts_cli_main
+#endif
 int main(int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
         usage(argc < 2 ? stderr : stdout);

@@ -85,6 +85,22 @@ static void hook_ts_read(void *ctx, unsigned hart, uint32_t pc, const char *reg,
     gt_log_ts_read(&s->h[0].gt, s->cycle, hart, pc, reg, value);
 }
 
+/* --record-trace-bus: one line per access to a trace page and per SBA word (the format:
+ * README "SystemC/TLM-2.0", "Replay"; sim/systemc/ts_replay_test.cpp reads it) */
+static void hook_trace_access(void *ctx, unsigned hart, uint32_t addr, unsigned size, bool we, uint32_t val,
+                              int st) {
+    soc_t *s = ctx;
+    fprintf(s->trace_bus, "%llu %u %c 0x%08x %u 0x%08x %s\n", (unsigned long long)s->cycle, hart, we ? 'w' : 'r',
+            addr, size, val, st == BUS_OK ? "ok" : st == BUS_WAIT ? "wait" : "err");
+}
+
+static void hook_trace_sba(void *ctx, uint32_t addr, const uint8_t *data, unsigned width) {
+    soc_t *s = ctx;
+    fprintf(s->trace_bus, "%llu sba 0x%08x ", (unsigned long long)s->cycle, addr);
+    for (unsigned i = 0; i < width; i++) fprintf(s->trace_bus, "%02x", data[i]);
+    fputc('\n', s->trace_bus);
+}
+
 static uint64_t host_cycle(void *ctx) { return ((soc_t *)ctx)->cycle; }
 static uint64_t host_instret(void *ctx, unsigned hart) {
     soc_t *s = ctx;
@@ -150,7 +166,9 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
     bus_hooks_t hooks = {.ctx = s, .guest_error = hook_guest_error,
                          .itc_store = cfg->out_dir ? hook_itc_store : NULL,
                          .ts_read = cfg->out_dir ? hook_ts_read : NULL,
-                         .itc_lost = cfg->out_dir ? hook_itc_lost : NULL};
+                         .itc_lost = cfg->out_dir ? hook_itc_lost : NULL,
+                         .trace_access = cfg->trace_bus_log ? hook_trace_access : NULL,
+                         .trace_sba = cfg->trace_bus_log ? hook_trace_sba : NULL};
     if (bus_init(&s->bus, cfg->ram_size, cfg->ram_wait, &dev, &hooks, err, errlen)) return -1;
     if (clint_init(&s->clint, s->n, cfg->mtime_div)) {
         snprintf(err, errlen, "invalid CLINT configuration");
@@ -170,6 +188,17 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
         if (!(s->uart_txt = open_out(cfg->out_dir, "uart.txt", err, errlen))) return -1;
         if (!(s->marks_csv = open_out(cfg->out_dir, "marks.csv", err, errlen))) return -1;
         if (!(s->guest_log = open_out(cfg->out_dir, "guest_errors.log", err, errlen))) return -1;
+    }
+    if (cfg->trace_bus_log) {
+        if (!(s->trace_bus = fopen(cfg->trace_bus_log, "w"))) {
+            snprintf(err, errlen, "cannot create %s: %s", cfg->trace_bus_log, strerror(errno));
+            return -1;
+        }
+        /* what a replay needs to build the same trace subsystem */
+        fprintf(s->trace_bus, "# tracesim-trace-bus-1 harts %u funnel %d srcbits %u itc_depth %u sink_width %u "
+                "trace_sram %u ts_width %u ram_size %u\n# cycle hart r|w addr size value ok|wait|err, or cycle sba addr bytes; "
+                "last line: end cycles\n", s->n, funnel, cfg->te.src_bits, cfg->te.itc_depth, cfg->te.sink_bytes,
+                cfg->te.sram_size, cfg->te.ts_width, cfg->ram_size);
     }
     uart_init(&s->uart, cfg->quiet ? NULL : stdout, s->uart_txt);
     simctrl_host_t host = {.ctx = s, .cycle = host_cycle, .instret = host_instret, .ram = host_ram,
@@ -249,6 +278,7 @@ void soc_free(soc_t *s) {
         fclose(s->guest_log);
     }
     if (s->funnel_ready) funnel_free(&s->funnel);
+    if (s->trace_bus) fclose(s->trace_bus);
     gt_log_close(&s->h[0].gt);
     memset(s, 0, sizeof *s);
 }
@@ -481,6 +511,13 @@ enum soc_stop soc_run(soc_t *s) {
         if (show) progress(s, &t0, &last, &last_cycle);
         if (s->cycle >= max && s->stop == SOC_RUNNING) s->stop = SOC_CYCLE_LIMIT;
     }
+    if (show) fputc('\n', stderr);
+    soc_run_end(s);
+    return s->stop;
+}
+
+void soc_run_end(soc_t *s) {
+    if (s->trace_bus) fprintf(s->trace_bus, "end %llu\n", (unsigned long long)s->cycle);
     if (s->stop == SOC_EXIT) {
         /* let the EXIT store retire so that instret counts it (and what the other harts
          * committed in that cycle) */
@@ -495,10 +532,18 @@ enum soc_stop soc_run(soc_t *s) {
     }
     /* a call or return at the very end (cycle limit): its target never retired */
     for (unsigned i = 0; i < s->n; i++) gt_log_finish(&s->h[i].gt);
-    if (show) fputc('\n', stderr);
     vcore_waves_close(s->h[0].vc);
     if (s->waves_open && s->waves_tmp[0]) waves_to_vcd(s);
     if (s->uart_txt) fflush(s->uart_txt);
     fflush(stdout);
-    return s->stop;
+}
+
+/* ---- the same steps out of line, for a platform that owns the clock (soc.h) -------------- */
+
+void soc_step_hart(soc_t *s, unsigned hart) { hart_edge(s, &s->h[hart]); }
+void soc_step_bus(soc_t *s) { bus_and_irqs(s, s->n); }
+void soc_step_end(soc_t *s) {
+    if (s->waves_active) waves_sample(s);
+    s->cycle++;
+    if (s->waves_open) waves_update(s);
 }

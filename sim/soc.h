@@ -71,6 +71,8 @@ typedef struct soc_cfg {
     unsigned harts;           /* 1..SOC_MAX_HARTS, default 1 */
     bool funnel;              /* add a trace funnel at 0x1001_8000 (always there when harts > 1) */
     bool no_trace;            /* detach the trace model: its page reads 1, ignores writes */
+    const char *trace_bus_log; /* NULL, or a file for every trace register access and SBA write
+                                * (--record-trace-bus; the SystemC replay test reads it) */
 } soc_cfg_t;
 
 #define SOC_MAX_HARTS BUS_MAX_HARTS
@@ -112,7 +114,7 @@ typedef struct soc {
     bool waves_open, waves_active;
     char waves_tmp[4200];     /* VCD: FST written here first, converted at the end */
     /* outputs */
-    FILE *uart_txt, *marks_csv, *guest_log;
+    FILE *uart_txt, *marks_csv, *guest_log, *trace_bus;
     unsigned guest_errors;
     uint64_t guest_errors_total;
 } soc_t;
@@ -127,6 +129,15 @@ bool soc_load(soc_t *s, uint32_t addr, const void *src, uint32_t len, uint32_t z
 void soc_reset(soc_t *s, uint32_t entry);
 /* Runs until the firmware exits or the cycle limit; returns the stop reason. */
 enum soc_stop soc_run(soc_t *s);
+/* The steps of one cycle for a platform that owns the clock itself (the SystemC platform,
+ * sim/systemc/): soc_step_hart() is steps 1-3 of one hart, soc_step_bus() steps 5-6 (after
+ * the trace tick, which such a platform does itself), soc_step_end() step 7, the cycle count
+ * and the waves window; soc_run_end() what soc_run() does after the last cycle. soc_run()
+ * does the same inline (these out-of-line copies are never on its loop). */
+void soc_step_hart(soc_t *s, unsigned hart);
+void soc_step_bus(soc_t *s);
+void soc_step_end(soc_t *s);
+void soc_run_end(soc_t *s);
 /* Guest error: firmware did something the SoC rejects; logged, simulation continues. */
 void soc_guest_error(soc_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Retired instructions of all harts */
