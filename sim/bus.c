@@ -34,8 +34,48 @@ void bus_free(bus_t *b) {
 }
 
 void bus_reset(bus_t *b) {
-    b->ev = 0;
     b->sba_busy = false;
+    /* round robin starts at hart 0: "the last winner" is the last hart */
+    memset(b->last, b->n_ports ? (int)b->n_ports - 1 : 0, sizeof b->last);
+}
+
+int bus_attach_port(bus_t *b, bus_port_t *ip) {
+    if (b->n_ports == BUS_MAX_HARTS) return -1;
+    b->port[b->n_ports++] = ip;
+    memset(b->last, (int)b->n_ports - 1, sizeof b->last);
+    return 0;
+}
+
+void bus_service_data_all(bus_t *b) {
+    unsigned n = b->n_ports;
+    int tgt[BUS_MAX_HARTS];
+    unsigned rank[BUS_MAX_HARTS];
+    /* what each port asks for, and its place in its target's round robin (0 = first) */
+    for (unsigned i = 0; i < n; i++) {
+        bus_port_t *ip = b->port[i];
+        const vcore_ports_t *p = ip->p;
+        tgt[i] = BT_NONE;
+        if (!*p->data_req) continue;
+        tgt[i] = bus_target(b, *p->data_addr, 1u << *p->data_size);
+        if (tgt[i] == BT_NONE) continue;
+        /* a RAM access counting wait states keeps the RAM */
+        rank[i] = (ip->d_busy && tgt[i] == BT_RAM) ? 0 : 1 + (i + n - 1 - b->last[tgt[i]]) % n;
+    }
+    for (unsigned i = 0; i < n; i++) {
+        bus_port_t *ip = b->port[i];
+        bool wins = true;
+        if (tgt[i] != BT_NONE)
+            for (unsigned j = 0; j < n && wins; j++)
+                if (j != i && tgt[j] == tgt[i] && rank[j] < rank[i]) wins = false;
+        if (!wins) {
+            const vcore_ports_t *p = ip->p;
+            ip->ev |= EVB_BUS_ARB;
+            *p->data_rdy = 0; *p->data_err = 0;
+            continue;
+        }
+        if (tgt[i] != BT_NONE) b->last[tgt[i]] = (uint8_t)i;
+        bus_service_data(b, ip);
+    }
 }
 
 int bus_port_init(bus_port_t *ip, const vcore_ports_t *p, unsigned hart, const cache_cfg_t *icache,
@@ -122,25 +162,28 @@ enum bus_status bus_dev_access(bus_t *b, unsigned hart, uint32_t pc, uint32_t ad
     if (page == MAP_SIMCTRL_BASE)
         return (we ? simctrl_write(d->simctrl, hart, off, size, *val) : simctrl_read(d->simctrl, hart, off, size, val))
                    ? BUS_OK : BUS_ERR;
-    if (page == MAP_TRACE_BASE && d->trace_detached) {
+    uint32_t te_n = (page - MAP_TRACE_BASE) >> 12;
+    bool te_page = page >= MAP_TRACE_BASE && te_n < (d->n_te ? d->n_te : 1);
+    if (te_page && d->trace_detached) {
         if (!we) {
             *val = (off == 0) ? 8u : 1u;   /* teControl says "empty", the rest "ready" */
             ts_read(b, hart, pc, off, "ts_lower", "ts_upper", *val);
         }
         return BUS_OK;
     }
-    if (page == MAP_TRACE_BASE) {
+    if (te_page) {
+        te_t *te = d->te[te_n];
         if (!we) {
-            if (te_read(d->te, off, size, val) != TE_OK) return BUS_ERR;
+            if (te_read(te, off, size, val) != TE_OK) return BUS_ERR;
             ts_read(b, hart, pc, off, "ts_lower", "ts_upper", *val);
             return BUS_OK;
         }
-        uint64_t before = d->te->itc_accepted;
-        enum te_access r = te_write(d->te, off, size, *val);
-        if (r == TE_WAIT) { b->ev |= EVB_ITC_STALL; return BUS_WAIT; }
+        uint64_t before = te->itc_accepted;
+        enum te_access r = te_write(te, off, size, *val);
+        if (r == TE_WAIT) return BUS_WAIT;   /* the data port counts ITC_STALL */
         if (r == TE_ERR) return BUS_ERR;
-        if (b->hooks.itc_store && off >= 0x80 && off < 0x100 && d->te->itc_accepted != before)
-            b->hooks.itc_store(b->hooks.ctx, hart, (off - 0x80) >> 2, off & 3, size,
+        if (b->hooks.itc_store && off >= 0x80 && off < 0x100 && te->itc_accepted != before)
+            b->hooks.itc_store(b->hooks.ctx, te_n, (off - 0x80) >> 2, off & 3, size,
                                size == 4 ? *val : *val & (size == 2 ? 0xFFFFu : 0xFFu));
         return BUS_OK;
     }

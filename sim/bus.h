@@ -1,9 +1,9 @@
 /* bus.h - the SoC interconnect: address decode (rtl_model/regs/soc_map.def), RAM with wait
  * states, the cores' timing caches, device dispatch, arbitration and bus errors.
  *
- * Initiators: a core's instruction and data ports (bus_port_t, one per core; today one) and
- * the trace sink's SBA write port. Targets: RAM, the CLINT, the UART, simctrl, the trace
- * encoder and funnel register pages.
+ * Initiators: each core's instruction and data ports (bus_port_t, one per hart) and the trace
+ * sink's SBA write port. Targets: RAM, the CLINT, the UART, simctrl, each trace encoder's
+ * register page and the funnel's.
  *
  * Rules:
  * - Every device access is 1, 2 or 4 bytes, naturally aligned (the core traps on misaligned
@@ -15,18 +15,29 @@
  *   the configured wait states on every access. The I-side looks up every new fetch, the
  *   D-side loads (which allocate) and stores (write-through without allocation: they never
  *   miss). A fetch redirect abandons the fetch in progress.
- * - Arbitration: the SBA sink wins. An SBA word is written into RAM in the cycle the sink
- *   produces it and takes the RAM port for that cycle; a core data access to RAM in the same
- *   cycle waits (event SBA_CONFLICT) and is retried the next cycle. Fetches have their own
- *   port and never wait for the SBA sink. (With N cores, their data ports would also need an
- *   order among themselves; there is one today.)
- * - A store to the ITC of a full FIFO with teStallEnable holds the data port (BUS_WAIT,
- *   event ITC_STALL) until the FIFO takes it.
+ * - Arbitration (a crossbar: one access per target per cycle). The targets are the RAM's data
+ *   port, the CLINT, the UART, simctrl, the funnel page and each encoder page; an unmapped
+ *   address is no target and answers a bus error at once. Per target and cycle:
+ *   1. the SBA sink first: an SBA word is written into RAM in the cycle the sink produces it
+ *      and takes the RAM port for that cycle; a core data access to RAM in the same cycle
+ *      waits (event SBA_CONFLICT) and is retried the next cycle;
+ *   2. a core whose RAM access is counting wait states keeps the RAM until it completes (the
+ *      RAM is not split);
+ *   3. otherwise the harts requesting the target in round-robin order: the first hart after
+ *      the one that won the target last (hart order n+1, ..., N-1, 0, ..., n). A hart that
+ *      loses waits this cycle (event BUS_ARB) and asks again in the next.
+ *   So two harts' stores to their own encoders' ITC complete in the same cycle, two RAM
+ *   accesses never do. Instruction fetches have a read port of their own per hart (the
+ *   instruction side is not arbitrated) and never wait for the SBA sink.
+ * - A store to the ITC of a full FIFO with teStallEnable waits (BUS_WAIT, event ITC_STALL)
+ *   until the FIFO takes it; it does not keep its target: it is arbitrated again each cycle
+ *   (a retry), so a hart stalled on its own encoder never blocks another hart.
  *
  * Per-cycle order (see soc.h): bus_sba_write() first (the trace tick), then for each core
- * bus_service_fetch() and bus_service_data(); `ev` collects the bus-side events of the cycle
- * until the run controller takes them at the next edge. The per-cycle functions are inline:
- * they run every simulated cycle.
+ * bus_service_fetch(), then the data ports: bus_service_data() for a single hart (it always
+ * wins), bus_service_data_all() for several (arbitration as above). A port's `ev` collects the
+ * bus-side events of its cycle until the run controller takes them at the next edge. The
+ * per-cycle functions are inline: they run every simulated cycle.
  */
 #ifndef TS_BUS_H
 #define TS_BUS_H
@@ -48,6 +59,10 @@
 
 enum bus_status { BUS_OK, BUS_ERR, BUS_WAIT };
 
+/* arbitration targets (bus_target()); BT_NONE: unmapped, a bus error without arbitration */
+enum bus_target { BT_NONE = -1, BT_RAM = 0, BT_CLINT, BT_UART, BT_SIMCTRL, BT_FUNNEL, BT_TRACE0,
+                  BUS_N_TARGETS = BT_TRACE0 + 8 };
+
 /* Where the bus reports to; ctx is the first argument of each hook. */
 typedef struct bus_hooks {
     void *ctx;
@@ -60,12 +75,15 @@ typedef struct bus_hooks {
     void (*ts_read)(void *ctx, unsigned hart, uint32_t pc, const char *reg, uint32_t value);
 } bus_hooks_t;
 
+#define BUS_MAX_HARTS 8
+
 /* The device instances the bus dispatches to; the bus owns none of them. */
 typedef struct bus_targets {
     clint_t *clint;
     uart_t *uart;
     simctrl_t *simctrl;
-    te_t *te;              /* trace encoder of hart 0, at MAP_TRACE_BASE */
+    te_t *te[BUS_MAX_HARTS]; /* trace encoder of hart n, at MAP_TRACE_BASE + 0x1000 n */
+    unsigned n_te;
     funnel_t *funnel;      /* NULL: no funnel (its page is unmapped) */
     bool trace_detached;   /* --no-trace: the trace page reads 1 (teControl 8), ignores writes */
 } bus_targets_t;
@@ -76,8 +94,10 @@ typedef struct bus {
     unsigned ram_wait;     /* wait states of a RAM access without a cache */
     bus_targets_t dev;
     bus_hooks_t hooks;
-    uint32_t ev;           /* bus-side events of this cycle (caches, ITC stall, SBA conflict) */
     bool sba_busy;         /* the SBA sink wrote RAM this cycle: core data accesses to RAM wait */
+    struct bus_port *port[BUS_MAX_HARTS];   /* the data ports bus_service_data_all() arbitrates */
+    unsigned n_ports;
+    uint8_t last[BUS_N_TARGETS];            /* per target: the hart that won it last */
 } bus_t;
 
 /* One core as an initiator: its instruction and data ports (the Verilated top's pins), the
@@ -85,6 +105,8 @@ typedef struct bus {
 typedef struct bus_port {
     const vcore_ports_t *p;
     unsigned hart;
+    uint64_t ev;              /* bus-side events of this cycle (caches, ITC stall, SBA conflict,
+                               * bus arbitration) */
     unsigned d_wait, i_wait;  /* wait states left for the request in progress */
     bool d_busy, i_busy;      /* a request is waiting (its wait count is running) */
     uint32_t i_busy_addr;
@@ -106,6 +128,8 @@ void bus_reset(bus_t *b);
 int bus_port_init(bus_port_t *ip, const vcore_ports_t *p, unsigned hart, const cache_cfg_t *icache,
                   const cache_cfg_t *dcache, char *err, size_t errlen);
 void bus_port_free(bus_port_t *ip);
+/* Adds the port to those bus_service_data_all() arbitrates (hart order); 0, or -1 if full. */
+int bus_attach_port(bus_t *b, bus_port_t *ip);
 void bus_port_reset(bus_port_t *ip);
 
 /* Copies len bytes to guest address addr and zeroes zero_fill bytes after them; false if
@@ -158,14 +182,14 @@ static inline bool bus_sba_write(bus_t *b, const sink_t *k) {
 
 /* Wait states of a new RAM access: with a cache, 0 on a hit and the miss latency on a miss
  * (*fill tells to install the line when the wait ends); without, the RAM's wait states. */
-static inline unsigned bus_ram_access_wait(bus_t *b, cache_t *c, bool on, bool allocate,
-                                           uint32_t addr, uint32_t ev_access, uint32_t ev_miss,
+static inline unsigned bus_ram_access_wait(bus_t *b, bus_port_t *ip, cache_t *c, bool on, bool allocate,
+                                           uint32_t addr, uint64_t ev_access, uint64_t ev_miss,
                                            bool *fill) {
     *fill = false;
     if (!on) return b->ram_wait;
-    b->ev |= ev_access;
+    ip->ev |= ev_access;
     if (!allocate || cache_access(c, addr)) return 0;
-    b->ev |= ev_miss;
+    ip->ev |= ev_miss;
     *fill = true;
     return c->cfg.miss_latency;
 }
@@ -180,13 +204,13 @@ static inline void bus_service_data(bus_t *b, bus_port_t *ip) {
     uint32_t off = addr - b->ram_base;
     if (addr >= b->ram_base && off <= b->ram_size - size) {
         if (b->sba_busy) {                 /* the SBA sink has the RAM this cycle */
-            b->ev |= EVB_SBA_CONFLICT;
+            ip->ev |= EVB_SBA_CONFLICT;
             *p->data_rdy = 0; *p->data_err = 0;
             return;
         }
         if (!ip->d_busy) {
             /* stores are write-through without allocation: they look up but never miss */
-            unsigned w = bus_ram_access_wait(b, &ip->dcache, ip->dcache_on, !we, addr,
+            unsigned w = bus_ram_access_wait(b, ip, &ip->dcache, ip->dcache_on, !we, addr,
                                              EVB_D_CACHE_ACCESS, EVB_D_CACHE_MISS, &ip->d_fill);
             if (w) { ip->d_busy = true; ip->d_wait = w - 1; *p->data_rdy = 0; *p->data_err = 0; return; }
         } else if (ip->d_wait) {
@@ -206,7 +230,7 @@ static inline void bus_service_data(bus_t *b, bus_port_t *ip) {
     }
     uint32_t val = we ? *p->data_wdata : 0;
     enum bus_status st = bus_dev_access(b, ip->hart, *p->data_pc, addr, size, we, &val);
-    if (st == BUS_WAIT) { *p->data_rdy = 0; *p->data_err = 0; return; }   /* retried next cycle */
+    if (st == BUS_WAIT) { ip->ev |= EVB_ITC_STALL; *p->data_rdy = 0; *p->data_err = 0; return; }   /* retried next cycle */
     ip->d_busy = false;
     *p->data_rdy = 1;
     *p->data_err = st == BUS_ERR;
@@ -228,7 +252,7 @@ static inline void bus_service_fetch(bus_t *b, bus_port_t *ip) {
         if (ip->i_fill) cache_fill(&ip->icache, addr);
     } else if (in_ram) {
         /* a new fetch (a redirect abandons a fetch in progress) */
-        unsigned w = bus_ram_access_wait(b, &ip->icache, ip->icache_on, true, addr,
+        unsigned w = bus_ram_access_wait(b, ip, &ip->icache, ip->icache_on, true, addr,
                                          EVB_I_CACHE_ACCESS, EVB_I_CACHE_MISS, &ip->i_fill);
         if (w) { ip->i_busy = true; ip->i_busy_addr = addr; ip->i_wait = w - 1; *p->instr_rdy = 0; return; }
         ip->i_busy = false;
@@ -245,4 +269,21 @@ static inline void bus_service_fetch(bus_t *b, bus_port_t *ip) {
         *p->instr_err = 3;
     }
 }
+
+/* The target of a data access (enum bus_target). */
+static inline int bus_target(const bus_t *b, uint32_t addr, unsigned size) {
+    if (bus_in_ram(b, addr, size)) return BT_RAM;
+    if (addr - MAP_CLINT_BASE < MAP_CLINT_SIZE) return BT_CLINT;
+    uint32_t page = addr & ~0xFFFu;
+    if (page == MAP_UART_BASE) return BT_UART;
+    if (page == MAP_SIMCTRL_BASE) return BT_SIMCTRL;
+    if (page == MAP_FUNNEL_BASE && b->dev.funnel) return BT_FUNNEL;
+    uint32_t n = (page - MAP_TRACE_BASE) >> 12;
+    if (page >= MAP_TRACE_BASE && n < (b->dev.n_te ? b->dev.n_te : 1)) return BT_TRACE0 + (int)n;
+    return BT_NONE;
+}
+
+/* Several harts: every data port's answer for this cycle, one access per target (the rules in
+ * the header comment). Out of line: a single hart calls bus_service_data() directly. */
+void bus_service_data_all(bus_t *b);
 #endif

@@ -33,6 +33,16 @@ int gt_log_open_retire(gt_log_t *g, const char *path, char *err, size_t errlen) 
     return 0;
 }
 
+void gt_log_share(gt_log_t *g, const gt_log_t *owner, unsigned hart) {
+    memset(g, 0, sizeof *g);
+    g->hart = hart;
+    g->itc = owner->itc;
+    g->counters = owner->counters;
+    g->flow = owner->flow;
+    g->retire = owner->retire;
+    g->mask = owner->mask;
+}
+
 void gt_log_close(gt_log_t *g) {
     if (g->retire) fclose(g->retire);
     if (g->itc) fclose(g->itc);
@@ -206,6 +216,7 @@ __attribute__((noinline)) void gt_log_retire(gt_log_t *g, const vcore_ports_t *p
 
 void gt_log_retire_line(gt_log_t *g, const vcore_ports_t *p, uint64_t cycle, bool store,
                         uint32_t st_addr, uint32_t st_data, uint32_t st_size) {
+    if (g->tag_hart) fprintf(g->retire, "h%u ", g->hart);
     if (*p->rvfi_valid && *p->rvfi_rd)
         fprintf(g->retire, "%llu %08x %08x x%u=%08x\n", (unsigned long long)cycle,
                 *p->rvfi_pc, *p->rvfi_insn, *p->rvfi_rd, *p->rvfi_rd_wdata);

@@ -11,7 +11,13 @@
  * cycle (after the trace model's tick of that cycle).
  *
  * The log watches one core's retire port; the run controller calls gt_log_retire() after a
- * clock edge when that edge's event vector has a bit of `mask` set (GT_LOG_EVENTS). */
+ * clock edge when that edge's event vector has a bit of `mask` set (GT_LOG_EVENTS).
+ *
+ * Several harts: one log per hart; hart 0's owns the files, the others share them
+ * (gt_log_share). Every row carries its hart. Per hart, rows are in cycle order; rows of
+ * different harts in one cycle are in hart order, except that a call/ret row of flow.csv is
+ * written when its target retires (a few cycles later), so a reader that checks one hart
+ * takes that hart's rows in file order. */
 #ifndef TS_GROUND_TRUTH_LOG_H
 #define TS_GROUND_TRUTH_LOG_H
 #include <stdbool.h>
@@ -29,6 +35,7 @@
 
 typedef struct gt_log {
     unsigned hart;                /* the hart whose retire port the log watches (flow.csv) */
+    bool tag_hart;                /* retire log lines start with "h<hart> " (several harts) */
     FILE *itc, *counters, *flow;  /* NULL: that file is not written */
     FILE *retire;                 /* --retire-log; NULL: none */
     uint32_t mask;                /* events of an edge that need gt_log_retire (0: no flow.csv) */
@@ -51,7 +58,9 @@ typedef struct gt_log {
 int gt_log_open(gt_log_t *g, const char *dir, char *err, size_t errlen);
 /* Opens the retire log at path; 0, or -1 with a message in err. */
 int gt_log_open_retire(gt_log_t *g, const char *path, char *err, size_t errlen);
-/* Closes whatever is open. */
+/* A log of `hart` writing to the files of owner (which must stay open while g is used). */
+void gt_log_share(gt_log_t *g, const gt_log_t *owner, unsigned hart);
+/* Closes whatever is open (call on the owner only). */
 void gt_log_close(gt_log_t *g);
 
 /* itc.csv row for an accepted ITC store (value already cut to size) */

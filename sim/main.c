@@ -46,7 +46,10 @@ static void usage(FILE *f) {
           "      --trace-sram SIZE  SRAM trace sink size (default 16K)\n"
           "      --itc-depth N      ITC stimulus FIFO entries (default 8)\n"
           "      --sink-width N     trace sink bytes per cycle: 4, 8, 16, 32 (default 4)\n"
-          "      --srcbits N        SRC field bits of the encoder (teImpl.nSrcBits, default 0)\n"
+          "      --harts N          harts (cores) in the SoC, 1..8 (default 1); with N > 1 the funnel\n"
+          "                         merges the N encoders (hart n's at 0x10000000 + 0x1000 n)\n"
+          "      --srcbits N        SRC field bits of the encoders (teImpl.nSrcBits, 0..4; default 0,\n"
+          "                         with several harts the bits N needs: 1, 2 or 3)\n"
           "      --funnel           add a trace funnel at 0x10018000 (encoders use teSink 8)\n"
           "      --no-trace         detach the trace model (benchmarking: its registers read 1)\n"
           "      --retire-log FILE  write every retired instruction (cycle pc insn) and trap\n"
@@ -95,42 +98,56 @@ static double now_s(void) {
 }
 
 /* hpm.csv: every counter the firmware enabled (mcycle, minstret, and each mhpmcounter with
- * an event selected), events.csv: the simulator's own count of every event over the run. */
+ * an event selected), events.csv: the simulator's own count of every event over the run.
+ * With several harts both files start with a hart column and have one row (per counter)
+ * per hart. */
 static void hpm_report(const soc_t *s, const char *dir, bool print) {
     char path[4200], names[512];
+    bool multi = s->n > 1;
     snprintf(path, sizeof path, "%s/hpm.csv", dir);
     FILE *f = fopen(path, "w");
-    if (f) fputs("counter,csr,mhpmevent,events,width,value\n", f);
+    if (f) fprintf(f, "%scounter,csr,mhpmevent,events,width,value\n", multi ? "hart," : "");
     bool header = false;
-    for (unsigned n = 0; n < HPM_MAX_COUNTERS; n++) {
-        if (n == 1 || !((s->hpm.implemented >> n) & 1)) continue;
-        bool fixed = n == 0 || n == 2;
-        if (!fixed && !s->hpm.sel[n]) continue;
-        char name[32];
-        if (n == 0) snprintf(name, sizeof name, "mcycle");
-        else if (n == 2) snprintf(name, sizeof name, "minstret");
-        else snprintf(name, sizeof name, "mhpmcounter%u", n);
-        if (fixed) snprintf(names, sizeof names, "%s", n == 0 ? "cycle" : "instret");
-        else hpm_event_names(s->hpm.event[n], names, sizeof names);
-        uint64_t v = hpm_counter(&s->hpm, n);
-        if (f)
-            fprintf(f, "%s,0x%03x,%s0x%x,%s,%u,%" PRIu64 "\n", name, 0xB00 + n, fixed ? "" : "",
-                    fixed ? 0 : s->hpm.event[n], names, hpm_width(&s->hpm, n), v);
-        if (print && !fixed) {
-            if (!header) { fputs("tracesim: HPM counters enabled by the firmware:\n", stderr); header = true; }
-            fprintf(stderr, "  %-14s %20" PRIu64 "  mhpmevent 0x%08x (%s)%s\n", name, v,
-                    s->hpm.event[n], names, (s->hpm.inhibit >> n) & 1 ? " [inhibited]" : "");
+    for (unsigned h = 0; h < s->n; h++) {
+        const hpm_t *m = &s->h[h].hpm;
+        for (unsigned n = 0; n < HPM_MAX_COUNTERS; n++) {
+            if (n == 1 || !((m->implemented >> n) & 1)) continue;
+            bool fixed = n == 0 || n == 2;
+            if (!fixed && !m->sel[n]) continue;
+            char name[32];
+            if (n == 0) snprintf(name, sizeof name, "mcycle");
+            else if (n == 2) snprintf(name, sizeof name, "minstret");
+            else snprintf(name, sizeof name, "mhpmcounter%u", n);
+            if (fixed) snprintf(names, sizeof names, "%s", n == 0 ? "cycle" : "instret");
+            else hpm_event_names(m->event[n], names, sizeof names);
+            uint64_t v = hpm_counter(m, n);
+            if (f) {
+                if (multi) fprintf(f, "%u,", h);
+                fprintf(f, "%s,0x%03x,0x%x,%s,%u,%" PRIu64 "\n", name, 0xB00 + n, fixed ? 0 : m->event[n],
+                        names, hpm_width(m, n), v);
+            }
+            if (print && !fixed) {
+                if (!header) { fputs("tracesim: HPM counters enabled by the firmware:\n", stderr); header = true; }
+                char hart[16] = "";
+                if (multi) snprintf(hart, sizeof hart, "hart %u ", h);
+                fprintf(stderr, "  %s%-14s %20" PRIu64 "  mhpmevent 0x%08x (%s)%s\n", hart, name, v,
+                        m->event[n], names, (m->inhibit >> n) & 1 ? " [inhibited]" : "");
+            }
         }
     }
     if (f) fclose(f);
     snprintf(path, sizeof path, "%s/events.csv", dir);
     f = fopen(path, "w");
     if (!f) return;
+    if (multi) fputs("hart,", f);
     for (unsigned i = 0; i < hpm_n_events; i++) fprintf(f, "%s%s", i ? "," : "", hpm_events[i].csv);
     fputc('\n', f);
-    for (unsigned i = 0; i < hpm_n_events; i++)
-        fprintf(f, "%s%" PRIu64, i ? "," : "", s->ev_total[hpm_events[i].index]);
-    fputc('\n', f);
+    for (unsigned h = 0; h < s->n; h++) {
+        if (multi) fprintf(f, "%u,", h);
+        for (unsigned i = 0; i < hpm_n_events; i++)
+            fprintf(f, "%s%" PRIu64, i ? "," : "", s->h[h].ev_total[hpm_events[i].index]);
+        fputc('\n', f);
+    }
     fclose(f);
 }
 
@@ -153,10 +170,12 @@ static int cmd_run(int argc, char **argv) {
         {"trace-sram", required_argument, 0, 15}, {"itc-depth", required_argument, 0, 16},
         {"sink-width", required_argument, 0, 17}, {"srcbits", required_argument, 0, 18},
         {"funnel", no_argument, 0, 19},           {"no-trace", no_argument, 0, 20},
+        {"harts", required_argument, 0, 21},
         {"quiet", no_argument, 0, 'q'},           {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     int c;
     uint64_t v;
+    int srcbits = -1;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":o:n:qh", opts, NULL)) != -1) {
@@ -187,9 +206,16 @@ static int cmd_run(int argc, char **argv) {
         case 15: if (parse_u64(optarg, &v) || v < 64 || v > (64u << 20) || (v & (v - 1))) return bad_value("--trace-sram", optarg); cfg.te.sram_size = (unsigned)v; break;
         case 16: if (parse_u64(optarg, &v) || v < 1 || v > 1024) return bad_value("--itc-depth", optarg); cfg.te.itc_depth = (unsigned)v; break;
         case 17: if (parse_u64(optarg, &v) || (v != 4 && v != 8 && v != 16 && v != 32)) return bad_value("--sink-width", optarg); cfg.te.sink_bytes = (unsigned)v; break;
-        case 18: if (parse_u64(optarg, &v) || v > 4) return bad_value("--srcbits", optarg); cfg.te.src_bits = (unsigned)v; break;
+        case 18: if (parse_u64(optarg, &v) || v > 4) return bad_value("--srcbits", optarg); srcbits = (int)v; break;
         case 19: cfg.funnel = true; break;
         case 20: cfg.no_trace = true; break;
+        case 21:
+            if (parse_u64(optarg, &v) || v < 1 || v > SOC_MAX_HARTS) {
+                fprintf(stderr, "tracesim: invalid value '%s' for --harts (1 to %u)\n", optarg, SOC_MAX_HARTS);
+                return TS_EXIT_USAGE;
+            }
+            cfg.harts = (unsigned)v;
+            break;
         case 'q': cfg.quiet = true; break;
         case 'h': usage(stdout); return 0;
         case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim run --help)\n", argv[optind - 1]); return TS_EXIT_USAGE;
@@ -212,6 +238,13 @@ static int cmd_run(int argc, char **argv) {
         *side = cc;
         side->size = size;
     }
+    unsigned need = 0;   /* SRC bits that tell the harts apart */
+    while ((1u << need) < cfg.harts) need++;
+    if (srcbits >= 0 && (unsigned)srcbits < need) {
+        fprintf(stderr, "tracesim: --srcbits %d cannot tell %u harts apart (at least %u)\n", srcbits, cfg.harts, need);
+        return TS_EXIT_USAGE;
+    }
+    cfg.te.src_bits = srcbits >= 0 ? (unsigned)srcbits : need;
     if (cfg.waves_to && cfg.waves_to <= cfg.waves_from) {
         fprintf(stderr, "tracesim: --waves-to must be greater than --waves-from\n");
         return TS_EXIT_USAGE;
@@ -264,15 +297,20 @@ static int cmd_run(int argc, char **argv) {
     if (secs <= 0) secs = 1e-9;
 
     int rc = stop == SOC_EXIT ? soc.exit_code : TS_EXIT_CYCLE_LIMIT;
-    double ipc = soc.cycle ? (double)soc.instret / (double)soc.cycle : 0.0;
+    uint64_t instret = soc_instret(&soc);
+    double ipc = soc.cycle ? (double)instret / (double)soc.cycle : 0.0;
     char path[4200];
     snprintf(path, sizeof path, "%s/stats.txt", dir);
     FILE *f = fopen(path, "w");
     if (f) {
         fprintf(f, "elf %s\nexit_reason %s\nexit_code %d\ncycles %" PRIu64 "\ninstret %" PRIu64
                    "\nipc %.4f\nsim_seconds %.6f\nsim_hz %.0f\nguest_errors %" PRIu64 "\n",
-                elf, stop == SOC_EXIT ? "exit" : "cycle_limit", rc, soc.cycle, soc.instret, ipc,
+                elf, stop == SOC_EXIT ? "exit" : "cycle_limit", rc, soc.cycle, instret, ipc,
                 secs, (double)soc.cycle / secs, soc.guest_errors_total);
+        fprintf(f, "harts %u\n", soc.n);
+        if (soc.n > 1)
+            for (unsigned i = 0; i < soc.n; i++)
+                fprintf(f, "instret_hart%u %" PRIu64 "\n", i, soc.h[i].instret);
         fclose(f);
     }
     hpm_report(&soc, dir, !cfg.quiet);
@@ -287,7 +325,7 @@ static int cmd_run(int argc, char **argv) {
     if (!cfg.quiet)
         fprintf(stderr, "tracesim: %s %d after %" PRIu64 " cycles, %" PRIu64 " instructions (IPC %.3f); "
                         "%.2f s, %.2f M cycles/s; run folder %s\n",
-                stop == SOC_EXIT ? "exit" : "stopped, status", rc, soc.cycle, soc.instret, ipc,
+                stop == SOC_EXIT ? "exit" : "stopped, status", rc, soc.cycle, instret, ipc,
                 secs, (double)soc.cycle / secs / 1e6, dir);
     soc_free(&soc);
     return rc;

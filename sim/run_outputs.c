@@ -6,8 +6,18 @@
 #include <string.h>
 
 int run_write_trace(soc_t *s, char *err, size_t errlen) {
-    const sink_t *k = s->funnel_on ? &s->funnel.sink : &s->te.sink;
-    if (!s->cfg.out_dir || (!s->te.messages && !k->words)) return 0;
+    const sink_t *k = soc_sink(s);
+    uint64_t messages = 0, lost = 0, stall = 0, accepted = 0;
+    unsigned queued = (unsigned)k->fill;
+    for (unsigned i = 0; i < s->n; i++) {
+        const te_t *t = &s->h[i].te;
+        messages += t->messages;
+        lost += t->lost;
+        stall += t->stall_cycles;
+        accepted += t->itc_accepted;
+        queued += (unsigned)(t->fifo_count + t->outq_count);
+    }
+    if (!s->cfg.out_dir || (!messages && !k->words)) return 0;
     if (k->kind == SINK_SBA && k->limit < k->base) {
         fprintf(stderr, "tracesim: warning: SBA trace buffer limit 0x%08x is below its base 0x%08x; no trace.rtd\n",
                 k->limit, k->base);
@@ -39,11 +49,11 @@ int run_write_trace(soc_t *s, char *err, size_t errlen) {
         return -1;
     }
     free(img);
-    unsigned queued = (unsigned)(s->te.fifo_count + s->te.outq_count + k->fill);
     if (queued && !k->stopped)
         fprintf(stderr, "tracesim: warning: %u trace messages/bytes were still queued in the encoder at exit "
                         "(the firmware did not flush: clear teEnable and wait for teEmpty)\n", queued);
-    bool src = s->te.cfg.src_bits && !(s->te.control & (1u << 15));
+    const te_t *t0 = &s->h[0].te;
+    bool src = t0->cfg.src_bits && !(t0->control & (1u << 15));
     snprintf(path, sizeof path, "%s/trace.json", s->cfg.out_dir);
     f = fopen(path, "w");
     if (!f) { snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno)); return -1; }
@@ -51,17 +61,17 @@ int run_write_trace(soc_t *s, char *err, size_t errlen) {
                "  \"srcbits\": %u,\n  \"tsbits\": %u,\n  \"sink_width\": %u,\n  \"start\": %u,\n"
                "  \"wp\": %u,\n  \"wrapped\": %s,\n  \"stopped_on_wrap\": %s,\n  \"stopped_at_cycle\": %llu,\n  \"bytes\": %u,\n"
                "  \"messages\": %llu,\n  \"itc_lost\": %llu,\n  \"itc_stall_cycles\": %llu,\n"
-               "  \"queued_at_exit\": %u,\n  \"bytes_written\": %llu\n}\n",
+               "  \"queued_at_exit\": %u,\n  \"bytes_written\": %llu,\n  \"harts\": %u\n}\n",
             k->kind == SINK_SRAM ? "sram" : "sba", s->funnel_on ? "true" : "false",
-            src ? s->te.cfg.src_bits : 0, s->te.cfg.ts_width, k->width, sink_start(k), k->wp,
+            src ? t0->cfg.src_bits : 0, t0->cfg.ts_width, k->width, sink_start(k), k->wp,
             wrapped ? "true" : "false", k->stopped ? "true" : "false", (unsigned long long)s->sink_stop_cycle, n,
-            (unsigned long long)s->te.messages, (unsigned long long)s->te.lost,
-            (unsigned long long)s->te.stall_cycles, queued, (unsigned long long)(k->words * k->width));
+            (unsigned long long)messages, (unsigned long long)lost,
+            (unsigned long long)stall, queued, (unsigned long long)(k->words * k->width), s->n);
     fclose(f);
     /* perf_config.txt: the perf header out of band, for decoding a trace that lost it */
-    if (s->gt.itc && s->te.itc_accepted) {
+    if (s->h[0].gt.itc && accepted) {
         char perr[512];
-        fflush(s->gt.itc);
+        fflush(s->h[0].gt.itc);
         if (ts_write_perf_config(s->cfg.out_dir, perr, sizeof perr) < 0)
             fprintf(stderr, "tracesim: warning: no perf_config.txt: %s\n", perr);
     }

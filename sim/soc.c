@@ -25,6 +25,7 @@ void soc_default_cfg(soc_cfg_t *cfg) {
     cfg->mtime_div = 100;
     cfg->max_cycles = 1000000000ull;
     cfg->waves_fst = 1;
+    cfg->harts = 1;
     hpm_default_cfg(&cfg->hpm);
     te_default_cfg(&cfg->te);
 }
@@ -71,16 +72,27 @@ static void hook_guest_error(void *ctx, const char *msg) { soc_guest_error(ctx, 
 static void hook_itc_store(void *ctx, unsigned hart, unsigned stim, unsigned off, unsigned size,
                            uint32_t value) {
     soc_t *s = ctx;
-    gt_log_itc(&s->gt, s->cycle, hart, stim, off, size, value);
+    gt_log_itc(&s->h[0].gt, s->cycle, hart, stim, off, size, value);
 }
 
 static void hook_ts_read(void *ctx, unsigned hart, uint32_t pc, const char *reg, uint32_t value) {
     soc_t *s = ctx;
-    gt_log_ts_read(&s->gt, s->cycle, hart, pc, reg, value);
+    gt_log_ts_read(&s->h[0].gt, s->cycle, hart, pc, reg, value);
 }
 
 static uint64_t host_cycle(void *ctx) { return ((soc_t *)ctx)->cycle; }
-static uint64_t host_instret(void *ctx, unsigned hart) { (void)hart; return ((soc_t *)ctx)->instret; }
+static uint64_t host_instret(void *ctx, unsigned hart) {
+    soc_t *s = ctx;
+    return hart < s->n ? s->h[hart].instret : 0;
+}
+
+uint64_t soc_instret(const soc_t *s) {
+    uint64_t n = 0;
+    for (unsigned i = 0; i < s->n; i++) n += s->h[i].instret;
+    return n;
+}
+
+const sink_t *soc_sink(const soc_t *s) { return s->funnel_on ? &s->funnel.sink : &s->h[0].te.sink; }
 static uint8_t *host_ram(void *ctx, uint32_t addr, uint32_t len) { return bus_ram(&((soc_t *)ctx)->bus, addr, len); }
 
 static void host_exit(void *ctx, int code) {
@@ -100,19 +112,34 @@ static void host_waves(void *ctx, bool on) {
 int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
     memset(s, 0, sizeof *s);
     s->cfg = *cfg;
-    bus_targets_t dev = {.clint = &s->clint, .uart = &s->uart, .simctrl = &s->simctrl, .te = &s->te,
-                         .funnel = cfg->funnel ? &s->funnel : NULL, .trace_detached = cfg->no_trace};
+    if (cfg->harts < 1 || cfg->harts > SOC_MAX_HARTS) {
+        snprintf(err, errlen, "%u harts: the SoC has 1 to %u", cfg->harts, SOC_MAX_HARTS);
+        return -1;
+    }
+    s->n = cfg->harts;
+    bool funnel = cfg->funnel || s->n > 1;
+    s->cfg.funnel = funnel;
+    bus_targets_t dev = {.clint = &s->clint, .uart = &s->uart, .simctrl = &s->simctrl, .n_te = s->n,
+                         .funnel = funnel ? &s->funnel : NULL, .trace_detached = cfg->no_trace};
+    for (unsigned i = 0; i < s->n; i++) dev.te[i] = &s->h[i].te;
     bus_hooks_t hooks = {.ctx = s, .guest_error = hook_guest_error,
                          .itc_store = cfg->out_dir ? hook_itc_store : NULL,
                          .ts_read = cfg->out_dir ? hook_ts_read : NULL};
     if (bus_init(&s->bus, cfg->ram_size, cfg->ram_wait, &dev, &hooks, err, errlen)) return -1;
-    if (clint_init(&s->clint, 1, cfg->mtime_div) || hpm_init(&s->hpm, &cfg->hpm)) {
-        snprintf(err, errlen, "invalid CLINT or HPM configuration");
+    if (clint_init(&s->clint, s->n, cfg->mtime_div)) {
+        snprintf(err, errlen, "invalid CLINT configuration");
         return -1;
     }
-    s->vc = vcore_new();
-    if (!s->vc) { snprintf(err, errlen, "cannot create the core model"); return -1; }
-    s->p = vcore_ports(s->vc);
+    for (unsigned i = 0; i < s->n; i++) {
+        soc_hart_t *h = &s->h[i];
+        if (hpm_init(&h->hpm, &cfg->hpm)) { snprintf(err, errlen, "invalid HPM configuration"); return -1; }
+        char name[16];
+        snprintf(name, sizeof name, i ? "hart%u" : "soc", i);
+        h->vc = vcore_new(i ? s->h[0].vc : NULL, name);
+        if (!h->vc) { snprintf(err, errlen, "cannot create the core model of hart %u", i); return -1; }
+        h->p = vcore_ports(h->vc);
+        *h->p->hart_id = i;
+    }
     if (cfg->out_dir) {
         if (!(s->uart_txt = open_out(cfg->out_dir, "uart.txt", err, errlen))) return -1;
         if (!(s->marks_csv = open_out(cfg->out_dir, "marks.csv", err, errlen))) return -1;
@@ -120,9 +147,10 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
     }
     uart_init(&s->uart, cfg->quiet ? NULL : stdout, s->uart_txt);
     simctrl_host_t host = {.ctx = s, .cycle = host_cycle, .instret = host_instret, .ram = host_ram,
-                           .exit = host_exit, .waves = host_waves};
+                           .exit = host_exit, .waves = host_waves, .harts = s->n};
     simctrl_init(&s->simctrl, &host, cfg->out_dir, s->marks_csv);
-    if (cfg->retire_log && gt_log_open_retire(&s->gt, cfg->retire_log, err, errlen)) return -1;
+    gt_log_t *gt = &s->h[0].gt;
+    if (cfg->retire_log && gt_log_open_retire(gt, cfg->retire_log, err, errlen)) return -1;
     if (cfg->waves_path) {
         if (!vcore_has_waves()) { snprintf(err, errlen, "this build has no waveform support"); return -1; }
         const char *path = cfg->waves_path;
@@ -136,35 +164,49 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
             snprintf(s->waves_tmp, sizeof s->waves_tmp, "%s.tmp.fst", cfg->waves_path);
             path = s->waves_tmp;
         }
-        if (vcore_waves_open(s->vc, path, 1)) {
+        vcore_t *vcs[SOC_MAX_HARTS];
+        for (unsigned i = 0; i < s->n; i++) vcs[i] = s->h[i].vc;
+        if (vcore_waves_open(vcs, s->n, path, 1)) {
             snprintf(err, errlen, "cannot create waveform file %s", cfg->waves_path);
             return -1;
         }
         s->waves_open = true;
     }
-    if (bus_port_init(&s->core, s->p, 0, &cfg->icache, &cfg->dcache, err, errlen)) return -1;
-    s->core.record_stores = s->gt.retire != NULL;
     te_cfg_t tc = cfg->te;
-    tc.has_funnel = cfg->funnel;
-    if (te_init(&s->te, &tc)) { snprintf(err, errlen, "invalid trace encoder configuration"); return -1; }
-    s->te_ready = true;
-    if (cfg->funnel) {
+    tc.has_funnel = funnel;
+    if (funnel) {
         if (funnel_init(&s->funnel, tc.sink_bytes, tc.sram_size, tc.ts_width)) {
             snprintf(err, errlen, "invalid trace funnel configuration");
             return -1;
         }
         s->funnel_ready = s->funnel_on = true;
-        funnel_attach(&s->funnel, &s->te);
     }
-    if (cfg->out_dir && gt_log_open(&s->gt, cfg->out_dir, err, errlen)) return -1;
+    if (cfg->out_dir && gt_log_open(gt, cfg->out_dir, err, errlen)) return -1;
+    for (unsigned i = 0; i < s->n; i++) {
+        soc_hart_t *h = &s->h[i];
+        if (bus_port_init(&h->port, h->p, i, &cfg->icache, &cfg->dcache, err, errlen)) return -1;
+        if (bus_attach_port(&s->bus, &h->port)) { snprintf(err, errlen, "too many bus ports"); return -1; }
+        h->port.record_stores = gt->retire != NULL;
+        tc.hart = i;
+        if (te_init(&h->te, &tc)) { snprintf(err, errlen, "invalid trace encoder configuration"); return -1; }
+        h->te_ready = true;
+        if (funnel) funnel_attach(&s->funnel, &h->te);
+        if (i) gt_log_share(&h->gt, gt, i);
+        h->gt.tag_hart = s->n > 1;
+        dpi_register_hart(i, &h->hpm, gt->counters ? gt_log_csr_hook : NULL, &h->gt);
+    }
     s->waves_switch = !cfg->waves_by_firmware;
-    dpi_register_hart(0, &s->hpm, s->gt.counters ? gt_log_csr_hook : NULL, &s->gt);
     return 0;
 }
 
 void soc_free(soc_t *s) {
-    dpi_register_hart(0, NULL, NULL, NULL);
-    if (s->vc) vcore_free(s->vc);
+    for (unsigned i = s->n; i-- > 0;) {   /* hart 0's model owns the shared context: last */
+        soc_hart_t *h = &s->h[i];
+        dpi_register_hart(i, NULL, NULL, NULL);
+        if (h->vc) vcore_free(h->vc);
+        bus_port_free(&h->port);
+        if (h->te_ready) te_free(&h->te);
+    }
     bus_free(&s->bus);
     if (s->uart_txt) fclose(s->uart_txt);
     if (s->marks_csv) fclose(s->marks_csv);
@@ -175,10 +217,8 @@ void soc_free(soc_t *s) {
                     (unsigned long long)s->guest_errors_total);
         fclose(s->guest_log);
     }
-    bus_port_free(&s->core);
-    if (s->te_ready) te_free(&s->te);
     if (s->funnel_ready) funnel_free(&s->funnel);
-    gt_log_close(&s->gt);
+    gt_log_close(&s->h[0].gt);
     memset(s, 0, sizeof *s);
 }
 
@@ -207,30 +247,36 @@ static void waves_update(soc_t *s) {
                      (s->cfg.waves_to == 0 || s->cycle < s->cfg.waves_to);
     bool was = s->waves_active;
     s->waves_active = s->waves_open && s->waves_switch && in_window;
-    if (s->waves_active && !was) { s->te.probe_tcode = 0; s->te.probe_nbytes = 0; }
+    if (s->waves_active && !was)
+        for (unsigned i = 0; i < s->n; i++) { s->h[i].te.probe_tcode = 0; s->h[i].te.probe_nbytes = 0; }
 }
 
 void soc_reset(soc_t *s, uint32_t entry) {
-    const vcore_ports_t *p = s->p;
     clint_reset(&s->clint);
     uart_reset(&s->uart);
     simctrl_reset(&s->simctrl);
-    hpm_reset(&s->hpm);
     bus_reset(&s->bus);
-    bus_port_reset(&s->core);
-    te_reset(&s->te);
     if (s->funnel_on) funnel_reset(&s->funnel);
-    memset(s->ev_total, 0, sizeof s->ev_total);
-    *p->boot_addr = entry;
-    *p->rst_n = 0;
-    *p->instr_rdy = 0; *p->data_rdy = 0; *p->instr_err = 0; *p->data_err = 0;
-    *p->irq_timer = 0; *p->irq_software = 0;
-    *p->clk = 0;
-    vcore_eval(s->vc);
-    for (int i = 0; i < 4; i++) { *p->clk ^= 1; vcore_eval(s->vc); }
-    *p->rst_n = 1;
-    vcore_eval(s->vc);
-    s->cycle = 0; s->instret = 0;
+    for (unsigned i = 0; i < s->n; i++) {
+        soc_hart_t *h = &s->h[i];
+        const vcore_ports_t *p = h->p;
+        hpm_reset(&h->hpm);
+        bus_port_reset(&h->port);
+        te_reset(&h->te);
+        memset(h->ev_total, 0, sizeof h->ev_total);
+        h->instret = 0;
+        *p->hart_id = i;
+        *p->boot_addr = entry;
+        *p->rst_n = 0;
+        *p->instr_rdy = 0; *p->data_rdy = 0; *p->instr_err = 0; *p->data_err = 0;
+        *p->irq_timer = 0; *p->irq_software = 0;
+        *p->clk = 0;
+        vcore_eval(h->vc);
+        for (int k = 0; k < 4; k++) { *p->clk ^= 1; vcore_eval(h->vc); }
+        *p->rst_n = 1;
+        vcore_eval(h->vc);
+    }
+    s->cycle = 0;
     s->stop = SOC_RUNNING;
     waves_update(s);
 }
@@ -243,52 +289,61 @@ static void progress(soc_t *s, struct timespec *t0, struct timespec *last, uint6
     double dt = (double)(now.tv_sec - last->tv_sec) + (double)(now.tv_nsec - last->tv_nsec) * 1e-9;
     if (dt < 1.0) return;
     double total = (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) * 1e-9;
-    fprintf(stderr, "\r[tracesim] %.1f M cycles, %.2f M cycles/s, %.0f s   ",
-            (double)s->cycle / 1e6, (double)(s->cycle - *last_cycle) / dt / 1e6, total);
+    if (s->n > 1)
+        fprintf(stderr, "\r[tracesim] %.1f M cycles, %.2f M cycles/s (%u harts), %.0f s   ",
+                (double)s->cycle / 1e6, (double)(s->cycle - *last_cycle) / dt / 1e6, s->n, total);
+    else
+        fprintf(stderr, "\r[tracesim] %.1f M cycles, %.2f M cycles/s, %.0f s   ",
+                (double)s->cycle / 1e6, (double)(s->cycle - *last_cycle) / dt / 1e6, total);
     *last = now;
     *last_cycle = s->cycle;
 }
 
-/* The core's event vector and the bus events describe the cycle that ended at this edge;
- * the first edge after reset describes no executed cycle and is not counted. */
-static inline uint32_t account_events(soc_t *s) {
-    uint32_t ev = *s->p->ev | s->bus.ev;
-    s->bus.ev = 0;
+/* The core's event vector and its port's bus events describe the cycle that ended at this
+ * edge; the first edge after reset describes no executed cycle and is not counted. */
+static inline uint64_t account_events(soc_t *s, soc_hart_t *h) {
+    uint64_t ev = *h->p->ev | h->port.ev;
+    h->port.ev = 0;
     if (!s->cycle) return ev;
-    hpm_tick(&s->hpm, ev);
-    for (uint32_t e = ev; e; e &= e - 1) s->ev_total[__builtin_ctz(e)]++;
+    hpm_tick(&h->hpm, ev);
+    for (uint64_t e = ev; e; e &= e - 1) h->ev_total[__builtin_ctzll(e)]++;
     return ev;
 }
 
-/* Trace encoder and funnel tick; the sink's SBA word goes over the bus into RAM at once
- * (bus.h: the SBA sink wins the RAM port for this cycle); a bus error sets teSinkError. */
+/* Trace encoders and funnel tick; the sink's SBA word goes over the bus into RAM at once
+ * (bus.h: the SBA sink wins the RAM port for this cycle); a bus error sets the sink error of
+ * the block that owns the sink. */
 static inline void trace_tick(soc_t *s) {
-    te_tick(&s->te);
-    sink_t *k = &s->te.sink;
+    for (unsigned i = 0; i < s->n; i++) te_tick(&s->h[i].te);
+    sink_t *k = &s->h[0].te.sink;
     if (s->funnel_on) { funnel_tick(&s->funnel); k = &s->funnel.sink; }
     if (__builtin_expect(k->stopped && !s->sink_stop_cycle, 0)) s->sink_stop_cycle = s->cycle;
-    if (!bus_sba_write(&s->bus, k)) te_sink_error(&s->te);
+    if (!bus_sba_write(&s->bus, k)) {
+        if (s->funnel_on) funnel_sink_error(&s->funnel);
+        else te_sink_error(&s->h[0].te);
+    }
 }
 
 /* --retire-log line for the cycle that just ended, with the store the data port completed */
-static void log_retire(soc_t *s) {
-    bus_port_t *ip = &s->core;
-    gt_log_retire_line(&s->gt, s->p, s->cycle - 1, ip->st_done, ip->st_addr, ip->st_data, ip->st_size);
+static void log_retire(soc_hart_t *h, uint64_t cycle) {
+    bus_port_t *ip = &h->port;
+    gt_log_retire_line(&h->gt, h->p, cycle - 1, ip->st_done, ip->st_addr, ip->st_data, ip->st_size);
     ip->st_done = false;
 }
 
 /* Waves: after the C side has answered this cycle, drive the probes, settle the logic that
  * depends on the answers (one extra eval, no clock edge) and dump: at time 10 * cycle ns the
- * waves show registers, bus answers and C-model state of that cycle together. */
-static void waves_sample(soc_t *s) {
-    const vcore_ports_t *p = s->p;
-    const te_t *t = &s->te;
-    const sink_t *k = s->funnel_on ? &s->funnel.sink : &s->te.sink;
+ * waves show registers, bus answers and C-model state of that cycle together. Each hart's
+ * scope shows its own encoder, HPM and bus port; the sink and funnel probes are in hart 0's. */
+static void waves_probe_hart(soc_t *s, soc_hart_t *h, bool first) {
+    const vcore_ports_t *p = h->p;
+    te_t *t = &h->te;
+    const sink_t *k = soc_sink(s);
     uint32_t c = te_control(t);
     *p->probe_cycle = s->cycle;
     *p->probe_itc_level = (uint8_t)(t->fifo_count > 255 ? 255 : t->fifo_count);
     *p->probe_itc_full = !te_itc_ready(t);
-    *p->probe_itc_stall = (s->bus.ev & EVB_ITC_STALL) != 0;
+    *p->probe_itc_stall = (h->port.ev & EVB_ITC_STALL) != 0;
     *p->probe_te_control = c;
     *p->probe_te_enable = (c >> 1) & 1;
     *p->probe_te_tracing = (c >> 2) & 1;
@@ -301,38 +356,58 @@ static void waves_sample(soc_t *s) {
     for (unsigned i = 0; i < t->probe_nbytes && i < 8; i++) b |= (uint64_t)t->probe_bytes[i] << (8 * i);
     *p->probe_sink_bytes = b;
     *p->probe_sink_wp = k->wp;
-    *p->probe_sba_write = s->bus.sba_busy;
-    *p->probe_sba_conflict = (s->bus.ev & EVB_SBA_CONFLICT) != 0;
-    *p->probe_mcycle = hpm_counter(&s->hpm, 0);
-    *p->probe_minstret = hpm_counter(&s->hpm, 2);
-    for (unsigned i = 0; i < 8; i++) *p->probe_hpm[i] = hpm_counter(&s->hpm, 3 + i);
-    s->te.probe_tcode = 0;          /* consumed: the next cycle shows only its own activity */
-    s->te.probe_nbytes = 0;
-    vcore_eval(s->vc);
-    vcore_waves_dump(s->vc, 10 * s->cycle);
+    *p->probe_sba_write = first && s->bus.sba_busy;
+    *p->probe_sba_conflict = (h->port.ev & EVB_SBA_CONFLICT) != 0;
+    *p->probe_bus_arb = (h->port.ev & EVB_BUS_ARB) != 0;
+    *p->probe_funnel_take = first && s->funnel_on && s->funnel.probe_take;
+    *p->probe_funnel_src = first && s->funnel_on ? s->funnel.probe_src : 0;
+    *p->probe_funnel_nbytes = first && s->funnel_on ? s->funnel.probe_nbytes : 0;
+    *p->probe_mcycle = hpm_counter(&h->hpm, 0);
+    *p->probe_minstret = hpm_counter(&h->hpm, 2);
+    for (unsigned i = 0; i < 8; i++) *p->probe_hpm[i] = hpm_counter(&h->hpm, 3 + i);
+    t->probe_tcode = 0;          /* consumed: the next cycle shows only its own activity */
+    t->probe_nbytes = 0;
+    vcore_eval(h->vc);
+}
+
+static void waves_sample(soc_t *s) {
+    for (unsigned i = 0; i < s->n; i++) waves_probe_hart(s, &s->h[i], i == 0);
+    if (s->funnel_on) s->funnel.probe_take = false;
+    vcore_waves_dump(s->h[0].vc, 10 * s->cycle);
+}
+
+/* steps 1-3 of soc.h for one hart */
+static inline void hart_edge(soc_t *s, soc_hart_t *h) {
+    const vcore_ports_t *p = h->p;
+    *p->clk ^= 1;              /* one edge = one cycle (TS_CLK_EDGE=edge build) */
+    vcore_eval(h->vc);
+
+    uint64_t ev = account_events(s, h);
+    h->instret += *p->rvfi_valid;
+    if (ev & h->gt.mask) gt_log_retire(&h->gt, p, s->cycle - 1);
+    if (h->gt.retire && (*p->rvfi_valid || *p->rvfi_trap)) log_retire(h, s->cycle);
+    if (*p->rvfi_trap && (*p->rvfi_cause == 1))
+        soc_guest_error(s, "instruction access fault: fetch at 0x%08x (hart %u)", *p->rvfi_pc, h->port.hart);
+}
+
+/* steps 5-6 of soc.h: every hart's fetch, the data accesses, the interrupt lines */
+static inline void bus_and_irqs(soc_t *s) {
+    for (unsigned i = 0; i < s->n; i++) bus_service_fetch(&s->bus, &s->h[i].port);
+    if (s->n == 1) bus_service_data(&s->bus, &s->h[0].port);
+    else bus_service_data_all(&s->bus);
+    clint_tick(&s->clint);
+    for (unsigned i = 0; i < s->n; i++) {
+        soc_hart_t *h = &s->h[i];
+        hpm_set_time(&h->hpm, s->clint.mtime);
+        *h->p->irq_timer = clint_timer_irq(&s->clint, i);
+        *h->p->irq_software = clint_soft_irq(&s->clint, i);
+    }
 }
 
 static inline void soc_step(soc_t *s) {
-    const vcore_ports_t *p = s->p;
-    *p->clk ^= 1;              /* one edge = one cycle (TS_CLK_EDGE=edge build) */
-    vcore_eval(s->vc);
-
-    uint32_t ev = account_events(s);
-    s->instret += *p->rvfi_valid;
-    if (ev & s->gt.mask) gt_log_retire(&s->gt, p, s->cycle - 1);
-    if (s->gt.retire && (*p->rvfi_valid || *p->rvfi_trap)) log_retire(s);
-    if (*p->rvfi_trap && (*p->rvfi_cause == 1))
-        soc_guest_error(s, "instruction access fault: fetch at 0x%08x", *p->rvfi_pc);
-
+    for (unsigned i = 0; i < s->n; i++) hart_edge(s, &s->h[i]);
     if (!s->cfg.no_trace) trace_tick(s);
-    bus_service_fetch(&s->bus, &s->core);
-    bus_service_data(&s->bus, &s->core);
-
-    clint_tick(&s->clint);
-    hpm_set_time(&s->hpm, s->clint.mtime);
-    *p->irq_timer = clint_timer_irq(&s->clint, 0);
-    *p->irq_software = clint_soft_irq(&s->clint, 0);
-
+    bus_and_irqs(s);
     if (s->waves_active) waves_sample(s);
     s->cycle++;
 }
@@ -359,17 +434,21 @@ enum soc_stop soc_run(soc_t *s) {
         if (s->cycle >= max && s->stop == SOC_RUNNING) s->stop = SOC_CYCLE_LIMIT;
     }
     if (s->stop == SOC_EXIT) {
-        /* let the EXIT store retire so that instret counts it */
-        *s->p->clk ^= 1;
-        vcore_eval(s->vc);
-        uint32_t ev = account_events(s);
-        s->instret += *s->p->rvfi_valid;
-        if (ev & s->gt.mask) gt_log_retire(&s->gt, s->p, s->cycle - 1);
+        /* let the EXIT store retire so that instret counts it (and what the other harts
+         * committed in that cycle) */
+        for (unsigned i = 0; i < s->n; i++) {
+            soc_hart_t *h = &s->h[i];
+            *h->p->clk ^= 1;
+            vcore_eval(h->vc);
+            uint64_t ev = account_events(s, h);
+            h->instret += *h->p->rvfi_valid;
+            if (ev & h->gt.mask) gt_log_retire(&h->gt, h->p, s->cycle - 1);
+        }
     }
     /* a call or return at the very end (cycle limit): its target never retired */
-    gt_log_finish(&s->gt);
+    for (unsigned i = 0; i < s->n; i++) gt_log_finish(&s->h[i].gt);
     if (show) fputc('\n', stderr);
-    vcore_waves_close(s->vc);
+    vcore_waves_close(s->h[0].vc);
     if (s->waves_open && s->waves_tmp[0]) waves_to_vcd(s);
     if (s->uart_txt) fflush(s->uart_txt);
     fflush(stdout);

@@ -1,24 +1,29 @@
-/* soc.h - the simulated SoC: one Verilated core, the C models wired to it through the bus
- * (sim/bus.h), and the run controller with its cycle loop.
+/* soc.h - the simulated SoC: N harts (1..8), each a Verilated core with its HPM model and
+ * trace encoder, the shared devices wired to them through the bus (sim/bus.h), the funnel
+ * when N > 1, and the run controller with its cycle loop.
  *
  * The models are passive (CLINT, UART, simctrl, HPM, trace encoder/funnel, the interconnect);
- * sim/ owns the clock. Each cycle soc_step() does, in this fixed order:
- *   1. clock edge: clk_i toggles and the model is evaluated once (the build clocks every
+ * sim/ owns the clock. Each cycle soc_step() does, in this fixed order (steps 1-3 for hart 0,
+ * then hart 1, ...):
+ *   1. clock edge: clk_i toggles and the core model is evaluated once (the build clocks every
  *      flop on both edges, see rtl_model/core/ts_core_pkg.sv); the core's flops update,
  *      and the DPI CSR accesses of the instruction that committed in the previous cycle
  *      happen here;
- *   2. events: the HPM model ticks with the core's event vector ORed with the bus events of
- *      the cycle that just ended (both describe that cycle), and the event totals count;
- *      the retire counter advances;
+ *   2. events: the hart's HPM model ticks with its core's event vector ORed with its bus
+ *      port's events of the cycle that just ended (both describe that cycle), and the event
+ *      totals count; the hart's retire counter advances;
  *   3. ground truth: the logs (counters.csv, flow.csv, --retire-log; sim/ground_truth_log.h)
  *      take the instruction the retire port shows (it committed or trapped in the cycle that
  *      just ended) and a counter CSR read made at this edge;
- *   4. trace tick: encoder (and funnel) tick; an SBA sink word goes into RAM through the bus
- *      and takes the RAM port for this cycle (the SBA sink wins);
- *   5. bus service: the bus answers the core's fetch, then its data request for this cycle
- *      (RAM with wait states and caches, CLINT, UART, simctrl, trace pages);
- *   6. the CLINT ticks and drives the interrupt lines (and the HPM's time);
+ *   4. trace tick: the encoders (hart order), then the funnel tick; an SBA sink word goes
+ *      into RAM through the bus and takes the RAM port for this cycle (the SBA sink wins);
+ *   5. bus service: the bus answers every hart's fetch, then the data requests of this cycle
+ *      (one access per target; arbitration in bus.h);
+ *   6. the CLINT ticks and drives every hart's interrupt lines (and the HPMs' time);
  *   7. waves: if dumping, the C-model probes are driven and the cycle is dumped.
+ * Harts are independent Verilated models sharing one context (and one waveform file); no
+ * state crosses between them except through the bus, the CLINT and the trace funnel, so
+ * the order of steps 1-3 among harts does not change any result.
  *   The answers take effect at the next edge (Verilator settles the combinational logic
  *   that depends on them at the start of that eval). Waveforms get one sample per cycle,
  *   at time 10 * cycle ns (100 MHz).
@@ -60,28 +65,39 @@ typedef struct soc_cfg {
     const char *retire_log;   /* NULL, or a file for the retire stream (cycle pc insn / trap) */
     hpm_cfg_t hpm;
     cache_cfg_t icache, dcache; /* size 0: no cache (default) */
-    te_cfg_t te;              /* trace encoder of hart 0 */
-    bool funnel;              /* add a trace funnel at 0x1001_8000 */
+    te_cfg_t te;              /* trace encoders (hart and has_funnel are set per hart) */
+    unsigned harts;           /* 1..SOC_MAX_HARTS, default 1 */
+    bool funnel;              /* add a trace funnel at 0x1001_8000 (always there when harts > 1) */
     bool no_trace;            /* detach the trace model: its page reads 1, ignores writes */
 } soc_cfg_t;
 
-typedef struct soc {
-    soc_cfg_t cfg;
+#define SOC_MAX_HARTS BUS_MAX_HARTS
+
+/* One hart: its core, its ports on the bus, its HPM counters and its trace encoder. */
+typedef struct soc_hart {
     vcore_t *vc;
     const vcore_ports_t *p;
+    bus_port_t port;          /* instruction and data ports on the bus */
+    hpm_t hpm;
+    te_t te;
+    bool te_ready;
+    uint64_t instret;
+    uint64_t ev_total[64];    /* cycles in which each event of the 64-bit vector happened */
+    gt_log_t gt;              /* ground truth of this hart (hart 0's log owns the files) */
+} soc_hart_t;
+
+typedef struct soc {
+    soc_cfg_t cfg;
+    unsigned n;               /* harts */
+    soc_hart_t h[SOC_MAX_HARTS];
     bus_t bus;                /* interconnect and RAM */
-    bus_port_t core;          /* hart 0's instruction and data ports on the bus */
     clint_t clint;
     uart_t uart;
     simctrl_t simctrl;
-    hpm_t hpm;
-    te_t te;
     funnel_t funnel;
-    bool funnel_on, te_ready, funnel_ready;
-    uint64_t cycle, instret;
-    uint64_t ev_total[32];
+    bool funnel_on, funnel_ready;
+    uint64_t cycle;
     uint64_t sink_stop_cycle; /* cycle in which the sink stopped on wrap (0: it did not) */
-    gt_log_t gt;              /* ground truth: itc.csv, counters.csv, flow.csv, retire log */
     /* run control */
     enum soc_stop stop;
     int exit_code;
@@ -106,4 +122,8 @@ void soc_reset(soc_t *s, uint32_t entry);
 enum soc_stop soc_run(soc_t *s);
 /* Guest error: firmware did something the SoC rejects; logged, simulation continues. */
 void soc_guest_error(soc_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Retired instructions of all harts */
+uint64_t soc_instret(const soc_t *s);
+/* The sink the trace leaves through: the funnel's, or hart 0's encoder's without a funnel */
+const sink_t *soc_sink(const soc_t *s);
 #endif

@@ -3,6 +3,7 @@
 module ts_soc_top import ts_events_pkg::*; (
   input  logic        clk_i,
   input  logic        rst_ni,
+  input  logic [31:0] hart_id_i,
   input  logic [31:0] boot_addr_i,
   output logic [31:0] instr_addr_o,
   input  logic        instr_rdy_i,
@@ -46,6 +47,10 @@ module ts_soc_top import ts_events_pkg::*; (
   input  logic [31:0] probe_sink_wp_i,      // sink write pointer (bit 0: wrap flag)
   input  logic        probe_sba_write_i,    // the SBA sink wrote RAM this cycle
   input  logic        probe_sba_conflict_i, // ... and a core data access waited for it
+  input  logic        probe_bus_arb_i,      // this hart's data access lost arbitration to another hart
+  input  logic        probe_funnel_take_i,  // the funnel took a message this cycle (hart 0's scope)
+  input  logic [2:0]  probe_funnel_src_i,   // ... from this source (hart)
+  input  logic [5:0]  probe_funnel_nbytes_i,// bytes the funnel put into the sink this cycle
   input  logic [63:0] probe_mcycle_i,
   input  logic [63:0] probe_minstret_i,
   input  logic [63:0] probe_hpm3_i, probe_hpm4_i, probe_hpm5_i, probe_hpm6_i,
@@ -58,8 +63,8 @@ module ts_soc_top import ts_events_pkg::*; (
   logic [4:0]  stage_valid;
   /* verilator lint_on UNUSEDSIGNAL */
 
-  ts_core #(.HartId(32'd0)) u_core (
-    .clk_i, .rst_ni, .boot_addr_i,
+  ts_core u_core (
+    .clk_i, .rst_ni, .hart_id_i, .boot_addr_i,
     .instr_addr_o, .instr_rdy_i, .instr_rdata_i, .instr_err_i,
     .data_req_o, .data_we_o, .data_size_o, .data_addr_o, .data_wdata_o, .data_pc_o,
     .data_rdy_i, .data_rdata_i, .data_err_i,

@@ -11,7 +11,8 @@
 #include <new>
 
 struct vcore {
-    VerilatedContext ctx;
+    VerilatedContext *ctx = nullptr;
+    bool own_ctx = false;
     Vts_soc_top *top = nullptr;
     vcore_ports_t ports{};
 #if VM_TRACE_FST
@@ -23,14 +24,22 @@ struct vcore {
 #endif
 };
 
-extern "C" vcore_t *vcore_new(void) {
+extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     vcore_t *v = new (std::nothrow) vcore;
     if (!v) return nullptr;
-    v->ctx.traceEverOn(true);
-    v->top = new Vts_soc_top(&v->ctx, "soc");
+    if (share) {
+        v->ctx = share->ctx;
+    } else {
+        v->ctx = new (std::nothrow) VerilatedContext;
+        if (!v->ctx) { delete v; return nullptr; }
+        v->own_ctx = true;
+        v->ctx->traceEverOn(true);
+    }
+    v->top = new Vts_soc_top(v->ctx, name);
     Vts_soc_top *t = v->top;
     vcore_ports_t &p = v->ports;
     p.clk = &t->clk_i; p.rst_n = &t->rst_ni; p.boot_addr = &t->boot_addr_i;
+    p.hart_id = &t->hart_id_i;
     p.instr_addr = &t->instr_addr_o; p.instr_rdy = &t->instr_rdy_i;
     p.instr_err = &t->instr_err_i; p.instr_rdata = &t->instr_rdata_i;
     p.data_req = &t->data_req_o; p.data_we = &t->data_we_o; p.data_size = &t->data_size_o;
@@ -53,6 +62,8 @@ extern "C" vcore_t *vcore_new(void) {
     p.probe_te_overflow = &t->probe_te_overflow_i; p.probe_te_tcode = &t->probe_te_tcode_i;
     p.probe_te_msg_len = &t->probe_te_msg_len_i; p.probe_sink_nbytes = &t->probe_sink_nbytes_i;
     p.probe_sba_write = &t->probe_sba_write_i; p.probe_sba_conflict = &t->probe_sba_conflict_i;
+    p.probe_bus_arb = &t->probe_bus_arb_i; p.probe_funnel_take = &t->probe_funnel_take_i;
+    p.probe_funnel_src = &t->probe_funnel_src_i; p.probe_funnel_nbytes = &t->probe_funnel_nbytes_i;
     p.probe_te_control = &t->probe_te_control_i; p.probe_sink_wp = &t->probe_sink_wp_i;
     return v;
 }
@@ -62,6 +73,7 @@ extern "C" void vcore_free(vcore_t *v) {
     vcore_waves_close(v);
     v->top->final();
     delete v->top;
+    if (v->own_ctx) delete v->ctx;
     delete v;
 }
 
@@ -76,24 +88,24 @@ extern "C" int vcore_has_waves(void) {
 #endif
 }
 
-extern "C" int vcore_waves_open(vcore_t *v, const char *path, int fst) {
+extern "C" int vcore_waves_open(vcore_t *const *v, unsigned n, const char *path, int fst) {
 #if VM_TRACE_FST
     if (fst) {
-        v->fst = new VerilatedFstC;
-        v->top->trace(v->fst, 99);
-        v->fst->open(path);
-        return v->fst->isOpen() ? 0 : -1;
+        v[0]->fst = new VerilatedFstC;
+        for (unsigned i = 0; i < n; i++) v[i]->top->trace(v[0]->fst, 99);
+        v[0]->fst->open(path);
+        return v[0]->fst->isOpen() ? 0 : -1;
     }
 #endif
 #if VM_TRACE_VCD
     if (!fst) {
-        v->vcd = new VerilatedVcdC;
-        v->top->trace(v->vcd, 99);
-        v->vcd->open(path);
-        return v->vcd->isOpen() ? 0 : -1;
+        v[0]->vcd = new VerilatedVcdC;
+        for (unsigned i = 0; i < n; i++) v[i]->top->trace(v[0]->vcd, 99);
+        v[0]->vcd->open(path);
+        return v[0]->vcd->isOpen() ? 0 : -1;
     }
 #endif
-    (void)v; (void)path; (void)fst;
+    (void)v; (void)n; (void)path; (void)fst;
     return -1;
 }
 

@@ -14,6 +14,7 @@ typedef struct vcore vcore_t;
 
 typedef struct vcore_ports {
     uint8_t *clk, *rst_n;
+    uint32_t *hart_id;
     uint32_t *boot_addr;
     const uint32_t *instr_addr;
     uint8_t *instr_rdy, *instr_err;
@@ -30,16 +31,21 @@ typedef struct vcore_ports {
     uint64_t *probe_cycle, *probe_mcycle, *probe_minstret, *probe_hpm[8], *probe_sink_bytes;
     uint8_t *probe_itc_level, *probe_itc_full, *probe_itc_stall, *probe_te_enable,
         *probe_te_tracing, *probe_te_empty, *probe_te_overflow, *probe_te_tcode,
-        *probe_te_msg_len, *probe_sink_nbytes, *probe_sba_write, *probe_sba_conflict;
+        *probe_te_msg_len, *probe_sink_nbytes, *probe_sba_write, *probe_sba_conflict,
+        *probe_bus_arb, *probe_funnel_take, *probe_funnel_src, *probe_funnel_nbytes;
     uint32_t *probe_te_control, *probe_sink_wp;
 } vcore_ports_t;
 
-vcore_t *vcore_new(void);
+/* A core model named `name` (its scope in the waveforms: "soc" for hart 0, "hart1", ...);
+ * share: NULL, or a model whose Verilated context this one joins (models traced into one
+ * waveform file must share a context). Free the sharing models before the one they share. */
+vcore_t *vcore_new(vcore_t *share, const char *name);
 void vcore_free(vcore_t *v);
 const vcore_ports_t *vcore_ports(vcore_t *v);
 void vcore_eval(vcore_t *v);
-/* waveforms: returns 0 on success; fst selects FST (else VCD) */
-int vcore_waves_open(vcore_t *v, const char *path, int fst);
+/* waveforms of the n models v[0..n-1] in one file (v[0] owns it): returns 0 on success; fst
+ * selects FST (else VCD). dump and close act on v[0]. */
+int vcore_waves_open(vcore_t *const *v, unsigned n, const char *path, int fst);
 void vcore_waves_dump(vcore_t *v, uint64_t time);
 void vcore_waves_close(vcore_t *v);
 int vcore_has_waves(void);

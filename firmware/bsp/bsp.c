@@ -11,12 +11,14 @@ static int ts_uart_putc(char c, FILE *f) {
 }
 static int ts_uart_getc(FILE *f) { (void)f; return EOF; }
 
-static FILE ts_stdio = FDEV_SETUP_STREAM(ts_uart_putc, ts_uart_getc, NULL, _FDEV_SETUP_RW);
+/* not static: ts_harts.c switches its put function to line-locked output (ts_harts.h) */
+FILE ts_stdio = FDEV_SETUP_STREAM(ts_uart_putc, ts_uart_getc, NULL, _FDEV_SETUP_RW);
 FILE *const stdin = &ts_stdio;
 FILE *const stdout = &ts_stdio;
 FILE *const stderr = &ts_stdio;
 
 void _exit(int code) {
+    if (ts_harts_active) ts_flush_line();     /* this hart's unterminated line */
     TS_SIMCTRL(EXIT) = (uint32_t)code;
     for (;;) __asm__ volatile("wfi");
 }

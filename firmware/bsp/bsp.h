@@ -3,6 +3,7 @@
 #define TS_BSP_H
 #include <stdint.h>
 #include "ts_soc.h"
+#include "ts_harts.h"
 
 /* BSP helpers are never instrumented, even when included into code built with
  * -finstrument-functions (the perf library's entry/exit hooks must not recurse) */

@@ -64,18 +64,19 @@ void hpm_reset(hpm_t *h) {
     update_active(h);
 }
 
-uint32_t hpm_event_select(uint32_t mhpmevent) {
-    uint32_t cls = mhpmevent & 0xFF, sel = 0;
+uint64_t hpm_event_select(uint32_t mhpmevent) {
+    uint32_t cls = mhpmevent & 0xFF;
+    uint64_t sel = 0;
     for (unsigned i = 0; i < hpm_n_events; i++) {
         const hpm_event_info_t *e = &hpm_events[i];
         if (e->cls >= 0 && (uint32_t)e->cls == cls && ((mhpmevent >> e->bit) & 1))
-            sel |= 1u << e->index;
+            sel |= 1ull << e->index;
     }
     return sel;
 }
 
 void hpm_event_names(uint32_t mhpmevent, char *buf, unsigned len) {
-    uint32_t sel = hpm_event_select(mhpmevent);
+    uint64_t sel = hpm_event_select(mhpmevent);
     unsigned n = 0;
     if (len) buf[0] = 0;
     for (unsigned i = 0; i < hpm_n_events && len; i++) {
@@ -149,7 +150,7 @@ bool hpm_csr_write(hpm_t *h, unsigned csr, uint32_t val) {
     return false;
 }
 
-void hpm_tick(hpm_t *h, uint32_t ev) {
+void hpm_tick(hpm_t *h, uint64_t ev) {
     uint32_t act = h->active & ~h->written;
     h->written = 0;
     while (act) {

@@ -31,7 +31,7 @@ typedef struct hpm {
     uint64_t ctr[HPM_MAX_COUNTERS];
     uint64_t mask[HPM_MAX_COUNTERS];      /* 2^width - 1 */
     uint32_t event[HPM_MAX_COUNTERS];     /* mhpmeventN as written (WARL: implemented only) */
-    uint32_t sel[HPM_MAX_COUNTERS];       /* event-vector bits selected by event[] */
+    uint64_t sel[HPM_MAX_COUNTERS];       /* event-vector bits selected by event[] */
     uint32_t implemented;                 /* bit n: counter n exists (bit 1 = time) */
     uint32_t inhibit;                     /* mcountinhibit */
     uint32_t counteren;                   /* mcounteren */
@@ -49,7 +49,7 @@ void hpm_reset(hpm_t *h);
 bool hpm_csr_read(const hpm_t *h, unsigned csr, uint32_t *val);
 bool hpm_csr_write(hpm_t *h, unsigned csr, uint32_t val);
 /* One core cycle: ev is the core's event vector for that cycle. */
-void hpm_tick(hpm_t *h, uint32_t ev);
+void hpm_tick(hpm_t *h, uint64_t ev);
 static inline void hpm_set_time(hpm_t *h, uint64_t mtime) { h->time = mtime; }
 /* 64-bit value of counter n (0..31; 1 = time) */
 uint64_t hpm_counter(const hpm_t *h, unsigned n);
@@ -64,7 +64,7 @@ typedef struct hpm_event_info {
 extern const hpm_event_info_t hpm_events[];
 extern const unsigned hpm_n_events;
 /* Event-vector bits selected by an mhpmevent value (class in 7:0, mask in 31:8). */
-uint32_t hpm_event_select(uint32_t mhpmevent);
+uint64_t hpm_event_select(uint32_t mhpmevent);
 /* Writes the CSV names of the events mhpmevent selects, joined by '|' ("-" for none). */
 void hpm_event_names(uint32_t mhpmevent, char *buf, unsigned len);
 

@@ -47,9 +47,12 @@ bool funnel_empty(const funnel_t *f) {
     return !f->have_cur && inputs_empty(f) && (f->sink.fill == 0 || f->sink.stopped);
 }
 
+void funnel_sink_error(funnel_t *f) { f->control |= F_SINK_ERROR; }
+
 void funnel_tick(funnel_t *f) {
     tsunit_tick(&f->ts);
     f->sink.sba_valid = false;
+    f->probe_nbytes = 0;
     if (!(f->control & F_ACTIVE)) return;
     if (!(f->control & F_ENABLE) && !f->flushing) return;
     if (!f->have_cur) {
@@ -62,11 +65,14 @@ void funnel_tick(funnel_t *f) {
             f->have_cur = true;
             te_port_pop(f->in[i]);
             f->next = (i + 1) % f->n_in;
+            f->probe_take = true;
+            f->probe_src = (uint8_t)i;
             break;
         }
     }
     for (unsigned budget = f->sink.width; budget && f->have_cur; budget--) {
         sink_push(&f->sink, f->cur.b[f->cur_pos]);
+        f->probe_nbytes++;
         if (f->sink.stopped) {
             f->control &= ~F_ENABLE;
             f->sink.discarded += f->cur.len - f->cur_pos - 1;

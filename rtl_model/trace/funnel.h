@@ -18,6 +18,10 @@ typedef struct funnel {
     nx_msg_t cur;
     unsigned cur_pos;
     bool have_cur, flushing;
+    /* for waveform probes: a message was taken from input probe_src since the consumer
+     * (sim/soc.c) last cleared probe_take; bytes that entered the sink in the last tick */
+    bool probe_take;
+    uint8_t probe_src, probe_nbytes;
 } funnel_t;
 
 int funnel_init(funnel_t *f, unsigned sink_bytes, unsigned sram_size, unsigned ts_width);
@@ -30,4 +34,6 @@ enum te_access funnel_write(funnel_t *f, uint32_t off, unsigned size, uint32_t v
 /* after the encoders' ticks */
 void funnel_tick(funnel_t *f);
 bool funnel_empty(const funnel_t *f);
+/* the SoC reports a failed SBA write: tfSinkError */
+void funnel_sink_error(funnel_t *f);
 #endif

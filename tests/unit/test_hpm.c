@@ -135,9 +135,9 @@ TS_TEST(bad_config_rejected) {
 }
 
 /* every raw value in the OpenSBI table selects exactly the events its comment names */
-static uint32_t ev_bit(const char *csv) {
+static uint64_t ev_bit(const char *csv) {
     for (unsigned i = 0; i < hpm_n_events; i++)
-        if (!strcmp(hpm_events[i].csv, csv)) return 1u << hpm_events[i].index;
+        if (!strcmp(hpm_events[i].csv, csv)) return 1ull << hpm_events[i].index;
     TS_FAIL("no event %s", csv);
 }
 TS_TEST(sbi_table_selects_named_events) {
@@ -163,7 +163,7 @@ TS_TEST(sbi_table_selects_named_events) {
 #include "sbi_events.def"
     TS_ASSERT_EQ_U(checked, 6);
     for (unsigned i = 0; i < sizeof t / sizeof t[0]; i++) {
-        uint32_t want = 0;
+        uint64_t want = 0;
         for (int k = 0; k < 3 && t[i].ev[k]; k++) want |= ev_bit(t[i].ev[k]);
         TS_ASSERT_EQ_U(hpm_event_select(t[i].raw), want);
     }

@@ -281,7 +281,7 @@ TS_TEST(bus_ram_sizes_and_wait_states) {
     TS_ASSERT_EQ_U(r->core.data_err, 0);
     TS_ASSERT_EQ_U(data_access(r, R + 10, 1, false, 0), 3);
     TS_ASSERT_EQ_U(r->core.data_rdata, 0x1122);
-    TS_ASSERT_EQ_U(r->bus.ev, 0);                  /* no cache, no events */
+    TS_ASSERT_EQ_U(r->port.ev, 0);                  /* no cache, no events */
     uint8_t *m = bus_ram(&r->bus, R + 8, 4);
     TS_ASSERT(m && m[1] == 0xAA);
     TS_ASSERT(!bus_ram(&r->bus, R + 4094, 4));     /* runs past the end of RAM */
@@ -293,13 +293,69 @@ TS_TEST(bus_ram_sizes_and_wait_states) {
 TS_TEST(bus_dcache_hit_miss_and_events) {
     bus_rig_t *r = rig_new(5, 256);
     const uint32_t R = MAP_RAM_BASE;
-    r->bus.ev = 0;
+    r->port.ev = 0;
     TS_ASSERT_EQ_U(data_access(r, R + 32, 2, false, 0), 4);   /* miss: 3 cycles of latency */
-    TS_ASSERT(r->bus.ev & EVB_D_CACHE_MISS);
-    r->bus.ev = 0;
+    TS_ASSERT(r->port.ev & EVB_D_CACHE_MISS);
+    r->port.ev = 0;
     TS_ASSERT_EQ_U(data_access(r, R + 36, 2, false, 0), 1);   /* same line: hit */
-    TS_ASSERT_EQ_U(r->bus.ev, EVB_D_CACHE_ACCESS);
+    TS_ASSERT_EQ_U(r->port.ev, EVB_D_CACHE_ACCESS);
     TS_ASSERT_EQ_U(data_access(r, R + 96, 2, true, 1), 1);    /* stores never miss */
+    rig_free(r);
+}
+
+/* two harts on one bus: round robin per target, wait states keep the RAM, different targets
+ * in the same cycle (bus.h "Arbitration") */
+TS_TEST(bus_arbitration_between_harts) {
+    bus_rig_t *r = rig_new(1, 0);                  /* RAM: 1 wait state */
+    fake_core_t c1;
+    bus_port_t p1;
+    cache_cfg_t none = {0};
+    char err[128];
+    fake_core_init(&c1);
+    TS_ASSERT_EQ_I(bus_port_init(&p1, &c1.p, 1, &none, &none, err, sizeof err), 0);
+    TS_ASSERT_EQ_I(bus_attach_port(&r->bus, &r->port), 0);
+    TS_ASSERT_EQ_I(bus_attach_port(&r->bus, &p1), 0);
+    bus_reset(&r->bus);
+    const uint32_t R = MAP_RAM_BASE;
+    fake_core_t *c0 = &r->core;
+    /* both load from RAM: hart 0 first after reset; it keeps the RAM through its wait state */
+    c0->data_req = 1; c0->data_addr = R; c0->data_size = 2;
+    c1.data_req = 1; c1.data_addr = R + 4; c1.data_size = 2;
+    unsigned done0 = 0, done1 = 0;
+    for (unsigned cyc = 1; cyc <= 8 && (!done0 || !done1); cyc++) {
+        bus_sba_write(&r->bus, &(sink_t){0});
+        bus_service_data_all(&r->bus);
+        if (c0->data_rdy && !done0) { done0 = cyc; c0->data_req = 0; }
+        if (c1.data_rdy && !done1) { done1 = cyc; c1.data_req = 0; }
+        if (cyc == 1) { TS_ASSERT(p1.ev & EVB_BUS_ARB); TS_ASSERT(!(r->port.ev & EVB_BUS_ARB)); }
+    }
+    TS_ASSERT_EQ_U(done0, 2);                      /* cycles 1-2: hart 0 (1 wait state) */
+    TS_ASSERT_EQ_U(done1, 4);                      /* cycles 3-4: hart 1 */
+    /* next contest: hart 1 won RAM last, so hart 0 goes first again; then hart 1 */
+    r->port.ev = p1.ev = 0;
+    c0->data_req = c1.data_req = 1;
+    bus_sba_write(&r->bus, &(sink_t){0});
+    bus_service_data_all(&r->bus);
+    TS_ASSERT(p1.ev & EVB_BUS_ARB);
+    TS_ASSERT_EQ_U(r->port.ev, 0);
+    /* different targets are served in the same cycle: CLINT mtime and the UART */
+    c0->data_req = 1; c0->data_addr = MAP_CLINT_BASE + 0xBFF8; c0->data_we = 0;
+    c1.data_req = 1; c1.data_addr = MAP_UART_BASE; c1.data_we = 0;
+    r->port.ev = p1.ev = 0;
+    bus_sba_write(&r->bus, &(sink_t){0});
+    bus_service_data_all(&r->bus);
+    TS_ASSERT_EQ_U(c0->data_rdy, 1);
+    TS_ASSERT_EQ_U(c1.data_rdy, 1);
+    TS_ASSERT_EQ_U(r->port.ev | p1.ev, 0);
+    /* an unmapped address is a bus error at once, whatever the other hart does */
+    c0->data_addr = MAP_UART_BASE; c1.data_addr = 0x30000000;
+    bus_sba_write(&r->bus, &(sink_t){0});
+    bus_service_data_all(&r->bus);
+    TS_ASSERT_EQ_U(c1.data_rdy, 1);
+    TS_ASSERT_EQ_U(c1.data_err, 1);
+    TS_ASSERT_EQ_U(c0->data_rdy, 1);
+    TS_ASSERT_EQ_I(r->guest_errors, 1);
+    bus_port_free(&p1);
     rig_free(r);
 }
 
@@ -313,7 +369,7 @@ TS_TEST(bus_sba_sink_wins_the_ram_port) {
     TS_ASSERT(bus_sba_write(&r->bus, &k));
     bus_service_data(&r->bus, &r->port);
     TS_ASSERT_EQ_U(r->core.data_rdy, 0);           /* the core waits this cycle */
-    TS_ASSERT(r->bus.ev & EVB_SBA_CONFLICT);
+    TS_ASSERT(r->port.ev & EVB_SBA_CONFLICT);
     uint8_t *m = bus_ram(&r->bus, R + 0x100, 4);
     TS_ASSERT(m && m[0] == 1 && m[3] == 4);
     k.sba_valid = false;                           /* next cycle: the sink is idle */
