@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# multihart_test.sh BUILD_DIR N [ELF] - several harts through the funnel, end to end: runs
+# firmware/tests/itc_harts.c (every hart stores through its own encoder and writes perf
+# records) on N harts and requires
+#   * trace.json: N harts, the SRC width N needs;
+#   * tracesim check: every hart's ITC stores and perf records equal that hart's ground
+#     truth, a verdict line per hart, the funnel line, one time base;
+#   * decode: messages of every source, --hart keeps one, the CSV has every hart's records;
+#   * report: a section per hart (manual records of each), --hart N and its CSV;
+#   * bad uses give one line and status 120 (--hart N, --srcbits that disagrees);
+#   * check fails, naming the hart, when one hart's counter read or ITC store is changed.
+set -u
+b=$1; n=$2; elf=${3:-$1/firmware/tests/itc_harts.elf}
+t=$b/tracesim; ts=$b/tracesim_san; x=$(dirname "$0")/run_expect.sh
+run=$b/test-runs/multihart_$n
+rounds=12
+rm -rf "$run" "$run.bad"
+fail() { echo "FAIL (harts $n): $*"; exit 1; }
+"$t" run -q --harts "$n" -o "$run" "$elf" > "$run.out" 2> "$run.err" || fail "firmware exited $?: $(tail -3 "$run.err") $(tail -3 "$run.out")"
+want_src=$(( n <= 2 ? 1 : n <= 4 ? 2 : 3 ))
+grep -q "\"harts\": $n" "$run/trace.json" || fail "trace.json has no \"harts\": $n"
+grep -q "\"srcbits\": $want_src" "$run/trace.json" || fail "trace.json has not srcbits $want_src"
+
+# check: every hart
+"$ts" check "$run" > "$run.check" 2>&1 || fail "check: $(cat "$run.check")"
+for h in $(seq 0 $((n - 1))); do
+  stores=$(awk -F, -v h="$h" 'NR > 1 && $2 == h' "$run/itc.csv" | wc -l)
+  [ "$stores" -gt 0 ] || fail "hart $h stored nothing"
+  grep -Eq "^check: hart $h: $stores of $stores ITC stores found in the trace, in order, with their values; $stores timestamps equal the store cycle \+ -?[0-9]+$" "$run.check" ||
+    fail "no ITC line for hart $h ($stores stores): $(cat "$run.check")"
+  grep -Eq "^check: hart $h: $rounds perf records equal the ground truth \([0-9]+ counter values as read" "$run.check" ||
+    fail "no perf line for hart $h: $(cat "$run.check")"
+  grep -q "^check: hart $h: $stores stores, $rounds perf records, OK$" "$run.check" || fail "no verdict for hart $h: $(cat "$run.check")"
+done
+grep -Eq "^check: funnel: [0-9]+ ITC messages of $n harts, each a whole message .* one time base" "$run.check" ||
+  fail "no funnel line: $(cat "$run.check")"
+# the ITC and perf lines agree on the one time base
+offs=$(grep -Eo '(store cycle|first store cycle) \+ -?[0-9]+' "$run.check" | awk '{print $NF}' | sort -u | wc -l)
+[ "$offs" = 1 ] || fail "more than one timestamp offset: $(cat "$run.check")"
+# several harts stored in the same cycle (the funnel then orders their messages)
+same=$(awk -F, 'NR > 1 { c[$1]++ } END { k = 0; for (i in c) if (c[i] > 1) k++; print k }' "$run/itc.csv")
+[ "$same" -gt 0 ] || fail "no two harts stored in the same cycle (the test wants the funnel to order such stores)"
+
+# decode: every source, --hart keeps one, the CSV has every hart's records
+"$ts" decode "$run/trace.rtd" > "$run.msgs" 2> "$run.derr" || fail "decode failed: $(cat "$run.derr")"
+for h in $(seq 0 $((n - 1))); do
+  grep -q "\"src\": $h," "$run.msgs" || fail "decode shows no message of source $h"
+done
+"$ts" decode --hart $((n - 1)) "$run/trace.rtd" > "$run.msgs1" 2> "$run.derr" || fail "decode --hart failed"
+[ "$(grep -c '"src": ' "$run.msgs1")" = "$(grep -c "\"src\": $((n - 1))," "$run.msgs1")" ] || fail "decode --hart $((n - 1)) shows other sources"
+[ "$(grep -c "\"src\": $((n - 1))," "$run.msgs1")" = "$(grep -c "\"src\": $((n - 1))," "$run.msgs")" ] || fail "decode --hart lost messages"
+"$ts" decode -f csv --elf "$elf" "$run/trace.rtd" > "$run.csv" 2> "$run.derr" || fail "decode -f csv failed"
+for h in $(seq 0 $((n - 1))); do
+  [ "$(grep -c "^[0-9]*,$h,manual,0x[0-9a-f]*,,hart_main," "$run.csv")" = $rounds ] || fail "CSV: hart $h has not $rounds records in hart_main"
+done
+[ "$(grep -c '^timestamp,' "$run.csv")" = 1 ] || fail "CSV: the harts count the same counters, one column line expected"
+"$ts" decode -f timeline "$run/trace.rtd" > "$run.json" 2> /dev/null || fail "decode -f timeline failed"
+for h in $(seq 0 $((n - 1))); do
+  grep -q "\"tid\": $h, \"args\": {\"name\": \"hart $h\"}" "$run.json" || fail "timeline: no track named hart $h"
+done
+
+# report: a section per hart, each with its manual records
+"$ts" report --elf "$elf" "$run/trace.rtd" > "$run.report" 2> "$run.rerr" || fail "report failed: $(cat "$run.rerr")"
+grep -q "^$n harts with perf records: $(seq -s ' ' 0 $((n - 1)))$" "$run.report" || fail "report: no hart list: $(head -5 "$run.report")"
+for h in $(seq 0 $((n - 1))); do
+  sec=$(awk -v h="$h" '/^==== hart / { on = ($3 == h) } on' "$run.report")
+  [ -n "$sec" ] || fail "report: no section for hart $h"
+  echo "$sec" | grep -Eq "^  0x[0-9a-f]{8} +$rounds +.* hart_main$" || fail "report: hart $h's manual records missing: $sec"
+done
+"$ts" report -f csv --hart $((n - 1)) "$run/trace.rtd" > "$run.rcsv" 2> /dev/null || fail "report --hart failed"
+head -1 "$run.rcsv" | grep -q '^hart,function,' || fail "report CSV has no hart column"
+
+# bad uses: one line, status 120
+"$x" --exit 120 --one-line --stderr "^tracesim: --hart 9: the trace has $n harts \(0..$((n - 1)), trace.json\)$" -- "$ts" decode --hart 9 "$run/trace.rtd" > /dev/null || fail "decode --hart 9"
+"$x" --exit 120 --one-line --stderr "^tracesim: --hart 9: the trace has $n harts" -- "$ts" report --hart 9 "$run/trace.rtd" > /dev/null || fail "report --hart 9"
+"$x" --exit 120 --one-line --stderr "^tracesim: --srcbits $((want_src + 1)) does not match the trace: trace.json says srcbits $want_src \($n harts\)$" -- \
+  "$ts" decode --srcbits $((want_src + 1)) "$run/trace.rtd" > /dev/null || fail "srcbits mismatch"
+
+# check fails, naming the hart, when its ground truth disagrees
+last=$((n - 1))
+cp -r "$run" "$run.bad"
+awk -F, -v h="$last" 'NR > 1 && $2 == h && $4 == "cycle" && ++k == 5 { $5 = "0x00000001" } { print }' OFS=, \
+  "$run/counters.csv" > "$run.bad/counters.csv"
+"$t" check "$run.bad" > "$run.bad.out" 2>&1 && fail "check passed a changed counter read of hart $last"
+grep -q "^tracesim: check FAILED: hart $last: record [0-9]* (manual at 0x[0-9a-f]* <hart_main>.*cycles stored 0x[0-9a-f]*, but the firmware read 0x1 " "$run.bad.out" ||
+  fail "unclear message for a changed counter read: $(cat "$run.bad.out")"
+cp "$run/counters.csv" "$run.bad/counters.csv"
+awk -F, -v h="$last" 'NR > 1 && $2 == h && $3 == 5 && ++k == 3 { $6 = "0x000000ee" } { print }' OFS=, \
+  "$run/itc.csv" > "$run.bad/itc.csv"
+"$t" check "$run.bad" > "$run.bad.out" 2>&1 && fail "check passed a changed ITC store of hart $last"
+grep -q "^tracesim: check FAILED: hart $last: store [0-9]* (cycle [0-9]*, stimulus 5+[23], value 0xee) decoded as" "$run.bad.out" ||
+  fail "unclear message for a changed store: $(cat "$run.bad.out")"
+rm -rf "$run.bad"
+echo "ok (harts $n): every hart checked ($(grep -c 'OK$' "$run.check") verdicts OK), $same cycle(s) with stores of several harts; report and decode per hart"
