@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# multihart_test.sh BUILD_DIR N [ELF] - several harts through the funnel, end to end: runs
+# multihart_test.sh BUILD_DIR N [wrap|overflow] - several harts through the funnel, end to end: runs
 # firmware/tests/itc_harts.c (every hart stores through its own encoder and writes perf
 # records) on N harts and requires
 #   * trace.json: N harts, the SRC width N needs;
@@ -9,17 +9,61 @@
 #   * report: a section per hart (manual records of each), --hart N and its CSV;
 #   * bad uses give one line and status 120 (--hart N, --srcbits that disagrees);
 #   * check fails, naming the hart, when one hart's counter read or ITC store is changed.
+# Variants:
+#   wrap      itc_harts_wrap.elf into a 1 KiB SRAM without stop-on-wrap: the buffer wraps;
+#             check passes per hart on the newest stores and records of each hart
+#   overflow  itc_harts_overflow.elf with a 2-entry ITC FIFO: hart 1's encoder loses stores;
+#             check passes, the gaps are hart 1's only, hart 0's records stay whole
 set -u
-b=$1; n=$2; elf=${3:-$1/firmware/tests/itc_harts.elf}
+b=$1; n=$2; variant=${3:-}
+elf=$b/firmware/tests/itc_harts${variant:+_$variant}.elf
 t=$b/tracesim; ts=$b/tracesim_san; x=$(dirname "$0")/run_expect.sh
-run=$b/test-runs/multihart_$n
+run=$b/test-runs/multihart_$n${variant:+_$variant}
 rounds=12
 rm -rf "$run" "$run.bad"
-fail() { echo "FAIL (harts $n): $*"; exit 1; }
-"$t" run -q --harts "$n" -o "$run" "$elf" > "$run.out" 2> "$run.err" || fail "firmware exited $?: $(tail -3 "$run.err") $(tail -3 "$run.out")"
+fail() { echo "FAIL (harts $n $variant): $*"; exit 1; }
+opts=""
+case $variant in wrap) opts="--trace-sram 1K" ;; overflow) opts="--itc-depth 2" ;; esac
+"$t" run -q --harts "$n" $opts -o "$run" "$elf" > "$run.out" 2> "$run.err" || fail "firmware exited $?: $(tail -3 "$run.err") $(tail -3 "$run.out")"
 want_src=$(( n <= 2 ? 1 : n <= 4 ? 2 : 3 ))
 grep -q "\"harts\": $n" "$run/trace.json" || fail "trace.json has no \"harts\": $n"
 grep -q "\"srcbits\": $want_src" "$run/trace.json" || fail "trace.json has not srcbits $want_src"
+
+case $variant in
+wrap)
+  grep -q '"wrapped": true' "$run/trace.json" || fail "the buffer did not wrap"
+  "$ts" check "$run" > "$run.check" 2>&1 || fail "check: $(cat "$run.check")"
+  for h in $(seq 0 $((n - 1))); do
+    stores=$(awk -F, -v h="$h" 'NR > 1 && $2 == h' "$run/itc.csv" | wc -l)
+    grep -Eq "^check: hart $h: ([0-9]+) of $stores ITC stores found in the trace, in order, with their values; the buffer wrapped: the oldest [0-9]+ stores were overwritten" "$run.check" ||
+      fail "no wrapped ITC line for hart $h: $(cat "$run.check")"
+    grep -Eq "^check: hart $h: $rounds perf records equal the ground truth .* the buffer wrapped: the trace holds the newest [1-9][0-9]* \(decoded with the perf header from .*perf_config.txt" "$run.check" ||
+      fail "no wrapped perf line for hart $h: $(cat "$run.check")"
+    grep -Eq "^check: hart $h: [0-9]+ stores, $rounds perf records, OK$" "$run.check" || fail "no verdict for hart $h"
+  done
+  "$ts" report --elf "$elf" "$run/trace.rtd" > "$run.report" 2> /dev/null && fail "report without the header should fail"
+  "$ts" report --elf "$elf" --perf-config "$run/perf_config.txt" "$run/trace.rtd" > "$run.report" 2> /dev/null || fail "report --perf-config failed"
+  [ "$(grep -c '^==== hart ' "$run.report")" = "$n" ] || fail "report: not a section per hart"
+  echo "ok (harts $n, wrapped): every hart checked on its newest stores and records"; exit 0 ;;
+overflow)
+  grep -q '"itc_lost": [1-9]' "$run/trace.json" || fail "no store was lost"
+  "$ts" check "$run" > "$run.check" 2>&1 || fail "check: $(cat "$run.check")"
+  grep -Eq "^check: hart 1: $rounds perf records equal the ground truth .*; [1-9][0-9]* gap\(s\) \(Error messages\) reported" "$run.check" ||
+    fail "hart 1's gaps are not reported: $(cat "$run.check")"
+  for h in $(seq 0 $((n - 1))); do
+    [ "$h" = 1 ] && continue
+    grep -Eq "^check: hart $h: $rounds perf records equal the ground truth \(([0-9]+) counter values as read, [^;]*\)$" "$run.check" ||
+      fail "hart $h was disturbed by hart 1's gap: $(cat "$run.check")"
+    grep -q "^check: hart $h: $rounds perf records equal the ground truth ($((2 * rounds)) counter values" "$run.check" ||
+      fail "hart $h lost values: $(cat "$run.check")"
+  done
+  "$ts" decode "$run/trace.rtd" | grep '"name": "ERROR"' | grep -v '"src": 1,' && fail "an Error message of another source than 1"
+  "$ts" decode -f csv "$run/trace.rtd" > "$run.csv" 2> /dev/null || fail "decode -f csv failed"
+  grep -q '^,1,gap,' "$run.csv" || fail "CSV: no gap row of hart 1"
+  grep -Eq '^,[02-9],gap,' "$run.csv" && fail "CSV: a gap row of another hart"
+  [ "$(grep -c '^[0-9]*,0,manual,0x[0-9a-f]*,,,[0-9]' "$run.csv")" = $rounds ] || fail "CSV: hart 0's records are not all whole"
+  echo "ok (harts $n, overflow on hart 1): the gaps are hart 1's, the other harts' records whole"; exit 0 ;;
+esac
 
 # check: every hart
 "$ts" check "$run" > "$run.check" 2>&1 || fail "check: $(cat "$run.check")"

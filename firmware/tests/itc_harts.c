@@ -7,7 +7,10 @@
  * instructions) and ROUNDS manual records through its own perfWriteCntrs() - a minimal
  * stand-in with the perf library's name and wire format, so the perf check can find its
  * calls in flow.csv - with 8- and 16-bit stores on channel 5 in between, and flushes its
- * encoder. Hart 0 then flushes the funnel. */
+ * encoder. Hart 0 then flushes the funnel. Variants: -DWRAP (itc_harts_wrap) leaves the
+ * funnel's sink without stop-on-wrap, so a small SRAM keeps the newest bytes; -DOVERFLOW
+ * (itc_harts_overflow) makes hart 1 store a burst on channel 5 without polling in round 5,
+ * so with a small ITC FIFO its encoder loses stores (an Error message of source 1 only). */
 #include <stdint.h>
 #include <stdio.h>
 #include "bsp.h"
@@ -75,6 +78,13 @@ static int hart_main(void *arg) {
     for (unsigned r = 0; r < ROUNDS; r++) {
         sink += work(h, r);
         perfWriteCntrs();
+#ifdef OVERFLOW
+        if (h == 1 && r == 5) {
+            volatile uint32_t *stim = (volatile uint32_t *)(uintptr_t)TS_TE_STIM_ADDR(h, CH_MISC);
+            uint32_t v = 0xB0000000u;
+            __asm__ volatile(".rept 16\n sw %1, 0(%0)\n .endr" : : "r"(stim), "r"(v) : "memory");
+        }
+#endif
         ts_itc_write16(h, CH_MISC, (uint16_t)(h << 12 | r));
         ts_itc_write8(h, CH_MISC, (uint8_t)(h << 4 | r));
     }
@@ -90,7 +100,11 @@ int main(void) {
     uint32_t f = TS_TF_REG(CONTROL);
     TS_TF_REG(CONTROL) = f & ~1u;
     TS_TF_REG(CONTROL) = f | 1u;
+#ifdef WRAP
+    TS_TF_REG(CONTROL) = (4u << 28) | 3u;         /* wraps: the newest bytes stay */
+#else
     TS_TF_REG(CONTROL) = (4u << 28) | (1u << 14) | 3u;
+#endif
     TS_TF_REG(TS_CONTROL) = 1u;
     TS_TF_REG(TS_CONTROL) = 3u;                   /* active, count */
     TS_TF_REG(SINK_WP) = 0;
