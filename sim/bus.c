@@ -178,8 +178,9 @@ enum bus_status bus_dev_access(bus_t *b, unsigned hart, uint32_t pc, uint32_t ad
             ts_read(b, hart, pc, off, "ts_lower", "ts_upper", *val);
             return BUS_OK;
         }
-        uint64_t before = te->itc_accepted;
+        uint64_t before = te->itc_accepted, lost = te->lost;
         enum te_access r = te_write(te, off, size, *val);
+        if (b->hooks.itc_lost && te->lost != lost) b->hooks.itc_lost(b->hooks.ctx, te_n, (off - 0x80) >> 2);
         if (r == TE_WAIT) return BUS_WAIT;   /* the data port counts ITC_STALL */
         if (r == TE_ERR) return BUS_ERR;
         if (b->hooks.itc_store && off >= 0x80 && off < 0x100 && te->itc_accepted != before)

@@ -73,6 +73,8 @@ typedef struct bus_hooks {
      * tf_ts_lower or tf_ts_upper) by the instruction at pc */
     void (*itc_store)(void *ctx, unsigned hart, unsigned stim, unsigned off, unsigned size, uint32_t value);
     void (*ts_read)(void *ctx, unsigned hart, uint32_t pc, const char *reg, uint32_t value);
+    /* NULL for none: a stimulus store the encoder of `hart` dropped (full FIFO, no stall) */
+    void (*itc_lost)(void *ctx, unsigned hart, unsigned stim);
 } bus_hooks_t;
 
 #define BUS_MAX_HARTS 8

@@ -21,6 +21,8 @@ int gt_log_open(gt_log_t *g, const char *dir, char *err, size_t errlen) {
     fputs("cycle,hart,pc,csr,value\n", g->counters);
     if (!(g->flow = open_out(dir, "flow.csv", err, errlen))) return -1;
     fputs("cycle,hart,kind,pc,target,link\n", g->flow);
+    if (!(g->trace_events = open_out(dir, "trace_events.csv", err, errlen))) return -1;
+    fputs("cycle,hart,event,detail\n", g->trace_events);
     g->mask = GT_LOG_EVENTS;
     return 0;
 }
@@ -39,6 +41,7 @@ void gt_log_share(gt_log_t *g, const gt_log_t *owner, unsigned hart) {
     g->itc = owner->itc;
     g->counters = owner->counters;
     g->flow = owner->flow;
+    g->trace_events = owner->trace_events;
     g->retire = owner->retire;
     g->mask = owner->mask;
 }
@@ -48,7 +51,8 @@ void gt_log_close(gt_log_t *g) {
     if (g->itc) fclose(g->itc);
     if (g->counters) fclose(g->counters);
     if (g->flow) fclose(g->flow);
-    g->retire = g->itc = g->counters = g->flow = NULL;
+    if (g->trace_events) fclose(g->trace_events);
+    g->retire = g->itc = g->counters = g->flow = g->trace_events = NULL;
 }
 
 static char *put_u64(char *p, uint64_t v) {
@@ -79,6 +83,11 @@ static char *put_str(char *p, const char *str) {
 static void internal_error(const char *what) {
     fprintf(stderr, "tracesim: internal error: %s\n", what);
     abort();
+}
+
+void gt_log_trace_event(gt_log_t *g, uint64_t cycle, int hart, const char *event, unsigned detail) {
+    if (g->trace_events)
+        fprintf(g->trace_events, "%llu,%d,%s,%u\n", (unsigned long long)cycle, hart, event, detail);
 }
 
 /* itc.csv row: cycle,hart,stimulus,offset,size,value */
@@ -137,6 +146,7 @@ void gt_log_csr_hook(void *ctx, unsigned hart, uint32_t pc, uint32_t csr, uint32
 /* flow.csv row: cycle,hart,kind,pc,target,link (target/link empty when has_* is false) */
 static void log_flow(gt_log_t *g, uint64_t cycle, unsigned hart, const char *kind, uint32_t pc,
                      bool has_target, uint32_t target, bool has_link, uint32_t link) {
+    if (!g->flow) return;
     char line[96], *p = line;
     p = put_u64(p, cycle); *p++ = ',';
     p = put_hart(p, hart); *p++ = ',';
@@ -152,6 +162,7 @@ static void log_flow(gt_log_t *g, uint64_t cycle, unsigned hart, const char *kin
 static void jump_done(gt_log_t *g, bool has_target, uint32_t target) {
     log_flow(g, g->jump.cycle, g->hart, g->jump.ret ? "ret" : "call", g->jump.pc, has_target,
              target, !g->jump.ret, g->jump.link);
+    if (g->flow_hook) g->flow_hook(g->flow_ctx, g->hart, g->jump.ret, has_target, target, g->jump.link);
     g->jump.pending = false;
 }
 

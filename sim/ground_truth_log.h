@@ -36,7 +36,12 @@
 typedef struct gt_log {
     unsigned hart;                /* the hart whose retire port the log watches (flow.csv) */
     bool tag_hart;                /* retire log lines start with "h<hart> " (several harts) */
+    /* optional: told of every call and return when its target is known (has_target false:
+     * the run ended first); ctx is flow_ctx */
+    void (*flow_hook)(void *ctx, unsigned hart, bool ret, bool has_target, uint32_t target, uint32_t link);
+    void *flow_ctx;
     FILE *itc, *counters, *flow;  /* NULL: that file is not written */
+    FILE *trace_events;           /* trace_events.csv: ITC stores lost, the sink stopping */
     FILE *retire;                 /* --retire-log; NULL: none */
     uint32_t mask;                /* events of an edge that need gt_log_retire (0: no flow.csv) */
     struct {                      /* a counter CSR read at the last edge, logged once the retire
@@ -63,6 +68,9 @@ void gt_log_share(gt_log_t *g, const gt_log_t *owner, unsigned hart);
 /* Closes whatever is open (call on the owner only). */
 void gt_log_close(gt_log_t *g);
 
+/* trace_events.csv row: cycle,hart,event,detail (event itc_lost: detail = the stimulus
+ * channel; sink_stopped: the sink stopped on wrap, hart = the encoder (-1 for the funnel)) */
+void gt_log_trace_event(gt_log_t *g, uint64_t cycle, int hart, const char *event, unsigned detail);
 /* itc.csv row for an accepted ITC store (value already cut to size) */
 void gt_log_itc(gt_log_t *g, uint64_t cycle, unsigned hart, unsigned stim, unsigned off,
                 unsigned size, uint32_t value);

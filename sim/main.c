@@ -6,6 +6,9 @@
 #include "exit_codes.h"
 #include "run_outputs.h"
 #include "soc.h"
+#include "symfilter.h"
+#include "markers.h"
+#include "elf_syms.h"
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -23,6 +26,8 @@ static void usage(FILE *f) {
           "       tracesim check RUN_DIR                 (trace against the run's ground truth)\n"
           "       tracesim report [options] TRACE.rtd   (gprof-like profile of perf records; see --help)\n"
           "       tracesim overhead [options]           (what perf instrumentation costs; see --help)\n"
+          "       tracesim symfilter FW.elf             (GTKWave filter: PC -> function+offset)\n"
+          "       tracesim waves RUN_DIR [VIEW [HART]]  (the run's waves in GTKWave with markers)\n"
           "\n"
           "Runs bare-metal RV32 firmware on the simulated SoC. UART output goes to stdout and\n"
           "DIR/uart.txt; the exit status is the firmware's exit code (simctrl EXIT).\n"
@@ -36,6 +41,9 @@ static void usage(FILE *f) {
           "      --waves-from N     first cycle to dump (default 0)\n"
           "      --waves-to N       first cycle not dumped (default: end of run)\n"
           "      --waves-by-firmware  dump only while the firmware has simctrl WAVES set to 1\n"
+          "      --waves-func NAME  dump only while function NAME (an ELF symbol) is on a call stack\n"
+          "      --waves-around-mark V,N  dump N cycles before and after the first simctrl MARK of\n"
+          "                         value V (runs the firmware twice: the first run finds the mark)\n"
           "      --hpm-counters N   programmable HPM counters (0..29, default 29)\n"
           "      --hpm-width N      width of mhpmcounter3..31 in bits (1..64, default 40)\n"
           "      --icache SIZE      timing-only I-cache of SIZE bytes (default: none)\n"
@@ -151,6 +159,51 @@ static void hpm_report(const soc_t *s, const char *dir, bool print) {
     fclose(f);
 }
 
+/* --waves-around-mark: a first run without waves finds the cycle of the first MARK of value v
+ * (the simulation is deterministic, so the second run reaches it in the same cycle) and sets
+ * the waves window to [cycle - n, cycle + n]. 0, or an exit status after a one-line message. */
+static int find_mark(soc_cfg_t *cfg, const char *elf, const char *dir, uint32_t v, uint64_t n) {
+    soc_cfg_t c1 = *cfg;
+    c1.waves_path = NULL;
+    c1.quiet = true;
+    c1.progress = false;
+    soc_t soc;
+    char err[1024];
+    int rc = 0;
+    uint32_t entry = 0;
+    if (soc_init(&soc, &c1, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        rc = TS_EXIT_HOST;
+    } else if (elf_load(&soc, elf, &entry, err, sizeof err) != ELF_OK) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        rc = TS_EXIT_BAD_ELF;
+    } else {
+        if (cfg->progress) fprintf(stderr, "tracesim: --waves-around-mark: first run, finding MARK %u\n", v);
+        soc_reset(&soc, entry);
+        soc_run(&soc);
+    }
+    soc_free(&soc);
+    if (rc) return rc;
+    char path[4200], line[256];
+    snprintf(path, sizeof path, "%s/marks.csv", dir);
+    FILE *f = fopen(path, "r");
+    bool found = false;
+    uint64_t cycle = 0;
+    while (f && !found && fgets(line, sizeof line, f)) {
+        unsigned mv;
+        unsigned long long mc;
+        if (sscanf(line, "%u,%llu,", &mv, &mc) == 2 && mv == v) { found = true; cycle = mc; }
+    }
+    if (f) fclose(f);
+    if (!found) {
+        fprintf(stderr, "tracesim: --waves-around-mark: the firmware never wrote MARK %u\n", v);
+        return TS_EXIT_USAGE;
+    }
+    cfg->waves_from = cycle > n ? cycle - n : 0;
+    cfg->waves_to = cycle + n + 1;
+    return 0;
+}
+
 static int cmd_run(int argc, char **argv) {
     soc_cfg_t cfg;
     soc_default_cfg(&cfg);
@@ -171,11 +224,15 @@ static int cmd_run(int argc, char **argv) {
         {"sink-width", required_argument, 0, 17}, {"srcbits", required_argument, 0, 18},
         {"funnel", no_argument, 0, 19},           {"no-trace", no_argument, 0, 20},
         {"harts", required_argument, 0, 21},
+        {"waves-func", required_argument, 0, 22}, {"waves-around-mark", required_argument, 0, 23},
         {"quiet", no_argument, 0, 'q'},           {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     int c;
     uint64_t v;
     int srcbits = -1;
+    const char *waves_func = NULL;
+    bool around = false;
+    uint64_t around_v = 0, around_n = 0;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":o:n:qh", opts, NULL)) != -1) {
@@ -216,6 +273,19 @@ static int cmd_run(int argc, char **argv) {
             }
             cfg.harts = (unsigned)v;
             break;
+        case 22: waves_func = optarg; break;
+        case 23: {
+            const char *comma = strchr(optarg, ',');
+            char vbuf[32];
+            if (!comma || (size_t)(comma - optarg) >= sizeof vbuf) return bad_value("--waves-around-mark", optarg);
+            memcpy(vbuf, optarg, (size_t)(comma - optarg));
+            vbuf[comma - optarg] = 0;
+            if (parse_u64(vbuf, &around_v) || around_v > 0xFFFFFFFFu || parse_u64(comma + 1, &around_n) ||
+                around_n > (1ull << 40))
+                return bad_value("--waves-around-mark", optarg);
+            around = true;
+            break;
+        }
         case 'q': cfg.quiet = true; break;
         case 'h': usage(stdout); return 0;
         case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim run --help)\n", argv[optind - 1]); return TS_EXIT_USAGE;
@@ -254,6 +324,27 @@ static int cmd_run(int argc, char **argv) {
         fprintf(stderr, "tracesim: cannot open %s: %s\n", elf, strerror(errno));
         return TS_EXIT_NO_FILE;
     }
+    if ((waves_func || around) && !cfg.waves_path) {
+        fprintf(stderr, "tracesim: %s needs --waves FILE\n", waves_func ? "--waves-func" : "--waves-around-mark");
+        return TS_EXIT_USAGE;
+    }
+    if (around && (cfg.waves_from || cfg.waves_to)) {
+        fprintf(stderr, "tracesim: --waves-around-mark sets the window: no --waves-from/--waves-to with it\n");
+        return TS_EXIT_USAGE;
+    }
+    if (waves_func) {
+        elf_syms_t syms = {0};
+        char serr[512];
+        if (elf_syms_load(&syms, elf, serr, sizeof serr) == 0) {
+            for (size_t i = 0; i < syms.n && !cfg.waves_func; i++)
+                if (!strcmp(syms.s[i].name, waves_func)) { cfg.waves_func = true; cfg.waves_func_addr = (uint32_t)syms.s[i].addr; }
+            elf_syms_free(&syms);
+        }
+        if (!cfg.waves_func) {
+            fprintf(stderr, "tracesim: --waves-func: no function '%s' in %s\n", waves_func, elf);
+            return TS_EXIT_USAGE;
+        }
+    }
 
     char dir[4096];
     if (out) {
@@ -274,6 +365,10 @@ static int cmd_run(int argc, char **argv) {
     }
     cfg.out_dir = dir;
     cfg.progress = isatty(2);
+    if (around) {
+        int r = find_mark(&cfg, elf, dir, (uint32_t)around_v, around_n);
+        if (r) return r;
+    }
 
     soc_t soc;
     char err[1024];
@@ -308,6 +403,7 @@ static int cmd_run(int argc, char **argv) {
                 elf, stop == SOC_EXIT ? "exit" : "cycle_limit", rc, soc.cycle, instret, ipc,
                 secs, (double)soc.cycle / secs, soc.guest_errors_total);
         fprintf(f, "harts %u\n", soc.n);
+        if (cfg.waves_path) fprintf(f, "waves %s\n", cfg.waves_path);
         if (soc.n > 1)
             for (unsigned i = 0; i < soc.n; i++)
                 fprintf(f, "instret_hart%u %" PRIu64 "\n", i, soc.h[i].instret);
@@ -341,6 +437,8 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "check")) return ts_check_main(argc - 1, argv + 1);
     if (!strcmp(argv[1], "report")) return ts_report_main(argc - 1, argv + 1);
     if (!strcmp(argv[1], "overhead")) return ts_overhead_main(argc - 1, argv + 1);
-    fprintf(stderr, "tracesim: unknown command '%s' (commands: run, decode, check, overhead)\n", argv[1]);
+    if (!strcmp(argv[1], "symfilter")) return ts_symfilter_main(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "waves")) return ts_waves_main(argc - 1, argv + 1);
+    fprintf(stderr, "tracesim: unknown command '%s' (commands: run, decode, check, report, overhead, symfilter, waves)\n", argv[1]);
     return TS_EXIT_USAGE;
 }

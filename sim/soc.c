@@ -75,6 +75,11 @@ static void hook_itc_store(void *ctx, unsigned hart, unsigned stim, unsigned off
     gt_log_itc(&s->h[0].gt, s->cycle, hart, stim, off, size, value);
 }
 
+static void hook_itc_lost(void *ctx, unsigned hart, unsigned stim) {
+    soc_t *s = ctx;
+    gt_log_trace_event(&s->h[0].gt, s->cycle, (int)hart, "itc_lost", stim);
+}
+
 static void hook_ts_read(void *ctx, unsigned hart, uint32_t pc, const char *reg, uint32_t value) {
     soc_t *s = ctx;
     gt_log_ts_read(&s->h[0].gt, s->cycle, hart, pc, reg, value);
@@ -103,6 +108,26 @@ static void host_exit(void *ctx, int code) {
 
 static void waves_update(soc_t *s);
 
+/* --waves-func: a call into the function opens a frame, the return to its link address
+ * closes it; the waves dump while any hart has a frame open (and the other conditions hold) */
+static void hook_flow(void *ctx, unsigned hart, bool ret, bool has_target, uint32_t target, uint32_t link) {
+    soc_t *s = ctx;
+    __typeof__(s->func[0]) *f = &s->func[hart];
+    if (!has_target) return;
+    if (!ret && target == s->cfg.waves_func_addr) {
+        if (f->depth < sizeof f->link / sizeof f->link[0]) f->link[f->depth++] = link;
+        else f->lost++;
+    } else if (ret && f->lost && f->depth == sizeof f->link / sizeof f->link[0] &&
+               target == f->link[f->depth - 1]) {
+        f->lost--;     /* a return of a frame deeper than link[]: approximated by its link */
+    } else if (ret && f->depth && target == f->link[f->depth - 1]) {
+        f->depth--;
+    } else {
+        return;
+    }
+    waves_update(s);
+}
+
 static void host_waves(void *ctx, bool on) {
     soc_t *s = ctx;
     s->waves_switch = on;
@@ -124,7 +149,8 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
     for (unsigned i = 0; i < s->n; i++) dev.te[i] = &s->h[i].te;
     bus_hooks_t hooks = {.ctx = s, .guest_error = hook_guest_error,
                          .itc_store = cfg->out_dir ? hook_itc_store : NULL,
-                         .ts_read = cfg->out_dir ? hook_ts_read : NULL};
+                         .ts_read = cfg->out_dir ? hook_ts_read : NULL,
+                         .itc_lost = cfg->out_dir ? hook_itc_lost : NULL};
     if (bus_init(&s->bus, cfg->ram_size, cfg->ram_wait, &dev, &hooks, err, errlen)) return -1;
     if (clint_init(&s->clint, s->n, cfg->mtime_div)) {
         snprintf(err, errlen, "invalid CLINT configuration");
@@ -193,6 +219,11 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
         if (funnel) funnel_attach(&s->funnel, &h->te);
         if (i) gt_log_share(&h->gt, gt, i);
         h->gt.tag_hart = s->n > 1;
+        if (cfg->waves_path && cfg->waves_func) {
+            h->gt.flow_hook = hook_flow;
+            h->gt.flow_ctx = s;
+            h->gt.mask |= GT_LOG_EVENTS;
+        }
         dpi_register_hart(i, &h->hpm, gt->counters ? gt_log_csr_hook : NULL, &h->gt);
     }
     s->waves_switch = !cfg->waves_by_firmware;
@@ -246,7 +277,9 @@ static void waves_update(soc_t *s) {
     bool in_window = s->cycle >= s->cfg.waves_from &&
                      (s->cfg.waves_to == 0 || s->cycle < s->cfg.waves_to);
     bool was = s->waves_active;
-    s->waves_active = s->waves_open && s->waves_switch && in_window;
+    bool in_func = !s->cfg.waves_func;
+    for (unsigned i = 0; i < s->n && !in_func; i++) in_func = s->func[i].depth != 0;
+    s->waves_active = s->waves_open && s->waves_switch && in_window && in_func;
     if (s->waves_active && !was)
         for (unsigned i = 0; i < s->n; i++) { s->h[i].te.probe_tcode = 0; s->h[i].te.probe_nbytes = 0; }
 }
@@ -277,6 +310,7 @@ void soc_reset(soc_t *s, uint32_t entry) {
         vcore_eval(h->vc);
     }
     s->cycle = 0;
+    memset(s->func, 0, sizeof s->func);
     s->stop = SOC_RUNNING;
     waves_update(s);
 }
@@ -301,7 +335,7 @@ static void progress(soc_t *s, struct timespec *t0, struct timespec *last, uint6
 
 /* The core's event vector and its port's bus events describe the cycle that ended at this
  * edge; the first edge after reset describes no executed cycle and is not counted. */
-static inline uint64_t account_events(soc_t *s, soc_hart_t *h) {
+static inline __attribute__((always_inline)) uint64_t account_events(soc_t *s, soc_hart_t *h) {
     uint64_t ev = *h->p->ev | h->port.ev;
     h->port.ev = 0;
     if (!s->cycle) return ev;
@@ -313,11 +347,16 @@ static inline uint64_t account_events(soc_t *s, soc_hart_t *h) {
 /* Trace encoders and funnel tick; the sink's SBA word goes over the bus into RAM at once
  * (bus.h: the SBA sink wins the RAM port for this cycle); a bus error sets the sink error of
  * the block that owns the sink. */
-static inline void trace_tick(soc_t *s) {
-    for (unsigned i = 0; i < s->n; i++) te_tick(&s->h[i].te);
+#define SOC_INLINE static inline __attribute__((always_inline))
+
+SOC_INLINE void trace_tick(soc_t *s, unsigned n) {
+    for (unsigned i = 0; i < n; i++) te_tick(&s->h[i].te);
     sink_t *k = &s->h[0].te.sink;
     if (s->funnel_on) { funnel_tick(&s->funnel); k = &s->funnel.sink; }
-    if (__builtin_expect(k->stopped && !s->sink_stop_cycle, 0)) s->sink_stop_cycle = s->cycle;
+    if (__builtin_expect(k->stopped && !s->sink_stop_cycle, 0)) {
+        s->sink_stop_cycle = s->cycle;
+        gt_log_trace_event(&s->h[0].gt, s->cycle, s->funnel_on ? -1 : 0, "sink_stopped", 0);
+    }
     if (!bus_sba_write(&s->bus, k)) {
         if (s->funnel_on) funnel_sink_error(&s->funnel);
         else te_sink_error(&s->h[0].te);
@@ -377,7 +416,7 @@ static void waves_sample(soc_t *s) {
 }
 
 /* steps 1-3 of soc.h for one hart */
-static inline void hart_edge(soc_t *s, soc_hart_t *h) {
+SOC_INLINE void hart_edge(soc_t *s, soc_hart_t *h) {
     const vcore_ports_t *p = h->p;
     *p->clk ^= 1;              /* one edge = one cycle (TS_CLK_EDGE=edge build) */
     vcore_eval(h->vc);
@@ -391,12 +430,12 @@ static inline void hart_edge(soc_t *s, soc_hart_t *h) {
 }
 
 /* steps 5-6 of soc.h: every hart's fetch, the data accesses, the interrupt lines */
-static inline void bus_and_irqs(soc_t *s) {
-    for (unsigned i = 0; i < s->n; i++) bus_service_fetch(&s->bus, &s->h[i].port);
-    if (s->n == 1) bus_service_data(&s->bus, &s->h[0].port);
+SOC_INLINE void bus_and_irqs(soc_t *s, unsigned n) {
+    for (unsigned i = 0; i < n; i++) bus_service_fetch(&s->bus, &s->h[i].port);
+    if (n == 1) bus_service_data(&s->bus, &s->h[0].port);
     else bus_service_data_all(&s->bus);
     clint_tick(&s->clint);
-    for (unsigned i = 0; i < s->n; i++) {
+    for (unsigned i = 0; i < n; i++) {
         soc_hart_t *h = &s->h[i];
         hpm_set_time(&h->hpm, s->clint.mtime);
         *h->p->irq_timer = clint_timer_irq(&s->clint, i);
@@ -404,12 +443,20 @@ static inline void bus_and_irqs(soc_t *s) {
     }
 }
 
-static inline void soc_step(soc_t *s) {
-    for (unsigned i = 0; i < s->n; i++) hart_edge(s, &s->h[i]);
-    if (!s->cfg.no_trace) trace_tick(s);
-    bus_and_irqs(s);
+/* one cycle of n harts; n is a constant where it is inlined (the single-hart loop) */
+SOC_INLINE void soc_step(soc_t *s, unsigned n) {
+    for (unsigned i = 0; i < n; i++) hart_edge(s, &s->h[i]);
+    if (!s->cfg.no_trace) trace_tick(s, n);
+    bus_and_irqs(s, n);
     if (s->waves_active) waves_sample(s);
     s->cycle++;
+}
+
+static void run_to(soc_t *s, uint64_t next) {
+    if (s->n == 1)
+        while (s->cycle < next && s->stop == SOC_RUNNING) soc_step(s, 1);
+    else
+        while (s->cycle < next && s->stop == SOC_RUNNING) soc_step(s, s->n);
 }
 
 enum soc_stop soc_run(soc_t *s) {
@@ -428,7 +475,7 @@ enum soc_stop soc_run(soc_t *s) {
         }
         uint64_t chunk = (s->cycle | 0xFFFFF) + 1;
         if (chunk < next) next = chunk;
-        while (s->cycle < next && s->stop == SOC_RUNNING) soc_step(s);
+        run_to(s, next);
         waves_update(s);
         if (show) progress(s, &t0, &last, &last_cycle);
         if (s->cycle >= max && s->stop == SOC_RUNNING) s->stop = SOC_CYCLE_LIMIT;

@@ -59,6 +59,8 @@ typedef struct soc_cfg {
     const char *waves_path;   /* NULL: no waves */
     int waves_fst;            /* 1 FST, 0 VCD */
     uint64_t waves_from, waves_to;  /* cycle window [from, to); to = 0: no end */
+    bool waves_func;          /* dump only while the function at waves_func_addr is on a call stack */
+    uint32_t waves_func_addr;
     bool waves_by_firmware;   /* dumping starts off; simctrl WAVES switches it */
     bool quiet;               /* no UART echo on stdout, no progress */
     bool progress;            /* progress line on stderr */
@@ -102,6 +104,11 @@ typedef struct soc {
     enum soc_stop stop;
     int exit_code;
     bool waves_switch;        /* firmware's WAVES switch */
+    struct {                  /* --waves-func: per hart, the return addresses of the calls into
+                               * the function still open (innermost last) */
+        uint32_t link[64];
+        unsigned depth, lost;  /* lost: calls deeper than link[] holds */
+    } func[SOC_MAX_HARTS];
     bool waves_open, waves_active;
     char waves_tmp[4200];     /* VCD: FST written here first, converted at the end */
     /* outputs */

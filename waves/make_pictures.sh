@@ -1,15 +1,30 @@
 #!/usr/bin/env bash
-# make_pictures.sh BUILD_DIR - regenerates the README's waveform pictures in waves/img from a
-# run of firmware/tests/itc_sram.c (ITC stores into the SRAM sink).
+# make_pictures.sh BUILD_DIR - regenerates the README's waveform pictures in waves/img: four
+# views of a run of firmware/tests/itc_sram.c (ITC stores into the SRAM sink) around its
+# first ITC store, and the `harts` view of firmware/tests/itc_harts.c on 2 harts (both harts
+# store to their own ITC in the same cycle; the funnel merges the messages). The waves lie in
+# their run folder, so PCs show as function+offset; `tracesim waves --no-gui` makes the
+# markers, drawn as named markers.
 set -eu
-build=$1
+build=$(cd "$1" && pwd)
 dir=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-"$build/tracesim" run -q --waves "$tmp/w.fst" --out "$tmp/r" "$build/firmware/tests/itc_sram.elf"
+export TRACESIM=$build/tracesim
+"$TRACESIM" run -q --waves "$tmp/r/w.fst" --out "$tmp/r" "$build/firmware/tests/itc_sram.elf"
+"$TRACESIM" waves "$tmp/r" --no-gui > /dev/null
+export TS_MARKERS_TCL=$tmp/r/markers.tcl
 c=$(awk -F, 'NR == 2 {print $1}' "$tmp/r/itc.csv")      # cycle of the first ITC store
 mkdir -p "$dir/img"
-"$dir/screenshot.sh" "$tmp/w.fst" trace "$dir/img/trace.png" $((c - 3)) $((c + 13))
-"$dir/screenshot.sh" "$tmp/w.fst" pipeline "$dir/img/pipeline.png" $((c - 10)) $((c + 6))
-"$dir/screenshot.sh" "$tmp/w.fst" bus "$dir/img/bus.png" $((c - 10)) $((c + 6))
-"$dir/screenshot.sh" "$tmp/w.fst" hpm "$dir/img/hpm.png" $((c - 10)) $((c + 6))
+"$dir/screenshot.sh" "$tmp/r/w.fst" trace "$dir/img/trace.png" $((c - 3)) $((c + 13))
+"$dir/screenshot.sh" "$tmp/r/w.fst" pipeline "$dir/img/pipeline.png" $((c - 10)) $((c + 6))
+"$dir/screenshot.sh" "$tmp/r/w.fst" bus "$dir/img/bus.png" $((c - 10)) $((c + 6))
+"$dir/screenshot.sh" "$tmp/r/w.fst" hpm "$dir/img/hpm.png" $((c - 10)) $((c + 6))
+if [ -f "$build/firmware/tests/itc_harts.elf" ]; then
+  "$TRACESIM" run -q --harts 2 --waves "$tmp/h/w.fst" --out "$tmp/h" "$build/firmware/tests/itc_harts.elf"
+  "$TRACESIM" waves "$tmp/h" harts --no-gui > /dev/null
+  export TS_MARKERS_TCL=$tmp/h/markers.tcl
+  # the first cycle in which both harts' stores were accepted together
+  c=$(awk -F, 'NR > 1 {n[$1]++} NR > 1 && n[$1] == 2 {print $1; exit}' "$tmp/h/itc.csv")
+  "$dir/screenshot.sh" "$tmp/h/w.fst" harts "$dir/img/harts.png" $((c - 4)) $((c + 24))
+fi

@@ -1,23 +1,27 @@
 #!/usr/bin/env bash
-# screenshot.sh WAVES.fst VIEW OUT.png [FROM_CYCLE [TO_CYCLE]] - renders a view of a waveform
-# to a PNG without a display (Xvfb + GTKWave), as a person would see it in GTKWave. The window
-# shows cycles [FROM_CYCLE, TO_CYCLE) (default: the first 40 cycles of the dump).
+# screenshot.sh WAVES.fst VIEW OUT.png [FROM_CYCLE [TO_CYCLE [HART]]] - renders a view of a
+# waveform to a PNG without a display (Xvfb + GTKWave), as a person would see it in GTKWave.
+# The window shows cycles [FROM_CYCLE, TO_CYCLE) (default: the first 40 cycles of the dump);
+# views as in make_view.sh (HART: whose scope a per-hart view shows, default 0). With
+# TS_MARKERS_TCL=RUN/markers.tcl (written by `tracesim waves RUN --no-gui`) the named markers
+# show too.
 set -eu
 dir=$(cd "$(dirname "$0")" && pwd)
 fst=$(cd "$(dirname "${1:?usage: screenshot.sh WAVES.fst VIEW OUT.png [FROM [TO]]}")" && pwd)/$(basename "$1")
-view=${2:?view: pipeline, bus, trace or hpm}
+view=${2:?view: pipeline, bus, trace, hpm or harts}
 out=${3:?output PNG}
 case "$out" in /*) ;; *) out=$PWD/$out ;; esac
-[ -f "$dir/views/$view.gtkw" ] || { echo "screenshot.sh: no view '$view'" >&2; exit 2; }
 [ -f "$fst" ] || { echo "screenshot.sh: cannot open $fst" >&2; exit 2; }
 command -v xvfb-run >/dev/null && command -v gtkwave >/dev/null ||
   { echo "screenshot.sh: needs xvfb-run and gtkwave (Debian packages xvfb, gtkwave)" >&2; exit 2; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-sed "s|@WAVES@|$dir|g" "$dir/views/$view.gtkw" > "$tmp/view.gtkw"
+TS_VIEW_TMP=$tmp "$dir/make_view.sh" "$fst" "$view" "${6:-0}" > "$tmp/view.gtkw"
 from=${4:-}
 to=${5:-}
 {
+  # named markers of the run (tracesim waves writes markers.tcl beside the waves' run folder)
+  [ -n "${TS_MARKERS_TCL:-}" ] && cat "$TS_MARKERS_TCL"
   # one cycle is 10 ns in tracesim's waves
   if [ -n "$from" ]; then
     echo "gtkwave::setZoomRangeTimes $((from * 10)) $(( ${to:-$((from + 40))} * 10 ))"

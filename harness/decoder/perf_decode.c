@@ -560,3 +560,17 @@ int perf_config_parse(const char *text, perf_header_t *h, unsigned max, unsigned
     if (!cfg_check(cur, have_ct, have_mask, seen, nseen, e2, sizeof e2)) { snprintf(err, errlen, "%s", e2); return -1; }
     return (int)nh;
 }
+
+void perf_dec_feed_store(perf_dec_t *d, unsigned hart, unsigned stim, unsigned off, uint32_t value,
+                         uint64_t tics) {
+    nxd_msg_t m;
+    memset(&m, 0, sizeof m);
+    m.status = NXD_OK;
+    m.tcode = 7;
+    m.src = hart;
+    m.f[NXF_IDTAG] = ((stim & 15u) << 2) | off;
+    m.f[NXF_DATA] = value;
+    m.tics_valid = true;
+    m.tics = tics;
+    perf_dec_feed(d, &m);
+}

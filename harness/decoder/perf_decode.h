@@ -157,6 +157,10 @@ typedef struct perf_dec {
 } perf_dec_t;
 
 void perf_dec_init(perf_dec_t *d, unsigned channel, const perf_dec_cb_t *cb);
+/* one ITC stimulus store as the encoder of `hart` sends it (a Data Acquisition message, IDTAG
+ * = stimulus << 2 | byte offset), stamped tics: for decoding a ground-truth itc.csv */
+void perf_dec_feed_store(perf_dec_t *d, unsigned hart, unsigned stim, unsigned off, uint32_t value,
+                         uint64_t tics);
 /* one software-trace element (ignores other elements and other channels) */
 void perf_dec_feed_elem(perf_dec_t *d, const ts_elem_t *e);
 /* the same from a decoded message (Data Acquisition on the perf channel; a message cut off

@@ -21,7 +21,7 @@
 module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   input  logic        clk_i,
   input  logic        rst_ni,
-  input  logic [31:0] hart_id_i,      // mhartid; constant while out of reset
+  input  logic [31:0] hart_id_i,      // mhartid, sampled in reset
   input  logic [31:0] boot_addr_i,    // sampled while in reset (the ELF entry point)
   // instruction fetch
   output logic [31:0] instr_addr_o,
@@ -150,6 +150,13 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     else if (!instr_rdy_i)     pc_d = pc_q;
     else if (if_pred_taken)    pc_d = if_target;
     else                       pc_d = pc_q + (if_is_c ? 32'd2 : 32'd4);
+  end
+
+  // mhartid: sampled in reset like boot_addr_i, so the port feeds no combinational logic
+  // (an input that does makes Verilator evaluate that logic on every eval)
+  logic [31:0] hart_id_q;
+  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
+    if (!rst_ni) hart_id_q <= hart_id_i;
   end
 
   always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
@@ -516,7 +523,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       CsrMcause:   return mcause_q;
       CsrMtval:    return mtval_q;
       CsrMip:      return {24'd0, mip_mtip_q, 3'd0, mip_msip_q, 3'd0};
-      CsrMhartid:  return hart_id_i;
+      CsrMhartid:  return hart_id_q;
       default:     return 32'd0;                        // mvendorid, marchid, mimpid, ...
     endcase
   endfunction
@@ -573,13 +580,13 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
           /* verilator tracing_off */
           logic [31:0] ext_old, ext_new;
           /* verilator tracing_on */
-          ext_old = ts_dpi_csr_read(hart_id_i, {20'd0, mem_c_q.csr_addr}, mem_pc_q);
+          ext_old = ts_dpi_csr_read(hart_id_q, {20'd0, mem_c_q.csr_addr}, mem_pc_q);
           unique case (mem_c_q.csr_op)
             CsrRs:   ext_new = ext_old | mem_csr_src_q;
             CsrRc:   ext_new = ext_old & ~mem_csr_src_q;
             default: ext_new = mem_csr_src_q;
           endcase
-          if (csr_writes) ts_dpi_csr_write(hart_id_i, {20'd0, mem_c_q.csr_addr}, ext_new);
+          if (csr_writes) ts_dpi_csr_write(hart_id_q, {20'd0, mem_c_q.csr_addr}, ext_new);
           wb_result_q <= ext_old;
         end else begin
           wb_result_q <= csr_old;

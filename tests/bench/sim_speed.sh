@@ -4,7 +4,9 @@
 # with waves off, then the first 2 M cycles of it with FST waves on, RUNS times each
 # (default 3), and prints the best and median simulated cycles/s and instructions/s.
 # Then the cost of the trace model: bench_int (trace idle) and bench_itc (an ITC store every
-# ~11 cycles, 16.5 M cycles) with the model attached and with --no-trace.
+# ~11 cycles, 16.5 M cycles) with the model attached and with --no-trace. Then several harts:
+# every hart runs bench_int (they contend for the RAM), the first 5 M cycles, N = 1, 2, 4:
+# simulated cycles/s and hart-cycles/s (cycles x N per second).
 set -eu
 build=${1:?usage: sim_speed.sh BUILD_DIR [RUNS]}
 runs=${2:-3}
@@ -51,6 +53,11 @@ cost() {      # label, ELF
 }
 cost "trace model idle" "$elf"
 cost "trace model, ITC load" "$itc"
+for n in 1 2 4; do
+  hz=$(best "$elf" --harts $n --max-cycles 5000000)
+  awk -v n=$n -v hz="$hz" 'BEGIN {
+    printf "%d hart(s), bench_int 5 M cycles: best %6.2f M cycles/s, %6.2f M hart-cycles/s\n", n, hz / 1e6, hz * n / 1e6 }'
+done
 # Host instructions (valgrind callgrind) are repeatable where wall time on a shared machine is
 # not: the cost of the trace model as extra host instructions over the first 1 M cycles.
 if command -v valgrind >/dev/null 2>&1; then
@@ -58,6 +65,11 @@ if command -v valgrind >/dev/null 2>&1; then
     valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$sim" run -q --max-cycles 1000000 \
       --out "$tmp/r" "$@" 2>&1 | awk '/Collected/ {print $NF}'
   }
+  for n in 1 2 4; do
+    i=$(instr --harts $n "$elf")
+    awk -v n=$n -v i="$i" 'BEGIN {
+      printf "%d hart(s): %5.0f host instructions per cycle, %5.0f per hart-cycle (callgrind)\n", n, i / 1e6, i / 1e6 / n }'
+  done
   for e in "$elf:trace model idle" "$itc:trace model, ITC load"; do
     on=$(instr "${e%%:*}"); off=$(instr --no-trace "${e%%:*}")
     awk -v l="${e#*:}" -v on="$on" -v off="$off" 'BEGIN {

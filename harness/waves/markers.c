@@ -1,0 +1,280 @@
+/* markers.c - named points in time of a run and `tracesim waves`; see markers.h. */
+#include "markers.h"
+#include "cli_util.h"
+#include "elf_syms.h"
+#include "perf_decode.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <spawn.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#ifndef TS_WAVES_DIR
+#define TS_WAVES_DIR "waves"
+#endif
+#define MAX_PERF_FUNCS 4096
+
+static ts_marker_t *add(ts_markers_t *ms, uint64_t cycle, int prio) {
+    if (ms->n == ms->cap) {
+        size_t cap = ms->cap ? 2 * ms->cap : 256;
+        ts_marker_t *m = realloc(ms->m, cap * sizeof *m);
+        if (!m) return NULL;
+        ms->m = m;
+        ms->cap = cap;
+    }
+    ts_marker_t *m = &ms->m[ms->n++];
+    m->cycle = cycle;
+    m->prio = prio;
+    m->name[0] = 0;
+    return m;
+}
+
+/* perf records of itc.csv: "fib enter #3" (numbered per type and function) */
+typedef struct rec_ctx {
+    ts_markers_t *ms;
+    const elf_syms_t *syms;
+    struct { uint64_t addr; unsigned type, count; } seen[MAX_PERF_FUNCS];
+    size_t n_seen;
+    bool oom;
+} rec_ctx_t;
+
+static void on_record(void *ctx, const perf_record_t *r) {
+    rec_ctx_t *c = ctx;
+    uint64_t addr = r->has_addr ? r->addr : 0;
+    unsigned k = 0;
+    size_t i;
+    for (i = 0; i < c->n_seen; i++)
+        if (c->seen[i].addr == addr && c->seen[i].type == (unsigned)r->type) break;
+    if (i == c->n_seen && c->n_seen < MAX_PERF_FUNCS) {
+        c->seen[i].addr = addr;
+        c->seen[i].type = (unsigned)r->type;
+        c->seen[i].count = 0;
+        c->n_seen++;
+    }
+    if (i < c->n_seen) k = ++c->seen[i].count;
+    ts_marker_t *m = add(c->ms, r->tics, 3);
+    if (!m) { c->oom = true; return; }
+    const char *fn = r->has_addr && c->syms ? elf_syms_find(c->syms, addr) : NULL;
+    char where[64];
+    if (fn) snprintf(where, sizeof where, "%s", fn);
+    else if (r->has_addr) snprintf(where, sizeof where, "0x%08" PRIx64, addr);
+    else snprintf(where, sizeof where, "?");
+    snprintf(m->name, sizeof m->name, "hart %u %s %s #%u", r->core, where, perf_record_name(r->type), k);
+}
+static void on_header(void *ctx, const perf_header_t *h) { (void)ctx; (void)h; }
+static void on_error(void *ctx, unsigned core, uint64_t off, const char *what) { (void)ctx; (void)core; (void)off; (void)what; }
+
+static int cmp_marker(const void *a, const void *b) {
+    const ts_marker_t *x = a, *y = b;
+    if (x->cycle != y->cycle) return x->cycle < y->cycle ? -1 : 1;
+    return x->prio - y->prio;
+}
+
+int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char *err, size_t errlen) {
+    memset(ms, 0, sizeof *ms);
+    char path[4200], line[512];
+    /* MARK writes */
+    snprintf(path, sizeof path, "%s/marks.csv", run_dir);
+    FILE *f = fopen(path, "r");
+    if (!f) { snprintf(err, errlen, "cannot open %s: %s (not a run folder?)", path, strerror(errno)); return -1; }
+    while (fgets(line, sizeof line, f)) {
+        unsigned v, hart = 0;
+        unsigned long long cycle, instret;
+        if (sscanf(line, "%u,%llu,%llu,%u", &v, &cycle, &instret, &hart) < 3) continue;
+        ts_marker_t *m = add(ms, cycle, 2);
+        if (!m) { fclose(f); snprintf(err, errlen, "out of memory"); return -1; }
+        snprintf(m->name, sizeof m->name, "hart %u MARK %u", hart, v);
+    }
+    fclose(f);
+    /* ITC losses and the sink stopping */
+    snprintf(path, sizeof path, "%s/trace_events.csv", run_dir);
+    if ((f = fopen(path, "r"))) {
+        while (fgets(line, sizeof line, f)) {
+            unsigned long long cycle;
+            int hart;
+            char ev[32];
+            unsigned detail;
+            if (sscanf(line, "%llu,%d,%31[a-z_],%u", &cycle, &hart, ev, &detail) != 4) continue;
+            bool stop = !strcmp(ev, "sink_stopped");
+            ts_marker_t *m = add(ms, cycle, stop ? 0 : 1);
+            if (!m) { fclose(f); snprintf(err, errlen, "out of memory"); return -1; }
+            if (stop) snprintf(m->name, sizeof m->name, "trace sink stopped (buffer full, stop on wrap)");
+            else snprintf(m->name, sizeof m->name, "hart %d ITC store to channel %u lost (FIFO full)", hart, detail);
+        }
+        fclose(f);
+    }
+    /* perf records, decoded from the stores the encoders accepted, stamped with their cycle */
+    elf_syms_t syms = {0};
+    bool have_syms = elf && !elf_syms_load(&syms, elf, err, errlen);
+    rec_ctx_t *rc = calloc(1, sizeof *rc);
+    perf_dec_t *pd = calloc(1, sizeof *pd);
+    snprintf(path, sizeof path, "%s/itc.csv", run_dir);
+    if (rc && pd && (f = fopen(path, "r"))) {
+        unsigned channel = 6;
+        char cpath[4200];
+        perf_header_t hdr[8];
+        snprintf(cpath, sizeof cpath, "%s/perf_config.txt", run_dir);
+        char cerr[256];
+        if (access(cpath, R_OK) == 0) ts_read_perf_config(cpath, hdr, 8, &channel, cerr, sizeof cerr);
+        rc->ms = ms;
+        rc->syms = have_syms ? &syms : NULL;
+        perf_dec_cb_t cb = {rc, on_header, on_record, on_error};
+        perf_dec_init(pd, channel, &cb);
+        while (fgets(line, sizeof line, f)) {
+            unsigned long long cycle;
+            unsigned hart, stim, off, size;
+            uint32_t value;
+            if (sscanf(line, "%llu,%u,%u,%u,%u,%" SCNx32, &cycle, &hart, &stim, &off, &size, &value) != 6) continue;
+            perf_dec_feed_store(pd, hart, stim, off, value, cycle);
+        }
+        perf_dec_finish(pd);
+        fclose(f);
+    }
+    bool oom = !rc || !pd || rc->oom;
+    free(rc);
+    free(pd);
+    if (have_syms) elf_syms_free(&syms);
+    if (oom) { snprintf(err, errlen, "out of memory"); return -1; }
+    qsort(ms->m, ms->n, sizeof *ms->m, cmp_marker);
+    return 0;
+}
+
+void ts_markers_free(ts_markers_t *ms) {
+    free(ms->m);
+    memset(ms, 0, sizeof *ms);
+}
+
+int ts_markers_write(const ts_markers_t *ms, const char *dir, char *err, size_t errlen) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/markers.txt", dir);
+    FILE *f = fopen(path, "w");
+    if (!f) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); return -1; }
+    fputs("# tracesim markers: time in ns (10 x cycle), then what happened; in GTKWave's log\n"
+          "# viewer (tracesim waves opens it) a click on the time moves the marker there\n", f);
+    for (size_t i = 0; i < ms->n; i++)
+        fprintf(f, "%" PRIu64 " ns  %s\n", 10 * ms->m[i].cycle, ms->m[i].name);
+    if (fclose(f)) { snprintf(err, errlen, "cannot write %s", path); return -1; }
+    /* named markers A..Z: the most important first (stop, losses, MARKs, records), then by time */
+    size_t pick[26], np = 0;
+    for (int prio = 0; prio <= 3 && np < 26; prio++)
+        for (size_t i = 0; i < ms->n && np < 26; i++)
+            if (ms->m[i].prio == prio) pick[np++] = i;
+    for (size_t a = 1; a < np; a++)            /* A..Z in time order */
+        for (size_t b = a; b > 0 && pick[b] < pick[b - 1]; b--) { size_t t = pick[b]; pick[b] = pick[b - 1]; pick[b - 1] = t; }
+    snprintf(path, sizeof path, "%s/markers.tcl", dir);
+    if (!(f = fopen(path, "w"))) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); return -1; }
+    fputs("# tracesim: named markers A..Z for GTKWave (gtkwave -S markers.tcl)\n", f);
+    for (size_t i = 0; i < np; i++) {
+        const ts_marker_t *m = &ms->m[pick[i]];
+        fprintf(f, "gtkwave::setNamedMarker %c %" PRIu64 " {%s}\n", (char)('A' + i), 10 * m->cycle, m->name);
+    }
+    if (fclose(f)) { snprintf(err, errlen, "cannot write %s", path); return -1; }
+    return 0;
+}
+
+/* the key's value in RUN/stats.txt ("" if absent) */
+static void stat_value(const char *run_dir, const char *key, char *out, size_t len) {
+    char path[4200], line[4400];
+    out[0] = 0;
+    snprintf(path, sizeof path, "%s/stats.txt", run_dir);
+    FILE *f = fopen(path, "r");
+    size_t kl = strlen(key);
+    while (f && fgets(line, sizeof line, f)) {
+        if (strncmp(line, key, kl) || line[kl] != ' ') continue;
+        snprintf(out, len, "%s", line + kl + 1);
+        out[strcspn(out, "\n")] = 0;
+        break;
+    }
+    if (f) fclose(f);
+}
+
+static int run_wait(char *const argv[], const char *out_path) {
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    if (out_path) posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid;
+    int st = 0, r = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    if (r || waitpid(pid, &st, 0) < 0) return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+int ts_waves_main(int argc, char **argv) {
+    const char *run = NULL, *view = "pipeline", *hart = "0";
+    bool gui = true;
+    int pos = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            puts("usage: tracesim waves RUN_DIR [VIEW [HART]] [--no-gui]\n"
+                 "Opens the run's waves in GTKWave with a view (pipeline, bus, trace, hpm, harts; default\n"
+                 "pipeline) of hart HART (default 0), PCs named after the ELF's functions, named markers\n"
+                 "A..Z and the log of every marker (MARK writes, perf records, ITC losses, the trace\n"
+                 "stopping): RUN_DIR/markers.txt and markers.tcl. --no-gui writes them, the view as\n"
+                 "RUN_DIR/view.gtkw, and prints the GTKWave command instead of running it.");
+            return 0;
+        }
+        if (!strcmp(argv[i], "--no-gui")) { gui = false; continue; }
+        if (argv[i][0] == '-') {
+            fprintf(stderr, "tracesim: unknown option '%s' (see tracesim waves --help)\n", argv[i]);
+            return 120;
+        }
+        if (pos == 0) run = argv[i];
+        else if (pos == 1) view = argv[i];
+        else if (pos == 2) hart = argv[i];
+        else { fprintf(stderr, "tracesim: waves takes RUN_DIR [VIEW [HART]] (see tracesim waves --help)\n"); return 120; }
+        pos++;
+    }
+    if (!run) { fprintf(stderr, "tracesim: waves needs a run folder (see tracesim waves --help)\n"); return 120; }
+    char waves[4400], elf[4400], err[512];
+    stat_value(run, "waves", waves, sizeof waves);
+    stat_value(run, "elf", elf, sizeof elf);
+    if (!waves[0]) {
+        fprintf(stderr, "tracesim: %s/stats.txt names no waves (run with --waves FILE)\n", run);
+        return 121;
+    }
+    if (access(waves, R_OK)) {
+        fprintf(stderr, "tracesim: cannot open the run's waves %s: %s\n", waves, strerror(errno));
+        return 121;
+    }
+    ts_markers_t ms;
+    if (ts_markers_read(&ms, run, elf[0] && !access(elf, R_OK) ? elf : NULL, err, sizeof err) ||
+        ts_markers_write(&ms, run, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        ts_markers_free(&ms);
+        return 126;
+    }
+    size_t n = ms.n;
+    ts_markers_free(&ms);
+    /* the view: waves/make_view.sh, with this tracesim as the PC filter */
+    const char *wdir = getenv("TRACESIM_WAVES_DIR");
+    if (!wdir) wdir = TS_WAVES_DIR;
+    char mv[4200], gtkw[4400], self[4096], mtxt[4400], mtcl[4400];
+    snprintf(mv, sizeof mv, "%s/make_view.sh", wdir);
+    snprintf(gtkw, sizeof gtkw, "%s/view.gtkw", run);
+    snprintf(mtxt, sizeof mtxt, "%s/markers.txt", run);
+    snprintf(mtcl, sizeof mtcl, "%s/markers.tcl", run);
+    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (sl > 0) { self[sl] = 0; setenv("TRACESIM", self, 1); }
+    setenv("TS_VIEW_TMP", run, 1);
+    char *mva[] = {"bash", mv, waves, (char *)view, (char *)hart, NULL};
+    if (run_wait(mva, gtkw) != 0) {
+        fprintf(stderr, "tracesim: making the view '%s' failed (%s)\n", view, mv);
+        return 120;
+    }
+    char *ga[] = {"gtkwave", waves, gtkw, "-S", mtcl, "-l", mtxt, NULL};
+    if (!gui) {
+        printf("%zu markers: %s, %s\ngtkwave %s %s -S %s -l %s\n", n, mtxt, mtcl, waves, gtkw, mtcl, mtxt);
+        return 0;
+    }
+    execvp("gtkwave", ga);
+    fprintf(stderr, "tracesim: cannot run gtkwave: %s (Debian package gtkwave)\n", strerror(errno));
+    return 126;
+}

@@ -1,0 +1,29 @@
+/* markers.h - named points in time of a run, for jumping around its waves: every simctrl
+ * MARK (marks.csv), every perf record decoded from the ITC stores the encoders accepted
+ * (itc.csv: record type and function, numbered per function, e.g. "fib enter #3"), every ITC
+ * store lost to a full FIFO and the cycle the sink stopped on wrap (trace_events.csv).
+ * `tracesim waves RUNDIR` writes them as a GTKWave log file (markers.txt: one line per
+ * marker, its time in ns first, clickable in GTKWave's log viewer) and a Tcl script
+ * (markers.tcl: the first 26 as named markers A..Z, the trace stop and losses first). */
+#ifndef TS_MARKERS_H
+#define TS_MARKERS_H
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ts_marker {
+    uint64_t cycle;
+    int prio;              /* 0 trace stop, 1 ITC loss, 2 MARK, 3 perf record */
+    char name[96];
+} ts_marker_t;
+
+typedef struct ts_markers { ts_marker_t *m; size_t n, cap; } ts_markers_t;
+
+/* Reads the run folder (elf: NULL, or the ELF for function names); markers in cycle order.
+ * 0, or -1 with a one-line reason in err. */
+int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char *err, size_t errlen);
+void ts_markers_free(ts_markers_t *ms);
+/* markers.txt and markers.tcl in dir; 0 or -1 with err */
+int ts_markers_write(const ts_markers_t *ms, const char *dir, char *err, size_t errlen);
+/* `tracesim waves RUNDIR [VIEW [HART]] [--no-gui]` */
+int ts_waves_main(int argc, char **argv);
+#endif

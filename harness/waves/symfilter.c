@@ -1,0 +1,64 @@
+/* symfilter.c - GTKWave translate process filter for PCs; see symfilter.h.
+ *
+ * GTKWave starts the filter once and, for every value it draws, writes the value in the
+ * trace's display format and a newline to the filter's stdin, then reads one line back; the
+ * filter must answer every line and flush, or GTKWave waits. */
+#include "symfilter.h"
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+void ts_symfilter_line(const elf_syms_t *syms, const char *in, char *out, size_t outlen) {
+    char v[128];
+    size_t n = 0;
+    while (*in && isspace((unsigned char)*in)) in++;
+    while (in[n] && !isspace((unsigned char)in[n]) && n < sizeof v - 1) { v[n] = in[n]; n++; }
+    v[n] = 0;
+    const char *d = v;
+    int base = 16;
+    if (d[0] == '0' && (d[1] == 'x' || d[1] == 'X')) d += 2;
+    else if (n > 8 && strspn(d, "01") == n) base = 2;
+    uint64_t a = 0;
+    bool ok = *d != 0;
+    for (const char *c = d; *c && ok; c++) {
+        int x = isdigit((unsigned char)*c) ? *c - '0'
+              : isxdigit((unsigned char)*c) ? tolower((unsigned char)*c) - 'a' + 10 : -1;
+        if (x < 0 || x >= base || a >> 60) ok = false;
+        else a = a * (uint64_t)base + (uint64_t)x;
+    }
+    const elf_sym_t *s = ok ? elf_syms_lookup(syms, a) : NULL;
+    if (!s) snprintf(out, outlen, "%s", v);
+    else if (a == s->addr) snprintf(out, outlen, "%s", s->name);
+    else snprintf(out, outlen, "%s+0x%" PRIx64, s->name, a - s->addr);
+}
+
+int ts_symfilter_main(int argc, char **argv) {
+    if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+        puts("usage: tracesim symfilter FW.elf\n"
+             "A GTKWave translate process filter: reads PC values (hex) on stdin, one per line,\n"
+             "and prints function+offset from FW.elf's symbols for each (waves/open.sh installs it\n"
+             "on the PC signals when the run folder names its ELF).");
+        return 0;
+    }
+    if (argc != 2) {
+        fprintf(stderr, "tracesim: symfilter needs exactly one ELF file (see tracesim symfilter --help)\n");
+        return 120;
+    }
+    elf_syms_t syms = {0};
+    char err[512];
+    if (elf_syms_load(&syms, argv[1], err, sizeof err)) {
+        fprintf(stderr, "tracesim: symfilter: %s\n", err);
+        return 122;
+    }
+    char line[4096], out[4096];
+    while (fgets(line, sizeof line, stdin)) {
+        ts_symfilter_line(&syms, line, out, sizeof out);
+        fputs(out, stdout);
+        fputc('\n', stdout);
+        fflush(stdout);
+    }
+    elf_syms_free(&syms);
+    return 0;
+}

@@ -1,0 +1,109 @@
+#!/usr/bin/env bash
+# make_view.sh WAVES.fst VIEW [HART] - writes to stdout the GTKWave save file open.sh and
+# screenshot.sh load: a view of waves/views (pipeline, bus, trace, hpm) for hart HART
+# (default 0: the scope "soc"; hart n's scope is "hartn"), or the generated view "harts":
+# every hart's commit PC, data access, bus arbitration, ITC FIFO and encoder output, then the
+# funnel's merge into the sink (which source it took, bytes into the sink, write pointer).
+# With TS_SYMFILTER set to an executable (a GTKWave process filter, e.g. a wrapper around
+# `tracesim symfilter FW.elf`; open.sh and screenshot.sh make one when the run folder of the
+# waves names its ELF), every PC signal of the view shows function+offset.
+set -eu
+dir=$(cd "$(dirname "$0")" && pwd)
+fst=${1:?usage: make_view.sh WAVES.fst VIEW [HART]}
+view=${2:?view: pipeline, bus, trace, hpm or harts}
+hart=${3:-0}
+case "$hart" in ''|*[!0-9]*) echo "make_view.sh: hart '$hart' is not a number" >&2; exit 2 ;; esac
+# the harts in the file: scopes soc, hart1, hart2, ... (read from the header only)
+harts() {
+  command -v fst2vcd >/dev/null || { echo 1; return; }
+  { fst2vcd "$fst" 2>/dev/null || true; } | sed '/\$enddefinitions/q' |
+    awk '/\$scope module hart[0-9]+ \$end/ {n++} END {print n + 1}'
+}
+# Without TS_SYMFILTER but with TS_VIEW_TMP (a folder that lives as long as GTKWave runs):
+# when stats.txt beside the waves names an ELF that exists, write a filter wrapper there
+# around tracesim ($TRACESIM, else tracesim on PATH, else build/tracesim of this checkout).
+if [ -z "${TS_SYMFILTER:-}" ] && [ -n "${TS_VIEW_TMP:-}" ]; then
+  stats=$(dirname "$fst")/stats.txt
+  elf=$( [ -f "$stats" ] && awk '$1 == "elf" {print $2; exit}' "$stats" || true)
+  ts=${TRACESIM:-$(command -v tracesim || echo "$dir/../build/tracesim")}
+  if [ -n "$elf" ] && [ -f "$elf" ] && [ -x "$ts" ]; then
+    elf=$(cd "$(dirname "$elf")" && pwd)/$(basename "$elf")
+    ts=$(cd "$(dirname "$ts")" && pwd)/$(basename "$ts")
+    printf '#!/bin/sh\nexec "%s" symfilter "%s"\n' "$ts" "$elf" > "$TS_VIEW_TMP/symfilter.sh"
+    chmod +x "$TS_VIEW_TMP/symfilter.sh"
+    TS_SYMFILTER=$TS_VIEW_TMP/symfilter.sh
+  fi
+fi
+# PC signals (program counters and the PCs of bus accesses) get the process filter: flags
+# 0x4000 (translate process) | 0x22 (hex, right-justified), then the previous flags again
+symfilter() {
+  if [ -z "${TS_SYMFILTER:-}" ]; then cat; return; fi
+  awk -v f="$TS_SYMFILTER" '
+    /^@/ {flags = $0}
+    /^[a-z0-9_]+\..*(pc_q|pc_o|_pc|pc_if|pc_id|pc_ex|pc_mem|pc_wb|instr_addr_o)\[31:0\]$/ {
+      print "@4022"; print "^>1 " f; print; if (flags != "") print flags; else print "@22"; next }
+    {print}'
+}
+if [ "$view" != harts ]; then
+  [ -f "$dir/views/$view.gtkw" ] || { echo "make_view.sh: no view '$view' (pipeline, bus, trace, hpm, harts)" >&2; exit 2; }
+  if [ "$hart" != 0 ]; then
+    n=$(harts)
+    [ "$hart" -lt "$n" ] || { echo "make_view.sh: $fst has $n hart(s); no hart $hart" >&2; exit 2; }
+  fi
+  scope=soc; [ "$hart" = 0 ] || scope=hart$hart
+  sed -e "s|@WAVES@|$dir|g" -e "s|^soc\.|$scope.|" -e "s|^\(\[\*\] tracesim view: .*\)|\1 (hart $hart)|" \
+    "$dir/views/$view.gtkw" | symfilter
+  exit 0
+fi
+n=$(harts)
+(
+cat <<HDR
+[*] tracesim view: every hart and the funnel's merge ($n harts)
+[timestart] 0
+[size] 1600 1000
+[pos] -1 -1
+[sst_width] 200
+[signals_width] 300
+[sst_expanded] 0
+@28
+soc.clk_i
+@24
+soc.ts_soc_top.probe_cycle_i[63:0]
+HDR
+for ((h = 0; h < n; h++)); do
+  s=soc; [ "$h" = 0 ] || s=hart$h
+  cat <<HART
+@200
+-hart $h
+@22
+$s.ts_soc_top.u_core.mem_pc_q[31:0]
+@28
+$s.ts_soc_top.data_req_o
+$s.ts_soc_top.data_we_o
+@22
+$s.ts_soc_top.data_addr_o[31:0]
+@28
+$s.ts_soc_top.data_rdy_i
+$s.ts_soc_top.probe_bus_arb_i
+$s.ts_soc_top.probe_itc_stall_i
+@24
+$s.ts_soc_top.probe_itc_level_i[7:0]
+@2024
+^1 $dir/filters/tcode.txt
+$s.ts_soc_top.probe_te_tcode_i[5:0]
+HART
+done
+cat <<FUN
+@200
+-funnel and sink
+@28
+soc.ts_soc_top.probe_funnel_take_i
+@24
+soc.ts_soc_top.probe_funnel_src_i[2:0]
+soc.ts_soc_top.probe_funnel_nbytes_i[5:0]
+@22
+soc.ts_soc_top.probe_sink_wp_i[31:0]
+@28
+soc.ts_soc_top.probe_sba_write_i
+FUN
+) | symfilter
