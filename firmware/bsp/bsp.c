@@ -54,10 +54,11 @@ uint64_t ts_mtime(void) {
 }
 
 void ts_set_mtimecmp(uint64_t t) {
-    /* no spurious interrupt while the two halves are written */
-    TS_MMIO32(TS_CLINT_BASE + TS_CLINT_MTIMECMP + 4) = 0xFFFFFFFFu;
-    TS_MMIO32(TS_CLINT_BASE + TS_CLINT_MTIMECMP) = (uint32_t)t;
-    TS_MMIO32(TS_CLINT_BASE + TS_CLINT_MTIMECMP + 4) = (uint32_t)(t >> 32);
+    /* the calling hart's mtimecmp; no spurious interrupt while the two halves are written */
+    volatile uint32_t *cmp = (volatile uint32_t *)(uintptr_t)(TS_CLINT_BASE + TS_CLINT_MTIMECMP + 8u * ts_hart_id());
+    cmp[1] = 0xFFFFFFFFu;
+    cmp[0] = (uint32_t)t;
+    cmp[1] = (uint32_t)(t >> 32);
 }
 
 uint64_t ts_sim_cycles(void) {

@@ -20,7 +20,7 @@ typedef uint32_t (*ts_trap_handler_t)(uint32_t mcause, uint32_t mepc, uint32_t m
 void ts_set_trap_handler(uint32_t cause, ts_trap_handler_t h);
 
 uint64_t ts_mtime(void);
-void ts_set_mtimecmp(uint64_t t);
+void ts_set_mtimecmp(uint64_t t);   /* the calling hart's mtimecmp */
 /* simulator's own cycle/instret count (simctrl), independent of the HPM */
 uint64_t ts_sim_cycles(void);
 uint64_t ts_sim_instret(void);

@@ -6,7 +6,9 @@
  *                8: those plus timestamp, branch misses, L1D read accesses (SBI cache
  *                event), backend stall cycles, BPU misses and ITC stall cycles (raw)
  *   PERF_FUNNEL  1: the trace goes through the funnel (run with --funnel)
- *   PERF_CHANNEL ITC channel (default 6) */
+ *   PERF_CHANNEL ITC channel (default 6)
+ *   PERF_MH      1: several harts (fib_mh.c, manual_mh.c): tmm[] has the 8 encoders and the
+ *                trace always goes through the funnel */
 #ifndef PERF_CONFIG_H
 #define PERF_CONFIG_H
 #include <stddef.h>
@@ -25,6 +27,9 @@
 #ifndef PERF_FUNNEL
 #define PERF_FUNNEL 0
 #endif
+#ifndef PERF_MH
+#define PERF_MH 0
+#endif
 #ifndef PERF_CHANNEL
 #define PERF_CHANNEL 6
 #endif
@@ -32,7 +37,15 @@
 #define traceBaseAddress 0x10000000
 #define tfBaseAddress 0x10018000
 
+#if PERF_MH
+/* several harts (fib_mh.c, manual_mh.c): an encoder per hart, always through the funnel */
+#define TMM_(n) (struct TraceRegMemMap *)(traceBaseAddress + 0x1000 * (n))
+struct TraceRegMemMap volatile *tmm[] = {TMM_(0), TMM_(1), TMM_(2), TMM_(3), TMM_(4), TMM_(5), TMM_(6), TMM_(7)};
+#undef PERF_FUNNEL
+#define PERF_FUNNEL 1
+#else
 struct TraceRegMemMap volatile *tmm[] = {(struct TraceRegMemMap *)traceBaseAddress};
+#endif
 #if PERF_FUNNEL
 struct TfTraceRegMemMap volatile *fmm = (struct TfTraceRegMemMap *)tfBaseAddress;
 #else

@@ -99,6 +99,16 @@ static inline uint32_t perf_irq_save(void) { return 0; }
 static inline void perf_irq_restore(uint32_t s) { (void)s; }
 #endif
 
+/* Several harts (both builds): the library's shared state (perfInit's settings, the pool,
+ * the funnel and its sink, which encoders run) is changed only between perf_port_lock() and
+ * perf_port_unlock(): in the init functions, perfTraceOn/Off and perfWriteTrace, never on
+ * the record path. perf_port_lock_init() is called by perfInit, before any other hart may
+ * call the library; the lock is not recursive. On the target it is the BSP's bakery lock
+ * (ts_lock_t, bsp/ts_harts.h); the host's fake backend checks the pairing. */
+void perf_port_lock_init(void) PERF_NOINSTR;
+void perf_port_lock(void) PERF_NOINSTR;
+void perf_port_unlock(void) PERF_NOINSTR;
+
 /* Timer, traps and host files (both builds).
  * perf_port_timer_start: calls perf_timer_tick(mepc) on every machine timer interrupt of
  * this hart from now on, and sets the first deadline; 0 on success. */

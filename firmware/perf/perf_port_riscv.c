@@ -41,6 +41,18 @@ void perf_csr_write(unsigned csr, uint32_t v) {
     }
 }
 
+/* the library's lock: in the non-zeroed section (no start-up cost), cleared by perfInit */
+static ts_lock_t perf_lock __attribute__((section(".preserve.tsperf_lock")));
+
+void perf_port_lock_init(void) {
+    for (unsigned h = 0; h < TS_MAX_HARTS; h++) {
+        perf_lock.choosing[h] = 0;
+        perf_lock.number[h] = 0;
+    }
+}
+void perf_port_lock(void) { ts_lock(&perf_lock); }
+void perf_port_unlock(void) { ts_unlock(&perf_lock); }
+
 uint64_t perf_port_mtime(void) { return ts_mtime(); }
 uint64_t perf_port_timebase(void) { return TS_MTIME_HZ; }
 

@@ -26,7 +26,11 @@
  *    every other counter);
  *  - a record is written with interrupts off, so an (instrumented) interrupt handler cannot
  *    interleave its stores with a record in progress;
- *  - perfWriteTrace works on bare metal (simctrl host file I/O).
+ *  - perfWriteTrace works on bare metal (simctrl host file I/O);
+ *  - several harts share the state safely (a lock through perf_port.h on the init, on/off and
+ *    write-out paths only): the defaults, the funnel and the shared sink are set up once, by
+ *    the first perfXXXInit; a later hart's init touches only its own encoder and counters;
+ *    the funnel is stopped only when the last hart's encoder stops.
  * The hot path (perfWriteCntrs, the entry/exit hooks, the timer handler) has no division, no
  * 64-bit multiply and no loop over counters that are not selected. */
 #include "sifive_bare_perf.h"
@@ -115,11 +119,19 @@ typedef struct perf_core {
     uint64_t timer_next, timer_ticks;
 } perf_core_t;
 
+/* Shared by all harts; after perfInit changed only under perf_port_lock(). recording[] and
+ * ready[] have one writer each (the hart itself, under the lock). */
 static struct {
     perf_core_t *recording[PERF_MAX_CORES]; /* its state between perfTraceOn and perfTraceOff */
     int initialized, defaults_done, num_cores, funnel;
     size_t pool_used;
     uint8_t ready[PERF_MAX_CORES];          /* the core ran its perfXXXInit */
+    uint32_t te_running;                    /* bit n: hart n's encoder enabled by the library */
+    /* with the funnel: the one sink, set up by the first perfXXXInit */
+    int funnel_ready;
+    uint32_t funnel_sba_req;                /* that init's SBABufferSize (0: SRAM) */
+    uint32_t sink_start, sink_size;
+    uint8_t *sba_buf;
 } perf;
 static perf_core_t perf_cores[PERF_MAX_CORES] __attribute__((section(".preserve.tsperf_state")));
 
@@ -489,14 +501,18 @@ static void write_header(perf_core_t *c) {
  * encoder stopped by a full stop-on-wrap buffer stays stopped). 0, or PERF_ERR_NO_TRACE if
  * the hardware never reports empty. */
 static int drain(perf_core_t *c, int *was_running) {
-    volatile uint32_t *te = &tmm[c - perf_cores]->te_control_register;
+    unsigned core = (unsigned)(c - perf_cores);
+    volatile uint32_t *te = &tmm[core]->te_control_register;
     uint32_t ctl = perf_rd32(te);
     *was_running = (ctl & (C_ACTIVE | C_ENABLE)) == (C_ACTIVE | C_ENABLE);
     if (*was_running) perf_wr32(te, ctl & ~(C_ENABLE | C_TRACING));
+    perf.te_running &= ~(1u << core);
     unsigned polls = 0;
     while (!(perf_rd32(te) & C_EMPTY))
         if (++polls == DRAIN_POLLS) return PERF_ERR_NO_TRACE;
-    if (perf.funnel) {
+    /* the funnel carries the other harts' messages too: it stops with the last encoder; until
+     * then this encoder's messages are in the funnel on their way to the sink */
+    if (perf.funnel && !perf.te_running) {
         volatile uint32_t *tf = &fmm->tf_control_register;
         uint32_t f = perf_rd32(tf);
         if (f & C_ENABLE) perf_wr32(tf, f & ~(uint32_t)C_ENABLE);
@@ -508,6 +524,7 @@ static int drain(perf_core_t *c, int *was_running) {
 
 static void resume(perf_core_t *c) {
     if (perf.funnel) perf_wr32(&fmm->tf_control_register, perf_rd32(&fmm->tf_control_register) | C_ENABLE);
+    perf.te_running |= 1u << (c - perf_cores);
     volatile uint32_t *te = &tmm[c - perf_cores]->te_control_register;
     uint32_t ctl = perf_rd32(te) | C_ACTIVE | C_ENABLE;
     perf_wr32(te, ctl);
@@ -529,6 +546,7 @@ int perfTraceOn(void) {
     if (!c) return PERF_ERR_NOT_INIT;
     unsigned h = (unsigned)(c - perf_cores);
     if (perf.recording[h]) return PERF_OK;
+    perf_port_lock();
     if (c->paused) {
         resume(c);
         c->paused = 0;
@@ -541,15 +559,18 @@ int perfTraceOn(void) {
             latch_counters(c);
     }
     perf.recording[h] = c;
+    perf_port_unlock();
     return PERF_OK;
 }
 
 int perfTraceOff(void) {
     perf_core_t *c = this_core();
     if (!c) return PERF_ERR_NOT_INIT;
+    perf_port_lock();
     perf.recording[c - perf_cores] = NULL;
     int was_running, rc = drain(c, &was_running);
     if (was_running) c->paused = 1;
+    perf_port_unlock();
     return rc;
 }
 
@@ -587,6 +608,11 @@ int perfWriteTrace(char *file) {
     if (!c) return PERF_ERR_NOT_INIT;
     const char *name = file ? file : "trace.rtd";
     if (!*name) return PERF_ERR_ARG;
+    perf_port_lock();
+    if (perf.funnel && (perf.te_running & ~(1u << (c - perf_cores)))) {
+        perf_port_unlock();
+        return PERF_ERR_BUSY;              /* another hart still writes into the funnel's sink */
+    }
     int was_running, rc = drain(c, &was_running);
     if (rc == PERF_OK) {
         uint32_t wp;
@@ -600,6 +626,7 @@ int perfWriteTrace(char *file) {
         }
     }
     if (was_running && !c->paused) resume(c);
+    perf_port_unlock();
     return rc;
 }
 
@@ -629,6 +656,7 @@ int perfInit(int num_cores, int num_funnels) {
     if (num_cores < 1 || num_cores > PERF_MAX_CORES || num_funnels < 0 || num_funnels > 1) return PERF_ERR_ARG;
     if ((num_funnels == 1) != (fmm != NULL)) return PERF_ERR_ARG;   /* fmm says whether there is one */
     memset(&perf, 0, sizeof perf);
+    perf_port_lock_init();
     perf.num_cores = num_cores;
     perf.funnel = num_funnels;
     perf.initialized = 1;
@@ -866,14 +894,16 @@ static void read_sink_bounds(perf_core_t *c) {
     }
 }
 
-static int init_common(int mode, perfEvent *list, int n, int ch, perfCountType_t type, uint32_t sba_size) {
-    if (!perf.initialized) return PERF_ERR_NOT_INIT;
+static int init_locked(int mode, perfEvent *list, int n, int ch, perfCountType_t type, uint32_t sba_size) {
     unsigned core = perf_hartid();
     if (core >= (unsigned)perf.num_cores) return PERF_ERR_CORE;
     perf_core_t *c = &perf_cores[core];
     if (perf.ready[core]) return PERF_ERR_INIT_TWICE;
     if (!list || n < 0 || ch < 0 || ch > 31 || (unsigned)type > perfCount_DeltaXOR) return PERF_ERR_ARG;
     if (n > PERF_MAX_CNTRS) return PERF_ERR_TOO_MANY;
+    /* with the funnel, a later hart shares the sink the first init set up */
+    int shared = perf.funnel && perf.funnel_ready;
+    if (shared && sba_size != perf.funnel_sba_req) return PERF_ERR_ARG;
     volatile struct TraceRegMemMap *t = tmm[core];
     if (!t) return PERF_ERR_NO_TRACE;
     /* the ITC channel and the sink must exist (an encoder in reset ignores the probe) */
@@ -886,8 +916,8 @@ static int init_common(int mode, perfEvent *list, int n, int ch, perfCountType_t
     if (perf.funnel && !(perf_rd32(&t->te_impl_register) & IMPL_FUNNEL)) return PERF_ERR_NO_TRACE;
     /* the SBA buffer: aligned to 32 bytes (any sink width up to 256 bits), whole words */
     size_t start = (perf.pool_used + 31u) & ~(size_t)31u, size = ((size_t)sba_size + 31u) & ~(size_t)31u;
-    if (sba_size && (sba_size > PERF_MEM_POOL_SIZE || start + size > PERF_MEM_POOL_SIZE)) return PERF_ERR_POOL;
-    if (perf.funnel && sba_size && perf.pool_used) return PERF_ERR_POOL;   /* one funnel buffer */
+    if (!shared && sba_size && (sba_size > PERF_MEM_POOL_SIZE || start + size > PERF_MEM_POOL_SIZE))
+        return PERF_ERR_POOL;
 
     /* word by word (volatile, or GCC makes it a memset call again): picolibc's memset for
      * rv32im stores bytes, 4x the cycles */
@@ -895,9 +925,11 @@ static int init_common(int mode, perfEvent *list, int n, int ch, perfCountType_t
     for (volatile uint32_t *w = (volatile uint32_t *)c, *e = w + sizeof *c / sizeof *w; w != e; w++) *w = 0;
     int rc = setup_counters(c, core, list, n);
     if (rc) return rc;
-    if (sba_size) {
+    if (sba_size && !shared) {
         c->sba_buf = perf_pool + start;
         perf.pool_used = start + size;
+    } else if (shared) {
+        c->sba_buf = perf.sba_buf;                         /* the funnel's one buffer */
     }
     unsigned sink = sba_size ? SINK_SBA : SINK_SRAM;
     uint32_t base = sba_size ? perf_bus_addr(c->sba_buf) : 0;
@@ -910,7 +942,7 @@ static int init_common(int mode, perfEvent *list, int n, int ch, perfCountType_t
     }
     setup_te(core, perf.funnel ? SINK_FUNNEL : sink, 1u << ch, base, (uint32_t)size);
     if (perf.funnel) {
-        setup_funnel(sink, base, (uint32_t)size);
+        if (!shared) setup_funnel(sink, base, (uint32_t)size);
         c->sink_ctl = &fmm->tf_control_register;
         c->sink_regs = &fmm->tf_control_register;
         c->ts_lower = &fmm->ts_lower_register;
@@ -922,15 +954,36 @@ static int init_common(int mode, perfEvent *list, int n, int ch, perfCountType_t
         c->ts_upper = &t->ts_upper_register;
     }
     c->sink_sba = sba_size != 0;
-    read_sink_bounds(c);
+    if (shared) {                                          /* no size probe: WP is in use */
+        c->sink_start = perf.sink_start;
+        c->sink_size = perf.sink_size;
+    } else {
+        read_sink_bounds(c);
+    }
+    if (perf.funnel && !shared) {
+        perf.funnel_ready = 1;
+        perf.funnel_sba_req = sba_size;
+        perf.sba_buf = c->sba_buf;
+        perf.sink_start = c->sink_start;
+        perf.sink_size = c->sink_size;
+    }
     c->stim = &t->itc_stimulus_register[ch].reg_size_32;
     c->count_type = (uint8_t)type;
     c->write1 = type == perfCount_Raw ? write_raw1 : type == perfCount_Delta ? write_delta1 : write_xor1;
     c->write2 = type == perfCount_Raw ? write_raw2 : type == perfCount_Delta ? write_delta2 : write_xor2;
     c->mode = (uint8_t)mode;
     perf_wr32(&t->te_control_register, perf_rd32(&t->te_control_register) | C_TRACING);
+    perf.te_running |= 1u << core;
     perf.ready[core] = 1;
     return PERF_OK;
+}
+
+static int init_common(int mode, perfEvent *list, int n, int ch, perfCountType_t type, uint32_t sba_size) {
+    if (!perf.initialized) return PERF_ERR_NOT_INIT;      /* the lock exists from perfInit on */
+    perf_port_lock();
+    int rc = init_locked(mode, list, n, ch, type, sba_size);
+    perf_port_unlock();
+    return rc;
 }
 
 int perfManualInit(perfEvent *perfCntrList, int numCntrs, int itcChannel, perfCountType_t cntType,
@@ -977,6 +1030,7 @@ const char *perfErrorString(int err) {
     case PERF_ERR_NO_TRACE: return "no trace encoder, ITC channel or sink for this";
     case PERF_ERR_TIMER: return "timer interrupt set-up failed";
     case PERF_ERR_IO: return "host file write failed";
+    case PERF_ERR_BUSY: return "another hart still records into the shared sink";
     default: return "unknown error";
     }
 }

@@ -106,8 +106,20 @@ enum perfError {
     PERF_ERR_NO_TRACE = 12,      /* tmm[core] is NULL, or the encoder lacks the sink/ITC asked for */
     PERF_ERR_TIMER = 13,         /* timer interrupt set-up failed */
     PERF_ERR_IO = 14,            /* perfWriteTrace: the host could not write the file */
+    PERF_ERR_BUSY = 15,          /* perfWriteTrace: another hart still records into the shared funnel sink */
 };
 
+/* Several harts (README "The perf library on several harts"): one hart calls perfInit(N, 1)
+ * before any other hart uses the library; then every hart (mhartid < N) calls its own
+ * perfXXXInit, perfTraceOn/Off and records. With the funnel, the first perfXXXInit of any
+ * hart resets every encoder to the defaults once and sets up the funnel and the one shared
+ * sink (its SBABufferSize chooses SRAM (0) or an SBA buffer of that size); a later init on
+ * another hart programs only its own encoder and counters, must ask for the same
+ * SBABufferSize (else PERF_ERR_ARG) and never touches the funnel, the sink or another
+ * hart's encoder. perfTraceOff drains the caller's encoder; the funnel is drained and
+ * disabled only when no hart's encoder runs any more (the last one off), and enabled again
+ * by the next perfTraceOn. perfWriteTrace writes the one funnel buffer: call it once, on any
+ * initialised hart, after the other harts called perfTraceOff (else PERF_ERR_BUSY). */
 int perfInit(int num_cores, int num_funnels);
 int perfManualInit(perfEvent *perfCntrList, int numCntrs, int itcChannel, perfCountType_t cntType,
                    uint32_t SBABufferSize);

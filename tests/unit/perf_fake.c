@@ -31,10 +31,15 @@ typedef struct pf_file_ent {
 static struct {
     bool ready;
     pf_cfg_t cfg;
-    te_t te;
+    te_t te[PF_MAX_TE];        /* encoder k of hart k */
+    unsigned n_te;
     funnel_t funnel;
-    hpm_t hpm;
+    hpm_t hpm[PF_MAX_TE];      /* hart k's counters (hart >= n_te: hpm[0]) */
     unsigned hart;
+    int lock_ready;            /* perf_port_lock_init was called */
+    int lock_held;
+    unsigned locks;            /* perf_port_lock calls */
+    unsigned te_writes[PF_MAX_TE], funnel_writes;
     uint64_t mtime, cycles;
     unsigned trace_phase;      /* core cycles since the last trace tick */
     unsigned csr_writes, not_ready;
@@ -74,11 +79,12 @@ void pf_default_cfg(pf_cfg_t *c) {
     c->timebase = 1000000;
     c->timer_start_rc = 0;
     c->trace_divider = 1;
+    c->n_te = 1;
 }
 
 void pf_free(void) {
     if (!F.ready) return;
-    te_free(&F.te);
+    for (unsigned k = 0; k < F.n_te; k++) te_free(&F.te[k]);
     if (F.cfg.funnel) funnel_free(&F.funnel);
     free(F.log);
     free(F.shadow);
@@ -90,12 +96,18 @@ void pf_init(const pf_cfg_t *c) {
     pf_free();
     F.cfg = *c;
     if (!c->trace_divider) fatal("trace_divider must be at least 1");
-    if (te_init(&F.te, &c->te)) fatal("invalid encoder configuration");
-    if (hpm_init(&F.hpm, &c->hpm)) fatal("invalid HPM configuration");
+    if (c->n_te < 1 || c->n_te > PF_MAX_TE) fatal("n_te must be 1..%u", PF_MAX_TE);
+    F.n_te = c->n_te;
+    for (unsigned k = 0; k < F.n_te; k++) {
+        te_cfg_t tc = c->te;
+        if (F.n_te > 1) tc.hart = k;
+        if (te_init(&F.te[k], &tc)) fatal("invalid encoder configuration");
+        if (hpm_init(&F.hpm[k], &c->hpm)) fatal("invalid HPM configuration");
+    }
     if (c->funnel) {
         if (funnel_init(&F.funnel, c->te.sink_bytes, c->funnel_sram, c->funnel_ts_width))
             fatal("invalid funnel configuration");
-        funnel_attach(&F.funnel, &F.te);
+        for (unsigned k = 0; k < F.n_te; k++) funnel_attach(&F.funnel, &F.te[k]);
     }
     F.shadow = malloc(POOL_SPAN);
     if (!F.shadow) fatal("out of memory");
@@ -105,9 +117,16 @@ void pf_init(const pf_cfg_t *c) {
     F.ready = true;
 }
 
-te_t *pf_te(void) { return &F.te; }
+te_t *pf_te(void) { return &F.te[0]; }
+te_t *pf_te_of(unsigned k) { return k < F.n_te ? &F.te[k] : NULL; }
+unsigned pf_locks(void) { return F.locks; }
+unsigned pf_te_writes(unsigned k) { return k < F.n_te ? F.te_writes[k] : 0; }
+unsigned pf_funnel_writes(void) { return F.funnel_writes; }
+int pf_lock_held(void) { return F.lock_held; }
 funnel_t *pf_funnel(void) { return F.cfg.funnel ? &F.funnel : NULL; }
-hpm_t *pf_hpm(void) { return &F.hpm; }
+static hpm_t *cur_hpm(void) { return &F.hpm[F.hart < F.n_te ? F.hart : 0]; }
+hpm_t *pf_hpm(void) { return cur_hpm(); }
+hpm_t *pf_hpm_of(unsigned k) { return k < F.n_te ? &F.hpm[k] : NULL; }
 void pf_set_hart(unsigned hart) { F.hart = hart; }
 void pf_set_mtime(uint64_t t) { F.mtime = t; }
 const pf_timer_t *pf_timer(void) { return &F.timer; }
@@ -143,12 +162,12 @@ static void sba_word(const sink_t *k) {
 static void tick(uint32_t ev) {
     if (++F.trace_phase >= F.cfg.trace_divider) {
         F.trace_phase = 0;
-        te_tick(&F.te);
+        for (unsigned k = 0; k < F.n_te; k++) te_tick(&F.te[k]);
         if (F.cfg.funnel) funnel_tick(&F.funnel);
-        sba_word(&F.te.sink);
+        for (unsigned k = 0; k < F.n_te; k++) sba_word(&F.te[k].sink);
         if (F.cfg.funnel) sba_word(&F.funnel.sink);
     }
-    hpm_tick(&F.hpm, ev);
+    hpm_tick(cur_hpm(), ev);
     F.cycles++;
 }
 
@@ -160,9 +179,13 @@ const uint8_t *pf_sba_shadow(uint32_t bus, uint32_t len) {
 
 /* ---- MMIO ------------------------------------------------------------------------------- */
 
-/* which block an address is in: 't' encoder, 'f' funnel */
-static char block_of(uintptr_t addr, uint32_t *off) {
-    if (addr >= PF_TE_BASE && addr < PF_TE_BASE + BLOCK_SIZE) { *off = (uint32_t)(addr - PF_TE_BASE); return 't'; }
+/* which block an address is in: 't' encoder (*k its number), 'f' funnel */
+static char block_of(uintptr_t addr, uint32_t *off, unsigned *k) {
+    if (addr >= PF_TE_BASE && addr < PF_TE_BASE + F.n_te * BLOCK_SIZE) {
+        *k = (unsigned)((addr - PF_TE_BASE) / BLOCK_SIZE);
+        *off = (uint32_t)(addr - PF_TE_BASE) % BLOCK_SIZE;
+        return 't';
+    }
     if (F.cfg.funnel && addr >= PF_FUNNEL_BASE && addr < PF_FUNNEL_BASE + BLOCK_SIZE) {
         *off = (uint32_t)(addr - PF_FUNNEL_BASE);
         return 'f';
@@ -173,11 +196,12 @@ static char block_of(uintptr_t addr, uint32_t *off) {
 uint32_t perf_port_rd32(uintptr_t addr) {
     need_init();
     uint32_t off, v = 0;
-    char b = block_of(addr, &off);
-    enum te_access r = b == 't' ? te_read(&F.te, off, 4, &v) : funnel_read(&F.funnel, off, 4, &v);
+    unsigned k = 0;
+    char b = block_of(addr, &off, &k);
+    enum te_access r = b == 't' ? te_read(&F.te[k], off, 4, &v) : funnel_read(&F.funnel, off, 4, &v);
     if (r != TE_OK) fatal("32-bit read of 0x%llx rejected by the model", (unsigned long long)addr);
     if (off == SIFIVE_TRACE_TE_TS_LOWER) {                    /* the timestamp, as the library reads it */
-        const tsunit_t *ts = b == 't' ? &F.te.ts : &F.funnel.ts;
+        const tsunit_t *ts = b == 't' ? &F.te[k].ts : &F.funnel.ts;
         log_read(PF_KEY_TS, tsunit_now(ts));
     }
     if (b == 't' && off >= SIFIVE_TRACE_TE_ITC_STIMULUS && off < SIFIVE_TRACE_TE_ITC_STIMULUS + 0x80) {
@@ -191,16 +215,19 @@ uint32_t perf_port_rd32(uintptr_t addr) {
 void perf_port_wr(uintptr_t addr, unsigned size, uint32_t v) {
     need_init();
     uint32_t off;
-    char b = block_of(addr, &off);
+    unsigned k = 0;
+    char b = block_of(addr, &off, &k);
     enum te_access r;
     unsigned waits = 0;
     for (;;) {
-        r = b == 't' ? te_write(&F.te, off, size, v) : funnel_write(&F.funnel, off, size, v);
+        r = b == 't' ? te_write(&F.te[k], off, size, v) : funnel_write(&F.funnel, off, size, v);
         if (r != TE_WAIT) break;
         if (++waits == MAX_POLLS) fatal("a stalled stimulus store was never accepted");
         tick(EV_WRITE);                                      /* the store waits a cycle */
     }
     if (r != TE_OK) fatal("%u-byte write of 0x%x to 0x%llx rejected by the model", size, v, (unsigned long long)addr);
+    if (b == 't') F.te_writes[k]++;
+    else F.funnel_writes++;
     tick(EV_WRITE);
 }
 
@@ -222,13 +249,13 @@ uint32_t perf_port_bus_addr(const void *p) {
 uint32_t perf_csr_read(unsigned csr) {
     need_init();
     uint32_t v;
-    if (!hpm_csr_read(&F.hpm, csr, &v)) fatal("perf_csr_read(0x%x): not a counter CSR", csr);
+    if (!hpm_csr_read(cur_hpm(), csr, &v)) fatal("perf_csr_read(0x%x): not a counter CSR", csr);
     return v;
 }
 
 void perf_csr_write(unsigned csr, uint32_t v) {
     need_init();
-    if (!hpm_csr_write(&F.hpm, csr, v)) fatal("perf_csr_write(0x%x): not a counter CSR", csr);
+    if (!hpm_csr_write(cur_hpm(), csr, v)) fatal("perf_csr_write(0x%x): not a counter CSR", csr);
     if (csr != 0x306) F.csr_writes++;
 }
 
@@ -237,15 +264,15 @@ uint64_t perf_port_counter_read(unsigned key) {
     uint32_t lo, hi, hi2;
     uint64_t v;
     if (key < PERF_KEY_WIDE && key != PERF_KEY_TS) {
-        if (hpm_width(&F.hpm, key) > 32) fatal("32-bit read key %u for a %u-bit counter", key, hpm_width(&F.hpm, key));
-        if (!hpm_csr_read(&F.hpm, 0xC00 + key, &lo)) fatal("read key %u: no such CSR", key);
+        if (hpm_width(cur_hpm(), key) > 32) fatal("32-bit read key %u for a %u-bit counter", key, hpm_width(cur_hpm(), key));
+        if (!hpm_csr_read(cur_hpm(), 0xC00 + key, &lo)) fatal("read key %u: no such CSR", key);
         v = lo;
     } else if (key >= PERF_KEY_WIDE && key < PERF_KEY_WIDE + 32 && key != PERF_KEY_WIDE + 1) {
         unsigned n = key - PERF_KEY_WIDE;
         do {
-            hpm_csr_read(&F.hpm, 0xC80 + n, &hi);
-            hpm_csr_read(&F.hpm, 0xC00 + n, &lo);
-            hpm_csr_read(&F.hpm, 0xC80 + n, &hi2);
+            hpm_csr_read(cur_hpm(), 0xC80 + n, &hi);
+            hpm_csr_read(cur_hpm(), 0xC00 + n, &lo);
+            hpm_csr_read(cur_hpm(), 0xC80 + n, &hi2);
         } while (hi != hi2);
         v = (uint64_t)hi << 32 | lo;
     } else {
@@ -253,6 +280,26 @@ uint64_t perf_port_counter_read(unsigned key) {
     }
     log_read(key, v);
     return v;
+}
+
+/* ---- the library's lock: must pair, never nest, and exist (perfInit) before use -------- */
+
+void perf_port_lock_init(void) {
+    need_init();
+    if (F.lock_held) fatal("perf_port_lock_init while the lock is held");
+    F.lock_ready = 1;
+}
+void perf_port_lock(void) {
+    need_init();
+    if (!F.lock_ready) fatal("perf_port_lock before perf_port_lock_init (perfInit)");
+    if (F.lock_held) fatal("perf_port_lock: the lock is already held (not recursive)");
+    F.lock_held = 1;
+    F.locks++;
+}
+void perf_port_unlock(void) {
+    need_init();
+    if (!F.lock_held) fatal("perf_port_unlock without perf_port_lock");
+    F.lock_held = 0;
 }
 
 /* ---- timer ------------------------------------------------------------------------------ */
@@ -316,7 +363,7 @@ const uint8_t *pf_file(const char *name, uint32_t *len) {
 /* ---- the sink ------------------------------------------------------------------------------ */
 
 const sink_t *pf_sink(void) {
-    return F.cfg.funnel && te_to_funnel(&F.te) ? &F.funnel.sink : &F.te.sink;
+    return F.cfg.funnel && te_to_funnel(&F.te[0]) ? &F.funnel.sink : &F.te[0].sink;
 }
 
 uint64_t pf_sink_bytes(void) {

@@ -1,8 +1,9 @@
 /* perf_fake.h - the host backend of the perf library's port (firmware/perf/perf_port.h, the
  * `#else` branch) for unit tests: every register and CSR access goes to the real C models.
  *
- *  * MMIO: a trace encoder (rtl_model/trace/te.h) at PF_TE_BASE and, optionally, a funnel at
- *    PF_FUNNEL_BASE with the encoder attached to it (as sim/soc.c wires them). Every access
+ *  * MMIO: a trace encoder (rtl_model/trace/te.h) at PF_TE_BASE (or n_te of them, one per
+ *    hart, 0x1000 apart) and, optionally, a funnel at PF_FUNNEL_BASE with the encoders
+ *    attached to it (as sim/soc.c wires them). Every access
  *    is one core cycle: the HPM model ticks once after it, with an event vector of cycle +
  *    instruction retired + load (read) or store (write) + MMIO, and the encoder and funnel
  *    tick once (or every trace_divider-th cycle).
@@ -35,6 +36,7 @@
 #define PF_FUNNEL_BASE 0x10018000u
 #define PF_BUS_BASE 0x80000000u     /* bus address of the first host pointer that is mapped */
 #define PF_KEY_TS 1u                /* log key of a master timestamp read (PERF_KEY_TS) */
+#define PF_MAX_TE 8u                /* encoders (harts) at most */
 
 typedef struct pf_cfg {
     te_cfg_t te;            /* the encoder (te.has_funnel: it can sink into the funnel) */
@@ -48,6 +50,10 @@ typedef struct pf_cfg {
     int timer_start_rc;     /* perf_port_timer_start() returns this */
     unsigned trace_divider; /* the encoder and funnel tick every n-th core cycle (default 1):
                              * a slower trace clock lets the ITC FIFO fill up */
+    unsigned n_te;          /* encoders (default 1): encoder k at PF_TE_BASE + 0x1000 k with
+                             * hartId/srcID k (te.hart when n_te is 1), all attached to the
+                             * funnel if there is one; hart k has its own HPM model (a hart
+                             * >= n_te uses hart 0's) */
 } pf_cfg_t;
 
 typedef struct pf_read {
@@ -69,9 +75,18 @@ void pf_default_cfg(pf_cfg_t *c);
 void pf_init(const pf_cfg_t *c);
 void pf_free(void);
 
-te_t *pf_te(void);
+te_t *pf_te(void);                  /* encoder 0 */
+te_t *pf_te_of(unsigned k);         /* encoder k (NULL if there is none) */
+hpm_t *pf_hpm_of(unsigned k);       /* hart k's HPM model (NULL if k >= n_te) */
+/* perf_port_lock calls so far, and whether the lock is held now (the fake is fatal on a
+ * lock before perfInit, a nested lock and an unlock without a lock) */
+unsigned pf_locks(void);
+/* register writes (ITC stores included) to encoder k and to the funnel so far */
+unsigned pf_te_writes(unsigned k);
+unsigned pf_funnel_writes(void);
+int pf_lock_held(void);
 funnel_t *pf_funnel(void);          /* NULL without a funnel */
-hpm_t *pf_hpm(void);
+hpm_t *pf_hpm(void);                /* the current hart's */
 void pf_set_hart(unsigned hart);
 void pf_set_mtime(uint64_t t);
 const pf_timer_t *pf_timer(void);

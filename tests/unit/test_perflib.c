@@ -150,13 +150,14 @@ static int on_msg(void *ctx, const nxd_msg_t *m) {
     return 0;
 }
 
+static unsigned dec_srcbits;          /* SRC field width of the trace (several harts) */
 static void decode_bytes(trace_t *t, const uint8_t *b, uint32_t len, unsigned tsbits) {
     memset(t, 0, sizeof *t);
     cur = t;
     perf_dec_cb_t cb = {t, on_header, on_record, on_error};
     perf_dec_init(&dec, CH, &cb);
     nxd_t nx;
-    nxd_cfg_t nc = {0, tsbits};
+    nxd_cfg_t nc = {dec_srcbits, tsbits};
     TS_ASSERT_EQ_I(nxd_init(&nx, &nc), 0);
     nxd_decode(&nx, b, len, on_msg, t);
     perf_dec_finish(&dec);
@@ -651,15 +652,15 @@ TS_TEST(err_status_null) {
 
 TS_TEST(error_strings) {
     BEGIN(NULL);
-    const char *s[PERF_ERR_IO + 1];
-    for (int e = PERF_OK; e <= PERF_ERR_IO; e++) {
+    const char *s[PERF_ERR_BUSY + 1];
+    for (int e = PERF_OK; e <= PERF_ERR_BUSY; e++) {
         s[e] = perfErrorString(e);
         TS_ASSERT(s[e] && *s[e]);
         if (!strcmp(s[e], "unknown error")) TS_FAIL("code %d has no text", e);
         for (int k = 0; k < e; k++)
             if (!strcmp(s[k], s[e])) TS_FAIL("codes %d and %d have the same text", k, e);
     }
-    TS_ASSERT_STR_EQ(perfErrorString(PERF_ERR_IO + 1), "unknown error");
+    TS_ASSERT_STR_EQ(perfErrorString(PERF_ERR_BUSY + 1), "unknown error");
     TS_ASSERT_STR_EQ(perfErrorString(-1), "unknown error");
 }
 
@@ -1628,6 +1629,259 @@ TS_TEST(channel_31) {
     TS_ASSERT_EQ_U(pf_te()->itc_enable, 1u << 31);
     TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
     TS_ASSERT_EQ_U(pf_te()->itc_accepted, 3 + 3);          /* the header */
+}
+
+/* ================================ several harts ============================================
+ * Two or four encoders (one per hart, hartId/srcID = hart, 1 SRC bit or 2) behind the funnel,
+ * as tracesim run --harts N wires them. Expected register values from trace-hw-facts.md
+ * 1.2 and 2.1: an encoder programmed for the funnel reads (8 << 28) | sync off (0xFF << 16) |
+ * stop-on-wrap (1 << 14) | ITC Data Acquisition (1 << 7) | active, enable = 0x80FF4083, and
+ * 0x80FF4087 once tracing; the funnel into its SRAM (4 << 28) or SBA (7 << 28) sink with
+ * stop-on-wrap, active and enable: 0x40004003 / 0x70004003. */
+
+#define TE_FUNNEL_IDLE 0x80FF4083u
+#define TE_FUNNEL_TRACING 0x80FF4087u
+
+static void mh_cfg(pf_cfg_t *c, unsigned harts) {
+    pf_default_cfg(c);
+    c->funnel = true;
+    c->te.has_funnel = true;
+    c->te.src_bits = harts > 2 ? 2 : 1;
+    c->n_te = harts;
+}
+static void mh_tmm(unsigned harts) {
+    for (unsigned k = 0; k < harts && k < N(tmm); k++) tmm[k] = (struct TraceRegMemMap *)(uintptr_t)(PF_TE_BASE + 0x1000u * k);
+    fmm = (struct TfTraceRegMemMap *)PF_FUNNEL_BASE;
+}
+
+/* hart 1's init after hart 0 records: only hart 1's encoder and counters are programmed; the
+ * funnel, its sink and timestamp and hart 0's encoder see no write at all */
+TS_TEST(mh_second_init_keeps_funnel) {
+    pf_cfg_t c;
+    mh_cfg(&c, 2);
+    BEGIN(&c);
+    mh_tmm(2);
+    TS_ASSERT_EQ_I(perfInit(2, 1), PERF_OK);
+    perfEvent l0[] = {GEN(HW_CPU_CYCLES), GEN(HW_TIMESTAMP)}, l1[] = {GEN(HW_INSTRUCTIONS), RAW(EV_LOAD)};
+    TS_ASSERT_EQ_I(perfManualInit(l0, 2, CH, perfCount_Delta, 0), PERF_OK);
+    TS_ASSERT_EQ_U(pf_te_of(0)->control, TE_FUNNEL_TRACING);
+    TS_ASSERT_EQ_U(pf_te_of(1)->control, TE_FUNNEL_IDLE);  /* the defaults, once, for every encoder */
+    TS_ASSERT_EQ_U(pf_te_of(1)->itc_enable, 0);
+    TS_ASSERT_EQ_U(pf_funnel()->control, 0x40004003u);
+    TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
+    for (int i = 0; i < 4; i++) TS_ASSERT_EQ_I(record_here(), PERF_OK);
+    unsigned fw = pf_funnel_writes(), t0w = pf_te_writes(0);
+    uint64_t sunk = pf_sink_bytes(), ts = tsunit_now(&pf_funnel()->ts);
+    TS_ASSERT(sunk > 0);
+
+    pf_set_hart(1);
+    TS_ASSERT_EQ_I(perfManualInit(l1, 2, CH, perfCount_Delta, 0), PERF_OK);
+    TS_ASSERT_EQ_U(pf_funnel_writes(), fw);                /* funnel, sink, master timestamp untouched */
+    TS_ASSERT_EQ_U(pf_te_writes(0), t0w);                  /* hart 0's encoder untouched */
+    TS_ASSERT_EQ_U(pf_te_of(0)->control, TE_FUNNEL_TRACING);
+    TS_ASSERT_EQ_U(pf_te_of(1)->control, TE_FUNNEL_TRACING);
+    TS_ASSERT_EQ_U(pf_te_of(1)->itc_enable, 1u << CH);
+    TS_ASSERT_EQ_U(pf_funnel()->control, 0x40004003u);
+    TS_ASSERT(pf_sink_bytes() >= sunk);                    /* WP was not reset or probed */
+    TS_ASSERT(tsunit_now(&pf_funnel()->ts) > ts);          /* the master timestamp ran on */
+    TS_ASSERT_EQ_U(l1[0].ctrIdx, 2);                       /* hart 1's own counters */
+    TS_ASSERT_EQ_U(l1[1].ctrIdx, 3);
+    TS_ASSERT_EQ_U(pf_hpm_of(1)->event[3], EV_LOAD);
+    TS_ASSERT_EQ_U(pf_hpm_of(0)->event[3], 0);
+    TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
+    for (int i = 0; i < 3; i++) TS_ASSERT_EQ_I(record_here(), PERF_OK);
+    pf_set_hart(0);
+    for (int i = 0; i < 2; i++) TS_ASSERT_EQ_I(record_here(), PERF_OK);
+
+    /* hart 0 stops: its encoder is drained, the funnel stays on for hart 1 */
+    TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
+    TS_ASSERT_EQ_U(pf_te_of(0)->control & 7u, 1u);         /* active only: enable, tracing off */
+    TS_ASSERT_EQ_U(pf_funnel()->control & 3u, 3u);
+    TS_ASSERT_EQ_I(perfWriteTrace(NULL), PERF_ERR_BUSY);   /* hart 1 still records */
+    TS_ASSERT_EQ_U(pf_file_count(), 0);
+    pf_set_hart(1);
+    TS_ASSERT_EQ_I(record_here(), PERF_OK);
+    /* the last one off drains and stops the funnel */
+    TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
+    TS_ASSERT_EQ_U(pf_funnel()->control & 3u, 1u);
+    TS_ASSERT(funnel_empty(pf_funnel()));
+    TS_ASSERT_EQ_U(pf_funnel()->sink.fill, 0);
+    TS_ASSERT_EQ_I(perfWriteTrace(NULL), PERF_OK);
+    TS_ASSERT_EQ_U(pf_lock_held(), 0);
+    uint32_t flen;
+    const uint8_t *f = file_or_fail("trace.rtd", &flen);
+    trace_t t;
+    dec_srcbits = 1;
+    decode_bytes(&t, f, flen, 40);
+    TS_ASSERT_EQ_U(t.bad, 0);
+    TS_ASSERT_EQ_U(t.perr, 0);
+    TS_ASSERT_EQ_U(t.nh, 2);                               /* one header per hart */
+    TS_ASSERT_EQ_U(t.h[0].core, 0);
+    TS_ASSERT_EQ_U(t.h[0].mask, 0x3);                      /* cycles, timestamp */
+    TS_ASSERT_EQ_U(t.h[1].core, 1);
+    TS_ASSERT_EQ_U(t.h[1].mask, 0xC);                      /* instret, counter 3 */
+    unsigned per[2] = {0, 0};
+    for (unsigned k = 0; k < t.nr; k++) {
+        TS_ASSERT(t.r[k].core < 2);
+        per[t.r[k].core]++;
+    }
+    TS_ASSERT_EQ_U(per[0], 6);
+    TS_ASSERT_EQ_U(per[1], 4);
+    assert_encoder_clean();
+    TS_ASSERT_EQ_U(pf_te_of(1)->lost, 0);
+    trace_free(&t);
+}
+
+/* the first init may come from any hart: hart 1 first, then hart 0's init resets neither
+ * hart 1's encoder nor the funnel, and hart 1's records go on under its one header */
+TS_TEST(mh_defaults_once_any_hart_first) {
+    pf_cfg_t c;
+    mh_cfg(&c, 2);
+    BEGIN(&c);
+    mh_tmm(2);
+    TS_ASSERT_EQ_I(perfInit(2, 1), PERF_OK);
+    perfEvent l0[] = {GEN(HW_CPU_CYCLES)}, l1[] = {GEN(HW_CPU_CYCLES)};
+    pf_set_hart(1);
+    TS_ASSERT_EQ_I(perfManualInit(l1, 1, CH, perfCount_Raw, 0), PERF_OK);
+    TS_ASSERT_EQ_U(pf_te_of(0)->control, TE_FUNNEL_IDLE);
+    TS_ASSERT_EQ_U(pf_te_of(1)->control, TE_FUNNEL_TRACING);
+    TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
+    TS_ASSERT_EQ_I(record_here(), PERF_OK);
+    unsigned fw = pf_funnel_writes(), t1w = pf_te_writes(1);
+    pf_set_hart(0);
+    TS_ASSERT_EQ_I(perfManualInit(l0, 1, CH, perfCount_Raw, 0), PERF_OK);
+    TS_ASSERT_EQ_U(pf_funnel_writes(), fw);
+    TS_ASSERT_EQ_U(pf_te_writes(1), t1w);
+    TS_ASSERT_EQ_U(pf_te_of(0)->control, TE_FUNNEL_TRACING);
+    TS_ASSERT_EQ_U(pf_te_of(1)->control, TE_FUNNEL_TRACING);
+    pf_set_hart(1);
+    TS_ASSERT_EQ_I(record_here(), PERF_OK);
+    TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
+    pf_set_hart(0);
+    TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);              /* never on: drains its encoder, the funnel */
+    TS_ASSERT_EQ_U(pf_funnel()->control & 3u, 1u);
+    trace_t t;
+    dec_srcbits = 1;
+    decode_sink(&t, 40);
+    TS_ASSERT_EQ_U(t.nh, 1);
+    TS_ASSERT_EQ_U(t.h[0].core, 1);
+    TS_ASSERT_EQ_U(t.nr, 2);
+    TS_ASSERT_EQ_U(t.r[0].core, 1);
+    TS_ASSERT_EQ_U(t.r[1].core, 1);
+    trace_free(&t);
+}
+
+/* one SBA buffer for all harts: a later init asks for the same size and gets the first one's
+ * buffer (no second allocation); another size is PERF_ERR_ARG before any hardware access */
+TS_TEST(mh_funnel_sba_shared) {
+    pf_cfg_t c;
+    mh_cfg(&c, 2);
+    BEGIN(&c);
+    mh_tmm(2);
+    TS_ASSERT_EQ_I(perfInit(2, 1), PERF_OK);
+    perfEvent l0[] = {GEN(HW_CPU_CYCLES)}, l1[] = {GEN(HW_CPU_CYCLES)};
+    TS_ASSERT_EQ_I(perfManualInit(l0, 1, CH, perfCount_Raw, 4096), PERF_OK);
+    funnel_t *fu = pf_funnel();
+    TS_ASSERT_EQ_U(fu->control, 0x70004003u);
+    TS_ASSERT_EQ_U(fu->sink.base, PF_BUS_BASE);
+    TS_ASSERT_EQ_U(fu->sink.limit, PF_BUS_BASE + 4096 - 4);
+    TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
+    TS_ASSERT_EQ_I(record_here(), PERF_OK);
+    pf_set_hart(1);
+    uint64_t cyc = pf_cycles();
+    unsigned writes = pf_csr_writes();
+    TS_ASSERT_EQ_I(perfManualInit(l1, 1, CH, perfCount_Raw, 2048), PERF_ERR_ARG);
+    TS_ASSERT_EQ_I(perfManualInit(l1, 1, CH, perfCount_Raw, 0), PERF_ERR_ARG);
+    TS_ASSERT_EQ_U(pf_cycles(), cyc);                      /* no MMIO */
+    TS_ASSERT_EQ_U(pf_csr_writes(), writes);
+    TS_ASSERT_EQ_U(l1[0].ctrIdx, 0xDEAD);
+    unsigned fw = pf_funnel_writes();
+    TS_ASSERT_EQ_I(perfManualInit(l1, 1, CH, perfCount_Raw, 4096), PERF_OK);
+    TS_ASSERT_EQ_U(pf_funnel_writes(), fw);
+    TS_ASSERT_EQ_U(fu->sink.base, PF_BUS_BASE);
+    TS_ASSERT_EQ_U(fu->sink.limit, PF_BUS_BASE + 4096 - 4);
+    TS_ASSERT_EQ_U(pf_te_of(1)->control, TE_FUNNEL_TRACING);   /* teSink 8, not the SBA sink */
+    TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
+    TS_ASSERT_EQ_I(record_here(), PERF_OK);
+    perfTraceStatus_t st;
+    TS_ASSERT_EQ_I(perfGetTraceStatus(&st), PERF_OK);
+    TS_ASSERT_EQ_U(st.size, 4096);                         /* the shared buffer */
+    TS_ASSERT_EQ_U(st.records, 1);                         /* this hart's records */
+    TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
+    pf_set_hart(0);
+    TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
+    TS_ASSERT_EQ_I(perfWriteTrace("mh.rtd"), PERF_OK);
+    uint32_t flen;
+    const uint8_t *f = file_or_fail("mh.rtd", &flen);
+    TS_ASSERT_EQ_U(flen, fu->sink.wp - PF_BUS_BASE);
+    TS_ASSERT_MEM_EQ(f, pf_sba_shadow(PF_BUS_BASE, flen), flen);
+    trace_t t;
+    dec_srcbits = 1;
+    decode_bytes(&t, f, flen, 40);
+    TS_ASSERT_EQ_U(t.nh, 2);
+    TS_ASSERT_EQ_U(t.nr, 2);
+    TS_ASSERT_EQ_U(t.perr, 0);
+    trace_free(&t);
+}
+
+/* num_cores bounds: a hart at or above num_cores gets PERF_ERR_CORE without touching the
+ * hardware; four harts each init their own encoder */
+TS_TEST(mh_num_cores_bounds) {
+    pf_cfg_t c;
+    mh_cfg(&c, 4);
+    BEGIN(&c);
+    mh_tmm(2);
+    TS_ASSERT_EQ_I(perfInit(0, 1), PERF_ERR_ARG);
+    TS_ASSERT_EQ_I(perfInit(PERF_MAX_CORES + 1, 1), PERF_ERR_ARG);
+    TS_ASSERT_EQ_I(perfInit(2, 1), PERF_OK);
+    perfEvent l[] = {GEN(HW_CPU_CYCLES)};
+    pf_set_hart(2);
+    TS_ASSERT_EQ_I(perfManualInit(l, 1, CH, perfCount_Raw, 0), PERF_ERR_CORE);
+    pf_set_hart(3);
+    TS_ASSERT_EQ_I(perfFuncEntryExitInit(l, 1, CH, perfCount_Raw, 0), PERF_ERR_CORE);
+    TS_ASSERT_EQ_I(perfTraceOn(), PERF_ERR_NOT_INIT);
+    TS_ASSERT_EQ_I(perfWriteTrace(NULL), PERF_ERR_NOT_INIT);
+    TS_ASSERT_EQ_U(pf_cycles(), 0);
+    TS_ASSERT_EQ_U(pf_lock_held(), 0);
+    pf_set_hart(1);
+    TS_ASSERT_EQ_I(perfManualInit(l, 1, CH, perfCount_Raw, 0), PERF_OK);
+    TS_ASSERT_EQ_U(pf_te_of(1)->control, TE_FUNNEL_TRACING);
+    TS_ASSERT_EQ_U(pf_te_of(0)->control, TE_FUNNEL_IDLE);
+    TS_ASSERT_EQ_U(pf_te_of(2)->control, 0);               /* outside num_cores: never touched */
+    TS_ASSERT_EQ_U(pf_te_writes(2), 0);
+    TS_ASSERT_EQ_U(pf_te_writes(3), 0);
+}
+
+/* the lock: taken on init, on/off and write-out, always released (error paths too), never
+ * on the record path (manual records, entry/exit hooks, the timer tick) */
+TS_TEST(mh_lock_only_off_the_record_path) {
+    pf_cfg_t c;
+    mh_cfg(&c, 2);
+    BEGIN(&c);
+    mh_tmm(2);
+    TS_ASSERT_EQ_I(perfInit(2, 1), PERF_OK);
+    TS_ASSERT_EQ_U(pf_locks(), 0);
+    perfEvent bad[] = {TYPE(perfEventFW)}, l[] = {GEN(HW_CPU_CYCLES), GEN(HW_INSTRUCTIONS)};
+    TS_ASSERT_EQ_I(perfFuncEntryExitInit(bad, 1, CH, perfCount_Delta, 0), PERF_ERR_EVENT_TYPE);
+    TS_ASSERT_EQ_U(pf_lock_held(), 0);
+    TS_ASSERT_EQ_I(perfFuncEntryExitInit(l, 2, CH, perfCount_Delta, 0), PERF_OK);
+    TS_ASSERT_EQ_I(perfFuncEntryExitInit(l, 2, CH, perfCount_Delta, 0), PERF_ERR_INIT_TWICE);
+    TS_ASSERT_EQ_U(pf_lock_held(), 0);
+    TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
+    unsigned locks = pf_locks();
+    for (int i = 0; i < 5; i++) {
+        __cyg_profile_func_enter((void *)0x80001000, (void *)0x80002000);
+        __cyg_profile_func_exit((void *)0x80001000, (void *)0x80002000);
+        TS_ASSERT_EQ_I(perfWriteCntrs(), PERF_OK);
+        perf_timer_tick(0x80003000);
+    }
+    TS_ASSERT_EQ_U(pf_locks(), locks);
+    TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);                /* already on: nothing to do */
+    TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
+    TS_ASSERT_EQ_U(pf_locks(), locks + 1);
+    TS_ASSERT_EQ_I(perfWriteTrace(NULL), PERF_OK);
+    TS_ASSERT_EQ_U(pf_locks(), locks + 2);
+    TS_ASSERT_EQ_U(pf_lock_held(), 0);
 }
 
 TS_TEST_MAIN()
