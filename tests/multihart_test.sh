@@ -14,9 +14,13 @@
 #             check passes per hart on the newest stores and records of each hart
 #   overflow  itc_harts_overflow.elf with a 2-entry ITC FIFO: hart 1's encoder loses stores;
 #             check passes, the gaps are hart 1's only, hart 0's records stay whole
+#   EXAMPLE   a perf library example on several harts (fib_mh_sram, manual_mh_sba, ...):
+#             check passes with a verdict per hart and as many records per hart as the
+#             firmware reports; the report has every hart's section with its functions
 set -u
 b=$1; n=$2; variant=${3:-}
 elf=$b/firmware/tests/itc_harts${variant:+_$variant}.elf
+case $variant in fib_mh_*|manual_mh_*) elf=$b/firmware/examples/$variant.elf ;; esac
 t=$b/tracesim; ts=$b/tracesim_san; x=$(dirname "$0")/run_expect.sh
 run=$b/test-runs/multihart_$n${variant:+_$variant}
 rounds=12
@@ -24,12 +28,42 @@ rm -rf "$run" "$run.bad"
 fail() { echo "FAIL (harts $n $variant): $*"; exit 1; }
 opts=""
 case $variant in wrap) opts="--trace-sram 1K" ;; overflow) opts="--itc-depth 2" ;; esac
-"$t" run -q --harts "$n" $opts -o "$run" "$elf" > "$run.out" 2> "$run.err" || fail "firmware exited $?: $(tail -3 "$run.err") $(tail -3 "$run.out")"
+"$t" run -q --harts "$n" --max-cycles 20000000 $opts -o "$run" "$elf" > "$run.out" 2> "$run.err" || fail "firmware exited $?: $(tail -3 "$run.err") $(tail -3 "$run.out")"
 want_src=$(( n <= 2 ? 1 : n <= 4 ? 2 : 3 ))
 grep -q "\"harts\": $n" "$run/trace.json" || fail "trace.json has no \"harts\": $n"
 grep -q "\"srcbits\": $want_src" "$run/trace.json" || fail "trace.json has not srcbits $want_src"
 
 case $variant in
+fib_mh_*|manual_mh_*)
+  "$ts" check "$run" > "$run.check" 2>&1 || fail "check: $(cat "$run.check")"
+  for h in $(seq 0 $((n - 1))); do
+    want=$(sed -n "s/^hart $h: .* \([0-9]*\) records.*$/\1/p" "$run/uart.txt")
+    [ -n "$want" ] && [ "$want" -gt 0 ] || fail "hart $h reported no records: $(cat "$run/uart.txt")"
+    grep -Eq "^check: hart $h: [0-9]+ of [0-9]+ ITC stores found in the trace, in order, with their values; [0-9]+ timestamps equal the store cycle \+ -?[0-9]+$" "$run.check" ||
+      fail "no ITC line for hart $h: $(cat "$run.check")"
+    grep -Eq "^check: hart $h: $want perf records equal the ground truth \([0-9]+ counter values as read, addresses from the control flow, timestamps = first store cycle \+ -?[0-9]+\)$" "$run.check" ||
+      fail "hart $h: not $want perf records checked: $(cat "$run.check")"
+    grep -Eq "^check: hart $h: [0-9]+ stores, $want perf records, OK$" "$run.check" || fail "no verdict for hart $h: $(cat "$run.check")"
+  done
+  offs=$(grep -Eo '(store cycle|first store cycle) \+ -?[0-9]+' "$run.check" | awk '{print $NF}' | sort -u | wc -l)
+  [ "$offs" = 1 ] || fail "more than one timestamp offset: $(cat "$run.check")"
+  "$ts" report --elf "$elf" "$run/trace.rtd" > "$run.report" 2> "$run.rerr" || fail "report failed: $(cat "$run.rerr")"
+  grep -q "^$n harts with perf records: $(seq -s ' ' 0 $((n - 1)))$" "$run.report" || fail "report: no hart list: $(head -3 "$run.report")"
+  for h in $(seq 0 $((n - 1))); do
+    sec=$(awk -v h="$h" '/^==== hart / { on = ($3 == h) } on' "$run.report")
+    case $variant in
+    fib_mh_*) echo "$sec" | grep -Eq "^ +[0-9.]+ +[1-9][0-9]* .* fib$" || fail "report: hart $h has no fib line: $sec" ;;
+    *) echo "$sec" | grep -Eq "^  0x[0-9a-f]{8} +[1-9][0-9]* " || fail "report: hart $h has no manual call site: $sec" ;;
+    esac
+  done
+  # a changed counter read of the last hart is found and named
+  last=$((n - 1)); cp -r "$run" "$run.bad"
+  awk -F, -v h="$last" 'NR > 1 && $2 == h && ($4 == "cycle" || $4 == "mcycle") && ++k == 30 { $5 = "0x00000001" } { print }' OFS=, \
+    "$run/counters.csv" > "$run.bad/counters.csv"
+  "$t" check "$run.bad" > "$run.bad.out" 2>&1 && fail "check passed a changed counter read of hart $last"
+  grep -q "^tracesim: check FAILED: hart $last: record [0-9]* (" "$run.bad.out" || fail "unclear message: $(cat "$run.bad.out")"
+  rm -rf "$run.bad"
+  echo "ok (harts $n, $variant): check passes for every hart ($(grep -c 'OK$' "$run.check") verdicts), report per hart"; exit 0 ;;
 wrap)
   grep -q '"wrapped": true' "$run/trace.json" || fail "the buffer did not wrap"
   "$ts" check "$run" > "$run.check" 2>&1 || fail "check: $(cat "$run.check")"
