@@ -84,6 +84,9 @@ wrap)
 overflow)
   grep -q '"itc_lost": [1-9]' "$run/trace.json" || fail "no store was lost"
   "$ts" check "$run" > "$run.check" 2>&1 || fail "check: $(cat "$run.check")"
+  grep -Eq "^check: hart 1: [0-9]+ of [0-9]+ ITC stores .*; [1-9][0-9]* Error message\(s\): this hart's encoder lost stores" "$run.check" ||
+    fail "hart 1's Error messages are not reported: $(cat "$run.check")"
+  [ "$(grep -c "Error message(s): this hart's encoder lost stores" "$run.check")" = 1 ] || fail "Error messages of other harts: $(cat "$run.check")"
   grep -Eq "^check: hart 1: $rounds perf records equal the ground truth .*; [1-9][0-9]* gap\(s\) \(Error messages\) reported" "$run.check" ||
     fail "hart 1's gaps are not reported: $(cat "$run.check")"
   for h in $(seq 0 $((n - 1))); do

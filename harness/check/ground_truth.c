@@ -35,7 +35,7 @@ typedef struct store { uint64_t cycle; unsigned stim, off, size; uint32_t value;
 typedef struct ck {
     store_t *st[NH];          /* itc.csv rows per hart */
     size_t n[NH], cap[NH], next[NH];
-    uint64_t checked[NH], timed[NH], own[NH], msgs;
+    uint64_t checked[NH], timed[NH], own[NH], errs[NH], msgs;
     unsigned harts;           /* the run's harts: SRC values must be below */
     bool multi;               /* several harts: messages name the hart */
     bool have_offset;
@@ -59,6 +59,7 @@ static int on_msg(void *vctx, const nxd_msg_t *m) {
         c->failed = 1;
         return 1;
     }
+    if (m->tcode == 8) c->errs[m->src % NH]++;        /* that hart's encoder lost stores */
     if (m->tcode != 7 && m->tcode != 2) return 0;
     unsigned h = m->src;
     char pre[24] = "";
@@ -269,6 +270,8 @@ int ts_check_main(int argc, char **argv) {
                     printf("; the buffer wrapped: the oldest %zu stores were overwritten (decoded from offset %zu, the first message end)",
                            c.n[h] - (size_t)c.checked[h], start);
                 if (lost && !c.multi) printf("; %u stores were lost (ITC FIFO overflow), the trace says where", lost);
+                if (c.multi && c.errs[h])
+                    printf("; %" PRIu64 " Error message(s): this hart's encoder lost stores (ITC FIFO overflow)", c.errs[h]);
                 printf("\n");
             }
             if (c.multi) {
