@@ -10,7 +10,10 @@
  * encoder. Hart 0 then flushes the funnel. Variants: -DWRAP (itc_harts_wrap) leaves the
  * funnel's sink without stop-on-wrap, so a small SRAM keeps the newest bytes; -DOVERFLOW
  * (itc_harts_overflow) makes hart 1 store a burst on channel 5 without polling in round 5,
- * so with a small ITC FIFO its encoder loses stores (an Error message of source 1 only). */
+ * so with a small ITC FIFO its encoder loses stores (an Error message of source 1 only).
+ * With stop-on-wrap the sink must not fill: te_flush() waits for teEmpty without a bound, and
+ * after the funnel stops the encoders' queued messages never leave (the perf library bounds
+ * that poll; this test keeps it simple: about 470 bytes per hart into the 16 KiB default). */
 #include <stdint.h>
 #include <stdio.h>
 #include "bsp.h"
