@@ -14,7 +14,9 @@ set -eu
 build=${1:?usage: harts_test.sh BUILD CASE}
 case_=${2:?case}
 sim=$build/tracesim
-fw=$build/firmware/hello.elf
+# the same work on every hart at once: with the BSP's boot protocol (README "Several harts
+# (firmware)") the other harts park until main starts them, so hello.elf would run on hart 0 only
+fw=$build/firmware/tests/mh_same.elf
 src=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -18,7 +18,7 @@ FILE *const stdout = &ts_stdio;
 FILE *const stderr = &ts_stdio;
 
 void _exit(int code) {
-    if (ts_harts_active) ts_flush_line();     /* this hart's unterminated line */
+    ts_flush_line();                          /* several harts: this hart's unterminated line */
     TS_SIMCTRL(EXIT) = (uint32_t)code;
     for (;;) __asm__ volatile("wfi");
 }

@@ -1,7 +1,7 @@
 /* crt0.S - reset entry: gp, sp, tp, trap vector, .data copy, .bss clear, constructors,
  * main(), exit(). Placed first in the image (.text.init.enter).
  *
- * Every hart starts here (README "Several harts"). Hart 0 runs the C runtime start-up and
+ * Every hart starts here (README "Several harts (firmware)"). Hart 0 runs the C runtime start-up and
  * main() exactly as a single-hart SoC does (two extra instructions: the mhartid read and a
  * forward branch that is not taken). Any other hart sets up its own stack (hart n:
  * __stack - n * __ts_hart_stack_size), the trap vector, enables only the machine software

@@ -3,9 +3,11 @@
  * harts").
  *
  * Start-up cost on a single-hart run: nothing here runs before main(), and the state lives
- * in the non-zeroed .preserve section except the one word ts_harts_active (.bss), so hart
- * 0's start-up does what it always did. The first ts_hart_start() ("activation") initialises
- * the state and switches stdout to line-locked output; until then only hart 0 runs C code. */
+ * in the non-zeroed .preserve section, so hart 0's start-up copies and clears what it
+ * always did. The first ts_hart_start() ("activation") initialises the state and switches
+ * stdout's put function to line-locked output; that switch is also the "activated" flag
+ * (stdout's FILE is initialised data: before hart 0 copied .data it reads as not
+ * activated too). Until then only hart 0 runs C code. */
 #include "ts_harts.h"
 #include <stdio.h>
 #include "bsp.h"
@@ -28,7 +30,6 @@ typedef struct {
     char buf[TS_LINE_MAX];
 } ts_line_t;
 
-volatile uint32_t ts_harts_active;                        /* .bss: 0 at start-up */
 static ts_slot_t slots[TS_MAX_HARTS] PRESERVE("slots") __attribute__((aligned(32)));
 static ts_line_t lines[TS_MAX_HARTS] PRESERVE("lines");
 static ts_lock_t start_lock PRESERVE("start_lock");
@@ -37,6 +38,8 @@ static volatile uint32_t print_owner PRESERVE("print_owner");
 static uint32_t n_harts PRESERVE("n_harts");              /* ts_num_harts() at activation */
 
 extern FILE ts_stdio;                                      /* bsp.c */
+static int ts_putc_lines(char c, FILE *f);
+#define ACTIVE() (*(int (*volatile *)(char, FILE *)) & ts_stdio.put == ts_putc_lines)
 extern char __stack[], __ts_hart_stack_size[];            /* tracesim.ld */
 void _init_tls(void *tls);                                 /* picolibc */
 void _set_tls(void *tls);
@@ -65,7 +68,7 @@ unsigned ts_num_harts(void) {
  * with a smaller (ticket, hart) pair. Before activation only hart 0 runs, so only entry 0
  * is looked at; afterwards the entries of the harts the SoC has. */
 static inline TS_NOINSTR unsigned lock_span(unsigned me) {
-    unsigned n = ts_harts_active ? n_harts : 1u;
+    unsigned n = ACTIVE() ? n_harts : 1u;
     return me < n ? n : me + 1u;
 }
 
@@ -144,8 +147,10 @@ static int ts_putc_lines(char c, FILE *f) {
     return (unsigned char)c;
 }
 
+int ts_harts_started(void) { return ACTIVE(); }
+
 void ts_flush_line(void) {
-    if (!ts_harts_active) return;
+    if (!ACTIVE()) return;
     unsigned me = ts_hart_id();
     if (lines[me].len) emit(&lines[me], me);
 }
@@ -162,9 +167,8 @@ static TS_NOINSTR void activate(void) {
         start_lock.number[h] = print_lock.number[h] = 0;
     }
     print_owner = 0xFFu;
-    ts_stdio.put = ts_putc_lines;
     FENCE();
-    ts_harts_active = 1;
+    ts_stdio.put = ts_putc_lines;                          /* from here on: activated */
     FENCE();
 }
 
@@ -174,7 +178,7 @@ static inline TS_NOINSTR int bad_hart(unsigned hart) {
 
 int ts_hart_start(unsigned hart, ts_hart_fn_t fn, void *arg) {
     if (!fn || bad_hart(hart)) return TS_HART_EINVAL;
-    if (!ts_harts_active) activate();
+    if (!ACTIVE()) activate();
     ts_slot_t *s = &slots[hart];
     ts_lock(&start_lock);
     if (s->state != ST_IDLE) {
@@ -192,14 +196,14 @@ int ts_hart_start(unsigned hart, ts_hart_fn_t fn, void *arg) {
 }
 
 int ts_hart_busy(unsigned hart) {
-    if (hart >= TS_MAX_HARTS || !ts_harts_active) return 0;
+    if (hart >= TS_MAX_HARTS || !ACTIVE()) return 0;
     uint32_t st = slots[hart].state;
     return st == ST_START || st == ST_RUNNING;
 }
 
 int ts_hart_join(unsigned hart, int *ret) {
     if (bad_hart(hart)) return TS_HART_EINVAL;
-    if (!ts_harts_active) return TS_HART_EIDLE;
+    if (!ACTIVE()) return TS_HART_EIDLE;
     ts_slot_t *s = &slots[hart];
     uint32_t st;
     while ((st = s->state) != ST_DONE) {
@@ -224,7 +228,7 @@ void ts_hart_park(unsigned hart) {
         for (;;) {
             *msip = 0;
             FENCE();
-            if (ts_harts_active && s->state == ST_START) break;
+            if (ACTIVE() && s->state == ST_START) break;
             __asm__ volatile("wfi" ::: "memory");
         }
         if (!s->tls_ready) {                 /* thread-local block at the bottom of the stack area */

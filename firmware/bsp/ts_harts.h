@@ -1,6 +1,6 @@
 /* ts_harts.h - several harts on the tracesim SoC (tracesim run --harts N): hart numbers,
  * starting a function on another hart, a lock and a barrier without the A extension.
- * README "Several harts" describes the boot protocol and the memory layout.
+ * README "Several harts (firmware)" describes the boot protocol and the memory layout.
  *
  * Boot: every hart starts at the ELF entry. Hart 0 initialises the C runtime and runs
  * main(); every other hart parks in wfi with only the machine software interrupt enabled
@@ -82,6 +82,7 @@ int ts_barrier(ts_barrier_t *b, unsigned n) TS_NOINSTR;
 #define TS_LINE_MAX 120u
 void ts_flush_line(void) TS_NOINSTR;
 
-/* 1 once ts_hart_start() has started a hart (stdout then goes through the line lock) */
-extern volatile uint32_t ts_harts_active;
+/* 1 once ts_hart_start() has been called ("activation": the several-harts state is set
+ * up and stdout goes through the line lock); 0 before, and always on a single-hart run */
+int ts_harts_started(void) TS_NOINSTR;
 #endif

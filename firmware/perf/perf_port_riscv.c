@@ -50,8 +50,16 @@ void perf_port_lock_init(void) {
         perf_lock.number[h] = 0;
     }
 }
-void perf_port_lock(void) { ts_lock(&perf_lock); }
-void perf_port_unlock(void) { ts_unlock(&perf_lock); }
+/* Before the first ts_hart_start() only hart 0 runs code (ts_harts.h), so the lock is not
+ * needed and is skipped: a single-hart program pays a call and a test (about 8 cycles), not
+ * the bakery (about 60). Activation cannot happen between a lock and its unlock (the
+ * library never starts a hart), so both take the same branch. */
+void perf_port_lock(void) {
+    if (ts_harts_started()) ts_lock(&perf_lock);
+}
+void perf_port_unlock(void) {
+    if (ts_harts_started()) ts_unlock(&perf_lock);
+}
 
 uint64_t perf_port_mtime(void) { return ts_mtime(); }
 uint64_t perf_port_timebase(void) { return TS_MTIME_HZ; }

@@ -126,13 +126,18 @@ static struct {
     int initialized, defaults_done, num_cores, funnel;
     size_t pool_used;
     uint8_t ready[PERF_MAX_CORES];          /* the core ran its perfXXXInit */
+} perf;
+/* The state of several harts: only used after perfInit, which clears it, so it lives in the
+ * non-zeroed section (the start-up code of every program would otherwise clear it byte by
+ * byte). */
+static struct {
     uint32_t te_running;                    /* bit n: hart n's encoder enabled by the library */
     /* with the funnel: the one sink, set up by the first perfXXXInit */
     int funnel_ready;
     uint32_t funnel_sba_req;                /* that init's SBABufferSize (0: SRAM) */
     uint32_t sink_start, sink_size;
     uint8_t *sba_buf;
-} perf;
+} perf_mh __attribute__((section(".preserve.tsperf_mh")));
 static perf_core_t perf_cores[PERF_MAX_CORES] __attribute__((section(".preserve.tsperf_state")));
 
 /* The SBA buffer pool: not zeroed by the start-up code (picolibc.ld's NOLOAD .preserve). */
@@ -506,13 +511,13 @@ static int drain(perf_core_t *c, int *was_running) {
     uint32_t ctl = perf_rd32(te);
     *was_running = (ctl & (C_ACTIVE | C_ENABLE)) == (C_ACTIVE | C_ENABLE);
     if (*was_running) perf_wr32(te, ctl & ~(C_ENABLE | C_TRACING));
-    perf.te_running &= ~(1u << core);
+    perf_mh.te_running &= ~(1u << core);
     unsigned polls = 0;
     while (!(perf_rd32(te) & C_EMPTY))
         if (++polls == DRAIN_POLLS) return PERF_ERR_NO_TRACE;
     /* the funnel carries the other harts' messages too: it stops with the last encoder; until
      * then this encoder's messages are in the funnel on their way to the sink */
-    if (perf.funnel && !perf.te_running) {
+    if (perf.funnel && !perf_mh.te_running) {
         volatile uint32_t *tf = &fmm->tf_control_register;
         uint32_t f = perf_rd32(tf);
         if (f & C_ENABLE) perf_wr32(tf, f & ~(uint32_t)C_ENABLE);
@@ -524,7 +529,7 @@ static int drain(perf_core_t *c, int *was_running) {
 
 static void resume(perf_core_t *c) {
     if (perf.funnel) perf_wr32(&fmm->tf_control_register, perf_rd32(&fmm->tf_control_register) | C_ENABLE);
-    perf.te_running |= 1u << (c - perf_cores);
+    perf_mh.te_running |= 1u << (c - perf_cores);
     volatile uint32_t *te = &tmm[c - perf_cores]->te_control_register;
     uint32_t ctl = perf_rd32(te) | C_ACTIVE | C_ENABLE;
     perf_wr32(te, ctl);
@@ -609,7 +614,7 @@ int perfWriteTrace(char *file) {
     const char *name = file ? file : "trace.rtd";
     if (!*name) return PERF_ERR_ARG;
     perf_port_lock();
-    if (perf.funnel && (perf.te_running & ~(1u << (c - perf_cores)))) {
+    if (perf.funnel && (perf_mh.te_running & ~(1u << (c - perf_cores)))) {
         perf_port_unlock();
         return PERF_ERR_BUSY;              /* another hart still writes into the funnel's sink */
     }
@@ -656,6 +661,10 @@ int perfInit(int num_cores, int num_funnels) {
     if (num_cores < 1 || num_cores > PERF_MAX_CORES || num_funnels < 0 || num_funnels > 1) return PERF_ERR_ARG;
     if ((num_funnels == 1) != (fmm != NULL)) return PERF_ERR_ARG;   /* fmm says whether there is one */
     memset(&perf, 0, sizeof perf);
+    perf_mh.te_running = 0;                /* (memset would clear it byte by byte) */
+    perf_mh.funnel_ready = 0;
+    perf_mh.funnel_sba_req = perf_mh.sink_start = perf_mh.sink_size = 0;
+    perf_mh.sba_buf = NULL;
     perf_port_lock_init();
     perf.num_cores = num_cores;
     perf.funnel = num_funnels;
@@ -902,8 +911,8 @@ static int init_locked(int mode, perfEvent *list, int n, int ch, perfCountType_t
     if (!list || n < 0 || ch < 0 || ch > 31 || (unsigned)type > perfCount_DeltaXOR) return PERF_ERR_ARG;
     if (n > PERF_MAX_CNTRS) return PERF_ERR_TOO_MANY;
     /* with the funnel, a later hart shares the sink the first init set up */
-    int shared = perf.funnel && perf.funnel_ready;
-    if (shared && sba_size != perf.funnel_sba_req) return PERF_ERR_ARG;
+    int shared = perf.funnel && perf_mh.funnel_ready;
+    if (shared && sba_size != perf_mh.funnel_sba_req) return PERF_ERR_ARG;
     volatile struct TraceRegMemMap *t = tmm[core];
     if (!t) return PERF_ERR_NO_TRACE;
     /* the ITC channel and the sink must exist (an encoder in reset ignores the probe) */
@@ -929,7 +938,7 @@ static int init_locked(int mode, perfEvent *list, int n, int ch, perfCountType_t
         c->sba_buf = perf_pool + start;
         perf.pool_used = start + size;
     } else if (shared) {
-        c->sba_buf = perf.sba_buf;                         /* the funnel's one buffer */
+        c->sba_buf = perf_mh.sba_buf;                         /* the funnel's one buffer */
     }
     unsigned sink = sba_size ? SINK_SBA : SINK_SRAM;
     uint32_t base = sba_size ? perf_bus_addr(c->sba_buf) : 0;
@@ -955,17 +964,17 @@ static int init_locked(int mode, perfEvent *list, int n, int ch, perfCountType_t
     }
     c->sink_sba = sba_size != 0;
     if (shared) {                                          /* no size probe: WP is in use */
-        c->sink_start = perf.sink_start;
-        c->sink_size = perf.sink_size;
+        c->sink_start = perf_mh.sink_start;
+        c->sink_size = perf_mh.sink_size;
     } else {
         read_sink_bounds(c);
     }
     if (perf.funnel && !shared) {
-        perf.funnel_ready = 1;
-        perf.funnel_sba_req = sba_size;
-        perf.sba_buf = c->sba_buf;
-        perf.sink_start = c->sink_start;
-        perf.sink_size = c->sink_size;
+        perf_mh.funnel_ready = 1;
+        perf_mh.funnel_sba_req = sba_size;
+        perf_mh.sba_buf = c->sba_buf;
+        perf_mh.sink_start = c->sink_start;
+        perf_mh.sink_size = c->sink_size;
     }
     c->stim = &t->itc_stimulus_register[ch].reg_size_32;
     c->count_type = (uint8_t)type;
@@ -973,7 +982,7 @@ static int init_locked(int mode, perfEvent *list, int n, int ch, perfCountType_t
     c->write2 = type == perfCount_Raw ? write_raw2 : type == perfCount_Delta ? write_delta2 : write_xor2;
     c->mode = (uint8_t)mode;
     perf_wr32(&t->te_control_register, perf_rd32(&t->te_control_register) | C_TRACING);
-    perf.te_running |= 1u << core;
+    perf_mh.te_running |= 1u << core;
     perf.ready[core] = 1;
     return PERF_OK;
 }

@@ -109,7 +109,7 @@ enum perfError {
     PERF_ERR_BUSY = 15,          /* perfWriteTrace: another hart still records into the shared funnel sink */
 };
 
-/* Several harts (README "The perf library on several harts"): one hart calls perfInit(N, 1)
+/* Several harts (README "Several harts (firmware)"): one hart calls perfInit(N, 1)
  * before any other hart uses the library; then every hart (mhartid < N) calls its own
  * perfXXXInit, perfTraceOn/Off and records. With the funnel, the first perfXXXInit of any
  * hart resets every encoder to the defaults once and sets up the funnel and the one shared

@@ -79,7 +79,7 @@ int main(void) {
     CHECK_EQ(ts_hart_start(1000, ret_id, 0), TS_HART_EINVAL);
     CHECK_EQ(ts_hart_join(0, NULL), TS_HART_EINVAL);
     CHECK_EQ(ts_hart_join(nh, NULL), TS_HART_EINVAL);
-    CHECK_EQ(ts_harts_active, 0);
+    CHECK_EQ(ts_harts_started(), 0);
     /* the lock's cost on hart 0 (uncontended) */
     uint64_t c0 = ts_rdcycle();
     for (int i = 0; i < 16; i++) {

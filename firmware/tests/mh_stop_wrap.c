@@ -4,7 +4,7 @@
  * more messages from the encoders after the stop, so their FIFOs fill and a stimulus reads
  * 0 ("not ready") from then on: the writers here poll at most POLLS times and then stop, so
  * the test ends (a writer that polls without a bound, like the perf library's, would wait
- * for ever - see README "Several harts"). Needs 2 or more harts; run the SRAM variant with
+ * for ever - see README "Several harts (firmware)"). Needs 2 or more harts; run the SRAM variant with
  * --trace-sram 1K. */
 #include "check.h"
 #include "mh_common.h"
