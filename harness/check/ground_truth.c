@@ -8,7 +8,15 @@
  * it is decoded from its first message end (cli_util.h ts_wrap_start) and its M stores must
  * be the last M of itc.csv. Error messages (lost stores) and the sync after them are not
  * stores; perf_check.c holds their count against the encoder's. Nothing else may be missing,
- * added or different. */
+ * added or different.
+ *
+ * Several harts: the funnel merges the messages of one encoder per hart, each with the SRC of
+ * its hart, whole messages only. Each hart's messages (SRC = hart) must be that hart's rows
+ * of itc.csv, in order (nothing lost, duplicated or reordered within a source; the order
+ * between sources is the funnel's and is free), every timestamp the store cycle plus one
+ * constant for all harts (the funnel's timestamp is the master of every encoder's), no
+ * corrupt message (bytes of two messages interleaved would make one), and no source that is
+ * not a hart of the run. A wrapped trace holds a suffix of each hart's rows. */
 #include "ground_truth.h"
 #include "cli_util.h"
 #include "nexus_decode.h"
@@ -20,21 +28,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define NH PERF_CHECK_HARTS
+
 typedef struct store { uint64_t cycle; unsigned stim, off, size; uint32_t value; } store_t;
 
 typedef struct ck {
-    store_t *st;
-    size_t n, next;
-    uint64_t checked, timed, own;
+    store_t *st[NH];          /* itc.csv rows per hart */
+    size_t n[NH], cap[NH], next[NH];
+    uint64_t checked[NH], timed[NH], own[NH], errs[NH], msgs;
+    unsigned harts;           /* the run's harts: SRC values must be below */
+    bool multi;               /* several harts: messages name the hart */
     bool have_offset;
     int64_t ts_offset;
     int failed;
     char msg[512];
 } ck_t;
 
-/* counts the ITC stores (Data Acquisition, Ownership) in a trace */
+/* counts the ITC stores (Data Acquisition, Ownership) of each source in a trace */
 static int count_store(void *vctx, const nxd_msg_t *m) {
-    if (m->status == NXD_OK && (m->tcode == 7 || m->tcode == 2)) ++*(size_t *)vctx;
+    if (m->status == NXD_OK && (m->tcode == 7 || m->tcode == 2)) ((size_t *)vctx)[m->src % NH]++;
     return 0;
 }
 
@@ -42,49 +54,63 @@ static int on_msg(void *vctx, const nxd_msg_t *m) {
     ck_t *c = vctx;
     if (m->status == NXD_TRUNCATED) return 0;
     if (m->status == NXD_BAD) {
-        snprintf(c->msg, sizeof c->msg, "corrupt message at offset %" PRIu64 ": %s", m->offset, m->error);
+        snprintf(c->msg, sizeof c->msg, "corrupt message at offset %" PRIu64 ": %s%s", m->offset, m->error,
+                 c->multi ? " (the funnel must forward whole messages; one hart's message is broken or two interleave)" : "");
         c->failed = 1;
         return 1;
     }
+    if (m->tcode == 8) c->errs[m->src % NH]++;        /* that hart's encoder lost stores */
     if (m->tcode != 7 && m->tcode != 2) return 0;
-    if (c->next >= c->n) {
-        snprintf(c->msg, sizeof c->msg, "message at offset %" PRIu64 " has no matching store (only %zu stores)", m->offset, c->n);
+    unsigned h = m->src;
+    char pre[24] = "";
+    if (c->multi) snprintf(pre, sizeof pre, "hart %u: ", h);
+    if (h >= c->harts || h >= NH) {
+        snprintf(c->msg, sizeof c->msg, "message at offset %" PRIu64 " comes from source %u, but the run has %u hart%s", m->offset,
+                 h, c->harts, c->harts == 1 ? "" : "s");
         c->failed = 1;
         return 1;
     }
-    const store_t *s = &c->st[c->next];
+    c->msgs++;
+    if (c->next[h] >= c->n[h]) {
+        snprintf(c->msg, sizeof c->msg, "%smessage at offset %" PRIu64 " has no matching store (only %zu stores%s)", pre, m->offset,
+                 c->n[h], c->multi ? " of this hart: lost or duplicated in the funnel?" : "");
+        c->failed = 1;
+        return 1;
+    }
+    const store_t *s = &c->st[h][c->next[h]];
     if (m->tcode == 7) {
         uint64_t idtag = ((s->stim & 15u) << 2) | s->off;
         if (m->f[NXF_IDTAG] != idtag || m->f[NXF_DATA] != s->value) {
             snprintf(c->msg, sizeof c->msg,
-                     "store %zu (cycle %" PRIu64 ", stimulus %u+%u, value 0x%x) decoded as IDTAG 0x%" PRIx64 " DATA 0x%" PRIx64 " at offset %" PRIu64,
-                     c->next + 1, s->cycle, s->stim, s->off, s->value, m->f[NXF_IDTAG], m->f[NXF_DATA], m->offset);
+                     "%sstore %zu (cycle %" PRIu64 ", stimulus %u+%u, value 0x%x) decoded as IDTAG 0x%" PRIx64 " DATA 0x%" PRIx64 " at offset %" PRIu64,
+                     pre, c->next[h] + 1, s->cycle, s->stim, s->off, s->value, m->f[NXF_IDTAG], m->f[NXF_DATA], m->offset);
             c->failed = 1;
             return 1;
         }
     } else {
         if ((s->stim != 15 && s->stim != 31) || m->f[NXF_PROCESS] != s->value) {
-            snprintf(c->msg, sizeof c->msg, "store %zu (stimulus %u, value 0x%x) decoded as Ownership 0x%" PRIx64,
-                     c->next + 1, s->stim, s->value, m->f[NXF_PROCESS]);
+            snprintf(c->msg, sizeof c->msg, "%sstore %zu (stimulus %u, value 0x%x) decoded as Ownership 0x%" PRIx64,
+                     pre, c->next[h] + 1, s->stim, s->value, m->f[NXF_PROCESS]);
             c->failed = 1;
             return 1;
         }
-        c->own++;
+        c->own[h]++;
     }
     if (m->tics_valid) {
         int64_t off = (int64_t)m->tics - (int64_t)s->cycle;
         if (!c->have_offset) { c->ts_offset = off; c->have_offset = true; }
         else if (off != c->ts_offset) {
             snprintf(c->msg, sizeof c->msg,
-                     "store %zu at cycle %" PRIu64 " has timestamp %" PRIu64 ": %" PRId64 " cycles off (expected %" PRId64 ")",
-                     c->next + 1, s->cycle, m->tics, off - c->ts_offset, (int64_t)0);
+                     "%sstore %zu at cycle %" PRIu64 " has timestamp %" PRIu64 ": %" PRId64 " cycles off (expected store cycle + %" PRId64 "%s)",
+                     pre, c->next[h] + 1, s->cycle, m->tics, off - c->ts_offset, c->ts_offset,
+                     c->multi ? ", the one time base of every hart" : "");
             c->failed = 1;
             return 1;
         }
-        c->timed++;
+        c->timed[h]++;
     }
-    c->next++;
-    c->checked++;
+    c->next[h]++;
+    c->checked[h]++;
     return 0;
 }
 
@@ -113,7 +139,9 @@ int ts_check_main(int argc, char **argv) {
                    "  compares the run's trace with the simulator's ground truth: every ITC store\n"
                    "  (itc.csv) and every perf record (counters.csv, flow.csv, the ELF's symbols);\n"
                    "  --perf-config: the perf header of a wrapped trace (default: RUN_DIR/perf_config.txt,\n"
-                   "  else the header in itc.csv)\n");
+                   "  else the header in itc.csv). With several harts every hart is checked against its\n"
+                   "  own rows (the messages of SRC n against hart n's), with one time base, and the\n"
+                   "  verdict is given per hart\n");
             return 0;
         }
         if (!strcmp(argv[i], "--perf-config") && i + 1 < argc) { perf_config = argv[++i]; continue; }
@@ -146,69 +174,115 @@ int ts_check_main(int argc, char **argv) {
         free(trace); free(json); free(csv);
         return 121;
     }
-    ck_t c;
+    static ck_t c;
     memset(&c, 0, sizeof c);
-    size_t cap = 1024;
-    c.st = malloc(cap * sizeof *c.st);
+    bool oom = false;
+    unsigned max_hart = 0;
     char *line = strchr(csv, '\n');                    /* skip the header */
-    while (line && c.st) {
+    while (line) {
         line++;
         store_t s;
         unsigned hart;
         if (sscanf(line, "%" SCNu64 ",%u,%u,%u,%u,%" SCNx32, &s.cycle, &hart, &s.stim, &s.off, &s.size, &s.value) != 6) break;
-        if (c.n == cap) {
-            store_t *ns = realloc(c.st, 2 * cap * sizeof *c.st);
-            if (!ns) break;
-            c.st = ns;
-            cap *= 2;
+        if (hart >= NH) {
+            fprintf(stderr, "tracesim: check: itc.csv has a store of hart %u (at most %u harts are checked)\n", hart, NH);
+            free(trace); free(json); free(csv);
+            for (unsigned h = 0; h < NH; h++) free(c.st[h]);
+            return 126;
         }
-        c.st[c.n++] = s;
+        if (hart > max_hart) max_hart = hart;
+        if (c.n[hart] == c.cap[hart]) {
+            size_t nc = c.cap[hart] ? 2 * c.cap[hart] : 1024;
+            store_t *ns = realloc(c.st[hart], nc * sizeof *ns);
+            if (!ns) { oom = true; break; }
+            c.st[hart] = ns;
+            c.cap[hart] = nc;
+        }
+        c.st[hart][c.n[hart]++] = s;
         line = strchr(line, '\n');
     }
-    unsigned srcbits = 0, tsbits = 40, stopped = 0, lost = 0;
+    unsigned srcbits = 0, tsbits = 40, stopped = 0, lost = 0, harts = 0;
     json_uint(json, "srcbits", &srcbits);
     json_uint(json, "tsbits", &tsbits);
     json_uint(json, "itc_lost", &lost);
+    bool have_harts = json_uint(json, "harts", &harts) && harts >= 1;
     bool wrapped_stop = strstr(json, "\"stopped_on_wrap\": true") != NULL;
     bool wrapped = strstr(json, "\"wrapped\": true") != NULL;
     (void)stopped;
+    /* the run's harts: trace.json, else what itc.csv and the SRC width allow */
+    if (!have_harts) harts = srcbits ? (1u << (srcbits > 4 ? 4 : srcbits)) : 1;
+    c.harts = harts;
+    c.multi = (have_harts && harts > 1) || max_hart > 0;
+    if (max_hart >= harts) {
+        fprintf(stderr, "tracesim: check FAILED: itc.csv has stores of hart %u, but the run has %u hart%s (trace.json)\n", max_hart,
+                harts, harts == 1 ? "" : "s");
+        free(trace); free(json); free(csv);
+        for (unsigned h = 0; h < NH; h++) free(c.st[h]);
+        return 1;
+    }
+    if (harts > 1 && !srcbits) {
+        fprintf(stderr, "tracesim: check FAILED: the run has %u harts, but its messages carry no SRC field (trace.json srcbits 0): "
+                        "the harts' messages cannot be told apart\n", harts);
+        free(trace); free(json); free(csv);
+        for (unsigned h = 0; h < NH; h++) free(c.st[h]);
+        return 1;
+    }
+    unsigned nh = have_harts ? (harts < NH ? harts : NH) : max_hart + 1;    /* harts reported */
     nxd_cfg_t cfg = {srcbits, tsbits};
     nxd_t d;
     int rc = 0;
-    if (!c.st || nxd_init(&d, &cfg)) {
+    if (oom || nxd_init(&d, &cfg)) {
         fprintf(stderr, "tracesim: check: bad trace settings or out of memory\n");
         rc = 126;
     } else {
-        /* a wrapped trace: from its first message end, and its stores are the newest ones */
-        size_t start = wrapped ? ts_wrap_start(trace, tlen) : 0, in_trace = 0;
+        /* a wrapped trace: from its first message end, and each hart's stores are its newest */
+        size_t start = wrapped ? ts_wrap_start(trace, tlen) : 0, in_trace[NH] = {0};
         if (wrapped) {
             nxd_t d0;
             nxd_init(&d0, &cfg);
-            nxd_decode(&d0, trace + start, tlen - start, count_store, &in_trace);
-            c.next = in_trace <= c.n ? c.n - in_trace : 0;
+            nxd_decode(&d0, trace + start, tlen - start, count_store, in_trace);
+            for (unsigned h = 0; h < NH; h++) c.next[h] = in_trace[h] <= c.n[h] ? c.n[h] - in_trace[h] : 0;
         }
         d.offset = start;
         nxd_decode(&d, trace + start, tlen - start, on_msg, &c);
-        if (!c.failed && c.next < c.n && !wrapped_stop) {
-            snprintf(c.msg, sizeof c.msg, "%zu stores are missing from the trace (first: cycle %" PRIu64 ")",
-                     c.n - c.next, c.st[c.next].cycle);
-            c.failed = 1;
-        }
+        for (unsigned h = 0; h < NH && !c.failed && !wrapped_stop; h++)
+            if (c.next[h] < c.n[h]) {
+                char pre[24] = "";
+                if (c.multi) snprintf(pre, sizeof pre, "hart %u: ", h);
+                snprintf(c.msg, sizeof c.msg, "%s%zu stores are missing from the trace (first: cycle %" PRIu64 ")", pre,
+                         c.n[h] - c.next[h], c.st[h][c.next[h]].cycle);
+                c.failed = 1;
+            }
+        uint64_t tot_timed = 0;
+        for (unsigned h = 0; h < NH; h++) tot_timed += c.timed[h];
         if (c.failed) {
             fprintf(stderr, "tracesim: check FAILED: %s\n", c.msg);
             rc = 1;
         } else {
-            printf("check: %" PRIu64 " of %zu ITC stores found in the trace, in order, with their values",
-                   c.checked, c.n);
-            if (c.timed) printf("; %" PRIu64 " timestamps equal the store cycle + %" PRId64, c.timed, c.ts_offset);
-            if (c.next < c.n) printf("; %zu later stores were cut by stop-on-wrap", c.n - c.next);
-            if (wrapped)
-                printf("; the buffer wrapped: the oldest %zu stores were overwritten (decoded from offset %zu, the first message end)",
-                       c.n - (size_t)c.checked, start);
-            if (lost) printf("; %u stores were lost (ITC FIFO overflow), the trace says where", lost);
-            printf("\n");
-            perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop, wrapped, lost, perf_config};
-            perf_check_result_t pr;
+            /* one line per hart with several harts; the single-hart line as it always was */
+            for (unsigned h = 0; h < (c.multi ? nh : 1); h++) {
+                printf("check: ");
+                if (c.multi) printf("hart %u: ", h);
+                printf("%" PRIu64 " of %zu ITC stores found in the trace, in order, with their values", c.checked[h], c.n[h]);
+                if (c.timed[h]) printf("; %" PRIu64 " timestamps equal the store cycle + %" PRId64, c.timed[h], c.ts_offset);
+                if (c.next[h] < c.n[h]) printf("; %zu later stores were cut by stop-on-wrap", c.n[h] - c.next[h]);
+                if (wrapped)
+                    printf("; the buffer wrapped: the oldest %zu stores were overwritten (decoded from offset %zu, the first message end)",
+                           c.n[h] - (size_t)c.checked[h], start);
+                if (lost && !c.multi) printf("; %u stores were lost (ITC FIFO overflow), the trace says where", lost);
+                if (c.multi && c.errs[h])
+                    printf("; %" PRIu64 " Error message(s): this hart's encoder lost stores (ITC FIFO overflow)", c.errs[h]);
+                printf("\n");
+            }
+            if (c.multi) {
+                printf("check: funnel: %" PRIu64 " ITC messages of %u harts, each a whole message (none corrupt), each hart's in "
+                       "order, none lost or duplicated", c.msgs, nh);
+                if (tot_timed) printf("; one time base: %" PRIu64 " timestamps equal the store cycle + %" PRId64, tot_timed, c.ts_offset);
+                if (lost) printf("; %u stores were lost (ITC FIFO overflow), the trace says where", lost);
+                printf("\n");
+            }
+            perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop, wrapped, lost, perf_config, c.multi};
+            static perf_check_result_t pr;
             int p = perf_check_run(&pc, &pr);
             if (p < 0 && strstr(pr.msg, "lacks")) {
                 printf("check: no counters.csv/flow.csv in %s: perf records not checked\n", dir);
@@ -216,24 +290,35 @@ int ts_check_main(int argc, char **argv) {
                 fprintf(stderr, "tracesim: check FAILED: %s\n", pr.msg);
                 rc = 1;
             } else if (pr.found) {
-                printf("check: %" PRIu64 " perf records equal the ground truth (%" PRIu64 " counter values as read, addresses from the control flow",
-                       pr.records, pr.values);
-                if (pr.have_ts) printf(", timestamps = first store cycle + %" PRId64, pr.ts_offset);
-                printf(")");
-                if (pr.truncated) printf("; the last record in the trace is cut off (stop-on-wrap)");
-                if (pr.not_in_trace) printf("; %" PRIu64 " later records are not in the trace (stop-on-wrap)", pr.not_in_trace);
-                if (pr.gaps)
-                    printf("; %" PRIu64 " gap(s) (Error messages) reported, %" PRIu64 " record(s) cut by a gap, %" PRIu64
-                           " value(s) after a gap checked on the wire only", pr.gaps, pr.cut_by_gap, pr.wire_only);
-                if (wrapped)
-                    printf("; the buffer wrapped: the trace holds the newest %" PRIu64 " (decoded with the perf header from %s; "
-                           "%" PRIu64 " value(s) of the first checked on the wire only), the %" PRIu64 " older ones were "
-                           "overwritten (checked against the ground truth only)",
-                           pr.in_trace, pr.config_from, pr.wire_only, pr.overwritten);
-                printf("\n");
+                for (unsigned h = 0; h < (c.multi ? NH : 1); h++) {
+                    const perf_check_hart_t *hr = &pr.hart[h];
+                    if (c.multi && !hr->found) continue;
+                    printf("check: ");
+                    if (c.multi) printf("hart %u: ", h);
+                    printf("%" PRIu64 " perf records equal the ground truth (%" PRIu64 " counter values as read, addresses from the control flow",
+                           hr->records, hr->values);
+                    if (pr.have_ts) printf(", timestamps = first store cycle + %" PRId64, pr.ts_offset);
+                    printf(")");
+                    if (hr->truncated) printf("; the last record in the trace is cut off (stop-on-wrap)");
+                    if (hr->not_in_trace) printf("; %" PRIu64 " later records are not in the trace (stop-on-wrap)", hr->not_in_trace);
+                    if (c.multi ? hr->gaps : pr.gaps)
+                        printf("; %" PRIu64 " gap(s) (Error messages) reported, %" PRIu64 " record(s) cut by a gap, %" PRIu64
+                               " value(s) after a gap checked on the wire only", c.multi ? hr->gaps : pr.gaps, hr->cut_by_gap, hr->wire_only);
+                    if (wrapped)
+                        printf("; the buffer wrapped: the trace holds the newest %" PRIu64 " (decoded with the perf header from %s; "
+                               "%" PRIu64 " value(s) of the first checked on the wire only), the %" PRIu64 " older ones were "
+                               "overwritten (checked against the ground truth only)",
+                               hr->in_trace, pr.config_from, hr->wire_only, hr->overwritten);
+                    printf("\n");
+                }
             }
+            if (c.multi && rc == 0)                        /* the verdict per hart */
+                for (unsigned h = 0; h < nh; h++)
+                    printf("check: hart %u: %" PRIu64 " stores, %" PRIu64 " perf records, OK\n", h, c.checked[h],
+                           p == 0 && pr.found ? pr.hart[h].records : 0);
         }
     }
-    free(c.st); free(trace); free(json); free(csv);
+    for (unsigned h = 0; h < NH; h++) free(c.st[h]);
+    free(trace); free(json); free(csv);
     return rc;
 }

@@ -35,7 +35,14 @@
  * from the first message end with the out-of-band header (perf_config.txt, else the header
  * the stores carry), and its first store is store nst - M of itc.csv (M: the stores in the
  * trace; ground_truth.c checks that they are that suffix), which is a gap in B; the records
- * before it were overwritten and are checked against the ground truth only. */
+ * before it were overwritten and are checked against the ground truth only.
+ *
+ * Several harts (the funnel merges the messages of one encoder per hart, each with its SRC):
+ * everything above is done per hart - A's records, stores and gaps of a source, B's from the
+ * itc.csv rows of that hart, the counter reads and control flow of that hart's rows of
+ * counters.csv and flow.csv - with one timestamp constant for all harts (the funnel's
+ * timestamp is the master of every encoder's). A wrapped trace holds the newest stores of
+ * each hart, a suffix of that hart's rows. */
 #include "perf_check.h"
 #include "cli_util.h"
 #include "elements.h"
@@ -49,8 +56,10 @@
 #include <string.h>
 
 typedef struct store { uint64_t cycle; unsigned hart, stim, off, size; uint32_t value; } store_t;
-typedef struct cread { uint64_t cycle; uint32_t pc, value; int idx; bool hi; } cread_t;   /* idx 1 = timestamp */
-typedef struct flow { uint64_t cycle; char kind; uint32_t pc, target, link; } flow_t;  /* kind c r t m */
+typedef struct cread { uint64_t cycle; unsigned hart; uint32_t pc, value; int idx; bool hi; } cread_t;   /* idx 1 = timestamp */
+typedef struct flow { uint64_t cycle; unsigned hart; char kind; uint32_t pc, target, link; } flow_t;  /* kind c r t m */
+
+#define NH PERF_CHECK_HARTS
 
 typedef struct recs {
     perf_record_t *r;
@@ -60,10 +69,10 @@ typedef struct recs {
     bool have_h, in_gap;
     uint64_t errors;
 } recs_t;
-typedef struct gap { size_t store; unsigned hart; } gap_t;   /* before store number `store` */
+typedef struct gap { size_t store; unsigned hart; } gap_t;   /* before the hart's store number `store` */
 typedef struct actx {                                        /* decoding A */
     perf_dec_t *pd;
-    uint64_t stores;          /* ITC stores (Data Acquisition, Ownership) so far */
+    uint64_t stores[NH];      /* ITC stores (Data Acquisition, Ownership) per source so far */
     gap_t *g;
     size_t ng, cg;
     bool oom;
@@ -113,13 +122,14 @@ static bool counter_of(const char *name, int *idx, bool *hi) {
     return false;
 }
 
+/* the decoders' callbacks: ctx = recs_t[NH], one per hart */
 static void on_header(void *ctx, const perf_header_t *h) {
-    recs_t *R = ctx;
+    recs_t *R = &((recs_t *)ctx)[h->core % NH];
     R->h = *h;
     R->have_h = true;
 }
 static void on_record(void *ctx, const perf_record_t *r) {
-    recs_t *R = ctx;
+    recs_t *R = &((recs_t *)ctx)[r->core % NH];
     bool ok = true;
     size_t n = R->n;
     VEC_PUSH(R->r, R->n, R->cap, *r);
@@ -127,19 +137,19 @@ static void on_record(void *ctx, const perf_record_t *r) {
     if (!ok) R->errors++;
 }
 static void on_error(void *ctx, unsigned core, uint64_t off, const char *what) {
-    (void)core; (void)off;
-    if (strncmp(what, "warning: ", 9) && strncmp(what, "gap: ", 5)) ((recs_t *)ctx)->errors++;
+    (void)off;
+    if (strncmp(what, "warning: ", 9) && strncmp(what, "gap: ", 5)) ((recs_t *)ctx)[core % NH].errors++;
 }
-/* A: counts the ITC stores and notes after which one each Error message came */
+/* A: counts each source's ITC stores and notes after which one each Error message came */
 static int to_perf(void *ctx, const ts_elem_t *e) {
     actx_t *a = ctx;
     if (e->type == TS_ELEM_OVERFLOW) {
         bool ok = true;
-        gap_t g = {a->stores, e->src};
+        gap_t g = {a->stores[e->src % NH], e->src % NH};
         VEC_PUSH(a->g, a->ng, a->cg, g);
         if (!ok) a->oom = true;
     }
-    if (e->type == TS_ELEM_SWTRACE || e->type == TS_ELEM_OWNERSHIP) a->stores++;
+    if (e->type == TS_ELEM_SWTRACE || e->type == TS_ELEM_OWNERSHIP) a->stores[e->src % NH]++;
     perf_dec_feed_elem(a->pd, e);
     return 0;
 }
@@ -160,6 +170,216 @@ static uint64_t wmask(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
 
 static const char *rec_name(const perf_record_t *r) { return perf_record_name(r->type); }
 
+/* one hart's ground truth and decodes */
+typedef struct hart_in {
+    unsigned hart;
+    const char *pre;          /* "hart N: " with several harts, else "" */
+    const store_t *st; size_t nst;
+    const cread_t *cr; size_t ncr;
+    const flow_t *fl; size_t nfl;
+    const recs_t *A, *B;
+    size_t b0;                /* B's records before the oldest one in a wrapped trace */
+    uint64_t a_manual, a_enter, a_exit;
+    const elf_syms_t *syms;
+} hart_in_t;
+
+/* checks hart H's records (steps 1-4 of the file comment); 0, or 1 with res->msg */
+static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_check_result_t *res, perf_check_hart_t *hr) {
+    const recs_t *A = H->A, *B = H->B;
+    const store_t *st = H->st;
+    const cread_t *cr = H->cr;
+    const flow_t *fl = H->fl;
+    size_t nst = H->nst, ncr = H->ncr, nfl = H->nfl, b0 = H->b0;
+    const char *pre = H->pre;
+    if (A->n + b0 > B->n || (!cfg->stopped_on_wrap && A->n + b0 != B->n)) {
+        snprintf(res->msg, sizeof res->msg, "%sthe trace has %zu perf records, the firmware wrote %zu%s", pre, A->n, B->n - b0,
+                 b0 ? " after the oldest one in the trace" : "");
+        return 1;
+    }
+    const perf_header_t *h = &B->h;
+    uint64_t prev_read[PERF_MAX_COUNTERS];
+    memset(prev_read, 0, sizeof prev_read);
+    size_t si = 0, ci = 0, fi = 0;              /* cursors: stores, counter reads, flow rows */
+    static uint64_t stack_t[4096], stack_l[4096];   /* call stack from flow.csv: target, link */
+    size_t depth = 0;
+    uint64_t last_call_manual = UINT64_MAX, last_irq_pc = UINT64_MAX;
+    uint64_t frame_fn = UINT64_MAX, frame_site = UINT64_MAX;
+    int64_t last_read[PERF_MAX_COUNTERS][2];    /* index into cr of the last lo/hi read */
+    for (int i = 0; i < PERF_MAX_COUNTERS; i++) last_read[i][0] = last_read[i][1] = -1;
+    bool lost = false;                          /* a gap since the header */
+    bool have_last_addr = false;
+    uint64_t last_addr = 0;                     /* the last address the previous record held */
+    for (size_t k = 0; k < B->n; k++) {
+        const perf_record_t *b = &B->r[k];
+        if (b->gap_before) lost = true;
+        char where[240];
+        const char *fn = elf_syms_find(H->syms, b->addr);
+        snprintf(where, sizeof where, "%srecord %zu (%s at 0x%08" PRIx64 "%s%s%s, first store at cycle %" PRIu64 ")", pre, k + 1,
+                 rec_name(b), b->addr, fn ? " <" : "", fn ? fn : "", fn ? ">" : "", b->tics);
+        /* the store that starts the record */
+        while (si < nst && st[si].cycle < b->tics) si++;
+        if (si == nst) { snprintf(res->msg, sizeof res->msg, "%s: its store is not in itc.csv", where); return 1; }
+        /* flow up to the record: call stack, last calls of the hooks, last interrupt */
+        for (; fi < nfl && fl[fi].cycle < b->tics; fi++) {
+            const flow_t *f = &fl[fi];
+            if (f->kind == 'c') {
+                if (f->target == H->a_manual) last_call_manual = f->link;
+                if (f->target == H->a_enter || f->target == H->a_exit) {
+                    frame_fn = depth ? stack_t[depth - 1] : UINT64_MAX;
+                    frame_site = depth ? stack_l[depth - 1] : UINT64_MAX;
+                }
+                if (depth < 4096) { stack_t[depth] = f->target; stack_l[depth] = f->link; }
+                depth++;
+            } else if (f->kind == 'r') {
+                if (depth) depth--;
+            } else if (f->kind == 't' && (f->link & 0x80000000u)) {
+                last_irq_pc = f->pc;
+            }
+        }
+        /* 1. the trace's record equals the firmware's */
+        if (k >= b0 && k - b0 < A->n) {
+            const perf_record_t *a = &A->r[k - b0];
+            bool cut = a->truncated && k - b0 == A->n - 1 && cfg->stopped_on_wrap;
+            bool two = b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT;
+            if (a->type != b->type || (a->has_addr && a->addr != b->addr) ||
+                (a->has_call_site && a->call_site != b->call_site) ||
+                (!cut && (a->has_addr != b->has_addr || a->has_call_site != b->has_call_site || a->n != b->n ||
+                          a->truncated != b->truncated || a->addr_wire != b->addr_wire ||
+                          (two && a->call_site_wire != b->call_site_wire)))) {
+                snprintf(res->msg, sizeof res->msg, "%s: decoded from the trace as %s%s at 0x%08" PRIx64 " (as received 0x%08" PRIx64 ") with %u values",
+                         where, rec_name(a), a->truncated ? " (truncated)" : "", a->addr, a->addr_wire, a->n);
+                return 1;
+            }
+            if (a->gap_before != b->gap_before || (!cut && (a->value_unknown != b->value_unknown ||
+                a->delta_unknown != b->delta_unknown || a->addr_unknown != b->addr_unknown))) {
+                snprintf(res->msg, sizeof res->msg, "%s: the trace's decode has %sa gap before it and marks values 0x%x, deltas 0x%x "
+                         "unknown; the stores' decode has %sa gap and marks 0x%x, 0x%x", where, a->gap_before ? "" : "no ",
+                         a->value_unknown, a->delta_unknown, b->gap_before ? "" : "no ", b->value_unknown, b->delta_unknown);
+                return 1;
+            }
+            /* after a gap nothing that depends on lost data may be given as known */
+            uint32_t all = a->n >= 32 ? ~0u : (1u << a->n) - 1;
+            if (lost && ((h->count_type != PERF_RAW && a->value_unknown != all) ||
+                         (h->count_type == PERF_DELTA_XOR && (a->delta_unknown != all || a->has_addr || a->has_call_site)) ||
+                         (h->count_type == PERF_RAW && a->value_unknown))) {
+                snprintf(res->msg, sizeof res->msg, "%s: after a gap in a %s trace the decode gives values 0x%x, deltas 0x%x%s as known",
+                         where, h->count_type == PERF_RAW ? "Raw" : h->count_type == PERF_DELTA ? "Delta" : "DeltaXOR",
+                         all & ~a->value_unknown, all & ~a->delta_unknown, a->has_addr ? " and its address" : "");
+                return 1;
+            }
+            if (a->truncated && !cut) hr->cut_by_gap++;
+            for (unsigned i = 0; i < a->n && i < b->n; i++)
+                if (a->raw[i] != b->raw[i]) {
+                    char cn[64];
+                    perf_counter_name(&h->def[i], cn, sizeof cn);
+                    snprintf(res->msg, sizeof res->msg, "%s: %s is 0x%" PRIx64 " in the trace, the firmware stored 0x%" PRIx64,
+                             where, cn, a->raw[i], b->raw[i]);
+                    return 1;
+                }
+            if (cut) hr->truncated++;
+            /* 2. timestamps: one constant for the run, every hart (one master time base) */
+            if (a->tics_valid) {
+                int64_t off = (int64_t)a->tics - (int64_t)b->tics;
+                if (!res->have_ts) { res->ts_offset = off; res->have_ts = 1; }
+                else if (off != res->ts_offset) {
+                    snprintf(res->msg, sizeof res->msg, "%s: timestamp %" PRIu64 " is %" PRId64 " cycles off (expected store cycle + %" PRId64 ")",
+                             where, a->tics, off - res->ts_offset, res->ts_offset);
+                    return 1;
+                }
+            }
+        } else if (k >= b0) {
+            hr->not_in_trace++;
+        }
+        /* 4. addresses (of the parts that were stored: the encoder drops the stores of a
+         * record it stops in the middle of, so the firmware's last record may be cut too; a
+         * gap cuts the record it falls into) */
+        if (b->truncated && !cfg->stopped_on_wrap && !B->cut_by_gap[k]) {
+            snprintf(res->msg, sizeof res->msg, "%s: the firmware's stores end in the middle of a record", where);
+            return 1;
+        }
+        uint64_t want_a = UINT64_MAX, want_b = UINT64_MAX;
+        if (b->type == PERF_MANUAL) want_a = last_call_manual;
+        else if (b->type == PERF_ISR) want_a = last_irq_pc;
+        else { want_a = frame_fn; want_b = frame_site; }
+        if ((b->has_addr && b->addr != want_a) ||
+            ((b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) && b->has_call_site && b->call_site != want_b)) {
+            snprintf(res->msg, sizeof res->msg,
+                     "%s: address 0x%08" PRIx64 " / call site 0x%08" PRIx64 ", but the firmware was at 0x%08" PRIx64 " / 0x%08" PRIx64 " (flow.csv)",
+                     where, b->addr, b->call_site, want_a, want_b);
+            return 1;
+        }
+        /* DeltaXOR after a gap: the addresses are unknown, but once the previous record is the
+         * firmware's previous one, each received XOR is the true address XOR the one before */
+        if (b->addr_unknown && !b->gap_before && have_last_addr &&
+            (b->addr_wire != (want_a ^ last_addr) ||
+             ((b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) && !b->truncated &&
+              b->call_site_wire != (want_b ^ want_a)))) {
+            snprintf(res->msg, sizeof res->msg,
+                     "%s: address fields 0x%08" PRIx64 " / 0x%08" PRIx64 " as received, but the firmware was at 0x%08" PRIx64
+                     " / 0x%08" PRIx64 " after 0x%08" PRIx64 " (flow.csv)",
+                     where, b->addr_wire, b->call_site_wire, want_a, want_b, last_addr);
+            return 1;
+        }
+        have_last_addr = !b->truncated;
+        last_addr = (b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) ? want_b : want_a;
+        /* the latch of a Delta header: the counter reads just before its first record */
+        if (k == 0 && h->count_type == PERF_DELTA) {
+            for (; ci < ncr && cr[ci].cycle < b->tics; ci++)
+                if (cr[ci].idx >= 0 && cr[ci].idx < PERF_MAX_COUNTERS) last_read[cr[ci].idx][cr[ci].hi] = (int64_t)ci;
+            for (unsigned i = 0; i < h->n; i++) {
+                int64_t lo = last_read[h->def[i].index][0], hi = last_read[h->def[i].index][1];
+                prev_read[i] = lo < 0 ? 0 : cr[lo].value | (h->def[i].width > 32 && hi >= 0 ? (uint64_t)cr[hi].value << 32 : 0);
+            }
+        }
+        /* 3. values: walk the record's stores (type, addresses, then low word [+ high part]
+         * per value) and find the counter reads before each low word */
+        size_t s = si + 1;
+        for (int na = (b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) ? 2 : 1; na; na--)
+            s += (s < nst && (st[s].value & 1u)) ? 2 : 1;
+        for (unsigned i = 0; i < b->n; i++, s++) {
+            if (s >= nst) break;
+            uint64_t low_cycle = st[s].cycle;
+            if (s + 1 < nst && st[s + 1].size == 2) s++;
+            const perf_counter_def_t *d = &h->def[i];
+            for (; ci < ncr && cr[ci].cycle <= low_cycle; ci++)
+                if (cr[ci].idx >= 0 && cr[ci].idx < PERF_MAX_COUNTERS) last_read[cr[ci].idx][cr[ci].hi] = (int64_t)ci;
+            int64_t lo = last_read[d->index][0], hi = last_read[d->index][1];
+            char cn[64];
+            perf_counter_name(d, cn, sizeof cn);
+            if (lo < 0) {
+                snprintf(res->msg, sizeof res->msg, "%s: %s was stored, but the firmware never read that counter", where, cn);
+                return 1;
+            }
+            uint64_t read = cr[lo].value;
+            if (d->width > 32 && hi >= 0) read |= (uint64_t)cr[hi].value << 32;
+            uint64_t want;
+            switch (h->count_type) {
+            case PERF_DELTA: want = (read - prev_read[i]) & wmask(d->width); break;
+            case PERF_DELTA_XOR: want = read ^ prev_read[i]; break;
+            default: want = read; break;
+            }
+            want &= M48;
+            /* Delta, DeltaXOR: the first record after a gap changes from a read that may be in
+             * a lost record; it is checked on the wire only (A equals B, above) */
+            if (b->gap_before && h->count_type != PERF_RAW) {
+                prev_read[i] = read;
+                hr->wire_only++;
+                continue;
+            }
+            if (b->raw[i] != want) {
+                snprintf(res->msg, sizeof res->msg,
+                         "%s: %s stored 0x%" PRIx64 ", but the firmware read 0x%" PRIx64 " (cycle %" PRIu64 ", pc 0x%08x; previous 0x%" PRIx64 ") -> expected 0x%" PRIx64,
+                         where, cn, b->raw[i], read, cr[lo].cycle, cr[lo].pc, prev_read[i], want);
+                return 1;
+            }
+            prev_read[i] = read;
+            hr->values++;
+        }
+        hr->records++;
+    }
+    return 0;
+}
+
 int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     memset(res, 0, sizeof *res);
     int rc = -1;
@@ -169,13 +389,14 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
          *trace = NULL;
     store_t *st = NULL; cread_t *cr = NULL; flow_t *fl = NULL;
     size_t nst = 0, cst = 0, ncr = 0, ccr = 0, nfl = 0, cfl = 0;
-    recs_t A = {0}, B = {0};
+    recs_t *A = calloc(NH, sizeof *A), *B = calloc(NH, sizeof *B);
+    store_t *hst = NULL; cread_t *hcr = NULL; flow_t *hfl = NULL;   /* one hart's rows */
     gap_t *gaps = NULL;
     perf_header_t *cfgh = calloc(PERF_MAX_CORES, sizeof *cfgh);
     int ncfgh = 0;
     elf_syms_t syms = {0};
     bool have_syms = false;
-    if (!cfgh) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
+    if (!cfgh || !A || !B) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
     if (!itc || !ctr || !flw || !stats) {
         snprintf(res->msg, sizeof res->msg, "%s lacks itc.csv, counters.csv, flow.csv or stats.txt", cfg->dir);
         goto out;
@@ -184,22 +405,21 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     for (char *l = strchr(itc, '\n'); l && ok; l = strchr(l, '\n')) {
         store_t s;
         if (sscanf(++l, "%" SCNu64 ",%u,%u,%u,%u,%" SCNx32, &s.cycle, &s.hart, &s.stim, &s.off, &s.size, &s.value) != 6) break;
+        s.hart %= NH;
         VEC_PUSH(st, nst, cst, s);
     }
     for (char *l = strchr(ctr, '\n'); l && ok; l = strchr(l, '\n')) {
         cread_t c;
-        unsigned hart;
         char name[40];
-        if (sscanf(++l, "%" SCNu64 ",%u,%" SCNx32 ",%39[^,],%" SCNx32, &c.cycle, &hart, &c.pc, name, &c.value) != 5) break;
+        if (sscanf(++l, "%" SCNu64 ",%u,%" SCNx32 ",%39[^,],%" SCNx32, &c.cycle, &c.hart, &c.pc, name, &c.value) != 5) break;
         if (!counter_of(name, &c.idx, &c.hi)) continue;
         VEC_PUSH(cr, ncr, ccr, c);
     }
     for (char *l = strchr(flw, '\n'); l && ok; l = strchr(l, '\n')) {
         flow_t f = {0};
-        unsigned hart;
         char kind[8];
         l++;
-        if (sscanf(l, "%" SCNu64 ",%u,%7[a-z],%" SCNx32, &f.cycle, &hart, kind, &f.pc) != 4) break;
+        if (sscanf(l, "%" SCNu64 ",%u,%7[a-z],%" SCNx32, &f.cycle, &f.hart, kind, &f.pc) != 4) break;
         const char *p = strchr(l, ',');                        /* target and link may be empty */
         for (int k = 0; k < 3 && p; k++) p = strchr(p + 1, ',');
         if (p) f.target = (uint32_t)strtoul(p + 1, NULL, 16);
@@ -208,6 +428,8 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
         VEC_PUSH(fl, nfl, cfl, f);
     }
     if (!ok) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
+    size_t nst_h[NH] = {0};
+    for (size_t i = 0; i < nst; i++) nst_h[st[i].hart]++;
 
     /* the perf header out of band, for a wrapped trace: the file, else the stores' own */
     char path[4200], err[512];
@@ -250,10 +472,12 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     size_t start = cfg->wrapped ? ts_wrap_start((const uint8_t *)trace, tlen) : 0;
     nd.offset = start;
     static perf_dec_t pd;
-    perf_dec_cb_t cbA = {&A, on_header, on_record, on_error};
+    perf_dec_cb_t cbA = {A, on_header, on_record, on_error};
     perf_dec_init(&pd, cfg->channel, &cbA);
     for (int k = 0; k < ncfgh; k++) perf_dec_set_config(&pd, &cfgh[k]);
-    actx_t ax = {&pd, 0, NULL, 0, 0, false};
+    static actx_t ax;
+    memset(&ax, 0, sizeof ax);
+    ax.pd = &pd;
     ts_elem_stage_t es;
     ts_elem_init(&es, to_perf, &ax);
     nxd_decode(&nd, (const uint8_t *)trace + start, tlen - start, ts_elem_from_msg, &es);
@@ -262,42 +486,56 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     gaps = ax.g;
     if (ax.oom) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
     res->gaps = ax.ng;
+    for (size_t g = 0; g < ax.ng; g++) res->hart[ax.g[g].hart].gaps++;
 
-    /* B: the stores as the firmware made them, with A's gaps at the same places; a wrapped
-     * trace's first store is a gap too (what came before it was overwritten) */
-    if (ax.stores > nst) {
-        snprintf(res->msg, sizeof res->msg, "the trace has %" PRIu64 " ITC stores, itc.csv %zu", ax.stores, nst);
-        goto out;
-    }
-    size_t base = cfg->wrapped ? nst - (size_t)ax.stores : 0, gi = 0, b0 = 0;
-    bool b0_set = !cfg->wrapped;
-    perf_dec_cb_t cbB = {&B, on_header, on_record, on_error};
-    perf_dec_init(&pd, cfg->channel, &cbB);
-    for (size_t i = 0; i <= nst; i++) {
-        if (!b0_set && i == base) {
-            for (unsigned hh = 0; hh < PERF_MAX_CORES; hh++) gap_B(&pd, &B, hh, "the start of the wrapped trace");
-            b0 = B.n;
-            b0_set = true;
+    /* B: each hart's stores as the firmware made them, with A's gaps of that hart at the same
+     * places; a wrapped trace's first store of the hart is a gap too (what came before it was
+     * overwritten) */
+    char pre[NH][16];
+    for (unsigned hh = 0; hh < NH; hh++) snprintf(pre[hh], sizeof pre[hh], cfg->multi_hart ? "hart %u: " : "", hh);
+    for (unsigned hh = 0; hh < NH; hh++)
+        if (ax.stores[hh] > nst_h[hh]) {
+            snprintf(res->msg, sizeof res->msg, "%sthe trace has %" PRIu64 " ITC stores, itc.csv %zu", pre[hh], ax.stores[hh], nst_h[hh]);
+            goto out;
         }
-        for (; gi < ax.ng && base + ax.g[gi].store == i; gi++)
-            gap_B(&pd, &B, ax.g[gi].hart, "ITC FIFO overflow");
-        if (i == nst) break;
-        nxd_msg_t m;
-        memset(&m, 0, sizeof m);
-        m.status = NXD_OK;
-        m.tcode = 7;
-        m.src = st[i].hart;
-        m.f[NXF_IDTAG] = ((st[i].stim & 15u) << 2) | st[i].off;
-        m.f[NXF_DATA] = st[i].value;
-        m.tics_valid = true;
-        m.tics = st[i].cycle;
-        perf_dec_feed(&pd, &m);
+    perf_dec_cb_t cbB = {B, on_header, on_record, on_error};
+    perf_dec_init(&pd, cfg->channel, &cbB);
+    size_t b0[NH] = {0};
+    for (unsigned hh = 0; hh < NH; hh++) {
+        if (!nst_h[hh] && !ax.stores[hh]) continue;
+        size_t base = cfg->wrapped ? nst_h[hh] - (size_t)ax.stores[hh] : 0, j = 0, gi = 0;
+        bool b0_set = !cfg->wrapped;
+        for (size_t i = 0; i <= nst; i++) {
+            if (i < nst && st[i].hart != hh) continue;
+            if (!b0_set && j == base) {
+                gap_B(&pd, &B[hh], hh, "the start of the wrapped trace");
+                b0[hh] = B[hh].n;
+                b0_set = true;
+            }
+            for (; gi < ax.ng; gi++) {
+                if (ax.g[gi].hart != hh) continue;
+                if (base + ax.g[gi].store != j) break;
+                gap_B(&pd, &B[hh], hh, "ITC FIFO overflow");
+            }
+            if (i == nst) break;
+            nxd_msg_t m;
+            memset(&m, 0, sizeof m);
+            m.status = NXD_OK;
+            m.tcode = 7;
+            m.src = hh;
+            m.f[NXF_IDTAG] = ((st[i].stim & 15u) << 2) | st[i].off;
+            m.f[NXF_DATA] = st[i].value;
+            m.tics_valid = true;
+            m.tics = st[i].cycle;
+            perf_dec_feed(&pd, &m);
+            j++;
+        }
     }
     perf_dec_finish(&pd);
-    if (!B.have_h) { rc = 0; goto out; }                      /* no perf data: nothing to check */
+    bool any = false;
+    for (unsigned hh = 0; hh < NH; hh++) any |= B[hh].have_h;
+    if (!any) { rc = 0; goto out; }                         /* no perf data: nothing to check */
     res->found = 1;
-    res->overwritten = b0;
-    res->in_trace = A.n;
 
     /* symbols */
     const char *elf = cfg->elf;
@@ -311,15 +549,14 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
         goto out;
     }
     have_syms = true;
-    uint64_t a_manual = sym_addr(&syms, "perfWriteCntrs"), a_enter = sym_addr(&syms, "__cyg_profile_func_enter"),
-             a_exit = sym_addr(&syms, "__cyg_profile_func_exit");
 
     rc = 1;
-    if (A.errors || B.errors) {
-        snprintf(res->msg, sizeof res->msg, "perf data errors: %" PRIu64 " in the trace, %" PRIu64 " in the stores the firmware made",
-                 A.errors, B.errors);
-        goto out;
-    }
+    for (unsigned hh = 0; hh < NH; hh++)
+        if (A[hh].errors || B[hh].errors) {
+            snprintf(res->msg, sizeof res->msg, "%sperf data errors: %" PRIu64 " in the trace, %" PRIu64 " in the stores the firmware made",
+                     pre[hh], A[hh].errors, B[hh].errors);
+            goto out;
+        }
     /* the encoder's own count of lost stores and the Error messages in the trace agree */
     if (cfg->itc_lost && !ax.ng) {
         snprintf(res->msg, sizeof res->msg, "the encoder lost %" PRIu64 " ITC stores (trace.json), but the trace has no Error "
@@ -330,196 +567,38 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
         snprintf(res->msg, sizeof res->msg, "the trace has %zu Error messages, but the encoder lost no ITC store (trace.json)", ax.ng);
         goto out;
     }
-    if (A.n + b0 > B.n || (!cfg->stopped_on_wrap && A.n + b0 != B.n)) {
-        snprintf(res->msg, sizeof res->msg, "the trace has %zu perf records, the firmware wrote %zu%s", A.n, B.n - b0,
-                 b0 ? " after the oldest one in the trace" : "");
-        goto out;
-    }
-    const perf_header_t *h = &B.h;
-    uint64_t prev_read[PERF_MAX_COUNTERS];
-    memset(prev_read, 0, sizeof prev_read);
-    size_t si = 0, ci = 0, fi = 0;              /* cursors: stores, counter reads, flow rows */
-    static uint64_t stack_t[4096], stack_l[4096];   /* call stack from flow.csv: target, link */
-    size_t depth = 0;
-    uint64_t last_call_manual = UINT64_MAX, last_irq_pc = UINT64_MAX;
-    uint64_t frame_fn = UINT64_MAX, frame_site = UINT64_MAX;
-    int64_t last_read[PERF_MAX_COUNTERS][2];    /* index into cr of the last lo/hi read */
-    for (int i = 0; i < PERF_MAX_COUNTERS; i++) last_read[i][0] = last_read[i][1] = -1;
-    bool lost = false;                          /* a gap since the header (one hart: hart 0) */
-    bool have_last_addr = false;
-    uint64_t last_addr = 0;                     /* the last address the previous record held */
-    for (size_t k = 0; k < B.n; k++) {
-        const perf_record_t *b = &B.r[k];
-        if (b->gap_before) lost = true;
-        char where[200];
-        const char *fn = elf_syms_find(&syms, b->addr);
-        snprintf(where, sizeof where, "record %zu (%s at 0x%08" PRIx64 "%s%s%s, first store at cycle %" PRIu64 ")", k + 1,
-                 rec_name(b), b->addr, fn ? " <" : "", fn ? fn : "", fn ? ">" : "", b->tics);
-        /* the store that starts the record */
-        while (si < nst && st[si].cycle < b->tics) si++;
-        if (si == nst) { snprintf(res->msg, sizeof res->msg, "%s: its store is not in itc.csv", where); goto out; }
-        /* flow up to the record: call stack, last calls of the hooks, last interrupt */
-        for (; fi < nfl && fl[fi].cycle < b->tics; fi++) {
-            const flow_t *f = &fl[fi];
-            if (f->kind == 'c') {
-                if (f->target == a_manual) last_call_manual = f->link;
-                if (f->target == a_enter || f->target == a_exit) {
-                    frame_fn = depth ? stack_t[depth - 1] : UINT64_MAX;
-                    frame_site = depth ? stack_l[depth - 1] : UINT64_MAX;
-                }
-                if (depth < 4096) { stack_t[depth] = f->target; stack_l[depth] = f->link; }
-                depth++;
-            } else if (f->kind == 'r') {
-                if (depth) depth--;
-            } else if (f->kind == 't' && (f->link & 0x80000000u)) {
-                last_irq_pc = f->pc;
-            }
-        }
-        /* 1. the trace's record equals the firmware's */
-        if (k >= b0 && k - b0 < A.n) {
-            const perf_record_t *a = &A.r[k - b0];
-            bool cut = a->truncated && k - b0 == A.n - 1 && cfg->stopped_on_wrap;
-            bool two = b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT;
-            if (a->type != b->type || (a->has_addr && a->addr != b->addr) ||
-                (a->has_call_site && a->call_site != b->call_site) ||
-                (!cut && (a->has_addr != b->has_addr || a->has_call_site != b->has_call_site || a->n != b->n ||
-                          a->truncated != b->truncated || a->addr_wire != b->addr_wire ||
-                          (two && a->call_site_wire != b->call_site_wire)))) {
-                snprintf(res->msg, sizeof res->msg, "%s: decoded from the trace as %s%s at 0x%08" PRIx64 " (as received 0x%08" PRIx64 ") with %u values",
-                         where, rec_name(a), a->truncated ? " (truncated)" : "", a->addr, a->addr_wire, a->n);
-                goto out;
-            }
-            if (a->gap_before != b->gap_before || (!cut && (a->value_unknown != b->value_unknown ||
-                a->delta_unknown != b->delta_unknown || a->addr_unknown != b->addr_unknown))) {
-                snprintf(res->msg, sizeof res->msg, "%s: the trace's decode has %sa gap before it and marks values 0x%x, deltas 0x%x "
-                         "unknown; the stores' decode has %sa gap and marks 0x%x, 0x%x", where, a->gap_before ? "" : "no ",
-                         a->value_unknown, a->delta_unknown, b->gap_before ? "" : "no ", b->value_unknown, b->delta_unknown);
-                goto out;
-            }
-            /* after a gap nothing that depends on lost data may be given as known */
-            uint32_t all = a->n >= 32 ? ~0u : (1u << a->n) - 1;
-            if (lost && ((h->count_type != PERF_RAW && a->value_unknown != all) ||
-                         (h->count_type == PERF_DELTA_XOR && (a->delta_unknown != all || a->has_addr || a->has_call_site)) ||
-                         (h->count_type == PERF_RAW && a->value_unknown))) {
-                snprintf(res->msg, sizeof res->msg, "%s: after a gap in a %s trace the decode gives values 0x%x, deltas 0x%x%s as known",
-                         where, h->count_type == PERF_RAW ? "Raw" : h->count_type == PERF_DELTA ? "Delta" : "DeltaXOR",
-                         all & ~a->value_unknown, all & ~a->delta_unknown, a->has_addr ? " and its address" : "");
-                goto out;
-            }
-            if (a->truncated && !cut) res->cut_by_gap++;
-            for (unsigned i = 0; i < a->n && i < b->n; i++)
-                if (a->raw[i] != b->raw[i]) {
-                    char cn[64];
-                    perf_counter_name(&h->def[i], cn, sizeof cn);
-                    snprintf(res->msg, sizeof res->msg, "%s: %s is 0x%" PRIx64 " in the trace, the firmware stored 0x%" PRIx64,
-                             where, cn, a->raw[i], b->raw[i]);
-                    goto out;
-                }
-            if (cut) res->truncated++;
-            /* 2. timestamps */
-            if (a->tics_valid) {
-                int64_t off = (int64_t)a->tics - (int64_t)b->tics;
-                if (!res->have_ts) { res->ts_offset = off; res->have_ts = 1; }
-                else if (off != res->ts_offset) {
-                    snprintf(res->msg, sizeof res->msg, "%s: timestamp %" PRIu64 " is %" PRId64 " cycles off (expected store cycle + %" PRId64 ")",
-                             where, a->tics, off - res->ts_offset, res->ts_offset);
-                    goto out;
-                }
-            }
-        } else if (k >= b0) {
-            res->not_in_trace++;
-        }
-        /* 4. addresses (of the parts that were stored: the encoder drops the stores of a
-         * record it stops in the middle of, so the firmware's last record may be cut too; a
-         * gap cuts the record it falls into) */
-        if (b->truncated && !cfg->stopped_on_wrap && !B.cut_by_gap[k]) {
-            snprintf(res->msg, sizeof res->msg, "%s: the firmware's stores end in the middle of a record", where);
-            goto out;
-        }
-        uint64_t want_a = UINT64_MAX, want_b = UINT64_MAX;
-        if (b->type == PERF_MANUAL) want_a = last_call_manual;
-        else if (b->type == PERF_ISR) want_a = last_irq_pc;
-        else { want_a = frame_fn; want_b = frame_site; }
-        if ((b->has_addr && b->addr != want_a) ||
-            ((b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) && b->has_call_site && b->call_site != want_b)) {
-            snprintf(res->msg, sizeof res->msg,
-                     "%s: address 0x%08" PRIx64 " / call site 0x%08" PRIx64 ", but the firmware was at 0x%08" PRIx64 " / 0x%08" PRIx64 " (flow.csv)",
-                     where, b->addr, b->call_site, want_a, want_b);
-            goto out;
-        }
-        /* DeltaXOR after a gap: the addresses are unknown, but once the previous record is the
-         * firmware's previous one, each received XOR is the true address XOR the one before */
-        if (b->addr_unknown && !b->gap_before && have_last_addr &&
-            (b->addr_wire != (want_a ^ last_addr) ||
-             ((b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) && !b->truncated &&
-              b->call_site_wire != (want_b ^ want_a)))) {
-            snprintf(res->msg, sizeof res->msg,
-                     "%s: address fields 0x%08" PRIx64 " / 0x%08" PRIx64 " as received, but the firmware was at 0x%08" PRIx64
-                     " / 0x%08" PRIx64 " after 0x%08" PRIx64 " (flow.csv)",
-                     where, b->addr_wire, b->call_site_wire, want_a, want_b, last_addr);
-            goto out;
-        }
-        have_last_addr = !b->truncated;
-        last_addr = (b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) ? want_b : want_a;
-        /* the latch of a Delta header: the counter reads just before its first record */
-        if (k == 0 && h->count_type == PERF_DELTA) {
-            for (; ci < ncr && cr[ci].cycle < b->tics; ci++)
-                if (cr[ci].idx >= 0 && cr[ci].idx < PERF_MAX_COUNTERS) last_read[cr[ci].idx][cr[ci].hi] = (int64_t)ci;
-            for (unsigned i = 0; i < h->n; i++) {
-                int64_t lo = last_read[h->def[i].index][0], hi = last_read[h->def[i].index][1];
-                prev_read[i] = lo < 0 ? 0 : cr[lo].value | (h->def[i].width > 32 && hi >= 0 ? (uint64_t)cr[hi].value << 32 : 0);
-            }
-        }
-        /* 3. values: walk the record's stores (type, addresses, then low word [+ high part]
-         * per value) and find the counter reads before each low word */
-        size_t s = si + 1;
-        for (int na = (b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) ? 2 : 1; na; na--)
-            s += (s < nst && (st[s].value & 1u)) ? 2 : 1;
-        for (unsigned i = 0; i < b->n; i++, s++) {
-            if (s >= nst) break;
-            uint64_t low_cycle = st[s].cycle;
-            if (s + 1 < nst && st[s + 1].size == 2) s++;
-            const perf_counter_def_t *d = &h->def[i];
-            for (; ci < ncr && cr[ci].cycle <= low_cycle; ci++)
-                if (cr[ci].idx >= 0 && cr[ci].idx < PERF_MAX_COUNTERS) last_read[cr[ci].idx][cr[ci].hi] = (int64_t)ci;
-            int64_t lo = last_read[d->index][0], hi = last_read[d->index][1];
-            char cn[64];
-            perf_counter_name(d, cn, sizeof cn);
-            if (lo < 0) {
-                snprintf(res->msg, sizeof res->msg, "%s: %s was stored, but the firmware never read that counter", where, cn);
-                goto out;
-            }
-            uint64_t read = cr[lo].value;
-            if (d->width > 32 && hi >= 0) read |= (uint64_t)cr[hi].value << 32;
-            uint64_t want;
-            switch (h->count_type) {
-            case PERF_DELTA: want = (read - prev_read[i]) & wmask(d->width); break;
-            case PERF_DELTA_XOR: want = read ^ prev_read[i]; break;
-            default: want = read; break;
-            }
-            want &= M48;
-            /* Delta, DeltaXOR: the first record after a gap changes from a read that may be in
-             * a lost record; it is checked on the wire only (A equals B, above) */
-            if (b->gap_before && h->count_type != PERF_RAW) {
-                prev_read[i] = read;
-                res->wire_only++;
-                continue;
-            }
-            if (b->raw[i] != want) {
-                snprintf(res->msg, sizeof res->msg,
-                         "%s: %s stored 0x%" PRIx64 ", but the firmware read 0x%" PRIx64 " (cycle %" PRIu64 ", pc 0x%08x; previous 0x%" PRIx64 ") -> expected 0x%" PRIx64,
-                         where, cn, b->raw[i], read, cr[lo].cycle, cr[lo].pc, prev_read[i], want);
-                goto out;
-            }
-            prev_read[i] = read;
-            res->values++;
-        }
-        res->records++;
+    hst = malloc((nst ? nst : 1) * sizeof *hst);
+    hcr = malloc((ncr ? ncr : 1) * sizeof *hcr);
+    hfl = malloc((nfl ? nfl : 1) * sizeof *hfl);
+    if (!hst || !hcr || !hfl) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
+    for (unsigned hh = 0; hh < NH; hh++) {
+        perf_check_hart_t *hr = &res->hart[hh];
+        if (!B[hh].have_h && !B[hh].n && !A[hh].n) continue;
+        hr->found = B[hh].have_h;
+        hr->in_trace = A[hh].n;
+        hr->overwritten = b0[hh];
+        size_t n1 = 0, n2 = 0, n3 = 0;
+        for (size_t i = 0; i < nst; i++) if (st[i].hart == hh) hst[n1++] = st[i];
+        for (size_t i = 0; i < ncr; i++) if (cr[i].hart == hh) hcr[n2++] = cr[i];
+        for (size_t i = 0; i < nfl; i++) if (fl[i].hart == hh) hfl[n3++] = fl[i];
+        hart_in_t H = {hh, pre[hh], hst, n1, hcr, n2, hfl, n3, &A[hh], &B[hh], b0[hh],
+                       sym_addr(&syms, "perfWriteCntrs"), sym_addr(&syms, "__cyg_profile_func_enter"),
+                       sym_addr(&syms, "__cyg_profile_func_exit"), &syms};
+        if (check_hart(cfg, &H, res, hr)) goto out;
+        res->records += hr->records;
+        res->values += hr->values;
+        res->truncated += hr->truncated;
+        res->not_in_trace += hr->not_in_trace;
+        res->cut_by_gap += hr->cut_by_gap;
+        res->wire_only += hr->wire_only;
+        res->overwritten += hr->overwritten;
+        res->in_trace += hr->in_trace;
     }
     rc = 0;
 out:
     if (have_syms) elf_syms_free(&syms);
-    free(A.r); free(B.r); free(A.cut_by_gap); free(B.cut_by_gap); free(gaps); free(cfgh);
+    for (unsigned hh = 0; A && B && hh < NH; hh++) { free(A[hh].r); free(B[hh].r); free(A[hh].cut_by_gap); free(B[hh].cut_by_gap); }
+    free(A); free(B); free(hst); free(hcr); free(hfl); free(gaps); free(cfgh);
     free(st); free(cr); free(fl);
     free(itc); free(ctr); free(flw); free(stats); free(trace);
     return rc;

@@ -15,7 +15,16 @@ typedef struct perf_check_cfg {
     uint64_t itc_lost;        /* ITC stores the encoder lost (trace.json itc_lost) */
     const char *perf_config;  /* the out-of-band header for a wrapped trace (NULL: the run
                                  folder's perf_config.txt, else the header in itc.csv) */
+    int multi_hart;           /* several harts: messages name the hart ("hart N: record ...") */
 } perf_check_cfg_t;
+
+#define PERF_CHECK_HARTS 16
+
+/* what was checked of one hart (source) */
+typedef struct perf_check_hart {
+    int found;                /* the hart wrote a perf header */
+    uint64_t records, values, truncated, not_in_trace, cut_by_gap, wire_only, overwritten, in_trace, gaps;
+} perf_check_hart_t;
 
 typedef struct perf_check_result {
     uint64_t records;         /* records checked */
@@ -31,6 +40,7 @@ typedef struct perf_check_result {
     uint64_t overwritten;     /* records the firmware wrote before the oldest one in a wrapped trace */
     uint64_t in_trace;        /* records decoded from the trace */
     char config_from[256];    /* where the header of a wrapped trace came from */
+    perf_check_hart_t hart[PERF_CHECK_HARTS];   /* per hart; the fields above are the sums */
     char msg[1024];           /* the first difference, with context */
 } perf_check_result_t;
 

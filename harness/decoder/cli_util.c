@@ -201,3 +201,37 @@ void ts_trace_defaults(const char *trace_path, int *srcbits, int *tssize) {
     if (*srcbits < 0) *srcbits = 0;
     if (*tssize < 0) *tssize = 40;
 }
+
+int ts_trace_harts(const char *trace_path, int *srcbits, int *tssize, int hart, unsigned *harts,
+                   bool *harts_known, char *err, size_t errlen) {
+    char *json = trace_json(trace_path);
+    unsigned jsrc = 0, jharts = 0;
+    bool have_src = json && ts_json_uint(json, "srcbits", &jsrc) && jsrc <= 8;
+    bool have_harts = json && ts_json_uint(json, "harts", &jharts) && jharts >= 1;
+    free(json);
+    if (*srcbits >= 0 && have_src && (unsigned)*srcbits != jsrc) {
+        snprintf(err, errlen, "--srcbits %d does not match the trace: trace.json says srcbits %u (%u hart%s)", *srcbits,
+                 jsrc, have_harts ? jharts : 1u, have_harts && jharts == 1 ? "" : have_harts ? "s" : "");
+        return -1;
+    }
+    ts_trace_defaults(trace_path, srcbits, tssize);
+    unsigned sb = (unsigned)*srcbits;
+    if (have_harts && sb && jharts > (1u << sb)) {
+        snprintf(err, errlen, "trace.json says %u harts, more than %u SRC bit%s can tell apart", jharts, sb, sb == 1 ? "" : "s");
+        return -1;
+    }
+    if (have_harts && jharts > 1 && !sb)
+        fprintf(stderr, "tracesim: warning: trace.json says %u harts but the messages carry no SRC field (srcbits 0): "
+                        "the harts' messages cannot be told apart, everything is decoded as hart 0\n", jharts);
+    *harts = have_harts ? jharts : sb ? 1u << sb : 1u;
+    if (harts_known) *harts_known = have_harts;
+    if (hart >= 0 && (unsigned)hart >= (sb ? *harts : 1u)) {
+        if (!sb)
+            snprintf(err, errlen, "--hart %d: the trace has no SRC field (srcbits 0), so all of it is hart 0", hart);
+        else
+            snprintf(err, errlen, "--hart %d: the trace has %u hart%s (0..%u%s)", hart, *harts, *harts == 1 ? "" : "s",
+                     *harts - 1, have_harts ? ", trace.json" : ", from srcbits");
+        return -1;
+    }
+    return 0;
+}

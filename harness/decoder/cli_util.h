@@ -17,6 +17,14 @@ bool ts_json_uint(const char *text, const char *key, unsigned *out);
  * trace.json in the trace's folder ("srcbits" 0..8, "tsbits" 1..64); then applies the
  * defaults 0 and 40 for what is still unknown */
 void ts_trace_defaults(const char *trace_path, int *srcbits, int *tssize);
+/* ts_trace_defaults, then the harts (SRC values) of the trace: *harts = trace.json's "harts",
+ * else 2^srcbits with SRC fields, else 1 (*harts_known: trace.json said it). Returns -1 with
+ * a one-line reason in err (a usage error) when --srcbits was given (*srcbits >= 0 on entry)
+ * and differs from trace.json's, when trace.json's harts do not fit in srcbits bits, or when
+ * hart >= 0 (--hart) is not one of the trace's harts; else 0. Several harts without SRC
+ * fields (srcbits 0: their messages cannot be told apart) give a warning on stderr. */
+int ts_trace_harts(const char *trace_path, int *srcbits, int *tssize, int hart, unsigned *harts,
+                   bool *harts_known, char *err, size_t errlen);
 /* a perf_dec_cb_t error on stderr: warnings (text "warning: ...") always, errors up to 10
  * (counted in *errors), gaps (text "gap: ...") as notes up to 10 (counted in *gaps; NULL:
  * all are printed) */

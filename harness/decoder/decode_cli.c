@@ -32,6 +32,8 @@ static void usage(FILE *f) {
           "      --tick-hz F       timestamp ticks per second for the timeline (default 100e6)\n"
           "      --srcbits N       SRC field width 0..8 (default: trace.json beside the trace, else 0)\n"
           "      --tssize N        timestamp width in bits (default: trace.json, else 40)\n"
+          "      --hart N          keep only the messages of source (hart) N (SRC field); every\n"
+          "                        format shows the source of each message and record\n"
           "      --itc-channel N   ITC print channel 0..31 (default 0)\n"
           "      --perf-channel N  perf library channel 0..31 (default 6)\n"
           "      --elf FILE        name addresses after the functions of this ELF (csv, perf, timeline)\n"
@@ -96,20 +98,42 @@ static int json_msg(void *vctx, const nxd_msg_t *m) {
     return 0;
 }
 
-/* ---- ITC print ------------------------------------------------------------------------- */
+/* ---- one source only (--hart): the messages of other sources are not passed on ---------- */
+typedef struct hfilt { nxd_cb cb; void *ctx; unsigned hart; } hfilt_t;
+
+/* corrupt and cut-off messages are passed on: their SRC cannot be trusted, and every
+ * source's decode must see them (a gap) */
+static int hart_filter(void *vctx, const nxd_msg_t *m) {
+    const hfilt_t *h = vctx;
+    if (m->status == NXD_OK && m->has_src && m->src != h->hart) return 0;
+    return h->cb(h->ctx, m);
+}
+
+/* nxd_decode through the --hart filter when one is set (hart < 0: none) */
+static void decode_msgs(nxd_t *d, const uint8_t *buf, size_t len, int hart, nxd_cb cb, void *ctx) {
+    if (hart < 0 || !d->cfg.srcbits) { nxd_decode(d, buf, len, cb, ctx); return; }
+    hfilt_t h = {cb, ctx, (unsigned)hart};
+    nxd_decode(d, buf, len, hart_filter, &h);
+}
+
+/* ---- ITC print: a string buffer per source (stores of several harts interleave); with SRC
+ * fields every line starts with "[hart] ", as in SiFive's decoder for several cores -------- */
+typedef struct pbuf { char buf[4096]; size_t len; } pbuf_t;
 typedef struct pctx {
     FILE *out;
     unsigned channel;
-    char buf[4096];
-    size_t len;
+    bool tag;                 /* messages carry SRC: prefix "[src] " */
+    pbuf_t *src[NXD_MAX_SRC];
     uint64_t strings;
 } pctx_t;
 
-static void print_flush(pctx_t *c) {
-    if (!c->len) return;
-    fwrite(c->buf, 1, c->len, c->out);
-    if (c->buf[c->len - 1] != '\n') fputc('\n', c->out);
-    c->len = 0;
+static void print_flush(pctx_t *c, unsigned src) {
+    pbuf_t *b = c->src[src];
+    if (!b || !b->len) return;
+    if (c->tag) fprintf(c->out, "[%u] ", src);
+    fwrite(b->buf, 1, b->len, c->out);
+    if (b->buf[b->len - 1] != '\n') fputc('\n', c->out);
+    b->len = 0;
     c->strings++;
 }
 
@@ -118,12 +142,15 @@ static int itc_msg(void *vctx, const nxd_msg_t *m) {
     if (m->status != NXD_OK || (m->tcode != 7 && m->tcode != 23)) return 0;
     uint64_t tag = m->tcode == 7 ? m->f[NXF_IDTAG] : m->f[NXF_ADDR];
     if (tag < 4u * c->channel || tag > 4u * c->channel + 3) return 0;
+    unsigned src = m->src % NXD_MAX_SRC;
+    if (!c->src[src] && !(c->src[src] = calloc(1, sizeof *c->src[src]))) return 1;
+    pbuf_t *b = c->src[src];
     unsigned nbytes = 4 - (unsigned)(tag & 3);
     for (unsigned k = 0; k < nbytes; k++) {
         char ch = (char)((m->f[NXF_DATA] >> (8 * k)) & 0xFF);
-        if (ch == 0) { print_flush(c); continue; }
-        if (c->len < sizeof c->buf - 1) c->buf[c->len++] = ch;
-        if (ch == '\n' || ch == '\r') print_flush(c);
+        if (ch == 0) { print_flush(c, src); continue; }
+        if (b->len < sizeof b->buf - 1) b->buf[b->len++] = ch;
+        if (ch == '\n' || ch == '\r') print_flush(c, src);
     }
     return 0;
 }
@@ -136,18 +163,32 @@ static void note_first(const perf_record_t *r) { if (r->offset < first_rec) firs
 typedef struct cctx {
     FILE *out;
     const elf_syms_t *syms;
-    unsigned cur_mask;        /* columns of the current header */
-    bool have_header;
+    perf_header_t h[PERF_MAX_CORES];      /* each hart's header */
+    bool have_h[PERF_MAX_CORES];
+    bool have_header;         /* a column line was written, for the counters of cur */
+    perf_header_t cur;
     unsigned ncols[PERF_MAX_CORES];       /* counters in each hart's header */
     uint64_t truncated, errors, gaps, unknown;
 } cctx_t;
 
-static void csv_header(void *vctx, const perf_header_t *h) {
-    cctx_t *c = vctx;
-    c->ncols[h->core % PERF_MAX_CORES] = h->n;
-    if (c->have_header && c->cur_mask == h->mask) return;
+static bool same_columns(const perf_header_t *a, const perf_header_t *b) {
+    if (a->n != b->n) return false;
+    for (unsigned i = 0; i < a->n && i < PERF_MAX_COUNTERS; i++) {
+        char x[64], y[64];
+        perf_counter_name(&a->def[i], x, sizeof x);
+        perf_counter_name(&b->def[i], y, sizeof y);
+        if (a->def[i].index != b->def[i].index || strcmp(x, y)) return false;
+    }
+    return true;
+}
+
+/* the column line for hart `core`'s counters, unless the last one has the same columns (one
+ * line for a trace whose harts all count the same; harts with different counters switch) */
+static void csv_columns(cctx_t *c, unsigned core) {
+    const perf_header_t *h = &c->h[core];
+    if (c->have_header && same_columns(&c->cur, h)) return;
     c->have_header = true;
-    c->cur_mask = h->mask;
+    c->cur = *h;
     fputs("timestamp,hart,record,address,call_site,function", c->out);
     for (unsigned i = 0; i < h->n; i++) {
         char name[64];
@@ -157,6 +198,17 @@ static void csv_header(void *vctx, const perf_header_t *h) {
     fputc('\n', c->out);
 }
 
+static void csv_header(void *vctx, const perf_header_t *h) {
+    cctx_t *c = vctx;
+    unsigned core = h->core % PERF_MAX_CORES;
+    c->ncols[core] = h->n;
+    c->h[core] = *h;
+    c->have_h[core] = true;
+    /* the first header, or new counters of the hart whose columns are current: now; another
+     * hart's header: when its first record comes */
+    if (!c->have_header || c->cur.core == core) csv_columns(c, core);
+}
+
 /* parts of a truncated record that never arrived are empty fields, never guessed values; so
  * are values and addresses that a gap made unknown (perf_decode.h); a gap is a row of its own
  * (record "gap", every other field empty) before the first record after it */
@@ -164,6 +216,7 @@ static void csv_record(void *vctx, const perf_record_t *r) {
     cctx_t *c = vctx;
     note_first(r);
     unsigned nc = c->ncols[r->core % PERF_MAX_CORES];
+    if (c->have_h[r->core % PERF_MAX_CORES]) csv_columns(c, r->core % PERF_MAX_CORES);
     if (r->gap_before) {
         fprintf(c->out, ",%u,gap,,,", r->core);
         for (unsigned i = 0; i < nc; i++) fputs(",,", c->out);
@@ -205,6 +258,7 @@ typedef struct tctx {
     double us_per_tick;
     perf_header_t h[PERF_MAX_CORES];
     unsigned open[PERF_MAX_CORES];        /* slices begun and not ended, per hart */
+    bool named[PERF_MAX_CORES];           /* the hart's track has its name */
     bool first;
     uint64_t untimed, unnamed, unknown;
 } tctx_t;
@@ -224,6 +278,12 @@ static void tl_record(void *vctx, const perf_record_t *r) {
     if (!r->tics_valid) { c->untimed++; return; }
     double ts = (double)r->tics * c->us_per_tick;
     unsigned *open = &c->open[r->core % PERF_MAX_CORES];
+    if (!c->named[r->core % PERF_MAX_CORES]) {          /* one track (thread) per hart */
+        c->named[r->core % PERF_MAX_CORES] = true;
+        tl_sep(c);
+        fprintf(c->out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": %u, \"args\": {\"name\": \"hart %u\"}}",
+                r->core, r->core);
+    }
     if (r->gap_before) {
         for (; *open; (*open)--) {
             tl_sep(c);
@@ -266,14 +326,14 @@ static int elem_to_perf(void *vctx, const ts_elem_t *e) {
 /* the perf stages over data[start..len): bytes -> messages -> elements -> perf records, with
  * the out-of-band headers (if any) given first */
 static void run_perf(perf_dec_t *pd, const nxd_cfg_t *cfg, const uint8_t *data, size_t len, size_t start,
-                     const perf_header_t *cfgh, int ncfg) {
+                     const perf_header_t *cfgh, int ncfg, int hart) {
     for (int k = 0; k < ncfg; k++) perf_dec_set_config(pd, &cfgh[k]);
     nxd_t d;
     nxd_init(&d, cfg);
     d.offset = start;
     ts_elem_stage_t es;
     ts_elem_init(&es, elem_to_perf, pd);
-    nxd_decode(&d, data + start, len - start, ts_elem_from_msg, &es);
+    decode_msgs(&d, data + start, len - start, hart, ts_elem_from_msg, &es);
     ts_elem_eot(&es, len);
     perf_dec_finish(pd);
 }
@@ -346,9 +406,10 @@ int ts_decode_main(int argc, char **argv) {
         {"out", required_argument, 0, 'o'},    {"help", no_argument, 0, 'h'},
         {"perf-channel", required_argument, 0, 4}, {"elf", required_argument, 0, 5},
         {"tick-hz", required_argument, 0, 6}, {"perf-line-time", required_argument, 0, 7},
-        {"perf-config", required_argument, 0, 8}, {0, 0, 0, 0}};
+        {"perf-config", required_argument, 0, 8}, {"hart", required_argument, 0, 9},
+        {"src", required_argument, 0, 9}, {0, 0, 0, 0}};
     const char *format = "messages", *out_dir = NULL, *elf = NULL, *cfg_path = NULL;
-    int srcbits = -1, tssize = -1, channel = 0, perf_channel = -1, c;
+    int srcbits = -1, tssize = -1, channel = 0, perf_channel = -1, hart = -1, c;
     double tick_hz = 100e6;
     bool value_time = false;
     char *end;
@@ -356,11 +417,12 @@ int ts_decode_main(int argc, char **argv) {
     optind = 1;
     while ((c = getopt_long(argc, argv, ":f:o:h", opts, NULL)) != -1) {
         long v = 0;
-        if (c == 1 || c == 2 || c == 3 || c == 4) {
+        if (c == 1 || c == 2 || c == 3 || c == 4 || c == 9) {
             v = strtol(optarg, &end, 0);
-            if (*end || end == optarg || v < 0 || (c == 1 && v > 8) || (c == 2 && (v < 1 || v > 64)) || ((c == 3 || c == 4) && v > 31)) {
+            if (*end || end == optarg || v < 0 || (c == 1 && v > 8) || (c == 2 && (v < 1 || v > 64)) || ((c == 3 || c == 4) && v > 31) ||
+                (c == 9 && v >= NXD_MAX_SRC)) {
                 fprintf(stderr, "tracesim: invalid value '%s' for %s (see tracesim decode --help)\n", optarg,
-                        c == 1 ? "--srcbits" : c == 2 ? "--tssize" : c == 3 ? "--itc-channel" : "--perf-channel");
+                        c == 1 ? "--srcbits" : c == 2 ? "--tssize" : c == 3 ? "--itc-channel" : c == 4 ? "--perf-channel" : "--hart");
                 return EXIT_USAGE;
             }
         }
@@ -387,6 +449,7 @@ int ts_decode_main(int argc, char **argv) {
             value_time = !strcmp(optarg, "value");
             break;
         case 8: cfg_path = optarg; break;
+        case 9: hart = (int)v; break;
         case 'h': usage(stdout); return 0;
         case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim decode --help)\n", argv[optind - 1]); return EXIT_USAGE;
         default: fprintf(stderr, "tracesim: unknown option '%s' (see tracesim decode --help)\n", argv[optind - 1]); return EXIT_USAGE;
@@ -408,7 +471,12 @@ int ts_decode_main(int argc, char **argv) {
     uint8_t *data = (uint8_t *)ts_read_file(path, &len, err, sizeof err);
     if (!data) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
 
-    ts_trace_defaults(path, &srcbits, &tssize);          /* trace.json beside the trace */
+    unsigned harts;                                      /* trace.json beside the trace */
+    if (ts_trace_harts(path, &srcbits, &tssize, hart, &harts, NULL, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        free(data);
+        return EXIT_USAGE;
+    }
     nxd_cfg_t cfg = {(unsigned)srcbits, (unsigned)tssize};
     /* the perf header out of band; its channel unless --perf-channel says otherwise */
     static perf_header_t cfgh[PERF_MAX_CORES];
@@ -441,7 +509,7 @@ int ts_decode_main(int argc, char **argv) {
         perf_dec_cb_t cb = {&sc, s_header, s_record, s_error};
         static perf_dec_t pd;
         perf_dec_init(&pd, (unsigned)perf_channel, &cb);
-        run_perf(&pd, &cfg, data, len, start, cfgh, ncfg);
+        run_perf(&pd, &cfg, data, len, start, cfgh, ncfg, hart);
         free(data);
         perf_notes(&pd, perf_channel, &ti, cfg_path);
         if (perf_sifive_close(ps)) { fprintf(stderr, "tracesim: writing the perf files in %s failed\n", dir); return EXIT_HOST; }
@@ -468,7 +536,7 @@ int ts_decode_main(int argc, char **argv) {
     int rc = 0;
     if (!strcmp(format, "messages")) {
         jctx_t jc = {out, 0, 0, 0};
-        nxd_decode(&d, data + start, len - start, json_msg, &jc);
+        decode_msgs(&d, data + start, len - start, hart, json_msg, &jc);
         if (jc.truncated)
             fprintf(stderr, "tracesim: note: the last message is cut off at the end of the trace (not listed)\n");
         if (jc.bad)
@@ -498,7 +566,7 @@ int ts_decode_main(int argc, char **argv) {
         if (!csv) fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", out);
         static perf_dec_t pd;
         perf_dec_init(&pd, (unsigned)perf_channel, &cb);
-        run_perf(&pd, &cfg, data, len, start, cfgh, ncfg);
+        run_perf(&pd, &cfg, data, len, start, cfgh, ncfg, hart);
         if (!csv) fputs("\n]}\n", out);
         if (tc.untimed)
             fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) without a timestamp are not in the timeline\n", tc.untimed);
@@ -514,12 +582,16 @@ int ts_decode_main(int argc, char **argv) {
     } else if (!strcmp(format, "elements")) {
         ts_elem_stage_t es;
         ts_elem_init(&es, print_elem, out);
-        nxd_decode(&d, data + start, len - start, ts_elem_from_msg, &es);
+        decode_msgs(&d, data + start, len - start, hart, ts_elem_from_msg, &es);
         ts_elem_eot(&es, len);
     } else {
-        pctx_t pc = {.out = out, .channel = (unsigned)channel};
-        nxd_decode(&d, data + start, len - start, itc_msg, &pc);
-        print_flush(&pc);
+        static pctx_t pc;
+        memset(&pc, 0, sizeof pc);
+        pc.out = out;
+        pc.channel = (unsigned)channel;
+        pc.tag = cfg.srcbits > 0;
+        decode_msgs(&d, data + start, len - start, hart, itc_msg, &pc);
+        for (unsigned k = 0; k < NXD_MAX_SRC; k++) { print_flush(&pc, k); free(pc.src[k]); }
     }
     if (out != stdout && fclose(out)) rc = EXIT_HOST;
     fflush(stdout);

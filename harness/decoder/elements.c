@@ -56,7 +56,11 @@ int ts_elem_from_msg(void *vs, const nxd_msg_t *m) {
         break;
     }
     case 2: e.type = TS_ELEM_OWNERSHIP; e.u.own.process = (uint32_t)f[NXF_PROCESS]; break;
-    case 8: e.type = TS_ELEM_OVERFLOW; memset(s->synced, 0, sizeof s->synced); break;
+    case 8:                         /* that source lost messages (every source without SRC) */
+        e.type = TS_ELEM_OVERFLOW;
+        if (m->has_src) s->synced[src] = false;
+        else memset(s->synced, 0, sizeof s->synced);
+        break;
     case 27:
         e.type = TS_ELEM_RESOURCE_FULL;
         e.u.rf.rcode = (unsigned)f[NXF_RCODE];

@@ -230,7 +230,12 @@ int nxd_decode(nxd_t *d, const uint8_t *buf, size_t len, nxd_cb cb, void *ctx) {
         m.len = (uint32_t)(end - start + 1);
         rd_t r = {m.bytes, m.len, 0, false, NULL};
         if (parse_fields(d, &m, &r)) {
-            if (m.tcode == 8) forget_time(d);
+            /* an Error message: that encoder lost messages, so its time is unknown until
+             * its next full timestamp; with SRC fields the other sources keep theirs */
+            if (m.tcode == 8) {
+                if (m.has_src) d->last_time[m.src % NXD_MAX_SRC] = 0;
+                else forget_time(d);
+            }
             timestamp(d, &m);
             m.status = NXD_OK;
             i = end + 1;

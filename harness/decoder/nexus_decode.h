@@ -7,7 +7,9 @@
  * field is followed by a TSTAMP. An ICT/ICT-WS message whose CKDATA0 is an address (any
  * CKSRC but 0, and CKSRC 0 with CKDF 1) also has it as U-ADDR (TCODE 34) or F-ADDR (35). Timestamps are rebuilt per source: full on sync-type and
  * ICT-WS messages, XOR with the previous one otherwise, unknown until the first full one;
- * an Error message or a corrupt message forgets the time of every source.
+ * a corrupt message forgets the time of every source (its SRC cannot be trusted), an Error
+ * message the time of its own source when messages carry SRC (srcbits > 0: the encoder of
+ * that source lost messages, the others did not; dqr forgets every core's), else of all.
  * Corrupt input (unknown TCODE, a field wider than 64 bits, too long, wrong field layout)
  * gives a message with status NXD_BAD and decoding resumes at the next byte; a message cut
  * off by the end of the input gives NXD_TRUNCATED. The decoder never reads past the input. */

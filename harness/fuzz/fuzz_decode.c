@@ -74,6 +74,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (devnull) {
         prof_write_text(prof, devnull);
         prof_write_csv(prof, devnull);
+        prof_write_csv_hart(prof, devnull, 1, true);
         fclose(devnull);
     }
     prof_free(prof);

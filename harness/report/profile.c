@@ -633,16 +633,26 @@ static void csv_text(FILE *o, const char *s) {        /* a CSV field, quoted whe
     fputc('"', o);
 }
 
-int prof_write_csv(const prof_t *p, FILE *o) {
+bool prof_same_counters(const prof_t *a, const prof_t *b) {
+    for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++)
+        if (a->col[x].used != b->col[x].used || (a->col[x].used && strcmp(a->col[x].name, b->col[x].name))) return false;
+    return true;
+}
+
+/* hart < 0: no hart column */
+static int write_csv(const prof_t *p, FILE *o, int hart, bool columns) {
     skey_t *k = sorted_funcs(p, false);
     if (!k) return -1;
     int x0 = primary(p);
-    fputs("function,address,calls,still_active,percent", o);
-    for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++)
-        if (p->col[x].used) fprintf(o, ",%s_self,%s_total", p->col[x].name, p->col[x].name);
-    fputc('\n', o);
+    if (columns) {
+        fputs(hart >= 0 ? "hart,function,address,calls,still_active,percent" : "function,address,calls,still_active,percent", o);
+        for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++)
+            if (p->col[x].used) fprintf(o, ",%s_self,%s_total", p->col[x].name, p->col[x].name);
+        fputc('\n', o);
+    }
     for (size_t n = 0; n < p->nfunc; n++) {
         const prof_func_t *f = &p->func[k[n].i];
+        if (hart >= 0) fprintf(o, "%d,", hart);
         csv_text(o, f->name ? f->name : "");
         fprintf(o, ",0x%08" PRIx64 ",%" PRIu64 ",%" PRIu64 ",", f->addr, f->calls, f->still_active);
         if (x0 >= 0 && p->trace_total[x0]) fprintf(o, "%.2f", 100.0 * (double)f->self[x0] / (double)p->trace_total[x0]);
@@ -653,3 +663,6 @@ int prof_write_csv(const prof_t *p, FILE *o) {
     free(k);
     return ferror(o) ? -1 : 0;
 }
+
+int prof_write_csv(const prof_t *p, FILE *o) { return write_csv(p, o, -1, true); }
+int prof_write_csv_hart(const prof_t *p, FILE *o, unsigned hart, bool columns) { return write_csv(p, o, (int)hart, columns); }

@@ -125,4 +125,10 @@ uint64_t prof_outside(const prof_t *p, unsigned index);
  * flat profile as CSV; 0, or -1 if writing failed */
 int prof_write_text(const prof_t *p, FILE *out);
 int prof_write_csv(const prof_t *p, FILE *out);
+/* the same CSV with a first column `hart` (the value given), for a profile of one hart's
+ * records; columns: false leaves out the column-name line (the previous hart's has the same
+ * columns, prof_same_counters) */
+int prof_write_csv_hart(const prof_t *p, FILE *out, unsigned hart, bool columns);
+/* the two profiles have the same counter columns */
+bool prof_same_counters(const prof_t *a, const prof_t *b);
 #endif

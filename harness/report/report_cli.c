@@ -1,6 +1,8 @@
 /* report_cli.c - `tracesim report [options] TRACE.rtd`: decodes the SiFive perf library's
  * records from a trace (decoder stages of harness/decoder/) and writes the profile of
- * profile.h as text or, with --format csv, the flat profile as CSV. */
+ * profile.h as text or, with --format csv, the flat profile as CSV. One profile per hart
+ * (source): a trace of several harts gets a section per hart (--hart N: that one only), and
+ * the CSV's first column is the hart. */
 #include "report_cli.h"
 #include "cli_util.h"
 #include "elements.h"
@@ -33,6 +35,7 @@ static void usage(FILE *f) {
           "      --perf-channel N  perf library channel 0..31 (default 6)\n"
           "      --srcbits N       SRC field width 0..8 (default: trace.json beside the trace, else 0)\n"
           "      --tssize N        timestamp width in bits (default: trace.json, else 40)\n"
+          "      --hart N          the profile of hart (source) N only (default: one per hart)\n"
           "      --perf-config FILE  the perf header out of band (perf_config.txt of the run folder),\n"
           "                        for a trace whose header was overwritten (a wrapped buffer)\n"
           "  -o, --out FILE        write the report to FILE instead of stdout\n"
@@ -42,9 +45,26 @@ static void usage(FILE *f) {
           "126 output not writable\n", f);
 }
 
-typedef struct rctx { prof_t *prof; uint64_t errors, gaps; unsigned warnings; } rctx_t;
-static void r_header(void *v, const perf_header_t *h) { prof_header(((rctx_t *)v)->prof, h); }
-static void r_record(void *v, const perf_record_t *r) { prof_record(((rctx_t *)v)->prof, r); }
+typedef struct rctx {
+    prof_t *prof[PERF_MAX_CORES];     /* per hart, made when its first header arrives */
+    prof_opts_t po;
+    int hart;                         /* --hart, or -1 */
+    bool oom;
+    uint64_t errors, gaps;
+    unsigned warnings;
+} rctx_t;
+static prof_t *hart_prof(rctx_t *c, unsigned core) {
+    core %= PERF_MAX_CORES;
+    if (c->hart >= 0 && core != (unsigned)c->hart) return NULL;
+    if (!c->prof[core] && !(c->prof[core] = prof_new(&c->po))) c->oom = true;
+    return c->prof[core];
+}
+static void r_header(void *v, const perf_header_t *h) { prof_t *p = hart_prof(v, h->core); if (p) prof_header(p, h); }
+static void r_record(void *v, const perf_record_t *r) {
+    rctx_t *c = v;
+    if (c->hart >= 0 && r->core % PERF_MAX_CORES != (unsigned)c->hart) return;
+    if (c->prof[r->core % PERF_MAX_CORES]) prof_record(c->prof[r->core % PERF_MAX_CORES], r);
+}
 static void r_error(void *v, unsigned core, uint64_t off, const char *w) { ts_perf_diag(&((rctx_t *)v)->errors, &((rctx_t *)v)->gaps, core, off, w); }
 static void r_warn(void *v, const char *msg) {
     rctx_t *c = v;
@@ -64,19 +84,20 @@ int ts_report_main(int argc, char **argv) {
         {"tssize", required_argument, 0, 2},   {"perf-channel", required_argument, 0, 4},
         {"elf", required_argument, 0, 5},      {"out", required_argument, 0, 'o'},
         {"help", no_argument, 0, 'h'},         {"perf-config", required_argument, 0, 6},
-        {0, 0, 0, 0}};
+        {"hart", required_argument, 0, 7},     {0, 0, 0, 0}};
     const char *format = "text", *out_path = NULL, *elf = NULL, *cfg_path = NULL;
-    int srcbits = -1, tssize = -1, perf_channel = -1, c;
+    int srcbits = -1, tssize = -1, perf_channel = -1, hart = -1, c;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":f:o:h", opts, NULL)) != -1) {
         long v = 0;
-        if (c == 1 || c == 2 || c == 4) {
+        if (c == 1 || c == 2 || c == 4 || c == 7) {
             char *end;
             v = strtol(optarg, &end, 0);
-            if (*end || end == optarg || v < 0 || (c == 1 && v > 8) || (c == 2 && (v < 1 || v > 64)) || (c == 4 && v > 31)) {
+            if (*end || end == optarg || v < 0 || (c == 1 && v > 8) || (c == 2 && (v < 1 || v > 64)) || (c == 4 && v > 31) ||
+                (c == 7 && v >= PERF_MAX_CORES)) {
                 fprintf(stderr, "tracesim: invalid value '%s' for %s (see tracesim report --help)\n", optarg,
-                        c == 1 ? "--srcbits" : c == 2 ? "--tssize" : "--perf-channel");
+                        c == 1 ? "--srcbits" : c == 2 ? "--tssize" : c == 4 ? "--perf-channel" : "--hart");
                 return EXIT_USAGE;
             }
         }
@@ -88,6 +109,7 @@ int ts_report_main(int argc, char **argv) {
         case 4: perf_channel = (int)v; break;
         case 5: elf = optarg; break;
         case 6: cfg_path = optarg; break;
+        case 7: hart = (int)v; break;
         case 'h': usage(stdout); return 0;
         case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim report --help)\n", argv[optind - 1]); return EXIT_USAGE;
         default: fprintf(stderr, "tracesim: unknown option '%s' (see tracesim report --help)\n", argv[optind - 1]); return EXIT_USAGE;
@@ -106,7 +128,13 @@ int ts_report_main(int argc, char **argv) {
     size_t len;
     uint8_t *data = (uint8_t *)ts_read_file(path, &len, err, sizeof err);
     if (!data) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
-    ts_trace_defaults(path, &srcbits, &tssize);
+    unsigned harts;
+    bool harts_known;
+    if (ts_trace_harts(path, &srcbits, &tssize, hart, &harts, &harts_known, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        free(data);
+        return EXIT_USAGE;
+    }
     static perf_header_t cfgh[PERF_MAX_CORES];
     int ncfg = 0;
     unsigned cfg_channel = 6;
@@ -126,15 +154,10 @@ int ts_report_main(int argc, char **argv) {
         free(data);
         return EXIT_NO_FILE;
     }
-    rctx_t rc = {NULL, 0, 0, 0};
-    prof_opts_t po = {elf ? sym_of : NULL, elf ? &syms : NULL, r_warn, &rc};
-    rc.prof = prof_new(&po);
-    if (!rc.prof) {
-        fprintf(stderr, "tracesim: out of memory\n");
-        free(data);
-        if (elf) elf_syms_free(&syms);
-        return EXIT_HOST;
-    }
+    static rctx_t rc;
+    memset(&rc, 0, sizeof rc);
+    rc.po = (prof_opts_t){elf ? sym_of : NULL, elf ? &syms : NULL, r_warn, &rc};
+    rc.hart = hart;
 
     /* bytes -> messages -> elements -> perf records -> profile */
     nxd_cfg_t cfg = {(unsigned)srcbits, (unsigned)tssize};
@@ -156,7 +179,20 @@ int ts_report_main(int argc, char **argv) {
     nxd_decode(&d, data + start, len - start, ts_elem_from_msg, es);
     ts_elem_eot(es, len);
     perf_dec_finish(pd);
-    prof_finish(rc.prof);
+    unsigned nprof = 0;
+    for (unsigned k = 0; k < PERF_MAX_CORES; k++)
+        if (rc.prof[k]) { prof_finish(rc.prof[k]); nprof++; }
+    if (rc.oom) {
+        fprintf(stderr, "tracesim: out of memory\n");
+        status = EXIT_HOST;
+        goto done;
+    }
+    if (hart >= 0 && !rc.prof[hart] && (pd->headers || pd->config_used)) {
+        fprintf(stderr, "tracesim: no perf header of hart %d (marker 0x%08x) on ITC channel %d in %s\n", hart, pd->marker,
+                perf_channel, path);
+        status = EXIT_NO_FILE;
+        goto done;
+    }
     if (!pd->headers && !pd->config_used) {
         if (ti.wrapped && !cfg_path)
             fprintf(stderr, "tracesim: no perf header (marker 0x%08x) on ITC channel %d in %s: the buffer wrapped and the "
@@ -176,9 +212,16 @@ int ts_report_main(int argc, char **argv) {
         status = EXIT_HOST;
         goto done;
     }
-    int wrc;
+    int wrc = 0;
+    /* a section per hart for a trace of several harts (or one chosen with --hart) */
+    bool sections = hart >= 0 || nprof > 1 || (harts_known && harts > 1);
     if (!strcmp(format, "csv")) {
-        wrc = prof_write_csv(rc.prof, out);
+        const prof_t *last = NULL;
+        for (unsigned k = 0; k < PERF_MAX_CORES && !wrc; k++) {
+            if (!rc.prof[k]) continue;
+            wrc = prof_write_csv_hart(rc.prof[k], out, k, !last || !prof_same_counters(last, rc.prof[k]));
+            last = rc.prof[k];
+        }
     } else {
         fprintf(out, "tracesim report %s (perf channel %d%s%s)\n", path, perf_channel,
                 elf ? "; symbols from " : "; no ELF: functions by address", elf ? elf : "");
@@ -189,8 +232,20 @@ int ts_report_main(int argc, char **argv) {
             fprintf(out, "; decoding starts at offset %zu%s%s\n", start, pd->config_used ? "; perf header from " : "",
                     pd->config_used ? cfg_path : "");
         }
-        fputc('\n', out);
-        wrc = prof_write_text(rc.prof, out);
+        if (sections) {
+            fprintf(out, "%u hart%s with perf records:", nprof, nprof == 1 ? "" : "s");
+            for (unsigned k = 0; k < PERF_MAX_CORES; k++)
+                if (rc.prof[k]) fprintf(out, " %u", k);
+            if (hart >= 0) fprintf(out, " (--hart %d)", hart);
+            else if (harts_known && harts > nprof) fprintf(out, " (the trace has %u harts; the others wrote no perf header)", harts);
+            fputc('\n', out);
+        }
+        for (unsigned k = 0; k < PERF_MAX_CORES && !wrc; k++) {
+            if (!rc.prof[k]) continue;
+            if (sections) fprintf(out, "\n==== hart %u ====\n", k);
+            fputc('\n', out);
+            wrc = prof_write_text(rc.prof[k], out);
+        }
     }
     if ((out != stdout && fclose(out)) || wrc) {
         fprintf(stderr, "tracesim: writing the report to %s failed\n", out_path ? out_path : "stdout");
@@ -202,7 +257,7 @@ done:
     fflush(stdout);
     free(pd);
     free(es);
-    prof_free(rc.prof);
+    for (unsigned k = 0; k < PERF_MAX_CORES; k++) prof_free(rc.prof[k]);
     if (elf) elf_syms_free(&syms);
     free(data);
     return status;
