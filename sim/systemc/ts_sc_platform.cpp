@@ -262,6 +262,10 @@ struct platform {
             te[0]->sba.bind(bus->sba_in);
             sink_owner = te[0].get();
         }
+        // trace_events.csv's sink_stopped row, in the cycle tracesim run writes it
+        sink_owner->on_sink_stop = [s](uint64_t cycle) {
+            gt_log_trace_event(&s->h[0].gt, cycle, s->funnel_on ? -1 : 0, "sink_stopped", 0);
+        };
         the_bus = bus.get();
     }
 };

@@ -60,7 +60,11 @@ void ts_trace_sc::catch_up_cycle(uint64_t cycle) { group_->catch_up(cycle); }
 
 void ts_trace_sc::after_tick(uint64_t cycle) {
     const sink_t *k = sink();
-    if (k->stopped && !stop_seen_) { stop_seen_ = true; stop_cycle_ = cycle; }
+    if (k->stopped && !stop_seen_) {
+        stop_seen_ = true;
+        stop_cycle_ = cycle;
+        if (on_sink_stop) on_sink_stop(cycle);
+    }
     if (!k->sba_valid || !sba.size()) return;
     uint8_t data[32];
     std::memcpy(data, k->sba_data, k->width);

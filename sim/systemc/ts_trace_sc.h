@@ -46,6 +46,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -97,6 +98,8 @@ public:
     // whether the sink stopped on wrap, and in which cycle
     bool sink_stopped() const { return stop_seen_; }
     uint64_t sink_stop_cycle() const { return stop_cycle_; }
+    // optional: called once, in the tick in which the sink stopped on wrap (its cycle)
+    std::function<void(uint64_t)> on_sink_stop;
     const sc_core::sc_time &period() const { return group_->period(); }
     virtual const sink_t *sink() const = 0;
 
