@@ -1,4 +1,5 @@
 /* main.c - the tracesim command line: `tracesim run FW.elf [options]`. */
+#include "cli_util.h"
 #include "decode_cli.h"
 #include "ground_truth.h"
 #include "elf_load.h"
@@ -91,18 +92,6 @@ static int parse_u64(const char *s, uint64_t *out) {
     return 0;
 }
 
-static int mkdir_p(const char *path) {
-    char buf[4096];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf) return -1;
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        if (mkdir(buf, 0777) && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    if (mkdir(buf, 0777) && errno != EEXIST) return -1;
-    return 0;
-}
 
 static double now_s(void) {
     struct timespec t;
@@ -400,7 +389,7 @@ static int cmd_run(int argc, char **argv) {
             if (access(dir, F_OK)) break;
         }
     }
-    if (mkdir_p(dir)) {
+    if (ts_mkdir_p(dir)) {
         fprintf(stderr, "tracesim: cannot create run folder %s: %s\n", dir, strerror(errno));
         return TS_EXIT_HOST;
     }

@@ -235,3 +235,19 @@ int ts_trace_harts(const char *trace_path, int *srcbits, int *tssize, int hart, 
     }
     return 0;
 }
+
+int ts_mkdir_p(const char *path) {
+    char buf[4096];
+    int n = snprintf(buf, sizeof buf, "%s", path);
+    if (n < 0 || (size_t)n >= sizeof buf) { errno = ENAMETOOLONG; return -1; }
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        if (mkdir(buf, 0777) && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    if (mkdir(buf, 0777) && errno != EEXIST) return -1;
+    struct stat sb;
+    if (stat(buf, &sb) || !S_ISDIR(sb.st_mode)) { errno = ENOTDIR; return -1; }
+    return 0;
+}

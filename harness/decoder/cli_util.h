@@ -55,4 +55,7 @@ int ts_perf_headers_from_itc(const char *itc_path, int want_channel, perf_header
 int ts_write_perf_config(const char *run_dir, char *err, size_t errlen);
 /* the note for a wrapped trace: what was overwritten and where decoding starts */
 void ts_wrap_note(const char *trace_path, const ts_trace_info_t *ti, size_t start);
+/* mkdir -p: creates path and its missing parents; 0, or -1 with errno (ENOTDIR if path
+ * exists and is no folder, ENAMETOOLONG) */
+int ts_mkdir_p(const char *path);
 #endif

@@ -1,4 +1,5 @@
 /* overhead.c - `tracesim overhead`: see overhead.h. */
+#include "cli_util.h"
 #include "overhead.h"
 #include "elements.h"
 #include "nexus_decode.h"
@@ -93,20 +94,6 @@ static int fmt(char *buf, size_t len, const char *f, ...) {
     return n < 0 || (size_t)n >= len ? -1 : 0;
 }
 
-static int mkdir_p(const char *path) {
-    char buf[OVH_PATH];
-    if (fmt(buf, sizeof buf, "%s", path)) { errno = ENAMETOOLONG; return -1; }
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        if (mkdir(buf, 0777) && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    if (mkdir(buf, 0777) && errno != EEXIST) return -1;
-    struct stat sb;
-    if (stat(buf, &sb) || !S_ISDIR(sb.st_mode)) { errno = ENOTDIR; return -1; }
-    return 0;
-}
 
 /* DIR/FILE, whole and NUL-terminated; NULL if missing or unreadable */
 static char *slurp(const char *dir, const char *file, size_t *len) {
@@ -644,7 +631,7 @@ int ts_overhead_main(int argc, char **argv) {
             free(runs);
             return OVH_NO_FILE;
         }
-        if (fmt(runs[i].dir, sizeof runs[i].dir, "%s/runs/%s", out, runs[i].name) || mkdir_p(runs[i].dir)) {
+        if (fmt(runs[i].dir, sizeof runs[i].dir, "%s/runs/%s", out, runs[i].name) || ts_mkdir_p(runs[i].dir)) {
             fprintf(stderr, "tracesim: overhead: cannot create %s/runs/%s: %s\n", out, runs[i].name, strerror(errno));
             free(runs);
             return OVH_HOST;

@@ -1,4 +1,5 @@
 /* sweep_cli.c - `tracesim sweep`: see sweep_cli.h. */
+#include "cli_util.h"
 #include "sweep_cli.h"
 #include "sweep_run.h"
 #include "sweep_spec.h"
@@ -184,7 +185,7 @@ int ts_sweep_main(int argc, char **argv) {
         rc = 0;
         goto free_spec;
     }
-    if (!o.dry_run && sw_mkdir_p(o.out)) {
+    if (!o.dry_run && ts_mkdir_p(o.out)) {
         fprintf(stderr, "tracesim: sweep: cannot create %s: %s\n", o.out, strerror(errno));
         rc = SW_EXIT_HOST;
         goto free_spec;

@@ -3,6 +3,7 @@
  * Signals: the only globals of the sweep live here, for the signal handlers (a flag, and the
  * child a point command forwards SIGINT/SIGTERM/SIGHUP to). */
 #define _GNU_SOURCE                     /* nftw */
+#include "cli_util.h"
 #include "sweep_run.h"
 #include "elements.h"
 #include "nexus_decode.h"
@@ -73,20 +74,6 @@ static void sleep_s(double s) {
     nanosleep(&t, NULL);
 }
 
-int sw_mkdir_p(const char *path) {
-    char buf[SW_PATH];
-    if (fmt(buf, sizeof buf, "%s", path)) { errno = ENAMETOOLONG; return -1; }
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/') continue;
-        *p = 0;
-        if (mkdir(buf, 0777) && errno != EEXIST) return -1;
-        *p = '/';
-    }
-    if (mkdir(buf, 0777) && errno != EEXIST) return -1;
-    struct stat sb;
-    if (stat(buf, &sb) || !S_ISDIR(sb.st_mode)) { errno = ENOTDIR; return -1; }
-    return 0;
-}
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
     (void)sb; (void)flag; (void)ftw;
@@ -358,7 +345,7 @@ int sw_point_main(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *o) 
         return SW_EXIT_HOST;
     }
     catch_signals();
-    if (clear_point_dir(dir) || sw_mkdir_p(dir)) {
+    if (clear_point_dir(dir) || ts_mkdir_p(dir)) {
         fprintf(stderr, "tracesim: sweep: cannot create %s: %s\n", dir, strerror(errno));
         return SW_EXIT_HOST;
     }
@@ -578,7 +565,7 @@ int sw_local(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o) {
             const sw_point_t *pt = &p->points[todo[next]];
             char **argv = point_argv(o, pt), errf[SW_PATH], dir[SW_PATH];
             pid_t pid = -1;
-            if (argv && !point_dir(o, pt, NULL, dir, sizeof dir) && !sw_mkdir_p(dir) &&
+            if (argv && !point_dir(o, pt, NULL, dir, sizeof dir) && !ts_mkdir_p(dir) &&
                 !fmt(errf, sizeof errf, "%s/point.log", dir))
                 pid = spawn_self(argv, errf, errf, NULL);
             free(argv);
@@ -735,7 +722,7 @@ static int slurm_engine(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t 
     }
     char sdir[SW_PATH], spath[SW_PATH], sout[SW_PATH], serr[SW_PATH];
     if (fmt(sdir, sizeof sdir, "%s/slurm", o->out) || fmt(spath, sizeof spath, "%s/sweep.sbatch", sdir) ||
-        fmt(sout, sizeof sout, "%s/sbatch.out", sdir) || fmt(serr, sizeof serr, "%s/sbatch.err", sdir) || sw_mkdir_p(sdir)) {
+        fmt(sout, sizeof sout, "%s/sbatch.out", sdir) || fmt(serr, sizeof serr, "%s/sbatch.err", sdir) || ts_mkdir_p(sdir)) {
         fprintf(stderr, "tracesim: sweep: cannot create %s/slurm: %s\n", o->out, strerror(errno));
         free(script);
         return SW_EXIT_HOST;

@@ -47,7 +47,6 @@ int sw_slurm(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o);
  * is ok, 1 otherwise, 126 when the files cannot be written. Counts go to ok/failed/missing. */
 int sw_collect(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o, size_t *ok, size_t *failed, size_t *missing);
 /* mkdir -p; 0 or -1 with errno */
-int sw_mkdir_p(const char *path);
 /* 0 not complete, 1 complete and ok, 2 complete and failed */
 int sw_point_state(const sw_opts_t *o, const sw_point_t *pt);
 #endif
