@@ -181,9 +181,10 @@ int ts_check_main(int argc, char **argv) {
     char *line = strchr(csv, '\n');                    /* skip the header */
     while (line) {
         line++;
-        store_t s;
-        unsigned hart;
-        if (sscanf(line, "%" SCNu64 ",%u,%u,%u,%u,%" SCNx32, &s.cycle, &hart, &s.stim, &s.off, &s.size, &s.value) != 6) break;
+        ts_itc_row_t r;
+        if (!ts_itc_row(line, &r)) break;
+        store_t s = {.cycle = r.cycle, .stim = r.stim, .off = r.off, .size = r.size, .value = r.value};
+        unsigned hart = r.hart;
         if (hart >= NH) {
             fprintf(stderr, "tracesim: check: itc.csv has a store of hart %u (at most %u harts are checked)\n", hart, NH);
             free(trace); free(json); free(csv);

@@ -403,8 +403,9 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     }
     /* ground truth tables */
     for (char *l = strchr(itc, '\n'); l && ok; l = strchr(l, '\n')) {
-        store_t s;
-        if (sscanf(++l, "%" SCNu64 ",%u,%u,%u,%u,%" SCNx32, &s.cycle, &s.hart, &s.stim, &s.off, &s.size, &s.value) != 6) break;
+        ts_itc_row_t r;
+        if (!ts_itc_row(++l, &r)) break;
+        store_t s = {r.cycle, r.hart, r.stim, r.off, r.size, r.value};
         s.hart %= NH;
         VEC_PUSH(st, nst, cst, s);
     }

@@ -131,11 +131,11 @@ int ts_perf_headers_from_itc(const char *itc_path, int want_channel, perf_header
     int rc = 0;
     if (!fgets(line, sizeof line, f)) line[0] = 0;       /* the column names */
     while (fgets(line, sizeof line, f)) {
-        unsigned long long cycle;
-        unsigned hart, stim, off, size;
-        uint32_t value;
-        if (sscanf(line, "%llu,%u,%u,%u,%u,%" SCNx32, &cycle, &hart, &stim, &off, &size, &value) != 6) break;
-        unsigned ch = stim & 15;
+        ts_itc_row_t row;
+        if (!ts_itc_row(line, &row)) break;
+        unsigned hart = row.hart, off = row.off, size = row.size;
+        uint32_t value = row.value;
+        unsigned ch = row.stim & 15;
         if (want_channel >= 0 && ch != (unsigned)want_channel) continue;
         if (!dec[ch]) {
             if (size != 4 || value != PERF_MARKER) continue;
@@ -145,14 +145,7 @@ int ts_perf_headers_from_itc(const char *itc_path, int want_channel, perf_header
             perf_dec_cb_t cb = {w[ch], pcw_header, NULL, NULL};
             perf_dec_init(dec[ch], ch, &cb);
         }
-        nxd_msg_t m;
-        memset(&m, 0, sizeof m);
-        m.status = NXD_OK;
-        m.tcode = 7;
-        m.src = hart;
-        m.f[NXF_IDTAG] = (uint64_t)(ch << 2 | (off & 3));
-        m.f[NXF_DATA] = value;
-        perf_dec_feed(dec[ch], &m);
+        perf_dec_feed_store(dec[ch], hart, ch, off & 3, value, 0);
     }
     fclose(f);
     int ch = -1;
@@ -250,4 +243,42 @@ int ts_mkdir_p(const char *path) {
     struct stat sb;
     if (stat(buf, &sb) || !S_ISDIR(sb.st_mode)) { errno = ENOTDIR; return -1; }
     return 0;
+}
+
+static const char *dec_field(const char *p, uint64_t *v, char end) {
+    if (*p < '0' || *p > '9') return NULL;
+    uint64_t x = 0;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        uint64_t d = (uint64_t)(*p - '0');
+        if (x > UINT64_MAX / 10 || (x == UINT64_MAX / 10 && d > UINT64_MAX % 10)) return NULL;
+        x = x * 10 + d;
+    }
+    if (*p != end) return NULL;
+    *v = x;
+    return p + 1;
+}
+
+bool ts_itc_row(const char *line, ts_itc_row_t *r) {
+    uint64_t f[5];
+    const char *p = line;
+    for (int i = 0; i < 5 && p; i++) p = dec_field(p, &f[i], ',');
+    if (!p || f[1] > 0xFFFFFFFFu || f[2] > 0xFFFFFFFFu || f[3] > 3 || f[4] > 4) return false;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) p += 2;
+    uint32_t v = 0;
+    int n = 0;
+    for (;; p++, n++) {
+        int d = (*p >= '0' && *p <= '9') ? *p - '0' : (*p >= 'a' && *p <= 'f') ? *p - 'a' + 10
+              : (*p >= 'A' && *p <= 'F') ? *p - 'A' + 10 : -1;
+        if (d < 0) break;
+        if (n == 8) return false;
+        v = v << 4 | (uint32_t)d;
+    }
+    if (!n || (*p && *p != '\n' && *p != '\r')) return false;
+    r->cycle = f[0];
+    r->hart = (unsigned)f[1];
+    r->stim = (unsigned)f[2];
+    r->off = (unsigned)f[3];
+    r->size = (unsigned)f[4];
+    r->value = v;
+    return true;
 }

@@ -58,4 +58,10 @@ void ts_wrap_note(const char *trace_path, const ts_trace_info_t *ti, size_t star
 /* mkdir -p: creates path and its missing parents; 0, or -1 with errno (ENOTDIR if path
  * exists and is no folder, ENAMETOOLONG) */
 int ts_mkdir_p(const char *path);
+
+/* One data row of a run folder's itc.csv (`cycle,hart,stimulus,offset,size,0xvalue`, the
+ * format sim/ground_truth_log.c writes); the hand parser is ~10x cheaper than sscanf, which
+ * matters for files of millions of rows. true if the line is such a row. */
+typedef struct ts_itc_row { uint64_t cycle; unsigned hart, stim, off, size; uint32_t value; } ts_itc_row_t;
+bool ts_itc_row(const char *line, ts_itc_row_t *r);
 #endif

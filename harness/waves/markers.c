@@ -129,11 +129,9 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
         perf_dec_cb_t cb = {rc, on_header, on_record, on_error};
         perf_dec_init(pd, channel, &cb);
         while (fgets(line, sizeof line, f)) {
-            unsigned long long cycle;
-            unsigned hart, stim, off, size;
-            uint32_t value;
-            if (sscanf(line, "%llu,%u,%u,%u,%u,%" SCNx32, &cycle, &hart, &stim, &off, &size, &value) != 6) continue;
-            perf_dec_feed_store(pd, hart, stim, off, value, cycle);
+            ts_itc_row_t r;
+            if (!ts_itc_row(line, &r)) continue;
+            perf_dec_feed_store(pd, r.hart, r.stim, r.off, r.value, r.cycle);
         }
         perf_dec_finish(pd);
         fclose(f);

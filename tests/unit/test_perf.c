@@ -5,6 +5,7 @@
  * files' Delta values (trace-hw-facts.md 6.2 item 7, 6.3); gaps (lost stores: an Error
  * message, trace-hw-facts.md 1.8, 8.1 item 9) and what every writer and the profile make of
  * them; the out-of-band header (perf_config.txt) and a wrapped trace decoded with it. */
+#include "cli_util.h"
 #include "decode_cli.h"
 #include "perf_decode.h"
 #include "profile.h"
@@ -970,6 +971,35 @@ TS_TEST(wrapped_trace_with_out_of_band_header) {
     char *rargv2[] = {"report", "-o", rep, path};
     TS_ASSERT_EQ_I(ts_report_main(4, rargv2), 121);                 /* no header: exit 121 */
     cleanup();
+}
+
+/* itc.csv rows as sim/ground_truth_log.c writes them, and what is not one */
+TS_TEST(itc_csv_row_parser) {
+    ts_itc_row_t r;
+    TS_ASSERT(ts_itc_row("5434,0,6,0,4,0x70657266\n", &r));
+    TS_ASSERT_EQ_U(r.cycle, 5434);
+    TS_ASSERT_EQ_U(r.hart, 0);
+    TS_ASSERT_EQ_U(r.stim, 6);
+    TS_ASSERT_EQ_U(r.off, 0);
+    TS_ASSERT_EQ_U(r.size, 4);
+    TS_ASSERT_EQ_U(r.value, 0x70657266u);
+    TS_ASSERT(ts_itc_row("18446744073709551615,7,31,3,1,0x000000ff", &r));   /* no newline at EOF */
+    TS_ASSERT(r.cycle == UINT64_MAX);
+    TS_ASSERT_EQ_U(r.hart, 7);
+    TS_ASSERT_EQ_U(r.stim, 31);
+    TS_ASSERT_EQ_U(r.off, 3);
+    TS_ASSERT_EQ_U(r.value, 0xFFu);
+    TS_ASSERT(ts_itc_row("1,2,3,2,2,0xABCD\r\n", &r));
+    TS_ASSERT_EQ_U(r.value, 0xABCDu);
+    static const char *bad[] = {
+        "cycle,hart,stimulus,offset,size,value\n",  /* the header */
+        "", "1,2,3,0,4\n", "1,2,3,0,4,\n", "1,2,3,0,4,0x\n", "1,2,3,0,4,0x123456789\n",
+        "1,2,3,4,4,0x1\n",                          /* offset > 3 */
+        "1,2,3,0,5,0x1\n",                          /* size > 4 */
+        "18446744073709551616,0,0,0,4,0x1\n",       /* cycle > 2^64 - 1 */
+        "-1,0,0,0,4,0x1\n", "1,0,0,0,4,0x1g\n", " 1,0,0,0,4,0x1\n",
+    };
+    for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) TS_ASSERT(!ts_itc_row(bad[i], &r));
 }
 
 TS_TEST_MAIN()
