@@ -44,6 +44,8 @@ static void usage(FILE *f) {
           "      --waves-from N     first cycle to dump (default 0)\n"
           "      --waves-to N       first cycle not dumped (default: end of run)\n"
           "      --waves-by-firmware  dump only while the firmware has simctrl WAVES set to 1\n"
+          "      --waves-all        dump every signal of the model (default: the signals of the\n"
+          "                         GTKWave views in waves/, about twice as fast)\n"
           "      --waves-func NAME  dump only while function NAME (an ELF symbol) is on a call stack\n"
           "      --waves-around-mark V,N  dump N cycles before and after the first simctrl MARK of\n"
           "                         value V (runs the firmware twice: the first run finds the mark)\n"
@@ -248,6 +250,7 @@ static int cmd_run(int argc, char **argv) {
         {"harts", required_argument, 0, 21},      {"record-trace-bus", required_argument, 0, 22},
         {"systemc", no_argument, 0, 23},
         {"waves-func", required_argument, 0, 24}, {"waves-around-mark", required_argument, 0, 25},
+        {"waves-all", no_argument, 0, 26},
         {"quiet", no_argument, 0, 'q'},           {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     int c;
@@ -304,6 +307,7 @@ static int cmd_run(int argc, char **argv) {
             cfg.trace_bus_log = optarg; break;
         case 23: break;   /* handled before parsing (run_systemc) */
         case 24: waves_func = optarg; break;
+        case 26: cfg.waves_all = true; break;
         case 25: {
             const char *comma = strchr(optarg, ',');
             char vbuf[32];

@@ -221,7 +221,7 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
         }
         vcore_t *vcs[SOC_MAX_HARTS];
         for (unsigned i = 0; i < s->n; i++) vcs[i] = s->h[i].vc;
-        if (vcore_waves_open(vcs, s->n, path, 1)) {
+        if (vcore_waves_open(vcs, s->n, path, 1, cfg->waves_all)) {
             snprintf(err, errlen, "cannot create waveform file %s", cfg->waves_path);
             return -1;
         }

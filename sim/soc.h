@@ -62,6 +62,7 @@ typedef struct soc_cfg {
     bool waves_func;          /* dump only while the function at waves_func_addr is on a call stack */
     uint32_t waves_func_addr;
     bool waves_by_firmware;   /* dumping starts off; simctrl WAVES switches it */
+    bool waves_all;           /* dump every signal, not only those of the views */
     bool quiet;               /* no UART echo on stdout, no progress */
     bool progress;            /* progress line on stderr */
     const char *retire_log;   /* NULL, or a file for the retire stream (cycle pc insn / trap) */

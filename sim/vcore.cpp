@@ -9,8 +9,15 @@
 #include "verilated_vcd_c.h"
 #endif
 #include <new>
+#include <string>
+
+// the signals of the GTKWave views, relative to a hart's scope (generated from waves/)
+static const char *const view_signals[] = {
+#include "ts_view_signals.inc"
+};
 
 struct vcore {
+    std::string name;           // the model's scope: "soc", "hart1", ...
     VerilatedContext *ctx = nullptr;
     bool own_ctx = false;
     Vts_soc_top *top = nullptr;
@@ -35,6 +42,7 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
         v->own_ctx = true;
         v->ctx->traceEverOn(true);
     }
+    v->name = name;
     v->top = new Vts_soc_top(v->ctx, name);
     Vts_soc_top *t = v->top;
     vcore_ports_t &p = v->ports;
@@ -89,10 +97,13 @@ extern "C" int vcore_has_waves(void) {
 #endif
 }
 
-extern "C" int vcore_waves_open(vcore_t *const *v, unsigned n, const char *path, int fst) {
+extern "C" int vcore_waves_open(vcore_t *const *v, unsigned n, const char *path, int fst, int all) {
 #if VM_TRACE_FST
     if (fst) {
         v[0]->fst = new VerilatedFstC;
+        // only the views' signals unless all: Verilator's $dumpvars filter, one exact name each
+        for (unsigned i = 0; i < n && !all; i++)
+            for (const char *s : view_signals) v[0]->fst->dumpvars(1, v[i]->name + "." + s);
         for (unsigned i = 0; i < n; i++) v[i]->top->trace(v[0]->fst, 99);
         v[0]->fst->open(path);
         return v[0]->fst->isOpen() ? 0 : -1;
@@ -106,7 +117,7 @@ extern "C" int vcore_waves_open(vcore_t *const *v, unsigned n, const char *path,
         return v[0]->vcd->isOpen() ? 0 : -1;
     }
 #endif
-    (void)v; (void)n; (void)path; (void)fst;
+    (void)v; (void)n; (void)path; (void)fst; (void)all;
     return -1;
 }
 

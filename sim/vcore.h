@@ -44,8 +44,9 @@ void vcore_free(vcore_t *v);
 const vcore_ports_t *vcore_ports(vcore_t *v);
 void vcore_eval(vcore_t *v);
 /* waveforms of the n models v[0..n-1] in one file (v[0] owns it): returns 0 on success; fst
- * selects FST (else VCD). dump and close act on v[0]. */
-int vcore_waves_open(vcore_t *const *v, unsigned n, const char *path, int fst);
+ * selects FST (else VCD); all: every signal, else only those the GTKWave views show (the
+ * list is generated from waves/ at build time). dump and close act on v[0]. */
+int vcore_waves_open(vcore_t *const *v, unsigned n, const char *path, int fst, int all);
 void vcore_waves_dump(vcore_t *v, uint64_t time);
 void vcore_waves_close(vcore_t *v);
 int vcore_has_waves(void);

@@ -6,6 +6,8 @@
 #   switch      --waves-by-firmware dumps exactly while the firmware has WAVES = 1
 #   vcd         VCD output by file name
 #   screenshot  waves/screenshot.sh renders a PNG of a view
+#   all         by default only the views' signals are dumped (every one of them, and fewer
+#               than a third of the model's); --waves-all dumps the rest too (the divider's)
 #   func        --waves-func fib dumps one contiguous stretch from just after the call into fib
 #               (flow.csv's call row with target = fib's address from nm) to just after the
 #               return to that call's link address (flow.csv's ret row), nothing else
@@ -77,6 +79,21 @@ screenshot)
   [ "$(head -c 8 "$tmp/t.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "not a PNG"
   [ "$(stat -c %s "$tmp/t.png")" -gt 10000 ] || fail "PNG suspiciously small"
   echo "ok: $(stat -c %s "$tmp/t.png") byte PNG" ;;
+all)
+  names() {   # the full signal names in a dump
+    fst2vcd "$1" | sed '/\$enddefinitions/q' | awk '$1 == "$scope" {s[++d] = $3} $1 == "$upscope" {d--}
+      $1 == "$var" {p = s[1]; for (i = 2; i <= d; i++) p = p "." s[i]; print p "." $5}' | sort -u
+  }
+  "$sim" run -q --max-cycles 300 --waves "$tmp/d.fst" --out "$tmp/r" "$fw/hello.elf" 2>/dev/null || true
+  "$sim" run -q --max-cycles 300 --waves-all --waves "$tmp/a.fst" --out "$tmp/r" "$fw/hello.elf" 2>/dev/null || true
+  names "$tmp/d.fst" > "$tmp/d"; names "$tmp/a.fst" > "$tmp/a"
+  cat "$src"/waves/views/*.gtkw | grep -E '^soc\.' | sed 's/\[.*//' | sort -u > "$tmp/v"
+  [ -z "$(comm -23 "$tmp/v" "$tmp/d")" ] || fail "default dump lacks view signals: $(comm -23 "$tmp/v" "$tmp/d" | head -3)"
+  [ -z "$(comm -23 "$tmp/d" "$tmp/a")" ] || fail "--waves-all lacks signals of the default dump"
+  [ $((3 * $(wc -l < "$tmp/d"))) -lt "$(wc -l < "$tmp/a")" ] || fail "default $(wc -l < "$tmp/d") signals, all $(wc -l < "$tmp/a")"
+  grep -q '^soc\.ts_soc_top\.u_core\.u_div\.' "$tmp/a" || fail "--waves-all lacks the divider"
+  grep -q '^soc\.ts_soc_top\.u_core\.u_div\.' "$tmp/d" && fail "the default dump has the divider"
+  echo "ok: $(wc -l < "$tmp/d") signals by default, $(wc -l < "$tmp/a") with --waves-all" ;;
 func)
   elf=$fw/examples/fib.elf
   "$sim" run -q --waves "$tmp/w.vcd" --waves-func fib --out "$tmp/r" "$elf"

@@ -35,7 +35,8 @@ measure() {   # label, extra args... (the ELF is $elf)
 }
 echo "tracesim simulator speed ($(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
 measure "waves off" --max-cycles 0
-measure "FST waves on (2M cycles)" --max-cycles 2000000 --waves "$tmp/w.fst"
+measure "FST, views' signals (2M)" --max-cycles 2000000 --waves "$tmp/w.fst"
+measure "FST, every signal (2M)" --max-cycles 2000000 --waves-all --waves "$tmp/w.fst"
 
 best() {      # ELF, extra args...: best simulated cycles/s over the runs
   local e=$1; shift
