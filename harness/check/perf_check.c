@@ -519,16 +519,7 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
                 gap_B(&pd, &B[hh], hh, "ITC FIFO overflow");
             }
             if (i == nst) break;
-            nxd_msg_t m;
-            memset(&m, 0, sizeof m);
-            m.status = NXD_OK;
-            m.tcode = 7;
-            m.src = hh;
-            m.f[NXF_IDTAG] = ((st[i].stim & 15u) << 2) | st[i].off;
-            m.f[NXF_DATA] = st[i].value;
-            m.tics_valid = true;
-            m.tics = st[i].cycle;
-            perf_dec_feed(&pd, &m);
+            perf_dec_feed_store(&pd, hh, st[i].stim, st[i].off, st[i].value, st[i].cycle);
             j++;
         }
     }

@@ -28,15 +28,7 @@ static const char *syms(void *c, uint64_t addr, uint64_t *start) {
 }
 
 static void st(unsigned size, uint64_t v) {
-    nxd_msg_t m;
-    memset(&m, 0, sizeof m);
-    m.status = NXD_OK;
-    m.tcode = 7;
-    m.f[NXF_IDTAG] = 24 + (size == 4 ? 0 : size == 2 ? 2 : 3);
-    m.f[NXF_DATA] = v;
-    m.tics_valid = true;
-    m.tics = t++;
-    perf_dec_feed(&dec, &m);
+    perf_dec_feed_store(&dec, 0, 6, size == 4 ? 0 : size == 2 ? 2 : 3, (uint32_t)v, t++);
 }
 
 static void begin(void) {
