@@ -23,6 +23,8 @@ int gt_log_open(gt_log_t *g, const char *dir, char *err, size_t errlen) {
     fputs("cycle,hart,kind,pc,target,link\n", g->flow);
     if (!(g->trace_events = open_out(dir, "trace_events.csv", err, errlen))) return -1;
     fputs("cycle,hart,event,detail\n", g->trace_events);
+    if (!(g->stm = open_out(dir, "stm.csv", err, errlen))) return -1;
+    fputs("cycle,hart,id,value,status\n", g->stm);
     g->mask = GT_LOG_EVENTS;
     return 0;
 }
@@ -42,6 +44,7 @@ void gt_log_share(gt_log_t *g, const gt_log_t *owner, unsigned hart) {
     g->counters = owner->counters;
     g->flow = owner->flow;
     g->trace_events = owner->trace_events;
+    g->stm = owner->stm;
     g->retire = owner->retire;
     g->mask = owner->mask;
 }
@@ -52,7 +55,8 @@ void gt_log_close(gt_log_t *g) {
     if (g->counters) fclose(g->counters);
     if (g->flow) fclose(g->flow);
     if (g->trace_events) fclose(g->trace_events);
-    g->retire = g->itc = g->counters = g->flow = g->trace_events = NULL;
+    if (g->stm) fclose(g->stm);
+    g->retire = g->itc = g->counters = g->flow = g->trace_events = g->stm = NULL;
 }
 
 static char *put_u64(char *p, uint64_t v) {
@@ -88,6 +92,12 @@ static void internal_error(const char *what) {
 void gt_log_trace_event(gt_log_t *g, uint64_t cycle, int hart, const char *event, unsigned detail) {
     if (g->trace_events)
         fprintf(g->trace_events, "%llu,%d,%s,%u\n", (unsigned long long)cycle, hart, event, detail);
+}
+
+void gt_log_stm(gt_log_t *g, uint64_t cycle, unsigned hart, unsigned id, uint32_t value,
+                const char *status) {
+    if (g->stm)
+        fprintf(g->stm, "%llu,%u,0x%04x,0x%08x,%s\n", (unsigned long long)cycle, hart, id, value, status);
 }
 
 /* itc.csv row: cycle,hart,stimulus,offset,size,value */

@@ -42,6 +42,7 @@ typedef struct gt_log {
     void *flow_ctx;
     FILE *itc, *counters, *flow;  /* NULL: that file is not written */
     FILE *trace_events;           /* trace_events.csv: ITC stores lost, the sink stopping */
+    FILE *stm;                    /* stm.csv: every software trace port event */
     FILE *retire;                 /* --retire-log; NULL: none */
     uint32_t mask;                /* events of an edge that need gt_log_retire (0: no flow.csv) */
     struct {                      /* a counter CSR read at the last edge, logged once the retire
@@ -74,6 +75,10 @@ void gt_log_trace_event(gt_log_t *g, uint64_t cycle, int hart, const char *event
 /* itc.csv row for an accepted ITC store (value already cut to size) */
 void gt_log_itc(gt_log_t *g, uint64_t cycle, unsigned hart, unsigned stim, unsigned off,
                 unsigned size, uint32_t value);
+/* stm.csv row: a software trace port event of `cycle` (its commit cycle); status "traced",
+ * "lost" or "off" (README "Software trace port") */
+void gt_log_stm(gt_log_t *g, uint64_t cycle, unsigned hart, unsigned id, uint32_t value,
+                const char *status);
 /* counters.csv row for a load of a timestamp register; name as in counters.csv */
 void gt_log_ts_read(gt_log_t *g, uint64_t cycle, unsigned hart, uint32_t pc, const char *name,
                     uint32_t value);

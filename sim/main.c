@@ -65,6 +65,7 @@ static void usage(FILE *f) {
           "                         with several harts the bits N needs: 1, 2 or 3)\n"
           "      --funnel           add a trace funnel at 0x10018000 (encoders use teSink 8)\n"
           "      --no-trace         detach the trace model (benchmarking: its registers read 1)\n"
+          "      --stm-thread-switch  software trace port: every write to tp (x4) emits THREAD_SWITCH\n"
           "      --retire-log FILE  write every retired instruction (cycle pc insn) and trap\n"
           "      --record-trace-bus FILE  write every trace register access and SBA write (for the\n"
           "                         SystemC replay test)\n"
@@ -250,7 +251,7 @@ static int cmd_run(int argc, char **argv) {
         {"harts", required_argument, 0, 21},      {"record-trace-bus", required_argument, 0, 22},
         {"systemc", no_argument, 0, 23},
         {"waves-func", required_argument, 0, 24}, {"waves-around-mark", required_argument, 0, 25},
-        {"waves-all", no_argument, 0, 26},
+        {"waves-all", no_argument, 0, 26},       {"stm-thread-switch", no_argument, 0, 27},
         {"quiet", no_argument, 0, 'q'},           {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     int c;
@@ -308,6 +309,7 @@ static int cmd_run(int argc, char **argv) {
         case 23: break;   /* handled before parsing (run_systemc) */
         case 24: waves_func = optarg; break;
         case 26: cfg.waves_all = true; break;
+        case 27: cfg.stm_thread_switch = true; break;
         case 25: {
             const char *comma = strchr(optarg, ',');
             char vbuf[32];
@@ -441,6 +443,9 @@ static int cmd_run(int argc, char **argv) {
                 elf, stop == SOC_EXIT ? "exit" : "cycle_limit", rc, soc.cycle, instret, ipc,
                 secs, (double)soc.cycle / secs, soc.guest_errors_total);
         fprintf(f, "harts %u\n", soc.n);
+        uint64_t stm = 0;
+        for (unsigned i = 0; i < soc.n; i++) stm += soc.h[i].stm_events;
+        fprintf(f, "stm_events %" PRIu64 "\n", stm);
         if (cfg.waves_path) fprintf(f, "waves %s\n", cfg.waves_path);
         if (soc.n > 1)
             for (unsigned i = 0; i < soc.n; i++)

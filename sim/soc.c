@@ -330,6 +330,8 @@ void soc_reset(soc_t *s, uint32_t entry) {
         h->instret = 0;
         *p->hart_id = i;
         *p->boot_addr = entry;
+        *p->stm_tp_en = s->cfg.stm_thread_switch;
+        h->stm_events = 0;
         *p->rst_n = 0;
         *p->instr_rdy = 0; *p->data_rdy = 0; *p->instr_err = 0; *p->data_err = 0;
         *p->irq_timer = 0; *p->irq_software = 0; *p->irq_lcof = 0;
@@ -457,6 +459,7 @@ SOC_INLINE void hart_edge(soc_t *s, soc_hart_t *h) {
     if (h->gt.retire && (*p->rvfi_valid || *p->rvfi_trap)) log_retire(h, s->cycle);
     if (*p->rvfi_trap && (*p->rvfi_cause == 1))
         soc_guest_error(s, "instruction access fault: fetch at 0x%08x (hart %u)", *p->rvfi_pc, h->port.hart);
+    if (__builtin_expect(*p->stm_enable, 0)) soc_stm_event(s, h);
 }
 
 /* steps 5-6 of soc.h: every hart's fetch, the data accesses, the interrupt lines */
@@ -536,6 +539,19 @@ void soc_run_end(soc_t *s) {
     if (s->waves_open && s->waves_tmp[0]) waves_to_vcd(s);
     if (s->uart_txt) fflush(s->uart_txt);
     fflush(stdout);
+}
+
+void soc_stm_event(soc_t *s, soc_hart_t *h) {
+    const vcore_ports_t *p = h->p;
+    unsigned hart = h->port.hart, id = *p->stm_id;
+    uint32_t value = *p->stm_value;
+    enum te_stm_status st = s->cfg.no_trace ? TE_STMEV_OFF : te_stm_event(&h->te, (uint16_t)id, value);
+    h->stm_events++;
+    gt_log_stm(&h->gt, s->cycle - 1, hart, id, value,
+               st == TE_STMEV_TRACED ? "traced" : st == TE_STMEV_LOST ? "lost" : "off");
+    if (st == TE_STMEV_LOST) gt_log_trace_event(&h->gt, s->cycle - 1, (int)hart, "stm_lost", id);
+    if (s->trace_bus)
+        fprintf(s->trace_bus, "%llu stm %u 0x%04x 0x%08x\n", (unsigned long long)s->cycle, hart, id, value);
 }
 
 /* ---- the same steps out of line, for a platform that owns the clock (soc.h) -------------- */

@@ -72,6 +72,7 @@ typedef struct soc_cfg {
     unsigned harts;           /* 1..SOC_MAX_HARTS, default 1 */
     bool funnel;              /* add a trace funnel at 0x1001_8000 (always there when harts > 1) */
     bool no_trace;            /* detach the trace model: its page reads 1, ignores writes */
+    bool stm_thread_switch;   /* the cores emit THREAD_SWITCH on writes to tp (x4) */
     const char *trace_bus_log; /* NULL, or a file for every trace register access and SBA write
                                 * (--record-trace-bus; the SystemC replay test reads it) */
 } soc_cfg_t;
@@ -88,6 +89,7 @@ typedef struct soc_hart {
     bool te_ready;
     uint64_t instret;
     uint64_t ev_total[64];    /* cycles in which each event of the 64-bit vector happened */
+    uint64_t stm_events;      /* software trace port events (all, whatever became of them) */
     gt_log_t gt;              /* ground truth of this hart (hart 0's log owns the files) */
 } soc_hart_t;
 
@@ -141,6 +143,10 @@ void soc_step_end(soc_t *s);
 void soc_run_end(soc_t *s);
 /* Guest error: firmware did something the SoC rejects; logged, simulation continues. */
 void soc_guest_error(soc_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A software trace port event the hart's core shows (it committed in the previous cycle):
+ * to the encoder (unless --no-trace), stm.csv, trace_events.csv and the trace bus record.
+ * Called from step 3, before this cycle's trace tick. */
+void soc_stm_event(soc_t *s, soc_hart_t *h);
 /* Retired instructions of all harts */
 uint64_t soc_instret(const soc_t *s);
 /* The sink the trace leaves through: the funnel's, or hart 0's encoder's without a funnel */

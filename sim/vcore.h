@@ -27,6 +27,10 @@ typedef struct vcore_ports {
     const uint32_t *ev;
     const uint8_t *rvfi_valid, *rvfi_trap, *rvfi_rd;
     const uint32_t *rvfi_pc, *rvfi_insn, *rvfi_cause, *rvfi_rd_wdata;
+    uint8_t *stm_tp_en;                 /* software trace port */
+    const uint8_t *stm_enable;
+    const uint16_t *stm_id;
+    const uint32_t *stm_value;
     /* probes (waves only) */
     uint64_t *probe_cycle, *probe_mcycle, *probe_minstret, *probe_hpm[8], *probe_sink_bytes;
     uint8_t *probe_itc_level, *probe_itc_full, *probe_itc_stall, *probe_te_enable,

@@ -61,6 +61,12 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   output logic [31:0] rvfi_rd_wdata_o,
   output logic        rvfi_trap_o,    // a trap was taken in the previous cycle
   output logic [31:0] rvfi_cause_o,
+  // software trace port (Open SoC Debug STM, rtl_model/regs/stm.def): the event of the
+  // instruction that committed in the previous cycle
+  input  logic        stm_tp_en_i,    // writes to x4 emit THREAD_SWITCH; sampled in reset
+  output logic        stm_enable_o,
+  output logic [15:0] stm_id_o,
+  output logic [31:0] stm_value_o,
   output logic [31:0] pc_if_o, pc_id_o, pc_ex_o, pc_mem_o, pc_wb_o,
   output logic [4:0]  valid_o         // stage valid bits {WB, MEM, EX, ID, IF}
 );
@@ -793,6 +799,37 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   always_ff @(`TS_CLK_EDGE clk_i) begin
     if (wb_valid_q && wb_we_q && wb_rd_q != 5'd0) rf_q[wb_rd_q] <= wb_result_q;
   end
+
+  // ---------------------------------------------------------------------------------------
+  // Software trace port. a0 is tracked at writeback; a committing write to mstm with a
+  // nonzero id takes a0 as the older instructions left it (the one in WB included) and shows
+  // the event from the WB register in the next cycle, like the retire port. A trap between
+  // the a0 write and the CSR write cannot split them: the handler's restore of a0 is a write
+  // the tracker follows.
+  // ---------------------------------------------------------------------------------------
+  logic        stm_tp_en_q, wb_stm_q, wb_a0_write;
+  logic [15:0] wb_stm_id_q;
+  logic [31:0] stm_a0_q, wb_stm_value_q;
+  logic [15:0] stm_new;                                  // id written: bits 31:16 are ignored
+  assign wb_a0_write = wb_valid_q && wb_we_q && wb_rd_q == 5'd10;
+  assign stm_new     = mem_c_q.csr_op == CsrRc ? 16'd0 : mem_csr_src_q[15:0];   // mstm reads 0
+  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      stm_tp_en_q <= stm_tp_en_i;
+      stm_a0_q <= '0; wb_stm_q <= 1'b0; wb_stm_id_q <= '0; wb_stm_value_q <= '0;
+    end else begin
+      if (wb_a0_write) stm_a0_q <= wb_result_q;
+      wb_stm_q <= 1'b0;
+      if (do_csr && mem_c_q.csr_addr == CsrMstm && csr_writes && stm_new != 16'd0) begin
+        wb_stm_q       <= 1'b1;
+        wb_stm_id_q    <= stm_new;
+        wb_stm_value_q <= wb_a0_write ? wb_result_q : stm_a0_q;
+      end
+    end
+  end
+  assign stm_enable_o = wb_stm_q || (stm_tp_en_q && wb_valid_q && wb_we_q && wb_rd_q == 5'd4);
+  assign stm_id_o     = wb_stm_q ? wb_stm_id_q : 16'(ts_events_pkg::StmIdTHREAD_SWITCH);
+  assign stm_value_o  = wb_stm_q ? wb_stm_value_q : wb_result_q;
 
   // ---------------------------------------------------------------------------------------
   // Observation: events and retire stream, registered (they describe the previous cycle)

@@ -99,6 +99,8 @@ package ts_core_pkg;
   localparam logic [11:0] CsrMhartid   = 12'hF14;
 
   localparam logic [11:0] CsrMcounteren = 12'h306;
+  // software trace port (rtl_model/regs/stm.def): custom machine read/write CSR, reads 0
+  localparam logic [11:0] CsrMstm = 12'(ts_events_pkg::StmCSR);
   localparam logic [11:0] CsrScountovf  = 12'hDA0;
 
   // Counter CSRs handled by the C HPM model (DPI): mcounteren, mcountinhibit, mhpmevent3-31
@@ -117,7 +119,7 @@ package ts_core_pkg;
       CsrMstatus, CsrMisa, CsrMie, CsrMtvec, CsrMstatush, CsrMscratch, CsrMepc, CsrMcause,
       CsrMtval, CsrMip, CsrMvendorid, CsrMarchid, CsrMimpid, CsrMhartid,
       CsrMedeleg, CsrMideleg, CsrSstatus, CsrSie, CsrStvec, CsrScounteren, CsrSscratch,
-      CsrSepc, CsrScause, CsrStval, CsrSip, CsrSatp: return 1'b1;
+      CsrSepc, CsrScause, CsrStval, CsrSip, CsrSatp, CsrMstm: return 1'b1;
       default: return is_counter_csr(a);
     endcase
   endfunction

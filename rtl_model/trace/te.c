@@ -34,6 +34,10 @@
  */
 #include "te.h"
 #include <stdlib.h>
+#define TS_STM_CONST(name, value, desc) enum { STM_##name = value };
+#include "stm.def"
+#define TS_STM_EVENT(name, id, desc) enum { STM_ID_##name = id };
+#include "stm.def"
 #include <string.h>
 
 #define TS_TREG(block, name, off, acc, desc) enum { block##_##name = off };
@@ -84,6 +88,7 @@ void te_free(te_t *t) {
 void te_reset(te_t *t) {
     t->control = 0;
     t->evcontrol = t->xti = t->xto = t->wpctl = t->itc_enable = t->itc_trig = 0;
+    t->stm_control = t->stm_lost = 0;
     tsunit_reset(&t->ts);
     sink_reset(&t->sink);
     t->fifo_head = t->fifo_count = 0;
@@ -108,7 +113,7 @@ bool te_empty(const te_t *t) {
            (te_to_funnel(t) || t->sink.fill == 0 || t->sink.stopped);
 }
 
-static void fifo_push(te_t *t, uint8_t kind, uint8_t idtag, uint32_t data) {
+static void fifo_push(te_t *t, uint8_t kind, uint32_t idtag, uint32_t data) {
     if (t->fifo_count == t->fifo_cap) return;   /* cannot happen: callers check room */
     te_entry_t *e = &t->fifo[(t->fifo_head + t->fifo_count) % t->fifo_cap];
     e->kind = kind;
@@ -121,7 +126,7 @@ static void fifo_push(te_t *t, uint8_t kind, uint8_t idtag, uint32_t data) {
 static void pack(te_t *t, const te_entry_t *e, nx_msg_t *m) {
     static const uint8_t tcode[] = {[TE_DQM] = NX_DATA_ACQ, [TE_OWN] = NX_OWNERSHIP,
                                     [TE_ERROR] = NX_ERROR, [TE_SYNC] = NX_ICT_WS,
-                                    [TE_STOP] = NX_ICT};
+                                    [TE_STOP] = NX_ICT, [TE_STM_OWN] = NX_OWNERSHIP};
     uint32_t tsc = t->ts.control;
     bool ts_on = tsunit_enabled(&t->ts), full = false, rel = false;
     nx_begin(m);
@@ -135,6 +140,10 @@ static void pack(te_t *t, const te_entry_t *e, nx_msg_t *m) {
         break;
     case TE_OWN:
         nx_var(m, e->data);
+        rel = ts_on && (tsc & (1u << 19));
+        break;
+    case TE_STM_OWN:            /* THREAD_SWITCH: PROCESS = (tp << 2) | format */
+        nx_var(m, (uint64_t)e->data << 2 | STM_OWN_FORMAT);
         rel = ts_on && (tsc & (1u << 19));
         break;
     case TE_ERROR:
@@ -279,9 +288,30 @@ static enum te_access stimulus_store(te_t *t, uint32_t off, unsigned size, uint3
         t->overflow_pending = false;
     }
     uint32_t mask = size == 4 ? 0xFFFFFFFFu : size == 2 ? 0xFFFFu : 0xFFu;
-    fifo_push(t, (uint8_t)kind, (uint8_t)(((n & 15) << 2) | byte), val & mask);
+    fifo_push(t, (uint8_t)kind, ((n & 15) << 2) | byte, val & mask);
     t->itc_accepted++;
     return TE_OK;
+}
+
+enum te_stm_status te_stm_event(te_t *t, uint16_t id, uint32_t value) {
+    uint32_t on = C_ACTIVE | C_ENABLE | C_TRACING;
+    if ((t->control & on) != on || !(t->stm_control & 1) || !id) return TE_STMEV_OFF;
+    if (!itc_room(t)) {                       /* no back-pressure: drop and count */
+        t->control |= C_STALL_OR_OVERFLOW;
+        t->overflow_pending = true;
+        t->stm_lost++;
+        t->stm_dropped++;
+        return TE_STMEV_LOST;
+    }
+    if (t->overflow_pending) {
+        fifo_push(t, TE_ERROR, 0, 0);
+        fifo_push(t, TE_SYNC, 0, 0);
+        t->overflow_pending = false;
+    }
+    if (id == STM_ID_THREAD_SWITCH) fifo_push(t, TE_STM_OWN, 0, value);
+    else fifo_push(t, TE_DQM, STM_IDTAG_BASE + 4u * id, value);
+    t->stm_traced++;
+    return TE_STMEV_TRACED;
 }
 
 static void write_control(te_t *t, uint32_t v) {
@@ -329,6 +359,8 @@ enum te_access te_read(te_t *t, uint32_t off, unsigned size, uint32_t *val) {
     case TE_WP_CONTROL: *val = t->wpctl; return TE_OK;
     case TE_ITC_TRACE_ENABLE: *val = t->itc_enable; return TE_OK;
     case TE_ITC_TRIG_ENABLE: *val = t->itc_trig; return TE_OK;
+    case TE_STM_CONTROL: *val = t->stm_control; return TE_OK;
+    case TE_STM_LOST: *val = t->stm_lost; return TE_OK;
     default:
         if (sink_reg_read(&t->sink, off, val) || tsunit_reg_read(&t->ts, off, val)) return TE_OK;
         if (off < 0x1000) { *val = 0; return TE_OK; }   /* reserved: reads 0 */
@@ -351,6 +383,8 @@ enum te_access te_write(te_t *t, uint32_t off, unsigned size, uint32_t val) {
     case TE_WP_CONTROL: t->wpctl = val; break;
     case TE_ITC_TRACE_ENABLE: t->itc_enable = val; break;
     case TE_ITC_TRIG_ENABLE: t->itc_trig = val; break;
+    case TE_STM_CONTROL: t->stm_control = val & 1u; break;
+    case TE_STM_LOST: t->stm_lost = val; break;
     default:                                               /* sink, timestamp, or ignored */
         if (!sink_reg_write(&t->sink, off, val)) tsunit_reg_write(&t->ts, off, val);
         break;

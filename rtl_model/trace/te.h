@@ -26,9 +26,10 @@ typedef struct te_cfg {
 
 enum te_access { TE_OK, TE_ERR, TE_WAIT };
 
-enum te_entry_kind { TE_DQM, TE_OWN, TE_ERROR, TE_SYNC, TE_STOP };
+enum te_entry_kind { TE_DQM, TE_OWN, TE_ERROR, TE_SYNC, TE_STOP, TE_STM_OWN };
 typedef struct te_entry {
-    uint8_t kind, idtag;
+    uint8_t kind;
+    uint32_t idtag;         /* ITC: 0..0x3f; software trace: 0x40000 + 4 id */
     uint32_t data;
     uint64_t ts;            /* time of the store (or of the event) */
 } te_entry_t;
@@ -39,6 +40,7 @@ typedef struct te {
     te_cfg_t cfg;
     uint32_t control;       /* writable teControl bits */
     uint32_t evcontrol, xti, xto, wpctl, itc_enable, itc_trig;
+    uint32_t stm_control, stm_lost;   /* software trace port: stmControl, stmLost */
     tsunit_t ts;
     sink_t sink;
     te_entry_t *fifo;       /* ring, itc_depth + 4 entries (room for Error + sync) */
@@ -49,7 +51,7 @@ typedef struct te {
     bool flushing;          /* teEnable went 0 with data queued */
     bool have_last_ts;
     uint64_t last_ts;       /* full time of the previous timestamped message */
-    uint64_t messages, lost, stall_cycles, itc_accepted;
+    uint64_t messages, lost, stall_cycles, itc_accepted, stm_traced, stm_dropped;
     bool stalled;           /* the last stimulus store was held (for the ITC-stall event) */
     /* for waveform probes: the last message packed and the bytes that entered the sink
      * since the consumer (sim/soc.c) last cleared probe_tcode and probe_nbytes */
@@ -78,6 +80,11 @@ bool te_empty(const te_t *t);
 /* teControl as software reads it; true if a stimulus store would be accepted now */
 uint32_t te_control(const te_t *t);
 bool te_itc_ready(const te_t *t);
+/* a software trace port event (README "Software trace port") from the hart's core, in the
+ * cycle after its commit and before this cycle's te_tick (so it gets the timestamp an ITC store
+ * of its commit cycle gets). Never stalls: returns what became of it. */
+enum te_stm_status { TE_STMEV_TRACED, TE_STMEV_LOST, TE_STMEV_OFF };
+enum te_stm_status te_stm_event(te_t *t, uint16_t id, uint32_t value);
 /* funnel port: the next whole message (NULL if none) and its removal */
 const nx_msg_t *te_port_peek(const te_t *t);
 void te_port_pop(te_t *t);
