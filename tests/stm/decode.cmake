@@ -1,0 +1,1 @@
+# software trace port tests: decode (README "Software trace port")

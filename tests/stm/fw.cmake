@@ -1,0 +1,1 @@
+# software trace port tests: fw (README "Software trace port")

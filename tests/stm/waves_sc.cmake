@@ -1,0 +1,1 @@
+# software trace port tests: waves_sc (README "Software trace port")
