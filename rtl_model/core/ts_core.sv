@@ -650,11 +650,16 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       CsrSepc:      return sepc_q;
       CsrScause:    return scause_q;
       CsrStval:     return stval_q;
-      default:      return 32'd0;   // satp (Bare only), mvendorid, marchid, mimpid, mstatush
+      default:      return 32'd0;   // satp (Bare only), mvendorid, marchid, mimpid, mstatush, mstm
     endcase
   endfunction
 
 
+  // software trace port state (see "Software trace port" below)
+  logic        stm_tp_en_q, wb_stm_q, wb_a0_write;
+  logic [15:0] wb_stm_id_q;
+  logic [31:0] stm_a0_q, wb_stm_value_q;
+  assign wb_a0_write = wb_valid_q && wb_we_q && wb_rd_q == 5'd10;
   logic do_csr;
   assign do_csr = mem_valid_q && mem_c_q.csr_op != CsrNone && !take_trap;
 
@@ -672,6 +677,8 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       scounteren_q <= '0; mcounteren_q <= '0;
       mem_busy_q <= 1'b0;
       wb_valid_q <= 1'b0; wb_rd_q <= '0; wb_we_q <= 1'b0; wb_result_q <= '0; wb_pc_q <= '0;
+      stm_tp_en_q <= stm_tp_en_i;
+      stm_a0_q <= '0; wb_stm_q <= 1'b0; wb_stm_id_q <= '0; wb_stm_value_q <= '0;
     end else begin
       mip_msip_q <= irq_software_i;
       mip_mtip_q <= irq_timer_i;
@@ -706,6 +713,10 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       end
       // a counter overflow (Sscofpmf) sets LCOFIP; software clears it
       if (irq_lcof_i) mip_sw_q[13] <= 1'b1;
+
+      // software trace port: a0 tracked at writeback (an mstm write: in the CSR case below)
+      if (wb_a0_write) stm_a0_q <= wb_result_q;
+      wb_stm_q <= 1'b0;
 
       // WB register
       wb_valid_q <= mem_done && !take_trap;
@@ -785,6 +796,11 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
               CsrMtval:    mtval_q    <= csr_new;
               CsrStval:    stval_q    <= csr_new;
               CsrScounteren: scounteren_q <= csr_new;
+              CsrMstm:     if (csr_new[15:0] != 16'd0) begin   // reads 0; bits 31:16 ignored
+                             wb_stm_q       <= 1'b1;
+                             wb_stm_id_q    <= csr_new[15:0];
+                             wb_stm_value_q <= wb_a0_write ? wb_result_q : stm_a0_q;
+                           end
               default: ;   // satp: Bare only, writes ignored
             endcase
           end
@@ -807,26 +823,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // the a0 write and the CSR write cannot split them: the handler's restore of a0 is a write
   // the tracker follows.
   // ---------------------------------------------------------------------------------------
-  logic        stm_tp_en_q, wb_stm_q, wb_a0_write;
-  logic [15:0] wb_stm_id_q;
-  logic [31:0] stm_a0_q, wb_stm_value_q;
-  logic [15:0] stm_new;                                  // id written: bits 31:16 are ignored
-  assign wb_a0_write = wb_valid_q && wb_we_q && wb_rd_q == 5'd10;
-  assign stm_new     = mem_c_q.csr_op == CsrRc ? 16'd0 : mem_csr_src_q[15:0];   // mstm reads 0
-  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      stm_tp_en_q <= stm_tp_en_i;
-      stm_a0_q <= '0; wb_stm_q <= 1'b0; wb_stm_id_q <= '0; wb_stm_value_q <= '0;
-    end else begin
-      if (wb_a0_write) stm_a0_q <= wb_result_q;
-      wb_stm_q <= 1'b0;
-      if (do_csr && mem_c_q.csr_addr == CsrMstm && csr_writes && stm_new != 16'd0) begin
-        wb_stm_q       <= 1'b1;
-        wb_stm_id_q    <= stm_new;
-        wb_stm_value_q <= wb_a0_write ? wb_result_q : stm_a0_q;
-      end
-    end
-  end
+  // (the flops are updated in the MEM/WB block above: one clocked block less to evaluate)
   assign stm_enable_o = wb_stm_q || (stm_tp_en_q && wb_valid_q && wb_we_q && wb_rd_q == 5'd4);
   assign stm_id_o     = wb_stm_q ? wb_stm_id_q : 16'(ts_events_pkg::StmIdTHREAD_SWITCH);
   assign stm_value_o  = wb_stm_q ? wb_stm_value_q : wb_result_q;
