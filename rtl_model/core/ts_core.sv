@@ -103,6 +103,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   /* verilator lint_on UNUSEDSIGNAL */
   logic        mem_exc_q;
   logic        mem_csr_missing_q;             // CSR instruction naming a CSR that does not exist
+  logic        mem_stm_q;                     // an mstm write with a nonzero id (software trace port)
   logic [3:0]  mem_cause_q;
   logic [31:0] mem_tval_q;
   logic        mem_busy_q;                    // MEM has been waiting at least one cycle
@@ -183,8 +184,12 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // mhartid: sampled in reset like boot_addr_i, so the port feeds no combinational logic
   // (an input that does makes Verilator evaluate that logic on every eval)
   logic [31:0] hart_id_q;
+  logic        stm_tp_en_q;     // software trace port: THREAD_SWITCH on tp writes (run option)
   always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
-    if (!rst_ni) hart_id_q <= hart_id_i;
+    if (!rst_ni) begin
+      hart_id_q <= hart_id_i;
+      stm_tp_en_q <= stm_tp_en_i;
+    end
   end
 
   always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
@@ -436,6 +441,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       mem_pc_q <= '0; mem_raw_q <= '0; mem_result_q <= '0; mem_addr_q <= '0;
       mem_wdata_q <= '0; mem_csr_src_q <= '0; mem_c_q <= '0;
       mem_exc_q <= 1'b0; mem_cause_q <= '0; mem_tval_q <= '0; mem_csr_missing_q <= 1'b0;
+      mem_stm_q <= 1'b0;
     end else begin
       if (redirect_mem) begin
         mem_valid_q <= 1'b0;
@@ -450,8 +456,16 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
         mem_c_q       <= ex_c_q;
         // the CSR address decoder runs only for CSR instructions (a clocked branch: as
         // combinational logic it would be evaluated in every simulated cycle)
-        if (ex_c_q.csr_op != CsrNone) mem_csr_missing_q <= !csr_exists(ex_c_q.csr_addr);
-        else                          mem_csr_missing_q <= 1'b0;
+        if (ex_c_q.csr_op != CsrNone) begin
+          mem_csr_missing_q <= !csr_exists(ex_c_q.csr_addr);
+          // an mstm write with a nonzero id (mstm reads 0: the operand is the value written,
+          // csrc writes 0; bits 31:16 are ignored)
+          mem_stm_q <= ex_c_q.csr_addr == CsrMstm && ex_c_q.csr_op != CsrRc &&
+                       (ex_c_q.csr_imm ? {11'd0, ex_c_q.rs1} : fwd_rs1[15:0]) != 16'd0;
+        end else begin
+          mem_csr_missing_q <= 1'b0;
+          mem_stm_q <= 1'b0;
+        end
         mem_exc_q     <= ex_exc;
         mem_cause_q   <= ex_cause;
         mem_tval_q    <= ex_tval;
@@ -655,13 +669,13 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   endfunction
 
 
+  logic do_csr;
+  assign do_csr = mem_valid_q && mem_c_q.csr_op != CsrNone && !take_trap;
   // software trace port state (see "Software trace port" below)
-  logic        stm_tp_en_q, wb_stm_q, wb_a0_write;
+  logic        wb_stm_q, wb_a0_write;
   logic [15:0] wb_stm_id_q;
   logic [31:0] stm_a0_q, wb_stm_value_q;
   assign wb_a0_write = wb_valid_q && wb_we_q && wb_rd_q == 5'd10;
-  logic do_csr;
-  assign do_csr = mem_valid_q && mem_c_q.csr_op != CsrNone && !take_trap;
 
   always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -677,8 +691,6 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       scounteren_q <= '0; mcounteren_q <= '0;
       mem_busy_q <= 1'b0;
       wb_valid_q <= 1'b0; wb_rd_q <= '0; wb_we_q <= 1'b0; wb_result_q <= '0; wb_pc_q <= '0;
-      stm_tp_en_q <= stm_tp_en_i;
-      stm_a0_q <= '0; wb_stm_q <= 1'b0; wb_stm_id_q <= '0; wb_stm_value_q <= '0;
     end else begin
       mip_msip_q <= irq_software_i;
       mip_mtip_q <= irq_timer_i;
@@ -714,9 +726,6 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       // a counter overflow (Sscofpmf) sets LCOFIP; software clears it
       if (irq_lcof_i) mip_sw_q[13] <= 1'b1;
 
-      // software trace port: a0 tracked at writeback (an mstm write: in the CSR case below)
-      if (wb_a0_write) stm_a0_q <= wb_result_q;
-      wb_stm_q <= 1'b0;
 
       // WB register
       wb_valid_q <= mem_done && !take_trap;
@@ -796,11 +805,6 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
               CsrMtval:    mtval_q    <= csr_new;
               CsrStval:    stval_q    <= csr_new;
               CsrScounteren: scounteren_q <= csr_new;
-              CsrMstm:     if (csr_new[15:0] != 16'd0) begin   // reads 0; bits 31:16 ignored
-                             wb_stm_q       <= 1'b1;
-                             wb_stm_id_q    <= csr_new[15:0];
-                             wb_stm_value_q <= wb_a0_write ? wb_result_q : stm_a0_q;
-                           end
               default: ;   // satp: Bare only, writes ignored
             endcase
           end
@@ -823,7 +827,15 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // the a0 write and the CSR write cannot split them: the handler's restore of a0 is a write
   // the tracker follows.
   // ---------------------------------------------------------------------------------------
-  // (the flops are updated in the MEM/WB block above: one clocked block less to evaluate)
+  // no reset: wb_stm_q follows mem_valid_q, which is reset
+  always_ff @(`TS_CLK_EDGE clk_i) begin
+    if (wb_a0_write) stm_a0_q <= wb_result_q;
+    wb_stm_q <= mem_stm_q && do_csr;
+    if (mem_stm_q && do_csr) begin
+      wb_stm_id_q    <= mem_csr_src_q[15:0];
+      wb_stm_value_q <= wb_a0_write ? wb_result_q : stm_a0_q;
+    end
+  end
   assign stm_enable_o = wb_stm_q || (stm_tp_en_q && wb_valid_q && wb_we_q && wb_rd_q == 5'd4);
   assign stm_id_o     = wb_stm_q ? wb_stm_id_q : 16'(ts_events_pkg::StmIdTHREAD_SWITCH);
   assign stm_value_o  = wb_stm_q ? wb_stm_value_q : wb_result_q;
