@@ -11,10 +11,9 @@
 #                decoded trace), per-event figures = (run - none) / 256 from stats.txt, and
 #                plausible: an STM event takes at least 1 cycle and fewer than an ITC store,
 #                which takes fewer than a perf record; 2.0 instructions per STM event in both
-#                forms (2 in the loop; the register form's id load and its register's
-#                save/restore, 6 instructions once, add 0.02) (the disassembly of the loop: `mv a0,s1` and `csrw 0x7c0,s3` or
-#                `csrwi 0x7c0,1`; the id register is set once before the loop), checked in
-#                the ELFs too
+#                forms: the loop's disassembly has `mv a0,s1` and `csrw 0x7c0,s3` or
+#                `csrwi 0x7c0,1` (checked in the ELFs); the register form's id load and
+#                that register's save/restore, 6 instructions once, add 0.02
 #   missing_elf  a build folder without the firmware: one line, exit 121
 #   failed_run   variants that exit 42: one line naming the run and the status, exit 1
 # Runs the ASan/UBSan build of the simulator (which spawns itself for the runs).
