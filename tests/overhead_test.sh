@@ -6,7 +6,14 @@
 #                it leaves: records = the firmware's own count (fib(8) makes 67 calls, so 134),
 #                cycles(on) > cycles(off) >= cycles(out), cycles/instructions per record =
 #                (on - out) / records and overhead % recomputed from stats.txt, SBA conflict
-#                cycles from events.csv
+#                cycles from events.csv; the per-event table ("## one event"): a row per
+#                event kind in order, 256 events each (counted here in stm.csv, itc.csv and the
+#                decoded trace), per-event figures = (run - none) / 256 from stats.txt, and
+#                plausible: an STM event takes at least 1 cycle and fewer than an ITC store,
+#                which takes fewer than a perf record; 2.0 instructions per STM event in both
+#                forms: the loop's disassembly has `mv a0,s1` and `csrw 0x7c0,s3` or
+#                `csrwi 0x7c0,1` (checked in the ELFs); the register form's id load and
+#                that register's save/restore, 6 instructions once, add 0.02
 #   missing_elf  a build folder without the firmware: one line, exit 121
 #   failed_run   variants that exit 42: one line naming the run and the status, exit 1
 # Runs the ASan/UBSan build of the simulator (which spawns itself for the runs).
@@ -20,7 +27,8 @@ san() {   # sanitizer reports of the command or of the runs it spawned
     fail "sanitizer report"
   true
 }
-quick="ovh_fib_out ovh_fib_off_sram_1 ovh_fib_off_sba_1 ovh_fib_on_sram_1 ovh_fib_on_sba_1"
+quick="ovh_fib_out ovh_fib_off_sram_1 ovh_fib_off_sba_1 ovh_fib_on_sram_1 ovh_fib_on_sba_1
+       ovh_events_out ovh_events_stm ovh_events_stmi ovh_events_itc ovh_events_perf"
 
 case $case in
 quick)
@@ -30,7 +38,8 @@ quick)
   md=$out/overhead.md; svg=$out/overhead.svg
   [ -f "$md" ] && [ -f "$svg" ] || fail "overhead.md or overhead.svg missing"
   cmp -s "$md" "$out.stdout" || fail "stdout is not overhead.md"
-  [ "$(grep -c '^overhead: \[ *[1-5]/5\] ovh_fib_' "$out.stderr")" = 5 ] || fail "not one progress line per run"
+  [ "$(grep -c '^overhead: \[ *[1-5]/10\] ovh_fib_' "$out.stderr")" = 5 ] || fail "not one progress line per run"
+  [ "$(grep -c '^overhead: \[ *\([6-9]\|10\)/10\] ovh_events_' "$out.stderr")" = 5 ] || fail "not one progress line per event run"
   # the rows: mode | sink | counters, in this order
   rows=$(grep -E '^\| (out|off|on) \|' "$md" | cut -d'|' -f2-4 | tr -d ' ' | tr '\n' ' ')
   [ "$rows" = "out|-|- off|sram|1 off|sba|1 on|sram|1 on|sba|1 " ] || fail "rows: $rows"
@@ -78,6 +87,41 @@ EOF
   [ "$(cell on sba 1 13)" -gt 0 ] || fail "no SBA conflict cycles with the SBA sink"
   [ "$(cell on sram 1 13)" = 0 ] || fail "SBA conflict cycles with the SRAM sink"
   grep -q 'stopped' "$md" && fail "a trace buffer filled"
+  # the per-event table
+  grep -q '^## one event$' "$md" || fail "no per-event section"
+  erows=$(grep -E '^\| (none|STM event|STM event, csrwi|ITC store|perf record) \|' "$md" | cut -d'|' -f2 |
+          sed 's/^ //; s/ $//' | tr '\n' ';')
+  [ "$erows" = "none;STM event;STM event, csrwi;ITC store;perf record;" ] || fail "per-event rows: $erows"
+  ecell() { grep -E "^\| $1 \|" "$md" | cut -d'|' -f"$2" | tr -d ' '; }   # column $2 (1-based + 1)
+  nc=$(stat ovh_events_out cycles); ni=$(stat ovh_events_out instret)
+  [ "$(ecell none 5)" = "$nc" ] && [ "$(ecell none 6)" = "$ni" ] || fail "none: cycles/instructions differ from stats.txt"
+  [ "$(tail -n +2 "$out/runs/ovh_events_out/stm.csv" | wc -l)" = 0 ] || fail "events in the baseline run"
+  for k in stm stmi itc perf; do
+    case $k in
+    stm) label="STM event"; n=$(grep -c ',traced$' "$out/runs/ovh_events_$k/stm.csv") ;;
+    stmi) label="STM event, csrwi"; n=$(grep -c ',traced$' "$out/runs/ovh_events_$k/stm.csv") ;;
+    itc) label="ITC store"; n=$(tail -n +2 "$out/runs/ovh_events_$k/itc.csv" | cut -d, -f3 | grep -cx 5) ;;
+    perf) label="perf record"; n=$("$b/tracesim" decode -f csv "$out/runs/ovh_events_$k/trace.rtd" | grep -Ec ',manual,') ;;
+    esac
+    [ "$n" = 256 ] || fail "ovh_events_$k: $n events in the run folder, expected 256"
+    [ "$(ecell "$label" 4)" = 256 ] || fail "$label: events $(ecell "$label" 4), expected 256"
+    c=$(stat ovh_events_$k cycles); i=$(stat ovh_events_$k instret)
+    [ "$(ecell "$label" 5)" = "$c" ] && [ "$(ecell "$label" 6)" = "$i" ] || fail "$label: cycles/instructions differ from stats.txt"
+    want=$(awk -v a="$c" -v o="$nc" 'BEGIN { printf "%.1f", (a - o) / 256 }')
+    [ "$(ecell "$label" 7)" = "$want" ] || fail "$label: cycles per event $(ecell "$label" 7), expected $want"
+    want=$(awk -v a="$i" -v o="$ni" 'BEGIN { printf "%.1f", (a - o) / 256 }')
+    [ "$(ecell "$label" 8)" = "$want" ] || fail "$label: instructions per event $(ecell "$label" 8), expected $want"
+  done
+  awk -v s="$(ecell 'STM event' 7)" -v si="$(ecell 'STM event, csrwi' 7)" -v i="$(ecell 'ITC store' 7)" \
+      -v p="$(ecell 'perf record' 7)" 'BEGIN { exit !(s >= 1 && si >= 1 && s < i && si < i && i < p) }' ||
+    fail "cycles per event not 1 <= STM < ITC store < perf record"
+  [ "$(ecell 'STM event' 8)" = 2.0 ] && [ "$(ecell 'STM event, csrwi' 8)" = 2.0 ] ||
+    fail "instructions per STM event $(ecell 'STM event' 8) and $(ecell 'STM event, csrwi' 8), expected 2.0"
+  # objdump prints csrwi as csrw with a number
+  for k in stm:s stmi:1; do
+    riscv64-unknown-elf-objdump -d "$b/firmware/examples/ovh_events_${k%:*}.elf" | grep -A1 -E '[[:space:]]mv[[:space:]]+a0,s' |
+      grep -qE "[[:space:]]csrw[[:space:]]+0x7c0,${k#*:}" || fail "ovh_events_${k%:*}.elf: no csrw 0x7c0,${k#*:} right after mv a0,s"
+  done
   true ;;
 missing_elf)
   mkdir -p "$out.fw"

@@ -40,7 +40,7 @@ int main(void) {
     /* write to a read-only CSR (mhartid) */
     __asm__ volatile("la %0, 1f\n1: csrw mhartid, zero" : "=r"(pc));
     EXPECT_TRAP(2, pc, 0xf1401073);
-    /* nonexistent CSR */
+    /* nonexistent CSR (0x7c0 is mstm, the software trace port) */
     __asm__ volatile("la %0, 1f\n1: csrr t0, 0x7c1" : "=r"(pc) :: "t0");
     EXPECT_TRAP(2, pc, 0x7c1022f3);
     /* ecall: cause 11, mtval 0 */

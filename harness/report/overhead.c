@@ -47,13 +47,32 @@ static const ovh_example_t examples[] = {
 #define N_EXAMPLES (sizeof examples / sizeof examples[0])
 static const unsigned event_lists[] = {1, 4, 8};      /* PERF_EVENTS */
 #define N_LISTS (sizeof event_lists / sizeof event_lists[0])
-#define MAX_RUNS (N_EXAMPLES * (1 + 2 * 2 * N_LISTS))
+
+/* the per-event table: firmware/examples/events.c's variants ovh_events_<name>, the same loop
+ * of EVENT_ROUNDS rounds with one event of a kind per round (KIND_NONE: none, the baseline) */
+enum ovh_kind { KIND_NONE, KIND_STM, KIND_STMI, KIND_ITC, KIND_PERF };
+typedef struct ovh_kind_desc {
+    const char *name, *label, *code;
+} ovh_kind_desc_t;
+static const ovh_kind_desc_t kinds[] = {
+    {"out", "none", "the loop alone (baseline)"},
+    {"stm", "STM event", "`ts_stm_event(1, r)`: `mv a0,s1` `csrw 0x7c0,s3`"},
+    {"stmi", "STM event, csrwi", "`TS_STM_EVENT_I(1, r)`: `mv a0,s1` `csrwi 0x7c0,1`"},
+    {"itc", "ITC store", "`ts_itc_write32(0, 5, r)`: poll the stimulus, store"},
+    {"perf", "perf record", "`perfWriteCntrs()`: a manual record, 1 counter (cycles)"},
+};
+#define N_KINDS (sizeof kinds / sizeof kinds[0])
+#define EVENT_ROUNDS 256      /* ROUNDS of firmware/examples/events.c */
+#define EVENT_ITC_CHANNEL 5   /* ITC_CHANNEL of events.c */
+#define MAX_RUNS (N_EXAMPLES * (1 + 2 * 2 * N_LISTS) + N_KINDS)
 
 /* counters in a record for a PERF_EVENTS value (the lists of perf_config.h) */
 static unsigned counters_of(unsigned events) { return events == 8 ? 10 : events; }
 
 typedef struct ovh_run {
-    unsigned ex;
+    unsigned ex;                     /* N_EXAMPLES for the per-event runs */
+    int kind;                        /* enum ovh_kind of a per-event run, else -1 */
+    uint64_t n_events, ev_lost;      /* per-event runs: events that became messages, and lost */
     enum ovh_mode mode;
     unsigned sink, events;           /* not used for MODE_OUT */
     char name[64];
@@ -70,14 +89,16 @@ static void usage(FILE *f) {
           "What the perf library's instrumentation costs: runs the ovh_* firmware variants (each\n"
           "example with the perf calls compiled out, with tracing never switched on, and tracing,\n"
           "into the SRAM sink and an SBA buffer, with 1, 4 and 10 counters) and writes a table per\n"
-          "example (OUTDIR/overhead.md, also on stdout) and a chart (OUTDIR/overhead.svg). The run\n"
-          "folders stay in OUTDIR/runs/.\n"
+          "example (OUTDIR/overhead.md, also on stdout) and a chart (OUTDIR/overhead.svg); then the\n"
+          "ovh_events_* variants (one loop without an event, with a software trace event, an ITC\n"
+          "store or a perf record per round) for a table of what one event costs. The run folders\n"
+          "stay in OUTDIR/runs/.\n"
           "\n"
           "options:\n"
           "      --build DIR   folder with the ovh_*.elf firmware (default: firmware/examples in\n"
           "                    the build folder of this executable)\n"
           "  -o, --out DIR     output folder (default runs/overhead)\n"
-          "      --quick       only fib with 1 counter (5 runs)\n"
+          "      --quick       only fib with 1 counter, and the per-event runs (10 runs)\n"
           "  -h, --help        this text\n"
           "\n"
           "exit status: 0; 1 a run failed or its results are unusable; 120 usage; 121 a firmware\n"
@@ -184,6 +205,7 @@ static size_t plan_runs(ovh_run_t *runs, bool quick) {
     for (unsigned ex = 0; ex < (quick ? 1 : N_EXAMPLES); ex++) {
         ovh_run_t *r = &runs[n++];
         r->ex = ex;
+        r->kind = -1;
         r->mode = MODE_OUT;
         snprintf(r->name, sizeof r->name, "ovh_%s_out", examples[ex].name);
         for (int mode = MODE_OFF; mode <= MODE_ON; mode++)
@@ -191,12 +213,20 @@ static size_t plan_runs(ovh_run_t *runs, bool quick) {
                 for (unsigned l = 0; l < (quick ? 1 : N_LISTS); l++) {
                     r = &runs[n++];
                     r->ex = ex;
+                    r->kind = -1;
                     r->mode = (enum ovh_mode)mode;
                     r->sink = sink;
                     r->events = event_lists[l];
                     snprintf(r->name, sizeof r->name, "ovh_%s_%s_%s_%u", examples[ex].name,
                              mode_names[mode], sink_names[sink], r->events);
                 }
+    }
+    for (unsigned k = 0; k < N_KINDS; k++) {
+        ovh_run_t *r = &runs[n++];
+        r->ex = N_EXAMPLES;
+        r->kind = (int)k;
+        r->mode = k == KIND_NONE ? MODE_OUT : MODE_ON;
+        snprintf(r->name, sizeof r->name, "ovh_events_%s", kinds[k].name);
     }
     return n;
 }
@@ -337,6 +367,77 @@ static int read_results(ovh_run_t *r, char *why, size_t whylen) {
     return rc;
 }
 
+/* CSV rows (after the header) of DIR/FILE whose column col (0-based) equals val; -1 if the
+ * file is missing */
+static int64_t csv_count(const char *dir, const char *file, unsigned col, const char *val) {
+    size_t len;
+    char *text = slurp(dir, file, &len);
+    if (!text) return -1;
+    int64_t n = 0;
+    size_t k = strlen(val);
+    char *p = strchr(text, '\n');
+    while (p && *++p) {
+        const char *c = p;
+        for (unsigned i = 0; i < col && c; i++) {
+            c = strpbrk(c, ",\n");
+            c = c && *c == ',' ? c + 1 : NULL;
+        }
+        if (c && !strncmp(c, val, k) && (c[k] == ',' || c[k] == '\n' || !c[k])) n++;
+        p = strchr(p, '\n');
+    }
+    free(text);
+    return n;
+}
+
+/* a per-event run: cycles, instructions, stall totals and its events, counted in the ground
+ * truth (stm.csv `traced` rows, itc.csv rows of the channel) or, for perf records, in
+ * trace.rtd; every kind but its own must be absent */
+static int read_event_results(ovh_run_t *r, char *why, size_t whylen) {
+    size_t len;
+    char *stats = slurp(r->dir, "stats.txt", &len), *ev = slurp(r->dir, "events.csv", &len),
+         *json = slurp(r->dir, "trace.json", &len);
+    int rc = -1;
+    char ch[4];
+    snprintf(ch, sizeof ch, "%d", EVENT_ITC_CHANNEL);
+    int64_t stm = csv_count(r->dir, "stm.csv", 4, "traced"), stm_lost = csv_count(r->dir, "stm.csv", 4, "lost"),
+            itc = csv_count(r->dir, "itc.csv", 2, ch);
+    if (!stats || !stats_value(stats, "cycles", &r->cycles) || !stats_value(stats, "instret", &r->instret))
+        snprintf(why, whylen, "no cycles/instret in %s/stats.txt", r->dir);
+    else if (!ev || !csv_value(ev, "itc_stall", &r->itc_stall) || !csv_value(ev, "sba_conflict", &r->sba_conflict))
+        snprintf(why, whylen, "no itc_stall/sba_conflict columns in %s/events.csv", r->dir);
+    else if (!json)
+        snprintf(why, whylen, "no trace.json in %s", r->dir);
+    else if (stm < 0 || stm_lost < 0 || itc < 0)
+        snprintf(why, whylen, "no stm.csv or itc.csv in %s", r->dir);
+    else {
+        json_u64(json, "itc_lost", &r->itc_lost);
+        r->stopped = json_true(json, "stopped_on_wrap");
+        r->wrapped = json_true(json, "wrapped");
+        rc = count_records(r, json, why, whylen);
+    }
+    if (!rc) {
+        uint64_t n[N_KINDS] = {0, (uint64_t)stm, (uint64_t)stm, (uint64_t)itc, r->records};
+        int own = r->kind == KIND_STMI ? KIND_STM : r->kind;
+        r->n_events = n[r->kind];
+        r->ev_lost = r->kind == KIND_STM || r->kind == KIND_STMI ? (uint64_t)stm_lost : r->kind == KIND_ITC ? r->itc_lost : 0;
+        for (int k = KIND_STM; k < (int)N_KINDS; k++)
+            if (k != KIND_STMI && k != own && n[k]) {
+                snprintf(why, whylen, "it holds %" PRIu64 " %s(s), not its own kind (rebuild the firmware)", n[k],
+                         kinds[k].label);
+                rc = -1;
+            }
+        if (!rc && r->kind != KIND_NONE && (r->n_events != EVENT_ROUNDS || r->ev_lost)) {
+            snprintf(why, whylen, "%" PRIu64 " %ss and %" PRIu64 " lost, expected %d and none", r->n_events,
+                     kinds[r->kind].label, r->ev_lost, EVENT_ROUNDS);
+            rc = -1;
+        }
+    }
+    free(stats);
+    free(ev);
+    free(json);
+    return rc;
+}
+
 /* ---- the report ------------------------------------------------------------------------ */
 
 static const ovh_run_t *baseline(const ovh_run_t *runs, size_t n, unsigned ex) {
@@ -398,6 +499,29 @@ static void write_md(FILE *f, const ovh_run_t *runs, size_t n, bool quick) {
                     r->sba_conflict);
         }
     }
+    const ovh_run_t *none = NULL;
+    for (size_t i = 0; i < n; i++)
+        if (runs[i].kind == KIND_NONE) none = &runs[i];
+    if (none) {
+        fprintf(f, "\n## one event\n\nThe same loop of %d rounds (about 48 cycles of arithmetic each) with one event "
+                   "per round, or none (firmware/examples/events.c; every variant sets up the perf library with 1 "
+                   "counter into the SRAM sink, ITC channel %d and stmEnable, and switches tracing on).\n\n",
+                EVENT_ROUNDS, EVENT_ITC_CHANNEL);
+        fputs("| event | code | events | cycles | instructions | cycles per event | instructions per event "
+              "| ITC stall cycles |\n|---|---|--:|--:|--:|--:|--:|--:|\n", f);
+        for (size_t i = 0; i < n; i++) {
+            const ovh_run_t *r = &runs[i];
+            if (r->kind < 0) continue;
+            fprintf(f, "| %s | %s | %" PRIu64 " | %" PRIu64 " | %" PRIu64, kinds[r->kind].label, kinds[r->kind].code,
+                    r->n_events, r->cycles, r->instret);
+            if (r->kind == KIND_NONE || !r->n_events)
+                fputs(" | (baseline) | (baseline)", f);
+            else
+                fprintf(f, " | %.1f | %.1f", per_record(r->cycles, none->cycles, r->n_events),
+                        per_record(r->instret, none->instret, r->n_events));
+            fprintf(f, " | %" PRIu64 " |\n", r->itc_stall);
+        }
+    }
     bool note = false;
     for (size_t i = 0; i < n; i++) {
         const ovh_run_t *r = &runs[i];
@@ -432,7 +556,10 @@ static void write_md(FILE *f, const ovh_run_t *runs, size_t n, bool quick) {
           "* **ITC stall cycles**, **SBA conflict cycles**: the simulator's own event totals "
           "(`events.csv`, columns `itc_stall` and `sba_conflict`): cycles in which a store of the "
           "core waited for a full ITC FIFO, and cycles in which a data access of the core lost "
-          "the bus to the SBA sink.\n", f);
+          "the bus to the SBA sink.\n"
+          "* one event: **events** counted in the run's ground truth (`stm.csv` rows `traced`, `itc.csv` rows "
+          "of channel 5) or, for perf records, decoded from `trace.rtd`; **cycles per event** = (cycles - "
+          "cycles of `none`) / events, likewise **instructions per event**.\n", f);
 }
 
 /* ---- the chart ------------------------------------------------------------------------- */
@@ -640,13 +767,15 @@ int ts_overhead_main(int argc, char **argv) {
     for (size_t i = 0; i < n; i++) {
         ovh_run_t *r = &runs[i];
         char why[768];
-        if (simulate(r, why, sizeof why) || read_results(r, why, sizeof why)) {
+        if (simulate(r, why, sizeof why) ||
+            (r->kind < 0 ? read_results(r, why, sizeof why) : read_event_results(r, why, sizeof why))) {
             fprintf(stderr, "tracesim: overhead: %s failed: %s\n", r->name, why);
             free(runs);
             return OVH_FAILED;
         }
-        fprintf(stderr, "overhead: [%2zu/%zu] %-26s %10" PRIu64 " cycles %5" PRIu64 " records%s\n", i + 1, n,
-                r->name, r->cycles, r->records, r->stopped ? "  (trace buffer full: tracing stopped)" : "");
+        fprintf(stderr, "overhead: [%2zu/%zu] %-26s %10" PRIu64 " cycles %5" PRIu64 " %s%s\n", i + 1, n, r->name,
+                r->cycles, r->kind < 0 ? r->records : r->n_events, r->kind < 0 ? "records" : "events",
+                r->stopped ? "  (trace buffer full: tracing stopped)" : "");
     }
     int rc = 0;
     if (write_file(out, "overhead.md", write_md, runs, n, quick) ||

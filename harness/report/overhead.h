@@ -7,7 +7,11 @@
  * (PERF_EVENTS 1, 4, 8). From each run folder it takes cycles and instructions (stats.txt),
  * the simulator's ITC stall and SBA conflict totals (events.csv), and the number of perf
  * records (trace.rtd through the decoder); it writes OUTDIR/overhead.md (a table per
- * example) and OUTDIR/overhead.svg (overhead in % of cycles as grouped bars). */
+ * example) and OUTDIR/overhead.svg (overhead in % of cycles as grouped bars). Then the
+ * ovh_events_* variants (firmware/examples/events.c: a loop with no event, a software trace
+ * event, an ITC store or a perf record per round) give the table "one event": (cycles -
+ * cycles without events) / events, likewise instructions, the events counted in the run's
+ * stm.csv, itc.csv or trace.rtd. */
 #ifndef TS_OVERHEAD_H
 #define TS_OVERHEAD_H
 /* argv[0] is "overhead"; returns the exit status (0, 120 usage, 121 missing ELF, 126 cannot

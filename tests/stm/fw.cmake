@@ -1,1 +1,8 @@
-# software trace port tests: fw (README "Software trace port")
+# software trace port tests: fw (README "Software trace port"): the firmware API and the port's
+# properties, firmware in firmware/tests/stm_*.c (each script's header says what it checks)
+foreach(t atomic tp drop off mh)
+  add_test(NAME fw.stm.${t} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/stm/${t}_test.sh ${TRACESIM}
+           ${FW}/tests/stm_${t}.elf ${RUNS}/stm_${t})
+endforeach()
+add_test(NAME fw.stm.example COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/stm/example_test.sh ${TRACESIM}
+         ${FW}/examples/stm_threads.elf ${RUNS}/stm_example)
