@@ -4,10 +4,14 @@
  * user events, an ITC store on channel 0 between them (the events and the store share one
  * time base), then 24 events one every few cycles and 16 in 16 cycles (`csrwi`, value a0 =
  * 0x5a5a5a5a): with --itc-depth 1 the FIFO overruns and events are lost (stm.csv `lost`,
- * Error messages in the trace). */
+ * Error messages in the trace). Built twice: stm_dec_threads_stop sets the sink to stop on
+ * wrap (STOP=1), for a small --trace-sram. */
 #include "bsp.h"
 #include "ts_stm.h"
 #include "ts_trace.h"
+#ifndef STOP
+#define STOP 0
+#endif
 
 static inline __attribute__((always_inline)) void set_tp(uint32_t v) {
     __asm__ volatile("mv tp, %0" : : "r"(v) : "memory");
@@ -31,7 +35,7 @@ static void pause(unsigned n) {
 
 int main(void) {
     set_tp(0x0f00);                      /* before tracing: an `off` row */
-    ts_trace_itc_start(0, 1u, 0);
+    ts_trace_itc_start(0, 1u, STOP);
     TS_TE_REG(0, TS_CONTROL) |= TS_TS_CONTROL_OWNERSHIP;
     TS_TE_REG(0, STM_CONTROL) = TS_STM_CONTROL_ENABLE;
     set_tp(0x1000);
