@@ -293,7 +293,7 @@ static void stm_end(ck_t *c, bool stopped) {
 }
 
 /* the summary of the software events (nothing when stm.csv has no rows) */
-static void stm_summary(const ck_t *c, unsigned nh) {
+static void stm_summary(const ck_t *c, unsigned nh, bool wrapped) {
     if (!c->stm_rows) return;
     for (unsigned h = 0; h < (c->multi ? nh : 1); h++) {
         const stm_hart_t *s = &c->stm[h];
@@ -306,6 +306,7 @@ static void stm_summary(const ck_t *c, unsigned nh) {
         size_t left = 0;
         for (size_t k = s->next; k < s->n; k++) left += s->r[k].status == TS_STM_TRACED;
         if (left) printf("; %zu later events were cut by stop-on-wrap", left);
+        if (wrapped) printf("; the buffer wrapped: the oldest %zu events were overwritten", s->traced - (size_t)s->equal - left);
         printf("\n");
     }
 }
@@ -466,7 +467,7 @@ int ts_check_main(int argc, char **argv) {
                     printf("; %" PRIu64 " Error message(s): this hart's encoder lost stores (ITC FIFO overflow)", c.errs[h]);
                 printf("\n");
             }
-            stm_summary(&c, nh);
+            stm_summary(&c, nh, wrapped);
             if (c.multi) {
                 printf("check: funnel: %" PRIu64 " ITC messages of %u harts, each a whole message (none corrupt), each hart's in "
                        "order, none lost or duplicated", c.msgs, nh);
