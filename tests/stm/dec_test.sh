@@ -17,6 +17,9 @@
 #                 a lost row made traced fails
 #   stop          stop-on-wrap in a 256-byte sink: check says how many events were cut
 #   wrap          a wrapped 256-byte sink: check on the newest events
+#   mh            firmware/tests/stm_dec_mh.c on 2 harts through the funnel: --hart N keeps
+#                 hart N's lines, check per hart (and fails naming the hart), a timeline
+#                 process per hart
 set -eu
 build=$1
 case=$2
@@ -58,6 +61,9 @@ stop)
     ;;
 wrap)
     "$ts" run -q --stm-thread-switch --trace-sram 256 --out "$out/r" "$fw/stm_dec_threads.elf"
+    ;;
+mh)
+    "$ts" run -q --harts 2 --funnel --srcbits 1 --stm-thread-switch --out "$out/r" "$fw/stm_dec_mh.elf"
     ;;
 *) fail "unknown case $case" ;;
 esac
@@ -167,5 +173,33 @@ wrap)
     "$san" decode -f stm "$r/trace.rtd" | tail -1 | grep -q ' 0 USER 0x3fff - 0xdeadbeef$' || fail "the newest event"
     tamper "$r" "$out/value" 's/,0x3fff,0xdeadbeef,/,0x3fff,0xdeadbeee,/'
     must_fail "$out/value" "value 0xdeadbeee) decoded as id 0x3fff value 0xdeadbeef" "value changed"
+    ;;
+mh)
+    "$san" decode -f stm "$r/trace.rtd" > "$out/stm.txt"
+    for h in 0 1; do
+        "$san" decode -f stm --hart $h "$r/trace.rtd" > "$out/stm$h.txt"
+        grep "^[0-9-]* $h " "$out/stm.txt" | cmp - "$out/stm$h.txt" || fail "--hart $h is not hart $h's lines"
+        [ "$(grep -c " 0x002[0-7] - 0x000${h}000[0-7]\$" "$out/stm$h.txt")" = 8 ] || fail "hart $h: not its 8 events"
+    done
+    "$san" check "$r" > "$out/check.txt"
+    cat "$out/check.txt"
+    for h in 0 1; do
+        n=$(grep -c "^[0-9]*,$h,.*,traced\$" "$r/stm.csv")
+        grep -q "^check: hart $h: $n of $n software events equal, 0 lost (0 Error messages matched), $n timestamps equal" "$out/check.txt" ||
+            fail "check summary of hart $h"
+    done
+    tamper "$r" "$out/value" 's/^\([0-9]*,1,0x0023\),0x00010003,/\1,0x00010013,/'
+    must_fail "$out/value" "^tracesim: check FAILED: hart 1: software event [0-9]* (cycle [0-9]*, id 0x0023, value 0x00010013)" "hart 1's value changed"
+    "$san" decode -f timeline "$r/trace.rtd" > "$out/t.json"
+    python3 -c '
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+procs = sorted(e["pid"] for e in ev if e["name"] == "process_name")
+assert procs == [1, 2], procs
+for pid, tp in ((1, "tp 0x00001000"), (2, "tp 0x00002000")):
+    assert any(e["ph"] == "X" and e["pid"] == pid and e["name"] == tp for e in ev), (pid, tp)
+    assert sum(e["ph"] == "i" and e["pid"] == pid for e in ev) == 8, pid
+' "$out/t.json" || fail "timeline"
+    echo "ok: mh: --hart 0/1, check per hart, a timeline process per hart"
     ;;
 esac
