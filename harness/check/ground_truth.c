@@ -144,6 +144,7 @@ static int stm_msg(ck_t *c, const nxd_msg_t *m, unsigned h, const ts_stm_ev_t *e
     if (m->tics_valid) s->timed++;
     s->next++;
     s->equal++;
+    s->errs_since = 0;        /* an Error message matches lost events up to the next traced one only */
     return 0;
 }
 
@@ -318,7 +319,9 @@ int ts_check_main(int argc, char **argv) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: tracesim check [--perf-channel N] [--elf FW.elf] [--perf-config FILE] RUN_DIR\n"
                    "  compares the run's trace with the simulator's ground truth: every ITC store\n"
-                   "  (itc.csv) and every perf record (counters.csv, flow.csv, the ELF's symbols);\n"
+                   "  (itc.csv), every software trace port event (stm.csv: traced ones in order with\n"
+                   "  their timestamps, lost ones matched by Error messages) and every perf record\n"
+                   "  (counters.csv, flow.csv, the ELF's symbols);\n"
                    "  --perf-config: the perf header of a wrapped trace (default: RUN_DIR/perf_config.txt,\n"
                    "  else the header in itc.csv). With several harts every hart is checked against its\n"
                    "  own rows (the messages of SRC n against hart n's), with one time base, and the\n"

@@ -57,7 +57,7 @@ typedef struct ts_elem {
     uint64_t offset;
     bool has_time;
     uint64_t time;
-    const nxd_msg_t *msg;   /* the message it came from (NULL for EOT) */
+    const nxd_msg_t *msg;   /* the message it came from (NULL for EOT; valid during the callback only) */
     union {
         struct { unsigned channel, lane, size; uint32_t value; } sw;
         struct { uint64_t process; } own;   /* 34 bits for a THREAD_SWITCH */
