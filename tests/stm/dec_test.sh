@@ -17,6 +17,8 @@
 #                 a lost row made traced fails
 #   stop          stop-on-wrap in a 256-byte sink: check says how many events were cut
 #   wrap          a wrapped 256-byte sink: check on the newest events
+#   nostm         a run without port events (itc_sram): check prints no software-event line,
+#                 --format stm prints nothing; garbage input: corrupt lines, no crash
 #   mh            firmware/tests/stm_dec_mh.c on 2 harts through the funnel: --hart N keeps
 #                 hart N's lines, check per hart (and fails naming the hart), a timeline
 #                 process per hart
@@ -61,6 +63,9 @@ stop)
     ;;
 wrap)
     "$ts" run -q --stm-thread-switch --trace-sram 256 --out "$out/r" "$fw/stm_dec_threads.elf"
+    ;;
+nostm)
+    "$ts" run -q --out "$out/r" "$fw/itc_sram.elf"
     ;;
 mh)
     "$ts" run -q --harts 2 --funnel --srcbits 1 --stm-thread-switch --out "$out/r" "$fw/stm_dec_mh.elf"
@@ -201,5 +206,15 @@ for pid, tp in ((1, "tp 0x00001000"), (2, "tp 0x00002000")):
     assert sum(e["ph"] == "i" and e["pid"] == pid for e in ev) == 8, pid
 ' "$out/t.json" || fail "timeline"
     echo "ok: mh: --hart 0/1, check per hart, a timeline process per hart"
+    ;;
+nostm)
+    "$san" check "$r" > "$out/check.txt"
+    [ "$(cat "$out/check.txt")" = "$("$ts" check "$r" | grep -v 'software events')" ] || fail "check output differs"
+    grep -q 'software event' "$out/check.txt" && fail "a software-event line without port events"
+    [ -z "$("$san" decode -f stm "$r/trace.rtd")" ] || fail "--format stm printed ITC stores"
+    "$san" decode -f stm "$0" > "$out/garbage.txt" 2> "$out/garbage.err" || fail "garbage: exit $?"
+    grep -q 'corrupt messages' "$out/garbage.err" || fail "garbage: no warning"
+    "$san" decode -f timeline "$0" | python3 -c 'import json, sys; json.load(sys.stdin)' || fail "garbage: timeline not JSON"
+    echo "ok: nostm: no software-event line, garbage decoded without a crash"
     ;;
 esac

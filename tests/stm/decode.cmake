@@ -4,7 +4,7 @@
 #    failing on tampered ground truth;
 #  * fuzz.stm: libFuzzer over bytes -> elements -> --format stm text and timeline.
 ts_add_test_file(unit_stm_dec stm/test_stm_dec.c LIBS ts_decoder_san SANITIZE)
-foreach(c port port_check threads threads_drops stop wrap mh)
+foreach(c port port_check threads threads_drops stop wrap mh nostm)
   add_test(NAME stm.dec.${c} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/stm/dec_test.sh ${CMAKE_BINARY_DIR} ${c})
 endforeach()
 if(CLANG)
