@@ -16,9 +16,20 @@
  * between sources is the funnel's and is free), every timestamp the store cycle plus one
  * constant for all harts (the funnel's timestamp is the master of every encoder's), no
  * corrupt message (bytes of two messages interleaved would make one), and no source that is
- * not a hart of the run. A wrapped trace holds a suffix of each hart's rows. */
+ * not a hart of the run. A wrapped trace holds a suffix of each hart's rows.
+ *
+ * Software trace port events (README "Software trace port"; elements.h ts_stm_from_msg) are
+ * not ITC stores: stm.csv lists every port event (cycle, hart, id, value, status). Each hart's
+ * decoded events must be its `traced` rows, in order, with id and value, every timestamp the
+ * row's cycle plus the same constant as the ITC stores' (an event is timestamped like an ITC
+ * store of its commit cycle); each run of `lost` rows must have an Error message of that hart
+ * after the traced event before it and before the one after it; `off` rows are not in the
+ * trace. An Ownership message with PROCESS format 2 is a THREAD_SWITCH when the hart's rows
+ * hold one, else an ITC store. Stop-on-wrap: the events are a prefix of the traced rows; a
+ * wrapped buffer: a suffix. */
 #include "ground_truth.h"
 #include "cli_util.h"
+#include "elements.h"
 #include "nexus_decode.h"
 #include "perf_check.h"
 #include <errno.h>
@@ -32,6 +43,14 @@
 
 typedef struct store { uint64_t cycle; unsigned stim, off, size; uint32_t value; } store_t;
 
+/* one hart's stm.csv rows (traced and lost; off rows are only counted) and their check */
+typedef struct stm_hart {
+    ts_stm_row_t *r;
+    size_t n, cap, next, traced, off;
+    bool has_switch;          /* a THREAD_SWITCH row: format-2 Ownership messages are events */
+    uint64_t equal, timed, lost, errs_matched, errs_since;
+} stm_hart_t;
+
 typedef struct ck {
     store_t *st[NH];          /* itc.csv rows per hart */
     size_t n[NH], cap[NH], next[NH];
@@ -42,11 +61,90 @@ typedef struct ck {
     int64_t ts_offset;
     int failed;
     char msg[512];
+    stm_hart_t stm[NH];       /* stm.csv */
+    size_t stm_rows;          /* rows of every status */
+    size_t in_trace[NH], stm_in_trace[NH];   /* wrapped buffer: messages in the trace */
 } ck_t;
 
-/* counts the ITC stores (Data Acquisition, Ownership) of each source in a trace */
+/* 1: a software event of the port (in *ev), 0: not one, -1 a corrupt one (*why) */
+static int stm_event(const ck_t *c, const nxd_msg_t *m, ts_stm_ev_t *ev, const char **why) {
+    int k = ts_stm_from_msg(m, ev, why);
+    if (k > 0 && m->tcode == 2 && !c->stm[m->src % NH].has_switch) return 0;   /* an ITC store */
+    return k;
+}
+
+/* counts the ITC stores (Data Acquisition, Ownership) and software events of each source */
 static int count_store(void *vctx, const nxd_msg_t *m) {
-    if (m->status == NXD_OK && (m->tcode == 7 || m->tcode == 2)) ((size_t *)vctx)[m->src % NH]++;
+    ck_t *c = vctx;
+    ts_stm_ev_t ev;
+    const char *why;
+    int k = stm_event(c, m, &ev, &why);
+    if (k > 0) c->stm_in_trace[m->src % NH]++;
+    else if (!k && m->status == NXD_OK && (m->tcode == 7 || m->tcode == 2)) c->in_trace[m->src % NH]++;
+    return 0;
+}
+
+/* the timestamp of a message for ground truth cycle `cycle`: every one is the cycle plus one
+ * constant (the first timed message sets it); `what` names the store or event */
+static bool check_time(ck_t *c, const nxd_msg_t *m, uint64_t cycle, const char *pre, const char *what, size_t k) {
+    if (!m->tics_valid) return true;
+    int64_t off = (int64_t)m->tics - (int64_t)cycle;
+    if (!c->have_offset) { c->ts_offset = off; c->have_offset = true; }
+    else if (off != c->ts_offset) {
+        snprintf(c->msg, sizeof c->msg,
+                 "%s%s %zu at cycle %" PRIu64 " has timestamp %" PRIu64 ": %" PRId64 " cycles off (expected %s cycle + %" PRId64 "%s)",
+                 pre, what, k, cycle, m->tics, off - c->ts_offset, what, c->ts_offset,
+                 c->multi ? ", the one time base of every hart" : "");
+        c->failed = 1;
+        return false;
+    }
+    return true;
+}
+
+static int stm_fail(ck_t *c) { c->failed = 1; return 1; }
+
+/* the lost rows before the next traced one need an Error message of the hart since the last
+ * traced event */
+static int stm_skip_lost(ck_t *c, unsigned h, const char *pre, uint64_t offset) {
+    stm_hart_t *s = &c->stm[h];
+    size_t first = s->next;
+    while (s->next < s->n && s->r[s->next].status == TS_STM_LOST) s->next++;
+    if (s->next == first) return 0;
+    const ts_stm_row_t *r = &s->r[first];
+    if (!s->errs_since) {
+        snprintf(c->msg, sizeof c->msg, "%ssoftware event id 0x%04x value 0x%08x (cycle %" PRIu64 ") was lost, but no Error "
+                 "message of the hart comes after the traced event before it and before %s", pre, r->id, r->value, r->cycle,
+                 offset == UINT64_MAX ? "the end of the trace" : "the next one");
+        if (offset != UINT64_MAX) snprintf(c->msg + strlen(c->msg), sizeof c->msg - strlen(c->msg), " (offset %" PRIu64 ")", offset);
+        return stm_fail(c);
+    }
+    s->lost += s->next - first;
+    s->errs_matched += s->errs_since;
+    s->errs_since = 0;
+    return 0;
+}
+
+/* a decoded software event against the hart's next traced row */
+static int stm_msg(ck_t *c, const nxd_msg_t *m, unsigned h, const ts_stm_ev_t *ev, const char *pre) {
+    stm_hart_t *s = &c->stm[h];
+    if (stm_skip_lost(c, h, pre, m->offset)) return 1;
+    if (s->next >= s->n) {
+        snprintf(c->msg, sizeof c->msg, "%ssoftware event id 0x%04x value 0x%08" PRIx64 " at offset %" PRIu64
+                 " has no row in stm.csv (only %zu traced)", pre, ev->id, ev->value, m->offset, s->traced);
+        return stm_fail(c);
+    }
+    const ts_stm_row_t *r = &s->r[s->next];
+    if (ev->id != r->id || ev->value != r->value) {
+        snprintf(c->msg, sizeof c->msg, "%ssoftware event %" PRIu64 " (cycle %" PRIu64 ", id 0x%04x, value 0x%08x) decoded as id "
+                 "0x%04x value 0x%08" PRIx64 " at offset %" PRIu64, pre, s->equal + 1, r->cycle, r->id, r->value, ev->id, ev->value,
+                 m->offset);
+        return stm_fail(c);
+    }
+    if (!check_time(c, m, r->cycle, pre, "software event", (size_t)s->equal + 1)) return 1;
+    if (m->tics_valid) s->timed++;
+    s->next++;
+    s->equal++;
+    s->errs_since = 0;        /* an Error message matches lost events up to the next traced one only */
     return 0;
 }
 
@@ -59,11 +157,24 @@ static int on_msg(void *vctx, const nxd_msg_t *m) {
         c->failed = 1;
         return 1;
     }
-    if (m->tcode == 8) c->errs[m->src % NH]++;        /* that hart's encoder lost stores */
+    if (m->tcode == 8) {                               /* that hart's encoder lost stores */
+        c->errs[m->src % NH]++;
+        for (unsigned k = 0; k < NH; k++)
+            if (k == m->src % NH || !m->has_src) c->stm[k].errs_since++;
+    }
     if (m->tcode != 7 && m->tcode != 2) return 0;
     unsigned h = m->src;
     char pre[24] = "";
     if (c->multi) snprintf(pre, sizeof pre, "hart %u: ", h);
+    ts_stm_ev_t ev;
+    const char *why = NULL;
+    int stm = h < NH ? stm_event(c, m, &ev, &why) : 0;
+    if (stm < 0) {
+        snprintf(c->msg, sizeof c->msg, "%scorrupt software event message at offset %" PRIu64 ": %s (IDTAG 0x%" PRIx64 ")", pre,
+                 m->offset, why, m->f[NXF_IDTAG]);
+        return stm_fail(c);
+    }
+    if (stm > 0 && h < c->harts) return stm_msg(c, m, h, &ev, pre);
     if (h >= c->harts || h >= NH) {
         snprintf(c->msg, sizeof c->msg, "message at offset %" PRIu64 " comes from source %u, but the run has %u hart%s", m->offset,
                  h, c->harts, c->harts == 1 ? "" : "s");
@@ -96,19 +207,8 @@ static int on_msg(void *vctx, const nxd_msg_t *m) {
         }
         c->own[h]++;
     }
-    if (m->tics_valid) {
-        int64_t off = (int64_t)m->tics - (int64_t)s->cycle;
-        if (!c->have_offset) { c->ts_offset = off; c->have_offset = true; }
-        else if (off != c->ts_offset) {
-            snprintf(c->msg, sizeof c->msg,
-                     "%sstore %zu at cycle %" PRIu64 " has timestamp %" PRIu64 ": %" PRId64 " cycles off (expected store cycle + %" PRId64 "%s)",
-                     pre, c->next[h] + 1, s->cycle, m->tics, off - c->ts_offset, c->ts_offset,
-                     c->multi ? ", the one time base of every hart" : "");
-            c->failed = 1;
-            return 1;
-        }
-        c->timed[h]++;
-    }
+    if (!check_time(c, m, s->cycle, pre, "store", c->next[h] + 1)) return 1;
+    if (m->tics_valid) c->timed[h]++;
     c->next[h]++;
     c->checked[h]++;
     return 0;
@@ -130,6 +230,88 @@ static bool json_uint(const char *t, const char *key, unsigned *out) {
     return true;
 }
 
+static void ck_free(ck_t *c) {
+    for (unsigned h = 0; h < NH; h++) { free(c->st[h]); free(c->stm[h].r); }
+}
+
+/* RUN_DIR/stm.csv into c->stm (absent: no rows); -1 with a reason in err */
+static int stm_load(ck_t *c, const char *dir, char *err, size_t errlen) {
+    size_t len;
+    char *csv = slurp(dir, "stm.csv", &len);
+    if (!csv) return 0;
+    int rc = 0;
+    for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line, '\n')) {
+        line++;
+        ts_stm_row_t r;
+        if (!ts_stm_row(line, &r)) {
+            snprintf(err, errlen, "stm.csv: bad row '%.*s'", (int)strcspn(line, "\r\n"), line);
+            rc = -1;
+            break;
+        }
+        if (r.hart >= NH) { snprintf(err, errlen, "stm.csv has an event of hart %u (at most %u harts are checked)", r.hart, NH); rc = -1; break; }
+        stm_hart_t *h = &c->stm[r.hart];
+        c->stm_rows++;
+        if (r.id == 0x8000) h->has_switch = true;
+        if (r.status == TS_STM_OFF) { h->off++; continue; }
+        if (h->n == h->cap) {
+            size_t nc = h->cap ? 2 * h->cap : 256;
+            ts_stm_row_t *nr = realloc(h->r, nc * sizeof *nr);
+            if (!nr) { snprintf(err, errlen, "out of memory"); rc = -1; break; }
+            h->r = nr;
+            h->cap = nc;
+        }
+        h->r[h->n++] = r;
+        if (r.status == TS_STM_TRACED) h->traced++;
+    }
+    free(csv);
+    return rc;
+}
+
+/* a wrapped buffer holds the newest events: start at the traced row that leaves `in_trace` */
+static void stm_wrap_start(stm_hart_t *s, size_t in_trace) {
+    size_t left = 0;
+    s->next = s->n;
+    while (s->next > 0 && left < in_trace) if (s->r[--s->next].status == TS_STM_TRACED) left++;
+    while (s->next < s->n && s->r[s->next].status == TS_STM_LOST) s->next++;   /* before the oldest: not checkable */
+}
+
+/* after the trace: lost rows at the end need an Error message; traced rows not decoded are
+ * missing (stop-on-wrap: cut, counted in the summary) */
+static void stm_end(ck_t *c, bool stopped) {
+    for (unsigned h = 0; h < NH && !c->failed; h++) {
+        stm_hart_t *s = &c->stm[h];
+        char pre[24] = "";
+        if (c->multi) snprintf(pre, sizeof pre, "hart %u: ", h);
+        if (stopped) continue;
+        if (stm_skip_lost(c, h, pre, UINT64_MAX)) return;
+        if (s->next < s->n) {
+            const ts_stm_row_t *r = &s->r[s->next];
+            snprintf(c->msg, sizeof c->msg, "%s%zu software events are missing from the trace (first: cycle %" PRIu64 ", id 0x%04x, "
+                     "value 0x%08x)", pre, s->traced - (size_t)s->equal, r->cycle, r->id, r->value);
+            c->failed = 1;
+        }
+    }
+}
+
+/* the summary of the software events (nothing when stm.csv has no rows) */
+static void stm_summary(const ck_t *c, unsigned nh, bool wrapped) {
+    if (!c->stm_rows) return;
+    for (unsigned h = 0; h < (c->multi ? nh : 1); h++) {
+        const stm_hart_t *s = &c->stm[h];
+        printf("check: ");
+        if (c->multi) printf("hart %u: ", h);
+        printf("%" PRIu64 " of %zu software events equal, %" PRIu64 " lost (%" PRIu64 " Error messages matched), %" PRIu64
+               " timestamps equal", s->equal, s->traced, s->lost, s->errs_matched, s->timed);
+        if (s->timed) printf(" (event cycle %+" PRId64 ")", c->ts_offset);
+        if (s->off) printf("; %zu event(s) while not tracing (off), not in the trace", s->off);
+        size_t left = 0;
+        for (size_t k = s->next; k < s->n; k++) left += s->r[k].status == TS_STM_TRACED;
+        if (left) printf("; %zu later events were cut by stop-on-wrap", left);
+        if (wrapped) printf("; the buffer wrapped: the oldest %zu events were overwritten", s->traced - (size_t)s->equal - left);
+        printf("\n");
+    }
+}
+
 int ts_check_main(int argc, char **argv) {
     unsigned perf_channel = 6;
     const char *elf = NULL, *dir = NULL, *perf_config = NULL;
@@ -137,7 +319,9 @@ int ts_check_main(int argc, char **argv) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: tracesim check [--perf-channel N] [--elf FW.elf] [--perf-config FILE] RUN_DIR\n"
                    "  compares the run's trace with the simulator's ground truth: every ITC store\n"
-                   "  (itc.csv) and every perf record (counters.csv, flow.csv, the ELF's symbols);\n"
+                   "  (itc.csv), every software trace port event (stm.csv: traced ones in order with\n"
+                   "  their timestamps, lost ones matched by Error messages) and every perf record\n"
+                   "  (counters.csv, flow.csv, the ELF's symbols);\n"
                    "  --perf-config: the perf header of a wrapped trace (default: RUN_DIR/perf_config.txt,\n"
                    "  else the header in itc.csv). With several harts every hart is checked against its\n"
                    "  own rows (the messages of SRC n against hart n's), with one time base, and the\n"
@@ -177,6 +361,13 @@ int ts_check_main(int argc, char **argv) {
     static ck_t c;
     memset(&c, 0, sizeof c);
     bool oom = false;
+    char serr[256];
+    if (stm_load(&c, dir, serr, sizeof serr)) {
+        fprintf(stderr, "tracesim: check: %s\n", serr);
+        free(trace); free(json); free(csv);
+        for (unsigned h = 0; h < NH; h++) free(c.stm[h].r);
+        return 126;
+    }
     unsigned max_hart = 0;
     char *line = strchr(csv, '\n');                    /* skip the header */
     while (line) {
@@ -188,7 +379,7 @@ int ts_check_main(int argc, char **argv) {
         if (hart >= NH) {
             fprintf(stderr, "tracesim: check: itc.csv has a store of hart %u (at most %u harts are checked)\n", hart, NH);
             free(trace); free(json); free(csv);
-            for (unsigned h = 0; h < NH; h++) free(c.st[h]);
+            ck_free(&c);
             return 126;
         }
         if (hart > max_hart) max_hart = hart;
@@ -218,14 +409,14 @@ int ts_check_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: check FAILED: itc.csv has stores of hart %u, but the run has %u hart%s (trace.json)\n", max_hart,
                 harts, harts == 1 ? "" : "s");
         free(trace); free(json); free(csv);
-        for (unsigned h = 0; h < NH; h++) free(c.st[h]);
+        ck_free(&c);
         return 1;
     }
     if (harts > 1 && !srcbits) {
         fprintf(stderr, "tracesim: check FAILED: the run has %u harts, but its messages carry no SRC field (trace.json srcbits 0): "
                         "the harts' messages cannot be told apart\n", harts);
         free(trace); free(json); free(csv);
-        for (unsigned h = 0; h < NH; h++) free(c.st[h]);
+        ck_free(&c);
         return 1;
     }
     unsigned nh = have_harts ? (harts < NH ? harts : NH) : max_hart + 1;    /* harts reported */
@@ -237,15 +428,19 @@ int ts_check_main(int argc, char **argv) {
         rc = 126;
     } else {
         /* a wrapped trace: from its first message end, and each hart's stores are its newest */
-        size_t start = wrapped ? ts_wrap_start(trace, tlen) : 0, in_trace[NH] = {0};
+        size_t start = wrapped ? ts_wrap_start(trace, tlen) : 0;
         if (wrapped) {
             nxd_t d0;
             nxd_init(&d0, &cfg);
-            nxd_decode(&d0, trace + start, tlen - start, count_store, in_trace);
-            for (unsigned h = 0; h < NH; h++) c.next[h] = in_trace[h] <= c.n[h] ? c.n[h] - in_trace[h] : 0;
+            nxd_decode(&d0, trace + start, tlen - start, count_store, &c);
+            for (unsigned h = 0; h < NH; h++) {
+                c.next[h] = c.in_trace[h] <= c.n[h] ? c.n[h] - c.in_trace[h] : 0;
+                stm_wrap_start(&c.stm[h], c.stm_in_trace[h]);
+            }
         }
         d.offset = start;
         nxd_decode(&d, trace + start, tlen - start, on_msg, &c);
+        if (!c.failed) stm_end(&c, wrapped_stop);
         for (unsigned h = 0; h < NH && !c.failed && !wrapped_stop; h++)
             if (c.next[h] < c.n[h]) {
                 char pre[24] = "";
@@ -275,6 +470,7 @@ int ts_check_main(int argc, char **argv) {
                     printf("; %" PRIu64 " Error message(s): this hart's encoder lost stores (ITC FIFO overflow)", c.errs[h]);
                 printf("\n");
             }
+            stm_summary(&c, nh, wrapped);
             if (c.multi) {
                 printf("check: funnel: %" PRIu64 " ITC messages of %u harts, each a whole message (none corrupt), each hart's in "
                        "order, none lost or duplicated", c.msgs, nh);
@@ -319,7 +515,7 @@ int ts_check_main(int argc, char **argv) {
                            p == 0 && pr.found ? pr.hart[h].records : 0);
         }
     }
-    for (unsigned h = 0; h < NH; h++) free(c.st[h]);
+    ck_free(&c);
     free(trace); free(json); free(csv);
     return rc;
 }

@@ -282,3 +282,25 @@ bool ts_itc_row(const char *line, ts_itc_row_t *r) {
     r->value = v;
     return true;
 }
+
+bool ts_stm_row(const char *line, ts_stm_row_t *r) {
+    static const char *const st[] = {"traced", "lost", "off"};
+    char *end;
+    uint64_t v[4];
+    const char *p = line;
+    for (int i = 0; i < 4; i++) {
+        if (*p < '0' || *p > '9') return false;          /* no sign, no blank */
+        errno = 0;
+        v[i] = strtoull(p, &end, i < 2 ? 10 : 16);
+        if (errno || end == p || *end != ',') return false;
+        p = end + 1;
+    }
+    if (v[1] > 0xFFFFFFFFu || v[2] > 0xFFFFu || v[3] > 0xFFFFFFFFu) return false;
+    size_t n = strcspn(p, "\r\n");
+    for (int s = 0; s < 3; s++)
+        if (n == strlen(st[s]) && !strncmp(p, st[s], n)) {
+            *r = (ts_stm_row_t){v[0], (unsigned)v[1], (unsigned)v[2], (uint32_t)v[3], (enum ts_stm_status)s};
+            return true;
+        }
+    return false;
+}

@@ -64,4 +64,10 @@ int ts_mkdir_p(const char *path);
  * matters for files of millions of rows. true if the line is such a row. */
 typedef struct ts_itc_row { uint64_t cycle; unsigned hart, stim, off, size; uint32_t value; } ts_itc_row_t;
 bool ts_itc_row(const char *line, ts_itc_row_t *r);
+
+/* One data row of a run folder's stm.csv (`cycle,hart,0xid,0xvalue,status`, status traced,
+ * lost or off; README "Software trace port"). true if the line is such a row. */
+enum ts_stm_status { TS_STM_TRACED, TS_STM_LOST, TS_STM_OFF };
+typedef struct ts_stm_row { uint64_t cycle; unsigned hart, id; uint32_t value; enum ts_stm_status status; } ts_stm_row_t;
+bool ts_stm_row(const char *line, ts_stm_row_t *r);
 #endif

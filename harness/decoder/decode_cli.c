@@ -1,6 +1,7 @@
 /* decode_cli.c - `tracesim decode TRACE.rtd`: decodes a captured trace. Formats so far:
- * messages (JSON lines, the layout of ../shared/captures/NAME.messages.jsonl) and itcprint
- * (strings printed through ITC on one channel). */
+ * messages (JSON lines, the layout of ../shared/captures/NAME.messages.jsonl), elements,
+ * itcprint (strings printed through ITC on one channel), perf, csv, timeline and stm
+ * (software trace port events, stm_decode.h). */
 #include "decode_cli.h"
 #include "cli_util.h"
 #include "elements.h"
@@ -8,6 +9,7 @@
 #include "nexus_decode.h"
 #include "perf_decode.h"
 #include "perf_sifive.h"
+#include "stm_decode.h"
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -28,7 +30,9 @@ static void usage(FILE *f) {
           "options:\n"
           "  -f, --format F        messages (JSON lines, default), elements (generic trace elements),\n"
           "                        itcprint, perf (SiFive decoder's perf files in DIR), csv (perf\n"
-          "                        records) or timeline (Chrome/Perfetto trace-event JSON)\n"
+          "                        records), timeline (Chrome/Perfetto trace-event JSON: perf records,\n"
+          "                        software trace thread slices and events) or stm (software trace\n"
+          "                        port events, one a line: time hart group id name value)\n"
           "      --tick-hz F       timestamp ticks per second for the timeline (default 100e6)\n"
           "      --srcbits N       SRC field width 0..8 (default: trace.json beside the trace, else 0)\n"
           "      --tssize N        timestamp width in bits (default: trace.json, else 40)\n"
@@ -42,19 +46,24 @@ static void usage(FILE *f) {
           "                        with the time of the message that completed each value (SiFive's)\n"
           "      --perf-config FILE  the perf header out of band (perf_config.txt of the run folder),\n"
           "                        for a trace whose header was overwritten (a wrapped buffer)\n"
-          "  -o, --out DIR         write DIR/messages.jsonl, itcprint.txt or perf.csv instead of stdout\n"
-          "  -h, --help            this text\n", f);
+          "  -o, --out DIR         write DIR/messages.jsonl, elements.txt, itcprint.txt, perf.csv,\n"
+          "                        timeline.json or stm.txt instead of stdout\n"
+          "  -h, --help            this text\n"
+          "\n"
+          "messages: Ownership messages show their PROCESS field (\"process\") when trace.json is beside\n"
+          "the trace (a tracesim run); without it the fields are those of the reference files of real\n"
+          "captures (../shared/captures), which leave PROCESS out.\n", f);
 }
 
 /* ---- messages as JSON lines ------------------------------------------------------------ */
-typedef struct jctx { FILE *out; uint64_t n, truncated, bad; } jctx_t;
+typedef struct jctx { FILE *out; uint64_t n, truncated, bad; bool process; } jctx_t;
 
 /* fields printed per TCODE (the main numeric fields, as in the reference files); an ICT
  * address shows as f_addr (TCODE 35) or u_addr (34), and CKDATA1 (trigger id, call/return
  * XOR, cause, context or watchpoint id) as ckdata1 when CKSRC is not 0 (for 0 it is
  * `control`) */
-static uint32_t printed_fields(const nxd_msg_t *m) {
-    uint32_t hide = 1u << NXF_PROCESS | 1u << NXF_ETYPE | 1u << NXF_ECODE | 1u << NXF_CKDF |
+static uint32_t printed_fields(const nxd_msg_t *m, bool process) {
+    uint32_t hide = (process ? 0 : 1u << NXF_PROCESS) | 1u << NXF_ETYPE | 1u << NXF_ECODE | 1u << NXF_CKDF |
                     1u << NXF_CKDATA0;
     if (m->tcode == 12 || m->tcode == 29) hide |= 1u << NXF_B_TYPE;
     if ((m->tcode != 34 && m->tcode != 35) || m->f[NXF_CKSRC] == 0) hide |= 1u << NXF_CKDATA1;
@@ -76,7 +85,7 @@ static int json_msg(void *vctx, const nxd_msg_t *m) {
         return 0;
     }
     /* fields in alphabetical order of their names */
-    uint32_t pm = printed_fields(m);
+    uint32_t pm = printed_fields(m, c->process);
     fputs(", \"fields\": {", o);
     bool first = true;
     for (;;) {
@@ -318,21 +327,26 @@ static void tl_record(void *vctx, const perf_record_t *r) {
     }
 }
 
+/* the elements go to the perf decoder and, if set, to a second consumer (the timeline's
+ * software trace events) */
+typedef struct tee { perf_dec_t *pd; ts_elem_cb cb; void *ctx; } tee_t;
 static int elem_to_perf(void *vctx, const ts_elem_t *e) {
-    perf_dec_feed_elem(vctx, e);
-    return 0;
+    tee_t *t = vctx;
+    perf_dec_feed_elem(t->pd, e);
+    return t->cb ? t->cb(t->ctx, e) : 0;
 }
 
-/* the perf stages over data[start..len): bytes -> messages -> elements -> perf records, with
- * the out-of-band headers (if any) given first */
+/* the perf stages over data[start..len): bytes -> messages -> elements -> perf records (and
+ * the elements to also_cb, if not NULL), with the out-of-band headers (if any) given first */
 static void run_perf(perf_dec_t *pd, const nxd_cfg_t *cfg, const uint8_t *data, size_t len, size_t start,
-                     const perf_header_t *cfgh, int ncfg, int hart) {
+                     const perf_header_t *cfgh, int ncfg, int hart, ts_elem_cb also_cb, void *also_ctx) {
     for (int k = 0; k < ncfg; k++) perf_dec_set_config(pd, &cfgh[k]);
     nxd_t d;
     nxd_init(&d, cfg);
     d.offset = start;
     ts_elem_stage_t es;
-    ts_elem_init(&es, elem_to_perf, pd);
+    tee_t tee = {pd, also_cb, also_ctx};
+    ts_elem_init(&es, elem_to_perf, &tee);
     decode_msgs(&d, data + start, len - start, hart, ts_elem_from_msg, &es);
     ts_elem_eot(&es, len);
     perf_dec_finish(pd);
@@ -371,7 +385,11 @@ static int print_elem(void *vctx, const ts_elem_t *e) {
         fprintf(o, " channel=%u lane=%u size=%u value=0x%0*x", e->u.sw.channel, e->u.sw.lane,
                 e->u.sw.size, (int)(2 * e->u.sw.size), e->u.sw.value);
         break;
-    case TS_ELEM_OWNERSHIP: fprintf(o, " process=0x%08x", e->u.own.process); break;
+    case TS_ELEM_OWNERSHIP: fprintf(o, " process=0x%08" PRIx64, e->u.own.process); break;
+    case TS_ELEM_STM:
+        fprintf(o, " %s id=0x%04x%s%s value=0x%08" PRIx64, e->u.stm.group, e->u.stm.id, e->u.stm.event ? " " : "",
+                e->u.stm.event ? e->u.stm.event : "", e->u.stm.value);
+        break;
     case TS_ELEM_RESOURCE_FULL: fprintf(o, " rcode=%u value=%" PRIu64, e->u.rf.rcode, e->u.rf.value); break;
     case TS_ELEM_SYNC:
         fprintf(o, " reason=%u i_cnt=%" PRIu64 " addr=0x%08" PRIx64, e->u.sync.reason, e->u.sync.i_cnt, e->u.sync.addr);
@@ -456,8 +474,8 @@ int ts_decode_main(int argc, char **argv) {
         }
     }
     if (strcmp(format, "messages") && strcmp(format, "itcprint") && strcmp(format, "csv") &&
-        strcmp(format, "timeline") && strcmp(format, "elements") && strcmp(format, "perf")) {
-        fprintf(stderr, "tracesim: unknown format '%s' (messages, elements, itcprint, perf, csv, timeline)\n", format);
+        strcmp(format, "timeline") && strcmp(format, "elements") && strcmp(format, "perf") && strcmp(format, "stm")) {
+        fprintf(stderr, "tracesim: unknown format '%s' (messages, elements, itcprint, perf, csv, timeline, stm)\n", format);
         return EXIT_USAGE;
     }
     if (optind != argc - 1) {
@@ -509,7 +527,7 @@ int ts_decode_main(int argc, char **argv) {
         perf_dec_cb_t cb = {&sc, s_header, s_record, s_error};
         static perf_dec_t pd;
         perf_dec_init(&pd, (unsigned)perf_channel, &cb);
-        run_perf(&pd, &cfg, data, len, start, cfgh, ncfg, hart);
+        run_perf(&pd, &cfg, data, len, start, cfgh, ncfg, hart, NULL, NULL);
         free(data);
         perf_notes(&pd, perf_channel, &ti, cfg_path);
         if (perf_sifive_close(ps)) { fprintf(stderr, "tracesim: writing the perf files in %s failed\n", dir); return EXIT_HOST; }
@@ -526,7 +544,7 @@ int ts_decode_main(int argc, char **argv) {
         snprintf(opath, sizeof opath, "%s/%s", out_dir,
                  !strcmp(format, "messages") ? "messages.jsonl" : !strcmp(format, "csv") ? "perf.csv" :
                  !strcmp(format, "timeline") ? "timeline.json" : !strcmp(format, "elements") ? "elements.txt" :
-                 "itcprint.txt");
+                 !strcmp(format, "stm") ? "stm.txt" : "itcprint.txt");
         out = fopen(opath, "w");
         if (!out) { fprintf(stderr, "tracesim: cannot create %s: %s\n", opath, strerror(errno)); free(data); return EXIT_HOST; }
     }
@@ -535,7 +553,7 @@ int ts_decode_main(int argc, char **argv) {
     d.offset = start;
     int rc = 0;
     if (!strcmp(format, "messages")) {
-        jctx_t jc = {out, 0, 0, 0};
+        jctx_t jc = {out, 0, 0, 0, ti.found};
         decode_msgs(&d, data + start, len - start, hart, json_msg, &jc);
         if (jc.truncated)
             fprintf(stderr, "tracesim: note: the last message is cut off at the end of the trace (not listed)\n");
@@ -566,8 +584,14 @@ int ts_decode_main(int argc, char **argv) {
         if (!csv) fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", out);
         static perf_dec_t pd;
         perf_dec_init(&pd, (unsigned)perf_channel, &cb);
-        run_perf(&pd, &cfg, data, len, start, cfgh, ncfg, hart);
+        stm_tl_t st;
+        stm_tl_init(&st, out, &tc.first, tc.us_per_tick);
+        run_perf(&pd, &cfg, data, len, start, cfgh, ncfg, hart, csv ? NULL : stm_tl_elem, &st);
+        stm_tl_finish(&st);
         if (!csv) fputs("\n]}\n", out);
+        if (st.untimed)
+            fprintf(stderr, "tracesim: note: %" PRIu64 " software event(s) without a timestamp are not in the timeline\n", st.untimed);
+        if (st.oom) { fprintf(stderr, "tracesim: out of memory\n"); rc = EXIT_HOST; }
         if (tc.untimed)
             fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) without a timestamp are not in the timeline\n", tc.untimed);
         if (tc.unnamed)
@@ -575,10 +599,22 @@ int ts_decode_main(int argc, char **argv) {
         if (tc.unknown)
             fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) after a gap whose addresses are unknown (DeltaXOR) "
                             "are not in the timeline\n", tc.unknown);
-        perf_notes(&pd, perf_channel, &ti, cfg_path);
+        if (pd.headers || pd.config_used || !st.events)       /* a software trace timeline needs no perf data */
+            perf_notes(&pd, perf_channel, &ti, cfg_path);
         if (cc.truncated)
             fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) cut off (marked \"(truncated)\")\n", cc.truncated);
         if (have_syms) elf_syms_free(&syms);
+    } else if (!strcmp(format, "stm")) {
+        ts_elem_stage_t es;
+        stm_text_t sc;
+        stm_text_init(&sc, out);
+        ts_elem_init(&es, stm_text_elem, &sc);
+        decode_msgs(&d, data + start, len - start, hart, ts_elem_from_msg, &es);
+        ts_elem_eot(&es, len);
+        stm_text_free(&sc);
+        if (sc.oom) { fprintf(stderr, "tracesim: out of memory\n"); rc = EXIT_HOST; }
+        if (sc.corrupt)
+            fprintf(stderr, "tracesim: warning: %" PRIu64 " corrupt messages (listed as CORRUPT; decoding resynchronised)\n", sc.corrupt);
     } else if (!strcmp(format, "elements")) {
         ts_elem_stage_t es;
         ts_elem_init(&es, print_elem, out);

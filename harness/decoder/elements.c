@@ -5,7 +5,7 @@
 const char *ts_elem_name(enum ts_elem_type t) {
     static const char *const n[] = {"NO_SYNC", "TRACE_ON", "TRACE_OFF", "TIMESTAMP", "SWTRACE",
                                     "OWNERSHIP", "OVERFLOW", "RESOURCE_FULL", "SYNC", "BRANCH",
-                                    "CORRELATION", "ICT_EVENT", "CORRUPT", "TRUNCATED", "EOT"};
+                                    "CORRELATION", "ICT_EVENT", "CORRUPT", "TRUNCATED", "EOT", "STM"};
     return (unsigned)t < sizeof n / sizeof n[0] ? n[t] : "?";
 }
 
@@ -16,6 +16,44 @@ void ts_elem_init(ts_elem_stage_t *s, ts_elem_cb cb, void *ctx) {
 }
 
 static int emit(ts_elem_stage_t *s, ts_elem_t *e) { return s->cb(s->ctx, e); }
+
+/* ---- software trace port (rtl_model/regs/stm.def) ------------------------------------- */
+#define TS_STM_CONST(name, value, desc) enum { STM_##name = value };
+#include "stm.def"
+#define TS_STM_EVENT(name, id, desc) enum { STM_ID_##name = id };
+#include "stm.def"
+
+const char *ts_stm_group_name(unsigned id) {
+#define TS_STM_GROUP(name, first, last, desc) if (id - (unsigned)(first) <= (unsigned)(last) - (first)) return #name;
+#include "stm.def"
+    return "?";
+}
+
+const char *ts_stm_event_name(unsigned id) {
+#define TS_STM_EVENT(name, num, desc) if (id == (num)) return #name;
+#include "stm.def"
+    return NULL;
+}
+
+int ts_stm_from_msg(const nxd_msg_t *m, ts_stm_ev_t *ev, const char **why) {
+    if (m->status != NXD_OK) return 0;
+    if (m->tcode == 7) {
+        uint64_t tag = m->f[NXF_IDTAG];
+        if (tag < STM_IDTAG_BASE) return 0;                 /* ITC */
+        if (tag & 3) { *why = "software event IDTAG not a multiple of 4"; return -1; }
+        if (tag > STM_IDTAG_BASE + 4ull * 0xffff) { *why = "software event IDTAG above the last id 0xffff"; return -1; }
+        ev->id = (unsigned)((tag - STM_IDTAG_BASE) >> 2);
+        ev->value = m->f[NXF_DATA];
+    } else if (m->tcode == 2 && (m->f[NXF_PROCESS] & 3) == STM_OWN_FORMAT) {
+        ev->id = STM_ID_THREAD_SWITCH;
+        ev->value = m->f[NXF_PROCESS] >> 2;
+    } else {
+        return 0;
+    }
+    ev->group = ts_stm_group_name(ev->id);
+    ev->event = ts_stm_event_name(ev->id);
+    return 1;
+}
 
 int ts_elem_from_msg(void *vs, const nxd_msg_t *m) {
     ts_elem_stage_t *s = vs;
@@ -45,6 +83,11 @@ int ts_elem_from_msg(void *vs, const nxd_msg_t *m) {
         }
     }
     const uint64_t *f = m->f;
+    ts_stm_ev_t ev;
+    const char *why = NULL;
+    int stm = ts_stm_from_msg(m, &ev, &why);
+    if (stm > 0) { e.type = TS_ELEM_STM; e.u.stm = ev; return emit(s, &e); }
+    if (stm < 0) { e.type = TS_ELEM_CORRUPT; e.u.err.what = why; return emit(s, &e); }
     switch (m->tcode) {
     case 7: case 23: {              /* IDTAG (or ADDR of Aux Access Write): channel and lane */
         uint64_t tag = f[m->tcode == 7 ? NXF_IDTAG : NXF_ADDR];
@@ -55,7 +98,7 @@ int ts_elem_from_msg(void *vs, const nxd_msg_t *m) {
         e.u.sw.value = (uint32_t)f[NXF_DATA];
         break;
     }
-    case 2: e.type = TS_ELEM_OWNERSHIP; e.u.own.process = (uint32_t)f[NXF_PROCESS]; break;
+    case 2: e.type = TS_ELEM_OWNERSHIP; e.u.own.process = f[NXF_PROCESS]; break;
     case 8:                         /* that source lost messages (every source without SRC) */
         e.type = TS_ELEM_OVERFLOW;
         if (m->has_src) s->synced[src] = false;

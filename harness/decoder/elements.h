@@ -6,7 +6,9 @@
  * is reported when the first message arrives); full addresses come from F-ADDR (<< 1) and
  * U-ADDR is XORed into the last one; ICT-WS and ICT addresses do the same. Every element carries the source, the byte offset of its
  * message and the reconstructed time when known. Corrupt and cut-off messages become CORRUPT
- * and TRUNCATED elements; the end of the trace is an EOT element. */
+ * and TRUNCATED elements; the end of the trace is an EOT element. Software trace port events
+ * (ts_stm_from_msg) become STM elements, never SWTRACE or OWNERSHIP ones; an IDTAG in the
+ * port's range that is no event's is a CORRUPT element. */
 #ifndef TS_ELEMENTS_H
 #define TS_ELEMENTS_H
 #include "nexus_decode.h"
@@ -27,7 +29,27 @@ enum ts_elem_type {
     TS_ELEM_CORRUPT,        /* a message that could not be decoded */
     TS_ELEM_TRUNCATED,      /* a message cut off by the end of the trace */
     TS_ELEM_EOT,            /* end of trace */
+    TS_ELEM_STM,            /* software trace port event (README "Software trace port") */
 };
+
+/* A software trace port event (rtl_model/regs/stm.def): a Data Acquisition message with
+ * IDTAG = IDTAG_BASE + 4 * id (id 0..0xffff, IDTAG & 3 = 0, DATA = value), or an Ownership
+ * message whose PROCESS has format OWN_FORMAT (THREAD_SWITCH, value = PROCESS >> 2). */
+typedef struct ts_stm_ev {
+    unsigned id;              /* 0..0xffff */
+    uint64_t value;
+    const char *group;        /* stm.def group name of id (USER, COM, SYS, RSVD, NONE) */
+    const char *event;        /* THREAD_NAME, THREAD_SWITCH, or NULL */
+} ts_stm_ev_t;
+
+/* what a message is to the software trace port: 1 an event (*ev filled), 0 not one (ITC
+ * data or ownership, other messages, corrupt ones), -1 a Data Acquisition message whose IDTAG
+ * is in the port's range (>= IDTAG_BASE) but no event's (IDTAG & 3 != 0, or above
+ * IDTAG_BASE + 4 * 0xffff), with the reason in *why */
+int ts_stm_from_msg(const nxd_msg_t *m, ts_stm_ev_t *ev, const char **why);
+/* stm.def names of an id: its group, and its event (NULL if it has none) */
+const char *ts_stm_group_name(unsigned id);
+const char *ts_stm_event_name(unsigned id);
 
 typedef struct ts_elem {
     enum ts_elem_type type;
@@ -35,10 +57,11 @@ typedef struct ts_elem {
     uint64_t offset;
     bool has_time;
     uint64_t time;
-    const nxd_msg_t *msg;   /* the message it came from (NULL for EOT) */
+    const nxd_msg_t *msg;   /* the message it came from (NULL for EOT; valid during the callback only) */
     union {
         struct { unsigned channel, lane, size; uint32_t value; } sw;
-        struct { uint32_t process; } own;
+        struct { uint64_t process; } own;   /* 34 bits for a THREAD_SWITCH */
+        ts_stm_ev_t stm;
         struct { unsigned reason; uint64_t i_cnt, addr; bool has_hist; uint64_t hist; } sync;
         struct { bool indirect; unsigned b_type; uint64_t i_cnt, addr; bool has_hist; uint64_t hist; } br;
         struct { unsigned rcode; uint64_t value; } rf;
