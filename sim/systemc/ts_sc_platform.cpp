@@ -266,7 +266,14 @@ struct platform {
         sink_owner->on_sink_stop = [s](uint64_t cycle) {
             gt_log_trace_event(&s->h[0].gt, cycle, s->funnel_on ? -1 : 0, "sink_stopped", 0);
         };
+        // software trace port events reach the encoder modules, which bring their model up
+        // to the event's cycle first (soc.h: s->stm_event)
+        s->stm_event = stm_event;
+        s->stm_event_ctx = this;
         the_bus = bus.get();
+    }
+    static enum te_stm_status stm_event(void *ctx, unsigned hart, uint64_t cycle, uint16_t id, uint32_t value) {
+        return static_cast<platform *>(ctx)->te[hart]->stm_event(cycle, id, value);
     }
 };
 
