@@ -9,7 +9,7 @@ if(TARGET tracesim-sc)
   set(stm_sct ${CMAKE_SOURCE_DIR}/sim/systemc/tests)
   set(stm_fw ${CMAKE_BINARY_DIR}/firmware/tests)
   set(stm_cases "stm_port stm_port" "stm_port_thread_switch stm_port --stm-thread-switch"
-                "stm_lost stm_lost" "stm_lost_depth2 stm_lost --itc-depth 2" "stm_lost_width8 stm_lost --sink-width 8")
+                "stm_lost stm_lost" "stm_lost_depth2 stm_lost --itc-depth 2")
   foreach(c ${stm_cases})
     separate_arguments(args UNIX_COMMAND "${c}")
     list(POP_FRONT args name fw)
