@@ -41,8 +41,8 @@ int main(void) {
     __asm__ volatile("la %0, 1f\n1: csrw mhartid, zero" : "=r"(pc));
     EXPECT_TRAP(2, pc, 0xf1401073);
     /* nonexistent CSR */
-    __asm__ volatile("la %0, 1f\n1: csrr t0, 0x7c0" : "=r"(pc) :: "t0");
-    EXPECT_TRAP(2, pc, 0x7c0022f3);
+    __asm__ volatile("la %0, 1f\n1: csrr t0, 0x7c1" : "=r"(pc) :: "t0");
+    EXPECT_TRAP(2, pc, 0x7c1022f3);
     /* ecall: cause 11, mtval 0 */
     __asm__ volatile("la %0, 1f\n1: ecall" : "=r"(pc));
     EXPECT_TRAP(11, pc, 0);

@@ -1,5 +1,5 @@
 /* gen_docs.c - prints the README's register and event tables from the single-source
- * tables in rtl_model/regs/ (soc_map.def, hpm_events.def, sbi_events.def, sbi_fw_events.def, trace_regs.def). tests/check_docs.sh compares
+ * tables in rtl_model/regs/ (soc_map.def, hpm_events.def, sbi_events.def, sbi_fw_events.def, trace_regs.def, stm.def). tests/check_docs.sh compares
  * the README with this output, so the docs cannot drift from what the code uses. */
 #include <stdio.h>
 #include <string.h>
@@ -69,8 +69,19 @@ static void trace_fields(void) {
 #include "trace_regs.def"
 }
 
+static void stm(void) {
+    puts("| kind | name | value | meaning |");
+    puts("|---|---|---|---|");
+#define TS_STM_CONST(name, value, desc) printf("| constant | %s | 0x%x | %s |\n", #name, (unsigned)(value), desc);
+#define TS_STM_GROUP(name, first, last, desc)                                                 \
+    if ((first) == (last)) printf("| group | %s | 0x%04x | %s |\n", #name, (unsigned)(first), desc); \
+    else printf("| group | %s | 0x%04x-0x%04x | %s |\n", #name, (unsigned)(first), (unsigned)(last), desc);
+#define TS_STM_EVENT(name, id, desc) printf("| event | %s | 0x%04x | %s |\n", #name, (unsigned)(id), desc);
+#include "stm.def"
+}
+
 int main(int argc, char **argv) {
-    if (argc != 2) { fprintf(stderr, "usage: gen_docs soc_map|soc_regs|hpm_events|sbi_events|sbi_fw_events|trace_regs|trace_fields\n"); return 2; }
+    if (argc != 2) { fprintf(stderr, "usage: gen_docs soc_map|soc_regs|hpm_events|sbi_events|sbi_fw_events|trace_regs|trace_fields|stm\n"); return 2; }
     if (!strcmp(argv[1], "soc_map")) soc_map();
     else if (!strcmp(argv[1], "soc_regs")) soc_regs();
     else if (!strcmp(argv[1], "hpm_events")) hpm_events();
@@ -78,6 +89,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[1], "sbi_fw_events")) sbi_fw_events();
     else if (!strcmp(argv[1], "trace_regs")) trace_regs();
     else if (!strcmp(argv[1], "trace_fields")) trace_fields();
+    else if (!strcmp(argv[1], "stm")) stm();
     else { fprintf(stderr, "gen_docs: unknown table '%s'\n", argv[1]); return 2; }
     return 0;
 }

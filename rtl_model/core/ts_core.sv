@@ -103,6 +103,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   /* verilator lint_on UNUSEDSIGNAL */
   logic        mem_exc_q;
   logic        mem_csr_missing_q;             // CSR instruction naming a CSR that does not exist
+  logic        mem_stm_q;                     // an mstm write with a nonzero id (software trace port)
   logic [3:0]  mem_cause_q;
   logic [31:0] mem_tval_q;
   logic        mem_busy_q;                    // MEM has been waiting at least one cycle
@@ -183,8 +184,12 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // mhartid: sampled in reset like boot_addr_i, so the port feeds no combinational logic
   // (an input that does makes Verilator evaluate that logic on every eval)
   logic [31:0] hart_id_q;
+  logic        stm_tp_en_q;     // software trace port: THREAD_SWITCH on tp writes (run option)
   always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
-    if (!rst_ni) hart_id_q <= hart_id_i;
+    if (!rst_ni) begin
+      hart_id_q <= hart_id_i;
+      stm_tp_en_q <= stm_tp_en_i;
+    end
   end
 
   always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
@@ -436,6 +441,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       mem_pc_q <= '0; mem_raw_q <= '0; mem_result_q <= '0; mem_addr_q <= '0;
       mem_wdata_q <= '0; mem_csr_src_q <= '0; mem_c_q <= '0;
       mem_exc_q <= 1'b0; mem_cause_q <= '0; mem_tval_q <= '0; mem_csr_missing_q <= 1'b0;
+      mem_stm_q <= 1'b0;
     end else begin
       if (redirect_mem) begin
         mem_valid_q <= 1'b0;
@@ -450,8 +456,16 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
         mem_c_q       <= ex_c_q;
         // the CSR address decoder runs only for CSR instructions (a clocked branch: as
         // combinational logic it would be evaluated in every simulated cycle)
-        if (ex_c_q.csr_op != CsrNone) mem_csr_missing_q <= !csr_exists(ex_c_q.csr_addr);
-        else                          mem_csr_missing_q <= 1'b0;
+        if (ex_c_q.csr_op != CsrNone) begin
+          mem_csr_missing_q <= !csr_exists(ex_c_q.csr_addr);
+          // an mstm write with a nonzero id (mstm reads 0: the operand is the value written,
+          // csrc writes 0; bits 31:16 are ignored)
+          mem_stm_q <= ex_c_q.csr_addr == CsrMstm && ex_c_q.csr_op != CsrRc &&
+                       (ex_c_q.csr_imm ? {11'd0, ex_c_q.rs1} : fwd_rs1[15:0]) != 16'd0;
+        end else begin
+          mem_csr_missing_q <= 1'b0;
+          mem_stm_q <= 1'b0;
+        end
         mem_exc_q     <= ex_exc;
         mem_cause_q   <= ex_cause;
         mem_tval_q    <= ex_tval;
@@ -650,13 +664,18 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       CsrSepc:      return sepc_q;
       CsrScause:    return scause_q;
       CsrStval:     return stval_q;
-      default:      return 32'd0;   // satp (Bare only), mvendorid, marchid, mimpid, mstatush
+      default:      return 32'd0;   // satp (Bare only), mvendorid, marchid, mimpid, mstatush, mstm
     endcase
   endfunction
 
 
   logic do_csr;
   assign do_csr = mem_valid_q && mem_c_q.csr_op != CsrNone && !take_trap;
+  // software trace port state (see "Software trace port" below)
+  logic        wb_stm_q, wb_a0_write;
+  logic [15:0] wb_stm_id_q;
+  logic [31:0] stm_a0_q, wb_stm_value_q;
+  assign wb_a0_write = wb_valid_q && wb_we_q && wb_rd_q == 5'd10;
 
   always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
@@ -706,6 +725,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       end
       // a counter overflow (Sscofpmf) sets LCOFIP; software clears it
       if (irq_lcof_i) mip_sw_q[13] <= 1'b1;
+
 
       // WB register
       wb_valid_q <= mem_done && !take_trap;
@@ -807,24 +827,13 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // the a0 write and the CSR write cannot split them: the handler's restore of a0 is a write
   // the tracker follows.
   // ---------------------------------------------------------------------------------------
-  logic        stm_tp_en_q, wb_stm_q, wb_a0_write;
-  logic [15:0] wb_stm_id_q;
-  logic [31:0] stm_a0_q, wb_stm_value_q;
-  logic [15:0] stm_new;                                  // id written: bits 31:16 are ignored
-  assign wb_a0_write = wb_valid_q && wb_we_q && wb_rd_q == 5'd10;
-  assign stm_new     = mem_c_q.csr_op == CsrRc ? 16'd0 : mem_csr_src_q[15:0];   // mstm reads 0
-  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
-    if (!rst_ni) begin
-      stm_tp_en_q <= stm_tp_en_i;
-      stm_a0_q <= '0; wb_stm_q <= 1'b0; wb_stm_id_q <= '0; wb_stm_value_q <= '0;
-    end else begin
-      if (wb_a0_write) stm_a0_q <= wb_result_q;
-      wb_stm_q <= 1'b0;
-      if (do_csr && mem_c_q.csr_addr == CsrMstm && csr_writes && stm_new != 16'd0) begin
-        wb_stm_q       <= 1'b1;
-        wb_stm_id_q    <= stm_new;
-        wb_stm_value_q <= wb_a0_write ? wb_result_q : stm_a0_q;
-      end
+  // no reset: wb_stm_q follows mem_valid_q, which is reset
+  always_ff @(`TS_CLK_EDGE clk_i) begin
+    if (wb_a0_write) stm_a0_q <= wb_result_q;
+    wb_stm_q <= mem_stm_q && do_csr;
+    if (mem_stm_q && do_csr) begin
+      wb_stm_id_q    <= mem_csr_src_q[15:0];
+      wb_stm_value_q <= wb_a0_write ? wb_result_q : stm_a0_q;
     end
   end
   assign stm_enable_o = wb_stm_q || (stm_tp_en_q && wb_valid_q && wb_we_q && wb_rd_q == 5'd4);

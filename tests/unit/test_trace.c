@@ -6,7 +6,8 @@
 #include "ts_test.h"
 
 enum { CTRL = 0x000, IMPL = 0x004, WP = 0x01C, RP = 0x020, DATA = 0x024, BASE = 0x010,
-       LIMIT = 0x018, TSC = 0x040, TSL = 0x044, ITCEN = 0x060, STIM = 0x080 };
+       LIMIT = 0x018, TSC = 0x040, TSL = 0x044, ITCEN = 0x060, STMC = 0x070, STML = 0x074,
+       STIM = 0x080 };
 /* teControl as the perf library writes it: SRAM sink, stop-on-wrap, ITC mode 1, active+enable */
 #define CTRL_SRAM 0x4FF04083u
 
@@ -387,6 +388,82 @@ TS_TEST(timestamp_prescale_and_reset) {
     wr(&t, TSC, 0x0001u);                             /* stopped */
     ticks(&t, 100);
     TS_ASSERT_EQ_U(rd(&t, TSL), 0);
+    te_free(&t);
+}
+
+/* Software trace port events (README "Software trace port"): id 6 -> Data Acquisition with
+ * IDTAG 0x40000 + 4 * 6 = 0x40018, THREAD_SWITCH -> Ownership with PROCESS = value << 2 | 2. */
+TS_TEST(stm_messages_byte_exact) {
+    te_t t = make_te(16384, 0, 8);
+    start(&t, CTRL_SRAM, 0x1000);
+    TS_ASSERT_EQ_I(te_stm_event(&t, 6, 1), TE_STMEV_OFF);      /* stmEnable still 0 */
+    wr(&t, STMC, 0xFFFFFFFFu);
+    TS_ASSERT_EQ_U(rd(&t, STMC), 1);                            /* one writable bit */
+    TS_ASSERT_EQ_I(te_stm_event(&t, 0, 1), TE_STMEV_OFF);      /* id 0 is never emitted */
+    ticks(&t, 4);
+    wr(&t, TSL, 0x1025);
+    TS_ASSERT_EQ_I(te_stm_event(&t, 6, 0x12345678u), TE_STMEV_TRACED);
+    ticks(&t, 4);
+    wr(&t, TSL, 0x1030);
+    TS_ASSERT_EQ_I(te_stm_event(&t, 0x8000, 0x80001000u), TE_STMEV_TRACED);
+    /* an ITC store in the same cycle gets the same timestamp: TS 0x1030 ^ 0x1030 = 0 */
+    TS_ASSERT_EQ_I(te_write(&t, STIM + 4 * 6 + 3, 1, 0x02u), TE_OK);
+    uint8_t got[64];
+    unsigned n = drain(&t, got, sizeof got);
+    static const uint8_t want[] = {
+        0x8c, 0x00, 0x01, 0x00, 0x00, 0x07,                   /* ICT-WS Control(0,0) @0x1000 */
+        /* TCODE 7 | IDTAG 0x40018 in 6-bit groups 0x18, 0, 0, 1 -> 60 00 00 05 |
+         * DATA 0x12345678 as in the worked example | TS 0x1025 ^ 0x1000 = 0x25 */
+        0x1c, 0x60, 0x00, 0x00, 0x05, 0xe0, 0x64, 0x14, 0x34, 0x49, 0x97,
+        /* TCODE 2 | PROCESS 0x200004002 in groups 2, 0, 4, 0, 0, 8 -> 08 00 10 00 00 21 |
+         * TS 0x1030 ^ 0x1025 = 0x15 -> 0x57 */
+        0x08, 0x08, 0x00, 0x10, 0x00, 0x00, 0x21, 0x57,
+        0x1c, 0x6d, 0x09, 0x03,                               /* DQM 0x1B 0x02, TS 0 */
+        0x88, 0x00, 0x0d, 0x03};                              /* trace off, TS 0 */
+    TS_ASSERT_EQ_U(n, 36);                                    /* 33 bytes + 3 padding */
+    TS_ASSERT_MEM_EQ(got, want, sizeof want);
+    te_free(&t);
+}
+
+TS_TEST(stm_dropped_on_full_fifo_never_stalls) {
+    te_t t = make_te(16384, 0, 2);
+    start(&t, CTRL_SRAM | (1u << 13), 0x40);        /* teStallEnable: the port ignores it */
+    wr(&t, STMC, 1);
+    TS_ASSERT_EQ_I(te_stm_event(&t, 1, 1), TE_STMEV_TRACED);   /* sync + this fill the FIFO */
+    TS_ASSERT_EQ_I(te_stm_event(&t, 2, 2), TE_STMEV_LOST);
+    TS_ASSERT_EQ_I(te_stm_event(&t, 3, 3), TE_STMEV_LOST);
+    TS_ASSERT_EQ_U(rd(&t, STML), 2);
+    TS_ASSERT(rd(&t, CTRL) & (1u << 12));            /* teStallOrOverflow */
+    ticks(&t, 20);
+    TS_ASSERT_EQ_I(te_stm_event(&t, 4, 4), TE_STMEV_TRACED);
+    uint8_t got[64];
+    unsigned n = drain(&t, got, sizeof got);
+    static const uint8_t want[] = {
+        0x8c, 0x00, 0x01, 0x00, 0x07,                         /* ICT-WS @0x40 */
+        0x1c, 0x10, 0x00, 0x00, 0x05, 0x05, 0x03,             /* id 1: IDTAG 0x40004, DATA 1, TS 0 */
+        0x20, 0x03,                                           /* Error: messages lost */
+        0x8c, 0x00, 0x01, 0x00, 0x07,                         /* ICT-WS @0x40 */
+        0x1c, 0x40, 0x00, 0x00, 0x05, 0x11, 0x03,             /* id 4: IDTAG 0x40010, DATA 4 */
+        0x88, 0x00, 0x0d, 0x03};                              /* trace off */
+    TS_ASSERT_EQ_U(n, 32);
+    TS_ASSERT_MEM_EQ(got, want, sizeof want);
+    wr(&t, STML, 0);
+    TS_ASSERT_EQ_U(rd(&t, STML), 0);
+    te_free(&t);
+}
+
+TS_TEST(stm_off_unless_tracing) {
+    te_t t = make_te(16384, 0, 8);
+    wr(&t, CTRL, 1);
+    wr(&t, STMC, 1);
+    TS_ASSERT_EQ_I(te_stm_event(&t, 7, 7), TE_STMEV_OFF);      /* active, not enabled */
+    wr(&t, CTRL, CTRL_SRAM);
+    TS_ASSERT_EQ_I(te_stm_event(&t, 7, 7), TE_STMEV_OFF);      /* enabled, not tracing */
+    wr(&t, CTRL, CTRL_SRAM | 4);
+    TS_ASSERT_EQ_I(te_stm_event(&t, 7, 7), TE_STMEV_TRACED);
+    wr(&t, CTRL, 0);                                            /* teActive 0 resets stmControl */
+    wr(&t, CTRL, 1);
+    TS_ASSERT_EQ_U(rd(&t, STMC), 0);
     te_free(&t);
 }
 
