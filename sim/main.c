@@ -8,6 +8,7 @@
 #include "run_outputs.h"
 #include "sweep_cli.h"
 #include "soc.h"
+#include "stmfilter.h"
 #include "symfilter.h"
 #include "markers.h"
 #include "elf_syms.h"
@@ -29,6 +30,7 @@ static void usage(FILE *f) {
           "       tracesim report [options] TRACE.rtd   (gprof-like profile of perf records; see --help)\n"
           "       tracesim overhead [options]           (what perf instrumentation costs; see --help)\n"
           "       tracesim symfilter FW.elf             (GTKWave filter: PC -> function+offset)\n"
+          "       tracesim stmfilter                    (GTKWave filter: software trace id -> group, name)\n"
           "       tracesim waves RUN_DIR [VIEW [HART]]  (the run's waves in GTKWave with markers)\n"
           "       tracesim sweep [options] SPEC.json    (run a sweep of points, locally or on Slurm; see --help)\n"
           "\n"
@@ -486,8 +488,9 @@ int main(int argc, char **argv) {
     if (!strcmp(argv[1], "report")) return ts_report_main(argc - 1, argv + 1);
     if (!strcmp(argv[1], "overhead")) return ts_overhead_main(argc - 1, argv + 1);
     if (!strcmp(argv[1], "symfilter")) return ts_symfilter_main(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "stmfilter")) return ts_stmfilter_main(argc - 1, argv + 1);
     if (!strcmp(argv[1], "waves")) return ts_waves_main(argc - 1, argv + 1);
     if (!strcmp(argv[1], "sweep")) return ts_sweep_main(argc - 1, argv + 1);
-    fprintf(stderr, "tracesim: unknown command '%s' (commands: run, decode, check, report, overhead, symfilter, waves, sweep)\n", argv[1]);
+    fprintf(stderr, "tracesim: unknown command '%s' (commands: run, decode, check, report, overhead, symfilter, stmfilter, waves, sweep)\n", argv[1]);
     return TS_EXIT_USAGE;
 }

@@ -545,7 +545,9 @@ void soc_stm_event(soc_t *s, soc_hart_t *h) {
     const vcore_ports_t *p = h->p;
     unsigned hart = h->port.hart, id = *p->stm_id;
     uint32_t value = *p->stm_value;
-    enum te_stm_status st = s->cfg.no_trace ? TE_STMEV_OFF : te_stm_event(&h->te, (uint16_t)id, value);
+    enum te_stm_status st = s->cfg.no_trace ? TE_STMEV_OFF
+                          : s->stm_event ? s->stm_event(s->stm_event_ctx, hart, s->cycle, (uint16_t)id, value)
+                          : te_stm_event(&h->te, (uint16_t)id, value);
     h->stm_events++;
     gt_log_stm(&h->gt, s->cycle - 1, hart, id, value,
                st == TE_STMEV_TRACED ? "traced" : st == TE_STMEV_LOST ? "lost" : "off");

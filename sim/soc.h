@@ -120,6 +120,11 @@ typedef struct soc {
     FILE *uart_txt, *marks_csv, *guest_log, *trace_bus;
     unsigned guest_errors;
     uint64_t guest_errors_total;
+    /* NULL, or where software trace port events go instead of te_stm_event() on the hart's
+     * encoder: a platform whose encoders keep their own time (the SystemC platform's
+     * ts_te_sc::stm_event brings the encoder up to `cycle` first). Cold path only. */
+    enum te_stm_status (*stm_event)(void *ctx, unsigned hart, uint64_t cycle, uint16_t id, uint32_t value);
+    void *stm_event_ctx;
 } soc_t;
 
 void soc_default_cfg(soc_cfg_t *cfg);
@@ -144,8 +149,8 @@ void soc_run_end(soc_t *s);
 /* Guest error: firmware did something the SoC rejects; logged, simulation continues. */
 void soc_guest_error(soc_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A software trace port event the hart's core shows (it committed in the previous cycle):
- * to the encoder (unless --no-trace), stm.csv, trace_events.csv and the trace bus record.
- * Called from step 3, before this cycle's trace tick. */
+ * to the encoder (unless --no-trace; through s->stm_event if set), stm.csv, trace_events.csv
+ * and the trace bus record. Called from step 3, before this cycle's trace tick. */
 void soc_stm_event(soc_t *s, soc_hart_t *h);
 /* Retired instructions of all harts */
 uint64_t soc_instret(const soc_t *s);

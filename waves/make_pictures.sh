@@ -2,9 +2,10 @@
 # make_pictures.sh BUILD_DIR - regenerates the README's waveform pictures in waves/img: four
 # views of a run of firmware/tests/itc_sram.c (ITC stores into the SRAM sink) around its
 # first ITC store, and the `harts` view of firmware/tests/itc_harts.c on 2 harts (both harts
-# store to their own ITC in the same cycle; the funnel merges the messages). The waves lie in
-# their run folder, so PCs show as function+offset; `tracesim waves --no-gui` makes the
-# markers, drawn as named markers.
+# store to their own ITC in the same cycle; the funnel merges the messages), and the pipeline
+# view of firmware/tests/stm_port.c around its first software trace events (stm.png). The
+# waves lie in their run folder, so PCs show as function+offset; `tracesim waves --no-gui`
+# makes the markers, drawn as named markers.
 set -eu
 build=$(cd "$1" && pwd)
 dir=$(cd "$(dirname "$0")" && pwd)
@@ -20,6 +21,10 @@ mkdir -p "$dir/img"
 "$dir/screenshot.sh" "$tmp/r/w.fst" pipeline "$dir/img/pipeline.png" $((c - 10)) $((c + 6))
 "$dir/screenshot.sh" "$tmp/r/w.fst" bus "$dir/img/bus.png" $((c - 10)) $((c + 6))
 "$dir/screenshot.sh" "$tmp/r/w.fst" hpm "$dir/img/hpm.png" $((c - 10)) $((c + 6))
+# software trace port events: the first events of stm_port, one every 4 cycles
+"$TRACESIM" run -q --waves "$tmp/s/w.fst" --out "$tmp/s" "$build/firmware/tests/stm_port.elf"
+c=$(awk -F, 'NR == 2 {print $1}' "$tmp/s/stm.csv")      # commit cycle of the first event
+TS_MARKERS_TCL= "$dir/screenshot.sh" "$tmp/s/w.fst" pipeline "$dir/img/stm.png" $((c - 2)) $((c + 14))
 if [ -f "$build/firmware/tests/itc_harts.elf" ]; then
   "$TRACESIM" run -q --harts 2 --waves "$tmp/h/w.fst" --out "$tmp/h" "$build/firmware/tests/itc_harts.elf"
   "$TRACESIM" waves "$tmp/h" harts --no-gui > /dev/null

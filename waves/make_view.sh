@@ -6,7 +6,9 @@
 # funnel's merge into the sink (which source it took, bytes into the sink, write pointer).
 # With TS_SYMFILTER set to an executable (a GTKWave process filter, e.g. a wrapper around
 # `tracesim symfilter FW.elf`; open.sh and screenshot.sh make one when the run folder of the
-# waves names its ELF), every PC signal of the view shows function+offset.
+# waves names its ELF), every PC signal of the view shows function+offset. With TS_STMFILTER
+# set to an executable (a wrapper around `tracesim stmfilter`, made in TS_VIEW_TMP whenever
+# tracesim is found), the software trace port's id stm_id_o shows its group and name.
 set -eu
 dir=$(cd "$(dirname "$0")" && pwd)
 fst=${1:?usage: make_view.sh WAVES.fst VIEW [HART]}
@@ -34,14 +36,26 @@ if [ -z "${TS_SYMFILTER:-}" ] && [ -n "${TS_VIEW_TMP:-}" ]; then
     TS_SYMFILTER=$TS_VIEW_TMP/symfilter.sh
   fi
 fi
+# the software trace id filter needs no ELF: a wrapper whenever there is a tracesim
+if [ -z "${TS_STMFILTER:-}" ] && [ -n "${TS_VIEW_TMP:-}" ]; then
+  ts=${TRACESIM:-$(command -v tracesim || echo "$dir/../build/tracesim")}
+  if [ -x "$ts" ]; then
+    ts=$(cd "$(dirname "$ts")" && pwd)/$(basename "$ts")
+    printf '#!/bin/sh\nexec "%s" stmfilter\n' "$ts" > "$TS_VIEW_TMP/stmfilter.sh"
+    chmod +x "$TS_VIEW_TMP/stmfilter.sh"
+    TS_STMFILTER=$TS_VIEW_TMP/stmfilter.sh
+  fi
+fi
 # PC signals (program counters and the PCs of bus accesses) get the process filter: flags
 # 0x4000 (translate process) | 0x22 (hex, right-justified), then the previous flags again
+# (process filter 1); the software trace id stm_id_o gets `tracesim stmfilter` (filter 2)
 symfilter() {
-  if [ -z "${TS_SYMFILTER:-}" ]; then cat; return; fi
-  awk -v f="$TS_SYMFILTER" '
+  awk -v f="${TS_SYMFILTER:-}" -v g="${TS_STMFILTER:-}" '
     /^@/ {flags = $0}
-    /^[a-z0-9_]+\..*(pc_q|pc_o|_pc|pc_if|pc_id|pc_ex|pc_mem|pc_wb|instr_addr_o)\[31:0\]$/ {
+    f != "" && /^[a-z0-9_]+\..*(pc_q|pc_o|_pc|pc_if|pc_id|pc_ex|pc_mem|pc_wb|instr_addr_o)\[31:0\]$/ {
       print "@4022"; print "^>1 " f; print; if (flags != "") print flags; else print "@22"; next }
+    g != "" && /^[a-z0-9_]+\..*\.stm_id_o\[15:0\]$/ {
+      print "@4022"; print "^>2 " g; print; if (flags != "") print flags; else print "@22"; next }
     {print}'
 }
 if [ "$view" != harts ]; then

@@ -3,6 +3,7 @@
 #include "cli_util.h"
 #include "elf_syms.h"
 #include "perf_decode.h"
+#include "stmfilter.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -94,7 +95,7 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
         snprintf(m->name, sizeof m->name, "hart %u MARK %u", hart, v);
     }
     fclose(f);
-    /* ITC losses and the sink stopping */
+    /* ITC stores and software trace events lost, and the sink stopping */
     snprintf(path, sizeof path, "%s/trace_events.csv", run_dir);
     if ((f = fopen(path, "r"))) {
         while (fgets(line, sizeof line, f)) {
@@ -106,8 +107,18 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
             bool stop = !strcmp(ev, "sink_stopped");
             ts_marker_t *m = add(ms, cycle, stop ? 0 : 1);
             if (!m) { fclose(f); snprintf(err, errlen, "out of memory"); return -1; }
-            if (stop) snprintf(m->name, sizeof m->name, "trace sink stopped (buffer full, stop on wrap)");
-            else snprintf(m->name, sizeof m->name, "hart %d ITC store to channel %u lost (FIFO full)", hart, detail);
+            if (stop) {
+                snprintf(m->name, sizeof m->name, "trace sink stopped (buffer full, stop on wrap)");
+            } else if (!strcmp(ev, "stm_lost")) {   /* detail: the event id */
+                char hex[16], id[48];
+                snprintf(hex, sizeof hex, "%x", detail);
+                ts_stmfilter_line(hex, id, sizeof id);
+                snprintf(m->name, sizeof m->name, "hart %d software trace event %s lost (FIFO full)", hart, id);
+            } else if (!strcmp(ev, "itc_lost")) {
+                snprintf(m->name, sizeof m->name, "hart %d ITC store to channel %u lost (FIFO full)", hart, detail);
+            } else {
+                snprintf(m->name, sizeof m->name, "hart %d %s %u", hart, ev, detail);
+            }
         }
         fclose(f);
     }
@@ -214,9 +225,10 @@ int ts_waves_main(int argc, char **argv) {
             puts("usage: tracesim waves RUN_DIR [VIEW [HART]] [--no-gui]\n"
                  "Opens the run's waves in GTKWave with a view (pipeline, bus, trace, hpm, harts; default\n"
                  "pipeline) of hart HART (default 0), PCs named after the ELF's functions, named markers\n"
-                 "A..Z and the log of every marker (MARK writes, perf records, ITC losses, the trace\n"
-                 "stopping): RUN_DIR/markers.txt and markers.tcl. --no-gui writes them, the view as\n"
-                 "RUN_DIR/view.gtkw, and prints the GTKWave command instead of running it.");
+                 "A..Z and the log of every marker (MARK writes, perf records, ITC stores and software\n"
+                 "trace events lost, the trace stopping): RUN_DIR/markers.txt and markers.tcl. --no-gui\n"
+                 "writes them, the view as RUN_DIR/view.gtkw, and prints the GTKWave command instead of\n"
+                 "running it.");
             return 0;
         }
         if (!strcmp(argv[i], "--no-gui")) { gui = false; continue; }

@@ -1,7 +1,9 @@
 /* markers.h - named points in time of a run, for jumping around its waves: every simctrl
  * MARK (marks.csv), every perf record decoded from the ITC stores the encoders accepted
  * (itc.csv: record type and function, numbered per function, e.g. "fib enter #3"), every ITC
- * store lost to a full FIFO and the cycle the sink stopped on wrap (trace_events.csv).
+ * store and software trace event lost to a full FIFO ("hart 0 software trace event USER
+ * 0x0012 lost", named by stmfilter.h) and the cycle the sink stopped on wrap
+ * (trace_events.csv).
  * `tracesim waves RUNDIR` writes them as a GTKWave log file (markers.txt: one line per
  * marker, its time in ns first, clickable in GTKWave's log viewer) and a Tcl script
  * (markers.tcl: the first 26 as named markers A..Z, the trace stop and losses first). */

@@ -3,13 +3,14 @@
 //   ts_replay_test LOG TRACE.rtd QUANTUM_CYCLES [--hold]
 //
 // LOG is what `tracesim run --record-trace-bus LOG` wrote: every access the cores made to an
-// encoder or funnel page (cycle, hart, address, size, value, answer) and every SBA word the
-// sink wrote. This program builds a loosely-timed platform from it: the encoder modules (and
+// encoder or funnel page (cycle, hart, address, size, value, answer), every software trace
+// port event (cycle, "stm", hart, id, value) and every SBA word the sink wrote. This program builds a loosely-timed platform from it: the encoder modules (and
 // the funnel, attached) with no clock, a TLM memory for the SBA sink, and a traffic source
 // thread with a tlm_quantumkeeper under a global quantum of QUANTUM_CYCLES cycles. The source
 // makes every recorded access at its recorded time (as sc_time_stamp() + its local time, the
 // annotated delay), so the modules catch up lazily; at the end they catch up to the run's
-// last cycle. It requires
+// last cycle. Software trace port events go to their encoder module's side band
+// (ts_te_sc::stm_event) with their recorded cycle, in the log's order. It requires
 //  * every read to return the recorded value (ITC stimulus reads: the FIFO's readiness, which
 //    depends on timing; teControl, WP, timestamps, teSinkData ...), every answer (ok/err) to
 //    be the recorded one;
@@ -51,6 +52,13 @@ struct access_rec {
     std::string answer;   // ok, wait, err
     unsigned line;
 };
+struct stm_rec {
+    uint64_t cycle;
+    unsigned hart;
+    uint16_t id;
+    uint32_t value;
+    unsigned line;
+};
 struct sba_rec {
     uint64_t cycle;
     uint32_t addr;
@@ -61,6 +69,7 @@ struct sba_rec {
 struct log_file {
     std::map<std::string, unsigned> cfg;
     std::vector<access_rec> acc;
+    std::vector<stm_rec> stm;
     std::vector<sba_rec> sba;
     uint64_t end = 0;
     bool have_end = false;
@@ -104,6 +113,17 @@ log_file read_log(const char *path) {
             r.addr = (uint32_t)std::strtoul(b.c_str(), nullptr, 0);
             for (size_t i = 0; i + 1 < c.size(); i += 2) r.data.push_back((uint8_t)std::strtoul(c.substr(i, 2).c_str(), nullptr, 16));
             L.sba.push_back(r);
+            continue;
+        }
+        if (a == "stm") {
+            stm_rec r{cycle, 0, 0, 0, n};
+            unsigned long id = 0;
+            is >> r.hart >> b >> c;
+            if (is) id = std::strtoul(b.c_str(), nullptr, 0);
+            if (!is || id == 0 || id > 0xFFFF) fail("%s: line %u: cannot read '%s'", path, n, line.c_str());
+            r.id = (uint16_t)id;
+            r.value = (uint32_t)std::strtoul(c.c_str(), nullptr, 0);
+            L.stm.push_back(r);
             continue;
         }
         access_rec r;
@@ -163,8 +183,9 @@ public:
     std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<traffic_source>>> te_out;
     tlm_utils::simple_initiator_socket_optional<traffic_source> funnel_out;   // unbound without a funnel
     SC_HAS_PROCESS(traffic_source);
-    traffic_source(sc_module_name name, const log_file &L, unsigned harts, bool hold, ts_trace_sc *sink_owner)
-        : sc_module(name), funnel_out("funnel_out"), L_(L), hold_(hold), sink_owner_(sink_owner) {
+    traffic_source(sc_module_name name, const log_file &L, unsigned harts, bool hold, ts_trace_sc *sink_owner,
+                   std::vector<ts_te_sc *> te)
+        : sc_module(name), funnel_out("funnel_out"), L_(L), hold_(hold), sink_owner_(sink_owner), te_(te) {
         for (unsigned i = 0; i < harts; i++) {
             char n[16];
             std::snprintf(n, sizeof n, "te_out%u", i);
@@ -172,15 +193,30 @@ public:
         }
         SC_THREAD(run);
     }
-    unsigned reads = 0, writes = 0, held = 0;
+    unsigned reads = 0, writes = 0, held = 0, stm = 0;
     bool done = false;
 private:
+    // the software trace events the log has before line `line`, at their time (sim/soc.c: in
+    // their cycle before its trace tick; the module catches up to the cycle before)
+    void stm_before(tlm_utils::tlm_quantumkeeper &qk, unsigned line) {
+        for (; next_stm_ < L_.stm.size() && L_.stm[next_stm_].line < line; next_stm_++) {
+            const stm_rec &e = L_.stm[next_stm_];
+            sc_time at = kPeriod * (double)e.cycle;
+            if (at < sc_time_stamp() + qk.get_local_time()) fail("line %u: cycle %" PRIu64 " is before the previous access", e.line, e.cycle);
+            if (e.hart >= te_.size()) fail("line %u: hart %u has no encoder", e.line, e.hart);
+            qk.set(at - sc_time_stamp());
+            te_[e.hart]->stm_event(e.cycle, e.id, e.value);
+            stm++;
+        }
+    }
     void run() {
         tlm_utils::tlm_quantumkeeper qk;
         qk.reset();
         const std::vector<access_rec> &acc = L_.acc;
+        if (hold_ && !L_.stm.empty()) fail("--hold replays no software trace events");
         for (size_t i = 0; i < acc.size(); i++) {
             const access_rec &r = acc[i];
+            stm_before(qk, r.line);
             // with --hold, a held store is made once: skip its retries, check its delay
             size_t last = i;
             if (hold_ && r.answer == "wait")
@@ -231,6 +267,7 @@ private:
             if (qk.need_sync()) qk.sync();
             i = last;
         }
+        stm_before(qk, ~0u);
         // the run ticked the trace subsystem in cycles 0 .. end - 1
         qk.sync();
         if (L_.end) sink_owner_->catch_up_cycle(L_.end - 1);
@@ -246,6 +283,8 @@ private:
     const log_file &L_;
     bool hold_;
     ts_trace_sc *sink_owner_;
+    std::vector<ts_te_sc *> te_;
+    size_t next_stm_ = 0;
 };
 
 std::vector<uint8_t> read_file(const char *path) {
@@ -318,7 +357,9 @@ int sc_main(int argc, char *argv[]) {
     }
     replay_mem mem("mem", 0x80000000u, L.cfg["ram_size"], L.sba);
     owner->sba.bind(mem.socket);
-    traffic_source src("src", L, harts, hold, owner);
+    std::vector<ts_te_sc *> te_ptr;
+    for (auto &t : te) te_ptr.push_back(t.get());
+    traffic_source src("src", L, harts, hold, owner, te_ptr);
     for (unsigned i = 0; i < harts; i++) src.te_out[i]->bind(te[i]->regs);
     if (funnel) src.funnel_out.bind(funnel->regs);
     sc_start();
@@ -328,8 +369,9 @@ int sc_main(int argc, char *argv[]) {
     if (got.size() != want.size()) fail("sink image of %zu bytes, %s has %zu", got.size(), argv[2], want.size());
     for (size_t i = 0; i < got.size(); i++)
         if (got[i] != want[i]) fail("sink image byte %zu is 0x%02x, in %s 0x%02x", i, got[i], argv[2], want[i]);
-    std::printf("replay: %u reads and %u writes (%u held stores), %zu SBA words, %zu trace bytes equal to %s "
-                "(%u harts%s, global quantum %u cycles%s)\n", src.reads, src.writes, src.held, mem.writes, got.size(),
+    std::printf("replay: %u reads and %u writes (%u held stores), %u software trace events, %zu SBA words, %zu trace "
+                "bytes equal to %s (%u harts%s, global quantum %u cycles%s)\n", src.reads, src.writes, src.held, src.stm,
+                mem.writes, got.size(),
                 argv[2], harts, has_funnel ? ", funnel" : "", quantum, hold ? ", held stores kept by the target" : "");
     return 0;
 }

@@ -187,6 +187,9 @@ public:
         }
         return BUS_OK;
     }
+    // the trace modules this edge ticks (step 4, before the bus: their SBA words take the RAM
+    // port of this cycle); empty with --no-trace
+    std::vector<ts_trace_sc *> trace;
 private:
     // an SBA word: into RAM, where it takes the RAM port for this cycle (bus.h rule 1)
     void sba_write(tlm_generic_payload &gp, sc_time &delay) {
@@ -202,8 +205,10 @@ private:
         gp.set_address(addr);
         if (gp.is_response_ok()) s_->bus.sba_busy = true;
     }
-    // steps 5-7 of sim/soc.h
+    // steps 4-7 of sim/soc.h: the trace tick of this cycle after every core's rising edge
+    // (their software trace events reach the encoders before it), then the bus
     void cycle_end() {
+        for (ts_trace_sc *t : trace) t->catch_up_cycle(s_->cycle);
         soc_step_bus(s_);
         s_->bus.sba_busy = false;
         soc_step_end(s_);
@@ -248,12 +253,12 @@ struct platform {
             cores.back()->clk(clk);
             std::snprintf(n, sizeof n, "te%u", i);
             te.emplace_back(new ts_te_sc(n, &s->h[i].te, kPeriod));
-            if (!s->cfg.no_trace) te.back()->clk(clk);
+            if (!s->cfg.no_trace) bus->trace.push_back(te.back().get());
             bus->out[BT_TRACE0 + i]->bind(te.back()->regs);
         }
         if (s->funnel_on) {
             funnel.reset(new ts_funnel_sc("funnel", &s->funnel, kPeriod));
-            if (!s->cfg.no_trace) funnel->clk(clk);
+            if (!s->cfg.no_trace) bus->trace.push_back(funnel.get());
             for (auto &t : te) funnel->attach(*t);
             bus->out[BT_FUNNEL]->bind(funnel->regs);
             funnel->sba.bind(bus->sba_in);   // the encoders' own SBA words are dropped
@@ -266,7 +271,14 @@ struct platform {
         sink_owner->on_sink_stop = [s](uint64_t cycle) {
             gt_log_trace_event(&s->h[0].gt, cycle, s->funnel_on ? -1 : 0, "sink_stopped", 0);
         };
+        // software trace port events reach the encoder modules, which bring their model up
+        // to the event's cycle first (soc.h: s->stm_event)
+        s->stm_event = stm_event;
+        s->stm_event_ctx = this;
         the_bus = bus.get();
+    }
+    static enum te_stm_status stm_event(void *ctx, unsigned hart, uint64_t cycle, uint16_t id, uint32_t value) {
+        return static_cast<platform *>(ctx)->te[hart]->stm_event(cycle, id, value);
     }
 };
 

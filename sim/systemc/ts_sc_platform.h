@@ -4,20 +4,21 @@
 //  * ts_core_sc: one per hart, the Verilated core (sim/vcore.h, the C++ Verilated model of
 //    sim/ts_soc_top.sv) on the platform's sc_clock: each rising edge evaluates it (steps
 //    1-3 of sim/soc.h: the clock edge, the HPM events, the ground-truth logs);
-//  * ts_te_sc (one per hart) and ts_funnel_sc (with several harts or --funnel), lock-step on
-//    the same clock: each rising edge ticks the encoders, then the funnel (step 4); the
-//    sink's SBA words are TLM writes through the interconnect into RAM;
-//  * ts_bus_sc: the interconnect. On each falling edge it answers the harts' fetches and data
-//    requests (step 5) with sim/bus.c's own decode, wait states, caches and arbitration
-//    (compiled with TS_BUS_TLM), every data access made as a TLM-2.0 transaction to its
-//    target; then the CLINT ticks and drives the interrupt lines (step 6), waves and the
+//  * ts_te_sc (one per hart) and ts_funnel_sc (with several harts or --funnel), no clock of
+//    their own: the interconnect ticks them on each falling edge, the encoders, then the
+//    funnel (step 4); the sink's SBA words are TLM writes through the interconnect into RAM;
+//  * ts_bus_sc: the interconnect. On each falling edge, after the trace tick, it answers the
+//    harts' fetches and data requests (step 5) with sim/bus.c's own decode, wait states,
+//    caches and arbitration (compiled with TS_BUS_TLM), every data access made as a TLM-2.0
+//    transaction to its target; then the CLINT ticks and drives the interrupt lines (step 6), waves and the
 //    cycle count (step 7), and the run stops on EXIT or the cycle limit;
 //  * ts_ram_sc (RAM: blocking transport and DMI; fetches read through its DMI pointer) and
 //    ts_dev_sc targets around the CLINT, UART and simctrl C models.
-// The core and the trace modules share the rising edge: neither reads the other's state in
-// it (the encoders are reached only through the bus, on the falling edge), so their order
-// does not matter; everything else runs in the order of sim/soc.h. Hence the same cycles and
-// outputs as `tracesim run` (tests sc.equiv.*).
+// A core reaches its encoder outside the bus only through the software trace port: at the
+// rising edge soc_stm_event() (step 3) calls the hook s->stm_event, ts_te_sc::stm_event, which
+// brings the encoder up to the cycle before; the cycle's trace tick follows at the falling
+// edge, after every core's edge. Everything runs in the order of sim/soc.h, hence the same
+// cycles and outputs as `tracesim run` (tests sc.equiv.*).
 #ifndef TS_SC_PLATFORM_H
 #define TS_SC_PLATFORM_H
 extern "C" {

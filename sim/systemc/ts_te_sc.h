@@ -18,6 +18,13 @@ public:
              const sc_core::sc_time &period = sc_core::sc_time(10, sc_core::SC_NS));
     ~ts_te_sc() override;
     te_t *model() { return te_; }
+    // Side band: an event of the hart's software trace port (README "Software trace port"),
+    // shown by the core in `cycle` (it committed in the one before), which reaches the
+    // encoder before that cycle's tick, as in sim/soc.c: the group first ticks every cycle
+    // before `cycle` not ticked yet; an event for a cycle already ticked is an
+    // SC_REPORT_ERROR (the caller ran after the tick). No back-pressure: the answer says
+    // whether it was traced, dropped on a full FIFO, or ignored (encoder off, stmEnable 0).
+    enum te_stm_status stm_event(uint64_t cycle, uint16_t id, uint32_t value);
     const sink_t *sink() const override { return &te_->sink; }
 
 private:

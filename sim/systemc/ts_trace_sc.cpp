@@ -51,7 +51,15 @@ void ts_trace_sc::join(ts_trace_sc &member) {
     for (ts_trace_sc *m : member.group_->members) m->group_ = group_;
 }
 
+// one delta cycle after the rising edge: what else runs on that edge (a core showing a
+// software trace event, ts_te_sc::stm_event) comes before the cycle's tick, as in sim/soc.c
 void ts_trace_sc::on_clock() {
+    if (!edge_seen_) {
+        edge_seen_ = true;
+        next_trigger(SC_ZERO_TIME);
+        return;
+    }
+    edge_seen_ = false;                       // static sensitivity again: the next edge
     group_->catch_up(group_->cycle_of(sc_time_stamp()));
 }
 

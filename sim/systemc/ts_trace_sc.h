@@ -11,8 +11,11 @@
 // cycle up to and including the cycle of the access (sc_time_stamp() + the annotated delay),
 // then the access is made, as in the SoC where the trace tick of a cycle comes before that
 // cycle's bus accesses. So the same module works
-//  * lock-step: bind `clk` to a clock of `period`; each rising edge ticks that cycle
-//    (cycle-accurate, the SBA sink writes in the cycle its word is complete);
+//  * lock-step: bind `clk` to a clock of `period`; each rising edge ticks that cycle, one
+//    delta cycle after the edge (so the processes of the edge come first: a core that shows
+//    a software trace event, ts_te_sc::stm_event, at the edge of cycle c reaches the encoder
+//    before the tick of c); cycle-accurate, the SBA sink writes in the cycle its word is
+//    complete;
 //  * loosely timed with temporal decoupling: leave `clk` unbound; the model catches up
 //    lazily from the annotated time of each access (nothing runs between accesses), and
 //    sync() / catch_up() bring it up to date, e.g. before reading the sink at the end.
@@ -119,6 +122,7 @@ private:
     void end_of_elaboration() override;
     void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
     bool get_direct_mem_ptr(tlm::tlm_generic_payload &gp, tlm::tlm_dmi &dmi);
+    bool edge_seen_ = false;   // lock-step: the rising edge came, the tick is one delta later
     bool stop_seen_ = false;
     uint64_t stop_cycle_ = 0;
 };
