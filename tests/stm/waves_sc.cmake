@@ -16,4 +16,11 @@ if(TARGET tracesim-sc)
     add_test(NAME sc.equiv.${name} COMMAND ${stm_sct}/sc_equiv_test.sh ${CMAKE_BINARY_DIR} ${name} ${stm_fw}/${fw}.elf ${args})
     add_test(NAME sc.replay.${name} COMMAND ${stm_sct}/sc_replay_test.sh ${CMAKE_BINARY_DIR} ${name} ${stm_fw}/${fw}.elf ${args})
   endforeach()
+  # tp written while tracing (thread switches traced, with drops), and two harts through the funnel
+  add_test(NAME sc.equiv.stm_dec_threads COMMAND ${stm_sct}/sc_equiv_test.sh ${CMAKE_BINARY_DIR} stm_dec_threads
+           ${stm_fw}/stm_dec_threads.elf --stm-thread-switch --itc-depth 1)
+  add_test(NAME sc.equiv.stm_threads COMMAND ${stm_sct}/sc_equiv_test.sh ${CMAKE_BINARY_DIR} stm_threads
+           ${CMAKE_BINARY_DIR}/firmware/examples/stm_threads.elf --stm-thread-switch)
+  add_test(NAME sc.equiv.stm_dec_mh COMMAND ${stm_sct}/sc_equiv_test.sh ${CMAKE_BINARY_DIR} stm_dec_mh
+           ${stm_fw}/stm_dec_mh.elf --harts 2 --stm-thread-switch)
 endif()
