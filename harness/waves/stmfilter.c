@@ -1,7 +1,7 @@
 /* stmfilter.c - GTKWave translate process filter for software trace event ids; see
  * stmfilter.h. Groups and names come from stm.def (the X-macros), never numbers of its own. */
 #include "stmfilter.h"
-#include <ctype.h>
+#include "symfilter.h"
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,23 +21,8 @@ static const stm_event_t events[] = {
 
 void ts_stmfilter_line(const char *in, char *out, size_t outlen) {
     char v[128];
-    size_t n = 0;
-    while (*in && isspace((unsigned char)*in)) in++;
-    while (in[n] && !isspace((unsigned char)in[n]) && n < sizeof v - 1) { v[n] = in[n]; n++; }
-    v[n] = 0;
-    const char *d = v;
-    int base = 16;
-    if (d[0] == '0' && (d[1] == 'x' || d[1] == 'X')) d += 2;
-    else if (n > 4 && strspn(d, "01") == n) base = 2;
-    uint32_t id = 0;
-    bool ok = *d != 0;
-    for (const char *c = d; *c && ok; c++) {
-        int x = isdigit((unsigned char)*c) ? *c - '0'
-              : isxdigit((unsigned char)*c) ? tolower((unsigned char)*c) - 'a' + 10 : -1;
-        if (x < 0 || x >= base || id > 0xFFFFu / (uint32_t)base) ok = false;
-        else id = id * (uint32_t)base + (uint32_t)x;
-        if (id > 0xFFFFu) ok = false;
-    }
+    uint64_t id;
+    bool ok = ts_filter_value(in, v, sizeof v, 4, 0xFFFF, &id);
     const stm_group_t *g = NULL;
     for (size_t i = 0; ok && i < sizeof groups / sizeof groups[0]; i++)
         if (id >= groups[i].first && id <= groups[i].last) g = &groups[i];
@@ -46,6 +31,11 @@ void ts_stmfilter_line(const char *in, char *out, size_t outlen) {
         if (events[i].id == id) { snprintf(out, outlen, "%s %s", g->name, events[i].name); return; }
     if (g->first == g->last) snprintf(out, outlen, "%s", g->name);
     else snprintf(out, outlen, "%s 0x%04x", g->name, (unsigned)id);
+}
+
+static void stm_line(void *ctx, const char *in, char *out, size_t outlen) {
+    (void)ctx;
+    ts_stmfilter_line(in, out, outlen);
 }
 
 int ts_stmfilter_main(int argc, char **argv) {
@@ -61,12 +51,6 @@ int ts_stmfilter_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: stmfilter takes no arguments (see tracesim stmfilter --help)\n");
         return 120;
     }
-    char line[4096], out[4096];
-    while (fgets(line, sizeof line, stdin)) {
-        ts_stmfilter_line(line, out, sizeof out);
-        fputs(out, stdout);
-        fputc('\n', stdout);
-        fflush(stdout);
-    }
+    ts_filter_loop(stm_line, NULL);
     return 0;
 }

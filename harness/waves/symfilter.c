@@ -10,29 +10,47 @@
 #include <stdio.h>
 #include <string.h>
 
-void ts_symfilter_line(const elf_syms_t *syms, const char *in, char *out, size_t outlen) {
-    char v[128];
+bool ts_filter_value(const char *in, char *v, size_t vlen, size_t bin_digits, uint64_t max, uint64_t *val) {
     size_t n = 0;
     while (*in && isspace((unsigned char)*in)) in++;
-    while (in[n] && !isspace((unsigned char)in[n]) && n < sizeof v - 1) { v[n] = in[n]; n++; }
+    while (in[n] && !isspace((unsigned char)in[n]) && n < vlen - 1) { v[n] = in[n]; n++; }
     v[n] = 0;
     const char *d = v;
-    int base = 16;
+    unsigned base = 16;
     if (d[0] == '0' && (d[1] == 'x' || d[1] == 'X')) d += 2;
-    else if (n > 8 && strspn(d, "01") == n) base = 2;
+    else if (n > bin_digits && strspn(d, "01") == n) base = 2;
     uint64_t a = 0;
     bool ok = *d != 0;
     for (const char *c = d; *c && ok; c++) {
         int x = isdigit((unsigned char)*c) ? *c - '0'
               : isxdigit((unsigned char)*c) ? tolower((unsigned char)*c) - 'a' + 10 : -1;
-        if (x < 0 || x >= base || a >> 60) ok = false;
-        else a = a * (uint64_t)base + (uint64_t)x;
+        if (x < 0 || (unsigned)x >= base || a > (max - (unsigned)x) / base) ok = false;
+        else a = a * base + (unsigned)x;
     }
-    const elf_sym_t *s = ok ? elf_syms_lookup(syms, a) : NULL;
+    *val = a;
+    return ok;
+}
+
+void ts_filter_loop(void (*line)(void *ctx, const char *in, char *out, size_t outlen), void *ctx) {
+    char in[4096], out[4096];
+    while (fgets(in, sizeof in, stdin)) {
+        line(ctx, in, out, sizeof out);
+        fputs(out, stdout);
+        fputc('\n', stdout);
+        fflush(stdout);
+    }
+}
+
+void ts_symfilter_line(const elf_syms_t *syms, const char *in, char *out, size_t outlen) {
+    char v[128];
+    uint64_t a;
+    const elf_sym_t *s = ts_filter_value(in, v, sizeof v, 8, UINT64_MAX, &a) ? elf_syms_lookup(syms, a) : NULL;
     if (!s) snprintf(out, outlen, "%s", v);
     else if (a == s->addr) snprintf(out, outlen, "%s", s->name);
     else snprintf(out, outlen, "%s+0x%" PRIx64, s->name, a - s->addr);
 }
+
+static void sym_line(void *ctx, const char *in, char *out, size_t outlen) { ts_symfilter_line(ctx, in, out, outlen); }
 
 int ts_symfilter_main(int argc, char **argv) {
     if (argc == 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
@@ -52,13 +70,7 @@ int ts_symfilter_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: symfilter: %s\n", err);
         return 122;
     }
-    char line[4096], out[4096];
-    while (fgets(line, sizeof line, stdin)) {
-        ts_symfilter_line(&syms, line, out, sizeof out);
-        fputs(out, stdout);
-        fputc('\n', stdout);
-        fflush(stdout);
-    }
+    ts_filter_loop(sym_line, &syms);
     elf_syms_free(&syms);
     return 0;
 }

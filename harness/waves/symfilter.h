@@ -2,8 +2,18 @@
  * PC signal's value as function+offset (the ELF's function symbols, read once). */
 #ifndef TS_SYMFILTER_H
 #define TS_SYMFILTER_H
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "elf_syms.h"
+
+/* Shared by the GTKWave filters (symfilter, stmfilter). One value line as GTKWave sends it:
+ * the token is copied into v (vlen bytes); true with *val if it is a number no larger than max
+ * (hex digits, optionally 0x-prefixed; a string of 0/1 longer than bin_digits is binary),
+ * false for x, z or anything else. */
+bool ts_filter_value(const char *in, char *v, size_t vlen, size_t bin_digits, uint64_t max, uint64_t *val);
+/* the filter loop: one answer line per line of stdin, flushed, until end of input */
+void ts_filter_loop(void (*line)(void *ctx, const char *in, char *out, size_t outlen), void *ctx);
 
 /* One value as GTKWave sends it (hex digits, optionally 0x-prefixed; a binary string of 0/1
  * is taken as binary when it is longer than 8 digits) -> "name+0xoff" ("name" at offset 0),
