@@ -123,6 +123,18 @@ static void fifo_push(te_t *t, uint8_t kind, uint32_t idtag, uint32_t data) {
     t->fifo_count++;
 }
 
+/* after lost messages: the Error message and the sync that follow them */
+static void push_resync(te_t *t) {
+    fifo_push(t, TE_ERROR, 0, 0);
+    fifo_push(t, TE_SYNC, 0, 0);
+    t->overflow_pending = false;
+}
+/* a message lost on a full FIFO: flagged, Error + sync owed */
+static void mark_lost(te_t *t) {
+    t->control |= C_STALL_OR_OVERFLOW;
+    t->overflow_pending = true;
+}
+
 static void pack(te_t *t, const te_entry_t *e, nx_msg_t *m) {
     static const uint8_t tcode[] = {[TE_DQM] = NX_DATA_ACQ, [TE_OWN] = NX_OWNERSHIP,
                                     [TE_ERROR] = NX_ERROR, [TE_SYNC] = NX_ICT_WS,
@@ -182,11 +194,7 @@ static void discard_all(te_t *t) {
 void te_work(te_t *t) {
     if (!(t->control & C_ACTIVE)) return;
     if (!(t->control & C_ENABLE) && !t->flushing) return;
-    if (t->overflow_pending && t->fifo_count + 2 <= t->fifo_cap) {
-        fifo_push(t, TE_ERROR, 0, 0);
-        fifo_push(t, TE_SYNC, 0, 0);
-        t->overflow_pending = false;
-    }
+    if (t->overflow_pending && t->fifo_count + 2 <= t->fifo_cap) push_resync(t);
     /* one message per cycle from the FIFO into the packer */
     if (t->fifo_count && t->outq_count < TE_OUTQ) {
         te_entry_t *e = &t->fifo[t->fifo_head];
@@ -276,17 +284,17 @@ static enum te_access stimulus_store(te_t *t, uint32_t off, unsigned size, uint3
     if (mode == 0 || (mode == 2 && !owner)) return TE_OK;
     kind = (mode >= 2 && owner) ? TE_OWN : TE_DQM;
     if (!itc_room(t)) {
-        t->control |= C_STALL_OR_OVERFLOW;
-        if (c & C_STALL_ENABLE) { t->stalled = true; t->stall_cycles++; return TE_WAIT; }
-        t->overflow_pending = true;
+        if (c & C_STALL_ENABLE) {
+            t->control |= C_STALL_OR_OVERFLOW;
+            t->stalled = true;
+            t->stall_cycles++;
+            return TE_WAIT;
+        }
+        mark_lost(t);
         t->lost++;
         return TE_OK;
     }
-    if (t->overflow_pending) {
-        fifo_push(t, TE_ERROR, 0, 0);
-        fifo_push(t, TE_SYNC, 0, 0);
-        t->overflow_pending = false;
-    }
+    if (t->overflow_pending) push_resync(t);
     uint32_t mask = size == 4 ? 0xFFFFFFFFu : size == 2 ? 0xFFFFu : 0xFFu;
     fifo_push(t, (uint8_t)kind, ((n & 15) << 2) | byte, val & mask);
     t->itc_accepted++;
@@ -297,20 +305,13 @@ enum te_stm_status te_stm_event(te_t *t, uint16_t id, uint32_t value) {
     uint32_t on = C_ACTIVE | C_ENABLE | C_TRACING;
     if ((t->control & on) != on || !(t->stm_control & 1) || !id) return TE_STMEV_OFF;
     if (!itc_room(t)) {                       /* no back-pressure: drop and count */
-        t->control |= C_STALL_OR_OVERFLOW;
-        t->overflow_pending = true;
+        mark_lost(t);
         t->stm_lost++;
-        t->stm_dropped++;
         return TE_STMEV_LOST;
     }
-    if (t->overflow_pending) {
-        fifo_push(t, TE_ERROR, 0, 0);
-        fifo_push(t, TE_SYNC, 0, 0);
-        t->overflow_pending = false;
-    }
+    if (t->overflow_pending) push_resync(t);
     if (id == STM_ID_THREAD_SWITCH) fifo_push(t, TE_STM_OWN, 0, value);
     else fifo_push(t, TE_DQM, STM_IDTAG_BASE + 4u * id, value);
-    t->stm_traced++;
     return TE_STMEV_TRACED;
 }
 

@@ -51,7 +51,7 @@ typedef struct te {
     bool flushing;          /* teEnable went 0 with data queued */
     bool have_last_ts;
     uint64_t last_ts;       /* full time of the previous timestamped message */
-    uint64_t messages, lost, stall_cycles, itc_accepted, stm_traced, stm_dropped;
+    uint64_t messages, lost, stall_cycles, itc_accepted;
     bool stalled;           /* the last stimulus store was held (for the ITC-stall event) */
     /* for waveform probes: the last message packed and the bytes that entered the sink
      * since the consumer (sim/soc.c) last cleared probe_tcode and probe_nbytes */
