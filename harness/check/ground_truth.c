@@ -41,6 +41,9 @@
 
 #define NH PERF_CHECK_HARTS
 
+#define TS_STM_EVENT(name, id, desc) enum { STM_ID_##name = id };
+#include "stm.def"
+
 typedef struct store { uint64_t cycle; unsigned stim, off, size; uint32_t value; } store_t;
 
 /* one hart's stm.csv rows (traced and lost; off rows are only counted) and their check */
@@ -251,7 +254,7 @@ static int stm_load(ck_t *c, const char *dir, char *err, size_t errlen) {
         if (r.hart >= NH) { snprintf(err, errlen, "stm.csv has an event of hart %u (at most %u harts are checked)", r.hart, NH); rc = -1; break; }
         stm_hart_t *h = &c->stm[r.hart];
         c->stm_rows++;
-        if (r.id == 0x8000) h->has_switch = true;
+        if (r.id == STM_ID_THREAD_SWITCH) h->has_switch = true;
         if (r.status == TS_STM_OFF) { h->off++; continue; }
         if (h->n == h->cap) {
             size_t nc = h->cap ? 2 * h->cap : 256;
