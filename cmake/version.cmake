@@ -1,32 +1,39 @@
 # TS_GIT_COMMIT: the commit of the source tree (12 hex digits), "unknown" when the source
 # tree is not the top of a git work tree (a tarball, even one unpacked inside another
 # repository). ${TS_GEN_DIR}/ts_version.h carries it and PROJECT_VERSION for --version.
+# Also runs as a script (tests/sdk/sdk_test.sh version_tarball):
+#   cmake -DTS_SRC_DIR=SRC -DTS_GEN_DIR=OUT -DPROJECT_VERSION=X.Y.Z -P cmake/version.cmake
+if(CMAKE_SCRIPT_MODE_FILE)
+  cmake_policy(VERSION 3.20)
+else()
+  set(TS_SRC_DIR ${CMAKE_SOURCE_DIR})
+endif()
 set(TS_GIT_COMMIT unknown)
 find_package(Git QUIET)
 if(GIT_FOUND)
   execute_process(COMMAND ${GIT_EXECUTABLE} rev-parse --show-toplevel
-                  WORKING_DIRECTORY ${CMAKE_SOURCE_DIR} RESULT_VARIABLE ts_git_rc
+                  WORKING_DIRECTORY ${TS_SRC_DIR} RESULT_VARIABLE ts_git_rc
                   OUTPUT_VARIABLE ts_git_top ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
   if(ts_git_rc EQUAL 0)
     get_filename_component(ts_git_top "${ts_git_top}" REALPATH)
-    get_filename_component(ts_src_real "${CMAKE_SOURCE_DIR}" REALPATH)
+    get_filename_component(ts_src_real "${TS_SRC_DIR}" REALPATH)
   endif()
   if(ts_git_rc EQUAL 0 AND ts_git_top STREQUAL ts_src_real)
     execute_process(COMMAND ${GIT_EXECUTABLE} rev-parse --short=12 HEAD
-                    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR} RESULT_VARIABLE ts_git_rc
+                    WORKING_DIRECTORY ${TS_SRC_DIR} RESULT_VARIABLE ts_git_rc
                     OUTPUT_VARIABLE ts_git_head ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
     if(ts_git_rc EQUAL 0 AND ts_git_head MATCHES "^[0-9a-f]+$")
       set(TS_GIT_COMMIT ${ts_git_head})
     endif()
     # configure again when HEAD or the branch it names moves (a commit, a checkout)
     execute_process(COMMAND ${GIT_EXECUTABLE} rev-parse --symbolic-full-name HEAD
-                    WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
+                    WORKING_DIRECTORY ${TS_SRC_DIR}
                     OUTPUT_VARIABLE ts_git_ref ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
     foreach(p HEAD ${ts_git_ref})
       execute_process(COMMAND ${GIT_EXECUTABLE} rev-parse --path-format=absolute --git-path ${p}
-                      WORKING_DIRECTORY ${CMAKE_SOURCE_DIR}
+                      WORKING_DIRECTORY ${TS_SRC_DIR}
                       OUTPUT_VARIABLE ts_git_file ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
-      if(ts_git_file AND EXISTS "${ts_git_file}")
+      if(ts_git_file AND EXISTS "${ts_git_file}" AND NOT CMAKE_SCRIPT_MODE_FILE)
         set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${ts_git_file}")
       endif()
     endforeach()

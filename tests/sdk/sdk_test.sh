@@ -8,6 +8,9 @@
 #   paths          no installed text file names the source, build or first install folder
 #   version        tracesim --version (and tracesim-sc's): "NAME X.Y.Z (commit C)", C a
 #                  commit of the source tree (or "unknown" when it is not a git work tree)
+#   version_tarball cmake/version.cmake on a copy of the sources that is not a git work tree
+#                  (a tarball), alone and unpacked inside another git repository: commit
+#                  "unknown"; on the source tree itself: its HEAD
 #   template_make  the template as copied, built by its Makefile (pkg-config): runs, exits 0,
 #                  `check` passes on its 354 records (fib(10): 177 calls, each an enter and an
 #                  exit record) and `report` shows fib with 177 calls
@@ -31,6 +34,23 @@ here=$src/tests/sdk
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracesim-sdk.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
+
+if [ "$case_" = version_tarball ]; then
+  gen() {  # gen SRC OUT: the commit cmake/version.cmake writes for the tree SRC
+    cmake -DTS_SRC_DIR="$1" -DTS_GEN_DIR="$2" -DPROJECT_VERSION=1.2.3 -P "$src/cmake/version.cmake" >&2 &&
+      sed -n 's/^#define TS_GIT_COMMIT "\(.*\)"$/\1/p' "$2/ts_version.h"
+  }
+  mkdir -p "$tmp/repo/tracesim" "$tmp/gen"
+  cp -r "$src/cmake" "$tmp/repo/tracesim/"
+  [ "$(gen "$tmp/repo/tracesim" "$tmp/gen")" = unknown ] || fail "a tree outside git: commit not unknown"
+  grep -qx '#define TS_VERSION "1.2.3"' "$tmp/gen/ts_version.h" || fail "TS_VERSION"
+  git -C "$tmp/repo" init -q && git -C "$tmp/repo" -c user.name=t -c user.email=t@t commit -q --allow-empty -m x
+  [ "$(gen "$tmp/repo/tracesim" "$tmp/gen")" = unknown ] || fail "a tarball unpacked inside another repository: commit not unknown"
+  if git -C "$src" rev-parse --show-toplevel >/dev/null 2>&1; then
+    [ "$(gen "$src" "$tmp/gen")" = "$(git -C "$src" rev-parse --short=12 HEAD)" ] || fail "the source tree's commit"
+  fi
+  echo "sdk.$case_: ok"; exit 0
+fi
 
 # install, then move: everything below uses $P only
 cmake --install "$build" --prefix "$tmp/stage" > "$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; fail "cmake --install"; }
