@@ -25,6 +25,10 @@
 #   waves          `tracesim waves RUN --no-gui` from the installed binary writes the view
 #                  from the installed views (a line added to the installed pipeline view shows
 #                  up), with the source tree hidden (a mount namespace) when unshare allows it
+#   readme         the commands of the README's "Your own firmware", as written, with HOME a
+#                  temporary folder and the build folder as ./build (tests/sdk/two_file's files
+#                  as my.c and other.c, `tracesim waves` with --no-gui): each succeeds, the
+#                  installed tracesim runs them, check passes
 #   no_pkgconfig   the template's Makefile without PKG_CONFIG_PATH: one line saying what to
 #                  set, non-zero exit
 set -eu
@@ -35,6 +39,25 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracesim-sdk.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+if [ "$case_" = readme ]; then
+  awk '/^## Your own firmware$/ {on = 1; next} on && /^## / {exit} on && /^    [^ ]/ {print substr($0, 5)}' \
+    "$src/README.md" > "$tmp/commands"
+  [ "$(wc -l < "$tmp/commands")" -ge 10 ] || fail "fewer than 10 commands in the README section"
+  { echo 'set -eux'
+    while IFS= read -r l; do
+      case "$l" in *"my.c other.c"*) echo "cp '$here/two_file/main.c' my.c && cp '$here/two_file/work.c' other.c" ;; esac
+      case "$l" in *"tracesim waves "*) l="$l --no-gui" ;; esac
+      printf '%s\n' "$l"
+    done < "$tmp/commands"
+    echo 'test "$(command -v tracesim)" = "$HOME/tracesim/bin/tracesim"'
+    echo 'grep -q "^check: 354 perf records equal the ground truth" <(tracesim check runs/app)'
+    echo 'test -x build/app.elf && test -x my.elf && test -s runs/app-waves/view.gtkw'
+  } > "$tmp/readme.sh"
+  mkdir "$tmp/home" "$tmp/checkout" && ln -s "$build" "$tmp/checkout/build"
+  (cd "$tmp/checkout" && HOME=$tmp/home bash "$tmp/readme.sh") > "$tmp/readme.log" 2>&1 ||
+    { cat "$tmp/readme.log"; fail "a command of the README section failed"; }
+  echo "sdk.$case_: ok"; exit 0
+fi
 if [ "$case_" = version_tarball ]; then
   gen() {  # gen SRC OUT: the commit cmake/version.cmake writes for the tree SRC
     cmake -DTS_SRC_DIR="$1" -DTS_GEN_DIR="$2" -DPROJECT_VERSION=1.2.3 -P "$src/cmake/version.cmake" >&2 &&
