@@ -4,7 +4,8 @@
 # source tree, then moves the prefix elsewhere (the tree must be relocatable) and uses only
 # the moved tree: its tracesim, pkg-config modules, CMake package and template. Cases:
 #   files          the installed files: binaries, waves views and filters, headers with the
-#                  .def tables they include, libraries, linker script, modules, package
+#                  .def tables they include, libraries (none instrumented: no relocation
+#                  against __cyg_profile_func_*), linker script, modules, package
 #   paths          no installed text file names the source, build or first install folder
 #   version        tracesim --version (and tracesim-sc's): "NAME X.Y.Z (commit C)", C a
 #                  commit of the source tree (or "unknown" when it is not a git work tree)
@@ -21,7 +22,9 @@
 #                  them; only the program's own functions call __cyg_profile_func_enter/exit
 #                  (objdump: the perf library, the BSP and the hooks are not instrumented)
 #   sbi_payload    tests/sdk/sbi_payload (an S-mode payload returning 7) with the CMake
-#                  package's tracesim_sbi_payload() and with pkg-config tracesim-sbi: exit 7
+#                  package's tracesim_sbi_payload() and with pkg-config tracesim-sbi: exit 7;
+#                  firmware/sbi/sbi_perf_lib.c with tracesim::sbi_perf and pkg-config
+#                  tracesim-sbi-perf: exit 0, check passes on its 20 records
 #   waves          `tracesim waves RUN --no-gui` from the installed binary writes the view
 #                  from the installed views (a line added to the installed pipeline view shows
 #                  up), with the source tree hidden (a mount namespace) when unshare allows it
@@ -123,6 +126,11 @@ files)
   for inc in $(sed -n 's/^#include "\(.*\)"/\1/p' "$P"/include/tracesim/*.h | sort -u); do
     [ -f "$P/include/tracesim/$inc" ] || fail "include/tracesim/$inc (included by an installed header) not installed"
   done
+  # no installed library is instrumented: no relocation against the entry/exit hooks
+  for l in bsp tsperf tsstm tssbi tssbi_s tsperf_sbi; do
+    n=$(riscv64-unknown-elf-objdump -r "$P/lib/tracesim/lib$l.a" | grep -cE 'R_RISCV[A-Z_0-9]*[[:space:]]+__cyg_profile_func_' || true)
+    [ "$n" = 0 ] || fail "lib$l.a calls __cyg_profile_func_enter/exit ($n relocations): instrumented"
+  done
   # libgcc is the rv32im one: 32-bit objects
   riscv64-unknown-elf-objdump -f "$P/lib/tracesim/libgcc.a" | grep -q 'file format elf32-littleriscv' ||
     fail "lib/tracesim/libgcc.a is not a 32-bit RISC-V library"
@@ -179,6 +187,7 @@ two_file)
   ;;
 sbi_payload)
   cp -r "$here/sbi_payload" "$tmp/sbi"
+  cp "$src/firmware/sbi/sbi_perf_lib.c" "$tmp/sbi/"
   { cmake -S "$tmp/sbi" -B "$tmp/sbi/build" -DCMAKE_TOOLCHAIN_FILE="$P/share/tracesim/toolchain.cmake" \
           -DCMAKE_PREFIX_PATH="$P" && cmake --build "$tmp/sbi/build"; } > "$tmp/cmake.log" 2>&1 ||
     { cat "$tmp/cmake.log"; fail "cmake"; }
@@ -189,6 +198,12 @@ sbi_payload)
     [ $rc = 7 ] || { cat "$tmp/out"; fail "$elf: exit $rc, expected 7"; }
     grep -qx 'S-mode payload: SBI spec version 0x3' "$tmp/run/uart.txt" || fail "$elf: uart.txt"
   done
+  # the perf library in S-mode, its counters through the SBI PMU (fw.sbi_perf_lib_1.check's
+  # program: 20 records)
+  riscv64-unknown-elf-gcc $(pkg-config --cflags tracesim-sbi-perf) -O2 -g "$tmp/sbi/sbi_perf_lib.c" \
+    $(pkg-config --libs tracesim-sbi-perf) -o "$tmp/perf_lib_pc.elf" || fail "building with pkg-config tracesim-sbi-perf"
+  run_check sbi_perf_cmake "$tmp/sbi/build/perf_lib.elf" 20
+  run_check sbi_perf_pc "$tmp/perf_lib_pc.elf" 20
   ;;
 waves)
   cp -r "$P/share/tracesim/template" "$tmp/app"
