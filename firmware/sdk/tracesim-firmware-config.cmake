@@ -14,6 +14,16 @@
 get_filename_component(_ts_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
 set(_ts_lib "${_ts_prefix}/lib/tracesim")
 
+# the firmware is cross-compiled: without the toolchain file the host compiler would be used
+if(NOT CMAKE_C_COMPILER MATCHES "riscv" OR NOT CMAKE_C_FLAGS MATCHES "-mabi=ilp32( |$)")
+  set(tracesim-firmware_FOUND FALSE)
+  set(tracesim-firmware_NOT_FOUND_MESSAGE
+      "tracesim firmware needs the RISC-V cross compiler: configure a fresh build folder with -DCMAKE_TOOLCHAIN_FILE=${_ts_prefix}/share/tracesim/toolchain.cmake")
+  unset(_ts_lib)
+  unset(_ts_prefix)
+  return()
+endif()
+
 if(NOT TARGET tracesim::bsp)
   add_library(tracesim::bsp INTERFACE IMPORTED)
   set_target_properties(tracesim::bsp PROPERTIES

@@ -33,7 +33,9 @@
 #                  as my.c and other.c, `tracesim waves` with --no-gui): each succeeds, the
 #                  installed tracesim runs them, check passes
 #   no_pkgconfig   the template's Makefile without PKG_CONFIG_PATH: one line saying what to
-#                  set, non-zero exit
+#                  set, non-zero exit, no app.elf; `make clean` still works
+#   no_toolchain   the template's CMakeLists.txt without the toolchain file: configuring fails
+#                  with a message naming the installed toolchain file
 set -eu
 build=$(cd "$1" && pwd); case_=$2
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -231,6 +233,15 @@ no_pkgconfig)
   [ $rc != 0 ] || fail "make succeeded without the SDK's modules"
   grep -q 'set PKG_CONFIG_PATH=PREFIX/lib/pkgconfig' "$tmp/out" || { cat "$tmp/out"; fail "no line saying what to set"; }
   [ ! -e "$tmp/app/app.elf" ] || fail "app.elf made anyway"
+  [ "$(grep -c . "$tmp/out")" = 1 ] || { cat "$tmp/out"; fail "more than one line"; }
+  env -u PKG_CONFIG_PATH PKG_CONFIG_LIBDIR=/nonexistent make -C "$tmp/app" -s clean || fail "make clean needs pkg-config"
+  ;;
+no_toolchain)
+  cp -r "$P/share/tracesim/template" "$tmp/app"
+  rc=0; cmake -S "$tmp/app" -B "$tmp/app/build" -DCMAKE_PREFIX_PATH="$P" > "$tmp/out" 2>&1 || rc=$?
+  [ $rc != 0 ] || fail "configured with the host compiler"
+  tr -d '\n' < "$tmp/out" | tr -s ' ' | grep -qF -- "-DCMAKE_TOOLCHAIN_FILE=$P/share/tracesim/toolchain.cmake" ||
+    { cat "$tmp/out"; fail "no message naming the toolchain file"; }
   ;;
 *) fail "unknown case $case_" ;;
 esac
