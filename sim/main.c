@@ -1,5 +1,6 @@
 /* main.c - the tracesim command line: `tracesim run FW.elf [options]`. */
 #include "cli_util.h"
+#include "ts_file.h"
 #include "decode_cli.h"
 #include "ground_truth.h"
 #include "elf_load.h"
@@ -482,21 +483,24 @@ int ts_cli_main(int argc, char **argv);
 int main(int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
         usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? TS_EXIT_USAGE : 0;
+        return argc < 2 ? TS_EXIT_USAGE : ts_check_stdout() ? TS_EXIT_HOST : 0;
     }
     if (!strcmp(argv[1], "--version")) {
         printf("tracesim %s (commit %s)\n", TS_VERSION, TS_GIT_COMMIT);
-        return 0;
+        return ts_check_stdout() ? TS_EXIT_HOST : 0;
     }
-    if (!strcmp(argv[1], "run")) return cmd_run(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "decode")) return ts_decode_main(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "check")) return ts_check_main(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "report")) return ts_report_main(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "overhead")) return ts_overhead_main(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "symfilter")) return ts_symfilter_main(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "stmfilter")) return ts_stmfilter_main(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "waves")) return ts_waves_main(argc - 1, argv + 1);
-    if (!strcmp(argv[1], "sweep")) return ts_sweep_main(argc - 1, argv + 1);
+    static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
+        {"run", cmd_run},           {"decode", ts_decode_main},       {"check", ts_check_main},
+        {"report", ts_report_main}, {"overhead", ts_overhead_main},   {"symfilter", ts_symfilter_main},
+        {"stmfilter", ts_stmfilter_main}, {"waves", ts_waves_main}, {"sweep", ts_sweep_main}};
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
+        if (strcmp(argv[1], cmds[i].name)) continue;
+        int rc = cmds[i].fn(argc - 1, argv + 1);
+        /* whatever a command printed must have reached stdout (a full disk, /dev/full, a
+         * closed pipe): one line and a non-zero status otherwise */
+        if (ts_check_stdout() && rc == 0) rc = TS_EXIT_HOST;
+        return rc;
+    }
     fprintf(stderr, "tracesim: unknown command '%s' (commands: run, decode, check, report, overhead, symfilter, stmfilter, waves, sweep)\n", argv[1]);
     return TS_EXIT_USAGE;
 }

@@ -53,6 +53,6 @@ int ts_check_stdout(void) {
     errno = 0;
     if (fflush(stdout) == 0 && !ferror(stdout)) return 0;
     int e = errno;
-    fprintf(stderr, "tracesim: cannot write the output: %s\n", e ? strerror(e) : "write error");
+    fprintf(stderr, "tracesim: cannot write the output (stdout): %s\n", e ? strerror(e) : "write error");
     return -1;
 }

@@ -19,6 +19,6 @@ FILE *ts_fopen_input(const char *path, char *err, size_t errlen);
  * (the stream is closed either way) */
 int ts_fclose_output(FILE *f, const char *path, char *err, size_t errlen);
 /* flushes stdout and checks it for write errors (call before exiting a command that wrote
- * its results there): 0, or -1 after printing "tracesim: cannot write the output: reason" */
+ * its results there): 0, or -1 after printing "tracesim: cannot write the output (stdout): reason" */
 int ts_check_stdout(void);
 #endif
