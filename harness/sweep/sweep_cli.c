@@ -3,14 +3,44 @@
 #include "sweep_cli.h"
 #include "sweep_run.h"
 #include "sweep_spec.h"
+#include "ts_opts.h"
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+enum { O_OUT = 1, O_JOBS, O_BUILD, O_ONLY, O_RETRY, O_LIST, O_COLLECT, O_POINT, O_SLURM, O_DRY, O_PART, O_TIME,
+       O_ACCOUNT, O_SBATCH, O_CHUNK, O_POLL, O_QUIET, O_HELP };
+/* the options: parser, --help and docs (harness/cli/ts_opts.h) */
+static const ts_opt_t sweep_opts[] = {
+    {O_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, 0, "sweep folder (default sweeps/<spec name>)"},
+    {O_JOBS, 'j', "jobs", TS_OPT_UINT, "N", 1, 1024, 0, 0, 0, "local workers (default: online CPUs)"},
+    {O_BUILD, 0, "build", TS_OPT_STRING, "DIR", 0, 0, 0, 0, 0,
+     "value of {build} in the spec (default: the folder of this executable)"},
+    {O_ONLY, 0, "only", TS_OPT_STRING, "AXIS=V[,V]", 0, 0, 0, 0, 0, "only these values of an axis (repeatable)"},
+    {O_RETRY, 0, "retry-failed", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "run failed points again (default: skipped like ok ones)"},
+    {O_LIST, 0, "list", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "print the points (index, name, firmware, run options) and exit"},
+    {O_COLLECT, 0, "collect", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "only write results.csv and summary.md from the complete points"},
+    {O_POINT, 0, "point", TS_OPT_STRING, "NAME|I", 0, 0, 0, 0, 0, "run one point (what each worker and each Slurm task runs)"},
+    {O_SLURM, 0, "slurm", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "run the points as one Slurm job array (sbatch), wait, collect"},
+    {O_DRY, 0, "slurm-dry-run", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "print the sbatch script, submit nothing"},
+    {O_PART, 0, "partition", TS_OPT_STRING, "P", 0, 0, 0, 0, 0, "#SBATCH --partition of the job array"},
+    {O_TIME, 0, "time", TS_OPT_STRING, "T", 0, 0, 0, 0, 0, "#SBATCH --time of the job array"},
+    {O_ACCOUNT, 0, "account", TS_OPT_STRING, "A", 0, 0, 0, 0, 0, "#SBATCH --account of the job array"},
+    {O_SBATCH, 0, "sbatch-arg", TS_OPT_STRING, "ARG", 0, 0, 0, 0, 0,
+     "another #SBATCH line, e.g. --sbatch-arg=--qos=low (repeatable)"},
+    {O_CHUNK, 0, "slurm-chunk", TS_OPT_UINT, "K", 1, 100000, 0, 0, 0,
+     "K points per array task, run one after the other (default 1)"},
+    {O_POLL, 0, "poll", TS_OPT_REAL, "SECONDS", 0, 0, 0.1, 3600, 0,
+     "how often to ask squeue whether the array has ended (default 5)"},
+    {O_QUIET, 'q', "quiet", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "no progress line, no summary line"},
+    {O_HELP, 'h', "help", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "this text"},
+    {0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL}};
+
+const ts_opt_t *ts_sweep_options(void) { return sweep_opts; }
 
 static void usage(FILE *f) {
     fputs("usage: tracesim sweep [options] SPEC.json\n"
@@ -20,24 +50,9 @@ static void usage(FILE *f) {
           "axis values, status, figures) and OUT/summary.md. Points that are complete are skipped,\n"
           "so the same command resumes an interrupted sweep.\n"
           "\n"
-          "options:\n"
-          "  -o, --out DIR          sweep folder (default sweeps/<spec name>)\n"
-          "  -j, --jobs N           local workers (default: online CPUs)\n"
-          "      --build DIR        value of {build} in the spec (default: the folder of this executable)\n"
-          "      --only AXIS=V[,V]  only these values of an axis (repeatable)\n"
-          "      --retry-failed     run failed points again (default: skipped like ok ones)\n"
-          "      --list             print the points (index, name, firmware, run options) and exit\n"
-          "      --collect          only write results.csv and summary.md from the complete points\n"
-          "      --point NAME|I     run one point (what each worker and each Slurm task runs)\n"
-          "      --slurm            run the points as one Slurm job array (sbatch), wait, collect\n"
-          "      --slurm-dry-run    print the sbatch script, submit nothing\n"
-          "      --partition P, --time T, --account A   #SBATCH options of the job array\n"
-          "      --sbatch-arg ARG   another #SBATCH line, e.g. --sbatch-arg=--qos=low (repeatable)\n"
-          "      --slurm-chunk K    K points per array task, run one after the other (default 1)\n"
-          "      --poll SECONDS     how often to ask squeue whether the array has ended (default 5)\n"
-          "  -q, --quiet            no progress line, no summary line\n"
-          "  -h, --help             this text\n"
-          "\n"
+          "options:\n", f);
+    ts_opts_help(f, sweep_opts);
+    fputs("\n"
           "exit status: 0 every point ok; 1 a point failed or did not run; 120 usage or bad spec;\n"
           "121 the spec or a firmware ELF is missing; 126 host error; 130 interrupted\n", f);
 }
@@ -45,15 +60,6 @@ static void usage(FILE *f) {
 static int usage_error(const char *what, const char *arg) {
     fprintf(stderr, "tracesim: sweep: %s%s%s (see tracesim sweep --help)\n", what, arg ? " " : "", arg ? arg : "");
     return SW_EXIT_USAGE;
-}
-
-static int parse_uint(const char *s, unsigned max, unsigned *out) {
-    char *end;
-    errno = 0;
-    unsigned long v = strtoul(s, &end, 10);
-    if (!*s || *s == '-' || *end || errno || v > max) return -1;
-    *out = (unsigned)v;
-    return 0;
 }
 
 /* an absolute path for a folder that may not exist yet */
@@ -68,19 +74,6 @@ static char *absolute(const char *path) {
 }
 
 int ts_sweep_main(int argc, char **argv) {
-    enum { O_BUILD = 1, O_ONLY, O_RETRY, O_LIST, O_COLLECT, O_POINT, O_SLURM, O_DRY, O_PART, O_TIME, O_ACCOUNT,
-           O_SBATCH, O_POLL, O_CHUNK };
-    static const struct option opts[] = {
-        {"out", required_argument, 0, 'o'},          {"jobs", required_argument, 0, 'j'},
-        {"build", required_argument, 0, O_BUILD},    {"only", required_argument, 0, O_ONLY},
-        {"retry-failed", no_argument, 0, O_RETRY},   {"list", no_argument, 0, O_LIST},
-        {"collect", no_argument, 0, O_COLLECT},      {"point", required_argument, 0, O_POINT},
-        {"slurm", no_argument, 0, O_SLURM},          {"slurm-dry-run", no_argument, 0, O_DRY},
-        {"partition", required_argument, 0, O_PART}, {"time", required_argument, 0, O_TIME},
-        {"account", required_argument, 0, O_ACCOUNT}, {"sbatch-arg", required_argument, 0, O_SBATCH},
-        {"poll", required_argument, 0, O_POLL},      {"slurm-chunk", required_argument, 0, O_CHUNK},
-        {"quiet", no_argument, 0, 'q'},
-        {"help", no_argument, 0, 'h'},               {0, 0, 0, 0}};
     sw_opts_t o = {.poll = 5, .chunk = 1};
     const char *out = NULL, *build = NULL, *point = NULL;
     bool list = false, collect = false, slurm = false;
@@ -91,43 +84,41 @@ int ts_sweep_main(int argc, char **argv) {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = cpus > 0 ? (unsigned)cpus : 1;
     int c, rc = SW_EXIT_USAGE;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":o:j:qh", opts, NULL)) != -1) {
+    const char *spec_arg = NULL;
+    ts_opts_t op;
+    ts_opts_init(&op, "sweep", sweep_opts, argc, argv);
+    while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
         switch (c) {
-        case 'o': out = optarg; break;
-        case 'j': if (parse_uint(optarg, 1024, &o.jobs) || !o.jobs) { rc = usage_error("invalid value for --jobs:", optarg); goto done; } break;
-        case O_BUILD: build = optarg; break;
-        case O_ONLY: only[o.n_only++] = optarg; break;
+        case TS_OPTS_ERROR: fprintf(stderr, "tracesim: sweep: %s\n", op.err); goto done;
+        case TS_OPTS_POSITIONAL:
+            if (spec_arg) { rc = usage_error("needs exactly one spec file", NULL); goto done; }
+            spec_arg = op.arg;
+            break;
+        case O_OUT: out = op.arg; break;
+        case O_JOBS: o.jobs = (unsigned)op.u; break;
+        case O_BUILD: build = op.arg; break;
+        case O_ONLY: only[o.n_only++] = (char *)op.arg; break;
         case O_RETRY: o.retry_failed = true; break;
         case O_LIST: list = true; break;
         case O_COLLECT: collect = true; break;
-        case O_POINT: point = optarg; break;
+        case O_POINT: point = op.arg; break;
         case O_SLURM: slurm = true; break;
         case O_DRY: slurm = o.dry_run = true; break;
-        case O_PART: o.partition = optarg; break;
-        case O_TIME: o.time = optarg; break;
-        case O_ACCOUNT: o.account = optarg; break;
-        case O_SBATCH: sbatch[o.n_sbatch_args++] = optarg; break;
-        case O_POLL: {
-            char *end;
-            o.poll = strtod(optarg, &end);
-            if (*end || !(o.poll >= 0.1 && o.poll <= 3600)) { rc = usage_error("invalid value for --poll (0.1 to 3600 s):", optarg); goto done; }
-            break;
-        }
-        case O_CHUNK: if (parse_uint(optarg, 100000, &o.chunk) || !o.chunk) { rc = usage_error("invalid value for --slurm-chunk:", optarg); goto done; } break;
-        case 'q': o.quiet = true; break;
-        case 'h': usage(stdout); rc = 0; goto done;
-        case ':': rc = usage_error("option needs a value:", argv[optind - 1]); goto done;
-        default: rc = usage_error("unknown option", argv[optind - 1]); goto done;
+        case O_PART: o.partition = op.arg; break;
+        case O_TIME: o.time = op.arg; break;
+        case O_ACCOUNT: o.account = op.arg; break;
+        case O_SBATCH: sbatch[o.n_sbatch_args++] = (char *)op.arg; break;
+        case O_POLL: o.poll = op.r; break;
+        case O_CHUNK: o.chunk = (unsigned)op.u; break;
+        case O_QUIET: o.quiet = true; break;
+        case O_HELP: usage(stdout); rc = 0; goto done;
         }
     }
-    if (optind != argc - 1) { rc = usage_error("needs exactly one spec file", NULL); goto done; }
+    if (!spec_arg) { rc = usage_error("needs exactly one spec file", NULL); goto done; }
     if ((list || collect || point) + slurm > 1 || list + collect + (point != NULL) > 1) {
         rc = usage_error("--list, --collect, --point and --slurm do not go together", NULL);
         goto done;
     }
-    const char *spec_arg = argv[optind];
     sw_spec_t spec;
     sw_plan_t plan = {0};
     char err[1024];
