@@ -1,6 +1,7 @@
 /* main.c - the tracesim command line: `tracesim run FW.elf [options]`. */
 #include "cli_util.h"
 #include "ts_file.h"
+#include "ts_opts.h"
 #include "decode_cli.h"
 #include "ground_truth.h"
 #include "elf_load.h"
@@ -25,6 +26,62 @@
 #include <time.h>
 #include <unistd.h>
 
+enum {
+    O_OUT = 1, O_MAX_CYCLES, O_RAM_SIZE, O_RAM_WAIT, O_WAVES, O_WAVES_FROM, O_WAVES_TO, O_WAVES_BY_FW, O_WAVES_ALL,
+    O_WAVES_FUNC, O_WAVES_AROUND, O_HPM_COUNTERS, O_HPM_WIDTH, O_ICACHE, O_DCACHE, O_CACHE_WAYS, O_CACHE_LINE,
+    O_CACHE_MISS, O_TRACE_SRAM, O_ITC_DEPTH, O_SINK_WIDTH, O_HARTS, O_SRCBITS, O_FUNNEL, O_NO_TRACE, O_STM_TS,
+    O_RETIRE_LOG, O_TRACE_BUS, O_SYSTEMC, O_QUIET, O_HELP
+};
+#define S TS_OPT_SUFFIX
+/* `tracesim run`'s options: the parser, --help and the docs' table (harness/cli/ts_opts.h) */
+static const ts_opt_t run_opts[] = {
+    {O_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, 0, "run folder (default: runs/<elf name>-<n>, first free n)"},
+    {O_MAX_CYCLES, 'n', "max-cycles", TS_OPT_UINT, "N", 0, UINT64_MAX, 0, 0, S,
+     "stop after N cycles with status 124 (default 1000000000; 0: no limit)"},
+    {O_RAM_SIZE, 0, "ram-size", TS_OPT_UINT, "BYTES", 4096, 0x40000000u, 0, 0, S,
+     "RAM size, a multiple of 4 (default 16M)"},
+    {O_RAM_WAIT, 0, "ram-wait", TS_OPT_UINT, "N", 0, 1000, 0, 0, 0, "wait states per RAM access (default 0)"},
+    {O_WAVES, 0, "waves", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0, "write waveforms (FST; VCD if FILE ends in .vcd)"},
+    {O_WAVES_FROM, 0, "waves-from", TS_OPT_UINT, "N", 0, UINT64_MAX, 0, 0, S, "first cycle to dump (default 0)"},
+    {O_WAVES_TO, 0, "waves-to", TS_OPT_UINT, "N", 0, UINT64_MAX, 0, 0, S, "first cycle not dumped (default: end of run)"},
+    {O_WAVES_BY_FW, 0, "waves-by-firmware", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
+     "dump only while the firmware has simctrl WAVES set to 1"},
+    {O_WAVES_ALL, 0, "waves-all", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
+     "dump every signal of the model (default: the signals of the\nGTKWave views in waves/, about twice as fast)"},
+    {O_WAVES_FUNC, 0, "waves-func", TS_OPT_STRING, "NAME", 0, 0, 0, 0, 0,
+     "dump only while function NAME (an ELF symbol) is on a call stack"},
+    {O_WAVES_AROUND, 0, "waves-around-mark", TS_OPT_STRING, "V,N", 0, 0, 0, 0, 0,
+     "dump N cycles before and after the first simctrl MARK of\nvalue V (runs the firmware twice: the first run finds the mark)"},
+    {O_HPM_COUNTERS, 0, "hpm-counters", TS_OPT_UINT, "N", 0, 29, 0, 0, 0, "programmable HPM counters (default 29)"},
+    {O_HPM_WIDTH, 0, "hpm-width", TS_OPT_UINT, "N", 1, 64, 0, 0, 0, "width of mhpmcounter3..31 in bits (default 40)"},
+    {O_ICACHE, 0, "icache", TS_OPT_UINT, "SIZE", 0, 1u << 24, 0, 0, S,
+     "timing-only I-cache of SIZE bytes, a power of two (default: none)"},
+    {O_DCACHE, 0, "dcache", TS_OPT_UINT, "SIZE", 0, 1u << 24, 0, 0, S,
+     "timing-only D-cache of SIZE bytes, a power of two (default: none)"},
+    {O_CACHE_WAYS, 0, "cache-ways", TS_OPT_UINT, "N", 1, 2, 0, 0, 0, "1 (direct-mapped, default) or 2 (LRU)"},
+    {O_CACHE_LINE, 0, "cache-line", TS_OPT_UINT, "N", 4, 256, 0, 0, 0, "line size in bytes, a power of two (default 32)"},
+    {O_CACHE_MISS, 0, "cache-miss", TS_OPT_UINT, "N", 0, 10000, 0, 0, 0, "cycles a cache miss costs (default 10)"},
+    {O_TRACE_SRAM, 0, "trace-sram", TS_OPT_UINT, "SIZE", 64, 64u << 20, 0, 0, S,
+     "SRAM trace sink size, a power of two (default 16K)"},
+    {O_ITC_DEPTH, 0, "itc-depth", TS_OPT_UINT, "N", 1, 1024, 0, 0, 0, "ITC stimulus FIFO entries (default 8)"},
+    {O_SINK_WIDTH, 0, "sink-width", TS_OPT_UINT, "N", 4, 32, 0, 0, 0, "trace sink bytes per cycle: 4, 8, 16 or 32 (default 4)"},
+    {O_HARTS, 0, "harts", TS_OPT_UINT, "N", 1, SOC_MAX_HARTS, 0, 0, 0,
+     "harts (cores) in the SoC (default 1); with N > 1 the funnel\nmerges the N encoders (hart n's at 0x10000000 + 0x1000 n)"},
+    {O_SRCBITS, 0, "srcbits", TS_OPT_UINT, "N", 0, 4, 0, 0, 0,
+     "SRC field bits of the encoders (teImpl.nSrcBits; default 0,\nwith several harts the bits N needs: 1, 2 or 3)"},
+    {O_FUNNEL, 0, "funnel", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "add a trace funnel at 0x10018000 (encoders use teSink 8)"},
+    {O_NO_TRACE, 0, "no-trace", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "detach the trace model (benchmarking: its registers read 1)"},
+    {O_STM_TS, 0, "stm-thread-switch", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
+     "software trace port: every write to tp (x4) emits THREAD_SWITCH"},
+    {O_RETIRE_LOG, 0, "retire-log", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0, "write every retired instruction (cycle pc insn) and trap"},
+    {O_TRACE_BUS, 0, "record-trace-bus", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0,
+     "write every trace register access and SBA write (for the\nSystemC replay test)"},
+    {O_SYSTEMC, 0, "systemc", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "run on the SystemC/TLM-2.0 platform (tracesim-sc, same results)"},
+    {O_QUIET, 'q', "quiet", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "no UART echo, no summary, no progress"},
+    {O_HELP, 'h', "help", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "this text"},
+    {0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL}};
+#undef S
+
 static void usage(FILE *f) {
     fputs("usage: tracesim run [options] FW.elf\n"
           "       tracesim decode [options] TRACE.rtd   (see tracesim decode --help)\n"
@@ -40,66 +97,17 @@ static void usage(FILE *f) {
           "Runs bare-metal RV32 firmware on the simulated SoC. UART output goes to stdout and\n"
           "DIR/uart.txt; the exit status is the firmware's exit code (simctrl EXIT).\n"
           "\n"
-          "options:\n"
-          "  -o, --out DIR          run folder (default: runs/<elf name>-<n>, first free n)\n"
-          "  -n, --max-cycles N     stop after N cycles with status 124 (default 1000000000; 0: no limit)\n"
-          "      --ram-size BYTES   RAM size (default 16 MiB; suffixes K, M)\n"
-          "      --ram-wait N       wait states per RAM access (default 0)\n"
-          "      --waves FILE       write waveforms (FST; VCD if FILE ends in .vcd)\n"
-          "      --waves-from N     first cycle to dump (default 0)\n"
-          "      --waves-to N       first cycle not dumped (default: end of run)\n"
-          "      --waves-by-firmware  dump only while the firmware has simctrl WAVES set to 1\n"
-          "      --waves-all        dump every signal of the model (default: the signals of the\n"
-          "                         GTKWave views in waves/, about twice as fast)\n"
-          "      --waves-func NAME  dump only while function NAME (an ELF symbol) is on a call stack\n"
-          "      --waves-around-mark V,N  dump N cycles before and after the first simctrl MARK of\n"
-          "                         value V (runs the firmware twice: the first run finds the mark)\n"
-          "      --hpm-counters N   programmable HPM counters (0..29, default 29)\n"
-          "      --hpm-width N      width of mhpmcounter3..31 in bits (1..64, default 40)\n"
-          "      --icache SIZE      timing-only I-cache of SIZE bytes (default: none)\n"
-          "      --dcache SIZE      timing-only D-cache of SIZE bytes (default: none)\n"
-          "      --cache-ways N     1 (direct-mapped, default) or 2 (LRU)\n"
-          "      --cache-line N     line size in bytes (default 32)\n"
-          "      --cache-miss N     cycles a cache miss costs (default 10)\n"
-          "      --trace-sram SIZE  SRAM trace sink size (default 16K)\n"
-          "      --itc-depth N      ITC stimulus FIFO entries (default 8)\n"
-          "      --sink-width N     trace sink bytes per cycle: 4, 8, 16, 32 (default 4)\n"
-          "      --harts N          harts (cores) in the SoC, 1..8 (default 1); with N > 1 the funnel\n"
-          "                         merges the N encoders (hart n's at 0x10000000 + 0x1000 n)\n"
-          "      --srcbits N        SRC field bits of the encoders (teImpl.nSrcBits, 0..4; default 0,\n"
-          "                         with several harts the bits N needs: 1, 2 or 3)\n"
-          "      --funnel           add a trace funnel at 0x10018000 (encoders use teSink 8)\n"
-          "      --no-trace         detach the trace model (benchmarking: its registers read 1)\n"
-          "      --stm-thread-switch  software trace port: every write to tp (x4) emits THREAD_SWITCH\n"
-          "      --retire-log FILE  write every retired instruction (cycle pc insn) and trap\n"
-          "      --record-trace-bus FILE  write every trace register access and SBA write (for the\n"
-          "                         SystemC replay test)\n"
-          "      --systemc          run on the SystemC/TLM-2.0 platform (tracesim-sc, same results)\n"
-          "  -q, --quiet            no UART echo, no summary, no progress\n"
-          "  -h, --help             this text\n"
-          "\n"
+          "options:\n", f);
+    ts_opts_help(f, run_opts);
+    fputs("\n"
           "exit status: firmware exit code; 120 usage, 121 missing file, 122 invalid ELF,\n"
           "123 not RV32, 124 cycle limit, 125 segment outside RAM, 126 host error\n", f);
 }
 
-static int bad_value(const char *opt, const char *val) {
-    fprintf(stderr, "tracesim: invalid value '%s' for %s (see tracesim run --help)\n", val, opt);
+static int bad_value(const char *opt, const char *val, const char *allowed) {
+    fprintf(stderr, "tracesim: invalid value '%s' for %s (%s)\n", val, opt, allowed);
     return TS_EXIT_USAGE;
 }
-
-static int parse_u64(const char *s, uint64_t *out) {
-    char *end;
-    if (!s || !*s || *s == '-') return -1;
-    errno = 0;
-    unsigned long long v = strtoull(s, &end, 0);
-    if (errno) return -1;
-    if (*end == 'K' || *end == 'k') { v <<= 10; end++; }
-    else if (*end == 'M' || *end == 'm') { v <<= 20; end++; }
-    if (*end) return -1;
-    *out = v;
-    return 0;
-}
-
 
 static double now_s(void) {
     struct timespec t;
@@ -240,100 +248,85 @@ static int cmd_run(int argc, char **argv) {
     const char *out = NULL;
     unsigned icache = 0, dcache = 0;
     cache_cfg_t cc = {.size = 0, .line = 32, .ways = 1, .miss_latency = 10};
-    static const struct option opts[] = {
-        {"out", required_argument, 0, 'o'},       {"max-cycles", required_argument, 0, 'n'},
-        {"ram-size", required_argument, 0, 1},    {"ram-wait", required_argument, 0, 2},
-        {"waves", required_argument, 0, 3},       {"waves-from", required_argument, 0, 4},
-        {"waves-to", required_argument, 0, 5},    {"waves-by-firmware", no_argument, 0, 6},
-        {"hpm-counters", required_argument, 0, 7}, {"hpm-width", required_argument, 0, 8},
-        {"retire-log", required_argument, 0, 9},
-        {"icache", required_argument, 0, 10},     {"dcache", required_argument, 0, 11},
-        {"cache-ways", required_argument, 0, 12}, {"cache-line", required_argument, 0, 13},
-        {"cache-miss", required_argument, 0, 14},
-        {"trace-sram", required_argument, 0, 15}, {"itc-depth", required_argument, 0, 16},
-        {"sink-width", required_argument, 0, 17}, {"srcbits", required_argument, 0, 18},
-        {"funnel", no_argument, 0, 19},           {"no-trace", no_argument, 0, 20},
-        {"harts", required_argument, 0, 21},      {"record-trace-bus", required_argument, 0, 22},
-        {"systemc", no_argument, 0, 23},
-        {"waves-func", required_argument, 0, 24}, {"waves-around-mark", required_argument, 0, 25},
-        {"waves-all", no_argument, 0, 26},       {"stm-thread-switch", no_argument, 0, 27},
-        {"quiet", no_argument, 0, 'q'},           {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
     int c;
-    uint64_t v;
     int srcbits = -1;
-    const char *waves_func = NULL;
-    bool around = false;
+    const char *waves_func = NULL, *elf = NULL;
+    bool around = false, two_elfs = false;
     uint64_t around_v = 0, around_n = 0;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":o:n:qh", opts, NULL)) != -1) {
+    ts_opts_t op;
+    ts_opts_init(&op, "run", run_opts, argc, argv);
+    while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
+        uint64_t v = op.u;
         switch (c) {
-        case 'o': out = optarg; break;
-        case 'n': if (parse_u64(optarg, &cfg.max_cycles)) return bad_value("--max-cycles", optarg); break;
-        case 1:
-            if (parse_u64(optarg, &v) || v < 4096 || v > 0x40000000u || (v & 3)) return bad_value("--ram-size", optarg);
-            cfg.ram_size = (uint32_t)v; break;
-        case 2: if (parse_u64(optarg, &v) || v > 1000) return bad_value("--ram-wait", optarg); cfg.ram_wait = (unsigned)v; break;
-        case 3: {
-            cfg.waves_path = optarg;
-            size_t l = strlen(optarg);
-            cfg.waves_fst = !(l > 4 && !strcmp(optarg + l - 4, ".vcd"));
+        case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); return TS_EXIT_USAGE;
+        case TS_OPTS_POSITIONAL: two_elfs |= elf != NULL; elf = op.arg; break;
+        case O_OUT: out = op.arg; break;
+        case O_MAX_CYCLES: cfg.max_cycles = v; break;
+        case O_RAM_SIZE:
+            if (v & 3) return bad_value("--ram-size", op.arg, "a multiple of 4 from 4K to 1G");
+            cfg.ram_size = (uint32_t)v;
+            break;
+        case O_RAM_WAIT: cfg.ram_wait = (unsigned)v; break;
+        case O_WAVES: {
+            cfg.waves_path = op.arg;
+            size_t l = strlen(op.arg);
+            cfg.waves_fst = !(l > 4 && !strcmp(op.arg + l - 4, ".vcd"));
             break;
         }
-        case 4: if (parse_u64(optarg, &cfg.waves_from)) return bad_value("--waves-from", optarg); break;
-        case 5: if (parse_u64(optarg, &cfg.waves_to)) return bad_value("--waves-to", optarg); break;
-        case 6: cfg.waves_by_firmware = true; break;
-        case 7: if (parse_u64(optarg, &v) || v > 29) return bad_value("--hpm-counters", optarg); cfg.hpm.n_hpm = (unsigned)v; break;
-        case 8: if (parse_u64(optarg, &v) || v < 1 || v > 64) return bad_value("--hpm-width", optarg); cfg.hpm.width_hpm = (unsigned)v; break;
-        case 9: cfg.retire_log = optarg; break;
-        case 10: if (parse_u64(optarg, &v) || v > (1u << 24)) return bad_value("--icache", optarg); icache = (unsigned)v; break;
-        case 11: if (parse_u64(optarg, &v) || v > (1u << 24)) return bad_value("--dcache", optarg); dcache = (unsigned)v; break;
-        case 12: if (parse_u64(optarg, &v) || (v != 1 && v != 2)) return bad_value("--cache-ways", optarg); cc.ways = (unsigned)v; break;
-        case 13: if (parse_u64(optarg, &v) || v < 4 || v > 256 || (v & (v - 1))) return bad_value("--cache-line", optarg); cc.line = (unsigned)v; break;
-        case 14: if (parse_u64(optarg, &v) || v > 10000) return bad_value("--cache-miss", optarg); cc.miss_latency = (unsigned)v; break;
-        case 15: if (parse_u64(optarg, &v) || v < 64 || v > (64u << 20) || (v & (v - 1))) return bad_value("--trace-sram", optarg); cfg.te.sram_size = (unsigned)v; break;
-        case 16: if (parse_u64(optarg, &v) || v < 1 || v > 1024) return bad_value("--itc-depth", optarg); cfg.te.itc_depth = (unsigned)v; break;
-        case 17: if (parse_u64(optarg, &v) || (v != 4 && v != 8 && v != 16 && v != 32)) return bad_value("--sink-width", optarg); cfg.te.sink_bytes = (unsigned)v; break;
-        case 18: if (parse_u64(optarg, &v) || v > 4) return bad_value("--srcbits", optarg); srcbits = (int)v; break;
-        case 19: cfg.funnel = true; break;
-        case 20: cfg.no_trace = true; break;
-        case 21:
-            if (parse_u64(optarg, &v) || v < 1 || v > SOC_MAX_HARTS) {
-                fprintf(stderr, "tracesim: invalid value '%s' for --harts (1 to %u)\n", optarg, SOC_MAX_HARTS);
-                return TS_EXIT_USAGE;
-            }
-            cfg.harts = (unsigned)v;
+        case O_WAVES_FROM: cfg.waves_from = v; break;
+        case O_WAVES_TO: cfg.waves_to = v; break;
+        case O_WAVES_BY_FW: cfg.waves_by_firmware = true; break;
+        case O_HPM_COUNTERS: cfg.hpm.n_hpm = (unsigned)v; break;
+        case O_HPM_WIDTH: cfg.hpm.width_hpm = (unsigned)v; break;
+        case O_RETIRE_LOG: cfg.retire_log = op.arg; break;
+        case O_ICACHE: icache = (unsigned)v; break;
+        case O_DCACHE: dcache = (unsigned)v; break;
+        case O_CACHE_WAYS: cc.ways = (unsigned)v; break;
+        case O_CACHE_LINE:
+            if (v & (v - 1)) return bad_value("--cache-line", op.arg, "a power of two from 4 to 256");
+            cc.line = (unsigned)v;
             break;
-        case 22:
+        case O_CACHE_MISS: cc.miss_latency = (unsigned)v; break;
+        case O_TRACE_SRAM:
+            if (v & (v - 1)) return bad_value("--trace-sram", op.arg, "a power of two from 64 to 64M");
+            cfg.te.sram_size = (unsigned)v;
+            break;
+        case O_ITC_DEPTH: cfg.te.itc_depth = (unsigned)v; break;
+        case O_SINK_WIDTH:
+            if (v != 4 && v != 8 && v != 16 && v != 32) return bad_value("--sink-width", op.arg, "4, 8, 16 or 32");
+            cfg.te.sink_bytes = (unsigned)v;
+            break;
+        case O_SRCBITS: srcbits = (int)v; break;
+        case O_FUNNEL: cfg.funnel = true; break;
+        case O_NO_TRACE: cfg.no_trace = true; break;
+        case O_HARTS: cfg.harts = (unsigned)v; break;
+        case O_TRACE_BUS:
 #ifdef TS_SYSTEMC
             fprintf(stderr, "tracesim: --record-trace-bus is an option of tracesim run without --systemc\n");
             return TS_EXIT_USAGE;
 #endif
-            cfg.trace_bus_log = optarg; break;
-        case 23: break;   /* handled before parsing (run_systemc) */
-        case 24: waves_func = optarg; break;
-        case 26: cfg.waves_all = true; break;
-        case 27: cfg.stm_thread_switch = true; break;
-        case 25: {
-            const char *comma = strchr(optarg, ',');
+            cfg.trace_bus_log = op.arg; break;
+        case O_SYSTEMC: break;   /* handled before parsing (run_systemc) */
+        case O_WAVES_FUNC: waves_func = op.arg; break;
+        case O_WAVES_ALL: cfg.waves_all = true; break;
+        case O_STM_TS: cfg.stm_thread_switch = true; break;
+        case O_WAVES_AROUND: {
+            const char *comma = strchr(op.arg, ',');
             char vbuf[32];
-            if (!comma || (size_t)(comma - optarg) >= sizeof vbuf) return bad_value("--waves-around-mark", optarg);
-            memcpy(vbuf, optarg, (size_t)(comma - optarg));
-            vbuf[comma - optarg] = 0;
-            if (parse_u64(vbuf, &around_v) || around_v > 0xFFFFFFFFu || parse_u64(comma + 1, &around_n) ||
-                around_n > (1ull << 40))
-                return bad_value("--waves-around-mark", optarg);
+            if (!comma || (size_t)(comma - op.arg) >= sizeof vbuf)
+                return bad_value("--waves-around-mark", op.arg, "V,N: a MARK value and a number of cycles");
+            memcpy(vbuf, op.arg, (size_t)(comma - op.arg));
+            vbuf[comma - op.arg] = 0;
+            if (ts_parse_uint(vbuf, 0, 0xFFFFFFFFu, 0, &around_v) || ts_parse_uint(comma + 1, 0, 1ull << 40, TS_OPT_SUFFIX, &around_n))
+                return bad_value("--waves-around-mark", op.arg, "V,N: V 0 to 0xffffffff, N 0 to 2^40 cycles");
             around = true;
             break;
         }
-        case 'q': cfg.quiet = true; break;
-        case 'h': usage(stdout); return 0;
-        case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim run --help)\n", argv[optind - 1]); return TS_EXIT_USAGE;
-        default: fprintf(stderr, "tracesim: unknown option '%s' (see tracesim run --help)\n", argv[optind - 1]); return TS_EXIT_USAGE;
+        case O_QUIET: cfg.quiet = true; break;
+        case O_HELP: usage(stdout); return 0;
         }
     }
-    if (optind != argc - 1) {
+    if (!elf || two_elfs) {
         fprintf(stderr, "tracesim: run needs exactly one firmware ELF file (see tracesim run --help)\n");
         return TS_EXIT_USAGE;
     }
@@ -360,7 +353,6 @@ static int cmd_run(int argc, char **argv) {
         fprintf(stderr, "tracesim: --waves-to must be greater than --waves-from\n");
         return TS_EXIT_USAGE;
     }
-    const char *elf = argv[optind];
     if (access(elf, R_OK)) {
         fprintf(stderr, "tracesim: cannot open %s: %s\n", elf, strerror(errno));
         return TS_EXIT_NO_FILE;
