@@ -1,5 +1,6 @@
 /* sweep_spec.c - sweep specs and their points: see sweep_spec.h. */
 #include "sweep_spec.h"
+#include "ts_file.h"
 #include "sweep_json.h"
 #include <errno.h>
 #include <stdarg.h>
@@ -443,11 +444,12 @@ int sw_spec_parse(sw_spec_t *s, const char *text, size_t len, const char *fname,
 
 int sw_spec_load(sw_spec_t *s, const char *path, char *err, size_t errlen) {
     memset(s, 0, sizeof *s);
-    FILE *f = fopen(path, "rb");
+    FILE *f = ts_fopen_input(path, err, errlen);      /* a FIFO is refused, never waited on */
     struct stat sb;
-    if (!f || fstat(fileno(f), &sb) || !S_ISREG(sb.st_mode)) {
-        snprintf(err, errlen, "cannot open %s: %s", path, !f ? strerror(errno) : "not a regular file");
-        if (f) fclose(f);
+    if (!f) return -2;
+    if (fstat(fileno(f), &sb)) {
+        snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno));
+        fclose(f);
         return -2;
     }
     char *text = malloc((size_t)sb.st_size + 1);
