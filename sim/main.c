@@ -40,7 +40,7 @@ static const ts_opt_t run_opts[] = {
      "stop after N cycles with status 124 (default 1000000000; 0: no limit)"},
     {O_RAM_SIZE, 0, "ram-size", TS_OPT_UINT, "BYTES", 4096, 0x40000000u, 0, 0, S,
      "RAM size, a multiple of 4 (default 16M)"},
-    {O_RAM_WAIT, 0, "ram-wait", TS_OPT_UINT, "N", 0, 1000, 0, 0, 0, "wait states per RAM access (default 0)"},
+    {O_RAM_WAIT, 0, "ram-wait", TS_OPT_UINT, "N", 0, 1000, 0, 0, 0, "wait states on every RAM access, fetch and data (default 0)"},
     {O_WAVES, 0, "waves", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0, "write waveforms (FST; VCD if FILE ends in .vcd)"},
     {O_WAVES_FROM, 0, "waves-from", TS_OPT_UINT, "N", 0, UINT64_MAX, 0, 0, S, "first cycle to dump (default 0)"},
     {O_WAVES_TO, 0, "waves-to", TS_OPT_UINT, "N", 0, UINT64_MAX, 0, 0, S, "first cycle not dumped (default: end of run)"},
@@ -73,7 +73,7 @@ static const ts_opt_t run_opts[] = {
     {O_NO_TRACE, 0, "no-trace", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "detach the trace model (benchmarking: its registers read 1)"},
     {O_STM_TS, 0, "stm-thread-switch", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
      "software trace port: every write to tp (x4) emits THREAD_SWITCH"},
-    {O_RETIRE_LOG, 0, "retire-log", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0, "write every retired instruction (cycle pc insn) and trap"},
+    {O_RETIRE_LOG, 0, "retire-log", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0, "write one line per retired instruction (cycle pc insn, plus\nxN=value for a register write or mem[addr]size=value for a\nstore) and per trap"},
     {O_TRACE_BUS, 0, "record-trace-bus", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0,
      "write every trace register access and SBA write (for the\nSystemC replay test)"},
     {O_SYSTEMC, 0, "systemc", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "run on the SystemC/TLM-2.0 platform (tracesim-sc, same results)"},
@@ -81,6 +81,7 @@ static const ts_opt_t run_opts[] = {
     {O_HELP, 'h', "help", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "this text"},
     {0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL}};
 #undef S
+static const ts_opt_t *run_options(void) { return run_opts; }
 
 static void usage(FILE *f) {
     fputs("usage: tracesim run [options] FW.elf\n"
@@ -467,6 +468,43 @@ static int cmd_run(int argc, char **argv) {
     return rc;
 }
 
+/* tracesim help COMMAND: the command's --help; tracesim help --markdown COMMAND: its options
+ * as the Markdown table of its docs page (tests/check_docs.sh keeps the docs equal to it) */
+static int cmd_help(int argc, char **argv) {
+    bool md = argc >= 2 && !strcmp(argv[1], "--markdown");
+    const char *cmd = argc == 2 + md ? argv[1 + md] : NULL;
+    static const struct { const char *name; const ts_opt_t *(*table)(void); } tables[] = {
+        {"run", run_options}, {"sweep", ts_sweep_options}};
+    static const char *const others[] = {"decode", "check", "report", "overhead", "symfilter", "stmfilter", "waves"};
+    if (!cmd) {
+        fprintf(stderr, "tracesim: usage: tracesim help [--markdown] COMMAND\n");
+        return TS_EXIT_USAGE;
+    }
+    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
+        if (strcmp(cmd, tables[i].name)) continue;
+        if (md) {
+            ts_opts_markdown(stdout, tables[i].table());
+            return 0;
+        }
+        char *args[] = {(char *)cmd, (char *)"--help", NULL};
+        return !strcmp(cmd, "run") ? cmd_run(2, args) : ts_sweep_main(2, args);
+    }
+    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
+        if (strcmp(cmd, others[i])) continue;
+        if (md) {
+            fprintf(stderr, "tracesim: help --markdown: %s has no option table yet (see tracesim %s --help)\n", cmd, cmd);
+            return TS_EXIT_USAGE;
+        }
+        char *args[] = {(char *)cmd, (char *)"--help", NULL};
+        return !strcmp(cmd, "decode") ? ts_decode_main(2, args) : !strcmp(cmd, "check") ? ts_check_main(2, args)
+             : !strcmp(cmd, "report") ? ts_report_main(2, args) : !strcmp(cmd, "overhead") ? ts_overhead_main(2, args)
+             : !strcmp(cmd, "symfilter") ? ts_symfilter_main(2, args) : !strcmp(cmd, "stmfilter") ? ts_stmfilter_main(2, args)
+             : ts_waves_main(2, args);
+    }
+    fprintf(stderr, "tracesim: help: unknown command '%s' (commands: run, decode, check, report, overhead, symfilter, stmfilter, waves, sweep)\n", cmd);
+    return TS_EXIT_USAGE;
+}
+
 #ifdef TS_SYSTEMC
 /* tracesim-sc: sc_main (sim/systemc/ts_sc_main.cpp) calls this with argv[1] = "run" */
 int ts_cli_main(int argc, char **argv);
@@ -481,6 +519,7 @@ int main(int argc, char **argv) {
         printf("tracesim %s (commit %s)\n", TS_VERSION, TS_GIT_COMMIT);
         return ts_check_stdout() ? TS_EXIT_HOST : 0;
     }
+    if (!strcmp(argv[1], "help")) return cmd_help(argc - 1, argv + 1);
     static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
         {"run", cmd_run},           {"decode", ts_decode_main},       {"check", ts_check_main},
         {"report", ts_report_main}, {"overhead", ts_overhead_main},   {"symfilter", ts_symfilter_main},

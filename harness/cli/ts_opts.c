@@ -215,6 +215,8 @@ void ts_opts_markdown(FILE *f, const ts_opt_t *table) {
         for (const char *p = help; *p; p++) {
             if (*p == '\n') fputc(' ', f);
             else if (*p == '|') fputs("\\|", f);
+            else if (*p == '<') fputs("&lt;", f);
+            else if (*p == '>') fputs("&gt;", f);
             else fputc(*p, f);
         }
         fputs(" |\n", f);

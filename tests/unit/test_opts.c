@@ -6,7 +6,7 @@
 
 enum { O_OUT = 1, O_HARTS, O_HART, O_QUIET, O_RAM, O_HZ, O_CYC };
 static const ts_opt_t table[] = {
-    {O_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, 0, "run folder"},
+    {O_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, 0, "run folder <d> a|b"},
     {O_HARTS, 0, "harts", TS_OPT_UINT, "N", 1, 8, 0, 0, 0, "harts in the SoC"},
     {O_HART, 0, "hart", TS_OPT_UINT, "N", 0, 7, 0, 0, 0, "one hart"},
     {O_QUIET, 'q', "quiet", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "no summary\nand no progress"},
@@ -97,7 +97,7 @@ TS_TEST(help_layout) {
     ts_opts_help(f, table);
     fclose(f);
     const char *want =
-        "  -o, --out DIR          run folder\n"
+        "  -o, --out DIR          run folder <d> a|b\n"
         "      --harts N          harts in the SoC [1 to 8]\n"
         "      --hart N           one hart [0 to 7]\n"
         "  -q, --quiet            no summary\n"
@@ -112,7 +112,7 @@ TS_TEST(help_layout) {
     fclose(f);
     const char *md =
         "| option | meaning |\n|---|---|\n"
-        "| `-o, --out DIR` | run folder |\n"
+        "| `-o, --out DIR` | run folder &lt;d&gt; a\\|b |\n"
         "| `--harts N` | harts in the SoC [1 to 8] |\n"
         "| `--hart N` | one hart [0 to 7] |\n"
         "| `-q, --quiet` | no summary and no progress |\n"
