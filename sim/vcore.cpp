@@ -61,6 +61,7 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     p.rvfi_rd = &t->rvfi_rd_o; p.rvfi_rd_wdata = &t->rvfi_rd_wdata_o;
     p.stm_tp_en = &t->stm_tp_en_i; p.stm_enable = &t->stm_enable_o;
     p.stm_id = &t->stm_id_o; p.stm_value = &t->stm_value_o;
+    p.irq_state = &t->irq_state_o;
     p.probe_cycle = &t->probe_cycle_i; p.probe_mcycle = &t->probe_mcycle_i;
     p.probe_minstret = &t->probe_minstret_i; p.probe_sink_bytes = &t->probe_sink_bytes_i;
     p.probe_hpm[0] = &t->probe_hpm3_i; p.probe_hpm[1] = &t->probe_hpm4_i;
