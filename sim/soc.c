@@ -256,6 +256,7 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
         dpi_register_hart(i, &h->hpm, gt->counters ? gt_log_csr_hook : NULL, &h->gt);
     }
     s->waves_switch = !cfg->waves_by_firmware;
+    s->hang.window = hang_window(cfg->ram_wait, cfg->icache.size ? cfg->icache.miss_latency : 0);
     return 0;
 }
 
@@ -344,6 +345,7 @@ void soc_reset(soc_t *s, uint32_t entry) {
     s->cycle = 0;
     memset(s->func, 0, sizeof s->func);
     s->stop = SOC_RUNNING;
+    s->hang.probing = false;
     waves_update(s);
 }
 
@@ -486,11 +488,24 @@ SOC_INLINE void soc_step(soc_t *s, unsigned n) {
     s->cycle++;
 }
 
+/* Runs to cycle `next` (or a stop). The per-cycle loop runs to the next multiple of
+ * HANG_CHECK_PERIOD, where a hang probe starts; while one is on (a few cycles, normally),
+ * each cycle is followed by its look at the harts (sim/hang.h). */
 static void run_to(soc_t *s, uint64_t next) {
-    if (s->n == 1)
-        while (s->cycle < next && s->stop == SOC_RUNNING) soc_step(s, 1);
-    else
-        while (s->cycle < next && s->stop == SOC_RUNNING) soc_step(s, s->n);
+    while (s->cycle < next && s->stop == SOC_RUNNING) {
+        if (__builtin_expect(s->hang.probing, 0)) {
+            soc_step(s, s->n);
+            soc_hang_observe(s);
+            continue;
+        }
+        uint64_t sub = (s->cycle | (HANG_CHECK_PERIOD - 1)) + 1;
+        if (sub > next) sub = next;
+        if (s->n == 1)
+            while (s->cycle < sub && s->stop == SOC_RUNNING) soc_step(s, 1);
+        else
+            while (s->cycle < sub && s->stop == SOC_RUNNING) soc_step(s, s->n);
+        if (!(s->cycle & (HANG_CHECK_PERIOD - 1))) soc_hang_begin(s);
+    }
 }
 
 enum soc_stop soc_run(soc_t *s) {
@@ -564,4 +579,6 @@ void soc_step_end(soc_t *s) {
     if (s->waves_active) waves_sample(s);
     s->cycle++;
     if (s->waves_open) waves_update(s);
+    if (s->hang.probing) soc_hang_observe(s);
+    else if (!(s->cycle & (HANG_CHECK_PERIOD - 1))) soc_hang_begin(s);
 }
