@@ -1,0 +1,46 @@
+/* idle.c - idle loops that an interrupt ends: not hangs (sim/hang.h). Each wait lasts about
+ * 20 000 cycles (mtimecmp 200 ticks ahead, 100 cycles per tick), so several of tracesim's
+ * hang probes (every 4096 cycles) see it. Exits 9 from the timer ISR of the last part.
+ *   1. wfi with interrupts globally off and MTIE set: the timer wakes it (no trap)
+ *   2. a loop polling a UART register until the timer ISR sets a flag
+ *   3. wfi with the timer interrupt enabled: the ISR runs, then main carries on
+ *   4. `j .` with the timer interrupt enabled: the ISR exits 9 */
+#include <stdint.h>
+#include <stdlib.h>
+#include "bsp.h"
+#include "check.h"
+
+static volatile uint32_t ticks;
+
+static uint32_t on_timer(uint32_t cause, uint32_t epc, uint32_t tval) {
+    (void)cause; (void)tval;
+    ts_set_mtimecmp(~0ull);
+    if (++ticks == 3) exit(9);
+    return epc;
+}
+
+int main(void) {
+    ts_set_trap_handler(0x80000007u, on_timer);
+    TS_CSR_WRITE(mie, 1u << 7);
+
+    /* 1 */
+    ts_set_mtimecmp(ts_mtime() + 200);
+    __asm__ volatile("wfi");
+    CHECK_EQ((TS_CSR_READ(mip) >> 7) & 1, 1);
+    ts_set_mtimecmp(~0ull);
+
+    /* 2 */
+    TS_CSR_SET(mstatus, 1u << 3);
+    ts_set_mtimecmp(ts_mtime() + 200);
+    while (!ticks) (void)TS_UART(TXDATA);
+    CHECK_EQ(ticks, 1);
+
+    /* 3 */
+    ts_set_mtimecmp(ts_mtime() + 200);
+    while (ticks < 2) __asm__ volatile("wfi");
+
+    /* 4 */
+    ts_set_mtimecmp(ts_mtime() + 200);
+    __asm__ volatile("1: j 1b");
+    return 1;
+}
