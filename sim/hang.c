@@ -42,10 +42,10 @@ static bool lcof_possible(const hpm_t *m) {
  * CSR write. */
 static bool can_be_woken(const soc_t *s, unsigned i, bool wfi) {
     const soc_hart_t *h = &s->h[i];
-    uint32_t st = *h->p->irq_state;
-    uint32_t mie = st & 0x3FFF, deleg = (st >> 18) & 0x3FFF;
-    unsigned priv = (st >> 14) & 3;
-    bool gmie = (st >> 16) & 1, gsie = (st >> 17) & 1;
+    const vcore_ports_t *p = h->p;
+    uint32_t mie = *p->mie & 0x3FFF, deleg = *p->mideleg & 0x3FFF;
+    unsigned priv = *p->priv & 3;
+    bool gmie = *p->mstatus_mie & 1, gsie = *p->mstatus_sie & 1;
     uint32_t may = 0;
     if (s->clint.mtimecmp[i] != ~0ull) may |= IRQ_MTI;
     if (lcof_possible(&h->hpm)) may |= IRQ_LCOFI;

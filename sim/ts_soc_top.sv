@@ -33,7 +33,6 @@ module ts_soc_top import ts_events_pkg::*; (
   output logic        stm_enable_o,
   output logic [15:0] stm_id_o,
   output logic [31:0] stm_value_o,
-  output logic [31:0] irq_state_o,          // mie, mode, MIE/SIE, mideleg (sim/hang.c)
   // Probes: state of the C models, driven by sim/soc.c while waves are dumped, so that it
   // appears in the same waveform, aligned to the core's cycles (not used by any logic).
   /* verilator lint_off UNUSEDSIGNAL */
@@ -76,7 +75,7 @@ module ts_soc_top import ts_events_pkg::*; (
     .data_rdy_i, .data_rdata_i, .data_err_i,
     .irq_timer_i, .irq_software_i, .irq_lcof_i,
     .ev_o, .rvfi_valid_o, .rvfi_pc_o, .rvfi_insn_o, .rvfi_rd_o, .rvfi_rd_wdata_o, .rvfi_trap_o, .rvfi_cause_o,
-    .stm_tp_en_i, .stm_enable_o, .stm_id_o, .stm_value_o, .irq_state_o,
+    .stm_tp_en_i, .stm_enable_o, .stm_id_o, .stm_value_o,
     .pc_if_o(pc_if), .pc_id_o(pc_id), .pc_ex_o(pc_ex), .pc_mem_o(pc_mem), .pc_wb_o(pc_wb),
     .valid_o(stage_valid)
   );

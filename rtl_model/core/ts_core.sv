@@ -67,9 +67,6 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   output logic        stm_enable_o,
   output logic [15:0] stm_id_o,
   output logic [31:0] stm_value_o,
-  // interrupt enables, for the simulator's hang detection (sim/hang.c): mie [13:0], the
-  // privilege mode [15:14], mstatus.MIE [16], mstatus.SIE [17], mideleg [31:18]
-  output logic [31:0] irq_state_o,
   output logic [31:0] pc_if_o, pc_id_o, pc_ex_o, pc_mem_o, pc_wb_o,
   output logic [4:0]  valid_o         // stage valid bits {WB, MEM, EX, ID, IF}
 );
@@ -908,7 +905,6 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   assign rvfi_rd_o       = (wb_valid_q && wb_we_q) ? wb_rd_q : 5'd0;
   assign rvfi_rd_wdata_o = (wb_valid_q && wb_we_q && wb_rd_q != 5'd0) ? wb_result_q : 32'd0;
   assign rvfi_cause_o = rvfi_cause_q;
-  assign irq_state_o = {mideleg_q, mstatus_sie_q, mstatus_mie_q, priv_q, mie_q};
   assign pc_if_o  = pc_q;
   assign pc_id_o  = id_pc_q;
   assign pc_ex_o  = ex_pc_q;
