@@ -488,24 +488,11 @@ SOC_INLINE void soc_step(soc_t *s, unsigned n) {
     s->cycle++;
 }
 
-/* Runs to cycle `next` (or a stop). The per-cycle loop runs to the next multiple of
- * HANG_CHECK_PERIOD, where a hang probe starts; while one is on (a few cycles, normally),
- * each cycle is followed by its look at the harts (sim/hang.h). */
 static void run_to(soc_t *s, uint64_t next) {
-    while (s->cycle < next && s->stop == SOC_RUNNING) {
-        if (__builtin_expect(s->hang.probing, 0)) {
-            soc_step(s, s->n);
-            soc_hang_observe(s);
-            continue;
-        }
-        uint64_t sub = (s->cycle | (HANG_CHECK_PERIOD - 1)) + 1;
-        if (sub > next) sub = next;
-        if (s->n == 1)
-            while (s->cycle < sub && s->stop == SOC_RUNNING) soc_step(s, 1);
-        else
-            while (s->cycle < sub && s->stop == SOC_RUNNING) soc_step(s, s->n);
-        if (!(s->cycle & (HANG_CHECK_PERIOD - 1))) soc_hang_begin(s);
-    }
+    if (s->n == 1)
+        while (s->cycle < next && s->stop == SOC_RUNNING) soc_step(s, 1);
+    else
+        while (s->cycle < next && s->stop == SOC_RUNNING) soc_step(s, s->n);
 }
 
 enum soc_stop soc_run(soc_t *s) {
@@ -515,18 +502,22 @@ enum soc_stop soc_run(soc_t *s) {
     clock_gettime(CLOCK_MONOTONIC, &t0);
     last = t0;
     const uint64_t max = s->cfg.max_cycles ? s->cfg.max_cycles : UINT64_MAX;
-    /* the waves window is checked only at its edges, the progress clock every 2^20 cycles */
+    /* the waves window is checked only at its edges, the progress clock every 2^20 cycles; the
+     * hang probe (sim/hang.h) starts every HANG_CHECK_PERIOD cycles and, while it is on, looks
+     * after every cycle (as soc_step_end() does for the SystemC platform) */
     while (s->stop == SOC_RUNNING) {
         uint64_t next = max;
         if (s->waves_open) {
             if (s->cycle < s->cfg.waves_from && s->cfg.waves_from < next) next = s->cfg.waves_from;
             if (s->cfg.waves_to && s->cycle < s->cfg.waves_to && s->cfg.waves_to < next) next = s->cfg.waves_to;
         }
-        uint64_t chunk = (s->cycle | 0xFFFFF) + 1;
+        uint64_t chunk = s->hang.probing ? s->cycle + 1 : (s->cycle | (HANG_CHECK_PERIOD - 1)) + 1;
         if (chunk < next) next = chunk;
         run_to(s, next);
+        if (s->hang.probing) soc_hang_observe(s);
+        else if (!(s->cycle & (HANG_CHECK_PERIOD - 1))) soc_hang_begin(s);
         waves_update(s);
-        if (show) progress(s, &t0, &last, &last_cycle);
+        if (show && !(s->cycle & 0xFFFFF)) progress(s, &t0, &last, &last_cycle);
         if (s->cycle >= max && s->stop == SOC_RUNNING) s->stop = SOC_CYCLE_LIMIT;
     }
     if (show) fputc('\n', stderr);
