@@ -10,7 +10,7 @@
 #   wfi, wfi_timer_off     wfi with nothing enabled / with only a disabled (but armed) timer
 #   jump_wait50            j . with --ram-wait 50 (the bound grows by 16 per wait state)
 #   harts                  --harts 2: hart 1 in j ., hart 0 in wfi: two lines
-#   idle, idle_harts2      idle loops that a timer interrupt ends (firmware/tests/idle.c), and
+#   idle, idle_harts2      idle loops a timer or counter-overflow interrupt ends (idle.c), and
 #                          the same with hart 1 parked in wfi all along: exit 9, not a hang
 #   ret42_O0, _O2, _O3     main returns 42: exit status 42, exit_reason exit
 #   sbi_ret42              the S-mode payload's s_main returns 42: exit status 42

@@ -4,10 +4,13 @@
  *   1. wfi with interrupts globally off and MTIE set: the timer wakes it (no trap)
  *   2. a loop polling a UART register until the timer ISR sets a flag
  *   3. wfi with the timer interrupt enabled: the ISR runs, then main carries on
- *   4. `j .` with the timer interrupt enabled: the ISR exits 9 */
+ *   4. wfi with only LCOFIE enabled, interrupts globally off: mhpmcounter3 counts the wfi
+ *      cycles from 2^40 - 20000 (40-bit counters, the default) and its overflow wakes it
+ *   5. `j .` with the timer interrupt enabled: the ISR exits 9 */
 #include <stdint.h>
 #include <stdlib.h>
 #include "bsp.h"
+#include "ts_hpm.h"
 #include "check.h"
 
 static volatile uint32_t ticks;
@@ -40,6 +43,21 @@ int main(void) {
     while (ticks < 2) __asm__ volatile("wfi");
 
     /* 4 */
+    TS_CSR_CLEAR(mstatus, 1u << 3);
+    TS_CSR_WRITE(mie, 1u << 13);
+    TS_CSR_WRITE(mcountinhibit, 0);
+    TS_CSR_WRITE(mhpmevent3, TS_HPM_WFI);
+    TS_CSR_WRITE(mhpmcounter3, 0);
+    TS_CSR_WRITE(mhpmcounter3h, 0xFF);
+    TS_CSR_WRITE(mhpmcounter3, (uint32_t)-20000);
+    __asm__ volatile("wfi");
+    CHECK_EQ((TS_CSR_READ(mip) >> 13) & 1, 1);
+    TS_CSR_WRITE(mhpmevent3, 0);
+    TS_CSR_CLEAR(mip, 1u << 13);
+    TS_CSR_WRITE(mie, 1u << 7);
+    TS_CSR_SET(mstatus, 1u << 3);
+
+    /* 5 */
     ts_set_mtimecmp(ts_mtime() + 200);
     __asm__ volatile("1: j 1b");
     return 1;
