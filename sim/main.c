@@ -78,7 +78,7 @@ static void usage(FILE *f) {
           "exit status: firmware exit code; 120 usage, 121 missing file, 122 invalid ELF,\n"
           "123 not RV32, 124 cycle limit, 125 segment outside RAM, 126 host error, 127 hang (every\n"
           "hart keeps jumping to itself or waits in wfi with no interrupt that can wake it; stopped\n"
-          "within 8192 cycles, more with --ram-wait/--icache: README \"Running firmware\")\n", f);
+          "at most 8192 cycles after it began, more with --ram-wait/--icache: README \"Running firmware\")\n", f);
 }
 
 static int bad_value(const char *opt, const char *val) {
