@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# hang_test.sh BUILD_DIR CASE [SIM] - run semantics (README "Hangs"; sim/hang.h). SIM is
-# tracesim (default) or tracesim-sc. Each hang case runs with the default cycle limit
+# hang_test.sh BUILD_DIR CASE [SIM] - run semantics (README "Running firmware"; sim/hang.h).
+# SIM is tracesim (default), tracesim-sc, or --systemc (tracesim run --systemc). Each hang case runs with the default cycle limit
 # (10^9) and must end with status 127, exit_reason hang, one stderr line per hart naming the
 # pc and function (both taken from the ELF's symbol table with nm) and the hang's kind, and
 # must stop within the documented bound after the hang began: 4096 + 4096 + 16 x --ram-wait
@@ -18,6 +18,7 @@ set -u
 build=$1; case=$2; simname=${3:-tracesim}
 sim=$build/$simname
 cmd=run; [ "$simname" = tracesim-sc ] && cmd=""   # tracesim-sc takes tracesim run's options
+if [ "$simname" = --systemc ]; then sim=$build/tracesim; cmd="run --systemc"; fi
 fw=$build/firmware/tests
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -59,6 +60,10 @@ check_bound() {   # KIND ELF LABEL HART_TAG WAIT
   local bound=$((4096 + 4096 + 16 * wait))
   [ $((cycles - start)) -le "$bound" ] || fail "stopped $((cycles - start)) cycles after the hang began at $start (bound $bound)"
   [ "$cycles" -lt 100000 ] || fail "$cycles cycles"
+  # "since cycle N" of the hart's line: no earlier than the hang's start, no later than the end
+  since=$(grep -m1 "hangs at 0x$pc " "$tmp/err" | sed -n 's/.* since cycle \([0-9]*\)$/\1/p')
+  [ -n "$since" ] && [ "$since" -ge "$start" ] && [ "$since" -le "$cycles" ] ||
+    fail "since cycle '$since' is not within [$start, $cycles]"
   echo "ok: hang began at cycle $start, run stopped at $cycles ($((cycles - start)) later, bound $bound)"
 }
 
