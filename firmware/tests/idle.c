@@ -6,7 +6,9 @@
  *   3. wfi with the timer interrupt enabled: the ISR runs, then main carries on
  *   4. wfi with only LCOFIE enabled, interrupts globally off: mhpmcounter3 counts the wfi
  *      cycles from 2^40 - 20000 (40-bit counters, the default) and its overflow wakes it
- *   5. `j .` with the timer interrupt enabled: the ISR exits 9 */
+ *   5. `j .` with the timer interrupt enabled: the ISR skips the jump
+ *   6. `j .` in U-mode with mstatus.MIE clear and MTIE set: a machine interrupt is taken in a
+ *      lower mode whatever MIE says (the privilege rule); the ISR exits 9 */
 #include <stdint.h>
 #include <stdlib.h>
 #include "bsp.h"
@@ -18,7 +20,9 @@ static volatile uint32_t ticks;
 static uint32_t on_timer(uint32_t cause, uint32_t epc, uint32_t tval) {
     (void)cause; (void)tval;
     ts_set_mtimecmp(~0ull);
-    if (++ticks == 3) exit(9);
+    ++ticks;
+    if (ticks == 3) return epc + (((*(volatile uint16_t *)(uintptr_t)epc) & 3) == 3 ? 4 : 2);
+    if (ticks == 4) exit(9);
     return epc;
 }
 
@@ -60,5 +64,11 @@ int main(void) {
     /* 5 */
     ts_set_mtimecmp(ts_mtime() + 200);
     __asm__ volatile("1: j 1b");
+    CHECK_EQ(ticks, 3);
+
+    /* 6: mret to U-mode with MPP = U, MPIE = 0 */
+    ts_set_mtimecmp(ts_mtime() + 200);
+    __asm__ volatile("la t0, 1f\n csrw mepc, t0\n li t0, 0x1888\n csrc mstatus, t0\n mret\n"
+                     "1: j 1b" ::: "t0", "memory");
     return 1;
 }
