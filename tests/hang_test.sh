@@ -9,6 +9,8 @@
 #   jump, cj, beq          j . / c.j . / beq x0,x0,. with MTIE and MSIE set but MIE clear
 #   wfi, wfi_timer_off     wfi with nothing enabled / with only a disabled (but armed) timer
 #   jump_wait50            j . with --ram-wait 50 (the bound grows by 16 per wait state)
+#   sjump                  j . in S-mode, the counter overflow interrupt delegated and enabled
+#                          but sstatus.SIE clear (the privilege rule for S-level interrupts)
 #   harts                  --harts 2: hart 1 in j ., hart 0 in wfi: two lines
 #   idle, idle_harts2      idle loops a timer or counter-overflow interrupt ends (idle.c), and
 #                          the same with hart 1 parked in wfi all along: exit 9, not a hang
@@ -91,6 +93,7 @@ case $case in
   wfi) single_hang "$fw/hang_4.elf" wfi ;;
   wfi_timer_off) single_hang "$fw/hang_5.elf" wfi ;;
   jump_wait50) single_hang "$fw/hang_1.elf" jump --ram-wait 50 ;;
+  sjump) single_hang "$fw/hang_7.elf" jump ;;
   harts)
     elf=$fw/hang_6.elf
     run "$elf" --harts 2

@@ -8,13 +8,16 @@
  *   5  wfi with only a disabled timer: mtimecmp in the near future, MTIE clear (MSIE set:
  *      no other hart runs, so no msip can come)
  *   6  two harts: hart 1 runs `j .` (at hang_here), hart 0 then waits in wfi with nothing
- *      enabled (at hang_here2) */
+ *      enabled (at hang_here2)
+ *   7  j . in S-mode with the counter overflow interrupt delegated to S-mode, enabled in mie
+ *      and a counter counting, but sstatus.SIE clear: the core never takes it there */
 #include <stdint.h>
 #include "bsp.h"
 #include "ts_harts.h"
+#include "ts_hpm.h"
 
 #ifndef KIND
-#error "KIND must be defined (1..6)"
+#error "KIND must be defined (1..7)"
 #endif
 
 #define JUMP32 ".option push\n.option norvc\n.globl hang_here\nhang_here: j hang_here\n.option pop\n"
@@ -51,6 +54,14 @@ int main(void) {
     for (volatile int i = 0; i < 200; i++) { }   /* hart 1 is in its loop by now */
     TS_CSR_WRITE(mie, 0);
     __asm__ volatile(".globl hang_here2\nhang_here2: wfi\n j hang_here2\n");
+#elif KIND == 7
+    TS_CSR_WRITE(mcountinhibit, 0);
+    TS_CSR_WRITE(mhpmevent3, TS_HPM_WFI);
+    TS_CSR_WRITE(mideleg, 1u << 13);
+    TS_CSR_WRITE(mie, 1u << 13);
+    /* mret to S-mode (MPP = S); sstatus.SIE is 0 from reset */
+    __asm__ volatile("la t0, hang_here\n csrw mepc, t0\n li t0, 0x1800\n csrc mstatus, t0\n"
+                     " li t0, 0x800\n csrs mstatus, t0\n mret\n" JUMP32 ::: "t0", "memory");
 #endif
     return 0;
 }
