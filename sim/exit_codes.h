@@ -10,5 +10,6 @@ enum {
     TS_EXIT_CYCLE_LIMIT = 124,  /* --max-cycles reached before the firmware exited */
     TS_EXIT_OUTSIDE_RAM = 125,  /* a loadable segment does not fit in RAM */
     TS_EXIT_HOST        = 126,  /* host-side failure: cannot create outputs, out of memory */
+    TS_EXIT_HANG        = 127,  /* every hart hangs: a jump to itself or wfi nothing can end (sim/hang.h) */
 };
 #endif

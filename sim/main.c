@@ -102,7 +102,9 @@ static void usage(FILE *f) {
     ts_opts_help(f, run_opts);
     fputs("\n"
           "exit status: firmware exit code; 120 usage, 121 missing file, 122 invalid ELF,\n"
-          "123 not RV32, 124 cycle limit, 125 segment outside RAM, 126 host error\n", f);
+          "123 not RV32, 124 cycle limit, 125 segment outside RAM, 126 host error, 127 hang (every\n"
+          "hart keeps jumping to itself or waits in wfi with no interrupt that can wake it; stopped\n"
+          "at most 8192 cycles after it began, more with --ram-wait/--icache: README \"Running firmware\")\n", f);
 }
 
 static int bad_value(const char *opt, const char *val, const char *allowed) {
@@ -429,7 +431,7 @@ static int cmd_run(int argc, char **argv) {
     double secs = now_s() - t0;
     if (secs <= 0) secs = 1e-9;
 
-    int rc = stop == SOC_EXIT ? soc.exit_code : TS_EXIT_CYCLE_LIMIT;
+    int rc = stop == SOC_EXIT ? soc.exit_code : stop == SOC_HANG ? TS_EXIT_HANG : TS_EXIT_CYCLE_LIMIT;
     uint64_t instret = soc_instret(&soc);
     double ipc = soc.cycle ? (double)instret / (double)soc.cycle : 0.0;
     char path[4200];
@@ -438,7 +440,7 @@ static int cmd_run(int argc, char **argv) {
     if (f) {
         fprintf(f, "elf %s\nexit_reason %s\nexit_code %d\ncycles %" PRIu64 "\ninstret %" PRIu64
                    "\nipc %.4f\nsim_seconds %.6f\nsim_hz %.0f\nguest_errors %" PRIu64 "\n",
-                elf, stop == SOC_EXIT ? "exit" : "cycle_limit", rc, soc.cycle, instret, ipc,
+                elf, stop == SOC_EXIT ? "exit" : stop == SOC_HANG ? "hang" : "cycle_limit", rc, soc.cycle, instret, ipc,
                 secs, (double)soc.cycle / secs, soc.guest_errors_total);
         fprintf(f, "harts %u\n", soc.n);
         uint64_t stm = 0;
@@ -455,6 +457,13 @@ static int cmd_run(int argc, char **argv) {
         fprintf(stderr, "tracesim: %s\n", err);
         soc_free(&soc);
         return TS_EXIT_HOST;
+    }
+    if (stop == SOC_HANG) {   /* one line per hart, with the function from the ELF's symbols */
+        elf_syms_t syms = {0};
+        char serr[512];
+        bool have = elf_syms_load(&syms, elf, serr, sizeof serr) == 0;
+        soc_hang_report(&soc, have ? &syms : NULL, stderr);
+        if (have) elf_syms_free(&syms);
     }
     if (stop == SOC_CYCLE_LIMIT)
         fprintf(stderr, "tracesim: cycle limit of %" PRIu64 " reached; firmware did not exit (see --max-cycles)\n",

@@ -256,6 +256,7 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
         dpi_register_hart(i, &h->hpm, gt->counters ? gt_log_csr_hook : NULL, &h->gt);
     }
     s->waves_switch = !cfg->waves_by_firmware;
+    s->hang.window = hang_window(cfg->ram_wait, cfg->icache.size ? cfg->icache.miss_latency : 0);
     return 0;
 }
 
@@ -344,6 +345,7 @@ void soc_reset(soc_t *s, uint32_t entry) {
     s->cycle = 0;
     memset(s->func, 0, sizeof s->func);
     s->stop = SOC_RUNNING;
+    s->hang.probing = false;
     waves_update(s);
 }
 
@@ -500,18 +502,22 @@ enum soc_stop soc_run(soc_t *s) {
     clock_gettime(CLOCK_MONOTONIC, &t0);
     last = t0;
     const uint64_t max = s->cfg.max_cycles ? s->cfg.max_cycles : UINT64_MAX;
-    /* the waves window is checked only at its edges, the progress clock every 2^20 cycles */
+    /* the waves window is checked only at its edges, the progress clock every 2^20 cycles; the
+     * hang probe (sim/hang.h) starts every HANG_CHECK_PERIOD cycles and, while it is on, looks
+     * after every cycle (as soc_step_end() does for the SystemC platform) */
     while (s->stop == SOC_RUNNING) {
         uint64_t next = max;
         if (s->waves_open) {
             if (s->cycle < s->cfg.waves_from && s->cfg.waves_from < next) next = s->cfg.waves_from;
             if (s->cfg.waves_to && s->cycle < s->cfg.waves_to && s->cfg.waves_to < next) next = s->cfg.waves_to;
         }
-        uint64_t chunk = (s->cycle | 0xFFFFF) + 1;
+        uint64_t chunk = s->hang.probing ? s->cycle + 1 : (s->cycle | (HANG_CHECK_PERIOD - 1)) + 1;
         if (chunk < next) next = chunk;
         run_to(s, next);
+        if (s->hang.probing) soc_hang_observe(s);
+        else if (!(s->cycle & (HANG_CHECK_PERIOD - 1))) soc_hang_begin(s);
         waves_update(s);
-        if (show) progress(s, &t0, &last, &last_cycle);
+        if (show && !(s->cycle & 0xFFFFF)) progress(s, &t0, &last, &last_cycle);
         if (s->cycle >= max && s->stop == SOC_RUNNING) s->stop = SOC_CYCLE_LIMIT;
     }
     if (show) fputc('\n', stderr);
@@ -564,4 +570,6 @@ void soc_step_end(soc_t *s) {
     if (s->waves_active) waves_sample(s);
     s->cycle++;
     if (s->waves_open) waves_update(s);
+    if (s->hang.probing) soc_hang_observe(s);
+    else if (!(s->cycle & (HANG_CHECK_PERIOD - 1))) soc_hang_begin(s);
 }

@@ -38,6 +38,7 @@
 #include "clint.h"
 #include "funnel.h"
 #include "ground_truth_log.h"
+#include "hang.h"
 #include "hpm.h"
 #include "simctrl.h"
 #include "te.h"
@@ -48,6 +49,7 @@ enum soc_stop {
     SOC_RUNNING = 0,
     SOC_EXIT,            /* firmware wrote simctrl EXIT */
     SOC_CYCLE_LIMIT,     /* --max-cycles reached */
+    SOC_HANG,            /* every hart stuck for good (sim/hang.h) */
 };
 
 typedef struct soc_cfg {
@@ -109,6 +111,7 @@ typedef struct soc {
     enum soc_stop stop;
     int exit_code;
     bool waves_switch;        /* firmware's WAVES switch */
+    hang_t hang;              /* hang detection (sim/hang.h) */
     struct {                  /* --waves-func: per hart, the return addresses of the calls into
                                * the function still open (innermost last) */
         uint32_t link[64];
@@ -141,7 +144,8 @@ enum soc_stop soc_run(soc_t *s);
  * sim/systemc/): soc_step_hart() is steps 1-3 of one hart, soc_step_bus() steps 5-6 (after
  * the trace tick, which such a platform does itself), soc_step_end() step 7, the cycle count
  * and the waves window; soc_run_end() what soc_run() does after the last cycle. soc_run()
- * does the same inline (these out-of-line copies are never on its loop). */
+ * does the same inline (these out-of-line copies are never on its loop). soc_step_end() also
+ * runs the hang detection's probe (sim/hang.h) as soc_run() does. */
 void soc_step_hart(soc_t *s, unsigned hart);
 void soc_step_bus(soc_t *s);
 void soc_step_end(soc_t *s);

@@ -1,6 +1,7 @@
 // vcore.cpp - thin C++ glue around the Verilated top; see vcore.h.
 #include "vcore.h"
 #include "Vts_soc_top.h"
+#include "Vts_soc_top___024root.h"
 #include "verilated.h"
 #if VM_TRACE_FST
 #include "verilated_fst_c.h"
@@ -61,6 +62,16 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     p.rvfi_rd = &t->rvfi_rd_o; p.rvfi_rd_wdata = &t->rvfi_rd_wdata_o;
     p.stm_tp_en = &t->stm_tp_en_i; p.stm_enable = &t->stm_enable_o;
     p.stm_id = &t->stm_id_o; p.stm_value = &t->stm_value_o;
+    // the core's CSR flops (rtl_model/core/ts_core.sv), read in place: Verilator keeps them as
+    // members of the root (they feed CSR reads; if a Verilator version renamed or removed one,
+    // this file would stop compiling). An output port carrying them cost 21 host instructions
+    // per cycle (README "Performance").
+    Vts_soc_top___024root *r = t->rootp;
+    p.priv = &r->ts_soc_top__DOT__u_core__DOT__priv_q;
+    p.mstatus_mie = &r->ts_soc_top__DOT__u_core__DOT__mstatus_mie_q;
+    p.mstatus_sie = &r->ts_soc_top__DOT__u_core__DOT__mstatus_sie_q;
+    p.mie = &r->ts_soc_top__DOT__u_core__DOT__mie_q;
+    p.mideleg = &r->ts_soc_top__DOT__u_core__DOT__mideleg_q;
     p.probe_cycle = &t->probe_cycle_i; p.probe_mcycle = &t->probe_mcycle_i;
     p.probe_minstret = &t->probe_minstret_i; p.probe_sink_bytes = &t->probe_sink_bytes_i;
     p.probe_hpm[0] = &t->probe_hpm3_i; p.probe_hpm[1] = &t->probe_hpm4_i;

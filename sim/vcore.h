@@ -31,6 +31,10 @@ typedef struct vcore_ports {
     const uint8_t *stm_enable;
     const uint16_t *stm_id;
     const uint32_t *stm_value;
+    /* the core's interrupt enables, straight from its flops (read only by the hang detection,
+     * sim/hang.c): privilege mode (0 U, 1 S, 3 M), mstatus.MIE/SIE, mie, mideleg */
+    const uint8_t *priv, *mstatus_mie, *mstatus_sie;
+    const uint16_t *mie, *mideleg;
     /* probes (waves only) */
     uint64_t *probe_cycle, *probe_mcycle, *probe_minstret, *probe_hpm[8], *probe_sink_bytes;
     uint8_t *probe_itc_level, *probe_itc_full, *probe_itc_stall, *probe_te_enable,

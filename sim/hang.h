@@ -1,0 +1,64 @@
+/* hang.h - hang detection: a run in which every hart is stuck for good ends with exit status
+ * TS_EXIT_HANG (127) instead of running to the cycle limit (README "Running firmware").
+ *
+ * A hart is stuck when it
+ *   - keeps retiring one control-transfer instruction at one pc (`j .`, `c.j .`,
+ *     `beq x0, x0, .`, `jalr` to itself): seen retiring there three times in a row with
+ *     nothing else retired and no trap in between. The instruction changes at most its link
+ *     register, always to the same value, so from the second time on the state repeats;
+ *   - or waits in wfi,
+ * and no interrupt can end that: a machine timer interrupt (MTIE set and mtimecmp not all
+ * ones) or a counter overflow interrupt (LCOFIE set and an HPM counter counting with its OF
+ * bit clear); in the jump loop such an interrupt must also be globally enabled for the mode
+ * it goes to (mideleg, mstatus.MIE/SIE and the current mode, as the core decides). Software
+ * interrupts and the S-level pending bits are set only by stores and CSR writes, which a stuck
+ * hart does not make: the run ends only when every hart is stuck at the same time, so none
+ * is left to send an msip (harts parked in wfi while another runs are not hangs).
+ *
+ * Cost: nothing in the per-cycle loop. Every HANG_CHECK_PERIOD cycles a probe starts: it
+ * watches each hart's retire port after every cycle, and ends as soon as one hart is seen
+ * doing anything else (normally within a few cycles) or when all are stuck (the run stops);
+ * one still undecided after its window (hang_window(); harts stalled, or a slow loop) starts
+ * afresh. A hang is therefore stopped within HANG_CHECK_PERIOD + the window cycles of its
+ * start (8192 at the defaults). The probe only reads ports and model state: the run is the
+ * same, cycle for cycle, with or without it. */
+#ifndef TS_HANG_H
+#define TS_HANG_H
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define HANG_CHECK_PERIOD 4096u       /* a power of two */
+#define HANG_MAX_HARTS 8
+
+enum hang_kind { HANG_UNSEEN = 0, HANG_JUMP, HANG_WFI, HANG_LIVE };
+
+typedef struct hang_hart {
+    uint8_t kind;             /* enum hang_kind */
+    uint8_t count;            /* HANG_JUMP: retires at pc seen so far */
+    uint32_t pc;              /* the jump's or the wfi's address */
+    uint64_t since;           /* cycle in which the probe first saw it there */
+} hang_hart_t;
+
+typedef struct hang {
+    bool probing;
+    uint64_t probe_end;       /* an undecided probe gives up at this cycle */
+    uint64_t window;          /* cycles a probe may watch (hang_window()) */
+    hang_hart_t h[HANG_MAX_HARTS];
+} hang_t;
+
+struct soc;
+struct elf_syms;
+/* The probe window: 4096 cycles, plus 16 per RAM wait state and 4 per cache-miss cycle (an
+ * instruction cache miss), so that three fetches of the jump fit in it. */
+uint64_t hang_window(unsigned ram_wait, unsigned icache_miss);
+/* Starts a probe (the run loop calls it every HANG_CHECK_PERIOD cycles) and looks at the
+ * ports of the cycle that just ended. */
+void soc_hang_begin(struct soc *s);
+/* During a probe, after each cycle: sets s->stop = SOC_HANG when every hart is stuck. */
+void soc_hang_observe(struct soc *s);
+/* One line per hart on f: "tracesim: hart H hangs at 0xPC <func+0xOFF>: jump to itself
+ * since cycle N" or "...: waits in wfi with no interrupt that can wake it since cycle N".
+ * syms: NULL or the ELF's symbols. */
+void soc_hang_report(const struct soc *s, const struct elf_syms *syms, FILE *f);
+#endif
