@@ -29,11 +29,12 @@ to=${5:-}
     echo 'set t0 [gtkwave::getMinTime]'
     echo 'gtkwave::setZoomRangeTimes $t0 [expr {$t0 + 400}]'
   fi
-  echo "gtkwave::/File/Grab_To_File $out"
+  # the path as data (an environment variable), never as Tcl text
+  echo 'gtkwave::/File/Grab_To_File $::env(TS_SCREENSHOT_OUT)'
   echo "gtkwave::/File/Quit"
 } > "$tmp/grab.tcl"
 rm -f "$out"
-xvfb-run -a -s "-screen 0 1600x1000x24" gtkwave -S "$tmp/grab.tcl" "$fst" "$tmp/view.gtkw" >"$tmp/log" 2>&1 || true
+TS_SCREENSHOT_OUT=$out xvfb-run -a -s "-screen 0 1600x1000x24" gtkwave -S "$tmp/grab.tcl" "$fst" "$tmp/view.gtkw" >"$tmp/log" 2>&1 || true
 if [ ! -s "$out" ]; then
   echo "screenshot.sh: GTKWave produced no picture; its output:" >&2
   cat "$tmp/log" >&2
