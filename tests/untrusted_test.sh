@@ -15,7 +15,8 @@
 #                names are off, and the view names no process filter (GTKWave would pass its
 #                path to /bin/sh through `which`); a view name like ../x is refused
 #   gtkwave      end to end: GTKWave under xvfb-run loads the hostile run's markers.tcl and a
-#                view whose symfilter wrapper names the hostile ELF path; no canary
+#                view whose symfilter wrapper names the hostile ELF path; no canary, no Tcl
+#                error; waves/screenshot.sh refuses a cycle that is no number
 #   filter_lines symfilter and stmfilter: lines of 5000 and 10000 bytes (the last one without
 #                a newline) get exactly one answer each, and a symbol name with a newline is
 #                one answer line
@@ -125,6 +126,10 @@ gtkwave)
   { cat "$tmp/r/markers.tcl"; echo 'gtkwave::setZoomRangeTimes 62000 66000'; echo 'gtkwave::/File/Quit'; } > "$tmp/v/run.tcl"
   (cd "$tmp/v" && timeout 60 xvfb-run -a -s "-screen 0 1280x800x24" gtkwave -S "$tmp/v/run.tcl" "$tmp/r/w.fst" "$tmp/v/p.gtkw" \
     > "$tmp/log" 2>&1) || fail "gtkwave did not finish: $(tail -3 "$tmp/log")"
+  # screenshot.sh's cycle numbers go into bash arithmetic: numbers only
+  (cd "$tmp/v" && "$src/waves/screenshot.sh" "$tmp/r/w.fst" pipeline "$tmp/v/x.png" 'a[$(touch canary9)]' 2> "$tmp/err") &&
+    fail "screenshot.sh took a cycle that is no number"
+  grep -q "must be numbers" "$tmp/err" || fail "screenshot.sh: unclear: $(cat "$tmp/err")"
   grep -Eiq 'wrong number|error' "$tmp/log" && fail "GTKWave reported: $(grep -Ei 'wrong number|error' "$tmp/log" | head -2)"
   no_canary "GTKWave"
   echo "ok: GTKWave ran the markers and the PC filter, nothing else ran" ;;

@@ -19,6 +19,8 @@ trap 'rm -rf "$tmp"' EXIT
 TS_VIEW_TMP=$tmp "$dir/make_view.sh" "$fst" "$view" "${6:-0}" > "$tmp/view.gtkw"
 from=${4:-}
 to=${5:-}
+# numbers only: bash arithmetic would run $(...) hidden in a subscript
+case "$from$to" in *[!0-9]*) echo "screenshot.sh: FROM_CYCLE and TO_CYCLE must be numbers" >&2; exit 2 ;; esac
 {
   # named markers of the run (tracesim waves writes markers.tcl beside the waves' run folder)
   [ -n "${TS_MARKERS_TCL:-}" ] && cat "$TS_MARKERS_TCL"
