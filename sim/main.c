@@ -71,6 +71,8 @@ static void usage(FILE *f) {
           "      --retire-log FILE  write every retired instruction (cycle pc insn) and trap\n"
           "      --record-trace-bus FILE  write every trace register access and SBA write (for the\n"
           "                         SystemC replay test)\n"
+          "      --host-io-limit SIZE  bytes the firmware may write to RUN/host/ (simctrl host files;\n"
+          "                         default 64M; 0: none; suffixes K, M)\n"
           "      --systemc          run on the SystemC/TLM-2.0 platform (tracesim-sc, same results)\n"
           "  -q, --quiet            no UART echo, no summary, no progress\n"
           "  -h, --help             this text\n"
@@ -254,6 +256,7 @@ static int cmd_run(int argc, char **argv) {
         {"systemc", no_argument, 0, 23},
         {"waves-func", required_argument, 0, 24}, {"waves-around-mark", required_argument, 0, 25},
         {"waves-all", no_argument, 0, 26},       {"stm-thread-switch", no_argument, 0, 27},
+        {"host-io-limit", required_argument, 0, 28},
         {"quiet", no_argument, 0, 'q'},           {"help", no_argument, 0, 'h'},
         {0, 0, 0, 0}};
     int c;
@@ -312,6 +315,7 @@ static int cmd_run(int argc, char **argv) {
         case 24: waves_func = optarg; break;
         case 26: cfg.waves_all = true; break;
         case 27: cfg.stm_thread_switch = true; break;
+        case 28: if (parse_u64(optarg, &cfg.host_io_limit) || cfg.host_io_limit > (1ull << 40)) return bad_value("--host-io-limit", optarg); break;
         case 25: {
             const char *comma = strchr(optarg, ',');
             char vbuf[32];

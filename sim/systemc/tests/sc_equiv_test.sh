@@ -4,7 +4,7 @@
 # exit status and, byte for byte, the same run folder: stats.txt (cycles, instret, exit;
 # without the wall-clock lines sim_seconds/sim_hz and the elf path), uart.txt, trace.rtd,
 # trace.json, itc.csv, hpm.csv, events.csv, counters.csv, flow.csv, marks.csv,
-# guest_errors.log, and any file the firmware wrote.
+# guest_errors.log, and any file the firmware wrote (RUN/host/).
 set -u
 build=$1; name=$2; elf=$3; shift 3
 runs=$build/test-runs/sc_equiv/$name
@@ -15,7 +15,8 @@ fail() { echo "sc_equiv $name: FAIL: $*"; exit 1; }
 [ "$ra" = "$rb" ] || fail "exit status $ra with tracesim run, $rb with tracesim-sc ($(head -3 "$runs/sc.err"))"
 cmp -s "$runs/run.err" "$runs/sc.err" || fail "stderr differs: $(diff "$runs/run.err" "$runs/sc.err" | head -5)"
 [ -s "$runs/run/stats.txt" ] || fail "no stats.txt"
-files=$( (cd "$runs/run" && ls; cd "$runs/sc" && ls) | sort -u)
+# every file, those the firmware wrote in host/ too
+files=$( (cd "$runs/run" && find . -type f | sed 's|^\./||'; cd "$runs/sc" && find . -type f | sed 's|^\./||') | sort -u)
 for f in $files; do
   [ -e "$runs/run/$f" ] || fail "$f only in tracesim-sc's run folder"
   [ -e "$runs/sc/$f" ] || fail "$f only in tracesim run's run folder"
