@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -160,6 +161,34 @@ static void hpm_report(const soc_t *s, const char *dir, bool print) {
     fclose(f);
 }
 
+#ifdef TS_SYSTEMC
+enum soc_stop ts_sc_run(soc_t *s);   /* sim/systemc/ts_sc_platform.cpp */
+#endif
+
+/* the first run of --waves-around-mark, without waves; 0 or an exit status after one line */
+static int first_run(const soc_cfg_t *cfg, const char *elf) {
+    soc_t soc;
+    char err[1024];
+    int rc = 0;
+    uint32_t entry = 0;
+    if (soc_init(&soc, cfg, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        rc = TS_EXIT_HOST;
+    } else if (elf_load(&soc, elf, &entry, err, sizeof err) != ELF_OK) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        rc = TS_EXIT_BAD_ELF;
+    } else {
+        soc_reset(&soc, entry);
+#ifdef TS_SYSTEMC
+        ts_sc_run(&soc);
+#else
+        soc_run(&soc);
+#endif
+    }
+    soc_free(&soc);
+    return rc;
+}
+
 /* --waves-around-mark: a first run without waves finds the cycle of the first MARK of value v
  * (the simulation is deterministic, so the second run reaches it in the same cycle) and sets
  * the waves window to [cycle - n, cycle + n]. 0, or an exit status after a one-line message. */
@@ -168,22 +197,30 @@ static int find_mark(soc_cfg_t *cfg, const char *elf, const char *dir, uint32_t 
     c1.waves_path = NULL;
     c1.quiet = true;
     c1.progress = false;
-    soc_t soc;
-    char err[1024];
-    int rc = 0;
-    uint32_t entry = 0;
-    if (soc_init(&soc, &c1, err, sizeof err)) {
-        fprintf(stderr, "tracesim: %s\n", err);
-        rc = TS_EXIT_HOST;
-    } else if (elf_load(&soc, elf, &entry, err, sizeof err) != ELF_OK) {
-        fprintf(stderr, "tracesim: %s\n", err);
-        rc = TS_EXIT_BAD_ELF;
-    } else {
-        if (cfg->progress) fprintf(stderr, "tracesim: --waves-around-mark: first run, finding MARK %u\n", v);
-        soc_reset(&soc, entry);
-        soc_run(&soc);
+    if (cfg->progress) fprintf(stderr, "tracesim: --waves-around-mark: first run, finding MARK %u\n", v);
+#ifdef TS_SYSTEMC
+    /* SystemC elaborates once per process: the first run is a child process of its own (the
+     * whole of it, so that no model state is shared across the fork), the real run this one */
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int r = first_run(&c1, elf);
+        fflush(NULL);
+        _exit(r);
     }
-    soc_free(&soc);
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) < 0) {
+        fprintf(stderr, "tracesim: --waves-around-mark: cannot start the first run: %s\n", strerror(errno));
+        return TS_EXIT_HOST;
+    }
+    if (!WIFEXITED(st)) {
+        fprintf(stderr, "tracesim: --waves-around-mark: the first run died (signal %d)\n", WTERMSIG(st));
+        return TS_EXIT_HOST;
+    }
+    int rc = WEXITSTATUS(st);
+#else
+    int rc = first_run(&c1, elf);
+#endif
     if (rc) return rc;
     char path[4200], line[256];
     snprintf(path, sizeof path, "%s/marks.csv", dir);
@@ -204,9 +241,7 @@ static int find_mark(soc_cfg_t *cfg, const char *elf, const char *dir, uint32_t 
     cfg->waves_to = cycle + n + 1;
     return 0;
 }
-#ifdef TS_SYSTEMC
-enum soc_stop ts_sc_run(soc_t *s);   /* sim/systemc/ts_sc_platform.cpp */
-#else
+#ifndef TS_SYSTEMC
 /* tracesim run --systemc: the same arguments to tracesim-sc, the SystemC build next to this
  * program (which itself links no SystemC) */
 static int run_systemc(int argc, char **argv) {
