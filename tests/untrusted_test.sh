@@ -13,7 +13,8 @@
 #                through) and runs nothing; a run folder with blanks, $(...), backquotes,
 #                quotes, or a newline: `tracesim waves` succeeds, says in one line that the PC
 #                names are off, and the view names no process filter (GTKWave would pass its
-#                path to /bin/sh through `which`); a view name like ../x is refused
+#                path to /bin/sh through `which`); the GTKWave command it prints, pasted into
+#                bash, passes the exact paths; a view name like ../x is refused
 #   gtkwave      end to end: GTKWave under xvfb-run loads the hostile run's markers.tcl and a
 #                view whose symfilter wrapper names the hostile ELF path; no canary, no Tcl
 #                error; waves/screenshot.sh refuses a cycle that is no number
@@ -98,9 +99,14 @@ view_paths)
   # a hostile run folder: blanks and shell syntax
   rd="$tmp/run \$(touch canary5) \`touch canary6\` ';touch canary7'"
   hostile_run "} [exec touch $canary] {" "$rd"
-  (cd "$tmp/cwd" && "$ts" waves "$rd" --no-gui > /dev/null 2> "$tmp/err") || fail "tracesim waves: $(cat "$tmp/err")"
+  (cd "$tmp/cwd" && "$ts" waves "$rd" --no-gui > "$tmp/cmd" 2> "$tmp/err") || fail "tracesim waves: $(cat "$tmp/err")"
   [ "$(wc -l < "$tmp/err")" = 1 ] && grep -q "would pass to a shell" "$tmp/err" || fail "unclear: $(cat "$tmp/err")"
   grep -q '^\^>' "$rd/view.gtkw" && fail "the view of a hostile run folder names a process filter"
+  # the GTKWave command it prints, pasted into a shell: the exact paths, nothing run
+  sed -n 2p "$tmp/cmd" > "$tmp/cmd.sh"
+  (cd "$tmp/cwd" && bash -c 'gtkwave() { printf "%s\n" "$@"; }; . "$1"' _ "$tmp/cmd.sh") > "$tmp/args" || fail "the printed command"
+  printf '%s\n' "$rd/w.fst" "$rd/view.gtkw" -S "$rd/markers.tcl" -l "$rd/markers.txt" | cmp -s - "$tmp/args" ||
+    fail "the printed command has other words: $(cat "$tmp/args")"
   tclsh "$tmp/stub.tcl" "$rd/markers.tcl" "$tmp/names" || fail "tclsh"
   [ "$(wc -l < "$tmp/names")" = 26 ] || fail "not 26 named markers"
   # a view folder with a newline (a line of its own in the .gtkw: a process filter)

@@ -229,6 +229,19 @@ static void stat_value(const char *run_dir, const char *key, char *out, size_t l
     if (f) fclose(f);
 }
 
+/* s as one shell word: as it is when it has only [A-Za-z0-9_./+,:@%=-], else single-quoted */
+static void sh_word(FILE *f, const char *s) {
+    if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+,:@%=-") == strlen(s)) {
+        fputs(s, f);
+        return;
+    }
+    fputc('\'', f);
+    for (; *s; s++)
+        if (*s == '\'') fputs("'\\''", f);
+        else fputc(*s, f);
+    fputc('\'', f);
+}
+
 static int run_wait(char *const argv[], const char *out_path) {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
@@ -310,7 +323,13 @@ int ts_waves_main(int argc, char **argv) {
     }
     char *ga[] = {"gtkwave", waves, gtkw, "-S", mtcl, "-l", mtxt, NULL};
     if (!gui) {
-        printf("%zu markers: %s, %s\ngtkwave %s %s -S %s -l %s\n", n, mtxt, mtcl, waves, gtkw, mtcl, mtxt);
+        /* a command to copy and paste: every path one shell word */
+        printf("%zu markers: %s, %s\ngtkwave", n, mtxt, mtcl);
+        for (int i = 1; ga[i]; i++) {
+            putchar(' ');
+            sh_word(stdout, ga[i]);
+        }
+        putchar('\n');
         return 0;
     }
     execvp("gtkwave", ga);
