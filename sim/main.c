@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,7 +31,7 @@ enum {
     O_OUT = 1, O_MAX_CYCLES, O_RAM_SIZE, O_RAM_WAIT, O_WAVES, O_WAVES_FROM, O_WAVES_TO, O_WAVES_BY_FW, O_WAVES_ALL,
     O_WAVES_FUNC, O_WAVES_AROUND, O_HPM_COUNTERS, O_HPM_WIDTH, O_ICACHE, O_DCACHE, O_CACHE_WAYS, O_CACHE_LINE,
     O_CACHE_MISS, O_TRACE_SRAM, O_ITC_DEPTH, O_SINK_WIDTH, O_HARTS, O_SRCBITS, O_FUNNEL, O_NO_TRACE, O_STM_TS,
-    O_RETIRE_LOG, O_TRACE_BUS, O_SYSTEMC, O_QUIET, O_HELP
+    O_RETIRE_LOG, O_TRACE_BUS, O_HOST_IO_LIMIT, O_SYSTEMC, O_QUIET, O_HELP
 };
 #define S TS_OPT_SUFFIX
 /* `tracesim run`'s options: the parser, --help and the docs' table (harness/cli/ts_opts.h) */
@@ -76,6 +77,8 @@ static const ts_opt_t run_opts[] = {
     {O_RETIRE_LOG, 0, "retire-log", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0, "write one line per retired instruction (cycle pc insn, plus\nxN=value for a register write or mem[addr]size=value for a\nstore) and per trap"},
     {O_TRACE_BUS, 0, "record-trace-bus", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0,
      "write every trace register access and SBA write (for the\nSystemC replay test)"},
+    {O_HOST_IO_LIMIT, 0, "host-io-limit", TS_OPT_UINT, "SIZE", 0, 1ull << 40, 0, 0, S,
+     "bytes the firmware may write to RUN/host/ through simctrl host\nfile I/O, per run (default 64M; 0: none)"},
     {O_SYSTEMC, 0, "systemc", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "run on the SystemC/TLM-2.0 platform (tracesim-sc, same results)"},
     {O_QUIET, 'q', "quiet", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "no UART echo, no summary, no progress"},
     {O_HELP, 'h', "help", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "this text"},
@@ -172,6 +175,34 @@ static void hpm_report(const soc_t *s, const char *dir, bool print) {
     fclose(f);
 }
 
+#ifdef TS_SYSTEMC
+enum soc_stop ts_sc_run(soc_t *s);   /* sim/systemc/ts_sc_platform.cpp */
+#endif
+
+/* the first run of --waves-around-mark, without waves; 0 or an exit status after one line */
+static int first_run(const soc_cfg_t *cfg, const char *elf) {
+    soc_t soc;
+    char err[1024];
+    int rc = 0;
+    uint32_t entry = 0;
+    if (soc_init(&soc, cfg, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        rc = TS_EXIT_HOST;
+    } else if (elf_load(&soc, elf, &entry, err, sizeof err) != ELF_OK) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        rc = TS_EXIT_BAD_ELF;
+    } else {
+        soc_reset(&soc, entry);
+#ifdef TS_SYSTEMC
+        ts_sc_run(&soc);
+#else
+        soc_run(&soc);
+#endif
+    }
+    soc_free(&soc);
+    return rc;
+}
+
 /* --waves-around-mark: a first run without waves finds the cycle of the first MARK of value v
  * (the simulation is deterministic, so the second run reaches it in the same cycle) and sets
  * the waves window to [cycle - n, cycle + n]. 0, or an exit status after a one-line message. */
@@ -180,22 +211,30 @@ static int find_mark(soc_cfg_t *cfg, const char *elf, const char *dir, uint32_t 
     c1.waves_path = NULL;
     c1.quiet = true;
     c1.progress = false;
-    soc_t soc;
-    char err[1024];
-    int rc = 0;
-    uint32_t entry = 0;
-    if (soc_init(&soc, &c1, err, sizeof err)) {
-        fprintf(stderr, "tracesim: %s\n", err);
-        rc = TS_EXIT_HOST;
-    } else if (elf_load(&soc, elf, &entry, err, sizeof err) != ELF_OK) {
-        fprintf(stderr, "tracesim: %s\n", err);
-        rc = TS_EXIT_BAD_ELF;
-    } else {
-        if (cfg->progress) fprintf(stderr, "tracesim: --waves-around-mark: first run, finding MARK %u\n", v);
-        soc_reset(&soc, entry);
-        soc_run(&soc);
+    if (cfg->progress) fprintf(stderr, "tracesim: --waves-around-mark: first run, finding MARK %u\n", v);
+#ifdef TS_SYSTEMC
+    /* SystemC elaborates once per process: the first run is a child process of its own (the
+     * whole of it, so that no model state is shared across the fork), the real run this one */
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        int r = first_run(&c1, elf);
+        fflush(NULL);
+        _exit(r);
     }
-    soc_free(&soc);
+    int st = 0;
+    if (pid < 0 || waitpid(pid, &st, 0) < 0) {
+        fprintf(stderr, "tracesim: --waves-around-mark: cannot start the first run: %s\n", strerror(errno));
+        return TS_EXIT_HOST;
+    }
+    if (!WIFEXITED(st)) {
+        fprintf(stderr, "tracesim: --waves-around-mark: the first run died (signal %d)\n", WTERMSIG(st));
+        return TS_EXIT_HOST;
+    }
+    int rc = WEXITSTATUS(st);
+#else
+    int rc = first_run(&c1, elf);
+#endif
     if (rc) return rc;
     char path[4200], line[256];
     snprintf(path, sizeof path, "%s/marks.csv", dir);
@@ -216,9 +255,7 @@ static int find_mark(soc_cfg_t *cfg, const char *elf, const char *dir, uint32_t 
     cfg->waves_to = cycle + n + 1;
     return 0;
 }
-#ifdef TS_SYSTEMC
-enum soc_stop ts_sc_run(soc_t *s);   /* sim/systemc/ts_sc_platform.cpp */
-#else
+#ifndef TS_SYSTEMC
 /* tracesim run --systemc: the same arguments to tracesim-sc, the SystemC build next to this
  * program (which itself links no SystemC) */
 static int run_systemc(int argc, char **argv) {
@@ -309,6 +346,7 @@ static int cmd_run(int argc, char **argv) {
             return TS_EXIT_USAGE;
 #endif
             cfg.trace_bus_log = op.arg; break;
+        case O_HOST_IO_LIMIT: cfg.host_io_limit = v; break;
         case O_SYSTEMC: break;   /* handled before parsing (run_systemc) */
         case O_WAVES_FUNC: waves_func = op.arg; break;
         case O_WAVES_ALL: cfg.waves_all = true; break;

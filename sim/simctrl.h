@@ -12,10 +12,14 @@
  *   WAVES (W)        the host's waves() is called with bit 0
  *   FILE_NAME/ADDR/LEN (RW), FILE_CMD (W), FILE_STATUS (R): host file I/O; FILE_CMD 1
  *                    creates or truncates, 2 appends, the file FILE_NAME (a NUL-terminated
- *                    base name, at most 255 characters, read from guest RAM) in the run
- *                    folder, and writes FILE_LEN bytes of guest RAM from FILE_ADDR. FILE_STATUS:
- *                    0 ok, 1 bad name, 2 bad buffer, 3 host I/O error (or no run folder),
- *                    4 bad command.
+ *                    base name, 1 to 255 bytes without '/' or control characters, not "." or
+ *                    "..", read from guest RAM) in RUN/host/ (made at the first FILE_CMD), and
+ *                    writes FILE_LEN bytes of guest RAM from FILE_ADDR. A name this run has not
+ *                    written yet is a new file (an old one of that name is unlinked first,
+ *                    never followed or written). FILE_STATUS: 0 ok, 1 bad name, 2 bad buffer,
+ *                    3 host I/O error (no run folder, RUN/host a symlink, a folder of that
+ *                    name, ...), 4 bad command, 5 the run's host I/O budget is used up (the
+ *                    write is refused whole; the first refusal is a guest error).
  * The model owns no clock and no memory: counts, guest RAM and the actions of EXIT and WAVES
  * come from the host interface given at init (the simulator's run controller, or a virtual
  * platform). */
@@ -34,19 +38,31 @@ typedef struct simctrl_host {
     void (*exit)(void *ctx, int code);           /* EXIT written: end after this cycle */
     void (*waves)(void *ctx, bool on);           /* WAVES written */
     unsigned harts;                              /* HARTS reads this (1 if 0) */
+    void (*guest_error)(void *ctx, const char *msg); /* optional: a firmware mistake, one line */
 } simctrl_host_t;
+
+#define SIMCTRL_HOST_BUDGET_DEFAULT (64ull << 20)  /* bytes of host files per run: 64 MiB */
 
 typedef struct simctrl {
     simctrl_host_t host;
     const char *run_dir;   /* where FILE_CMD writes; NULL: FILE_CMD answers 3 */
     FILE *marks;           /* marks.csv stream; NULL: marks are dropped */
     uint32_t file_name, file_addr, file_len, file_status;
+    int host_dir;          /* RUN/host (a directory descriptor) when host_dir_open */
+    bool host_dir_open, budget_reported;
+    uint64_t host_budget, host_written;  /* bytes the firmware may write, has written */
+    char **own;            /* names this run created in RUN/host */
+    size_t n_own, cap_own;
 } simctrl_t;
 
-/* Every host callback must be set. Writes the marks header line if marks is not NULL. The
+/* Every host callback but guest_error must be set. Writes the marks header line if marks is not NULL. The
  * model keeps run_dir and marks (it does not copy, open or close them). */
 void simctrl_init(simctrl_t *m, const simctrl_host_t *host, const char *run_dir, FILE *marks);
 void simctrl_reset(simctrl_t *m);
+/* the run's budget of host file bytes (default SIMCTRL_HOST_BUDGET_DEFAULT; 0: no writes) */
+void simctrl_set_host_budget(simctrl_t *m, uint64_t bytes);
+/* closes RUN/host and forgets the names (simctrl_init again to reuse) */
+void simctrl_free(simctrl_t *m);
 /* An access by the core of `hart`; false: bus error */
 bool simctrl_read(simctrl_t *m, unsigned hart, uint32_t off, unsigned size, uint32_t *val);
 bool simctrl_write(simctrl_t *m, unsigned hart, uint32_t off, unsigned size, uint32_t val);

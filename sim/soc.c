@@ -26,6 +26,7 @@ void soc_default_cfg(soc_cfg_t *cfg) {
     cfg->max_cycles = 1000000000ull;
     cfg->waves_fst = 1;
     cfg->harts = 1;
+    cfg->host_io_limit = SIMCTRL_HOST_BUDGET_DEFAULT;
     hpm_default_cfg(&cfg->hpm);
     te_default_cfg(&cfg->te);
 }
@@ -202,8 +203,9 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
     }
     uart_init(&s->uart, cfg->quiet ? NULL : stdout, s->uart_txt);
     simctrl_host_t host = {.ctx = s, .cycle = host_cycle, .instret = host_instret, .ram = host_ram,
-                           .exit = host_exit, .waves = host_waves, .harts = s->n};
+                           .exit = host_exit, .waves = host_waves, .harts = s->n, .guest_error = hook_guest_error};
     simctrl_init(&s->simctrl, &host, cfg->out_dir, s->marks_csv);
+    simctrl_set_host_budget(&s->simctrl, cfg->host_io_limit);
     gt_log_t *gt = &s->h[0].gt;
     if (cfg->retire_log && gt_log_open_retire(gt, cfg->retire_log, err, errlen)) return -1;
     if (cfg->waves_path) {
@@ -271,6 +273,7 @@ void soc_free(soc_t *s) {
     bus_free(&s->bus);
     if (s->uart_txt) fclose(s->uart_txt);
     if (s->marks_csv) fclose(s->marks_csv);
+    simctrl_free(&s->simctrl);
     if (s->guest_log) {
         if (s->guest_errors_total > GUEST_ERRORS_LOGGED)
             fprintf(s->guest_log, "... %llu more guest errors not logged (%llu in all, see stats.txt)\n",

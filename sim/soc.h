@@ -75,6 +75,7 @@ typedef struct soc_cfg {
     bool funnel;              /* add a trace funnel at 0x1001_8000 (always there when harts > 1) */
     bool no_trace;            /* detach the trace model: its page reads 1, ignores writes */
     bool stm_thread_switch;   /* the cores emit THREAD_SWITCH on writes to tp (x4) */
+    uint64_t host_io_limit;   /* bytes the firmware may write to RUN/host (default 64 MiB) */
     const char *trace_bus_log; /* NULL, or a file for every trace register access and SBA write
                                 * (--record-trace-bus; the SystemC replay test reads it) */
 } soc_cfg_t;

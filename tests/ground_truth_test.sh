@@ -29,7 +29,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 
 "$build/tracesim" run -q "$@" --retire-log "$tmp/retire.log" --out "$r" "$elf" > /dev/null ||
   fail "gt_flow.elf exited with status $?"
-exp=$r/gt_expect.txt
+exp=$r/host/gt_expect.txt
 [ -s "$exp" ] || fail "the firmware wrote no gt_expect.txt"
 [ "$(head -1 "$r/counters.csv")" = "cycle,hart,pc,csr,value" ] || fail "counters.csv header"
 [ "$(head -1 "$r/flow.csv")" = "cycle,hart,kind,pc,target,link" ] || fail "flow.csv header"

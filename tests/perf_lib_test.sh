@@ -23,7 +23,7 @@ errors)
   grep -q "perf_errors: all checks passed" "$runs/uart.txt" || fail "no pass line" ;;
 onoff_sram|onoff_sba)
   run "$fw/tests/perf_${case}.elf"
-  cmp "$runs/fw_trace.rtd" "$runs/trace.rtd" || fail "perfWriteTrace's file differs from the sink image"
+  cmp "$runs/host/fw_trace.rtd" "$runs/trace.rtd" || fail "perfWriteTrace's file differs from the sink image"
   n=$(csv | grep -c ',manual,') ; [ "$n" = 20 ] || fail "$n manual records, expected 20"
   h=$(grep -c '^timestamp,' "$runs.csv"); [ "$h" = 1 ] || fail "$h headers, expected 1"
   m=$("$t" decode "$runs/trace.rtd" | grep -c '"data": 1885696614,')   # 0x70657266, the marker

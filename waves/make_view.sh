@@ -15,6 +15,23 @@ fst=${1:?usage: make_view.sh WAVES.fst VIEW [HART]}
 view=${2:?view: pipeline, bus, trace, hpm or harts}
 hart=${3:-0}
 case "$hart" in ''|*[!0-9]*) echo "make_view.sh: hart '$hart' is not a number" >&2; exit 2 ;; esac
+case "$view" in *[!a-z0-9_]*) echo "make_view.sh: no view '$view' (pipeline, bus, trace, hpm, harts)" >&2; exit 2 ;; esac
+case "$fst" in -*) fst=./$fst ;; esac
+# Nothing of the run folder (ELF path, folder names) may reach a shell: the wrappers get their
+# paths as single-quoted words (sq), and the .gtkw names a filter only by a path of the
+# characters below, because GTKWave looks a process filter up with `which PATH` through
+# /bin/sh and splits the line at blanks (gtkwave ptranslate.c); other paths get no filter.
+sq() { local s=${1//\'/\'\\\'\'}; printf "'%s'" "$s"; }
+safe_path() { case "$1" in ''|-*|*[!A-Za-z0-9_./+,:@%=-]*) return 1 ;; esac; }
+unsafe() {
+  echo "make_view.sh: '${1//[[:cntrl:]]/?}' has characters GTKWave would pass to a shell; $2 shown without names" >&2
+}
+if [ -n "${TS_VIEW_TMP:-}" ]; then
+  abs=$(cd -- "$TS_VIEW_TMP" && pwd) || exit 2
+  if safe_path "$abs"; then TS_VIEW_TMP=$abs
+  else unsafe "$TS_VIEW_TMP" "PCs and software trace ids are"; TS_VIEW_TMP=
+  fi
+fi
 # the harts in the file: scopes soc, hart1, hart2, ... (read from the header only)
 harts() {
   command -v fst2vcd >/dev/null || { echo 1; return; }
@@ -25,13 +42,13 @@ harts() {
 # when stats.txt beside the waves names an ELF that exists, write a filter wrapper there
 # around tracesim ($TRACESIM, else tracesim on PATH, else build/tracesim of this checkout).
 if [ -z "${TS_SYMFILTER:-}" ] && [ -n "${TS_VIEW_TMP:-}" ]; then
-  stats=$(dirname "$fst")/stats.txt
+  stats=$(dirname -- "$fst")/stats.txt
   elf=$( [ -f "$stats" ] && awk '$1 == "elf" {print $2; exit}' "$stats" || true)
   ts=${TRACESIM:-$(command -v tracesim || echo "$dir/../build/tracesim")}
   if [ -n "$elf" ] && [ -f "$elf" ] && [ -x "$ts" ]; then
-    elf=$(cd "$(dirname "$elf")" && pwd)/$(basename "$elf")
-    ts=$(cd "$(dirname "$ts")" && pwd)/$(basename "$ts")
-    printf '#!/bin/sh\nexec "%s" symfilter "%s"\n' "$ts" "$elf" > "$TS_VIEW_TMP/symfilter.sh"
+    elf=$(cd -- "$(dirname -- "$elf")" && pwd)/$(basename -- "$elf")
+    ts=$(cd -- "$(dirname -- "$ts")" && pwd)/$(basename -- "$ts")
+    printf '#!/bin/sh\nexec %s symfilter %s\n' "$(sq "$ts")" "$(sq "$elf")" > "$TS_VIEW_TMP/symfilter.sh"
     chmod +x "$TS_VIEW_TMP/symfilter.sh"
     TS_SYMFILTER=$TS_VIEW_TMP/symfilter.sh
   fi
@@ -40,12 +57,14 @@ fi
 if [ -z "${TS_STMFILTER:-}" ] && [ -n "${TS_VIEW_TMP:-}" ]; then
   ts=${TRACESIM:-$(command -v tracesim || echo "$dir/../build/tracesim")}
   if [ -x "$ts" ]; then
-    ts=$(cd "$(dirname "$ts")" && pwd)/$(basename "$ts")
-    printf '#!/bin/sh\nexec "%s" stmfilter\n' "$ts" > "$TS_VIEW_TMP/stmfilter.sh"
+    ts=$(cd -- "$(dirname -- "$ts")" && pwd)/$(basename -- "$ts")
+    printf '#!/bin/sh\nexec %s stmfilter\n' "$(sq "$ts")" > "$TS_VIEW_TMP/stmfilter.sh"
     chmod +x "$TS_VIEW_TMP/stmfilter.sh"
     TS_STMFILTER=$TS_VIEW_TMP/stmfilter.sh
   fi
 fi
+if [ -n "${TS_SYMFILTER:-}" ] && ! safe_path "$TS_SYMFILTER"; then unsafe "$TS_SYMFILTER" "PCs are"; TS_SYMFILTER=; fi
+if [ -n "${TS_STMFILTER:-}" ] && ! safe_path "$TS_STMFILTER"; then unsafe "$TS_STMFILTER" "software trace ids are"; TS_STMFILTER=; fi
 # PC signals (program counters and the PCs of bus accesses) get the process filter: flags
 # 0x4000 (translate process) | 0x22 (hex, right-justified), then the previous flags again
 # (process filter 1); the software trace id stm_id_o gets `tracesim stmfilter` (filter 2)

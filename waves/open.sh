@@ -9,6 +9,7 @@ dir=$(cd "$(dirname "$0")" && pwd)
 fst=${1:?usage: open.sh WAVES.fst [pipeline|bus|trace|hpm|harts [HART]]}
 view=${2:-pipeline}
 [ -f "$fst" ] || { echo "open.sh: cannot open $fst" >&2; exit 2; }
+case "$fst" in -*) fst=./$fst ;; esac    # not an option of GTKWave
 tmp=$(mktemp -d)
 TS_VIEW_TMP=$tmp "$dir/make_view.sh" "$fst" "$view" "${3:-0}" > "$tmp/$view.gtkw"
 exec gtkwave "$fst" "$tmp/$view.gtkw"

@@ -19,6 +19,8 @@ trap 'rm -rf "$tmp"' EXIT
 TS_VIEW_TMP=$tmp "$dir/make_view.sh" "$fst" "$view" "${6:-0}" > "$tmp/view.gtkw"
 from=${4:-}
 to=${5:-}
+# numbers only: bash arithmetic would run $(...) hidden in a subscript
+case "$from$to" in *[!0-9]*) echo "screenshot.sh: FROM_CYCLE and TO_CYCLE must be numbers" >&2; exit 2 ;; esac
 {
   # named markers of the run (tracesim waves writes markers.tcl beside the waves' run folder)
   [ -n "${TS_MARKERS_TCL:-}" ] && cat "$TS_MARKERS_TCL"
@@ -29,11 +31,12 @@ to=${5:-}
     echo 'set t0 [gtkwave::getMinTime]'
     echo 'gtkwave::setZoomRangeTimes $t0 [expr {$t0 + 400}]'
   fi
-  echo "gtkwave::/File/Grab_To_File $out"
+  # the path as data (an environment variable), never as Tcl text
+  echo 'gtkwave::/File/Grab_To_File $::env(TS_SCREENSHOT_OUT)'
   echo "gtkwave::/File/Quit"
 } > "$tmp/grab.tcl"
 rm -f "$out"
-xvfb-run -a -s "-screen 0 1600x1000x24" gtkwave -S "$tmp/grab.tcl" "$fst" "$tmp/view.gtkw" >"$tmp/log" 2>&1 || true
+TS_SCREENSHOT_OUT=$out xvfb-run -a -s "-screen 0 1600x1000x24" gtkwave -S "$tmp/grab.tcl" "$fst" "$tmp/view.gtkw" >"$tmp/log" 2>&1 || true
 if [ ! -s "$out" ]; then
   echo "screenshot.sh: GTKWave produced no picture; its output:" >&2
   cat "$tmp/log" >&2

@@ -651,6 +651,20 @@ static void sh_quote(sbuf_t *b, const char *w) {
     sb_add(b, "'");
 }
 
+/* A value that goes into a line of the sbatch script (an #SBATCH line, the comment): one with
+ * a newline or another control character would start a line of its own (a command the job
+ * runs); 0, or -1 after one line on stderr */
+static int sbatch_line_ok(const char *what, const char *v) {
+    if (!v) return 0;
+    for (const unsigned char *p = (const unsigned char *)v; *p; p++)
+        if (*p < 0x20 || *p == 0x7f) {
+            fprintf(stderr, "tracesim: sweep: %s has a newline or control character; it would become a line "
+                            "of the sbatch script\n", what);
+            return -1;
+        }
+    return 0;
+}
+
 static char *sbatch_script(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o, const size_t *todo, size_t n,
                            const char *exe, const char *cwd) {
     sbuf_t b = {0};
@@ -708,6 +722,11 @@ static int slurm_engine(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t 
         finish_line(o, p->n, ok, failed, missing, skipped, now_s() - t0);
         return rc;
     }
+    int refused = sbatch_line_ok("--partition", o->partition) || sbatch_line_ok("--time", o->time) ||
+              sbatch_line_ok("--account", o->account) || sbatch_line_ok("--out", o->out) ||
+              sbatch_line_ok("the working folder", cwd) || sbatch_line_ok("the spec's path", s->path);
+    for (size_t i = 0; i < o->n_sbatch_args && !refused; i++) refused = sbatch_line_ok("--sbatch-arg", o->sbatch_args[i]);
+    if (refused) return SW_EXIT_USAGE;
     char *script = sbatch_script(s, p, o, todo, n, exe, cwd);
     if (!script || o->dry_run) {
         if (script) fputs(script, stdout);

@@ -4,6 +4,7 @@
 #include "elf_syms.h"
 #include "perf_decode.h"
 #include "stmfilter.h"
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -161,6 +162,24 @@ void ts_markers_free(ts_markers_t *ms) {
     memset(ms, 0, sizeof *ms);
 }
 
+void ts_tcl_word(FILE *f, const char *s) {
+    bool braces = true;            /* braces keep everything literal but braces, \ and newlines */
+    for (const unsigned char *p = (const unsigned char *)s; *p && braces; p++)
+        braces = *p != '{' && *p != '}' && *p != '\\' && *p >= 0x20 && *p != 0x7f;
+    if (braces) { fprintf(f, "{%s}", s); return; }
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+        if (isalnum(*p) || *p >= 0x80 || strchr("_.,:/+=-", *p)) fputc(*p, f);
+        else if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\%03o", *p);  /* exactly three octal digits */
+        else { fputc('\\', f); fputc(*p, f); }                        /* \{ \} \[ \$ \" \\ \; \  ... */
+    }
+}
+
+void ts_log_text(FILE *f, const char *s) {
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\x%02x", *p);
+        else fputc(*p, f);
+}
+
 int ts_markers_write(const ts_markers_t *ms, const char *dir, char *err, size_t errlen) {
     char path[4200];
     snprintf(path, sizeof path, "%s/markers.txt", dir);
@@ -168,8 +187,11 @@ int ts_markers_write(const ts_markers_t *ms, const char *dir, char *err, size_t 
     if (!f) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); return -1; }
     fputs("# tracesim markers: time in ns (10 x cycle), then what happened; in GTKWave's log\n"
           "# viewer (tracesim waves opens it) a click on the time moves the marker there\n", f);
-    for (size_t i = 0; i < ms->n; i++)
-        fprintf(f, "%" PRIu64 " ns  %s\n", 10 * ms->m[i].cycle, ms->m[i].name);
+    for (size_t i = 0; i < ms->n; i++) {
+        fprintf(f, "%" PRIu64 " ns  ", 10 * ms->m[i].cycle);
+        ts_log_text(f, ms->m[i].name);
+        fputc('\n', f);
+    }
     if (fclose(f)) { snprintf(err, errlen, "cannot write %s", path); return -1; }
     /* named markers A..Z: the most important first (stop, losses, MARKs, records), then by time */
     size_t pick[26], np = 0;
@@ -183,7 +205,9 @@ int ts_markers_write(const ts_markers_t *ms, const char *dir, char *err, size_t 
     fputs("# tracesim: named markers A..Z for GTKWave (gtkwave -S markers.tcl)\n", f);
     for (size_t i = 0; i < np; i++) {
         const ts_marker_t *m = &ms->m[pick[i]];
-        fprintf(f, "gtkwave::setNamedMarker %c %" PRIu64 " {%s}\n", (char)('A' + i), 10 * m->cycle, m->name);
+        fprintf(f, "gtkwave::setNamedMarker %c %" PRIu64 " ", (char)('A' + i), 10 * m->cycle);
+        ts_tcl_word(f, m->name);
+        fputc('\n', f);
     }
     if (fclose(f)) { snprintf(err, errlen, "cannot write %s", path); return -1; }
     return 0;
@@ -203,6 +227,19 @@ static void stat_value(const char *run_dir, const char *key, char *out, size_t l
         break;
     }
     if (f) fclose(f);
+}
+
+/* s as one shell word: as it is when it has only [A-Za-z0-9_./+,:@%=-], else single-quoted */
+static void sh_word(FILE *f, const char *s) {
+    if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+,:@%=-") == strlen(s)) {
+        fputs(s, f);
+        return;
+    }
+    fputc('\'', f);
+    for (; *s; s++)
+        if (*s == '\'') fputs("'\\''", f);
+        else fputc(*s, f);
+    fputc('\'', f);
 }
 
 static int run_wait(char *const argv[], const char *out_path) {
@@ -250,6 +287,11 @@ int ts_waves_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: %s/stats.txt names no waves (run with --waves FILE)\n", run);
         return 121;
     }
+    if (waves[0] == '-') {         /* a name GTKWave and fst2vcd would take as an option */
+        memmove(waves + 2, waves, strnlen(waves, sizeof waves - 3) + 1);
+        memcpy(waves, "./", 2);
+        waves[sizeof waves - 1] = 0;
+    }
     if (access(waves, R_OK)) {
         fprintf(stderr, "tracesim: cannot open the run's waves %s: %s\n", waves, strerror(errno));
         return 121;
@@ -288,7 +330,13 @@ int ts_waves_main(int argc, char **argv) {
     }
     char *ga[] = {"gtkwave", waves, gtkw, "-S", mtcl, "-l", mtxt, NULL};
     if (!gui) {
-        printf("%zu markers: %s, %s\ngtkwave %s %s -S %s -l %s\n", n, mtxt, mtcl, waves, gtkw, mtcl, mtxt);
+        /* a command to copy and paste: every path one shell word */
+        printf("%zu markers: %s, %s\ngtkwave", n, mtxt, mtcl);
+        for (int i = 1; ga[i]; i++) {
+            putchar(' ');
+            sh_word(stdout, ga[i]);
+        }
+        putchar('\n');
         return 0;
     }
     execvp("gtkwave", ga);

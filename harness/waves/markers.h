@@ -11,6 +11,7 @@
 #define TS_MARKERS_H
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef struct ts_marker {
     uint64_t cycle;
@@ -24,7 +25,16 @@ typedef struct ts_markers { ts_marker_t *m; size_t n, cap; } ts_markers_t;
  * 0, or -1 with a one-line reason in err. */
 int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char *err, size_t errlen);
 void ts_markers_free(ts_markers_t *ms);
-/* markers.txt and markers.tcl in dir; 0 or -1 with err */
+/* s as one Tcl word, for any bytes (names come from the ELF and the run folder): letters,
+ * in braces ({fib enter #3}) when it has no brace, backslash or control character; else with
+ * letters, digits, bytes >= 0x80 and _.,:/+=- as they are, a control character as a
+ * three-digit octal escape (\012) and every other character backslash-escaped (\{ \[ \$ \ ).
+ * Tcl reads it back as exactly s; no substitution or command can come out of it. */
+void ts_tcl_word(FILE *f, const char *s);
+/* s for a line of markers.txt: control characters (a newline in a symbol name) as \xNN */
+void ts_log_text(FILE *f, const char *s);
+/* markers.txt and markers.tcl in dir; 0 or -1 with err; every name in markers.tcl is one
+ * word made by ts_tcl_word */
 int ts_markers_write(const ts_markers_t *ms, const char *dir, char *err, size_t errlen);
 /* `tracesim waves RUNDIR [VIEW [HART]] [--no-gui]` */
 int ts_waves_main(int argc, char **argv);

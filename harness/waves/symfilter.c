@@ -33,11 +33,24 @@ bool ts_filter_value(const char *in, char *v, size_t vlen, size_t bin_digits, ui
 
 void ts_filter_loop(void (*line)(void *ctx, const char *in, char *out, size_t outlen), void *ctx) {
     char in[4096], out[4096];
-    while (fgets(in, sizeof in, stdin)) {
+    for (;;) {
+        /* one line, however long: its first 4095 bytes are the value, the rest is skipped,
+         * so that every line GTKWave writes gets exactly one answer */
+        size_t n = 0;
+        int c;
+        while ((c = getchar()) != EOF && c != '\n')
+            if (n < sizeof in - 1) in[n++] = (char)c;
+        if (c == EOF && n == 0) break;
+        in[n] = 0;
         line(ctx, in, out, sizeof out);
+        /* a control character in the answer (a newline in a symbol name) would be read as
+         * the answer's end and desynchronise GTKWave */
+        for (char *p = out; *p; p++)
+            if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
         fputs(out, stdout);
         fputc('\n', stdout);
         fflush(stdout);
+        if (c == EOF) break;
     }
 }
 

@@ -210,8 +210,8 @@ private:
     void cycle_end() {
         for (ts_trace_sc *t : trace) t->catch_up_cycle(s_->cycle);
         soc_step_bus(s_);
+        soc_step_end(s_);           // the probes (probe_sba_write_i) see this cycle's SBA word
         s_->bus.sba_busy = false;
-        soc_step_end(s_);
         if (s_->stop == SOC_RUNNING && s_->cfg.max_cycles && s_->cycle >= s_->cfg.max_cycles)
             s_->stop = SOC_CYCLE_LIMIT;
         if (s_->stop != SOC_RUNNING) sc_stop();

@@ -1,3 +1,4 @@
+#define _XOPEN_SOURCE 700   /* nftw */
 /* test_soc_devices.c - the SoC's passive models without the cycle loop: UART, simctrl (with a
  * fake host), and the interconnect (decode, RAM wait states, SBA-sink-wins arbitration, bus
  * errors) driven through a fake core port. Two instances of each work side by side. */
@@ -5,6 +6,7 @@
 #include "simctrl.h"
 #include "uart.h"
 #include "ts_test.h"
+#include <ftw.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -64,13 +66,14 @@ TS_TEST(uart_two_instances_and_no_streams) {
 
 /* ---- simctrl ---------------------------------------------------------------------------- */
 
-enum { FAKE_RAM_BASE = 0x1000, FAKE_RAM_SIZE = 256 };
+enum { FAKE_RAM_BASE = 0x1000, FAKE_RAM_SIZE = 1024 };
 
 typedef struct fake_host {
     uint64_t cycle, instret[2];
     uint8_t ram[FAKE_RAM_SIZE];
-    int exits, exit_code, waves_calls;
+    int exits, exit_code, waves_calls, guest_errors;
     bool waves;
+    char last_error[512];
 } fake_host_t;
 
 static uint64_t fh_cycle(void *ctx) { return ((fake_host_t *)ctx)->cycle; }
@@ -82,11 +85,16 @@ static uint8_t *fh_ram(void *ctx, uint32_t addr, uint32_t len) {
 }
 static void fh_exit(void *ctx, int code) { fake_host_t *h = ctx; h->exits++; h->exit_code = code; }
 static void fh_waves(void *ctx, bool on) { fake_host_t *h = ctx; h->waves_calls++; h->waves = on; }
+static void fh_guest_error(void *ctx, const char *msg) {
+    fake_host_t *h = ctx;
+    h->guest_errors++;
+    snprintf(h->last_error, sizeof h->last_error, "%s", msg);
+}
 
 static void simctrl_fake(simctrl_t *m, fake_host_t *h, const char *dir, FILE *marks) {
     memset(h, 0, sizeof *h);
     simctrl_host_t host = {.ctx = h, .cycle = fh_cycle, .instret = fh_instret, .ram = fh_ram,
-                           .exit = fh_exit, .waves = fh_waves, .harts = 2};
+                           .exit = fh_exit, .waves = fh_waves, .harts = 2, .guest_error = fh_guest_error};
     simctrl_init(m, &host, dir, marks);
     simctrl_reset(m);
 }
@@ -171,20 +179,171 @@ TS_TEST(simctrl_host_files) {
     TS_ASSERT_EQ_U(file_cmd(&m, R, R + FAKE_RAM_SIZE - 2, 6, 1), 2);       /* buffer outside RAM */
     TS_ASSERT_EQ_U(file_cmd(&m, R, R + 64, 6, 3), 4);           /* bad command */
     char path[256], buf[32];
-    snprintf(path, sizeof path, "%s/out.txt", dir);
+    snprintf(path, sizeof path, "%s/host/out.txt", dir);                   /* in RUN/host */
     FILE *f = fopen(path, "rb");
     TS_ASSERT(f);
     size_t n = fread(buf, 1, sizeof buf - 1, f);
     buf[n] = 0;
     fclose(f);
     TS_ASSERT_STR_EQ(buf, "hello\nhel");
+    simctrl_free(&m);
     unlink(path);
+    snprintf(path, sizeof path, "%s/host", dir);
+    rmdir(path);
     rmdir(dir);
     simctrl_t nodir;                                            /* no run folder */
     fake_host_t h2;
     simctrl_fake(&nodir, &h2, NULL, NULL);
     memcpy(h2.ram, "a", 2);
     TS_ASSERT_EQ_U(file_cmd(&nodir, R, R, 1, 1), 3);
+}
+
+/* the whole of a small file ("" if it cannot be read) */
+static const char *slurp_small(const char *dir, const char *name) {
+    static char buf[4][256];
+    static int k;
+    char *b = buf[k++ & 3], path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    b[0] = 0;
+    FILE *f = fopen(path, "rb");
+    if (!f) return b;
+    size_t n = fread(b, 1, 255, f);
+    b[n] = 0;
+    fclose(f);
+    return b;
+}
+
+static void put_file(const char *dir, const char *name, const char *text) {
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "wb");
+    if (f) { fputs(text, f); fclose(f); }
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+    (void)st; (void)flag; (void)ftw;
+    return remove(path);
+}
+static void rm_rf(const char *dir) { TS_ASSERT_EQ_I(nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0); }
+
+/* Firmware writes only new or its own files in RUN/host: the simulator's files, a symlink, a
+ * hard link or a FIFO planted there, a file of its own swapped for a symlink, RUN/host itself a
+ * symlink; names with control characters, 255 and 256 bytes */
+TS_TEST(simctrl_host_sandbox) {
+    char dir[] = "/tmp/ts_simctrl_XXXXXX", host[64], other[64], victim[64];
+    TS_ASSERT(mkdtemp(dir));
+    snprintf(host, sizeof host, "%s/host", dir);
+    snprintf(other, sizeof other, "%s/other", dir);
+    snprintf(victim, sizeof victim, "%s/victim.txt", dir);
+    static const char *const sim_files[] = {"flow.csv", "itc.csv", "counters.csv", "stats.txt"};
+    for (int i = 0; i < 4; i++) put_file(dir, sim_files[i], "truth\n");
+    put_file(dir, "victim.txt", "keep\n");
+    TS_ASSERT_EQ_I(mkdir(host, 0755), 0);
+    char lpath[128];
+    snprintf(lpath, sizeof lpath, "%s/link", host);
+    TS_ASSERT_EQ_I(symlink(victim, lpath), 0);                         /* -> RUN/victim.txt */
+    snprintf(lpath, sizeof lpath, "%s/dangling", host);
+    TS_ASSERT_EQ_I(symlink("../made_by_firmware", lpath), 0);
+    snprintf(lpath, sizeof lpath, "%s/hard", host);
+    TS_ASSERT_EQ_I(link(victim, lpath), 0);
+    snprintf(lpath, sizeof lpath, "%s/fifo", host);
+    TS_ASSERT_EQ_I(mkfifo(lpath, 0644), 0);
+    snprintf(lpath, sizeof lpath, "%s/sub", host);
+    TS_ASSERT_EQ_I(mkdir(lpath, 0755), 0);
+
+    fake_host_t h;
+    simctrl_t m;
+    simctrl_fake(&m, &h, dir, NULL);
+    const uint32_t R = FAKE_RAM_BASE, D = R + 512;
+    memcpy(h.ram + 512, "fw!", 4);
+    for (int i = 0; i < 4; i++) {                                          /* the simulator's files */
+        memcpy(h.ram, sim_files[i], strlen(sim_files[i]) + 1);
+        TS_ASSERT_EQ_U(file_cmd(&m, R, D, 3, 1), 0);                       /* RUN/host/NAME */
+        TS_ASSERT_STR_EQ(slurp_small(dir, sim_files[i]), "truth\n");      /* RUN/NAME intact */
+    }
+    static const char *const planted[] = {"link", "dangling", "hard", "fifo"};
+    for (int i = 0; i < 4; i++) {
+        memcpy(h.ram, planted[i], strlen(planted[i]) + 1);
+        TS_ASSERT_EQ_U(file_cmd(&m, R, D, 3, 2), 0);                       /* a new file instead */
+        char name[64];
+        snprintf(name, sizeof name, "host/%s", planted[i]);
+        TS_ASSERT_STR_EQ(slurp_small(dir, name), "fw!");
+        struct stat st;
+        snprintf(lpath, sizeof lpath, "%s/%s", host, planted[i]);
+        TS_ASSERT(lstat(lpath, &st) == 0 && S_ISREG(st.st_mode) && st.st_nlink == 1);
+    }
+    TS_ASSERT_STR_EQ(slurp_small(dir, "victim.txt"), "keep\n");
+    TS_ASSERT(access(other, F_OK) != 0);
+    snprintf(lpath, sizeof lpath, "%s/made_by_firmware", dir);
+    TS_ASSERT(access(lpath, F_OK) != 0);
+    memcpy(h.ram, "sub", 4);
+    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 3, 1), 3);                           /* a folder: refused */
+    /* its own file swapped for a symlink: not followed */
+    memcpy(h.ram, "mine", 5);
+    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 3, 1), 0);
+    snprintf(lpath, sizeof lpath, "%s/mine", host);
+    TS_ASSERT_EQ_I(unlink(lpath), 0);
+    TS_ASSERT_EQ_I(symlink(victim, lpath), 0);
+    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 3, 2), 3);
+    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 3, 1), 3);
+    TS_ASSERT_STR_EQ(slurp_small(dir, "victim.txt"), "keep\n");
+    /* names: control characters, 255 bytes (ok), 256 (refused), "." */
+    memcpy(h.ram, "a\nb", 4);
+    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 3, 1), 1);
+    memset(h.ram, 'n', 255);
+    h.ram[255] = 0;
+    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 3, 1), 0);
+    memset(h.ram, 'n', 256);
+    h.ram[256] = 0;
+    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 3, 1), 1);
+    memcpy(h.ram, ".", 2);
+    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 3, 1), 1);
+    TS_ASSERT_EQ_I(h.guest_errors, 0);
+    simctrl_free(&m);
+    /* RUN/host a symlink to another folder: nothing is written, one guest error */
+    rm_rf(host);
+    TS_ASSERT_EQ_I(mkdir(other, 0755), 0);
+    TS_ASSERT_EQ_I(symlink(other, host), 0);
+    simctrl_fake(&m, &h, dir, NULL);
+    memcpy(h.ram, "x.txt", 6);
+    memcpy(h.ram + 512, "fw!", 4);
+    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 3, 1), 3);
+    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 3, 1), 3);
+    snprintf(lpath, sizeof lpath, "%s/x.txt", other);
+    TS_ASSERT(access(lpath, F_OK) != 0);
+    TS_ASSERT(h.guest_errors >= 1);
+    simctrl_free(&m);
+    rm_rf(dir);
+}
+
+/* the byte budget: a write that would pass it is refused whole (status 5), and so is every
+ * later one; one guest error */
+TS_TEST(simctrl_host_budget) {
+    char dir[] = "/tmp/ts_simctrl_XXXXXX";
+    TS_ASSERT(mkdtemp(dir));
+    fake_host_t h;
+    simctrl_t m;
+    simctrl_fake(&m, &h, dir, NULL);
+    TS_ASSERT_EQ_U(m.host_budget, 64ull << 20);                            /* the documented default */
+    simctrl_set_host_budget(&m, 10);
+    const uint32_t R = FAKE_RAM_BASE, D = R + 512;
+    memcpy(h.ram, "b.bin", 6);
+    memcpy(h.ram + 512, "0123456789", 10);
+    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 6, 1), 0);
+    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 6, 2), 5);                           /* 12 > 10 */
+    TS_ASSERT_EQ_I(h.guest_errors, 1);
+    TS_ASSERT(strstr(h.last_error, "host I/O budget of 10 bytes is used up"));
+    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 1, 2), 5);                           /* fits, but later: refused */
+    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 6, 1), 5);
+    TS_ASSERT_EQ_I(h.guest_errors, 1);
+    TS_ASSERT_STR_EQ(slurp_small(dir, "host/b.bin"), "012345");
+    simctrl_free(&m);
+    simctrl_fake(&m, &h, dir, NULL);                                       /* budget 0: nothing */
+    simctrl_set_host_budget(&m, 0);
+    memcpy(h.ram, "c.bin", 6);
+    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 1, 1), 5);
+    simctrl_free(&m);
+    rm_rf(dir);
 }
 
 /* ---- bus -------------------------------------------------------------------------------- */
