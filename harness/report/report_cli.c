@@ -140,7 +140,7 @@ int ts_report_main(int argc, char **argv) {
                             "not a file: '%s' (for one file: tracesim report ... > FILE)\n", out_path);
             return EXIT_USAGE;
         }
-        snprintf(out_file, sizeof out_file, "%s/report.%s", out_path, format);
+        snprintf(out_file, sizeof out_file, "%s/report.%s", out_path, strcmp(format, "csv") ? "txt" : "csv");
     }
     ts_run_arg_t ra;
     ts_run_arg(argv[optind], &ra);
