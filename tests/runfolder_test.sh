@@ -19,7 +19,7 @@
 #             RUN/trace.rtd (report, decode: with the same --elf); overhead --baseline takes run folders
 #   out       -o is an output folder everywhere: report -o DIR writes DIR/report.txt (= stdout)
 #             and DIR/report.csv; report -o x.txt, -o an existing file, decode -o an existing
-#             file, overhead -o a file, check -o and waves -o: one line, exit 120
+#             file, overhead -o a file (both modes), check -o and waves -o: one line, exit 120
 #   baseline  overhead --baseline ovh_fib_out.elf ovh_fib_on_sram_1.elf ovh_fib_on_sba_1.elf:
 #             cycles and instructions equal separate `tracesim run`s' stats.txt, records = 134
 #             (the firmware's own count in uart.txt and tracesim decode -f csv's enter/exit
@@ -142,6 +142,7 @@ out)
   $expect --exit 120 --one-line --stderr "output folder" -- "$t" report -o "$tmp/file" "$r" || fail "report -o FILE"
   $expect --exit 120 --one-line --stderr "output folder" -- "$t" decode -o "$tmp/file" "$r" || fail "decode -o FILE"
   $expect --exit 120 --one-line --stderr "output folder" -- "$t" overhead --baseline "$r" -o "$tmp/file" "$r" || fail "overhead -o FILE"
+  $expect --exit 120 --one-line --stderr "output folder" -- "$t" overhead --quick -o "$tmp/file" || fail "overhead --quick -o FILE"
   $expect --exit 120 --one-line --stderr "writes no files" -- "$t" check -o "$tmp/o" "$r" || fail "check -o"
   $expect --exit 120 --one-line --stderr "into the run folder" -- "$t" waves -o "$tmp/o" "$r" || fail "waves -o"
   [ -e "$tmp/x.txt" ] && fail "report -o x.txt created something"

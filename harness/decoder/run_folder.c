@@ -144,10 +144,7 @@ int ts_run_elf(const char *run_dir, const char *override, char *out, size_t len,
         if (!is_file(cand[i])) continue;
         if (first < 0) first = (int)i;
         if (!have) break;
-        if (!ts_file_fnv1a64(cand[i], &h) && h == want) {
-            snprintf(out, len, "%s", cand[i]);
-            return 1;
-        }
+        if (!ts_file_fnv1a64(cand[i], &h) && h == want) { first = (int)i; break; }
     }
     if (first < 0) {
         if (strcmp(ran, "?"))
@@ -156,8 +153,9 @@ int ts_run_elf(const char *run_dir, const char *override, char *out, size_t len,
             snprintf(err, errlen, "%s/stats.txt names no ELF; give it with --elf FW.elf", run_dir);
         return 0;
     }
-    snprintf(out, len, "%s", cand[first]);
-    if (have) mismatch(out, run_dir, ran);
+    char real[4096];                                   /* the path without detours */
+    snprintf(out, len, "%s", realpath(cand[first], real) ? real : cand[first]);
+    if (have && (ts_file_fnv1a64(out, &h) || h != want)) mismatch(out, run_dir, ran);
     return 1;
 }
 

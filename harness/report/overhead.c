@@ -736,6 +736,11 @@ int ts_overhead_main(int argc, char **argv) {
         return OVH_USAGE;
     }
     if (!*out) { fprintf(stderr, "tracesim: overhead: empty output folder name\n"); return OVH_USAGE; }
+    struct stat osb;
+    if (!stat(out, &osb) && !S_ISDIR(osb.st_mode)) {
+        fprintf(stderr, "tracesim: overhead -o takes an output folder, not a file: '%s'\n", out);
+        return OVH_USAGE;
+    }
     char build_dir[OVH_PATH];
     if (build ? ovh_fmt(build_dir, sizeof build_dir, "%s", build) : default_build(build_dir, sizeof build_dir)) {
         fprintf(stderr, "tracesim: overhead: cannot tell where the firmware is (give --build DIR)\n");
