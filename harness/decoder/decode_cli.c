@@ -500,16 +500,16 @@ int ts_decode_main(int argc, char **argv) {
     static char elf_found[4400];
     char err[4600];
     bool wants_elf = !strcmp(format, "csv") || !strcmp(format, "perf") || !strcmp(format, "timeline");
-    if ((ra.is_dir && wants_elf) || elf) {   /* the run's ELF, or a check of --elf against it */
-        int er = ts_run_elf(ra.run_dir, elf, elf_found, sizeof elf_found, err, sizeof err);
-        if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
-        if (er) elf = elf_found;
-        else fprintf(stderr, "tracesim: warning: %s: addresses are not named\n", err);
-    }
     size_t len;
     first_rec = UINT64_MAX;
     uint8_t *data = (uint8_t *)ts_read_file(path, &len, err, sizeof err);
     if (!data) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
+    if ((ra.is_dir && wants_elf) || elf) {   /* the run's ELF, or a check of --elf against it */
+        int er = ts_run_elf(ra.run_dir, elf, elf_found, sizeof elf_found, err, sizeof err);
+        if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); free(data); return EXIT_NO_FILE; }
+        if (er) elf = elf_found;
+        else fprintf(stderr, "tracesim: warning: %s: addresses are not named\n", err);
+    }
 
     unsigned harts;                                      /* trace.json beside the trace */
     if (ts_trace_harts(path, &srcbits, &tssize, hart, &harts, NULL, err, sizeof err)) {

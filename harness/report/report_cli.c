@@ -147,15 +147,15 @@ int ts_report_main(int argc, char **argv) {
     const char *path = ra.trace;
     static char elf_found[4400];
     char err[4600];
-    if (ra.is_dir || elf) {                  /* the run's ELF, or a check of --elf against it */
-        int er = ts_run_elf(ra.run_dir, elf, elf_found, sizeof elf_found, err, sizeof err);
-        if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
-        if (er) elf = elf_found;
-        else fprintf(stderr, "tracesim: warning: %s: functions by address\n", err);
-    }
     size_t len;
     uint8_t *data = (uint8_t *)ts_read_file(path, &len, err, sizeof err);
     if (!data) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
+    if (ra.is_dir || elf) {                  /* the run's ELF, or a check of --elf against it */
+        int er = ts_run_elf(ra.run_dir, elf, elf_found, sizeof elf_found, err, sizeof err);
+        if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); free(data); return EXIT_NO_FILE; }
+        if (er) elf = elf_found;
+        else fprintf(stderr, "tracesim: warning: %s: functions by address\n", err);
+    }
     unsigned harts;
     bool harts_known;
     if (ts_trace_harts(path, &srcbits, &tssize, hart, &harts, &harts_known, err, sizeof err)) {
