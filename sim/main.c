@@ -13,6 +13,7 @@
 #include "symfilter.h"
 #include "markers.h"
 #include "elf_syms.h"
+#include "ts_version.h"
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -34,6 +35,7 @@ static void usage(FILE *f) {
           "       tracesim stmfilter                    (GTKWave filter: software trace id -> group, name)\n"
           "       tracesim waves RUN_DIR [VIEW [HART]]  (the run's waves in GTKWave with markers)\n"
           "       tracesim sweep [options] SPEC.json    (run a sweep of points, locally or on Slurm; see --help)\n"
+          "       tracesim --version                    (version and the git commit it was built from)\n"
           "\n"
           "Runs bare-metal RV32 firmware on the simulated SoC. UART output goes to stdout and\n"
           "DIR/uart.txt; the exit status is the firmware's exit code (simctrl EXIT).\n"
@@ -503,6 +505,10 @@ int main(int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
         usage(argc < 2 ? stderr : stdout);
         return argc < 2 ? TS_EXIT_USAGE : 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("tracesim %s (commit %s)\n", TS_VERSION, TS_GIT_COMMIT);
+        return 0;
     }
     if (!strcmp(argv[1], "run")) return cmd_run(argc - 1, argv + 1);
     if (!strcmp(argv[1], "decode")) return ts_decode_main(argc - 1, argv + 1);

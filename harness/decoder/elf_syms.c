@@ -1,5 +1,6 @@
 /* elf_syms.c - function symbols through libelf (sorted, binary search). */
 #include "elf_syms.h"
+#include "ts_file.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
@@ -9,6 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#ifndef EM_RISCV
+#define EM_RISCV 243
+#endif
+
 static int by_addr(const void *a, const void *b) {
     const elf_sym_t *x = a, *y = b;
     return x->addr < y->addr ? -1 : x->addr > y->addr;
@@ -16,22 +21,46 @@ static int by_addr(const void *a, const void *b) {
 
 int elf_syms_load(elf_syms_t *t, const char *path, char *err, size_t errlen) {
     memset(t, 0, sizeof *t);
-    int fd = open(path, O_RDONLY);
-    if (fd < 0) { snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno)); return -1; }
+    int fd = ts_open_input(path, err, errlen);
+    if (fd < 0) return -1;
     elf_version(EV_CURRENT);
     Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-    if (!e || elf_kind(e) != ELF_K_ELF) {
+    GElf_Ehdr eh;
+    size_t shnum = 0;
+    int rc = -1;
+    if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
         snprintf(err, errlen, "%s is not an ELF file", path);
-        if (e) elf_end(e);
-        close(fd);
-        return -1;
+        goto out;
     }
-    size_t cap = 0;
-    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn));) {
+    if (eh.e_machine != EM_RISCV || eh.e_ident[EI_DATA] != ELFDATA2LSB) {
+        snprintf(err, errlen, "%s is not a little-endian RISC-V ELF (machine %d)", path, eh.e_machine);
+        goto out;
+    }
+    size_t fsize = 0, want_sh = eh.e_ident[EI_CLASS] == ELFCLASS32 ? sizeof(Elf32_Shdr) : sizeof(Elf64_Shdr);
+    /* libelf reports no sections at all when the header table lies outside the file: check
+     * the header's own numbers (e_shnum 0 with e_shoff set: the count is in section 0) */
+    size_t hdr_n = eh.e_shnum ? eh.e_shnum : 1;
+    if (!elf_rawfile(e, &fsize) || elf_getshdrnum(e, &shnum) ||
+        (eh.e_shoff && (eh.e_shentsize != want_sh || eh.e_shoff > fsize || hdr_n > (fsize - eh.e_shoff) / want_sh))) {
+        snprintf(err, errlen, "%s: the section headers lie outside the file or are malformed (corrupt ELF?)", path);
+        goto out;
+    }
+    size_t cap = 0, want_ent = eh.e_ident[EI_CLASS] == ELFCLASS32 ? sizeof(Elf32_Sym) : sizeof(Elf64_Sym);
+    size_t idx = 0;
+    for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)); idx++) {
         GElf_Shdr sh;
-        if (!gelf_getshdr(scn, &sh) || sh.sh_type != SHT_SYMTAB || !sh.sh_entsize) continue;
+        if (!gelf_getshdr(scn, &sh)) {
+            snprintf(err, errlen, "%s: section header %zu is unreadable (corrupt ELF?)", path, idx + 1);
+            goto out;
+        }
+        if (sh.sh_type != SHT_SYMTAB) continue;
         Elf_Data *data = elf_getdata(scn, NULL);
-        size_t n = data ? sh.sh_size / sh.sh_entsize : 0;
+        if (sh.sh_entsize != want_ent || sh.sh_link == 0 || sh.sh_link >= shnum || !data ||
+            data->d_size < sh.sh_size) {
+            snprintf(err, errlen, "%s: the symbol table (section %zu) is malformed (corrupt ELF?)", path, idx + 1);
+            goto out;
+        }
+        size_t n = sh.sh_size / sh.sh_entsize;
         for (size_t i = 0; i < n; i++) {
             GElf_Sym sym;
             if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value) continue;
@@ -40,19 +69,22 @@ int elf_syms_load(elf_syms_t *t, const char *path, char *err, size_t errlen) {
             if (t->n == cap) {
                 cap = cap ? 2 * cap : 256;
                 elf_sym_t *ns = realloc(t->s, cap * sizeof *ns);
-                if (!ns) break;
+                if (!ns) { snprintf(err, errlen, "%s: out of memory reading its symbols", path); goto out; }
                 t->s = ns;
             }
             t->s[t->n].addr = sym.st_value;
             t->s[t->n].size = sym.st_size;
-            t->s[t->n].name = strdup(name);
-            if (t->s[t->n].name) t->n++;
+            if (!(t->s[t->n].name = strdup(name))) { snprintf(err, errlen, "%s: out of memory reading its symbols", path); goto out; }
+            t->n++;
         }
     }
-    elf_end(e);
-    close(fd);
     if (t->n) qsort(t->s, t->n, sizeof *t->s, by_addr);
-    return 0;
+    rc = 0;
+out:
+    if (e) elf_end(e);
+    close(fd);
+    if (rc) elf_syms_free(t);
+    return rc;
 }
 
 void elf_syms_free(elf_syms_t *t) {

@@ -1,5 +1,6 @@
 /* perf_sifive.c - SiFive-format perf files; see perf_sifive.h. */
 #include "perf_sifive.h"
+#include "ts_file.h"
 #include <elfutils/libdw.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -76,7 +77,8 @@ perf_sifive_t *perf_sifive_open(const char *dir, const char *name, const char *e
     if (elf) {
         if (elf_syms_load(&p->syms, elf, err, errlen)) { free(p); return NULL; }
         p->have_syms = true;
-        p->dw_fd = open(elf, O_RDONLY);
+        char derr[512];
+        p->dw_fd = ts_open_input(elf, derr, sizeof derr);   /* -1: no source lines, the symbols still name */
         if (p->dw_fd >= 0) p->dw = dwarf_begin(p->dw_fd, DWARF_C_READ);   /* NULL: no DWARF */
         Dwarf_Off off = 0, next;
         size_t hsize, cap = 0;

@@ -1,5 +1,6 @@
 /* sweep_json.c - a strict JSON reader with line numbers: see sweep_json.h. */
 #include "sweep_json.h"
+#include "sweep_index.h"
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -211,12 +212,26 @@ static sj_value_t *parse_array(sj_parser_t *ps, unsigned depth) {
     }
 }
 
+static bool key_eq(const void *ctx, size_t item, const void *key) {
+    return !strcmp(((const sj_value_t *)ctx)->keys[item], key);
+}
+
+/* the members of an object; duplicate names are found through a hash index (linear time) */
+static sj_value_t *parse_members(sj_parser_t *ps, unsigned depth, sj_value_t *v, sw_index_t *names);
+
 static sj_value_t *parse_object(sj_parser_t *ps, unsigned depth) {
     sj_value_t *v = new_value(ps, SJ_OBJECT);
     if (!v) return NULL;
     ps->p++;
     skip_ws(ps);
     if (ps->p < ps->end && *ps->p == '}') { ps->p++; return v; }
+    sw_index_t names = {0};
+    v = parse_members(ps, depth, v, &names);
+    sw_index_free(&names);
+    return v;
+}
+
+static sj_value_t *parse_members(sj_parser_t *ps, unsigned depth, sj_value_t *v, sw_index_t *names) {
     for (;;) {
         skip_ws(ps);
         char b[16];
@@ -228,14 +243,15 @@ static sj_value_t *parse_object(sj_parser_t *ps, unsigned depth) {
         unsigned kline = ps->line;
         char *key = parse_string(ps);
         if (!key) { sj_free(v); return NULL; }
-        for (size_t i = 0; i < v->n; i++)
-            if (!strcmp(v->keys[i], key)) {
-                ps->line = kline;
-                fail(ps, "duplicate member \"%s\" (first on line %u)", key, v->key_lines[i]);
-                free(key);
-                sj_free(v);
-                return NULL;
-            }
+        uint64_t kh = sw_hash64_str(key);
+        size_t first = sw_index_find(names, kh, key, key_eq, v);
+        if (first != SW_INDEX_NONE) {
+            ps->line = kline;
+            fail(ps, "duplicate member \"%s\" (first on line %u)", key, v->key_lines[first]);
+            free(key);
+            sj_free(v);
+            return NULL;
+        }
         skip_ws(ps);
         if (ps->p >= ps->end || *ps->p != ':') {
             fail(ps, "expected ':' after \"%s\", found %s", key, found(ps, b, sizeof b));
@@ -257,7 +273,12 @@ static sj_value_t *parse_object(sj_parser_t *ps, unsigned depth) {
         }
         v->items[v->n] = item;
         v->keys[v->n] = key;
-        v->key_lines[v->n++] = kline;
+        v->key_lines[v->n] = kline;
+        if (sw_index_add(names, kh, v->n++)) {
+            sj_free(v);
+            fail(ps, "out of memory");
+            return NULL;
+        }
         skip_ws(ps);
         if (ps->p < ps->end && *ps->p == ',') {
             ps->p++;

@@ -36,6 +36,11 @@ static char *dup(const char *s) {
     return d;
 }
 
+/* sw_index_t equality: value `item` of the axis ctx has the text key */
+static bool value_eq(const void *ctx, size_t item, const void *key) {
+    return !strcmp(((const sw_axis_t *)ctx)->values[item].text, key);
+}
+
 /* members of obj must be among the NULL-terminated names */
 static int known_keys(ctx_t *c, const sj_value_t *obj, const char *what, const char *const *names) {
     for (size_t i = 0; i < obj->n; i++) {
@@ -176,10 +181,12 @@ static int parse_axes(ctx_t *c, const sj_value_t *axes) {
         for (size_t i = 0; i < vals->n; i++) {
             x->n_values = i + 1;
             if (parse_value(c, x, a, vals->items[i], &x->values[i])) return -1;
-            for (size_t j = 0; j < i; j++)
-                if (!strcmp(x->values[j].text, x->values[i].text))
-                    return bad(c, x->values[i].line, "axis \"%s\": duplicate value \"%s\" (first on line %u)", x->name,
-                               x->values[i].text, x->values[j].line);
+            uint64_t h = sw_hash64_str(x->values[i].text);
+            size_t j = sw_index_find(&x->by_text, h, x->values[i].text, value_eq, x);
+            if (j != SW_INDEX_NONE)
+                return bad(c, x->values[i].line, "axis \"%s\": duplicate value \"%s\" (first on line %u)", x->name,
+                           x->values[i].text, x->values[j].line);
+            if (sw_index_add(&x->by_text, h, i)) return bad(c, x->values[i].line, "out of memory");
             const sj_value_t *ig = vals->items[i]->type == SJ_OBJECT ? sj_get(vals->items[i], "ignore") : NULL;
             for (size_t k = 0; ig && k < ig->n; k++) {
                 int b = axis_index(s, ig->items[k]->s, strlen(ig->items[k]->s));
@@ -194,9 +201,8 @@ static int parse_axes(ctx_t *c, const sj_value_t *axes) {
 /* value index of a string or number in an axis, or -1 */
 static int value_index(const sw_axis_t *x, const sj_value_t *v) {
     if (v->type != SJ_STRING && v->type != SJ_NUMBER) return -1;
-    for (size_t i = 0; i < x->n_values; i++)
-        if (!strcmp(x->values[i].text, v->s)) return (int)i;
-    return -1;
+    size_t i = sw_index_find(&x->by_text, sw_hash64_str(v->s), v->s, value_eq, x);
+    return i == SW_INDEX_NONE ? -1 : (int)i;
 }
 
 /* exclude[e]: per axis a, -1 (any value) or the offset in the same row of a 0/1 flag per value */
@@ -480,6 +486,7 @@ void sw_spec_free(sw_spec_t *s) {
             free_list(x->values[i].run, x->values[i].n_run);
         }
         free(x->values);
+        sw_index_free(&x->by_text);
     }
     for (size_t e = 0; e < s->n_exclude; e++) free(s->exclude[e]);
     free(s->exclude);
@@ -500,10 +507,13 @@ int sw_only_parse(const sw_spec_t *s, const char *arg, int **only, char *err, si
     for (const char *p = eq + 1;;) {
         const char *e = strchr(p, ',');
         size_t n = e ? (size_t)(e - p) : strlen(p);
-        size_t i;
-        for (i = 0; i < x->n_values; i++)
-            if (strlen(x->values[i].text) == n && !strncmp(x->values[i].text, p, n)) break;
-        if (i == x->n_values) {
+        char *v = malloc(n + 1);
+        if (!v) { snprintf(err, errlen, "out of memory"); return -1; }
+        memcpy(v, p, n);
+        v[n] = 0;
+        size_t i = sw_index_find(&x->by_text, sw_hash64_str(v), v, value_eq, x);
+        free(v);
+        if (i == SW_INDEX_NONE) {
             snprintf(err, errlen, "--only: axis \"%s\" has no value \"%.*s\"", x->name, (int)n, p);
             return -1;
         }
@@ -601,10 +611,19 @@ static void apply_ignore(const sw_spec_t *s, int *vi) {
         }
 }
 
+/* sw_index_t equality of points by their value indices (all SW_MAX_AXES of them: the
+ * unused ones are 0 in both) */
+static bool point_eq(const void *ctx, size_t item, const void *key) {
+    return !memcmp(((const sw_plan_t *)ctx)->points[item].vi, key, SW_MAX_AXES * sizeof(int));
+}
+
+static uint64_t vi_hash(const int *vi) { return sw_hash64(vi, SW_MAX_AXES * sizeof *vi); }
+
 const sw_point_t *sw_plan_find(const sw_spec_t *s, const sw_plan_t *p, const int *vi) {
-    for (size_t i = 0; i < p->n; i++)
-        if (!memcmp(p->points[i].vi, vi, s->n_axes * sizeof *vi)) return &p->points[i];
-    return NULL;
+    int key[SW_MAX_AXES] = {0};
+    memcpy(key, vi, s->n_axes * sizeof *vi);
+    size_t i = sw_index_find(&p->by_vi, vi_hash(key), key, point_eq, p);
+    return i == SW_INDEX_NONE ? NULL : &p->points[i];
 }
 
 const sw_point_t *sw_plan_baseline(const sw_spec_t *s, const sw_plan_t *p, const sw_point_t *pt, int b) {
@@ -658,6 +677,11 @@ static int add_hash(ctx_t *c, sw_point_t *pt, size_t keep) {
     return 0;
 }
 
+/* sw_index_t equality of points by name */
+static bool name_eq(const void *ctx, size_t item, const void *key) {
+    return !strcmp(((const sw_plan_t *)ctx)->points[item].name, key);
+}
+
 static int plan(const sw_spec_t *s, int *const *only, const char *build, sw_plan_t *p, char *err, size_t errlen) {
     ctx_t c = {(sw_spec_t *)s, s->path, err, errlen};
     memset(p, 0, sizeof *p);
@@ -678,12 +702,13 @@ static int plan(const sw_spec_t *s, int *const *only, const char *build, sw_plan
         bool skip = excluded(s, idx);
         for (size_t a = 0; a < s->n_axes && !skip && only; a++) skip = only[a] && !only[a][idx[a]];
         if (skip) continue;
-        int vi[SW_MAX_AXES];
-        memcpy(vi, idx, sizeof vi);
+        int vi[SW_MAX_AXES] = {0};
+        memcpy(vi, idx, s->n_axes * sizeof *vi);
         apply_ignore(s, vi);
         if (sw_plan_find(s, p, vi)) continue;
         sw_point_t *pt = &p->points[p->n];
         memcpy(pt->vi, vi, sizeof vi);
+        if (sw_index_add(&p->by_vi, vi_hash(vi), p->n)) return bad(&c, 1, "out of memory");
         pt->index = p->n++;
         if (!(pt->name = point_name(s, vi))) return bad(&c, 1, "out of memory");
         if (strlen(pt->name) > NAME_MAX_LEN && add_hash(&c, pt, NAME_MAX_LEN - 9)) return -1;
@@ -716,17 +741,25 @@ static int plan(const sw_spec_t *s, int *const *only, const char *build, sw_plan
     /* names that clash after sanitising get the hash of their values */
     bool *clash = calloc(p->n, sizeof *clash);
     if (!clash) return bad(&c, 1, "out of memory");
-    for (size_t i = 0; i < p->n; i++)
-        for (size_t j = i + 1; j < p->n; j++)
-            if (!strcmp(p->points[i].name, p->points[j].name)) clash[i] = clash[j] = true;
+    sw_index_t names = {0};
     int rc = 0;
+    for (size_t i = 0; i < p->n && !rc; i++) {
+        uint64_t h = sw_hash64_str(p->points[i].name);
+        size_t j = sw_index_find(&names, h, p->points[i].name, name_eq, p);
+        if (j != SW_INDEX_NONE) clash[i] = clash[j] = true;
+        else if (sw_index_add(&names, h, i)) rc = bad(&c, 1, "out of memory");
+    }
+    sw_index_free(&names);
     for (size_t i = 0; i < p->n && !rc; i++)
         if (clash[i]) rc = add_hash(&c, &p->points[i], NAME_MAX_LEN - 9);
     free(clash);
-    for (size_t i = 0; i < p->n && !rc; i++)
-        for (size_t j = i + 1; j < p->n && !rc; j++)
-            if (!strcmp(p->points[i].name, p->points[j].name))
-                rc = bad(&c, 1, "points %zu and %zu both get the name %s", i, j, p->points[i].name);
+    for (size_t i = 0; i < p->n && !rc; i++) {
+        uint64_t h = sw_hash64_str(p->points[i].name);
+        size_t j = sw_index_find(&names, h, p->points[i].name, name_eq, p);
+        if (j != SW_INDEX_NONE) rc = bad(&c, 1, "points %zu and %zu both get the name %s", j, i, p->points[i].name);
+        else if (sw_index_add(&names, h, i)) rc = bad(&c, 1, "out of memory");
+    }
+    sw_index_free(&names);
     return rc;
 }
 
@@ -743,5 +776,6 @@ void sw_plan_free(sw_plan_t *p) {
         free_list(p->points[i].args, p->points[i].n_args);
     }
     free(p->points);
+    sw_index_free(&p->by_vi);
     memset(p, 0, sizeof *p);
 }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "sweep_index.h"
 
 #define SW_MAX_AXES 32
 #define SW_IGNORED (-1)          /* value index of an axis that a point's value ignores */
@@ -33,6 +34,7 @@ typedef struct sw_axis {
     size_t n_run;
     sw_value_t *values;
     size_t n_values;
+    sw_index_t by_text;          /* values by text */
 } sw_axis_t;
 
 enum sw_fig_kind {
@@ -95,6 +97,7 @@ typedef struct sw_point {
 typedef struct sw_plan {
     sw_point_t *points;
     size_t n;
+    sw_index_t by_vi;            /* points by value indices (sw_plan_find) */
 } sw_plan_t;
 
 /* parses a spec; 0, or -1 with "FILE:LINE: what" in err. fname is used for messages and

@@ -261,16 +261,23 @@ int ts_waves_main(int argc, char **argv) {
     }
     size_t n = ms.n;
     ts_markers_free(&ms);
-    /* the view: waves/make_view.sh, with this tracesim as the PC filter */
+    /* the view: make_view.sh, with this tracesim as the PC filter, from $TRACESIM_WAVES_DIR,
+     * else an installed tree's (BINDIR/../share/tracesim/waves), else the source tree's */
+    char mv[4200], gtkw[4400], self[4096], mtxt[4400], mtcl[4400], inst[4200];
     const char *wdir = getenv("TRACESIM_WAVES_DIR");
+    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (sl > 0) self[sl] = 0;
+    if (!wdir && sl > 0 && strrchr(self, '/')) {
+        snprintf(inst, sizeof inst, "%.*s/../share/tracesim/waves", (int)(strrchr(self, '/') - self), self);
+        snprintf(mv, sizeof mv, "%s/make_view.sh", inst);
+        if (!access(mv, R_OK)) wdir = inst;
+    }
     if (!wdir) wdir = TS_WAVES_DIR;
-    char mv[4200], gtkw[4400], self[4096], mtxt[4400], mtcl[4400];
     snprintf(mv, sizeof mv, "%s/make_view.sh", wdir);
     snprintf(gtkw, sizeof gtkw, "%s/view.gtkw", run);
     snprintf(mtxt, sizeof mtxt, "%s/markers.txt", run);
     snprintf(mtcl, sizeof mtcl, "%s/markers.tcl", run);
-    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (sl > 0) { self[sl] = 0; setenv("TRACESIM", self, 1); }
+    if (sl > 0) setenv("TRACESIM", self, 1);
     setenv("TS_VIEW_TMP", run, 1);
     char *mva[] = {"bash", mv, waves, (char *)view, (char *)hart, NULL};
     if (run_wait(mva, gtkw) != 0) {

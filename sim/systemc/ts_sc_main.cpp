@@ -2,8 +2,11 @@
 // (ts_sc_platform.h). Same options, outputs and exit statuses as `tracesim run` (sim/main.c,
 // compiled here with TS_SYSTEMC so that it runs ts_sc_run() instead of soc_run()).
 #include <systemc>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
+#include "ts_version.h"
 
 extern "C" int ts_cli_main(int argc, char **argv);
 
@@ -20,6 +23,10 @@ int sc_main(int argc, char *argv[]) {
 
 // Our own main: no SystemC banner on stdout (it would mix with the firmware's UART output).
 int main(int argc, char *argv[]) {
+    if (argc == 2 && !std::strcmp(argv[1], "--version")) {
+        std::printf("tracesim-sc %s (commit %s)\n", TS_VERSION, TS_GIT_COMMIT);
+        return 0;
+    }
     setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "1", 0);
     return sc_core::sc_elab_and_sim(argc, argv);
 }

@@ -2,6 +2,7 @@
  * (harness/sweep/): values and lines read back, every spec mistake as FILE:LINE with its
  * message, point order, exclusions, ignored axes, --only, names and their hashes, and the
  * baseline of a point. Expected values are written by hand from the spec text. */
+#include "sweep_index.h"
 #include "sweep_json.h"
 #include "sweep_spec.h"
 #include "ts_test.h"
@@ -317,6 +318,43 @@ TS_TEST(point_names) {
     sw_plan_free(&p);
     sw_spec_free(&s);
     unlink(fw_path);
+}
+
+/* ---- the hash index (sweep_index.h) ------------------------------------------------------ */
+
+static bool int_eq(const void *ctx, size_t item, const void *key) {
+    return ((const int *)ctx)[item] == *(const int *)key;
+}
+
+TS_TEST(index_find_add_grow) {
+    enum { N = 5000 };
+    static int items[N];
+    sw_index_t ix = {0};
+    int k = 7;
+    TS_ASSERT_EQ_U(sw_index_find(&ix, 1, &k, int_eq, items), SW_INDEX_NONE);   /* empty, never added */
+    /* hash h = value % 3: many equal hashes, so equality alone must tell the items apart */
+    for (int i = 0; i < N; i++) {
+        items[i] = 10 * i;
+        TS_ASSERT_EQ_U(sw_index_find(&ix, (uint64_t)(items[i] % 3), &items[i], int_eq, items), SW_INDEX_NONE);
+        TS_ASSERT_EQ_I(sw_index_add(&ix, (uint64_t)(items[i] % 3), (size_t)i), 0);
+    }
+    TS_ASSERT_EQ_U(ix.n, N);
+    TS_ASSERT(2 * ix.n <= ix.mask + 1);                      /* at most half full after growing */
+    for (int i = 0; i < N; i++) {
+        int key = 10 * i;
+        TS_ASSERT_EQ_U(sw_index_find(&ix, (uint64_t)(key % 3), &key, int_eq, items), (size_t)i);
+        key = 10 * i + 1;                                    /* never added */
+        TS_ASSERT_EQ_U(sw_index_find(&ix, (uint64_t)(key % 3), &key, int_eq, items), SW_INDEX_NONE);
+    }
+    sw_index_free(&ix);
+    TS_ASSERT(ix.slot == NULL && ix.n == 0);
+}
+
+TS_TEST(index_hash64) {
+    /* 64-bit FNV-1a: offset basis for "", and "a" by hand: (basis ^ 0x61) * prime mod 2^64 */
+    TS_ASSERT_EQ_U(sw_hash64_str(""), 14695981039346656037ull);
+    TS_ASSERT_EQ_U(sw_hash64_str("a"), 0xaf63dc4c8601ec8cull);
+    TS_ASSERT_EQ_U(sw_hash64("ab", 1), sw_hash64_str("a"));
 }
 
 TS_TEST_MAIN()

@@ -1,0 +1,62 @@
+# find_package(tracesim-firmware): the tracesim firmware SDK as imported targets (use the
+# toolchain file PREFIX/share/tracesim/toolchain.cmake):
+#   tracesim::bsp       start-up (main's return value is the exit status), UART stdio, traps,
+#                       timer, counters; carries the target's compile and link flags
+#   tracesim::perf      SiFive's perf library (M-mode; never instrumented itself)
+#   tracesim::stm       the software trace port
+#   tracesim::sbi       an S-mode payload on the M-mode SBI firmware (the program defines
+#                       int s_main(void)); link it to an executable only
+#   tracesim::sbi_perf  the perf library in an S-mode payload (counters through the SBI PMU)
+#   tracesim_sbi_payload(name sources...)  add_executable(name ...) linked with tracesim::sbi
+# The target flags (-march=rv32imc_zicsr -mabi=ilp32 --specs=picolibc.specs) come from the
+# toolchain file; the link takes the SDK's libc and rv32im libgcc, never GCC's multilib choice.
+# Everything is found relative to this file: the installed tree can be moved.
+get_filename_component(_ts_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
+set(_ts_lib "${_ts_prefix}/lib/tracesim")
+
+# the firmware is cross-compiled: without the toolchain file the host compiler would be used
+if(NOT CMAKE_C_COMPILER MATCHES "riscv" OR NOT CMAKE_C_FLAGS MATCHES "-mabi=ilp32( |$)")
+  set(tracesim-firmware_FOUND FALSE)
+  set(tracesim-firmware_NOT_FOUND_MESSAGE
+      "tracesim firmware needs the RISC-V cross compiler: configure a fresh build folder with -DCMAKE_TOOLCHAIN_FILE=${_ts_prefix}/share/tracesim/toolchain.cmake")
+  unset(_ts_lib)
+  unset(_ts_prefix)
+  return()
+endif()
+
+if(NOT TARGET tracesim::bsp)
+  add_library(tracesim::bsp INTERFACE IMPORTED)
+  set_target_properties(tracesim::bsp PROPERTIES
+    INTERFACE_INCLUDE_DIRECTORIES "${_ts_prefix}/include/tracesim"
+    INTERFACE_COMPILE_OPTIONS "-ffunction-sections;-fdata-sections"
+    INTERFACE_LINK_OPTIONS "-nostartfiles;-nodefaultlibs;-T${_ts_lib}/tracesim.ld;-Wl,--gc-sections;-Wl,--defsym=vfprintf=__i_vfprintf"
+    INTERFACE_LINK_LIBRARIES "-Wl,--start-group;${_ts_lib}/libbsp.a;${_ts_lib}/libc.a;${_ts_lib}/libgcc.a;-Wl,--end-group")
+
+  add_library(tracesim::perf INTERFACE IMPORTED)
+  set_target_properties(tracesim::perf PROPERTIES
+    INTERFACE_LINK_LIBRARIES "${_ts_lib}/libtsperf.a;tracesim::bsp")
+
+  add_library(tracesim::stm INTERFACE IMPORTED)
+  set_target_properties(tracesim::stm PROPERTIES
+    INTERFACE_LINK_LIBRARIES "${_ts_lib}/libtsstm.a;tracesim::bsp")
+
+  add_library(tracesim::sbi INTERFACE IMPORTED)
+  set_target_properties(tracesim::sbi PROPERTIES
+    INTERFACE_SOURCES "${_ts_lib}/sbi_entry.o"
+    INTERFACE_LINK_LIBRARIES "${_ts_lib}/libtssbi.a;${_ts_lib}/libtssbi_s.a;tracesim::bsp")
+
+  add_library(tracesim::sbi_perf INTERFACE IMPORTED)
+  set_target_properties(tracesim::sbi_perf PROPERTIES
+    INTERFACE_COMPILE_DEFINITIONS PERF_PORT_SBI
+    INTERFACE_LINK_LIBRARIES "${_ts_lib}/libtsperf_sbi.a;tracesim::sbi")
+endif()
+
+# tracesim_sbi_payload(name sources...): an ELF of the M-mode SBI firmware and an S-mode
+# payload (the sources define int s_main(void))
+function(tracesim_sbi_payload name)
+  add_executable(${name} ${ARGN})
+  target_link_libraries(${name} PRIVATE tracesim::sbi)
+endfunction()
+
+unset(_ts_lib)
+unset(_ts_prefix)

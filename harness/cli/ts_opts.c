@@ -1,0 +1,222 @@
+/* ts_opts.c - see ts_opts.h */
+#include "ts_opts.h"
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ts_opts_init(ts_opts_t *o, const char *cmd, const ts_opt_t *table, int argc, char **argv) {
+    memset(o, 0, sizeof *o);
+    o->cmd = cmd;
+    o->table = table;
+    o->argc = argc;
+    o->argv = argv;
+    o->i = 1;
+}
+
+int ts_parse_uint(const char *s, uint64_t min, uint64_t max, unsigned flags, uint64_t *out) {
+    if (!s || !((*s >= '0' && *s <= '9'))) return -1;           /* no sign, no space, not empty */
+    uint64_t v = 0;
+    const char *p = s;
+    unsigned base = 10;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        base = 16;
+        p += 2;
+        if (!*p) return -1;
+    }
+    for (; *p; p++) {
+        unsigned d;
+        if (*p >= '0' && *p <= '9') d = (unsigned)(*p - '0');
+        else if (base == 16 && *p >= 'a' && *p <= 'f') d = (unsigned)(*p - 'a' + 10);
+        else if (base == 16 && *p >= 'A' && *p <= 'F') d = (unsigned)(*p - 'A' + 10);
+        else break;
+        if (v > (UINT64_MAX - d) / base) return -1;            /* overflow */
+        v = v * base + d;
+    }
+    if (*p && (flags & TS_OPT_SUFFIX) && !p[1]) {
+        unsigned shift = (*p == 'K' || *p == 'k') ? 10 : (*p == 'M' || *p == 'm') ? 20 : (*p == 'G' || *p == 'g') ? 30 : 0;
+        if (!shift) return -1;
+        if (v > (UINT64_MAX >> shift)) return -1;              /* overflow */
+        v <<= shift;
+        p++;
+    }
+    if (*p || v < min || v > max) return -1;
+    *out = v;
+    return 0;
+}
+
+/* a number as the range text says it: with a K/M/G suffix when the option takes them and
+ * the number is an exact multiple */
+static void fmt_num(uint64_t v, unsigned flags, char *buf, size_t len) {
+    static const char sfx[] = "GMK";
+    for (unsigned k = 0; (flags & TS_OPT_SUFFIX) && v && k < 3; k++) {
+        unsigned shift = 30 - 10 * k;
+        if (!(v & ((1ull << shift) - 1))) {
+            snprintf(buf, len, "%" PRIu64 "%c", v >> shift, sfx[k]);
+            return;
+        }
+    }
+    snprintf(buf, len, "%" PRIu64, v);
+}
+
+void ts_opt_range(const ts_opt_t *opt, char *buf, size_t len) {
+    char a[32], b[32];
+    if (opt->kind == TS_OPT_REAL) {
+        snprintf(buf, len, "%g to %g", opt->rmin, opt->rmax);
+        return;
+    }
+    fmt_num(opt->min, opt->flags, a, sizeof a);
+    fmt_num(opt->max, opt->flags, b, sizeof b);
+    if (opt->max == UINT64_MAX) snprintf(buf, len, "%s or more", a);
+    else snprintf(buf, len, "%s to %s", a, b);
+    if (opt->flags & TS_OPT_SUFFIX) {
+        size_t k = strlen(buf);
+        snprintf(buf + k, len - k, "; suffixes K, M, G");
+    }
+}
+
+static int fail(ts_opts_t *o, const char *f, ...) __attribute__((format(printf, 2, 3)));
+static int fail(ts_opts_t *o, const char *f, ...) {
+    va_list ap;
+    va_start(ap, f);
+    vsnprintf(o->err, sizeof o->err, f, ap);
+    va_end(ap);
+    size_t k = strlen(o->err);
+    snprintf(o->err + k, sizeof o->err - k, " (see tracesim %s --help)", o->cmd);
+    return TS_OPTS_ERROR;
+}
+
+/* checks and converts o->arg for o->opt */
+static int take_value(ts_opts_t *o) {
+    const ts_opt_t *t = o->opt;
+    char range[96], name[80];
+    snprintf(name, sizeof name, "--%s", t->name);
+    if (t->kind == TS_OPT_UINT) {
+        if (ts_parse_uint(o->arg, t->min, t->max, t->flags, &o->u)) {
+            ts_opt_range(t, range, sizeof range);
+            snprintf(o->err, sizeof o->err, "invalid value '%.200s' for %s (%s)", o->arg, name, range);
+            return TS_OPTS_ERROR;
+        }
+    } else if (t->kind == TS_OPT_REAL) {
+        char *end;
+        errno = 0;
+        const char *s = o->arg;
+        o->r = (*s == ' ' || *s == '\t' || !*s) ? NAN : strtod(s, &end);
+        if (isnan(o->r) || *end || errno || !isfinite(o->r) || o->r < t->rmin || o->r > t->rmax) {
+            ts_opt_range(t, range, sizeof range);
+            snprintf(o->err, sizeof o->err, "invalid value '%.200s' for %s (%s)", o->arg, name, range);
+            return TS_OPTS_ERROR;
+        }
+    } else if (t->kind == TS_OPT_STRING && !*o->arg) {
+        return fail(o, "empty value for %s", name);
+    }
+    return t->id;
+}
+
+int ts_opts_next(ts_opts_t *o) {
+    o->opt = NULL;
+    o->arg = NULL;
+    if (o->i >= o->argc) return TS_OPTS_END;
+    const char *a = o->argv[o->i++];
+    if (o->only_positional || a[0] != '-' || !a[1]) {
+        o->arg = a;
+        return TS_OPTS_POSITIONAL;
+    }
+    if (!strcmp(a, "--")) {
+        o->only_positional = true;
+        return ts_opts_next(o);
+    }
+    const char *inline_val = NULL;
+    if (a[1] == '-') {
+        const char *name = a + 2, *eq = strchr(name, '=');
+        size_t n = eq ? (size_t)(eq - name) : strlen(name);
+        for (const ts_opt_t *t = o->table; t->id; t++)
+            if (strlen(t->name) == n && !strncmp(t->name, name, n)) { o->opt = t; break; }
+        if (!o->opt) {
+            char shown[128];
+            snprintf(shown, sizeof shown, "%.*s", (int)(eq ? (size_t)(eq - a) : strlen(a)), a);
+            return fail(o, "unknown option '%.100s'", shown);
+        }
+        if (eq) inline_val = eq + 1;
+    } else {
+        for (const ts_opt_t *t = o->table; t->id; t++)
+            if (t->short_name && t->short_name == a[1]) { o->opt = t; break; }
+        if (!o->opt) {
+            char shown[3] = {'-', a[1], 0};
+            return fail(o, "unknown option '%s'", shown);
+        }
+        if (a[2]) inline_val = a + 2;
+    }
+    char name[80];
+    snprintf(name, sizeof name, "--%s", o->opt->name);
+    if (o->opt->kind == TS_OPT_FLAG) {
+        if (inline_val) return fail(o, "%s takes no value", name);
+        return o->opt->id;
+    }
+    if (inline_val) {
+        o->arg = inline_val;
+    } else {
+        if (o->i >= o->argc) return fail(o, "option %s needs a value", name);
+        o->arg = o->argv[o->i++];
+    }
+    return take_value(o);
+}
+
+/* "  -o, --out DIR" for the help, "`-o, --out DIR`" for a table cell */
+static void left_part(const ts_opt_t *t, char *buf, size_t len, bool markdown) {
+    char sh[8] = "    ";
+    if (t->short_name) snprintf(sh, sizeof sh, "-%c, ", t->short_name);
+    else if (markdown) sh[0] = 0;
+    snprintf(buf, len, "%s%s--%s%s%s%s", markdown ? "`" : "  ", sh, t->name, t->metavar ? " " : "",
+             t->metavar ? t->metavar : "", markdown ? "`" : "");
+}
+
+/* the help text with the range of a number appended */
+static void full_help(const ts_opt_t *t, char *buf, size_t len) {
+    snprintf(buf, len, "%s", t->help ? t->help : "");
+    if (t->kind == TS_OPT_UINT || t->kind == TS_OPT_REAL) {
+        char range[96];
+        ts_opt_range(t, range, sizeof range);
+        size_t k = strlen(buf);
+        snprintf(buf + k, len - k, " [%s]", range);
+    }
+}
+
+void ts_opts_help(FILE *f, const ts_opt_t *table) {
+    for (const ts_opt_t *t = table; t->id; t++) {
+        char left[128], help[2048];
+        left_part(t, left, sizeof left, false);
+        full_help(t, help, sizeof help);
+        size_t l = strlen(left);
+        if (l < 24) fprintf(f, "%-25s", left);
+        else fprintf(f, "%s\n%25s", left, "");
+        for (const char *p = help; *p;) {
+            const char *nl = strchr(p, '\n');
+            size_t n = nl ? (size_t)(nl - p) : strlen(p);
+            fprintf(f, "%.*s\n", (int)n, p);
+            p += n;
+            if (*p == '\n') {
+                p++;
+                fprintf(f, "%25s", "");
+            }
+        }
+    }
+}
+
+void ts_opts_markdown(FILE *f, const ts_opt_t *table) {
+    fputs("| option | meaning |\n|---|---|\n", f);
+    for (const ts_opt_t *t = table; t->id; t++) {
+        char left[128], help[2048];
+        left_part(t, left, sizeof left, true);
+        full_help(t, help, sizeof help);
+        fprintf(f, "| %s | ", left);
+        for (const char *p = help; *p; p++) {
+            if (*p == '\n') fputc(' ', f);
+            else if (*p == '|') fputs("\\|", f);
+            else fputc(*p, f);
+        }
+        fputs(" |\n", f);
+    }
+}

@@ -1,0 +1,102 @@
+/* elf_read.c - see elf_read.h. Beyond libelf's own checks: the header and program-header
+ * entry sizes must be the ELF32 ones (libelf accepts e_phentsize 0 and reads its own size),
+ * every segment must lie inside the file and fit in 32 bits, and the entry point must be
+ * inside a loadable segment. */
+#include "elf_read.h"
+#include "ts_file.h"
+#include <gelf.h>
+#include <libelf.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef EM_RISCV
+#define EM_RISCV 243
+#endif
+
+enum elf_load_status elf_read(const char *path, elf_seg_fn seg, void *ctx, uint32_t *entry, char *err, size_t errlen) {
+    enum elf_load_status st = ELF_INVALID;
+    int fd = ts_open_input(path, err, errlen);
+    if (fd < 0) return ELF_CANNOT_OPEN;
+    if (elf_version(EV_CURRENT) == EV_NONE) {
+        snprintf(err, errlen, "libelf initialisation failed");
+        close(fd);
+        return ELF_INVALID;
+    }
+    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
+    size_t fsize = 0;
+    char *raw = e ? elf_rawfile(e, &fsize) : NULL;
+    GElf_Ehdr eh;
+    if (!e || elf_kind(e) != ELF_K_ELF || !raw || !gelf_getehdr(e, &eh)) {
+        snprintf(err, errlen, "%s is not an ELF file (or is truncated)", path);
+        goto out;
+    }
+    if (eh.e_ident[EI_CLASS] != ELFCLASS32 || eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_RISCV) {
+        snprintf(err, errlen, "%s is not a 32-bit little-endian RISC-V ELF (class %d, machine %d)", path,
+                 eh.e_ident[EI_CLASS], eh.e_machine);
+        st = ELF_WRONG_ARCH;
+        goto out;
+    }
+    if (eh.e_type != ET_EXEC) {
+        snprintf(err, errlen, "%s is not an executable (ELF type %d)", path, eh.e_type);
+        st = ELF_WRONG_ARCH;
+        goto out;
+    }
+    if (eh.e_ehsize != sizeof(Elf32_Ehdr) || eh.e_phentsize != sizeof(Elf32_Phdr)) {
+        snprintf(err, errlen, "%s: malformed ELF header (header size %u, program header size %u; 52 and 32 expected)",
+                 path, eh.e_ehsize, eh.e_phentsize);
+        goto out;
+    }
+    size_t phnum;
+    if (elf_getphdrnum(e, &phnum) || phnum == 0) {
+        snprintf(err, errlen, "%s has no program headers", path);
+        goto out;
+    }
+    if (eh.e_phoff > fsize || phnum > (fsize - eh.e_phoff) / sizeof(Elf32_Phdr)) {
+        snprintf(err, errlen, "%s: the program headers lie outside the file (truncated file?)", path);
+        goto out;
+    }
+    unsigned loaded = 0;
+    bool entry_ok = false;
+    for (size_t i = 0; i < phnum; i++) {
+        GElf_Phdr ph;
+        if (!gelf_getphdr(e, (int)i, &ph)) {
+            snprintf(err, errlen, "%s: program header %zu is unreadable (truncated file?)", path, i);
+            goto out;
+        }
+        if (ph.p_type != PT_LOAD || ph.p_memsz == 0) continue;
+        if (ph.p_filesz > ph.p_memsz || ph.p_offset > fsize || ph.p_filesz > fsize - ph.p_offset) {
+            snprintf(err, errlen, "%s: segment %zu lies outside the file (truncated file?)", path, i);
+            goto out;
+        }
+        if (ph.p_paddr > UINT32_MAX || ph.p_memsz > UINT32_MAX || ph.p_paddr + ph.p_memsz > (uint64_t)UINT32_MAX + 1) {
+            snprintf(err, errlen, "%s: segment %zu [0x%llx, +0x%llx) does not fit in 32-bit addresses", path, i,
+                     (unsigned long long)ph.p_paddr, (unsigned long long)ph.p_memsz);
+            st = ELF_OUTSIDE_RAM;
+            goto out;
+        }
+        if (!seg(ctx, i, (uint32_t)ph.p_paddr, raw + ph.p_offset, (uint32_t)ph.p_filesz, (uint32_t)ph.p_memsz, err,
+                 errlen)) {
+            st = ELF_OUTSIDE_RAM;
+            goto out;
+        }
+        /* the entry point is a virtual address: inside this segment's [vaddr, vaddr + memsz) */
+        if (eh.e_entry >= ph.p_vaddr && eh.e_entry - ph.p_vaddr < ph.p_memsz) entry_ok = true;
+        loaded++;
+    }
+    if (!loaded) {
+        snprintf(err, errlen, "%s has no loadable segment", path);
+        goto out;
+    }
+    if (!entry_ok) {
+        snprintf(err, errlen, "%s: the entry point 0x%llx is not inside a loadable segment", path,
+                 (unsigned long long)eh.e_entry);
+        goto out;
+    }
+    *entry = (uint32_t)eh.e_entry;
+    st = ELF_OK;
+out:
+    if (e) elf_end(e);
+    close(fd);
+    return st;
+}

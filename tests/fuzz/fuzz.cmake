@@ -1,0 +1,46 @@
+# libFuzzer targets over what tracesim parses from users' files (included by tests/CMakeLists.txt
+# when clang is found). ts_fuzz_target(NAME SOURCES files... [INCLUDES dirs...] [LIBS flags...]
+# [SEEDS files...] [SECONDS n]) builds NAME with clang -fsanitize=fuzzer,address,undefined and
+# adds the ctest test fuzz.NAME: a short run (SECONDS, default 10) from a fresh corpus made of
+# the SEEDS; any sanitizer report or libFuzzer error fails it. `cmake --build build --target
+# fuzz-nightly` runs every target for longer (tests/fuzz/nightly.sh, FUZZ_SECONDS each).
+set(TS_FUZZ_TARGETS "" CACHE INTERNAL "")
+function(ts_fuzz_target name)
+  cmake_parse_arguments(F "" "SECONDS" "SOURCES;INCLUDES;LIBS;SEEDS" ${ARGN})
+  if(NOT F_SECONDS)
+    set(F_SECONDS 10)
+  endif()
+  set(inc "")
+  foreach(d ${F_INCLUDES})
+    list(APPEND inc -I${d})
+  endforeach()
+  add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/fuzz_${name}
+    COMMAND ${CLANG} -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all ${inc} ${F_SOURCES}
+            ${F_LIBS} -o ${CMAKE_BINARY_DIR}/fuzz_${name}
+    DEPENDS ${F_SOURCES}
+    COMMENT "Building the libFuzzer target fuzz_${name}")
+  add_custom_target(fuzz_${name}_target ALL DEPENDS ${CMAKE_BINARY_DIR}/fuzz_${name})
+  set(corpus ${CMAKE_BINARY_DIR}/test-runs/fuzz_${name})
+  string(REPLACE ";" " " seeds "${F_SEEDS}")
+  add_test(NAME fuzz.${name} COMMAND sh -c
+    "rm -rf ${corpus} && mkdir -p ${corpus} && for s in ${seeds}; do cp \"$s\" ${corpus}/ || exit 1; done; ${CMAKE_BINARY_DIR}/fuzz_${name} -max_total_time=${F_SECONDS} -timeout=5 -rss_limit_mb=1024 -print_final_stats=1 ${corpus} 2>&1 | tail -5")
+  set_tests_properties(fuzz.${name} PROPERTIES LABELS fuzz TIMEOUT 120
+    FAIL_REGULAR_EXPRESSION "ERROR: libFuzzer|ERROR: AddressSanitizer|runtime error|SUMMARY|deadly signal")
+  set(TS_FUZZ_TARGETS ${TS_FUZZ_TARGETS} ${name} CACHE INTERNAL "")
+endfunction()
+
+set(H ${CMAKE_SOURCE_DIR}/harness)
+ts_fuzz_target(elf
+  SOURCES ${H}/fuzz/fuzz_elf.c ${CMAKE_SOURCE_DIR}/sim/elf_read.c ${H}/decoder/elf_syms.c ${H}/cli/ts_file.c
+  INCLUDES ${CMAKE_SOURCE_DIR}/sim ${H}/decoder ${H}/cli
+  LIBS -lelf
+  SEEDS ${TS_FW_DIR}/hello.elf ${TS_FW_DIR}/tests/rv64.elf ${CMAKE_SOURCE_DIR}/../shared/captures/e31_hello_debug.elf)
+ts_fuzz_target(sweep
+  SOURCES ${H}/fuzz/fuzz_sweep.c ${H}/sweep/sweep_json.c ${H}/sweep/sweep_index.c ${H}/sweep/sweep_spec.c
+  INCLUDES ${H}/sweep
+  SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/sweep/plan.json ${CMAKE_CURRENT_SOURCE_DIR}/sweeps/overhead.json
+        ${CMAKE_CURRENT_SOURCE_DIR}/sweeps/mixed.json)
+
+add_custom_target(fuzz-nightly
+  COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/nightly.sh ${CMAKE_BINARY_DIR} ${TS_FUZZ_TARGETS}
+  USES_TERMINAL)

@@ -1,0 +1,248 @@
+#!/usr/bin/env bash
+# sdk_test.sh BUILD_DIR CASE - the installed tree (README "Your own firmware"). Every case
+# installs with `cmake --install BUILD_DIR --prefix` into a fresh temporary folder outside the
+# source tree, then moves the prefix elsewhere (the tree must be relocatable) and uses only
+# the moved tree: its tracesim, pkg-config modules, CMake package and template. Cases:
+#   files          the installed files: binaries, waves views and filters, headers with the
+#                  .def tables they include, libraries (none instrumented: no relocation
+#                  against __cyg_profile_func_*), linker script, modules, package
+#   paths          no installed text file names the source, build or first install folder
+#   version        tracesim --version (and tracesim-sc's): "NAME X.Y.Z (commit C)", C a
+#                  commit of the source tree (or "unknown" when it is not a git work tree)
+#   version_tarball cmake/version.cmake on a copy of the sources that is not a git work tree
+#                  (a tarball), alone and unpacked inside another git repository: commit
+#                  "unknown"; on the source tree itself: its HEAD
+#   template_make  the template as copied, built by its Makefile (pkg-config): runs, exits 0,
+#                  `check` passes on its 354 records (fib(10): 177 calls, each an enter and an
+#                  exit record) and `report` shows fib with 177 calls
+#   template_cmake the same, built by its CMakeLists.txt (find_package + toolchain file)
+#   two_file       tests/sdk/two_file (main.c + work.c) with the README's one-line pkg-config
+#                  command, -g -finstrument-functions on both files, at -O0, -Os and -O2: each
+#                  exits 0, checks on 22 records (run 1 call, twice 10 calls) and reports
+#                  them; only the program's own functions call __cyg_profile_func_enter/exit
+#                  (objdump: the perf library, the BSP and the hooks are not instrumented)
+#   sbi_payload    tests/sdk/sbi_payload (an S-mode payload returning 7) with the CMake
+#                  package's tracesim_sbi_payload() and with pkg-config tracesim-sbi: exit 7;
+#                  firmware/sbi/sbi_perf_lib.c with tracesim::sbi_perf and pkg-config
+#                  tracesim-sbi-perf: exit 0, check passes on its 20 records
+#   waves          `tracesim waves RUN --no-gui` from the installed binary writes the view
+#                  from the installed views (a line added to the installed pipeline view shows
+#                  up), with the source tree hidden (a mount namespace) when unshare allows it
+#   readme         the commands of the README's "Your own firmware", as written, with HOME a
+#                  temporary folder and the build folder as ./build (tests/sdk/two_file's files
+#                  as my.c and other.c, `tracesim waves` with --no-gui): each succeeds, the
+#                  installed tracesim runs them, check passes
+#   no_pkgconfig   the template's Makefile without PKG_CONFIG_PATH: one line saying what to
+#                  set, non-zero exit, no app.elf; `make clean` still works
+#   no_toolchain   the template's CMakeLists.txt without the toolchain file: configuring fails
+#                  with a message naming the installed toolchain file
+set -eu
+build=$(cd "$1" && pwd); case_=$2
+src=$(cd "$(dirname "$0")/../.." && pwd)
+here=$src/tests/sdk
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/tracesim-sdk.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+
+if [ "$case_" = readme ]; then
+  awk '/^## Your own firmware$/ {on = 1; next} on && /^## / {exit} on && /^    [^ ]/ {print substr($0, 5)}' \
+    "$src/README.md" > "$tmp/commands"
+  [ "$(wc -l < "$tmp/commands")" -ge 10 ] || fail "fewer than 10 commands in the README section"
+  { echo 'set -eux'
+    while IFS= read -r l; do
+      case "$l" in *"my.c other.c"*) echo "cp '$here/two_file/main.c' my.c && cp '$here/two_file/work.c' other.c" ;; esac
+      case "$l" in *"tracesim waves "*) l="$l --no-gui" ;; esac
+      printf '%s\n' "$l"
+    done < "$tmp/commands"
+    echo 'test "$(command -v tracesim)" = "$HOME/tracesim/bin/tracesim"'
+    echo 'grep -q "^check: 354 perf records equal the ground truth" <(tracesim check runs/app)'
+    echo 'test -x build/app.elf && test -x my.elf && test -s runs/app-waves/view.gtkw'
+  } > "$tmp/readme.sh"
+  mkdir "$tmp/home" "$tmp/checkout" && ln -s "$build" "$tmp/checkout/build"
+  (cd "$tmp/checkout" && HOME=$tmp/home bash "$tmp/readme.sh") > "$tmp/readme.log" 2>&1 ||
+    { cat "$tmp/readme.log"; fail "a command of the README section failed"; }
+  echo "sdk.$case_: ok"; exit 0
+fi
+if [ "$case_" = version_tarball ]; then
+  gen() {  # gen SRC OUT: the commit cmake/version.cmake writes for the tree SRC
+    cmake -DTS_SRC_DIR="$1" -DTS_GEN_DIR="$2" -DPROJECT_VERSION=1.2.3 -P "$src/cmake/version.cmake" >&2 &&
+      sed -n 's/^#define TS_GIT_COMMIT "\(.*\)"$/\1/p' "$2/ts_version.h"
+  }
+  mkdir -p "$tmp/repo/tracesim" "$tmp/gen"
+  cp -r "$src/cmake" "$tmp/repo/tracesim/"
+  [ "$(gen "$tmp/repo/tracesim" "$tmp/gen")" = unknown ] || fail "a tree outside git: commit not unknown"
+  grep -qx '#define TS_VERSION "1.2.3"' "$tmp/gen/ts_version.h" || fail "TS_VERSION"
+  git -C "$tmp/repo" init -q && git -C "$tmp/repo" -c user.name=t -c user.email=t@t commit -q --allow-empty -m x
+  [ "$(gen "$tmp/repo/tracesim" "$tmp/gen")" = unknown ] || fail "a tarball unpacked inside another repository: commit not unknown"
+  if git -C "$src" rev-parse --show-toplevel >/dev/null 2>&1; then
+    [ "$(gen "$src" "$tmp/gen")" = "$(git -C "$src" rev-parse --short=12 HEAD)" ] || fail "the source tree's commit"
+  fi
+  echo "sdk.$case_: ok"; exit 0
+fi
+
+# install, then move: everything below uses $P only
+cmake --install "$build" --prefix "$tmp/stage" > "$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; fail "cmake --install"; }
+mkdir "$tmp/moved"
+mv "$tmp/stage" "$tmp/moved/P"
+P=$tmp/moved/P
+export PKG_CONFIG_PATH=$P/lib/pkgconfig PKG_CONFIG_LIBDIR=$P/lib/pkgconfig
+ts=$P/bin/tracesim
+
+# run_check NAME ELF RECORDS [FUNC CALLS]...: runs ELF with the installed tracesim (exit 0),
+# checks its records (exactly RECORDS equal the ground truth) and its profile (FUNC CALLS)
+run_check() {
+  local name=$1 elf=$2 records=$3; shift 3
+  local run=$tmp/runs/$name
+  "$ts" run -q -o "$run" "$elf" > "$tmp/$name.out" 2>&1 || { cat "$tmp/$name.out"; fail "$name: run exit $?"; }
+  "$ts" check "$run" > "$tmp/$name.check" 2>&1 || { cat "$tmp/$name.check"; fail "$name: check"; }
+  grep -q "^check: $records perf records equal the ground truth" "$tmp/$name.check" ||
+    { cat "$tmp/$name.check"; fail "$name: check does not find $records records"; }
+  "$ts" report --elf "$elf" "$run/trace.rtd" > "$tmp/$name.report" 2>&1 || { cat "$tmp/$name.report"; fail "$name: report"; }
+  while [ $# -gt 0 ]; do
+    awk -v f="$1" -v c="$2" '$NF == f && $2 == c && $1 ~ /^[0-9.]+$/ {ok = 1} END {exit !ok}' "$tmp/$name.report" ||
+      { cat "$tmp/$name.report"; fail "$name: report has no line for $1 with $2 calls"; }
+    shift 2
+  done
+}
+
+case "$case_" in
+files)
+  for f in bin/tracesim share/tracesim/waves/make_view.sh share/tracesim/waves/views/pipeline.gtkw \
+           share/tracesim/waves/filters/tcode.txt include/tracesim/bsp.h include/tracesim/sifive_bare_perf.h \
+           include/tracesim/sifive_trace.h include/tracesim/ts_stm.h include/tracesim/sbi_client.h \
+           include/tracesim/trace_regs.def include/tracesim/stm.def include/tracesim/soc_map.def \
+           include/tracesim/hpm_events.def lib/tracesim/libbsp.a lib/tracesim/libtsperf.a \
+           lib/tracesim/libtsstm.a lib/tracesim/libtssbi.a lib/tracesim/libtssbi_s.a \
+           lib/tracesim/libtsperf_sbi.a lib/tracesim/sbi_entry.o lib/tracesim/libc.a \
+           lib/tracesim/libgcc.a lib/tracesim/tracesim.ld share/tracesim/toolchain.cmake \
+           lib/cmake/tracesim-firmware/tracesim-firmware-config.cmake \
+           share/tracesim/template/CMakeLists.txt share/tracesim/template/Makefile \
+           share/tracesim/template/main.c; do
+    [ -s "$P/$f" ] || fail "$f not installed"
+  done
+  [ -x "$build/tracesim-sc" ] && { [ -x "$P/bin/tracesim-sc" ] || fail "bin/tracesim-sc not installed"; }
+  for m in bsp perf stm sbi sbi-perf; do
+    pkg-config --exists "tracesim-$m" || fail "pkg-config module tracesim-$m"
+  done
+  # every header the installed headers include is installed too (or is the C library's)
+  for inc in $(sed -n 's/^#include "\(.*\)"/\1/p' "$P"/include/tracesim/*.h | sort -u); do
+    [ -f "$P/include/tracesim/$inc" ] || fail "include/tracesim/$inc (included by an installed header) not installed"
+  done
+  # no installed library is instrumented: no relocation against the entry/exit hooks
+  for l in bsp tsperf tsstm tssbi tssbi_s tsperf_sbi; do
+    n=$(riscv64-unknown-elf-objdump -r "$P/lib/tracesim/lib$l.a" | grep -cE 'R_RISCV[A-Z_0-9]*[[:space:]]+__cyg_profile_func_' || true)
+    [ "$n" = 0 ] || fail "lib$l.a calls __cyg_profile_func_enter/exit ($n relocations): instrumented"
+  done
+  # libgcc is the rv32im one: 32-bit objects
+  riscv64-unknown-elf-objdump -f "$P/lib/tracesim/libgcc.a" | grep -q 'file format elf32-littleriscv' ||
+    fail "lib/tracesim/libgcc.a is not a 32-bit RISC-V library"
+  ;;
+paths)
+  srcr=$(cd "$src" && pwd -P); buildr=$(cd "$build" && pwd -P)
+  for d in "$src" "$srcr" "$build" "$buildr" "$tmp/stage"; do
+    if grep -rIlF -- "$d" "$P"; then fail "installed text files above name $d"; fi
+  done
+  [ "$(grep -rIl . "$P" | wc -l)" -ge 15 ] || fail "fewer text files than expected were searched"
+  ;;
+version)
+  for b in tracesim tracesim-sc; do
+    [ -x "$P/bin/$b" ] || { [ "$b" = tracesim-sc ] && continue; fail "no $b"; }
+    v=$("$P/bin/$b" --version)
+    echo "$v"
+    [[ "$v" =~ ^$b\ [0-9]+\.[0-9]+\.[0-9]+\ \(commit\ ([0-9a-f]{12}|unknown)\)$ ]] || fail "$b --version: '$v'"
+    c=${BASH_REMATCH[1]}
+    if git -C "$src" rev-parse --show-toplevel >/dev/null 2>&1; then
+      [ "$c" != unknown ] || fail "$b --version says commit unknown in a git work tree"
+      [ "$(git -C "$src" cat-file -t "$c" 2>/dev/null)" = commit ] || fail "$b --version: $c is not a commit of $src"
+    fi
+  done
+  ;;
+template_make)
+  cp -r "$P/share/tracesim/template" "$tmp/app"
+  make -C "$tmp/app" > "$tmp/make.log" 2>&1 || { cat "$tmp/make.log"; fail "make"; }
+  run_check template_make "$tmp/app/app.elf" 354 fib 177
+  grep -qx 'fib(10) = 55' "$tmp/runs/template_make/uart.txt" || fail "uart.txt"
+  ;;
+template_cmake)
+  cp -r "$P/share/tracesim/template" "$tmp/app"
+  { cmake -S "$tmp/app" -B "$tmp/app/build" -DCMAKE_TOOLCHAIN_FILE="$P/share/tracesim/toolchain.cmake" \
+          -DCMAKE_PREFIX_PATH="$P" && cmake --build "$tmp/app/build"; } > "$tmp/cmake.log" 2>&1 ||
+    { cat "$tmp/cmake.log"; fail "cmake"; }
+  run_check template_cmake "$tmp/app/build/app.elf" 354 fib 177
+  grep -qx 'fib(10) = 55' "$tmp/runs/template_cmake/uart.txt" || fail "uart.txt"
+  ;;
+two_file)
+  cp "$here/two_file/main.c" "$here/two_file/work.c" "$tmp/"
+  cd "$tmp"
+  for o in -O0 -Os -O2; do
+    # the README's command, the user's -O, -g and -finstrument-functions for every file
+    riscv64-unknown-elf-gcc $(pkg-config --cflags tracesim-perf) $o -g -finstrument-functions main.c work.c \
+      $(pkg-config --libs tracesim-perf) -o "my$o.elf" || fail "building with $o"
+    run_check "two_file$o" "$tmp/my$o.elf" 22 run 1 twice 10
+    grep -qx 'sum = 90' "$tmp/runs/two_file$o/uart.txt" || fail "$o: uart.txt"
+    # the functions that call the hooks: exactly the program's own
+    callers=$(riscv64-unknown-elf-objdump -d "my$o.elf" |
+      awk '/^[0-9a-f]+ <.*>:$/ {f = $2; gsub(/[<>:]/, "", f)}
+           /<__cyg_profile_func_(enter|exit)>$/ && /jal|call|tail|\tj\t/ {print f}' | sort -u | tr '\n' ' ')
+    [ "$callers" = "main run twice " ] || fail "$o: __cyg_profile_func_enter/exit called from: $callers"
+  done
+  ;;
+sbi_payload)
+  cp -r "$here/sbi_payload" "$tmp/sbi"
+  cp "$src/firmware/sbi/sbi_perf_lib.c" "$tmp/sbi/"
+  { cmake -S "$tmp/sbi" -B "$tmp/sbi/build" -DCMAKE_TOOLCHAIN_FILE="$P/share/tracesim/toolchain.cmake" \
+          -DCMAKE_PREFIX_PATH="$P" && cmake --build "$tmp/sbi/build"; } > "$tmp/cmake.log" 2>&1 ||
+    { cat "$tmp/cmake.log"; fail "cmake"; }
+  riscv64-unknown-elf-gcc $(pkg-config --cflags tracesim-sbi) -O2 -g "$tmp/sbi/s_app.c" \
+    $(pkg-config --libs tracesim-sbi) -o "$tmp/s_app_pc.elf" || fail "building with pkg-config tracesim-sbi"
+  for elf in "$tmp/sbi/build/s_app.elf" "$tmp/s_app_pc.elf"; do
+    rc=0; "$ts" run -q -o "$tmp/run" "$elf" > "$tmp/out" 2>&1 || rc=$?
+    [ $rc = 7 ] || { cat "$tmp/out"; fail "$elf: exit $rc, expected 7"; }
+    grep -qx 'S-mode payload: SBI spec version 0x3' "$tmp/run/uart.txt" || fail "$elf: uart.txt"
+  done
+  # the perf library in S-mode, its counters through the SBI PMU (fw.sbi_perf_lib_1.check's
+  # program: 20 records)
+  riscv64-unknown-elf-gcc $(pkg-config --cflags tracesim-sbi-perf) -O2 -g "$tmp/sbi/sbi_perf_lib.c" \
+    $(pkg-config --libs tracesim-sbi-perf) -o "$tmp/perf_lib_pc.elf" || fail "building with pkg-config tracesim-sbi-perf"
+  run_check sbi_perf_cmake "$tmp/sbi/build/perf_lib.elf" 20
+  run_check sbi_perf_pc "$tmp/perf_lib_pc.elf" 20
+  ;;
+waves)
+  cp -r "$P/share/tracesim/template" "$tmp/app"
+  make -C "$tmp/app" > "$tmp/make.log" 2>&1 || { cat "$tmp/make.log"; fail "make"; }
+  "$ts" run -q -o "$tmp/run" --waves "$tmp/run/waves.fst" "$tmp/app/app.elf" > /dev/null || fail "run --waves"
+  echo '[*] sdk_test: from the installed views' >> "$P/share/tracesim/waves/views/pipeline.gtkw"
+  cmd=("$ts" waves "$tmp/run" --no-gui)
+  if unshare -rm true 2>/dev/null; then
+    mkdir "$tmp/empty"
+    # the source tree (and the build tree inside it, if it is) is an empty folder
+    unshare -rm sh -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' sh "$tmp/empty" "$src" "${cmd[@]}" \
+      > "$tmp/waves.out" 2>&1 || { cat "$tmp/waves.out"; fail "tracesim waves with the source tree hidden"; }
+  else
+    echo "unshare not allowed: the source tree stays visible"
+    "${cmd[@]}" > "$tmp/waves.out" 2>&1 || { cat "$tmp/waves.out"; fail "tracesim waves"; }
+  fi
+  grep -qx '\[\*\] sdk_test: from the installed views' "$tmp/run/view.gtkw" || fail "view.gtkw is not made from the installed views"
+  grep -q 'soc\.' "$tmp/run/view.gtkw" || fail "view.gtkw has no signals"
+  grep -q "^gtkwave " "$tmp/waves.out" || fail "no gtkwave command printed"
+  [ -s "$tmp/run/markers.txt" ] || fail "no markers.txt"
+  ;;
+no_pkgconfig)
+  cp -r "$P/share/tracesim/template" "$tmp/app"
+  rc=0; env -u PKG_CONFIG_PATH PKG_CONFIG_LIBDIR=/nonexistent make -C "$tmp/app" -s > "$tmp/out" 2>&1 || rc=$?
+  [ $rc != 0 ] || fail "make succeeded without the SDK's modules"
+  grep -q 'set PKG_CONFIG_PATH=PREFIX/lib/pkgconfig' "$tmp/out" || { cat "$tmp/out"; fail "no line saying what to set"; }
+  [ ! -e "$tmp/app/app.elf" ] || fail "app.elf made anyway"
+  [ "$(grep -c . "$tmp/out")" = 1 ] || { cat "$tmp/out"; fail "more than one line"; }
+  env -u PKG_CONFIG_PATH PKG_CONFIG_LIBDIR=/nonexistent make -C "$tmp/app" -s clean || fail "make clean needs pkg-config"
+  ;;
+no_toolchain)
+  cp -r "$P/share/tracesim/template" "$tmp/app"
+  rc=0; cmake -S "$tmp/app" -B "$tmp/app/build" -DCMAKE_PREFIX_PATH="$P" > "$tmp/out" 2>&1 || rc=$?
+  [ $rc != 0 ] || fail "configured with the host compiler"
+  tr -d '\n' < "$tmp/out" | tr -s ' ' | grep -qF -- "-DCMAKE_TOOLCHAIN_FILE=$P/share/tracesim/toolchain.cmake" ||
+    { cat "$tmp/out"; fail "no message naming the toolchain file"; }
+  ;;
+*) fail "unknown case $case_" ;;
+esac
+echo "sdk.$case_: ok"
