@@ -1,5 +1,7 @@
 /* run_folder.c - see run_folder.h. */
 #include "run_folder.h"
+#include "elf_syms.h"
+#include "ts_file.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -9,8 +11,9 @@
 #include <unistd.h>
 
 int ts_file_fnv1a64(const char *path, uint64_t *hash) {
-    FILE *f = fopen(path, "rb");
-    if (!f) return -1;
+    char err[256];
+    FILE *f = ts_fopen_input(path, err, sizeof err);     /* a regular file, never blocking */
+    if (!f) { errno = EINVAL; return -1; }
     uint64_t h = 0xcbf29ce484222325ull;            /* FNV-1a 64: offset basis, prime 2^40 + 0x1b3 */
     unsigned char buf[65536];
     size_t n;
@@ -106,7 +109,13 @@ static bool recorded_hash(const char *run_dir, uint64_t *h) {
     return true;
 }
 
+/* the warning for an ELF that is not the one that ran; not for a file that is no readable ELF
+ * (the caller's reader says why in one line) */
 static void mismatch(const char *elf, const char *run_dir, const char *elf_ran) {
+    elf_syms_t syms;
+    char err[512];
+    if (elf_syms_load(&syms, elf, err, sizeof err)) return;
+    elf_syms_free(&syms);
     fprintf(stderr, "tracesim: warning: %s is not the ELF that ran in %s (its hash differs from stats.txt's elf_fnv1a64; "
                     "the run was of %s): function names and checks may be wrong\n", elf, run_dir, elf_ran);
 }
@@ -117,10 +126,9 @@ int ts_run_elf(const char *run_dir, const char *override, char *out, size_t len,
     char ran[4200] = "";
     if (!run_dir || !*run_dir || !ts_run_stat(run_dir, "elf", ran, sizeof ran)) snprintf(ran, sizeof ran, "?");
     if (override) {
-        if (!is_file(override)) {
-            snprintf(err, errlen, "cannot read the ELF %s: %s", override, errno ? strerror(errno) : "not a regular file");
-            return -1;
-        }
+        int fd = ts_open_input(override, err, errlen);
+        if (fd < 0) return -1;
+        close(fd);
         snprintf(out, len, "%s", override);
         if (have && (ts_file_fnv1a64(override, &h) || h != want)) mismatch(override, run_dir, ran);
         return 1;

@@ -43,8 +43,9 @@ typedef struct ts_run_arg {
 void ts_run_arg(const char *arg, ts_run_arg_t *ra);
 
 /* The ELF of the run in run_dir (order above; override: --elf or NULL). 1 found (path in
- * out), 0 none found (a one-line reason in err), -1 override given but unreadable (err).
- * Warns on stderr (one line) when the file taken is not the ELF that ran. */
+ * out), 0 none found (a one-line reason in err), -1 override given but not a readable
+ * regular file (err). Warns on stderr (one line) when the file taken is not the ELF that
+ * ran but is an ELF whose symbols load (else the caller's reader gives the one line). */
 int ts_run_elf(const char *run_dir, const char *override, char *out, size_t len, char *err, size_t errlen);
 /* A path stats.txt records under key (e.g. "waves"): key_rel from the run folder, else key as
  * recorded (absolute, or for old run folders relative to the working directory, else to the
