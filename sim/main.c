@@ -8,6 +8,7 @@
 #include "overhead.h"
 #include "exit_codes.h"
 #include "run_outputs.h"
+#include "run_folder.h"
 #include "sweep_cli.h"
 #include "soc.h"
 #include "stmfilter.h"
@@ -255,6 +256,16 @@ static int find_mark(soc_cfg_t *cfg, const char *elf, const char *dir, uint32_t 
     cfg->waves_to = cycle + n + 1;
     return 0;
 }
+/* a path of stats.txt, absolute (abs) and relative to the run folder dir (rel); each is the
+ * path as given if it cannot be resolved */
+static void stats_paths(const char *dir, const char *path, char abs[4096], char rel[4096]) {
+    char d[4096];
+    snprintf(abs, 4096, "%s", path);
+    snprintf(rel, 4096, "%s", path);
+    if (!realpath(path, abs)) { snprintf(abs, 4096, "%s", path); return; }
+    if (!realpath(dir, d) || ts_rel_path(d, abs, rel, 4096)) snprintf(rel, 4096, "%s", abs);
+}
+
 #ifndef TS_SYSTEMC
 /* tracesim run --systemc: the same arguments to tracesim-sc, the SystemC build next to this
  * program (which itself links no SystemC) */
@@ -476,15 +487,26 @@ static int cmd_run(int argc, char **argv) {
     snprintf(path, sizeof path, "%s/stats.txt", dir);
     FILE *f = fopen(path, "w");
     if (f) {
-        fprintf(f, "elf %s\nexit_reason %s\nexit_code %d\ncycles %" PRIu64 "\ninstret %" PRIu64
+        /* the ELF and the waves: absolute, and relative to the run folder (a moved or copied
+         * run folder finds them; harness/decoder/run_folder.h), and the ELF's hash */
+        char elf_abs[4096], elf_rel[4096];
+        stats_paths(dir, elf, elf_abs, elf_rel);
+        fprintf(f, "elf %s\nelf_rel %s\n", elf_abs, elf_rel);
+        uint64_t elf_hash;
+        if (!ts_file_fnv1a64(elf, &elf_hash)) fprintf(f, "elf_fnv1a64 0x%016" PRIx64 "\n", elf_hash);
+        fprintf(f, "exit_reason %s\nexit_code %d\ncycles %" PRIu64 "\ninstret %" PRIu64
                    "\nipc %.4f\nsim_seconds %.6f\nsim_hz %.0f\nguest_errors %" PRIu64 "\n",
-                elf, stop == SOC_EXIT ? "exit" : stop == SOC_HANG ? "hang" : "cycle_limit", rc, soc.cycle, instret, ipc,
+                stop == SOC_EXIT ? "exit" : stop == SOC_HANG ? "hang" : "cycle_limit", rc, soc.cycle, instret, ipc,
                 secs, (double)soc.cycle / secs, soc.guest_errors_total);
         fprintf(f, "harts %u\n", soc.n);
         uint64_t stm = 0;
         for (unsigned i = 0; i < soc.n; i++) stm += soc.h[i].stm_events;
         fprintf(f, "stm_events %" PRIu64 "\n", stm);
-        if (cfg.waves_path) fprintf(f, "waves %s\n", cfg.waves_path);
+        if (cfg.waves_path) {
+            char w_abs[4096], w_rel[4096];
+            stats_paths(dir, cfg.waves_path, w_abs, w_rel);
+            fprintf(f, "waves %s\nwaves_rel %s\n", w_abs, w_rel);
+        }
         if (soc.n > 1)
             for (unsigned i = 0; i < soc.n; i++)
                 fprintf(f, "instret_hart%u %" PRIu64 "\n", i, soc.h[i].instret);

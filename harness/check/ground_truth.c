@@ -32,12 +32,14 @@
 #include "elements.h"
 #include "nexus_decode.h"
 #include "perf_check.h"
+#include "run_folder.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define NH PERF_CHECK_HARTS
 
@@ -321,6 +323,9 @@ int ts_check_main(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("usage: tracesim check [--perf-channel N] [--elf FW.elf] [--perf-config FILE] RUN_DIR\n"
+                   "  (RUN_DIR/trace.rtd also works: its folder is the run folder)\n"
+                   "  --elf: the ELF for the perf records' addresses (default: the run's, found through\n"
+                   "  RUN_DIR/stats.txt; a warning if it is not the ELF that ran); check writes no files\n"
                    "  compares the run's trace with the simulator's ground truth: every ITC store\n"
                    "  (itc.csv), every software trace port event (stm.csv: traced ones in order with\n"
                    "  their timestamps, lost ones matched by Error messages) and every perf record\n"
@@ -342,6 +347,9 @@ int ts_check_main(int argc, char **argv) {
             perf_channel = (unsigned)v;
         } else if (!strcmp(argv[i], "--elf") && i + 1 < argc) {
             elf = argv[++i];
+        } else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--out")) {
+            fprintf(stderr, "tracesim: check writes no files, so it has no %s (it prints its verdict)\n", argv[i]);
+            return 120;
         } else if (argv[i][0] == '-' || dir) {
             fprintf(stderr, "usage: tracesim check [--perf-channel N] [--elf FW.elf] [--perf-config FILE] RUN_DIR  (a run folder of `tracesim run` with trace.rtd)\n");
             return 120;
@@ -353,6 +361,23 @@ int ts_check_main(int argc, char **argv) {
         fprintf(stderr, "usage: tracesim check [--perf-channel N] [--elf FW.elf] RUN_DIR  (a run folder of `tracesim run` with trace.rtd)\n");
         return 120;
     }
+    /* a trace file names its folder; the ELF: --elf, else the run's (run_folder.h) */
+    ts_run_arg_t ra;
+    ts_run_arg(dir, &ra);
+    if (!ra.is_dir) {
+        if (access(dir, F_OK)) {
+            fprintf(stderr, "tracesim: cannot open %s: %s\n", dir, strerror(errno));
+            return 121;
+        }
+        char *sl = strrchr(ra.trace, '/');
+        snprintf(ra.run_dir, sizeof ra.run_dir, "%.*s", sl ? (int)(sl - ra.trace) : 1, sl ? ra.trace : ".");
+    }
+    dir = ra.run_dir;
+    static char elf_found[4400];
+    char elf_err[4600] = "";
+    int er = ts_run_elf(dir, elf, elf_found, sizeof elf_found, elf_err, sizeof elf_err);
+    if (er < 0) { fprintf(stderr, "tracesim: %s\n", elf_err); return 121; }
+    elf = er ? elf_found : NULL;
     size_t tlen, jlen, clen;
     uint8_t *trace = (uint8_t *)slurp(dir, "trace.rtd", &tlen);
     char *json = slurp(dir, "trace.json", &jlen), *csv = slurp(dir, "itc.csv", &clen);
@@ -487,7 +512,7 @@ int ts_check_main(int argc, char **argv) {
             if (p < 0 && strstr(pr.msg, "lacks")) {
                 printf("check: no counters.csv/flow.csv in %s: perf records not checked\n", dir);
             } else if (p) {
-                fprintf(stderr, "tracesim: check FAILED: %s\n", pr.msg);
+                fprintf(stderr, "tracesim: check FAILED: %s\n", !elf && p < 0 && elf_err[0] ? elf_err : pr.msg);
                 rc = 1;
             } else if (pr.found) {
                 for (unsigned h = 0; h < (c.multi ? NH : 1); h++) {

@@ -9,6 +9,7 @@
 #include "nexus_decode.h"
 #include "perf_decode.h"
 #include "perf_sifive.h"
+#include "run_folder.h"
 #include "stm_decode.h"
 #include <errno.h>
 #include <getopt.h>
@@ -23,9 +24,11 @@
 #define EXIT_HOST 126
 
 static void usage(FILE *f) {
-    fputs("usage: tracesim decode [options] TRACE.rtd\n"
+    fputs("usage: tracesim decode [options] RUN_DIR|TRACE.rtd\n"
           "\n"
-          "Decodes a captured Nexus trace (the sink image, oldest byte first).\n"
+          "Decodes a captured Nexus trace (the sink image, oldest byte first): RUN_DIR/trace.rtd of a\n"
+          "run folder (with its ELF for csv, perf and timeline unless --elf says otherwise), or a\n"
+          "trace file.\n"
           "\n"
           "options:\n"
           "  -f, --format F        messages (JSON lines, default), elements (generic trace elements),\n"
@@ -40,14 +43,16 @@ static void usage(FILE *f) {
           "                        format shows the source of each message and record\n"
           "      --itc-channel N   ITC print channel 0..31 (default 0)\n"
           "      --perf-channel N  perf library channel 0..31 (default 6)\n"
-          "      --elf FILE        name addresses after the functions of this ELF (csv, perf, timeline)\n"
+          "      --elf FILE        name addresses after the functions of this ELF (csv, perf, timeline;\n"
+          "                        default with RUN_DIR: the ELF that ran; a warning if FILE is not it)\n"
           "      --perf-line-time record|value\n"
           "                        perf: stamp counter lines with the record's time (default) or\n"
           "                        with the time of the message that completed each value (SiFive's)\n"
           "      --perf-config FILE  the perf header out of band (perf_config.txt of the run folder),\n"
           "                        for a trace whose header was overwritten (a wrapped buffer)\n"
-          "  -o, --out DIR         write DIR/messages.jsonl, elements.txt, itcprint.txt, perf.csv,\n"
-          "                        timeline.json or stm.txt instead of stdout\n"
+          "  -o, --out DIR         output folder: write DIR/messages.jsonl, elements.txt, itcprint.txt,\n"
+          "                        perf.csv, timeline.json or stm.txt instead of stdout (perf: the\n"
+          "                        SiFive files in DIR instead of the trace's folder)\n"
           "  -h, --help            this text\n"
           "\n"
           "messages: Ownership messages show their PROCESS field (\"process\") when trace.json is beside\n"
@@ -479,15 +484,32 @@ int ts_decode_main(int argc, char **argv) {
         return EXIT_USAGE;
     }
     if (optind != argc - 1) {
-        fprintf(stderr, "tracesim: decode needs exactly one trace file (see tracesim decode --help)\n");
+        fprintf(stderr, "tracesim: decode needs exactly one run folder or trace file (see tracesim decode --help)\n");
         return EXIT_USAGE;
     }
-    const char *path = argv[optind];
-    char err[512];
+    if (out_dir) {
+        struct stat osb;
+        if (!*out_dir || (!stat(out_dir, &osb) && !S_ISDIR(osb.st_mode))) {
+            fprintf(stderr, "tracesim: decode -o takes an output folder, not a file: '%s'\n", out_dir);
+            return EXIT_USAGE;
+        }
+    }
+    static ts_run_arg_t ra;
+    ts_run_arg(argv[optind], &ra);
+    const char *path = ra.trace;
+    static char elf_found[4400];
+    char err[4600];
+    bool wants_elf = !strcmp(format, "csv") || !strcmp(format, "perf") || !strcmp(format, "timeline");
     size_t len;
     first_rec = UINT64_MAX;
     uint8_t *data = (uint8_t *)ts_read_file(path, &len, err, sizeof err);
     if (!data) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
+    if ((ra.is_dir && wants_elf) || elf) {   /* the run's ELF, or a check of --elf against it */
+        int er = ts_run_elf(ra.run_dir, elf, elf_found, sizeof elf_found, err, sizeof err);
+        if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); free(data); return EXIT_NO_FILE; }
+        if (er) elf = elf_found;
+        else fprintf(stderr, "tracesim: warning: %s: addresses are not named\n", err);
+    }
 
     unsigned harts;                                      /* trace.json beside the trace */
     if (ts_trace_harts(path, &srcbits, &tssize, hart, &harts, NULL, err, sizeof err)) {
@@ -536,7 +558,7 @@ int ts_decode_main(int argc, char **argv) {
     FILE *out = stdout;
     char opath[4200];
     if (out_dir) {
-        if (mkdir(out_dir, 0777) && errno != EEXIST) {
+        if (ts_mkdir_p(out_dir)) {
             fprintf(stderr, "tracesim: cannot create %s: %s\n", out_dir, strerror(errno));
             free(data);
             return EXIT_HOST;

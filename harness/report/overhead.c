@@ -1,6 +1,7 @@
 /* overhead.c - `tracesim overhead`: see overhead.h. */
 #include "cli_util.h"
 #include "overhead.h"
+#include "overhead_int.h"
 #include "elements.h"
 #include "nexus_decode.h"
 #include "perf_decode.h"
@@ -23,11 +24,9 @@
 #define OVH_NO_FILE 121
 #define OVH_HOST 126
 #define OVH_PERF_CHANNEL 6    /* PERF_CHANNEL of firmware/examples/perf_config.h */
-#define OVH_PATH 4096
 
 extern char **environ;
 
-enum ovh_mode { MODE_OUT, MODE_OFF, MODE_ON };
 static const char *const mode_names[] = {"out", "off", "on"};
 static const char *const sink_names[] = {"sram", "sba"};
 static const char *const sink_titles[] = {"SRAM", "SBA"};
@@ -69,23 +68,17 @@ static const ovh_kind_desc_t kinds[] = {
 /* counters in a record for a PERF_EVENTS value (the lists of perf_config.h) */
 static unsigned counters_of(unsigned events) { return events == 8 ? 10 : events; }
 
-typedef struct ovh_run {
-    unsigned ex;                     /* N_EXAMPLES for the per-event runs */
-    int kind;                        /* enum ovh_kind of a per-event run, else -1 */
-    uint64_t n_events, ev_lost;      /* per-event runs: events that became messages, and lost */
-    enum ovh_mode mode;
-    unsigned sink, events;           /* not used for MODE_OUT */
-    char name[64];
-    char elf[OVH_PATH], dir[OVH_PATH];
-    uint64_t cycles, instret, itc_stall, sba_conflict, itc_lost;
-    uint64_t records, truncated, headers, perf_errors;
-    unsigned hdr_counters;           /* counters in the (last) perf header */
-    bool stopped, wrapped;
-} ovh_run_t;
 
 static void usage(FILE *f) {
     fputs("usage: tracesim overhead [--build DIR] [-o OUTDIR] [--quick]\n"
+          "       tracesim overhead --baseline PLAIN [-o OUTDIR] [--perf-channel N] FW...\n"
           "\n"
+          "With --baseline: the overhead of your own builds. PLAIN and each FW are an ELF (run into\n"
+          "OUTDIR/runs/NAME/) or the run folder of one; per FW: cycles, extra cycles and percent over\n"
+          "PLAIN, perf records (decoded from its trace on channel N, default 6) and extra cycles per\n"
+          "record, on stdout and in OUTDIR/overhead.md, overhead.csv and overhead.svg.\n"
+          "\n"
+          "Without it:\n"
           "What the perf library's instrumentation costs: runs the ovh_* firmware variants (each\n"
           "example with the perf calls compiled out, with tracing never switched on, and tracing,\n"
           "into the SRAM sink and an SBA buffer, with 1, 4 and 10 counters) and writes a table per\n"
@@ -106,8 +99,7 @@ static void usage(FILE *f) {
 }
 
 /* snprintf that reports truncation: 0, or -1 if the result did not fit */
-static int fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
-static int fmt(char *buf, size_t len, const char *f, ...) {
+int ovh_fmt(char *buf, size_t len, const char *f, ...) {
     va_list ap;
     va_start(ap, f);
     int n = vsnprintf(buf, len, f, ap);
@@ -117,9 +109,9 @@ static int fmt(char *buf, size_t len, const char *f, ...) {
 
 
 /* DIR/FILE, whole and NUL-terminated; NULL if missing or unreadable */
-static char *slurp(const char *dir, const char *file, size_t *len) {
+char *ovh_slurp(const char *dir, const char *file, size_t *len) {
     char path[OVH_PATH];
-    if (fmt(path, sizeof path, "%s/%s", dir, file)) return NULL;
+    if (ovh_fmt(path, sizeof path, "%s/%s", dir, file)) return NULL;
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;
     struct stat sb;
@@ -143,7 +135,7 @@ static bool parse_u64(const char *p, uint64_t *v) {
 }
 
 /* stats.txt: the value of a "key value" line */
-static bool stats_value(const char *text, const char *key, uint64_t *v) {
+bool ovh_stats_value(const char *text, const char *key, uint64_t *v) {
     size_t k = strlen(key);
     for (const char *p = text; p && *p;) {
         if (!strncmp(p, key, k) && p[k] == ' ') return parse_u64(p + k + 1, v);
@@ -180,7 +172,7 @@ static bool csv_value(const char *text, const char *col, uint64_t *v) {
 /* trace.json: the text after `"key":` and blanks, or NULL */
 static const char *json_value(const char *text, const char *key) {
     char pat[64];
-    if (fmt(pat, sizeof pat, "\"%s\"", key)) return NULL;
+    if (ovh_fmt(pat, sizeof pat, "\"%s\"", key)) return NULL;
     const char *p = strstr(text, pat);
     if (!p) return NULL;
     p += strlen(pat);
@@ -189,11 +181,11 @@ static const char *json_value(const char *text, const char *key) {
     while (*p == ' ') p++;
     return p;
 }
-static bool json_true(const char *text, const char *key) {
+bool ovh_json_true(const char *text, const char *key) {
     const char *p = json_value(text, key);
     return p && !strncmp(p, "true", 4);
 }
-static bool json_u64(const char *text, const char *key, uint64_t *v) {
+bool ovh_json_u64(const char *text, const char *key, uint64_t *v) {
     const char *p = json_value(text, key);
     return p && parse_u64(p, v);
 }
@@ -234,7 +226,7 @@ static size_t plan_runs(ovh_run_t *runs, bool quick) {
 /* the last non-empty line of a file (the child's stderr), for a one-line error */
 static void last_line(const char *dir, const char *file, char *out, size_t len) {
     size_t n;
-    char *text = slurp(dir, file, &n);
+    char *text = ovh_slurp(dir, file, &n);
     out[0] = 0;
     if (!text) return;
     while (n && (text[n - 1] == '\n' || text[n - 1] == '\r')) text[--n] = 0;
@@ -246,15 +238,15 @@ static void last_line(const char *dir, const char *file, char *out, size_t len) 
 }
 
 /* runs r->elf into r->dir with this executable; 0, or -1 with a reason in why */
-static int simulate(const ovh_run_t *r, char *why, size_t whylen) {
+int ovh_simulate(const ovh_run_t *r, char *why, size_t whylen) {
     char log[OVH_PATH];
-    if (fmt(log, sizeof log, "%s/stderr.txt", r->dir)) { snprintf(why, whylen, "path too long"); return -1; }
+    if (ovh_fmt(log, sizeof log, "%s/stderr.txt", r->dir)) { snprintf(why, whylen, "path too long"); return -1; }
     /* what an earlier run left must not pass for this one's (no trace is written when
      * nothing was traced) */
     static const char *const outputs[] = {"stats.txt", "events.csv", "trace.rtd", "trace.json"};
     for (size_t i = 0; i < sizeof outputs / sizeof outputs[0]; i++) {
         char p[OVH_PATH];
-        if (!fmt(p, sizeof p, "%s/%s", r->dir, outputs[i])) unlink(p);
+        if (!ovh_fmt(p, sizeof p, "%s/%s", r->dir, outputs[i])) unlink(p);
     }
     posix_spawn_file_actions_t fa;
     if (posix_spawn_file_actions_init(&fa)) { snprintf(why, whylen, "out of memory"); return -1; }
@@ -302,18 +294,18 @@ static int elem_to_perf(void *ctx, const ts_elem_t *e) {
 }
 
 /* the perf records in r->dir/trace.rtd (settings from trace.json) */
-static int count_records(ovh_run_t *r, const char *json, char *why, size_t whylen) {
+int ovh_count_records(ovh_run_t *r, const char *json, unsigned channel, char *why, size_t whylen) {
     size_t len;
-    uint8_t *data = (uint8_t *)slurp(r->dir, "trace.rtd", &len);
+    uint8_t *data = (uint8_t *)ovh_slurp(r->dir, "trace.rtd", &len);
     if (!data) { snprintf(why, whylen, "no trace.rtd in %s", r->dir); return -1; }
     uint64_t srcbits = 0, tsbits = 40;
-    json_u64(json, "srcbits", &srcbits);
-    json_u64(json, "tsbits", &tsbits);
+    ovh_json_u64(json, "srcbits", &srcbits);
+    ovh_json_u64(json, "tsbits", &tsbits);
     nxd_cfg_t cfg = {srcbits <= 8 ? (unsigned)srcbits : 0, tsbits >= 1 && tsbits <= 64 ? (unsigned)tsbits : 40};
     perf_dec_t *pd = malloc(sizeof *pd);
     if (!pd) { free(data); snprintf(why, whylen, "out of memory"); return -1; }
     perf_dec_cb_t cb = {r, on_header, on_record, NULL};
-    perf_dec_init(pd, OVH_PERF_CHANNEL, &cb);
+    perf_dec_init(pd, channel, &cb);
     nxd_t d;
     nxd_init(&d, &cfg);
     ts_elem_stage_t es;
@@ -330,10 +322,10 @@ static int count_records(ovh_run_t *r, const char *json, char *why, size_t whyle
 /* reads the run folder; 0, or -1 with a reason */
 static int read_results(ovh_run_t *r, char *why, size_t whylen) {
     size_t len;
-    char *stats = slurp(r->dir, "stats.txt", &len), *ev = slurp(r->dir, "events.csv", &len),
-         *json = slurp(r->dir, "trace.json", &len);
+    char *stats = ovh_slurp(r->dir, "stats.txt", &len), *ev = ovh_slurp(r->dir, "events.csv", &len),
+         *json = ovh_slurp(r->dir, "trace.json", &len);
     int rc = -1;
-    if (!stats || !stats_value(stats, "cycles", &r->cycles) || !stats_value(stats, "instret", &r->instret))
+    if (!stats || !ovh_stats_value(stats, "cycles", &r->cycles) || !ovh_stats_value(stats, "instret", &r->instret))
         snprintf(why, whylen, "no cycles/instret in %s/stats.txt", r->dir);
     else if (!ev || !csv_value(ev, "itc_stall", &r->itc_stall) || !csv_value(ev, "sba_conflict", &r->sba_conflict))
         snprintf(why, whylen, "no itc_stall/sba_conflict columns in %s/events.csv", r->dir);
@@ -342,10 +334,10 @@ static int read_results(ovh_run_t *r, char *why, size_t whylen) {
     else if (!json)                  /* the simulator writes no trace when nothing was traced */
         rc = 0;
     else {
-        r->stopped = json_true(json, "stopped_on_wrap");
-        r->wrapped = json_true(json, "wrapped");
-        json_u64(json, "itc_lost", &r->itc_lost);
-        rc = count_records(r, json, why, whylen);
+        r->stopped = ovh_json_true(json, "stopped_on_wrap");
+        r->wrapped = ovh_json_true(json, "wrapped");
+        ovh_json_u64(json, "itc_lost", &r->itc_lost);
+        rc = ovh_count_records(r, json, OVH_PERF_CHANNEL, why, whylen);
     }
     if (!rc && r->mode == MODE_ON && !r->records) {
         snprintf(why, whylen, "no perf records in %s/trace.rtd", r->dir);
@@ -371,7 +363,7 @@ static int read_results(ovh_run_t *r, char *why, size_t whylen) {
  * file is missing */
 static int64_t csv_count(const char *dir, const char *file, unsigned col, const char *val) {
     size_t len;
-    char *text = slurp(dir, file, &len);
+    char *text = ovh_slurp(dir, file, &len);
     if (!text) return -1;
     int64_t n = 0;
     size_t k = strlen(val);
@@ -394,14 +386,14 @@ static int64_t csv_count(const char *dir, const char *file, unsigned col, const 
  * trace.rtd; every kind but its own must be absent */
 static int read_event_results(ovh_run_t *r, char *why, size_t whylen) {
     size_t len;
-    char *stats = slurp(r->dir, "stats.txt", &len), *ev = slurp(r->dir, "events.csv", &len),
-         *json = slurp(r->dir, "trace.json", &len);
+    char *stats = ovh_slurp(r->dir, "stats.txt", &len), *ev = ovh_slurp(r->dir, "events.csv", &len),
+         *json = ovh_slurp(r->dir, "trace.json", &len);
     int rc = -1;
     char ch[4];
     snprintf(ch, sizeof ch, "%d", EVENT_ITC_CHANNEL);
     int64_t stm = csv_count(r->dir, "stm.csv", 4, "traced"), stm_lost = csv_count(r->dir, "stm.csv", 4, "lost"),
             itc = csv_count(r->dir, "itc.csv", 2, ch);
-    if (!stats || !stats_value(stats, "cycles", &r->cycles) || !stats_value(stats, "instret", &r->instret))
+    if (!stats || !ovh_stats_value(stats, "cycles", &r->cycles) || !ovh_stats_value(stats, "instret", &r->instret))
         snprintf(why, whylen, "no cycles/instret in %s/stats.txt", r->dir);
     else if (!ev || !csv_value(ev, "itc_stall", &r->itc_stall) || !csv_value(ev, "sba_conflict", &r->sba_conflict))
         snprintf(why, whylen, "no itc_stall/sba_conflict columns in %s/events.csv", r->dir);
@@ -410,10 +402,10 @@ static int read_event_results(ovh_run_t *r, char *why, size_t whylen) {
     else if (stm < 0 || stm_lost < 0 || itc < 0)
         snprintf(why, whylen, "no stm.csv or itc.csv in %s", r->dir);
     else {
-        json_u64(json, "itc_lost", &r->itc_lost);
-        r->stopped = json_true(json, "stopped_on_wrap");
-        r->wrapped = json_true(json, "wrapped");
-        rc = count_records(r, json, why, whylen);
+        ovh_json_u64(json, "itc_lost", &r->itc_lost);
+        r->stopped = ovh_json_true(json, "stopped_on_wrap");
+        r->wrapped = ovh_json_true(json, "wrapped");
+        rc = ovh_count_records(r, json, OVH_PERF_CHANNEL, why, whylen);
     }
     if (!rc) {
         uint64_t n[N_KINDS] = {0, (uint64_t)stm, (uint64_t)stm, (uint64_t)itc, r->records};
@@ -566,7 +558,7 @@ static void write_md(FILE *f, const ovh_run_t *runs, size_t n, bool quick) {
 
 /* a round tick step for a span: the smallest 1, 2 or 5 times a power of ten that gives at
  * most 5 steps; *decimals: digits after the point its multiples need */
-static double tick_step(double span, int *decimals) {
+double ovh_tick_step(double span, int *decimals) {
     static const int mant[] = {1, 2, 5};
     for (int e = -3; e < 30; e++) {
         double p = 1;
@@ -637,7 +629,7 @@ static void write_svg(FILE *f, const ovh_run_t *runs, size_t n, bool quick) {
             if (v > hi) hi = v;
         }
         int dec;
-        double step = tick_step(hi - lo > 0 ? hi - lo : 1, &dec);
+        double step = ovh_tick_step(hi - lo > 0 ? hi - lo : 1, &dec);
         double top = step, bot = 0;
         while (top < hi - 1e-9) top += step;
         while (bot > lo + 1e-9) bot -= step;
@@ -702,13 +694,13 @@ static int default_build(char *buf, size_t len) {
     char *slash = strrchr(exe, '/');
     if (!slash) return -1;
     *slash = 0;
-    return fmt(buf, len, "%s/firmware/examples", exe);
+    return ovh_fmt(buf, len, "%s/firmware/examples", exe);
 }
 
 static int write_file(const char *dir, const char *file, void (*writer)(FILE *, const ovh_run_t *, size_t, bool),
                       const ovh_run_t *runs, size_t n, bool quick) {
     char path[OVH_PATH];
-    if (fmt(path, sizeof path, "%s/%s", dir, file)) { errno = ENAMETOOLONG; return -1; }
+    if (ovh_fmt(path, sizeof path, "%s/%s", dir, file)) { errno = ENAMETOOLONG; return -1; }
     FILE *f = fopen(path, "w");
     if (!f) return -1;
     writer(f, runs, n, quick);
@@ -718,6 +710,8 @@ static int write_file(const char *dir, const char *file, void (*writer)(FILE *, 
 }
 
 int ts_overhead_main(int argc, char **argv) {
+    for (int i = 1; i < argc; i++)                /* the overhead of the user's own builds */
+        if (!strcmp(argv[i], "--baseline") || !strncmp(argv[i], "--baseline=", 11)) return ovh_baseline_main(argc, argv);
     static const struct option opts[] = {
         {"build", required_argument, 0, 1}, {"out", required_argument, 0, 'o'},
         {"quick", no_argument, 0, 2},       {"help", no_argument, 0, 'h'},
@@ -738,12 +732,17 @@ int ts_overhead_main(int argc, char **argv) {
         }
     }
     if (optind != argc) {
-        fprintf(stderr, "tracesim: overhead takes no arguments, only options (see tracesim overhead --help)\n");
+        fprintf(stderr, "tracesim: overhead takes firmware arguments only with --baseline PLAIN.elf (see tracesim overhead --help)\n");
         return OVH_USAGE;
     }
     if (!*out) { fprintf(stderr, "tracesim: overhead: empty output folder name\n"); return OVH_USAGE; }
+    struct stat osb;
+    if (!stat(out, &osb) && !S_ISDIR(osb.st_mode)) {
+        fprintf(stderr, "tracesim: overhead -o takes an output folder, not a file: '%s'\n", out);
+        return OVH_USAGE;
+    }
     char build_dir[OVH_PATH];
-    if (build ? fmt(build_dir, sizeof build_dir, "%s", build) : default_build(build_dir, sizeof build_dir)) {
+    if (build ? ovh_fmt(build_dir, sizeof build_dir, "%s", build) : default_build(build_dir, sizeof build_dir)) {
         fprintf(stderr, "tracesim: overhead: cannot tell where the firmware is (give --build DIR)\n");
         return OVH_USAGE;
     }
@@ -752,13 +751,13 @@ int ts_overhead_main(int argc, char **argv) {
     if (!runs) { fprintf(stderr, "tracesim: overhead: out of memory\n"); return OVH_HOST; }
     size_t n = plan_runs(runs, quick);
     for (size_t i = 0; i < n; i++) {
-        if (fmt(runs[i].elf, sizeof runs[i].elf, "%s/%s.elf", build_dir, runs[i].name) || access(runs[i].elf, R_OK)) {
+        if (ovh_fmt(runs[i].elf, sizeof runs[i].elf, "%s/%s.elf", build_dir, runs[i].name) || access(runs[i].elf, R_OK)) {
             fprintf(stderr, "tracesim: overhead: firmware %s/%s.elf not found (build the firmware, or give --build DIR)\n",
                     build_dir, runs[i].name);
             free(runs);
             return OVH_NO_FILE;
         }
-        if (fmt(runs[i].dir, sizeof runs[i].dir, "%s/runs/%s", out, runs[i].name) || ts_mkdir_p(runs[i].dir)) {
+        if (ovh_fmt(runs[i].dir, sizeof runs[i].dir, "%s/runs/%s", out, runs[i].name) || ts_mkdir_p(runs[i].dir)) {
             fprintf(stderr, "tracesim: overhead: cannot create %s/runs/%s: %s\n", out, runs[i].name, strerror(errno));
             free(runs);
             return OVH_HOST;
@@ -767,7 +766,7 @@ int ts_overhead_main(int argc, char **argv) {
     for (size_t i = 0; i < n; i++) {
         ovh_run_t *r = &runs[i];
         char why[768];
-        if (simulate(r, why, sizeof why) ||
+        if (ovh_simulate(r, why, sizeof why) ||
             (r->kind < 0 ? read_results(r, why, sizeof why) : read_event_results(r, why, sizeof why))) {
             fprintf(stderr, "tracesim: overhead: %s failed: %s\n", r->name, why);
             free(runs);

@@ -10,6 +10,8 @@
 #include "nexus_decode.h"
 #include "perf_decode.h"
 #include "profile.h"
+#include "run_folder.h"
+#include <sys/stat.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -23,7 +25,10 @@
 #define MAX_WARNINGS 10
 
 static void usage(FILE *f) {
-    fputs("usage: tracesim report [options] TRACE.rtd\n"
+    fputs("usage: tracesim report [options] RUN_DIR|TRACE.rtd\n"
+          "\n"
+          "RUN_DIR: a run folder of tracesim run (its trace.rtd, and its ELF unless --elf says\n"
+          "otherwise); TRACE.rtd: a trace file (functions by address unless --elf is given).\n"
           "\n"
           "A gprof-like profile from the SiFive perf library's records in a trace: flat profile\n"
           "(calls, self and total of every counter per function), call graph, manual records per\n"
@@ -31,14 +36,16 @@ static void usage(FILE *f) {
           "\n"
           "options:\n"
           "  -f, --format F        text (default) or csv (the flat profile)\n"
-          "      --elf FILE        name functions after the symbols of this ELF\n"
+          "      --elf FILE        name functions after the symbols of this ELF (default with\n"
+          "                        RUN_DIR: the ELF that ran; a warning if FILE is not that one)\n"
           "      --perf-channel N  perf library channel 0..31 (default 6)\n"
           "      --srcbits N       SRC field width 0..8 (default: trace.json beside the trace, else 0)\n"
           "      --tssize N        timestamp width in bits (default: trace.json, else 40)\n"
           "      --hart N          the profile of hart (source) N only (default: one per hart)\n"
           "      --perf-config FILE  the perf header out of band (perf_config.txt of the run folder),\n"
           "                        for a trace whose header was overwritten (a wrapped buffer)\n"
-          "  -o, --out FILE        write the report to FILE instead of stdout\n"
+          "  -o, --out DIR         output folder: write DIR/report.txt (csv: DIR/report.csv)\n"
+          "                        instead of stdout\n"
           "  -h, --help            this text\n"
           "\n"
           "exit status: 0; 120 usage; 121 missing or unreadable trace or ELF, or no perf header;\n"
@@ -120,14 +127,35 @@ int ts_report_main(int argc, char **argv) {
         return EXIT_USAGE;
     }
     if (optind != argc - 1) {
-        fprintf(stderr, "tracesim: report needs exactly one trace file (see tracesim report --help)\n");
+        fprintf(stderr, "tracesim: report needs exactly one run folder or trace file (see tracesim report --help)\n");
         return EXIT_USAGE;
     }
-    const char *path = argv[optind];
-    char err[512];
+    char out_file[4400];
+    if (out_path) {                          /* -o: an output folder, as in run, decode and overhead */
+        size_t ol = strlen(out_path);
+        struct stat osb;
+        if (!ol || (!stat(out_path, &osb) && !S_ISDIR(osb.st_mode)) ||
+            (ol > 4 && (!strcmp(out_path + ol - 4, ".txt") || !strcmp(out_path + ol - 4, ".csv")))) {
+            fprintf(stderr, "tracesim: report -o takes an output folder (report.txt or report.csv is written in it), "
+                            "not a file: '%s' (for one file: tracesim report ... > FILE)\n", out_path);
+            return EXIT_USAGE;
+        }
+        snprintf(out_file, sizeof out_file, "%s/report.%s", out_path, strcmp(format, "csv") ? "txt" : "csv");
+    }
+    ts_run_arg_t ra;
+    ts_run_arg(argv[optind], &ra);
+    const char *path = ra.trace;
+    static char elf_found[4400];
+    char err[4600];
     size_t len;
     uint8_t *data = (uint8_t *)ts_read_file(path, &len, err, sizeof err);
     if (!data) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
+    if (ra.is_dir || elf) {                  /* the run's ELF, or a check of --elf against it */
+        int er = ts_run_elf(ra.run_dir, elf, elf_found, sizeof elf_found, err, sizeof err);
+        if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); free(data); return EXIT_NO_FILE; }
+        if (er) elf = elf_found;
+        else fprintf(stderr, "tracesim: warning: %s: functions by address\n", err);
+    }
     unsigned harts;
     bool harts_known;
     if (ts_trace_harts(path, &srcbits, &tssize, hart, &harts, &harts_known, err, sizeof err)) {
@@ -206,9 +234,14 @@ int ts_report_main(int argc, char **argv) {
     if (pd->config_used)
         fprintf(stderr, "tracesim: note: records decoded with the out-of-band perf header of %s\n", cfg_path);
 
-    FILE *out = out_path ? fopen(out_path, "w") : stdout;
-    if (!out) {
+    if (out_path && ts_mkdir_p(out_path)) {
         fprintf(stderr, "tracesim: cannot create %s: %s\n", out_path, strerror(errno));
+        status = EXIT_HOST;
+        goto done;
+    }
+    FILE *out = out_path ? fopen(out_file, "w") : stdout;
+    if (!out) {
+        fprintf(stderr, "tracesim: cannot create %s: %s\n", out_file, strerror(errno));
         status = EXIT_HOST;
         goto done;
     }
@@ -248,7 +281,7 @@ int ts_report_main(int argc, char **argv) {
         }
     }
     if ((out != stdout && fclose(out)) || wrc) {
-        fprintf(stderr, "tracesim: writing the report to %s failed\n", out_path ? out_path : "stdout");
+        fprintf(stderr, "tracesim: writing the report to %s failed\n", out_path ? out_file : "stdout");
         status = EXIT_HOST;
     }
     if (rc.warnings > MAX_WARNINGS)

@@ -1,5 +1,6 @@
 /* markers.c - named points in time of a run and `tracesim waves`; see markers.h. */
 #include "markers.h"
+#include "run_folder.h"
 #include "cli_util.h"
 #include "elf_syms.h"
 #include "perf_decode.h"
@@ -213,22 +214,6 @@ int ts_markers_write(const ts_markers_t *ms, const char *dir, char *err, size_t 
     return 0;
 }
 
-/* the key's value in RUN/stats.txt ("" if absent) */
-static void stat_value(const char *run_dir, const char *key, char *out, size_t len) {
-    char path[4200], line[4400];
-    out[0] = 0;
-    snprintf(path, sizeof path, "%s/stats.txt", run_dir);
-    FILE *f = fopen(path, "r");
-    size_t kl = strlen(key);
-    while (f && fgets(line, sizeof line, f)) {
-        if (strncmp(line, key, kl) || line[kl] != ' ') continue;
-        snprintf(out, len, "%s", line + kl + 1);
-        out[strcspn(out, "\n")] = 0;
-        break;
-    }
-    if (f) fclose(f);
-}
-
 /* s as one shell word: as it is when it has only [A-Za-z0-9_./+,:@%=-], else single-quoted */
 static void sh_word(FILE *f, const char *s) {
     if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./+,:@%=-") == strlen(s)) {
@@ -254,21 +239,27 @@ static int run_wait(char *const argv[], const char *out_path) {
 }
 
 int ts_waves_main(int argc, char **argv) {
-    const char *run = NULL, *view = "pipeline", *hart = "0";
+    const char *run = NULL, *view = "pipeline", *hart = "0", *elf_opt = NULL;
     bool gui = true;
     int pos = 0;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            puts("usage: tracesim waves RUN_DIR [VIEW [HART]] [--no-gui]\n"
+            puts("usage: tracesim waves RUN_DIR [VIEW [HART]] [--no-gui] [--elf FW.elf]\n"
                  "Opens the run's waves in GTKWave with a view (pipeline, bus, trace, hpm, harts; default\n"
                  "pipeline) of hart HART (default 0), PCs named after the ELF's functions, named markers\n"
                  "A..Z and the log of every marker (MARK writes, perf records, ITC stores and software\n"
                  "trace events lost, the trace stopping): RUN_DIR/markers.txt and markers.tcl. --no-gui\n"
                  "writes them, the view as RUN_DIR/view.gtkw, and prints the GTKWave command instead of\n"
-                 "running it.");
+                 "running it. The waves and the ELF are the run's (stats.txt), wherever the run folder\n"
+                 "is now; --elf overrides the ELF (a warning if it is not the one that ran).");
             return 0;
         }
         if (!strcmp(argv[i], "--no-gui")) { gui = false; continue; }
+        if (!strcmp(argv[i], "--elf") && i + 1 < argc) { elf_opt = argv[++i]; continue; }
+        if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--out")) {
+            fprintf(stderr, "tracesim: waves writes its files into the run folder, so it has no %s\n", argv[i]);
+            return 120;
+        }
         if (argv[i][0] == '-') {
             fprintf(stderr, "tracesim: unknown option '%s' (see tracesim waves --help)\n", argv[i]);
             return 120;
@@ -280,11 +271,20 @@ int ts_waves_main(int argc, char **argv) {
         pos++;
     }
     if (!run) { fprintf(stderr, "tracesim: waves needs a run folder (see tracesim waves --help)\n"); return 120; }
-    char waves[4400], elf[4400], err[512];
-    stat_value(run, "waves", waves, sizeof waves);
-    stat_value(run, "elf", elf, sizeof elf);
-    if (!waves[0]) {
+    /* the waves and the ELF through stats.txt, from wherever the run folder is now
+     * (run_folder.h); no ELF: PCs stay numbers */
+    char waves[4400], elf[4400], err[4600];
+    if (!ts_is_dir(run)) {
+        fprintf(stderr, "tracesim: waves needs a run folder: %s is not a folder\n", run);
+        return 121;
+    }
+    int wr = ts_run_path(run, "waves", waves, sizeof waves);
+    if (wr < 0) {
         fprintf(stderr, "tracesim: %s/stats.txt names no waves (run with --waves FILE)\n", run);
+        return 121;
+    }
+    if (wr == 0) {
+        fprintf(stderr, "tracesim: cannot open the run's waves %s: %s\n", waves, strerror(ENOENT));
         return 121;
     }
     if (waves[0] == '-') {         /* a name GTKWave and fst2vcd would take as an option */
@@ -292,12 +292,10 @@ int ts_waves_main(int argc, char **argv) {
         memcpy(waves, "./", 2);
         waves[sizeof waves - 1] = 0;
     }
-    if (access(waves, R_OK)) {
-        fprintf(stderr, "tracesim: cannot open the run's waves %s: %s\n", waves, strerror(errno));
-        return 121;
-    }
+    int er = ts_run_elf(run, elf_opt, elf, sizeof elf, err, sizeof err);
+    if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); return 121; }
     ts_markers_t ms;
-    if (ts_markers_read(&ms, run, elf[0] && !access(elf, R_OK) ? elf : NULL, err, sizeof err) ||
+    if (ts_markers_read(&ms, run, er ? elf : NULL, err, sizeof err) ||
         ts_markers_write(&ms, run, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
         ts_markers_free(&ms);

@@ -954,7 +954,7 @@ TS_TEST(wrapped_trace_with_out_of_band_header) {
     char path[128], cfg[128], rep[128];
     snprintf(path, sizeof path, "%s/trace.rtd", dir);
     snprintf(cfg, sizeof cfg, "%s/perf_config.txt", dir);
-    snprintf(rep, sizeof rep, "%s/report.txt", dir);
+    snprintf(rep, sizeof rep, "%s", dir);                          /* -o: the output folder of report.txt */
     char *rargv[] = {"report", "--perf-config", cfg, "-o", rep, path};
     TS_ASSERT_EQ_I(ts_report_main(6, rargv), 0);
     const char *r = slurp("report.txt");

@@ -1,0 +1,47 @@
+/* overhead_int.h - what the two modes of `tracesim overhead` share: the self-measuring mode
+ * (overhead.c) and the baseline mode (overhead_baseline.c, `--baseline PLAIN.elf FW.elf...`). */
+#ifndef TS_OVERHEAD_INT_H
+#define TS_OVERHEAD_INT_H
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#define OVH_PATH 4096
+
+enum ovh_mode { MODE_OUT, MODE_OFF, MODE_ON };
+
+typedef struct ovh_run {
+    unsigned ex;                     /* N_EXAMPLES for the per-event runs */
+    int kind;                        /* enum ovh_kind of a per-event run, else -1 */
+    uint64_t n_events, ev_lost;      /* per-event runs: events that became messages, and lost */
+    enum ovh_mode mode;
+    unsigned sink, events;           /* not used for MODE_OUT */
+    char name[64];
+    char elf[OVH_PATH], dir[OVH_PATH];
+    uint64_t cycles, instret, itc_stall, sba_conflict, itc_lost;
+    uint64_t records, truncated, headers, perf_errors;
+    unsigned hdr_counters;           /* counters in the (last) perf header */
+    bool stopped, wrapped;
+} ovh_run_t;
+
+/* snprintf that reports truncation: 0, or -1 if the result did not fit */
+int ovh_fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(printf, 3, 4)));
+/* DIR/FILE, whole and NUL-terminated; NULL if missing or unreadable */
+char *ovh_slurp(const char *dir, const char *file, size_t *len);
+/* stats.txt: the value of a "key value" line */
+bool ovh_stats_value(const char *text, const char *key, uint64_t *v);
+/* trace.json values */
+bool ovh_json_true(const char *text, const char *key);
+bool ovh_json_u64(const char *text, const char *key, uint64_t *v);
+/* `tracesim run -q -o r->dir r->elf` with this executable; 0, or -1 with a reason in why */
+int ovh_simulate(const ovh_run_t *r, char *why, size_t whylen);
+/* the perf records (on ITC channel `channel`) in r->dir/trace.rtd, settings from trace.json:
+ * r->records (complete), r->truncated, r->headers, r->perf_errors; 0, or -1 with a reason */
+int ovh_count_records(ovh_run_t *r, const char *json, unsigned channel, char *why, size_t whylen);
+/* a round tick step for a chart axis spanning span; *decimals: digits its multiples need */
+double ovh_tick_step(double span, int *decimals);
+
+/* `tracesim overhead --baseline ...` (argv as ts_overhead_main's); the exit status */
+int ovh_baseline_main(int argc, char **argv);
+#endif
