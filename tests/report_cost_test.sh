@@ -10,7 +10,9 @@
 #            --compensate the cycles between one hook's return and the next hook's call;
 #            the counters are named as perf_config.h declares them (TS_HPM_LOAD | TS_HPM_STORE
 #            is load|store, not raw_0x600)
-#   manual   (perfWriteCntrs) and isr (perf_timer_tick): count and hook cycles
+#   manual   (perfWriteCntrs) and isr (perf_timer_tick): count and hook cycles; manual: the
+#            three call sites are named by the lines of firmware/examples/manual.c that call
+#            perfWriteCntrs() (found here with grep)
 #   fields   --fields picks and orders the CSV columns; an unknown field is one line, exit 120
 set -eu
 b=$1; case=$2
@@ -75,6 +77,15 @@ fib|manual|isr)
         [ "$comp" = "$between" ] || fail "fib's compensated self cycles $comp, not the $between cycles outside the hooks"
         echo "ok: fib: $calls hook calls, $cyc cycles; self $self, compensated $comp (ground truth: $((last - first)), $between)"
     else
+        if [ $case = manual ]; then
+            src=$(cd "$(dirname "$0")/.." && pwd)/firmware/examples/manual.c
+            lines=$(grep -n '^ *perfWriteCntrs();' "$src" | cut -d: -f1)
+            [ "$(echo $lines | wc -w)" = 3 ] || fail "not 3 perfWriteCntrs() lines in $src: $lines"
+            for l in $lines; do
+                grep -Eq "^  0x[0-9a-f]{8} +20 .* [^ ]*/manual\.c:$l +main\$" "$out/report.txt" ||
+                    fail "no manual site at manual.c:$l: $(sed -n '/^Manual/,/^Instr/p' "$out/report.txt")"
+            done
+        fi
         echo "ok: $case: $calls hook calls, $cyc cycles"
     fi
     ;;

@@ -11,6 +11,7 @@
 #include "nexus_decode.h"
 #include "perf_decode.h"
 #include "profile.h"
+#include "src_lines.h"
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -92,6 +93,9 @@ static void r_warn(void *v, const char *msg) {
     if (c->warnings++ < MAX_WARNINGS) fprintf(stderr, "tracesim: warning: %s\n", msg);
 }
 static int elem_to_perf(void *pd, const ts_elem_t *e) { perf_dec_feed_elem(pd, e); return 0; }
+/* a manual record's address is the return address of its call of perfWriteCntrs: the line of
+ * the call instruction (2 or 4 bytes before it) */
+static const char *line_of(void *sl, uint64_t addr, unsigned *line) { return addr >= 2 ? src_lines_at(sl, addr - 2, line) : NULL; }
 static const char *sym_of(void *syms, uint64_t addr, uint64_t *start) {
     const elf_sym_t *s = elf_syms_lookup(syms, addr);
     if (!s) return NULL;
@@ -214,6 +218,9 @@ int ts_report_main(int argc, char **argv) {
     rc.po.warn = r_warn;
     rc.po.warn_ctx = &rc;
     rc.po.compensate = compensate;
+    src_lines_t *sl = elf ? src_lines_open(elf) : NULL;
+    rc.po.line = sl ? line_of : NULL;
+    rc.po.line_ctx = sl;
     rc.hc = have_hc ? &hc : NULL;
     rc.hart = hart;
 
@@ -318,6 +325,7 @@ done:
     for (unsigned k = 0; k < PERF_MAX_CORES; k++) prof_free(rc.prof[k]);
     if (elf) elf_syms_free(&syms);
     if (have_hc) hc_free(&hc);
+    src_lines_close(sl);
     free(data);
     return status;
 }
