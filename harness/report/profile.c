@@ -826,7 +826,8 @@ static void instrumentation(const prof_t *p, FILE *o) {
     fprintf(o, "  %-34s %9" PRIu64 " %12" PRIu64, "all", n, cyc);
     if (n) fprintf(o, " %10.1f\n", (double)cyc / (double)n); else fputc('\n', o);
     if (s->hook_unmeasured)
-        fprintf(o, "  %" PRIu64 " record(s) not measured (no hook call of that kind and cycle count in flow.csv/counters.csv)\n",
+        fprintf(o, "  %" PRIu64 " record(s) not measured (from the first record after lost perf data, or with no hook call\n"
+                   "    of its kind and cycle count in flow.csv/counters.csv, on: their hook cycles count as the function's own)\n",
                 s->hook_unmeasured);
     int x = p->cyc;
     if (x >= 0) {

@@ -82,7 +82,8 @@ static void r_record(void *v, const perf_record_t *r) {
         uint64_t d = UINT64_MAX, pre = 0, post = 0;
         for (unsigned i = 0; i < r->n; i++)
             if ((int)r->index[i] == cyc && !(r->delta_unknown >> i & 1)) d = r->delta[i];
-        bool ok = !r->truncated && hc_match(c->hc, r, d, &pre, &post);
+        /* a truncated record still pairs (its cycles value moves the next record's delta) */
+        bool ok = hc_match(c->hc, r, d, &pre, &post);
         prof_hook(p, r->core, ok, pre, post);
     }
     prof_record(p, r);
