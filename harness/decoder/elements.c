@@ -39,14 +39,14 @@ int ts_stm_from_msg(const nxd_msg_t *m, ts_stm_ev_t *ev, const char **why) {
     if (m->status != NXD_OK) return 0;
     if (m->tcode == 7) {
         uint64_t tag = m->f[NXF_IDTAG];
-        if (tag < STM_IDTAG_BASE) return 0;                 /* ITC */
-        if (tag & 3) { *why = "software event IDTAG not a multiple of 4"; return -1; }
+        if (tag < (STM_IDTAG_BASE & ~3u)) return 0;         /* ITC */
+        if ((tag & 3) != (STM_IDTAG_BASE & 3)) { *why = "software event IDTAG & 3 not 1"; return -1; }
         if (tag > STM_IDTAG_BASE + 4ull * 0xffff) { *why = "software event IDTAG above the last id 0xffff"; return -1; }
         ev->id = (unsigned)((tag - STM_IDTAG_BASE) >> 2);
         ev->value = m->f[NXF_DATA];
     } else if (m->tcode == 2 && (m->f[NXF_PROCESS] & 3) == STM_OWN_FORMAT) {
         ev->id = STM_ID_THREAD_SWITCH;
-        ev->value = m->f[NXF_PROCESS] >> 2;
+        ev->value = m->f[NXF_PROCESS] >> STM_OWN_SHIFT;
     } else {
         return 0;
     }

@@ -33,8 +33,9 @@ enum ts_elem_type {
 };
 
 /* A software trace port event (rtl_model/regs/stm.def): a Data Acquisition message with
- * IDTAG = IDTAG_BASE + 4 * id (id 0..0xffff, IDTAG & 3 = 0, DATA = value), or an Ownership
- * message whose PROCESS has format OWN_FORMAT (THREAD_SWITCH, value = PROCESS >> 2). */
+ * IDTAG = IDTAG_BASE + 4 * id (IDTAG_BASE 0x40001; id 0..0xffff, IDTAG & 3 = 1, DATA = value),
+ * or an Ownership message whose PROCESS has format OWN_FORMAT (THREAD_SWITCH, value = PROCESS
+ * >> OWN_SHIFT, i.e. bits 36:5; bits 4:2 V/PRV are not checked). */
 typedef struct ts_stm_ev {
     unsigned id;              /* 0..0xffff */
     uint64_t value;
@@ -44,7 +45,7 @@ typedef struct ts_stm_ev {
 
 /* what a message is to the software trace port: 1 an event (*ev filled), 0 not one (ITC
  * data or ownership, other messages, corrupt ones), -1 a Data Acquisition message whose IDTAG
- * is in the port's range (>= IDTAG_BASE) but no event's (IDTAG & 3 != 0, or above
+ * is in the port's range (>= 0x40000) but no event's (IDTAG & 3 != 1, or above
  * IDTAG_BASE + 4 * 0xffff), with the reason in *why */
 int ts_stm_from_msg(const nxd_msg_t *m, ts_stm_ev_t *ev, const char **why);
 /* stm.def names of an id: its group, and its event (NULL if it has none) */

@@ -70,15 +70,20 @@ typedef struct frame {
     uint64_t call_site;
     bool outer;                           /* no other activation of func below it */
     uint64_t cum[PERF_MAX_COUNTERS];      /* running totals at the enter */
+    uint64_t hook_cum;                    /* running hook cycles at the enter */
 } frame_t;
 
 typedef struct pcore {
     uint64_t cum[PERF_MAX_COUNTERS];      /* running totals (sum of counted deltas) */
     bool based[PERF_MAX_COUNTERS];        /* the counter has a reference value since the header */
     bool have_manual;
-    uint64_t manual_cum[PERF_MAX_COUNTERS];
+    uint64_t manual_cum[PERF_MAX_COUNTERS], manual_hook_cum;
     frame_t *stack;
     size_t depth, cap;
+    uint64_t hook_cum;                    /* running total of the hook cycles counted */
+    uint64_t hook_post;                   /* the previous record's hook cycles after its read */
+    bool hook_set;                        /* prof_hook gave the next record's cost */
+    uint64_t hook_pre, hook_next_post;
 } pcore_t;
 
 typedef struct col { bool used; perf_counter_def_t def; char name[48]; } col_t;
@@ -99,6 +104,7 @@ struct prof {
     prof_isr_t *isr;
     size_t nisr, capisr;
     idmap_t fmap, emap, smap, imap;
+    int cyc;                              /* counter index named cycles, or -1 */
     bool oom;
 };
 
@@ -129,8 +135,62 @@ static const char *fname(const prof_t *p, uint32_t f, char *buf, size_t len) {
 
 prof_t *prof_new(const prof_opts_t *o) {
     prof_t *p = calloc(1, sizeof *p);
-    if (p && o) p->o = *o;
+    if (!p) return NULL;
+    if (o) p->o = *o;
+    p->cyc = -1;
     return p;
+}
+
+/* ---- names of raw HPM events (rtl_model/regs/hpm_events.def) ---------------------------- */
+typedef struct ev_name { int cls, bit; const char *name; } ev_name_t;
+static const ev_name_t ev_names[] = {
+#define TS_EVENT(id, sv, index, cls, bit, csv, desc) {cls, bit, csv},
+#include "hpm_events.def"
+#undef TS_EVENT
+};
+
+/* "load|store" for mhpmevent 0x600 (class 0, bits 9 and 10); false if a bit names no event */
+static bool raw_event_name(uint64_t ed, char *buf, size_t len) {
+    int cls = (int)(ed & 0xff);
+    uint64_t mask = ed >> 8;
+    size_t n = 0;
+    buf[0] = 0;
+    if (!mask || ed >> 40) return false;
+    for (int b = 8; b < 40; b++) {
+        if (!(ed >> b & 1)) continue;
+        const char *nm = NULL;
+        for (size_t i = 0; i < sizeof ev_names / sizeof ev_names[0]; i++)
+            if (ev_names[i].cls == cls && ev_names[i].bit == b) nm = ev_names[i].name;
+        if (!nm) return false;
+        int w = snprintf(buf + n, len - n, "%s%s", n ? "|" : "", nm);
+        if (w < 0 || (size_t)w >= len - n) return false;
+        n += (size_t)w;
+    }
+    return true;
+}
+
+/* ---- --fields ----------------------------------------------------------------------------- */
+static const char *const field_names[PF_NFIELDS] = {"percent", "calls", "self", "total", "self_mean", "total_mean",
+                                                    "hook", "address", "function"};
+
+int prof_parse_fields(prof_opts_t *o, const char *list, char *err, size_t errlen) {
+    o->nfields = 0;
+    const char *s = list;
+    for (;;) {
+        size_t n = strcspn(s, ",");
+        unsigned k = 0;
+        while (k < PF_NFIELDS && (strlen(field_names[k]) != n || strncmp(field_names[k], s, n))) k++;
+        if (k == PF_NFIELDS) {
+            snprintf(err, errlen, "unknown field '%.*s' for --fields (percent, calls, self, total, self_mean, "
+                     "total_mean, hook, address, function)", (int)(n > 64 ? 64 : n), s);
+            return -1;
+        }
+        if (o->nfields == PROF_MAX_FIELDS) { snprintf(err, errlen, "too many fields for --fields (%d at most)", PROF_MAX_FIELDS); return -1; }
+        o->fields[o->nfields++] = (enum prof_field)k;
+        if (!s[n]) break;
+        s += n + 1;
+    }
+    return 0;
 }
 
 void prof_free(prof_t *p) {
@@ -187,6 +247,7 @@ static prof_site_t *site_of(prof_t *p, uint64_t addr) {
     uint64_t start;
     st->addr = addr;
     st->name = sym(p, addr, &start);
+    if (p->o.line) st->file = p->o.line(p->o.line_ctx, addr, &st->line);
     return st;
 }
 
@@ -216,6 +277,7 @@ void prof_header(void *vp, const perf_header_t *h) {
         col_t *col = &p->col[d->index % PERF_MAX_COUNTERS];
         char name[48];
         perf_counter_name(d, name, sizeof name);
+        if (d->type == 2 && d->index != 1) raw_event_name(d->event_data, name, sizeof name);
         if (!col->used) {
             col->used = true;
             col->def = *d;
@@ -230,6 +292,8 @@ static void pop(prof_t *p, pcore_t *c, unsigned hart) {
     frame_t *fr = &c->stack[--c->depth];
     p->active[(size_t)fr->func * PERF_MAX_CORES + hart]--;
     if (!fr->outer) return;                  /* an inner activation of a recursion */
+    p->func[fr->func].hook_total += c->hook_cum - fr->hook_cum;
+    p->edge[fr->edge].hook_total += c->hook_cum - fr->hook_cum;
     for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++) {
         uint64_t incl = c->cum[x] - fr->cum[x];
         p->func[fr->func].total[x] += incl;
@@ -255,6 +319,7 @@ static void enter(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r, 
     fr->call_site = r->call_site;
     fr->outer = p->active[(size_t)f * PERF_MAX_CORES + hart]++ == 0;
     memcpy(fr->cum, c->cum, sizeof fr->cum);
+    fr->hook_cum = c->hook_cum;
 }
 
 static void leave(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r) {
@@ -279,6 +344,20 @@ static void leave(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r) 
     pop(p, c, hart);
 }
 
+int prof_cycles_index(const prof_t *p) {
+    for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++)
+        if (p->col[x].used && !strcmp(p->col[x].name, "cycles")) return (int)x;
+    return -1;
+}
+
+void prof_hook(prof_t *p, unsigned hart, bool measured, uint64_t pre, uint64_t post) {
+    pcore_t *c = &p->core[hart % PERF_MAX_CORES];
+    p->st.hooks = true;
+    c->hook_set = measured;
+    c->hook_pre = measured ? pre : 0;
+    c->hook_next_post = measured ? post : 0;
+}
+
 void prof_record(void *vp, const perf_record_t *r) {
     prof_t *p = vp;
     if (p->oom) return;
@@ -296,7 +375,19 @@ void prof_record(void *vp, const perf_record_t *r) {
         }
         memset(c->based, 0, sizeof c->based);
         c->have_manual = false;
+        c->hook_post = 0;
     }
+    /* the record's hook cost (prof_hook), by type */
+    bool hook = c->hook_set;
+    if (p->st.hooks) {
+        if (hook && !r->truncated && (unsigned)r->type < 4) {
+            p->st.hook_n[r->type]++;
+            p->st.hook_cycles[r->type] += c->hook_pre + c->hook_next_post;
+        } else {
+            p->st.hook_unmeasured++;
+        }
+    }
+    if (p->cyc < 0) p->cyc = prof_cycles_index(p);
     /* the counters' change since the previous record belongs to the function on top */
     uint32_t top = c->depth ? c->stack[c->depth - 1].func : PROF_NONE;
     for (unsigned i = 0; i < r->n && i < PERF_MAX_COUNTERS; i++) {
@@ -308,7 +399,18 @@ void prof_record(void *vp, const perf_record_t *r) {
         p->trace_total[x] += d;
         if (top != PROF_NONE) p->func[top].self[x] += d;
         else p->outside[x] += d;
+        if ((int)x == p->cyc) {              /* hook cycles inside this delta */
+            uint64_t h = c->hook_post + c->hook_pre;
+            if (h > d) h = d;
+            c->hook_cum += h;
+            p->st.hook_counted += h;
+            if (top != PROF_NONE) p->func[top].hook_self += h;
+            else p->st.hook_outside += h;
+        }
     }
+    c->hook_post = c->hook_next_post;
+    c->hook_set = false;
+    c->hook_pre = c->hook_next_post = 0;
     if (r->truncated) { p->st.truncated++; return; }
     if (r->addr_unknown) { p->st.unknown_addr++; return; }
     switch (r->type) {
@@ -322,8 +424,10 @@ void prof_record(void *vp, const perf_record_t *r) {
         if (c->have_manual) {
             s->intervals++;
             for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++) s->sum[x] += c->cum[x] - c->manual_cum[x];
+            s->hook_sum += c->hook_cum - c->manual_hook_cum;
         }
         memcpy(c->manual_cum, c->cum, sizeof c->cum);
+        c->manual_hook_cum = c->hook_cum;
         c->have_manual = true;
         break;
     }
@@ -399,6 +503,17 @@ static int primary(const prof_t *p) {
     return -1;
 }
 
+/* the figures as output: with opts.compensate the cycles column without the hook cycles */
+static bool comp(const prof_t *p, unsigned x) { return p->o.compensate && (int)x == p->cyc; }
+static uint64_t f_self(const prof_t *p, const prof_func_t *f, unsigned x) { return f->self[x] - (comp(p, x) ? f->hook_self : 0); }
+static uint64_t f_total(const prof_t *p, const prof_func_t *f, unsigned x) { return f->total[x] - (comp(p, x) ? f->hook_total : 0); }
+static uint64_t e_total(const prof_t *p, const prof_edge_t *e, unsigned x) { return e->total[x] - (comp(p, x) ? e->hook_total : 0); }
+static uint64_t t_total(const prof_t *p, unsigned x) { return p->trace_total[x] - (comp(p, x) ? p->st.hook_counted : 0); }
+static uint64_t t_outside(const prof_t *p, unsigned x) { return p->outside[x] - (comp(p, x) ? p->st.hook_outside : 0); }
+static void edge_totals(const prof_t *p, const prof_edge_t *e, uint64_t *out) {
+    for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++) out[x] = e_total(p, e, x);
+}
+
 /* functions in flat-profile order (self desc) or call-graph order (total desc); NULL: OOM */
 static skey_t *sorted_funcs(const prof_t *p, bool by_total) {
     skey_t *k = malloc((p->nfunc ? p->nfunc : 1) * sizeof *k);
@@ -406,7 +521,7 @@ static skey_t *sorted_funcs(const prof_t *p, bool by_total) {
     int x = primary(p);
     for (size_t i = 0; i < p->nfunc; i++) {
         const prof_func_t *f = &p->func[i];
-        uint64_t self = x >= 0 ? f->self[x] : 0, tot = x >= 0 ? f->total[x] : 0;
+        uint64_t self = x >= 0 ? f_self(p, f, (unsigned)x) : 0, tot = x >= 0 ? f_total(p, f, (unsigned)x) : 0;
         k[i] = (skey_t){by_total ? tot : self, by_total ? self : tot, f->calls, f->addr, (uint32_t)i};
     }
     qsort(k, p->nfunc, sizeof *k, by_key);
@@ -423,41 +538,117 @@ static void pct(FILE *o, uint64_t part, uint64_t whole, int w) {
     else fprintf(o, "%*s", w, "-");
 }
 
-static void flat(const prof_t *p, FILE *o, const skey_t *k) {
+static const enum prof_field default_fields[] = {PF_PERCENT, PF_CALLS, PF_SELF, PF_TOTAL, PF_FUNCTION};
+
+static const enum prof_field *fields_of(const prof_t *p, unsigned *n) {
+    if (p->o.nfields) { *n = p->o.nfields; return p->o.fields; }
+    *n = sizeof default_fields / sizeof default_fields[0];
+    return default_fields;
+}
+
+/* one column heading of the flat profile (counter x for the per-counter fields) */
+static void field_head(const prof_t *p, enum prof_field f, unsigned x, char *h, size_t len, bool csv) {
+    static const char *const pre[] = {[PF_SELF] = "self", [PF_TOTAL] = "total", [PF_SELF_MEAN] = "mean self",
+                                      [PF_TOTAL_MEAN] = "mean total"};
+    static const char *const suf[] = {[PF_SELF] = "self", [PF_TOTAL] = "total", [PF_SELF_MEAN] = "self_mean",
+                                      [PF_TOTAL_MEAN] = "total_mean"};
+    switch (f) {
+    case PF_SELF: case PF_TOTAL: case PF_SELF_MEAN: case PF_TOTAL_MEAN:
+        if (csv) snprintf(h, len, "%s_%s", p->col[x].name, suf[f]);
+        else snprintf(h, len, "%s %s", pre[f], p->col[x].name);
+        break;
+    case PF_PERCENT: snprintf(h, len, csv ? "percent" : "%%"); break;
+    case PF_HOOK: snprintf(h, len, csv ? "hook_cycles" : "hook cycles"); break;
+    default: snprintf(h, len, "%s", field_names[f]); break;
+    }
+}
+
+static bool per_counter(enum prof_field f) { return f == PF_SELF || f == PF_TOTAL || f == PF_SELF_MEAN || f == PF_TOTAL_MEAN; }
+
+static void csv_text(FILE *o, const char *s);
+
+/* one cell of the flat profile: field fl of function f (counter x), width w (0 in CSV) */
+static void cell(const prof_t *p, FILE *o, const prof_func_t *f, uint32_t fi, enum prof_field fl, unsigned x, int w, bool csv) {
     int x0 = primary(p);
     char nb[32];
-    fprintf(o, "Flat profile\n\n"
+    switch (fl) {
+    case PF_PERCENT:
+        if (x0 >= 0 && t_total(p, (unsigned)x0))
+            fprintf(o, "%*.2f", w, 100.0 * (double)f_self(p, f, (unsigned)x0) / (double)t_total(p, (unsigned)x0));
+        else fprintf(o, "%*s", w, csv ? "" : "-");
+        break;
+    case PF_CALLS: fprintf(o, "%*" PRIu64, w, f->calls); break;
+    case PF_SELF: fprintf(o, "%*" PRIu64, w, f_self(p, f, x)); break;
+    case PF_TOTAL: fprintf(o, "%*" PRIu64, w, f_total(p, f, x)); break;
+    case PF_SELF_MEAN: case PF_TOTAL_MEAN: {
+        uint64_t v = fl == PF_SELF_MEAN ? f_self(p, f, x) : f_total(p, f, x);
+        if (f->calls) fprintf(o, "%*.1f", w, (double)v / (double)f->calls);
+        else fprintf(o, "%*s", w, csv ? "" : "-");
+        break;
+    }
+    case PF_HOOK:
+        if (p->st.hooks) fprintf(o, "%*" PRIu64, w, f->hook_self);
+        else fprintf(o, "%*s", w, csv ? "" : "-");
+        break;
+    case PF_ADDRESS: fprintf(o, "%*s0x%08" PRIx64, w > 10 ? w - 10 : 0, "", f->addr); break;
+    case PF_FUNCTION:
+        if (csv) csv_text(o, f->name ? f->name : "");
+        else fprintf(o, "%s%s", fname(p, fi, nb, sizeof nb), f->still_active ? " (still active)" : "");
+        break;
+    default: break;
+    }
+}
+
+/* the flat profile's column line (columns) and rows, text (aligned) or CSV (hart >= 0: a
+ * first column). Consecutive per-counter fields are given counter by counter (self cycles,
+ * total cycles, self load|store, ...). */
+static void flat_rows(const prof_t *p, FILE *o, const skey_t *k, bool csv, int hart, bool columns) {
+    unsigned nf;
+    const enum prof_field *fl = fields_of(p, &nf);
+    char h[96];
+    for (long row = columns ? -1 : 0; row < (long)p->nfunc; row++) {
+        const prof_func_t *f = row >= 0 ? &p->func[k[row].i] : NULL;
+        uint32_t fi = row >= 0 ? k[row].i : 0;
+        bool first = true;
+        if (csv && hart >= 0) { if (f) fprintf(o, "%d", hart); else fputs("hart", o); first = false; }
+        if (!csv) fputc(' ', o);
+        for (unsigned i = 0; i < nf;) {
+            unsigned j = i + 1;                       /* [i, j): one field, or a group of per-counter ones */
+            if (per_counter(fl[i])) while (j < nf && per_counter(fl[j])) j++;
+            for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++) {
+                if (per_counter(fl[i]) && !p->col[x].used) continue;
+                for (unsigned g = i; g < j; g++) {
+                    field_head(p, fl[g], x, h, sizeof h, csv);
+                    int w = csv ? 0 : fl[g] == PF_PERCENT ? 7 : fl[g] == PF_CALLS ? 9 : fl[g] == PF_FUNCTION ? 0
+                          : (int)(strlen(h) < 12 ? 12 : strlen(h));
+                    if (csv) { if (!first) fputc(',', o); }
+                    else fputs(fl[g] == PF_PERCENT || fl[g] == PF_CALLS ? " " : "  ", o);
+                    first = false;
+                    if (!f) fprintf(o, "%*s", w, h);
+                    else cell(p, o, f, fi, fl[g], x, w, csv);
+                }
+                if (!per_counter(fl[i])) break;
+            }
+            i = j;
+        }
+        fputc('\n', o);
+    }
+}
+
+static void flat(const prof_t *p, FILE *o, const skey_t *k) {
+    int x0 = primary(p);
+    fprintf(o, "Flat profile%s\n\n"
                "  One line per function (function enter/exit records). calls: enter records. self: the\n"
                "  counter's change while the function was on top of its hart's call stack. total: from\n"
                "  enter to exit, callees included; a recursive function counts only its outermost\n"
-               "  activation. %%: self %s as a share of all %s from the first to the last record.\n"
-               "  Sorted by self %s.\n\n",
+               "  activation. mean: per call. hook cycles: the perf hooks' cycles inside self cycles.\n"
+               "  %%: self %s as a share of all %s from the first to the last record. Sorted by self %s.\n\n",
+            p->o.compensate ? " (cycles compensated: the perf hooks' cycles subtracted)" : "",
             x0 >= 0 ? p->col[x0].name : "-", x0 >= 0 ? p->col[x0].name : "-", x0 >= 0 ? p->col[x0].name : "-");
-    fprintf(o, "  %7s %9s", "%", "calls");
-    for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++) {
-        if (!p->col[x].used) continue;
-        char h[64];
-        snprintf(h, sizeof h, "self %s", p->col[x].name);
-        fprintf(o, "  %*s", (int)width("self ", p->col[x].name), h);
-        snprintf(h, sizeof h, "total %s", p->col[x].name);
-        fprintf(o, "  %*s", (int)width("total ", p->col[x].name), h);
-    }
-    fprintf(o, "  function\n");
-    for (size_t n = 0; n < p->nfunc; n++) {
-        const prof_func_t *f = &p->func[k[n].i];
-        fputs("  ", o);
-        if (x0 >= 0) pct(o, f->self[x0], p->trace_total[x0], 7); else fprintf(o, "%7s", "-");
-        fprintf(o, " %9" PRIu64, f->calls);
-        for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++) {
-            if (!p->col[x].used) continue;
-            fprintf(o, "  %*" PRIu64, (int)width("self ", p->col[x].name), f->self[x]);
-            fprintf(o, "  %*" PRIu64, (int)width("total ", p->col[x].name), f->total[x]);
-        }
-        fprintf(o, "  %s%s\n", fname(p, k[n].i, nb, sizeof nb), f->still_active ? " (still active)" : "");
-    }
+    flat_rows(p, o, k, false, -1, true);
     if (x0 >= 0)
         fprintf(o, "\n  %s over the trace: %" PRIu64 ", of which outside any traced function: %" PRIu64 "\n",
-                p->col[x0].name, p->trace_total[x0], p->outside[x0]);
+                p->col[x0].name, t_total(p, (unsigned)x0), t_outside(p, (unsigned)x0));
 }
 
 /* one call-graph line: calls as "a/b" (or a alone), the totals, the name */
@@ -471,15 +662,35 @@ static void cg_line(const prof_t *p, FILE *o, const char *index, double share, b
     fprintf(o, "  %s\n", name);
 }
 
+/* the edges into (callers) or out of f, by total of the primary counter (descending), then
+ * calls, then the other function's rank; n gets the count; NULL when out of memory */
+static skey_t *edges_of(const prof_t *p, uint32_t f, bool callers, const uint32_t *rank, size_t *n) {
+    int x0 = primary(p);
+    skey_t *k = malloc((p->nedge ? p->nedge : 1) * sizeof *k);
+    *n = 0;
+    if (!k) return NULL;
+    for (size_t e = 0; e < p->nedge; e++) {
+        const prof_edge_t *ed = &p->edge[e];
+        if ((callers ? ed->callee : ed->caller) != f) continue;
+        uint32_t other = callers ? ed->caller : ed->callee;
+        k[(*n)++] = (skey_t){x0 >= 0 ? e_total(p, ed, (unsigned)x0) : 0, ed->calls, 0,
+                             other == PROF_NONE ? 0 : rank[other], (uint32_t)e};
+    }
+    qsort(k, *n, sizeof *k, by_key);
+    return k;
+}
+
 static void call_graph(const prof_t *p, FILE *o, const skey_t *k, const uint32_t *rank) {
     int x0 = primary(p);
     char nb[64], calls[48], idx[16];
+    uint64_t et[PERF_MAX_COUNTERS], ft[PERF_MAX_COUNTERS];
     fprintf(o, "\nCall graph\n\n"
                "  One block per function, by total %s: the lines above it are its callers, the lines\n"
                "  below it the functions it called. calls: along that edge / all calls of the callee\n"
                "  (recursive calls included). total: the cost along the edge, i.e. of the callee's\n"
                "  activations from that caller (outermost activations only, so a recursive edge shows\n"
-               "  0); on the function's own line its total and its share of the trace (%%).\n"
+               "  0); on the function's own line its total and its share of the trace (%%). Callers and\n"
+               "  callees are sorted by that total, highest first.\n"
                "  <spontaneous>: entered with no traced function on its hart's stack.\n\n",
             x0 >= 0 ? p->col[x0].name : "-");
     fprintf(o, "  %-7s %7s %13s", "index", "%", "calls");
@@ -494,28 +705,34 @@ static void call_graph(const prof_t *p, FILE *o, const skey_t *k, const uint32_t
         uint32_t f = k[n].i;
         const prof_func_t *fn = &p->func[f];
         fputs("  ------------------------------------------------------------------------------\n", o);
-        for (size_t e = 0; e < p->nedge; e++) {          /* callers */
-            const prof_edge_t *ed = &p->edge[e];
-            if (ed->callee != f) continue;
+        size_t ne;
+        skey_t *ek = edges_of(p, f, true, rank, &ne);
+        for (size_t n2 = 0; ek && n2 < ne; n2++) {      /* callers */
+            const prof_edge_t *ed = &p->edge[ek[n2].i];
             char nm[96];
             snprintf(calls, sizeof calls, "%" PRIu64 "/%" PRIu64, ed->calls, fn->calls);
             if (ed->caller == PROF_NONE) snprintf(nm, sizeof nm, "    <spontaneous>");
             else snprintf(nm, sizeof nm, "    %.60s [%u]", fname(p, ed->caller, nb, sizeof nb), rank[ed->caller]);
-            cg_line(p, o, "", 0, false, calls, ed->total, nm);
+            edge_totals(p, ed, et);
+            cg_line(p, o, "", 0, false, calls, et, nm);
         }
+        free(ek);
         snprintf(idx, sizeof idx, "[%u]", rank[f]);
         snprintf(calls, sizeof calls, "%" PRIu64, fn->calls);
         char nm[96];
         snprintf(nm, sizeof nm, "%.60s [%u]%s", fname(p, f, nb, sizeof nb), rank[f], fn->still_active ? " (still active)" : "");
-        double share = x0 >= 0 && p->trace_total[x0] ? 100.0 * (double)fn->total[x0] / (double)p->trace_total[x0] : 0;
-        cg_line(p, o, idx, share, x0 >= 0 && p->trace_total[x0], calls, fn->total, nm);
-        for (size_t e = 0; e < p->nedge; e++) {          /* callees */
-            const prof_edge_t *ed = &p->edge[e];
-            if (ed->caller != f) continue;
+        for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++) ft[x] = f_total(p, fn, x);
+        double share = x0 >= 0 && t_total(p, (unsigned)x0) ? 100.0 * (double)ft[x0] / (double)t_total(p, (unsigned)x0) : 0;
+        cg_line(p, o, idx, share, x0 >= 0 && t_total(p, (unsigned)x0), calls, ft, nm);
+        ek = edges_of(p, f, false, rank, &ne);
+        for (size_t n2 = 0; ek && n2 < ne; n2++) {      /* callees */
+            const prof_edge_t *ed = &p->edge[ek[n2].i];
             snprintf(calls, sizeof calls, "%" PRIu64 "/%" PRIu64, ed->calls, p->func[ed->callee].calls);
             snprintf(nm, sizeof nm, "    %.60s [%u]", fname(p, ed->callee, nb, sizeof nb), rank[ed->callee]);
-            cg_line(p, o, "", 0, false, calls, ed->total, nm);
+            edge_totals(p, ed, et);
+            cg_line(p, o, "", 0, false, calls, et, nm);
         }
+        free(ek);
     }
 }
 
@@ -524,7 +741,14 @@ static void manual_table(const prof_t *p, FILE *o) {
     fprintf(o, "\nManual records (perfWriteCntrs call sites)\n\n"
                "  records: manual records from that address. total and mean: the counters' change from\n"
                "  the previous manual record of the same hart to one from this address (the first manual\n"
-               "  record of a hart, and the first after a new perf header, start no interval).\n\n");
+               "  record of a hart, and the first after a new perf header, start no interval)%s. source:\n"
+               "  the call site's file:line.\n\n", p->o.compensate ? "; cycles without the perf hooks' cycles" : "");
+    int wsrc = 6;
+    for (size_t i = 0; i < p->nsite; i++) {
+        char b[300];
+        int w = p->site[i].file ? snprintf(b, sizeof b, "%s:%u", p->site[i].file, p->site[i].line) : 1;
+        if (w > wsrc) wsrc = w;
+    }
     fprintf(o, "  %-18s %9s", "address", "records");
     for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++) {
         if (!p->col[x].used) continue;
@@ -534,7 +758,7 @@ static void manual_table(const prof_t *p, FILE *o) {
         snprintf(h, sizeof h, "total %s", p->col[x].name);
         fprintf(o, "  %*s", (int)width("total ", p->col[x].name), h);
     }
-    fputs("  function\n", o);
+    fprintf(o, "  %-*s  function\n", wsrc, "source");
     skey_t *k = malloc(p->nsite * sizeof *k);
     if (!k) return;
     for (size_t i = 0; i < p->nsite; i++) k[i] = (skey_t){0, 0, 0, p->site[i].addr, (uint32_t)i};
@@ -547,11 +771,15 @@ static void manual_table(const prof_t *p, FILE *o) {
         for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++) {
             if (!p->col[x].used) continue;
             int w = (int)width("total ", p->col[x].name);
-            if (s->intervals) fprintf(o, "  %*.1f", w, (double)s->sum[x] / (double)s->intervals);
+            uint64_t sum = s->sum[x] - (comp(p, x) ? s->hook_sum : 0);
+            if (s->intervals) fprintf(o, "  %*.1f", w, (double)sum / (double)s->intervals);
             else fprintf(o, "  %*s", w, "-");
-            fprintf(o, "  %*" PRIu64, w, s->sum[x]);
+            fprintf(o, "  %*" PRIu64, w, sum);
         }
-        fprintf(o, "  %s\n", s->name ? s->name : "");
+        char src[300];
+        if (s->file) snprintf(src, sizeof src, "%s:%u", s->file, s->line);
+        else snprintf(src, sizeof src, "-");
+        fprintf(o, "  %-*s  %s\n", wsrc, src, s->name ? s->name : "");
     }
     free(k);
 }
@@ -575,9 +803,48 @@ static void isr_table(const prof_t *p, FILE *o) {
     free(k);
 }
 
+static void instrumentation(const prof_t *p, FILE *o) {
+    const prof_stats_t *s = &p->st;
+    static const char *const what[4] = {"enter (__cyg_profile_func_enter)", "exit (__cyg_profile_func_exit)",
+                                        "manual (perfWriteCntrs)", "ISR (perf_timer_tick)"};
+    fprintf(o, "\nInstrumentation cost\n\n");
+    if (!s->hooks) {
+        fputs("  not measured: needs --elf and the run folder's flow.csv and counters.csv beside the trace\n", o);
+        return;
+    }
+    fputs("  cycles from the call of the perf hook that wrote a record to its return (flow.csv), per\n"
+          "  record type; measured, not estimated (hook_cost.h).\n\n", o);
+    fprintf(o, "  %-34s %9s %12s %10s\n", "records", "measured", "hook cycles", "mean");
+    uint64_t n = 0, cyc = 0;
+    for (unsigned t = 0; t < 4; t++) {
+        n += s->hook_n[t];
+        cyc += s->hook_cycles[t];
+        if (!s->hook_n[t]) continue;
+        fprintf(o, "  %-34s %9" PRIu64 " %12" PRIu64 " %10.1f\n", what[t], s->hook_n[t], s->hook_cycles[t],
+                (double)s->hook_cycles[t] / (double)s->hook_n[t]);
+    }
+    fprintf(o, "  %-34s %9" PRIu64 " %12" PRIu64, "all", n, cyc);
+    if (n) fprintf(o, " %10.1f\n", (double)cyc / (double)n); else fputc('\n', o);
+    if (s->hook_unmeasured)
+        fprintf(o, "  %" PRIu64 " record(s) not measured (from the first record after lost perf data, or with no hook call\n"
+                   "    of its kind and cycle count in flow.csv/counters.csv, on: their hook cycles count as the function's own)\n",
+                s->hook_unmeasured);
+    int x = p->cyc;
+    if (x >= 0) {
+        fprintf(o, "  %" PRIu64 " of these cycles lie between the first and the last record: %.2f %% of the %" PRIu64
+                   " cycles of the profile%s\n", s->hook_counted,
+                p->trace_total[x] ? 100.0 * (double)s->hook_counted / (double)p->trace_total[x] : 0.0, p->trace_total[x],
+                p->o.compensate ? "; subtracted from every cycles figure above (--compensate)"
+                                : "; --compensate subtracts them from every cycles figure");
+    } else {
+        fputs("  the records carry no cycles counter: nothing to compensate\n", o);
+    }
+}
+
 static void notes(const prof_t *p, FILE *o) {
     const prof_stats_t *s = &p->st;
     char nb[32];
+    instrumentation(p, o);
     fprintf(o, "\nNotes\n\n");
     fprintf(o, "  %" PRIu64 " record(s): %" PRIu64 " enter, %" PRIu64 " exit, %" PRIu64 " manual, %" PRIu64
                " ISR; %" PRIu64 " perf header(s)\n", s->records, s->enters, s->exits, s->manual, s->isr, s->headers);
@@ -643,6 +910,11 @@ bool prof_same_counters(const prof_t *a, const prof_t *b) {
 static int write_csv(const prof_t *p, FILE *o, int hart, bool columns) {
     skey_t *k = sorted_funcs(p, false);
     if (!k) return -1;
+    if (p->o.nfields) {                      /* --fields: those columns */
+        flat_rows(p, o, k, true, hart, columns);
+        free(k);
+        return ferror(o) ? -1 : 0;
+    }
     int x0 = primary(p);
     if (columns) {
         fputs(hart >= 0 ? "hart,function,address,calls,still_active,percent" : "function,address,calls,still_active,percent", o);
@@ -655,9 +927,9 @@ static int write_csv(const prof_t *p, FILE *o, int hart, bool columns) {
         if (hart >= 0) fprintf(o, "%d,", hart);
         csv_text(o, f->name ? f->name : "");
         fprintf(o, ",0x%08" PRIx64 ",%" PRIu64 ",%" PRIu64 ",", f->addr, f->calls, f->still_active);
-        if (x0 >= 0 && p->trace_total[x0]) fprintf(o, "%.2f", 100.0 * (double)f->self[x0] / (double)p->trace_total[x0]);
+        if (x0 >= 0 && t_total(p, (unsigned)x0)) fprintf(o, "%.2f", 100.0 * (double)f_self(p, f, (unsigned)x0) / (double)t_total(p, (unsigned)x0));
         for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++)
-            if (p->col[x].used) fprintf(o, ",%" PRIu64 ",%" PRIu64, f->self[x], f->total[x]);
+            if (p->col[x].used) fprintf(o, ",%" PRIu64 ",%" PRIu64, f_self(p, f, x), f_total(p, f, x));
         fputc('\n', o);
     }
     free(k);

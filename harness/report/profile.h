@@ -33,8 +33,16 @@
  *    counted. Deltas the decoder marks unknown are not counted; a record whose addresses are
  *    unknown (DeltaXOR after a gap) is not used as an event (counted, noted).
  *
+ *  - instrumentation cost (prof_hook, measured by hook_cost.h): the cycles a record's hook
+ *    spent before its cycle counter read (pre) and after it (post). Between two records the
+ *    previous record's post plus this record's pre are hook cycles inside the interval's
+ *    cycles delta: they go to the same function's hook_self (and through the frames to
+ *    hook_total, like total). With opts.compensate every output subtracts them from the
+ *    cycles figures (self, total, edges, the trace total, outside).
+ *
  * The trace total of a counter is the sum of all deltas counted (inside and outside
- * functions); percentages are shares of it. Functions, edges and sites are merged over harts.
+ * functions); percentages are shares of it. Counters of raw events are named after
+ * rtl_model/regs/hpm_events.def (0x600: load|store). Functions, edges and sites are merged over harts.
  * No global state; one prof_t per report. */
 #ifndef TS_PROFILE_H
 #define TS_PROFILE_H
@@ -53,19 +61,24 @@ typedef struct prof_func {
     uint64_t still_active;            /* activations open at the end of the trace */
     uint64_t self[PERF_MAX_COUNTERS]; /* by counter index */
     uint64_t total[PERF_MAX_COUNTERS];
+    uint64_t hook_self, hook_total;   /* hook cycles inside self/total cycles (prof_hook) */
 } prof_func_t;
 
 typedef struct prof_edge {
     uint32_t caller, callee;          /* function numbers (prof_func_at); caller may be PROF_NONE */
     uint64_t calls;
     uint64_t total[PERF_MAX_COUNTERS];
+    uint64_t hook_total;
 } prof_edge_t;
 
 typedef struct prof_site {            /* manual records at one address */
     uint64_t addr;
     const char *name;
+    const char *file;                 /* source file and line of addr (opts.line), or NULL */
+    unsigned line;
     uint64_t records, intervals;      /* intervals: records with a previous manual record */
     uint64_t sum[PERF_MAX_COUNTERS];  /* counters' change over those intervals */
+    uint64_t hook_sum;                /* hook cycles inside those intervals' cycles */
 } prof_site_t;
 
 typedef struct prof_isr {             /* ISR samples in one function (or at one pc) */
@@ -84,16 +97,34 @@ typedef struct prof_stats {
     uint64_t gaps;                    /* records after lost perf data: the call stack was reset */
     uint64_t gap_ended;               /* frames ended by a gap */
     uint64_t unknown_addr;            /* records whose addresses a gap made unknown: not used */
+    bool hooks;                       /* prof_hook was called: the instrumentation cost is known */
+    uint64_t hook_n[4], hook_cycles[4];   /* by record type: measured records, their hooks' cycles */
+    uint64_t hook_unmeasured;         /* records prof_hook could not measure */
+    uint64_t hook_counted;            /* hook cycles inside the counted cycles (trace total) */
+    uint64_t hook_outside;            /* of them outside any traced function */
 } prof_stats_t;
 
 /* symbolizer: the name of the function containing addr and its start, or NULL */
 typedef const char *(*prof_sym_fn)(void *ctx, uint64_t addr, uint64_t *start);
+
+/* source position of addr: the file (NULL if unknown) and *line */
+typedef const char *(*prof_line_fn)(void *ctx, uint64_t addr, unsigned *line);
+
+/* columns of the flat profile (--fields); SELF, TOTAL and the means give one per counter */
+enum prof_field { PF_PERCENT, PF_CALLS, PF_SELF, PF_TOTAL, PF_SELF_MEAN, PF_TOTAL_MEAN, PF_HOOK, PF_ADDRESS,
+                  PF_FUNCTION, PF_NFIELDS };
+#define PROF_MAX_FIELDS 32
 
 typedef struct prof_opts {
     prof_sym_fn sym;                  /* may be NULL: addresses only */
     void *sym_ctx;
     void (*warn)(void *ctx, const char *msg);    /* may be NULL */
     void *warn_ctx;
+    prof_line_fn line;                /* may be NULL: manual sites without file:line */
+    void *line_ctx;
+    bool compensate;                  /* subtract the hook cycles from every cycles figure */
+    unsigned nfields;                 /* 0: the default columns */
+    enum prof_field fields[PROF_MAX_FIELDS];
 } prof_opts_t;
 
 typedef struct prof prof_t;
@@ -104,6 +135,14 @@ void prof_free(prof_t *p);
 /* perf_dec_cb_t callbacks (ctx = the prof_t) */
 void prof_header(void *p, const perf_header_t *h);
 void prof_record(void *p, const perf_record_t *r);
+/* the hook cost of the next record of `hart` (hook_cost.h): before prof_record of that
+ * record; measured false when it could not be measured */
+void prof_hook(prof_t *p, unsigned hart, bool measured, uint64_t pre, uint64_t post);
+/* the counter index named cycles, or -1 */
+int prof_cycles_index(const prof_t *p);
+/* --fields: a comma-separated list of names (percent, calls, self, total, self_mean,
+ * total_mean, hook, address, function) into o->fields; 0, or -1 with one line in err */
+int prof_parse_fields(prof_opts_t *o, const char *list, char *err, size_t errlen);
 /* end of the trace: closes the frames still open */
 void prof_finish(prof_t *p);
 

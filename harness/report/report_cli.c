@@ -7,14 +7,17 @@
 #include "cli_util.h"
 #include "elements.h"
 #include "elf_syms.h"
+#include "hook_cost.h"
 #include "nexus_decode.h"
 #include "perf_decode.h"
 #include "profile.h"
 #include "run_folder.h"
 #include <sys/stat.h>
+#include "src_lines.h"
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +47,13 @@ static void usage(FILE *f) {
           "      --hart N          the profile of hart (source) N only (default: one per hart)\n"
           "      --perf-config FILE  the perf header out of band (perf_config.txt of the run folder),\n"
           "                        for a trace whose header was overwritten (a wrapped buffer)\n"
+          "      --compensate      subtract the perf hooks' cycles (measured from the run folder's\n"
+          "                        flow.csv and counters.csv; needs the run's ELF or --elf) from\n"
+          "                        every cycles figure\n"
+          "      --fields LIST     the flat profile's columns, comma-separated: percent, calls,\n"
+          "                        self, total, self_mean, total_mean (per call), hook (hook cycles\n"
+          "                        inside self cycles), address, function (default: percent,calls,\n"
+          "                        self,total,function)\n"
           "  -o, --out DIR         output folder: write DIR/report.txt (csv: DIR/report.csv)\n"
           "                        instead of stdout\n"
           "  -h, --help            this text\n"
@@ -56,6 +66,7 @@ typedef struct rctx {
     prof_t *prof[PERF_MAX_CORES];     /* per hart, made when its first header arrives */
     prof_opts_t po;
     int hart;                         /* --hart, or -1 */
+    hook_cost_t *hc;                  /* the hooks' cost from the ground truth, or NULL */
     bool oom;
     uint64_t errors, gaps;
     unsigned warnings;
@@ -70,7 +81,19 @@ static void r_header(void *v, const perf_header_t *h) { prof_t *p = hart_prof(v,
 static void r_record(void *v, const perf_record_t *r) {
     rctx_t *c = v;
     if (c->hart >= 0 && r->core % PERF_MAX_CORES != (unsigned)c->hart) return;
-    if (c->prof[r->core % PERF_MAX_CORES]) prof_record(c->prof[r->core % PERF_MAX_CORES], r);
+    prof_t *p = c->prof[r->core % PERF_MAX_CORES];
+    if (!p) return;
+    if (c->hc) {                      /* the record's hook call in the ground truth */
+        if (r->gap_before) hc_reset(c->hc, r->core);
+        int cyc = prof_cycles_index(p);
+        uint64_t d = UINT64_MAX, pre = 0, post = 0;
+        for (unsigned i = 0; i < r->n; i++)
+            if ((int)r->index[i] == cyc && !(r->delta_unknown >> i & 1)) d = r->delta[i];
+        /* a truncated record still pairs (its cycles value moves the next record's delta) */
+        bool ok = hc_match(c->hc, r, d, &pre, &post);
+        prof_hook(p, r->core, ok, pre, post);
+    }
+    prof_record(p, r);
 }
 static void r_error(void *v, unsigned core, uint64_t off, const char *w) { ts_perf_diag(&((rctx_t *)v)->errors, &((rctx_t *)v)->gaps, core, off, w); }
 static void r_warn(void *v, const char *msg) {
@@ -78,6 +101,9 @@ static void r_warn(void *v, const char *msg) {
     if (c->warnings++ < MAX_WARNINGS) fprintf(stderr, "tracesim: warning: %s\n", msg);
 }
 static int elem_to_perf(void *pd, const ts_elem_t *e) { perf_dec_feed_elem(pd, e); return 0; }
+/* a manual record's address is the return address of its call of perfWriteCntrs: the line of
+ * the call instruction (2 or 4 bytes before it) */
+static const char *line_of(void *sl, uint64_t addr, unsigned *line) { return addr >= 2 ? src_lines_at(sl, addr - 2, line) : NULL; }
 static const char *sym_of(void *syms, uint64_t addr, uint64_t *start) {
     const elf_sym_t *s = elf_syms_lookup(syms, addr);
     if (!s) return NULL;
@@ -91,8 +117,10 @@ int ts_report_main(int argc, char **argv) {
         {"tssize", required_argument, 0, 2},   {"perf-channel", required_argument, 0, 4},
         {"elf", required_argument, 0, 5},      {"out", required_argument, 0, 'o'},
         {"help", no_argument, 0, 'h'},         {"perf-config", required_argument, 0, 6},
-        {"hart", required_argument, 0, 7},     {0, 0, 0, 0}};
-    const char *format = "text", *out_path = NULL, *elf = NULL, *cfg_path = NULL;
+        {"hart", required_argument, 0, 7},     {"compensate", no_argument, 0, 8},
+        {"fields", required_argument, 0, 9},   {0, 0, 0, 0}};
+    const char *format = "text", *out_path = NULL, *elf = NULL, *cfg_path = NULL, *fields = NULL;
+    bool compensate = false;
     int srcbits = -1, tssize = -1, perf_channel = -1, hart = -1, c;
     opterr = 0;
     optind = 1;
@@ -117,6 +145,8 @@ int ts_report_main(int argc, char **argv) {
         case 5: elf = optarg; break;
         case 6: cfg_path = optarg; break;
         case 7: hart = (int)v; break;
+        case 8: compensate = true; break;
+        case 9: fields = optarg; break;
         case 'h': usage(stdout); return 0;
         case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim report --help)\n", argv[optind - 1]); return EXIT_USAGE;
         default: fprintf(stderr, "tracesim: unknown option '%s' (see tracesim report --help)\n", argv[optind - 1]); return EXIT_USAGE;
@@ -147,6 +177,12 @@ int ts_report_main(int argc, char **argv) {
     const char *path = ra.trace;
     static char elf_found[4400];
     char err[4600];
+    static rctx_t rc;
+    memset(&rc, 0, sizeof rc);
+    if (fields && prof_parse_fields(&rc.po, fields, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        return EXIT_USAGE;
+    }
     size_t len;
     uint8_t *data = (uint8_t *)ts_read_file(path, &len, err, sizeof err);
     if (!data) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
@@ -155,6 +191,11 @@ int ts_report_main(int argc, char **argv) {
         if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); free(data); return EXIT_NO_FILE; }
         if (er) elf = elf_found;
         else fprintf(stderr, "tracesim: warning: %s: functions by address\n", err);
+    }
+    if (compensate && !elf) {
+        fprintf(stderr, "tracesim: --compensate needs the run's ELF (the perf hooks' addresses): give --elf\n");
+        free(data);
+        return EXIT_USAGE;
     }
     unsigned harts;
     bool harts_known;
@@ -182,9 +223,35 @@ int ts_report_main(int argc, char **argv) {
         free(data);
         return EXIT_NO_FILE;
     }
-    static rctx_t rc;
-    memset(&rc, 0, sizeof rc);
-    rc.po = (prof_opts_t){elf ? sym_of : NULL, elf ? &syms : NULL, r_warn, &rc};
+    /* the hooks' cost: the run folder's ground truth beside the trace */
+    static hook_cost_t hc;
+    bool have_hc = false;
+    if (elf) {
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s", path);
+        const char *run_dir = dirname(dir);
+        char gt[4200];
+        snprintf(gt, sizeof gt, "%s/flow.csv", run_dir);
+        FILE *probe = fopen(gt, "r");
+        if (probe) fclose(probe);
+        if (probe || compensate) {
+            if (hc_load(&hc, run_dir, &syms, err, sizeof err)) {
+                fprintf(stderr, "tracesim: %s%s\n", compensate ? "--compensate: " : "note: instrumentation cost not measured: ", err);
+                if (compensate) { elf_syms_free(&syms); free(data); return EXIT_NO_FILE; }
+            } else {
+                have_hc = true;
+            }
+        }
+    }
+    rc.po.sym = elf ? sym_of : NULL;
+    rc.po.sym_ctx = elf ? &syms : NULL;
+    rc.po.warn = r_warn;
+    rc.po.warn_ctx = &rc;
+    rc.po.compensate = compensate;
+    src_lines_t *sl = elf ? src_lines_open(elf) : NULL;
+    rc.po.line = sl ? line_of : NULL;
+    rc.po.line_ctx = sl;
+    rc.hc = have_hc ? &hc : NULL;
     rc.hart = hart;
 
     /* bytes -> messages -> elements -> perf records -> profile */
@@ -292,6 +359,8 @@ done:
     free(es);
     for (unsigned k = 0; k < PERF_MAX_CORES; k++) prof_free(rc.prof[k]);
     if (elf) elf_syms_free(&syms);
+    if (have_hc) hc_free(&hc);
+    src_lines_close(sl);
     free(data);
     return status;
 }

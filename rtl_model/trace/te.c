@@ -154,8 +154,8 @@ static void pack(te_t *t, const te_entry_t *e, nx_msg_t *m) {
         nx_var(m, e->data);
         rel = ts_on && (tsc & (1u << 19));
         break;
-    case TE_STM_OWN:            /* THREAD_SWITCH: PROCESS = (tp << 2) | format */
-        nx_var(m, (uint64_t)e->data << 2 | STM_OWN_FORMAT);
+    case TE_STM_OWN:            /* THREAD_SWITCH: PROCESS = tp << 5 | V 0 | PRV | format */
+        nx_var(m, (uint64_t)e->data << STM_OWN_SHIFT | STM_OWN_PRV << 2 | STM_OWN_FORMAT);
         rel = ts_on && (tsc & (1u << 19));
         break;
     case TE_ERROR:

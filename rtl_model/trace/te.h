@@ -29,7 +29,7 @@ enum te_access { TE_OK, TE_ERR, TE_WAIT };
 enum te_entry_kind { TE_DQM, TE_OWN, TE_ERROR, TE_SYNC, TE_STOP, TE_STM_OWN };
 typedef struct te_entry {
     uint8_t kind;
-    uint32_t idtag;         /* ITC: 0..0x3f; software trace: 0x40000 + 4 id */
+    uint32_t idtag;         /* ITC: 0..0x3f; software trace: IDTAG_BASE (0x40001) + 4 id */
     uint32_t data;
     uint64_t ts;            /* time of the store (or of the event) */
 } te_entry_t;

@@ -5,7 +5,7 @@
 #                 with id * 0x01010101, THREAD_SWITCH 0x80001000, id 5 with 0x80001000):
 #                 --format stm against that hand list, times one constant from stm.csv's
 #                 cycles, -o DIR writes stm.txt, --hart 0 the same, the Ownership message shows
-#                 PROCESS (0x80001000 << 2 | 2 = 8589950978, 34 bits)
+#                 PROCESS (0x80001000 << 5 | 3 << 2 | 2 = 68719607822, 37 bits)
 #   port_check    tracesim check passes on that run and fails on a tampered stm.csv (a value
 #                 changed, a row removed, a lost row without an Error message, an off row
 #                 made traced)
@@ -93,8 +93,9 @@ port)
     "$san" decode -f stm -o "$out/dir" "$r/trace.rtd"
     cmp "$out/stm.txt" "$out/dir/stm.txt" || fail "-o DIR did not write the same stm.txt"
     "$san" decode -f stm --hart 0 "$r/trace.rtd" | cmp - "$out/stm.txt" || fail "--hart 0 changed the output"
-    "$san" decode "$r/trace.rtd" | grep -q '"fields": {"process": 8589950978}, .*"name": "OWNERSHIP TRACE"' ||
-        fail "the Ownership message does not show PROCESS 0x200004002"
+    # PROCESS = 0x80001000 << 5 | PRV 3 << 2 | format 2 = 2^36 + 2^17 + 14 = 68719607822
+    "$san" decode "$r/trace.rtd" | grep -q '"fields": {"process": 68719607822}, .*"name": "OWNERSHIP TRACE"' ||
+        fail "the Ownership message does not show PROCESS 0x100002000e"
     "$san" decode -f bogus "$r/trace.rtd" 2>&1 | grep -q "timeline, stm)" || fail "the unknown-format message does not list stm"
     "$san" decode --help | grep -q "stm (software trace" || fail "--help does not list stm"
     echo "ok: --format stm: 22 events as listed, times = stm.csv cycles - constant, stm.txt, --hart 0, PROCESS"

@@ -10,8 +10,9 @@
  *   Data Acquisition (TCODE 7 -> 0x1C): IDTAG, DATA [, TSTAMP];
  *   Ownership (TCODE 2 -> 0x08): PROCESS [, TSTAMP];
  *   ICT-WS Control `8c 00 01 00 00 07`: full timestamp 0x1000 (4.8).
- * A software event (README "Software trace port", stm.def): IDTAG = 0x40000 + 4 * id,
- * THREAD_SWITCH: PROCESS = (value << 2) | 2. */
+ * A software event (README "Software trace port", stm.def): IDTAG = 0x40001 + 4 * id (bits
+ * 1:0 = 01), THREAD_SWITCH: PROCESS = value << 5 | V 0 << 4 | PRV 3 << 2 | format 2, the
+ * RISC-V Ownership layout (trace-hw-facts 4.7: context from bit 5). */
 #include "elements.h"
 #include "perf_decode.h"
 #include "stm_decode.h"
@@ -35,11 +36,11 @@ static col_t run(const uint8_t *b, size_t n) {
 }
 
 /* id 0x12 = 18, value 5, no timestamp:
- *   IDTAG 0x40000 + 4*18 = 0x40048 = 262216; groups from the LSB: 262216 % 64 = 8,
- *   (262216 >> 6) % 64 = 4097 % 64 = 1, (>> 12) % 64 = 64 % 64 = 0, >> 18 = 1
- *   -> 8<<2 = 0x20, 1<<2 = 0x04, 0x00, 1<<2|01 = 0x05;
+ *   IDTAG 0x40001 + 4*18 = 0x40049 = 262217; groups from the LSB: 262217 % 64 = 9,
+ *   (262217 >> 6) % 64 = 4097 % 64 = 1, (>> 12) % 64 = 64 % 64 = 0, >> 18 = 1
+ *   -> 9<<2 = 0x24, 1<<2 = 0x04, 0x00, 1<<2|01 = 0x05;
  *   DATA 5 ends the message: 5<<2|11 = 0x17. */
-static const uint8_t user12[] = {0x1c, 0x20, 0x04, 0x00, 0x05, 0x17};
+static const uint8_t user12[] = {0x1c, 0x24, 0x04, 0x00, 0x05, 0x17};
 
 TS_TEST(user_event_element) {
     col_t c = run(user12, sizeof user12);
@@ -55,13 +56,13 @@ TS_TEST(user_event_element) {
 }
 
 /* THREAD_NAME (id 0x4000) "main" at time 0x1025 after the ICT-WS full timestamp 0x1000:
- *   IDTAG 0x40000 + 4*0x4000 = 0x50000 = 327680: groups 0, 0, (327680 >> 12) % 64 = 80 % 64 = 16,
- *   327680 >> 18 = 1 -> 0x00, 0x00, 16<<2 = 0x40, 1<<2|01 = 0x05;
+ *   IDTAG 0x40001 + 4*0x4000 = 0x50001 = 327681: groups 1, 0, (327681 >> 12) % 64 = 80 % 64 = 16,
+ *   327681 >> 18 = 1 -> 0x04, 0x00, 16<<2 = 0x40, 1<<2|01 = 0x05;
  *   DATA "main" little-endian = 0x6e69616d: groups 0x2d (45), 0x05, 0x16 (22), 0x1a (26),
  *   0x2e (46), 0x01 -> 0xb4, 0x14, 0x58, 0x68, 0xb8, 0x05 (last with 01: a TSTAMP follows);
  *   TSTAMP 0x1000 ^ 0x1025 = 0x25 = 37 -> 37<<2|11 = 0x97. */
 static const uint8_t name_main[] = {0x8c, 0x00, 0x01, 0x00, 0x00, 0x07,
-                                    0x1c, 0x00, 0x00, 0x40, 0x05, 0xb4, 0x14, 0x58, 0x68, 0xb8, 0x05, 0x97};
+                                    0x1c, 0x04, 0x00, 0x40, 0x05, 0xb4, 0x14, 0x58, 0x68, 0xb8, 0x05, 0x97};
 
 TS_TEST(thread_name_with_timestamp) {
     col_t c = run(name_main, sizeof name_main);
@@ -76,15 +77,15 @@ TS_TEST(thread_name_with_timestamp) {
     TS_ASSERT_EQ_U(c.e[1].time, 0x1025);
 }
 
-/* THREAD_SWITCH to tp 0x80001000: PROCESS = (0x80001000 << 2) | 2 = 0x200004002 (34 bits);
- * groups: 0x200004002 % 64 = 2, (>> 6) % 64 = 0, (>> 12) % 64 = 4 (0x4000 >> 12), (>> 18) = 0,
- * (>> 24) = 0, >> 30 = 8 (0x200000000 >> 30) -> 0x08, 0x00, 0x10, 0x00, 0x00, 8<<2|11 = 0x23.
+/* THREAD_SWITCH to tp 0x80001000: PROCESS = 0x80001000 << 5 | 3 << 2 | 2 = 2^36 + 2^17 + 14
+ * = 0x100002000e (37 bits); groups: 14, 0, (>> 12) % 64 = 32 (2^17 = 2^12 * 32), 0, 0, 0,
+ * >> 36 = 1 -> 14<<2 = 0x38, 0x00, 32<<2 = 0x80, 0x00, 0x00, 0x00, 1<<2|11 = 0x07.
  * Then Ownership PROCESS 0x1234 (format 0, an ITC ownership value): groups 0x34 (52), 0x08, 0x01
  * -> 0xd0, 0x20, 0x07. */
-static const uint8_t switches[] = {0x08, 0x08, 0x00, 0x10, 0x00, 0x00, 0x23,
+static const uint8_t switches[] = {0x08, 0x38, 0x00, 0x80, 0x00, 0x00, 0x00, 0x07,
                                    0x08, 0xd0, 0x20, 0x07};
 
-TS_TEST(thread_switch_34_bit_process) {
+TS_TEST(thread_switch_37_bit_process) {
     col_t c = run(switches, sizeof switches);
     TS_ASSERT_EQ_U(c.n, 4);                              /* NO_SYNC, STM, OWNERSHIP, EOT */
     TS_ASSERT_EQ_I(c.e[1].type, TS_ELEM_STM);
@@ -97,25 +98,28 @@ TS_TEST(thread_switch_34_bit_process) {
 }
 
 /* edge and corrupt IDTAGs, each DATA 7 (7<<2|11 = 0x1f) unless said:
- *   0x40001 (id 0 with lane bits 01): groups 1, 0, 0, 1 -> 0x04, 0x00, 0x00, 0x05: corrupt;
- *   0x80000 = 0x40000 + 4*0x10000 (one above the last id): groups 0, 0, 0, 2 -> 0x00 0x00 0x00 0x09:
+ *   0x40000 (the old encoding of id 0, lane bits 00, which makes dqr 0.18.0 index its 32-entry
+ *     no-load-string table with 0x10000): groups 0, 0, 0, 1 -> 0x00, 0x00, 0x00, 0x05: corrupt;
+ *   0x80001 = 0x40001 + 4*0x10000 (one above the last id): groups 1, 0, 0, 2 -> 0x04 0x00 0x00 0x09:
  *     corrupt;
- *   0x7fffc = 0x40000 + 4*0xffff (the last id), DATA 0xffffffff: groups 60, 63, 63, 1 ->
- *     0xf0, 0xfc, 0xfc, 0x05; DATA groups 63 x5 then 3 -> 0xfc x5, 3<<2|11 = 0x0f: SYS 0xffff;
- *   0x40000 (id 0, which the port never emits): groups 0, 0, 0, 1 -> 0x00 0x00 0x00 0x05, DATA 0
+ *   0x7fffd = 0x40001 + 4*0xffff (the last id), DATA 0xffffffff: groups 61, 63, 63, 1 ->
+ *     0xf4, 0xfc, 0xfc, 0x05; DATA groups 63 x5 then 3 -> 0xfc x5, 3<<2|11 = 0x0f: SYS 0xffff;
+ *   0x40001 (id 0, which the port never emits): groups 1, 0, 0, 1 -> 0x04 0x00 0x00 0x05, DATA 0
  *     (0x03): group NONE;
- *   0x3c (ITC stimulus 15, lane 0): one group 60 -> 0xf1; DATA 9 -> 0x27: ITC, not an event. */
-static const uint8_t edges[] = {0x1c, 0x04, 0x00, 0x00, 0x05, 0x1f,
-                                0x1c, 0x00, 0x00, 0x00, 0x09, 0x1f,
-                                0x1c, 0xf0, 0xfc, 0xfc, 0x05, 0xfc, 0xfc, 0xfc, 0xfc, 0xfc, 0x0f,
-                                0x1c, 0x00, 0x00, 0x00, 0x05, 0x03,
-                                0x1c, 0xf1, 0x27};
+ *   0x3c (ITC stimulus 15, lane 0): one group 60 -> 0xf1; DATA 9 -> 0x27: ITC, not an event;
+ *   0x40003 (lane bits 11): groups 3, 0, 0, 1 -> 0x0c 0x00 0x00 0x05: corrupt. */
+static const uint8_t edges[] = {0x1c, 0x00, 0x00, 0x00, 0x05, 0x1f,
+                                0x1c, 0x04, 0x00, 0x00, 0x09, 0x1f,
+                                0x1c, 0xf4, 0xfc, 0xfc, 0x05, 0xfc, 0xfc, 0xfc, 0xfc, 0xfc, 0x0f,
+                                0x1c, 0x04, 0x00, 0x00, 0x05, 0x03,
+                                0x1c, 0xf1, 0x27,
+                                0x1c, 0x0c, 0x00, 0x00, 0x05, 0x1f};
 
 TS_TEST(corrupt_and_edge_idtags) {
     col_t c = run(edges, sizeof edges);
-    TS_ASSERT_EQ_U(c.n, 7);                              /* NO_SYNC, 5 messages, EOT */
+    TS_ASSERT_EQ_U(c.n, 8);                              /* NO_SYNC, 6 messages, EOT */
     TS_ASSERT_EQ_I(c.e[1].type, TS_ELEM_CORRUPT);
-    TS_ASSERT(strstr(c.e[1].u.err.what, "multiple of 4") != NULL);
+    TS_ASSERT(strstr(c.e[1].u.err.what, "IDTAG & 3 not 1") != NULL);
     TS_ASSERT_EQ_I(c.e[2].type, TS_ELEM_CORRUPT);
     TS_ASSERT(strstr(c.e[2].u.err.what, "0xffff") != NULL);
     TS_ASSERT_EQ_I(c.e[3].type, TS_ELEM_STM);
@@ -128,7 +132,9 @@ TS_TEST(corrupt_and_edge_idtags) {
     TS_ASSERT_EQ_I(c.e[5].type, TS_ELEM_SWTRACE);
     TS_ASSERT_EQ_U(c.e[5].u.sw.channel, 15);
     TS_ASSERT_EQ_U(c.e[5].u.sw.value, 9);
-    TS_ASSERT_EQ_I(c.e[6].type, TS_ELEM_EOT);
+    TS_ASSERT_EQ_I(c.e[6].type, TS_ELEM_CORRUPT);
+    TS_ASSERT(strstr(c.e[6].u.err.what, "IDTAG & 3 not 1") != NULL);
+    TS_ASSERT_EQ_I(c.e[7].type, TS_ELEM_EOT);
 }
 
 TS_TEST(group_names_from_stm_def) {
@@ -168,15 +174,16 @@ TS_TEST(perf_decoder_ignores_events) {
 }
 
 /* --format stm: the user event, THREAD_NAME "ab" (0x00006261: 'a' in bits 7:0, a NUL in the
- * same word ends it), an Error message, the corrupt IDTAG. Bytes of the name event: IDTAG
- * 0x50000 as above (0x00 0x00 0x40 0x05), DATA 0x6261 = 25185 = 64*393 + 33, 393 = 64*6 + 9:
+ * same word ends it), an Error message, the corrupt IDTAG 0x40004 (lane bits 00:
+ * groups 4, 0, 0, 1 -> 0x10 0x00 0x00 0x05). Bytes of the name event: IDTAG
+ * 0x50001 as above (0x04 0x00 0x40 0x05), DATA 0x6261 = 25185 = 64*393 + 33, 393 = 64*6 + 9:
  * groups 33, 9, 6 -> 0x84, 0x24, 6<<2|11 = 0x1b. Error message: TCODE 8 (0x20), ETYPE 4 bits 0 and ECODE 0 in the next byte,
  * which ends the message: 0x03 (trace-hw-facts 4.4). */
 TS_TEST(text_lines) {
-    static const uint8_t b[] = {0x1c, 0x20, 0x04, 0x00, 0x05, 0x17,
-                                0x1c, 0x00, 0x00, 0x40, 0x05, 0x84, 0x24, 0x1b,
+    static const uint8_t b[] = {0x1c, 0x24, 0x04, 0x00, 0x05, 0x17,
+                                0x1c, 0x04, 0x00, 0x40, 0x05, 0x84, 0x24, 0x1b,
                                 0x20, 0x03,
-                                0x1c, 0x04, 0x00, 0x00, 0x05, 0x1f};
+                                0x1c, 0x10, 0x00, 0x00, 0x05, 0x1f};
     char *text = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&text, &len);
@@ -197,7 +204,7 @@ TS_TEST(text_lines) {
         "- 0 COM 0x4000 THREAD_NAME 0x00006261\n"
         "- 0 name \"ab\"\n"
         "- 0 ERROR messages lost (Error message at offset 14: the FIFO overran, software events or ITC stores were dropped here)\n"
-        "- 0 CORRUPT offset 16: software event IDTAG not a multiple of 4\n");
+        "- 0 CORRUPT offset 16: software event IDTAG & 3 not 1\n");
     TS_ASSERT_EQ_U(t.events, 2);
     TS_ASSERT_EQ_U(t.names, 1);
     TS_ASSERT_EQ_U(t.lost, 1);

@@ -31,19 +31,31 @@ static void st(unsigned size, uint64_t v) {
     perf_dec_feed_store(&dec, 0, 6, size == 4 ? 0 : size == 2 ? 2 : 3, (uint32_t)v, t++);
 }
 
-static void begin(void) {
+/* hook costs given to the next records in turn (prof_hook), as report_cli.c does from the
+ * ground truth */
+static uint64_t hook_pre[16], hook_post[16];
+static unsigned hook_n, hook_i;
+static void rec_hook(void *c, const perf_record_t *r) {
+    if (hook_i < hook_n) { prof_hook(c, r->core, true, hook_pre[hook_i], hook_post[hook_i]); hook_i++; }
+    prof_record(c, r);
+}
+
+static void begin_with(const prof_opts_t *opts) {
     if (prof) prof_free(prof);
-    prof_opts_t o = {syms, NULL, on_warn, NULL};
+    prof_opts_t o = {.sym = syms, .warn = on_warn};
+    if (opts) o = *opts;
     prof = prof_new(&o);
     TS_ASSERT(prof);
     warnings = 0;
     t = 1000;
-    perf_dec_cb_t cb = {prof, prof_header, prof_record, NULL};
+    hook_i = 0;
+    perf_dec_cb_t cb = {prof, prof_header, hook_n ? rec_hook : prof_record, NULL};
     perf_dec_init(&dec, 6, &cb);
     st(4, PERF_MARKER); st(1, PERF_RAW); st(4, 0x9);
     st(4, 0); st(4, 1); st(4, (63u << 12) | 0xC00);                  /* cycles, 64 bits */
     st(4, 2); st(4, 0x600); st(4, 0); st(4, (11u << 12) | 0xC03);   /* raw 0x600, 12 bits */
 }
+static void begin(void) { hook_n = 0; begin_with(NULL); }
 static void end(void) {
     perf_dec_finish(&dec);
     prof_finish(prof);
@@ -116,7 +128,8 @@ TS_TEST(nested_calls) {
     TS_ASSERT(o);
     TS_ASSERT_EQ_I(prof_write_csv(prof, o), 0);
     fclose(o);
-    TS_ASSERT_STR_EQ(buf, "function,address,calls,still_active,percent,cycles_self,cycles_total,raw_0x600_self,raw_0x600_total\n"
+    /* raw event 0x600 is named from hpm_events.def: class 0, bits 9 (load) and 10 (store) */
+    TS_ASSERT_STR_EQ(buf, "function,address,calls,still_active,percent,cycles_self,cycles_total,load|store_self,load|store_total\n"
                           "main,0x00000100,1,0,50.00,250,500,250,500\n"
                           "a,0x00000200,1,0,30.00,150,200,150,200\n"
                           "b,0x00000300,2,0,20.00,100,100,100,100\n");
@@ -133,14 +146,14 @@ TS_TEST(text_report) {
     TS_ASSERT_EQ_I(prof_write_text(prof, o), 0);
     fclose(o);
     /* flat line of a: 30 %, 1 call, self/total cycles 150/200 (columns: "%" 7 wide, calls 9,
-     * "self cycles" 12, "total cycles" 12, "self raw_0x600" 14, "total raw_0x600" 15) */
-    if (!strstr(buf, "    30.00         1           150           200             150              200  a\n"))
+     * "self cycles" 12, "total cycles" 12, "self load|store" 15, "total load|store" 16) */
+    if (!strstr(buf, "    30.00         1           150           200              150               200  a\n"))
         TS_FAIL("flat line of a missing:\n%s", buf);
     /* call graph, numbered by total: main [1] 500, a [2] 200, b [3] 100; b's callers */
-    TS_ASSERT(strstr(buf, "    1/2            50               50      a [2]\n"));
-    TS_ASSERT(strstr(buf, "    1/2            50               50      main [1]\n"));
-    TS_ASSERT(strstr(buf, "  [3]       20.00             2           100              100  b [3]\n"));
-    TS_ASSERT(strstr(buf, "    1/1           500              500      <spontaneous>\n"));
+    TS_ASSERT(strstr(buf, "    1/2            50                50      a [2]\n"));
+    TS_ASSERT(strstr(buf, "    1/2            50                50      main [1]\n"));
+    TS_ASSERT(strstr(buf, "  [3]       20.00             2           100               100  b [3]\n"));
+    TS_ASSERT(strstr(buf, "    1/1           500               500      <spontaneous>\n"));
     TS_ASSERT(strstr(buf, "cycles over the trace: 500, of which outside any traced function: 0\n"));
 }
 
@@ -270,8 +283,9 @@ TS_TEST(manual_sites) {
     TS_ASSERT(o);
     TS_ASSERT_EQ_I(prof_write_text(prof, o), 0);
     fclose(o);
-    /* address, records, mean/total cycles (12 wide), mean/total raw_0x600 (15 wide) */
-    if (!strstr(buf, "  0x00001020                 2          25.0            50              0.0                0  work\n"))
+    /* address, records, mean/total cycles (12 wide), mean/total load|store (16 wide), source
+     * (no line lookup: "-", 6 wide), function */
+    if (!strstr(buf, "  0x00001020                 2          25.0            50               0.0                 0  -       work\n"))
         TS_FAIL("manual table:\n%s", buf);
 }
 
@@ -325,6 +339,101 @@ TS_TEST(random_records_survive) {
     }
     prof_free(prof);
     prof = NULL;
+}
+
+/* the output of the profile: text (csv false) or CSV */
+static void write_out(char *buf, size_t len, bool csv) {
+    memset(buf, 0, len);
+    FILE *o = fmemopen(buf, len - 1, "w");
+    TS_ASSERT(o);
+    TS_ASSERT_EQ_I(csv ? prof_write_csv(prof, o) : prof_write_text(prof, o), 0);
+    fclose(o);
+}
+
+/* Instrumentation cost (README "Profile"): main calls a; every record's hook spends 10 cycles
+ * before its cycle counter read and 20 after it. Intervals (cycles delta, hook cycles in it =
+ * the previous record's post + this record's pre = 20 + 10):
+ *   (1000, 1100] main: 100, 30;  (1100, 1300] a: 200, 30;  (1300, 1500] main: 200, 30.
+ * hook_self main 60, a 30 (a's enter post + a's exit pre); hook_total a 30, main 90.
+ * Compensated: self main 300 - 60 = 240, a 200 - 30 = 170; total main 500 - 90 = 410, a 170;
+ * trace 410; % a = 170 / 410 = 41.46, main 58.54. The event counter is not compensated. */
+static void hooked_main_a(bool compensate, const char *fields) {
+    prof_opts_t o = {.sym = syms, .warn = on_warn, .compensate = compensate};
+    char err[200];
+    if (fields) TS_ASSERT_EQ_I(prof_parse_fields(&o, fields, err, sizeof err), 0);
+    hook_n = 4;
+    for (unsigned i = 0; i < 4; i++) { hook_pre[i] = 10; hook_post[i] = 20; }
+    begin_with(&o);
+    E(MAIN, 1000); E(A, 1100); X(A, 1300); X(MAIN, 1500);
+    end();
+    hook_n = 0;
+}
+
+TS_TEST(hook_cost_and_compensate) {
+    hooked_main_a(false, NULL);
+    const prof_stats_t *s = prof_stats(prof);
+    TS_ASSERT(s->hooks);
+    TS_ASSERT_EQ_U(s->hook_n[PERF_FUNC_ENTER], 2);
+    TS_ASSERT_EQ_U(s->hook_n[PERF_FUNC_EXIT], 2);
+    TS_ASSERT_EQ_U(s->hook_cycles[PERF_FUNC_ENTER] + s->hook_cycles[PERF_FUNC_EXIT], 120);
+    TS_ASSERT_EQ_U(s->hook_counted, 90);          /* the first pre and the last post lie outside */
+    TS_ASSERT_EQ_U(fn(MAIN)->hook_self, 60);
+    TS_ASSERT_EQ_U(fn(A)->hook_self, 30);
+    TS_ASSERT_EQ_U(fn(MAIN)->hook_total, 90);
+    TS_ASSERT_EQ_U(fn(A)->hook_total, 30);
+    TS_ASSERT_EQ_U(edge(MAIN, A)->hook_total, 30);
+    static char buf[16384];
+    write_out(buf, sizeof buf, true);             /* uncompensated: the figures as counted */
+    TS_ASSERT_STR_EQ(buf, "function,address,calls,still_active,percent,cycles_self,cycles_total,load|store_self,load|store_total\n"
+                          "main,0x00000100,1,0,60.00,300,500,300,500\n"
+                          "a,0x00000200,1,0,40.00,200,200,200,200\n");
+    write_out(buf, sizeof buf, false);
+    TS_ASSERT(strstr(buf, "  enter (__cyg_profile_func_enter)           2           60       30.0\n"));
+    TS_ASSERT(strstr(buf, "  90 of these cycles lie between the first and the last record: 18.00 % of the 500 cycles"));
+
+    hooked_main_a(true, NULL);
+    write_out(buf, sizeof buf, true);
+    TS_ASSERT_STR_EQ(buf, "function,address,calls,still_active,percent,cycles_self,cycles_total,load|store_self,load|store_total\n"
+                          "main,0x00000100,1,0,58.54,240,410,300,500\n"
+                          "a,0x00000200,1,0,41.46,170,170,200,200\n");
+    write_out(buf, sizeof buf, false);
+    TS_ASSERT(strstr(buf, "cycles over the trace: 410, of which outside any traced function: 0\n"));
+    TS_ASSERT(strstr(buf, "                          1/1           170               200      a [2]\n"));   /* main's callee */
+}
+
+/* --fields picks and orders the flat profile's columns; per-counter fields side by side */
+TS_TEST(fields_select_and_order) {
+    hooked_main_a(true, "function,self,hook,calls");
+    static char buf[8192];
+    write_out(buf, sizeof buf, true);
+    TS_ASSERT_STR_EQ(buf, "function,cycles_self,load|store_self,hook_cycles,calls\n"
+                          "main,240,300,60,1\n"
+                          "a,170,200,30,1\n");
+    hooked_main_a(false, "calls,self_mean,total,function");
+    write_out(buf, sizeof buf, false);
+    /* calls 9 wide, "mean self cycles" 16, "total cycles" 12, "mean self load|store" 20,
+     * "total load|store" 16 */
+    if (!strstr(buf, "      calls  mean self cycles  total cycles  mean self load|store  total load|store  function\n"
+                     "          1             300.0           500                 300.0               500  main\n"))
+        TS_FAIL("flat profile with --fields:\n%s", buf);
+    prof_opts_t o = {0};
+    char err[200];
+    TS_ASSERT_EQ_I(prof_parse_fields(&o, "calls,bogus", err, sizeof err), -1);
+    TS_ASSERT(strstr(err, "unknown field 'bogus' for --fields") != NULL);
+    TS_ASSERT_EQ_I(prof_parse_fields(&o, "calls,", err, sizeof err), -1);   /* an empty name */
+}
+
+/* callers and callees in the call graph by total cost: main calls b (50) before a (200) */
+TS_TEST(callees_sorted_by_cost) {
+    begin();
+    E(MAIN, 1000); E(B, 1100); X(B, 1150); E(A, 1200); X(A, 1400); X(MAIN, 1500);
+    end();
+    static char buf[16384];
+    write_out(buf, sizeof buf, false);
+    const char *m = strstr(buf, "  [1] ");
+    TS_ASSERT(m != NULL);
+    const char *a = strstr(m, "      a [2]\n"), *b = strstr(m, "      b [3]\n");
+    TS_ASSERT(a && b && a < b);
 }
 
 TS_TEST_MAIN()

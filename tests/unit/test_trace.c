@@ -392,7 +392,8 @@ TS_TEST(timestamp_prescale_and_reset) {
 }
 
 /* Software trace port events (README "Software trace port"): id 6 -> Data Acquisition with
- * IDTAG 0x40000 + 4 * 6 = 0x40018, THREAD_SWITCH -> Ownership with PROCESS = value << 2 | 2. */
+ * IDTAG 0x40001 + 4 * 6 = 0x40019, THREAD_SWITCH -> Ownership with PROCESS = value << 5 |
+ * V 0 << 4 | PRV 3 << 2 | format 2 (the layout SiFive's dqr reads: pid from bit 5). */
 TS_TEST(stm_messages_byte_exact) {
     te_t t = make_te(16384, 0, 8);
     start(&t, CTRL_SRAM, 0x1000);
@@ -412,15 +413,15 @@ TS_TEST(stm_messages_byte_exact) {
     unsigned n = drain(&t, got, sizeof got);
     static const uint8_t want[] = {
         0x8c, 0x00, 0x01, 0x00, 0x00, 0x07,                   /* ICT-WS Control(0,0) @0x1000 */
-        /* TCODE 7 | IDTAG 0x40018 in 6-bit groups 0x18, 0, 0, 1 -> 60 00 00 05 |
+        /* TCODE 7 | IDTAG 0x40019 in 6-bit groups 0x19, 0, 0, 1 -> 64 00 00 05 |
          * DATA 0x12345678 as in the worked example | TS 0x1025 ^ 0x1000 = 0x25 */
-        0x1c, 0x60, 0x00, 0x00, 0x05, 0xe0, 0x64, 0x14, 0x34, 0x49, 0x97,
-        /* TCODE 2 | PROCESS 0x200004002 in groups 2, 0, 4, 0, 0, 8 -> 08 00 10 00 00 21 |
-         * TS 0x1030 ^ 0x1025 = 0x15 -> 0x57 */
-        0x08, 0x08, 0x00, 0x10, 0x00, 0x00, 0x21, 0x57,
+        0x1c, 0x64, 0x00, 0x00, 0x05, 0xe0, 0x64, 0x14, 0x34, 0x49, 0x97,
+        /* TCODE 2 | PROCESS 0x80001000 << 5 | 0xe = 2^36 + 2^17 + 14 = 0x100002000e in groups
+         * 14, 0, 32, 0, 0, 0, 1 -> 38 00 80 00 00 00 05 | TS 0x1030 ^ 0x1025 = 0x15 -> 0x57 */
+        0x08, 0x38, 0x00, 0x80, 0x00, 0x00, 0x00, 0x05, 0x57,
         0x1c, 0x6d, 0x09, 0x03,                               /* DQM 0x1B 0x02, TS 0 */
         0x88, 0x00, 0x0d, 0x03};                              /* trace off, TS 0 */
-    TS_ASSERT_EQ_U(n, 36);                                    /* 33 bytes + 3 padding */
+    TS_ASSERT_EQ_U(n, 36);                                    /* 34 bytes + 2 padding */
     TS_ASSERT_MEM_EQ(got, want, sizeof want);
     te_free(&t);
 }
@@ -440,10 +441,10 @@ TS_TEST(stm_dropped_on_full_fifo_never_stalls) {
     unsigned n = drain(&t, got, sizeof got);
     static const uint8_t want[] = {
         0x8c, 0x00, 0x01, 0x00, 0x07,                         /* ICT-WS @0x40 */
-        0x1c, 0x10, 0x00, 0x00, 0x05, 0x05, 0x03,             /* id 1: IDTAG 0x40004, DATA 1, TS 0 */
+        0x1c, 0x14, 0x00, 0x00, 0x05, 0x05, 0x03,             /* id 1: IDTAG 0x40005, DATA 1, TS 0 */
         0x20, 0x03,                                           /* Error: messages lost */
         0x8c, 0x00, 0x01, 0x00, 0x07,                         /* ICT-WS @0x40 */
-        0x1c, 0x40, 0x00, 0x00, 0x05, 0x11, 0x03,             /* id 4: IDTAG 0x40010, DATA 4 */
+        0x1c, 0x44, 0x00, 0x00, 0x05, 0x11, 0x03,             /* id 4: IDTAG 0x40011, DATA 4 */
         0x88, 0x00, 0x0d, 0x03};                              /* trace off */
     TS_ASSERT_EQ_U(n, 32);
     TS_ASSERT_MEM_EQ(got, want, sizeof want);
