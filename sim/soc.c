@@ -237,6 +237,7 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
         s->funnel_ready = s->funnel_on = true;
     }
     if (cfg->out_dir && gt_log_open(gt, cfg->out_dir, err, errlen)) return -1;
+    gt_log_set_hooks(gt, cfg->gt_hooks);
     for (unsigned i = 0; i < s->n; i++) {
         soc_hart_t *h = &s->h[i];
         if (bus_port_init(&h->port, h->p, i, &cfg->icache, &cfg->dcache, err, errlen)) return -1;
