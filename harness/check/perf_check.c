@@ -58,6 +58,16 @@
 typedef struct store { uint64_t cycle; unsigned hart, stim, off, size; uint32_t value; } store_t;
 typedef struct cread { uint64_t cycle; unsigned hart; uint32_t pc, value; int idx; bool hi; } cread_t;   /* idx 1 = timestamp */
 typedef struct flow { uint64_t cycle; unsigned hart; char kind; uint32_t pc, target, link; } flow_t;  /* kind c r t m */
+/* hooks.csv: an entry into a hook function (kind GT_HOOK_*: enter, exit, perfWriteCntrs), by a
+ * call or a tail jump, with the argument registers as the core had them */
+enum { HK_ENTER, HK_EXIT, HK_MANUAL };
+typedef struct hook { uint64_t cycle; unsigned hart; int kind; bool tail; uint32_t pc, a0, a1, ra; } hook_t;
+static const char *const hook_name[] = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "perfWriteCntrs"};
+/* a frame of the call stack (flow.csv calls and returns): the hook entry that made it a hook's
+ * frame (a call of the hook, or a tail jump into it from the frame's function), and the
+ * nearest hook frame at or below it */
+typedef struct frame { const hook_t *hook; size_t near; } frame_t;
+#define NO_FRAME SIZE_MAX
 
 #define NH PERF_CHECK_HARTS
 
@@ -159,12 +169,6 @@ static void gap_B(perf_dec_t *pd, recs_t *B, unsigned hart, const char *why) {
     B->in_gap = false;
 }
 
-static uint64_t sym_addr(const elf_syms_t *s, const char *name) {
-    for (size_t i = 0; i < s->n; i++)
-        if (s->s[i].name && !strcmp(s->s[i].name, name)) return s->s[i].addr;
-    return UINT64_MAX;
-}
-
 static uint64_t wmask(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
 #define M48 0xFFFFFFFFFFFFull
 
@@ -177,10 +181,11 @@ typedef struct hart_in {
     const store_t *st; size_t nst;
     const cread_t *cr; size_t ncr;
     const flow_t *fl; size_t nfl;
+    const hook_t *hk; size_t nhk;
     const recs_t *A, *B;
     size_t b0;                /* B's records before the oldest one in a wrapped trace */
-    uint64_t a_manual, a_enter, a_exit;
     const elf_syms_t *syms;
+    bool have_hooks;          /* the run folder has hooks.csv */
 } hart_in_t;
 
 /* checks hart H's records (steps 1-4 of the file comment); 0, or 1 with res->msg */
@@ -199,11 +204,16 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
     const perf_header_t *h = &B->h;
     uint64_t prev_read[PERF_MAX_COUNTERS];
     memset(prev_read, 0, sizeof prev_read);
-    size_t si = 0, ci = 0, fi = 0;              /* cursors: stores, counter reads, flow rows */
-    static uint64_t stack_t[4096], stack_l[4096];   /* call stack from flow.csv: target, link */
-    size_t depth = 0;
-    uint64_t last_call_manual = UINT64_MAX, last_irq_pc = UINT64_MAX;
-    uint64_t frame_fn = UINT64_MAX, frame_site = UINT64_MAX;
+    size_t si = 0, ci = 0, fi = 0, ki = 0;      /* cursors: stores, counter reads, flow rows, hook entries */
+    const hook_t *hk = H->hk;
+    size_t nhk = H->nhk;
+    /* the call stack (frame 0: the bottom, below the first call); memory: the deepest stack */
+    frame_t *fr = malloc(64 * sizeof *fr);
+    size_t depth = 0, frcap = 64;
+    if (!fr) { snprintf(res->msg, sizeof res->msg, "out of memory"); return 1; }
+    fr[0] = (frame_t){NULL, NO_FRAME};
+    uint64_t last_irq_pc = UINT64_MAX;
+    int rc = 1;
     int64_t last_read[PERF_MAX_COUNTERS][2];    /* index into cr of the last lo/hi read */
     for (int i = 0; i < PERF_MAX_COUNTERS; i++) last_read[i][0] = last_read[i][1] = -1;
     bool lost = false;                          /* a gap since the header */
@@ -218,22 +228,33 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                  rec_name(b), b->addr, fn ? " <" : "", fn ? fn : "", fn ? ">" : "", b->tics);
         /* the store that starts the record */
         while (si < nst && st[si].cycle < b->tics) si++;
-        if (si == nst) { snprintf(res->msg, sizeof res->msg, "%s: its store is not in itc.csv", where); return 1; }
-        /* flow up to the record: call stack, last calls of the hooks, last interrupt */
-        for (; fi < nfl && fl[fi].cycle < b->tics; fi++) {
-            const flow_t *f = &fl[fi];
-            if (f->kind == 'c') {
-                if (f->target == H->a_manual) last_call_manual = f->link;
-                if (f->target == H->a_enter || f->target == H->a_exit) {
-                    frame_fn = depth ? stack_t[depth - 1] : UINT64_MAX;
-                    frame_site = depth ? stack_l[depth - 1] : UINT64_MAX;
+        if (si == nst) { snprintf(res->msg, sizeof res->msg, "%s: its store is not in itc.csv", where); goto out; }
+        /* flow and hook entries up to the record, in cycle order (a call before the entry of
+         * the hook it calls, same cycle): the call stack, which frames are hooks', the last
+         * interrupt */
+        for (;;) {
+            bool f_ok = fi < nfl && fl[fi].cycle < b->tics, k_ok = ki < nhk && hk[ki].cycle < b->tics;
+            if (!f_ok && !k_ok) break;
+            if (f_ok && (!k_ok || fl[fi].cycle <= hk[ki].cycle)) {
+                const flow_t *f = &fl[fi++];
+                if (f->kind == 'c') {
+                    if (depth + 1 == frcap) {
+                        frame_t *n = realloc(fr, 2 * frcap * sizeof *fr);
+                        if (!n) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
+                        fr = n;
+                        frcap *= 2;
+                    }
+                    depth++;
+                    fr[depth] = (frame_t){NULL, fr[depth - 1].near};
+                } else if (f->kind == 'r') {
+                    if (depth) depth--;
+                } else if (f->kind == 't' && (f->link & 0x80000000u)) {
+                    last_irq_pc = f->pc;
                 }
-                if (depth < 4096) { stack_t[depth] = f->target; stack_l[depth] = f->link; }
-                depth++;
-            } else if (f->kind == 'r') {
-                if (depth) depth--;
-            } else if (f->kind == 't' && (f->link & 0x80000000u)) {
-                last_irq_pc = f->pc;
+            } else {                    /* a hook entered: by a call, the frame just made; by a tail jump, the caller's */
+                const hook_t *e = &hk[ki++];
+                fr[depth].hook = e;
+                fr[depth].near = depth;
             }
         }
         /* 1. the trace's record equals the firmware's */
@@ -248,14 +269,14 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                           (two && a->call_site_wire != b->call_site_wire)))) {
                 snprintf(res->msg, sizeof res->msg, "%s: decoded from the trace as %s%s at 0x%08" PRIx64 " (as received 0x%08" PRIx64 ") with %u values",
                          where, rec_name(a), a->truncated ? " (truncated)" : "", a->addr, a->addr_wire, a->n);
-                return 1;
+                goto out;
             }
             if (a->gap_before != b->gap_before || (!cut && (a->value_unknown != b->value_unknown ||
                 a->delta_unknown != b->delta_unknown || a->addr_unknown != b->addr_unknown))) {
                 snprintf(res->msg, sizeof res->msg, "%s: the trace's decode has %sa gap before it and marks values 0x%x, deltas 0x%x "
                          "unknown; the stores' decode has %sa gap and marks 0x%x, 0x%x", where, a->gap_before ? "" : "no ",
                          a->value_unknown, a->delta_unknown, b->gap_before ? "" : "no ", b->value_unknown, b->delta_unknown);
-                return 1;
+                goto out;
             }
             /* after a gap nothing that depends on lost data may be given as known */
             uint32_t all = a->n >= 32 ? ~0u : (1u << a->n) - 1;
@@ -265,7 +286,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                 snprintf(res->msg, sizeof res->msg, "%s: after a gap in a %s trace the decode gives values 0x%x, deltas 0x%x%s as known",
                          where, h->count_type == PERF_RAW ? "Raw" : h->count_type == PERF_DELTA ? "Delta" : "DeltaXOR",
                          all & ~a->value_unknown, all & ~a->delta_unknown, a->has_addr ? " and its address" : "");
-                return 1;
+                goto out;
             }
             if (a->truncated && !cut) hr->cut_by_gap++;
             for (unsigned i = 0; i < a->n && i < b->n; i++)
@@ -274,7 +295,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                     perf_counter_name(&h->def[i], cn, sizeof cn);
                     snprintf(res->msg, sizeof res->msg, "%s: %s is 0x%" PRIx64 " in the trace, the firmware stored 0x%" PRIx64,
                              where, cn, a->raw[i], b->raw[i]);
-                    return 1;
+                    goto out;
                 }
             if (cut) hr->truncated++;
             /* 2. timestamps: one constant for the run, every hart (one master time base) */
@@ -284,7 +305,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                 else if (off != res->ts_offset) {
                     snprintf(res->msg, sizeof res->msg, "%s: timestamp %" PRIu64 " is %" PRId64 " cycles off (expected store cycle + %" PRId64 ")",
                              where, a->tics, off - res->ts_offset, res->ts_offset);
-                    return 1;
+                    goto out;
                 }
             }
         } else if (k >= b0) {
@@ -295,18 +316,60 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
          * gap cuts the record it falls into) */
         if (b->truncated && !cfg->stopped_on_wrap && !B->cut_by_gap[k]) {
             snprintf(res->msg, sizeof res->msg, "%s: the firmware's stores end in the middle of a record", where);
-            return 1;
+            goto out;
         }
+        /* enter, exit, manual: the hook running when the record's first store was made (the
+         * innermost hook frame: an interrupt handler's hooks nest in the main line's) and
+         * its argument registers at its entry (hooks.csv): enter/exit the function a0 and
+         * call site a1 GCC passed, manual the return address ra of perfWriteCntrs */
         uint64_t want_a = UINT64_MAX, want_b = UINT64_MAX;
-        if (b->type == PERF_MANUAL) want_a = last_call_manual;
-        else if (b->type == PERF_ISR) want_a = last_irq_pc;
-        else { want_a = frame_fn; want_b = frame_site; }
-        if ((b->has_addr && b->addr != want_a) ||
-            ((b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) && b->has_call_site && b->call_site != want_b)) {
-            snprintf(res->msg, sizeof res->msg,
-                     "%s: address 0x%08" PRIx64 " / call site 0x%08" PRIx64 ", but the firmware was at 0x%08" PRIx64 " / 0x%08" PRIx64 " (flow.csv)",
-                     where, b->addr, b->call_site, want_a, want_b);
-            return 1;
+        bool two = b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT;
+        if (b->type == PERF_ISR) {
+            want_a = last_irq_pc;
+        } else {
+            const hook_t *e = fr[depth].near != NO_FRAME ? fr[fr[depth].near].hook : NULL;
+            int want_kind = b->type == PERF_FUNC_ENTER ? HK_ENTER : b->type == PERF_FUNC_EXIT ? HK_EXIT : HK_MANUAL;
+            if (!H->have_hooks) {
+                snprintf(res->msg, sizeof res->msg, "%s: the run folder has no hooks.csv (the hooks' registers at entry): "
+                         "run the firmware again with this tracesim", where);
+                goto out;
+            }
+            if (!e) {
+                snprintf(res->msg, sizeof res->msg, "%s: no hook function (%s) was running when its first store was made "
+                         "(hooks.csv, flow.csv)", where, hook_name[want_kind]);
+                goto out;
+            }
+            if (e->kind != want_kind) {
+                snprintf(res->msg, sizeof res->msg, "%s: the record type is wrong: it was written by %s, entered at cycle %" PRIu64
+                         " (pc 0x%08x, hooks.csv)", where, hook_name[e->kind], e->cycle, e->pc);
+                goto out;
+            }
+            want_a = two ? e->a0 : e->ra;
+            want_b = e->a1;
+            if ((b->has_addr && b->addr != want_a) || (two && b->has_call_site && b->call_site != want_b)) {
+                if (two)
+                    snprintf(res->msg, sizeof res->msg,
+                             "%s: function 0x%08" PRIx64 " / call site 0x%08" PRIx64 ", but %s was entered with a0 = 0x%08" PRIx64
+                             ", a1 = 0x%08" PRIx64 " (cycle %" PRIu64 ", pc 0x%08x by %s, hooks.csv)", where, b->addr, b->call_site,
+                             hook_name[e->kind], want_a, want_b, e->cycle, e->pc, e->tail ? "a tail jump" : "a call");
+                else
+                    snprintf(res->msg, sizeof res->msg,
+                             "%s: address 0x%08" PRIx64 ", but perfWriteCntrs was entered with ra = 0x%08" PRIx64 " (cycle %" PRIu64
+                             ", pc 0x%08x by %s, hooks.csv)", where, b->addr, want_a, e->cycle, e->pc, e->tail ? "a tail jump" : "a call");
+                goto out;
+            }
+            /* GCC passes a function's own address, also from an inlined copy */
+            const elf_sym_t *fs = two ? elf_syms_lookup(H->syms, want_a) : NULL;
+            if (two && (!fs || fs->addr != want_a)) {
+                snprintf(res->msg, sizeof res->msg, "%s: %s was entered with a0 = 0x%08" PRIx64 ", which is no function's entry in "
+                         "the ELF (cycle %" PRIu64 ", hooks.csv)", where, hook_name[e->kind], want_a, e->cycle);
+                goto out;
+            }
+        }
+        if (b->has_addr && b->addr != want_a) {
+            snprintf(res->msg, sizeof res->msg, "%s: address 0x%08" PRIx64 ", but the firmware was at 0x%08" PRIx64 " (flow.csv)",
+                     where, b->addr, want_a);
+            goto out;
         }
         /* DeltaXOR after a gap: the addresses are unknown, but once the previous record is the
          * firmware's previous one, each received XOR is the true address XOR the one before */
@@ -318,7 +381,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                      "%s: address fields 0x%08" PRIx64 " / 0x%08" PRIx64 " as received, but the firmware was at 0x%08" PRIx64
                      " / 0x%08" PRIx64 " after 0x%08" PRIx64 " (flow.csv)",
                      where, b->addr_wire, b->call_site_wire, want_a, want_b, last_addr);
-            return 1;
+            goto out;
         }
         have_last_addr = !b->truncated;
         last_addr = (b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) ? want_b : want_a;
@@ -348,7 +411,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
             perf_counter_name(d, cn, sizeof cn);
             if (lo < 0) {
                 snprintf(res->msg, sizeof res->msg, "%s: %s was stored, but the firmware never read that counter", where, cn);
-                return 1;
+                goto out;
             }
             uint64_t read = cr[lo].value;
             if (d->width > 32 && hi >= 0) read |= (uint64_t)cr[hi].value << 32;
@@ -370,14 +433,17 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                 snprintf(res->msg, sizeof res->msg,
                          "%s: %s stored 0x%" PRIx64 ", but the firmware read 0x%" PRIx64 " (cycle %" PRIu64 ", pc 0x%08x; previous 0x%" PRIx64 ") -> expected 0x%" PRIx64,
                          where, cn, b->raw[i], read, cr[lo].cycle, cr[lo].pc, prev_read[i], want);
-                return 1;
+                goto out;
             }
             prev_read[i] = read;
             hr->values++;
         }
         hr->records++;
     }
-    return 0;
+    rc = 0;
+out:
+    free(fr);
+    return rc;
 }
 
 int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
@@ -386,9 +452,10 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     bool ok = true;
     char *itc = slurp(cfg->dir, "itc.csv"), *ctr = slurp(cfg->dir, "counters.csv"),
          *flw = slurp(cfg->dir, "flow.csv"), *stats = slurp(cfg->dir, "stats.txt"),
-         *trace = NULL;
+         *hks = slurp(cfg->dir, "hooks.csv"), *trace = NULL;
     store_t *st = NULL; cread_t *cr = NULL; flow_t *fl = NULL;
-    size_t nst = 0, cst = 0, ncr = 0, ccr = 0, nfl = 0, cfl = 0;
+    size_t nst = 0, cst = 0, ncr = 0, ccr = 0, nfl = 0, cfl = 0, nhk = 0, chk = 0;
+    hook_t *hk = NULL, *hhk = NULL;
     recs_t *A = calloc(NH, sizeof *A), *B = calloc(NH, sizeof *B);
     store_t *hst = NULL; cread_t *hcr = NULL; flow_t *hfl = NULL;   /* one hart's rows */
     gap_t *gaps = NULL;
@@ -427,6 +494,27 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
         if (p && (p = strchr(p + 1, ','))) f.link = (uint32_t)strtoul(p + 1, NULL, 16);
         f.kind = kind[0] == 'c' ? 'c' : kind[0] == 'r' ? 'r' : kind[0] == 't' ? 't' : 'm';
         VEC_PUSH(fl, nfl, cfl, f);
+    }
+    for (char *l = hks ? strchr(hks, '\n') : NULL; l && ok; l = strchr(l, '\n')) {
+        hook_t e = {0};
+        char name[40], how[8];
+        if (!*++l) break;
+        if (sscanf(l, "%" SCNu64 ",%u,%39[^,],%7[^,],%" SCNx32 ",%" SCNx32 ",%" SCNx32 ",%" SCNx32, &e.cycle, &e.hart, name, how,
+                   &e.pc, &e.a0, &e.a1, &e.ra) != 8) {
+            snprintf(res->msg, sizeof res->msg, "hooks.csv: bad row '%.*s'", (int)strcspn(l, "\r\n"), l);
+            rc = 1;
+            goto out;
+        }
+        e.kind = -1;
+        for (int k = 0; k < 3; k++) if (!strcmp(name, hook_name[k])) e.kind = k;
+        if (e.kind < 0 || (strcmp(how, "call") && strcmp(how, "tail"))) {
+            snprintf(res->msg, sizeof res->msg, "hooks.csv: bad row '%.*s'", (int)strcspn(l, "\r\n"), l);
+            rc = 1;
+            goto out;
+        }
+        e.tail = how[0] == 't';
+        e.hart %= NH;
+        VEC_PUSH(hk, nhk, chk, e);
     }
     if (!ok) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
     size_t nst_h[NH] = {0};
@@ -562,20 +650,20 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     hst = malloc((nst ? nst : 1) * sizeof *hst);
     hcr = malloc((ncr ? ncr : 1) * sizeof *hcr);
     hfl = malloc((nfl ? nfl : 1) * sizeof *hfl);
-    if (!hst || !hcr || !hfl) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
+    hhk = malloc((nhk ? nhk : 1) * sizeof *hhk);
+    if (!hst || !hcr || !hfl || !hhk) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
     for (unsigned hh = 0; hh < NH; hh++) {
         perf_check_hart_t *hr = &res->hart[hh];
         if (!B[hh].have_h && !B[hh].n && !A[hh].n) continue;
         hr->found = B[hh].have_h;
         hr->in_trace = A[hh].n;
         hr->overwritten = b0[hh];
-        size_t n1 = 0, n2 = 0, n3 = 0;
+        size_t n1 = 0, n2 = 0, n3 = 0, n4 = 0;
         for (size_t i = 0; i < nst; i++) if (st[i].hart == hh) hst[n1++] = st[i];
         for (size_t i = 0; i < ncr; i++) if (cr[i].hart == hh) hcr[n2++] = cr[i];
         for (size_t i = 0; i < nfl; i++) if (fl[i].hart == hh) hfl[n3++] = fl[i];
-        hart_in_t H = {hh, pre[hh], hst, n1, hcr, n2, hfl, n3, &A[hh], &B[hh], b0[hh],
-                       sym_addr(&syms, "perfWriteCntrs"), sym_addr(&syms, "__cyg_profile_func_enter"),
-                       sym_addr(&syms, "__cyg_profile_func_exit"), &syms};
+        for (size_t i = 0; i < nhk; i++) if (hk[i].hart == hh) hhk[n4++] = hk[i];
+        hart_in_t H = {hh, pre[hh], hst, n1, hcr, n2, hfl, n3, hhk, n4, &A[hh], &B[hh], b0[hh], &syms, hks != NULL};
         if (check_hart(cfg, &H, res, hr)) goto out;
         res->records += hr->records;
         res->values += hr->values;
@@ -590,8 +678,8 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
 out:
     if (have_syms) elf_syms_free(&syms);
     for (unsigned hh = 0; A && B && hh < NH; hh++) { free(A[hh].r); free(B[hh].r); free(A[hh].cut_by_gap); free(B[hh].cut_by_gap); }
-    free(A); free(B); free(hst); free(hcr); free(hfl); free(gaps); free(cfgh);
-    free(st); free(cr); free(fl);
-    free(itc); free(ctr); free(flw); free(stats); free(trace);
+    free(A); free(B); free(hst); free(hcr); free(hfl); free(hhk); free(gaps); free(cfgh);
+    free(st); free(cr); free(fl); free(hk);
+    free(itc); free(ctr); free(flw); free(stats); free(hks); free(trace);
     return rc;
 }
