@@ -108,6 +108,16 @@ static char *slurp(const char *dir, const char *name) {
     return ts_read_file(path, &len, err, sizeof err);
 }
 
+/* the CSV line at l (up to its newline) as a string in buf: sscanf on the whole rest of a
+ * file would measure all of it for every line (quadratic in the run's size) */
+static const char *line_of(const char *l, char *buf, size_t size) {
+    size_t n = strcspn(l, "\n");
+    if (n >= size) n = size - 1;
+    memcpy(buf, l, n);
+    buf[n] = 0;
+    return buf;
+}
+
 /* counter index and half of a counters.csv CSR name; false for other CSRs */
 static bool counter_of(const char *name, int *idx, bool *hi) {
     size_t len = strlen(name);
@@ -479,16 +489,18 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     for (char *l = strchr(ctr, '\n'); l && ok; l = strchr(l, '\n')) {
         cread_t c;
         char name[40];
-        if (sscanf(++l, "%" SCNu64 ",%u,%" SCNx32 ",%39[^,],%" SCNx32, &c.cycle, &c.hart, &c.pc, name, &c.value) != 5) break;
+        char lb[256];
+        if (sscanf(line_of(++l, lb, sizeof lb), "%" SCNu64 ",%u,%" SCNx32 ",%39[^,],%" SCNx32, &c.cycle, &c.hart, &c.pc, name, &c.value) != 5) break;
         if (!counter_of(name, &c.idx, &c.hi)) continue;
         VEC_PUSH(cr, ncr, ccr, c);
     }
     for (char *l = strchr(flw, '\n'); l && ok; l = strchr(l, '\n')) {
         flow_t f = {0};
         char kind[8];
+        char lb[256];
         l++;
-        if (sscanf(l, "%" SCNu64 ",%u,%7[a-z],%" SCNx32, &f.cycle, &f.hart, kind, &f.pc) != 4) break;
-        const char *p = strchr(l, ',');                        /* target and link may be empty */
+        if (sscanf(line_of(l, lb, sizeof lb), "%" SCNu64 ",%u,%7[a-z],%" SCNx32, &f.cycle, &f.hart, kind, &f.pc) != 4) break;
+        const char *p = strchr(lb, ',');                        /* target and link may be empty */
         for (int k = 0; k < 3 && p; k++) p = strchr(p + 1, ',');
         if (p) f.target = (uint32_t)strtoul(p + 1, NULL, 16);
         if (p && (p = strchr(p + 1, ','))) f.link = (uint32_t)strtoul(p + 1, NULL, 16);
@@ -498,8 +510,9 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     for (char *l = hks ? strchr(hks, '\n') : NULL; l && ok; l = strchr(l, '\n')) {
         hook_t e = {0};
         char name[40], how[8];
+        char lb[256];
         if (!*++l) break;
-        if (sscanf(l, "%" SCNu64 ",%u,%39[^,],%7[^,],%" SCNx32 ",%" SCNx32 ",%" SCNx32 ",%" SCNx32, &e.cycle, &e.hart, name, how,
+        if (sscanf(line_of(l, lb, sizeof lb), "%" SCNu64 ",%u,%39[^,],%7[^,],%" SCNx32 ",%" SCNx32 ",%" SCNx32 ",%" SCNx32, &e.cycle, &e.hart, name, how,
                    &e.pc, &e.a0, &e.a1, &e.ra) != 8) {
             snprintf(res->msg, sizeof res->msg, "hooks.csv: bad row '%.*s'", (int)strcspn(l, "\r\n"), l);
             rc = 1;
