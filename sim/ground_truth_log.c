@@ -2,6 +2,7 @@
  * hand (no printf): itc.csv rows are on the ITC hot path, and a call or return every few
  * cycles makes flow.csv rows frequent. */
 #include "ground_truth_log.h"
+#include "hpm.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,8 @@ int gt_log_open(gt_log_t *g, const char *dir, char *err, size_t errlen) {
     fputs("cycle,hart,id,value,status\n", g->stm);
     if (!(g->hooks = open_out(dir, "hooks.csv", err, errlen))) return -1;
     fputs("cycle,hart,hook,how,pc,a0,a1,ra\n", g->hooks);
+    if (!(g->hpm_writes = open_out(dir, "hpm_writes.csv", err, errlen))) return -1;
+    fputs("cycle,hart,csr,value\n", g->hpm_writes);
     g->mask = GT_LOG_EVENTS;
     return 0;
 }
@@ -55,6 +58,7 @@ void gt_log_share(gt_log_t *g, const gt_log_t *owner, unsigned hart) {
     g->stm = owner->stm;
     g->retire = owner->retire;
     g->hooks = owner->hooks;
+    g->hpm_writes = owner->hpm_writes;
     memcpy(g->hook, owner->hook, sizeof g->hook);
     g->mask = owner->mask;
 }
@@ -67,7 +71,8 @@ void gt_log_close(gt_log_t *g) {
     if (g->trace_events) fclose(g->trace_events);
     if (g->stm) fclose(g->stm);
     if (g->hooks) fclose(g->hooks);
-    g->retire = g->itc = g->counters = g->flow = g->trace_events = g->stm = g->hooks = NULL;
+    if (g->hpm_writes) fclose(g->hpm_writes);
+    g->retire = g->itc = g->counters = g->flow = g->trace_events = g->stm = g->hooks = g->hpm_writes = NULL;
 }
 
 static char *put_u64(char *p, uint64_t v) {
@@ -164,6 +169,24 @@ void gt_log_csr_hook(void *ctx, unsigned hart, uint32_t pc, uint32_t csr, uint32
     g->csr.value = value;
 }
 
+void gt_log_hpm_config(gt_log_t *g, const hpm_t *h) {
+    if (!g->hpm_writes) return;
+    uint32_t inh = 0;
+    hpm_csr_read(h, 0x320, &inh);
+    fprintf(g->hpm_writes, "0,%u,mcountinhibit,0x%08x\n0,%u,implemented,0x%08x\n0,%u,width_mcycle,%u\n"
+            "0,%u,width_minstret,%u\n0,%u,width_mhpmcounter,%u\n", g->hart, inh, g->hart, h->implemented, g->hart,
+            hpm_width(h, 0), g->hart, hpm_width(h, 2), g->hart, hpm_width(h, 3));
+}
+
+void gt_log_csrw_hook(void *ctx, unsigned hart, uint32_t csr, uint32_t value) {
+    gt_log_t *g = ctx;
+    (void)hart;
+    if (g->csrw.pending) internal_error("two HPM CSR writes at one clock edge");
+    g->csrw.pending = true;
+    g->csrw.csr = csr;
+    g->csrw.value = value;
+}
+
 /* flow.csv row: cycle,hart,kind,pc,target,link (target/link empty when has_* is false) */
 static void log_flow(gt_log_t *g, uint64_t cycle, unsigned hart, const char *kind, uint32_t pc,
                      bool has_target, uint32_t target, bool has_link, uint32_t link) {
@@ -253,6 +276,14 @@ __attribute__((noinline)) void gt_log_retire(gt_log_t *g, const vcore_ports_t *p
         } else if (op == 0x73u) {                            /* SYSTEM */
             if (insn == 0x30200073u) log_flow(g, cycle, hart, "mret", pc, true, *p->instr_addr, false, 0);
             if (insn == 0x10200073u) log_flow(g, cycle, hart, "sret", pc, true, *p->instr_addr, false, 0);
+            if (g->csrw.pending) {                           /* hpm_writes.csv: cycle,hart,csr,value */
+                if (g->csrw.csr == 0x320u)
+                    fprintf(g->hpm_writes, "%llu,%u,mcountinhibit,0x%08x\n", (unsigned long long)cycle, hart, g->csrw.value);
+                else
+                    fprintf(g->hpm_writes, "%llu,%u,mhpmevent%u,0x%08x\n", (unsigned long long)cycle, hart, g->csrw.csr - 0x320u,
+                            g->csrw.value);
+                g->csrw.pending = false;
+            }
             if (g->csr.pending) {
                 unsigned f3 = (insn >> 12) & 7u;
                 if (g->csr.pc != pc || !(f3 & 3u))

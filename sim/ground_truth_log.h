@@ -51,6 +51,7 @@ typedef struct gt_log {
     FILE *stm;                    /* stm.csv: every software trace port event */
     FILE *retire;                 /* --retire-log; NULL: none */
     FILE *hooks;                  /* hooks.csv; NULL: not written */
+    FILE *hpm_writes;             /* hpm_writes.csv; NULL: not written */
     uint32_t hook[GT_HOOKS];      /* entry addresses of the hook functions (0: not in the ELF) */
     uint32_t mask;                /* events of an edge that need gt_log_retire (0: no flow.csv) */
     struct {                      /* a counter CSR read at the last edge, logged once the retire
@@ -59,6 +60,11 @@ typedef struct gt_log {
         unsigned hart;
         uint32_t pc, csr, value;
     } csr;
+    struct {                      /* a write of mcountinhibit/mhpmevent at the last edge, logged
+                                   * once the retire port shows its instruction */
+        bool pending;
+        uint32_t csr, value;
+    } csrw;
     struct {                      /* a call or return waiting for its target: the pc of the
                                    * next instruction that retires or traps */
         bool pending, ret, tail;  /* tail: a jump (rd = x0) that is no return, logged only
@@ -93,6 +99,13 @@ void gt_log_stm(gt_log_t *g, uint64_t cycle, unsigned hart, unsigned id, uint32_
 /* counters.csv row for a load of a timestamp register; name as in counters.csv */
 void gt_log_ts_read(gt_log_t *g, uint64_t cycle, unsigned hart, uint32_t pc, const char *name,
                     uint32_t value);
+/* hpm_writes.csv rows at cycle 0 for the hart: the reset mcountinhibit and the configuration
+ * (counter widths, implemented counters); every write follows (gt_log_csrw_hook) */
+struct hpm;
+void gt_log_hpm_config(gt_log_t *g, const struct hpm *h);
+/* DPI hook (dpi_csr_write_hook_t) with ctx = the gt_log_t: a write of mcountinhibit or
+ * mhpmeventN at this edge, value as the register now holds it */
+void gt_log_csrw_hook(void *ctx, unsigned hart, uint32_t csr, uint32_t value);
 /* DPI hook (dpi_csr_read_hook_t) with ctx = the gt_log_t: a counter CSR read at this edge */
 void gt_log_csr_hook(void *ctx, unsigned hart, uint32_t pc, uint32_t csr, uint32_t value);
 /* After an edge whose events hit mask: the instruction the retire port p shows committed or
