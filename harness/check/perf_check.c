@@ -69,9 +69,53 @@ static const char *const hook_name[] = {"__cyg_profile_func_enter", "__cyg_profi
 typedef struct frame { const hook_t *hook; size_t near; } frame_t;
 #define NO_FRAME SIZE_MAX
 
+/* hpm_writes.csv: the HPM programming of each hart over time (cycle 0: the reset state and
+ * the configuration, then every write of mcountinhibit and mhpmeventN) */
+typedef struct hpmw { uint64_t cycle; unsigned hart; int csr; uint32_t value; } hpmw_t;   /* csr: 0x320.. or HW_* */
+enum { HW_IMPL = -1, HW_W_CYCLE = -2, HW_W_INSTRET = -3, HW_W_HPM = -4 };
+typedef struct hpm_state { uint32_t event[32], inhibit, implemented; unsigned w_cycle, w_instret, w_hpm; } hpm_state_t;
+
+/* the platform's events (rtl_model/regs/sbi_events.def): general code / cache index ->
+ * counter (0, 2 fixed; -1 programmable) and mhpmevent */
+typedef struct sbi_ev { unsigned type, code; int counter; uint32_t ev; } sbi_ev_t;
+static const sbi_ev_t sbi_ev[] = {
+#define TS_SBI_GENERAL(c, name, ctr, e) {0, c, ctr, e},
+#define TS_SBI_CACHE(cache, op, result, name, e) {1, (cache) << 3 | (op) << 1 | (result), -1, e},
+#include "sbi_events.def"
+};
+
+/* what a definition needs of the hardware, as text, into buf; the counter's CSR and width
+ * and whether the hardware had them (false: *got says what it had) */
+static bool header_def_ok(const perf_counter_def_t *d, const hpm_state_t *hw, unsigned tsbits, char *want, size_t wl,
+                          char *got, size_t gl) {
+    unsigned n = d->index, csr = d->info & 0xFFFu;
+    if (n == 1) {                                            /* the trace timestamp: no CSR */
+        snprintf(want, wl, "type 0 code 0x80 (timestamp), no CSR, %u bits", tsbits);
+        snprintf(got, gl, "type %u code 0x%x, CSR 0x%03x, %u bits", d->type, d->code, csr, d->width);
+        return d->type == 0 && d->code == 0x80 && csr == 0 && d->width == tsbits;
+    }
+    unsigned width = n == 0 ? hw->w_cycle : n == 2 ? hw->w_instret : hw->w_hpm;
+    bool impl = (hw->implemented >> n) & 1u, inh = (hw->inhibit >> n) & 1u;
+    uint32_t ev = n >= 3 ? hw->event[n] : 0;
+    snprintf(got, gl, "%s%s, CSR 0x%03x, %u bits (mhpmevent%u 0x%x%s)", impl ? "" : "no such counter, ", inh ? "inhibited" : "counting",
+             0xC00 + n, width, n, ev, n < 3 ? ", fixed" : "");
+    char what[96];
+    if (d->type == 2) snprintf(what, sizeof what, "type 2 (raw) event_data 0x%" PRIx64, d->event_data);
+    else snprintf(what, sizeof what, "type %u code 0x%x", d->type, d->code);
+    snprintf(want, wl, "%s, CSR 0x%03x, %u bits", what, csr, d->width);
+    if (!impl || inh || csr != 0xC00u + n || d->width != width) return false;
+    if (d->type == 2) return n >= 3 && d->event_data == ev;
+    for (size_t i = 0; i < sizeof sbi_ev / sizeof sbi_ev[0]; i++)
+        if (sbi_ev[i].type == d->type && sbi_ev[i].code == d->code)
+            return sbi_ev[i].counter >= 0 ? (int)n == sbi_ev[i].counter : n >= 3 && sbi_ev[i].ev && ev == sbi_ev[i].ev;
+    return false;
+}
+
 #define NH PERF_CHECK_HARTS
 
 typedef struct recs {
+    perf_header_t *hd;        /* every header, in order */
+    size_t nhd, chd;
     perf_record_t *r;
     bool *cut_by_gap;         /* per record: truncated by a gap */
     size_t n, cap, ccap;
@@ -145,8 +189,11 @@ static bool counter_of(const char *name, int *idx, bool *hi) {
 /* the decoders' callbacks: ctx = recs_t[NH], one per hart */
 static void on_header(void *ctx, const perf_header_t *h) {
     recs_t *R = &((recs_t *)ctx)[h->core % NH];
+    bool ok = true;
     R->h = *h;
     R->have_h = true;
+    VEC_PUSH(R->hd, R->nhd, R->chd, *h);
+    if (!ok) R->errors++;
 }
 static void on_record(void *ctx, const perf_record_t *r) {
     recs_t *R = &((recs_t *)ctx)[r->core % NH];
@@ -192,6 +239,8 @@ typedef struct hart_in {
     const cread_t *cr; size_t ncr;
     const flow_t *fl; size_t nfl;
     const hook_t *hk; size_t nhk;
+    const hpmw_t *hw; size_t nhw;
+    bool have_hpmw;           /* the run folder has hpm_writes.csv */
     const recs_t *A, *B;
     size_t b0;                /* B's records before the oldest one in a wrapped trace */
     const elf_syms_t *syms;
@@ -210,6 +259,33 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
         snprintf(res->msg, sizeof res->msg, "%sthe trace has %zu perf records, the firmware wrote %zu%s", pre, A->n, B->n - b0,
                  b0 ? " after the oldest one in the trace" : "");
         return 1;
+    }
+    /* every header the firmware wrote against the hart's counter programming when it wrote
+     * it (its marker store's cycle) */
+    if (H->have_hpmw) {
+        hpm_state_t hw = {{0}, 0, 0, 0, 0, 0};
+        size_t wi = 0;
+        for (size_t k = 0; k < B->nhd; k++) {
+            const perf_header_t *hd = &B->hd[k];
+            for (; wi < H->nhw && H->hw[wi].cycle < hd->tics; wi++) {
+                const hpmw_t *w = &H->hw[wi];
+                if (w->csr == 0x320) hw.inhibit = w->value;
+                else if (w->csr > 0x320 && w->csr <= 0x33F) hw.event[w->csr - 0x320] = w->value;
+                else if (w->csr == HW_IMPL) hw.implemented = w->value;
+                else if (w->csr == HW_W_CYCLE) hw.w_cycle = w->value;
+                else if (w->csr == HW_W_INSTRET) hw.w_instret = w->value;
+                else if (w->csr == HW_W_HPM) hw.w_hpm = w->value;
+            }
+            for (unsigned i = 0; i < hd->n; i++) {
+                char want[160], got[160], cn[64];
+                if (header_def_ok(&hd->def[i], &hw, cfg->tsbits, want, sizeof want, got, sizeof got)) continue;
+                perf_counter_name(&hd->def[i], cn, sizeof cn);
+                snprintf(res->msg, sizeof res->msg, "%sperf header %zu (marker at cycle %" PRIu64 "): counter %u (%s) is defined as %s, "
+                         "but the hardware had %s (hpm_writes.csv)", pre, k + 1, hd->tics, hd->def[i].index, cn, want, got);
+                return 1;
+            }
+            hr->headers++;
+        }
     }
     const perf_header_t *h = &B->h;
     uint64_t prev_read[PERF_MAX_COUNTERS];
@@ -462,10 +538,12 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     bool ok = true;
     char *itc = slurp(cfg->dir, "itc.csv"), *ctr = slurp(cfg->dir, "counters.csv"),
          *flw = slurp(cfg->dir, "flow.csv"), *stats = slurp(cfg->dir, "stats.txt"),
-         *hks = slurp(cfg->dir, "hooks.csv"), *trace = NULL;
+         *hks = slurp(cfg->dir, "hooks.csv"), *hwr = slurp(cfg->dir, "hpm_writes.csv"), *trace = NULL;
     store_t *st = NULL; cread_t *cr = NULL; flow_t *fl = NULL;
     size_t nst = 0, cst = 0, ncr = 0, ccr = 0, nfl = 0, cfl = 0, nhk = 0, chk = 0;
     hook_t *hk = NULL, *hhk = NULL;
+    hpmw_t *hw = NULL, *hhw = NULL;
+    size_t nhw = 0, chw = 0;
     recs_t *A = calloc(NH, sizeof *A), *B = calloc(NH, sizeof *B);
     store_t *hst = NULL; cread_t *hcr = NULL; flow_t *hfl = NULL;   /* one hart's rows */
     gap_t *gaps = NULL;
@@ -528,6 +606,28 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
         e.tail = how[0] == 't';
         e.hart %= NH;
         VEC_PUSH(hk, nhk, chk, e);
+    }
+    for (char *l = hwr ? strchr(hwr, '\n') : NULL; l && ok; l = strchr(l, '\n')) {
+        hpmw_t w = {0};
+        char lb[256], name[40], val[24];
+        if (!*++l) break;
+        if (sscanf(line_of(l, lb, sizeof lb), "%" SCNu64 ",%u,%39[^,],%23s", &w.cycle, &w.hart, name, val) != 4) {
+            snprintf(res->msg, sizeof res->msg, "hpm_writes.csv: bad row '%s'", lb);
+            rc = 1;
+            goto out;
+        }
+        unsigned n;
+        char *end;
+        w.value = (uint32_t)strtoul(val, &end, 0);
+        if (!strcmp(name, "mcountinhibit")) w.csr = 0x320;
+        else if (sscanf(name, "mhpmevent%u", &n) == 1 && n >= 3 && n <= 31) w.csr = 0x320 + (int)n;
+        else if (!strcmp(name, "implemented")) w.csr = HW_IMPL;
+        else if (!strcmp(name, "width_mcycle")) w.csr = HW_W_CYCLE;
+        else if (!strcmp(name, "width_minstret")) w.csr = HW_W_INSTRET;
+        else if (!strcmp(name, "width_mhpmcounter")) w.csr = HW_W_HPM;
+        else { snprintf(res->msg, sizeof res->msg, "hpm_writes.csv: bad row '%s'", lb); rc = 1; goto out; }
+        w.hart %= NH;
+        VEC_PUSH(hw, nhw, chw, w);
     }
     if (!ok) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
     size_t nst_h[NH] = {0};
@@ -664,21 +764,24 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     hcr = malloc((ncr ? ncr : 1) * sizeof *hcr);
     hfl = malloc((nfl ? nfl : 1) * sizeof *hfl);
     hhk = malloc((nhk ? nhk : 1) * sizeof *hhk);
-    if (!hst || !hcr || !hfl || !hhk) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
+    hhw = malloc((nhw ? nhw : 1) * sizeof *hhw);
+    if (!hst || !hcr || !hfl || !hhk || !hhw) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
     for (unsigned hh = 0; hh < NH; hh++) {
         perf_check_hart_t *hr = &res->hart[hh];
         if (!B[hh].have_h && !B[hh].n && !A[hh].n) continue;
         hr->found = B[hh].have_h;
         hr->in_trace = A[hh].n;
         hr->overwritten = b0[hh];
-        size_t n1 = 0, n2 = 0, n3 = 0, n4 = 0;
+        size_t n1 = 0, n2 = 0, n3 = 0, n4 = 0, n5 = 0;
         for (size_t i = 0; i < nst; i++) if (st[i].hart == hh) hst[n1++] = st[i];
         for (size_t i = 0; i < ncr; i++) if (cr[i].hart == hh) hcr[n2++] = cr[i];
         for (size_t i = 0; i < nfl; i++) if (fl[i].hart == hh) hfl[n3++] = fl[i];
         for (size_t i = 0; i < nhk; i++) if (hk[i].hart == hh) hhk[n4++] = hk[i];
-        hart_in_t H = {hh, pre[hh], hst, n1, hcr, n2, hfl, n3, hhk, n4, &A[hh], &B[hh], b0[hh], &syms, hks != NULL};
+        for (size_t i = 0; i < nhw; i++) if (hw[i].hart == hh) hhw[n5++] = hw[i];
+        hart_in_t H = {hh, pre[hh], hst, n1, hcr, n2, hfl, n3, hhk, n4, hhw, n5, hwr != NULL, &A[hh], &B[hh], b0[hh], &syms, hks != NULL};
         if (check_hart(cfg, &H, res, hr)) goto out;
         res->records += hr->records;
+        res->headers += hr->headers;
         res->values += hr->values;
         res->truncated += hr->truncated;
         res->not_in_trace += hr->not_in_trace;
@@ -690,9 +793,9 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     rc = 0;
 out:
     if (have_syms) elf_syms_free(&syms);
-    for (unsigned hh = 0; A && B && hh < NH; hh++) { free(A[hh].r); free(B[hh].r); free(A[hh].cut_by_gap); free(B[hh].cut_by_gap); }
-    free(A); free(B); free(hst); free(hcr); free(hfl); free(hhk); free(gaps); free(cfgh);
-    free(st); free(cr); free(fl); free(hk);
-    free(itc); free(ctr); free(flw); free(stats); free(hks); free(trace);
+    for (unsigned hh = 0; A && B && hh < NH; hh++) { free(A[hh].hd); free(B[hh].hd); free(A[hh].r); free(B[hh].r); free(A[hh].cut_by_gap); free(B[hh].cut_by_gap); }
+    free(A); free(B); free(hst); free(hcr); free(hfl); free(hhk); free(hhw); free(gaps); free(cfgh);
+    free(st); free(cr); free(fl); free(hk); free(hw);
+    free(itc); free(ctr); free(flw); free(stats); free(hks); free(hwr); free(trace);
     return rc;
 }
