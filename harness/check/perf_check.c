@@ -113,10 +113,24 @@ static bool header_def_ok(const perf_counter_def_t *d, const hpm_state_t *hw, un
 
 #define NH PERF_CHECK_HARTS
 
+/* what the check needs of a decoded record (a perf_record_t is about 1.5 KiB: its values,
+ * deltas and times of 32 counters); the values as received are in the recs' pool */
+typedef struct crec {
+    enum perf_record_type type;
+    bool has_addr, has_call_site, tics_valid, truncated, gap_before, addr_unknown;
+    unsigned n;
+    uint32_t value_unknown, delta_unknown;
+    uint64_t addr, call_site, tics, addr_wire, call_site_wire;
+    size_t raw_at;            /* raw[i] = pool[raw_at + i] */
+    const uint64_t *raw;      /* set once the decode is done */
+} crec_t;
+
 typedef struct recs {
     perf_header_t *hd;        /* every header, in order */
     size_t nhd, chd;
-    perf_record_t *r;
+    crec_t *r;
+    uint64_t *pool;           /* the records' values as received */
+    size_t npool, cpool;
     bool *cut_by_gap;         /* per record: truncated by a gap */
     size_t n, cap, ccap;
     perf_header_t h;
@@ -199,7 +213,11 @@ static void on_record(void *ctx, const perf_record_t *r) {
     recs_t *R = &((recs_t *)ctx)[r->core % NH];
     bool ok = true;
     size_t n = R->n;
-    VEC_PUSH(R->r, R->n, R->cap, *r);
+    crec_t c = {r->type, r->has_addr, r->has_call_site, r->tics_valid, r->truncated, r->gap_before, r->addr_unknown, r->n,
+                r->value_unknown, r->delta_unknown, r->addr, r->call_site, r->tics, r->addr_wire, r->call_site_wire,
+                R->npool, NULL};
+    for (unsigned i = 0; i < r->n && ok; i++) VEC_PUSH(R->pool, R->npool, R->cpool, r->raw[i]);
+    VEC_PUSH(R->r, R->n, R->cap, c);
     VEC_PUSH(R->cut_by_gap, n, R->ccap, R->in_gap);
     if (!ok) R->errors++;
 }
@@ -229,7 +247,7 @@ static void gap_B(perf_dec_t *pd, recs_t *B, unsigned hart, const char *why) {
 static uint64_t wmask(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
 #define M48 0xFFFFFFFFFFFFull
 
-static const char *rec_name(const perf_record_t *r) { return perf_record_name(r->type); }
+static const char *rec_name(const crec_t *r) { return perf_record_name(r->type); }
 
 /* one hart's ground truth and decodes */
 typedef struct hart_in {
@@ -299,6 +317,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
     if (!fr) { snprintf(res->msg, sizeof res->msg, "out of memory"); return 1; }
     fr[0] = (frame_t){NULL, NO_FRAME};
     uint64_t last_irq_pc = UINT64_MAX;
+    const hook_t *last_manual = NULL;           /* the last entry of perfWriteCntrs */
     int rc = 1;
     int64_t last_read[PERF_MAX_COUNTERS][2];    /* index into cr of the last lo/hi read */
     for (int i = 0; i < PERF_MAX_COUNTERS; i++) last_read[i][0] = last_read[i][1] = -1;
@@ -306,7 +325,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
     bool have_last_addr = false;
     uint64_t last_addr = 0;                     /* the last address the previous record held */
     for (size_t k = 0; k < B->n; k++) {
-        const perf_record_t *b = &B->r[k];
+        const crec_t *b = &B->r[k];
         if (b->gap_before) lost = true;
         char where[240];
         const char *fn = elf_syms_find(H->syms, b->addr);
@@ -339,13 +358,14 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                 }
             } else {                    /* a hook entered: by a call, the frame just made; by a tail jump, the caller's */
                 const hook_t *e = &hk[ki++];
+                if (e->kind == HK_MANUAL) last_manual = e;
                 fr[depth].hook = e;
                 fr[depth].near = depth;
             }
         }
         /* 1. the trace's record equals the firmware's */
         if (k >= b0 && k - b0 < A->n) {
-            const perf_record_t *a = &A->r[k - b0];
+            const crec_t *a = &A->r[k - b0];
             bool cut = a->truncated && k - b0 == A->n - 1 && cfg->stopped_on_wrap;
             bool two = b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT;
             if (a->type != b->type || (a->has_addr && a->addr != b->addr) ||
@@ -414,6 +434,9 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
             want_a = last_irq_pc;
         } else {
             const hook_t *e = fr[depth].near != NO_FRAME ? fr[fr[depth].near].hook : NULL;
+            /* a manual record the firmware wrote itself, outside any hook (the wire format by
+             * hand): it holds the return address of the last perfWriteCntrs call */
+            if (!e && b->type == PERF_MANUAL) e = last_manual;
             int want_kind = b->type == PERF_FUNC_ENTER ? HK_ENTER : b->type == PERF_FUNC_EXIT ? HK_EXIT : HK_MANUAL;
             if (!H->have_hooks) {
                 snprintf(res->msg, sizeof res->msg, "%s: the run folder has no hooks.csv (the hooks' registers at entry): "
@@ -760,6 +783,10 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
         snprintf(res->msg, sizeof res->msg, "the trace has %zu Error messages, but the encoder lost no ITC store (trace.json)", ax.ng);
         goto out;
     }
+    for (unsigned hh = 0; hh < NH; hh++) {
+        for (size_t k = 0; k < A[hh].n; k++) A[hh].r[k].raw = A[hh].pool + A[hh].r[k].raw_at;
+        for (size_t k = 0; k < B[hh].n; k++) B[hh].r[k].raw = B[hh].pool + B[hh].r[k].raw_at;
+    }
     hst = malloc((nst ? nst : 1) * sizeof *hst);
     hcr = malloc((ncr ? ncr : 1) * sizeof *hcr);
     hfl = malloc((nfl ? nfl : 1) * sizeof *hfl);
@@ -793,7 +820,7 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     rc = 0;
 out:
     if (have_syms) elf_syms_free(&syms);
-    for (unsigned hh = 0; A && B && hh < NH; hh++) { free(A[hh].hd); free(B[hh].hd); free(A[hh].r); free(B[hh].r); free(A[hh].cut_by_gap); free(B[hh].cut_by_gap); }
+    for (unsigned hh = 0; A && B && hh < NH; hh++) { free(A[hh].hd); free(B[hh].hd); free(A[hh].pool); free(B[hh].pool); free(A[hh].r); free(B[hh].r); free(A[hh].cut_by_gap); free(B[hh].cut_by_gap); }
     free(A); free(B); free(hst); free(hcr); free(hfl); free(hhk); free(hhw); free(gaps); free(cfgh);
     free(st); free(cr); free(fl); free(hk); free(hw);
     free(itc); free(ctr); free(flw); free(stats); free(hks); free(hwr); free(trace);
