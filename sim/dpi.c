@@ -7,11 +7,12 @@
 static struct dpi_hart {
     hpm_t *hpm;
     dpi_csr_read_hook_t *hook;
+    dpi_csr_write_hook_t *whook;
     void *ctx;
 } dpi_harts[DPI_MAX_HARTS];
 
-void dpi_register_hart(unsigned hart, hpm_t *hpm, dpi_csr_read_hook_t *hook, void *ctx) {
-    if (hart < DPI_MAX_HARTS) dpi_harts[hart] = (struct dpi_hart){hpm, hpm ? hook : NULL, ctx};
+void dpi_register_hart(unsigned hart, hpm_t *hpm, dpi_csr_read_hook_t *hook, dpi_csr_write_hook_t *whook, void *ctx) {
+    if (hart < DPI_MAX_HARTS) dpi_harts[hart] = (struct dpi_hart){hpm, hpm ? hook : NULL, hpm ? whook : NULL, ctx};
 }
 
 static struct dpi_hart *hart_of(unsigned hart) {
@@ -37,7 +38,13 @@ unsigned int ts_dpi_csr_read(unsigned int hart, unsigned int addr, unsigned int 
 }
 
 void ts_dpi_csr_write(unsigned int hart, unsigned int addr, unsigned int value) {
-    hpm_csr_write(hart_of(hart)->hpm, addr, value);
+    struct dpi_hart *h = hart_of(hart);
+    hpm_csr_write(h->hpm, addr, value);
+    if (h->whook && addr >= 0x320u && addr <= 0x33Fu) {     /* mcountinhibit, mhpmevent3..31 */
+        uint32_t v = 0;
+        hpm_csr_read(h->hpm, addr, &v);
+        h->whook(h->ctx, hart, addr, v);
+    }
 }
 
 void ts_dpi_set_priv(unsigned int hart, unsigned int priv) {

@@ -10,8 +10,11 @@
  * from inside the core's evaluation, at the clock edge that ends the reading instruction's
  * commit cycle; pc is the instruction's, value what it read. */
 typedef void dpi_csr_read_hook_t(void *ctx, unsigned hart, uint32_t pc, uint32_t csr, uint32_t value);
-/* hook may be NULL (no logging); hpm NULL unregisters the hart */
-void dpi_register_hart(unsigned hart, hpm_t *hpm, dpi_csr_read_hook_t *hook, void *ctx);
+/* Called for every write of mcountinhibit or mhpmevent3..31 (hpm_writes.csv), at the same
+ * edge, with the value the register holds after it (the HPM model's, after its masking). */
+typedef void dpi_csr_write_hook_t(void *ctx, unsigned hart, uint32_t csr, uint32_t value);
+/* hooks may be NULL (no logging); hpm NULL unregisters the hart */
+void dpi_register_hart(unsigned hart, hpm_t *hpm, dpi_csr_read_hook_t *hook, dpi_csr_write_hook_t *whook, void *ctx);
 /* the imports, as Verilator declares them in Vts_soc_top__Dpi.h */
 unsigned int ts_dpi_csr_read(unsigned int hart, unsigned int addr, unsigned int pc);
 void ts_dpi_csr_write(unsigned int hart, unsigned int addr, unsigned int value);

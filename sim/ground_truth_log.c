@@ -2,6 +2,7 @@
  * hand (no printf): itc.csv rows are on the ITC hot path, and a call or return every few
  * cycles makes flow.csv rows frequent. */
 #include "ground_truth_log.h"
+#include "hpm.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +26,10 @@ int gt_log_open(gt_log_t *g, const char *dir, char *err, size_t errlen) {
     fputs("cycle,hart,event,detail\n", g->trace_events);
     if (!(g->stm = open_out(dir, "stm.csv", err, errlen))) return -1;
     fputs("cycle,hart,id,value,status\n", g->stm);
+    if (!(g->hooks = open_out(dir, "hooks.csv", err, errlen))) return -1;
+    fputs("cycle,hart,hook,how,pc,a0,a1,ra\n", g->hooks);
+    if (!(g->hpm_writes = open_out(dir, "hpm_writes.csv", err, errlen))) return -1;
+    fputs("cycle,hart,csr,value\n", g->hpm_writes);
     g->mask = GT_LOG_EVENTS;
     return 0;
 }
@@ -37,6 +42,12 @@ int gt_log_open_retire(gt_log_t *g, const char *path, char *err, size_t errlen) 
     return 0;
 }
 
+const char *const gt_hook_names[GT_HOOKS] = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "perfWriteCntrs"};
+
+void gt_log_set_hooks(gt_log_t *g, const uint32_t hook[GT_HOOKS]) {
+    memcpy(g->hook, hook, sizeof g->hook);
+}
+
 void gt_log_share(gt_log_t *g, const gt_log_t *owner, unsigned hart) {
     memset(g, 0, sizeof *g);
     g->hart = hart;
@@ -46,6 +57,9 @@ void gt_log_share(gt_log_t *g, const gt_log_t *owner, unsigned hart) {
     g->trace_events = owner->trace_events;
     g->stm = owner->stm;
     g->retire = owner->retire;
+    g->hooks = owner->hooks;
+    g->hpm_writes = owner->hpm_writes;
+    memcpy(g->hook, owner->hook, sizeof g->hook);
     g->mask = owner->mask;
 }
 
@@ -56,7 +70,9 @@ void gt_log_close(gt_log_t *g) {
     if (g->flow) fclose(g->flow);
     if (g->trace_events) fclose(g->trace_events);
     if (g->stm) fclose(g->stm);
-    g->retire = g->itc = g->counters = g->flow = g->trace_events = g->stm = NULL;
+    if (g->hooks) fclose(g->hooks);
+    if (g->hpm_writes) fclose(g->hpm_writes);
+    g->retire = g->itc = g->counters = g->flow = g->trace_events = g->stm = g->hooks = g->hpm_writes = NULL;
 }
 
 static char *put_u64(char *p, uint64_t v) {
@@ -153,6 +169,24 @@ void gt_log_csr_hook(void *ctx, unsigned hart, uint32_t pc, uint32_t csr, uint32
     g->csr.value = value;
 }
 
+void gt_log_hpm_config(gt_log_t *g, const hpm_t *h) {
+    if (!g->hpm_writes) return;
+    uint32_t inh = 0;
+    hpm_csr_read(h, 0x320, &inh);
+    fprintf(g->hpm_writes, "0,%u,mcountinhibit,0x%08x\n0,%u,implemented,0x%08x\n0,%u,width_mcycle,%u\n"
+            "0,%u,width_minstret,%u\n0,%u,width_mhpmcounter,%u\n", g->hart, inh, g->hart, h->implemented, g->hart,
+            hpm_width(h, 0), g->hart, hpm_width(h, 2), g->hart, hpm_width(h, 3));
+}
+
+void gt_log_csrw_hook(void *ctx, unsigned hart, uint32_t csr, uint32_t value) {
+    gt_log_t *g = ctx;
+    (void)hart;
+    if (g->csrw.pending) internal_error("two HPM CSR writes at one clock edge");
+    g->csrw.pending = true;
+    g->csrw.csr = csr;
+    g->csrw.value = value;
+}
+
 /* flow.csv row: cycle,hart,kind,pc,target,link (target/link empty when has_* is false) */
 static void log_flow(gt_log_t *g, uint64_t cycle, unsigned hart, const char *kind, uint32_t pc,
                      bool has_target, uint32_t target, bool has_link, uint32_t link) {
@@ -169,15 +203,43 @@ static void log_flow(gt_log_t *g, uint64_t cycle, unsigned hart, const char *kin
     fwrite_unlocked(line, 1, (size_t)(p - line), g->flow);
 }
 
-static void jump_done(gt_log_t *g, bool has_target, uint32_t target) {
+/* hooks.csv row when target is a hook function's entry: cycle,hart,hook,how,pc,a0,a1,ra.
+ * rf is the register file after the edge that shows the hook's first instruction (or the
+ * jump itself, for a direct jump) on the retire port: every older instruction's write is in
+ * it, the jump's link included; a call's ra is its link. */
+static void log_hook(gt_log_t *g, uint64_t cycle, uint32_t pc, uint32_t target, bool tail, const uint32_t *rf,
+                     uint32_t ra) {
+    if (!g->hooks || !target) return;
+    int k = target == g->hook[GT_HOOK_ENTER] ? GT_HOOK_ENTER : target == g->hook[GT_HOOK_EXIT] ? GT_HOOK_EXIT
+          : target == g->hook[GT_HOOK_MANUAL] ? GT_HOOK_MANUAL : -1;
+    if (k < 0) return;
+    char line[160], *p = line;
+    p = put_u64(p, cycle); *p++ = ',';
+    p = put_hart(p, g->hart); *p++ = ',';
+    p = put_str(p, gt_hook_names[k]); *p++ = ',';
+    p = put_str(p, tail ? "tail" : "call"); *p++ = ',';
+    p = put_hex32(p, pc); *p++ = ',';
+    p = put_hex32(p, rf[10]); *p++ = ',';
+    p = put_hex32(p, rf[11]); *p++ = ',';
+    p = put_hex32(p, ra);
+    *p++ = '\n';
+    fwrite_unlocked(line, 1, (size_t)(p - line), g->hooks);
+}
+
+static void jump_done(gt_log_t *g, const vcore_ports_t *p, bool has_target, uint32_t target) {
+    g->jump.pending = false;
+    if (g->jump.tail) {
+        if (has_target) log_hook(g, g->jump.cycle, g->jump.pc, target, true, p->rf, p->rf[1]);
+        return;
+    }
     log_flow(g, g->jump.cycle, g->hart, g->jump.ret ? "ret" : "call", g->jump.pc, has_target,
              target, !g->jump.ret, g->jump.link);
+    if (has_target && !g->jump.ret) log_hook(g, g->jump.cycle, g->jump.pc, target, false, p->rf, g->jump.link);
     if (g->flow_hook) g->flow_hook(g->flow_ctx, g->hart, g->jump.ret, has_target, target, g->jump.link);
-    g->jump.pending = false;
 }
 
 void gt_log_finish(gt_log_t *g) {
-    if (g->jump.pending) jump_done(g, false, 0);
+    if (g->jump.pending) jump_done(g, NULL, false, 0);
 }
 
 static inline bool is_link_reg(unsigned r) { return r == 1 || r == 5; }
@@ -191,7 +253,7 @@ static inline bool is_link_reg(unsigned r) { return r == 1 || r == 5; }
 __attribute__((noinline)) void gt_log_retire(gt_log_t *g, const vcore_ports_t *p, uint64_t cycle) {
     unsigned hart = g->hart;
     uint32_t pc = *p->rvfi_pc;
-    if (g->jump.pending) jump_done(g, true, pc);
+    if (g->jump.pending) jump_done(g, p, true, pc);
     g->mask = GT_LOG_EVENTS;
     if (*p->rvfi_trap) {
         if (g->csr.pending) internal_error("counter CSR read by a trapping instruction");
@@ -199,16 +261,29 @@ __attribute__((noinline)) void gt_log_retire(gt_log_t *g, const vcore_ports_t *p
         return;
     }
     uint32_t insn = *p->rvfi_insn;
-    int call = 0;                  /* 1 call, -1 return */
+    int call = 0;                  /* 1 call, -1 return, 2 a jump through a register (rd = x0) */
     if ((insn & 3u) == 3u) {
         unsigned op = insn & 0x7Fu, rd = (insn >> 7) & 31u, rs1 = (insn >> 15) & 31u;
         if (op == 0x6Fu) {                                   /* JAL */
             call = is_link_reg(rd);
+            if (!rd) {                                       /* j: a tail call when it enters a hook */
+                uint32_t imm = ((insn >> 21) & 0x3FFu) << 1 | ((insn >> 20) & 1u) << 11 | (insn & 0xFF000u) |
+                               (uint32_t)((int32_t)insn >> 31) << 20;
+                log_hook(g, cycle, pc, pc + imm, true, p->rf, p->rf[1]);
+            }
         } else if (op == 0x67u) {                            /* JALR */
-            call = is_link_reg(rd) ? 1 : (rd == 0 && is_link_reg(rs1)) ? -1 : 0;
+            call = is_link_reg(rd) ? 1 : (rd == 0 && is_link_reg(rs1)) ? -1 : rd == 0 && g->hooks ? 2 : 0;
         } else if (op == 0x73u) {                            /* SYSTEM */
             if (insn == 0x30200073u) log_flow(g, cycle, hart, "mret", pc, true, *p->instr_addr, false, 0);
             if (insn == 0x10200073u) log_flow(g, cycle, hart, "sret", pc, true, *p->instr_addr, false, 0);
+            if (g->csrw.pending) {                           /* hpm_writes.csv: cycle,hart,csr,value */
+                if (g->csrw.csr == 0x320u)
+                    fprintf(g->hpm_writes, "%llu,%u,mcountinhibit,0x%08x\n", (unsigned long long)cycle, hart, g->csrw.value);
+                else
+                    fprintf(g->hpm_writes, "%llu,%u,mhpmevent%u,0x%08x\n", (unsigned long long)cycle, hart, g->csrw.csr - 0x320u,
+                            g->csrw.value);
+                g->csrw.pending = false;
+            }
             if (g->csr.pending) {
                 unsigned f3 = (insn >> 12) & 7u;
                 if (g->csr.pc != pc || !(f3 & 3u))
@@ -221,15 +296,22 @@ __attribute__((noinline)) void gt_log_retire(gt_log_t *g, const vcore_ports_t *p
         }
     } else if ((insn & 0xE003u) == 0x2001u) {                /* c.jal (RV32) */
         call = 1;
+    } else if ((insn & 0xE003u) == 0xA001u) {                /* c.j: a tail call when it enters a hook */
+        uint32_t imm = ((insn >> 3) & 7u) << 1 | ((insn >> 11) & 1u) << 4 | ((insn >> 2) & 1u) << 5 |
+                       ((insn >> 7) & 1u) << 6 | ((insn >> 6) & 1u) << 7 | ((insn >> 9) & 3u) << 8 |
+                       ((insn >> 8) & 1u) << 10;
+        if (insn & 0x1000u) imm |= 0xFFFFF800u;
+        log_hook(g, cycle, pc, pc + imm, true, p->rf, p->rf[1]);
     } else if ((insn & 0xE07Fu) == 0x8002u && (insn & 0x0F80u)) {   /* c.jr / c.jalr */
         unsigned rs1 = (insn >> 7) & 31u;
-        call = (insn & 0x1000u) ? 1 : is_link_reg(rs1) ? -1 : 0;
+        call = (insn & 0x1000u) ? 1 : is_link_reg(rs1) ? -1 : g->hooks ? 2 : 0;
     }
     if (g->csr.pending) internal_error("counter CSR read without a CSR instruction retiring");
     if (call) {
         g->mask = GT_LOG_EVENTS | EVB_RETIRE;
         g->jump.pending = true;
         g->jump.ret = call < 0;
+        g->jump.tail = call == 2;
         g->jump.pc = pc;
         g->jump.link = *p->rvfi_rd_wdata;
         g->jump.cycle = cycle;

@@ -1,7 +1,9 @@
 /* ground_truth_log.h - what the simulated hardware really did, for checking decoded traces
  * (README "Running firmware"): itc.csv (every ITC store the encoder accepted), counters.csv
  * (every counter CSR read and timestamp-register load), flow.csv (calls, returns, traps,
- * mrets), and the optional --retire-log stream.
+ * mrets), hooks.csv (every entry into a perf hook function, by a call or a sibling/tail jump,
+ * with the argument registers a0, a1 and ra as the core had them), and the optional
+ * --retire-log stream.
  *
  * One clock for all of them: a row's cycle is the cycle in which its instruction was in MEM
  * and committed (or trapped), the cycle of itc.csv, where a store's cycle is also its commit
@@ -33,6 +35,10 @@
  * more host instructions; decoding every retired instruction's bits instead cost 1.4 %). */
 #define GT_LOG_EVENTS (EVB_JAL | EVB_JALR | EVB_SYSTEM | EVB_EXC_TAKEN | EVB_IRQ_TAKEN)
 
+/* the perf hook functions whose entries hooks.csv logs (their addresses come from the ELF) */
+enum { GT_HOOK_ENTER, GT_HOOK_EXIT, GT_HOOK_MANUAL, GT_HOOKS };
+extern const char *const gt_hook_names[GT_HOOKS];
+
 typedef struct gt_log {
     unsigned hart;                /* the hart whose retire port the log watches (flow.csv) */
     bool tag_hart;                /* retire log lines start with "h<hart> " (several harts) */
@@ -44,6 +50,9 @@ typedef struct gt_log {
     FILE *trace_events;           /* trace_events.csv: ITC stores lost, the sink stopping */
     FILE *stm;                    /* stm.csv: every software trace port event */
     FILE *retire;                 /* --retire-log; NULL: none */
+    FILE *hooks;                  /* hooks.csv; NULL: not written */
+    FILE *hpm_writes;             /* hpm_writes.csv; NULL: not written */
+    uint32_t hook[GT_HOOKS];      /* entry addresses of the hook functions (0: not in the ELF) */
     uint32_t mask;                /* events of an edge that need gt_log_retire (0: no flow.csv) */
     struct {                      /* a counter CSR read at the last edge, logged once the retire
                                    * port shows its instruction (a csrw, rd = x0, is no read) */
@@ -51,9 +60,15 @@ typedef struct gt_log {
         unsigned hart;
         uint32_t pc, csr, value;
     } csr;
+    struct {                      /* a write of mcountinhibit/mhpmevent at the last edge, logged
+                                   * once the retire port shows its instruction */
+        bool pending;
+        uint32_t csr, value;
+    } csrw;
     struct {                      /* a call or return waiting for its target: the pc of the
                                    * next instruction that retires or traps */
-        bool pending, ret;
+        bool pending, ret, tail;  /* tail: a jump (rd = x0) that is no return, logged only
+                                   * when its target is a hook function */
         uint32_t pc, link;
         uint64_t cycle;
     } jump;
@@ -62,6 +77,8 @@ typedef struct gt_log {
 /* The log starts zeroed (memset or = {0}): nothing open, hart 0. Opens itc.csv, counters.csv and flow.csv in dir, writes their headers and sets mask; 0,
  * or -1 with a message in err. */
 int gt_log_open(gt_log_t *g, const char *dir, char *err, size_t errlen);
+/* The hook functions' entry addresses (0: absent), for hooks.csv; set before the run. */
+void gt_log_set_hooks(gt_log_t *g, const uint32_t hook[GT_HOOKS]);
 /* Opens the retire log at path; 0, or -1 with a message in err. */
 int gt_log_open_retire(gt_log_t *g, const char *path, char *err, size_t errlen);
 /* A log of `hart` writing to the files of owner (which must stay open while g is used). */
@@ -82,6 +99,13 @@ void gt_log_stm(gt_log_t *g, uint64_t cycle, unsigned hart, unsigned id, uint32_
 /* counters.csv row for a load of a timestamp register; name as in counters.csv */
 void gt_log_ts_read(gt_log_t *g, uint64_t cycle, unsigned hart, uint32_t pc, const char *name,
                     uint32_t value);
+/* hpm_writes.csv rows at cycle 0 for the hart: the reset mcountinhibit and the configuration
+ * (counter widths, implemented counters); every write follows (gt_log_csrw_hook) */
+struct hpm;
+void gt_log_hpm_config(gt_log_t *g, const struct hpm *h);
+/* DPI hook (dpi_csr_write_hook_t) with ctx = the gt_log_t: a write of mcountinhibit or
+ * mhpmeventN at this edge, value as the register now holds it */
+void gt_log_csrw_hook(void *ctx, unsigned hart, uint32_t csr, uint32_t value);
 /* DPI hook (dpi_csr_read_hook_t) with ctx = the gt_log_t: a counter CSR read at this edge */
 void gt_log_csr_hook(void *ctx, unsigned hart, uint32_t pc, uint32_t csr, uint32_t value);
 /* After an edge whose events hit mask: the instruction the retire port p shows committed or

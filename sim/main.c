@@ -431,6 +431,18 @@ static int cmd_run(int argc, char **argv) {
         }
     }
 
+    /* hooks.csv: the perf hook functions of this ELF (none: no rows) */
+    {
+        elf_syms_t syms = {0};
+        char serr[512];
+        if (elf_syms_load(&syms, elf, serr, sizeof serr) == 0) {
+            for (size_t i = 0; i < syms.n; i++)
+                for (int k = 0; k < GT_HOOKS; k++)
+                    if (syms.s[i].name && !strcmp(syms.s[i].name, gt_hook_names[k])) cfg.gt_hooks[k] = (uint32_t)syms.s[i].addr;
+            elf_syms_free(&syms);
+        }
+    }
+
     char dir[4096];
     if (out) {
         snprintf(dir, sizeof dir, "%s", out);

@@ -239,6 +239,7 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
         s->funnel_ready = s->funnel_on = true;
     }
     if (cfg->out_dir && gt_log_open(gt, cfg->out_dir, err, errlen)) return -1;
+    gt_log_set_hooks(gt, cfg->gt_hooks);
     for (unsigned i = 0; i < s->n; i++) {
         soc_hart_t *h = &s->h[i];
         if (bus_port_init(&h->port, h->p, i, &cfg->icache, &cfg->dcache, err, errlen)) return -1;
@@ -255,7 +256,8 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
             h->gt.flow_ctx = s;
             h->gt.mask |= GT_LOG_EVENTS;
         }
-        dpi_register_hart(i, &h->hpm, gt->counters ? gt_log_csr_hook : NULL, &h->gt);
+        dpi_register_hart(i, &h->hpm, gt->counters ? gt_log_csr_hook : NULL, gt->hpm_writes ? gt_log_csrw_hook : NULL, &h->gt);
+        gt_log_hpm_config(&h->gt, &h->hpm);
     }
     s->waves_switch = !cfg->waves_by_firmware;
     s->hang.window = hang_window(cfg->ram_wait, cfg->icache.size ? cfg->icache.miss_latency : 0);
@@ -265,7 +267,7 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
 void soc_free(soc_t *s) {
     for (unsigned i = s->n; i-- > 0;) {   /* hart 0's model owns the shared context: last */
         soc_hart_t *h = &s->h[i];
-        dpi_register_hart(i, NULL, NULL, NULL);
+        dpi_register_hart(i, NULL, NULL, NULL, NULL);
         if (h->vc) vcore_free(h->vc);
         bus_port_free(&h->port);
         if (h->te_ready) te_free(&h->te);

@@ -63,6 +63,7 @@ typedef struct soc_cfg {
     uint64_t waves_from, waves_to;  /* cycle window [from, to); to = 0: no end */
     bool waves_func;          /* dump only while the function at waves_func_addr is on a call stack */
     uint32_t waves_func_addr;
+    uint32_t gt_hooks[GT_HOOKS]; /* the perf hook functions' addresses for hooks.csv (0: none) */
     bool waves_by_firmware;   /* dumping starts off; simctrl WAVES switches it */
     bool waves_all;           /* dump every signal, not only those of the views */
     bool quiet;               /* no UART echo on stdout, no progress */

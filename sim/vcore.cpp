@@ -60,6 +60,7 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     p.ev = &t->ev_o; p.rvfi_valid = &t->rvfi_valid_o; p.rvfi_trap = &t->rvfi_trap_o;
     p.rvfi_pc = &t->rvfi_pc_o; p.rvfi_insn = &t->rvfi_insn_o; p.rvfi_cause = &t->rvfi_cause_o;
     p.rvfi_rd = &t->rvfi_rd_o; p.rvfi_rd_wdata = &t->rvfi_rd_wdata_o;
+    p.rf = &t->rootp->ts_soc_top__DOT__u_core__DOT__rf_q[0];
     p.stm_tp_en = &t->stm_tp_en_i; p.stm_enable = &t->stm_enable_o;
     p.stm_id = &t->stm_id_o; p.stm_value = &t->stm_value_o;
     // the core's CSR flops (rtl_model/core/ts_core.sv), read in place: Verilator keeps them as

@@ -3,7 +3,7 @@
 # requires `tracesim check` to find every ITC store and every perf record equal to the
 # simulator's ground truth. NAME may start with:
 #   corrupt_counter_  change one counter read in counters.csv: check must fail, naming it
-#   corrupt_flow_     change one return address in flow.csv: check must fail, naming it
+#   corrupt_flow_     change the call site (a1) of hook entries in hooks.csv: check must fail, naming it
 #   stop_             the buffer must have filled (stop-on-wrap) and the cut be reported
 set -u
 b=$1; name=$2; elf=$3; shift 3
@@ -19,12 +19,13 @@ corrupt_counter_*)
   "$t" check "$run" > "$run.out" 2>&1 && fail "check passed a corrupted counter read"
   grep -q "check FAILED: record [0-9]*.*stored 0x[0-9a-f]*, but the firmware read 0x1 " "$run.out" || fail "unclear message: $(cat "$run.out")" ;;
 corrupt_flow_*)
-  # calls 40 to 79 (the last ones of the set-up and the first ones into recorded functions)
-  # return somewhere else
-  awk -F, 'NR > 1 && $3 == "call" && ++n >= 40 && n < 80 { $6 = "0x80000002" } { print }' OFS=, \
-    "$run/flow.csv" > "$run/f" && mv "$run/f" "$run/flow.csv"
-  "$t" check "$run" > "$run.out" 2>&1 && fail "check passed a corrupted control flow"
-  grep -q "check FAILED: record [0-9]*.*but the firmware was at" "$run.out" || fail "unclear message: $(cat "$run.out")" ;;
+  # hook entries 40 to 79 (the first ones into recorded functions) got another call site
+  # (a1) from the core than the one the records hold
+  awk -F, 'NR > 1 && ++n >= 40 && n < 80 { $7 = "0x80000002" } { print }' OFS=, \
+    "$run/hooks.csv" > "$run/f" && mv "$run/f" "$run/hooks.csv"
+  "$t" check "$run" > "$run.out" 2>&1 && fail "check passed a corrupted hook entry"
+  grep -q "check FAILED: record [0-9]*.*but __cyg_profile_func_[a-z]* was entered with a0 = 0x[0-9a-f]*, a1 = 0x80000002" "$run.out" ||
+    fail "unclear message: $(cat "$run.out")" ;;
 *)
   "$t" check "$run" > "$run.out" 2>&1 || fail "$(cat "$run.out")"
   grep -Eq "^check: [0-9]+ perf records equal the ground truth" "$run.out" || fail "no perf records checked: $(cat "$run.out")"

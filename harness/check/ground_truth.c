@@ -536,6 +536,11 @@ int ts_check_main(int argc, char **argv) {
                                hr->in_trace, pr.config_from, hr->wire_only, hr->overwritten);
                     printf("\n");
                 }
+                if (pr.headers)
+                    printf("check: %" PRIu64 " perf header(s): every counter definition (type, code or event data, CSR, width) "
+                           "equals the hardware's counter programming when the header was written (hpm_writes.csv)\n", pr.headers);
+                else
+                    printf("check: perf headers not compared with the hardware (the run folder has no hpm_writes.csv)\n");
             }
             if (c.multi && rc == 0)                        /* the verdict per hart */
                 for (unsigned h = 0; h < nh; h++)

@@ -58,11 +58,79 @@
 typedef struct store { uint64_t cycle; unsigned hart, stim, off, size; uint32_t value; } store_t;
 typedef struct cread { uint64_t cycle; unsigned hart; uint32_t pc, value; int idx; bool hi; } cread_t;   /* idx 1 = timestamp */
 typedef struct flow { uint64_t cycle; unsigned hart; char kind; uint32_t pc, target, link; } flow_t;  /* kind c r t m */
+/* hooks.csv: an entry into a hook function (kind GT_HOOK_*: enter, exit, perfWriteCntrs), by a
+ * call or a tail jump, with the argument registers as the core had them */
+enum { HK_ENTER, HK_EXIT, HK_MANUAL };
+typedef struct hook { uint64_t cycle; unsigned hart; int kind; bool tail; uint32_t pc, a0, a1, ra; } hook_t;
+static const char *const hook_name[] = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "perfWriteCntrs"};
+/* a frame of the call stack (flow.csv calls and returns): the hook entry that made it a hook's
+ * frame (a call of the hook, or a tail jump into it from the frame's function), and the
+ * nearest hook frame at or below it */
+typedef struct frame { const hook_t *hook; size_t near; } frame_t;
+#define NO_FRAME SIZE_MAX
+
+/* hpm_writes.csv: the HPM programming of each hart over time (cycle 0: the reset state and
+ * the configuration, then every write of mcountinhibit and mhpmeventN) */
+typedef struct hpmw { uint64_t cycle; unsigned hart; int csr; uint32_t value; } hpmw_t;   /* csr: 0x320.. or HW_* */
+enum { HW_IMPL = -1, HW_W_CYCLE = -2, HW_W_INSTRET = -3, HW_W_HPM = -4 };
+typedef struct hpm_state { uint32_t event[32], inhibit, implemented; unsigned w_cycle, w_instret, w_hpm; } hpm_state_t;
+
+/* the platform's events (rtl_model/regs/sbi_events.def): general code / cache index ->
+ * counter (0, 2 fixed; -1 programmable) and mhpmevent */
+typedef struct sbi_ev { unsigned type, code; int counter; uint32_t ev; } sbi_ev_t;
+static const sbi_ev_t sbi_ev[] = {
+#define TS_SBI_GENERAL(c, name, ctr, e) {0, c, ctr, e},
+#define TS_SBI_CACHE(cache, op, result, name, e) {1, (cache) << 3 | (op) << 1 | (result), -1, e},
+#include "sbi_events.def"
+};
+
+/* what a definition needs of the hardware, as text, into buf; the counter's CSR and width
+ * and whether the hardware had them (false: *got says what it had) */
+static bool header_def_ok(const perf_counter_def_t *d, const hpm_state_t *hw, unsigned tsbits, char *want, size_t wl,
+                          char *got, size_t gl) {
+    unsigned n = d->index, csr = d->info & 0xFFFu;
+    if (n == 1) {                                            /* the trace timestamp: no CSR */
+        snprintf(want, wl, "type 0 code 0x80 (timestamp), no CSR, %u bits", tsbits);
+        snprintf(got, gl, "type %u code 0x%x, CSR 0x%03x, %u bits", d->type, d->code, csr, d->width);
+        return d->type == 0 && d->code == 0x80 && csr == 0 && d->width == tsbits;
+    }
+    unsigned width = n == 0 ? hw->w_cycle : n == 2 ? hw->w_instret : hw->w_hpm;
+    bool impl = (hw->implemented >> n) & 1u, inh = (hw->inhibit >> n) & 1u;
+    uint32_t ev = n >= 3 ? hw->event[n] : 0;
+    snprintf(got, gl, "%s%s, CSR 0x%03x, %u bits (mhpmevent%u 0x%x%s)", impl ? "" : "no such counter, ", inh ? "inhibited" : "counting",
+             0xC00 + n, width, n, ev, n < 3 ? ", fixed" : "");
+    char what[96];
+    if (d->type == 2) snprintf(what, sizeof what, "type 2 (raw) event_data 0x%" PRIx64, d->event_data);
+    else snprintf(what, sizeof what, "type %u code 0x%x", d->type, d->code);
+    snprintf(want, wl, "%s, CSR 0x%03x, %u bits", what, csr, d->width);
+    if (!impl || inh || csr != 0xC00u + n || d->width != width) return false;
+    if (d->type == 2) return n >= 3 && d->event_data == ev;
+    for (size_t i = 0; i < sizeof sbi_ev / sizeof sbi_ev[0]; i++)
+        if (sbi_ev[i].type == d->type && sbi_ev[i].code == d->code)
+            return sbi_ev[i].counter >= 0 ? (int)n == sbi_ev[i].counter : n >= 3 && sbi_ev[i].ev && ev == sbi_ev[i].ev;
+    return false;
+}
 
 #define NH PERF_CHECK_HARTS
 
+/* what the check needs of a decoded record (a perf_record_t is about 1.5 KiB: its values,
+ * deltas and times of 32 counters); the values as received are in the recs' pool */
+typedef struct crec {
+    enum perf_record_type type;
+    bool has_addr, has_call_site, tics_valid, truncated, gap_before, addr_unknown;
+    unsigned n;
+    uint32_t value_unknown, delta_unknown;
+    uint64_t addr, call_site, tics, addr_wire, call_site_wire;
+    size_t raw_at;            /* raw[i] = pool[raw_at + i] */
+    const uint64_t *raw;      /* set once the decode is done */
+} crec_t;
+
 typedef struct recs {
-    perf_record_t *r;
+    perf_header_t *hd;        /* every header, in order */
+    size_t nhd, chd;
+    crec_t *r;
+    uint64_t *pool;           /* the records' values as received */
+    size_t npool, cpool;
     bool *cut_by_gap;         /* per record: truncated by a gap */
     size_t n, cap, ccap;
     perf_header_t h;
@@ -98,6 +166,16 @@ static char *slurp(const char *dir, const char *name) {
     return ts_read_file(path, &len, err, sizeof err);
 }
 
+/* the CSV line at l (up to its newline) as a string in buf: sscanf on the whole rest of a
+ * file would measure all of it for every line (quadratic in the run's size) */
+static const char *line_of(const char *l, char *buf, size_t size) {
+    size_t n = strcspn(l, "\n");
+    if (n >= size) n = size - 1;
+    memcpy(buf, l, n);
+    buf[n] = 0;
+    return buf;
+}
+
 /* counter index and half of a counters.csv CSR name; false for other CSRs */
 static bool counter_of(const char *name, int *idx, bool *hi) {
     size_t len = strlen(name);
@@ -125,14 +203,21 @@ static bool counter_of(const char *name, int *idx, bool *hi) {
 /* the decoders' callbacks: ctx = recs_t[NH], one per hart */
 static void on_header(void *ctx, const perf_header_t *h) {
     recs_t *R = &((recs_t *)ctx)[h->core % NH];
+    bool ok = true;
     R->h = *h;
     R->have_h = true;
+    VEC_PUSH(R->hd, R->nhd, R->chd, *h);
+    if (!ok) R->errors++;
 }
 static void on_record(void *ctx, const perf_record_t *r) {
     recs_t *R = &((recs_t *)ctx)[r->core % NH];
     bool ok = true;
     size_t n = R->n;
-    VEC_PUSH(R->r, R->n, R->cap, *r);
+    crec_t c = {r->type, r->has_addr, r->has_call_site, r->tics_valid, r->truncated, r->gap_before, r->addr_unknown, r->n,
+                r->value_unknown, r->delta_unknown, r->addr, r->call_site, r->tics, r->addr_wire, r->call_site_wire,
+                R->npool, NULL};
+    for (unsigned i = 0; i < r->n && ok; i++) VEC_PUSH(R->pool, R->npool, R->cpool, r->raw[i]);
+    VEC_PUSH(R->r, R->n, R->cap, c);
     VEC_PUSH(R->cut_by_gap, n, R->ccap, R->in_gap);
     if (!ok) R->errors++;
 }
@@ -159,16 +244,10 @@ static void gap_B(perf_dec_t *pd, recs_t *B, unsigned hart, const char *why) {
     B->in_gap = false;
 }
 
-static uint64_t sym_addr(const elf_syms_t *s, const char *name) {
-    for (size_t i = 0; i < s->n; i++)
-        if (s->s[i].name && !strcmp(s->s[i].name, name)) return s->s[i].addr;
-    return UINT64_MAX;
-}
-
 static uint64_t wmask(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
 #define M48 0xFFFFFFFFFFFFull
 
-static const char *rec_name(const perf_record_t *r) { return perf_record_name(r->type); }
+static const char *rec_name(const crec_t *r) { return perf_record_name(r->type); }
 
 /* one hart's ground truth and decodes */
 typedef struct hart_in {
@@ -177,10 +256,13 @@ typedef struct hart_in {
     const store_t *st; size_t nst;
     const cread_t *cr; size_t ncr;
     const flow_t *fl; size_t nfl;
+    const hook_t *hk; size_t nhk;
+    const hpmw_t *hw; size_t nhw;
+    bool have_hpmw;           /* the run folder has hpm_writes.csv */
     const recs_t *A, *B;
     size_t b0;                /* B's records before the oldest one in a wrapped trace */
-    uint64_t a_manual, a_enter, a_exit;
     const elf_syms_t *syms;
+    bool have_hooks;          /* the run folder has hooks.csv */
 } hart_in_t;
 
 /* checks hart H's records (steps 1-4 of the file comment); 0, or 1 with res->msg */
@@ -196,21 +278,54 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                  b0 ? " after the oldest one in the trace" : "");
         return 1;
     }
+    /* every header the firmware wrote against the hart's counter programming when it wrote
+     * it (its marker store's cycle) */
+    if (H->have_hpmw) {
+        hpm_state_t hw = {{0}, 0, 0, 0, 0, 0};
+        size_t wi = 0;
+        for (size_t k = 0; k < B->nhd; k++) {
+            const perf_header_t *hd = &B->hd[k];
+            for (; wi < H->nhw && H->hw[wi].cycle < hd->tics; wi++) {
+                const hpmw_t *w = &H->hw[wi];
+                if (w->csr == 0x320) hw.inhibit = w->value;
+                else if (w->csr > 0x320 && w->csr <= 0x33F) hw.event[w->csr - 0x320] = w->value;
+                else if (w->csr == HW_IMPL) hw.implemented = w->value;
+                else if (w->csr == HW_W_CYCLE) hw.w_cycle = w->value;
+                else if (w->csr == HW_W_INSTRET) hw.w_instret = w->value;
+                else if (w->csr == HW_W_HPM) hw.w_hpm = w->value;
+            }
+            for (unsigned i = 0; i < hd->n; i++) {
+                char want[160], got[160], cn[64];
+                if (header_def_ok(&hd->def[i], &hw, cfg->tsbits, want, sizeof want, got, sizeof got)) continue;
+                perf_counter_name(&hd->def[i], cn, sizeof cn);
+                snprintf(res->msg, sizeof res->msg, "%sperf header %zu (marker at cycle %" PRIu64 "): counter %u (%s) is defined as %s, "
+                         "but the hardware had %s (hpm_writes.csv)", pre, k + 1, hd->tics, hd->def[i].index, cn, want, got);
+                return 1;
+            }
+            hr->headers++;
+        }
+    }
     const perf_header_t *h = &B->h;
     uint64_t prev_read[PERF_MAX_COUNTERS];
     memset(prev_read, 0, sizeof prev_read);
-    size_t si = 0, ci = 0, fi = 0;              /* cursors: stores, counter reads, flow rows */
-    static uint64_t stack_t[4096], stack_l[4096];   /* call stack from flow.csv: target, link */
-    size_t depth = 0;
-    uint64_t last_call_manual = UINT64_MAX, last_irq_pc = UINT64_MAX;
-    uint64_t frame_fn = UINT64_MAX, frame_site = UINT64_MAX;
+    size_t si = 0, ci = 0, fi = 0, ki = 0;      /* cursors: stores, counter reads, flow rows, hook entries */
+    const hook_t *hk = H->hk;
+    size_t nhk = H->nhk;
+    /* the call stack (frame 0: the bottom, below the first call); memory: the deepest stack */
+    frame_t *fr = malloc(64 * sizeof *fr);
+    size_t depth = 0, frcap = 64;
+    if (!fr) { snprintf(res->msg, sizeof res->msg, "out of memory"); return 1; }
+    fr[0] = (frame_t){NULL, NO_FRAME};
+    uint64_t last_irq_pc = UINT64_MAX;
+    const hook_t *last_manual = NULL;           /* the last entry of perfWriteCntrs */
+    int rc = 1;
     int64_t last_read[PERF_MAX_COUNTERS][2];    /* index into cr of the last lo/hi read */
     for (int i = 0; i < PERF_MAX_COUNTERS; i++) last_read[i][0] = last_read[i][1] = -1;
     bool lost = false;                          /* a gap since the header */
     bool have_last_addr = false;
     uint64_t last_addr = 0;                     /* the last address the previous record held */
     for (size_t k = 0; k < B->n; k++) {
-        const perf_record_t *b = &B->r[k];
+        const crec_t *b = &B->r[k];
         if (b->gap_before) lost = true;
         char where[240];
         const char *fn = elf_syms_find(H->syms, b->addr);
@@ -218,27 +333,39 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                  rec_name(b), b->addr, fn ? " <" : "", fn ? fn : "", fn ? ">" : "", b->tics);
         /* the store that starts the record */
         while (si < nst && st[si].cycle < b->tics) si++;
-        if (si == nst) { snprintf(res->msg, sizeof res->msg, "%s: its store is not in itc.csv", where); return 1; }
-        /* flow up to the record: call stack, last calls of the hooks, last interrupt */
-        for (; fi < nfl && fl[fi].cycle < b->tics; fi++) {
-            const flow_t *f = &fl[fi];
-            if (f->kind == 'c') {
-                if (f->target == H->a_manual) last_call_manual = f->link;
-                if (f->target == H->a_enter || f->target == H->a_exit) {
-                    frame_fn = depth ? stack_t[depth - 1] : UINT64_MAX;
-                    frame_site = depth ? stack_l[depth - 1] : UINT64_MAX;
+        if (si == nst) { snprintf(res->msg, sizeof res->msg, "%s: its store is not in itc.csv", where); goto out; }
+        /* flow and hook entries up to the record, in cycle order (a call before the entry of
+         * the hook it calls, same cycle): the call stack, which frames are hooks', the last
+         * interrupt */
+        for (;;) {
+            bool f_ok = fi < nfl && fl[fi].cycle < b->tics, k_ok = ki < nhk && hk[ki].cycle < b->tics;
+            if (!f_ok && !k_ok) break;
+            if (f_ok && (!k_ok || fl[fi].cycle <= hk[ki].cycle)) {
+                const flow_t *f = &fl[fi++];
+                if (f->kind == 'c') {
+                    if (depth + 1 == frcap) {
+                        frame_t *n = realloc(fr, 2 * frcap * sizeof *fr);
+                        if (!n) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
+                        fr = n;
+                        frcap *= 2;
+                    }
+                    depth++;
+                    fr[depth] = (frame_t){NULL, fr[depth - 1].near};
+                } else if (f->kind == 'r') {
+                    if (depth) depth--;
+                } else if (f->kind == 't' && (f->link & 0x80000000u)) {
+                    last_irq_pc = f->pc;
                 }
-                if (depth < 4096) { stack_t[depth] = f->target; stack_l[depth] = f->link; }
-                depth++;
-            } else if (f->kind == 'r') {
-                if (depth) depth--;
-            } else if (f->kind == 't' && (f->link & 0x80000000u)) {
-                last_irq_pc = f->pc;
+            } else {                    /* a hook entered: by a call, the frame just made; by a tail jump, the caller's */
+                const hook_t *e = &hk[ki++];
+                if (e->kind == HK_MANUAL) last_manual = e;
+                fr[depth].hook = e;
+                fr[depth].near = depth;
             }
         }
         /* 1. the trace's record equals the firmware's */
         if (k >= b0 && k - b0 < A->n) {
-            const perf_record_t *a = &A->r[k - b0];
+            const crec_t *a = &A->r[k - b0];
             bool cut = a->truncated && k - b0 == A->n - 1 && cfg->stopped_on_wrap;
             bool two = b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT;
             if (a->type != b->type || (a->has_addr && a->addr != b->addr) ||
@@ -248,14 +375,14 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                           (two && a->call_site_wire != b->call_site_wire)))) {
                 snprintf(res->msg, sizeof res->msg, "%s: decoded from the trace as %s%s at 0x%08" PRIx64 " (as received 0x%08" PRIx64 ") with %u values",
                          where, rec_name(a), a->truncated ? " (truncated)" : "", a->addr, a->addr_wire, a->n);
-                return 1;
+                goto out;
             }
             if (a->gap_before != b->gap_before || (!cut && (a->value_unknown != b->value_unknown ||
                 a->delta_unknown != b->delta_unknown || a->addr_unknown != b->addr_unknown))) {
                 snprintf(res->msg, sizeof res->msg, "%s: the trace's decode has %sa gap before it and marks values 0x%x, deltas 0x%x "
                          "unknown; the stores' decode has %sa gap and marks 0x%x, 0x%x", where, a->gap_before ? "" : "no ",
                          a->value_unknown, a->delta_unknown, b->gap_before ? "" : "no ", b->value_unknown, b->delta_unknown);
-                return 1;
+                goto out;
             }
             /* after a gap nothing that depends on lost data may be given as known */
             uint32_t all = a->n >= 32 ? ~0u : (1u << a->n) - 1;
@@ -265,7 +392,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                 snprintf(res->msg, sizeof res->msg, "%s: after a gap in a %s trace the decode gives values 0x%x, deltas 0x%x%s as known",
                          where, h->count_type == PERF_RAW ? "Raw" : h->count_type == PERF_DELTA ? "Delta" : "DeltaXOR",
                          all & ~a->value_unknown, all & ~a->delta_unknown, a->has_addr ? " and its address" : "");
-                return 1;
+                goto out;
             }
             if (a->truncated && !cut) hr->cut_by_gap++;
             for (unsigned i = 0; i < a->n && i < b->n; i++)
@@ -274,7 +401,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                     perf_counter_name(&h->def[i], cn, sizeof cn);
                     snprintf(res->msg, sizeof res->msg, "%s: %s is 0x%" PRIx64 " in the trace, the firmware stored 0x%" PRIx64,
                              where, cn, a->raw[i], b->raw[i]);
-                    return 1;
+                    goto out;
                 }
             if (cut) hr->truncated++;
             /* 2. timestamps: one constant for the run, every hart (one master time base) */
@@ -284,7 +411,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                 else if (off != res->ts_offset) {
                     snprintf(res->msg, sizeof res->msg, "%s: timestamp %" PRIu64 " is %" PRId64 " cycles off (expected store cycle + %" PRId64 ")",
                              where, a->tics, off - res->ts_offset, res->ts_offset);
-                    return 1;
+                    goto out;
                 }
             }
         } else if (k >= b0) {
@@ -295,18 +422,63 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
          * gap cuts the record it falls into) */
         if (b->truncated && !cfg->stopped_on_wrap && !B->cut_by_gap[k]) {
             snprintf(res->msg, sizeof res->msg, "%s: the firmware's stores end in the middle of a record", where);
-            return 1;
+            goto out;
         }
+        /* enter, exit, manual: the hook running when the record's first store was made (the
+         * innermost hook frame: an interrupt handler's hooks nest in the main line's) and
+         * its argument registers at its entry (hooks.csv): enter/exit the function a0 and
+         * call site a1 GCC passed, manual the return address ra of perfWriteCntrs */
         uint64_t want_a = UINT64_MAX, want_b = UINT64_MAX;
-        if (b->type == PERF_MANUAL) want_a = last_call_manual;
-        else if (b->type == PERF_ISR) want_a = last_irq_pc;
-        else { want_a = frame_fn; want_b = frame_site; }
-        if ((b->has_addr && b->addr != want_a) ||
-            ((b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) && b->has_call_site && b->call_site != want_b)) {
-            snprintf(res->msg, sizeof res->msg,
-                     "%s: address 0x%08" PRIx64 " / call site 0x%08" PRIx64 ", but the firmware was at 0x%08" PRIx64 " / 0x%08" PRIx64 " (flow.csv)",
-                     where, b->addr, b->call_site, want_a, want_b);
-            return 1;
+        bool two = b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT;
+        if (b->type == PERF_ISR) {
+            want_a = last_irq_pc;
+        } else {
+            const hook_t *e = fr[depth].near != NO_FRAME ? fr[fr[depth].near].hook : NULL;
+            /* a manual record the firmware wrote itself, outside any hook (the wire format by
+             * hand): it holds the return address of the last perfWriteCntrs call */
+            if (!e && b->type == PERF_MANUAL) e = last_manual;
+            int want_kind = b->type == PERF_FUNC_ENTER ? HK_ENTER : b->type == PERF_FUNC_EXIT ? HK_EXIT : HK_MANUAL;
+            if (!H->have_hooks) {
+                snprintf(res->msg, sizeof res->msg, "%s: the run folder has no hooks.csv (the hooks' registers at entry): "
+                         "run the firmware again with this tracesim", where);
+                goto out;
+            }
+            if (!e) {
+                snprintf(res->msg, sizeof res->msg, "%s: no hook function (%s) was running when its first store was made "
+                         "(hooks.csv, flow.csv)", where, hook_name[want_kind]);
+                goto out;
+            }
+            if (e->kind != want_kind) {
+                snprintf(res->msg, sizeof res->msg, "%s: the record type is wrong: it was written by %s, entered at cycle %" PRIu64
+                         " (pc 0x%08x, hooks.csv)", where, hook_name[e->kind], e->cycle, e->pc);
+                goto out;
+            }
+            want_a = two ? e->a0 : e->ra;
+            want_b = e->a1;
+            if ((b->has_addr && b->addr != want_a) || (two && b->has_call_site && b->call_site != want_b)) {
+                if (two)
+                    snprintf(res->msg, sizeof res->msg,
+                             "%s: function 0x%08" PRIx64 " / call site 0x%08" PRIx64 ", but %s was entered with a0 = 0x%08" PRIx64
+                             ", a1 = 0x%08" PRIx64 " (cycle %" PRIu64 ", pc 0x%08x by %s, hooks.csv)", where, b->addr, b->call_site,
+                             hook_name[e->kind], want_a, want_b, e->cycle, e->pc, e->tail ? "a tail jump" : "a call");
+                else
+                    snprintf(res->msg, sizeof res->msg,
+                             "%s: address 0x%08" PRIx64 ", but perfWriteCntrs was entered with ra = 0x%08" PRIx64 " (cycle %" PRIu64
+                             ", pc 0x%08x by %s, hooks.csv)", where, b->addr, want_a, e->cycle, e->pc, e->tail ? "a tail jump" : "a call");
+                goto out;
+            }
+            /* GCC passes a function's own address, also from an inlined copy */
+            const elf_sym_t *fs = two ? elf_syms_lookup(H->syms, want_a) : NULL;
+            if (two && (!fs || fs->addr != want_a)) {
+                snprintf(res->msg, sizeof res->msg, "%s: %s was entered with a0 = 0x%08" PRIx64 ", which is no function's entry in "
+                         "the ELF (cycle %" PRIu64 ", hooks.csv)", where, hook_name[e->kind], want_a, e->cycle);
+                goto out;
+            }
+        }
+        if (b->has_addr && b->addr != want_a) {
+            snprintf(res->msg, sizeof res->msg, "%s: address 0x%08" PRIx64 ", but the firmware was at 0x%08" PRIx64 " (flow.csv)",
+                     where, b->addr, want_a);
+            goto out;
         }
         /* DeltaXOR after a gap: the addresses are unknown, but once the previous record is the
          * firmware's previous one, each received XOR is the true address XOR the one before */
@@ -318,7 +490,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                      "%s: address fields 0x%08" PRIx64 " / 0x%08" PRIx64 " as received, but the firmware was at 0x%08" PRIx64
                      " / 0x%08" PRIx64 " after 0x%08" PRIx64 " (flow.csv)",
                      where, b->addr_wire, b->call_site_wire, want_a, want_b, last_addr);
-            return 1;
+            goto out;
         }
         have_last_addr = !b->truncated;
         last_addr = (b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) ? want_b : want_a;
@@ -348,7 +520,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
             perf_counter_name(d, cn, sizeof cn);
             if (lo < 0) {
                 snprintf(res->msg, sizeof res->msg, "%s: %s was stored, but the firmware never read that counter", where, cn);
-                return 1;
+                goto out;
             }
             uint64_t read = cr[lo].value;
             if (d->width > 32 && hi >= 0) read |= (uint64_t)cr[hi].value << 32;
@@ -370,14 +542,17 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                 snprintf(res->msg, sizeof res->msg,
                          "%s: %s stored 0x%" PRIx64 ", but the firmware read 0x%" PRIx64 " (cycle %" PRIu64 ", pc 0x%08x; previous 0x%" PRIx64 ") -> expected 0x%" PRIx64,
                          where, cn, b->raw[i], read, cr[lo].cycle, cr[lo].pc, prev_read[i], want);
-                return 1;
+                goto out;
             }
             prev_read[i] = read;
             hr->values++;
         }
         hr->records++;
     }
-    return 0;
+    rc = 0;
+out:
+    free(fr);
+    return rc;
 }
 
 int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
@@ -386,9 +561,12 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     bool ok = true;
     char *itc = slurp(cfg->dir, "itc.csv"), *ctr = slurp(cfg->dir, "counters.csv"),
          *flw = slurp(cfg->dir, "flow.csv"), *stats = slurp(cfg->dir, "stats.txt"),
-         *trace = NULL;
+         *hks = slurp(cfg->dir, "hooks.csv"), *hwr = slurp(cfg->dir, "hpm_writes.csv"), *trace = NULL;
     store_t *st = NULL; cread_t *cr = NULL; flow_t *fl = NULL;
-    size_t nst = 0, cst = 0, ncr = 0, ccr = 0, nfl = 0, cfl = 0;
+    size_t nst = 0, cst = 0, ncr = 0, ccr = 0, nfl = 0, cfl = 0, nhk = 0, chk = 0;
+    hook_t *hk = NULL, *hhk = NULL;
+    hpmw_t *hw = NULL, *hhw = NULL;
+    size_t nhw = 0, chw = 0;
     recs_t *A = calloc(NH, sizeof *A), *B = calloc(NH, sizeof *B);
     store_t *hst = NULL; cread_t *hcr = NULL; flow_t *hfl = NULL;   /* one hart's rows */
     gap_t *gaps = NULL;
@@ -412,21 +590,67 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     for (char *l = strchr(ctr, '\n'); l && ok; l = strchr(l, '\n')) {
         cread_t c;
         char name[40];
-        if (sscanf(++l, "%" SCNu64 ",%u,%" SCNx32 ",%39[^,],%" SCNx32, &c.cycle, &c.hart, &c.pc, name, &c.value) != 5) break;
+        char lb[256];
+        if (sscanf(line_of(++l, lb, sizeof lb), "%" SCNu64 ",%u,%" SCNx32 ",%39[^,],%" SCNx32, &c.cycle, &c.hart, &c.pc, name, &c.value) != 5) break;
         if (!counter_of(name, &c.idx, &c.hi)) continue;
         VEC_PUSH(cr, ncr, ccr, c);
     }
     for (char *l = strchr(flw, '\n'); l && ok; l = strchr(l, '\n')) {
         flow_t f = {0};
         char kind[8];
+        char lb[256];
         l++;
-        if (sscanf(l, "%" SCNu64 ",%u,%7[a-z],%" SCNx32, &f.cycle, &f.hart, kind, &f.pc) != 4) break;
-        const char *p = strchr(l, ',');                        /* target and link may be empty */
+        if (sscanf(line_of(l, lb, sizeof lb), "%" SCNu64 ",%u,%7[a-z],%" SCNx32, &f.cycle, &f.hart, kind, &f.pc) != 4) break;
+        const char *p = strchr(lb, ',');                        /* target and link may be empty */
         for (int k = 0; k < 3 && p; k++) p = strchr(p + 1, ',');
         if (p) f.target = (uint32_t)strtoul(p + 1, NULL, 16);
         if (p && (p = strchr(p + 1, ','))) f.link = (uint32_t)strtoul(p + 1, NULL, 16);
         f.kind = kind[0] == 'c' ? 'c' : kind[0] == 'r' ? 'r' : kind[0] == 't' ? 't' : 'm';
         VEC_PUSH(fl, nfl, cfl, f);
+    }
+    for (char *l = hks ? strchr(hks, '\n') : NULL; l && ok; l = strchr(l, '\n')) {
+        hook_t e = {0};
+        char name[40], how[8];
+        char lb[256];
+        if (!*++l) break;
+        if (sscanf(line_of(l, lb, sizeof lb), "%" SCNu64 ",%u,%39[^,],%7[^,],%" SCNx32 ",%" SCNx32 ",%" SCNx32 ",%" SCNx32, &e.cycle, &e.hart, name, how,
+                   &e.pc, &e.a0, &e.a1, &e.ra) != 8) {
+            snprintf(res->msg, sizeof res->msg, "hooks.csv: bad row '%.*s'", (int)strcspn(l, "\r\n"), l);
+            rc = 1;
+            goto out;
+        }
+        e.kind = -1;
+        for (int k = 0; k < 3; k++) if (!strcmp(name, hook_name[k])) e.kind = k;
+        if (e.kind < 0 || (strcmp(how, "call") && strcmp(how, "tail"))) {
+            snprintf(res->msg, sizeof res->msg, "hooks.csv: bad row '%.*s'", (int)strcspn(l, "\r\n"), l);
+            rc = 1;
+            goto out;
+        }
+        e.tail = how[0] == 't';
+        e.hart %= NH;
+        VEC_PUSH(hk, nhk, chk, e);
+    }
+    for (char *l = hwr ? strchr(hwr, '\n') : NULL; l && ok; l = strchr(l, '\n')) {
+        hpmw_t w = {0};
+        char lb[256], name[40], val[24];
+        if (!*++l) break;
+        if (sscanf(line_of(l, lb, sizeof lb), "%" SCNu64 ",%u,%39[^,],%23s", &w.cycle, &w.hart, name, val) != 4) {
+            snprintf(res->msg, sizeof res->msg, "hpm_writes.csv: bad row '%s'", lb);
+            rc = 1;
+            goto out;
+        }
+        unsigned n;
+        char *end;
+        w.value = (uint32_t)strtoul(val, &end, 0);
+        if (!strcmp(name, "mcountinhibit")) w.csr = 0x320;
+        else if (sscanf(name, "mhpmevent%u", &n) == 1 && n >= 3 && n <= 31) w.csr = 0x320 + (int)n;
+        else if (!strcmp(name, "implemented")) w.csr = HW_IMPL;
+        else if (!strcmp(name, "width_mcycle")) w.csr = HW_W_CYCLE;
+        else if (!strcmp(name, "width_minstret")) w.csr = HW_W_INSTRET;
+        else if (!strcmp(name, "width_mhpmcounter")) w.csr = HW_W_HPM;
+        else { snprintf(res->msg, sizeof res->msg, "hpm_writes.csv: bad row '%s'", lb); rc = 1; goto out; }
+        w.hart %= NH;
+        VEC_PUSH(hw, nhw, chw, w);
     }
     if (!ok) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
     size_t nst_h[NH] = {0};
@@ -559,25 +783,32 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
         snprintf(res->msg, sizeof res->msg, "the trace has %zu Error messages, but the encoder lost no ITC store (trace.json)", ax.ng);
         goto out;
     }
+    for (unsigned hh = 0; hh < NH; hh++) {
+        for (size_t k = 0; k < A[hh].n; k++) A[hh].r[k].raw = A[hh].pool + A[hh].r[k].raw_at;
+        for (size_t k = 0; k < B[hh].n; k++) B[hh].r[k].raw = B[hh].pool + B[hh].r[k].raw_at;
+    }
     hst = malloc((nst ? nst : 1) * sizeof *hst);
     hcr = malloc((ncr ? ncr : 1) * sizeof *hcr);
     hfl = malloc((nfl ? nfl : 1) * sizeof *hfl);
-    if (!hst || !hcr || !hfl) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
+    hhk = malloc((nhk ? nhk : 1) * sizeof *hhk);
+    hhw = malloc((nhw ? nhw : 1) * sizeof *hhw);
+    if (!hst || !hcr || !hfl || !hhk || !hhw) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
     for (unsigned hh = 0; hh < NH; hh++) {
         perf_check_hart_t *hr = &res->hart[hh];
         if (!B[hh].have_h && !B[hh].n && !A[hh].n) continue;
         hr->found = B[hh].have_h;
         hr->in_trace = A[hh].n;
         hr->overwritten = b0[hh];
-        size_t n1 = 0, n2 = 0, n3 = 0;
+        size_t n1 = 0, n2 = 0, n3 = 0, n4 = 0, n5 = 0;
         for (size_t i = 0; i < nst; i++) if (st[i].hart == hh) hst[n1++] = st[i];
         for (size_t i = 0; i < ncr; i++) if (cr[i].hart == hh) hcr[n2++] = cr[i];
         for (size_t i = 0; i < nfl; i++) if (fl[i].hart == hh) hfl[n3++] = fl[i];
-        hart_in_t H = {hh, pre[hh], hst, n1, hcr, n2, hfl, n3, &A[hh], &B[hh], b0[hh],
-                       sym_addr(&syms, "perfWriteCntrs"), sym_addr(&syms, "__cyg_profile_func_enter"),
-                       sym_addr(&syms, "__cyg_profile_func_exit"), &syms};
+        for (size_t i = 0; i < nhk; i++) if (hk[i].hart == hh) hhk[n4++] = hk[i];
+        for (size_t i = 0; i < nhw; i++) if (hw[i].hart == hh) hhw[n5++] = hw[i];
+        hart_in_t H = {hh, pre[hh], hst, n1, hcr, n2, hfl, n3, hhk, n4, hhw, n5, hwr != NULL, &A[hh], &B[hh], b0[hh], &syms, hks != NULL};
         if (check_hart(cfg, &H, res, hr)) goto out;
         res->records += hr->records;
+        res->headers += hr->headers;
         res->values += hr->values;
         res->truncated += hr->truncated;
         res->not_in_trace += hr->not_in_trace;
@@ -589,9 +820,9 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     rc = 0;
 out:
     if (have_syms) elf_syms_free(&syms);
-    for (unsigned hh = 0; A && B && hh < NH; hh++) { free(A[hh].r); free(B[hh].r); free(A[hh].cut_by_gap); free(B[hh].cut_by_gap); }
-    free(A); free(B); free(hst); free(hcr); free(hfl); free(gaps); free(cfgh);
-    free(st); free(cr); free(fl);
-    free(itc); free(ctr); free(flw); free(stats); free(trace);
+    for (unsigned hh = 0; A && B && hh < NH; hh++) { free(A[hh].hd); free(B[hh].hd); free(A[hh].pool); free(B[hh].pool); free(A[hh].r); free(B[hh].r); free(A[hh].cut_by_gap); free(B[hh].cut_by_gap); }
+    free(A); free(B); free(hst); free(hcr); free(hfl); free(hhk); free(hhw); free(gaps); free(cfgh);
+    free(st); free(cr); free(fl); free(hk); free(hw);
+    free(itc); free(ctr); free(flw); free(stats); free(hks); free(hwr); free(trace);
     return rc;
 }

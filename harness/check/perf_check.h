@@ -24,10 +24,12 @@ typedef struct perf_check_cfg {
 typedef struct perf_check_hart {
     int found;                /* the hart wrote a perf header */
     uint64_t records, values, truncated, not_in_trace, cut_by_gap, wire_only, overwritten, in_trace, gaps;
+    uint64_t headers;         /* perf headers equal to the hardware's counter programming */
 } perf_check_hart_t;
 
 typedef struct perf_check_result {
     uint64_t records;         /* records checked */
+    uint64_t headers;         /* headers whose counter definitions equal the hardware's programming (hpm_writes.csv) */
     uint64_t values;          /* counter values checked against counter reads */
     uint64_t truncated;       /* records cut off by the end of the trace (stop-on-wrap) */
     uint64_t not_in_trace;    /* complete records the firmware wrote after the trace stopped */

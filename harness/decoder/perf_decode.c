@@ -228,6 +228,24 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
             snprintf(d->msg, sizeof d->msg, "warning: implausible perf header: counter %u has CSR 0 "
                      "(only counter 1, the timestamp, has none; counter_info 0x%08x)", def->index, def->info);
             warning(d, core, m->offset);
+        } else if (def->index != 1 && (((def->info & 0xF60u) != 0xC00u && (def->info & 0xF60u) != 0xB00u) ||
+                                       (def->info & 0x1Fu) != def->index)) {
+            snprintf(d->msg, sizeof d->msg, "warning: implausible perf header: counter %u names CSR 0x%03x, which is not "
+                     "counter %u's (0xc%02x)", def->index, def->info & 0xFFFu, def->index, def->index);
+            warning(d, core, m->offset);
+        }
+        if (def->type == 0 && def->code == 0) {
+            snprintf(d->msg, sizeof d->msg, "warning: implausible perf header: counter %u is a general event with code 0, "
+                     "which names no event", def->index);
+            warning(d, core, m->offset);
+        } else if (def->type == 2 && def->event_data == 0) {
+            snprintf(d->msg, sizeof d->msg, "warning: implausible perf header: counter %u is a raw event with event data 0, "
+                     "which counts nothing", def->index);
+            warning(d, core, m->offset);
+        } else if (def->index == 1 && (def->type != 0 || def->code != 0x80)) {
+            snprintf(d->msg, sizeof d->msg, "warning: implausible perf header: counter 1 (the timestamp) is defined as type %u "
+                     "code 0x%x, not the timestamp (type 0, code 0x80)", def->type, def->code);
+            warning(d, core, m->offset);
         }
         if (++c->def_i == c->h.n) {
             c->st = PS_REC_TYPE;

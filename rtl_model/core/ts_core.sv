@@ -113,7 +113,9 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic        wb_we_q;
   logic [31:0] wb_result_q, wb_pc_q;
 
-  logic [31:0] rf_q [32];
+  // the register file; public (read-only) for the ground-truth log, which reads the hooks'
+  // argument registers as they were when a hook function was entered (sim/ground_truth_log.h)
+  logic [31:0] rf_q [32] /*verilator public_flat_rd*/;
 
   // privilege mode and the machine/supervisor CSRs kept in the core
   logic [1:0]  priv_q;

@@ -235,6 +235,27 @@ TS_TEST(implausible_header_warns) {
     TS_ASSERT(!out.r[0].truncated);
 }
 
+/* the definitions no counter of the hardware can have (trace-hw-facts.md 5.4; the SiFive
+ * library's corrupted one is type 0, code 0): one warning each */
+TS_TEST(implausible_header_definitions_warn) {
+    memset(&out, 0, sizeof out);
+    memset(&wl, 0, sizeof wl);
+    perf_dec_cb_t cb = {&wl, NULL, on_w_rec, on_w};
+    perf_dec_init(&dec, 6, &cb);
+    st(4, PERF_MARKER); st(1, PERF_RAW);
+    st(4, 0x72);                                 /* counters 1, 4, 5, 6 */
+    st(4, 0); st(4, 5); st(4, (39u << 12) | 0);              /* counter 1 is not the timestamp */
+    st(4, 0); st(4, 0); st(4, (39u << 12) | 0xC04);          /* general event code 0 */
+    st(4, 0); st(4, 5); st(4, (39u << 12) | 0xC07);          /* counter 5 names counter 7's CSR */
+    st(4, 2); st(4, 0); st(4, 0); st(4, (39u << 12) | 0xC06);    /* raw event data 0 */
+    TS_ASSERT_EQ_U(wl.n, 4);
+    TS_ASSERT_EQ_U(dec.errors, 0);
+    TS_ASSERT(strstr(wl.text[0], "counter 1 (the timestamp) is defined as type 0 code 0x5"));
+    TS_ASSERT(strstr(wl.text[1], "counter 4 is a general event with code 0"));
+    TS_ASSERT(strstr(wl.text[2], "counter 5 names CSR 0xc07, which is not counter 5's (0xc05)"));
+    TS_ASSERT(strstr(wl.text[3], "counter 6 is a raw event with event data 0"));
+}
+
 /* ---- per-value times (SiFive's rule, trace-hw-facts.md 6.2 item 7) ------------------------ */
 TS_TEST(value_times) {
     begin();                                     /* every store is 1 tick after the previous */
