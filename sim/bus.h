@@ -59,6 +59,12 @@
 
 enum bus_status { BUS_OK, BUS_ERR, BUS_WAIT };
 
+/* what became of an ITC stimulus store (itc.csv's status column, README "Run folder"):
+ * accepted by the encoder; dropped on a full FIFO (teStallEnable 0); made after the sink
+ * stopped on wrap (the encoder, or the funnel, discards it); dropped because the encoder was
+ * not tracing it (teEnable/teTracing clear, channel not in itcTraceEnable, mode 0) */
+enum bus_itc_status { BUS_ITC_TRACED, BUS_ITC_DROPPED_FIFO, BUS_ITC_AFTER_STOP, BUS_ITC_ENCODER_OFF };
+
 /* arbitration targets (bus_target()); BT_NONE: unmapped, a bus error without arbitration */
 enum bus_target { BT_NONE = -1, BT_RAM = 0, BT_CLINT, BT_UART, BT_SIMCTRL, BT_FUNNEL, BT_TRACE0,
                   BUS_N_TARGETS = BT_TRACE0 + 8 };
@@ -68,10 +74,12 @@ typedef struct bus_hooks {
     void *ctx;
     /* a guest error (bus error, SBA write outside RAM): one line, no newline; required */
     void (*guest_error)(void *ctx, const char *msg);
-    /* ground truth, NULL for none: an ITC store the encoder of `hart` accepted (value cut to
-     * size), and a successful word load of a timestamp register (reg: ts_lower, ts_upper,
-     * tf_ts_lower or tf_ts_upper) by the instruction at pc */
-    void (*itc_store)(void *ctx, unsigned hart, unsigned stim, unsigned off, unsigned size, uint32_t value);
+    /* ground truth, NULL for none: every ITC stimulus store the firmware made to the encoder
+     * of `hart` (value cut to size) with what became of it (enum bus_itc_status), and a
+     * successful word load of a timestamp register (reg: ts_lower, ts_upper, tf_ts_lower or
+     * tf_ts_upper) by the instruction at pc */
+    void (*itc_store)(void *ctx, unsigned hart, unsigned stim, unsigned off, unsigned size, uint32_t value,
+                      int status);
     void (*ts_read)(void *ctx, unsigned hart, uint32_t pc, const char *reg, uint32_t value);
     /* NULL for none: a stimulus store the encoder of `hart` dropped (full FIFO, no stall) */
     void (*itc_lost)(void *ctx, unsigned hart, unsigned stim);

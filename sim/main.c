@@ -1,5 +1,6 @@
 /* main.c - the tracesim command line: `tracesim run FW.elf [options]`. */
 #include "cli_util.h"
+#include "run_losses.h"
 #include "decode_cli.h"
 #include "ground_truth.h"
 #include "elf_load.h"
@@ -269,7 +270,11 @@ static int cmd_run(int argc, char **argv) {
         case 'o': out = optarg; break;
         case 'n': if (parse_u64(optarg, &cfg.max_cycles)) return bad_value("--max-cycles", optarg); break;
         case 1:
-            if (parse_u64(optarg, &v) || v < 4096 || v > 0x40000000u || (v & 3)) return bad_value("--ram-size", optarg);
+            if (parse_u64(optarg, &v) || v < 4096 || v > 0x40000000u || (v & 3)) {
+                fprintf(stderr, "tracesim: invalid value '%s' for --ram-size (allowed: 4K to 1024M bytes, a multiple of 4; "
+                                "suffixes K, M)\n", optarg);
+                return TS_EXIT_USAGE;
+            }
             cfg.ram_size = (uint32_t)v; break;
         case 2: if (parse_u64(optarg, &v) || v > 1000) return bad_value("--ram-wait", optarg); cfg.ram_wait = (unsigned)v; break;
         case 3: {
@@ -468,6 +473,12 @@ static int cmd_run(int argc, char **argv) {
                         "%.2f s, %.2f M cycles/s; run folder %s\n",
                 stop == SOC_EXIT ? "exit" : "stopped, status", rc, soc.cycle, instret, ipc,
                 secs, (double)soc.cycle / secs / 1e6, dir);
+    if (!cfg.quiet) {                           /* what the trace lacks (README "Lost perf data") */
+        ts_losses_t loss;
+        char lerr[512];
+        if (ts_losses_read(dir, -1, &loss, lerr, sizeof lerr)) fprintf(stderr, "tracesim: warning: %s\n", lerr);
+        else ts_losses_print(stderr, "tracesim: note: ", &loss);
+    }
     soc_free(&soc);
     return rc;
 }

@@ -70,9 +70,9 @@ static FILE *open_out(const char *dir, const char *name, char *err, size_t errle
 static void hook_guest_error(void *ctx, const char *msg) { soc_guest_error(ctx, "%s", msg); }
 
 static void hook_itc_store(void *ctx, unsigned hart, unsigned stim, unsigned off, unsigned size,
-                           uint32_t value) {
+                           uint32_t value, int status) {
     soc_t *s = ctx;
-    gt_log_itc(&s->h[0].gt, s->cycle, hart, stim, off, size, value);
+    gt_log_itc(&s->h[0].gt, s->cycle, hart, stim, off, size, value, status);
 }
 
 static void hook_itc_lost(void *ctx, unsigned hart, unsigned stim) {

@@ -3,8 +3,9 @@
  *
  * Two decodes with the same protocol decoder (harness/decoder/perf_decode.c):
  *   A: the trace (trace.rtd -> Nexus messages -> elements -> perf records), what a user sees;
- *   B: the ITC stores the encoder accepted (itc.csv), each fed as a message whose time is the
- *      store's cycle - what the firmware wrote, independent of the encoder, sink and framing.
+ *   B: the ITC stores the encoder accepted (itc.csv `traced` rows; after a stop on wrap also
+ *      the `after_stop` ones), each fed as a message whose time is the store's cycle - what
+ *      the firmware wrote, independent of the encoder, sink and framing.
  * Then, record by record:
  *   1. A equals B: type, addresses, counter values as received (a trace that stopped on wrap
  *      may end early; its last record may be cut, never completed with guesses);
@@ -398,13 +399,18 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     bool have_syms = false;
     if (!cfgh || !A || !B) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
     if (!itc || !ctr || !flw || !stats) {
-        snprintf(res->msg, sizeof res->msg, "%s lacks itc.csv, counters.csv, flow.csv or stats.txt", cfg->dir);
+        snprintf(res->msg, sizeof res->msg, "%s lacks%s%s%s%s", cfg->dir, itc ? "" : " itc.csv", ctr ? "" : " counters.csv",
+                 flw ? "" : " flow.csv", stats ? "" : " stats.txt");
         goto out;
     }
     /* ground truth tables */
     for (char *l = strchr(itc, '\n'); l && ok; l = strchr(l, '\n')) {
         ts_itc_row_t r;
         if (!ts_itc_row(++l, &r)) break;
+        /* B is the stream the firmware wrote into the encoder: the stores it accepted and,
+         * after a stop on wrap, the later ones (their records are counted as not in the
+         * trace); stores dropped on a full FIFO are A's gaps, encoder-off ones no stream */
+        if (r.status != TS_ITC_TRACED && !(r.status == TS_ITC_AFTER_STOP && cfg->stopped_on_wrap)) continue;
         store_t s = {r.cycle, r.hart, r.stim, r.off, r.size, r.value};
         s.hart %= NH;
         VEC_PUSH(st, nst, cst, s);
@@ -483,6 +489,7 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     ts_elem_init(&es, to_perf, &ax);
     nxd_decode(&nd, (const uint8_t *)trace + start, tlen - start, ts_elem_from_msg, &es);
     ts_elem_eot(&es, tlen);
+    if (cfg->stopped_on_wrap) perf_dec_ended_early(&pd);   /* a pending low word may have lost its high part */
     perf_dec_finish(&pd);
     gaps = ax.g;
     if (ax.oom) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }

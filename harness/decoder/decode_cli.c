@@ -4,6 +4,7 @@
  * (software trace port events, stm_decode.h). */
 #include "decode_cli.h"
 #include "cli_util.h"
+#include "run_losses.h"
 #include "elements.h"
 #include "elf_syms.h"
 #include "nexus_decode.h"
@@ -302,6 +303,11 @@ static void tl_record(void *vctx, const perf_record_t *r) {
         fprintf(c->out, "{\"name\": \"gap: perf data lost\", \"ph\": \"i\", \"s\": \"t\", \"ts\": %.3f, \"pid\": 0, \"tid\": %u}",
                 ts, r->core);
     }
+    if (r->truncated) {                                 /* cut off: only what arrived follows */
+        tl_sep(c);
+        fprintf(c->out, "{\"name\": \"record cut off (truncated): %u of %u values\", \"ph\": \"i\", \"s\": \"t\", \"ts\": %.3f, "
+                        "\"pid\": 0, \"tid\": %u}", r->n, c->h[r->core % PERF_MAX_CORES].n, ts, r->core);
+    }
     if (r->addr_unknown) { c->unknown++; return; }     /* DeltaXOR after a gap */
     if (!r->has_addr) { c->unnamed++; return; }         /* cut off before its address */
     const char *fn = c->syms ? elf_syms_find(c->syms, r->addr) : NULL;
@@ -510,6 +516,15 @@ int ts_decode_main(int argc, char **argv) {
     ts_trace_info(path, &ti);
     size_t start = ti.wrapped ? ts_wrap_start(data, len) : 0;
     if (ti.wrapped) ts_wrap_note(path, &ti, start);
+    {                                 /* what the trace lacks, from the run folder's ground truth */
+        ts_losses_t loss;
+        char lerr[512];
+        if (!ts_losses_read_for_trace(path, perf_channel, &loss, lerr, sizeof lerr)) {
+            loss.wrapped = false;                       /* the note above */
+            loss.by_status[TS_ITC_ENCODER_OFF] = 0;     /* never meant for the trace */
+            ts_losses_print(stderr, "tracesim: note: ", &loss);
+        }
+    }
 
     if (!strcmp(format, "perf")) {
         /* E = the ELF's name without directory and extension (the trace's, without an ELF) */
@@ -527,6 +542,7 @@ int ts_decode_main(int argc, char **argv) {
         perf_dec_cb_t cb = {&sc, s_header, s_record, s_error};
         static perf_dec_t pd;
         perf_dec_init(&pd, (unsigned)perf_channel, &cb);
+        if (ti.stopped) perf_dec_ended_early(&pd);   /* a pending low word may have lost its high part */
         run_perf(&pd, &cfg, data, len, start, cfgh, ncfg, hart, NULL, NULL);
         free(data);
         perf_notes(&pd, perf_channel, &ti, cfg_path);
@@ -584,6 +600,7 @@ int ts_decode_main(int argc, char **argv) {
         if (!csv) fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", out);
         static perf_dec_t pd;
         perf_dec_init(&pd, (unsigned)perf_channel, &cb);
+        if (ti.stopped) perf_dec_ended_early(&pd);   /* a pending low word may have lost its high part */
         stm_tl_t st;
         stm_tl_init(&st, out, &tc.first, tc.us_per_tick);
         run_perf(&pd, &cfg, data, len, start, cfgh, ncfg, hart, csv ? NULL : stm_tl_elem, &st);

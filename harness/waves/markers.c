@@ -1,5 +1,6 @@
 /* markers.c - named points in time of a run and `tracesim waves`; see markers.h. */
 #include "markers.h"
+#include "run_losses.h"
 #include "cli_util.h"
 #include "elf_syms.h"
 #include "perf_decode.h"
@@ -141,7 +142,7 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
         perf_dec_init(pd, channel, &cb);
         while (fgets(line, sizeof line, f)) {
             ts_itc_row_t r;
-            if (!ts_itc_row(line, &r)) continue;
+            if (!ts_itc_row(line, &r) || r.status != TS_ITC_TRACED) continue;
             perf_dec_feed_store(pd, r.hart, r.stim, r.off, r.value, r.cycle);
         }
         perf_dec_finish(pd);
@@ -168,6 +169,9 @@ int ts_markers_write(const ts_markers_t *ms, const char *dir, char *err, size_t 
     if (!f) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); return -1; }
     fputs("# tracesim markers: time in ns (10 x cycle), then what happened; in GTKWave's log\n"
           "# viewer (tracesim waves opens it) a click on the time moves the marker there\n", f);
+    ts_losses_t loss;                  /* what the trace lacks (README "Lost perf data") */
+    char lerr[256];
+    if (!ts_losses_read(dir, -1, &loss, lerr, sizeof lerr)) ts_losses_print(f, "# loss: ", &loss);
     for (size_t i = 0; i < ms->n; i++)
         fprintf(f, "%" PRIu64 " ns  %s\n", 10 * ms->m[i].cycle, ms->m[i].name);
     if (fclose(f)) { snprintf(err, errlen, "cannot write %s", path); return -1; }
