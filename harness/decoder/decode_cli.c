@@ -524,6 +524,9 @@ int ts_decode_main(int argc, char **argv) {
             loss.by_status[TS_ITC_ENCODER_OFF] = 0;     /* never meant for the trace */
             ts_losses_print(stderr, "tracesim: note: ", &loss);
         }
+        if (ti.found && len < ti.bytes)
+            fprintf(stderr, "tracesim: note: %s holds %zu of the %" PRIu64 " bytes the sink kept (trace.json): the file was cut; "
+                            "a record at the cut is marked truncated\n", path, len, ti.bytes);
     }
 
     if (!strcmp(format, "perf")) {
@@ -542,7 +545,7 @@ int ts_decode_main(int argc, char **argv) {
         perf_dec_cb_t cb = {&sc, s_header, s_record, s_error};
         static perf_dec_t pd;
         perf_dec_init(&pd, (unsigned)perf_channel, &cb);
-        if (ti.stopped) perf_dec_ended_early(&pd);   /* a pending low word may have lost its high part */
+        if (ti.stopped || (ti.found && len < ti.bytes)) perf_dec_ended_early(&pd);   /* stopped on wrap or the file was cut: a pending low word may have lost its high part */
         run_perf(&pd, &cfg, data, len, start, cfgh, ncfg, hart, NULL, NULL);
         free(data);
         perf_notes(&pd, perf_channel, &ti, cfg_path);
@@ -600,7 +603,7 @@ int ts_decode_main(int argc, char **argv) {
         if (!csv) fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", out);
         static perf_dec_t pd;
         perf_dec_init(&pd, (unsigned)perf_channel, &cb);
-        if (ti.stopped) perf_dec_ended_early(&pd);   /* a pending low word may have lost its high part */
+        if (ti.stopped || (ti.found && len < ti.bytes)) perf_dec_ended_early(&pd);   /* stopped on wrap or the file was cut: a pending low word may have lost its high part */
         stm_tl_t st;
         stm_tl_init(&st, out, &tc.first, tc.us_per_tick);
         run_perf(&pd, &cfg, data, len, start, cfgh, ncfg, hart, csv ? NULL : stm_tl_elem, &st);
