@@ -166,6 +166,14 @@ static uint64_t sym_addr(const elf_syms_t *s, const char *name) {
     return UINT64_MAX;
 }
 
+/* an address from the ground truth for a message; UINT64_MAX: flow.csv has none (no call of
+ * the hook, no frame, no interrupt before the record) */
+static const char *addr_text(char *buf, size_t len, uint64_t a) {
+    if (a == UINT64_MAX) snprintf(buf, len, "unknown (no matching call in flow.csv: is the ELF the run's firmware?)");
+    else snprintf(buf, len, "0x%08" PRIx64, a);
+    return buf;
+}
+
 static uint64_t wmask(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
 #define M48 0xFFFFFFFFFFFFull
 
@@ -304,9 +312,10 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
         else { want_a = frame_fn; want_b = frame_site; }
         if ((b->has_addr && b->addr != want_a) ||
             ((b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) && b->has_call_site && b->call_site != want_b)) {
+            char wa[96], wb[96];
             snprintf(res->msg, sizeof res->msg,
-                     "%s: address 0x%08" PRIx64 " / call site 0x%08" PRIx64 ", but the firmware was at 0x%08" PRIx64 " / 0x%08" PRIx64 " (flow.csv)",
-                     where, b->addr, b->call_site, want_a, want_b);
+                     "%s: address 0x%08" PRIx64 " / call site 0x%08" PRIx64 ", but the firmware was at %s / %s (flow.csv)",
+                     where, b->addr, b->call_site, addr_text(wa, sizeof wa, want_a), addr_text(wb, sizeof wb, want_b));
             return 1;
         }
         /* DeltaXOR after a gap: the addresses are unknown, but once the previous record is the
@@ -315,10 +324,12 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
             (b->addr_wire != (want_a ^ last_addr) ||
              ((b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) && !b->truncated &&
               b->call_site_wire != (want_b ^ want_a)))) {
+            char wa2[96], wb2[96];
             snprintf(res->msg, sizeof res->msg,
-                     "%s: address fields 0x%08" PRIx64 " / 0x%08" PRIx64 " as received, but the firmware was at 0x%08" PRIx64
-                     " / 0x%08" PRIx64 " after 0x%08" PRIx64 " (flow.csv)",
-                     where, b->addr_wire, b->call_site_wire, want_a, want_b, last_addr);
+                     "%s: address fields 0x%08" PRIx64 " / 0x%08" PRIx64 " as received, but the firmware was at %s / %s after "
+                     "0x%08" PRIx64 " (flow.csv)",
+                     where, b->addr_wire, b->call_site_wire, addr_text(wa2, sizeof wa2, want_a), addr_text(wb2, sizeof wb2, want_b),
+                     last_addr);
             return 1;
         }
         have_last_addr = !b->truncated;
@@ -550,6 +561,24 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     have_syms = true;
 
     rc = 1;
+    /* an ELF that is not the run's firmware (--elf) may lack the hooks the records name: say
+     * so instead of comparing addresses with nothing */
+    {
+        bool manual = false, hooks = false;
+        for (unsigned hh = 0; hh < NH; hh++)
+            for (size_t k = 0; k < B[hh].n; k++) {
+                manual |= B[hh].r[k].type == PERF_MANUAL;
+                hooks |= B[hh].r[k].type == PERF_FUNC_ENTER || B[hh].r[k].type == PERF_FUNC_EXIT;
+            }
+        const char *miss = manual && sym_addr(&syms, "perfWriteCntrs") == UINT64_MAX ? "perfWriteCntrs"
+                         : hooks && sym_addr(&syms, "__cyg_profile_func_enter") == UINT64_MAX ? "__cyg_profile_func_enter"
+                         : hooks && sym_addr(&syms, "__cyg_profile_func_exit") == UINT64_MAX ? "__cyg_profile_func_exit" : NULL;
+        if (miss) {
+            snprintf(res->msg, sizeof res->msg, "%s has no symbol %s, which the run's perf records need: is it the run's firmware?",
+                     elf, miss);
+            goto out;
+        }
+    }
     for (unsigned hh = 0; hh < NH; hh++)
         if (A[hh].errors || B[hh].errors) {
             snprintf(res->msg, sizeof res->msg, "%sperf data errors: %" PRIu64 " in the trace, %" PRIu64 " in the stores the firmware made",

@@ -120,6 +120,26 @@ static int hart_filter(void *vctx, const nxd_msg_t *m) {
 }
 
 /* nxd_decode through the --hart filter when one is set (hart < 0: none) */
+/* messages, and corrupt ones among them (n[0], n[1]) */
+static int count_bad(void *ctx, const nxd_msg_t *m) {
+    uint64_t *n = ctx;
+    if (m->status == NXD_TRUNCATED) return 0;
+    n[0]++;
+    if (m->status == NXD_BAD) n[1]++;
+    return 0;
+}
+
+/* a file that is not a trace (a README, an ELF given by mistake) decodes mostly into corrupt
+ * messages; a real trace has none, or a few where a funnel broke one: more than half of the
+ * messages of its first 64 KiB corrupt means it is not one (or not with these settings) */
+static bool not_a_trace(const nxd_cfg_t *cfg, const uint8_t *buf, size_t len, uint64_t n[2]) {
+    nxd_t d;
+    n[0] = n[1] = 0;
+    if (nxd_init(&d, cfg)) return false;
+    nxd_decode(&d, buf, len < 65536 ? len : 65536, count_bad, n);
+    return n[0] >= 4 && 2 * n[1] > n[0];
+}
+
 static void decode_msgs(nxd_t *d, const uint8_t *buf, size_t len, int hart, nxd_cb cb, void *ctx) {
     if (hart < 0 || !d->cfg.srcbits) { nxd_decode(d, buf, len, cb, ctx); return; }
     hfilt_t h = {cb, ctx, (unsigned)hart};
@@ -516,6 +536,13 @@ int ts_decode_main(int argc, char **argv) {
     ts_trace_info(path, &ti);
     size_t start = ti.wrapped ? ts_wrap_start(data, len) : 0;
     if (ti.wrapped) ts_wrap_note(path, &ti, start);
+    uint64_t nbad[2];
+    if (not_a_trace(&cfg, data + start, len - start, nbad)) {
+        fprintf(stderr, "tracesim: %s is not a trace: %" PRIu64 " of the first %" PRIu64 " messages cannot be decoded (srcbits %d, "
+                        "tssize %d; a trace.rtd of tracesim run is one)\n", path, nbad[1], nbad[0], srcbits, tssize);
+        free(data);
+        return EXIT_NO_FILE;
+    }
     {                                 /* what the trace lacks, from the run folder's ground truth */
         ts_losses_t loss;
         char lerr[512];

@@ -247,6 +247,10 @@ int ts_waves_main(int argc, char **argv) {
         pos++;
     }
     if (!run) { fprintf(stderr, "tracesim: waves needs a run folder (see tracesim waves --help)\n"); return 120; }
+    if (gui && !(getenv("DISPLAY") && *getenv("DISPLAY")) && !(getenv("WAYLAND_DISPLAY") && *getenv("WAYLAND_DISPLAY"))) {
+        fprintf(stderr, "tracesim: no display: use --no-gui (writes the view and markers and prints the gtkwave command)\n");
+        return 126;
+    }
     char waves[4400], elf[4400], err[512];
     stat_value(run, "waves", waves, sizeof waves);
     stat_value(run, "elf", elf, sizeof elf);
@@ -270,18 +274,25 @@ int ts_waves_main(int argc, char **argv) {
     /* the view: waves/make_view.sh, with this tracesim as the PC filter */
     const char *wdir = getenv("TRACESIM_WAVES_DIR");
     if (!wdir) wdir = TS_WAVES_DIR;
-    char mv[4200], gtkw[4400], self[4096], mtxt[4400], mtcl[4400];
+    char mv[4200], gtkw[4400], gtkw_new[4500], self[4096], mtxt[4400], mtcl[4400];
     snprintf(mv, sizeof mv, "%s/make_view.sh", wdir);
     snprintf(gtkw, sizeof gtkw, "%s/view.gtkw", run);
+    snprintf(gtkw_new, sizeof gtkw_new, "%s/view.gtkw.new", run);   /* view.gtkw stays until the new one is made */
     snprintf(mtxt, sizeof mtxt, "%s/markers.txt", run);
     snprintf(mtcl, sizeof mtcl, "%s/markers.tcl", run);
     ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
     if (sl > 0) { self[sl] = 0; setenv("TRACESIM", self, 1); }
     setenv("TS_VIEW_TMP", run, 1);
     char *mva[] = {"bash", mv, waves, (char *)view, (char *)hart, NULL};
-    if (run_wait(mva, gtkw) != 0) {
+    if (run_wait(mva, gtkw_new) != 0) {
+        unlink(gtkw_new);
         fprintf(stderr, "tracesim: making the view '%s' failed (%s)\n", view, mv);
         return 120;
+    }
+    if (rename(gtkw_new, gtkw)) {
+        fprintf(stderr, "tracesim: cannot write %s: %s\n", gtkw, strerror(errno));
+        unlink(gtkw_new);
+        return 126;
     }
     char *ga[] = {"gtkwave", waves, gtkw, "-S", mtcl, "-l", mtxt, NULL};
     if (!gui) {
