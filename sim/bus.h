@@ -129,7 +129,7 @@ typedef struct bus_port {
     bool i_fill, d_fill;      /* the wait is a cache miss: fill the line when it ends */
     cache_t icache, dcache;
     bool icache_on, dcache_on;
-    bool record_stores;       /* keep the last completed RAM store (for the retire log) */
+    bool record_stores;       /* keep the last completed RAM or device store (for the retire log) */
     bool st_done;             /* a RAM store completed; cleared by whoever consumes it */
     uint32_t st_addr, st_data, st_size;
 } bus_port_t;
@@ -276,6 +276,8 @@ static inline void bus_service_data(bus_t *b, bus_port_t *ip) {
     *p->data_rdy = 1;
     *p->data_err = st == BUS_ERR;
     if (!we) *p->data_rdata = val;
+    /* a device store completed: the retire log shows it like a RAM store (mem[addr]size=value) */
+    else if (st == BUS_OK && ip->record_stores) { ip->st_done = true; ip->st_addr = addr; ip->st_data = *p->data_wdata; ip->st_size = size; }
     if (st == BUS_ERR) bus_data_fault(b, ip, addr, size, we);
 }
 

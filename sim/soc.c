@@ -531,6 +531,8 @@ void soc_run_end(soc_t *s) {
             uint64_t ev = account_events(s, h);
             h->instret += *h->p->rvfi_valid;
             if (ev & h->gt.mask) gt_log_retire(&h->gt, h->p, s->cycle - 1);
+            /* the retire log's last line: the EXIT store itself */
+            if (h->gt.retire && (*h->p->rvfi_valid || *h->p->rvfi_trap)) log_retire(h, s->cycle);
         }
     }
     /* a call or return at the very end (cycle limit): its target never retired */
