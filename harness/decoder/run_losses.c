@@ -152,8 +152,8 @@ int ts_losses_print(FILE *f, const char *prefix, const ts_losses_t *l) {
         n++;
     }
     if (off) {
-        fprintf(f, "%s%" PRIu64 " ITC store%s made while the encoder was not tracing %s channel %s not in the trace\n", prefix, off,
-                off == 1 ? " was" : "s were", off == 1 ? "its" : "their", off == 1 ? "is" : "are");
+        fprintf(f, "%s%" PRIu64 " ITC store%s made while the encoder was not tracing %s channel: not in the trace\n", prefix, off,
+                off == 1 ? "" : "s", off == 1 ? "its" : "their");
         n++;
     }
     return n;
