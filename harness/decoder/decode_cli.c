@@ -119,7 +119,6 @@ static int hart_filter(void *vctx, const nxd_msg_t *m) {
     return h->cb(h->ctx, m);
 }
 
-/* nxd_decode through the --hart filter when one is set (hart < 0: none) */
 /* messages, and corrupt ones among them (n[0], n[1]) */
 static int count_bad(void *ctx, const nxd_msg_t *m) {
     uint64_t *n = ctx;
@@ -140,6 +139,7 @@ static bool not_a_trace(const nxd_cfg_t *cfg, const uint8_t *buf, size_t len, ui
     return n[0] >= 4 && 2 * n[1] > n[0];
 }
 
+/* nxd_decode through the --hart filter when one is set (hart < 0: none) */
 static void decode_msgs(nxd_t *d, const uint8_t *buf, size_t len, int hart, nxd_cb cb, void *ctx) {
     if (hart < 0 || !d->cfg.srcbits) { nxd_decode(d, buf, len, cb, ctx); return; }
     hfilt_t h = {cb, ctx, (unsigned)hart};
