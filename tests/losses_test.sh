@@ -20,7 +20,8 @@
 #   cut        a complete run of manual.elf whose trace.rtd is cut right after a record's last
 #              counter low word (before the next record's type byte): decode, CSV, timeline
 #              and report mark that record truncated, give no value for that counter (its
-#              high part may be what was cut) and report uses only the complete records
+#              high part may be what was cut) and report uses only the complete records;
+#              check passes what the file holds and states the cut
 set -u
 b=$1; case_=$2
 t=$b/tracesim; fw=$b/firmware; run=$b/test-runs/losses_$case_
@@ -109,7 +110,11 @@ cut)
   has "$run.json" "record cut off (truncated)" "timeline"
   "$t" report "$run/trace.rtd" > "$run.report" 2> /dev/null || fail "report failed"
   has "$run.report" "1 record(s) cut off (truncated): not used" "report"
-  has "$run.report" "it was cut" "report" ;;
+  has "$run.report" "it was cut" "report"
+  # check passes the prefix the file holds, states the cut, and counts the record it cut
+  "$t" check "$run" > "$run.check" 2>&1 || fail "check failed on the cut trace: $(cat "$run.check")"
+  has "$run.check" "check: the trace file holds $cut_at of the" "check"
+  has "$run.check" "the last record in the trace is cut off" "check" ;;
 *) fail "unknown case" ;;
 esac
 echo "ok (losses $case_)"

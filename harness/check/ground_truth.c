@@ -435,6 +435,11 @@ int ts_check_main(int argc, char **argv) {
     bool have_harts = json_uint(json, "harts", &harts) && harts >= 1;
     bool wrapped_stop = strstr(json, "\"stopped_on_wrap\": true") != NULL;
     bool wrapped = strstr(json, "\"wrapped\": true") != NULL;
+    /* a trace file shorter than the sink's image (trace.json bytes) was cut: like a stop on
+     * wrap, it holds a prefix of what was traced (checked), the rest is counted */
+    unsigned kept = 0;
+    bool file_cut = !wrapped && json_uint(json, "bytes", &kept) && tlen < kept;
+    if (file_cut) wrapped_stop = true;
     (void)stopped;
     /* the run's harts: trace.json, else what itc.csv and the SRC width allow */
     if (!have_harts) harts = srcbits ? (1u << (srcbits > 4 ? 4 : srcbits)) : 1;
@@ -513,6 +518,9 @@ int ts_check_main(int argc, char **argv) {
                     ts_losses_stop_text(&loss, stop_text, sizeof stop_text))
                     printf("check: %s\n", stop_text);
             }
+            if (file_cut)
+                printf("check: the trace file holds %zu of the %u bytes the sink kept (trace.json): it was cut; what came "
+                       "after the cut is counted above as cut by the stop, not checked\n", tlen, kept);
             stm_summary(&c, nh, wrapped);
             if (c.multi) {
                 printf("check: funnel: %" PRIu64 " ITC messages of %u harts, each a whole message (none corrupt), each hart's in "
