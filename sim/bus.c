@@ -200,9 +200,16 @@ enum bus_status bus_dev_access(bus_t *b, unsigned hart, uint32_t pc, uint32_t ad
         if (b->hooks.itc_lost && te->lost != lost) b->hooks.itc_lost(b->hooks.ctx, te_n, (off - 0x80) >> 2);
         trace_log(b, hart, addr, size, we, *val, r);
         if (r != BUS_OK) return r;           /* BUS_WAIT: the data port counts ITC_STALL */
-        if (b->hooks.itc_store && off >= 0x80 && off < 0x100 && te->itc_accepted != before)
+        if (b->hooks.itc_store && off >= 0x80 && off < 0x100) {
+            /* what became of the store: the sink that stopped on wrap is the funnel's when
+             * the encoder sends to it (the encoder still accepts), else its own (the encoder
+             * cleared teEnable and drops) */
+            bool stopped = te_to_funnel(te) ? (d->funnel && d->funnel->sink.stopped) : te->sink.stopped;
+            int st = te->lost != lost ? BUS_ITC_DROPPED_FIFO : stopped ? BUS_ITC_AFTER_STOP
+                   : te->itc_accepted != before ? BUS_ITC_TRACED : BUS_ITC_ENCODER_OFF;
             b->hooks.itc_store(b->hooks.ctx, te_n, (off - 0x80) >> 2, off & 3, size,
-                               size == 4 ? *val : *val & (size == 2 ? 0xFFFFu : 0xFFu));
+                               size == 4 ? *val : *val & (size == 2 ? 0xFFFFu : 0xFFu), st);
+        }
         return BUS_OK;
     }
     if (page == MAP_FUNNEL_BASE && d->funnel) {

@@ -59,6 +59,12 @@
 
 enum bus_status { BUS_OK, BUS_ERR, BUS_WAIT };
 
+/* what became of an ITC stimulus store (itc.csv's status column, README "Run folder"):
+ * accepted by the encoder; dropped on a full FIFO (teStallEnable 0); made after the sink
+ * stopped on wrap (the encoder, or the funnel, discards it); dropped because the encoder was
+ * not tracing it (teEnable/teTracing clear, channel not in itcTraceEnable, mode 0) */
+enum bus_itc_status { BUS_ITC_TRACED, BUS_ITC_DROPPED_FIFO, BUS_ITC_AFTER_STOP, BUS_ITC_ENCODER_OFF };
+
 /* arbitration targets (bus_target()); BT_NONE: unmapped, a bus error without arbitration */
 enum bus_target { BT_NONE = -1, BT_RAM = 0, BT_CLINT, BT_UART, BT_SIMCTRL, BT_FUNNEL, BT_TRACE0,
                   BUS_N_TARGETS = BT_TRACE0 + 8 };
@@ -68,10 +74,12 @@ typedef struct bus_hooks {
     void *ctx;
     /* a guest error (bus error, SBA write outside RAM): one line, no newline; required */
     void (*guest_error)(void *ctx, const char *msg);
-    /* ground truth, NULL for none: an ITC store the encoder of `hart` accepted (value cut to
-     * size), and a successful word load of a timestamp register (reg: ts_lower, ts_upper,
-     * tf_ts_lower or tf_ts_upper) by the instruction at pc */
-    void (*itc_store)(void *ctx, unsigned hart, unsigned stim, unsigned off, unsigned size, uint32_t value);
+    /* ground truth, NULL for none: every ITC stimulus store the firmware made to the encoder
+     * of `hart` (value cut to size) with what became of it (enum bus_itc_status), and a
+     * successful word load of a timestamp register (reg: ts_lower, ts_upper, tf_ts_lower or
+     * tf_ts_upper) by the instruction at pc */
+    void (*itc_store)(void *ctx, unsigned hart, unsigned stim, unsigned off, unsigned size, uint32_t value,
+                      int status);
     void (*ts_read)(void *ctx, unsigned hart, uint32_t pc, const char *reg, uint32_t value);
     /* NULL for none: a stimulus store the encoder of `hart` dropped (full FIFO, no stall) */
     void (*itc_lost)(void *ctx, unsigned hart, unsigned stim);
@@ -121,7 +129,7 @@ typedef struct bus_port {
     bool i_fill, d_fill;      /* the wait is a cache miss: fill the line when it ends */
     cache_t icache, dcache;
     bool icache_on, dcache_on;
-    bool record_stores;       /* keep the last completed RAM store (for the retire log) */
+    bool record_stores;       /* keep the last completed RAM or device store (for the retire log) */
     bool st_done;             /* a RAM store completed; cleared by whoever consumes it */
     uint32_t st_addr, st_data, st_size;
 } bus_port_t;
@@ -268,6 +276,8 @@ static inline void bus_service_data(bus_t *b, bus_port_t *ip) {
     *p->data_rdy = 1;
     *p->data_err = st == BUS_ERR;
     if (!we) *p->data_rdata = val;
+    /* a device store completed: the retire log shows it like a RAM store (mem[addr]size=value) */
+    else if (st == BUS_OK && ip->record_stores) { ip->st_done = true; ip->st_addr = addr; ip->st_data = *p->data_wdata; ip->st_size = size; }
     if (st == BUS_ERR) bus_data_fault(b, ip, addr, size, we);
 }
 

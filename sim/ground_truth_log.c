@@ -17,7 +17,7 @@ static FILE *open_out(const char *dir, const char *name, char *err, size_t errle
 
 int gt_log_open(gt_log_t *g, const char *dir, char *err, size_t errlen) {
     if (!(g->itc = open_out(dir, "itc.csv", err, errlen))) return -1;
-    fputs("cycle,hart,stimulus,offset,size,value\n", g->itc);
+    fputs("cycle,hart,stimulus,offset,size,value,status\n", g->itc);
     if (!(g->counters = open_out(dir, "counters.csv", err, errlen))) return -1;
     fputs("cycle,hart,pc,csr,value\n", g->counters);
     if (!(g->flow = open_out(dir, "flow.csv", err, errlen))) return -1;
@@ -116,9 +116,10 @@ void gt_log_stm(gt_log_t *g, uint64_t cycle, unsigned hart, unsigned id, uint32_
         fprintf(g->stm, "%llu,%u,0x%04x,0x%08x,%s\n", (unsigned long long)cycle, hart, id, value, status);
 }
 
-/* itc.csv row: cycle,hart,stimulus,offset,size,value */
+/* itc.csv row: cycle,hart,stimulus,offset,size,value,status */
 void gt_log_itc(gt_log_t *g, uint64_t cycle, unsigned hart, unsigned stim, unsigned off,
-                unsigned size, uint32_t value) {
+                unsigned size, uint32_t value, int status) {
+    static const char *const st[] = {"traced", "dropped_fifo", "after_stop", "encoder_off"};
     char line[96], *p = line;
     p = put_u64(p, cycle); *p++ = ',';
     p = put_hart(p, hart); *p++ = ',';
@@ -126,6 +127,8 @@ void gt_log_itc(gt_log_t *g, uint64_t cycle, unsigned hart, unsigned stim, unsig
     *p++ = (char)('0' + off); *p++ = ',';
     *p++ = (char)('0' + size); *p++ = ',';
     p = put_hex32(p, value);
+    *p++ = ',';
+    p = put_str(p, st[(unsigned)status < 4 ? status : 3]);
     *p++ = '\n';
     fwrite_unlocked(line, 1, (size_t)(p - line), g->itc);
 }

@@ -1,5 +1,6 @@
 /* ground_truth_log.h - what the simulated hardware really did, for checking decoded traces
- * (README "Running firmware"): itc.csv (every ITC store the encoder accepted), counters.csv
+ * (README "Running firmware"): itc.csv (every ITC store the firmware made, with its status:
+ * traced or why not), counters.csv
  * (every counter CSR read and timestamp-register load), flow.csv (calls, returns, traps,
  * mrets), hooks.csv (every entry into a perf hook function, by a call or a sibling/tail jump,
  * with the argument registers a0, a1 and ra as the core had them), and the optional
@@ -89,9 +90,10 @@ void gt_log_close(gt_log_t *g);
 /* trace_events.csv row: cycle,hart,event,detail (event itc_lost: detail = the stimulus
  * channel; sink_stopped: the sink stopped on wrap, hart = the encoder (-1 for the funnel)) */
 void gt_log_trace_event(gt_log_t *g, uint64_t cycle, int hart, const char *event, unsigned detail);
-/* itc.csv row for an accepted ITC store (value already cut to size) */
+/* itc.csv row for an ITC stimulus store (value already cut to size); status: what became of
+ * it (bus.h enum bus_itc_status: traced, dropped_fifo, after_stop, encoder_off) */
 void gt_log_itc(gt_log_t *g, uint64_t cycle, unsigned hart, unsigned stim, unsigned off,
-                unsigned size, uint32_t value);
+                unsigned size, uint32_t value, int status);
 /* stm.csv row: a software trace port event of `cycle` (its commit cycle); status "traced",
  * "lost" or "off" (README "Software trace port") */
 void gt_log_stm(gt_log_t *g, uint64_t cycle, unsigned hart, unsigned id, uint32_t value,

@@ -2,6 +2,7 @@
 #include "cli_util.h"
 #include "ts_file.h"
 #include "ts_opts.h"
+#include "run_losses.h"
 #include "decode_cli.h"
 #include "ground_truth.h"
 #include "elf_load.h"
@@ -545,6 +546,12 @@ static int cmd_run(int argc, char **argv) {
                         "%.2f s, %.2f M cycles/s; run folder %s\n",
                 stop == SOC_EXIT ? "exit" : "stopped, status", rc, soc.cycle, instret, ipc,
                 secs, (double)soc.cycle / secs / 1e6, dir);
+    if (!cfg.quiet) {                           /* what the trace lacks (README "Lost perf data") */
+        ts_losses_t loss;
+        char lerr[512];
+        if (ts_losses_read(dir, -1, &loss, lerr, sizeof lerr)) fprintf(stderr, "tracesim: warning: %s\n", lerr);
+        else ts_losses_print(stderr, "tracesim: note: ", &loss);
+    }
     soc_free(&soc);
     return rc;
 }

@@ -71,9 +71,9 @@ static FILE *open_out(const char *dir, const char *name, char *err, size_t errle
 static void hook_guest_error(void *ctx, const char *msg) { soc_guest_error(ctx, "%s", msg); }
 
 static void hook_itc_store(void *ctx, unsigned hart, unsigned stim, unsigned off, unsigned size,
-                           uint32_t value) {
+                           uint32_t value, int status) {
     soc_t *s = ctx;
-    gt_log_itc(&s->h[0].gt, s->cycle, hart, stim, off, size, value);
+    gt_log_itc(&s->h[0].gt, s->cycle, hart, stim, off, size, value, status);
 }
 
 static void hook_itc_lost(void *ctx, unsigned hart, unsigned stim) {
@@ -542,6 +542,8 @@ void soc_run_end(soc_t *s) {
             uint64_t ev = account_events(s, h);
             h->instret += *h->p->rvfi_valid;
             if (ev & h->gt.mask) gt_log_retire(&h->gt, h->p, s->cycle - 1);
+            /* the retire log's last line: the EXIT store itself */
+            if (h->gt.retire && (*h->p->rvfi_valid || *h->p->rvfi_trap)) log_retire(h, s->cycle);
         }
     }
     /* a call or return at the very end (cycle limit): its target never retired */

@@ -25,7 +25,8 @@ case $case in stop_wrap_*) opts="--trace-sram 1K" ;; esac
 rc=0
 "$t" run -q --harts "$n" --max-cycles 20000000 $opts -o "$run" "$elf" > /dev/null 2> "$run.err" || rc=$?
 uart=$run/uart.txt
-rows() { awk -F, -v h="$1" 'NR > 1 && $2 == h' "$run/itc.csv" | wc -l; }
+rows() { awk -F, -v h="$1" 'NR > 1 && $2 == h && $7 == "traced"' "$run/itc.csv" | wc -l; }   # accepted
+made() { awk -F, -v h="$1" -v s="$2" 'NR > 1 && $2 == h && $7 == s' "$run/itc.csv" | wc -l; }
 lost() { sed -n 's/.*"itc_lost": \([0-9]*\).*/\1/p' "$run/trace.json"; }
 case $case in
 api)
@@ -60,6 +61,7 @@ itc_full_*)
   else
     [ "$(lost)" -gt 0 ] && [ "$(rows 1)" -lt 300 ] && [ $(($(rows 1) + $(lost))) = 300 ] ||
       fail "hart 1: $(rows 1) accepted + $(lost) lost, expected 300 with some lost"
+    [ "$(made 1 dropped_fifo)" = "$(lost)" ] || fail "hart 1: $(made 1 dropped_fifo) dropped_fifo rows in itc.csv, itc_lost $(lost)"
   fi ;;
 hpm)
   [ $rc = 0 ] || fail "exit status $rc: $(tail -2 "$uart")" ;;
@@ -67,8 +69,15 @@ stop_wrap_*)
   [ $rc = 0 ] || fail "exit status $rc: $(tail -2 "$uart")"
   grep -q '"stopped_on_wrap": true' "$run/trace.json" || fail "the funnel's sink did not stop on wrap"
   [ "$(wc -c < "$run/trace.rtd")" = 1024 ] || fail "trace.rtd has $(wc -c < "$run/trace.rtd") bytes, expected the full 1024"
-  # after the stop the funnel discards, so no encoder backs up: all 2000 stores of each hart accepted
-  for h in $(seq 0 $((n - 1))); do [ "$(rows $h)" = 2000 ] || fail "hart $h: $(rows $h) of 2000 stores accepted"; done
+  # after the stop the funnel discards, so no encoder backs up: all 2000 stores of each hart
+  # accepted, those after the stop (cycle of trace.json) marked so in itc.csv
+  stop=$(sed -n 's/.*"stopped_at_cycle": \([0-9]*\).*/\1/p' "$run/trace.json")
+  for h in $(seq 0 $((n - 1))); do
+    [ $(($(rows $h) + $(made $h after_stop))) = 2000 ] || fail "hart $h: $(rows $h) + $(made $h after_stop) of 2000 stores accepted"
+    [ "$(made $h after_stop)" -gt 0 ] || fail "hart $h: no store after the stop"
+  done
+  awk -F, -v s="$stop" 'NR > 1 && (($7 == "after_stop") != ($1 >= s)) { print; exit 1 }' "$run/itc.csv" > "$run.bad" ||
+    fail "a row on the wrong side of the stop at cycle $stop: $(cat "$run.bad")"
   [ "$(lost)" = 0 ] || fail "itc_lost $(lost)"
   # the trace holds messages of every hart (SRC = hart), whole up to the cut at the end
   "$t" decode "$run/trace.rtd" > "$run/msgs.jsonl" 2> /dev/null || fail "decode failed"

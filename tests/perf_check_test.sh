@@ -36,7 +36,7 @@ corrupt_flow_*)
     # while the firmware went on reading counters for its later records
     stop=$(sed -n 's/.*"stopped_at_cycle": \([0-9]*\).*/\1/p' "$run/trace.json")
     [ -n "$stop" ] && [ "$stop" -gt 0 ] || fail "no stop cycle in trace.json"
-    last=$(tail -1 "$run/itc.csv" | cut -d, -f1)
+    last=$(awk -F, '$7 == "traced" { c = $1 } END { print c }' "$run/itc.csv")
     [ "$last" -lt "$stop" ] || fail "a store was accepted at cycle $last, after the stop at $stop"
     after=$(awk -F, -v s="$stop" 'NR > 1 && $1 > s' "$run/counters.csv" | wc -l)
     [ "$after" -gt 0 ] || fail "the firmware did not go on after the stop" ;;

@@ -660,6 +660,15 @@ int perfInit(int num_cores, int num_funnels) {
     if (perf.initialized) return PERF_ERR_INIT_TWICE;
     if (num_cores < 1 || num_cores > PERF_MAX_CORES || num_funnels < 0 || num_funnels > 1) return PERF_ERR_ARG;
     if ((num_funnels == 1) != (fmm != NULL)) return PERF_ERR_ARG;   /* fmm says whether there is one */
+    /* a funnel named at build time may be absent from this SoC (tracesim run without
+     * --funnel): its page is unmapped and the first access faults. The encoder's teImpl
+     * says whether it has a funnel sink (hasFunnelSink, bit 8; readable in reset): probe
+     * that first, never the funnel */
+    if (num_funnels == 1) {
+        unsigned core = perf_hartid();
+        if (core >= (unsigned)num_cores || !tmm[core] || !(perf_rd32(&tmm[core]->te_impl_register) & IMPL_FUNNEL))
+            return PERF_ERR_NO_TRACE;
+    }
     memset(&perf, 0, sizeof perf);
     perf_mh.te_running = 0;                /* (memset would clear it byte by byte) */
     perf_mh.funnel_ready = 0;
@@ -920,9 +929,9 @@ static int init_locked(int mode, perfEvent *list, int n, int ch, perfCountType_t
     perf_wr32(&t->itc_traceenable_register, 0xFFFFFFFFu);
     uint32_t itc = perf_rd32(&t->itc_traceenable_register);
     perf_wr32(&t->itc_traceenable_register, 0);
+    if (perf.funnel && !(perf_rd32(&t->te_impl_register) & IMPL_FUNNEL)) return PERF_ERR_NO_TRACE;   /* before fmm */
     uint32_t impl = perf.funnel ? perf_rd32(&fmm->tf_impl_register) : perf_rd32(&t->te_impl_register);
     if (!((itc >> ch) & 1u) || !(impl & (sba_size ? IMPL_SBA : IMPL_SRAM))) return PERF_ERR_NO_TRACE;
-    if (perf.funnel && !(perf_rd32(&t->te_impl_register) & IMPL_FUNNEL)) return PERF_ERR_NO_TRACE;
     /* the SBA buffer: aligned to 32 bytes (any sink width up to 256 bits), whole words */
     size_t start = (perf.pool_used + 31u) & ~(size_t)31u, size = ((size_t)sba_size + 31u) & ~(size_t)31u;
     if (!shared && sba_size && (sba_size > PERF_MEM_POOL_SIZE || start + size > PERF_MEM_POOL_SIZE))

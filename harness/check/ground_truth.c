@@ -1,7 +1,9 @@
 /* ground_truth.c - `tracesim check RUN_DIR`: decodes the run's trace.rtd and compares every
  * message with what the simulated hardware really did, from the run's own logs (not from the
- * trace): itc.csv lists every ITC store the encoder accepted (cycle, stimulus, offset, size,
- * value, hex). Each Data Acquisition / Ownership message must be the next store, in order, with
+ * trace): itc.csv lists every ITC store the firmware made (cycle, stimulus, offset, size,
+ * value, hex, status); the `traced` ones (the encoder accepted them) are checked, the others
+ * (dropped on a full FIFO, made after the sink stopped on wrap, made while the encoder was
+ * not tracing) are counted and stated. Each Data Acquisition / Ownership message must be the next store, in order, with
  * its IDTAG and value; every timestamp must equal the store's cycle plus one constant offset
  * (the timestamp counts core cycles from when the firmware started it). A trace that stopped
  * on wrap may end early; a trace that wrapped (no stop-on-wrap) holds the newest stores only:
@@ -33,6 +35,7 @@
 #include "nexus_decode.h"
 #include "perf_check.h"
 #include "run_folder.h"
+#include "run_losses.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -40,6 +43,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #define NH PERF_CHECK_HARTS
 
@@ -60,6 +64,7 @@ typedef struct ck {
     store_t *st[NH];          /* itc.csv rows per hart */
     size_t n[NH], cap[NH], next[NH];
     uint64_t checked[NH], timed[NH], own[NH], errs[NH], msgs;
+    uint64_t made[NH], made_by[NH][4];   /* every ITC store the firmware made, per itc.csv status */
     unsigned harts;           /* the run's harts: SRC values must be below */
     bool multi;               /* several harts: messages name the hart */
     bool have_offset;
@@ -235,6 +240,25 @@ static bool json_uint(const char *t, const char *key, unsigned *out) {
     return true;
 }
 
+/* every ITC store hart h's firmware made (itc.csv, every status) against those found in the
+ * trace, and what became of the rest; nothing when the trace holds them all */
+static void ck_made_line(const ck_t *c, unsigned h, bool wrapped) {
+    uint64_t made = c->made[h], in = c->checked[h];
+    if (made == in) return;
+    uint64_t cut = c->n[h] > c->next[h] ? c->n[h] - c->next[h] : 0;
+    uint64_t over = wrapped && c->n[h] > in ? c->n[h] - in : 0;
+    printf("check: ");
+    if (c->multi) printf("hart %u: ", h);
+    printf("%" PRIu64 " of %" PRIu64 " ITC stores the firmware made are in the trace; the rest:", in, made);
+    const char *sep = " ";
+    if (cut) { printf("%s%" PRIu64 " accepted by the encoder but cut by the stop on wrap", sep, cut); sep = ", "; }
+    if (c->made_by[h][TS_ITC_AFTER_STOP]) { printf("%s%" PRIu64 " after the stop", sep, c->made_by[h][TS_ITC_AFTER_STOP]); sep = ", "; }
+    if (over) { printf("%s%" PRIu64 " overwritten when the buffer wrapped", sep, over); sep = ", "; }
+    if (c->made_by[h][TS_ITC_DROPPED_FIFO]) { printf("%s%" PRIu64 " dropped on a full ITC FIFO", sep, c->made_by[h][TS_ITC_DROPPED_FIFO]); sep = ", "; }
+    if (c->made_by[h][TS_ITC_ENCODER_OFF]) printf("%s%" PRIu64 " made while the encoder was not tracing", sep, c->made_by[h][TS_ITC_ENCODER_OFF]);
+    printf("\n");
+}
+
 static void ck_free(ck_t *c) {
     for (unsigned h = 0; h < NH; h++) { free(c->st[h]); free(c->stm[h].r); }
 }
@@ -366,7 +390,7 @@ int ts_check_main(int argc, char **argv) {
     ts_run_arg(dir, &ra);
     if (!ra.is_dir) {
         if (access(dir, F_OK)) {
-            fprintf(stderr, "tracesim: cannot open %s: %s\n", dir, strerror(errno));
+            fprintf(stderr, "tracesim: check: no such run folder %s\n", dir);
             return 121;
         }
         char *sl = strrchr(ra.trace, '/');
@@ -411,6 +435,9 @@ int ts_check_main(int argc, char **argv) {
             return 126;
         }
         if (hart > max_hart) max_hart = hart;
+        c.made[hart]++;
+        c.made_by[hart][r.status]++;
+        if (r.status != TS_ITC_TRACED) { line = strchr(line, '\n'); continue; }   /* not in the trace: counted */
         if (c.n[hart] == c.cap[hart]) {
             size_t nc = c.cap[hart] ? 2 * c.cap[hart] : 1024;
             store_t *ns = realloc(c.st[hart], nc * sizeof *ns);
@@ -428,6 +455,11 @@ int ts_check_main(int argc, char **argv) {
     bool have_harts = json_uint(json, "harts", &harts) && harts >= 1;
     bool wrapped_stop = strstr(json, "\"stopped_on_wrap\": true") != NULL;
     bool wrapped = strstr(json, "\"wrapped\": true") != NULL;
+    /* a trace file shorter than the sink's image (trace.json bytes) was cut: like a stop on
+     * wrap, it holds a prefix of what was traced (checked), the rest is counted */
+    unsigned kept = 0;
+    bool file_cut = !wrapped && json_uint(json, "bytes", &kept) && tlen < kept;
+    if (file_cut) wrapped_stop = true;
     (void)stopped;
     /* the run's harts: trace.json, else what itc.csv and the SRC width allow */
     if (!have_harts) harts = srcbits ? (1u << (srcbits > 4 ? 4 : srcbits)) : 1;
@@ -497,7 +529,18 @@ int ts_check_main(int argc, char **argv) {
                 if (c.multi && c.errs[h])
                     printf("; %" PRIu64 " Error message(s): this hart's encoder lost stores (ITC FIFO overflow)", c.errs[h]);
                 printf("\n");
+                ck_made_line(&c, h, wrapped);
             }
+            {                                              /* the stop, with what came after it */
+                ts_losses_t loss;
+                char lerr[512], stop_text[512];
+                if (!ts_losses_read(dir, (int)perf_channel, &loss, lerr, sizeof lerr) &&
+                    ts_losses_stop_text(&loss, stop_text, sizeof stop_text))
+                    printf("check: %s\n", stop_text);
+            }
+            if (file_cut)
+                printf("check: the trace file holds %zu of the %u bytes the sink kept (trace.json): it was cut; what came "
+                       "after the cut is counted above as cut by the stop, not checked\n", tlen, kept);
             stm_summary(&c, nh, wrapped);
             if (c.multi) {
                 printf("check: funnel: %" PRIu64 " ITC messages of %u harts, each a whole message (none corrupt), each hart's in "
@@ -509,8 +552,9 @@ int ts_check_main(int argc, char **argv) {
             perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop, wrapped, lost, perf_config, c.multi};
             static perf_check_result_t pr;
             int p = perf_check_run(&pc, &pr);
-            if (p < 0 && strstr(pr.msg, "lacks")) {
-                printf("check: no counters.csv/flow.csv in %s: perf records not checked\n", dir);
+            if (p < 0 && strstr(pr.msg, "lacks")) {      /* ground truth missing: nothing to check against */
+                fprintf(stderr, "tracesim: check: %s: the perf records cannot be checked\n", pr.msg);
+                rc = 121;
             } else if (p) {
                 fprintf(stderr, "tracesim: check FAILED: %s\n", !elf && p < 0 && elf_err[0] ? elf_err : pr.msg);
                 rc = 1;

@@ -3,8 +3,9 @@
  *
  * Two decodes with the same protocol decoder (harness/decoder/perf_decode.c):
  *   A: the trace (trace.rtd -> Nexus messages -> elements -> perf records), what a user sees;
- *   B: the ITC stores the encoder accepted (itc.csv), each fed as a message whose time is the
- *      store's cycle - what the firmware wrote, independent of the encoder, sink and framing.
+ *   B: the ITC stores the encoder accepted (itc.csv `traced` rows; after a stop on wrap also
+ *      the `after_stop` ones), each fed as a message whose time is the store's cycle - what
+ *      the firmware wrote, independent of the encoder, sink and framing.
  * Then, record by record:
  *   1. A equals B: type, addresses, counter values as received (a trace that stopped on wrap
  *      may end early; its last record may be cut, never completed with guesses);
@@ -244,6 +245,20 @@ static void gap_B(perf_dec_t *pd, recs_t *B, unsigned hart, const char *why) {
     B->in_gap = false;
 }
 
+static uint64_t sym_addr(const elf_syms_t *s, const char *name) {
+    for (size_t i = 0; i < s->n; i++)
+        if (s->s[i].name && !strcmp(s->s[i].name, name)) return s->s[i].addr;
+    return UINT64_MAX;
+}
+
+/* an address from the ground truth for a message; UINT64_MAX: flow.csv has none (no call of
+ * the hook, no frame, no interrupt before the record) */
+static const char *addr_text(char *buf, size_t len, uint64_t a) {
+    if (a == UINT64_MAX) snprintf(buf, len, "unknown (no matching call in flow.csv: is the ELF the run's firmware?)");
+    else snprintf(buf, len, "0x%08" PRIx64, a);
+    return buf;
+}
+
 static uint64_t wmask(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
 #define M48 0xFFFFFFFFFFFFull
 
@@ -476,8 +491,9 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
             }
         }
         if (b->has_addr && b->addr != want_a) {
-            snprintf(res->msg, sizeof res->msg, "%s: address 0x%08" PRIx64 ", but the firmware was at 0x%08" PRIx64 " (flow.csv)",
-                     where, b->addr, want_a);
+            char wa[96];
+            snprintf(res->msg, sizeof res->msg, "%s: address 0x%08" PRIx64 ", but the firmware was at %s (flow.csv)",
+                     where, b->addr, addr_text(wa, sizeof wa, want_a));
             goto out;
         }
         /* DeltaXOR after a gap: the addresses are unknown, but once the previous record is the
@@ -486,10 +502,12 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
             (b->addr_wire != (want_a ^ last_addr) ||
              ((b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) && !b->truncated &&
               b->call_site_wire != (want_b ^ want_a)))) {
+            char wa2[96], wb2[96];
             snprintf(res->msg, sizeof res->msg,
-                     "%s: address fields 0x%08" PRIx64 " / 0x%08" PRIx64 " as received, but the firmware was at 0x%08" PRIx64
-                     " / 0x%08" PRIx64 " after 0x%08" PRIx64 " (flow.csv)",
-                     where, b->addr_wire, b->call_site_wire, want_a, want_b, last_addr);
+                     "%s: address fields 0x%08" PRIx64 " / 0x%08" PRIx64 " as received, but the firmware was at %s / %s after "
+                     "0x%08" PRIx64 " (flow.csv)",
+                     where, b->addr_wire, b->call_site_wire, addr_text(wa2, sizeof wa2, want_a), addr_text(wb2, sizeof wb2, want_b),
+                     last_addr);
             goto out;
         }
         have_last_addr = !b->truncated;
@@ -576,13 +594,18 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     bool have_syms = false;
     if (!cfgh || !A || !B) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
     if (!itc || !ctr || !flw || !stats) {
-        snprintf(res->msg, sizeof res->msg, "%s lacks itc.csv, counters.csv, flow.csv or stats.txt", cfg->dir);
+        snprintf(res->msg, sizeof res->msg, "%s lacks%s%s%s%s", cfg->dir, itc ? "" : " itc.csv", ctr ? "" : " counters.csv",
+                 flw ? "" : " flow.csv", stats ? "" : " stats.txt");
         goto out;
     }
     /* ground truth tables */
     for (char *l = strchr(itc, '\n'); l && ok; l = strchr(l, '\n')) {
         ts_itc_row_t r;
         if (!ts_itc_row(++l, &r)) break;
+        /* B is the stream the firmware wrote into the encoder: the stores it accepted and,
+         * after a stop on wrap, the later ones (their records are counted as not in the
+         * trace); stores dropped on a full FIFO are A's gaps, encoder-off ones no stream */
+        if (r.status != TS_ITC_TRACED && !(r.status == TS_ITC_AFTER_STOP && cfg->stopped_on_wrap)) continue;
         store_t s = {r.cycle, r.hart, r.stim, r.off, r.size, r.value};
         s.hart %= NH;
         VEC_PUSH(st, nst, cst, s);
@@ -707,6 +730,7 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     ts_elem_init(&es, to_perf, &ax);
     nxd_decode(&nd, (const uint8_t *)trace + start, tlen - start, ts_elem_from_msg, &es);
     ts_elem_eot(&es, tlen);
+    if (cfg->stopped_on_wrap) perf_dec_ended_early(&pd);   /* a pending low word may have lost its high part */
     perf_dec_finish(&pd);
     gaps = ax.g;
     if (ax.oom) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
@@ -767,6 +791,24 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     have_syms = true;
 
     rc = 1;
+    /* an ELF that is not the run's firmware (--elf) may lack the hooks the records name: say
+     * so instead of comparing addresses with nothing */
+    {
+        bool manual = false, hooks = false;
+        for (unsigned hh = 0; hh < NH; hh++)
+            for (size_t k = 0; k < B[hh].n; k++) {
+                manual |= B[hh].r[k].type == PERF_MANUAL;
+                hooks |= B[hh].r[k].type == PERF_FUNC_ENTER || B[hh].r[k].type == PERF_FUNC_EXIT;
+            }
+        const char *miss = manual && sym_addr(&syms, "perfWriteCntrs") == UINT64_MAX ? "perfWriteCntrs"
+                         : hooks && sym_addr(&syms, "__cyg_profile_func_enter") == UINT64_MAX ? "__cyg_profile_func_enter"
+                         : hooks && sym_addr(&syms, "__cyg_profile_func_exit") == UINT64_MAX ? "__cyg_profile_func_exit" : NULL;
+        if (miss) {
+            snprintf(res->msg, sizeof res->msg, "%s has no symbol %s, which the run's perf records need: is it the run's firmware?",
+                     elf, miss);
+            goto out;
+        }
+    }
     for (unsigned hh = 0; hh < NH; hh++)
         if (A[hh].errors || B[hh].errors) {
             snprintf(res->msg, sizeof res->msg, "%sperf data errors: %" PRIu64 " in the trace, %" PRIu64 " in the stores the firmware made",

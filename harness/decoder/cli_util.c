@@ -133,6 +133,7 @@ int ts_perf_headers_from_itc(const char *itc_path, int want_channel, perf_header
     while (fgets(line, sizeof line, f)) {
         ts_itc_row_t row;
         if (!ts_itc_row(line, &row)) break;
+        if (row.status != TS_ITC_TRACED) continue;          /* not in the trace */
         unsigned hart = row.hart, off = row.off, size = row.size;
         uint32_t value = row.value;
         unsigned ch = row.stim & 15;
@@ -273,7 +274,18 @@ bool ts_itc_row(const char *line, ts_itc_row_t *r) {
         if (n == 8) return false;
         v = v << 4 | (uint32_t)d;
     }
-    if (!n || (*p && *p != '\n' && *p != '\r')) return false;
+    if (!n) return false;
+    r->status = TS_ITC_TRACED;
+    if (*p == ',') {
+        static const char *const st[] = {"traced", "dropped_fifo", "after_stop", "encoder_off"};
+        size_t k = strcspn(++p, "\r\n");
+        int s = 0;
+        while (s < 4 && !(k == strlen(st[s]) && !strncmp(p, st[s], k))) s++;
+        if (s == 4) return false;
+        r->status = (enum ts_itc_status)s;
+        p += k;
+    }
+    if (*p && *p != '\n' && *p != '\r') return false;
     r->cycle = f[0];
     r->hart = (unsigned)f[1];
     r->stim = (unsigned)f[2];

@@ -59,10 +59,14 @@ void ts_wrap_note(const char *trace_path, const ts_trace_info_t *ti, size_t star
  * exists and is no folder, ENAMETOOLONG) */
 int ts_mkdir_p(const char *path);
 
-/* One data row of a run folder's itc.csv (`cycle,hart,stimulus,offset,size,0xvalue`, the
- * format sim/ground_truth_log.c writes); the hand parser is ~10x cheaper than sscanf, which
- * matters for files of millions of rows. true if the line is such a row. */
-typedef struct ts_itc_row { uint64_t cycle; unsigned hart, stim, off, size; uint32_t value; } ts_itc_row_t;
+/* One data row of a run folder's itc.csv (`cycle,hart,stimulus,offset,size,0xvalue,status`,
+ * the format sim/ground_truth_log.c writes; a row without the status column, from an older
+ * run, is `traced`); the hand parser is ~10x cheaper than sscanf, which matters for files of
+ * millions of rows. true if the line is such a row. status: what became of the store -
+ * traced (the encoder accepted it), dropped_fifo (lost on a full ITC FIFO), after_stop (made
+ * after the sink stopped on wrap), encoder_off (the encoder was not tracing that channel). */
+enum ts_itc_status { TS_ITC_TRACED, TS_ITC_DROPPED_FIFO, TS_ITC_AFTER_STOP, TS_ITC_ENCODER_OFF };
+typedef struct ts_itc_row { uint64_t cycle; unsigned hart, stim, off, size; uint32_t value; enum ts_itc_status status; } ts_itc_row_t;
 bool ts_itc_row(const char *line, ts_itc_row_t *r);
 
 /* One data row of a run folder's stm.csv (`cycle,hart,0xid,0xvalue,status`, status traced,

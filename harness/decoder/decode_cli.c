@@ -4,6 +4,7 @@
  * (software trace port events, stm_decode.h). */
 #include "decode_cli.h"
 #include "cli_util.h"
+#include "run_losses.h"
 #include "elements.h"
 #include "elf_syms.h"
 #include "nexus_decode.h"
@@ -121,6 +122,26 @@ static int hart_filter(void *vctx, const nxd_msg_t *m) {
     const hfilt_t *h = vctx;
     if (m->status == NXD_OK && m->has_src && m->src != h->hart) return 0;
     return h->cb(h->ctx, m);
+}
+
+/* messages, and corrupt ones among them (n[0], n[1]) */
+static int count_bad(void *ctx, const nxd_msg_t *m) {
+    uint64_t *n = ctx;
+    if (m->status == NXD_TRUNCATED) return 0;
+    n[0]++;
+    if (m->status == NXD_BAD) n[1]++;
+    return 0;
+}
+
+/* a file that is not a trace (a README, an ELF given by mistake) decodes mostly into corrupt
+ * messages; a real trace has none, or a few where a funnel broke one: more than half of the
+ * messages of its first 64 KiB corrupt means it is not one (or not with these settings) */
+static bool not_a_trace(const nxd_cfg_t *cfg, const uint8_t *buf, size_t len, uint64_t n[2]) {
+    nxd_t d;
+    n[0] = n[1] = 0;
+    if (nxd_init(&d, cfg)) return false;
+    nxd_decode(&d, buf, len < 65536 ? len : 65536, count_bad, n);
+    return n[0] >= 4 && 2 * n[1] > n[0];
 }
 
 /* nxd_decode through the --hart filter when one is set (hart < 0: none) */
@@ -306,6 +327,11 @@ static void tl_record(void *vctx, const perf_record_t *r) {
         tl_sep(c);
         fprintf(c->out, "{\"name\": \"gap: perf data lost\", \"ph\": \"i\", \"s\": \"t\", \"ts\": %.3f, \"pid\": 0, \"tid\": %u}",
                 ts, r->core);
+    }
+    if (r->truncated) {                                 /* cut off: only what arrived follows */
+        tl_sep(c);
+        fprintf(c->out, "{\"name\": \"record cut off (truncated): %u of %u values\", \"ph\": \"i\", \"s\": \"t\", \"ts\": %.3f, "
+                        "\"pid\": 0, \"tid\": %u}", r->n, c->h[r->core % PERF_MAX_CORES].n, ts, r->core);
     }
     if (r->addr_unknown) { c->unknown++; return; }     /* DeltaXOR after a gap */
     if (!r->has_addr) { c->unnamed++; return; }         /* cut off before its address */
@@ -532,6 +558,25 @@ int ts_decode_main(int argc, char **argv) {
     ts_trace_info(path, &ti);
     size_t start = ti.wrapped ? ts_wrap_start(data, len) : 0;
     if (ti.wrapped) ts_wrap_note(path, &ti, start);
+    uint64_t nbad[2];
+    if (not_a_trace(&cfg, data + start, len - start, nbad)) {
+        fprintf(stderr, "tracesim: %s is not a trace: %" PRIu64 " of the first %" PRIu64 " messages cannot be decoded (srcbits %d, "
+                        "tssize %d; a trace.rtd of tracesim run is one)\n", path, nbad[1], nbad[0], srcbits, tssize);
+        free(data);
+        return EXIT_NO_FILE;
+    }
+    {                                 /* what the trace lacks, from the run folder's ground truth */
+        ts_losses_t loss;
+        char lerr[512];
+        if (!ts_losses_read_for_trace(path, perf_channel, &loss, lerr, sizeof lerr)) {
+            loss.wrapped = false;                       /* the note above */
+            loss.by_status[TS_ITC_ENCODER_OFF] = 0;     /* never meant for the trace */
+            ts_losses_print(stderr, "tracesim: note: ", &loss);
+        }
+        if (ti.found && len < ti.bytes)
+            fprintf(stderr, "tracesim: note: %s holds %zu of the %" PRIu64 " bytes the sink kept (trace.json): the file was cut; "
+                            "a record at the cut is marked truncated\n", path, len, ti.bytes);
+    }
 
     if (!strcmp(format, "perf")) {
         /* E = the ELF's name without directory and extension (the trace's, without an ELF) */
@@ -549,6 +594,7 @@ int ts_decode_main(int argc, char **argv) {
         perf_dec_cb_t cb = {&sc, s_header, s_record, s_error};
         static perf_dec_t pd;
         perf_dec_init(&pd, (unsigned)perf_channel, &cb);
+        if (ti.stopped || (ti.found && len < ti.bytes)) perf_dec_ended_early(&pd);   /* stopped on wrap or the file was cut: a pending low word may have lost its high part */
         run_perf(&pd, &cfg, data, len, start, cfgh, ncfg, hart, NULL, NULL);
         free(data);
         perf_notes(&pd, perf_channel, &ti, cfg_path);
@@ -606,6 +652,7 @@ int ts_decode_main(int argc, char **argv) {
         if (!csv) fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", out);
         static perf_dec_t pd;
         perf_dec_init(&pd, (unsigned)perf_channel, &cb);
+        if (ti.stopped || (ti.found && len < ti.bytes)) perf_dec_ended_early(&pd);   /* stopped on wrap or the file was cut: a pending low word may have lost its high part */
         stm_tl_t st;
         stm_tl_init(&st, out, &tc.first, tc.us_per_tick);
         run_perf(&pd, &cfg, data, len, start, cfgh, ncfg, hart, csv ? NULL : stm_tl_elem, &st);

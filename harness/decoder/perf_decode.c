@@ -111,7 +111,7 @@ static void flush_low(perf_core_t *c, const sw_t *m) {
     if (!c->pending_low) return;
     if (m) add_value(c, c->low, m->tics_valid, m->tics);
     else add_value(c, c->low, c->low_tics_valid, c->low_tics);
-    c->pending_low = false;
+    c->pending_low = c->low_off = false;
 }
 
 static void start_header(perf_dec_t *d, perf_core_t *c, unsigned core, const sw_t *m) {
@@ -255,6 +255,11 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
         }
         return;
     case PS_COUNTERS:
+        if (size == 2 && c->pending_low && c->low_off) {   /* its parts straddle a trace-off */
+            perf_dec_gap(d, core, m->offset, "a trace-off between a counter value's low word and its high part");
+            return;                                    /* the high part is not used */
+        }
+        c->low_off = false;
         if (size == 2 && c->pending_low) {             /* bits 47:32 of the pending value */
             add_value(c, (v & 0xFFFF) << 32 | c->low, m->tics_valid, m->tics);
             c->pending_low = false;
@@ -348,6 +353,7 @@ void perf_dec_feed_elem(perf_dec_t *d, const ts_elem_t *e) {
     if (e->type == TS_ELEM_EOT || e->type == TS_ELEM_NO_SYNC) return;
     d->cut = false;                                    /* a whole message came after it */
     if (e->type == TS_ELEM_OVERFLOW) { perf_dec_gap(d, e->src, e->offset, GAP_OVERFLOW); return; }
+    if (e->type == TS_ELEM_TRACE_OFF) { perf_dec_trace_off(d, e->src); return; }
     if (e->type == TS_ELEM_CORRUPT && e->msg && e->msg->status == NXD_BAD) { gap_all(d, e->offset); return; }
     if (e->type != TS_ELEM_SWTRACE || e->u.sw.channel != d->channel) return;
     sw_t m = {e->has_time, e->time, e->offset};
@@ -359,6 +365,11 @@ void perf_dec_feed(perf_dec_t *d, const nxd_msg_t *m) {
     d->cut = false;
     if (m->status == NXD_BAD) { gap_all(d, m->offset); return; }
     if (m->tcode == 8) { perf_dec_gap(d, m->src, m->offset, GAP_OVERFLOW); return; }
+    if ((m->tcode == 33 && m->f[NXF_EVCODE] == 4) ||
+        ((m->tcode == 34 || m->tcode == 35) && m->f[NXF_CKSRC] == 0 && m->f[NXF_CONTROL] == 3)) {
+        perf_dec_trace_off(d, m->src);
+        return;
+    }
     if (m->tcode != 7) return;
     uint64_t tag = m->f[NXF_IDTAG];
     if (tag < 4u * d->channel || tag > 4u * d->channel + 3) return;
@@ -371,10 +382,17 @@ void perf_dec_finish(perf_dec_t *d) {
     for (unsigned i = 0; i < PERF_MAX_CORES; i++) {
         perf_core_t *c = &d->core[i];
         if (!c->in_record) continue;
-        if (d->cut) c->pending_low = false;            /* its high part may have been cut off */
+        if (d->cut || d->ended_early) c->pending_low = false;   /* its high part may have been cut off */
         flush_low(c, NULL);
         emit_record(d, c, !complete(c));
     }
+}
+
+void perf_dec_ended_early(perf_dec_t *d) { d->ended_early = true; }
+
+void perf_dec_trace_off(perf_dec_t *d, unsigned src) {
+    perf_core_t *c = &d->core[src % PERF_MAX_CORES];
+    if (c->pending_low) c->low_off = true;
 }
 
 void perf_dec_gap(perf_dec_t *d, unsigned core, uint64_t offset, const char *why) {
@@ -392,7 +410,7 @@ void perf_dec_gap(perf_dec_t *d, unsigned core, uint64_t offset, const char *why
             c->pending_low = false;                    /* its high part may be what was lost */
             emit_record(d, c, true);
         }
-        c->pending_low = false;
+        c->pending_low = c->low_off = false;
         c->st = PS_RESYNC;
         c->gap = true;
         c->lost = true;

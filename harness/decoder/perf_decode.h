@@ -14,8 +14,11 @@
  * since the header, modulo 2^width; `raw` keeps the delta as received); a record cut off by
  * the end of the trace is reported as truncated, with the parts it has, never completed with
  * guesses: has_addr / has_call_site / n say which parts arrived. A value whose low word is the
- * last perf store of a trace that ends in a cut-off message may have lost its 16-bit high
- * part, so it is not reported (the record is truncated).
+ * last perf store of a trace that ends in a cut-off message, or of a trace that did not end
+ * normally (perf_dec_ended_early: stop-on-wrap), may have lost its 16-bit high part, so it is
+ * not reported (the record is truncated); so is a value whose parts straddle a trace-off or
+ * an Error message (perf_dec_trace_off, perf_dec_gap). A truncated record's values are never
+ * summed (profile.c) and every writer marks it.
  *
  * Per-value times (vtics): the time of the message that completed the value, SiFive's rule for
  * its counter lines (trace-hw-facts.md 6.2 item 7): the 16-bit high part for a 48-bit value;
@@ -130,6 +133,7 @@ typedef struct perf_core {
     unsigned addr_i;          /* 0: first address, 1: call site */
     uint64_t addr_lo, prev_addr;
     bool pending_low;         /* a counter's low word waits for a possible high part */
+    bool low_off;             /* tracing went off while it waited (perf_dec_trace_off) */
     uint32_t low;
     bool low_tics_valid;
     uint64_t low_tics;        /* time of that low word */
@@ -153,6 +157,7 @@ typedef struct perf_dec {
     uint64_t headers, records, errors, warnings, gaps;
     uint64_t config_used;     /* cores whose records were decoded with an out-of-band header */
     bool cut;                 /* a message was cut off by the end of the trace */
+    bool ended_early;         /* the trace did not end normally (perf_dec_ended_early) */
     char msg[160];            /* text of the last formatted warning */
 } perf_dec_t;
 
@@ -168,6 +173,16 @@ void perf_dec_feed_elem(perf_dec_t *d, const ts_elem_t *e);
 void perf_dec_feed(perf_dec_t *d, const nxd_msg_t *m);
 /* end of trace: completes a record whose last value was pending, reports a cut-off one */
 void perf_dec_finish(perf_dec_t *d);
+/* the trace did not end where the firmware stopped writing (the sink stopped on wrap, the
+ * file was cut): at perf_dec_finish a low word that waits for its high part is not known to
+ * be whole, so its record is truncated without it. Call before perf_dec_finish. */
+void perf_dec_ended_early(perf_dec_t *d);
+/* tracing of source `src` went off (an ICT Control trace-off, a CORRELATION with EVCODE 4;
+ * perf_dec_feed and perf_dec_feed_elem call it): a value whose high part arrives after it
+ * straddles the off (stores made while tracing was off are lost), so its record is cut (a
+ * gap); a low word followed by anything else stays whole (the perf library writes a value's
+ * parts back to back, before it can switch tracing off) */
+void perf_dec_trace_off(perf_dec_t *d, unsigned src);
 /* perf data of `core` was lost at trace offset `offset` (why: a short reason for the "gap: "
  * text); a core without a header ignores it. perf_dec_feed_elem calls it for OVERFLOW (that
  * source) and CORRUPT (every core) elements, perf_dec_feed for Error and corrupt messages. */

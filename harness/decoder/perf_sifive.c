@@ -138,6 +138,11 @@ void perf_sifive_record(void *ctx, const perf_record_t *r) {
      * lines of a header (dqr has no line for it) */
     if (r->gap_before)
         fprintf(p->agg, "# GAP: [%u] perf data lost before the next record (messages lost or overwritten)\n", r->core);
+    /* a record cut off (the end of the trace, a gap, a trace-off between a value's parts):
+     * only the parts that arrived are written, never a guess for the rest */
+    if (r->truncated)
+        fprintf(p->agg, "# TRUNCATED: [%u] the next record was cut off: %u of %u counter values arrived\n", r->core, r->n,
+                p->h[r->core % PERF_MAX_CORES].n);
     /* a record cut off before its address(es): SiFive's decoder writes the address or
      * enter/exit line only once they arrived, and no counter can follow; nothing to write.
      * The same for addresses that a gap made unknown (DeltaXOR): no line with a guess */

@@ -361,24 +361,34 @@ static int read_results(ovh_run_t *r, char *why, size_t whylen) {
 
 /* CSV rows (after the header) of DIR/FILE whose column col (0-based) equals val; -1 if the
  * file is missing */
-static int64_t csv_count(const char *dir, const char *file, unsigned col, const char *val) {
+/* the field `col` (0 = first) of the row at p is val */
+static bool csv_field_is(const char *p, unsigned col, const char *val) {
+    const char *c = p;
+    size_t k = strlen(val);
+    for (unsigned i = 0; i < col && c; i++) {
+        c = strpbrk(c, ",\n");
+        c = c && *c == ',' ? c + 1 : NULL;
+    }
+    return c && !strncmp(c, val, k) && (c[k] == ',' || c[k] == '\n' || c[k] == '\r' || !c[k]);
+}
+
+/* rows of dir/file whose field col is val and, when col2 >= 0, whose field col2 is val2;
+ * -1 if the file cannot be read */
+static int64_t csv_count2(const char *dir, const char *file, unsigned col, const char *val, int col2, const char *val2) {
     size_t len;
     char *text = ovh_slurp(dir, file, &len);
     if (!text) return -1;
     int64_t n = 0;
-    size_t k = strlen(val);
     char *p = strchr(text, '\n');
     while (p && *++p) {
-        const char *c = p;
-        for (unsigned i = 0; i < col && c; i++) {
-            c = strpbrk(c, ",\n");
-            c = c && *c == ',' ? c + 1 : NULL;
-        }
-        if (c && !strncmp(c, val, k) && (c[k] == ',' || c[k] == '\n' || !c[k])) n++;
+        if (csv_field_is(p, col, val) && (col2 < 0 || csv_field_is(p, (unsigned)col2, val2))) n++;
         p = strchr(p, '\n');
     }
     free(text);
     return n;
+}
+static int64_t csv_count(const char *dir, const char *file, unsigned col, const char *val) {
+    return csv_count2(dir, file, col, val, -1, NULL);
 }
 
 /* a per-event run: cycles, instructions, stall totals and its events, counted in the ground
@@ -392,7 +402,7 @@ static int read_event_results(ovh_run_t *r, char *why, size_t whylen) {
     char ch[4];
     snprintf(ch, sizeof ch, "%d", EVENT_ITC_CHANNEL);
     int64_t stm = csv_count(r->dir, "stm.csv", 4, "traced"), stm_lost = csv_count(r->dir, "stm.csv", 4, "lost"),
-            itc = csv_count(r->dir, "itc.csv", 2, ch);
+            itc = csv_count2(r->dir, "itc.csv", 2, ch, 6, "traced");
     if (!stats || !ovh_stats_value(stats, "cycles", &r->cycles) || !ovh_stats_value(stats, "instret", &r->instret))
         snprintf(why, whylen, "no cycles/instret in %s/stats.txt", r->dir);
     else if (!ev || !csv_value(ev, "itc_stall", &r->itc_stall) || !csv_value(ev, "sba_conflict", &r->sba_conflict))
@@ -549,7 +559,7 @@ static void write_md(FILE *f, const ovh_run_t *runs, size_t n, bool quick) {
           "(`events.csv`, columns `itc_stall` and `sba_conflict`): cycles in which a store of the "
           "core waited for a full ITC FIFO, and cycles in which a data access of the core lost "
           "the bus to the SBA sink.\n"
-          "* one event: **events** counted in the run's ground truth (`stm.csv` rows `traced`, `itc.csv` rows "
+          "* one event: **events** counted in the run's ground truth (`stm.csv` rows `traced`, `itc.csv` `traced` rows "
           "of channel 5) or, for perf records, decoded from `trace.rtd`; **cycles per event** = (cycles - "
           "cycles of `none`) / events, likewise **instructions per event**.\n", f);
 }

@@ -5,6 +5,7 @@
  * the CSV's first column is the hart. */
 #include "report_cli.h"
 #include "cli_util.h"
+#include "run_losses.h"
 #include "elements.h"
 #include "elf_syms.h"
 #include "hook_cost.h"
@@ -273,6 +274,7 @@ int ts_report_main(int argc, char **argv) {
     ts_elem_init(es, elem_to_perf, pd);
     nxd_decode(&d, data + start, len - start, ts_elem_from_msg, es);
     ts_elem_eot(es, len);
+    if (ti.stopped || (ti.found && len < ti.bytes)) perf_dec_ended_early(pd);   /* stopped on wrap or the file was cut: a pending low word may have lost its high part */
     perf_dec_finish(pd);
     unsigned nprof = 0;
     for (unsigned k = 0; k < PERF_MAX_CORES; k++)
@@ -331,6 +333,27 @@ int ts_report_main(int argc, char **argv) {
             else fputs("the oldest part of the trace was overwritten", out);
             fprintf(out, "; decoding starts at offset %zu%s%s\n", start, pd->config_used ? "; perf header from " : "",
                     pd->config_used ? cfg_path : "");
+        }
+        /* which part of the run the profile covers, and what the trace lacks (the run
+         * folder's ground truth, when the trace is in one) */
+        ts_losses_t loss;
+        char lerr[512];
+        if (!ts_losses_read_for_trace(path, perf_channel, &loss, lerr, sizeof lerr) && (loss.have_itc || ti.found)) {
+            if (ti.found && len < ti.bytes)
+                fprintf(out, "the trace file holds %zu of the %" PRIu64 " bytes the sink kept (trace.json): it was cut, the profile "
+                        "covers the records before the cut\n", len, ti.bytes);
+            if (loss.stopped && loss.cycles && loss.stop_cycle <= loss.cycles)
+                fprintf(out, "the profile covers the run up to the stop on wrap at cycle %" PRIu64 " (the first %.1f %% of its %" PRIu64
+                        " cycles)\n", loss.stop_cycle, 100.0 * (double)loss.stop_cycle / (double)loss.cycles, loss.cycles);
+            else if (loss.stopped)
+                fprintf(out, "the profile covers the run up to the stop on wrap at cycle %" PRIu64 "\n", loss.stop_cycle);
+            else if (ti.wrapped)
+                fputs("the profile covers the newest part of the run only (the buffer wrapped)\n", out);
+            else if (!(ti.found && len < ti.bytes))
+                fputs("the profile covers every record in the trace (the buffer neither stopped nor wrapped)\n", out);
+            loss.wrapped = false;                        /* said above */
+            loss.by_status[TS_ITC_ENCODER_OFF] = 0;      /* never meant for the trace */
+            ts_losses_print(out, "", &loss);
         }
         if (sections) {
             fprintf(out, "%u hart%s with perf records:", nprof, nprof == 1 ? "" : "s");

@@ -293,6 +293,38 @@ static int parse_baselines(ctx_t *c, const sj_value_t *base, const sj_value_t *n
     return 0;
 }
 
+/* NULL if key names a value a run writes (README "Run folder") for a figure of kind, else
+ * what the keys are: a key that names nothing would give an empty column in every point */
+static const char *known_key(enum sw_fig_kind kind, const char *key) {
+    static const char *const stats[] = {"elf", "exit_reason", "exit_code", "cycles", "instret", "ipc", "sim_seconds",
+                                        "sim_hz", "guest_errors", "harts", "stm_events", "waves", NULL};
+    static const char *const trace[] = {"format", "sink", "through_funnel", "srcbits", "tsbits", "sink_width", "start", "wp",
+                                        "wrapped", "stopped_on_wrap", "stopped_at_cycle", "bytes", "messages", "itc_lost",
+                                        "itc_stall_cycles", "queued_at_exit", "bytes_written", "harts", NULL};
+    static const char *const events[] = {
+#define TS_EVENT(id, sv, idx, cls, bit, csv, desc) csv,
+#include "hpm_events.def"
+#undef TS_EVENT
+        NULL};
+    const char *const *list = kind == FIG_STATS ? stats : kind == FIG_TRACE ? trace : kind == FIG_EVENTS ? events : NULL;
+    if (kind == FIG_HPM) {
+        if (!strcmp(key, "mcycle") || !strcmp(key, "minstret")) return NULL;
+        char *end;
+        if (!strncmp(key, "mhpmcounter", 11) && key[11] >= '0' && key[11] <= '9') {
+            unsigned long n = strtoul(key + 11, &end, 10);
+            if (!*end && n >= 3 && n <= 31) return NULL;
+        }
+        return "hpm.csv's counters are mcycle, minstret and mhpmcounter3..31";
+    }
+    if (!list) return NULL;
+    for (size_t i = 0; list[i]; i++)
+        if (!strcmp(key, list[i])) return NULL;
+    if (kind == FIG_STATS && !strncmp(key, "instret_hart", 12) && key[12] >= '0' && key[12] <= '9') return NULL;
+    return kind == FIG_STATS ? "not a key of stats.txt (cycles, instret, ipc, exit_code, guest_errors, ...)"
+         : kind == FIG_TRACE ? "not a key of trace.json (bytes, messages, itc_lost, wrapped, ...)"
+         : "not a column of events.csv (the event names of README \"HPM events\")";
+}
+
 static int add_fig(ctx_t *c, const char *name, unsigned line, bool hidden) {
     sw_spec_t *s = c->s;
     for (size_t i = 0; i < s->n_figs; i++)
@@ -331,6 +363,8 @@ static int add_fig(ctx_t *c, const char *name, unsigned line, bool hidden) {
             for (const char *p = s->figs[idx].arg; *p; p++)
                 if (*p == ',' || *p == ' ' || *p == '"' || (unsigned char)*p < 0x20)
                     return bad(c, line, "\"collect\": \"%s\": a key cannot hold ',', blanks or quotes", name);
+            const char *why = known_key(kinds[k].kind, s->figs[idx].arg);
+            if (why) return bad(c, line, "\"collect\": \"%s\" names no column: %s", name, why);
             return idx;
         }
         char arg[256];

@@ -1,6 +1,7 @@
 /* markers.c - named points in time of a run and `tracesim waves`; see markers.h. */
 #include "markers.h"
 #include "run_folder.h"
+#include "run_losses.h"
 #include "cli_util.h"
 #include "elf_syms.h"
 #include "perf_decode.h"
@@ -143,7 +144,7 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
         perf_dec_init(pd, channel, &cb);
         while (fgets(line, sizeof line, f)) {
             ts_itc_row_t r;
-            if (!ts_itc_row(line, &r)) continue;
+            if (!ts_itc_row(line, &r) || r.status != TS_ITC_TRACED) continue;
             perf_dec_feed_store(pd, r.hart, r.stim, r.off, r.value, r.cycle);
         }
         perf_dec_finish(pd);
@@ -188,6 +189,9 @@ int ts_markers_write(const ts_markers_t *ms, const char *dir, char *err, size_t 
     if (!f) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); return -1; }
     fputs("# tracesim markers: time in ns (10 x cycle), then what happened; in GTKWave's log\n"
           "# viewer (tracesim waves opens it) a click on the time moves the marker there\n", f);
+    ts_losses_t loss;                  /* what the trace lacks (README "Lost perf data") */
+    char lerr[256];
+    if (!ts_losses_read(dir, -1, &loss, lerr, sizeof lerr)) ts_losses_print(f, "# loss: ", &loss);
     for (size_t i = 0; i < ms->n; i++) {
         fprintf(f, "%" PRIu64 " ns  ", 10 * ms->m[i].cycle);
         ts_log_text(f, ms->m[i].name);
@@ -271,6 +275,10 @@ int ts_waves_main(int argc, char **argv) {
         pos++;
     }
     if (!run) { fprintf(stderr, "tracesim: waves needs a run folder (see tracesim waves --help)\n"); return 120; }
+    if (gui && !(getenv("DISPLAY") && *getenv("DISPLAY")) && !(getenv("WAYLAND_DISPLAY") && *getenv("WAYLAND_DISPLAY"))) {
+        fprintf(stderr, "tracesim: no display: use --no-gui (writes the view and markers and prints the gtkwave command)\n");
+        return 126;
+    }
     /* the waves and the ELF through stats.txt, from wherever the run folder is now
      * (run_folder.h); no ELF: PCs stay numbers */
     char waves[4400], elf[4400], err[4600];
@@ -315,16 +323,24 @@ int ts_waves_main(int argc, char **argv) {
         if (!access(mv, R_OK)) wdir = inst;
     }
     if (!wdir) wdir = TS_WAVES_DIR;
+    char gtkw_new[4500];
     snprintf(mv, sizeof mv, "%s/make_view.sh", wdir);
     snprintf(gtkw, sizeof gtkw, "%s/view.gtkw", run);
+    snprintf(gtkw_new, sizeof gtkw_new, "%s/view.gtkw.new", run);   /* view.gtkw stays until the new one is made */
     snprintf(mtxt, sizeof mtxt, "%s/markers.txt", run);
     snprintf(mtcl, sizeof mtcl, "%s/markers.tcl", run);
     if (sl > 0) setenv("TRACESIM", self, 1);
     setenv("TS_VIEW_TMP", run, 1);
     char *mva[] = {"bash", mv, waves, (char *)view, (char *)hart, NULL};
-    if (run_wait(mva, gtkw) != 0) {
+    if (run_wait(mva, gtkw_new) != 0) {
+        unlink(gtkw_new);
         fprintf(stderr, "tracesim: making the view '%s' failed (%s)\n", view, mv);
         return 120;
+    }
+    if (rename(gtkw_new, gtkw)) {
+        fprintf(stderr, "tracesim: cannot write %s: %s\n", gtkw, strerror(errno));
+        unlink(gtkw_new);
+        return 126;
     }
     char *ga[] = {"gtkwave", waves, gtkw, "-S", mtcl, "-l", mtxt, NULL};
     if (!gui) {

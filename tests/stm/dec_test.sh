@@ -18,7 +18,8 @@
 #   stop          stop-on-wrap in a 256-byte sink: check says how many events were cut
 #   wrap          a wrapped 256-byte sink: check on the newest events
 #   nostm         a run without port events (itc_sram): check prints no software-event line,
-#                 --format stm prints nothing; garbage input: corrupt lines, no crash
+#                 --format stm prints nothing; a file that is no trace is refused, garbage
+#                 after a trace gives corrupt lines, no crash
 #   mh            firmware/tests/stm_dec_mh.c on 2 harts through the funnel: --hart N keeps
 #                 hart N's lines, check per hart (and fails naming the hart), a timeline
 #                 process per hart
@@ -213,9 +214,13 @@ nostm)
     [ "$(cat "$out/check.txt")" = "$("$ts" check "$r" | grep -v 'software events')" ] || fail "check output differs"
     grep -q 'software event' "$out/check.txt" && fail "a software-event line without port events"
     [ -z "$("$san" decode -f stm "$r/trace.rtd")" ] || fail "--format stm printed ITC stores"
-    "$san" decode -f stm "$0" > "$out/garbage.txt" 2> "$out/garbage.err" || fail "garbage: exit $?"
+    # a file that is not a trace is refused; a trace with some garbage after it is decoded
+    "$san" decode -f stm "$0" > /dev/null 2> "$out/garbage.err" && fail "garbage: a file that is not a trace was decoded"
+    grep -q 'is not a trace' "$out/garbage.err" || fail "garbage: no 'is not a trace'"
+    { cat "$r/trace.rtd"; head -c 100 "$0"; } > "$out/garbage.rtd"
+    "$san" decode -f stm "$out/garbage.rtd" > "$out/garbage.txt" 2> "$out/garbage.err" || fail "garbage: exit $?"
     grep -q 'corrupt messages' "$out/garbage.err" || fail "garbage: no warning"
-    "$san" decode -f timeline "$0" | python3 -c 'import json, sys; json.load(sys.stdin)' || fail "garbage: timeline not JSON"
+    "$san" decode -f timeline "$out/garbage.rtd" | python3 -c 'import json, sys; json.load(sys.stdin)' || fail "garbage: timeline not JSON"
     echo "ok: nostm: no software-event line, garbage decoded without a crash"
     ;;
 esac

@@ -544,6 +544,10 @@ static void check_folder(pk_t *p, bool drop_hart1_second, uint32_t hart1_first) 
                               "100,0,6,0,4,0x0000000a\n100,1,6,0,4,0x%08x\n101,0,6,2,2,0x0000000d\n102,1,6,3,1,0x0000000c\n",
              hart1_first);
     write_text("itc.csv", itc);
+    /* the rest of the ground truth a run folder has (no perf record to check) */
+    write_text("counters.csv", "cycle,hart,pc,csr,value\n");
+    write_text("flow.csv", "cycle,hart,kind,pc,target,link\n");
+    write_text("stats.txt", "cycles 200\n");
 }
 static int check(void) {
     char *a[] = {"check", dir};

@@ -401,7 +401,8 @@ TS_TEST(writers_print_nothing_for_missing_parts) {
         TS_ASSERT(strstr(tl, "{\"name\": \"manual 0x80001234\", \"ph\": \"i\", \"s\": \"t\", \"ts\": 41.070,"));
         unsigned events = 0;
         for (const char *q = tl; (q = strstr(q, "\"ph\"")); q++) events++;
-        TS_ASSERT_EQ_U(events, cut == 2 ? 5 : 4);            /* with the hart's track name */
+        TS_ASSERT_EQ_U(events, cut == 2 ? 6 : 5);            /* with the hart's track name and the cut mark */
+        TS_ASSERT(strstr(tl, "{\"name\": \"record cut off (truncated): 0 of 2 values\", \"ph\": \"i\""));
         if (cut == 2) TS_ASSERT(strstr(tl, "{\"name\": \"0x80000200\", \"ph\": \"B\", \"ts\": 41.110,"));
         cleanup();
     }
@@ -986,6 +987,110 @@ TS_TEST(wrapped_trace_with_out_of_band_header) {
     cleanup();
 }
 
+/* ---- no invented values (issue 23 item 3): a value whose high part may be lost ----------- */
+/* the issue's case: Raw, a 64-bit counter at 0x1_0000_0010, then a record whose value's high
+ * part (0x0001) was cut by the stop on wrap after its low word 0x8f: taken as whole, the value
+ * would be 0x8f and its delta 0x8f - 0x100000010 mod 2^64 = 18446744069414584447 */
+static void record_then_cut_low(void) {
+    header(PERF_RAW, 40);
+    st(1, PERF_MANUAL); st(4, 0x80001234); st(4, 0x10); st(2, 0x0001); st(4, 7);
+    st(1, PERF_MANUAL); st(4, 0x80001240); st(4, 0x8f);
+}
+
+TS_TEST(stop_on_wrap_after_low_word_invents_no_value) {
+    begin();
+    record_then_cut_low();
+    perf_dec_ended_early(&dec);                  /* trace.json: stopped_on_wrap */
+    perf_dec_finish(&dec);
+    TS_ASSERT_EQ_U(out.nr, 2);
+    TS_ASSERT(!out.r[0].truncated);
+    TS_ASSERT_EQ_U(out.r[0].value[0], 0x100000010ull);
+    TS_ASSERT(out.r[1].truncated);
+    TS_ASSERT_EQ_U(out.r[1].n, 0);               /* the low word alone is not a value */
+    for (unsigned i = 0; i < out.nr; i++)
+        for (unsigned k = 0; k < out.r[i].n; k++) TS_ASSERT(out.r[i].delta[k] != 18446744069414584447ull);
+    /* a trace that ended where the firmware stopped writing: the low word is whole */
+    begin();
+    record_then_cut_low();
+    perf_dec_finish(&dec);
+    TS_ASSERT_EQ_U(out.nr, 2);
+    TS_ASSERT(out.r[1].truncated);               /* the second counter never came */
+    TS_ASSERT_EQ_U(out.r[1].n, 1);
+    TS_ASSERT_EQ_U(out.r[1].value[0], 0x8f);
+}
+
+/* an ICT Control trace-off (TCODE 34, CKSRC 0, control 3) of source 0 */
+static void trace_off_msg(void) {
+    nxd_msg_t m;
+    memset(&m, 0, sizeof m);
+    m.status = NXD_OK;
+    m.tcode = 34;
+    m.fmask = 1u << NXF_CKSRC | 1u << NXF_CONTROL;
+    m.f[NXF_CKSRC] = 0;
+    m.f[NXF_CONTROL] = 3;
+    m.offset = 55;
+    perf_dec_feed(&dec, &m);
+}
+
+TS_TEST(trace_off_between_low_word_and_high_part_cuts_the_record) {
+    begin();
+    header(PERF_RAW, 40);
+    st(1, PERF_MANUAL); st(4, 0x80001234); st(4, 0x10);
+    trace_off_msg();                             /* tracing off (and on again) between the parts */
+    st(2, 0x0001);                               /* the high part: not joined across the off */
+    st(4, 7);                                    /* no record without its type byte */
+    st(1, PERF_MANUAL); st(4, 0x80001240); st(4, 0x20); st(4, 8);
+    perf_dec_finish(&dec);
+    TS_ASSERT_EQ_U(out.nr, 2);
+    TS_ASSERT(out.r[0].truncated);
+    TS_ASSERT_EQ_U(out.r[0].n, 0);               /* 0x10 was not reported, nor 0x1_0000_0010 */
+    TS_ASSERT(out.r[1].gap_before);
+    TS_ASSERT(!out.r[1].truncated);
+    TS_ASSERT_EQ_U(out.r[1].value[0], 0x20);
+    TS_ASSERT_EQ_U(dec.gaps, 1);
+    TS_ASSERT_EQ_U(dec.errors, 0);
+    /* the same off from the element stage */
+    begin();
+    header(PERF_RAW, 40);
+    st(1, PERF_MANUAL); st(4, 0x80001234); st(4, 0x10);
+    ts_elem_t e;
+    memset(&e, 0, sizeof e);
+    e.type = TS_ELEM_TRACE_OFF;
+    perf_dec_feed_elem(&dec, &e);
+    st(2, 0x0001);
+    perf_dec_finish(&dec);
+    TS_ASSERT_EQ_U(out.nr, 1);
+    TS_ASSERT(out.r[0].truncated);
+    TS_ASSERT_EQ_U(out.r[0].n, 0);
+    /* an off after a whole value (the next store is not a high part) cuts nothing */
+    begin();
+    header(PERF_RAW, 40);
+    st(1, PERF_MANUAL); st(4, 0x80001234); st(4, 0x10); st(4, 7);
+    trace_off_msg();
+    st(1, PERF_MANUAL); st(4, 0x80001240); st(4, 0x20); st(4, 8);
+    perf_dec_finish(&dec);
+    TS_ASSERT_EQ_U(out.nr, 2);
+    TS_ASSERT(!out.r[0].truncated);
+    TS_ASSERT_EQ_U(out.r[0].value[1], 7);
+    TS_ASSERT_EQ_U(dec.gaps, 0);
+}
+
+TS_TEST(error_between_low_word_and_high_part_cuts_the_record) {
+    gbegin();
+    header(PERF_RAW, 40);
+    st(1, PERF_MANUAL); st(4, 0x80001234); st(4, 0x10);
+    err_msg();                                   /* stores lost between the parts */
+    st(2, 0x0001);                               /* ignored: waiting for a record type */
+    st(1, PERF_MANUAL); st(4, 0x80001240); st(4, 0x20); st(4, 8);
+    perf_dec_finish(&dec);
+    TS_ASSERT_EQ_U(out.nr, 2);
+    TS_ASSERT(out.r[0].truncated);
+    TS_ASSERT_EQ_U(out.r[0].n, 0);
+    TS_ASSERT(out.r[1].gap_before);
+    TS_ASSERT_EQ_U(out.r[1].value[0], 0x20);
+    TS_ASSERT_EQ_U(dec.errors, 0);
+}
+
 /* itc.csv rows as sim/ground_truth_log.c writes them, and what is not one */
 TS_TEST(itc_csv_row_parser) {
     ts_itc_row_t r;
@@ -1004,6 +1109,15 @@ TS_TEST(itc_csv_row_parser) {
     TS_ASSERT_EQ_U(r.value, 0xFFu);
     TS_ASSERT(ts_itc_row("1,2,3,2,2,0xABCD\r\n", &r));
     TS_ASSERT_EQ_U(r.value, 0xABCDu);
+    TS_ASSERT_EQ_U(r.status, TS_ITC_TRACED);                     /* no status column: traced */
+    static const struct { const char *row; enum ts_itc_status st; } sts[] = {
+        {"5,0,6,0,4,0x1,traced\n", TS_ITC_TRACED}, {"5,0,6,0,4,0x1,dropped_fifo\n", TS_ITC_DROPPED_FIFO},
+        {"5,0,6,0,4,0x1,after_stop\r\n", TS_ITC_AFTER_STOP}, {"5,0,6,0,4,0x1,encoder_off", TS_ITC_ENCODER_OFF}};
+    for (unsigned i = 0; i < sizeof sts / sizeof sts[0]; i++) {
+        TS_ASSERT(ts_itc_row(sts[i].row, &r));
+        TS_ASSERT_EQ_U(r.status, sts[i].st);
+        TS_ASSERT_EQ_U(r.value, 1);
+    }
     static const char *bad[] = {
         "cycle,hart,stimulus,offset,size,value\n",  /* the header */
         "", "1,2,3,0,4\n", "1,2,3,0,4,\n", "1,2,3,0,4,0x\n", "1,2,3,0,4,0x123456789\n",
@@ -1011,6 +1125,7 @@ TS_TEST(itc_csv_row_parser) {
         "1,2,3,0,5,0x1\n",                          /* size > 4 */
         "18446744073709551616,0,0,0,4,0x1\n",       /* cycle > 2^64 - 1 */
         "-1,0,0,0,4,0x1\n", "1,0,0,0,4,0x1g\n", " 1,0,0,0,4,0x1\n",
+        "1,0,0,0,4,0x1,\n", "1,0,0,0,4,0x1,lost\n", "1,0,0,0,4,0x1,traced,x\n", "1,0,0,0,4,0x1,tracedx\n",
     };
     for (unsigned i = 0; i < sizeof bad / sizeof bad[0]; i++) TS_ASSERT(!ts_itc_row(bad[i], &r));
 }

@@ -280,13 +280,19 @@ TS_TEST(err_perfinit_args) {
 }
 
 TS_TEST(err_num_funnels_vs_fmm) {
-    BEGIN(NULL);
+    pf_cfg_t c;
+    pf_default_cfg(&c);
+    c.funnel = true;
+    c.te.has_funnel = true;
+    BEGIN(&c);
     fmm = NULL;
     TS_ASSERT_EQ_I(perfInit(1, 1), PERF_ERR_ARG);          /* a funnel, but fmm is NULL */
     fmm = (struct TfTraceRegMemMap *)PF_FUNNEL_BASE;
     TS_ASSERT_EQ_I(perfInit(1, 0), PERF_ERR_ARG);          /* fmm, but no funnel */
+    TS_ASSERT_EQ_U(pf_cycles(), 0);                         /* argument errors touch nothing */
     TS_ASSERT_EQ_I(perfInit(1, 1), PERF_OK);
-    TS_ASSERT_EQ_U(pf_cycles(), 0);
+    TS_ASSERT_EQ_U(pf_cycles(), 1);                         /* one read: teImpl.hasFunnelSink */
+    TS_ASSERT_EQ_U(pf_funnel_writes(), 0);
 }
 
 TS_TEST(err_init_before_perfinit) {
@@ -557,7 +563,10 @@ TS_TEST(err_tmm_entry_null) {
     TS_ASSERT_EQ_U(pf_csr_writes(), 0);
 }
 
-/* a funnel (fmm) but an encoder that cannot sink into one (teImpl bit 8 clear) */
+/* a funnel (fmm) but an encoder that cannot sink into one (teImpl bit 8 clear), as firmware
+ * built for the funnel sees a SoC without one (tracesim run without --funnel, where the
+ * funnel's page is unmapped): perfInit says PERF_ERR_NO_TRACE after reading the encoder's
+ * teImpl only, never the funnel */
 TS_TEST(err_encoder_without_funnel_port) {
     pf_cfg_t c;
     pf_default_cfg(&c);
@@ -565,9 +574,12 @@ TS_TEST(err_encoder_without_funnel_port) {
     c.te.has_funnel = false;
     BEGIN(&c);
     fmm = (struct TfTraceRegMemMap *)PF_FUNNEL_BASE;
-    TS_ASSERT_EQ_I(perfInit(1, 1), PERF_OK);
+    TS_ASSERT_EQ_I(perfInit(1, 1), PERF_ERR_NO_TRACE);
+    TS_ASSERT_EQ_U(pf_cycles(), 1);                         /* the teImpl read, nothing else */
+    TS_ASSERT_EQ_U(pf_funnel_writes(), 0);
+    TS_ASSERT_EQ_U(pf_te_writes(0), 0);
     perfEvent l[] = {GEN(HW_CPU_CYCLES)};
-    TS_ASSERT_EQ_I(perfManualInit(l, 1, CH, perfCount_Raw, 0), PERF_ERR_NO_TRACE);
+    TS_ASSERT_EQ_I(perfManualInit(l, 1, CH, perfCount_Raw, 0), PERF_ERR_NOT_INIT);   /* perfInit failed */
     assert_no_trace();
     assert_counters_untouched();
 }
@@ -1841,7 +1853,7 @@ TS_TEST(mh_num_cores_bounds) {
     TS_ASSERT_EQ_I(perfFuncEntryExitInit(l, 1, CH, perfCount_Raw, 0), PERF_ERR_CORE);
     TS_ASSERT_EQ_I(perfTraceOn(), PERF_ERR_NOT_INIT);
     TS_ASSERT_EQ_I(perfWriteTrace(NULL), PERF_ERR_NOT_INIT);
-    TS_ASSERT_EQ_U(pf_cycles(), 0);
+    TS_ASSERT_EQ_U(pf_cycles(), 1);                         /* perfInit's teImpl probe only */
     TS_ASSERT_EQ_U(pf_lock_held(), 0);
     pf_set_hart(1);
     TS_ASSERT_EQ_I(perfManualInit(l, 1, CH, perfCount_Raw, 0), PERF_OK);
