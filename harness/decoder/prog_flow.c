@@ -150,6 +150,7 @@ void pf_init(pf_t *p, const pf_image_t *img, pf_elem_cb cb, void *ctx) {
     p->img = img;
     p->cb = cb;
     p->ctx = ctx;
+    p->max_count = PF_MAX_COUNT;
 }
 
 void pf_set_insn_cb(pf_t *p, pf_insn_cb icb, void *ictx) { p->icb = icb; p->ictx = ictx; }
@@ -226,7 +227,9 @@ static int walk(pf_t *p, pf_src_t *s, const cur_t *c) {
     const nxd_msg_t *m = c->m;
     int ct;
     while ((ct = ctype(s)) != CT_NONE) {
-        if (!s->pc_valid) return lose(p, s, c, PF_NOSYNC_BAD_FLOW) ? 2 : 1;
+        /* history or a taken count still to use, and far more instructions walked than any
+         * I-CNT pays for: a loop without conditional branches (corrupt trace or image) */
+        if (!s->pc_valid || s->icnt < -(int64_t)p->max_count) return lose(p, s, c, PF_NOSYNC_BAD_FLOW) ? 2 : 1;
         uint64_t pc = s->pc, avail;
         const uint8_t *b = img_at(p->img, pc, 2, &avail);
         uint32_t raw = b ? (uint32_t)b[0] | (uint32_t)b[1] << 8 : 0;
@@ -340,13 +343,13 @@ static int walk(pf_t *p, pf_src_t *s, const cur_t *c) {
 }
 
 /* adds the counts of m; false if they conflict with counts not yet used */
-static bool set_counts(pf_src_t *s, const nxd_msg_t *m) {
+static bool set_counts(pf_src_t *s, const nxd_msg_t *m, uint64_t max) {
     uint64_t icnt = m->fmask & 1u << NXF_I_CNT ? m->f[NXF_I_CNT] : 0;
     uint64_t hist = m->fmask & 1u << NXF_HISTORY ? m->f[NXF_HISTORY] : 0;
     uint64_t tk = 0, ntk = 0;
     if (m->tcode == 27 && m->f[NXF_RCODE] == 9) tk = m->f[NXF_COUNT];
     if (m->tcode == 27 && m->f[NXF_RCODE] == 8) ntk = m->f[NXF_COUNT];
-    if (icnt > (1ull << 40)) return false;                       /* nonsense, and no overflow */
+    if (icnt > max || tk > max || ntk > max) return false;      /* corrupt (prog_flow.h) */
     s->icnt += (int64_t)icnt;
     bool busy = s->histbit >= 0 || s->taken || s->not_taken;
     if (hist) {
@@ -439,7 +442,7 @@ int pf_from_msg(void *vp, const nxd_msg_t *m) {
             rc = emit(p, &c, &e);
         }
     } else if (has_counts(t)) {
-        if (!set_counts(s, m)) {
+        if (!set_counts(s, m, p->max_count)) {
             rc = lose(p, s, &c, PF_NOSYNC_BAD_FLOW);
             msg_addr(s, m, &a);
         } else {

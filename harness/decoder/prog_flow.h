@@ -43,6 +43,10 @@
 #include <stdint.h>
 
 #define PF_STACK_DEPTH 2048
+/* default limit of the I-CNT (16-bit units) and of the taken / not-taken count one message may
+ * bring: encoders report their counters when they fill (RESOURCE FULL; 4096 units on the E31),
+ * so a larger value is corrupt input, and would make a walk over a loop endless */
+#define PF_MAX_COUNT (1u << 20)
 
 /* ---- the program image ------------------------------------------------------------------ */
 typedef struct pf_seg { uint64_t base, size; uint8_t *data; } pf_seg_t;
@@ -135,6 +139,7 @@ typedef struct pf {
     pf_insn_cb icb;         /* NULL: no per-instruction calls */
     void *ictx;
     struct pf_src *s[NXD_MAX_SRC];
+    uint64_t max_count;     /* PF_MAX_COUNT unless changed after pf_init */
     bool oom;
     bool prog;              /* some source carried program trace */
     uint64_t instructions;  /* retired instructions reconstructed */
