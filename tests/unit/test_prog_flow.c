@@ -25,14 +25,14 @@
 #include <stdarg.h>
 
 typedef struct col {
-    pf_elem_t e[64];
+    pf_elem_t e[256];
     unsigned n;
-    pf_insn_t i[64];
+    pf_insn_t i[256];
     unsigned ni;
 } col_t;
 
-static int put(void *c, const pf_elem_t *e) { col_t *o = c; if (o->n < 64) o->e[o->n++] = *e; return 0; }
-static void put_i(void *c, const pf_insn_t *i) { col_t *o = c; if (o->ni < 64) o->i[o->ni++] = *i; }
+static int put(void *c, const pf_elem_t *e) { col_t *o = c; if (o->n < 256) o->e[o->n++] = *e; return 0; }
+static void put_i(void *c, const pf_insn_t *i) { col_t *o = c; if (o->ni < 256) o->i[o->ni++] = *i; }
 
 static pf_image_t img;
 static pf_t pf;
@@ -275,6 +275,25 @@ TS_TEST(bad_flow_and_corrupt) {
     pf_from_msg(&pf, &bad);
     TS_ASSERT_EQ_I(col.e[col.n - 1].type, PF_ELEM_NO_SYNC);
     TS_ASSERT_EQ_I(col.e[col.n - 1].u.nosync.reason, PF_NOSYNC_LOST);
+    TS_ASSERT_EQ_U(pf.lost, 2);
+}
+
+/* hostile input: history to use over a loop without conditional branches (c.j . at 2000)
+ * would walk forever; the walk stops after max_count units and loses the sync. An I-CNT
+ * above max_count is corrupt. */
+TS_TEST(bounded_walks) {
+    setup();
+    static const uint8_t loop[] = {0x01, 0xa0};             /* a001: c.j . */
+    TS_ASSERT_EQ_I(pf_image_add(&img, 0x2000, loop, sizeof loop), 0);
+    pf.max_count = 100;
+    sync_at(0x2000);
+    feed(27, 2, F(NXF_RCODE, 1), F(NXF_HISTORY, 3));
+    TS_ASSERT_EQ_U(pf.instructions, 101);                    /* I-CNT 0 down to -100, then stop */
+    TS_ASSERT_EQ_I(col.e[col.n - 1].type, PF_ELEM_NO_SYNC);
+    TS_ASSERT_EQ_I(col.e[col.n - 1].u.nosync.reason, PF_NOSYNC_BAD_FLOW);
+    sync_at(0x1000);
+    feed(3, 1, F(NXF_I_CNT, 101));
+    TS_ASSERT_EQ_U(pf.instructions, 101);                    /* nothing walked */
     TS_ASSERT_EQ_U(pf.lost, 2);
 }
 
