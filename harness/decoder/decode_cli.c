@@ -485,7 +485,7 @@ int ts_decode_main(int argc, char **argv) {
     }
     if (strcmp(format, "messages") && strcmp(format, "itcprint") && strcmp(format, "csv") &&
         strcmp(format, "timeline") && strcmp(format, "elements") && strcmp(format, "perf") && strcmp(format, "stm") && strcmp(format, "instr")) {
-        fprintf(stderr, "tracesim: unknown format '%s' (messages, elements, itcprint, perf, csv, timeline, stm, instr)\n", format);
+        fprintf(stderr, "tracesim: unknown format '%s' (messages, elements, instr, itcprint, perf, csv, timeline, stm)\n", format);
         return EXIT_USAGE;
     }
     if (!strcmp(format, "instr") && !elf) {
