@@ -297,6 +297,48 @@ TS_TEST(bounded_walks) {
     TS_ASSERT_EQ_U(pf.lost, 2);
 }
 
+/* two sources (SRC 0 and 1) keep their own flow, counts, call stack and last address: hart 1
+ * syncs in f at 1020, hart 0 at 1000; their messages interleave */
+static void feed_src(unsigned src, unsigned tcode, int n, ...) {
+    nxd_msg_t m;
+    memset(&m, 0, sizeof m);
+    m.tcode = (uint8_t)tcode;
+    m.has_src = true;
+    m.src = src;
+    va_list ap;
+    va_start(ap, n);
+    for (int k = 0; k < n; k++) {
+        int f = va_arg(ap, int);
+        uint64_t v = va_arg(ap, uint64_t);
+        m.fmask |= 1u << f;
+        m.f[f] = v;
+    }
+    va_end(ap);
+    pf_from_msg(&pf, &m);
+}
+
+TS_TEST(two_sources) {
+    setup();
+    feed_src(0, 9, 3, F(NXF_SYNC, 5), F(NXF_I_CNT, 0), F(NXF_F_ADDR, 0x1000 >> 1));
+    feed_src(1, 9, 3, F(NXF_SYNC, 5), F(NXF_I_CNT, 0), F(NXF_F_ADDR, 0x1020 >> 1));
+    /* hart 1: c.addi, bne nt, ret (stack empty: to 100e by U-ADDR (100e ^ 1020) >> 1 = 0x17):
+     * I-CNT 1 + 2 + 1 = 4, HIST 0b10 */
+    feed_src(1, 28, 4, F(NXF_B_TYPE, 0), F(NXF_I_CNT, 4), F(NXF_U_ADDR, 0x17), F(NXF_HISTORY, 2));
+    /* hart 0: c.li, beq taken, jal (call), c.addi, bne nt, ret (inferred: 100e), c.jr a5 to 1010
+     * (U-ADDR (1010 ^ 1000) >> 1 = 8): I-CNT 1+2+2+1+2+1+1 = 10, HIST 0b110 */
+    feed_src(0, 28, 4, F(NXF_B_TYPE, 0), F(NXF_I_CNT, 10), F(NXF_U_ADDR, 8), F(NXF_HISTORY, 6));
+    TS_ASSERT_EQ_U(col.ni, 3 + 7);
+    static const uint64_t h1[] = {0x1020, 0x1022, 0x1026};
+    static const uint64_t h0[] = {0x1000, 0x1002, 0x100a, 0x1020, 0x1022, 0x1026, 0x100e};
+    for (unsigned k = 0; k < 3; k++) { TS_ASSERT_EQ_U(col.i[k].src, 1); TS_ASSERT_EQ_U(col.i[k].pc, h1[k]); }
+    for (unsigned k = 0; k < 7; k++) { TS_ASSERT_EQ_U(col.i[3 + k].src, 0); TS_ASSERT_EQ_U(col.i[3 + k].pc, h0[k]); }
+    /* hart 1 goes on at 100e (its c.jr a5, U-ADDR against ITS last address 100e: 0x0f -> 1010) */
+    feed_src(1, 28, 4, F(NXF_B_TYPE, 0), F(NXF_I_CNT, 1), F(NXF_U_ADDR, 0xf), F(NXF_HISTORY, 1));
+    TS_ASSERT_EQ_U(col.i[10].src, 1);
+    TS_ASSERT_EQ_U(col.i[10].pc, 0x100e);
+    TS_ASSERT_EQ_U(pf.lost, 0);
+}
+
 /* timestamps: a message with a time gives a TIMESTAMP element after the ranges it closes */
 TS_TEST(timestamp_after_ranges) {
     setup();
