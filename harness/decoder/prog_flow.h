@@ -7,9 +7,10 @@
  * Facts: ../shared/spec/trace-hw-facts.md section 4 (message fields 4.4, timestamps 4.5,
  * F-ADDR / U-ADDR XOR, I-CNT in 16-bit units including the reporting instruction, HIST with
  * its stop bit, most recent branch in the LSB, BTM vs HTM 4.6, sync rules and the BTM->HTM
- * switch 4.9). Where the facts file is silent, SiFive's decoder (dqr 0.18) behaviour, which
- * the real capture e31_hello_debug.instr.txt.gz records, and the ratified RISC-V N-Trace
- * specification decide:
+ * switch 4.9; B-TYPE 2/3 as N-Trace's exception/interrupt, 4.4). Where the facts file is
+ * silent, the behaviour of SiFive's decoder (dqr 0.18, the public source the facts file cites;
+ * behaviour only, no code taken), which the real capture e31_hello_debug.instr.txt.gz
+ * records instruction by instruction, decides; the N-Trace specification was not needed:
  *  - counts accumulate per source: a message adds its I-CNT to what is left (which may be
  *    negative after history-only messages), and sets HIST (RCODE 1 / TCODE 28/29/33) or a
  *    taken / not-taken repeat count (RESOURCE FULL RCODE 9 / 8); a conditional branch takes
