@@ -7,6 +7,7 @@
 #include "run_losses.h"
 #include "elements.h"
 #include "elf_syms.h"
+#include "flow_cli.h"
 #include "nexus_decode.h"
 #include "perf_decode.h"
 #include "perf_sifive.h"
@@ -45,7 +46,8 @@ static void usage(FILE *f) {
           "      --itc-channel N   ITC print channel 0..31 (default 0)\n"
           "      --perf-channel N  perf library channel 0..31 (default 6)\n"
           "      --elf FILE        name addresses after the functions of this ELF (csv, perf, timeline;\n"
-          "                        default with RUN_DIR: the ELF that ran; a warning if FILE is not it)\n"
+          "                        default with RUN_DIR: the ELF that ran; a warning if FILE is not it);\n"
+          "                        instr, elements: the program whose code the flow follows\n"
           "      --perf-line-time record|value\n"
           "                        perf: stamp counter lines with the record's time (default) or\n"
           "                        with the time of the message that completed each value (SiFive's)\n"
@@ -448,6 +450,14 @@ static int print_elem(void *vctx, const ts_elem_t *e) {
     return 0;
 }
 
+/* --format elements / instr: the message elements (not for instr) and the program flow */
+typedef struct elem_flow { ts_elem_stage_t *es; ts_flow_t *fl; bool instr; } elem_flow_t;
+static int elem_flow_msg(void *v, const nxd_msg_t *m) {
+    elem_flow_t *ef = v;
+    if (!ef->instr && ts_elem_from_msg(ef->es, m)) return 1;
+    return ts_flow_msg(ef->fl, m);
+}
+
 int ts_decode_main(int argc, char **argv) {
     static const struct option opts[] = {
         {"format", required_argument, 0, 'f'}, {"srcbits", required_argument, 0, 1},
@@ -505,8 +515,12 @@ int ts_decode_main(int argc, char **argv) {
         }
     }
     if (strcmp(format, "messages") && strcmp(format, "itcprint") && strcmp(format, "csv") &&
-        strcmp(format, "timeline") && strcmp(format, "elements") && strcmp(format, "perf") && strcmp(format, "stm")) {
-        fprintf(stderr, "tracesim: unknown format '%s' (messages, elements, itcprint, perf, csv, timeline, stm)\n", format);
+        strcmp(format, "timeline") && strcmp(format, "elements") && strcmp(format, "perf") && strcmp(format, "stm") && strcmp(format, "instr")) {
+        fprintf(stderr, "tracesim: unknown format '%s' (messages, elements, instr, itcprint, perf, csv, timeline, stm)\n", format);
+        return EXIT_USAGE;
+    }
+    if (!strcmp(format, "instr") && !elf) {
+        fprintf(stderr, "tracesim: --format instr needs the program: --elf FILE\n");
         return EXIT_USAGE;
     }
     if (optind != argc - 1) {
@@ -612,7 +626,7 @@ int ts_decode_main(int argc, char **argv) {
         snprintf(opath, sizeof opath, "%s/%s", out_dir,
                  !strcmp(format, "messages") ? "messages.jsonl" : !strcmp(format, "csv") ? "perf.csv" :
                  !strcmp(format, "timeline") ? "timeline.json" : !strcmp(format, "elements") ? "elements.txt" :
-                 !strcmp(format, "stm") ? "stm.txt" : "itcprint.txt");
+                 !strcmp(format, "stm") ? "stm.txt" : !strcmp(format, "instr") ? "instr.txt" : "itcprint.txt");
         out = fopen(opath, "w");
         if (!out) { fprintf(stderr, "tracesim: cannot create %s: %s\n", opath, strerror(errno)); free(data); return EXIT_HOST; }
     }
@@ -684,11 +698,24 @@ int ts_decode_main(int argc, char **argv) {
         if (sc.oom) { fprintf(stderr, "tracesim: out of memory\n"); rc = EXIT_HOST; }
         if (sc.corrupt)
             fprintf(stderr, "tracesim: warning: %" PRIu64 " corrupt messages (listed as CORRUPT; decoding resynchronised)\n", sc.corrupt);
-    } else if (!strcmp(format, "elements")) {
+    } else if (!strcmp(format, "elements") || !strcmp(format, "instr")) {
+        /* message elements, then after each message the program-flow elements it gave */
+        bool instr = !strcmp(format, "instr");
+        ts_flow_t *fl = malloc(sizeof *fl);
+        if (!fl || ts_flow_open(fl, out, elf, instr, cfg.srcbits > 0, err, sizeof err)) {
+            fprintf(stderr, "tracesim: %s\n", fl ? err : "out of memory");
+            free(fl);
+            if (out != stdout) fclose(out);
+            free(data);
+            return fl ? EXIT_NO_FILE : EXIT_HOST;
+        }
         ts_elem_stage_t es;
         ts_elem_init(&es, print_elem, out);
-        decode_msgs(&d, data + start, len - start, hart, ts_elem_from_msg, &es);
-        ts_elem_eot(&es, len);
+        elem_flow_t ef = {&es, fl, instr};
+        decode_msgs(&d, data + start, len - start, hart, elem_flow_msg, &ef);
+        if (!instr) ts_elem_eot(&es, len);
+        if (ts_flow_close(fl, len)) { fprintf(stderr, "tracesim: out of memory\n"); rc = EXIT_HOST; }
+        free(fl);
     } else {
         static pctx_t pc;
         memset(&pc, 0, sizeof pc);

@@ -40,6 +40,13 @@ ts_fuzz_target(sweep
   INCLUDES ${H}/sweep ${H}/cli ${CMAKE_SOURCE_DIR}/rtl_model/regs
   SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/sweep/plan.json ${CMAKE_CURRENT_SOURCE_DIR}/sweeps/overhead.json
         ${CMAKE_CURRENT_SOURCE_DIR}/sweeps/mixed.json)
+set(CAPS_DIR ${CMAKE_SOURCE_DIR}/../shared/captures)
+ts_fuzz_target(flow
+  SOURCES ${H}/fuzz/fuzz_flow.c ${H}/decoder/nexus_decode.c ${H}/decoder/prog_flow.c ${H}/decoder/rv_insn.c
+          ${H}/cli/ts_file.c
+  INCLUDES ${H}/decoder ${H}/cli
+  LIBS -lelf -DFUZZ_FLOW_ELF=${CAPS_DIR}/e31_hello_debug.elf
+  SEEDS ${CAPS_DIR}/e31_hello_debug.rtd ${CAPS_DIR}/itc_printf.rtd ${CAPS_DIR}/timestamp.rtd)
 
 add_custom_target(fuzz-nightly
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/nightly.sh ${CMAKE_BINARY_DIR} ${TS_FUZZ_TARGETS}
