@@ -34,6 +34,7 @@
 #include "elements.h"
 #include "nexus_decode.h"
 #include "perf_check.h"
+#include "ts_run_json.h"
 #include "run_folder.h"
 #include "run_losses.h"
 #include <errno.h>
@@ -231,15 +232,6 @@ static char *slurp(const char *dir, const char *name, size_t *len) {
     return ts_read_file(path, len, err, sizeof err);
 }
 
-static bool json_uint(const char *t, const char *key, unsigned *out) {
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\"", key);
-    const char *p = t ? strstr(t, pat) : NULL;
-    if (!p || !(p = strchr(p, ':'))) return false;
-    *out = (unsigned)strtoul(p + 1, NULL, 10);
-    return true;
-}
-
 /* every ITC store hart h's firmware made (itc.csv, every status) against those found in the
  * trace, and what became of the rest; nothing when the trace holds them all */
 static void ck_made_line(const ck_t *c, unsigned h, bool wrapped) {
@@ -420,12 +412,39 @@ int ts_check_main(int argc, char **argv) {
         for (unsigned h = 0; h < NH; h++) free(c.stm[h].r);
         return 126;
     }
-    unsigned max_hart = 0;
+    /* trace.json and itc.csv read strictly: a damaged or forged file is an error naming the
+     * file, the line and what is wrong, never a default or a silent end of the rows */
+    ts_trace_json_t tj;
+    char jpath[4200], jerr[512];
+    snprintf(jpath, sizeof jpath, "%s/trace.json", dir);
+    if (ts_trace_json_read(jpath, &tj, jerr, sizeof jerr)) {
+        fprintf(stderr, "tracesim: check: %s\n", jerr);
+        free(trace); free(json); free(csv);
+        ck_free(&c);
+        return 121;
+    }
+    static const char itc_header[] = "cycle,hart,stimulus,offset,size,value";
+    if (strncmp(csv, itc_header, sizeof itc_header - 1) ||
+        (csv[sizeof itc_header - 1] != '\n' && strncmp(csv + sizeof itc_header - 1, ",status\n", 8))) {
+        fprintf(stderr, "tracesim: check: %s/itc.csv:1: not the header of itc.csv (%s[,status])\n", dir, itc_header);
+        free(trace); free(json); free(csv);
+        ck_free(&c);
+        return 121;
+    }
+    unsigned max_hart = 0, lineno = 1;
     char *line = strchr(csv, '\n');                    /* skip the header */
     while (line) {
         line++;
+        lineno++;
         ts_itc_row_t r;
-        if (!ts_itc_row(line, &r)) break;
+        if (!*line) break;                             /* the end of the file */
+        if (!ts_itc_row(line, &r)) {
+            fprintf(stderr, "tracesim: check: %s/itc.csv:%u: malformed row (cycle,hart,stimulus,offset,size,value[,status] "
+                            "expected)\n", dir, lineno);
+            free(trace); free(json); free(csv);
+            ck_free(&c);
+            return 121;
+        }
         store_t s = {.cycle = r.cycle, .stim = r.stim, .off = r.off, .size = r.size, .value = r.value};
         unsigned hart = r.hart;
         if (hart >= NH) {
@@ -448,19 +467,16 @@ int ts_check_main(int argc, char **argv) {
         c.st[hart][c.n[hart]++] = s;
         line = strchr(line, '\n');
     }
-    unsigned srcbits = 0, tsbits = 40, stopped = 0, lost = 0, harts = 0;
-    json_uint(json, "srcbits", &srcbits);
-    json_uint(json, "tsbits", &tsbits);
-    json_uint(json, "itc_lost", &lost);
-    bool have_harts = json_uint(json, "harts", &harts) && harts >= 1;
-    bool wrapped_stop = strstr(json, "\"stopped_on_wrap\": true") != NULL;
-    bool wrapped = strstr(json, "\"wrapped\": true") != NULL;
+    unsigned srcbits = tj.has_srcbits ? tj.srcbits : 0, tsbits = tj.has_tsbits ? tj.tsbits : 40;
+    unsigned lost = tj.itc_lost > UINT32_MAX ? UINT32_MAX : (unsigned)tj.itc_lost, harts = tj.harts;
+    bool have_harts = tj.has_harts;
+    bool wrapped_stop = tj.stopped_on_wrap;
+    bool wrapped = tj.wrapped;
     /* a trace file shorter than the sink's image (trace.json bytes) was cut: like a stop on
      * wrap, it holds a prefix of what was traced (checked), the rest is counted */
-    unsigned kept = 0;
-    bool file_cut = !wrapped && json_uint(json, "bytes", &kept) && tlen < kept;
+    uint64_t kept = tj.bytes;
+    bool file_cut = !wrapped && kept && tlen < kept;
     if (file_cut) wrapped_stop = true;
-    (void)stopped;
     /* the run's harts: trace.json, else what itc.csv and the SRC width allow */
     if (!have_harts) harts = srcbits ? (1u << (srcbits > 4 ? 4 : srcbits)) : 1;
     c.harts = harts;
@@ -539,7 +555,7 @@ int ts_check_main(int argc, char **argv) {
                     printf("check: %s\n", stop_text);
             }
             if (file_cut)
-                printf("check: the trace file holds %zu of the %u bytes the sink kept (trace.json): it was cut; what came "
+                printf("check: the trace file holds %zu of the %" PRIu64 " bytes the sink kept (trace.json): it was cut; what came "
                        "after the cut is counted above as cut by the stop, not checked\n", tlen, kept);
             stm_summary(&c, nh, wrapped);
             if (c.multi) {

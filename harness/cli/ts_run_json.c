@@ -87,3 +87,58 @@ int ts_run_json_string(const ts_run_json_t *j, const char *key, const char **out
     *out = v->s;
     return 1;
 }
+
+int ts_trace_json_read(const char *path, ts_trace_json_t *t, char *err, size_t errlen) {
+    memset(t, 0, sizeof *t);
+    ts_run_json_t j;
+    int r = ts_run_json_open(&j, path, err, errlen);
+    if (r <= 0) return r;
+    const char *fmt = NULL, *sink = NULL;
+    uint64_t u;
+    int bad = 0;
+#define U(key, min, max, field, has)                                                     \
+    if (!bad) {                                                                         \
+        int k = ts_run_json_uint(&j, key, min, max, &u, err, errlen);                   \
+        if (k < 0) bad = 1;                                                             \
+        else if (k) { field = u; has; }                                                 \
+    }
+#define B(key, field) \
+    if (!bad && ts_run_json_bool(&j, key, &field, err, errlen) < 0) bad = 1;
+    if (!bad && ts_run_json_string(&j, "format", &fmt, err, errlen) < 0) bad = 1;
+    if (!bad && fmt && strcmp(fmt, "tracesim-trace-1")) {
+        snprintf(err, errlen, "%s: \"format\" is \"%.40s\", not tracesim-trace-1 (a trace.json of another program?)", path, fmt);
+        bad = 1;
+    }
+    if (!bad && ts_run_json_string(&j, "sink", &sink, err, errlen) < 0) bad = 1;
+    if (!bad && sink) snprintf(t->sink, sizeof t->sink, "%s", sink);
+    U("srcbits", 0, 8, t->srcbits, t->has_srcbits = true)
+    U("tsbits", 1, 64, t->tsbits, t->has_tsbits = true)
+    U("harts", 1, 8, t->harts, t->has_harts = true)
+    U("sink_width", 4, 32, t->sink_width, (void)0)
+    U("start", 0, UINT64_MAX, t->start, (void)0)
+    U("wp", 0, UINT64_MAX, t->wp, (void)0)
+    U("stopped_at_cycle", 0, UINT64_MAX, t->stopped_at_cycle, (void)0)
+    U("bytes", 0, UINT64_MAX, t->bytes, (void)0)
+    U("messages", 0, UINT64_MAX, t->messages, (void)0)
+    U("itc_lost", 0, UINT64_MAX, t->itc_lost, (void)0)
+    U("itc_stall_cycles", 0, UINT64_MAX, t->itc_stall_cycles, (void)0)
+    U("queued_at_exit", 0, UINT64_MAX, t->queued_at_exit, (void)0)
+    U("bytes_written", 0, UINT64_MAX, t->bytes_written, (void)0)
+    B("through_funnel", t->through_funnel)
+    B("wrapped", t->wrapped)
+    B("stopped_on_wrap", t->stopped_on_wrap)
+#undef U
+#undef B
+    ts_run_json_close(&j);
+    if (bad) return -1;
+    t->found = true;
+    return 0;
+}
+
+int ts_trace_json_beside(const char *trace_path, ts_trace_json_t *t, char *err, size_t errlen) {
+    char jpath[4200];
+    const char *slash = strrchr(trace_path, '/');
+    if (slash) snprintf(jpath, sizeof jpath, "%.*s/trace.json", (int)(slash - trace_path), trace_path);
+    else snprintf(jpath, sizeof jpath, "trace.json");
+    return ts_trace_json_read(jpath, t, err, errlen);
+}

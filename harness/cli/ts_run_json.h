@@ -25,4 +25,25 @@ int ts_run_json_uint(const ts_run_json_t *j, const char *key, uint64_t min, uint
                      size_t errlen);
 int ts_run_json_bool(const ts_run_json_t *j, const char *key, bool *out, char *err, size_t errlen);
 int ts_run_json_string(const ts_run_json_t *j, const char *key, const char **out, char *err, size_t errlen);
+
+/* trace.json of a run (what `tracesim run` writes beside trace.rtd), every key typed and
+ * range-checked. Keys that are absent keep their zero/false value (and has_* is false); a key
+ * of the wrong type or out of range, or a "format" other than tracesim-trace-1, is an error. */
+typedef struct ts_trace_json {
+    bool found;                      /* the file exists (and was valid) */
+    bool has_srcbits, has_tsbits, has_harts;
+    unsigned srcbits;                /* 0..8 */
+    unsigned tsbits;                 /* 1..64 */
+    unsigned harts;                  /* 1..8 */
+    unsigned sink_width;             /* 0 (absent) or 4..32 */
+    bool through_funnel, wrapped, stopped_on_wrap;
+    uint64_t start, wp, stopped_at_cycle, bytes, messages, itc_lost, itc_stall_cycles, queued_at_exit, bytes_written;
+    char sink[16];                   /* "sram", "sba", ... or "" */
+} ts_trace_json_t;
+
+/* reads path (a trace.json): 0 (t->found false when there is no such file), or -1 with
+ * "PATH:LINE: what" in err */
+int ts_trace_json_read(const char *path, ts_trace_json_t *t, char *err, size_t errlen);
+/* the same for the trace.json in the folder of a trace file */
+int ts_trace_json_beside(const char *trace_path, ts_trace_json_t *t, char *err, size_t errlen);
 #endif

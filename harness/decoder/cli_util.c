@@ -7,20 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include "nexus_decode.h"
-
-bool ts_json_uint(const char *text, const char *key, unsigned *out) {
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\"", key);
-    const char *p = strstr(text, pat);
-    if (!p) return false;
-    p = strchr(p + strlen(pat), ':');
-    if (!p) return false;
-    char *end;
-    unsigned long v = strtoul(p + 1, &end, 10);
-    if (end == p + 1) return false;
-    *out = (unsigned)v;
-    return true;
-}
+#include "ts_run_json.h"
 
 char *ts_read_file(const char *path, size_t *len, char *err, size_t errlen) {
     FILE *f = fopen(path, "rb");
@@ -50,38 +37,16 @@ void ts_perf_diag(uint64_t *errors, uint64_t *gaps, unsigned core, uint64_t offs
         fprintf(stderr, "tracesim: perf data error (hart %u, trace offset %" PRIu64 "): %s\n", core, offset, what);
 }
 
-/* trace.json in the folder of trace_path, or NULL */
-static char *trace_json(const char *trace_path) {
-    char jpath[4096], err[256];
-    snprintf(jpath, sizeof jpath, "%s", trace_path);
-    char *slash = strrchr(jpath, '/');
-    snprintf(slash ? slash + 1 : jpath, sizeof jpath - (size_t)(slash ? slash + 1 - jpath : 0), "trace.json");
-    size_t jlen;
-    return ts_read_file(jpath, &jlen, err, sizeof err);
-}
-
-static bool json_u64(const char *text, const char *key, uint64_t *out) {
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\"", key);
-    const char *p = strstr(text, pat);
-    if (!p || !(p = strchr(p + strlen(pat), ':'))) return false;
-    char *end;
-    unsigned long long v = strtoull(p + 1, &end, 10);
-    if (end == p + 1) return false;
-    *out = v;
-    return true;
-}
-
 void ts_trace_info(const char *trace_path, ts_trace_info_t *ti) {
     memset(ti, 0, sizeof *ti);
-    char *json = trace_json(trace_path);
-    if (!json) return;
+    ts_trace_json_t tj;
+    char err[512];
+    if (ts_trace_json_beside(trace_path, &tj, err, sizeof err) || !tj.found) return;   /* ts_trace_harts reports it */
     ti->found = true;
-    ti->wrapped = strstr(json, "\"wrapped\": true") != NULL;
-    ti->stopped = strstr(json, "\"stopped_on_wrap\": true") != NULL;
-    json_u64(json, "bytes", &ti->bytes);
-    json_u64(json, "bytes_written", &ti->written);
-    free(json);
+    ti->wrapped = tj.wrapped;
+    ti->stopped = tj.stopped_on_wrap;
+    ti->bytes = tj.bytes;
+    ti->written = tj.bytes_written;
 }
 
 size_t ts_wrap_start(const uint8_t *buf, size_t len) {
@@ -187,22 +152,22 @@ int ts_write_perf_config(const char *run_dir, char *err, size_t errlen) {
 }
 
 void ts_trace_defaults(const char *trace_path, int *srcbits, int *tssize) {
-    char *json = trace_json(trace_path);
-    unsigned u;
-    if (json && *srcbits < 0 && ts_json_uint(json, "srcbits", &u) && u <= 8) *srcbits = (int)u;
-    if (json && *tssize < 0 && ts_json_uint(json, "tsbits", &u) && u >= 1 && u <= 64) *tssize = (int)u;
-    free(json);
+    ts_trace_json_t tj;
+    char err[512];
+    if (!ts_trace_json_beside(trace_path, &tj, err, sizeof err)) {
+        if (*srcbits < 0 && tj.has_srcbits) *srcbits = (int)tj.srcbits;
+        if (*tssize < 0 && tj.has_tsbits) *tssize = (int)tj.tsbits;
+    }
     if (*srcbits < 0) *srcbits = 0;
     if (*tssize < 0) *tssize = 40;
 }
 
 int ts_trace_harts(const char *trace_path, int *srcbits, int *tssize, int hart, unsigned *harts,
                    bool *harts_known, char *err, size_t errlen) {
-    char *json = trace_json(trace_path);
-    unsigned jsrc = 0, jharts = 0;
-    bool have_src = json && ts_json_uint(json, "srcbits", &jsrc) && jsrc <= 8;
-    bool have_harts = json && ts_json_uint(json, "harts", &jharts) && jharts >= 1;
-    free(json);
+    ts_trace_json_t tj;
+    if (ts_trace_json_beside(trace_path, &tj, err, errlen)) return -1;   /* a damaged trace.json: say where */
+    unsigned jsrc = tj.srcbits, jharts = tj.harts;
+    bool have_src = tj.has_srcbits, have_harts = tj.has_harts;
     if (*srcbits >= 0 && have_src && (unsigned)*srcbits != jsrc) {
         snprintf(err, errlen, "--srcbits %d does not match the trace: trace.json says srcbits %u (%u hart%s)", *srcbits,
                  jsrc, have_harts ? jharts : 1u, have_harts && jharts == 1 ? "" : have_harts ? "s" : "");

@@ -11,15 +11,14 @@
 /* the whole file, NUL-terminated (*len excludes the NUL); NULL with a one-line reason in err
  * if it cannot be opened, is not a regular file, or memory runs out */
 char *ts_read_file(const char *path, size_t *len, char *err, size_t errlen);
-/* "key": number from a small JSON text; false if absent */
-bool ts_json_uint(const char *text, const char *key, unsigned *out);
 /* fills *srcbits / *tssize (when they are < 0, i.e. not given on the command line) from
  * trace.json in the trace's folder ("srcbits" 0..8, "tsbits" 1..64); then applies the
  * defaults 0 and 40 for what is still unknown */
 void ts_trace_defaults(const char *trace_path, int *srcbits, int *tssize);
 /* ts_trace_defaults, then the harts (SRC values) of the trace: *harts = trace.json's "harts",
  * else 2^srcbits with SRC fields, else 1 (*harts_known: trace.json said it). Returns -1 with
- * a one-line reason in err (a usage error) when --srcbits was given (*srcbits >= 0 on entry)
+ * a one-line reason in err (a usage error) when trace.json is damaged (a key of the wrong type
+ * or out of range: "PATH:LINE: what"), when --srcbits was given (*srcbits >= 0 on entry)
  * and differs from trace.json's, when trace.json's harts do not fit in srcbits bits, or when
  * hart >= 0 (--hart) is not one of the trace's harts; else 0. Several harts without SRC
  * fields (srcbits 0: their messages cannot be told apart) give a warning on stderr. */

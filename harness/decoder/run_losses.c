@@ -2,29 +2,10 @@
 #include "run_losses.h"
 #include "cli_util.h"
 #include "perf_decode.h"
+#include "ts_run_json.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-static bool json_u64(const char *text, const char *key, uint64_t *out) {
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\"", key);
-    const char *p = text ? strstr(text, pat) : NULL;
-    if (!p || !(p = strchr(p + strlen(pat), ':'))) return false;
-    while (*++p == ' ') {}
-    if (*p < '0' || *p > '9') return false;
-    *out = strtoull(p, NULL, 10);
-    return true;
-}
-
-static bool json_true(const char *text, const char *key) {
-    char pat[64];
-    snprintf(pat, sizeof pat, "\"%s\"", key);
-    const char *p = text ? strstr(text, pat) : NULL;
-    if (!p || !(p = strchr(p + strlen(pat), ':'))) return false;
-    while (*++p == ' ') {}
-    return !strncmp(p, "true", 4);
-}
 
 static char *slurp(const char *dir, const char *name) {
     char path[4200], err[256];
@@ -42,21 +23,22 @@ static void count_record(void *ctx, const perf_record_t *r) {
 
 int ts_losses_read(const char *run_dir, int channel, ts_losses_t *l, char *err, size_t errlen) {
     memset(l, 0, sizeof *l);
-    char *json = slurp(run_dir, "trace.json"), *stats = slurp(run_dir, "stats.txt");
-    if (json) {
-        l->stopped = json_true(json, "stopped_on_wrap");
-        l->wrapped = json_true(json, "wrapped");
-        json_u64(json, "stopped_at_cycle", &l->stop_cycle);
-        uint64_t bytes = 0, written = 0;
-        if (json_u64(json, "bytes", &bytes) && json_u64(json, "bytes_written", &written) && written > bytes)
-            l->overwritten = written - bytes;
+    char jpath[4200];
+    snprintf(jpath, sizeof jpath, "%s/trace.json", run_dir);
+    ts_trace_json_t tj;
+    if (ts_trace_json_read(jpath, &tj, err, errlen)) return -1;        /* damaged: say where */
+    char *stats = slurp(run_dir, "stats.txt");
+    if (tj.found) {
+        l->stopped = tj.stopped_on_wrap;
+        l->wrapped = tj.wrapped;
+        l->stop_cycle = tj.stopped_at_cycle;
+        if (tj.bytes_written > tj.bytes) l->overwritten = tj.bytes_written - tj.bytes;
     }
     if (stats) {
         const char *p = strstr(stats, "cycles ");
         while (p && p != stats && p[-1] != '\n') p = strstr(p + 1, "cycles ");
         if (p) l->cycles = strtoull(p + 7, NULL, 10);
     }
-    free(json);
     free(stats);
     if (channel < 0) {
         char path[4200], e[256];

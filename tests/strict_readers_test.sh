@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# strict_readers_test.sh TRACESIM FW.elf CASE - a run folder's files damaged or forged, one
+# way per case: the reader names the file, the line and what is wrong, exits non-zero, and
+# never takes a default or stops reading quietly (issue: `check` passed on a garbage last row
+# of itc.csv, "srcbits": 4294967297 read as 1, "harts": -1 as 4294967295).
+#   itc_garbage    a garbage row appended to itc.csv: check exits 121 naming itc.csv:LINE
+#   itc_junk_mid   a junk row in the middle of itc.csv: the same, with that row's line
+#   itc_no_header  itc.csv without its header: check exits 121 naming itc.csv:1
+#   json_harts     "harts": -1 in trace.json: check, decode and report exit non-zero naming trace.json:LINE
+#   json_srcbits   "srcbits": 4294967297: the same
+#   json_garbage   trace.json is not JSON: the same
+#   json_nospace   "wrapped":true written without a space is seen (decode notes the wrap)
+set -u
+ts=$1 fw=$2 case=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail() { echo "FAIL ($case): $*"; exit 1; }
+run=$tmp/run
+"$ts" run -q -o "$run" "$fw" > /dev/null 2>&1 || fail "the run failed"
+"$ts" check "$run" > /dev/null 2>&1 || fail "check fails on the untouched run"
+expect() {   # expect STATUS REGEX -- command...: status and a one-line stderr matching REGEX
+  local want=$1 re=$2; shift 3
+  "$@" > "$tmp/out" 2> "$tmp/err" < /dev/null
+  local rc=$?
+  [ $rc = "$want" ] || fail "$*: exit $rc, expected $want; stderr: $(head -c 400 "$tmp/err")"
+  grep -Eq -- "$re" "$tmp/err" || fail "$*: stderr '$(head -c 400 "$tmp/err")' does not match /$re/"
+}
+lines=$(wc -l < "$run/itc.csv")
+case $case in
+itc_garbage)   echo "garbage,row" >> "$run/itc.csv"
+               expect 121 "itc.csv:$((lines + 1)): malformed row" -- "$ts" check "$run" ;;
+itc_junk_mid)  sed -i '3s/.*/3,0,six,0,4,0x1/' "$run/itc.csv"
+               expect 121 "itc.csv:3: malformed row" -- "$ts" check "$run" ;;
+itc_no_header) sed -i '1d' "$run/itc.csv"
+               expect 121 "itc.csv:1: not the header of itc.csv" -- "$ts" check "$run" ;;
+json_harts|json_srcbits|json_garbage)
+  case $case in
+    json_harts)   sed -i 's/"harts": 1/"harts": -1/' "$run/trace.json"; re='trace.json:[0-9]+: "harts" must be a whole number from 1 to 8, not -1' ;;
+    json_srcbits) sed -i 's/"srcbits": 0/"srcbits": 4294967297/' "$run/trace.json"; re='trace.json:[0-9]+: "srcbits" must be a whole number from 0 to 8, not 4294967297' ;;
+    json_garbage) echo 'not json at all' > "$run/trace.json"; re='trace.json:1: ' ;;
+  esac
+  expect 121 "$re" -- "$ts" check "$run"
+  expect 120 "$re" -- "$ts" decode "$run/trace.rtd"
+  expect 120 "$re" -- "$ts" report "$run"
+  ;;
+json_nospace)  sed -i 's/"wrapped": false/"wrapped":true/' "$run/trace.json"
+               "$ts" decode "$run/trace.rtd" > /dev/null 2> "$tmp/err" || fail "decode failed: $(cat "$tmp/err")"
+               grep -q "the sink buffer wrapped (trace.json)" "$tmp/err" || fail "\"wrapped\":true not seen: $(cat "$tmp/err")" ;;
+*) fail "unknown case" ;;
+esac
+echo "ok: $case"
