@@ -1,6 +1,8 @@
 /* overhead.c - `tracesim overhead`: see overhead.h. */
 #include "cli_util.h"
 #include "overhead.h"
+#include "sweep_json.h"
+#include "ts_opts.h"
 #include "overhead_int.h"
 #include "elements.h"
 #include "nexus_decode.h"
@@ -169,25 +171,26 @@ static bool csv_value(const char *text, const char *col, uint64_t *v) {
     return parse_u64(p, v);
 }
 
-/* trace.json: the text after `"key":` and blanks, or NULL */
-static const char *json_value(const char *text, const char *key) {
-    char pat[64];
-    if (ovh_fmt(pat, sizeof pat, "\"%s\"", key)) return NULL;
-    const char *p = strstr(text, pat);
-    if (!p) return NULL;
-    p += strlen(pat);
-    while (*p == ' ') p++;
-    if (*p++ != ':') return NULL;
-    while (*p == ' ') p++;
-    return p;
+/* trace.json's text through the strict JSON reader (sweep_json.h): a key of the wrong type
+ * or out of range reads as absent, never as a number taken from the middle of the text */
+static const sj_value_t *json_member(const char *text, const char *key, sj_value_t **root) {
+    char jerr[128];
+    *root = sj_parse(text, strlen(text), jerr, sizeof jerr);
+    return *root ? sj_get(*root, key) : NULL;
 }
 bool ovh_json_true(const char *text, const char *key) {
-    const char *p = json_value(text, key);
-    return p && !strncmp(p, "true", 4);
+    sj_value_t *root;
+    const sj_value_t *v = json_member(text, key, &root);
+    bool t = v && v->type == SJ_BOOL && v->b;
+    sj_free(root);
+    return t;
 }
-bool ovh_json_u64(const char *text, const char *key, uint64_t *v) {
-    const char *p = json_value(text, key);
-    return p && parse_u64(p, v);
+bool ovh_json_u64(const char *text, const char *key, uint64_t *out) {
+    sj_value_t *root;
+    const sj_value_t *v = json_member(text, key, &root);
+    bool ok = v && v->type == SJ_NUMBER && !ts_parse_uint(v->s, 0, UINT64_MAX, 0, out);
+    sj_free(root);
+    return ok;
 }
 
 /* ---- the runs -------------------------------------------------------------------------- */

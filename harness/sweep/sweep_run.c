@@ -5,6 +5,7 @@
 #define _GNU_SOURCE                     /* nftw */
 #include "cli_util.h"
 #include "sweep_run.h"
+#include "ts_run_json.h"
 #include "elements.h"
 #include "nexus_decode.h"
 #include "perf_decode.h"
@@ -240,20 +241,18 @@ static int elem_to_perf(void *ctx, const ts_elem_t *e) {
 /* complete perf records of run/trace.rtd (settings from trace.json); no trace: 0 */
 static int count_records(const char *run, unsigned channel, uint64_t *records) {
     char path[SW_PATH];
-    size_t len, jl;
+    size_t len;
     *records = 0;
     if (fmt(path, sizeof path, "%s/trace.rtd", run)) return -1;
     uint8_t *data = (uint8_t *)slurp(path, &len);
     if (!data) return 0;
     unsigned srcbits = 0, tsbits = 40;
     if (!fmt(path, sizeof path, "%s/trace.json", run)) {
-        char *json = slurp(path, &jl), jerr[128];
-        sj_value_t *j = json ? sj_parse(json, jl, jerr, sizeof jerr) : NULL;
-        const sj_value_t *v;
-        if ((v = sj_get(j, "srcbits")) && v->type == SJ_NUMBER && atoi(v->s) >= 0 && atoi(v->s) <= 8) srcbits = (unsigned)atoi(v->s);
-        if ((v = sj_get(j, "tsbits")) && v->type == SJ_NUMBER && atoi(v->s) >= 1 && atoi(v->s) <= 64) tsbits = (unsigned)atoi(v->s);
-        sj_free(j);
-        free(json);
+        ts_trace_json_t tj;                 /* typed and range-checked (ts_run_json.h) */
+        char jerr[512];
+        if (ts_trace_json_read(path, &tj, jerr, sizeof jerr)) { free(data); return -1; }
+        if (tj.has_srcbits) srcbits = tj.srcbits;
+        if (tj.has_tsbits) tsbits = tj.tsbits;
     }
     nxd_cfg_t cfg = {srcbits, tsbits};
     perf_dec_t *pd = malloc(sizeof *pd);

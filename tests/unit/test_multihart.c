@@ -540,7 +540,7 @@ static void check_folder(pk_t *p, bool drop_hart1_second, uint32_t hart1_first) 
     write_file("trace.rtd", p->b, p->n);
     write_json(2, 1, 0);
     char itc[512];
-    snprintf(itc, sizeof itc, "cycle,hart,stim,off,size,value\n"
+    snprintf(itc, sizeof itc, "cycle,hart,stimulus,offset,size,value\n"
                               "100,0,6,0,4,0x0000000a\n100,1,6,0,4,0x%08x\n101,0,6,2,2,0x0000000d\n102,1,6,3,1,0x0000000c\n",
              hart1_first);
     write_text("itc.csv", itc);
@@ -594,7 +594,7 @@ TS_TEST(check_one_time_base_for_all_harts) {
     dqm(&p, 1, 0x18, 0xB, 4109);
     write_file("trace.rtd", p.b, p.n);
     write_json(2, 1, 0);
-    write_text("itc.csv", "cycle,hart,stim,off,size,value\n100,0,6,0,4,0x0000000a\n100,1,6,0,4,0x0000000b\n");
+    write_text("itc.csv", "cycle,hart,stimulus,offset,size,value\n100,0,6,0,4,0x0000000a\n100,1,6,0,4,0x0000000b\n");
     TS_ASSERT_EQ_I(check(), 1);
     TS_ASSERT_STR_EQ(outbuf, "tracesim: check FAILED: hart 1: store 1 at cycle 100 has timestamp 4109: 3 cycles off (expected store "
                              "cycle + 4006, the one time base of every hart)\n");
@@ -611,7 +611,7 @@ TS_TEST(check_rejects_a_source_that_is_not_a_hart) {
     dqm(&p, 2, 0x18, 0xB, 4106);
     write_file("trace.rtd", p.b, p.n);
     write_json(2, 2, 0);
-    write_text("itc.csv", "cycle,hart,stim,off,size,value\n100,0,6,0,4,0x0000000a\n");
+    write_text("itc.csv", "cycle,hart,stimulus,offset,size,value\n100,0,6,0,4,0x0000000a\n");
     TS_ASSERT_EQ_I(check(), 1);
     TS_ASSERT(strstr(outbuf, "comes from source 2, but the run has 2 harts"));
     cleanup();
