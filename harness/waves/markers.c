@@ -155,7 +155,7 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
     free(pd);
     if (have_syms) elf_syms_free(&syms);
     if (oom) { snprintf(err, errlen, "out of memory"); return -1; }
-    qsort(ms->m, ms->n, sizeof *ms->m, cmp_marker);
+    if (ms->n) qsort(ms->m, ms->n, sizeof *ms->m, cmp_marker);   /* no markers: m may be NULL */
     return 0;
 }
 

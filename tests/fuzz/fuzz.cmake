@@ -2,7 +2,8 @@
 # when clang is found). ts_fuzz_target(NAME SOURCES files... [INCLUDES dirs...] [LIBS flags...]
 # [SEEDS files...] [SECONDS n]) builds NAME with clang -fsanitize=fuzzer,address,undefined and
 # adds the ctest test fuzz.NAME: a short run (SECONDS, default 10) from a fresh corpus made of
-# the SEEDS; any sanitizer report or libFuzzer error fails it. `cmake --build build --target
+# the SEEDS; the fuzzer's own exit status (non-zero on a crash, leak, timeout or sanitizer
+# report) and any such report in its log fail it. `cmake --build build --target
 # fuzz-nightly` runs every target for longer (tests/fuzz/nightly.sh, FUZZ_SECONDS each).
 set(TS_FUZZ_TARGETS "" CACHE INTERNAL "")
 function(ts_fuzz_target name)
@@ -23,7 +24,7 @@ function(ts_fuzz_target name)
   set(corpus ${CMAKE_BINARY_DIR}/test-runs/fuzz_${name})
   string(REPLACE ";" " " seeds "${F_SEEDS}")
   add_test(NAME fuzz.${name} COMMAND sh -c
-    "rm -rf ${corpus} && mkdir -p ${corpus} && for s in ${seeds}; do cp \"$s\" ${corpus}/ || exit 1; done; ${CMAKE_BINARY_DIR}/fuzz_${name} -max_total_time=${F_SECONDS} -timeout=5 -rss_limit_mb=1024 -print_final_stats=1 ${corpus} 2>&1 | tail -5")
+    "rm -rf ${corpus} && mkdir -p ${corpus} && for s in ${seeds}; do cp \"$s\" ${corpus}/ || exit 1; done; cd ${corpus}/.. && ${CMAKE_BINARY_DIR}/fuzz_${name} -max_total_time=${F_SECONDS} -timeout=5 -rss_limit_mb=1024 -print_final_stats=1 ${corpus} > ${corpus}.log 2>&1; rc=$?; grep -E 'ERROR|SUMMARY|runtime error|deadly' ${corpus}.log; tail -5 ${corpus}.log; exit $rc")
   set_tests_properties(fuzz.${name} PROPERTIES LABELS fuzz TIMEOUT 120
     FAIL_REGULAR_EXPRESSION "ERROR: libFuzzer|ERROR: AddressSanitizer|runtime error|SUMMARY|deadly signal")
   set(TS_FUZZ_TARGETS ${TS_FUZZ_TARGETS} ${name} CACHE INTERNAL "")
@@ -47,6 +48,21 @@ ts_fuzz_target(flow
   INCLUDES ${H}/decoder ${H}/cli
   LIBS -lelf -DFUZZ_FLOW_ELF=${CAPS_DIR}/e31_hello_debug.elf
   SEEDS ${CAPS_DIR}/e31_hello_debug.rtd ${CAPS_DIR}/itc_printf.rtd ${CAPS_DIR}/timestamp.rtd)
+
+# the perf decoder's store path (what itc.csv feeds): 40-bit timestamps, every channel, cuts
+ts_fuzz_target(perfstore
+  SOURCES ${H}/fuzz/fuzz_perfstore.c ${H}/decoder/perf_decode.c ${H}/report/profile.c
+  INCLUDES ${H}/decoder ${H}/report ${CMAKE_SOURCE_DIR}/rtl_model/regs
+  SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/perfstore/fib_stores.bin)
+# every run-folder reader (trace.json, stats.txt, itc.csv, perf_config.txt, marks.csv,
+# trace_events.csv, stm.csv): the whole host library, built with clang
+file(GLOB TS_FUZZ_LIB_SRC ${H}/cli/*.c ${H}/decoder/*.c ${H}/check/*.c ${H}/report/*.c ${H}/waves/*.c ${H}/sweep/*.c)
+ts_fuzz_target(runfolder
+  SOURCES ${H}/fuzz/fuzz_runfolder.c ${TS_FUZZ_LIB_SRC}
+  INCLUDES ${H}/cli ${H}/decoder ${H}/check ${H}/report ${H}/waves ${H}/sweep ${CMAKE_SOURCE_DIR}/rtl_model/regs
+  LIBS -ldw -lelf
+  SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/runfolder/trace_json ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/runfolder/itc_csv
+        ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/runfolder/stats_txt)
 
 add_custom_target(fuzz-nightly
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/nightly.sh ${CMAKE_BINARY_DIR} ${TS_FUZZ_TARGETS}

@@ -18,6 +18,6 @@ if(CLANG)
     COMMENT "Building the libFuzzer software trace decoder target")
   add_custom_target(fuzz_stm_target ALL DEPENDS ${CMAKE_BINARY_DIR}/fuzz_stm)
   add_test(NAME fuzz.stm COMMAND sh -c
-    "rm -rf ${RUNS}/fuzz_stm && mkdir -p ${RUNS}/fuzz_stm && ${CMAKE_BINARY_DIR}/fuzz_stm -max_total_time=10 -timeout=5 -rss_limit_mb=1024 -print_final_stats=1 ${RUNS}/fuzz_stm 2>&1 | tail -5")
+    "rm -rf ${RUNS}/fuzz_stm && mkdir -p ${RUNS}/fuzz_stm && cd ${RUNS} && ${CMAKE_BINARY_DIR}/fuzz_stm -max_total_time=10 -timeout=5 -rss_limit_mb=1024 -print_final_stats=1 ${RUNS}/fuzz_stm > ${RUNS}/fuzz_stm.log 2>&1; rc=$?; grep -E 'ERROR|SUMMARY|runtime error|deadly' ${RUNS}/fuzz_stm.log; tail -5 ${RUNS}/fuzz_stm.log; exit $rc")
   set_tests_properties(fuzz.stm PROPERTIES TIMEOUT 120 FAIL_REGULAR_EXPRESSION "ERROR: libFuzzer|ERROR: AddressSanitizer|runtime error|SUMMARY")
 endif()
