@@ -35,6 +35,7 @@
 #include "nexus_decode.h"
 #include "perf_check.h"
 #include "ts_run_json.h"
+#include "ts_opts.h"
 #include "run_folder.h"
 #include "run_losses.h"
 #include <errno.h>
@@ -354,12 +355,8 @@ int ts_check_main(int argc, char **argv) {
         }
         if (!strcmp(argv[i], "--perf-config") && i + 1 < argc) { perf_config = argv[++i]; continue; }
         if (!strcmp(argv[i], "--perf-channel") && i + 1 < argc) {
-            char *end;
-            unsigned long v = strtoul(argv[++i], &end, 0);
-            if (*end || v > 31) {
-                fprintf(stderr, "tracesim: invalid value '%s' for --perf-channel (0..31)\n", argv[i]);
-                return 120;
-            }
+            uint64_t v;
+            if (ts_opt_uint("--perf-channel", argv[++i], 0, 31, &v)) return 120;
             perf_channel = (unsigned)v;
         } else if (!strcmp(argv[i], "--elf") && i + 1 < argc) {
             elf = argv[++i];

@@ -222,3 +222,21 @@ void ts_opts_markdown(FILE *f, const ts_opt_t *table) {
         fputs(" |\n", f);
     }
 }
+
+int ts_opt_uint(const char *opt, const char *val, uint64_t min, uint64_t max, uint64_t *out) {
+    if (!ts_parse_uint(val, min, max, 0, out)) return 0;
+    fprintf(stderr, "tracesim: invalid value '%.200s' for %s (%" PRIu64 " to %" PRIu64 ")\n", val, opt, min, max);
+    return -1;
+}
+
+int ts_opt_real(const char *opt, const char *val, double rmin, double rmax, double *out) {
+    char *end;
+    errno = 0;
+    double r = (*val == ' ' || *val == '\t' || !*val) ? NAN : strtod(val, &end);
+    if (!isnan(r) && !*end && !errno && isfinite(r) && r >= rmin && r <= rmax) {
+        *out = r;
+        return 0;
+    }
+    fprintf(stderr, "tracesim: invalid value '%.200s' for %s (%g to %g)\n", val, opt, rmin, rmax);
+    return -1;
+}

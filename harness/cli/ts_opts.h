@@ -67,6 +67,12 @@ int ts_parse_uint(const char *s, uint64_t min, uint64_t max, unsigned flags, uin
 /* "0 to 64", "4096 to 1073741824; suffixes K, M, G": the range as the messages say it */
 void ts_opt_range(const ts_opt_t *opt, char *buf, size_t len);
 
+/* for commands still parsing their own arguments: val as a number of [min, max] (ts_parse_uint,
+ * no suffixes) or a finite real of [rmin, rmax]; 0, or -1 after printing "tracesim: invalid
+ * value 'VAL' for OPT (MIN to MAX)" */
+int ts_opt_uint(const char *opt, const char *val, uint64_t min, uint64_t max, uint64_t *out);
+int ts_opt_real(const char *opt, const char *val, double rmin, double rmax, double *out);
+
 /* the options part of --help: one entry per option, "  -o, --out DIR" then the help text
  * from column 25 (or on the next line when the left part is longer) */
 void ts_opts_help(FILE *f, const ts_opt_t *table);

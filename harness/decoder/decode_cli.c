@@ -3,6 +3,7 @@
  * itcprint (strings printed through ITC on one channel), perf, csv, timeline and stm
  * (software trace port events, stm_decode.h). */
 #include "decode_cli.h"
+#include "ts_opts.h"
 #include "cli_util.h"
 #include "run_losses.h"
 #include "elements.h"
@@ -471,19 +472,14 @@ int ts_decode_main(int argc, char **argv) {
     int srcbits = -1, tssize = -1, channel = 0, perf_channel = -1, hart = -1, c;
     double tick_hz = 100e6;
     bool value_time = false;
-    char *end;
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":f:o:h", opts, NULL)) != -1) {
-        long v = 0;
+        uint64_t v = 0;                      /* numbers: one parser, the range in the message */
         if (c == 1 || c == 2 || c == 3 || c == 4 || c == 9) {
-            v = strtol(optarg, &end, 0);
-            if (*end || end == optarg || v < 0 || (c == 1 && v > 8) || (c == 2 && (v < 1 || v > 64)) || ((c == 3 || c == 4) && v > 31) ||
-                (c == 9 && v >= NXD_MAX_SRC)) {
-                fprintf(stderr, "tracesim: invalid value '%s' for %s (see tracesim decode --help)\n", optarg,
-                        c == 1 ? "--srcbits" : c == 2 ? "--tssize" : c == 3 ? "--itc-channel" : c == 4 ? "--perf-channel" : "--hart");
+            const char *name = c == 1 ? "--srcbits" : c == 2 ? "--tssize" : c == 3 ? "--itc-channel" : c == 4 ? "--perf-channel" : "--hart";
+            if (ts_opt_uint(name, optarg, c == 2 ? 1 : 0, c == 1 ? 8 : c == 2 ? 64 : c == 9 ? NXD_MAX_SRC - 1 : 31, &v))
                 return EXIT_USAGE;
-            }
         }
         switch (c) {
         case 'f': format = optarg; break;
@@ -494,11 +490,7 @@ int ts_decode_main(int argc, char **argv) {
         case 4: perf_channel = (int)v; break;
         case 5: elf = optarg; break;
         case 6:
-            tick_hz = strtod(optarg, &end);
-            if (*end || end == optarg || !(tick_hz > 0)) {
-                fprintf(stderr, "tracesim: invalid value '%s' for --tick-hz (see tracesim decode --help)\n", optarg);
-                return EXIT_USAGE;
-            }
+            if (ts_opt_real("--tick-hz", optarg, 1, 1e15, &tick_hz)) return EXIT_USAGE;   /* "ts": inf never */
             break;
         case 7:
             if (strcmp(optarg, "record") && strcmp(optarg, "value")) {

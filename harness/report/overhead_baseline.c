@@ -8,6 +8,7 @@
  * CSV (OUTDIR/overhead.csv) and a bar chart of the overhead (OUTDIR/overhead.svg). */
 #include "cli_util.h"
 #include "overhead_int.h"
+#include "ts_opts.h"
 #include "run_folder.h"
 #include <errno.h>
 #include <getopt.h>
@@ -253,12 +254,8 @@ int ovh_baseline_main(int argc, char **argv) {
         case 1: base = optarg; break;
         case 'o': out = optarg; break;
         case 2: {
-            char *end;
-            unsigned long v = strtoul(optarg, &end, 0);
-            if (*end || end == optarg || optarg[0] == '-' || v > 31) {
-                fprintf(stderr, "tracesim: invalid value '%s' for --perf-channel (0..31)\n", optarg);
-                return B_USAGE;
-            }
+            uint64_t v;
+            if (ts_opt_uint("--perf-channel", optarg, 0, 31, &v)) return B_USAGE;
             channel = (unsigned)v;
             break;
         }

@@ -12,6 +12,7 @@
 #include "nexus_decode.h"
 #include "perf_decode.h"
 #include "profile.h"
+#include "ts_opts.h"
 #include "run_folder.h"
 #include <sys/stat.h>
 #include "src_lines.h"
@@ -126,16 +127,11 @@ int ts_report_main(int argc, char **argv) {
     opterr = 0;
     optind = 1;
     while ((c = getopt_long(argc, argv, ":f:o:h", opts, NULL)) != -1) {
-        long v = 0;
+        uint64_t v = 0;                      /* numbers: one parser, the range in the message */
         if (c == 1 || c == 2 || c == 4 || c == 7) {
-            char *end;
-            v = strtol(optarg, &end, 0);
-            if (*end || end == optarg || v < 0 || (c == 1 && v > 8) || (c == 2 && (v < 1 || v > 64)) || (c == 4 && v > 31) ||
-                (c == 7 && v >= PERF_MAX_CORES)) {
-                fprintf(stderr, "tracesim: invalid value '%s' for %s (see tracesim report --help)\n", optarg,
-                        c == 1 ? "--srcbits" : c == 2 ? "--tssize" : c == 4 ? "--perf-channel" : "--hart");
+            const char *name = c == 1 ? "--srcbits" : c == 2 ? "--tssize" : c == 4 ? "--perf-channel" : "--hart";
+            if (ts_opt_uint(name, optarg, c == 2 ? 1 : 0, c == 1 ? 8 : c == 2 ? 64 : c == 7 ? PERF_MAX_CORES - 1 : 31, &v))
                 return EXIT_USAGE;
-            }
         }
         switch (c) {
         case 'f': format = optarg; break;
