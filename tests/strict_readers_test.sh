@@ -10,6 +10,7 @@
 #   json_srcbits   "srcbits": 4294967297: the same
 #   json_garbage   trace.json is not JSON: the same
 #   json_nospace   "wrapped":true written without a space is seen (decode notes the wrap)
+#   stm_garbage    a garbage row in stm.csv: check exits 121 naming stm.csv:LINE
 set -u
 ts=$1 fw=$2 case=$3
 tmp=$(mktemp -d)
@@ -46,6 +47,8 @@ json_harts|json_srcbits|json_garbage)
 json_nospace)  sed -i 's/"wrapped": false/"wrapped":true/' "$run/trace.json"
                "$ts" decode "$run/trace.rtd" > /dev/null 2> "$tmp/err" || fail "decode failed: $(cat "$tmp/err")"
                grep -q "the sink buffer wrapped (trace.json)" "$tmp/err" || fail "\"wrapped\":true not seen: $(cat "$tmp/err")" ;;
+stm_garbage)   echo "1,0,x,y,traced" >> "$run/stm.csv"
+               expect 121 "stm.csv:$(wc -l < "$run/stm.csv"): bad row" -- "$ts" check "$run" ;;
 *) fail "unknown case" ;;
 esac
 echo "ok: $case"

@@ -262,15 +262,22 @@ static int stm_load(ck_t *c, const char *dir, char *err, size_t errlen) {
     char *csv = slurp(dir, "stm.csv", &len);
     if (!csv) return 0;
     int rc = 0;
+    unsigned lineno = 1;
+    if (strncmp(csv, "cycle,hart,id,value,status\n", 27)) {
+        snprintf(err, errlen, "%s/stm.csv:1: not the header of stm.csv (cycle,hart,id,value,status)", dir);
+        free(csv);
+        return -1;
+    }
     for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line, '\n')) {
         line++;
+        lineno++;
         ts_stm_row_t r;
         if (!ts_stm_row(line, &r)) {
-            snprintf(err, errlen, "stm.csv: bad row '%.*s'", (int)strcspn(line, "\r\n"), line);
+            snprintf(err, errlen, "%s/stm.csv:%u: bad row '%.*s'", dir, lineno, (int)strcspn(line, "\r\n") > 80 ? 80 : (int)strcspn(line, "\r\n"), line);
             rc = -1;
             break;
         }
-        if (r.hart >= NH) { snprintf(err, errlen, "stm.csv has an event of hart %u (at most %u harts are checked)", r.hart, NH); rc = -1; break; }
+        if (r.hart >= NH) { snprintf(err, errlen, "%s/stm.csv:%u: an event of hart %u (at most %u harts are checked)", dir, lineno, r.hart, NH); rc = -1; break; }
         stm_hart_t *h = &c->stm[r.hart];
         c->stm_rows++;
         if (r.id == STM_ID_THREAD_SWITCH) h->has_switch = true;
@@ -402,12 +409,12 @@ int ts_check_main(int argc, char **argv) {
     static ck_t c;
     memset(&c, 0, sizeof c);
     bool oom = false;
-    char serr[256];
+    char serr[4400];
     if (stm_load(&c, dir, serr, sizeof serr)) {
         fprintf(stderr, "tracesim: check: %s\n", serr);
         free(trace); free(json); free(csv);
         for (unsigned h = 0; h < NH; h++) free(c.stm[h].r);
-        return 126;
+        return 121;
     }
     /* trace.json and itc.csv read strictly: a damaged or forged file is an error naming the
      * file, the line and what is wrong, never a default or a silent end of the rows */
