@@ -3,6 +3,7 @@
  * cycles makes flow.csv rows frequent. */
 #include "ground_truth_log.h"
 #include "hpm.h"
+#include "ts_file.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,16 +64,23 @@ void gt_log_share(gt_log_t *g, const gt_log_t *owner, unsigned hart) {
     g->mask = owner->mask;
 }
 
-void gt_log_close(gt_log_t *g) {
-    if (g->retire) fclose(g->retire);
-    if (g->itc) fclose(g->itc);
-    if (g->counters) fclose(g->counters);
-    if (g->flow) fclose(g->flow);
-    if (g->trace_events) fclose(g->trace_events);
-    if (g->stm) fclose(g->stm);
-    if (g->hooks) fclose(g->hooks);
-    if (g->hpm_writes) fclose(g->hpm_writes);
+int gt_log_close(gt_log_t *g, const char *dir, const char *retire_path, char *err, size_t errlen) {
+    FILE *const fs[] = {g->retire, g->itc, g->counters, g->flow, g->trace_events, g->stm, g->hooks, g->hpm_writes};
+    static const char *const names[] = {NULL, "itc.csv", "counters.csv", "flow.csv", "trace_events.csv",
+                                        "stm.csv", "hooks.csv", "hpm_writes.csv"};
+    int rc = 0;
+    char path[4200], e[4400];
+    for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++) {
+        if (!fs[i]) continue;
+        snprintf(path, sizeof path, "%s%s%s", i ? (dir ? dir : ".") : (retire_path ? retire_path : "the retire log"),
+                 i ? "/" : "", i ? names[i] : "");
+        if (ts_fclose_output(fs[i], path, e, sizeof e) && !rc) {   /* a full disk: not a silent short log */
+            rc = -1;
+            if (err) snprintf(err, errlen, "%s", e);
+        }
+    }
     g->retire = g->itc = g->counters = g->flow = g->trace_events = g->stm = g->hooks = g->hpm_writes = NULL;
+    return rc;
 }
 
 static char *put_u64(char *p, uint64_t v) {

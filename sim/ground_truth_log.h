@@ -84,8 +84,9 @@ void gt_log_set_hooks(gt_log_t *g, const uint32_t hook[GT_HOOKS]);
 int gt_log_open_retire(gt_log_t *g, const char *path, char *err, size_t errlen);
 /* A log of `hart` writing to the files of owner (which must stay open while g is used). */
 void gt_log_share(gt_log_t *g, const gt_log_t *owner, unsigned hart);
-/* Closes whatever is open (call on the owner only). */
-void gt_log_close(gt_log_t *g);
+/* Closes whatever is open (call on the owner only): 0, or -1 with "cannot write PATH: reason"
+ * in err (may be NULL) if a write or close failed; dir names the logs, retire_path the retire log. */
+int gt_log_close(gt_log_t *g, const char *dir, const char *retire_path, char *err, size_t errlen);
 
 /* trace_events.csv row: cycle,hart,event,detail (event itc_lost: detail = the stimulus
  * channel; sink_stopped: the sink stopped on wrap, hart = the encoder (-1 for the funnel)) */

@@ -127,11 +127,12 @@ static double now_s(void) {
  * an event selected), events.csv: the simulator's own count of every event over the run.
  * With several harts both files start with a hart column and have one row (per counter)
  * per hart. */
-static void hpm_report(const soc_t *s, const char *dir, bool print) {
+static int hpm_report(const soc_t *s, const char *dir, bool print, char *err, size_t errlen) {
     char path[4200], names[512];
     bool multi = s->n > 1;
     snprintf(path, sizeof path, "%s/hpm.csv", dir);
     FILE *f = fopen(path, "w");
+    if (!f) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); return -1; }
     if (f) fprintf(f, "%scounter,csr,mhpmevent,events,width,value\n", multi ? "hart," : "");
     bool header = false;
     for (unsigned h = 0; h < s->n; h++) {
@@ -161,10 +162,10 @@ static void hpm_report(const soc_t *s, const char *dir, bool print) {
             }
         }
     }
-    if (f) fclose(f);
+    if (ts_fclose_output(f, path, err, errlen)) return -1;   /* write errors included */
     snprintf(path, sizeof path, "%s/events.csv", dir);
     f = fopen(path, "w");
-    if (!f) return;
+    if (!f) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); return -1; }
     if (multi) fputs("hart,", f);
     for (unsigned i = 0; i < hpm_n_events; i++) fprintf(f, "%s%s", i ? "," : "", hpm_events[i].csv);
     fputc('\n', f);
@@ -174,7 +175,7 @@ static void hpm_report(const soc_t *s, const char *dir, bool print) {
             fprintf(f, "%s%" PRIu64, i ? "," : "", s->h[h].ev_total[hpm_events[i].index]);
         fputc('\n', f);
     }
-    fclose(f);
+    return ts_fclose_output(f, path, err, errlen);
 }
 
 #ifdef TS_SYSTEMC
@@ -240,7 +241,8 @@ static int find_mark(soc_cfg_t *cfg, const char *elf, const char *dir, uint32_t 
     if (rc) return rc;
     char path[4200], line[256];
     snprintf(path, sizeof path, "%s/marks.csv", dir);
-    FILE *f = fopen(path, "r");
+    char ferr[4400];
+    FILE *f = ts_fopen_input(path, ferr, sizeof ferr);
     bool found = false;
     uint64_t cycle = 0;
     while (f && !found && fgets(line, sizeof line, f)) {
@@ -499,7 +501,12 @@ static int cmd_run(int argc, char **argv) {
     char path[4200];
     snprintf(path, sizeof path, "%s/stats.txt", dir);
     FILE *f = fopen(path, "w");
-    if (f) {
+    if (!f) {
+        fprintf(stderr, "tracesim: cannot create %s: %s\n", path, strerror(errno));
+        soc_free(&soc);
+        return TS_EXIT_HOST;
+    }
+    {
         /* the ELF and the waves: absolute, and relative to the run folder (a moved or copied
          * run folder finds them; harness/decoder/run_folder.h), and the ELF's hash */
         char elf_abs[4096], elf_rel[4096];
@@ -523,10 +530,10 @@ static int cmd_run(int argc, char **argv) {
         if (soc.n > 1)
             for (unsigned i = 0; i < soc.n; i++)
                 fprintf(f, "instret_hart%u %" PRIu64 "\n", i, soc.h[i].instret);
-        fclose(f);
     }
-    hpm_report(&soc, dir, !cfg.quiet);
-    if (run_write_trace(&soc, err, sizeof err)) {
+    /* every output written in full, or one line and TS_EXIT_HOST (a full disk, /dev/full) */
+    if (ts_fclose_output(f, path, err, sizeof err) || hpm_report(&soc, dir, !cfg.quiet, err, sizeof err) ||
+        run_write_trace(&soc, err, sizeof err) || soc_close_outputs(&soc, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
         soc_free(&soc);
         return TS_EXIT_HOST;

@@ -1,6 +1,7 @@
 /* run_outputs.c - the trace outputs of a run folder; see run_outputs.h. */
 #include "run_outputs.h"
 #include "cli_util.h"
+#include "ts_file.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -43,8 +44,16 @@ int run_write_trace(soc_t *s, char *err, size_t errlen) {
     char path[4200];
     snprintf(path, sizeof path, "%s/trace.rtd", s->cfg.out_dir);
     FILE *f = fopen(path, "wb");
-    if (!f || fwrite(img, 1, n, f) != n || fclose(f)) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+    if (!f) {
+        snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+        free(img);
+        return -1;
+    }
+    errno = 0;
+    size_t wn = fwrite(img, 1, n, f);
+    int we = errno;
+    if (ts_fclose_output(f, path, err, errlen) || wn != n) {   /* write errors included */
+        if (wn != n) snprintf(err, errlen, "cannot write %s: %s", path, we ? strerror(we) : "short write");
         free(img);
         return -1;
     }
@@ -67,11 +76,12 @@ int run_write_trace(soc_t *s, char *err, size_t errlen) {
             wrapped ? "true" : "false", k->stopped ? "true" : "false", (unsigned long long)s->sink_stop_cycle, n,
             (unsigned long long)messages, (unsigned long long)lost,
             (unsigned long long)stall, queued, (unsigned long long)(k->words * k->width), s->n);
-    fclose(f);
+    if (ts_fclose_output(f, path, err, errlen)) return -1;   /* write errors included */
     /* perf_config.txt: the perf header out of band, for decoding a trace that lost it */
     if (s->h[0].gt.itc && accepted) {
         char perr[512];
         fflush(s->h[0].gt.itc);
+        if (ferror(s->h[0].gt.itc)) return 0;     /* itc.csv not written: the run fails at its close */
         if (ts_write_perf_config(s->cfg.out_dir, perr, sizeof perr) < 0)
             fprintf(stderr, "tracesim: warning: no perf_config.txt: %s\n", perr);
     }

@@ -5,6 +5,7 @@
  */
 #include "soc.h"
 #include "dpi.h"
+#include "ts_file.h"
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -273,20 +274,33 @@ void soc_free(soc_t *s) {
         if (h->te_ready) te_free(&h->te);
     }
     bus_free(&s->bus);
-    if (s->uart_txt) fclose(s->uart_txt);
-    if (s->marks_csv) fclose(s->marks_csv);
+    soc_close_outputs(s, NULL, 0);
     simctrl_free(&s->simctrl);
-    if (s->guest_log) {
-        if (s->guest_errors_total > GUEST_ERRORS_LOGGED)
-            fprintf(s->guest_log, "... %llu more guest errors not logged (%llu in all, see stats.txt)\n",
-                    (unsigned long long)(s->guest_errors_total - GUEST_ERRORS_LOGGED),
-                    (unsigned long long)s->guest_errors_total);
-        fclose(s->guest_log);
-    }
     if (s->funnel_ready) funnel_free(&s->funnel);
-    if (s->trace_bus) fclose(s->trace_bus);
-    gt_log_close(&s->h[0].gt);
     memset(s, 0, sizeof *s);
+}
+
+int soc_close_outputs(soc_t *s, char *err, size_t errlen) {
+    int rc = 0;
+    char path[4200], e[4400];
+    const char *dir = s->cfg.out_dir ? s->cfg.out_dir : ".";
+    if (s->guest_log && s->guest_errors_total > GUEST_ERRORS_LOGGED)
+        fprintf(s->guest_log, "... %llu more guest errors not logged (%llu in all, see stats.txt)\n",
+                (unsigned long long)(s->guest_errors_total - GUEST_ERRORS_LOGGED),
+                (unsigned long long)s->guest_errors_total);
+    FILE **const fs[] = {&s->uart_txt, &s->marks_csv, &s->guest_log, &s->trace_bus};
+    for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++) {
+        if (!*fs[i]) continue;
+        if (i == 3) snprintf(path, sizeof path, "%s", s->cfg.trace_bus_log ? s->cfg.trace_bus_log : "the trace bus log");
+        else snprintf(path, sizeof path, "%s/%s", dir, i == 0 ? "uart.txt" : i == 1 ? "marks.csv" : "guest_errors.log");
+        if (ts_fclose_output(*fs[i], path, e, sizeof e) && !rc) {   /* a full disk: not a silent short file */
+            rc = -1;
+            if (err) snprintf(err, errlen, "%s", e);
+        }
+        *fs[i] = NULL;
+    }
+    if (gt_log_close(&s->h[0].gt, s->cfg.out_dir, s->cfg.retire_log, rc ? NULL : err, errlen)) rc = -1;
+    return rc;
 }
 
 bool soc_load(soc_t *s, uint32_t addr, const void *src, uint32_t len, uint32_t zero_fill) {

@@ -136,6 +136,10 @@ void soc_default_cfg(soc_cfg_t *cfg);
 /* Returns 0, or -1 with a message in err (size errlen). */
 int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen);
 void soc_free(soc_t *s);
+/* Closes the run's output files (uart.txt, marks.csv, guest_errors.log, --record-trace-bus,
+ * the ground-truth logs and --retire-log): 0, or -1 with "cannot write PATH: reason" in err
+ * (may be NULL) if any write to them failed. soc_free closes what is left unchecked. */
+int soc_close_outputs(soc_t *s, char *err, size_t errlen);
 /* Copies len bytes to guest physical address addr; false if outside RAM. */
 bool soc_load(soc_t *s, uint32_t addr, const void *src, uint32_t len, uint32_t zero_fill);
 /* Resets the core (boot at entry) and the devices. */

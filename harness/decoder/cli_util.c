@@ -8,13 +8,14 @@
 #include <sys/stat.h>
 #include "nexus_decode.h"
 #include "ts_run_json.h"
+#include "ts_file.h"
 
 char *ts_read_file(const char *path, size_t *len, char *err, size_t errlen) {
-    FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(err, errlen, "cannot open %s: %s", path, strerror(errno)); return NULL; }
+    FILE *f = ts_fopen_input(path, err, errlen);     /* a regular file only; a FIFO is refused at once */
+    if (!f) return NULL;
     struct stat sb;
-    if (fstat(fileno(f), &sb) || !S_ISREG(sb.st_mode)) {
-        snprintf(err, errlen, "%s is not a regular file", path);
+    if (fstat(fileno(f), &sb)) {
+        snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
         fclose(f);
         return NULL;
     }
@@ -86,8 +87,8 @@ static void pcw_header(void *ctx, const perf_header_t *h) {
 
 int ts_perf_headers_from_itc(const char *itc_path, int want_channel, perf_header_t *h, unsigned max,
                              unsigned *channel, char *err, size_t errlen) {
-    FILE *f = fopen(itc_path, "r");
-    if (!f) { snprintf(err, errlen, "cannot open %s: %s", itc_path, strerror(errno)); return -1; }
+    FILE *f = ts_fopen_input(itc_path, err, errlen);
+    if (!f) return -1;
     /* one decoder per ITC channel (IDTAG folds stimulus n onto n mod 16), made when the
      * channel's first marker arrives: stores before it cannot belong to a header */
     perf_dec_t *dec[16] = {0};
@@ -143,7 +144,7 @@ int ts_write_perf_config(const char *run_dir, char *err, size_t errlen) {
             fprintf(o, "# the perf header of this run (the last one each hart stored), for decoding a trace\n"
                        "# whose header was overwritten: tracesim decode|report|check --perf-config %s\n", path);
             for (int k = 0; k < n; k++) perf_config_write(o, ch, &h[k]);
-            if (fclose(o)) { snprintf(err, errlen, "cannot write %s", path); rc = -1; }
+            if (ts_fclose_output(o, path, err, errlen)) rc = -1;
             else rc = 1;
         }
     }

@@ -14,6 +14,7 @@
 #include "perf_sifive.h"
 #include "run_folder.h"
 #include "stm_decode.h"
+#include "ts_file.h"
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -604,7 +605,7 @@ int ts_decode_main(int argc, char **argv) {
         run_perf(&pd, &cfg, data, len, start, cfgh, ncfg, hart, NULL, NULL);
         free(data);
         perf_notes(&pd, perf_channel, &ti, cfg_path);
-        if (perf_sifive_close(ps)) { fprintf(stderr, "tracesim: writing the perf files in %s failed\n", dir); return EXIT_HOST; }
+        if (perf_sifive_close(ps, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_HOST; }
         return 0;
     }
     FILE *out = stdout;
@@ -717,7 +718,11 @@ int ts_decode_main(int argc, char **argv) {
         decode_msgs(&d, data + start, len - start, hart, itc_msg, &pc);
         for (unsigned k = 0; k < NXD_MAX_SRC; k++) { print_flush(&pc, k); free(pc.src[k]); }
     }
-    if (out != stdout && fclose(out)) rc = EXIT_HOST;
+    char werr[4400];
+    if (out != stdout && ts_fclose_output(out, opath, werr, sizeof werr)) {   /* a full disk is never a silent short file */
+        fprintf(stderr, "tracesim: %s\n", werr);
+        rc = EXIT_HOST;
+    }
     fflush(stdout);
     free(data);
     return rc;

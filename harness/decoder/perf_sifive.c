@@ -96,7 +96,7 @@ perf_sifive_t *perf_sifive_open(const char *dir, const char *name, const char *e
     p->agg = open_file(p, "", "perf", false);
     if (!p->agg) {
         snprintf(err, errlen, "cannot create %s/%s.perf: %s", dir, name, strerror(errno));
-        perf_sifive_close(p);
+        perf_sifive_close(p, NULL, 0);
         return NULL;
     }
     return p;
@@ -180,13 +180,23 @@ void perf_sifive_record(void *ctx, const perf_record_t *r) {
     }
 }
 
-int perf_sifive_close(perf_sifive_t *p) {
+int perf_sifive_close(perf_sifive_t *p, char *err, size_t errlen) {
     if (!p) return 0;
     int rc = p->failed ? -1 : 0;
+    if (rc && err) snprintf(err, errlen, "cannot create a perf file in %s", p->dir);
     FILE *all[3 + PERF_MAX_COUNTERS] = {p->agg, p->addr, p->callret};
     for (unsigned i = 0; i < PERF_MAX_COUNTERS; i++) all[3 + i] = p->chan[i];
-    for (unsigned i = 0; i < 3 + PERF_MAX_COUNTERS; i++)
-        if (all[i] && fclose(all[i])) rc = -1;
+    char e[4800], path[4600], suffix[32];
+    for (unsigned i = 0; i < 3 + PERF_MAX_COUNTERS; i++) {
+        if (!all[i]) continue;
+        if (i >= 3) snprintf(suffix, sizeof suffix, "perfchannel%u", i - 3);
+        snprintf(path, sizeof path, "%s%s/%s.%s", p->dir, i ? "/perf" : "", p->name,
+                 i == 0 ? "perf" : i == 1 ? "address" : i == 2 ? "callret" : suffix);   /* as open_file names them */
+        if (ts_fclose_output(all[i], path, e, sizeof e) && !rc) {   /* write errors included */
+            rc = -1;
+            if (err) snprintf(err, errlen, "%s", e);
+        }
+    }
     free(p->cus);
     if (p->dw) dwarf_end(p->dw);
     if (p->dw_fd >= 0) close(p->dw_fd);

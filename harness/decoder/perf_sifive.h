@@ -28,6 +28,7 @@ void perf_sifive_record(void *ctx, const perf_record_t *r);
 /* counter lines stamped with the time that completed each value (true) or the record's (false,
  * the default) */
 void perf_sifive_set_line_time(perf_sifive_t *p, bool value_time);
-/* closes every file; returns 0, or -1 if a write failed */
-int perf_sifive_close(perf_sifive_t *p);
+/* closes every file; returns 0, or -1 if a file could not be created or a write or close
+ * failed, with "cannot write PATH: reason" in err (err may be NULL) */
+int perf_sifive_close(perf_sifive_t *p, char *err, size_t errlen);
 #endif

@@ -40,7 +40,8 @@ bool ts_run_stat(const char *run_dir, const char *key, char *out, size_t len) {
     char path[4200], line[4400];
     if (!run_dir || !*run_dir) return false;
     snprintf(path, sizeof path, "%s/stats.txt", run_dir);
-    FILE *f = fopen(path, "r");
+    char e[300];
+    FILE *f = ts_fopen_input(path, e, sizeof e);      /* a FIFO or folder: no stats.txt */
     if (!f) return false;
     size_t kl = strlen(key);
     bool found = false;

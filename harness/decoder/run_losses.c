@@ -3,6 +3,8 @@
 #include "cli_util.h"
 #include "perf_decode.h"
 #include "ts_run_json.h"
+#include "ts_file.h"
+#include <unistd.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,18 +47,15 @@ int ts_losses_read(const char *run_dir, int channel, ts_losses_t *l, char *err, 
         perf_header_t *h = calloc(PERF_MAX_CORES, sizeof *h);
         unsigned ch = 6;
         snprintf(path, sizeof path, "%s/perf_config.txt", run_dir);
-        FILE *probe = fopen(path, "r");
-        if (probe) {
-            fclose(probe);
-            if (h) ts_read_perf_config(path, h, PERF_MAX_CORES, &ch, e, sizeof e);
-        }
+        if (h && !access(path, F_OK)) ts_read_perf_config(path, h, PERF_MAX_CORES, &ch, e, sizeof e);
         free(h);
         channel = (int)ch;
     }
     char path[4200];
     snprintf(path, sizeof path, "%s/itc.csv", run_dir);
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
+    if (access(path, F_OK)) return 0;                    /* no itc.csv: nothing to count */
+    FILE *f = ts_fopen_input(path, err, errlen);        /* a FIFO or folder is refused at once */
+    if (!f) return -1;
     l->have_itc = true;
     perf_dec_t *pd = malloc(sizeof *pd);
     rec_count_t rc = {0, 0, l->stopped, l->stop_cycle};

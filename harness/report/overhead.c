@@ -7,6 +7,7 @@
 #include "elements.h"
 #include "nexus_decode.h"
 #include "perf_decode.h"
+#include "ts_file.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -114,7 +115,8 @@ int ovh_fmt(char *buf, size_t len, const char *f, ...) {
 char *ovh_slurp(const char *dir, const char *file, size_t *len) {
     char path[OVH_PATH];
     if (ovh_fmt(path, sizeof path, "%s/%s", dir, file)) return NULL;
-    FILE *f = fopen(path, "rb");
+    char e[OVH_PATH + 64];
+    FILE *f = ts_fopen_input(path, e, sizeof e);        /* a FIFO or folder reads as missing, at once */
     if (!f) return NULL;
     struct stat sb;
     char *buf = NULL;

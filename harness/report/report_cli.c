@@ -16,6 +16,8 @@
 #include "run_folder.h"
 #include <sys/stat.h>
 #include "src_lines.h"
+#include "ts_file.h"
+#include <unistd.h>
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
@@ -229,9 +231,8 @@ int ts_report_main(int argc, char **argv) {
         const char *run_dir = dirname(dir);
         char gt[4200];
         snprintf(gt, sizeof gt, "%s/flow.csv", run_dir);
-        FILE *probe = fopen(gt, "r");
-        if (probe) fclose(probe);
-        if (probe || compensate) {
+        bool have_gt = !access(gt, F_OK);
+        if (have_gt || compensate) {
             if (hc_load(&hc, run_dir, &syms, err, sizeof err)) {
                 fprintf(stderr, "tracesim: %s%s\n", compensate ? "--compensate: " : "note: instrumentation cost not measured: ", err);
                 if (compensate) { elf_syms_free(&syms); free(data); return EXIT_NO_FILE; }
@@ -366,7 +367,11 @@ int ts_report_main(int argc, char **argv) {
             wrc = prof_write_text(rc.prof[k], out);
         }
     }
-    if ((out != stdout && fclose(out)) || wrc) {
+    char werr[4400];
+    if (out != stdout && ts_fclose_output(out, out_file, werr, sizeof werr)) {   /* write errors included */
+        fprintf(stderr, "tracesim: %s\n", werr);
+        status = EXIT_HOST;
+    } else if (wrc) {
         fprintf(stderr, "tracesim: writing the report to %s failed\n", out_path ? out_file : "stdout");
         status = EXIT_HOST;
     }

@@ -1,6 +1,7 @@
 /* src_lines.c - see src_lines.h. Compile units are looked up with dwarf_haspc, as in
  * decoder/perf_sifive.c (GCC 12's RISC-V DWARF 5 address ranges defeat dwarf_addrdie). */
 #include "src_lines.h"
+#include "ts_file.h"
 #include <elfutils/libdw.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -16,7 +17,8 @@ struct src_lines {
 src_lines_t *src_lines_open(const char *elf) {
     src_lines_t *s = calloc(1, sizeof *s);
     if (!s) return NULL;
-    s->fd = open(elf, O_RDONLY);
+    char e[300];
+    s->fd = ts_open_input(elf, e, sizeof e);            /* a regular file only, never blocks */
     if (s->fd < 0 || !(s->dw = dwarf_begin(s->fd, DWARF_C_READ))) { src_lines_close(s); return NULL; }
     Dwarf_Off off = 0, next;
     size_t hsize, cap = 0;

@@ -10,6 +10,7 @@
 #include "nexus_decode.h"
 #include "perf_decode.h"
 #include "sweep_json.h"
+#include "ts_file.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -101,7 +102,8 @@ static int clear_point_dir(const char *dir) {
 
 /* a whole file, NUL-terminated; NULL if missing */
 static char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
+    char e[4400];
+    FILE *f = ts_fopen_input(path, e, sizeof e);        /* a FIFO or folder reads as missing, at once */
     if (!f) return NULL;
     struct stat sb;
     char *buf = NULL;

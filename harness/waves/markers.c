@@ -6,6 +6,7 @@
 #include "elf_syms.h"
 #include "perf_decode.h"
 #include "stmfilter.h"
+#include "ts_file.h"
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -87,8 +88,9 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
     char path[4200], line[512];
     /* MARK writes */
     snprintf(path, sizeof path, "%s/marks.csv", run_dir);
-    FILE *f = fopen(path, "r");
-    if (!f) { snprintf(err, errlen, "cannot open %s: %s (not a run folder?)", path, strerror(errno)); return -1; }
+    char e[4400];
+    FILE *f = ts_fopen_input(path, e, sizeof e);
+    if (!f) { snprintf(err, errlen, "%s (not a run folder?)", e); return -1; }
     while (fgets(line, sizeof line, f)) {
         unsigned v, hart = 0;
         unsigned long long cycle, instret;
@@ -100,7 +102,9 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
     fclose(f);
     /* ITC stores and software trace events lost, and the sink stopping */
     snprintf(path, sizeof path, "%s/trace_events.csv", run_dir);
-    if ((f = fopen(path, "r"))) {
+    bool have_events = !access(path, F_OK);             /* optional; a FIFO or folder is refused */
+    if (have_events && !(f = ts_fopen_input(path, err, errlen))) return -1;
+    if (have_events) {
         while (fgets(line, sizeof line, f)) {
             unsigned long long cycle;
             int hart;
@@ -131,7 +135,7 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
     rec_ctx_t *rc = calloc(1, sizeof *rc);
     perf_dec_t *pd = calloc(1, sizeof *pd);
     snprintf(path, sizeof path, "%s/itc.csv", run_dir);
-    if (rc && pd && (f = fopen(path, "r"))) {
+    if (rc && pd && (f = ts_fopen_input(path, e, sizeof e))) {
         unsigned channel = 6;
         char cpath[4200];
         perf_header_t hdr[8];
@@ -197,7 +201,7 @@ int ts_markers_write(const ts_markers_t *ms, const char *dir, char *err, size_t 
         ts_log_text(f, ms->m[i].name);
         fputc('\n', f);
     }
-    if (fclose(f)) { snprintf(err, errlen, "cannot write %s", path); return -1; }
+    if (ts_fclose_output(f, path, err, errlen)) return -1;   /* write errors included */
     /* named markers A..Z: the most important first (stop, losses, MARKs, records), then by time */
     size_t pick[26], np = 0;
     for (int prio = 0; prio <= 3 && np < 26; prio++)
@@ -214,7 +218,7 @@ int ts_markers_write(const ts_markers_t *ms, const char *dir, char *err, size_t 
         ts_tcl_word(f, m->name);
         fputc('\n', f);
     }
-    if (fclose(f)) { snprintf(err, errlen, "cannot write %s", path); return -1; }
+    if (ts_fclose_output(f, path, err, errlen)) return -1;   /* write errors included */
     return 0;
 }
 

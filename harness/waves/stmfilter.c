@@ -51,6 +51,5 @@ int ts_stmfilter_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: stmfilter takes no arguments (see tracesim stmfilter --help)\n");
         return 120;
     }
-    ts_filter_loop(stm_line, NULL);
-    return 0;
+    return ts_filter_loop(stm_line, NULL) ? 126 : 0;   /* the one line: main's check of stdout */
 }

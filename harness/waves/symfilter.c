@@ -31,7 +31,7 @@ bool ts_filter_value(const char *in, char *v, size_t vlen, size_t bin_digits, ui
     return ok;
 }
 
-void ts_filter_loop(void (*line)(void *ctx, const char *in, char *out, size_t outlen), void *ctx) {
+int ts_filter_loop(void (*line)(void *ctx, const char *in, char *out, size_t outlen), void *ctx) {
     char in[4096], out[4096];
     for (;;) {
         /* one line, however long: its first 4095 bytes are the value, the rest is skipped,
@@ -49,9 +49,10 @@ void ts_filter_loop(void (*line)(void *ctx, const char *in, char *out, size_t ou
             if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
         fputs(out, stdout);
         fputc('\n', stdout);
-        fflush(stdout);
+        if (fflush(stdout) || ferror(stdout)) return -1;   /* GTKWave gone or stdout full: stop */
         if (c == EOF) break;
     }
+    return 0;
 }
 
 void ts_symfilter_line(const elf_syms_t *syms, const char *in, char *out, size_t outlen) {
@@ -83,7 +84,7 @@ int ts_symfilter_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: symfilter: %s\n", err);
         return 122;
     }
-    ts_filter_loop(sym_line, &syms);
+    int rc = ts_filter_loop(sym_line, &syms);
     elf_syms_free(&syms);
-    return 0;
+    return rc ? 126 : 0;          /* the one line: main's check of stdout */
 }

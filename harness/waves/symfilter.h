@@ -14,8 +14,9 @@
 bool ts_filter_value(const char *in, char *v, size_t vlen, size_t bin_digits, uint64_t max, uint64_t *val);
 /* the filter loop: one answer line per line of stdin (a line of any length: the value is its
  * first 4095 bytes; a last line without newline is answered too), flushed, until end of
- * input; control characters in an answer are shown as '?' (one answer is one line) */
-void ts_filter_loop(void (*line)(void *ctx, const char *in, char *out, size_t outlen), void *ctx);
+ * input; control characters in an answer are shown as '?' (one answer is one line).
+ * 0 at the end of input; -1 as soon as an answer cannot be written (stdout's error flag set) */
+int ts_filter_loop(void (*line)(void *ctx, const char *in, char *out, size_t outlen), void *ctx);
 
 /* One value as GTKWave sends it (hex digits, optionally 0x-prefixed; a binary string of 0/1
  * is taken as binary when it is longer than 8 digits) -> "name+0xoff" ("name" at offset 0),
