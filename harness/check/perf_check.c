@@ -43,7 +43,12 @@
  * itc.csv rows of that hart, the counter reads and control flow of that hart's rows of
  * counters.csv and flow.csv - with one timestamp constant for all harts (the funnel's
  * timestamp is the master of every encoder's). A wrapped trace holds the newest stores of
- * each hart, a suffix of that hart's rows. */
+ * each hart, a suffix of that hart's rows.
+ *
+ * Memory. The ground-truth CSVs are read row by row, per hart (gt_cur_t), keeping only the
+ * rows of the record being checked, the last read of each counter and the call stack. Both
+ * decodes' records (crec_t, a few dozen bytes each) and trace.rtd are still held whole, so
+ * memory still grows with the run (about 400-470 bytes per record). */
 #include "perf_check.h"
 #include "cli_util.h"
 #include "elements.h"
