@@ -280,6 +280,7 @@ typedef struct gt_cur {
     unsigned hart;
     bool all_status;          /* itc.csv: after_stop rows too (stop on wrap) */
     bool eof;
+    bool oom;                 /* a row could not be kept: the check must not go on */
     char *line;
     size_t lcap;
     unsigned char *buf;       /* rows base .. base + n - 1 */
@@ -380,7 +381,7 @@ static bool gt_read(gt_cur_t *c) {
         if (c->n == c->cap) {
             size_t nc = c->cap ? 2 * c->cap : 16;
             unsigned char *p = realloc(c->buf, nc * c->esz);
-            if (!p) { c->eof = true; return false; }
+            if (!p) { c->eof = c->oom = true; return false; }
             c->buf = p;
             c->cap = nc;
         }
@@ -894,7 +895,9 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
             perf_dec_feed_store(&pd, hh, sj->stim, sj->off, sj->value, sj->cycle);
             gt_drop(&cst, j + 1);
         }
+        bool oom = cst.oom;
         gt_close(&cst);
+        if (oom) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
     }
     perf_dec_finish(&pd);
     bool any = false;
@@ -967,6 +970,7 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
         gt_open(&chw, cfg->dir, "hpm_writes.csv", GT_HPMW, hh, false);
         hart_in_t H = {hh, pre[hh], &cst, &cct, &cfl, &chk, &chw, hwr, &A[hh], &B[hh], b0[hh], &syms, hks};
         int hrc = check_hart(cfg, &H, res, hr);
+        if (cst.oom || cct.oom || cfl.oom || chk.oom || chw.oom) { snprintf(res->msg, sizeof res->msg, "out of memory"); hrc = 1; }
         gt_close(&cst); gt_close(&cct); gt_close(&cfl); gt_close(&chk); gt_close(&chw);
         if (hrc) goto out;
         res->records += hr->records;
