@@ -448,6 +448,8 @@ int ts_check_main(int argc, char **argv) {
         c.st[hart][c.n[hart]++] = s;
         line = strchr(line, '\n');
     }
+    free(csv);                                         /* parsed: not needed again (memory) */
+    csv = NULL;
     unsigned srcbits = 0, tsbits = 40, stopped = 0, lost = 0, harts = 0;
     json_uint(json, "srcbits", &srcbits);
     json_uint(json, "tsbits", &tsbits);
@@ -549,6 +551,11 @@ int ts_check_main(int argc, char **argv) {
                 if (lost) printf("; %u stores were lost (ITC FIFO overflow), the trace says where", lost);
                 printf("\n");
             }
+            /* the stores' check is done: its stores and trace copy are not needed by the perf
+             * check, which reads its own (memory: not both at once) */
+            for (unsigned h = 0; h < NH; h++) { free(c.st[h]); c.st[h] = NULL; }
+            free(trace);
+            trace = NULL;
             perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop, wrapped, lost, perf_config, c.multi};
             static perf_check_result_t pr;
             int p = perf_check_run(&pc, &pr);
