@@ -6,7 +6,7 @@
 #   * both checks pass and check every record (100000 / 300000);
 #   * the 300 k check stays below 256 MiB (the check that read the ground truth whole: 455 MiB);
 #   * memory per extra record, (peak 300 k - peak 100 k) / 200 k, is below 768 bytes (whole
-#     ground truth: about 1580 bytes; streamed CSVs: about 470 bytes, the two decodes' records
+#     ground truth: about 1580 bytes; streamed CSVs: about 265 bytes, the two decodes' records
 #     and the trace are still held whole).
 set -eu
 build=${1:?usage: check_mem_test.sh BUILD_DIR}

@@ -48,7 +48,7 @@
  * Memory. The ground-truth CSVs are read row by row, per hart (gt_cur_t), keeping only the
  * rows of the record being checked, the last read of each counter and the call stack. Both
  * decodes' records (crec_t and its values, about 90 bytes each) and trace.rtd are still held whole, so
- * memory still grows with the run (about 400-470 bytes per record). */
+ * memory still grows with the run (about 90 bytes per record and decode). */
 #include "perf_check.h"
 #include "cli_util.h"
 #include "elements.h"
