@@ -471,6 +471,8 @@ int ts_check_main(int argc, char **argv) {
         c.st[hart][c.n[hart]++] = s;
         line = strchr(line, '\n');
     }
+    free(csv);                                         /* parsed: not needed again (memory) */
+    csv = NULL;
     unsigned srcbits = tj.has_srcbits ? tj.srcbits : 0, tsbits = tj.has_tsbits ? tj.tsbits : 40;
     unsigned lost = tj.itc_lost > UINT32_MAX ? UINT32_MAX : (unsigned)tj.itc_lost, harts = tj.harts;
     bool have_harts = tj.has_harts;
@@ -569,6 +571,11 @@ int ts_check_main(int argc, char **argv) {
                 if (lost) printf("; %u stores were lost (ITC FIFO overflow), the trace says where", lost);
                 printf("\n");
             }
+            /* the stores' check is done: its stores and trace copy are not needed by the perf
+             * check, which reads its own (memory: not both at once) */
+            for (unsigned h = 0; h < NH; h++) { free(c.st[h]); c.st[h] = NULL; }
+            free(trace);
+            trace = NULL;
             perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop, wrapped, lost, perf_config, c.multi};
             static perf_check_result_t pr;
             int p = perf_check_run(&pc, &pr);

@@ -43,7 +43,12 @@
  * itc.csv rows of that hart, the counter reads and control flow of that hart's rows of
  * counters.csv and flow.csv - with one timestamp constant for all harts (the funnel's
  * timestamp is the master of every encoder's). A wrapped trace holds the newest stores of
- * each hart, a suffix of that hart's rows. */
+ * each hart, a suffix of that hart's rows.
+ *
+ * Memory. The ground-truth CSVs are read row by row, per hart (gt_cur_t), keeping only the
+ * rows of the record being checked, the last read of each counter and the call stack. Both
+ * decodes' records (crec_t and its values, about 90 bytes each) and trace.rtd are still held whole, so
+ * memory still grows with the run (about 90 bytes per record and decode). */
 #include "perf_check.h"
 #include "cli_util.h"
 #include "elements.h"
@@ -55,6 +60,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 typedef struct store { uint64_t cycle; unsigned hart, stim, off, size; uint32_t value; } store_t;
 typedef struct cread { uint64_t cycle; unsigned hart; uint32_t pc, value; int idx; bool hi; } cread_t;   /* idx 1 = timestamp */
@@ -67,7 +73,7 @@ static const char *const hook_name[] = {"__cyg_profile_func_enter", "__cyg_profi
 /* a frame of the call stack (flow.csv calls and returns): the hook entry that made it a hook's
  * frame (a call of the hook, or a tail jump into it from the frame's function), and the
  * nearest hook frame at or below it */
-typedef struct frame { const hook_t *hook; size_t near; } frame_t;
+typedef struct frame { hook_t hook; bool set; size_t near; } frame_t;
 #define NO_FRAME SIZE_MAX
 
 /* hpm_writes.csv: the HPM programming of each hart over time (cycle 0: the reset state and
@@ -262,17 +268,175 @@ static const char *addr_text(char *buf, size_t len, uint64_t a) {
 static uint64_t wmask(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
 #define M48 0xFFFFFFFFFFFFull
 
+/* ---- the ground-truth CSVs, read row by row ----
+ * A cursor reads one file's rows of one hart in file order (the files are written in cycle
+ * order) and keeps only a window of them: row i of the hart (0, 1, ...) is read when asked
+ * for and forgotten once the caller has passed it (gt_drop). So what the check holds of a
+ * file is the rows of the record being checked, not the run. */
+enum gt_file { GT_ITC, GT_CTR, GT_FLOW, GT_HOOK, GT_HPMW };
+typedef struct gt_cur {
+    FILE *f;
+    enum gt_file kind;
+    unsigned hart;
+    bool all_status;          /* itc.csv: after_stop rows too (stop on wrap) */
+    bool eof;
+    bool oom;                 /* a row could not be kept: the check must not go on */
+    char *line;
+    size_t lcap;
+    unsigned char *buf;       /* rows base .. base + n - 1 */
+    size_t esz, base, n, cap;
+} gt_cur_t;
+
+/* parses a hooks.csv row; false if it is not one */
+static bool hook_row(const char *l, hook_t *e) {
+    char name[40], how[8], lb[256];
+    memset(e, 0, sizeof *e);
+    if (sscanf(line_of(l, lb, sizeof lb), "%" SCNu64 ",%u,%39[^,],%7[^,],%" SCNx32 ",%" SCNx32 ",%" SCNx32 ",%" SCNx32, &e->cycle, &e->hart,
+               name, how, &e->pc, &e->a0, &e->a1, &e->ra) != 8)
+        return false;
+    e->kind = -1;
+    for (int k = 0; k < 3; k++) if (!strcmp(name, hook_name[k])) e->kind = k;
+    if (e->kind < 0 || (strcmp(how, "call") && strcmp(how, "tail"))) return false;
+    e->tail = how[0] == 't';
+    e->hart %= NH;
+    return true;
+}
+/* parses an hpm_writes.csv row; false if it is not one */
+static bool hpmw_row(const char *l, hpmw_t *w, char *lb, size_t lbsize) {
+    char name[40], val[24];
+    memset(w, 0, sizeof *w);
+    if (sscanf(line_of(l, lb, lbsize), "%" SCNu64 ",%u,%39[^,],%23s", &w->cycle, &w->hart, name, val) != 4) return false;
+    unsigned n;
+    char *end;
+    w->value = (uint32_t)strtoul(val, &end, 0);
+    if (!strcmp(name, "mcountinhibit")) w->csr = 0x320;
+    else if (sscanf(name, "mhpmevent%u", &n) == 1 && n >= 3 && n <= 31) w->csr = 0x320 + (int)n;
+    else if (!strcmp(name, "implemented")) w->csr = HW_IMPL;
+    else if (!strcmp(name, "width_mcycle")) w->csr = HW_W_CYCLE;
+    else if (!strcmp(name, "width_minstret")) w->csr = HW_W_INSTRET;
+    else if (!strcmp(name, "width_mhpmcounter")) w->csr = HW_W_HPM;
+    else return false;
+    w->hart %= NH;
+    return true;
+}
+
+/* the next line of f (the newline kept) in *line; false at the end */
+static bool next_line(FILE *f, char **line, size_t *cap) {
+    return f && getline(line, cap, f) >= 0;
+}
+
+/* reads rows until one of the cursor's hart is in the window; false at the end of the rows
+ * (the end of the file or the first row that does not parse, as the whole-file reader did) */
+static bool gt_read(gt_cur_t *c) {
+    while (!c->eof) {
+        if (!next_line(c->f, &c->line, &c->lcap)) { c->eof = true; break; }
+        const char *l = c->line;
+        union { store_t s; cread_t r; flow_t f; hook_t h; hpmw_t w; } u;
+        memset(&u, 0, sizeof u);
+        bool keep = false;
+        char lb[256];
+        switch (c->kind) {
+        case GT_ITC: {
+            ts_itc_row_t r;
+            if (!ts_itc_row(l, &r)) { c->eof = true; break; }
+            if (r.status != TS_ITC_TRACED && !(r.status == TS_ITC_AFTER_STOP && c->all_status)) break;
+            u.s = (store_t){r.cycle, r.hart % NH, r.stim, r.off, r.size, r.value};
+            keep = u.s.hart == c->hart;
+            break;
+        }
+        case GT_CTR: {
+            char name[40];
+            cread_t *cr = &u.r;
+            if (sscanf(line_of(l, lb, sizeof lb), "%" SCNu64 ",%u,%" SCNx32 ",%39[^,],%" SCNx32, &cr->cycle, &cr->hart, &cr->pc, name,
+                       &cr->value) != 5) { c->eof = true; break; }
+            keep = counter_of(name, &cr->idx, &cr->hi) && cr->hart == c->hart;
+            break;
+        }
+        case GT_FLOW: {
+            flow_t *f = &u.f;
+            char kind[8];
+            if (sscanf(line_of(l, lb, sizeof lb), "%" SCNu64 ",%u,%7[a-z],%" SCNx32, &f->cycle, &f->hart, kind, &f->pc) != 4) {
+                c->eof = true;
+                break;
+            }
+            const char *p = strchr(lb, ',');                    /* target and link may be empty */
+            for (int k = 0; k < 3 && p; k++) p = strchr(p + 1, ',');
+            if (p) f->target = (uint32_t)strtoul(p + 1, NULL, 16);
+            if (p && (p = strchr(p + 1, ','))) f->link = (uint32_t)strtoul(p + 1, NULL, 16);
+            f->kind = kind[0] == 'c' ? 'c' : kind[0] == 'r' ? 'r' : kind[0] == 't' ? 't' : 'm';
+            /* the check uses calls, returns and the traps into interrupt handlers only */
+            keep = f->hart == c->hart && (f->kind == 'c' || f->kind == 'r' || (f->kind == 't' && (f->link & 0x80000000u)));
+            break;
+        }
+        case GT_HOOK:
+            if (!hook_row(l, &u.h)) { c->eof = true; break; }
+            keep = u.h.hart == c->hart;
+            break;
+        case GT_HPMW:
+            if (!hpmw_row(l, &u.w, lb, sizeof lb)) { c->eof = true; break; }
+            keep = u.w.hart == c->hart;
+            break;
+        }
+        if (!keep) continue;
+        if (c->n == c->cap) {
+            size_t nc = c->cap ? 2 * c->cap : 16;
+            unsigned char *p = realloc(c->buf, nc * c->esz);
+            if (!p) { c->eof = c->oom = true; return false; }
+            c->buf = p;
+            c->cap = nc;
+        }
+        memcpy(c->buf + c->n * c->esz, &u, c->esz);
+        c->n++;
+        return true;
+    }
+    return false;
+}
+/* row i of the cursor's hart, or NULL after the last one (i must not be below the window) */
+static const void *gt_get(gt_cur_t *c, size_t i) {
+    while (i >= c->base + c->n)
+        if (!gt_read(c)) return NULL;
+    return i >= c->base ? c->buf + (i - c->base) * c->esz : NULL;
+}
+/* forgets the rows before row i */
+static void gt_drop(gt_cur_t *c, size_t i) {
+    if (i <= c->base) return;
+    size_t k = i - c->base;
+    if (k > c->n) k = c->n;
+    memmove(c->buf, c->buf + k * c->esz, (c->n - k) * c->esz);
+    c->n -= k;
+    c->base += k;
+}
+/* opens DIR/NAME for hart's rows (its header line read); false if there is no such file */
+static bool gt_open(gt_cur_t *c, const char *dir, const char *name, enum gt_file kind, unsigned hart, bool all_status) {
+    static const size_t esz[] = {sizeof(store_t), sizeof(cread_t), sizeof(flow_t), sizeof(hook_t), sizeof(hpmw_t)};
+    char path[4200];
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    c->hart = hart;
+    c->all_status = all_status;
+    c->esz = esz[kind];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    c->f = fopen(path, "r");
+    struct stat sb;
+    if (c->f && (fstat(fileno(c->f), &sb) || !S_ISREG(sb.st_mode))) { fclose(c->f); c->f = NULL; }   /* as ts_read_file */
+    if (!c->f) { c->eof = true; return false; }
+    if (!next_line(c->f, &c->line, &c->lcap)) c->eof = true;   /* the header line */
+    return true;
+}
+static void gt_close(gt_cur_t *c) {
+    if (c->f) fclose(c->f);
+    free(c->line);
+    free(c->buf);
+    memset(c, 0, sizeof *c);
+}
+
 static const char *rec_name(const crec_t *r) { return perf_record_name(r->type); }
 
 /* one hart's ground truth and decodes */
 typedef struct hart_in {
     unsigned hart;
     const char *pre;          /* "hart N: " with several harts, else "" */
-    const store_t *st; size_t nst;
-    const cread_t *cr; size_t ncr;
-    const flow_t *fl; size_t nfl;
-    const hook_t *hk; size_t nhk;
-    const hpmw_t *hw; size_t nhw;
+    gt_cur_t *st, *cr, *fl, *hk, *hw;   /* the hart's rows of itc.csv (B's stores), counters.csv, flow.csv, hooks.csv, hpm_writes.csv */
     bool have_hpmw;           /* the run folder has hpm_writes.csv */
     const recs_t *A, *B;
     size_t b0;                /* B's records before the oldest one in a wrapped trace */
@@ -283,10 +447,8 @@ typedef struct hart_in {
 /* checks hart H's records (steps 1-4 of the file comment); 0, or 1 with res->msg */
 static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_check_result_t *res, perf_check_hart_t *hr) {
     const recs_t *A = H->A, *B = H->B;
-    const store_t *st = H->st;
-    const cread_t *cr = H->cr;
-    const flow_t *fl = H->fl;
-    size_t nst = H->nst, ncr = H->ncr, nfl = H->nfl, b0 = H->b0;
+    gt_cur_t *st = H->st, *cr = H->cr, *fl = H->fl, *hk = H->hk;
+    size_t b0 = H->b0;
     const char *pre = H->pre;
     if (A->n + b0 > B->n || (!cfg->stopped_on_wrap && A->n + b0 != B->n)) {
         snprintf(res->msg, sizeof res->msg, "%sthe trace has %zu perf records, the firmware wrote %zu%s", pre, A->n, B->n - b0,
@@ -300,8 +462,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
         size_t wi = 0;
         for (size_t k = 0; k < B->nhd; k++) {
             const perf_header_t *hd = &B->hd[k];
-            for (; wi < H->nhw && H->hw[wi].cycle < hd->tics; wi++) {
-                const hpmw_t *w = &H->hw[wi];
+            for (const hpmw_t *w; (w = gt_get(H->hw, wi)) && w->cycle < hd->tics; gt_drop(H->hw, ++wi)) {
                 if (w->csr == 0x320) hw.inhibit = w->value;
                 else if (w->csr > 0x320 && w->csr <= 0x33F) hw.event[w->csr - 0x320] = w->value;
                 else if (w->csr == HW_IMPL) hw.implemented = w->value;
@@ -324,18 +485,18 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
     uint64_t prev_read[PERF_MAX_COUNTERS];
     memset(prev_read, 0, sizeof prev_read);
     size_t si = 0, ci = 0, fi = 0, ki = 0;      /* cursors: stores, counter reads, flow rows, hook entries */
-    const hook_t *hk = H->hk;
-    size_t nhk = H->nhk;
     /* the call stack (frame 0: the bottom, below the first call); memory: the deepest stack */
     frame_t *fr = malloc(64 * sizeof *fr);
     size_t depth = 0, frcap = 64;
     if (!fr) { snprintf(res->msg, sizeof res->msg, "out of memory"); return 1; }
-    fr[0] = (frame_t){NULL, NO_FRAME};
+    fr[0] = (frame_t){.set = false, .near = NO_FRAME};
     uint64_t last_irq_pc = UINT64_MAX;
-    const hook_t *last_manual = NULL;           /* the last entry of perfWriteCntrs */
+    hook_t last_manual;                         /* the last entry of perfWriteCntrs */
+    bool have_manual = false;
     int rc = 1;
-    int64_t last_read[PERF_MAX_COUNTERS][2];    /* index into cr of the last lo/hi read */
-    for (int i = 0; i < PERF_MAX_COUNTERS; i++) last_read[i][0] = last_read[i][1] = -1;
+    cread_t last_read[PERF_MAX_COUNTERS][2];    /* the last lo/hi read of each counter */
+    bool have_read[PERF_MAX_COUNTERS][2];
+    memset(have_read, 0, sizeof have_read);
     bool lost = false;                          /* a gap since the header */
     bool have_last_addr = false;
     uint64_t last_addr = 0;                     /* the last address the previous record held */
@@ -347,16 +508,22 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
         snprintf(where, sizeof where, "%srecord %zu (%s at 0x%08" PRIx64 "%s%s%s, first store at cycle %" PRIu64 ")", pre, k + 1,
                  rec_name(b), b->addr, fn ? " <" : "", fn ? fn : "", fn ? ">" : "", b->tics);
         /* the store that starts the record */
-        while (si < nst && st[si].cycle < b->tics) si++;
-        if (si == nst) { snprintf(res->msg, sizeof res->msg, "%s: its store is not in itc.csv", where); goto out; }
+        const store_t *s0;
+        while ((s0 = gt_get(st, si)) && s0->cycle < b->tics) si++;
+        gt_drop(st, si);
+        if (!s0) { snprintf(res->msg, sizeof res->msg, "%s: its store is not in itc.csv", where); goto out; }
         /* flow and hook entries up to the record, in cycle order (a call before the entry of
          * the hook it calls, same cycle): the call stack, which frames are hooks', the last
          * interrupt */
         for (;;) {
-            bool f_ok = fi < nfl && fl[fi].cycle < b->tics, k_ok = ki < nhk && hk[ki].cycle < b->tics;
+            const flow_t *fn_ = gt_get(fl, fi);
+            const hook_t *hn_ = gt_get(hk, ki);
+            bool f_ok = fn_ && fn_->cycle < b->tics, k_ok = hn_ && hn_->cycle < b->tics;
             if (!f_ok && !k_ok) break;
-            if (f_ok && (!k_ok || fl[fi].cycle <= hk[ki].cycle)) {
-                const flow_t *f = &fl[fi++];
+            if (f_ok && (!k_ok || fn_->cycle <= hn_->cycle)) {
+                flow_t fv = *fn_;
+                const flow_t *f = &fv;
+                gt_drop(fl, ++fi);
                 if (f->kind == 'c') {
                     if (depth + 1 == frcap) {
                         frame_t *n = realloc(fr, 2 * frcap * sizeof *fr);
@@ -365,16 +532,18 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                         frcap *= 2;
                     }
                     depth++;
-                    fr[depth] = (frame_t){NULL, fr[depth - 1].near};
+                    fr[depth] = (frame_t){.set = false, .near = fr[depth - 1].near};
                 } else if (f->kind == 'r') {
                     if (depth) depth--;
                 } else if (f->kind == 't' && (f->link & 0x80000000u)) {
                     last_irq_pc = f->pc;
                 }
             } else {                    /* a hook entered: by a call, the frame just made; by a tail jump, the caller's */
-                const hook_t *e = &hk[ki++];
-                if (e->kind == HK_MANUAL) last_manual = e;
+                hook_t e = *hn_;
+                gt_drop(hk, ++ki);
+                if (e.kind == HK_MANUAL) { last_manual = e; have_manual = true; }
                 fr[depth].hook = e;
+                fr[depth].set = true;
                 fr[depth].near = depth;
             }
         }
@@ -448,10 +617,10 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
         if (b->type == PERF_ISR) {
             want_a = last_irq_pc;
         } else {
-            const hook_t *e = fr[depth].near != NO_FRAME ? fr[fr[depth].near].hook : NULL;
+            const hook_t *e = fr[depth].near != NO_FRAME && fr[fr[depth].near].set ? &fr[fr[depth].near].hook : NULL;
             /* a manual record the firmware wrote itself, outside any hook (the wire format by
              * hand): it holds the return address of the last perfWriteCntrs call */
-            if (!e && b->type == PERF_MANUAL) e = last_manual;
+            if (!e && b->type == PERF_MANUAL && have_manual) e = &last_manual;
             int want_kind = b->type == PERF_FUNC_ENTER ? HK_ENTER : b->type == PERF_FUNC_EXIT ? HK_EXIT : HK_MANUAL;
             if (!H->have_hooks) {
                 snprintf(res->msg, sizeof res->msg, "%s: the run folder has no hooks.csv (the hooks' registers at entry): "
@@ -514,34 +683,40 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
         last_addr = (b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) ? want_b : want_a;
         /* the latch of a Delta header: the counter reads just before its first record */
         if (k == 0 && h->count_type == PERF_DELTA) {
-            for (; ci < ncr && cr[ci].cycle < b->tics; ci++)
-                if (cr[ci].idx >= 0 && cr[ci].idx < PERF_MAX_COUNTERS) last_read[cr[ci].idx][cr[ci].hi] = (int64_t)ci;
+            for (const cread_t *c; (c = gt_get(cr, ci)) && c->cycle < b->tics; gt_drop(cr, ++ci))
+                if (c->idx >= 0 && c->idx < PERF_MAX_COUNTERS) { last_read[c->idx][c->hi] = *c; have_read[c->idx][c->hi] = true; }
             for (unsigned i = 0; i < h->n; i++) {
-                int64_t lo = last_read[h->def[i].index][0], hi = last_read[h->def[i].index][1];
-                prev_read[i] = lo < 0 ? 0 : cr[lo].value | (h->def[i].width > 32 && hi >= 0 ? (uint64_t)cr[hi].value << 32 : 0);
+                unsigned x = h->def[i].index;
+                prev_read[i] = !have_read[x][0] ? 0 : last_read[x][0].value |
+                               (h->def[i].width > 32 && have_read[x][1] ? (uint64_t)last_read[x][1].value << 32 : 0);
             }
         }
         /* 3. values: walk the record's stores (type, addresses, then low word [+ high part]
          * per value) and find the counter reads before each low word */
         size_t s = si + 1;
-        for (int na = (b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) ? 2 : 1; na; na--)
-            s += (s < nst && (st[s].value & 1u)) ? 2 : 1;
+        for (int na = (b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) ? 2 : 1; na; na--) {
+            const store_t *sa = gt_get(st, s);
+            s += (sa && (sa->value & 1u)) ? 2 : 1;
+        }
         for (unsigned i = 0; i < b->n; i++, s++) {
-            if (s >= nst) break;
-            uint64_t low_cycle = st[s].cycle;
-            if (s + 1 < nst && st[s + 1].size == 2) s++;
+            const store_t *sl = gt_get(st, s);
+            if (!sl) break;
+            uint64_t low_cycle = sl->cycle;
+            const store_t *sh = gt_get(st, s + 1);
+            if (sh && sh->size == 2) s++;
             const perf_counter_def_t *d = &h->def[i];
-            for (; ci < ncr && cr[ci].cycle <= low_cycle; ci++)
-                if (cr[ci].idx >= 0 && cr[ci].idx < PERF_MAX_COUNTERS) last_read[cr[ci].idx][cr[ci].hi] = (int64_t)ci;
-            int64_t lo = last_read[d->index][0], hi = last_read[d->index][1];
+            for (const cread_t *c; (c = gt_get(cr, ci)) && c->cycle <= low_cycle; gt_drop(cr, ++ci))
+                if (c->idx >= 0 && c->idx < PERF_MAX_COUNTERS) { last_read[c->idx][c->hi] = *c; have_read[c->idx][c->hi] = true; }
+            const cread_t *lo = have_read[d->index][0] ? &last_read[d->index][0] : NULL;
+            const cread_t *hi = have_read[d->index][1] ? &last_read[d->index][1] : NULL;
             char cn[64];
             perf_counter_name(d, cn, sizeof cn);
-            if (lo < 0) {
+            if (!lo) {
                 snprintf(res->msg, sizeof res->msg, "%s: %s was stored, but the firmware never read that counter", where, cn);
                 goto out;
             }
-            uint64_t read = cr[lo].value;
-            if (d->width > 32 && hi >= 0) read |= (uint64_t)cr[hi].value << 32;
+            uint64_t read = lo->value;
+            if (d->width > 32 && hi) read |= (uint64_t)hi->value << 32;
             uint64_t want;
             switch (h->count_type) {
             case PERF_DELTA: want = (read - prev_read[i]) & wmask(d->width); break;
@@ -559,7 +734,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
             if (b->raw[i] != want) {
                 snprintf(res->msg, sizeof res->msg,
                          "%s: %s stored 0x%" PRIx64 ", but the firmware read 0x%" PRIx64 " (cycle %" PRIu64 ", pc 0x%08x; previous 0x%" PRIx64 ") -> expected 0x%" PRIx64,
-                         where, cn, b->raw[i], read, cr[lo].cycle, cr[lo].pc, prev_read[i], want);
+                         where, cn, b->raw[i], read, lo->cycle, lo->pc, prev_read[i], want);
                 goto out;
             }
             prev_read[i] = read;
@@ -576,108 +751,57 @@ out:
 int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     memset(res, 0, sizeof *res);
     int rc = -1;
-    bool ok = true;
-    char *itc = slurp(cfg->dir, "itc.csv"), *ctr = slurp(cfg->dir, "counters.csv"),
-         *flw = slurp(cfg->dir, "flow.csv"), *stats = slurp(cfg->dir, "stats.txt"),
-         *hks = slurp(cfg->dir, "hooks.csv"), *hwr = slurp(cfg->dir, "hpm_writes.csv"), *trace = NULL;
-    store_t *st = NULL; cread_t *cr = NULL; flow_t *fl = NULL;
-    size_t nst = 0, cst = 0, ncr = 0, ccr = 0, nfl = 0, cfl = 0, nhk = 0, chk = 0;
-    hook_t *hk = NULL, *hhk = NULL;
-    hpmw_t *hw = NULL, *hhw = NULL;
-    size_t nhw = 0, chw = 0;
+    char *stats = slurp(cfg->dir, "stats.txt"), *trace = NULL;
     recs_t *A = calloc(NH, sizeof *A), *B = calloc(NH, sizeof *B);
-    store_t *hst = NULL; cread_t *hcr = NULL; flow_t *hfl = NULL;   /* one hart's rows */
     gap_t *gaps = NULL;
     perf_header_t *cfgh = calloc(PERF_MAX_CORES, sizeof *cfgh);
     int ncfgh = 0;
     elf_syms_t syms = {0};
     bool have_syms = false;
+    /* the ground-truth files are read row by row (gt_cur_t), never whole */
+    gt_cur_t cst, cct, cfl, chk, chw;
+    bool itc = gt_open(&cst, cfg->dir, "itc.csv", GT_ITC, 0, cfg->stopped_on_wrap),
+         ctr = gt_open(&cct, cfg->dir, "counters.csv", GT_CTR, 0, false),
+         flw = gt_open(&cfl, cfg->dir, "flow.csv", GT_FLOW, 0, false),
+         hks = gt_open(&chk, cfg->dir, "hooks.csv", GT_HOOK, 0, false),
+         hwr = gt_open(&chw, cfg->dir, "hpm_writes.csv", GT_HPMW, 0, false);
     if (!cfgh || !A || !B) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
     if (!itc || !ctr || !flw || !stats) {
         snprintf(res->msg, sizeof res->msg, "%s lacks%s%s%s%s", cfg->dir, itc ? "" : " itc.csv", ctr ? "" : " counters.csv",
                  flw ? "" : " flow.csv", stats ? "" : " stats.txt");
         goto out;
     }
-    /* ground truth tables */
-    for (char *l = strchr(itc, '\n'); l && ok; l = strchr(l, '\n')) {
-        ts_itc_row_t r;
-        if (!ts_itc_row(++l, &r)) break;
-        /* B is the stream the firmware wrote into the encoder: the stores it accepted and,
-         * after a stop on wrap, the later ones (their records are counted as not in the
-         * trace); stores dropped on a full FIFO are A's gaps, encoder-off ones no stream */
-        if (r.status != TS_ITC_TRACED && !(r.status == TS_ITC_AFTER_STOP && cfg->stopped_on_wrap)) continue;
-        store_t s = {r.cycle, r.hart, r.stim, r.off, r.size, r.value};
-        s.hart %= NH;
-        VEC_PUSH(st, nst, cst, s);
-    }
-    for (char *l = strchr(ctr, '\n'); l && ok; l = strchr(l, '\n')) {
-        cread_t c;
-        char name[40];
-        char lb[256];
-        if (sscanf(line_of(++l, lb, sizeof lb), "%" SCNu64 ",%u,%" SCNx32 ",%39[^,],%" SCNx32, &c.cycle, &c.hart, &c.pc, name, &c.value) != 5) break;
-        if (!counter_of(name, &c.idx, &c.hi)) continue;
-        VEC_PUSH(cr, ncr, ccr, c);
-    }
-    for (char *l = strchr(flw, '\n'); l && ok; l = strchr(l, '\n')) {
-        flow_t f = {0};
-        char kind[8];
-        char lb[256];
-        l++;
-        if (sscanf(line_of(l, lb, sizeof lb), "%" SCNu64 ",%u,%7[a-z],%" SCNx32, &f.cycle, &f.hart, kind, &f.pc) != 4) break;
-        const char *p = strchr(lb, ',');                        /* target and link may be empty */
-        for (int k = 0; k < 3 && p; k++) p = strchr(p + 1, ',');
-        if (p) f.target = (uint32_t)strtoul(p + 1, NULL, 16);
-        if (p && (p = strchr(p + 1, ','))) f.link = (uint32_t)strtoul(p + 1, NULL, 16);
-        f.kind = kind[0] == 'c' ? 'c' : kind[0] == 'r' ? 'r' : kind[0] == 't' ? 't' : 'm';
-        VEC_PUSH(fl, nfl, cfl, f);
-    }
-    for (char *l = hks ? strchr(hks, '\n') : NULL; l && ok; l = strchr(l, '\n')) {
-        hook_t e = {0};
-        char name[40], how[8];
-        char lb[256];
-        if (!*++l) break;
-        if (sscanf(line_of(l, lb, sizeof lb), "%" SCNu64 ",%u,%39[^,],%7[^,],%" SCNx32 ",%" SCNx32 ",%" SCNx32 ",%" SCNx32, &e.cycle, &e.hart, name, how,
-                   &e.pc, &e.a0, &e.a1, &e.ra) != 8) {
-            snprintf(res->msg, sizeof res->msg, "hooks.csv: bad row '%.*s'", (int)strcspn(l, "\r\n"), l);
+    /* every row of hooks.csv and hpm_writes.csv must parse (the first bad one is reported) */
+    for (bool more = hks; more;) {
+        if (!next_line(chk.f, &chk.line, &chk.lcap) || !*chk.line) break;
+        hook_t e;
+        if (!hook_row(chk.line, &e)) {
+            snprintf(res->msg, sizeof res->msg, "hooks.csv: bad row '%.*s'", (int)strcspn(chk.line, "\r\n"), chk.line);
             rc = 1;
             goto out;
         }
-        e.kind = -1;
-        for (int k = 0; k < 3; k++) if (!strcmp(name, hook_name[k])) e.kind = k;
-        if (e.kind < 0 || (strcmp(how, "call") && strcmp(how, "tail"))) {
-            snprintf(res->msg, sizeof res->msg, "hooks.csv: bad row '%.*s'", (int)strcspn(l, "\r\n"), l);
-            rc = 1;
-            goto out;
-        }
-        e.tail = how[0] == 't';
-        e.hart %= NH;
-        VEC_PUSH(hk, nhk, chk, e);
     }
-    for (char *l = hwr ? strchr(hwr, '\n') : NULL; l && ok; l = strchr(l, '\n')) {
-        hpmw_t w = {0};
-        char lb[256], name[40], val[24];
-        if (!*++l) break;
-        if (sscanf(line_of(l, lb, sizeof lb), "%" SCNu64 ",%u,%39[^,],%23s", &w.cycle, &w.hart, name, val) != 4) {
+    for (bool more = hwr; more;) {
+        if (!next_line(chw.f, &chw.line, &chw.lcap) || !*chw.line) break;
+        hpmw_t w;
+        char lb[256];
+        if (!hpmw_row(chw.line, &w, lb, sizeof lb)) {
             snprintf(res->msg, sizeof res->msg, "hpm_writes.csv: bad row '%s'", lb);
             rc = 1;
             goto out;
         }
-        unsigned n;
-        char *end;
-        w.value = (uint32_t)strtoul(val, &end, 0);
-        if (!strcmp(name, "mcountinhibit")) w.csr = 0x320;
-        else if (sscanf(name, "mhpmevent%u", &n) == 1 && n >= 3 && n <= 31) w.csr = 0x320 + (int)n;
-        else if (!strcmp(name, "implemented")) w.csr = HW_IMPL;
-        else if (!strcmp(name, "width_mcycle")) w.csr = HW_W_CYCLE;
-        else if (!strcmp(name, "width_minstret")) w.csr = HW_W_INSTRET;
-        else if (!strcmp(name, "width_mhpmcounter")) w.csr = HW_W_HPM;
-        else { snprintf(res->msg, sizeof res->msg, "hpm_writes.csv: bad row '%s'", lb); rc = 1; goto out; }
-        w.hart %= NH;
-        VEC_PUSH(hw, nhw, chw, w);
     }
-    if (!ok) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
+    /* B is the stream the firmware wrote into the encoder: the stores it accepted and, after
+     * a stop on wrap, the later ones (their records are counted as not in the trace); stores
+     * dropped on a full FIFO are A's gaps, encoder-off ones no stream. Each hart's count: */
     size_t nst_h[NH] = {0};
-    for (size_t i = 0; i < nst; i++) nst_h[st[i].hart]++;
+    while (next_line(cst.f, &cst.line, &cst.lcap)) {
+        ts_itc_row_t r;
+        if (!ts_itc_row(cst.line, &r)) break;
+        if (r.status != TS_ITC_TRACED && !(r.status == TS_ITC_AFTER_STOP && cfg->stopped_on_wrap)) continue;
+        nst_h[r.hart % NH]++;
+    }
+    gt_close(&cst); gt_close(&cct); gt_close(&cfl); gt_close(&chk); gt_close(&chw);
 
     /* the perf header out of band, for a wrapped trace: the file, else the stores' own */
     char path[4200], err[512];
@@ -741,7 +865,10 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
      * places; a wrapped trace's first store of the hart is a gap too (what came before it was
      * overwritten) */
     char pre[NH][16];
-    for (unsigned hh = 0; hh < NH; hh++) snprintf(pre[hh], sizeof pre[hh], cfg->multi_hart ? "hart %u: " : "", hh);
+    for (unsigned hh = 0; hh < NH; hh++) {
+        if (cfg->multi_hart) snprintf(pre[hh], sizeof pre[hh], "hart %u: ", hh);
+        else pre[hh][0] = 0;
+    }
     for (unsigned hh = 0; hh < NH; hh++)
         if (ax.stores[hh] > nst_h[hh]) {
             snprintf(res->msg, sizeof res->msg, "%sthe trace has %" PRIu64 " ITC stores, itc.csv %zu", pre[hh], ax.stores[hh], nst_h[hh]);
@@ -752,10 +879,10 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     size_t b0[NH] = {0};
     for (unsigned hh = 0; hh < NH; hh++) {
         if (!nst_h[hh] && !ax.stores[hh]) continue;
-        size_t base = cfg->wrapped ? nst_h[hh] - (size_t)ax.stores[hh] : 0, j = 0, gi = 0;
+        size_t base = cfg->wrapped ? nst_h[hh] - (size_t)ax.stores[hh] : 0, gi = 0;
         bool b0_set = !cfg->wrapped;
-        for (size_t i = 0; i <= nst; i++) {
-            if (i < nst && st[i].hart != hh) continue;
+        gt_open(&cst, cfg->dir, "itc.csv", GT_ITC, hh, cfg->stopped_on_wrap);
+        for (size_t j = 0;; j++) {
             if (!b0_set && j == base) {
                 gap_B(&pd, &B[hh], hh, "the start of the wrapped trace");
                 b0[hh] = B[hh].n;
@@ -766,10 +893,14 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
                 if (base + ax.g[gi].store != j) break;
                 gap_B(&pd, &B[hh], hh, "ITC FIFO overflow");
             }
-            if (i == nst) break;
-            perf_dec_feed_store(&pd, hh, st[i].stim, st[i].off, st[i].value, st[i].cycle);
-            j++;
+            const store_t *sj = gt_get(&cst, j);
+            if (!sj) break;
+            perf_dec_feed_store(&pd, hh, sj->stim, sj->off, sj->value, sj->cycle);
+            gt_drop(&cst, j + 1);
         }
+        bool oom = cst.oom;
+        gt_close(&cst);
+        if (oom) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
     }
     perf_dec_finish(&pd);
     bool any = false;
@@ -829,26 +960,22 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
         for (size_t k = 0; k < A[hh].n; k++) A[hh].r[k].raw = A[hh].pool + A[hh].r[k].raw_at;
         for (size_t k = 0; k < B[hh].n; k++) B[hh].r[k].raw = B[hh].pool + B[hh].r[k].raw_at;
     }
-    hst = malloc((nst ? nst : 1) * sizeof *hst);
-    hcr = malloc((ncr ? ncr : 1) * sizeof *hcr);
-    hfl = malloc((nfl ? nfl : 1) * sizeof *hfl);
-    hhk = malloc((nhk ? nhk : 1) * sizeof *hhk);
-    hhw = malloc((nhw ? nhw : 1) * sizeof *hhw);
-    if (!hst || !hcr || !hfl || !hhk || !hhw) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
     for (unsigned hh = 0; hh < NH; hh++) {
         perf_check_hart_t *hr = &res->hart[hh];
         if (!B[hh].have_h && !B[hh].n && !A[hh].n) continue;
         hr->found = B[hh].have_h;
         hr->in_trace = A[hh].n;
         hr->overwritten = b0[hh];
-        size_t n1 = 0, n2 = 0, n3 = 0, n4 = 0, n5 = 0;
-        for (size_t i = 0; i < nst; i++) if (st[i].hart == hh) hst[n1++] = st[i];
-        for (size_t i = 0; i < ncr; i++) if (cr[i].hart == hh) hcr[n2++] = cr[i];
-        for (size_t i = 0; i < nfl; i++) if (fl[i].hart == hh) hfl[n3++] = fl[i];
-        for (size_t i = 0; i < nhk; i++) if (hk[i].hart == hh) hhk[n4++] = hk[i];
-        for (size_t i = 0; i < nhw; i++) if (hw[i].hart == hh) hhw[n5++] = hw[i];
-        hart_in_t H = {hh, pre[hh], hst, n1, hcr, n2, hfl, n3, hhk, n4, hhw, n5, hwr != NULL, &A[hh], &B[hh], b0[hh], &syms, hks != NULL};
-        if (check_hart(cfg, &H, res, hr)) goto out;
+        gt_open(&cst, cfg->dir, "itc.csv", GT_ITC, hh, cfg->stopped_on_wrap);
+        gt_open(&cct, cfg->dir, "counters.csv", GT_CTR, hh, false);
+        gt_open(&cfl, cfg->dir, "flow.csv", GT_FLOW, hh, false);
+        gt_open(&chk, cfg->dir, "hooks.csv", GT_HOOK, hh, false);
+        gt_open(&chw, cfg->dir, "hpm_writes.csv", GT_HPMW, hh, false);
+        hart_in_t H = {hh, pre[hh], &cst, &cct, &cfl, &chk, &chw, hwr, &A[hh], &B[hh], b0[hh], &syms, hks};
+        int hrc = check_hart(cfg, &H, res, hr);
+        if (cst.oom || cct.oom || cfl.oom || chk.oom || chw.oom) { snprintf(res->msg, sizeof res->msg, "out of memory"); hrc = 1; }
+        gt_close(&cst); gt_close(&cct); gt_close(&cfl); gt_close(&chk); gt_close(&chw);
+        if (hrc) goto out;
         res->records += hr->records;
         res->headers += hr->headers;
         res->values += hr->values;
@@ -863,8 +990,8 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
 out:
     if (have_syms) elf_syms_free(&syms);
     for (unsigned hh = 0; A && B && hh < NH; hh++) { free(A[hh].hd); free(B[hh].hd); free(A[hh].pool); free(B[hh].pool); free(A[hh].r); free(B[hh].r); free(A[hh].cut_by_gap); free(B[hh].cut_by_gap); }
-    free(A); free(B); free(hst); free(hcr); free(hfl); free(hhk); free(hhw); free(gaps); free(cfgh);
-    free(st); free(cr); free(fl); free(hk); free(hw);
-    free(itc); free(ctr); free(flw); free(stats); free(hks); free(hwr); free(trace);
+    free(A); free(B); free(gaps); free(cfgh);
+    gt_close(&cst); gt_close(&cct); gt_close(&cfl); gt_close(&chk); gt_close(&chw);
+    free(stats); free(trace);
     return rc;
 }

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# check_mem_test.sh BUILD_DIR - `tracesim check` memory must not grow like the run (issue 22
+# item 4). Runs firmware/bench/check_scale.c (enter/exit records, Delta, one counter; the
+# benchmark's firmware, README "Performance") with 100 k and 300 k perf records, checks both
+# under /usr/bin/time and asserts, from the peak RSS (KiB):
+#   * both checks pass and check every record (100000 / 300000);
+#   * the 300 k check stays below 256 MiB (the check that read the ground truth whole: 455 MiB);
+#   * memory per extra record, (peak 300 k - peak 100 k) / 200 k, is below 768 bytes (whole
+#     ground truth: about 1580 bytes; streamed CSVs: about 265 bytes, the two decodes' records
+#     and the trace are still held whole).
+set -eu
+build=${1:?usage: check_mem_test.sh BUILD_DIR}
+sim=$build/tracesim
+[ -x /usr/bin/time ] || { echo "check_mem_test: needs /usr/bin/time (GNU time) to measure peak memory" >&2; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+declare -A rss
+for n in 100000 300000; do
+  elf=$build/firmware/bench/check_scale_func_$n.elf
+  [ -f "$elf" ] || { echo "no $elf (build the firmware)" >&2; exit 1; }
+  "$sim" run -q --trace-sram 64M -o "$tmp/r$n" "$elf" > /dev/null
+  /usr/bin/time -f %M -o "$tmp/rss$n" "$sim" check "$tmp/r$n" > "$tmp/out$n" 2>&1 ||
+    { echo "FAIL: check of the $n-record run failed: $(tail -2 "$tmp/out$n")"; exit 1; }
+  grep -q "^check: $n perf records equal the ground truth" "$tmp/out$n" ||
+    { echo "FAIL: check did not check $n records: $(tail -2 "$tmp/out$n")"; exit 1; }
+  rss[$n]=$(tail -1 "$tmp/rss$n")
+  echo "check, $n records: peak RSS ${rss[$n]} KiB"
+done
+[ "${rss[300000]}" -lt $((256 * 1024)) ] ||
+  { echo "FAIL: check of 300 k records peaked at ${rss[300000]} KiB, bound 256 MiB"; exit 1; }
+per=$(( (rss[300000] - rss[100000]) * 1024 / 200000 ))
+echo "check: $per bytes per extra record"
+[ "$per" -lt 768 ] || { echo "FAIL: check memory grows by $per bytes per record (bound 768)"; exit 1; }
+echo "PASS"
