@@ -11,6 +11,10 @@
 #   json_garbage   trace.json is not JSON: the same
 #   json_nospace   "wrapped":true written without a space is seen (decode notes the wrap)
 #   stm_garbage    a garbage row in stm.csv: check exits 121 naming stm.csv:LINE
+#   ctr_garbage    a garbage last row of counters.csv: check fails naming counters.csv:LINE
+#   flow_hart9     a flow.csv row of hart 9 in a one-hart run: check fails naming flow.csv:LINE
+#   flow_hart_neg  a flow.csv row of hart -1: check fails, malformed row at flow.csv:LINE
+#   hooks_no_header hooks.csv without its header: check fails naming hooks.csv:1
 set -u
 ts=$1 fw=$2 case=$3
 tmp=$(mktemp -d)
@@ -49,6 +53,14 @@ json_nospace)  sed -i 's/"wrapped": false/"wrapped":true/' "$run/trace.json"
                grep -q "the sink buffer wrapped (trace.json)" "$tmp/err" || fail "\"wrapped\":true not seen: $(cat "$tmp/err")" ;;
 stm_garbage)   echo "1,0,x,y,traced" >> "$run/stm.csv"
                expect 121 "stm.csv:$(wc -l < "$run/stm.csv"): bad row" -- "$ts" check "$run" ;;
+ctr_garbage)   echo "junk" >> "$run/counters.csv"
+               expect 1 "counters.csv:$(wc -l < "$run/counters.csv"): malformed row 'junk'" -- "$ts" check "$run" ;;
+flow_hart9)    sed -i '3s/^\([0-9]*\),0,/\1,9,/' "$run/flow.csv"
+               expect 1 "flow.csv:3: a row of hart 9, but the run has 1 hart" -- "$ts" check "$run" ;;
+flow_hart_neg) sed -i '3s/^\([0-9]*\),0,/\1,-1,/' "$run/flow.csv"
+               expect 1 "flow.csv:3: malformed row" -- "$ts" check "$run" ;;
+hooks_no_header) sed -i '1d' "$run/hooks.csv"
+               expect 1 "hooks.csv:1: not the header of hooks.csv" -- "$ts" check "$run" ;;
 *) fail "unknown case" ;;
 esac
 echo "ok: $case"

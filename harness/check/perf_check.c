@@ -50,6 +50,8 @@
  * decodes' records (crec_t and its values, about 90 bytes each) and trace.rtd are still held whole, so
  * memory still grows with the run (about 90 bytes per record and decode). */
 #include "perf_check.h"
+#include "ts_file.h"
+#include "ts_run_json.h"
 #include "cli_util.h"
 #include "elements.h"
 #include "elf_syms.h"
@@ -416,9 +418,8 @@ static bool gt_open(gt_cur_t *c, const char *dir, const char *name, enum gt_file
     c->all_status = all_status;
     c->esz = esz[kind];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    c->f = fopen(path, "r");
-    struct stat sb;
-    if (c->f && (fstat(fileno(c->f), &sb) || !S_ISREG(sb.st_mode))) { fclose(c->f); c->f = NULL; }   /* as ts_read_file */
+    char oerr[256];
+    c->f = ts_fopen_input(path, oerr, sizeof oerr);    /* a regular file only; a FIFO is refused at once */
     if (!c->f) { c->eof = true; return false; }
     if (!next_line(c->f, &c->line, &c->lcap)) c->eof = true;   /* the header line */
     return true;
@@ -771,24 +772,66 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
                  flw ? "" : " flow.csv", stats ? "" : " stats.txt");
         goto out;
     }
-    /* every row of hooks.csv and hpm_writes.csv must parse (the first bad one is reported) */
-    for (bool more = hks; more;) {
-        if (!next_line(chk.f, &chk.line, &chk.lcap) || !*chk.line) break;
-        hook_t e;
-        if (!hook_row(chk.line, &e)) {
-            snprintf(res->msg, sizeof res->msg, "hooks.csv: bad row '%.*s'", (int)strcspn(chk.line, "\r\n"), chk.line);
-            rc = 1;
-            goto out;
-        }
-    }
-    for (bool more = hwr; more;) {
-        if (!next_line(chw.f, &chw.line, &chw.lcap) || !*chw.line) break;
-        hpmw_t w;
-        char lb[256];
-        if (!hpmw_row(chw.line, &w, lb, sizeof lb)) {
-            snprintf(res->msg, sizeof res->msg, "hpm_writes.csv: bad row '%s'", lb);
-            rc = 1;
-            goto out;
+    /* every row of counters.csv, flow.csv, hooks.csv and hpm_writes.csv must parse, under the
+     * file's own header, with a hart the check knows: the first bad row is reported with its
+     * file and line (a damaged or forged ground truth never ends the rows quietly) */
+    {
+        unsigned run_harts = NH;                   /* the run's harts (trace.json), else every one checked */
+        ts_trace_json_t tj;
+        char tjp[4200], tje[512];
+        snprintf(tjp, sizeof tjp, "%s/trace.json", cfg->dir);
+        if (!ts_trace_json_read(tjp, &tj, tje, sizeof tje) && tj.has_harts && tj.harts < NH) run_harts = tj.harts;
+        struct { gt_cur_t *c; bool have; const char *name, *header; } vf[] = {
+            {&cct, ctr, "counters.csv", "cycle,hart,pc,csr,value"},
+            {&cfl, flw, "flow.csv", "cycle,hart,kind,pc,target,link"},
+            {&chk, hks, "hooks.csv", "cycle,hart,hook,how,pc,a0,a1,ra"},
+            {&chw, hwr, "hpm_writes.csv", "cycle,hart,csr,value"}};
+        for (size_t k = 0; k < sizeof vf / sizeof vf[0]; k++) {
+            gt_cur_t *c = vf[k].c;
+            if (!vf[k].have) continue;
+            size_t hl = strlen(vf[k].header);
+            if (!c->line || strncmp(c->line, vf[k].header, hl) || (c->line[hl] != '\n' && c->line[hl] != '\r')) {
+                snprintf(res->msg, sizeof res->msg, "%s/%s:1: not the header of %s (%s)", cfg->dir, vf[k].name, vf[k].name,
+                         vf[k].header);
+                rc = 1;
+                goto out;
+            }
+            for (unsigned lineno = 2; next_line(c->f, &c->line, &c->lcap) && *c->line; lineno++) {
+                char lb[256], name[40], kind[8];
+                bool ok;
+                unsigned hart = 0;
+                if (c == &cct) {
+                    cread_t cr;
+                    ok = sscanf(line_of(c->line, lb, sizeof lb), "%" SCNu64 ",%u,%" SCNx32 ",%39[^,],%" SCNx32, &cr.cycle, &hart,
+                                &cr.pc, name, &cr.value) == 5;
+                } else if (c == &cfl) {
+                    flow_t f;
+                    ok = sscanf(line_of(c->line, lb, sizeof lb), "%" SCNu64 ",%u,%7[a-z],%" SCNx32, &f.cycle, &hart, kind, &f.pc) == 4 &&
+                         (!strcmp(kind, "call") || !strcmp(kind, "ret") || !strcmp(kind, "trap") || !strcmp(kind, "mret"));
+                } else if (c == &chk) {
+                    hook_t e;
+                    ok = hook_row(c->line, &e);
+                    if (ok) sscanf(c->line, "%*u,%u", &hart);       /* before hook_row's % NH */
+                } else {
+                    hpmw_t w;
+                    ok = hpmw_row(c->line, &w, lb, sizeof lb);
+                    if (ok) sscanf(c->line, "%*u,%u", &hart);
+                }
+                const char *hc = strchr(c->line, ',');       /* sscanf's %u takes "-1" as 4294967295 */
+                if (c->line[0] == '-' || (hc && (hc[1] == '-' || hc[1] == '+' || hc[1] == ' '))) ok = false;
+                if (ok && hart >= run_harts) {
+                    snprintf(res->msg, sizeof res->msg, "%s/%s:%u: a row of hart %u, but the run has %u hart%s", cfg->dir,
+                             vf[k].name, lineno, hart, run_harts, run_harts == 1 ? "" : "s");
+                    rc = 1;
+                    goto out;
+                }
+                if (!ok) {
+                    snprintf(res->msg, sizeof res->msg, "%s/%s:%u: malformed row '%.*s' (%s expected)", cfg->dir, vf[k].name,
+                             lineno, (int)(strcspn(c->line, "\r\n") > 60 ? 60 : strcspn(c->line, "\r\n")), c->line, vf[k].header);
+                    rc = 1;
+                    goto out;
+                }
+            }
         }
     }
     /* B is the stream the firmware wrote into the encoder: the stores it accepted and, after
