@@ -807,7 +807,8 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
                 } else if (c == &cfl) {
                     flow_t f;
                     ok = sscanf(line_of(c->line, lb, sizeof lb), "%" SCNu64 ",%u,%7[a-z],%" SCNx32, &f.cycle, &hart, kind, &f.pc) == 4 &&
-                         (!strcmp(kind, "call") || !strcmp(kind, "ret") || !strcmp(kind, "trap") || !strcmp(kind, "mret"));
+                         (!strcmp(kind, "call") || !strcmp(kind, "ret") || !strcmp(kind, "trap") || !strcmp(kind, "mret") ||
+                          !strcmp(kind, "sret"));
                 } else if (c == &chk) {
                     hook_t e;
                     ok = hook_row(c->line, &e);
