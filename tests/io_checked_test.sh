@@ -6,7 +6,7 @@
 #   fifo_check                     a run folder whose itc.csv is a named pipe: one line, no wait
 #   fifo_perf_config               a named pipe as decode's --perf-config: 121
 #   fifo_report_elf                a named pipe as report's --elf: 121
-#   fifo_waves_marks               a run folder whose marks.csv is a named pipe: waves says so, 126
+#   fifo_waves_marks               a run folder whose marks.csv is a named pipe: waves says so, 121 (an unreadable input)
 #   full_decode_messages|csv|timeline|elements|perf  decode -o DIR, the file a /dev/full link
 #   full_decode_stm                decode -f stm -o DIR (a run with software trace events)
 #   full_decode_itcprint           decode -f itcprint -o DIR (the itc_printf capture, if present)
@@ -50,7 +50,7 @@ fifo_report_elf)  run "$tmp/r"; mkfifo "$tmp/p.elf"
                   expect 121 "p.elf is not a regular file" -- "$ts" report --elf "$tmp/p.elf" "$tmp/r/trace.rtd" ;;
 fifo_waves_marks) "$ts" run -q --waves "$tmp/r/waves.fst" -o "$tmp/r" "$fib" > /dev/null 2>&1 || fail "the run failed"
                   rm "$tmp/r/marks.csv"; mkfifo "$tmp/r/marks.csv"
-                  expect 126 "marks.csv is not a regular file" -- "$ts" waves "$tmp/r" --no-gui ;;
+                  expect 121 "marks.csv is not a regular file" -- "$ts" waves "$tmp/r" --no-gui ;;
 full_decode_messages|full_decode_csv|full_decode_timeline|full_decode_elements)
                   f=${case#full_decode_}; file=$f
                   case $f in messages) file=messages.jsonl;; csv) file=perf.csv;; timeline) file=timeline.json;; elements) file=elements.txt;; esac

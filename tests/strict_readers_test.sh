@@ -15,6 +15,8 @@
 #   flow_hart9     a flow.csv row of hart 9 in a one-hart run: check fails naming flow.csv:LINE
 #   flow_hart_neg  a flow.csv row of hart -1: check fails, malformed row at flow.csv:LINE
 #   hooks_no_header hooks.csv without its header: check fails naming hooks.csv:1
+#   marks_garbage  a garbage row in marks.csv: waves exits 121 naming marks.csv:LINE
+#   events_hart_neg a trace_events.csv row of hart -1: waves exits 121 naming trace_events.csv:LINE
 set -u
 ts=$1 fw=$2 case=$3
 tmp=$(mktemp -d)
@@ -61,6 +63,12 @@ flow_hart_neg) sed -i '3s/^\([0-9]*\),0,/\1,-1,/' "$run/flow.csv"
                expect 1 "flow.csv:3: malformed row" -- "$ts" check "$run" ;;
 hooks_no_header) sed -i '1d' "$run/hooks.csv"
                expect 1 "hooks.csv:1: not the header of hooks.csv" -- "$ts" check "$run" ;;
+marks_garbage)   "$ts" run -q -o "$run" --waves "$run/w.vcd" --waves-to 100 "$fw" > /dev/null 2>&1 || fail "run with waves"
+                 echo "1,2,x" >> "$run/marks.csv"
+                 expect 121 "marks.csv:$(wc -l < "$run/marks.csv"): malformed row" -- "$ts" waves "$run" --no-gui ;;
+events_hart_neg) "$ts" run -q -o "$run" --waves "$run/w.vcd" --waves-to 100 "$fw" > /dev/null 2>&1 || fail "run with waves"
+                 echo "5,-1,itc_lost,6" >> "$run/trace_events.csv"
+                 expect 121 "trace_events.csv:$(wc -l < "$run/trace_events.csv"): malformed row" -- "$ts" waves "$run" --no-gui ;;
 *) fail "unknown case" ;;
 esac
 echo "ok: $case"

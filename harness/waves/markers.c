@@ -91,10 +91,27 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
     char e[4400];
     FILE *f = ts_fopen_input(path, e, sizeof e);
     if (!f) { snprintf(err, errlen, "%s (not a run folder?)", e); return -1; }
+    /* rows must parse under the file's header: a damaged or forged file is an error with its
+     * file and line, never rows skipped quietly */
+    unsigned lineno = 0;
     while (fgets(line, sizeof line, f)) {
         unsigned v, hart = 0;
         unsigned long long cycle, instret;
-        if (sscanf(line, "%u,%llu,%llu,%u", &v, &cycle, &instret, &hart) < 3) continue;
+        int n = 0;
+        if (++lineno == 1) {
+            if (strncmp(line, "value,cycle,instret", 19)) {
+                fclose(f);
+                snprintf(err, errlen, "%s:1: not the header of marks.csv (value,cycle,instret,hart)", path);
+                return -1;
+            }
+            continue;
+        }
+        if (line[0] == '-' || sscanf(line, "%u,%llu,%llu,%u%n", &v, &cycle, &instret, &hart, &n) < 4 || strchr(line, '-') ||
+            (line[n] && line[n] != '\n' && line[n] != '\r')) {
+            fclose(f);
+            snprintf(err, errlen, "%s:%u: malformed row (value,cycle,instret,hart expected)", path, lineno);
+            return -1;
+        }
         ts_marker_t *m = add(ms, cycle, 2);
         if (!m) { fclose(f); snprintf(err, errlen, "out of memory"); return -1; }
         snprintf(m->name, sizeof m->name, "hart %u MARK %u", hart, v);
@@ -105,12 +122,26 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
     bool have_events = !access(path, F_OK);             /* optional; a FIFO or folder is refused */
     if (have_events && !(f = ts_fopen_input(path, err, errlen))) return -1;
     if (have_events) {
+        lineno = 0;
         while (fgets(line, sizeof line, f)) {
             unsigned long long cycle;
-            int hart;
+            int hart, n = 0;
             char ev[32];
             unsigned detail;
-            if (sscanf(line, "%llu,%d,%31[a-z_],%u", &cycle, &hart, ev, &detail) != 4) continue;
+            if (++lineno == 1) {
+                if (strncmp(line, "cycle,hart,event,detail", 23)) {
+                    fclose(f);
+                    snprintf(err, errlen, "%s:1: not the header of trace_events.csv (cycle,hart,event,detail)", path);
+                    return -1;
+                }
+                continue;
+            }
+            if (sscanf(line, "%llu,%d,%31[a-z_],%u%n", &cycle, &hart, ev, &detail, &n) != 4 || hart < 0 || hart > 7 ||
+                strchr(line, '-') || (line[n] && line[n] != '\n' && line[n] != '\r')) {
+                fclose(f);
+                snprintf(err, errlen, "%s:%u: malformed row (cycle,hart,event,detail expected, hart 0..7)", path, lineno);
+                return -1;
+            }
             bool stop = !strcmp(ev, "sink_stopped");
             ts_marker_t *m = add(ms, cycle, stop ? 0 : 1);
             if (!m) { fclose(f); snprintf(err, errlen, "out of memory"); return -1; }
@@ -307,8 +338,12 @@ int ts_waves_main(int argc, char **argv) {
     int er = ts_run_elf(run, elf_opt, elf, sizeof elf, err, sizeof err);
     if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); return 121; }
     ts_markers_t ms;
-    if (ts_markers_read(&ms, run, er ? elf : NULL, err, sizeof err) ||
-        ts_markers_write(&ms, run, err, sizeof err)) {
+    if (ts_markers_read(&ms, run, er ? elf : NULL, err, sizeof err)) {   /* a run-folder file missing or damaged */
+        fprintf(stderr, "tracesim: %s\n", err);
+        ts_markers_free(&ms);
+        return 121;
+    }
+    if (ts_markers_write(&ms, run, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
         ts_markers_free(&ms);
         return 126;
