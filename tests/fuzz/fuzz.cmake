@@ -71,6 +71,18 @@ ts_fuzz_target(filter
   LIBS -lelf -DFUZZ_FILTER_ELF=${CAPS_DIR}/e31_hello_debug.elf
   SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/filter/sym ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/filter/stm)
 
+# the whole of `tracesim check` over a real run folder with one forged ground-truth file
+# (counters.csv, flow.csv, hooks.csv, hpm_writes.csv, stm.csv, itc.csv, trace.json, stats.txt)
+set(TS_FUZZ_CHECK_RUN ${CMAKE_BINARY_DIR}/test-runs/fuzz_check_run)
+ts_fuzz_target(check
+  SOURCES ${H}/fuzz/fuzz_check.c ${TS_FUZZ_LIB_SRC}
+  INCLUDES ${H}/cli ${H}/decoder ${H}/check ${H}/report ${H}/waves ${H}/sweep ${CMAKE_SOURCE_DIR}/rtl_model/regs
+  LIBS -ldw -lelf -DFUZZ_CHECK_RUN=${TS_FUZZ_CHECK_RUN}
+  SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/check/flow ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/check/counters)
+add_test(NAME fuzz.check.setup COMMAND ${CMAKE_BINARY_DIR}/tracesim run -q -o ${TS_FUZZ_CHECK_RUN} ${TS_FW_DIR}/examples/fib_raw_sram_1.elf)
+set_tests_properties(fuzz.check.setup PROPERTIES FIXTURES_SETUP fuzz_check_run LABELS fuzz)
+set_tests_properties(fuzz.check PROPERTIES FIXTURES_REQUIRED fuzz_check_run)
+
 add_custom_target(fuzz-nightly
   COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/nightly.sh ${CMAKE_BINARY_DIR} ${TS_FUZZ_TARGETS}
   USES_TERMINAL)
