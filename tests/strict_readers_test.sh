@@ -17,6 +17,7 @@
 #   hooks_no_header hooks.csv without its header: check fails naming hooks.csv:1
 #   marks_garbage  a garbage row in marks.csv: waves exits 121 naming marks.csv:LINE
 #   events_hart_neg a trace_events.csv row of hart -1: waves exits 121 naming trace_events.csv:LINE
+#   waves_itc_garbage a garbage row in itc.csv: waves exits 121 naming itc.csv:LINE
 set -u
 ts=$1 fw=$2 case=$3
 tmp=$(mktemp -d)
@@ -69,6 +70,9 @@ marks_garbage)   "$ts" run -q -o "$run" --waves "$run/w.vcd" --waves-to 100 "$fw
 events_hart_neg) "$ts" run -q -o "$run" --waves "$run/w.vcd" --waves-to 100 "$fw" > /dev/null 2>&1 || fail "run with waves"
                  echo "5,-1,itc_lost,6" >> "$run/trace_events.csv"
                  expect 121 "trace_events.csv:$(wc -l < "$run/trace_events.csv"): malformed row" -- "$ts" waves "$run" --no-gui ;;
+waves_itc_garbage) "$ts" run -q -o "$run" --waves "$run/w.vcd" --waves-to 100 "$fw" > /dev/null 2>&1 || fail "run with waves"
+                 echo "garbage" >> "$run/itc.csv"
+                 expect 121 "itc.csv:$(wc -l < "$run/itc.csv"): not an itc.csv row" -- "$ts" waves "$run" --no-gui ;;
 *) fail "unknown case" ;;
 esac
 echo "ok: $case"

@@ -96,9 +96,15 @@ int ts_perf_headers_from_itc(const char *itc_path, int want_channel, perf_header
     char line[256];
     int rc = 0;
     if (!fgets(line, sizeof line, f)) line[0] = 0;       /* the column names */
+    unsigned lineno = 1;
     while (fgets(line, sizeof line, f)) {
         ts_itc_row_t row;
-        if (!ts_itc_row(line, &row)) break;
+        lineno++;
+        if (!ts_itc_row(line, &row)) {                   /* a damaged itc.csv: say where, never stop quietly */
+            snprintf(err, errlen, "%s:%u: not an itc.csv row", itc_path, lineno);
+            rc = -1;
+            break;
+        }
         if (row.status != TS_ITC_TRACED) continue;          /* not in the trace */
         unsigned hart = row.hart, off = row.off, size = row.size;
         uint32_t value = row.value;

@@ -166,6 +166,7 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
     rec_ctx_t *rc = calloc(1, sizeof *rc);
     perf_dec_t *pd = calloc(1, sizeof *pd);
     snprintf(path, sizeof path, "%s/itc.csv", run_dir);
+    bool bad_itc = false;
     if (rc && pd && (f = ts_fopen_input(path, e, sizeof e))) {
         unsigned channel = 6;
         char cpath[4200];
@@ -177,9 +178,17 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
         rc->syms = have_syms ? &syms : NULL;
         perf_dec_cb_t cb = {rc, on_header, on_record, on_error};
         perf_dec_init(pd, channel, &cb);
+        unsigned itc_line = 1;
+        if (!fgets(line, sizeof line, f)) line[0] = 0;   /* the column names */
         while (fgets(line, sizeof line, f)) {
             ts_itc_row_t r;
-            if (!ts_itc_row(line, &r) || r.status != TS_ITC_TRACED) continue;
+            itc_line++;
+            if (!ts_itc_row(line, &r)) {                 /* a damaged itc.csv: say where */
+                snprintf(err, errlen, "%s:%u: not an itc.csv row", path, itc_line);
+                bad_itc = true;
+                break;
+            }
+            if (r.status != TS_ITC_TRACED) continue;
             perf_dec_feed_store(pd, r.hart, r.stim, r.off, r.value, r.cycle);
         }
         perf_dec_finish(pd);
@@ -189,6 +198,7 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
     free(rc);
     free(pd);
     if (have_syms) elf_syms_free(&syms);
+    if (bad_itc) return -1;
     if (oom) { snprintf(err, errlen, "out of memory"); return -1; }
     if (ms->n) qsort(ms->m, ms->n, sizeof *ms->m, cmp_marker);   /* no markers: m may be NULL */
     return 0;
