@@ -18,6 +18,7 @@
 #   marks_garbage  a garbage row in marks.csv: waves exits 121 naming marks.csv:LINE
 #   events_hart_neg a trace_events.csv row of hart -1: waves exits 121 naming trace_events.csv:LINE
 #   waves_itc_garbage a garbage row in itc.csv: waves exits 121 naming itc.csv:LINE
+#   marks_overflow a marks.csv row whose hart overflows 32 bits: waves exits 121 (no "hart -1215752191")
 set -u
 ts=$1 fw=$2 case=$3
 tmp=$(mktemp -d)
@@ -73,6 +74,9 @@ events_hart_neg) "$ts" run -q -o "$run" --waves "$run/w.vcd" --waves-to 100 "$fw
 waves_itc_garbage) "$ts" run -q -o "$run" --waves "$run/w.vcd" --waves-to 100 "$fw" > /dev/null 2>&1 || fail "run with waves"
                  echo "garbage" >> "$run/itc.csv"
                  expect 121 "itc.csv:$(wc -l < "$run/itc.csv"): not an itc.csv row" -- "$ts" waves "$run" --no-gui ;;
+marks_overflow)  "$ts" run -q -o "$run" --waves "$run/w.vcd" --waves-to 100 "$fw" > /dev/null 2>&1 || fail "run with waves"
+                 echo "1,5,5,3079215105" >> "$run/marks.csv"
+                 expect 121 "marks.csv:$(wc -l < "$run/marks.csv"): malformed row" -- "$ts" waves "$run" --no-gui ;;
 *) fail "unknown case" ;;
 esac
 echo "ok: $case"

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -95,8 +96,7 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
      * file and line, never rows skipped quietly */
     unsigned lineno = 0;
     while (fgets(line, sizeof line, f)) {
-        unsigned v, hart = 0;
-        unsigned long long cycle, instret;
+        unsigned long long v, hart = 0, cycle, instret;    /* 64-bit fields, then ranges: no wrap */
         int n = 0;
         if (++lineno == 1) {
             if (strncmp(line, "value,cycle,instret", 19)) {
@@ -106,15 +106,15 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
             }
             continue;
         }
-        if (line[0] == '-' || sscanf(line, "%u,%llu,%llu,%u%n", &v, &cycle, &instret, &hart, &n) < 4 || strchr(line, '-') ||
-            (line[n] && line[n] != '\n' && line[n] != '\r')) {
+        if (line[0] == '-' || sscanf(line, "%llu,%llu,%llu,%llu%n", &v, &cycle, &instret, &hart, &n) < 4 || strchr(line, '-') ||
+            (line[n] && line[n] != '\n' && line[n] != '\r') || v > 0xFFFFFFFFull || hart > 7 || cycle == ULLONG_MAX) {
             fclose(f);
             snprintf(err, errlen, "%s:%u: malformed row (value,cycle,instret,hart expected)", path, lineno);
             return -1;
         }
         ts_marker_t *m = add(ms, cycle, 2);
         if (!m) { fclose(f); snprintf(err, errlen, "out of memory"); return -1; }
-        snprintf(m->name, sizeof m->name, "hart %u MARK %u", hart, v);
+        snprintf(m->name, sizeof m->name, "hart %llu MARK %llu", hart, v);
     }
     fclose(f);
     /* ITC stores and software trace events lost, and the sink stopping */
@@ -124,10 +124,9 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
     if (have_events) {
         lineno = 0;
         while (fgets(line, sizeof line, f)) {
-            unsigned long long cycle;
-            int hart, n = 0;
+            unsigned long long cycle, hart, detail;         /* 64-bit fields, then ranges: no wrap */
+            int n = 0;
             char ev[32];
-            unsigned detail;
             if (++lineno == 1) {
                 if (strncmp(line, "cycle,hart,event,detail", 23)) {
                     fclose(f);
@@ -136,7 +135,8 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
                 }
                 continue;
             }
-            if (sscanf(line, "%llu,%d,%31[a-z_],%u%n", &cycle, &hart, ev, &detail, &n) != 4 || hart < 0 || hart > 7 ||
+            if (sscanf(line, "%llu,%llu,%31[a-z_],%llu%n", &cycle, &hart, ev, &detail, &n) != 4 || hart > 7 ||
+                detail > 0xFFFFFFFFull || cycle == ULLONG_MAX ||
                 strchr(line, '-') || (line[n] && line[n] != '\n' && line[n] != '\r')) {
                 fclose(f);
                 snprintf(err, errlen, "%s:%u: malformed row (cycle,hart,event,detail expected, hart 0..7)", path, lineno);
@@ -149,13 +149,13 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
                 snprintf(m->name, sizeof m->name, "trace sink stopped (buffer full, stop on wrap)");
             } else if (!strcmp(ev, "stm_lost")) {   /* detail: the event id */
                 char hex[16], id[48];
-                snprintf(hex, sizeof hex, "%x", detail);
+                snprintf(hex, sizeof hex, "%llx", detail);
                 ts_stmfilter_line(hex, id, sizeof id);
-                snprintf(m->name, sizeof m->name, "hart %d software trace event %s lost (FIFO full)", hart, id);
+                snprintf(m->name, sizeof m->name, "hart %llu software trace event %s lost (FIFO full)", hart, id);
             } else if (!strcmp(ev, "itc_lost")) {
-                snprintf(m->name, sizeof m->name, "hart %d ITC store to channel %u lost (FIFO full)", hart, detail);
+                snprintf(m->name, sizeof m->name, "hart %llu ITC store to channel %llu lost (FIFO full)", hart, detail);
             } else {
-                snprintf(m->name, sizeof m->name, "hart %d %s %u", hart, ev, detail);
+                snprintf(m->name, sizeof m->name, "hart %llu %s %llu", hart, ev, detail);
             }
         }
         fclose(f);
