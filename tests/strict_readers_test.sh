@@ -35,6 +35,13 @@ expect() {   # expect STATUS REGEX -- command...: status and a one-line stderr m
   grep -Eq -- "$re" "$tmp/err" || fail "$*: stderr '$(head -c 400 "$tmp/err")' does not match /$re/"
 }
 lines=$(wc -l < "$run/itc.csv")
+# waves_bad_row FILE ROW WHAT: a run with waves, ROW appended to FILE; waves exits 121 naming
+# FILE and the row's line
+waves_bad_row() {
+  "$ts" run -q -o "$run" --waves "$run/w.vcd" --waves-to 100 "$fw" > /dev/null 2>&1 || fail "run with waves"
+  echo "$2" >> "$run/$1"
+  expect 121 "$1:$(wc -l < "$run/$1"): $3" -- "$ts" waves "$run" --no-gui
+}
 case $case in
 itc_garbage)   echo "garbage,row" >> "$run/itc.csv"
                expect 121 "itc.csv:$((lines + 1)): malformed row" -- "$ts" check "$run" ;;
@@ -65,18 +72,10 @@ flow_hart_neg) sed -i '3s/^\([0-9]*\),0,/\1,-1,/' "$run/flow.csv"
                expect 1 "flow.csv:3: malformed row" -- "$ts" check "$run" ;;
 hooks_no_header) sed -i '1d' "$run/hooks.csv"
                expect 1 "hooks.csv:1: not the header of hooks.csv" -- "$ts" check "$run" ;;
-marks_garbage)   "$ts" run -q -o "$run" --waves "$run/w.vcd" --waves-to 100 "$fw" > /dev/null 2>&1 || fail "run with waves"
-                 echo "1,2,x" >> "$run/marks.csv"
-                 expect 121 "marks.csv:$(wc -l < "$run/marks.csv"): malformed row" -- "$ts" waves "$run" --no-gui ;;
-events_hart_neg) "$ts" run -q -o "$run" --waves "$run/w.vcd" --waves-to 100 "$fw" > /dev/null 2>&1 || fail "run with waves"
-                 echo "5,-1,itc_lost,6" >> "$run/trace_events.csv"
-                 expect 121 "trace_events.csv:$(wc -l < "$run/trace_events.csv"): malformed row" -- "$ts" waves "$run" --no-gui ;;
-waves_itc_garbage) "$ts" run -q -o "$run" --waves "$run/w.vcd" --waves-to 100 "$fw" > /dev/null 2>&1 || fail "run with waves"
-                 echo "garbage" >> "$run/itc.csv"
-                 expect 121 "itc.csv:$(wc -l < "$run/itc.csv"): not an itc.csv row" -- "$ts" waves "$run" --no-gui ;;
-marks_overflow)  "$ts" run -q -o "$run" --waves "$run/w.vcd" --waves-to 100 "$fw" > /dev/null 2>&1 || fail "run with waves"
-                 echo "1,5,5,3079215105" >> "$run/marks.csv"
-                 expect 121 "marks.csv:$(wc -l < "$run/marks.csv"): malformed row" -- "$ts" waves "$run" --no-gui ;;
+marks_garbage)     waves_bad_row marks.csv "1,2,x" "malformed row" ;;
+events_hart_neg)   waves_bad_row trace_events.csv "5,-1,itc_lost,6" "malformed row" ;;
+waves_itc_garbage) waves_bad_row itc.csv "garbage" "not an itc.csv row" ;;
+marks_overflow)    waves_bad_row marks.csv "1,5,5,3079215105" "malformed row" ;;
 *) fail "unknown case" ;;
 esac
 echo "ok: $case"
