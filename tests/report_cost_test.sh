@@ -13,6 +13,12 @@
 #   manual   (perfWriteCntrs) and isr (perf_timer_tick): count and hook cycles; manual: the
 #            three call sites are named by the lines of firmware/examples/manual.c that call
 #            perfWriteCntrs() (found here with grep)
+#   optimised  (oc_O2_delta: -O2, exit hooks entered by tail jumps, a timer interrupt whose
+#            hooks nest inside the main line's hooks) every record is measured; the count and
+#            hook cycles equal a second, independent sum: all three files merged in cycle order
+#            (sort), hook entries from hooks.csv (call or tail; each returns to its ra), a stack
+#            of open hooks, the first cycle read inside the innermost one, and the cycles from
+#            an interrupt's trap to its mret taken out of the hooks it interrupted
 #   fields   --fields picks and orders the CSV columns; an unknown field is one line, exit 120
 set -eu
 b=$1; case=$2
@@ -49,6 +55,25 @@ hook_sum() {
             }
         }
         END { printf "%d %d %d %d %d\n", calls, cyc, first, last, between }' "$run/counters.csv" "$run/flow.csv"
+}
+
+# merged_sum RUN: "<recording hook calls> <their cycles>" of hart 0, the three files merged in
+# cycle order (key: cycle, then counters 0 < flow 1 < hooks 2 within one cycle)
+merged_sum() {
+    r=$1
+    { awk -F, 'NR > 1 { print $1 ",0," $0 }' "$r/counters.csv"
+      awk -F, 'NR > 1 { print $1 ",1," $0 }' "$r/flow.csv"
+      awk -F, 'NR > 1 { print $1 ",2," $0 }' "$r/hooks.csv"; } | sort -t, -k1,1n -k2,2n -s |
+    awk -F, '
+        $4 != 0 { next }
+        $2 == 0 && ($6 == "cycle" || $6 == "mcycle") { if (sp && !(sp in rd) && e[sp] < $1) rd[sp] = $1; next }
+        $2 == 2 { sp++; e[sp] = $1; link[sp] = $10; tr[sp] = 0; delete rd[sp]; next }
+        $2 == 1 && $5 == "trap" { if (!traps++) t0 = $1; next }
+        $2 == 1 && ($5 == "mret" || $5 == "sret") && traps { if (!--traps) for (i = 1; i <= sp; i++) if (e[i] < t0) tr[i] += $1 - t0; next }
+        $2 == 1 && $5 == "ret" && sp && $7 == link[sp] {
+            if (sp in rd) { calls++; cyc += $1 - e[sp] - tr[sp] }
+            delete rd[sp]; sp--; next }
+        END { printf "%d %d\n", calls, cyc }'
 }
 
 case $case in
@@ -88,6 +113,20 @@ fib|manual|isr)
         fi
         echo "ok: $case: $calls hook calls, $cyc cycles"
     fi
+    ;;
+optimised)
+    elf=$b/firmware/tests/optcheck/oc_O2_delta.elf
+    "$ts" run -q --out "$out/run" "$elf" > /dev/null
+    r=$out/run
+    grep -q ',tail,' "$r/hooks.csv" || fail "no hook entered by a tail jump in $r/hooks.csv: the case tests nothing"
+    set -- $(merged_sum "$r")
+    calls=$1 cyc=$2
+    [ "$calls" -gt 100 ] || fail "only $calls record-writing hook calls found"
+    "$ts" report "$r" > "$out/report.txt"
+    grep -Eq "^  all +$calls +$cyc +[0-9.]+\$" "$out/report.txt" ||
+        fail "report's hook cost is not $calls records, $cyc cycles: $(grep '^  all' "$out/report.txt")"
+    ! grep -q "not measured" "$out/report.txt" || fail "records not measured: $(grep 'not measured' "$out/report.txt")"
+    echo "ok: optimised: $calls hook calls (tail jumps and nested interrupt hooks), $cyc cycles"
     ;;
 fields)
     elf=$fw/fib.elf

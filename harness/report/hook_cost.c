@@ -1,161 +1,318 @@
 /* hook_cost.c - each perf record's hook cost from flow.csv and counters.csv; see hook_cost.h. */
 #include "hook_cost.h"
 #include "cli_util.h"
+#include "ts_file.h"
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-#define MAX_OPEN 8                    /* hook calls open at once on a hart (an ISR in a hook) */
+#define HOOKS_HEAD "cycle,hart,hook,how,pc,a0,a1,ra"
+
 
 static const char *const hook_names[4] = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "perfWriteCntrs",
                                           "perf_timer_tick"};
 
-static int add_call(hc_hart_t *h, const hc_call_t *c) {
-    if (h->n == h->cap) {
-        size_t cap = h->cap ? 2 * h->cap : 256;
-        hc_call_t *a = realloc(h->c, cap * sizeof *a);
-        if (!a) return -1;
-        h->c = a;
-        h->cap = cap;
+/* one row of flow.csv or counters.csv (6 or 5 fields), parsed; false at the end or on a row
+ * that does not split into n fields (*bad set) */
+typedef hc_row_t row_t;   /* kind: c call, r ret, y cycle read, o other */
+
+static bool read_row(FILE *f, char **line, size_t *cap, unsigned n, row_t *r, bool *bad) {
+    *bad = false;
+    for (;;) {
+        ssize_t len = getline(line, cap, f);
+        if (len < 0) return false;
+        char *s = *line, *fl[8];
+        if (len && s[len - 1] == '\n') s[--len] = 0;
+        if (!*s) continue;
+        unsigned k = 0;
+        fl[k++] = s;
+        for (char *q = s; *q && k < n; q++)
+            if (*q == ',') { *q = 0; fl[k++] = q + 1; }
+        if (k < n) { *bad = true; return false; }
+        r->cyc = strtoull(fl[0], NULL, 10);
+        r->hart = (unsigned)strtoul(fl[1], NULL, 10) % PERF_MAX_CORES;
+        r->kind = 'o';
+        if (n == 6) {                 /* flow.csv: cycle,hart,kind,pc,target,link */
+            r->target = strtoull(fl[4], NULL, 16);
+            r->link = strtoull(fl[5], NULL, 16);
+            r->kind = !strcmp(fl[2], "call") ? 'c' : !strcmp(fl[2], "ret") ? 'r' : !strcmp(fl[2], "trap") ? 'T'
+                    : !strcmp(fl[2], "mret") || !strcmp(fl[2], "sret") ? 'X' : 'o';
+        } else if (n == 5) {          /* counters.csv: cycle,hart,pc,csr,value */
+            r->kind = !strcmp(fl[3], "cycle") || !strcmp(fl[3], "mcycle") ? 'y' : 'o';
+        } else {                      /* hooks.csv: cycle,hart,hook,how,pc,a0,a1,ra - a tail jump into a hook */
+            r->hook = -1;
+            for (int h = 0; h < 3; h++)
+                if (!strcmp(fl[2], hook_names[h])) r->hook = h;
+            if (r->hook >= 0 && !strcmp(fl[3], "tail")) {
+                r->kind = 't';
+                r->link = strtoull(fl[7], NULL, 16);
+            }
+        }
+        return true;
     }
-    h->c[h->n++] = *c;
+}
+
+static FILE *open_csv(const char *dir, const char *name, const char *head, char **line, size_t *cap, char *err, size_t errlen) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = ts_fopen_input(path, err, errlen);
+    if (!f) return NULL;
+    if (getline(line, cap, f) < 0 || strncmp(*line, head, strlen(head))) {
+        snprintf(err, errlen, "%s: not a %s (its first line is not '%s')", path, name, head);
+        fclose(f);
+        return NULL;
+    }
+    return f;
+}
+
+/* the hook a call goes to (enum perf_record_type order of hook_names), or -1 */
+static int hook_of(const uint64_t addr[4], uint64_t target) {
+    for (int k = 0; k < 4; k++)
+        if (target == addr[k]) return k;
+    return -1;
+}
+
+/* ---- one hart's hook calls, produced in call order from its rows of both files ----
+ * flow.csv and counters.csv are each in cycle order; they are merged by cycle (a read before
+ * a flow row of the same cycle: a read in the cycle of a call is not the call's, one in the
+ * cycle of its return is). A read of the cycle counter belongs to the innermost open hook
+ * call if that call has none yet. A call is final once it has returned; the calls are handed
+ * out in call order, so what is held is the calls from the oldest open one on (bounded by
+ * the hook nesting, not by the run). */
+static int src_open(hc_hart_t *h, const hook_cost_t *hc, unsigned hart, char *err, size_t errlen) {
+    h->flow = open_csv(hc->dir, "flow.csv", "cycle,hart,kind,pc,target,link", &h->fline, &h->fcap, err, errlen);
+    if (!h->flow) return -1;
+    h->ctr = open_csv(hc->dir, "counters.csv", "cycle,hart,pc,csr,value", &h->cline, &h->ccap, err, errlen);
+    if (!h->ctr) return -1;
+    if (hc->have_hooks) {
+        h->hk = open_csv(hc->dir, "hooks.csv", HOOKS_HEAD, &h->hline, &h->hcap, err, errlen);
+        if (!h->hk) return -1;
+    } else {
+        h->h_eof = true;
+    }
+    h->hart = hart;
+    h->opened = true;
     return 0;
 }
 
-/* the next line of a CSV text, split at commas into at most n fields; 0 at the end */
-static unsigned next_row(char **pos, char **f, unsigned n) {
-    char *s = *pos;
-    if (!*s) return 0;
-    char *eol = strchr(s, '\n');
-    if (eol) { *eol = 0; *pos = eol + 1; } else *pos = s + strlen(s);
-    unsigned k = 0;
-    f[k++] = s;
-    for (char *q = s; *q && k < n; q++)
-        if (*q == ',') { *q = 0; f[k++] = q + 1; }
-    return k;
-}
-
-static char *load_csv(const char *dir, const char *name, const char *head, char *err, size_t errlen) {
-    char path[4096];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    size_t len;
-    char *t = ts_read_file(path, &len, err, errlen);
-    if (!t) return NULL;
-    if (strncmp(t, head, strlen(head))) {
-        snprintf(err, errlen, "%s: not a %s (its first line is not '%s')", path, name, head);
-        free(t);
-        return NULL;
+static bool src_next_flow(hc_hart_t *h) {
+    bool bad;
+    row_t r;
+    while (!h->f_eof) {
+        if (!read_row(h->flow, &h->fline, &h->fcap, 6, &r, &bad)) { h->f_eof = true; break; }
+        if (r.hart != h->hart) continue;
+        h->frow = r;
+        return true;
     }
-    return t;
+    return false;
+}
+static bool src_next_ctr(hc_hart_t *h) {
+    bool bad;
+    row_t r;
+    while (!h->c_eof) {
+        if (!read_row(h->ctr, &h->cline, &h->ccap, 5, &r, &bad)) { h->c_eof = true; break; }
+        if (r.hart != h->hart || r.kind != 'y') continue;
+        h->crow = r;
+        return true;
+    }
+    return false;
 }
 
-typedef struct open_call { uint64_t link; size_t i; } open_call_t;
+static bool src_next_hook(hc_hart_t *h) {
+    bool bad;
+    row_t r;
+    while (!h->h_eof) {
+        if (!read_row(h->hk, &h->hline, &h->hcap, 8, &r, &bad)) { h->h_eof = true; break; }
+        if (r.hart != h->hart || r.kind != 't') continue;
+        h->hrow = r;
+        return true;
+    }
+    return false;
+}
+
+/* a hook entered at cycle e, returning to link: a new open call */
+static int open_call(hc_hart_t *h, uint64_t e, uint64_t link, int kind, char *err, size_t errlen) {
+    if (h->nopen == HC_MAX_OPEN) {
+        snprintf(err, errlen, "%s/flow.csv: hart %u: more than %d nested hook calls at cycle %" PRIu64, h->dir, h->hart,
+                 HC_MAX_OPEN, e);
+        return -1;
+    }
+    h->open[h->nopen++] = (hc_open_t){{e, UINT64_MAX, UINT64_MAX, 0, 0, (uint8_t)kind}, link};
+    return 0;
+}
+
+/* the innermost open call returned at cycle x: done, if it read the cycle counter */
+static int close_call(hook_cost_t *hc, hc_hart_t *h, uint64_t x, char *err, size_t errlen) {
+    hc_call_t c = h->open[--h->nopen].c;
+    c.x = x;
+    if (c.r == UINT64_MAX) { hc->calls_no_read++; return 0; }
+    if (h->n == h->cap) {
+        size_t cap = h->cap ? 2 * h->cap : 16;
+        hc_call_t *a = realloc(h->c, cap * sizeof *a);
+        if (!a) { snprintf(err, errlen, "out of memory"); return -1; }
+        h->c = a;
+        h->cap = cap;
+    }
+    h->c[h->n++] = c;
+    return 0;
+}
+
+/* the done call with the earliest cycle read, if no call can still come before it: an open
+ * call that has read the counter earlier (a hook an interrupt handler's hook nests in); open
+ * calls that have not read it yet, and later calls, read it later. -1: none yet */
+static long next_done(const hc_hart_t *h, bool at_end) {
+    long best = -1;
+    for (size_t i = 0; i < h->n; i++)
+        if (best < 0 || h->c[i].r < h->c[best].r) best = (long)i;
+    if (best < 0 || at_end) return best;
+    for (unsigned k = 0; k < h->nopen; k++)
+        if (h->open[k].c.r < h->c[best].r) return -1;
+    return best;
+}
+
+/* processes rows until a done call can be handed out (or the rows end); 0, or -1. Rows of
+ * one cycle: the counter read first (a read in the cycle of a hook's entry is not the hook's,
+ * one in the cycle of its return is), then flow.csv, then hooks.csv */
+static int src_fill(hook_cost_t *hc, hc_hart_t *h, char *err, size_t errlen) {
+    if (!h->have_f && !h->f_eof) h->have_f = src_next_flow(h);
+    if (!h->have_c && !h->c_eof) h->have_c = src_next_ctr(h);
+    if (!h->have_h && !h->h_eof) h->have_h = src_next_hook(h);
+    while ((h->have_f || h->have_c || h->have_h) && next_done(h, false) < 0) {
+        uint64_t fc = h->have_f ? h->frow.cyc : UINT64_MAX, cc = h->have_c ? h->crow.cyc : UINT64_MAX,
+                 hk = h->have_h ? h->hrow.cyc : UINT64_MAX;
+        if (h->have_c && cc <= fc && cc <= hk) {
+            if (h->nopen) {
+                hc_call_t *c = &h->open[h->nopen - 1].c;
+                if (c->e < cc && c->r == UINT64_MAX) { c->r = cc; c->trap_pre = c->trap; }
+            }
+            h->have_c = src_next_ctr(h);
+        } else if (h->have_f && fc <= hk) {
+            const row_t *r = &h->frow;
+            int k;
+            if (r->kind == 'c' && (k = hook_of(h->addr, r->target)) >= 0) {
+                if (open_call(h, r->cyc, r->link, k, err, errlen)) return -1;
+            } else if (r->kind == 'r' && h->nopen && r->target == h->open[h->nopen - 1].link) {
+                if (close_call(hc, h, r->cyc, err, errlen)) return -1;
+            } else if (r->kind == 'T') {  /* a trap: its handler's cycles are not the open hooks' */
+                if (!h->traps++) h->trap_at = r->cyc;
+            } else if (r->kind == 'X' && h->traps && !--h->traps) {
+                for (unsigned j = 0; j < h->nopen; j++)
+                    if (h->open[j].c.e < h->trap_at) h->open[j].c.trap += r->cyc - h->trap_at;
+            }
+            h->have_f = src_next_flow(h);
+        } else {                      /* a tail jump into a hook: it returns to the jumping function's caller */
+            if (open_call(h, h->hrow.cyc, h->hrow.link, h->hrow.hook, err, errlen)) return -1;
+            h->have_h = src_next_hook(h);
+        }
+    }
+    if (!h->have_f && !h->have_c && !h->have_h) {  /* the end: calls still open never returned */
+        hc->calls_no_read += h->nopen;
+        h->nopen = 0;
+    }
+    return 0;
+}
+
+/* the next hook call of the hart that read the cycle counter and returned, in the order of
+ * their reads (the order of the records they wrote), into *out; false at the end */
+static bool src_take(hook_cost_t *hc, hc_hart_t *h, hc_call_t *out) {
+    if (src_fill(hc, h, hc->err, sizeof hc->err)) { h->failed = true; return false; }
+    long i = next_done(h, true);
+    if (i < 0) return false;
+    *out = h->c[i];
+    h->c[i] = h->c[--h->n];
+    return true;
+}
 
 int hc_load(hook_cost_t *hc, const char *run_dir, const elf_syms_t *syms, char *err, size_t errlen) {
     memset(hc, 0, sizeof *hc);
-    uint64_t addr[4];
     for (unsigned k = 0; k < 4; k++) {
-        addr[k] = UINT64_MAX;
+        hc->addr[k] = UINT64_MAX;
         for (size_t i = 0; i < syms->n; i++)
-            if (!strcmp(syms->s[i].name, hook_names[k])) { addr[k] = syms->s[i].addr; break; }
+            if (!strcmp(syms->s[i].name, hook_names[k])) { hc->addr[k] = syms->s[i].addr; break; }
     }
-    if (addr[0] == UINT64_MAX && addr[2] == UINT64_MAX && addr[3] == UINT64_MAX) {
+    if (hc->addr[0] == UINT64_MAX && hc->addr[2] == UINT64_MAX && hc->addr[3] == UINT64_MAX) {
         snprintf(err, errlen, "the ELF has none of the perf library's hooks (__cyg_profile_func_enter, perfWriteCntrs, perf_timer_tick)");
         return -1;
     }
-    char *flow = load_csv(run_dir, "flow.csv", "cycle,hart,kind,pc,target,link", err, errlen);
-    if (!flow) return -1;
-    char *ctr = load_csv(run_dir, "counters.csv", "cycle,hart,pc,csr,value", err, errlen);
-    if (!ctr) { free(flow); return -1; }
-    /* hook calls and their returns, per hart in file order (= program order) */
-    open_call_t open[PERF_MAX_CORES][MAX_OPEN];
-    unsigned nopen[PERF_MAX_CORES] = {0};
-    char *pos = strchr(flow, '\n'), *f[6];
-    pos = pos ? pos + 1 : flow + strlen(flow);
-    unsigned line = 1;
+    snprintf(hc->dir, sizeof hc->dir, "%s", run_dir);
+    /* one pass over the files now, so that a damaged file is reported before the profile:
+     * every row splits into its fields (the calls themselves are read again, per hart, as the
+     * records ask for them); hooks.csv, the hooks entered by tail jumps, is optional (runs of
+     * older versions lack it) */
+    char path[4200];
+    snprintf(path, sizeof path, "%s/hooks.csv", run_dir);
+    hc->have_hooks = !access(path, F_OK);
+    static const struct { const char *name, *head; unsigned n; } files[] = {
+        {"flow.csv", "cycle,hart,kind,pc,target,link", 6}, {"counters.csv", "cycle,hart,pc,csr,value", 5}, {"hooks.csv", HOOKS_HEAD, 8}};
+    char *line = NULL;
+    size_t cap = 0;
     int rc = 0;
-    unsigned nf;
-    while ((nf = next_row(&pos, f, 6)) != 0) {
-        line++;
-        if (nf < 6) { snprintf(err, errlen, "%s/flow.csv: line %u: not 6 fields", run_dir, line); rc = -1; break; }
-        uint64_t cyc = strtoull(f[0], NULL, 10), target = strtoull(f[4], NULL, 16), link = strtoull(f[5], NULL, 16);
-        unsigned h = (unsigned)strtoul(f[1], NULL, 10) % PERF_MAX_CORES;
-        hc_hart_t *hh = &hc->h[h];
-        if (!strcmp(f[2], "call")) {
-            for (unsigned k = 0; k < 4; k++) {
-                if (target != addr[k]) continue;
-                hc_call_t c = {cyc, UINT64_MAX, UINT64_MAX, (uint8_t)k};
-                if (nopen[h] == MAX_OPEN || add_call(hh, &c)) {
-                    snprintf(err, errlen, "%s/flow.csv: line %u: %s", run_dir, line,
-                             nopen[h] == MAX_OPEN ? "too many nested hook calls" : "out of memory");
-                    rc = -1;
-                    break;
-                }
-                open[h][nopen[h]++] = (open_call_t){link, hh->n - 1};
-            }
-            if (rc) break;
-        } else if (!strcmp(f[2], "ret") && nopen[h] && target == open[h][nopen[h] - 1].link) {
-            hh->c[open[h][--nopen[h]].i].x = cyc;
+    for (unsigned i = 0; i < 3 && !rc; i++) {
+        if (i == 2 && !hc->have_hooks) break;
+        FILE *f = open_csv(run_dir, files[i].name, files[i].head, &line, &cap, err, errlen);
+        if (!f) { rc = -1; break; }
+        row_t r;
+        bool bad = false;
+        unsigned lineno = 1;
+        while (read_row(f, &line, &cap, files[i].n, &r, &bad)) lineno++;
+        if (bad) {
+            snprintf(err, errlen, "%s/%s: line %u: not %u fields", run_dir, files[i].name, lineno + 1, files[i].n);
+            rc = -1;
         }
+        fclose(f);
     }
-    /* each hook call's first read of the cycle counter (counters.csv: per hart, cycle order) */
-    size_t at[PERF_MAX_CORES] = {0};
-    pos = strchr(ctr, '\n');
-    pos = pos ? pos + 1 : ctr + strlen(ctr);
-    while (!rc && (nf = next_row(&pos, f, 5)) != 0) {
-        if (nf < 5 || (strcmp(f[3], "cycle") && strcmp(f[3], "mcycle"))) continue;
-        uint64_t cyc = strtoull(f[0], NULL, 10);
-        unsigned h = (unsigned)strtoul(f[1], NULL, 10) % PERF_MAX_CORES;
-        hc_hart_t *hh = &hc->h[h];
-        while (at[h] < hh->n && hh->c[at[h]].x < cyc) at[h]++;
-        /* the innermost call holding the read: an ISR's hook inside another hook comes later */
-        size_t k = at[h];
-        for (size_t j = at[h]; j < hh->n && hh->c[j].e < cyc; j++)
-            if (hh->c[j].x >= cyc) k = j;
-        if (k < hh->n && hh->c[k].e < cyc && hh->c[k].x >= cyc && hh->c[k].r == UINT64_MAX) hh->c[k].r = cyc;
-    }
-    /* keep the calls that read the cycle counter and returned */
+    free(line);
+    if (rc) return -1;
     for (unsigned h = 0; h < PERF_MAX_CORES; h++) {
-        hc_hart_t *hh = &hc->h[h];
-        size_t m = 0;
-        for (size_t i = 0; i < hh->n; i++) {
-            if (hh->c[i].r == UINT64_MAX || hh->c[i].x == UINT64_MAX) { hc->calls_no_read++; continue; }
-            hh->c[m++] = hh->c[i];
-        }
-        hh->n = m;
+        memcpy(hc->h[h].addr, hc->addr, sizeof hc->addr);
+        snprintf(hc->h[h].dir, sizeof hc->h[h].dir, "%s", run_dir);
     }
-    free(flow);
-    free(ctr);
-    if (rc) hc_free(hc);
-    return rc;
+    return 0;
 }
 
 void hc_free(hook_cost_t *hc) {
-    for (unsigned h = 0; h < PERF_MAX_CORES; h++) free(hc->h[h].c);
+    for (unsigned h = 0; h < PERF_MAX_CORES; h++) {
+        hc_hart_t *hh = &hc->h[h];
+        if (hh->flow) fclose(hh->flow);
+        if (hh->ctr) fclose(hh->ctr);
+        if (hh->hk) fclose(hh->hk);
+        free(hh->hline);
+        free(hh->fline);
+        free(hh->cline);
+        free(hh->c);
+    }
     memset(hc, 0, sizeof *hc);
 }
 
 void hc_reset(hook_cost_t *hc, unsigned hart) { hc->h[hart % PERF_MAX_CORES].dead = true; }
 
 bool hc_match(hook_cost_t *hc, const perf_record_t *r, uint64_t cycles_delta, uint64_t *pre, uint64_t *post) {
-    hc_hart_t *h = &hc->h[r->core % PERF_MAX_CORES];
+    unsigned hart = r->core % PERF_MAX_CORES;
+    hc_hart_t *h = &hc->h[hart];
     if (h->dead) return false;
-    size_t i = h->next;
+    if (!h->opened && src_open(h, hc, hart, hc->err, sizeof hc->err)) { h->dead = h->failed = true; return false; }
+    hc_call_t c;
+    bool found = false;
     if (!h->anchored) {
-        while (i < h->n && h->c[i].kind != (uint8_t)r->type) i++;
-    } else {
-        if (cycles_delta == UINT64_MAX) { h->dead = true; return false; }
+        while (src_take(hc, h, &c))
+            if (c.kind == (uint8_t)r->type) { found = true; break; }
+    } else if (cycles_delta != UINT64_MAX) {
         uint64_t want = h->last_r + cycles_delta;
-        while (i < h->n && h->c[i].r < want) i++;
-        if (i < h->n && h->c[i].kind != (uint8_t)r->type) i = h->n;
-        if (i < h->n && h->c[i].r != want) i = h->n;
+        while (src_take(hc, h, &c))
+            if (c.r >= want) { found = c.kind == (uint8_t)r->type && c.r == want; break; }
     }
-    if (i >= h->n) { h->dead = true; return false; }
+    if (!found) { h->dead = true; return false; }
     h->anchored = true;
-    h->last_r = h->c[i].r;
-    h->next = i + 1;
-    *pre = h->c[i].r - h->c[i].e;
-    *post = h->c[i].x - h->c[i].r;
+    h->last_r = c.r;
+    *pre = c.r - c.e - c.trap_pre;
+    *post = c.x - c.r - (c.trap - c.trap_pre);
     return true;
+}
+
+const char *hc_failed(const hook_cost_t *hc) {
+    for (unsigned h = 0; h < PERF_MAX_CORES; h++)
+        if (hc->h[h].failed) return hc->err;
+    return NULL;
 }

@@ -1,43 +1,75 @@
 /* hook_cost.h - what each perf record's hook cost, measured from a run's ground truth, for
- * `tracesim report` (README "Profile: `tracesim report`").
+ * `tracesim report`.
  *
  * A record is written by one call of a hook of the perf library: __cyg_profile_func_enter or
  * __cyg_profile_func_exit (enter/exit records), perfWriteCntrs (manual), perf_timer_tick
- * (ISR). flow.csv has each such call (its `call` row, cycle e) and its return (the `ret` row to
- * the call's link, cycle x); counters.csv has the hook's read of the cycle counter (csr
- * `cycle` or `mcycle`, cycle r, which reads exactly r). The hook cost x - e splits at r: pre =
- * r - e lies before the record's counter values, post = x - r after them. Calls that read no
- * cycle counter wrote no record (tracing off) and are not used.
+ * (ISR). The hook is entered by a call (flow.csv `call` row to the hook, cycle e) or, in
+ * optimised code, by a tail jump (hooks.csv `tail` row: it returns to the jumping function's
+ * caller, its ra); it returns at the `ret` row to that link (cycle x). counters.csv has the
+ * hook's first read of the cycle counter (csr `cycle` or `mcycle`, cycle r, which reads
+ * exactly r). The hook cost x - e, less the cycles of interrupt handlers that ran inside it
+ * (trap to mret: they belong to the handler's function), splits at r: pre before the
+ * record's counter values, post after them. Calls that read no cycle counter wrote no record
+ * (tracing off) and are not used.
  *
- * Records are paired with hook calls per hart in order: the first record takes the first
- * hook call of its kind that read the cycle counter; every later one the hook call whose r is
- * the previous r plus the record's cycles delta, of the record's kind (calls skipped on the
- * way wrote records that never reached the trace). A record with no such call, and every
- * record of the hart after it or after lost perf data (hc_reset), is not measured. No global
- * state. */
+ * Records are paired with hook calls per hart in the order of their reads (an interrupt
+ * handler's hook that ran inside another hook wrote its record first): the first record
+ * takes the first hook call of its kind; every later one the hook call whose r is the
+ * previous r plus the record's cycles delta, of the record's kind (calls skipped on the way
+ * wrote records that never reached the trace). A record with no such call, and every record
+ * of the hart after it or after lost perf data (hc_reset), is not measured.
+ *
+ * Memory: the files are read row by row, each hart at its own position, as the records ask
+ * for calls; what is held is the open hook calls and those that returned but may not be
+ * handed out yet (bounded by the hooks' nesting), never the run. No global state. */
 #ifndef TS_HOOK_COST_H
 #define TS_HOOK_COST_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include "elf_syms.h"
 #include "perf_decode.h"
 
-typedef struct hc_call { uint64_t e, r, x; uint8_t kind; } hc_call_t;   /* kind: perf_record_type */
+/* a hook call: entered at e, read the cycle counter at r, returned at x; trap: cycles of
+ * trap handlers (an interrupt) that ran inside it, trap_pre of them before r */
+typedef struct hc_call { uint64_t e, r, x, trap, trap_pre; uint8_t kind; } hc_call_t;   /* kind: perf_record_type */
 
+#define HC_MAX_OPEN 8                 /* hook calls open at once on a hart (an ISR in a hook) */
+typedef struct hc_open { hc_call_t c; uint64_t link; } hc_open_t;
+typedef struct hc_row { uint64_t cyc, target, link; unsigned hart; int hook; char kind; } hc_row_t;
+
+/* one hart's hook calls, read from flow.csv and counters.csv as the records ask for them */
 typedef struct hc_hart {
-    hc_call_t *c;
-    size_t n, cap, next;
+    FILE *flow, *ctr, *hk;            /* the hart's own read position in each file */
+    char *fline, *cline, *hline;
+    size_t fcap, ccap, hcap;
+    hc_row_t frow, crow, hrow;        /* the next row of each file not yet processed */
+    bool have_f, have_c, have_h, f_eof, c_eof, h_eof, opened, failed;
+    hc_call_t *c;                     /* calls that returned, not yet handed out (any order) */
+    size_t n, cap;
+    hc_open_t open[HC_MAX_OPEN];      /* calls not yet returned, innermost last */
+    unsigned nopen, hart;
+    unsigned traps;                   /* trap handlers running (nested), the outermost entered at trap_at */
+    uint64_t trap_at;
+    uint64_t addr[4];
+    char dir[4096];
     bool anchored, dead;
     uint64_t last_r;
 } hc_hart_t;
 
 typedef struct hook_cost {
     hc_hart_t h[PERF_MAX_CORES];
+    uint64_t addr[4];                 /* the hooks' addresses (UINT64_MAX: not in the ELF) */
+    char dir[4096];
+    bool have_hooks;                  /* the run folder has hooks.csv (hooks entered by tail jumps) */
+    char err[512];                    /* why a hart's reading stopped (hc_failed) */
     uint64_t calls_no_read;           /* hook calls that read no cycle counter (no record) */
 } hook_cost_t;
 
-/* flow.csv and counters.csv of run_dir, hook addresses from syms; 0, or -1 with one line */
+/* flow.csv and counters.csv of run_dir, hook addresses from syms: both files are checked
+ * (one pass, nothing kept) and later read row by row per hart as hc_match asks, so memory is
+ * bounded by the hooks' nesting, not by the run; 0, or -1 with one line */
 int hc_load(hook_cost_t *hc, const char *run_dir, const elf_syms_t *syms, char *err, size_t errlen);
 void hc_free(hook_cost_t *hc);
 /* the hook call that wrote record r (cycles_delta: its cycles counter's delta, or UINT64_MAX
@@ -45,4 +77,6 @@ void hc_free(hook_cost_t *hc);
 bool hc_match(hook_cost_t *hc, const perf_record_t *r, uint64_t cycles_delta, uint64_t *pre, uint64_t *post);
 /* perf data of a hart was lost: its later records are not measured */
 void hc_reset(hook_cost_t *hc, unsigned hart);
+/* a reading error after hc_load (a file changed or unreadable): its text, or NULL */
+const char *hc_failed(const hook_cost_t *hc);
 #endif

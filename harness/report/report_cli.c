@@ -375,6 +375,8 @@ int ts_report_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: writing the report to %s failed\n", out_path ? out_file : "stdout");
         status = EXIT_HOST;
     }
+    if (have_hc && hc_failed(&hc))
+        fprintf(stderr, "tracesim: warning: instrumentation cost measured only in part: %s\n", hc_failed(&hc));
     if (rc.warnings > MAX_WARNINGS)
         fprintf(stderr, "tracesim: %u more warnings not shown (%u in all)\n", rc.warnings - MAX_WARNINGS, rc.warnings);
 done:
