@@ -2,6 +2,7 @@
 #include "ts_sc_platform.h"
 #include "ts_funnel_sc.h"
 #include "ts_te_sc.h"
+#include <tlm_utils/tlm_quantumkeeper.h>
 #include <cstring>
 #include <memory>
 #include <vector>
@@ -12,6 +13,7 @@ using namespace tlm;
 namespace tracesim {
 
 static const sc_time kPeriod(10, SC_NS);   // 100 MHz, as the waves' time axis
+static const unsigned kQuantumCycles = 1000; // the default global quantum, in cycles
 
 // The hart and pc of a data access (simctrl answers per hart).
 struct ts_hart_ext : tlm_extension<ts_hart_ext> {
@@ -21,21 +23,16 @@ struct ts_hart_ext : tlm_extension<ts_hart_ext> {
     void copy_from(const tlm_extension_base &o) override { *this = static_cast<const ts_hart_ext &>(o); }
 };
 
-// One hart's Verilated core on the clock: steps 1-3 of sim/soc.h at each rising edge.
+// One hart's Verilated core: steps 1-3 of sim/soc.h at the rising edge of each cycle
+// (called by the platform's clock thread, ts_clock_sc; `now` is the cycle's local time).
 class ts_core_sc : public sc_module {
 public:
-    sc_in<bool> clk;
-    SC_HAS_PROCESS(ts_core_sc);
-    ts_core_sc(sc_module_name name, soc_t *s, unsigned hart) : sc_module(name), clk("clk"), s_(s), hart_(hart) {
-        SC_METHOD(edge);
-        sensitive << clk.pos();
-        dont_initialize();
-    }
-private:
-    void edge() {
-        sc_assert(s_->cycle == sc_time_stamp().value() / kPeriod.value());
+    ts_core_sc(sc_module_name name, soc_t *s, unsigned hart) : sc_module(name), s_(s), hart_(hart) {}
+    void edge(const sc_time &now) {
+        sc_assert(s_->cycle == now.value() / kPeriod.value());
         soc_step_hart(s_, hart_);
     }
+private:
     soc_t *s_;
     unsigned hart_;
 };
@@ -130,11 +127,9 @@ private:
 class ts_bus_sc : public sc_module {
 public:
     typedef tlm_utils::simple_initiator_socket_optional<ts_bus_sc> out_socket;
-    sc_in<bool> clk;
     tlm_utils::simple_target_socket<ts_bus_sc> sba_in;   // the trace sink's SBA writes
     std::vector<std::unique_ptr<out_socket>> out;        // per enum bus_target
-    SC_HAS_PROCESS(ts_bus_sc);
-    ts_bus_sc(sc_module_name name, soc_t *s) : sc_module(name), clk("clk"), sba_in("sba_in"), s_(s) {
+    ts_bus_sc(sc_module_name name, soc_t *s) : sc_module(name), sba_in("sba_in"), s_(s) {
         for (int t = 0; t < BUS_N_TARGETS; t++) {
             char n[32];
             std::snprintf(n, sizeof n, "out_%d", t);
@@ -144,9 +139,6 @@ public:
         gp_.set_extension(&hart_);
         gp_.set_extension(&retry_);
         gp_.set_data_ptr(buf_);
-        SC_METHOD(cycle_end);
-        sensitive << clk.neg();
-        dont_initialize();
     }
     ~ts_bus_sc() override {
         gp_.clear_extension(&hart_);
@@ -176,7 +168,7 @@ public:
         hart_.hart = hart;
         hart_.pc = pc;
         retry_.held = false;
-        sc_time delay = SC_ZERO_TIME;
+        sc_time delay = local_;        // the access's time: the cycle, ahead of the kernel's time
         (*out[target])->b_transport(gp_, delay);
         if (!gp_.is_response_ok()) return BUS_ERR;
         if (retry_.held) return BUS_WAIT;
@@ -190,7 +182,6 @@ public:
     // the trace modules this edge ticks (step 4, before the bus: their SBA words take the RAM
     // port of this cycle); empty with --no-trace
     std::vector<ts_trace_sc *> trace;
-private:
     // an SBA word: into RAM, where it takes the RAM port for this cycle (bus.h rule 1)
     void sba_write(tlm_generic_payload &gp, sc_time &delay) {
         uint64_t addr = gp.get_address();
@@ -206,16 +197,19 @@ private:
         if (gp.is_response_ok()) s_->bus.sba_busy = true;
     }
     // steps 4-7 of sim/soc.h: the trace tick of this cycle after every core's rising edge
-    // (their software trace events reach the encoders before it), then the bus
-    void cycle_end() {
+    // (their software trace events reach the encoders before it), then the bus; `local` is
+    // the cycle's time ahead of the kernel's (the quantum keeper's local time)
+    void cycle_end(const sc_time &local) {
+        local_ = local;
         for (ts_trace_sc *t : trace) t->catch_up_cycle(s_->cycle);
         soc_step_bus(s_);
         soc_step_end(s_);           // the probes (probe_sba_write_i) see this cycle's SBA word
         s_->bus.sba_busy = false;
         if (s_->stop == SOC_RUNNING && s_->cfg.max_cycles && s_->cycle >= s_->cfg.max_cycles)
             s_->stop = SOC_CYCLE_LIMIT;
-        if (s_->stop != SOC_RUNNING) sc_stop();
     }
+private:
+    sc_time local_;
     soc_t *s_;
     tlm_generic_payload gp_;
     unsigned char buf_[4] = {0, 0, 0, 0};
@@ -223,21 +217,57 @@ private:
     ts_retry_ext retry_;
 };
 
+// The clock: one thread runs the cycles in the order of sim/soc.h - every hart's rising edge,
+// then the trace tick and the bus (ts_bus_sc::cycle_end) - and keeps SystemC time with a
+// TLM-2.0 quantum keeper (loosely timed, temporal decoupling): each cycle adds one period to
+// the local time, and the thread yields to the kernel (wait) once the local time reaches the
+// global quantum (tlm_global_quantum; 1000 cycles unless the program set one). Every access
+// and SBA word carries its cycle's time as its TLM delay, so targets that look at time see
+// the cycle they happen in. A kernel process per clock edge (an sc_clock and two
+// SC_METHODs per cycle) costed about 1900 host instructions per cycle; this costs a loop.
+class ts_clock_sc : public sc_module {
+public:
+    SC_HAS_PROCESS(ts_clock_sc);
+    ts_clock_sc(sc_module_name name, soc_t *s, std::vector<std::unique_ptr<ts_core_sc>> &cores, ts_bus_sc &bus)
+        : sc_module(name), s_(s), cores_(cores), bus_(bus) {
+        SC_THREAD(run);
+    }
+private:
+    void run() {
+        tlm_utils::tlm_quantumkeeper qk;
+        if (tlm_global_quantum::instance().get() == SC_ZERO_TIME)
+            tlm_global_quantum::instance().set(kPeriod * static_cast<double>(kQuantumCycles));
+        qk.reset();
+        wait(kPeriod * static_cast<double>(s_->cycle));   // the first cycle's time (0 after reset)
+        while (s_->stop == SOC_RUNNING) {
+            sc_time now = qk.get_current_time();
+            for (auto &c : cores_) c->edge(now);
+            bus_.cycle_end(qk.get_local_time());
+            qk.inc(kPeriod);
+            if (qk.need_sync()) qk.sync();
+        }
+        qk.sync();
+        sc_stop();
+    }
+    soc_t *s_;
+    std::vector<std::unique_ptr<ts_core_sc>> &cores_;
+    ts_bus_sc &bus_;
+};
+
 static ts_bus_sc *the_bus;   // for bus_tlm_*: the platform of this process (one per run)
 
 struct platform {
-    sc_clock clk{"clk", kPeriod, 0.5, SC_ZERO_TIME, true};
     std::vector<std::unique_ptr<ts_core_sc>> cores;
     std::vector<std::unique_ptr<ts_te_sc>> te;
     std::unique_ptr<ts_funnel_sc> funnel;
     std::unique_ptr<ts_bus_sc> bus;
     std::unique_ptr<ts_ram_sc> ram;
     std::unique_ptr<ts_dev_sc> clint, uart, simctrl;
+    std::unique_ptr<ts_clock_sc> clock;
     ts_trace_sc *sink_owner = nullptr;
 
     explicit platform(soc_t *s) {
         bus.reset(new ts_bus_sc("bus", s));
-        bus->clk(clk);
         ram.reset(new ts_ram_sc("ram", &s->bus));
         clint.reset(new ts_dev_sc("clint", &s->clint, MAP_CLINT_SIZE, clint_fn));
         uart.reset(new ts_dev_sc("uart", &s->uart, MAP_UART_SIZE, uart_fn));
@@ -250,7 +280,6 @@ struct platform {
             char n[32];
             std::snprintf(n, sizeof n, "core%u", i);
             cores.emplace_back(new ts_core_sc(n, s, i));
-            cores.back()->clk(clk);
             std::snprintf(n, sizeof n, "te%u", i);
             te.emplace_back(new ts_te_sc(n, &s->h[i].te, kPeriod));
             if (!s->cfg.no_trace) bus->trace.push_back(te.back().get());
@@ -276,6 +305,7 @@ struct platform {
         s->stm_event = stm_event;
         s->stm_event_ctx = this;
         the_bus = bus.get();
+        clock.reset(new ts_clock_sc("clock", s, cores, *bus));
     }
     static enum te_stm_status stm_event(void *ctx, unsigned hart, uint64_t cycle, uint16_t id, uint32_t value) {
         return static_cast<platform *>(ctx)->te[hart]->stm_event(cycle, id, value);
