@@ -17,11 +17,11 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 stat() { awk -v k="$1" '$1 == k {print $2}' "$2"; }
-measure() {   # label, extra args... (the ELF is $elf)
+measure() {   # label, extra args... (the ELF is $elf; $runner: the simulator command)
   local label=$1; shift
   local list=""
   for i in $(seq "$runs"); do
-    "$sim" run -q --out "$tmp/r" "$@" "$elf" >/dev/null 2>&1 || true
+    $runner -q --out "$tmp/r" "$@" "$elf" >/dev/null 2>&1 || true
     local c s n
     c=$(stat cycles "$tmp/r/stats.txt"); n=$(stat instret "$tmp/r/stats.txt"); s=$(stat sim_seconds "$tmp/r/stats.txt")
     list="$list $(awk -v c="$c" -v n="$n" -v s="$s" 'BEGIN {printf "%.3f:%.3f", c/s/1e6, n/s/1e6}')"
@@ -34,7 +34,13 @@ measure() {   # label, extra args... (the ELF is $elf)
                  label, c[NR], n[NR], c[m], n[m], NR }'
 }
 echo "tracesim simulator speed ($(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
+runner="$sim run"
 measure "waves off" --max-cycles 0
+if [ -x "$build/tracesim-sc" ]; then   # the SystemC/TLM-2.0 platform, same ELF
+  runner=$build/tracesim-sc
+  measure "tracesim-sc, waves off" --max-cycles 0
+  runner="$sim run"
+fi
 measure "FST, views' signals (2M)" --max-cycles 2000000 --waves "$tmp/w.fst"
 measure "FST, every signal (2M)" --max-cycles 2000000 --waves-all --waves "$tmp/w.fst"
 
@@ -68,9 +74,16 @@ if command -v valgrind >/dev/null 2>&1; then
   }
   for n in 1 2 4; do
     i=$(instr --harts $n "$elf")
-    awk -v n=$n -v i="$i" 'BEGIN {
-      printf "%d hart(s): %5.0f host instructions per cycle, %5.0f per hart-cycle (callgrind)\n", n, i / 1e6, i / 1e6 / n }'
+    r=$(stat instret "$tmp/r/stats.txt")
+    awk -v n=$n -v i="$i" -v r="$r" 'BEGIN {
+      printf "%d hart(s): %5.0f host instructions per cycle, %5.0f per hart-cycle, %5.0f per retired instruction (callgrind)\n",
+             n, i / 1e6, i / 1e6 / n, i / r }'
   done
+  if [ -x "$build/tracesim-sc" ]; then
+    i=$(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$build/tracesim-sc" -q --max-cycles 1000000 \
+      --out "$tmp/r" "$elf" 2>&1 | awk '/Collected/ {print $NF}')
+    awk -v i="$i" 'BEGIN { printf "tracesim-sc: %5.0f host instructions per cycle (callgrind)\n", i / 1e6 }'
+  fi
   for e in "$elf:trace model idle" "$itc:trace model, ITC load"; do
     on=$(instr "${e%%:*}"); off=$(instr --no-trace "${e%%:*}")
     awk -v l="${e#*:}" -v on="$on" -v off="$off" 'BEGIN {
