@@ -9,7 +9,7 @@
 #                             together). In it, a line "..." stands for any number of lines
 #                             (none included) and "[...]" inside a line for any text, so
 #                             variable parts (times, speeds, temporary paths) can be elided.
-# The blocks of one file run in order, each with `bash -e -o pipefail`, like one terminal
+# The blocks of one file run in order, each with `bash -e`, like one terminal
 # session: the working folder and exported variables carry over from block to block. Each file
 # starts in a fresh temporary folder that holds a link to the build (build -> BUILD_DIR) and to
 # every top-level entry of the checkout (firmware, tests, waves, ...), so the docs' commands,
@@ -98,7 +98,7 @@ for md in "$@"; do
     {
       echo 'S=$1; cd "$(cat "$S/cwd")" && source "$S/env"'
       echo "trap 'rc=\$?; export -p > \"\$S/env\"; pwd > \"\$S/cwd\"; exit \$rc' EXIT"
-      echo 'set -e -o pipefail'
+      echo 'set -e'
       cat "$sh"
     } > "$work/block.sh"
     env -i HOME="$work/run/home" PATH="$PATH" LANG=C.UTF-8 \
