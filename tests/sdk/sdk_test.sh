@@ -55,7 +55,7 @@ if [ "$case_" = readme ]; then
     echo 'test "$(command -v tracesim)" = "$HOME/tracesim/bin/tracesim"'
     echo 'grep -q "^check: 354 perf records equal the ground truth" <(tracesim check runs/template)'
     echo 'grep -q "^check: 22 perf records equal the ground truth" <(tracesim check runs/my)'
-    echo 'test -x "$HOME/myfw/build/app.elf" && test -x my.elf && test -s runs/my-waves/view.gtkw'
+    echo 'test -x "$HOME/myfw/build/app.elf" && test -x "$HOME/myfw/my.elf" && test -s runs/my-waves/view.gtkw'
   } > "$tmp/readme.sh"
   mkdir "$tmp/home" "$tmp/checkout" && ln -s "$build" "$tmp/checkout/build" && ln -s "$src/tests" "$tmp/checkout/tests"
   (cd "$tmp/checkout" && HOME=$tmp/home bash "$tmp/readme.sh") > "$tmp/readme.log" 2>&1 ||
