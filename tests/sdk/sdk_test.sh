@@ -28,10 +28,10 @@
 #   waves          `tracesim waves RUN --no-gui` from the installed binary writes the view
 #                  from the installed views (a line added to the installed pipeline view shows
 #                  up), with the source tree hidden (a mount namespace) when unshare allows it
-#   readme         the commands of the README's "Your own firmware", as written, with HOME a
-#                  temporary folder and the build folder as ./build (tests/sdk/two_file's files
-#                  as my.c and other.c, `tracesim waves` with --no-gui): each succeeds, the
-#                  installed tracesim runs them, check passes
+#   readme         the runnable commands of "Your own firmware" in docs/getting-started.md, as
+#                  written, with HOME a temporary folder and the build folder as ./build: each
+#                  succeeds, the installed tracesim runs them, check passes on the template
+#                  and the two-file program (docs.examples also compares their output)
 #   no_pkgconfig   the template's Makefile without PKG_CONFIG_PATH: one line saying what to
 #                  set, non-zero exit, no app.elf; `make clean` still works
 #   no_toolchain   the template's CMakeLists.txt without the toolchain file: configuring fails
@@ -45,22 +45,21 @@ trap 'rm -rf "$tmp"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 if [ "$case_" = readme ]; then
-  awk '/^## Your own firmware$/ {on = 1; next} on && /^## / {exit} on && /^    [^ ]/ {print substr($0, 5)}' \
-    "$src/README.md" > "$tmp/commands"
-  [ "$(wc -l < "$tmp/commands")" -ge 10 ] || fail "fewer than 10 commands in the README section"
+  # the runnable blocks (```sh runnable) of "Your own firmware" in docs/getting-started.md
+  awk '/^## Your own firmware$/ {on = 1; next} on && /^## / {exit}
+       on && /^```sh runnable/ {inb = 1; next} inb && /^```/ {inb = 0; next} inb {print}' \
+    "$src/docs/getting-started.md" > "$tmp/commands"
+  [ "$(wc -l < "$tmp/commands")" -ge 10 ] || fail "fewer than 10 commands in the guide's section"
   { echo 'set -eux'
-    while IFS= read -r l; do
-      case "$l" in *"my.c other.c"*) echo "cp '$here/two_file/main.c' my.c && cp '$here/two_file/work.c' other.c" ;; esac
-      case "$l" in *"tracesim waves "*) l="$l --no-gui" ;; esac
-      printf '%s\n' "$l"
-    done < "$tmp/commands"
+    cat "$tmp/commands"
     echo 'test "$(command -v tracesim)" = "$HOME/tracesim/bin/tracesim"'
-    echo 'grep -q "^check: 354 perf records equal the ground truth" <(tracesim check runs/app)'
-    echo 'test -x build/app.elf && test -x my.elf && test -s runs/app-waves/view.gtkw'
+    echo 'grep -q "^check: 354 perf records equal the ground truth" <(tracesim check runs/template)'
+    echo 'grep -q "^check: 22 perf records equal the ground truth" <(tracesim check runs/my)'
+    echo 'test -x "$HOME/myfw/build/app.elf" && test -x "$HOME/myfw/my.elf" && test -s runs/my-waves/view.gtkw'
   } > "$tmp/readme.sh"
-  mkdir "$tmp/home" "$tmp/checkout" && ln -s "$build" "$tmp/checkout/build"
+  mkdir "$tmp/home" "$tmp/checkout" && ln -s "$build" "$tmp/checkout/build" && ln -s "$src/tests" "$tmp/checkout/tests"
   (cd "$tmp/checkout" && HOME=$tmp/home bash "$tmp/readme.sh") > "$tmp/readme.log" 2>&1 ||
-    { cat "$tmp/readme.log"; fail "a command of the README section failed"; }
+    { cat "$tmp/readme.log"; fail "a command of the guide's section failed"; }
   echo "sdk.$case_: ok"; exit 0
 fi
 if [ "$case_" = version_tarball ]; then
