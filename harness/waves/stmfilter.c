@@ -44,7 +44,7 @@ static const ts_opt_t stmfilter_opts[] = {
     {0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL}};
 static const ts_exit_t stmfilter_exits[] = {
     {"0", "stdin ended"},
-    {"120", "usage: an option or an argument"},
+    {"120", "usage: an unknown option, an argument"},
     {"126", "stdout cannot be written"},
     {NULL, NULL}};
 const ts_cmd_t ts_stmfilter_cmd = {

@@ -72,7 +72,7 @@ static const ts_opt_t symfilter_opts[] = {
     {0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL}};
 static const ts_exit_t symfilter_exits[] = {
     {"0", "stdin ended"},
-    {"120", "usage: an option, not exactly one ELF"},
+    {"120", "usage: an unknown option, not exactly one ELF"},
     {"122", "the ELF cannot be opened or read as an ELF"},
     {"126", "stdout cannot be written"},
     {NULL, NULL}};
