@@ -299,7 +299,7 @@ static const ts_opt_t waves_opts[] = {
     {W_HELP, 'h', "help", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "this text"},
     {0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL}};
 static const ts_exit_t waves_exits[] = {
-    {"0", "--no-gui: the files were written; else GTKWave's own status"},
+    {"0", "with --no-gui: the files were written; else GTKWave's own status"},
     {"120", "usage: bad option, no RUN_DIR, more than three arguments, a\nVIEW or HART the view script refuses"},
     {"121", "the run folder, its waves, its ELF or a file the markers come\nfrom is missing, unreadable or damaged"},
     {"126", "no display (use --no-gui), the files cannot be written, gtkwave\ncannot be run"},
