@@ -279,7 +279,12 @@ void ts_opts_markdown_without(FILE *f, const ts_opt_t *table, unsigned without) 
         char left[128], help[2048];
         left_part(t, left, sizeof left, true);
         full_help(t, help, sizeof help);
-        fprintf(f, "| %s | ", left);
+        fputs("| ", f);
+        for (const char *p = left; *p; p++) {      /* a | in a code span still ends the cell */
+            if (*p == '|') fputc('\\', f);
+            fputc(*p, f);
+        }
+        fputs(" | ", f);
         cell(f, help);
         fputs(" |\n", f);
     }

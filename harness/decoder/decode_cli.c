@@ -37,7 +37,7 @@ static const ts_opt_t decode_opts[] = {
      "records), timeline (Chrome/Perfetto trace-event JSON: perf records,\n"
      "software trace thread slices and events) or stm (software trace\n"
      "port events, one a line: time hart group id name value)"},
-    {D_TICK_HZ, 0, "tick-hz", TS_OPT_REAL, "F", 0, 0, 1, 1e15, 0, "timestamp ticks per second for the timeline (default 100e6)"},
+    {D_TICK_HZ, 0, "tick-hz", TS_OPT_REAL, "HZ", 0, 0, 1, 1e15, 0, "timestamp ticks per second for the timeline (default 100e6)"},
     {D_SRCBITS, 0, "srcbits", TS_OPT_UINT, "N", 0, 8, 0, 0, 0,
      "SRC field width of the trace's messages (default: trace.json\nbeside the trace, else 0)"},
     {D_TSSIZE, 0, "tssize", TS_OPT_UINT, "N", 1, 64, 0, 0, 0, "timestamp width in bits (default: trace.json, else 40)"},

@@ -4,7 +4,7 @@
 #include "ts_opts.h"
 #include "ts_test.h"
 
-enum { O_OUT = 1, O_HARTS, O_HART, O_QUIET, O_RAM, O_HZ, O_CYC };
+enum { O_OUT = 1, O_HARTS, O_HART, O_QUIET, O_RAM, O_HZ, O_CYC, O_MODE };
 static const ts_opt_t table[] = {
     {O_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, 0, "run folder <d> a|b"},
     {O_HARTS, 0, "harts", TS_OPT_UINT, "N", 1, 8, 0, 0, 0, "harts in the SoC"},
@@ -13,6 +13,7 @@ static const ts_opt_t table[] = {
     {O_RAM, 0, "ram-size", TS_OPT_UINT, "BYTES", 4096, 1u << 30, 0, 0, TS_OPT_SUFFIX, "RAM size"},
     {O_HZ, 0, "tick-hz", TS_OPT_REAL, "HZ", 0, 0, 1, 1e12, 0, "ticks per second"},
     {O_CYC, 'n', "max-cycles", TS_OPT_UINT, "N", 0, UINT64_MAX, 0, 0, TS_OPT_SUFFIX, "cycle limit"},
+    {O_MODE, 0, "mode", TS_OPT_STRING, "a|b", 0, 0, 0, 0, 0, "a or b"},
     {0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL}};
 
 /* parses one argument vector and returns the results of the calls, one per line:
@@ -53,7 +54,7 @@ TS_TEST(exact_names) {
     TS_ASSERT_STR_EQ(RUN("run", "-x"), "err=unknown option '-x' (see tracesim run --help)");
     TS_ASSERT_STR_EQ(RUN("run", "--out"), "err=option --out needs a value (see tracesim run --help)");
     TS_ASSERT_STR_EQ(RUN("run", "--out="), "err=empty value for --out (see tracesim run --help)");
-    TS_ASSERT_STR_EQ(RUN("run", "--nope=3"), "err=unknown option '--nope' (see tracesim run --help)");
+    TS_ASSERT_STR_EQ(RUN("run", "--nope=3"), "err=unknown option '--nope'; did you mean --mode? (see tracesim run --help)");   /* 2 edits */
     TS_ASSERT_STR_EQ(RUN("run", "--frobnicate"), "err=unknown option '--frobnicate' (see tracesim run --help)");
 }
 
@@ -105,7 +106,8 @@ TS_TEST(help_layout) {
         "                         and no progress\n"
         "      --ram-size BYTES   RAM size [4K to 1G; suffixes K, M, G]\n"
         "      --tick-hz HZ       ticks per second [1 to 1e+12]\n"
-        "  -n, --max-cycles N     cycle limit [0 or more; suffixes K, M, G]\n";
+        "  -n, --max-cycles N     cycle limit [0 or more; suffixes K, M, G]\n"
+        "      --mode a|b         a or b\n";
     TS_ASSERT_STR_EQ(buf, want);
     free(buf);
     f = open_memstream(&buf, &len);
@@ -119,7 +121,8 @@ TS_TEST(help_layout) {
         "| `-q, --quiet` | no summary and no progress |\n"
         "| `--ram-size BYTES` | RAM size [4K to 1G; suffixes K, M, G] |\n"
         "| `--tick-hz HZ` | ticks per second [1 to 1e+12] |\n"
-        "| `-n, --max-cycles N` | cycle limit [0 or more; suffixes K, M, G] |\n";
+        "| `-n, --max-cycles N` | cycle limit [0 or more; suffixes K, M, G] |\n"
+        "| `--mode a\\|b` | a or b |\n";    /* GitHub's tables: a | in a code span is escaped too */
     TS_ASSERT_STR_EQ(buf, md);
     free(buf);
 }
