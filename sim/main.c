@@ -594,6 +594,10 @@ static const ts_cmd_t *const all_cmds[] = {&run_cmd, &ts_decode_cmd, &ts_check_c
 static int cmd_help(int argc, char **argv) {
     bool md = argc >= 2 && !strcmp(argv[1], "--markdown");
     const char *cmd = argc == 2 + md ? argv[1 + md] : NULL;
+    if (argc == 1) {                      /* tracesim help: the commands */
+        usage(stdout);
+        return 0;
+    }
     if (!cmd) {
         fprintf(stderr, "tracesim: usage: tracesim help [--markdown] COMMAND\n");
         return TS_EXIT_USAGE;

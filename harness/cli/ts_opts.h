@@ -7,7 +7,9 @@
  *   -x value, -xvalue the short form, where the table gives one
  *   --                everything after it is a positional argument
  * Names match exactly: no abbreviations (getopt_long's prefix matching took `--hart` for
- * `--harts`). Positional arguments may stand between options. Numbers are unsigned decimal
+ * `--harts`). Positional arguments may stand between options. An option given twice: the
+ * last value counts (a command collects every value of a repeatable one, sweep's --only).
+ * Numbers are unsigned decimal
  * or 0x-hexadecimal, checked against the option's range with overflow and sign checks, and
  * may carry a K, M or G suffix (x 1024, 1024^2, 1024^3) where the table allows it. Every
  * error is one line naming the option, the value and, for numbers, the allowed range; an
