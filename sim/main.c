@@ -33,7 +33,7 @@ enum {
     O_OUT = 1, O_MAX_CYCLES, O_RAM_SIZE, O_RAM_WAIT, O_WAVES, O_WAVES_FROM, O_WAVES_TO, O_WAVES_BY_FW, O_WAVES_ALL,
     O_WAVES_FUNC, O_WAVES_AROUND, O_HPM_COUNTERS, O_HPM_WIDTH, O_ICACHE, O_DCACHE, O_CACHE_WAYS, O_CACHE_LINE,
     O_CACHE_MISS, O_TRACE_SRAM, O_ITC_DEPTH, O_SINK_WIDTH, O_HARTS, O_SRCBITS, O_FUNNEL, O_NO_TRACE, O_STM_TS,
-    O_RETIRE_LOG, O_TRACE_BUS, O_HOST_IO_LIMIT, O_SYSTEMC, O_QUIET, O_HELP
+    O_RETIRE_LOG, O_TRACE_BUS, O_HOST_IO_LIMIT, O_SYSTEMC, O_QUIET, O_HELP, O_ELF_REFUSED
 };
 #define S TS_OPT_SUFFIX
 /* `tracesim run`'s options: the parser, --help and the docs' table (harness/cli/ts_opts.h) */
@@ -84,6 +84,9 @@ static const ts_opt_t run_opts[] = {
     {O_SYSTEMC, 0, "systemc", TS_OPT_FLAG, NULL, 0, 0, 0, 0, TS_OPT_NOT_SC, "run on the SystemC/TLM-2.0 platform (tracesim-sc, same results)"},
     {O_QUIET, 'q', "quiet", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "no UART echo, no summary, no progress"},
     {O_HELP, 'h', "help", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "this text"},
+    /* --elf FILE names addresses in decode, report, check and waves; run's ELF is its argument */
+    {O_ELF_REFUSED, 0, "elf", TS_OPT_STRING, "FILE", 0, 0, 0, 0, TS_OPT_REFUSE,
+     "run takes the firmware as its argument, not as --elf: tracesim run [options] FW.elf"},
     {0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL}};
 #undef S
 
