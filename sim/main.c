@@ -33,7 +33,7 @@ enum {
     O_OUT = 1, O_MAX_CYCLES, O_RAM_SIZE, O_RAM_WAIT, O_WAVES, O_WAVES_FROM, O_WAVES_TO, O_WAVES_BY_FW, O_WAVES_ALL,
     O_WAVES_FUNC, O_WAVES_AROUND, O_HPM_COUNTERS, O_HPM_WIDTH, O_ICACHE, O_DCACHE, O_CACHE_WAYS, O_CACHE_LINE,
     O_CACHE_MISS, O_TRACE_SRAM, O_ITC_DEPTH, O_SINK_WIDTH, O_HARTS, O_SRCBITS, O_FUNNEL, O_NO_TRACE, O_STM_TS,
-    O_RETIRE_LOG, O_TRACE_BUS, O_HOST_IO_LIMIT, O_SYSTEMC, O_QUIET, O_HELP
+    O_RETIRE_LOG, O_TRACE_BUS, O_HOST_IO_LIMIT, O_SYSTEMC, O_QUIET, O_HELP, O_ELF_REFUSED
 };
 #define S TS_OPT_SUFFIX
 /* `tracesim run`'s options: the parser, --help and the docs' table (harness/cli/ts_opts.h) */
@@ -77,39 +77,69 @@ static const ts_opt_t run_opts[] = {
     {O_STM_TS, 0, "stm-thread-switch", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
      "software trace port: every write to tp (x4) emits THREAD_SWITCH"},
     {O_RETIRE_LOG, 0, "retire-log", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0, "write one line per retired instruction (cycle pc insn, plus\nxN=value for a register write or mem[addr]size=value for a\nstore) and per trap"},
-    {O_TRACE_BUS, 0, "record-trace-bus", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0,
+    {O_TRACE_BUS, 0, "record-trace-bus", TS_OPT_STRING, "FILE", 0, 0, 0, 0, TS_OPT_NOT_SC,
      "write every trace register access and SBA write (for the\nSystemC replay test)"},
     {O_HOST_IO_LIMIT, 0, "host-io-limit", TS_OPT_UINT, "SIZE", 0, 1ull << 40, 0, 0, S,
      "bytes the firmware may write to RUN/host/ through simctrl host\nfile I/O, per run (default 64M; 0: none)"},
-    {O_SYSTEMC, 0, "systemc", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "run on the SystemC/TLM-2.0 platform (tracesim-sc, same results)"},
+    {O_SYSTEMC, 0, "systemc", TS_OPT_FLAG, NULL, 0, 0, 0, 0, TS_OPT_NOT_SC, "run on the SystemC/TLM-2.0 platform (tracesim-sc, same results)"},
     {O_QUIET, 'q', "quiet", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "no UART echo, no summary, no progress"},
     {O_HELP, 'h', "help", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "this text"},
+    /* --elf FILE names addresses in decode, report, check and waves; run's ELF is its argument */
+    {O_ELF_REFUSED, 0, "elf", TS_OPT_STRING, "FILE", 0, 0, 0, 0, TS_OPT_REFUSE,
+     "run takes the firmware as its argument, not as --elf: tracesim run [options] FW.elf"},
     {0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL}};
 #undef S
-static const ts_opt_t *run_options(void) { return run_opts; }
 
+static const ts_exit_t run_exits[] = {
+    {"0-119", "the firmware's exit code (simctrl EXIT)"},
+    {"120", "usage: unknown option, bad option value, missing argument"},
+    {"121", "the ELF is missing or unreadable"},
+    {"122", "the ELF is invalid (not an ELF, truncated, malformed)"},
+    {"123", "the ELF is not an RV32 little-endian executable"},
+    {"124", "cycle limit (--max-cycles) reached before the firmware exited"},
+    {"125", "a loadable segment does not fit in RAM"},
+    {"126", "host error: cannot create the outputs, out of memory"},
+    {"127", "hang: every hart keeps jumping to itself or waits in wfi with no\n"
+            "interrupt that can wake it (stopped at most 8192 cycles after it\n"
+            "began, more with --ram-wait/--icache)"},
+    {NULL, NULL}};
+#define RUN_ABOUT                                                                                   \
+    "Runs bare-metal RV32 firmware on the simulated SoC. UART output goes to stdout and\n"          \
+    "DIR/uart.txt; the exit status is the firmware's exit code (simctrl EXIT).\n"
+#define RUN_OUTPUTS                                                                                 \
+    "  DIR/stats.txt (cycles, instret, exit), uart.txt, hpm.csv, events.csv, trace.rtd and\n"       \
+    "  trace.json (the trace sink), itc.csv, flow.csv, counters.csv, stm.csv, marks.csv and\n"     \
+    "  perf_config.txt (the ground truth of tracesim check), the waves with --waves\n"
+/* the run command as tracesim describes it; tracesim-sc (TS_SYSTEMC) has the same options
+ * but --systemc and --record-trace-bus */
+static const ts_cmd_t run_cmd = {"run", "tracesim run [options] FW.elf", RUN_ABOUT, run_opts, 0, RUN_OUTPUTS, run_exits, NULL};
+static const ts_cmd_t sc_cmd = {
+    "tracesim-sc", "tracesim-sc [options] FW.elf\ntracesim run --systemc [options] FW.elf",
+    "tracesim run on the SystemC/TLM-2.0 platform (built when pkg-config finds SystemC):\n"
+    "the same options but --systemc and --record-trace-bus, the same outputs, cycles and\n"
+    "exit statuses.\n",
+    run_opts, TS_OPT_NOT_SC, RUN_OUTPUTS, run_exits, NULL};
+#ifdef TS_SYSTEMC
+#define THIS_RUN_CMD sc_cmd
+#else
+#define THIS_RUN_CMD run_cmd
+#endif
+
+/* tracesim --help: the commands */
 static void usage(FILE *f) {
-    fputs("usage: tracesim run [options] FW.elf\n"
-          "       tracesim decode [options] TRACE.rtd   (see tracesim decode --help)\n"
-          "       tracesim check RUN_DIR                 (trace against the run's ground truth)\n"
-          "       tracesim report [options] TRACE.rtd   (gprof-like profile of perf records; see --help)\n"
-          "       tracesim overhead [options]           (what perf instrumentation costs; see --help)\n"
-          "       tracesim symfilter FW.elf             (GTKWave filter: PC -> function+offset)\n"
-          "       tracesim stmfilter                    (GTKWave filter: software trace id -> group, name)\n"
-          "       tracesim waves RUN_DIR [VIEW [HART]]  (the run's waves in GTKWave with markers)\n"
-          "       tracesim sweep [options] SPEC.json    (run a sweep of points, locally or on Slurm; see --help)\n"
-          "       tracesim --version                    (version and the git commit it was built from)\n"
+    fputs("usage: tracesim run [options] FW.elf           (run firmware on the simulated SoC)\n"
+          "       tracesim decode [options] RUN_DIR|TRACE.rtd (decode a trace)\n"
+          "       tracesim check [options] RUN_DIR        (trace against the run's ground truth)\n"
+          "       tracesim report [options] RUN_DIR|TRACE.rtd (gprof-like profile of perf records)\n"
+          "       tracesim overhead [options] [FW...]     (what perf instrumentation costs)\n"
+          "       tracesim waves [options] RUN_DIR [VIEW [HART]] (the run's waves in GTKWave with markers)\n"
+          "       tracesim symfilter FW.elf               (GTKWave filter: PC -> function+offset)\n"
+          "       tracesim stmfilter                      (GTKWave filter: software trace id -> group, name)\n"
+          "       tracesim sweep [options] SPEC.json      (run a sweep of points, locally or on Slurm)\n"
+          "       tracesim help [--markdown] COMMAND      (a command's options and exit statuses)\n"
+          "       tracesim --version                      (version and the git commit it was built from)\n"
           "\n"
-          "Runs bare-metal RV32 firmware on the simulated SoC. UART output goes to stdout and\n"
-          "DIR/uart.txt; the exit status is the firmware's exit code (simctrl EXIT).\n"
-          "\n"
-          "options:\n", f);
-    ts_opts_help(f, run_opts);
-    fputs("\n"
-          "exit status: firmware exit code; 120 usage, 121 missing file, 122 invalid ELF,\n"
-          "123 not RV32, 124 cycle limit, 125 segment outside RAM, 126 host error, 127 hang (every\n"
-          "hart keeps jumping to itself or waits in wfi with no interrupt that can wake it; stopped\n"
-          "at most 8192 cycles after it began, more with --ram-wait/--icache: README \"Running firmware\")\n", f);
+          "Every command has --help (the same as tracesim help COMMAND).\n", f);
 }
 
 static int bad_value(const char *opt, const char *val, const char *allowed) {
@@ -308,7 +338,7 @@ static int cmd_run(int argc, char **argv) {
     bool around = false, two_elfs = false;
     uint64_t around_v = 0, around_n = 0;
     ts_opts_t op;
-    ts_opts_init(&op, "run", run_opts, argc, argv);
+    ts_cmd_opts_init(&op, &THIS_RUN_CMD, argc, argv);
     while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
         uint64_t v = op.u;
         switch (c) {
@@ -354,12 +384,7 @@ static int cmd_run(int argc, char **argv) {
         case O_FUNNEL: cfg.funnel = true; break;
         case O_NO_TRACE: cfg.no_trace = true; break;
         case O_HARTS: cfg.harts = (unsigned)v; break;
-        case O_TRACE_BUS:
-#ifdef TS_SYSTEMC
-            fprintf(stderr, "tracesim: --record-trace-bus is an option of tracesim run without --systemc\n");
-            return TS_EXIT_USAGE;
-#endif
-            cfg.trace_bus_log = op.arg; break;
+        case O_TRACE_BUS: cfg.trace_bus_log = op.arg; break;   /* not one of tracesim-sc (TS_OPT_NOT_SC) */
         case O_HOST_IO_LIMIT: cfg.host_io_limit = v; break;
         case O_SYSTEMC: break;   /* handled before parsing (run_systemc) */
         case O_WAVES_FUNC: waves_func = op.arg; break;
@@ -378,7 +403,7 @@ static int cmd_run(int argc, char **argv) {
             break;
         }
         case O_QUIET: cfg.quiet = true; break;
-        case O_HELP: usage(stdout); return 0;
+        case O_HELP: ts_cmd_help(stdout, &THIS_RUN_CMD); return 0;
         }
     }
     if (!elf || two_elfs) {
@@ -563,40 +588,30 @@ static int cmd_run(int argc, char **argv) {
     return rc;
 }
 
-/* tracesim help COMMAND: the command's --help; tracesim help --markdown COMMAND: its options
- * as the Markdown table of its docs page (tests/check_docs.sh keeps the docs equal to it) */
+/* every command, described once (harness/cli/ts_opts.h) */
+static const ts_cmd_t *const all_cmds[] = {&run_cmd, &ts_decode_cmd, &ts_check_cmd, &ts_report_cmd, &ts_overhead_cmd,
+                                           &ts_waves_cmd, &ts_symfilter_cmd, &ts_stmfilter_cmd, &ts_sweep_cmd, &sc_cmd};
+
+/* tracesim help COMMAND: the command's --help; tracesim help --markdown COMMAND: its option
+ * and exit status tables for its docs page (tests/check_docs.sh keeps the docs equal to them) */
 static int cmd_help(int argc, char **argv) {
     bool md = argc >= 2 && !strcmp(argv[1], "--markdown");
     const char *cmd = argc == 2 + md ? argv[1 + md] : NULL;
-    static const struct { const char *name; const ts_opt_t *(*table)(void); } tables[] = {
-        {"run", run_options}, {"sweep", ts_sweep_options}};
-    static const char *const others[] = {"decode", "check", "report", "overhead", "symfilter", "stmfilter", "waves"};
+    if (argc == 1) {                      /* tracesim help: the commands */
+        usage(stdout);
+        return 0;
+    }
     if (!cmd) {
         fprintf(stderr, "tracesim: usage: tracesim help [--markdown] COMMAND\n");
         return TS_EXIT_USAGE;
     }
-    for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++) {
-        if (strcmp(cmd, tables[i].name)) continue;
-        if (md) {
-            ts_opts_markdown(stdout, tables[i].table());
-            return 0;
-        }
-        char *args[] = {(char *)cmd, (char *)"--help", NULL};
-        return !strcmp(cmd, "run") ? cmd_run(2, args) : ts_sweep_main(2, args);
+    for (size_t i = 0; i < sizeof all_cmds / sizeof all_cmds[0]; i++) {
+        if (strcmp(cmd, all_cmds[i]->name)) continue;
+        if (md) ts_cmd_markdown(stdout, all_cmds[i]);
+        else ts_cmd_help(stdout, all_cmds[i]);
+        return 0;
     }
-    for (size_t i = 0; i < sizeof others / sizeof others[0]; i++) {
-        if (strcmp(cmd, others[i])) continue;
-        if (md) {
-            fprintf(stderr, "tracesim: help --markdown: %s has no option table yet (see tracesim %s --help)\n", cmd, cmd);
-            return TS_EXIT_USAGE;
-        }
-        char *args[] = {(char *)cmd, (char *)"--help", NULL};
-        return !strcmp(cmd, "decode") ? ts_decode_main(2, args) : !strcmp(cmd, "check") ? ts_check_main(2, args)
-             : !strcmp(cmd, "report") ? ts_report_main(2, args) : !strcmp(cmd, "overhead") ? ts_overhead_main(2, args)
-             : !strcmp(cmd, "symfilter") ? ts_symfilter_main(2, args) : !strcmp(cmd, "stmfilter") ? ts_stmfilter_main(2, args)
-             : ts_waves_main(2, args);
-    }
-    fprintf(stderr, "tracesim: help: unknown command '%s' (commands: run, decode, check, report, overhead, symfilter, stmfilter, waves, sweep)\n", cmd);
+    fprintf(stderr, "tracesim: help: unknown command '%s' (commands: run, decode, check, report, overhead, waves, symfilter, stmfilter, sweep, tracesim-sc)\n", cmd);
     return TS_EXIT_USAGE;
 }
 
@@ -614,7 +629,10 @@ int main(int argc, char **argv) {
         printf("tracesim %s (commit %s)\n", TS_VERSION, TS_GIT_COMMIT);
         return ts_check_stdout() ? TS_EXIT_HOST : 0;
     }
-    if (!strcmp(argv[1], "help")) return cmd_help(argc - 1, argv + 1);
+    if (!strcmp(argv[1], "help")) {
+        int rc = cmd_help(argc - 1, argv + 1);
+        return ts_check_stdout() && rc == 0 ? TS_EXIT_HOST : rc;
+    }
     static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
         {"run", cmd_run},           {"decode", ts_decode_main},       {"check", ts_check_main},
         {"report", ts_report_main}, {"overhead", ts_overhead_main},   {"symfilter", ts_symfilter_main},

@@ -32,7 +32,7 @@ quick="ovh_fib_out ovh_fib_off_sram_1 ovh_fib_off_sba_1 ovh_fib_on_sram_1 ovh_fi
 
 case $case in
 quick)
-  "$t" overhead --quick --build "$b/firmware/examples" -o "$out" > "$out.stdout" 2> "$out.stderr" ||
+  "$t" overhead --quick --firmware-dir "$b/firmware/examples" -o "$out" > "$out.stdout" 2> "$out.stderr" ||
     fail "exit status $?"
   san
   md=$out/overhead.md; svg=$out/overhead.svg
@@ -125,7 +125,7 @@ EOF
   true ;;
 missing_elf)
   mkdir -p "$out.fw"
-  "$t" overhead --quick --build "$out.fw" -o "$out" > /dev/null 2> "$out.stderr"; rc=$?
+  "$t" overhead --quick --firmware-dir "$out.fw" -o "$out" > /dev/null 2> "$out.stderr"; rc=$?
   san
   [ $rc = 121 ] || fail "exit status $rc, expected 121"
   [ "$(wc -l < "$out.stderr")" = 1 ] || fail "not one line on stderr"
@@ -133,7 +133,7 @@ missing_elf)
 failed_run)
   mkdir -p "$out.fw"
   for v in $quick; do ln -s "$b/firmware/tests/simctrl.elf" "$out.fw/$v.elf"; done   # exits 42
-  "$t" overhead --quick --build "$out.fw" -o "$out" > /dev/null 2> "$out.stderr"; rc=$?
+  "$t" overhead --quick --firmware-dir "$out.fw" -o "$out" > /dev/null 2> "$out.stderr"; rc=$?
   san
   [ $rc = 1 ] || fail "exit status $rc, expected 1"
   [ "$(wc -l < "$out.stderr")" = 1 ] || fail "not one line on stderr"

@@ -45,7 +45,7 @@ case $case in
 overhead)
   "$t" sweep -j 2 -o "$out" --only example=fib --only events=1 "$src/sweeps/overhead.json" > "$out.stdout" 2> "$out.stderr" ||
     fail "exit status $?"
-  "$t" overhead --quick --build "$b/firmware/examples" -o "$out.ovh" > "$out.ovh.md" 2> /dev/null || fail "tracesim overhead --quick failed"
+  "$t" overhead --quick --firmware-dir "$b/firmware/examples" -o "$out.ovh" > "$out.ovh.md" 2> /dev/null || fail "tracesim overhead --quick failed"
   # one pass (processes are slow on a loaded machine): the sweep's CSV against the overhead
   # report's table (| mode | sink | counters | cycles | instructions | records | c/rec | i/rec |
   # c/rec over off | overhead | ITC stall | SBA conflict |) and the points' stats.txt

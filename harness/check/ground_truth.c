@@ -341,44 +341,62 @@ static void stm_summary(const ck_t *c, unsigned nh, bool wrapped) {
     }
 }
 
+enum { C_PERF_CHANNEL = 1, C_ELF, C_PERF_CONFIG, C_OUT, C_HELP };
+/* `tracesim check`'s options: the parser, --help and docs/commands/check.md (ts_opts.h) */
+static const ts_opt_t check_opts[] = {
+    {C_PERF_CHANNEL, 0, "perf-channel", TS_OPT_UINT, "N", 0, 31, 0, 0, 0, "perf library channel (default 6)"},
+    {C_ELF, 0, "elf", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0,
+     "the ELF for the perf records' addresses (default: the run's,\n"
+     "found through RUN_DIR/stats.txt; a warning if FILE is not the\nELF that ran)"},
+    {C_PERF_CONFIG, 0, "perf-config", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0,
+     "the perf header of a wrapped trace (default:\nRUN_DIR/perf_config.txt, else the header in itc.csv)"},
+    {C_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, TS_OPT_REFUSE,
+     "check writes no files, so it has no -o/--out (it prints its verdict)"},
+    {C_HELP, 'h', "help", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "this text"},
+    {0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL}};
+static const ts_exit_t check_exits[] = {
+    {"0", "the trace matches the ground truth"},
+    {"1", "check FAILED: the trace differs from the ground truth (the first\ndifference is printed)"},
+    {"120", "usage: bad option or value, not exactly one RUN_DIR"},
+    {"121", "the run folder, its trace.rtd, trace.json, itc.csv, stm.csv or\n"
+            "ground truth, or the ELF is missing, unreadable or damaged"},
+    {"126", "out of memory, bad trace settings, more harts than check handles"},
+    {NULL, NULL}};
+const ts_cmd_t ts_check_cmd = {
+    "check", "tracesim check [options] RUN_DIR",
+    "Compares the run's trace with the simulator's ground truth: every ITC store (itc.csv),\n"
+    "every software trace port event (stm.csv: traced ones in order with their timestamps,\n"
+    "lost ones matched by Error messages) and every perf record (counters.csv, flow.csv, the\n"
+    "ELF's symbols). RUN_DIR is a run folder of tracesim run (RUN_DIR/trace.rtd also works:\n"
+    "its folder is the run folder). With several harts every hart is checked against its own\n"
+    "rows (the messages of SRC n against hart n's), with one time base, and the verdict is\n"
+    "given per hart.\n",
+    check_opts, 0, "  the verdict on stdout (\"check: ...\" lines); no files\n", check_exits, NULL};
+
 int ts_check_main(int argc, char **argv) {
     unsigned perf_channel = 6;
     const char *elf = NULL, *dir = NULL, *perf_config = NULL;
-    for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: tracesim check [--perf-channel N] [--elf FW.elf] [--perf-config FILE] RUN_DIR\n"
-                   "  (RUN_DIR/trace.rtd also works: its folder is the run folder)\n"
-                   "  --elf: the ELF for the perf records' addresses (default: the run's, found through\n"
-                   "  RUN_DIR/stats.txt; a warning if it is not the ELF that ran); check writes no files\n"
-                   "  compares the run's trace with the simulator's ground truth: every ITC store\n"
-                   "  (itc.csv), every software trace port event (stm.csv: traced ones in order with\n"
-                   "  their timestamps, lost ones matched by Error messages) and every perf record\n"
-                   "  (counters.csv, flow.csv, the ELF's symbols);\n"
-                   "  --perf-config: the perf header of a wrapped trace (default: RUN_DIR/perf_config.txt,\n"
-                   "  else the header in itc.csv). With several harts every hart is checked against its\n"
-                   "  own rows (the messages of SRC n against hart n's), with one time base, and the\n"
-                   "  verdict is given per hart\n");
-            return 0;
-        }
-        if (!strcmp(argv[i], "--perf-config") && i + 1 < argc) { perf_config = argv[++i]; continue; }
-        if (!strcmp(argv[i], "--perf-channel") && i + 1 < argc) {
-            uint64_t v;
-            if (ts_opt_uint("--perf-channel", argv[++i], 0, 31, &v)) return 120;
-            perf_channel = (unsigned)v;
-        } else if (!strcmp(argv[i], "--elf") && i + 1 < argc) {
-            elf = argv[++i];
-        } else if (!strcmp(argv[i], "-o") || !strcmp(argv[i], "--out")) {
-            fprintf(stderr, "tracesim: check writes no files, so it has no %s (it prints its verdict)\n", argv[i]);
-            return 120;
-        } else if (argv[i][0] == '-' || dir) {
-            fprintf(stderr, "usage: tracesim check [--perf-channel N] [--elf FW.elf] [--perf-config FILE] RUN_DIR  (a run folder of `tracesim run` with trace.rtd)\n");
-            return 120;
-        } else {
-            dir = argv[i];
+    int oc;
+    ts_opts_t op;
+    ts_cmd_opts_init(&op, &ts_check_cmd, argc, argv);
+    while ((oc = ts_opts_next(&op)) != TS_OPTS_END) {
+        switch (oc) {
+        case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); return 120;
+        case TS_OPTS_POSITIONAL:
+            if (dir) {
+                fprintf(stderr, "tracesim: check takes one run folder (see tracesim check --help)\n");
+                return 120;
+            }
+            dir = op.arg;
+            break;
+        case C_PERF_CHANNEL: perf_channel = (unsigned)op.u; break;
+        case C_ELF: elf = op.arg; break;
+        case C_PERF_CONFIG: perf_config = op.arg; break;
+        case C_HELP: ts_cmd_help(stdout, &ts_check_cmd); return 0;
         }
     }
     if (!dir) {
-        fprintf(stderr, "usage: tracesim check [--perf-channel N] [--elf FW.elf] RUN_DIR  (a run folder of `tracesim run` with trace.rtd)\n");
+        fprintf(stderr, "tracesim: check needs a run folder of tracesim run (see tracesim check --help)\n");
         return 120;
     }
     /* a trace file names its folder; the ELF: --elf, else the run's (run_folder.h) */

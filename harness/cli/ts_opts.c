@@ -16,6 +16,11 @@ void ts_opts_init(ts_opts_t *o, const char *cmd, const ts_opt_t *table, int argc
     o->i = 1;
 }
 
+void ts_cmd_opts_init(ts_opts_t *o, const ts_cmd_t *cmd, int argc, char **argv) {
+    ts_opts_init(o, cmd->name, cmd->table, argc, argv);
+    o->without = cmd->without;
+}
+
 int ts_parse_uint(const char *s, uint64_t min, uint64_t max, unsigned flags, uint64_t *out) {
     if (!s || !((*s >= '0' && *s <= '9'))) return -1;           /* no sign, no space, not empty */
     uint64_t v = 0;
@@ -84,8 +89,44 @@ static int fail(ts_opts_t *o, const char *f, ...) {
     vsnprintf(o->err, sizeof o->err, f, ap);
     va_end(ap);
     size_t k = strlen(o->err);
-    snprintf(o->err + k, sizeof o->err - k, " (see tracesim %s --help)", o->cmd);
+    /* "tracesim run --help", "tracesim-sc --help" */
+    snprintf(o->err + k, sizeof o->err - k, " (see %s%s --help)", strncmp(o->cmd, "tracesim", 8) ? "tracesim " : "", o->cmd);
     return TS_OPTS_ERROR;
+}
+
+/* the edit distance of a and b (insertions, deletions, substitutions, swaps of neighbours),
+ * for names up to 63 characters (longer ones: a large number) */
+static unsigned edit_distance(const char *a, size_t n, const char *b, size_t m) {
+    if (n > 63 || m > 63) return 1000;
+    unsigned d[64][64];
+    for (size_t i = 0; i <= n; i++) d[i][0] = (unsigned)i;
+    for (size_t j = 0; j <= m; j++) d[0][j] = (unsigned)j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            unsigned v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < v) v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v) v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[n][m];
+}
+
+static bool is_option(const ts_opt_t *t, unsigned without) { return !(t->flags & (without | TS_OPT_REFUSE)); }
+
+const char *ts_opts_closest(const ts_opt_t *table, unsigned without, const char *name, size_t n) {
+    const char *best = NULL;
+    unsigned best_key = UINT32_MAX;
+    for (const ts_opt_t *t = table; t->id; t++) {
+        if (!is_option(t, without)) continue;
+        size_t m = strlen(t->name);
+        bool prefix = n && n < m && !strncmp(t->name, name, n);
+        unsigned dist = edit_distance(name, n, t->name, m);
+        if (!prefix && (dist > 2 || dist >= n)) continue;
+        unsigned key = (prefix ? 0 : 1000) + dist;     /* an abbreviation first, then a typo */
+        if (key < best_key) { best_key = key; best = t->name; }
+    }
+    return best;
 }
 
 /* checks and converts o->arg for o->opt */
@@ -134,19 +175,25 @@ int ts_opts_next(ts_opts_t *o) {
         size_t n = eq ? (size_t)(eq - name) : strlen(name);
         for (const ts_opt_t *t = o->table; t->id; t++)
             if (strlen(t->name) == n && !strncmp(t->name, name, n)) { o->opt = t; break; }
+        if (o->opt && (o->opt->flags & o->without))     /* tracesim run's, not tracesim-sc's */
+            return fail(o, "--%s is not an option of %s%s", o->opt->name, strncmp(o->cmd, "tracesim", 8) ? "tracesim " : "", o->cmd);
         if (!o->opt) {
             char shown[128];
             snprintf(shown, sizeof shown, "%.*s", (int)(eq ? (size_t)(eq - a) : strlen(a)), a);
+            const char *near = ts_opts_closest(o->table, o->without, name, n);
+            if (near) return fail(o, "unknown option '%.100s'; did you mean --%.100s?", shown, near);
             return fail(o, "unknown option '%.100s'", shown);
         }
+        if (o->opt->flags & TS_OPT_REFUSE) return fail(o, "%s", o->opt->help);
         if (eq) inline_val = eq + 1;
     } else {
         for (const ts_opt_t *t = o->table; t->id; t++)
-            if (t->short_name && t->short_name == a[1]) { o->opt = t; break; }
+            if (!(t->flags & o->without) && t->short_name && t->short_name == a[1]) { o->opt = t; break; }
         if (!o->opt) {
             char shown[3] = {'-', a[1], 0};
             return fail(o, "unknown option '%s'", shown);
         }
+        if (o->opt->flags & TS_OPT_REFUSE) return fail(o, "%s", o->opt->help);
         if (a[2]) inline_val = a + 2;
     }
     char name[80];
@@ -184,41 +231,86 @@ static void full_help(const ts_opt_t *t, char *buf, size_t len) {
     }
 }
 
-void ts_opts_help(FILE *f, const ts_opt_t *table) {
+void ts_opts_help(FILE *f, const ts_opt_t *table) { ts_opts_help_without(f, table, 0); }
+void ts_opts_markdown(FILE *f, const ts_opt_t *table) { ts_opts_markdown_without(f, table, 0); }
+
+/* text with '\n' as lines indented by `indent` after the first */
+static void indented(FILE *f, const char *text, int indent) {
+    for (const char *p = text; *p;) {
+        const char *nl = strchr(p, '\n');
+        size_t n = nl ? (size_t)(nl - p) : strlen(p);
+        fprintf(f, "%.*s\n", (int)n, p);
+        p += n;
+        if (*p == '\n') {
+            p++;
+            if (*p) fprintf(f, "%*s", indent, "");
+        }
+    }
+}
+
+void ts_opts_help_without(FILE *f, const ts_opt_t *table, unsigned without) {
     for (const ts_opt_t *t = table; t->id; t++) {
+        if (!is_option(t, without)) continue;
         char left[128], help[2048];
         left_part(t, left, sizeof left, false);
         full_help(t, help, sizeof help);
         size_t l = strlen(left);
         if (l < 24) fprintf(f, "%-25s", left);
         else fprintf(f, "%s\n%25s", left, "");
-        for (const char *p = help; *p;) {
-            const char *nl = strchr(p, '\n');
-            size_t n = nl ? (size_t)(nl - p) : strlen(p);
-            fprintf(f, "%.*s\n", (int)n, p);
-            p += n;
-            if (*p == '\n') {
-                p++;
-                fprintf(f, "%25s", "");
-            }
-        }
+        indented(f, help, 25);
     }
 }
 
-void ts_opts_markdown(FILE *f, const ts_opt_t *table) {
+/* a table cell: lines joined, | < > escaped */
+static void cell(FILE *f, const char *p) {
+    for (; *p; p++) {
+        if (*p == '\n') fputc(' ', f);
+        else if (*p == '|') fputs("\\|", f);
+        else if (*p == '<') fputs("&lt;", f);
+        else if (*p == '>') fputs("&gt;", f);
+        else fputc(*p, f);
+    }
+}
+
+void ts_opts_markdown_without(FILE *f, const ts_opt_t *table, unsigned without) {
     fputs("| option | meaning |\n|---|---|\n", f);
     for (const ts_opt_t *t = table; t->id; t++) {
+        if (!is_option(t, without)) continue;
         char left[128], help[2048];
         left_part(t, left, sizeof left, true);
         full_help(t, help, sizeof help);
-        fprintf(f, "| %s | ", left);
-        for (const char *p = help; *p; p++) {
-            if (*p == '\n') fputc(' ', f);
-            else if (*p == '|') fputs("\\|", f);
-            else if (*p == '<') fputs("&lt;", f);
-            else if (*p == '>') fputs("&gt;", f);
-            else fputc(*p, f);
+        fputs("| ", f);
+        for (const char *p = left; *p; p++) {      /* a | in a code span still ends the cell */
+            if (*p == '|') fputc('\\', f);
+            fputc(*p, f);
         }
+        fputs(" | ", f);
+        cell(f, help);
+        fputs(" |\n", f);
+    }
+}
+
+void ts_cmd_help(FILE *f, const ts_cmd_t *cmd) {
+    fputs("usage: ", f);
+    indented(f, cmd->synopsis, 7);
+    if (cmd->about) fprintf(f, "\n%s", cmd->about);
+    fputs("\noptions:\n", f);
+    ts_opts_help_without(f, cmd->table, cmd->without);
+    if (cmd->outputs) fprintf(f, "\noutputs:\n%s", cmd->outputs);
+    fputs("\nexit status:\n", f);
+    for (const ts_exit_t *e = cmd->exits; e && e->status; e++) {
+        fprintf(f, "  %-7s ", e->status);
+        indented(f, e->meaning, 10);
+    }
+    if (cmd->notes) fprintf(f, "\n%s", cmd->notes);
+}
+
+void ts_cmd_markdown(FILE *f, const ts_cmd_t *cmd) {
+    ts_opts_markdown_without(f, cmd->table, cmd->without);
+    fputs("\n| exit status | meaning |\n|---|---|\n", f);
+    for (const ts_exit_t *e = cmd->exits; e && e->status; e++) {
+        fprintf(f, "| %s | ", e->status);
+        cell(f, e->meaning);
         fputs(" |\n", f);
     }
 }

@@ -7,10 +7,18 @@
  *   -x value, -xvalue the short form, where the table gives one
  *   --                everything after it is a positional argument
  * Names match exactly: no abbreviations (getopt_long's prefix matching took `--hart` for
- * `--harts`). Positional arguments may stand between options. Numbers are unsigned decimal
+ * `--harts`). Positional arguments may stand between options. An option given twice: the
+ * last value counts (a command collects every value of a repeatable one, sweep's --only).
+ * Numbers are unsigned decimal
  * or 0x-hexadecimal, checked against the option's range with overflow and sign checks, and
  * may carry a K, M or G suffix (x 1024, 1024^2, 1024^3) where the table allows it. Every
- * error is one line naming the option, the value and, for numbers, the allowed range. */
+ * error is one line naming the option, the value and, for numbers, the allowed range; an
+ * unknown long option names the closest one ("did you mean --hart?").
+ *
+ * A command is described once by a ts_cmd_t: its synopsis, what it does, its option table,
+ * what it writes and its exit statuses. ts_cmd_help prints its --help from it and
+ * ts_cmd_markdown the generated block of its docs page (docs/commands/CMD.md), so the
+ * parser, the help and the docs come from the same table. */
 #ifndef TS_OPTS_H
 #define TS_OPTS_H
 #include <stdbool.h>
@@ -26,6 +34,11 @@ enum ts_opt_kind {
 };
 
 #define TS_OPT_SUFFIX 1u   /* TS_OPT_UINT: K, M, G suffixes allowed */
+#define TS_OPT_REFUSE 2u   /* not an option of the command, but a name users may try (a renamed
+                            * option, one of another command): the parser refuses it with the
+                            * help text as the message; never in --help or the docs */
+#define TS_OPT_NOT_SC 4u   /* an option of `tracesim run` that tracesim-sc does not have
+                            * (a ts_cmd_t's `without` mask leaves such options out) */
 
 typedef struct ts_opt {
     int id;                 /* what ts_opts_next returns for it (> 0) */
@@ -54,10 +67,31 @@ typedef struct ts_opts {
     uint64_t u;             /* TS_OPT_UINT */
     double r;               /* TS_OPT_REAL */
     char err[512];          /* TS_OPTS_ERROR: the one-line message, without "tracesim: " */
+    unsigned without;       /* options with any of these flags are not the command's */
 } ts_opts_t;
+
+/* one exit status of a command: "0", "120", "0-119"; the meaning ('\n' starts a new line) */
+typedef struct ts_exit {
+    const char *status;
+    const char *meaning;
+} ts_exit_t;
+
+/* a command, described once */
+typedef struct ts_cmd {
+    const char *name;       /* "run", "decode", "tracesim-sc": `tracesim help NAME` */
+    const char *synopsis;   /* the usage line(s) without "usage: ", '\n' between them */
+    const char *about;      /* what it does, a paragraph (lines end in '\n'), or NULL */
+    const ts_opt_t *table;  /* its options, ended by an entry with id 0 */
+    unsigned without;       /* table entries with any of these flags are not its options */
+    const char *outputs;    /* what it writes (lines end in '\n'), or NULL */
+    const ts_exit_t *exits; /* its exit statuses, ended by {NULL, NULL} */
+    const char *notes;      /* more text after the exit statuses, or NULL */
+} ts_cmd_t;
 
 /* starts parsing argv[1..argc-1] (argv[0] is the command's name) */
 void ts_opts_init(ts_opts_t *o, const char *cmd, const ts_opt_t *table, int argc, char **argv);
+/* the same for a described command: its table, without its `without` options */
+void ts_cmd_opts_init(ts_opts_t *o, const ts_cmd_t *cmd, int argc, char **argv);
 /* the next option's id, TS_OPTS_POSITIONAL (o->arg), TS_OPTS_END, or TS_OPTS_ERROR (o->err) */
 int ts_opts_next(ts_opts_t *o);
 
@@ -78,4 +112,16 @@ int ts_opt_real(const char *opt, const char *val, double rmin, double rmax, doub
 void ts_opts_help(FILE *f, const ts_opt_t *table);
 /* the docs page's table: | option | meaning | rows in Markdown */
 void ts_opts_markdown(FILE *f, const ts_opt_t *table);
+/* the same, leaving out the entries with any of the flags in `without` (and TS_OPT_REFUSE ones) */
+void ts_opts_help_without(FILE *f, const ts_opt_t *table, unsigned without);
+void ts_opts_markdown_without(FILE *f, const ts_opt_t *table, unsigned without);
+
+/* a command's --help: "usage: SYNOPSIS", what it does, "options:", "outputs:", "exit status:" */
+void ts_cmd_help(FILE *f, const ts_cmd_t *cmd);
+/* its docs page's generated block: the option table, then the exit status table */
+void ts_cmd_markdown(FILE *f, const ts_cmd_t *cmd);
+
+/* the closest of the table's long names to the unknown name (n bytes): one it starts, or one
+ * at most 2 edits away (the smallest distance; the first on a tie); NULL if none */
+const char *ts_opts_closest(const ts_opt_t *table, unsigned without, const char *name, size_t n);
 #endif

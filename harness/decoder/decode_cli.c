@@ -16,7 +16,6 @@
 #include "stm_decode.h"
 #include "ts_file.h"
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,43 +26,63 @@
 #define EXIT_NO_FILE 121
 #define EXIT_HOST 126
 
-static void usage(FILE *f) {
-    fputs("usage: tracesim decode [options] RUN_DIR|TRACE.rtd\n"
-          "\n"
-          "Decodes a captured Nexus trace (the sink image, oldest byte first): RUN_DIR/trace.rtd of a\n"
-          "run folder (with its ELF for csv, perf and timeline unless --elf says otherwise), or a\n"
-          "trace file.\n"
-          "\n"
-          "options:\n"
-          "  -f, --format F        messages (JSON lines, default), elements (generic trace elements),\n"
-          "                        itcprint, perf (SiFive decoder's perf files in DIR), csv (perf\n"
-          "                        records), timeline (Chrome/Perfetto trace-event JSON: perf records,\n"
-          "                        software trace thread slices and events) or stm (software trace\n"
-          "                        port events, one a line: time hart group id name value)\n"
-          "      --tick-hz F       timestamp ticks per second for the timeline (default 100e6)\n"
-          "      --srcbits N       SRC field width 0..8 (default: trace.json beside the trace, else 0)\n"
-          "      --tssize N        timestamp width in bits (default: trace.json, else 40)\n"
-          "      --hart N          keep only the messages of source (hart) N (SRC field); every\n"
-          "                        format shows the source of each message and record\n"
-          "      --itc-channel N   ITC print channel 0..31 (default 0)\n"
-          "      --perf-channel N  perf library channel 0..31 (default 6)\n"
-          "      --elf FILE        name addresses after the functions of this ELF (csv, perf, timeline;\n"
-          "                        default with RUN_DIR: the ELF that ran; a warning if FILE is not it);\n"
-          "                        instr, elements: the program whose code the flow follows\n"
-          "      --perf-line-time record|value\n"
-          "                        perf: stamp counter lines with the record's time (default) or\n"
-          "                        with the time of the message that completed each value (SiFive's)\n"
-          "      --perf-config FILE  the perf header out of band (perf_config.txt of the run folder),\n"
-          "                        for a trace whose header was overwritten (a wrapped buffer)\n"
-          "  -o, --out DIR         output folder: write DIR/messages.jsonl, elements.txt, itcprint.txt,\n"
-          "                        perf.csv, timeline.json or stm.txt instead of stdout (perf: the\n"
-          "                        SiFive files in DIR instead of the trace's folder)\n"
-          "  -h, --help            this text\n"
-          "\n"
-          "messages: Ownership messages show their PROCESS field (\"process\") when trace.json is beside\n"
-          "the trace (a tracesim run); without it the fields are those of the reference files of real\n"
-          "captures (../shared/captures), which leave PROCESS out.\n", f);
-}
+enum { D_FORMAT = 1, D_TICK_HZ, D_SRCBITS, D_TSSIZE, D_HART, D_SRC, D_ITC_CHANNEL, D_PERF_CHANNEL, D_ELF,
+       D_PERF_LINE_TIME, D_PERF_CONFIG, D_OUT, D_HELP };
+/* `tracesim decode`'s options: the parser, --help and docs/commands/decode.md (ts_opts.h) */
+static const ts_opt_t decode_opts[] = {
+    {D_FORMAT, 'f', "format", TS_OPT_STRING, "F", 0, 0, 0, 0, 0,
+     "messages (JSON lines, default), elements (generic trace elements),\n"
+     "instr (the program flow, one instruction a line; needs --elf),\n"
+     "itcprint, perf (SiFive decoder's perf files in DIR), csv (perf\n"
+     "records), timeline (Chrome/Perfetto trace-event JSON: perf records,\n"
+     "software trace thread slices and events) or stm (software trace\n"
+     "port events, one a line: time hart group id name value)"},
+    {D_TICK_HZ, 0, "tick-hz", TS_OPT_REAL, "HZ", 0, 0, 1, 1e15, 0, "timestamp ticks per second for the timeline (default 100e6)"},
+    {D_SRCBITS, 0, "srcbits", TS_OPT_UINT, "N", 0, 8, 0, 0, 0,
+     "SRC field width of the trace's messages (default: trace.json\nbeside the trace, else 0)"},
+    {D_TSSIZE, 0, "tssize", TS_OPT_UINT, "N", 1, 64, 0, 0, 0, "timestamp width in bits (default: trace.json, else 40)"},
+    {D_HART, 0, "hart", TS_OPT_UINT, "N", 0, NXD_MAX_SRC - 1, 0, 0, 0,
+     "keep only the messages of hart (source) N (SRC field); every\nformat shows the source of each message and record"},
+    {D_SRC, 0, "src", TS_OPT_UINT, "N", 0, NXD_MAX_SRC - 1, 0, 0, 0, "the same as --hart"},
+    {D_ITC_CHANNEL, 0, "itc-channel", TS_OPT_UINT, "N", 0, 31, 0, 0, 0, "itcprint: the ITC print channel (default 0)"},
+    {D_PERF_CHANNEL, 0, "perf-channel", TS_OPT_UINT, "N", 0, 31, 0, 0, 0,
+     "perf library channel (default: --perf-config's, else 6)"},
+    {D_ELF, 0, "elf", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0,
+     "name addresses after the functions of this ELF (csv, perf,\n"
+     "timeline; default with RUN_DIR: the ELF that ran; a warning if\n"
+     "FILE is not it); instr, elements: the program the flow follows"},
+    {D_PERF_LINE_TIME, 0, "perf-line-time", TS_OPT_STRING, "record|value", 0, 0, 0, 0, 0,
+     "perf: stamp counter lines with the record's time (record,\n"
+     "default) or with the time of the message that completed each\nvalue (value, SiFive's)"},
+    {D_PERF_CONFIG, 0, "perf-config", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0,
+     "the perf header out of band (perf_config.txt of the run\n"
+     "folder), for a trace whose header was overwritten (a wrapped\nbuffer)"},
+    {D_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, 0,
+     "output folder: write DIR/messages.jsonl, elements.txt,\n"
+     "instr.txt, itcprint.txt, perf.csv, timeline.json or stm.txt\n"
+     "instead of stdout (perf: the SiFive files in DIR instead of the\ntrace's folder)"},
+    {D_HELP, 'h', "help", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "this text"},
+    {0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL}};
+static const ts_exit_t decode_exits[] = {
+    {"0", "decoded (corrupt messages are listed and counted, not fatal)"},
+    {"120", "usage: bad option or value, unknown format, instr without --elf,\n"
+            "not exactly one RUN_DIR or trace, -o naming a file, --hart not\n"
+            "one of the trace's harts, --srcbits differing from trace.json's,\na damaged trace.json"},
+    {"121", "the trace, the ELF or the perf config is missing or unreadable,\nor the file is not a trace"},
+    {"126", "an output cannot be written, out of memory"},
+    {NULL, NULL}};
+const ts_cmd_t ts_decode_cmd = {
+    "decode", "tracesim decode [options] RUN_DIR|TRACE.rtd",
+    "Decodes a captured Nexus trace (the sink image, oldest byte first): RUN_DIR/trace.rtd of a\n"
+    "run folder (with its ELF for csv, perf and timeline unless --elf says otherwise), or a\n"
+    "trace file.\n",
+    decode_opts, 0,
+    "  stdout, or with -o DIR the file of the format in DIR (see -o); perf: the SiFive perf\n"
+    "  files in the trace's folder or DIR\n",
+    decode_exits,
+    "messages: Ownership messages show their PROCESS field (\"process\") when trace.json is beside\n"
+    "the trace (a tracesim run); without it the fields are those of the reference files of real\n"
+    "captures, which leave PROCESS out.\n"};
 
 /* ---- messages as JSON lines ------------------------------------------------------------ */
 typedef struct jctx { FILE *out; uint64_t n, truncated, bad; bool process; } jctx_t;
@@ -461,50 +480,34 @@ static int elem_flow_msg(void *v, const nxd_msg_t *m) {
 }
 
 int ts_decode_main(int argc, char **argv) {
-    static const struct option opts[] = {
-        {"format", required_argument, 0, 'f'}, {"srcbits", required_argument, 0, 1},
-        {"tssize", required_argument, 0, 2},   {"itc-channel", required_argument, 0, 3},
-        {"out", required_argument, 0, 'o'},    {"help", no_argument, 0, 'h'},
-        {"perf-channel", required_argument, 0, 4}, {"elf", required_argument, 0, 5},
-        {"tick-hz", required_argument, 0, 6}, {"perf-line-time", required_argument, 0, 7},
-        {"perf-config", required_argument, 0, 8}, {"hart", required_argument, 0, 9},
-        {"src", required_argument, 0, 9}, {0, 0, 0, 0}};
-    const char *format = "messages", *out_dir = NULL, *elf = NULL, *cfg_path = NULL;
-    int srcbits = -1, tssize = -1, channel = 0, perf_channel = -1, hart = -1, c;
+    const char *format = "messages", *out_dir = NULL, *elf = NULL, *cfg_path = NULL, *input = NULL;
+    int srcbits = -1, tssize = -1, channel = 0, perf_channel = -1, hart = -1, c, inputs = 0;
     double tick_hz = 100e6;
     bool value_time = false;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":f:o:h", opts, NULL)) != -1) {
-        uint64_t v = 0;                      /* numbers: one parser, the range in the message */
-        if (c == 1 || c == 2 || c == 3 || c == 4 || c == 9) {
-            const char *name = c == 1 ? "--srcbits" : c == 2 ? "--tssize" : c == 3 ? "--itc-channel" : c == 4 ? "--perf-channel" : "--hart";
-            if (ts_opt_uint(name, optarg, c == 2 ? 1 : 0, c == 1 ? 8 : c == 2 ? 64 : c == 9 ? NXD_MAX_SRC - 1 : 31, &v))
-                return EXIT_USAGE;
-        }
+    ts_opts_t op;
+    ts_cmd_opts_init(&op, &ts_decode_cmd, argc, argv);
+    while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
         switch (c) {
-        case 'f': format = optarg; break;
-        case 'o': out_dir = optarg; break;
-        case 1: srcbits = (int)v; break;
-        case 2: tssize = (int)v; break;
-        case 3: channel = (int)v; break;
-        case 4: perf_channel = (int)v; break;
-        case 5: elf = optarg; break;
-        case 6:
-            if (ts_opt_real("--tick-hz", optarg, 1, 1e15, &tick_hz)) return EXIT_USAGE;   /* "ts": inf never */
-            break;
-        case 7:
-            if (strcmp(optarg, "record") && strcmp(optarg, "value")) {
-                fprintf(stderr, "tracesim: invalid value '%s' for --perf-line-time (record or value)\n", optarg);
+        case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); return EXIT_USAGE;
+        case TS_OPTS_POSITIONAL: input = op.arg; inputs++; break;
+        case D_FORMAT: format = op.arg; break;
+        case D_OUT: out_dir = op.arg; break;
+        case D_SRCBITS: srcbits = (int)op.u; break;
+        case D_TSSIZE: tssize = (int)op.u; break;
+        case D_ITC_CHANNEL: channel = (int)op.u; break;
+        case D_PERF_CHANNEL: perf_channel = (int)op.u; break;
+        case D_ELF: elf = op.arg; break;
+        case D_TICK_HZ: tick_hz = op.r; break;
+        case D_PERF_LINE_TIME:
+            if (strcmp(op.arg, "record") && strcmp(op.arg, "value")) {
+                fprintf(stderr, "tracesim: invalid value '%s' for --perf-line-time (record or value)\n", op.arg);
                 return EXIT_USAGE;
             }
-            value_time = !strcmp(optarg, "value");
+            value_time = !strcmp(op.arg, "value");
             break;
-        case 8: cfg_path = optarg; break;
-        case 9: hart = (int)v; break;
-        case 'h': usage(stdout); return 0;
-        case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim decode --help)\n", argv[optind - 1]); return EXIT_USAGE;
-        default: fprintf(stderr, "tracesim: unknown option '%s' (see tracesim decode --help)\n", argv[optind - 1]); return EXIT_USAGE;
+        case D_PERF_CONFIG: cfg_path = op.arg; break;
+        case D_HART: case D_SRC: hart = (int)op.u; break;
+        case D_HELP: ts_cmd_help(stdout, &ts_decode_cmd); return 0;
         }
     }
     if (strcmp(format, "messages") && strcmp(format, "itcprint") && strcmp(format, "csv") &&
@@ -516,7 +519,7 @@ int ts_decode_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: --format instr needs the program: --elf FILE\n");
         return EXIT_USAGE;
     }
-    if (optind != argc - 1) {
+    if (inputs != 1) {
         fprintf(stderr, "tracesim: decode needs exactly one run folder or trace file (see tracesim decode --help)\n");
         return EXIT_USAGE;
     }
@@ -528,7 +531,7 @@ int ts_decode_main(int argc, char **argv) {
         }
     }
     static ts_run_arg_t ra;
-    ts_run_arg(argv[optind], &ra);
+    ts_run_arg(input, &ra);
     const char *path = ra.trace;
     static char elf_found[4400];
     char err[4600];

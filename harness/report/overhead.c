@@ -10,7 +10,6 @@
 #include "ts_file.h"
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -72,34 +71,47 @@ static const ovh_kind_desc_t kinds[] = {
 static unsigned counters_of(unsigned events) { return events == 8 ? 10 : events; }
 
 
-static void usage(FILE *f) {
-    fputs("usage: tracesim overhead [--build DIR] [-o OUTDIR] [--quick]\n"
-          "       tracesim overhead --baseline PLAIN [-o OUTDIR] [--perf-channel N] FW...\n"
-          "\n"
-          "With --baseline: the overhead of your own builds. PLAIN and each FW are an ELF (run into\n"
-          "OUTDIR/runs/NAME/) or the run folder of one; per FW: cycles, extra cycles and percent over\n"
-          "PLAIN, perf records (decoded from its trace on channel N, default 6) and extra cycles per\n"
-          "record, on stdout and in OUTDIR/overhead.md, overhead.csv and overhead.svg.\n"
-          "\n"
-          "Without it:\n"
-          "What the perf library's instrumentation costs: runs the ovh_* firmware variants (each\n"
-          "example with the perf calls compiled out, with tracing never switched on, and tracing,\n"
-          "into the SRAM sink and an SBA buffer, with 1, 4 and 10 counters) and writes a table per\n"
-          "example (OUTDIR/overhead.md, also on stdout) and a chart (OUTDIR/overhead.svg); then the\n"
-          "ovh_events_* variants (one loop without an event, with a software trace event, an ITC\n"
-          "store or a perf record per round) for a table of what one event costs. The run folders\n"
-          "stay in OUTDIR/runs/.\n"
-          "\n"
-          "options:\n"
-          "      --build DIR   folder with the ovh_*.elf firmware (default: firmware/examples in\n"
-          "                    the build folder of this executable)\n"
-          "  -o, --out DIR     output folder (default runs/overhead)\n"
-          "      --quick       only fib with 1 counter, and the per-event runs (10 runs)\n"
-          "  -h, --help        this text\n"
-          "\n"
-          "exit status: 0; 1 a run failed or its results are unusable; 120 usage; 121 a firmware\n"
-          "ELF is missing; 126 cannot write the outputs\n", f);
-}
+enum { V_BUILD_GONE = 1, V_FIRMWARE_DIR, V_QUICK, V_BASELINE, V_PERF_CHANNEL, V_OUT, V_HELP };
+/* `tracesim overhead`'s options, both modes: the parser, --help and docs/commands/overhead.md */
+static const ts_opt_t overhead_opts[] = {
+    {V_FIRMWARE_DIR, 0, "firmware-dir", TS_OPT_STRING, "DIR", 0, 0, 0, 0, 0,
+     "folder with the ovh_*.elf firmware (default: firmware/examples\nin the build folder of this executable)"},
+    {V_BUILD_GONE, 0, "build", TS_OPT_STRING, "DIR", 0, 0, 0, 0, TS_OPT_REFUSE,
+     "overhead's --build is now --firmware-dir DIR (the folder of the ovh_*.elf; "
+     "--build DIR names a build folder in tracesim sweep)"},
+    {V_QUICK, 0, "quick", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "only fib with 1 counter, and the per-event runs (10 runs)"},
+    {V_BASELINE, 0, "baseline", TS_OPT_STRING, "PLAIN", 0, 0, 0, 0, 0,
+     "the overhead of your own builds FW... over PLAIN (an ELF or a run\nfolder)"},
+    {V_PERF_CHANNEL, 0, "perf-channel", TS_OPT_UINT, "N", 0, 31, 0, 0, 0,
+     "with --baseline: the perf library channel (default 6)"},
+    {V_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, 0, "output folder (default runs/overhead)"},
+    {V_HELP, 'h', "help", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "this text"},
+    {0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL}};
+static const ts_exit_t overhead_exits[] = {
+    {"0", "the report was written"},
+    {"1", "a run failed (non-zero exit) or left unusable results"},
+    {"120", "usage: bad option or value, options of the other mode, no FW\nwith --baseline, -o naming a file"},
+    {"121", "a firmware ELF or run folder is missing or unreadable"},
+    {"126", "the outputs cannot be written, out of memory"},
+    {NULL, NULL}};
+const ts_cmd_t ts_overhead_cmd = {
+    "overhead",
+    "tracesim overhead [--firmware-dir DIR] [-o DIR] [--quick]\n"
+    "tracesim overhead --baseline PLAIN [-o DIR] [--perf-channel N] FW...",
+    "Without --baseline: what the perf library's instrumentation costs. Runs the ovh_*\n"
+    "firmware variants (each example with the perf calls compiled out, with tracing never\n"
+    "switched on, and tracing, into the SRAM sink and an SBA buffer, with 1, 4 and 10\n"
+    "counters), then the ovh_events_* variants (one loop without an event, with a software\n"
+    "trace event, an ITC store or a perf record per round) for a table of what one event\n"
+    "costs.\n"
+    "\n"
+    "With --baseline: the overhead of your own builds. PLAIN and each FW are an ELF (run into\n"
+    "DIR/runs/NAME/) or the run folder of one; per FW: cycles, extra cycles and percent over\n"
+    "PLAIN, perf records (decoded from its trace) and extra cycles per record.\n",
+    overhead_opts, 0,
+    "  a table per example on stdout and in DIR/overhead.md, a chart in DIR/overhead.svg, the\n"
+    "  run folders in DIR/runs/; with --baseline also DIR/overhead.csv\n",
+    overhead_exits, NULL};
 
 /* snprintf that reports truncation: 0, or -1 if the result did not fit */
 int ovh_fmt(char *buf, size_t len, const char *f, ...) {
@@ -725,28 +737,44 @@ static int write_file(const char *dir, const char *file, void (*writer)(FILE *, 
 }
 
 int ts_overhead_main(int argc, char **argv) {
-    for (int i = 1; i < argc; i++)                /* the overhead of the user's own builds */
-        if (!strcmp(argv[i], "--baseline") || !strncmp(argv[i], "--baseline=", 11)) return ovh_baseline_main(argc, argv);
-    static const struct option opts[] = {
-        {"build", required_argument, 0, 1}, {"out", required_argument, 0, 'o'},
-        {"quick", no_argument, 0, 2},       {"help", no_argument, 0, 'h'},
-        {0, 0, 0, 0}};
-    const char *build = NULL, *out = "runs/overhead";
-    bool quick = false;
+    const char *build = NULL, *out = "runs/overhead", *baseline = NULL;
+    bool quick = false, channel_given = false;
+    unsigned channel = OVH_PERF_CHANNEL;
+    size_t nfw = 0;
     int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+    char **fws = calloc((size_t)argc + 1, sizeof *fws);
+    if (!fws) { fprintf(stderr, "tracesim: overhead: out of memory\n"); return OVH_HOST; }
+    ts_opts_t op;
+    ts_cmd_opts_init(&op, &ts_overhead_cmd, argc, argv);
+    while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
         switch (c) {
-        case 1: build = optarg; break;
-        case 'o': out = optarg; break;
-        case 2: quick = true; break;
-        case 'h': usage(stdout); return 0;
-        case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim overhead --help)\n", argv[optind - 1]); return OVH_USAGE;
-        default: fprintf(stderr, "tracesim: unknown option '%s' (see tracesim overhead --help)\n", argv[optind - 1]); return OVH_USAGE;
+        case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); free(fws); return OVH_USAGE;
+        case TS_OPTS_POSITIONAL: fws[nfw++] = (char *)op.arg; break;
+        case V_FIRMWARE_DIR: build = op.arg; break;
+        case V_QUICK: quick = true; break;
+        case V_BASELINE: baseline = op.arg; break;
+        case V_PERF_CHANNEL: channel = (unsigned)op.u; channel_given = true; break;
+        case V_OUT: out = op.arg; break;
+        case V_HELP: ts_cmd_help(stdout, &ts_overhead_cmd); free(fws); return 0;
         }
     }
-    if (optind != argc) {
+    if (baseline) {                               /* the overhead of the user's own builds */
+        int rc = OVH_USAGE;
+        if (build || quick)
+            fprintf(stderr, "tracesim: overhead: %s belongs to the self-measuring mode, not to --baseline\n",
+                    build ? "--firmware-dir" : "--quick");
+        else
+            rc = ovh_baseline_run(baseline, out, channel, nfw, fws);
+        free(fws);
+        return rc;
+    }
+    free(fws);
+    if (channel_given) {
+        fprintf(stderr, "tracesim: overhead: --perf-channel belongs to --baseline (the ovh_* firmware uses channel %d)\n",
+                OVH_PERF_CHANNEL);
+        return OVH_USAGE;
+    }
+    if (nfw) {
         fprintf(stderr, "tracesim: overhead takes firmware arguments only with --baseline PLAIN.elf (see tracesim overhead --help)\n");
         return OVH_USAGE;
     }
@@ -758,7 +786,7 @@ int ts_overhead_main(int argc, char **argv) {
     }
     char build_dir[OVH_PATH];
     if (build ? ovh_fmt(build_dir, sizeof build_dir, "%s", build) : default_build(build_dir, sizeof build_dir)) {
-        fprintf(stderr, "tracesim: overhead: cannot tell where the firmware is (give --build DIR)\n");
+        fprintf(stderr, "tracesim: overhead: cannot tell where the firmware is (give --firmware-dir DIR)\n");
         return OVH_USAGE;
     }
 
@@ -767,7 +795,7 @@ int ts_overhead_main(int argc, char **argv) {
     size_t n = plan_runs(runs, quick);
     for (size_t i = 0; i < n; i++) {
         if (ovh_fmt(runs[i].elf, sizeof runs[i].elf, "%s/%s.elf", build_dir, runs[i].name) || access(runs[i].elf, R_OK)) {
-            fprintf(stderr, "tracesim: overhead: firmware %s/%s.elf not found (build the firmware, or give --build DIR)\n",
+            fprintf(stderr, "tracesim: overhead: firmware %s/%s.elf not found (build the firmware, or give --firmware-dir DIR)\n",
                     build_dir, runs[i].name);
             free(runs);
             return OVH_NO_FILE;

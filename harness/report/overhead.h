@@ -16,5 +16,8 @@
 #define TS_OVERHEAD_H
 /* argv[0] is "overhead"; returns the exit status (0, 120 usage, 121 missing ELF, 126 cannot
  * write the outputs, 1 a run failed or left unusable results) */
+#include "ts_opts.h"
 int ts_overhead_main(int argc, char **argv);
+/* its description: options, help, exit statuses (harness/cli/ts_opts.h) */
+extern const ts_cmd_t ts_overhead_cmd;
 #endif

@@ -11,7 +11,6 @@
 #include "ts_opts.h"
 #include "run_folder.h"
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,25 +21,6 @@
 #define B_USAGE 120
 #define B_NO_FILE 121
 #define B_HOST 126
-
-static void usage(FILE *f) {
-    fputs("usage: tracesim overhead --baseline PLAIN [-o OUTDIR] [--perf-channel N] FW...\n"
-          "\n"
-          "The overhead of your own builds over a baseline (PLAIN: the same program without the\n"
-          "instrumentation). PLAIN and each FW: an ELF, run into OUTDIR/runs/NAME/, or the run\n"
-          "folder of one. Per FW: cycles, extra cycles and percent over PLAIN, perf records (complete\n"
-          "ones decoded from its trace.rtd) and extra cycles per record; as Markdown on stdout and in\n"
-          "OUTDIR/overhead.md, as CSV in OUTDIR/overhead.csv, as a chart in OUTDIR/overhead.svg.\n"
-          "\n"
-          "options:\n"
-          "      --baseline PLAIN  the baseline ELF or run folder\n"
-          "  -o, --out DIR         output folder (default runs/overhead)\n"
-          "      --perf-channel N  ITC channel of the perf records, 0..31 (default 6)\n"
-          "  -h, --help            this text\n"
-          "\n"
-          "exit status: 0; 1 a run failed (non-zero exit) or left unusable results; 120 usage;\n"
-          "121 an ELF or run folder is missing; 126 cannot write the outputs\n", f);
-}
 
 typedef struct b_fw {
     ovh_run_t r;              /* r.name: the row's name, r.dir: its run folder, r.elf: "" for a run folder */
@@ -238,37 +218,9 @@ static int write_out(const char *dir, const char *file, b_writer_t w, const b_fw
     return 0;
 }
 
-int ovh_baseline_main(int argc, char **argv) {
-    static const struct option opts[] = {
-        {"baseline", required_argument, 0, 1}, {"out", required_argument, 0, 'o'},
-        {"perf-channel", required_argument, 0, 2}, {"help", no_argument, 0, 'h'},
-        {"build", required_argument, 0, 3}, {"quick", no_argument, 0, 4},
-        {0, 0, 0, 0}};
-    const char *base = NULL, *out = "runs/overhead";
-    unsigned channel = 6;
-    int c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
-        switch (c) {
-        case 1: base = optarg; break;
-        case 'o': out = optarg; break;
-        case 2: {
-            uint64_t v;
-            if (ts_opt_uint("--perf-channel", optarg, 0, 31, &v)) return B_USAGE;
-            channel = (unsigned)v;
-            break;
-        }
-        case 3: case 4:
-            fprintf(stderr, "tracesim: overhead: %s belongs to the self-measuring mode, not to --baseline\n", argv[optind - 1]);
-            return B_USAGE;
-        case 'h': usage(stdout); return 0;
-        case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim overhead --help)\n", argv[optind - 1]); return B_USAGE;
-        default: fprintf(stderr, "tracesim: unknown option '%s' (see tracesim overhead --help)\n", argv[optind - 1]); return B_USAGE;
-        }
-    }
+int ovh_baseline_run(const char *base, const char *out, unsigned channel, size_t nfw, char *const *fws) {
     if (!base || !*base) { fprintf(stderr, "tracesim: overhead: --baseline needs an ELF or run folder\n"); return B_USAGE; }
-    if (optind == argc) {
+    if (!nfw) {
         fprintf(stderr, "tracesim: overhead --baseline %s: no firmware to compare (give FW.elf or run folders after it)\n", base);
         return B_USAGE;
     }
@@ -276,12 +228,12 @@ int ovh_baseline_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: overhead -o takes an output folder, not a file: '%s'\n", out);
         return B_USAGE;
     }
-    size_t n = (size_t)(argc - optind) + 1;
+    size_t n = nfw + 1;
     b_fw_t *fw = calloc(n, sizeof *fw);
     if (!fw) { fprintf(stderr, "tracesim: overhead: out of memory\n"); return B_HOST; }
     int rc = 0;
     for (size_t i = 0; i < n && !rc; i++) {          /* check every argument before the first run */
-        const char *arg = i ? argv[optind + (int)i - 1] : base;
+        const char *arg = i ? fws[i - 1] : base;
         b_fw_t *f = &fw[i];
         f->r.kind = -1;
         f->r.mode = MODE_ON;

@@ -42,6 +42,7 @@ int ovh_count_records(ovh_run_t *r, const char *json, unsigned channel, char *wh
 /* a round tick step for a chart axis spanning span; *decimals: digits its multiples need */
 double ovh_tick_step(double span, int *decimals);
 
-/* `tracesim overhead --baseline ...` (argv as ts_overhead_main's); the exit status */
-int ovh_baseline_main(int argc, char **argv);
+/* `tracesim overhead --baseline BASE [-o OUT] [--perf-channel N] FW...` with the options
+ * parsed (ts_overhead_main) and the nfw firmware arguments in fws; the exit status */
+int ovh_baseline_run(const char *base, const char *out, unsigned channel, size_t nfw, char *const *fws);
 #endif

@@ -19,7 +19,6 @@
 #include "ts_file.h"
 #include <unistd.h>
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -31,40 +30,53 @@
 #define EXIT_HOST 126
 #define MAX_WARNINGS 10
 
-static void usage(FILE *f) {
-    fputs("usage: tracesim report [options] RUN_DIR|TRACE.rtd\n"
-          "\n"
-          "RUN_DIR: a run folder of tracesim run (its trace.rtd, and its ELF unless --elf says\n"
-          "otherwise); TRACE.rtd: a trace file (functions by address unless --elf is given).\n"
-          "\n"
-          "A gprof-like profile from the SiFive perf library's records in a trace: flat profile\n"
-          "(calls, self and total of every counter per function), call graph, manual records per\n"
-          "call site, ISR samples per function.\n"
-          "\n"
-          "options:\n"
-          "  -f, --format F        text (default) or csv (the flat profile)\n"
-          "      --elf FILE        name functions after the symbols of this ELF (default with\n"
-          "                        RUN_DIR: the ELF that ran; a warning if FILE is not that one)\n"
-          "      --perf-channel N  perf library channel 0..31 (default 6)\n"
-          "      --srcbits N       SRC field width 0..8 (default: trace.json beside the trace, else 0)\n"
-          "      --tssize N        timestamp width in bits (default: trace.json, else 40)\n"
-          "      --hart N          the profile of hart (source) N only (default: one per hart)\n"
-          "      --perf-config FILE  the perf header out of band (perf_config.txt of the run folder),\n"
-          "                        for a trace whose header was overwritten (a wrapped buffer)\n"
-          "      --compensate      subtract the perf hooks' cycles (measured from the run folder's\n"
-          "                        flow.csv and counters.csv; needs the run's ELF or --elf) from\n"
-          "                        every cycles figure\n"
-          "      --fields LIST     the flat profile's columns, comma-separated: percent, calls,\n"
-          "                        self, total, self_mean, total_mean (per call), hook (hook cycles\n"
-          "                        inside self cycles), address, function (default: percent,calls,\n"
-          "                        self,total,function)\n"
-          "  -o, --out DIR         output folder: write DIR/report.txt (csv: DIR/report.csv)\n"
-          "                        instead of stdout\n"
-          "  -h, --help            this text\n"
-          "\n"
-          "exit status: 0; 120 usage; 121 missing or unreadable trace or ELF, or no perf header;\n"
-          "126 output not writable\n", f);
-}
+enum { R_FORMAT = 1, R_ELF, R_PERF_CHANNEL, R_SRCBITS, R_TSSIZE, R_HART, R_PERF_CONFIG, R_COMPENSATE, R_FIELDS,
+       R_OUT, R_HELP };
+/* `tracesim report`'s options: the parser, --help and docs/commands/report.md (ts_opts.h) */
+static const ts_opt_t report_opts[] = {
+    {R_FORMAT, 'f', "format", TS_OPT_STRING, "F", 0, 0, 0, 0, 0, "text (default) or csv (the flat profile)"},
+    {R_ELF, 0, "elf", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0,
+     "name functions after the symbols of this ELF (default with\n"
+     "RUN_DIR: the ELF that ran; a warning if FILE is not that one)"},
+    {R_PERF_CHANNEL, 0, "perf-channel", TS_OPT_UINT, "N", 0, 31, 0, 0, 0,
+     "perf library channel (default: --perf-config's, else 6)"},
+    {R_SRCBITS, 0, "srcbits", TS_OPT_UINT, "N", 0, 8, 0, 0, 0,
+     "SRC field width of the trace's messages (default: trace.json\nbeside the trace, else 0)"},
+    {R_TSSIZE, 0, "tssize", TS_OPT_UINT, "N", 1, 64, 0, 0, 0, "timestamp width in bits (default: trace.json, else 40)"},
+    {R_HART, 0, "hart", TS_OPT_UINT, "N", 0, PERF_MAX_CORES - 1, 0, 0, 0,
+     "the profile of hart (source) N only (default: one per hart)"},
+    {R_PERF_CONFIG, 0, "perf-config", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0,
+     "the perf header out of band (perf_config.txt of the run\n"
+     "folder), for a trace whose header was overwritten (a wrapped\nbuffer)"},
+    {R_COMPENSATE, 0, "compensate", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
+     "subtract the perf hooks' cycles (measured from the run folder's\n"
+     "flow.csv and counters.csv; needs the run's ELF or --elf) from\nevery cycles figure"},
+    {R_FIELDS, 0, "fields", TS_OPT_STRING, "LIST", 0, 0, 0, 0, 0,
+     "the flat profile's columns, comma-separated: percent, calls,\n"
+     "self, total, self_mean, total_mean (per call), hook (hook cycles\n"
+     "inside self cycles), address, function (default: percent,calls,\nself,total,function)"},
+    {R_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, 0,
+     "output folder: write DIR/report.txt (csv: DIR/report.csv)\ninstead of stdout"},
+    {R_HELP, 'h', "help", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "this text"},
+    {0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL}};
+static const ts_exit_t report_exits[] = {
+    {"0", "the profile was written"},
+    {"120", "usage: bad option or value, unknown format or field, not exactly\n"
+            "one RUN_DIR or trace, -o naming a file, --compensate without an\n"
+            "ELF, --hart not one of the trace's harts, a damaged trace.json"},
+    {"121", "the trace, the ELF or the perf config is missing or unreadable,\n"
+            "or the trace has no perf header (of --hart N)"},
+    {"126", "the output cannot be written, out of memory"},
+    {NULL, NULL}};
+const ts_cmd_t ts_report_cmd = {
+    "report", "tracesim report [options] RUN_DIR|TRACE.rtd",
+    "RUN_DIR: a run folder of tracesim run (its trace.rtd, and its ELF unless --elf says\n"
+    "otherwise); TRACE.rtd: a trace file (functions by address unless --elf is given).\n"
+    "\n"
+    "A gprof-like profile from the SiFive perf library's records in a trace: flat profile\n"
+    "(calls, self and total of every counter per function), call graph, manual records per\n"
+    "call site, ISR samples per function.\n",
+    report_opts, 0, "  stdout, or with -o DIR: DIR/report.txt (csv: DIR/report.csv)\n", report_exits, NULL};
 
 typedef struct rctx {
     prof_t *prof[PERF_MAX_CORES];     /* per hart, made when its first header arrives */
@@ -116,46 +128,33 @@ static const char *sym_of(void *syms, uint64_t addr, uint64_t *start) {
 }
 
 int ts_report_main(int argc, char **argv) {
-    static const struct option opts[] = {
-        {"format", required_argument, 0, 'f'}, {"srcbits", required_argument, 0, 1},
-        {"tssize", required_argument, 0, 2},   {"perf-channel", required_argument, 0, 4},
-        {"elf", required_argument, 0, 5},      {"out", required_argument, 0, 'o'},
-        {"help", no_argument, 0, 'h'},         {"perf-config", required_argument, 0, 6},
-        {"hart", required_argument, 0, 7},     {"compensate", no_argument, 0, 8},
-        {"fields", required_argument, 0, 9},   {0, 0, 0, 0}};
-    const char *format = "text", *out_path = NULL, *elf = NULL, *cfg_path = NULL, *fields = NULL;
+    const char *format = "text", *out_path = NULL, *elf = NULL, *cfg_path = NULL, *fields = NULL, *input = NULL;
     bool compensate = false;
-    int srcbits = -1, tssize = -1, perf_channel = -1, hart = -1, c;
-    opterr = 0;
-    optind = 1;
-    while ((c = getopt_long(argc, argv, ":f:o:h", opts, NULL)) != -1) {
-        uint64_t v = 0;                      /* numbers: one parser, the range in the message */
-        if (c == 1 || c == 2 || c == 4 || c == 7) {
-            const char *name = c == 1 ? "--srcbits" : c == 2 ? "--tssize" : c == 4 ? "--perf-channel" : "--hart";
-            if (ts_opt_uint(name, optarg, c == 2 ? 1 : 0, c == 1 ? 8 : c == 2 ? 64 : c == 7 ? PERF_MAX_CORES - 1 : 31, &v))
-                return EXIT_USAGE;
-        }
+    int srcbits = -1, tssize = -1, perf_channel = -1, hart = -1, c, inputs = 0;
+    ts_opts_t op;
+    ts_cmd_opts_init(&op, &ts_report_cmd, argc, argv);
+    while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
         switch (c) {
-        case 'f': format = optarg; break;
-        case 'o': out_path = optarg; break;
-        case 1: srcbits = (int)v; break;
-        case 2: tssize = (int)v; break;
-        case 4: perf_channel = (int)v; break;
-        case 5: elf = optarg; break;
-        case 6: cfg_path = optarg; break;
-        case 7: hart = (int)v; break;
-        case 8: compensate = true; break;
-        case 9: fields = optarg; break;
-        case 'h': usage(stdout); return 0;
-        case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim report --help)\n", argv[optind - 1]); return EXIT_USAGE;
-        default: fprintf(stderr, "tracesim: unknown option '%s' (see tracesim report --help)\n", argv[optind - 1]); return EXIT_USAGE;
+        case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); return EXIT_USAGE;
+        case TS_OPTS_POSITIONAL: input = op.arg; inputs++; break;
+        case R_FORMAT: format = op.arg; break;
+        case R_OUT: out_path = op.arg; break;
+        case R_SRCBITS: srcbits = (int)op.u; break;
+        case R_TSSIZE: tssize = (int)op.u; break;
+        case R_PERF_CHANNEL: perf_channel = (int)op.u; break;
+        case R_ELF: elf = op.arg; break;
+        case R_PERF_CONFIG: cfg_path = op.arg; break;
+        case R_HART: hart = (int)op.u; break;
+        case R_COMPENSATE: compensate = true; break;
+        case R_FIELDS: fields = op.arg; break;
+        case R_HELP: ts_cmd_help(stdout, &ts_report_cmd); return 0;
         }
     }
     if (strcmp(format, "text") && strcmp(format, "csv")) {
         fprintf(stderr, "tracesim: unknown format '%s' for report (text, csv)\n", format);
         return EXIT_USAGE;
     }
-    if (optind != argc - 1) {
+    if (inputs != 1) {
         fprintf(stderr, "tracesim: report needs exactly one run folder or trace file (see tracesim report --help)\n");
         return EXIT_USAGE;
     }
@@ -172,7 +171,7 @@ int ts_report_main(int argc, char **argv) {
         snprintf(out_file, sizeof out_file, "%s/report.%s", out_path, strcmp(format, "csv") ? "txt" : "csv");
     }
     ts_run_arg_t ra;
-    ts_run_arg(argv[optind], &ra);
+    ts_run_arg(input, &ra);
     const char *path = ra.trace;
     static char elf_found[4400];
     char err[4600];

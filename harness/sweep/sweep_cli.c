@@ -40,22 +40,21 @@ static const ts_opt_t sweep_opts[] = {
     {O_HELP, 'h', "help", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "this text"},
     {0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL}};
 
-const ts_opt_t *ts_sweep_options(void) { return sweep_opts; }
-
-static void usage(FILE *f) {
-    fputs("usage: tracesim sweep [options] SPEC.json\n"
-          "\n"
-          "Runs every point of a sweep spec (firmware x axes of run options; README \"Sweeps\"):\n"
-          "one run folder per point in OUT/points/<point>/, then OUT/results.csv (a row per point:\n"
-          "axis values, status, figures) and OUT/summary.md. Points that are complete are skipped,\n"
-          "so the same command resumes an interrupted sweep.\n"
-          "\n"
-          "options:\n", f);
-    ts_opts_help(f, sweep_opts);
-    fputs("\n"
-          "exit status: 0 every point ok; 1 a point failed or did not run; 120 usage or bad spec;\n"
-          "121 the spec or a firmware ELF is missing; 126 host error; 130 interrupted\n", f);
-}
+static const ts_exit_t sweep_exits[] = {
+    {"0", "every point ok"},
+    {"1", "a point failed or did not run"},
+    {"120", "usage or a bad spec"},
+    {"121", "the spec or a firmware ELF is missing"},
+    {"126", "host error"},
+    {"130", "interrupted"},
+    {NULL, NULL}};
+const ts_cmd_t ts_sweep_cmd = {
+    "sweep", "tracesim sweep [options] SPEC.json",
+    "Runs every point of a sweep spec (firmware x axes of run options): one run folder per\n"
+    "point in OUT/points/<point>/, then OUT/results.csv (a row per point: axis values,\n"
+    "status, figures) and OUT/summary.md. Points that are complete are skipped, so the same\n"
+    "command resumes an interrupted sweep.\n",
+    sweep_opts, 0, "  OUT/points/<point>/ (run folders), OUT/results.csv, OUT/summary.md\n", sweep_exits, NULL};
 
 static int usage_error(const char *what, const char *arg) {
     fprintf(stderr, "tracesim: sweep: %s%s%s (see tracesim sweep --help)\n", what, arg ? " " : "", arg ? arg : "");
@@ -86,7 +85,7 @@ int ts_sweep_main(int argc, char **argv) {
     int c, rc = SW_EXIT_USAGE;
     const char *spec_arg = NULL;
     ts_opts_t op;
-    ts_opts_init(&op, "sweep", sweep_opts, argc, argv);
+    ts_cmd_opts_init(&op, &ts_sweep_cmd, argc, argv);
     while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
         switch (c) {
         case TS_OPTS_ERROR: fprintf(stderr, "tracesim: sweep: %s\n", op.err); goto done;
@@ -111,7 +110,7 @@ int ts_sweep_main(int argc, char **argv) {
         case O_POLL: o.poll = op.r; break;
         case O_CHUNK: o.chunk = (unsigned)op.u; break;
         case O_QUIET: o.quiet = true; break;
-        case O_HELP: usage(stdout); rc = 0; goto done;
+        case O_HELP: ts_cmd_help(stdout, &ts_sweep_cmd); rc = 0; goto done;
         }
     }
     if (!spec_arg) { rc = usage_error("needs exactly one spec file", NULL); goto done; }

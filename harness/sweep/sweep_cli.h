@@ -7,7 +7,7 @@
  * run, 120 usage or a bad spec, 121 the spec or a firmware ELF is missing, 126 host error,
  * 130 interrupted */
 int ts_sweep_main(int argc, char **argv);
-/* the option table of `tracesim sweep` (harness/cli/ts_opts.h), for its docs page */
-struct ts_opt;
-const struct ts_opt *ts_sweep_options(void);
+/* its description: options, help, exit statuses (harness/cli/ts_opts.h) */
+#include "ts_opts.h"
+extern const ts_cmd_t ts_sweep_cmd;
 #endif

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "ts_opts.h"
 
 typedef struct ts_marker {
     uint64_t cycle;
@@ -38,4 +39,6 @@ void ts_log_text(FILE *f, const char *s);
 int ts_markers_write(const ts_markers_t *ms, const char *dir, char *err, size_t errlen);
 /* `tracesim waves RUNDIR [VIEW [HART]] [--no-gui]` */
 int ts_waves_main(int argc, char **argv);
+/* its description: options, help, exit statuses (harness/cli/ts_opts.h) */
+extern const ts_cmd_t ts_waves_cmd;
 #endif

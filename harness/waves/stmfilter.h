@@ -4,6 +4,7 @@
 #ifndef TS_STMFILTER_H
 #define TS_STMFILTER_H
 #include <stddef.h>
+#include "ts_opts.h"
 
 /* One value as GTKWave sends it (hex digits, optionally 0x-prefixed; a string of 0/1 longer
  * than 4 digits is taken as binary) -> "GROUP NAME" for an id stm.def names, "GROUP" for the
@@ -12,4 +13,6 @@
 void ts_stmfilter_line(const char *in, char *out, size_t outlen);
 /* the command: reads values on stdin, one per line, answers one line each (flushed) */
 int ts_stmfilter_main(int argc, char **argv);
+/* its description: options, help, exit statuses (harness/cli/ts_opts.h) */
+extern const ts_cmd_t ts_stmfilter_cmd;
 #endif

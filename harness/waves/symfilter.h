@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "elf_syms.h"
+#include "ts_opts.h"
 
 /* Shared by the GTKWave filters (symfilter, stmfilter). One value line as GTKWave sends it:
  * the token is copied into v (vlen bytes); true with *val if it is a number no larger than max
@@ -24,4 +25,6 @@ int ts_filter_loop(void (*line)(void *ctx, const char *in, char *out, size_t out
 void ts_symfilter_line(const elf_syms_t *syms, const char *in, char *out, size_t outlen);
 /* the command: reads values on stdin, one per line, answers one line each (flushed) */
 int ts_symfilter_main(int argc, char **argv);
+/* its description: options, help, exit statuses (harness/cli/ts_opts.h) */
+extern const ts_cmd_t ts_symfilter_cmd;
 #endif

@@ -66,7 +66,7 @@ ts_fuzz_target(runfolder
 
 # the GTKWave filter protocol: one answer line per line, symfilter and stmfilter
 ts_fuzz_target(filter
-  SOURCES ${H}/fuzz/fuzz_filter.c ${H}/waves/symfilter.c ${H}/waves/stmfilter.c ${H}/decoder/elf_syms.c ${H}/cli/ts_file.c
+  SOURCES ${H}/fuzz/fuzz_filter.c ${H}/waves/symfilter.c ${H}/waves/stmfilter.c ${H}/decoder/elf_syms.c ${H}/cli/ts_file.c ${H}/cli/ts_opts.c
   INCLUDES ${H}/waves ${H}/decoder ${H}/cli ${CMAKE_SOURCE_DIR}/rtl_model/regs
   LIBS -lelf -DFUZZ_FILTER_ELF=${CAPS_DIR}/e31_hello_debug.elf
   SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/filter/sym ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/filter/stm)
