@@ -71,10 +71,19 @@ static FILE *open_out(const char *dir, const char *name, char *err, size_t errle
 
 static void hook_guest_error(void *ctx, const char *msg) { soc_guest_error(ctx, "%s", msg); }
 
+/* the timestamp a message of the ground-truth row at `cycle` got (the encoder's time now) */
+static void note_ts(soc_t *s, const te_t *t, uint64_t cycle) {
+    if (!tsunit_enabled(t->ts.master ? t->ts.master : &t->ts)) return;
+    int64_t rel = (int64_t)tsunit_now(&t->ts) - (int64_t)cycle;
+    if (!s->ts_rel_seen) { s->ts_rel_seen = true; s->ts_rel = rel; }
+    else if (rel != s->ts_rel) s->ts_rel_varies = true;     /* prescaled, stopped or written */
+}
+
 static void hook_itc_store(void *ctx, unsigned hart, unsigned stim, unsigned off, unsigned size,
                            uint32_t value, int status) {
     soc_t *s = ctx;
     gt_log_itc(&s->h[0].gt, s->cycle, hart, stim, off, size, value, status);
+    if (status == BUS_ITC_TRACED && hart < s->n) note_ts(s, &s->h[hart].te, s->cycle);
 }
 
 static void hook_itc_lost(void *ctx, unsigned hart, unsigned stim) {
@@ -604,6 +613,7 @@ void soc_stm_event(soc_t *s, soc_hart_t *h) {
     gt_log_stm(&h->gt, s->cycle - 1, hart, id, value,
                st == TE_STMEV_TRACED ? "traced" : st == TE_STMEV_LOST ? "lost" : "off");
     if (st == TE_STMEV_LOST) gt_log_trace_event(&h->gt, s->cycle - 1, (int)hart, "stm_lost", id);
+    if (st == TE_STMEV_TRACED && !s->stm_event) note_ts(s, &h->te, s->cycle - 1);
     if (s->trace_bus)
         fprintf(s->trace_bus, "%llu stm %u 0x%04x 0x%08x\n", (unsigned long long)s->cycle, hart, id, value);
 }

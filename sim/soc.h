@@ -120,6 +120,10 @@ typedef struct soc {
         unsigned depth, lost;  /* lost: calls deeper than link[] holds */
     } func[SOC_MAX_HARTS];
     bool waves_open, waves_active;
+    /* timestamp - cycle of every traced ITC store and software event (the cycle of its
+     * itc.csv / stm.csv row), while one constant: trace.json's ts_cycle_offset */
+    bool ts_rel_seen, ts_rel_varies;
+    int64_t ts_rel;
     bool waves_closing;       /* the next sample ends a dumped stretch: probe_dumping 0 */
     bool waves_win_open;      /* a dumped stretch [waves_win_from, waves_win_last] is open */
     uint64_t waves_win_from, waves_win_last;

@@ -158,7 +158,7 @@ markers)
   [ "$(wc -l < "$tmp/mk")" -gt 20 ] || fail "only $(wc -l < "$tmp/mk") fib enter markers"
   diff "$tmp/ts" "$tmp/mk" > /dev/null || fail "fib enter markers are not the enter records' cycles in [5000, 12000)"
   awk '/ fib enter #3$/' "$tmp/r/markers.txt" | grep -q . || fail "no 'fib enter #3'"
-  "$sim" run -q --waves "$tmp/k/w.fst" --out "$tmp/k" "$fw/tests/waves_switch.elf"
+  "$sim" run -q --waves "$tmp/k/w.fst" --out "$tmp/k" "$fw/tests/stm_tp.elf"     # dumped from start to end
   "$sim" waves "$tmp/k" --no-gui > /dev/null || fail "tracesim waves failed (marks)"
   awk -F, 'NR > 1 {print $2 "  hart " $4 " MARK " $1}' "$tmp/k/marks.csv" > "$tmp/m1"
   grep ' MARK ' "$tmp/k/markers.txt" > "$tmp/m2" || true

@@ -42,6 +42,9 @@ static void usage(FILE *f) {
           "                        software trace thread slices and events) or stm (software trace\n"
           "                        port events, one a line: time hart group id name value)\n"
           "      --tick-hz F       timestamp ticks per second for the timeline (default 100e6)\n"
+          "      --time cycles|ticks  csv and timeline times: simulator cycles (the default for a run\n"
+          "                        folder whose trace.json gives ts_cycle_offset; timeline: 1 us =\n"
+          "                        1 cycle) or trace timestamp ticks (the default otherwise)\n"
           "      --srcbits N       SRC field width 0..8 (default: trace.json beside the trace, else 0)\n"
           "      --tssize N        timestamp width in bits (default: trace.json, else 40)\n"
           "      --hart N          keep only the messages of source (hart) N (SRC field); every\n"
@@ -311,9 +314,9 @@ int ts_decode_main(int argc, char **argv) {
         {"perf-channel", required_argument, 0, 4}, {"elf", required_argument, 0, 5},
         {"tick-hz", required_argument, 0, 6}, {"perf-line-time", required_argument, 0, 7},
         {"perf-config", required_argument, 0, 8}, {"hart", required_argument, 0, 9},
-        {"src", required_argument, 0, 9}, {0, 0, 0, 0}};
+        {"src", required_argument, 0, 9}, {"time", required_argument, 0, 10}, {0, 0, 0, 0}};
     const char *format = "messages", *out_dir = NULL, *elf = NULL, *cfg_path = NULL;
-    int srcbits = -1, tssize = -1, channel = 0, perf_channel = -1, hart = -1, c;
+    int srcbits = -1, tssize = -1, channel = 0, perf_channel = -1, hart = -1, c, time_cycles = -1;
     double tick_hz = 100e6;
     bool value_time = false;
     opterr = 0;
@@ -345,6 +348,13 @@ int ts_decode_main(int argc, char **argv) {
             break;
         case 8: cfg_path = optarg; break;
         case 9: hart = (int)v; break;
+        case 10:
+            if (strcmp(optarg, "cycles") && strcmp(optarg, "ticks")) {
+                fprintf(stderr, "tracesim: invalid value '%s' for --time (cycles or ticks)\n", optarg);
+                return EXIT_USAGE;
+            }
+            time_cycles = !strcmp(optarg, "cycles");
+            break;
         case 'h': usage(stdout); return 0;
         case ':': fprintf(stderr, "tracesim: option %s needs a value (see tracesim decode --help)\n", argv[optind - 1]); return EXIT_USAGE;
         default: fprintf(stderr, "tracesim: unknown option '%s' (see tracesim decode --help)\n", argv[optind - 1]); return EXIT_USAGE;
@@ -353,6 +363,10 @@ int ts_decode_main(int argc, char **argv) {
     if (strcmp(format, "messages") && strcmp(format, "itcprint") && strcmp(format, "csv") &&
         strcmp(format, "timeline") && strcmp(format, "elements") && strcmp(format, "perf") && strcmp(format, "stm") && strcmp(format, "instr")) {
         fprintf(stderr, "tracesim: unknown format '%s' (messages, elements, instr, itcprint, perf, csv, timeline, stm)\n", format);
+        return EXIT_USAGE;
+    }
+    if (time_cycles >= 0 && strcmp(format, "csv") && strcmp(format, "timeline")) {
+        fprintf(stderr, "tracesim: --time is for --format csv and timeline\n");
         return EXIT_USAGE;
     }
     if (!strcmp(format, "instr") && !elf) {
@@ -490,22 +504,30 @@ int ts_decode_main(int argc, char **argv) {
             }
             have_syms = true;
         }
-        ts_csv_t cc = {.out = out, .syms = have_syms ? &syms : NULL, .first_rec = &first_rec};
+        ts_tl_time_t tt;
+        if (ts_tl_time_setup(&tt, path, time_cycles, 1e6 / tick_hz, err, sizeof err)) {
+            fprintf(stderr, "tracesim: %s\n", err);
+            if (out != stdout) fclose(out);
+            if (have_syms) elf_syms_free(&syms);
+            free(data);
+            return EXIT_USAGE;
+        }
+        ts_csv_t cc = {.out = out, .syms = have_syms ? &syms : NULL, .first_rec = &first_rec, .cycles = tt.cycles, .offset = tt.offset};
         static ts_tl_t tc;
         memset(&tc, 0, sizeof tc);
         tc.out = out;
         tc.first_rec = &first_rec;
         tc.syms = have_syms ? &syms : NULL;
-        tc.us_per_tick = 1e6 / tick_hz;
+        tc.time = tt;
         tc.first = true;
         perf_dec_cb_t cb = csv ? (perf_dec_cb_t){&cc, ts_csv_header, ts_csv_record, ts_csv_error}
                                : (perf_dec_cb_t){&tc, ts_tl_header, ts_tl_record, ts_csv_error};
-        if (!csv) fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", out);
+        if (!csv) ts_tl_begin(out, &tt);
         static perf_dec_t pd;
         perf_dec_init(&pd, (unsigned)perf_channel, &cb);
         if (ti.stopped || (ti.found && len < ti.bytes)) perf_dec_ended_early(&pd);   /* stopped on wrap or the file was cut: a pending low word may have lost its high part */
         stm_tl_t st;
-        stm_tl_init(&st, out, &tc.first, tc.us_per_tick);
+        stm_tl_init(&st, out, &tc.first, &tt);
         run_perf(&pd, &cfg, data, len, start, cfgh, ncfg, hart, csv ? NULL : stm_tl_elem, &st);
         stm_tl_finish(&st);
         if (!csv) fputs("\n]}\n", out);
