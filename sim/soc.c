@@ -71,9 +71,11 @@ static FILE *open_out(const char *dir, const char *name, char *err, size_t errle
 
 static void hook_guest_error(void *ctx, const char *msg) { soc_guest_error(ctx, "%s", msg); }
 
-/* the timestamp a message of the ground-truth row at `cycle` got (the encoder's time now) */
+/* the timestamp a message of the ground-truth row at `cycle` got (the encoder's time now),
+ * when its messages carry one (te.c pack(): the encoder's unit on, tsInstrumentation or
+ * tsOwnership set) */
 static void note_ts(soc_t *s, const te_t *t, uint64_t cycle) {
-    if (!tsunit_enabled(t->ts.master ? t->ts.master : &t->ts)) return;
+    if (!tsunit_enabled(&t->ts) || !(t->ts.control & (3u << 18))) return;
     int64_t rel = (int64_t)tsunit_now(&t->ts) - (int64_t)cycle;
     if (!s->ts_rel_seen) { s->ts_rel_seen = true; s->ts_rel = rel; }
     else if (rel != s->ts_rel) s->ts_rel_varies = true;     /* prescaled, stopped or written */

@@ -221,6 +221,8 @@ zoom)
   grep -qx "gtkwave::setMarker $((c + 3))" "$tmp/r/markers.tcl" || fail "--at: no primary marker at $((c + 3))"
   rc=0; "$sim" waves "$tmp/r" --no-gui --at $((c + 21)) 2> "$tmp/e" > /dev/null || rc=$?
   [ $rc = 120 ] && [ "$(wc -l < "$tmp/e")" = 1 ] && grep -q "was not dumped" "$tmp/e" || fail "--at outside: rc $rc, $(cat "$tmp/e")"
+  rc=0; "$sim" waves "$tmp/r" --no-gui --at 12x 2> "$tmp/e" > /dev/null || rc=$?
+  [ $rc = 120 ] && [ "$(wc -l < "$tmp/e")" = 1 ] && grep -q "invalid value '12x' for --at" "$tmp/e" || fail "--at 12x: rc $rc, $(cat "$tmp/e")"
   # a long stretch: 40 cycles from 8 before the first marker (fib enter #1, at the start of fib)
   elf=$fw/examples/fib.elf
   "$sim" run -q --waves "$tmp/f/w.fst" --waves-func fib --out "$tmp/f" "$elf"
