@@ -615,7 +615,7 @@ void soc_stm_event(soc_t *s, soc_hart_t *h) {
     gt_log_stm(&h->gt, s->cycle - 1, hart, id, value,
                st == TE_STMEV_TRACED ? "traced" : st == TE_STMEV_LOST ? "lost" : "off");
     if (st == TE_STMEV_LOST) gt_log_trace_event(&h->gt, s->cycle - 1, (int)hart, "stm_lost", id);
-    if (st == TE_STMEV_TRACED && !s->stm_event) note_ts(s, &h->te, s->cycle - 1);
+    if (st == TE_STMEV_TRACED) note_ts(s, &h->te, s->cycle - 1);
     if (s->trace_bus)
         fprintf(s->trace_bus, "%llu stm %u 0x%04x 0x%08x\n", (unsigned long long)s->cycle, hart, id, value);
 }
