@@ -14,6 +14,8 @@
 #             cycle, or the perf header's (the marker store in itc.csv); valid JSON
 #   stm       stm_dec_threads with --stm-thread-switch: each thread slice starts at the cycle
 #             of a traced THREAD_SWITCH (0x8000) row of stm.csv; one thread_name per track
+#   hostile   fib renamed to a name with quotes, a backslash and a control character: the
+#             timeline is still valid JSON and names the function exactly
 #   ticks     a trace without its run folder (a capture): ticks by default (the clock named in
 #             otherData), --time cycles is one line and exit 120; --time bogus too
 set -eu
@@ -99,6 +101,19 @@ assert len(meta) == len(set(meta)) and tracks <= set(meta), (meta, tracks)
 inst = [e for e in ev if e["ph"] == "i"]
 assert inst and all("id" in e["args"] and "value" in e["args"] for e in inst)
 print("ok: %d thread slices at the THREAD_SWITCH cycles, %d tracks named once each" % (len(x), len(meta)))
+EOF
+  ;;
+hostile)
+  name=$'f"i\\b\x01,<x>'
+  riscv64-unknown-elf-objcopy --redefine-sym "fib=$name" "$fw/examples/fib.elf" "$tmp/h.elf" || fail "objcopy"
+  "$ts" run -q --out "$tmp/r" "$tmp/h.elf"
+  "$san" decode -f timeline "$tmp/r" > "$tmp/t.json" 2> /dev/null
+  python3 - "$tmp/t.json" "$name" <<'EOF' || fail "hostile name"
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+b = [e for e in ev if e["ph"] == "B"]
+assert b and all(e["name"] == sys.argv[2] and e["args"]["function"] == sys.argv[2] for e in b), b[:1]
+print("ok: %d slices named exactly after the renamed function" % len(b))
 EOF
   ;;
 ticks)
