@@ -11,7 +11,7 @@ using namespace tlm;
 
 namespace tracesim {
 
-static const sc_time kPeriod(10, SC_NS);   // 100 MHz, as the waves' time axis
+static const sc_time kPeriod(10, SC_NS);   // 100 MHz (the waves have one time unit per cycle)
 
 // The hart and pc of a data access (simctrl answers per hart).
 struct ts_hart_ext : tlm_extension<ts_hart_ext> {
