@@ -70,12 +70,16 @@ int run_write_trace(soc_t *s, char *err, size_t errlen) {
                "  \"srcbits\": %u,\n  \"tsbits\": %u,\n  \"sink_width\": %u,\n  \"start\": %u,\n"
                "  \"wp\": %u,\n  \"wrapped\": %s,\n  \"stopped_on_wrap\": %s,\n  \"stopped_at_cycle\": %llu,\n  \"bytes\": %u,\n"
                "  \"messages\": %llu,\n  \"itc_lost\": %llu,\n  \"itc_stall_cycles\": %llu,\n"
-               "  \"queued_at_exit\": %u,\n  \"bytes_written\": %llu,\n  \"harts\": %u\n}\n",
+               "  \"queued_at_exit\": %u,\n  \"bytes_written\": %llu,\n  \"harts\": %u",
             k->kind == SINK_SRAM ? "sram" : "sba", s->funnel_on ? "true" : "false",
             src ? t0->cfg.src_bits : 0, t0->cfg.ts_width, k->width, sink_start(k), k->wp,
             wrapped ? "true" : "false", k->stopped ? "true" : "false", (unsigned long long)s->sink_stop_cycle, n,
             (unsigned long long)messages, (unsigned long long)lost,
             (unsigned long long)stall, queued, (unsigned long long)(k->words * k->width), s->n);
+    /* timestamp = cycle + ts_cycle_offset for every traced ITC store and software event (the
+     * cycle of its itc.csv / stm.csv row); absent when none was timed or the relation varied */
+    if (s->ts_rel_seen && !s->ts_rel_varies) fprintf(f, ",\n  \"ts_cycle_offset\": %lld", (long long)s->ts_rel);
+    fputs("\n}\n", f);
     if (ts_fclose_output(f, path, err, errlen)) return -1;   /* write errors included */
     /* perf_config.txt: the perf header out of band, for decoding a trace that lost it */
     if (s->h[0].gt.itc && accepted) {

@@ -71,10 +71,21 @@ static FILE *open_out(const char *dir, const char *name, char *err, size_t errle
 
 static void hook_guest_error(void *ctx, const char *msg) { soc_guest_error(ctx, "%s", msg); }
 
+/* the timestamp a message of the ground-truth row at `cycle` got (the encoder's time now),
+ * when its messages carry one (te.c pack(): the encoder's unit on, tsInstrumentation or
+ * tsOwnership set) */
+static void note_ts(soc_t *s, const te_t *t, uint64_t cycle) {
+    if (!tsunit_enabled(&t->ts) || !(t->ts.control & (3u << 18))) return;
+    int64_t rel = (int64_t)tsunit_now(&t->ts) - (int64_t)cycle;
+    if (!s->ts_rel_seen) { s->ts_rel_seen = true; s->ts_rel = rel; }
+    else if (rel != s->ts_rel) s->ts_rel_varies = true;     /* prescaled, stopped or written */
+}
+
 static void hook_itc_store(void *ctx, unsigned hart, unsigned stim, unsigned off, unsigned size,
                            uint32_t value, int status) {
     soc_t *s = ctx;
     gt_log_itc(&s->h[0].gt, s->cycle, hart, stim, off, size, value, status);
+    if (status == BUS_ITC_TRACED && hart < s->n) note_ts(s, &s->h[hart].te, s->cycle);
 }
 
 static void hook_itc_lost(void *ctx, unsigned hart, unsigned stim) {
@@ -190,6 +201,10 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
         if (!(s->uart_txt = open_out(cfg->out_dir, "uart.txt", err, errlen))) return -1;
         if (!(s->marks_csv = open_out(cfg->out_dir, "marks.csv", err, errlen))) return -1;
         if (!(s->guest_log = open_out(cfg->out_dir, "guest_errors.log", err, errlen))) return -1;
+        if (cfg->waves_path) {
+            if (!(s->waves_csv = open_out(cfg->out_dir, "waves_windows.csv", err, errlen))) return -1;
+            fputs("from,to\n", s->waves_csv);
+        }
     }
     if (cfg->trace_bus_log) {
         if (!(s->trace_bus = fopen(cfg->trace_bus_log, "w"))) {
@@ -288,11 +303,11 @@ int soc_close_outputs(soc_t *s, char *err, size_t errlen) {
         fprintf(s->guest_log, "... %llu more guest errors not logged (%llu in all, see stats.txt)\n",
                 (unsigned long long)(s->guest_errors_total - GUEST_ERRORS_LOGGED),
                 (unsigned long long)s->guest_errors_total);
-    FILE **const fs[] = {&s->uart_txt, &s->marks_csv, &s->guest_log, &s->trace_bus};
+    FILE **const fs[] = {&s->uart_txt, &s->marks_csv, &s->guest_log, &s->trace_bus, &s->waves_csv};
     for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++) {
         if (!*fs[i]) continue;
         if (i == 3) snprintf(path, sizeof path, "%s", s->cfg.trace_bus_log ? s->cfg.trace_bus_log : "the trace bus log");
-        else snprintf(path, sizeof path, "%s/%s", dir, i == 0 ? "uart.txt" : i == 1 ? "marks.csv" : "guest_errors.log");
+        else snprintf(path, sizeof path, "%s/%s", dir, i == 0 ? "uart.txt" : i == 1 ? "marks.csv" : i == 2 ? "guest_errors.log" : "waves_windows.csv");
         if (ts_fclose_output(*fs[i], path, e, sizeof e) && !rc) {   /* a full disk: not a silent short file */
             rc = -1;
             if (err) snprintf(err, errlen, "%s", e);
@@ -329,7 +344,11 @@ static void waves_update(soc_t *s) {
     bool was = s->waves_active;
     bool in_func = !s->cfg.waves_func;
     for (unsigned i = 0; i < s->n && !in_func; i++) in_func = s->func[i].depth != 0;
-    s->waves_active = s->waves_open && s->waves_switch && in_window && in_func;
+    bool want = s->waves_open && s->waves_switch && in_window && in_func;
+    /* a dumped stretch ends with one more sample, probe_dumping 0: the gap after it shows as
+     * such, not as values that stopped changing */
+    s->waves_closing = was && !want;
+    s->waves_active = want || s->waves_closing;
     if (s->waves_active && !was)
         for (unsigned i = 0; i < s->n; i++) { s->h[i].te.probe_tcode = 0; s->h[i].te.probe_nbytes = 0; }
 }
@@ -424,7 +443,7 @@ static void log_retire(soc_hart_t *h, uint64_t cycle) {
 }
 
 /* Waves: after the C side has answered this cycle, drive the probes, settle the logic that
- * depends on the answers (one extra eval, no clock edge) and dump: at time 10 * cycle ns the
+ * depends on the answers (one extra eval, no clock edge) and dump: at time `cycle` the
  * waves show registers, bus answers and C-model state of that cycle together. Each hart's
  * scope shows its own encoder, HPM and bus port; the sink and funnel probes are in hart 0's. */
 static void waves_probe_hart(soc_t *s, soc_hart_t *h, bool first) {
@@ -433,6 +452,7 @@ static void waves_probe_hart(soc_t *s, soc_hart_t *h, bool first) {
     const sink_t *k = soc_sink(s);
     uint32_t c = te_control(t);
     *p->probe_cycle = s->cycle;
+    *p->probe_dumping = !s->waves_closing;
     *p->probe_itc_level = (uint8_t)(t->fifo_count > 255 ? 255 : t->fifo_count);
     *p->probe_itc_full = !te_itc_ready(t);
     *p->probe_itc_stall = (h->port.ev & EVB_ITC_STALL) != 0;
@@ -462,10 +482,25 @@ static void waves_probe_hart(soc_t *s, soc_hart_t *h, bool first) {
     vcore_eval(h->vc);
 }
 
+/* the dumped stretch [waves_win_from, waves_win_last] as a row of waves_windows.csv */
+static void waves_window_end(soc_t *s) {
+    if (!s->waves_win_open) return;
+    s->waves_win_open = false;
+    if (s->waves_csv)
+        fprintf(s->waves_csv, "%llu,%llu\n", (unsigned long long)s->waves_win_from, (unsigned long long)s->waves_win_last + 1);
+}
+
 static void waves_sample(soc_t *s) {
     for (unsigned i = 0; i < s->n; i++) waves_probe_hart(s, &s->h[i], i == 0);
     if (s->funnel_on) s->funnel.probe_take = false;
-    vcore_waves_dump(s->h[0].vc, 10 * s->cycle);
+    vcore_waves_dump(s->h[0].vc, s->cycle);     /* one time unit per cycle */
+    if (s->waves_closing) {                     /* the sample after the stretch: dumping 0 */
+        waves_window_end(s);
+        s->waves_closing = s->waves_active = false;
+        return;
+    }
+    if (!s->waves_win_open) { s->waves_win_open = true; s->waves_win_from = s->cycle; }
+    s->waves_win_last = s->cycle;
 }
 
 /* steps 1-3 of soc.h for one hart */
@@ -562,6 +597,7 @@ void soc_run_end(soc_t *s) {
     }
     /* a call or return at the very end (cycle limit): its target never retired */
     for (unsigned i = 0; i < s->n; i++) gt_log_finish(&s->h[i].gt);
+    waves_window_end(s);
     vcore_waves_close(s->h[0].vc);
     if (s->waves_open && s->waves_tmp[0]) waves_to_vcd(s);
     if (s->uart_txt) fflush(s->uart_txt);
@@ -579,6 +615,7 @@ void soc_stm_event(soc_t *s, soc_hart_t *h) {
     gt_log_stm(&h->gt, s->cycle - 1, hart, id, value,
                st == TE_STMEV_TRACED ? "traced" : st == TE_STMEV_LOST ? "lost" : "off");
     if (st == TE_STMEV_LOST) gt_log_trace_event(&h->gt, s->cycle - 1, (int)hart, "stm_lost", id);
+    if (st == TE_STMEV_TRACED) note_ts(s, &h->te, s->cycle - 1);
     if (s->trace_bus)
         fprintf(s->trace_bus, "%llu stm %u 0x%04x 0x%08x\n", (unsigned long long)s->cycle, hart, id, value);
 }

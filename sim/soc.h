@@ -26,7 +26,7 @@
  * the order of steps 1-3 among harts does not change any result.
  *   The answers take effect at the next edge (Verilator settles the combinational logic
  *   that depends on them at the start of that eval). Waveforms get one sample per cycle,
- *   at time 10 * cycle ns (100 MHz).
+ *   at time `cycle` (one time unit of the dump per cycle: GTKWave's "ns" read as cycles).
  */
 #ifndef TS_SOC_H
 #define TS_SOC_H
@@ -120,6 +120,14 @@ typedef struct soc {
         unsigned depth, lost;  /* lost: calls deeper than link[] holds */
     } func[SOC_MAX_HARTS];
     bool waves_open, waves_active;
+    /* timestamp - cycle of every traced ITC store and software event (the cycle of its
+     * itc.csv / stm.csv row), while one constant: trace.json's ts_cycle_offset */
+    bool ts_rel_seen, ts_rel_varies;
+    int64_t ts_rel;
+    bool waves_closing;       /* the next sample ends a dumped stretch: probe_dumping 0 */
+    bool waves_win_open;      /* a dumped stretch [waves_win_from, waves_win_last] is open */
+    uint64_t waves_win_from, waves_win_last;
+    FILE *waves_csv;          /* waves_windows.csv: the dumped stretches (cycles [from, to)) */
     char waves_tmp[4200];     /* VCD: FST written here first, converted at the end */
     /* outputs */
     FILE *uart_txt, *marks_csv, *guest_log, *trace_bus;

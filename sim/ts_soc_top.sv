@@ -37,6 +37,8 @@ module ts_soc_top import ts_events_pkg::*; (
   // appears in the same waveform, aligned to the core's cycles (not used by any logic).
   /* verilator lint_off UNUSEDSIGNAL */
   input  logic [63:0] probe_cycle_i,        // simulator cycle count
+  input  logic        probe_dumping_i,      // 1 while the waves are dumped; 0 in the sample that
+                                            // ends a dumped stretch (the gap after it)
   input  logic [7:0]  probe_itc_level_i,    // ITC FIFO entries
   input  logic        probe_itc_full_i,     // a stimulus store would not be accepted
   input  logic        probe_itc_stall_i,    // a stimulus store waited this cycle

@@ -74,6 +74,7 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     p.mie = &r->ts_soc_top__DOT__u_core__DOT__mie_q;
     p.mideleg = &r->ts_soc_top__DOT__u_core__DOT__mideleg_q;
     p.probe_cycle = &t->probe_cycle_i; p.probe_mcycle = &t->probe_mcycle_i;
+    p.probe_dumping = &t->probe_dumping_i;
     p.probe_minstret = &t->probe_minstret_i; p.probe_sink_bytes = &t->probe_sink_bytes_i;
     p.probe_hpm[0] = &t->probe_hpm3_i; p.probe_hpm[1] = &t->probe_hpm4_i;
     p.probe_hpm[2] = &t->probe_hpm5_i; p.probe_hpm[3] = &t->probe_hpm6_i;

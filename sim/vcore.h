@@ -43,7 +43,7 @@ typedef struct vcore_ports {
     uint8_t *probe_itc_level, *probe_itc_full, *probe_itc_stall, *probe_te_enable,
         *probe_te_tracing, *probe_te_empty, *probe_te_overflow, *probe_te_tcode,
         *probe_te_msg_len, *probe_sink_nbytes, *probe_sba_write, *probe_sba_conflict,
-        *probe_bus_arb, *probe_funnel_take, *probe_funnel_src, *probe_funnel_nbytes;
+        *probe_bus_arb, *probe_funnel_take, *probe_funnel_src, *probe_funnel_nbytes, *probe_dumping;
     uint32_t *probe_te_control, *probe_sink_wp;
 } vcore_ports_t;
 

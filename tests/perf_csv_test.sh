@@ -14,6 +14,6 @@ tail -n +2 "$tmp/perf.csv" | awk -F, '$3 == "manual" && $6 == "work" {print $4 "
 diff "$tmp/want" "$tmp/got" || { echo "FAIL: decoded records differ from what the firmware stored"; cat "$tmp/perf.csv"; exit 1; }
 # deltas: row n minus row n-1 (the first row's delta is its value)
 awk -F, 'NR > 1 { if (NR > 2 && ($8 != $7 - pc || $10 != $9 - pi)) { print "FAIL: delta row " NR; exit 1 } pc = $7; pi = $9 }' "$tmp/perf.csv"
-head -1 "$tmp/perf.csv" | grep -qx 'timestamp,hart,record,address,call_site,function,cycles,cycles_delta,instructions,instructions_delta' ||
+head -1 "$tmp/perf.csv" | grep -qx 'cycle,hart,record,address,call_site,function,cycles,cycles_delta,instructions,instructions_delta' ||
   { echo "FAIL: CSV header"; exit 1; }
 echo "ok: 5 records equal the firmware's own values"

@@ -19,6 +19,8 @@
 #   events_hart_neg a trace_events.csv row of hart -1: waves exits 121 naming trace_events.csv:LINE
 #   waves_itc_garbage a garbage row in itc.csv: waves exits 121 naming itc.csv:LINE
 #   marks_overflow a marks.csv row whose hart overflows 32 bits: waves exits 121 (no "hart -1215752191")
+#   json_ts_offset "ts_cycle_offset": "x" in trace.json: decode -f csv exits 120 naming trace.json:LINE
+#   waves_windows_garbage a waves_windows.csv row with from > to: waves exits 121 naming the line
 set -u
 ts=$1 fw=$2 case=$3
 tmp=$(mktemp -d)
@@ -76,6 +78,10 @@ marks_garbage)     waves_bad_row marks.csv "1,2,x" "malformed row" ;;
 events_hart_neg)   waves_bad_row trace_events.csv "5,-1,itc_lost,6" "malformed row" ;;
 waves_itc_garbage) waves_bad_row itc.csv "garbage" "not an itc.csv row" ;;
 marks_overflow)    waves_bad_row marks.csv "1,5,5,3079215105" "malformed row" ;;
+json_ts_offset)    sed -i 's/"ts_cycle_offset": -*[0-9]*/"ts_cycle_offset": "x"/' "$run/trace.json"
+                   grep -q '"ts_cycle_offset": "x"' "$run/trace.json" || fail "the run's trace.json has no ts_cycle_offset"
+                   expect 120 'trace.json:[0-9]+: "ts_cycle_offset" must be an integer' -- "$ts" decode -f csv "$run" ;;
+waves_windows_garbage) waves_bad_row waves_windows.csv "500,300" "malformed row" ;;
 *) fail "unknown case" ;;
 esac
 echo "ok: $case"

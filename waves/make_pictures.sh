@@ -5,11 +5,16 @@
 # store to their own ITC in the same cycle; the funnel merges the messages), and the pipeline
 # view of firmware/tests/stm_port.c around its first software trace events (stm.png). The
 # waves lie in their run folder, so PCs show as function+offset; `tracesim waves --no-gui`
-# makes the markers, drawn as named markers.
+# makes the markers, drawn as named markers. open.png is what `tracesim waves RUN` opens on for
+# a --waves-func fib run of examples/fib.c (zoom and primary marker of markers.tcl). The runs
+# lie in /tmp/tracesim-demo (a fixed, neutral path: GTKWave shows the dump's path in its title
+# bar), removed at the end.
 set -eu
 build=$(cd "$1" && pwd)
 dir=$(cd "$(dirname "$0")" && pwd)
-tmp=$(mktemp -d)
+tmp=/tmp/tracesim-demo
+rm -rf "$tmp"
+mkdir -p "$tmp"
 trap 'rm -rf "$tmp"' EXIT
 export TRACESIM=$build/tracesim
 "$TRACESIM" run -q --waves "$tmp/r/w.fst" --out "$tmp/r" "$build/firmware/tests/itc_sram.elf"
@@ -33,3 +38,7 @@ if [ -f "$build/firmware/tests/itc_harts.elf" ]; then
   c=$(awk -F, 'NR > 1 {n[$1]++} NR > 1 && n[$1] == 2 {print $1; exit}' "$tmp/h/itc.csv")
   "$dir/screenshot.sh" "$tmp/h/w.fst" harts "$dir/img/harts.png" $((c - 4)) $((c + 24))
 fi
+# what tracesim waves opens on: fib's first call, its enter record as the primary marker
+"$TRACESIM" run -q --waves "$tmp/run/w.fst" --waves-func fib --out "$tmp/run" "$build/firmware/examples/fib.elf"
+"$TRACESIM" waves "$tmp/run" --no-gui > /dev/null
+TS_MARKERS_TCL=$tmp/run/markers.tcl "$dir/screenshot.sh" "$tmp/run/w.fst" pipeline "$dir/img/open.png"

@@ -8,7 +8,8 @@
 # `tracesim symfilter FW.elf`; open.sh and screenshot.sh make one when the run folder of the
 # waves names its ELF), every PC signal of the view shows function+offset. With TS_STMFILTER
 # set to an executable (a wrapper around `tracesim stmfilter`, made in TS_VIEW_TMP whenever
-# tracesim is found), the software trace port's id stm_id_o shows its group and name.
+# tracesim is found), the software trace port's id stm_id_o shows its group and name. With
+# TS_VIEW_START set to a cycle (tracesim waves: the region it opens on), the view starts there.
 set -eu
 dir=$(cd "$(dirname "$0")" && pwd)
 fst=${1:?usage: make_view.sh WAVES.fst VIEW [HART]}
@@ -17,6 +18,8 @@ hart=${3:-0}
 case "$hart" in ''|*[!0-9]*) echo "make_view.sh: hart '$hart' is not a number" >&2; exit 2 ;; esac
 case "$view" in *[!a-z0-9_]*) echo "make_view.sh: no view '$view' (pipeline, bus, trace, hpm, harts)" >&2; exit 2 ;; esac
 case "$fst" in -*) fst=./$fst ;; esac
+start=${TS_VIEW_START:-0}
+case "$start" in ''|*[!0-9]*) echo "make_view.sh: TS_VIEW_START '$start' is not a cycle" >&2; exit 2 ;; esac
 # Nothing of the run folder (ELF path, folder names) may reach a shell: the wrappers get their
 # paths as single-quoted words (sq), and the .gtkw names a filter only by a path of the
 # characters below, because GTKWave looks a process filter up with `which PATH` through
@@ -84,7 +87,7 @@ if [ "$view" != harts ]; then
     [ "$hart" -lt "$n" ] || { echo "make_view.sh: $fst has $n hart(s); no hart $hart" >&2; exit 2; }
   fi
   scope=soc; [ "$hart" = 0 ] || scope=hart$hart
-  sed -e "s|@WAVES@|$dir|g" -e "s|^soc\.|$scope.|" -e "s|^\(\[\*\] tracesim view: .*\)|\1 (hart $hart)|" \
+  sed -e "s|@WAVES@|$dir|g" -e "s|^soc\.|$scope.|" -e "s|^\[timestart\] 0$|[timestart] $start|" -e "s|^\(\[\*\] tracesim view: .*\)|\1 (hart $hart)|" \
     "$dir/views/$view.gtkw" | symfilter
   exit 0
 fi
@@ -92,7 +95,7 @@ n=$(harts)
 (
 cat <<HDR
 [*] tracesim view: every hart and the funnel's merge ($n harts)
-[timestart] 0
+[timestart] $start
 [size] 1600 1000
 [pos] -1 -1
 [sst_width] 200
@@ -102,6 +105,8 @@ cat <<HDR
 soc.clk_i
 @24
 soc.ts_soc_top.probe_cycle_i[63:0]
+@28
+soc.ts_soc_top.probe_dumping_i
 HDR
 for ((h = 0; h < n; h++)); do
   s=soc; [ "$h" = 0 ] || s=hart$h

@@ -4,7 +4,7 @@
 # The window shows cycles [FROM_CYCLE, TO_CYCLE) (default: the first 40 cycles of the dump);
 # views as in make_view.sh (HART: whose scope a per-hart view shows, default 0). With
 # TS_MARKERS_TCL=RUN/markers.tcl (written by `tracesim waves RUN --no-gui`) the named markers
-# show too.
+# show too, and without FROM_CYCLE the window is the one tracesim waves opens on.
 set -eu
 dir=$(cd "$(dirname "$0")" && pwd)
 fst=$(cd "$(dirname "${1:?usage: screenshot.sh WAVES.fst VIEW OUT.png [FROM [TO]]}")" && pwd)/$(basename "$1")
@@ -24,12 +24,13 @@ case "$from$to" in *[!0-9]*) echo "screenshot.sh: FROM_CYCLE and TO_CYCLE must b
 {
   # named markers of the run (tracesim waves writes markers.tcl beside the waves' run folder)
   [ -n "${TS_MARKERS_TCL:-}" ] && cat "$TS_MARKERS_TCL"
-  # one cycle is 10 ns in tracesim's waves
+  # one time unit per cycle in tracesim's waves; without FROM the zoom of markers.tcl (the
+  # region tracesim waves opens on), else the first 40 cycles
   if [ -n "$from" ]; then
-    echo "gtkwave::setZoomRangeTimes $((from * 10)) $(( ${to:-$((from + 40))} * 10 ))"
-  else
+    echo "gtkwave::setZoomRangeTimes $from ${to:-$((from + 40))}"
+  elif [ -z "${TS_MARKERS_TCL:-}" ]; then
     echo 'set t0 [gtkwave::getMinTime]'
-    echo 'gtkwave::setZoomRangeTimes $t0 [expr {$t0 + 400}]'
+    echo 'gtkwave::setZoomRangeTimes $t0 [expr {$t0 + 40}]'
   fi
   # the path as data (an environment variable), never as Tcl text
   echo 'gtkwave::/File/Grab_To_File $::env(TS_SCREENSHOT_OUT)'

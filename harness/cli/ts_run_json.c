@@ -64,6 +64,22 @@ int ts_run_json_uint(const ts_run_json_t *j, const char *key, uint64_t min, uint
     return 1;
 }
 
+int ts_run_json_int(const ts_run_json_t *j, const char *key, int64_t min, int64_t max, int64_t *out, char *err,
+                    size_t errlen) {
+    const sj_value_t *v = member(j, key);
+    if (!v) return 0;
+    uint64_t x;
+    bool neg = v->type == SJ_NUMBER && v->s[0] == '-';
+    if (v->type != SJ_NUMBER || ts_parse_uint(v->s + neg, 0, (uint64_t)INT64_MAX, 0, &x) ||
+        (neg ? -(int64_t)x < min : (int64_t)x > max)) {
+        snprintf(err, errlen, "%s:%u: \"%s\" must be an integer of %" PRId64 " to %" PRId64 ", not %s",
+                 j->path, v->line, key, min, max, v->type == SJ_NUMBER ? v->s : sj_type_name(v->type));
+        return -1;
+    }
+    *out = neg ? -(int64_t)x : (int64_t)x;
+    return 1;
+}
+
 int ts_run_json_bool(const ts_run_json_t *j, const char *key, bool *out, char *err, size_t errlen) {
     const sj_value_t *v = member(j, key);
     if (!v) return 0;
@@ -124,6 +140,11 @@ int ts_trace_json_read(const char *path, ts_trace_json_t *t, char *err, size_t e
     U("itc_stall_cycles", 0, UINT64_MAX, t->itc_stall_cycles, (void)0)
     U("queued_at_exit", 0, UINT64_MAX, t->queued_at_exit, (void)0)
     U("bytes_written", 0, UINT64_MAX, t->bytes_written, (void)0)
+    if (!bad) {
+        int k = ts_run_json_int(&j, "ts_cycle_offset", -((int64_t)1 << 62), (int64_t)1 << 62, &t->ts_cycle_offset, err, errlen);
+        if (k < 0) bad = 1;
+        t->has_ts_cycle_offset = k > 0;
+    }
     B("through_funnel", t->through_funnel)
     B("wrapped", t->wrapped)
     B("stopped_on_wrap", t->stopped_on_wrap)

@@ -23,6 +23,9 @@ void ts_run_json_close(ts_run_json_t *j);
  * of [min, max] ("PATH:LINE: \"key\" must be ..." in err) */
 int ts_run_json_uint(const ts_run_json_t *j, const char *key, uint64_t min, uint64_t max, uint64_t *out, char *err,
                      size_t errlen);
+/* a signed integer of [min, max] (a leading '-', then digits) */
+int ts_run_json_int(const ts_run_json_t *j, const char *key, int64_t min, int64_t max, int64_t *out, char *err,
+                    size_t errlen);
 int ts_run_json_bool(const ts_run_json_t *j, const char *key, bool *out, char *err, size_t errlen);
 int ts_run_json_string(const ts_run_json_t *j, const char *key, const char **out, char *err, size_t errlen);
 
@@ -39,6 +42,8 @@ typedef struct ts_trace_json {
     bool through_funnel, wrapped, stopped_on_wrap;
     uint64_t start, wp, stopped_at_cycle, bytes, messages, itc_lost, itc_stall_cycles, queued_at_exit, bytes_written;
     char sink[16];                   /* "sram", "sba", ... or "" */
+    bool has_ts_cycle_offset;        /* timestamp = cycle + ts_cycle_offset (run folder rows) */
+    int64_t ts_cycle_offset;
 } ts_trace_json_t;
 
 /* reads path (a trace.json): 0 (t->found false when there is no such file), or -1 with

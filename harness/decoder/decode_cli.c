@@ -14,6 +14,7 @@
 #include "perf_sifive.h"
 #include "run_folder.h"
 #include "stm_decode.h"
+#include "timeline.h"
 #include "ts_file.h"
 #include <errno.h>
 #include <inttypes.h>
@@ -27,7 +28,7 @@
 #define EXIT_HOST 126
 
 enum { D_FORMAT = 1, D_TICK_HZ, D_SRCBITS, D_TSSIZE, D_HART, D_SRC, D_ITC_CHANNEL, D_PERF_CHANNEL, D_ELF,
-       D_PERF_LINE_TIME, D_PERF_CONFIG, D_OUT, D_HELP };
+       D_PERF_LINE_TIME, D_PERF_CONFIG, D_TIME, D_OUT, D_HELP };
 /* `tracesim decode`'s options: the parser, --help and docs/commands/decode.md (ts_opts.h) */
 static const ts_opt_t decode_opts[] = {
     {D_FORMAT, 'f', "format", TS_OPT_STRING, "F", 0, 0, 0, 0, 0,
@@ -38,6 +39,10 @@ static const ts_opt_t decode_opts[] = {
      "software trace thread slices and events) or stm (software trace\n"
      "port events, one a line: time hart group id name value)"},
     {D_TICK_HZ, 0, "tick-hz", TS_OPT_REAL, "HZ", 0, 0, 1, 1e15, 0, "timestamp ticks per second for the timeline (default 100e6)"},
+    {D_TIME, 0, "time", TS_OPT_STRING, "cycles|ticks", 0, 0, 0, 0, 0,
+     "csv and timeline times: simulator cycles (the default for a run\n"
+     "folder whose trace.json gives ts_cycle_offset; timeline: 1 us =\n"
+     "1 cycle) or trace timestamp ticks (the default otherwise)"},
     {D_SRCBITS, 0, "srcbits", TS_OPT_UINT, "N", 0, 8, 0, 0, 0,
      "SRC field width of the trace's messages (default: trace.json\nbeside the trace, else 0)"},
     {D_TSSIZE, 0, "tssize", TS_OPT_UINT, "N", 1, 64, 0, 0, 0, "timestamp width in bits (default: trace.json, else 40)"},
@@ -215,171 +220,13 @@ static int itc_msg(void *vctx, const nxd_msg_t *m) {
 
 /* the first record's offset (the records come in trace order per hart) */
 static uint64_t first_rec = UINT64_MAX;
-static void note_first(const perf_record_t *r) { if (r->offset < first_rec) first_rec = r->offset; }
-
-/* ---- perf records as CSV --------------------------------------------------------------- */
-typedef struct cctx {
-    FILE *out;
-    const elf_syms_t *syms;
-    perf_header_t h[PERF_MAX_CORES];      /* each hart's header */
-    bool have_h[PERF_MAX_CORES];
-    bool have_header;         /* a column line was written, for the counters of cur */
-    perf_header_t cur;
-    unsigned ncols[PERF_MAX_CORES];       /* counters in each hart's header */
-    uint64_t truncated, errors, gaps, unknown;
-} cctx_t;
-
-static bool same_columns(const perf_header_t *a, const perf_header_t *b) {
-    if (a->n != b->n) return false;
-    for (unsigned i = 0; i < a->n && i < PERF_MAX_COUNTERS; i++) {
-        char x[64], y[64];
-        perf_counter_name(&a->def[i], x, sizeof x);
-        perf_counter_name(&b->def[i], y, sizeof y);
-        if (a->def[i].index != b->def[i].index || strcmp(x, y)) return false;
-    }
-    return true;
-}
-
-/* the column line for hart `core`'s counters, unless the last one has the same columns (one
- * line for a trace whose harts all count the same; harts with different counters switch) */
-static void csv_columns(cctx_t *c, unsigned core) {
-    const perf_header_t *h = &c->h[core];
-    if (c->have_header && same_columns(&c->cur, h)) return;
-    c->have_header = true;
-    c->cur = *h;
-    fputs("timestamp,hart,record,address,call_site,function", c->out);
-    for (unsigned i = 0; i < h->n; i++) {
-        char name[64];
-        perf_counter_name(&h->def[i], name, sizeof name);
-        fprintf(c->out, ",%s,%s_delta", name, name);
-    }
-    fputc('\n', c->out);
-}
-
-static void csv_header(void *vctx, const perf_header_t *h) {
-    cctx_t *c = vctx;
-    unsigned core = h->core % PERF_MAX_CORES;
-    c->ncols[core] = h->n;
-    c->h[core] = *h;
-    c->have_h[core] = true;
-    /* the first header, or new counters of the hart whose columns are current: now; another
-     * hart's header: when its first record comes */
-    if (!c->have_header || c->cur.core == core) csv_columns(c, core);
-}
-
-/* parts of a truncated record that never arrived are empty fields, never guessed values; so
- * are values and addresses that a gap made unknown (perf_decode.h); a gap is a row of its own
- * (record "gap", every other field empty) before the first record after it */
-static void csv_record(void *vctx, const perf_record_t *r) {
-    cctx_t *c = vctx;
-    note_first(r);
-    unsigned nc = c->ncols[r->core % PERF_MAX_CORES];
-    if (c->have_h[r->core % PERF_MAX_CORES]) csv_columns(c, r->core % PERF_MAX_CORES);
-    if (r->gap_before) {
-        fprintf(c->out, ",%u,gap,,,", r->core);
-        for (unsigned i = 0; i < nc; i++) fputs(",,", c->out);
-        fputc('\n', c->out);
-    }
-    if (r->value_unknown || r->delta_unknown || r->addr_unknown) c->unknown++;
-    if (r->tics_valid) fprintf(c->out, "%" PRIu64, r->tics);
-    const char *fn = c->syms && r->has_addr ? elf_syms_find(c->syms, r->addr) : NULL;
-    fprintf(c->out, ",%u,%s%s,", r->core, perf_record_name(r->type), r->truncated ? "(truncated)" : "");
-    if (r->has_addr) fprintf(c->out, "0x%08" PRIx64, r->addr);
-    fputc(',', c->out);
-    if (r->has_call_site) fprintf(c->out, "0x%08" PRIx64, r->call_site);
-    fprintf(c->out, ",%s", fn ? fn : "");
-    for (unsigned i = 0; i < r->n; i++) {
-        fputc(',', c->out);
-        if (!(r->value_unknown >> i & 1)) fprintf(c->out, "%" PRIu64, r->value[i]);
-        fputc(',', c->out);
-        if (!(r->delta_unknown >> i & 1)) fprintf(c->out, "%" PRIu64, r->delta[i]);
-    }
-    for (unsigned i = r->n; i < nc; i++) fputs(",,", c->out);
-    fputc('\n', c->out);
-    if (r->truncated) c->truncated++;
-}
-
-static void csv_error(void *vctx, unsigned core, uint64_t off, const char *what) {
-    ts_perf_diag(&((cctx_t *)vctx)->errors, &((cctx_t *)vctx)->gaps, core, off, what);
-}
+static void note_first(const perf_record_t *r) { ts_note_first(&first_rec, r); }
 
 /* ---- perf records as SiFive's decoder writes them: perf_sifive.c, errors on stderr -------- */
-typedef struct sctx { perf_sifive_t *ps; cctx_t ec; } sctx_t;
+typedef struct sctx { perf_sifive_t *ps; ts_csv_t ec; } sctx_t;
 static void s_header(void *v, const perf_header_t *h) { perf_sifive_header(((sctx_t *)v)->ps, h); }
 static void s_record(void *v, const perf_record_t *r) { note_first(r); perf_sifive_record(((sctx_t *)v)->ps, r); }
-static void s_error(void *v, unsigned core, uint64_t off, const char *w) { csv_error(&((sctx_t *)v)->ec, core, off, w); }
-
-/* ---- perf records as a Chrome/Perfetto trace-event timeline ----------------------------- */
-typedef struct tctx {
-    FILE *out;
-    const elf_syms_t *syms;
-    double us_per_tick;
-    perf_header_t h[PERF_MAX_CORES];
-    unsigned open[PERF_MAX_CORES];        /* slices begun and not ended, per hart */
-    bool named[PERF_MAX_CORES];           /* the hart's track has its name */
-    bool first;
-    uint64_t untimed, unnamed, unknown;
-} tctx_t;
-
-static void tl_sep(tctx_t *c) { fputs(c->first ? "\n" : ",\n", c->out); c->first = false; }
-
-static void tl_header(void *vctx, const perf_header_t *h) {
-    tctx_t *c = vctx;
-    c->h[h->core % PERF_MAX_CORES] = *h;
-}
-
-/* a gap (perf_decode.h) ends the hart's open slices and is an instant event; records whose
- * addresses a gap made unknown are left out, and so are counter samples without a delta */
-static void tl_record(void *vctx, const perf_record_t *r) {
-    tctx_t *c = vctx;
-    note_first(r);
-    if (!r->tics_valid) { c->untimed++; return; }
-    double ts = (double)r->tics * c->us_per_tick;
-    unsigned *open = &c->open[r->core % PERF_MAX_CORES];
-    if (!c->named[r->core % PERF_MAX_CORES]) {          /* one track (thread) per hart */
-        c->named[r->core % PERF_MAX_CORES] = true;
-        tl_sep(c);
-        fprintf(c->out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": %u, \"args\": {\"name\": \"hart %u\"}}",
-                r->core, r->core);
-    }
-    if (r->gap_before) {
-        for (; *open; (*open)--) {
-            tl_sep(c);
-            fprintf(c->out, "{\"ph\": \"E\", \"ts\": %.3f, \"pid\": 0, \"tid\": %u}", ts, r->core);
-        }
-        tl_sep(c);
-        fprintf(c->out, "{\"name\": \"gap: perf data lost\", \"ph\": \"i\", \"s\": \"t\", \"ts\": %.3f, \"pid\": 0, \"tid\": %u}",
-                ts, r->core);
-    }
-    if (r->truncated) {                                 /* cut off: only what arrived follows */
-        tl_sep(c);
-        fprintf(c->out, "{\"name\": \"record cut off (truncated): %u of %u values\", \"ph\": \"i\", \"s\": \"t\", \"ts\": %.3f, "
-                        "\"pid\": 0, \"tid\": %u}", r->n, c->h[r->core % PERF_MAX_CORES].n, ts, r->core);
-    }
-    if (r->addr_unknown) { c->unknown++; return; }     /* DeltaXOR after a gap */
-    if (!r->has_addr) { c->unnamed++; return; }         /* cut off before its address */
-    const char *fn = c->syms ? elf_syms_find(c->syms, r->addr) : NULL;
-    char name[64];
-    if (!fn) { snprintf(name, sizeof name, "0x%08" PRIx64, r->addr); fn = name; }
-    tl_sep(c);
-    if (r->type == PERF_FUNC_ENTER || r->type == PERF_FUNC_EXIT) {
-        fprintf(c->out, "{\"name\": \"%s\", \"ph\": \"%s\", \"ts\": %.3f, \"pid\": 0, \"tid\": %u}",
-                fn, r->type == PERF_FUNC_ENTER ? "B" : "E", ts, r->core);
-        if (r->type == PERF_FUNC_ENTER) (*open)++;
-        else if (*open) (*open)--;
-    } else
-        fprintf(c->out, "{\"name\": \"%s %s\", \"ph\": \"i\", \"s\": \"t\", \"ts\": %.3f, \"pid\": 0, \"tid\": %u}",
-                perf_record_name(r->type), fn, ts, r->core);
-    const perf_header_t *h = &c->h[r->core % PERF_MAX_CORES];
-    for (unsigned i = 0; i < r->n && i < h->n; i++) {
-        if (r->delta_unknown >> i & 1) continue;
-        char cn[64];
-        perf_counter_name(&h->def[i], cn, sizeof cn);
-        tl_sep(c);
-        fprintf(c->out, "{\"name\": \"hart%u %s\", \"ph\": \"C\", \"ts\": %.3f, \"pid\": 0, "
-                        "\"args\": {\"delta\": %" PRIu64 "}}", r->core, cn, ts, r->delta[i]);
-    }
-}
+static void s_error(void *v, unsigned core, uint64_t off, const char *w) { ts_csv_error(&((sctx_t *)v)->ec, core, off, w); }
 
 /* the elements go to the perf decoder and, if set, to a second consumer (the timeline's
  * software trace events) */
@@ -481,7 +328,7 @@ static int elem_flow_msg(void *v, const nxd_msg_t *m) {
 
 int ts_decode_main(int argc, char **argv) {
     const char *format = "messages", *out_dir = NULL, *elf = NULL, *cfg_path = NULL, *input = NULL;
-    int srcbits = -1, tssize = -1, channel = 0, perf_channel = -1, hart = -1, c, inputs = 0;
+    int srcbits = -1, tssize = -1, channel = 0, perf_channel = -1, hart = -1, c, inputs = 0, time_cycles = -1;
     double tick_hz = 100e6;
     bool value_time = false;
     ts_opts_t op;
@@ -508,11 +355,22 @@ int ts_decode_main(int argc, char **argv) {
         case D_PERF_CONFIG: cfg_path = op.arg; break;
         case D_HART: case D_SRC: hart = (int)op.u; break;
         case D_HELP: ts_cmd_help(stdout, &ts_decode_cmd); return 0;
+        case D_TIME:
+            if (strcmp(op.arg, "cycles") && strcmp(op.arg, "ticks")) {
+                fprintf(stderr, "tracesim: invalid value '%s' for --time (cycles or ticks)\n", op.arg);
+                return EXIT_USAGE;
+            }
+            time_cycles = !strcmp(op.arg, "cycles");
+            break;
         }
     }
     if (strcmp(format, "messages") && strcmp(format, "itcprint") && strcmp(format, "csv") &&
         strcmp(format, "timeline") && strcmp(format, "elements") && strcmp(format, "perf") && strcmp(format, "stm") && strcmp(format, "instr")) {
         fprintf(stderr, "tracesim: unknown format '%s' (messages, elements, instr, itcprint, perf, csv, timeline, stm)\n", format);
+        return EXIT_USAGE;
+    }
+    if (time_cycles >= 0 && strcmp(format, "csv") && strcmp(format, "timeline")) {
+        fprintf(stderr, "tracesim: --time is for --format csv and timeline\n");
         return EXIT_USAGE;
     }
     if (!strcmp(format, "instr") && !elf) {
@@ -650,21 +508,30 @@ int ts_decode_main(int argc, char **argv) {
             }
             have_syms = true;
         }
-        cctx_t cc = {.out = out, .syms = have_syms ? &syms : NULL};
-        static tctx_t tc;
+        ts_tl_time_t tt;
+        if (ts_tl_time_setup(&tt, path, time_cycles, 1e6 / tick_hz, err, sizeof err)) {
+            fprintf(stderr, "tracesim: %s\n", err);
+            if (out != stdout) fclose(out);
+            if (have_syms) elf_syms_free(&syms);
+            free(data);
+            return EXIT_USAGE;
+        }
+        ts_csv_t cc = {.out = out, .syms = have_syms ? &syms : NULL, .first_rec = &first_rec, .cycles = tt.cycles, .offset = tt.offset};
+        static ts_tl_t tc;
         memset(&tc, 0, sizeof tc);
         tc.out = out;
+        tc.first_rec = &first_rec;
         tc.syms = have_syms ? &syms : NULL;
-        tc.us_per_tick = 1e6 / tick_hz;
+        tc.time = tt;
         tc.first = true;
-        perf_dec_cb_t cb = csv ? (perf_dec_cb_t){&cc, csv_header, csv_record, csv_error}
-                               : (perf_dec_cb_t){&tc, tl_header, tl_record, csv_error};
-        if (!csv) fputs("{\"displayTimeUnit\": \"ns\", \"traceEvents\": [", out);
+        perf_dec_cb_t cb = csv ? (perf_dec_cb_t){&cc, ts_csv_header, ts_csv_record, ts_csv_error}
+                               : (perf_dec_cb_t){&tc, ts_tl_header, ts_tl_record, ts_csv_error};
+        if (!csv) ts_tl_begin(out, &tt);
         static perf_dec_t pd;
         perf_dec_init(&pd, (unsigned)perf_channel, &cb);
         if (ti.stopped || (ti.found && len < ti.bytes)) perf_dec_ended_early(&pd);   /* stopped on wrap or the file was cut: a pending low word may have lost its high part */
         stm_tl_t st;
-        stm_tl_init(&st, out, &tc.first, tc.us_per_tick);
+        stm_tl_init(&st, out, &tc.first, &tt);
         run_perf(&pd, &cfg, data, len, start, cfgh, ncfg, hart, csv ? NULL : stm_tl_elem, &st);
         stm_tl_finish(&st);
         if (!csv) fputs("\n]}\n", out);

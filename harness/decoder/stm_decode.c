@@ -91,15 +91,14 @@ void stm_text_free(stm_text_t *t) {
 }
 
 /* ---- timeline -------------------------------------------------------------------------- */
-void stm_tl_init(stm_tl_t *t, FILE *out, bool *first, double us_per_tick) {
+void stm_tl_init(stm_tl_t *t, FILE *out, bool *first, const ts_tl_time_t *time) {
     memset(t, 0, sizeof *t);
     t->out = out;
     t->first = first;
-    t->us_per_tick = us_per_tick;
+    t->time = *time;
 }
 
 static void tl_sep(stm_tl_t *t) { fputs(*t->first ? "\n" : ",\n", t->out); *t->first = false; }
-static double tl_us(const stm_tl_t *t, uint64_t tics) { return (double)tics * t->us_per_tick; }
 
 static void tl_thread_meta(stm_tl_t *t, unsigned hart, unsigned tid, const stm_name_t *name, uint64_t tp) {
     tl_sep(t);
@@ -111,7 +110,7 @@ static void tl_thread_meta(stm_tl_t *t, unsigned hart, unsigned tid, const stm_n
     fputs("}}", t->out);
 }
 
-/* the hart's state, with its process and hart-track names on first use */
+/* the hart's state, with its process name on first use (track names: stm_tl_finish) */
 static stm_tl_hart_t *tl_hart(stm_tl_t *t, unsigned hart) {
     stm_tl_hart_t **h = &t->h[hart % NXD_MAX_SRC];
     if (*h) return *h;
@@ -119,7 +118,6 @@ static stm_tl_hart_t *tl_hart(stm_tl_t *t, unsigned hart) {
     tl_sep(t);
     fprintf(t->out, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %u, \"args\": {\"name\": \"hart %u software trace\"}}",
             1 + hart, hart);
-    tl_thread_meta(t, hart, 0, NULL, 0);
     return *h;
 }
 
@@ -129,8 +127,11 @@ static void tl_close_slice(stm_tl_t *t, unsigned hart, stm_tl_hart_t *h, uint64_
     fputs("{\"name\": ", t->out);
     if (h->slice.len) put_quoted(t->out, &h->slice);
     else fprintf(t->out, "\"tp 0x%08" PRIx64 "\"", h->tp);
-    fprintf(t->out, ", \"ph\": \"X\", \"ts\": %.3f, \"dur\": %.3f, \"pid\": %u, \"tid\": %u, \"args\": {\"tp\": \"0x%08" PRIx64 "\"}}",
-            tl_us(t, h->start), tl_us(t, end - h->start), 1 + hart, h->tid, h->tp);
+    fputs(", \"ph\": \"X\", \"ts\": ", t->out);
+    ts_tl_put_ts(t->out, &t->time, h->start);
+    fputs(", \"dur\": ", t->out);
+    ts_tl_put_dur(t->out, &t->time, end - h->start);
+    fprintf(t->out, ", \"pid\": %u, \"tid\": %u, \"args\": {\"tp\": \"0x%08" PRIx64 "\", \"hart\": %u}}", 1 + hart, h->tid, h->tp, hart);
     h->running = false;
 }
 
@@ -146,8 +147,7 @@ static int tl_tid(stm_tl_t *t, unsigned hart, stm_tl_hart_t *h, uint64_t tp) {
         h->cap = nc;
     }
     unsigned tid = (unsigned)h->ntps + 1;
-    h->tps[h->ntps++] = (stm_tl_tp_t){tp, tid};
-    tl_thread_meta(t, hart, tid, NULL, tp);
+    h->tps[h->ntps++] = (stm_tl_tp_t){tp, tid, NULL};
     return (int)tid;
 }
 
@@ -166,9 +166,13 @@ static int tl_switch(stm_tl_t *t, unsigned hart, stm_tl_hart_t *h, uint64_t ts, 
 
 static void tl_instant(stm_tl_t *t, unsigned hart, const stm_tl_hart_t *h, uint64_t ts, const ts_stm_ev_t *ev) {
     tl_sep(t);
-    fprintf(t->out, "{\"name\": \"%s 0x%04x\", \"ph\": \"i\", \"s\": \"t\", \"ts\": %.3f, \"pid\": %u, \"tid\": %u, "
-                    "\"args\": {\"id\": \"0x%04x\", \"value\": \"0x%08" PRIx64 "\"}}",
-            ev->group, ev->id, tl_us(t, ts), 1 + hart, h->running ? h->tid : 0, ev->id, ev->value);
+    fprintf(t->out, "{\"name\": \"%s 0x%04x\", \"ph\": \"i\", \"s\": \"t\", \"ts\": ", ev->group, ev->id);
+    ts_tl_put_ts(t->out, &t->time, ts);
+    fprintf(t->out, ", \"pid\": %u, \"tid\": %u, \"args\": {\"group\": \"%s\", \"id\": \"0x%04x\", \"value\": \"0x%08" PRIx64 "\"",
+            1 + hart, h->running ? h->tid : 0, ev->group, ev->id, ev->value);
+    if (ev->event) fprintf(t->out, ", \"event\": \"%s\"", ev->event);
+    if (h->running) fprintf(t->out, ", \"tp\": \"0x%08" PRIx64 "\"", h->tp);
+    fputs("}}", t->out);
 }
 
 int stm_tl_elem(void *vt, const ts_elem_t *e) {
@@ -191,8 +195,9 @@ int stm_tl_elem(void *vt, const ts_elem_t *e) {
     if (e->type == TS_ELEM_OVERFLOW) {
         name_clear(&h->name);
         tl_sep(t);
-        fprintf(t->out, "{\"name\": \"messages lost\", \"ph\": \"i\", \"s\": \"p\", \"ts\": %.3f, \"pid\": %u, \"tid\": 0}",
-                tl_us(t, e->time), 1 + hart);
+        fputs("{\"name\": \"messages lost\", \"ph\": \"i\", \"s\": \"p\", \"ts\": ", t->out);
+        ts_tl_put_ts(t->out, &t->time, e->time);
+        fprintf(t->out, ", \"pid\": %u, \"tid\": 0, \"args\": {\"offset\": %" PRIu64 "}}", 1 + hart, e->offset);
         return 0;
     }
     const ts_stm_ev_t *ev = &e->u.stm;
@@ -201,7 +206,11 @@ int stm_tl_elem(void *vt, const ts_elem_t *e) {
     if (!name_add(&h->name, ev->value)) return 0;
     if (h->running) {                     /* the running thread's name: slice and track */
         h->slice = h->name;
-        tl_thread_meta(t, hart, h->tid, &h->slice, h->tp);
+        for (size_t i = 0; i < h->ntps; i++) {
+            if (h->tps[i].tid != h->tid) continue;
+            if (!h->tps[i].name && !(h->tps[i].name = malloc(sizeof *h->tps[i].name))) { t->oom = true; return 1; }
+            *h->tps[i].name = h->slice;
+        }
     }
     name_clear(&h->name);
     return 0;
@@ -212,6 +221,11 @@ void stm_tl_finish(stm_tl_t *t) {
         stm_tl_hart_t *h = t->h[k];
         if (!h) continue;
         tl_close_slice(t, k, h, h->last);
+        tl_thread_meta(t, k, 0, NULL, 0);             /* one thread_name per track */
+        for (size_t i = 0; i < h->ntps; i++) {
+            tl_thread_meta(t, k, h->tps[i].tid, h->tps[i].name, h->tps[i].tp);
+            free(h->tps[i].name);
+        }
         free(h->tps);
         free(h);
         t->h[k] = NULL;

@@ -8,6 +8,7 @@
 #ifndef TS_STM_DECODE_H
 #define TS_STM_DECODE_H
 #include "elements.h"
+#include "tl_time.h"
 #include <stdio.h>
 
 #define STM_NAME_MAX 4096     /* longer names are cut (marked "...") */
@@ -36,8 +37,10 @@ void stm_text_free(stm_text_t *t);
  * slice ("X") from each switch to the next switch on that hart (or the hart's last time in
  * the trace), named by the THREAD_NAME completed while it ran, else "tp 0x..."; every other
  * event but THREAD_NAME an instant event ("i") on the running thread's track with id and value
- * in args; an Error message an instant "messages lost" on the hart's track. */
-typedef struct stm_tl_tp { uint64_t tp; unsigned tid; } stm_tl_tp_t;
+ * in args; an Error message an instant "messages lost" on the hart's track. Each track gets
+ * one thread_name, written at the end: the last name its thread got, else "tp 0x..." (tid 0:
+ * "hart N"). */
+typedef struct stm_tl_tp { uint64_t tp; unsigned tid; stm_name_t *name; } stm_tl_tp_t;
 typedef struct stm_tl_hart {
     bool seen, running;
     unsigned tid;                         /* track of the running thread (0: none yet) */
@@ -50,14 +53,14 @@ typedef struct stm_tl_hart {
 typedef struct stm_tl {
     FILE *out;
     bool *first;              /* shared with the perf timeline: no comma before the first */
-    double us_per_tick;
+    ts_tl_time_t time;
     stm_tl_hart_t *h[NXD_MAX_SRC];
     uint64_t events, untimed;
     bool oom;
 } stm_tl_t;
 
-void stm_tl_init(stm_tl_t *t, FILE *out, bool *first, double us_per_tick);
+void stm_tl_init(stm_tl_t *t, FILE *out, bool *first, const ts_tl_time_t *time);
 int stm_tl_elem(void *vt, const ts_elem_t *e);
-/* closes the open slices (at each hart's latest time) and frees */
+/* closes the open slices (at each hart's latest time), names the tracks and frees */
 void stm_tl_finish(stm_tl_t *t);
 #endif

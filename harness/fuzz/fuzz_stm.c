@@ -26,7 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     stm_tl_t tl;
     bool first = true;
     stm_text_init(&t, devnull);
-    stm_tl_init(&tl, devnull, &first, 0.01);
+    ts_tl_time_t tt = {false, 0, 0.01};
+    stm_tl_init(&tl, devnull, &first, &tt);
     fctx_t c = {&t, &tl};
     ts_elem_stage_t es;
     ts_elem_init(&es, on_elem, &c);

@@ -7,6 +7,7 @@
 #include "perf_decode.h"
 #include "stmfilter.h"
 #include "ts_file.h"
+#include "ts_opts.h"
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -82,6 +83,39 @@ static int cmp_marker(const void *a, const void *b) {
     const ts_marker_t *x = a, *y = b;
     if (x->cycle != y->cycle) return x->cycle < y->cycle ? -1 : 1;
     return x->prio - y->prio;
+}
+
+/* waves_windows.csv (sim/soc.c: "from,to", a row per dumped stretch, cycles [from, to)), if
+ * the run folder has one; a damaged file is an error with its file and line */
+static int read_windows(ts_markers_t *ms, const char *run_dir, char *err, size_t errlen) {
+    char path[4200], line[256];
+    snprintf(path, sizeof path, "%s/waves_windows.csv", run_dir);
+    if (access(path, F_OK)) return 0;                   /* an older run folder: all markers */
+    FILE *f = ts_fopen_input(path, err, errlen);
+    if (!f) return -1;
+    ms->have_windows = true;
+    unsigned lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long long from, to;
+        int n = 0;
+        if (++lineno == 1) {
+            if (strcmp(line, "from,to\n")) { fclose(f); snprintf(err, errlen, "%s:1: not the header of waves_windows.csv (from,to)", path); return -1; }
+            continue;
+        }
+        if (line[0] == '-' || strchr(line, '-') || sscanf(line, "%llu,%llu%n", &from, &to, &n) != 2 || line[n] != '\n' ||
+            from >= to || to == ULLONG_MAX || (ms->nwin && from < ms->win[ms->nwin - 1].to)) {
+            fclose(f);
+            snprintf(err, errlen, "%s:%u: malformed row (from,to: cycles, from < to, after the row before)", path, lineno);
+            return -1;
+        }
+        ts_waves_win_t *nw = realloc(ms->win, (ms->nwin + 1) * sizeof *nw);
+        if (!nw) { fclose(f); snprintf(err, errlen, "out of memory"); return -1; }
+        ms->win = nw;
+        ms->win[ms->nwin++] = (ts_waves_win_t){from, to};
+    }
+    fclose(f);
+    if (!lineno) { snprintf(err, errlen, "%s:1: not the header of waves_windows.csv (from,to)", path); return -1; }
+    return 0;
 }
 
 int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char *err, size_t errlen) {
@@ -201,11 +235,43 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
     if (bad_itc) return -1;
     if (oom) { snprintf(err, errlen, "out of memory"); return -1; }
     if (ms->n) qsort(ms->m, ms->n, sizeof *ms->m, cmp_marker);   /* no markers: m may be NULL */
+    if (read_windows(ms, run_dir, err, errlen)) { ts_markers_free(ms); return -1; }
+    if (ms->have_windows) {              /* only what the waves show: markers in a stretch */
+        size_t k = 0, w = 0;
+        for (size_t i = 0; i < ms->n; i++) {
+            while (w < ms->nwin && ms->win[w].to <= ms->m[i].cycle) w++;
+            if (w < ms->nwin && ms->win[w].from <= ms->m[i].cycle) ms->m[k++] = ms->m[i];
+        }
+        ms->outside = ms->n - k;
+        ms->n = k;
+    }
+    return 0;
+}
+
+int ts_waves_focus(const ts_markers_t *ms, bool has_at, uint64_t at, ts_waves_focus_t *f, char *err, size_t errlen) {
+    const ts_waves_win_t *w = NULL;
+    if (has_at) f->cycle = at;
+    else if (ms->n) f->cycle = ms->m[0].cycle;
+    else f->cycle = ms->nwin ? ms->win[0].from : 0;
+    for (size_t i = 0; i < ms->nwin && !w; i++)
+        if (ms->win[i].from <= f->cycle && f->cycle < ms->win[i].to) w = &ms->win[i];
+    if (has_at && ms->have_windows && !w) {
+        if (!ms->nwin) snprintf(err, errlen, "--at %" PRIu64 ": the run dumped no cycle (waves_windows.csv is empty)", at);
+        else snprintf(err, errlen, "--at %" PRIu64 ": that cycle was not dumped (the waves hold %zu stretch(es), the first "
+                                   "cycles %" PRIu64 " to %" PRIu64 ", the last %" PRIu64 " to %" PRIu64 ")", at, ms->nwin,
+                      ms->win[0].from, ms->win[0].to - 1, ms->win[ms->nwin - 1].from, ms->win[ms->nwin - 1].to - 1);
+        return -1;
+    }
+    uint64_t lo = w ? w->from : 0, hi = w ? w->to : UINT64_MAX;
+    if (w && hi - lo <= 64) { f->from = lo; f->to = hi; return 0; }
+    f->from = f->cycle - lo > 8 ? f->cycle - 8 : lo;
+    f->to = hi - f->from > 40 ? f->from + 40 : hi;
     return 0;
 }
 
 void ts_markers_free(ts_markers_t *ms) {
     free(ms->m);
+    free(ms->win);
     memset(ms, 0, sizeof *ms);
 }
 
@@ -227,18 +293,20 @@ void ts_log_text(FILE *f, const char *s) {
         else fputc(*p, f);
 }
 
-int ts_markers_write(const ts_markers_t *ms, const char *dir, char *err, size_t errlen) {
+int ts_markers_write(const ts_markers_t *ms, const ts_waves_focus_t *fo, const char *dir, char *err, size_t errlen) {
     char path[4200];
     snprintf(path, sizeof path, "%s/markers.txt", dir);
     FILE *f = fopen(path, "w");
     if (!f) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); return -1; }
-    fputs("# tracesim markers: time in ns (10 x cycle), then what happened; in GTKWave's log\n"
-          "# viewer (tracesim waves opens it) a click on the time moves the marker there\n", f);
+    fputs("# tracesim markers: the cycle (the waves' time: one unit per cycle), then what happened;\n"
+          "# in GTKWave's log viewer (tracesim waves opens it) a click on the cycle moves the marker there\n", f);
+    if (ms->outside)
+        fprintf(f, "# %zu marker(s) outside the dumped stretches of the waves (waves_windows.csv) left out\n", ms->outside);
     ts_losses_t loss;                  /* what the trace lacks (README "Lost perf data") */
     char lerr[256];
     if (!ts_losses_read(dir, -1, &loss, lerr, sizeof lerr)) ts_losses_print(f, "# loss: ", &loss);
     for (size_t i = 0; i < ms->n; i++) {
-        fprintf(f, "%" PRIu64 " ns  ", 10 * ms->m[i].cycle);
+        fprintf(f, "%" PRIu64 "  ", ms->m[i].cycle);
         ts_log_text(f, ms->m[i].name);
         fputc('\n', f);
     }
@@ -255,10 +323,12 @@ int ts_markers_write(const ts_markers_t *ms, const char *dir, char *err, size_t 
     fputs("# tracesim: named markers A..Z for GTKWave (gtkwave -S markers.tcl)\n", f);
     for (size_t i = 0; i < np; i++) {
         const ts_marker_t *m = &ms->m[pick[i]];
-        fprintf(f, "gtkwave::setNamedMarker %c %" PRIu64 " ", (char)('A' + i), 10 * m->cycle);
+        fprintf(f, "gtkwave::setNamedMarker %c %" PRIu64 " ", (char)('A' + i), m->cycle);
         ts_tcl_word(f, m->name);
         fputc('\n', f);
     }
+    if (fo)                                  /* open on the region of interest */
+        fprintf(f, "gtkwave::setZoomRangeTimes %" PRIu64 " %" PRIu64 "\ngtkwave::setMarker %" PRIu64 "\n", fo->from, fo->to, fo->cycle);
     if (ts_fclose_output(f, path, err, errlen)) return -1;   /* write errors included */
     return 0;
 }
@@ -287,13 +357,15 @@ static int run_wait(char *const argv[], const char *out_path) {
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-enum { W_NO_GUI = 1, W_ELF, W_OUT, W_HELP };
+enum { W_NO_GUI = 1, W_ELF, W_AT, W_OUT, W_HELP };
 /* `tracesim waves`'s options: the parser, --help and docs/commands/waves.md (ts_opts.h) */
 static const ts_opt_t waves_opts[] = {
     {W_NO_GUI, 0, "no-gui", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
      "write the view and the markers and print the GTKWave command\ninstead of running it"},
     {W_ELF, 0, "elf", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0,
      "name PCs after the functions of this ELF (default: the run's,\nfound through RUN_DIR/stats.txt; a warning if FILE is not it)"},
+    {W_AT, 0, "at", TS_OPT_UINT, "CYCLE", 0, UINT64_MAX - 1, 0, 0, 0,
+     "open zoomed on this cycle (default: the first marker, else the\nstart of the first dumped stretch); it must have been dumped"},
     {W_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, TS_OPT_REFUSE,
      "waves writes its files into the run folder, so it has no -o/--out"},
     {W_HELP, 'h', "help", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "this text"},
@@ -310,7 +382,11 @@ const ts_cmd_t ts_waves_cmd = {
     "pipeline) of hart HART (default 0), PCs named after the ELF's functions, named markers\n"
     "A..Z and the log of every marker (MARK writes, perf records, ITC stores and software\n"
     "trace events lost, the trace stopping). The waves and the ELF are the run's (stats.txt),\n"
-    "wherever the run folder is now.\n",
+    "wherever the run folder is now. Time in the waves is in cycles (one time unit per cycle;\n"
+    "GTKWave labels it ns). GTKWave opens zoomed on --at CYCLE, else on the first marker, else\n"
+    "on the start of the first dumped stretch (waves_windows.csv), with the primary marker\n"
+    "there; markers outside the dumped stretches are left out. The signal probe_dumping_i is 0\n"
+    "where the dump paused.\n",
     waves_opts, 0,
     "  RUN_DIR/markers.txt (the marker log), RUN_DIR/markers.tcl (the markers), RUN_DIR/view.gtkw\n"
     "  (the view); with --no-gui the GTKWave command on stdout\n",
@@ -318,7 +394,8 @@ const ts_cmd_t ts_waves_cmd = {
 
 int ts_waves_main(int argc, char **argv) {
     const char *run = NULL, *view = "pipeline", *hart = "0", *elf_opt = NULL;
-    bool gui = true;
+    bool gui = true, has_at = false;
+    uint64_t at = 0;
     int pos = 0, c;
     ts_opts_t op;
     ts_cmd_opts_init(&op, &ts_waves_cmd, argc, argv);
@@ -334,6 +411,7 @@ int ts_waves_main(int argc, char **argv) {
             break;
         case W_NO_GUI: gui = false; break;
         case W_ELF: elf_opt = op.arg; break;
+        case W_AT: at = op.u; has_at = true; break;
         case W_HELP: ts_cmd_help(stdout, &ts_waves_cmd); return 0;
         }
     }
@@ -371,7 +449,13 @@ int ts_waves_main(int argc, char **argv) {
         ts_markers_free(&ms);
         return 121;
     }
-    if (ts_markers_write(&ms, run, err, sizeof err)) {
+    ts_waves_focus_t focus;
+    if (ts_waves_focus(&ms, has_at, at, &focus, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        ts_markers_free(&ms);
+        return 120;
+    }
+    if (ts_markers_write(&ms, &focus, run, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
         ts_markers_free(&ms);
         return 126;
@@ -398,6 +482,9 @@ int ts_waves_main(int argc, char **argv) {
     snprintf(mtcl, sizeof mtcl, "%s/markers.tcl", run);
     if (sl > 0) setenv("TRACESIM", self, 1);
     setenv("TS_VIEW_TMP", run, 1);
+    char start[32];
+    snprintf(start, sizeof start, "%" PRIu64, focus.from);
+    setenv("TS_VIEW_START", start, 1);         /* the view's [timestart] */
     char *mva[] = {"bash", mv, waves, (char *)view, (char *)hart, NULL};
     if (run_wait(mva, gtkw_new) != 0) {
         unlink(gtkw_new);

@@ -3,12 +3,16 @@
  * (itc.csv: record type and function, numbered per function, e.g. "fib enter #3"), every ITC
  * store and software trace event lost to a full FIFO ("hart 0 software trace event USER
  * 0x0012 lost", named by stmfilter.h) and the cycle the sink stopped on wrap
- * (trace_events.csv).
+ * (trace_events.csv). Only the markers inside the dumped stretches of the waves
+ * (waves_windows.csv of the run folder, when it has one) are kept.
  * `tracesim waves RUNDIR` writes them as a GTKWave log file (markers.txt: one line per
- * marker, its time in ns first, clickable in GTKWave's log viewer) and a Tcl script
- * (markers.tcl: the first 26 as named markers A..Z, the trace stop and losses first). */
+ * marker, its cycle first, clickable in GTKWave's log viewer) and a Tcl script
+ * (markers.tcl: the first 26 as named markers A..Z, the trace stop and losses first, then
+ * the zoom on the region of interest and the primary marker on it).
+ * Times are cycles: the waves have one time unit per cycle. */
 #ifndef TS_MARKERS_H
 #define TS_MARKERS_H
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -20,9 +24,19 @@ typedef struct ts_marker {
     char name[96];
 } ts_marker_t;
 
-typedef struct ts_markers { ts_marker_t *m; size_t n, cap; } ts_markers_t;
+typedef struct ts_waves_win { uint64_t from, to; } ts_waves_win_t;   /* cycles [from, to) */
 
-/* Reads the run folder (elf: NULL, or the ELF for function names); markers in cycle order.
+typedef struct ts_markers {
+    ts_marker_t *m;
+    size_t n, cap;
+    ts_waves_win_t *win;      /* the dumped stretches (waves_windows.csv), in time order */
+    size_t nwin;
+    bool have_windows;        /* the run folder has waves_windows.csv */
+    size_t outside;           /* markers left out: not in a dumped stretch */
+} ts_markers_t;
+
+/* Reads the run folder (elf: NULL, or the ELF for function names); markers in cycle order,
+ * only those inside the dumped stretches when waves_windows.csv says which they are.
  * 0, or -1 with a one-line reason in err. */
 int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char *err, size_t errlen);
 void ts_markers_free(ts_markers_t *ms);
@@ -34,9 +48,15 @@ void ts_markers_free(ts_markers_t *ms);
 void ts_tcl_word(FILE *f, const char *s);
 /* s for a line of markers.txt: control characters (a newline in a symbol name) as \xNN */
 void ts_log_text(FILE *f, const char *s);
-/* markers.txt and markers.tcl in dir; 0 or -1 with err; every name in markers.tcl is one
- * word made by ts_tcl_word */
-int ts_markers_write(const ts_markers_t *ms, const char *dir, char *err, size_t errlen);
+/* The region `tracesim waves` opens on: the cycle `at` when has_at, else the first marker,
+ * else the start of the first dumped stretch (else cycle 0); shown as cycles [*from, *to):
+ * the whole stretch holding it when that is at most 64 cycles, else 40 cycles from 8 before
+ * it, within the stretch. 0, or -1 with err when `at` was not dumped. */
+typedef struct ts_waves_focus { uint64_t cycle, from, to; } ts_waves_focus_t;
+int ts_waves_focus(const ts_markers_t *ms, bool has_at, uint64_t at, ts_waves_focus_t *f, char *err, size_t errlen);
+/* markers.txt and markers.tcl in dir, with the zoom on f (NULL: none) at the end of
+ * markers.tcl; 0 or -1 with err; every name in markers.tcl is one word made by ts_tcl_word */
+int ts_markers_write(const ts_markers_t *ms, const ts_waves_focus_t *f, const char *dir, char *err, size_t errlen);
 /* `tracesim waves RUNDIR [VIEW [HART]] [--no-gui]` */
 int ts_waves_main(int argc, char **argv);
 /* its description: options, help, exit statuses (harness/cli/ts_opts.h) */

@@ -12,7 +12,7 @@ using namespace tlm;
 
 namespace tracesim {
 
-static const sc_time kPeriod(10, SC_NS);   // 100 MHz, as the waves' time axis
+static const sc_time kPeriod(10, SC_NS);   // 100 MHz (the waves have one time unit per cycle)
 static const unsigned kQuantumCycles = 1000; // the default global quantum, in cycles
 
 // The hart and pc of a data access (simctrl answers per hart).

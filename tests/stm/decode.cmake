@@ -8,7 +8,7 @@ foreach(c port port_check threads threads_drops stop wrap mh nostm)
   add_test(NAME stm.dec.${c} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/stm/dec_test.sh ${CMAKE_BINARY_DIR} ${c})
 endforeach()
 if(CLANG)
-  set(FUZZ_STM_SRC ${CMAKE_SOURCE_DIR}/harness/fuzz/fuzz_stm.c ${CMAKE_SOURCE_DIR}/harness/decoder/nexus_decode.c
+  set(FUZZ_STM_SRC ${CMAKE_SOURCE_DIR}/harness/fuzz/fuzz_stm.c ${CMAKE_SOURCE_DIR}/harness/decoder/tl_time.c ${CMAKE_SOURCE_DIR}/harness/decoder/nexus_decode.c
                    ${CMAKE_SOURCE_DIR}/harness/decoder/elements.c ${CMAKE_SOURCE_DIR}/harness/decoder/stm_decode.c)
   add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/fuzz_stm
     COMMAND ${CLANG} -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all

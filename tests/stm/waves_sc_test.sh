@@ -93,7 +93,7 @@ port)
     $1 == "$var" && d == 3 && s[1] == "soc" && s[2] == "ts_soc_top" && s[3] == "u_core" {
       if ($5 == "stm_enable_o") en = $4; if ($5 == "stm_id_o") id = $4
       if ($5 == "stm_value_o") val = $4; if ($5 == "stm_a0_q") a0 = $4 }
-    function flush() { if (t != "" && v[en] == "1") printf "%d,0x%04x,0x%08x,%d\n", t / 10 - 1, v[id], v[val], v[a0] == v[val] }
+    function flush() { if (t != "" && v[en] == "1") printf "%d,0x%04x,0x%08x,%d\n", t - 1, v[id], v[val], v[a0] == v[val] }
     function num(b,  n, i) { n = 0; for (i = 1; i <= length(b); i++) n = n * 2 + (substr(b, i, 1) == "1"); return n }
     /^#/ { flush(); t = substr($0, 2); next }
     /^b/ { v[$2] = num(substr($1, 2)); next }
@@ -105,7 +105,7 @@ port)
   diff "$tmp/want" "$tmp/waves" || fail "the port in the waves differs from stm.csv (cycle,id,value,a0 = value)"
   echo "ok: port: 22 events in the waves as in stm.csv" ;;
 markers)
-  "$sim" run -q --waves "$tmp/r/w.fst" --waves-to 10 --out "$tmp/r" "$build/firmware/tests/stm_lost.elf"
+  "$sim" run -q --waves "$tmp/r/w.fst" --out "$tmp/r" "$build/firmware/tests/stm_lost.elf"
   "$sim" waves "$tmp/r" --no-gui > /dev/null || fail "tracesim waves failed"
   awk -F, '$5 == "lost" {print $1, $3}' "$tmp/r/stm.csv" | while read -r c id; do
     case $id in
@@ -113,7 +113,7 @@ markers)
       0x00[01]?) n="USER $id" ;;
       *) fail "unexpected id $id" ;;
     esac
-    echo "$((10 * c)) ns  hart 0 software trace event $n lost (FIFO full)"
+    echo "$c  hart 0 software trace event $n lost (FIFO full)"
   done > "$tmp/want"
   [ "$(wc -l < "$tmp/want")" -ge 3 ] || fail "stm_lost lost only $(wc -l < "$tmp/want") events"
   for g in USER COM RSVD SYS; do grep -q " event $g " "$tmp/want" || fail "no $g event lost"; done

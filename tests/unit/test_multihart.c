@@ -493,8 +493,8 @@ TS_TEST(perf_csv_timeline_and_report_per_hart) {
     const char *tl = slurp("timeline.json");
     TS_ASSERT(strstr(tl, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": 0, \"args\": {\"name\": \"hart 0\"}}"));
     TS_ASSERT(strstr(tl, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": 1, \"args\": {\"name\": \"hart 1\"}}"));
-    TS_ASSERT(strstr(tl, "{\"name\": \"0x80000300\", \"ph\": \"B\", \"ts\": 41.060, \"pid\": 0, \"tid\": 1}"));
-    TS_ASSERT(strstr(tl, "{\"name\": \"0x80000200\", \"ph\": \"E\", \"ts\": 41.110, \"pid\": 0, \"tid\": 0}"));
+    TS_ASSERT(strstr(tl, "{\"name\": \"0x80000300\", \"ph\": \"B\", \"ts\": 41.060, \"pid\": 0, \"tid\": 1, \"args\": {\"record\": \"enter\""));
+    TS_ASSERT(strstr(tl, "{\"name\": \"0x80000200\", \"ph\": \"E\", \"ts\": 41.110, \"pid\": 0, \"tid\": 0, \"args\": {\"record\": \"exit\""));
     TS_ASSERT_EQ_I(count(tl, "\"ph\": \"B\""), 2);
     /* report: a section per hart; f's self cycles 500 on hart 0, g's 600 cycles and 60
      * instructions on hart 1 */

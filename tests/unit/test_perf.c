@@ -398,7 +398,7 @@ TS_TEST(writers_print_nothing_for_missing_parts) {
         decode_to(&tr, "timeline", NULL);
         const char *tl = slurp("timeline.json");
         TS_ASSERT(!strstr(tl, "0x00000000"));
-        TS_ASSERT(strstr(tl, "{\"name\": \"manual 0x80001234\", \"ph\": \"i\", \"s\": \"t\", \"ts\": 41.070,"));
+        TS_ASSERT(strstr(tl, "{\"name\": \"manual 0x80001234\", \"ph\": \"i\", \"ts\": 41.070,"));
         unsigned events = 0;
         for (const char *q = tl; (q = strstr(q, "\"ph\"")); q++) events++;
         TS_ASSERT_EQ_U(events, cut == 2 ? 6 : 5);            /* with the hart's track name and the cut mark */
@@ -881,7 +881,7 @@ TS_TEST(writers_report_gaps) {
     gap_trace(&tr, PERF_RAW);
     decode_to(&tr, "timeline", NULL);
     const char *tl = slurp("timeline.json");
-    TS_ASSERT(strstr(tl, "{\"name\": \"gap: perf data lost\", \"ph\": \"i\", \"s\": \"t\", \"ts\": 50.010,"));
+    TS_ASSERT(strstr(tl, "{\"name\": \"gap: perf data lost\", \"ph\": \"i\", \"ts\": 50.010,"));
     unsigned samples = 0;
     for (const char *q = tl; (q = strstr(q, "\"ph\": \"C\"")); q++) samples++;
     TS_ASSERT_EQ_U(samples, 2 + 0 + 2);                           /* 4107, (5001: none), 5005 */

@@ -1,0 +1,242 @@
+/* timeline.c - perf records as CSV (`tracesim decode --format csv`) and as a Chrome/Perfetto
+ * trace-event timeline (--format timeline); see timeline.h. */
+#include "timeline.h"
+#include "cli_util.h"
+#include "ts_run_json.h"
+#include <inttypes.h>
+#include <string.h>
+
+void ts_note_first(uint64_t *first_rec, const perf_record_t *r) {
+    if (first_rec && r->offset < *first_rec) *first_rec = r->offset;
+}
+
+/* ---- perf records as CSV --------------------------------------------------------------- */
+static bool same_columns(const perf_header_t *a, const perf_header_t *b) {
+    if (a->n != b->n) return false;
+    for (unsigned i = 0; i < a->n && i < PERF_MAX_COUNTERS; i++) {
+        char x[64], y[64];
+        perf_counter_name(&a->def[i], x, sizeof x);
+        perf_counter_name(&b->def[i], y, sizeof y);
+        if (a->def[i].index != b->def[i].index || strcmp(x, y)) return false;
+    }
+    return true;
+}
+
+/* the column line for hart `core`'s counters, unless the last one has the same columns (one
+ * line for a trace whose harts all count the same; harts with different counters switch) */
+static void csv_columns(ts_csv_t *c, unsigned core) {
+    const perf_header_t *h = &c->h[core];
+    if (c->have_header && same_columns(&c->cur, h)) return;
+    c->have_header = true;
+    c->cur = *h;
+    fputs(c->cycles ? "cycle,hart,record,address,call_site,function" : "timestamp,hart,record,address,call_site,function", c->out);
+    for (unsigned i = 0; i < h->n; i++) {
+        char name[64];
+        perf_counter_name(&h->def[i], name, sizeof name);
+        fprintf(c->out, ",%s,%s_delta", name, name);
+    }
+    fputc('\n', c->out);
+}
+
+void ts_csv_header(void *vctx, const perf_header_t *h) {
+    ts_csv_t *c = vctx;
+    unsigned core = h->core % PERF_MAX_CORES;
+    c->ncols[core] = h->n;
+    c->h[core] = *h;
+    c->have_h[core] = true;
+    /* the first header, or new counters of the hart whose columns are current: now; another
+     * hart's header: when its first record comes */
+    if (!c->have_header || c->cur.core == core) csv_columns(c, core);
+}
+
+/* parts of a truncated record that never arrived are empty fields, never guessed values; so
+ * are values and addresses that a gap made unknown (perf_decode.h); a gap is a row of its own
+ * (record "gap", every other field empty) before the first record after it */
+void ts_csv_record(void *vctx, const perf_record_t *r) {
+    ts_csv_t *c = vctx;
+    ts_note_first(c->first_rec, r);
+    unsigned nc = c->ncols[r->core % PERF_MAX_CORES];
+    if (c->have_h[r->core % PERF_MAX_CORES]) csv_columns(c, r->core % PERF_MAX_CORES);
+    if (r->gap_before) {
+        fprintf(c->out, ",%u,gap,,,", r->core);
+        for (unsigned i = 0; i < nc; i++) fputs(",,", c->out);
+        fputc('\n', c->out);
+    }
+    if (r->value_unknown || r->delta_unknown || r->addr_unknown) c->unknown++;
+    if (r->tics_valid && c->cycles) fprintf(c->out, "%" PRId64, (int64_t)r->tics - c->offset);
+    else if (r->tics_valid) fprintf(c->out, "%" PRIu64, r->tics);
+    const char *fn = c->syms && r->has_addr ? elf_syms_find(c->syms, r->addr) : NULL;
+    fprintf(c->out, ",%u,%s%s,", r->core, perf_record_name(r->type), r->truncated ? "(truncated)" : "");
+    if (r->has_addr) fprintf(c->out, "0x%08" PRIx64, r->addr);
+    fputc(',', c->out);
+    if (r->has_call_site) fprintf(c->out, "0x%08" PRIx64, r->call_site);
+    fprintf(c->out, ",%s", fn ? fn : "");
+    for (unsigned i = 0; i < r->n; i++) {
+        fputc(',', c->out);
+        if (!(r->value_unknown >> i & 1)) fprintf(c->out, "%" PRIu64, r->value[i]);
+        fputc(',', c->out);
+        if (!(r->delta_unknown >> i & 1)) fprintf(c->out, "%" PRIu64, r->delta[i]);
+    }
+    for (unsigned i = r->n; i < nc; i++) fputs(",,", c->out);
+    fputc('\n', c->out);
+    if (r->truncated) c->truncated++;
+}
+
+void ts_csv_error(void *vctx, unsigned core, uint64_t off, const char *what) {
+    ts_perf_diag(&((ts_csv_t *)vctx)->errors, &((ts_csv_t *)vctx)->gaps, core, off, what);
+}
+
+/* ---- perf records as a Chrome/Perfetto trace-event timeline ----------------------------- */
+static void tl_sep(ts_tl_t *c) { fputs(c->first ? "\n" : ",\n", c->out); c->first = false; }
+
+void ts_tl_header(void *vctx, const perf_header_t *h) {
+    ts_tl_t *c = vctx;
+    unsigned core = h->core % PERF_MAX_CORES;
+    c->h[core] = *h;
+    c->have_last[core] = h->tics_valid;       /* the first deltas count from the header on */
+    c->last[core] = h->tics;
+}
+
+/* s as a JSON string (names from the ELF may hold any byte) */
+static void put_json_str(FILE *o, const char *s) {
+    fputc('"', o);
+    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+        if (*p == '"' || *p == '\\') fprintf(o, "\\%c", *p);
+        else if (*p < 0x20 || *p >= 0x7f) fprintf(o, "\\u%04x", *p);
+        else fputc(*p, o);
+    fputc('"', o);
+}
+
+int ts_tl_time_setup(ts_tl_time_t *tt, const char *trace_path, int want, double us_per_tick, char *err, size_t errlen) {
+    ts_trace_json_t tj;
+    memset(tt, 0, sizeof *tt);
+    tt->us_per_tick = us_per_tick;
+    if (ts_trace_json_beside(trace_path, &tj, err, errlen)) return -1;
+    if (want == 0) return 0;
+    if (tj.found && tj.has_ts_cycle_offset) {
+        tt->cycles = true;
+        tt->offset = tj.ts_cycle_offset;
+        return 0;
+    }
+    if (want == 1) {
+        snprintf(err, errlen, "--time cycles: %s", tj.found ? "trace.json beside the trace gives no ts_cycle_offset (no timed "
+                 "ITC store or software event, or the timestamp was prescaled, stopped or written)"
+                 : "no trace.json beside the trace (not a tracesim run folder): only trace ticks are known");
+        return -1;
+    }
+    if (tj.found)
+        fprintf(stderr, "tracesim: note: times in trace ticks: trace.json gives no ts_cycle_offset (no timed ITC store or "
+                        "software event, or the timestamp was prescaled, stopped or written)\n");
+    return 0;
+}
+
+void ts_tl_begin(FILE *o, const ts_tl_time_t *tt) {
+    if (tt->cycles)
+        fprintf(o, "{\"otherData\": {\"clock\": \"simulator cycles: ts = cycle (1 us in the viewer = 1 cycle), "
+                   "timestamp = cycle + %" PRId64 "\"}, \"traceEvents\": [", tt->offset);
+    else
+        fputs("{\"displayTimeUnit\": \"ns\", \"otherData\": {\"clock\": \"trace timestamp ticks (--tick-hz)\"}, \"traceEvents\": [", o);
+}
+
+/* the start of an event: {"name": NAME, "ph": PH, "ts": TS, "pid": 0, "tid": HART (NAME NULL:
+ * none; printf-style name when fmt) */
+static void ev_start(ts_tl_t *c, const char *name, const char *ph, uint64_t tics, unsigned hart) {
+    tl_sep(c);
+    fputc('{', c->out);
+    if (name) { fputs("\"name\": ", c->out); put_json_str(c->out, name); fputs(", ", c->out); }
+    fprintf(c->out, "\"ph\": \"%s\", \"ts\": ", ph);
+    ts_tl_put_ts(c->out, &c->time, tics);
+    fprintf(c->out, ", \"pid\": 0, \"tid\": %u", hart);
+}
+
+/* the record's arguments: record type, address, function, call site, every counter's value
+ * and delta (what the record carries; unknown parts left out) */
+static void rec_args(ts_tl_t *c, const perf_record_t *r, const char *fn) {
+    FILE *o = c->out;
+    fprintf(o, ", \"args\": {\"record\": \"%s\"", perf_record_name(r->type));
+    if (r->has_addr && !r->addr_unknown) fprintf(o, ", \"address\": \"0x%08" PRIx64 "\"", r->addr);
+    if (fn) { fputs(", \"function\": ", o); put_json_str(o, fn); }
+    if (r->has_call_site) fprintf(o, ", \"call_site\": \"0x%08" PRIx64 "\"", r->call_site);
+    const perf_header_t *h = &c->h[r->core % PERF_MAX_CORES];
+    for (unsigned i = 0; i < r->n && i < h->n && i < PERF_MAX_COUNTERS; i++) {
+        char cn[64];
+        perf_counter_name(&h->def[i], cn, sizeof cn);
+        if (!(r->value_unknown >> i & 1)) { fputs(", ", o); put_json_str(o, cn); fprintf(o, ": %" PRIu64, r->value[i]); }
+        if (!(r->delta_unknown >> i & 1)) {
+            char dn[80];
+            snprintf(dn, sizeof dn, "%s_delta", cn);
+            fputs(", ", o);
+            put_json_str(o, dn);
+            fprintf(o, ": %" PRIu64, r->delta[i]);
+        }
+    }
+    fputs("}}", o);
+}
+
+/* a gap (perf_decode.h) ends the hart's open slices and is an instant event; records whose
+ * addresses a gap made unknown are left out. A counter's delta is the change since the hart's
+ * previous record (or its header): the sample is stamped at that start of the interval it
+ * measures (Perfetto draws a counter value from its ts to the next sample), and left out
+ * when the start or the delta is unknown. */
+void ts_tl_record(void *vctx, const perf_record_t *r) {
+    ts_tl_t *c = vctx;
+    ts_note_first(c->first_rec, r);
+    unsigned core = r->core % PERF_MAX_CORES;
+    if (!r->tics_valid) { c->untimed++; c->have_last[core] = false; return; }
+    uint64_t ts = r->tics;
+    unsigned *open = &c->open[core];
+    if (!c->named[core]) {                               /* one track (thread) per hart */
+        c->named[core] = true;
+        tl_sep(c);
+        fprintf(c->out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": %u, \"args\": {\"name\": \"hart %u\"}}",
+                r->core, r->core);
+    }
+    bool have_start = c->have_last[core] && !r->gap_before;
+    uint64_t start = c->last[core];
+    c->have_last[core] = true;
+    c->last[core] = ts;
+    if (r->gap_before) {
+        for (; *open; (*open)--) {
+            ev_start(c, NULL, "E", ts, r->core);
+            fputc('}', c->out);
+        }
+        ev_start(c, "gap: perf data lost", "i", ts, r->core);
+        fputs(", \"s\": \"t\"}", c->out);
+    }
+    if (r->truncated) {                                 /* cut off: only what arrived follows */
+        char name[96];
+        snprintf(name, sizeof name, "record cut off (truncated): %u of %u values", r->n, c->h[core].n);
+        ev_start(c, name, "i", ts, r->core);
+        fputs(", \"s\": \"t\"}", c->out);
+    }
+    if (r->addr_unknown) { c->unknown++; return; }     /* DeltaXOR after a gap */
+    if (!r->has_addr) { c->unnamed++; return; }         /* cut off before its address */
+    const char *sym = c->syms ? elf_syms_find(c->syms, r->addr) : NULL;
+    char name[320], addr[16];
+    snprintf(addr, sizeof addr, "0x%08" PRIx64, r->addr);
+    const char *fn = sym ? sym : addr;
+    if (r->type == PERF_FUNC_ENTER || r->type == PERF_FUNC_EXIT) {
+        ev_start(c, fn, r->type == PERF_FUNC_ENTER ? "B" : "E", ts, r->core);
+        if (r->type == PERF_FUNC_ENTER) (*open)++;
+        else if (*open) (*open)--;
+    } else {
+        snprintf(name, sizeof name, "%s %s", perf_record_name(r->type), fn);
+        ev_start(c, name, "i", ts, r->core);
+        fputs(", \"s\": \"t\"", c->out);
+    }
+    rec_args(c, r, sym);
+    if (!have_start) return;
+    const perf_header_t *h = &c->h[core];
+    for (unsigned i = 0; i < r->n && i < h->n; i++) {
+        if (r->delta_unknown >> i & 1) continue;
+        char cn[64], tn[96];
+        perf_counter_name(&h->def[i], cn, sizeof cn);
+        snprintf(tn, sizeof tn, "hart%u %s", r->core, cn);
+        tl_sep(c);
+        fputs("{\"name\": ", c->out);
+        put_json_str(c->out, tn);
+        fputs(", \"ph\": \"C\", \"ts\": ", c->out);
+        ts_tl_put_ts(c->out, &c->time, start);
+        fprintf(c->out, ", \"pid\": 0, \"args\": {\"delta\": %" PRIu64 "}}", r->delta[i]);
+    }
+}
