@@ -38,6 +38,8 @@
 #include "ts_opts.h"
 #include "run_folder.h"
 #include "run_losses.h"
+#include "trace_in.h"
+#include "ts_file.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -62,9 +64,20 @@ typedef struct stm_hart {
     uint64_t equal, timed, lost, errs_matched, errs_since;
 } stm_hart_t;
 
+/* a hart's `traced` rows of itc.csv, read in order as the check asks for them (memory: one
+ * row, not the file) */
+typedef struct itc_cur {
+    FILE *f;
+    char *line;
+    size_t lcap, idx;         /* cur is the hart's traced row number idx */
+    bool have, eof;
+    store_t cur;
+} itc_cur_t;
+
 typedef struct ck {
-    store_t *st[NH];          /* itc.csv rows per hart */
-    size_t n[NH], cap[NH], next[NH];
+    const char *dir;
+    itc_cur_t cur[NH];        /* itc.csv rows per hart */
+    size_t n[NH], next[NH];   /* traced rows per hart; the next one to find in the trace */
     uint64_t checked[NH], timed[NH], own[NH], errs[NH], msgs;
     uint64_t made[NH], made_by[NH][4];   /* every ITC store the firmware made, per itc.csv status */
     unsigned harts;           /* the run's harts: SRC values must be below */
@@ -77,6 +90,27 @@ typedef struct ck {
     size_t stm_rows;          /* rows of every status */
     size_t in_trace[NH], stm_in_trace[NH];   /* wrapped buffer: messages in the trace */
 } ck_t;
+
+/* hart h's traced row i of itc.csv (i at or after the last one asked for), or NULL */
+static const store_t *itc_at(ck_t *c, unsigned h, size_t i) {
+    itc_cur_t *k = &c->cur[h];
+    if (k->have && k->idx == i) return &k->cur;
+    if (!k->f && !k->eof) {
+        char path[4200], err[300];
+        snprintf(path, sizeof path, "%s/itc.csv", c->dir);
+        k->f = ts_fopen_input(path, err, sizeof err);
+        if (!k->f || getline(&k->line, &k->lcap, k->f) < 0) k->eof = true;     /* the header line */
+    }
+    while (!k->eof && (!k->have || k->idx < i)) {
+        ts_itc_row_t r;
+        if (getline(&k->line, &k->lcap, k->f) < 0 || !ts_itc_row(k->line, &r)) { k->eof = true; break; }
+        if (r.hart != h || r.status != TS_ITC_TRACED) continue;
+        k->cur = (store_t){.cycle = r.cycle, .stim = r.stim, .off = r.off, .size = r.size, .value = r.value};
+        k->idx = k->have ? k->idx + 1 : 0;
+        k->have = true;
+    }
+    return k->have && k->idx == i ? &k->cur : NULL;
+}
 
 /* 1: a software event of the port (in *ev), 0: not one, -1 a corrupt one (*why) */
 static int stm_event(const ck_t *c, const nxd_msg_t *m, ts_stm_ev_t *ev, const char **why) {
@@ -200,7 +234,12 @@ static int on_msg(void *vctx, const nxd_msg_t *m) {
         c->failed = 1;
         return 1;
     }
-    const store_t *s = &c->st[h][c->next[h]];
+    const store_t *s = itc_at(c, h, c->next[h]);
+    if (!s) {
+        snprintf(c->msg, sizeof c->msg, "%sitc.csv changed while it was read (store %zu of the hart is gone)", pre, c->next[h] + 1);
+        c->failed = 1;
+        return 1;
+    }
     if (m->tcode == 7) {
         uint64_t idtag = ((s->stim & 15u) << 2) | s->off;
         if (m->f[NXF_IDTAG] != idtag || m->f[NXF_DATA] != s->value) {
@@ -253,7 +292,13 @@ static void ck_made_line(const ck_t *c, unsigned h, bool wrapped) {
 }
 
 static void ck_free(ck_t *c) {
-    for (unsigned h = 0; h < NH; h++) { free(c->st[h]); free(c->stm[h].r); }
+    for (unsigned h = 0; h < NH; h++) {
+        if (c->cur[h].f) fclose(c->cur[h].f);
+        free(c->cur[h].line);
+        memset(&c->cur[h], 0, sizeof c->cur[h]);
+        free(c->stm[h].r);
+        c->stm[h].r = NULL;
+    }
 }
 
 /* RUN_DIR/stm.csv into c->stm (absent: no rows); -1 with a reason in err */
@@ -398,12 +443,24 @@ int ts_check_main(int argc, char **argv) {
     int er = ts_run_elf(dir, elf, elf_found, sizeof elf_found, elf_err, sizeof elf_err);
     if (er < 0) { fprintf(stderr, "tracesim: %s\n", elf_err); return 121; }
     elf = er ? elf_found : NULL;
-    size_t tlen, jlen, clen;
-    uint8_t *trace = (uint8_t *)slurp(dir, "trace.rtd", &tlen);
-    char *json = slurp(dir, "trace.json", &jlen), *csv = slurp(dir, "itc.csv", &clen);
+    /* trace.rtd and itc.csv are read in pieces and row by row, never whole (memory) */
+    size_t tlen = 0, jlen;
+    char path[4200], ferr[300];
+    snprintf(path, sizeof path, "%s/trace.rtd", dir);
+    FILE *tf = ts_fopen_input(path, ferr, sizeof ferr);
+    bool trace = tf != NULL;
+    if (tf) {
+        struct stat sb;
+        if (!fstat(fileno(tf), &sb)) tlen = (size_t)sb.st_size;
+        fclose(tf);
+    }
+    snprintf(path, sizeof path, "%s/itc.csv", dir);
+    FILE *csv = ts_fopen_input(path, ferr, sizeof ferr);
+    char *json = slurp(dir, "trace.json", &jlen), *line = NULL;
+    size_t lcap = 0;
     if (!trace || !json || !csv) {
         fprintf(stderr, "tracesim: %s lacks trace.rtd, trace.json or itc.csv (did the firmware use the trace encoder?)\n", dir);
-        free(trace); free(json); free(csv);
+        free(json); if (csv) fclose(csv); free(line);
         return 121;
     }
     static ck_t c;
@@ -412,7 +469,7 @@ int ts_check_main(int argc, char **argv) {
     char serr[4400];
     if (stm_load(&c, dir, serr, sizeof serr)) {
         fprintf(stderr, "tracesim: check: %s\n", serr);
-        free(trace); free(json); free(csv);
+        free(json); if (csv) fclose(csv); free(line);
         for (unsigned h = 0; h < NH; h++) free(c.stm[h].r);
         return 121;
     }
@@ -423,56 +480,46 @@ int ts_check_main(int argc, char **argv) {
     snprintf(jpath, sizeof jpath, "%s/trace.json", dir);
     if (ts_trace_json_read(jpath, &tj, jerr, sizeof jerr)) {
         fprintf(stderr, "tracesim: check: %s\n", jerr);
-        free(trace); free(json); free(csv);
+        free(json); if (csv) fclose(csv); free(line);
         ck_free(&c);
         return 121;
     }
     static const char itc_header[] = "cycle,hart,stimulus,offset,size,value";
-    if (strncmp(csv, itc_header, sizeof itc_header - 1) ||
-        (csv[sizeof itc_header - 1] != '\n' && strncmp(csv + sizeof itc_header - 1, ",status\n", 8))) {
+    if (getline(&line, &lcap, csv) < 0 || strncmp(line, itc_header, sizeof itc_header - 1) ||
+        (line[sizeof itc_header - 1] != '\n' && strncmp(line + sizeof itc_header - 1, ",status\n", 8))) {
         fprintf(stderr, "tracesim: check: %s/itc.csv:1: not the header of itc.csv (%s[,status])\n", dir, itc_header);
-        free(trace); free(json); free(csv);
+        free(json); if (csv) fclose(csv); free(line);
         ck_free(&c);
         return 121;
     }
     unsigned max_hart = 0, lineno = 1;
-    char *line = strchr(csv, '\n');                    /* skip the header */
-    while (line) {
-        line++;
+    while (getline(&line, &lcap, csv) >= 0) {
         lineno++;
         ts_itc_row_t r;
-        if (!*line) break;                             /* the end of the file */
         if (!ts_itc_row(line, &r)) {
             fprintf(stderr, "tracesim: check: %s/itc.csv:%u: malformed row (cycle,hart,stimulus,offset,size,value[,status] "
                             "expected)\n", dir, lineno);
-            free(trace); free(json); free(csv);
+            free(json); if (csv) fclose(csv); free(line);
             ck_free(&c);
             return 121;
         }
-        store_t s = {.cycle = r.cycle, .stim = r.stim, .off = r.off, .size = r.size, .value = r.value};
         unsigned hart = r.hart;
         if (hart >= NH) {
             fprintf(stderr, "tracesim: check: itc.csv has a store of hart %u (at most %u harts are checked)\n", hart, NH);
-            free(trace); free(json); free(csv);
+            free(json); if (csv) fclose(csv); free(line);
             ck_free(&c);
             return 126;
         }
         if (hart > max_hart) max_hart = hart;
         c.made[hart]++;
         c.made_by[hart][r.status]++;
-        if (r.status != TS_ITC_TRACED) { line = strchr(line, '\n'); continue; }   /* not in the trace: counted */
-        if (c.n[hart] == c.cap[hart]) {
-            size_t nc = c.cap[hart] ? 2 * c.cap[hart] : 1024;
-            store_t *ns = realloc(c.st[hart], nc * sizeof *ns);
-            if (!ns) { oom = true; break; }
-            c.st[hart] = ns;
-            c.cap[hart] = nc;
-        }
-        c.st[hart][c.n[hart]++] = s;
-        line = strchr(line, '\n');
+        if (r.status == TS_ITC_TRACED) c.n[hart]++;        /* the others are not in the trace: counted */
     }
-    free(csv);                                         /* parsed: not needed again (memory) */
+    fclose(csv);                                       /* each hart's rows are read again as the trace needs them */
     csv = NULL;
+    free(line);
+    line = NULL;
+    c.dir = dir;
     unsigned srcbits = tj.has_srcbits ? tj.srcbits : 0, tsbits = tj.has_tsbits ? tj.tsbits : 40;
     unsigned lost = tj.itc_lost > UINT32_MAX ? UINT32_MAX : (unsigned)tj.itc_lost, harts = tj.harts;
     bool have_harts = tj.has_harts;
@@ -490,14 +537,14 @@ int ts_check_main(int argc, char **argv) {
     if (max_hart >= harts) {
         fprintf(stderr, "tracesim: check FAILED: itc.csv has stores of hart %u, but the run has %u hart%s (trace.json)\n", max_hart,
                 harts, harts == 1 ? "" : "s");
-        free(trace); free(json); free(csv);
+        free(json); if (csv) fclose(csv); free(line);
         ck_free(&c);
         return 1;
     }
     if (harts > 1 && !srcbits) {
         fprintf(stderr, "tracesim: check FAILED: the run has %u harts, but its messages carry no SRC field (trace.json srcbits 0): "
                         "the harts' messages cannot be told apart\n", harts);
-        free(trace); free(json); free(csv);
+        free(json); if (csv) fclose(csv); free(line);
         ck_free(&c);
         return 1;
     }
@@ -510,25 +557,33 @@ int ts_check_main(int argc, char **argv) {
         rc = 126;
     } else {
         /* a wrapped trace: from its first message end, and each hart's stores are its newest */
-        size_t start = wrapped ? ts_wrap_start(trace, tlen) : 0;
-        if (wrapped) {
-            nxd_t d0;
-            nxd_init(&d0, &cfg);
-            nxd_decode(&d0, trace + start, tlen - start, count_store, &c);
+        snprintf(path, sizeof path, "%s/trace.rtd", dir);
+        ts_trace_in_t *tin = malloc(sizeof *tin);
+        size_t start = 0;
+        if (wrapped && tin && !ts_trace_in_open(tin, path, &cfg, true)) {
+            ts_trace_in_all(tin, count_store, &c);
+            ts_trace_in_close(tin);
             for (unsigned h = 0; h < NH; h++) {
                 c.next[h] = c.in_trace[h] <= c.n[h] ? c.n[h] - c.in_trace[h] : 0;
                 stm_wrap_start(&c.stm[h], c.stm_in_trace[h]);
             }
         }
-        d.offset = start;
-        nxd_decode(&d, trace + start, tlen - start, on_msg, &c);
+        if (tin && !ts_trace_in_open(tin, path, &cfg, wrapped)) {
+            start = tin->start;
+            ts_trace_in_all(tin, on_msg, &c);
+            ts_trace_in_close(tin);
+        } else {
+            snprintf(c.msg, sizeof c.msg, "%s cannot be read again (out of memory?)", path);
+            c.failed = 1;
+        }
+        free(tin);
         if (!c.failed) stm_end(&c, wrapped_stop);
         for (unsigned h = 0; h < NH && !c.failed && !wrapped_stop; h++)
             if (c.next[h] < c.n[h]) {
                 char pre[24] = "";
                 if (c.multi) snprintf(pre, sizeof pre, "hart %u: ", h);
                 snprintf(c.msg, sizeof c.msg, "%s%zu stores are missing from the trace (first: cycle %" PRIu64 ")", pre,
-                         c.n[h] - c.next[h], c.st[h][c.next[h]].cycle);
+                         c.n[h] - c.next[h], itc_at(&c, h, c.next[h]) ? itc_at(&c, h, c.next[h])->cycle : 0);
                 c.failed = 1;
             }
         uint64_t tot_timed = 0;
@@ -573,9 +628,7 @@ int ts_check_main(int argc, char **argv) {
             }
             /* the stores' check is done: its stores and trace copy are not needed by the perf
              * check, which reads its own (memory: not both at once) */
-            for (unsigned h = 0; h < NH; h++) { free(c.st[h]); c.st[h] = NULL; }
-            free(trace);
-            trace = NULL;
+            ck_free(&c);
             perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop, wrapped, lost, perf_config, c.multi};
             static perf_check_result_t pr;
             int p = perf_check_run(&pc, &pr);
@@ -620,6 +673,6 @@ int ts_check_main(int argc, char **argv) {
         }
     }
     ck_free(&c);
-    free(trace); free(json); free(csv);
+    free(json); if (csv) fclose(csv); free(line);
     return rc;
 }

@@ -1,11 +1,13 @@
 /* trace_in.c - a trace file decoded in pieces; see trace_in.h. */
 #include "trace_in.h"
+#include "ts_file.h"
 #include <string.h>
 
 int ts_trace_in_open(ts_trace_in_t *t, const char *path, const nxd_cfg_t *cfg, bool wrapped) {
     memset(t, 0, sizeof *t);
     if (nxd_init(&t->nd, cfg)) return -1;
-    t->f = fopen(path, "rb");
+    char err[300];
+    t->f = ts_fopen_input(path, err, sizeof err);    /* a regular file only: a FIFO is refused at once */
     if (!t->f) return -1;
     if (wrapped) {                           /* ts_wrap_start: after the first byte with MSEO 11 */
         uint64_t at = 0;
