@@ -5,7 +5,10 @@
 #include "elements.h"
 #include "nexus.h"
 #include "nexus_decode.h"
+#include "trace_in.h"
+#include "cli_util.h"
 #include "ts_test.h"
+#include <stdlib.h>
 #include <unistd.h>
 
 typedef struct coll { nxd_msg_t m[64]; unsigned n; } coll_t;
@@ -193,6 +196,49 @@ TS_TEST(stream_pieces_equal_whole) {
             TS_ASSERT(flavour != 2 || d.bad > 0);
         }
     }
+}
+
+/* ts_trace_in (check's reader of trace.rtd in pieces): the messages of the file equal
+ * nxd_decode of the whole; a wrapped trace starts after the first byte with MSEO 11 even when
+ * it lies beyond the first read buffer (cli_util.h ts_wrap_start gives the expected offset) */
+TS_TEST(trace_in_pieces_and_wrap_start) {
+    static uint8_t b[TS_TRACE_IN_BUF + 9000];
+    static smsg_t whole[3000], part[3000];
+    static const uint8_t ex[] = {0x8c, 0x00, 0x01, 0x00, 0x00, 0x07, 0x1c, 0x61, 0xe0, 0x64, 0x14, 0x34, 0x49, 0x97, 0xff};
+    size_t n = sizeof b, lead = TS_TRACE_IN_BUF + 100;
+    for (size_t i = 0; i < n; i++) b[i] = i < lead ? 0x04 : ex[(i - lead) % sizeof ex];    /* no message end before lead */
+    char path[] = "/tmp/ts_trace_in_XXXXXX";
+    int fd = mkstemp(path);
+    TS_ASSERT(fd >= 0);
+    TS_ASSERT(write(fd, b, n) == (ssize_t)n);
+    close(fd);
+    nxd_cfg_t cfg = {0, 40};
+    for (int wrapped = 0; wrapped <= 1; wrapped++) {
+        size_t start = wrapped ? ts_wrap_start(b, n) : 0;
+        TS_ASSERT(!wrapped || start > lead);
+        nxd_t d;
+        nxd_init(&d, &cfg);
+        d.offset = start;
+        scoll_t cw = {whole, 0, 3000}, cp = {part, 0, 3000};
+        nxd_decode(&d, b + start, n - start, scollect, &cw);
+        ts_trace_in_t *t = malloc(sizeof *t);
+        TS_ASSERT(t && !ts_trace_in_open(t, path, &cfg, wrapped));
+        TS_ASSERT_EQ_U(t->start, start);
+        while (!t->done) ts_trace_in_step(t, 333, scollect, &cp);
+        TS_ASSERT_EQ_U(t->end, n);
+        ts_trace_in_close(t);
+        free(t);
+        TS_ASSERT(cw.n > 100);
+        TS_ASSERT_EQ_U(cp.n, cw.n);
+        for (unsigned i = 0; i < cw.n; i++) {
+            TS_ASSERT_EQ_U(cp.m[i].m.offset, cw.m[i].m.offset);
+            TS_ASSERT_EQ_U(cp.m[i].m.len, cw.m[i].m.len);
+            TS_ASSERT_EQ_U(cp.m[i].m.status, cw.m[i].m.status);
+            TS_ASSERT_EQ_U(cp.m[i].m.tics, cw.m[i].m.tics);
+            TS_ASSERT(!memcmp(cp.m[i].b, cw.m[i].b, cw.m[i].m.len));
+        }
+    }
+    unlink(path);
 }
 
 TS_TEST(bad_config_rejected) {
