@@ -28,7 +28,11 @@
  * after the traced event before it and before the one after it; `off` rows are not in the
  * trace. An Ownership message with PROCESS format 2 is a THREAD_SWITCH when the hart's rows
  * hold one, else an ITC store. Stop-on-wrap: the events are a prefix of the traced rows; a
- * wrapped buffer: a suffix. */
+ * wrapped buffer: a suffix.
+ *
+ * Memory: itc.csv is read row by row (once to validate and count, then a cursor per hart that
+ * holds one row) and trace.rtd in pieces (trace_in.h), so the stores' check holds no more for
+ * a longer run; stm.csv's rows (software events) are still held whole. */
 #include "ground_truth.h"
 #include "cli_util.h"
 #include "elements.h"
