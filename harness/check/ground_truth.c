@@ -30,9 +30,9 @@
  * hold one, else an ITC store. Stop-on-wrap: the events are a prefix of the traced rows; a
  * wrapped buffer: a suffix.
  *
- * Memory: itc.csv is read row by row (once to validate and count, then a cursor per hart that
- * holds one row) and trace.rtd in pieces (trace_in.h), so the stores' check holds no more for
- * a longer run; stm.csv's rows (software events) are still held whole. */
+ * Memory: itc.csv and stm.csv are read row by row (once to validate and count, then a cursor
+ * per hart that holds one row; a wrapped buffer's first row is found forward, by counting)
+ * and trace.rtd in pieces (trace_in.h), so the check holds no more for a longer run. */
 #include "ground_truth.h"
 #include "cli_util.h"
 #include "elements.h"
@@ -60,10 +60,16 @@
 
 typedef struct store { uint64_t cycle; unsigned stim, off, size; uint32_t value; } store_t;
 
-/* one hart's stm.csv rows (traced and lost; off rows are only counted) and their check */
+/* one hart's stm.csv rows (traced and lost; off rows are only counted) and their check; the
+ * rows are read in order as the check asks for them (stm_row), one held at a time */
 typedef struct stm_hart {
-    ts_stm_row_t *r;
-    size_t n, cap, next, traced, off;
+    FILE *f;
+    char *line;
+    size_t lcap, idx;         /* cur is row idx of the hart (traced and lost rows: 0, 1, ...) */
+    bool have, eof;
+    ts_stm_row_t cur;
+    size_t traced_before;     /* traced rows before row idx */
+    size_t n, next, traced, off;
     bool has_switch;          /* a THREAD_SWITCH row: format-2 Ownership messages are events */
     uint64_t equal, timed, lost, errs_matched, errs_since;
 } stm_hart_t;
@@ -116,6 +122,28 @@ static const store_t *itc_at(ck_t *c, unsigned h, size_t i) {
     return k->have && k->idx == i ? &k->cur : NULL;
 }
 
+/* hart h's row i of stm.csv (traced and lost rows; i at or after the last one asked for), or NULL */
+static const ts_stm_row_t *stm_row(ck_t *c, unsigned h, size_t i) {
+    stm_hart_t *k = &c->stm[h];
+    if (k->have && k->idx == i) return &k->cur;
+    if (!k->f && !k->eof) {
+        char path[4200], err[300];
+        snprintf(path, sizeof path, "%s/stm.csv", c->dir);
+        k->f = ts_fopen_input(path, err, sizeof err);
+        if (!k->f || getline(&k->line, &k->lcap, k->f) < 0) k->eof = true;     /* the header line */
+    }
+    while (!k->eof && (!k->have || k->idx < i)) {
+        ts_stm_row_t r;
+        if (getline(&k->line, &k->lcap, k->f) < 0 || !ts_stm_row(k->line, &r)) { k->eof = true; break; }
+        if (r.hart != h || r.status == TS_STM_OFF) continue;
+        if (k->have) k->traced_before += k->cur.status == TS_STM_TRACED;
+        k->cur = r;
+        k->idx = k->have ? k->idx + 1 : 0;
+        k->have = true;
+    }
+    return k->have && k->idx == i ? &k->cur : NULL;
+}
+
 /* 1: a software event of the port (in *ev), 0: not one, -1 a corrupt one (*why) */
 static int stm_event(const ck_t *c, const nxd_msg_t *m, ts_stm_ev_t *ev, const char **why) {
     int k = ts_stm_from_msg(m, ev, why);
@@ -158,9 +186,11 @@ static int stm_fail(ck_t *c) { c->failed = 1; return 1; }
 static int stm_skip_lost(ck_t *c, unsigned h, const char *pre, uint64_t offset) {
     stm_hart_t *s = &c->stm[h];
     size_t first = s->next;
-    while (s->next < s->n && s->r[s->next].status == TS_STM_LOST) s->next++;
+    ts_stm_row_t fr;
+    for (const ts_stm_row_t *l; (l = stm_row(c, h, s->next)) && l->status == TS_STM_LOST; s->next++)
+        if (s->next == first) fr = *l;
     if (s->next == first) return 0;
-    const ts_stm_row_t *r = &s->r[first];
+    const ts_stm_row_t *r = &fr;
     if (!s->errs_since) {
         snprintf(c->msg, sizeof c->msg, "%ssoftware event id 0x%04x value 0x%08x (cycle %" PRIu64 ") was lost, but no Error "
                  "message of the hart comes after the traced event before it and before %s", pre, r->id, r->value, r->cycle,
@@ -183,7 +213,11 @@ static int stm_msg(ck_t *c, const nxd_msg_t *m, unsigned h, const ts_stm_ev_t *e
                  " has no row in stm.csv (only %zu traced)", pre, ev->id, ev->value, m->offset, s->traced);
         return stm_fail(c);
     }
-    const ts_stm_row_t *r = &s->r[s->next];
+    const ts_stm_row_t *r = stm_row(c, h, s->next);
+    if (!r) {
+        snprintf(c->msg, sizeof c->msg, "%sstm.csv changed while it was read (row %zu of the hart is gone)", pre, s->next + 1);
+        return stm_fail(c);
+    }
     if (ev->id != r->id || ev->value != r->value) {
         snprintf(c->msg, sizeof c->msg, "%ssoftware event %" PRIu64 " (cycle %" PRIu64 ", id 0x%04x, value 0x%08x) decoded as id "
                  "0x%04x value 0x%08" PRIx64 " at offset %" PRIu64, pre, s->equal + 1, r->cycle, r->id, r->value, ev->id, ev->value,
@@ -300,25 +334,30 @@ static void ck_free(ck_t *c) {
         if (c->cur[h].f) fclose(c->cur[h].f);
         free(c->cur[h].line);
         memset(&c->cur[h], 0, sizeof c->cur[h]);
-        free(c->stm[h].r);
-        c->stm[h].r = NULL;
+        if (c->stm[h].f) fclose(c->stm[h].f);
+        free(c->stm[h].line);
+        c->stm[h].f = NULL;
+        c->stm[h].line = NULL;
     }
 }
 
-/* RUN_DIR/stm.csv into c->stm (absent: no rows); -1 with a reason in err */
+/* RUN_DIR/stm.csv validated and counted into c->stm (absent: no rows); -1 with a reason in err */
 static int stm_load(ck_t *c, const char *dir, char *err, size_t errlen) {
-    size_t len;
-    char *csv = slurp(dir, "stm.csv", &len);
-    if (!csv) return 0;
+    char path[4200], ferr[300];
+    snprintf(path, sizeof path, "%s/stm.csv", dir);
+    FILE *f = ts_fopen_input(path, ferr, sizeof ferr);
+    if (!f) return 0;
     int rc = 0;
     unsigned lineno = 1;
-    if (strncmp(csv, "cycle,hart,id,value,status\n", 27)) {
+    char *line = NULL;
+    size_t lcap = 0;
+    if (getline(&line, &lcap, f) < 0 || strncmp(line, "cycle,hart,id,value,status\n", 27)) {
         snprintf(err, errlen, "%s/stm.csv:1: not the header of stm.csv (cycle,hart,id,value,status)", dir);
-        free(csv);
+        free(line);
+        fclose(f);
         return -1;
     }
-    for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line, '\n')) {
-        line++;
+    while (getline(&line, &lcap, f) >= 0) {
         lineno++;
         ts_stm_row_t r;
         if (!ts_stm_row(line, &r)) {
@@ -331,26 +370,24 @@ static int stm_load(ck_t *c, const char *dir, char *err, size_t errlen) {
         c->stm_rows++;
         if (r.id == STM_ID_THREAD_SWITCH) h->has_switch = true;
         if (r.status == TS_STM_OFF) { h->off++; continue; }
-        if (h->n == h->cap) {
-            size_t nc = h->cap ? 2 * h->cap : 256;
-            ts_stm_row_t *nr = realloc(h->r, nc * sizeof *nr);
-            if (!nr) { snprintf(err, errlen, "out of memory"); rc = -1; break; }
-            h->r = nr;
-            h->cap = nc;
-        }
-        h->r[h->n++] = r;
+        h->n++;
         if (r.status == TS_STM_TRACED) h->traced++;
     }
-    free(csv);
+    free(line);
+    fclose(f);
     return rc;
 }
 
 /* a wrapped buffer holds the newest events: start at the traced row that leaves `in_trace` */
-static void stm_wrap_start(stm_hart_t *s, size_t in_trace) {
-    size_t left = 0;
-    s->next = s->n;
-    while (s->next > 0 && left < in_trace) if (s->r[--s->next].status == TS_STM_TRACED) left++;
-    while (s->next < s->n && s->r[s->next].status == TS_STM_LOST) s->next++;   /* before the oldest: not checkable */
+static void stm_wrap_start(ck_t *c, unsigned h, size_t in_trace) {
+    stm_hart_t *s = &c->stm[h];
+    if (!in_trace) { s->next = s->n; return; }
+    size_t skip = s->traced > in_trace ? s->traced - in_trace : 0, seen = 0, i = 0;   /* the traced row number `skip` */
+    const ts_stm_row_t *r;
+    for (; (r = stm_row(c, h, i)); i++)
+        if (r->status == TS_STM_TRACED && seen++ == skip) break;
+    s->next = r ? i : s->n;
+    while ((r = stm_row(c, h, s->next)) && r->status == TS_STM_LOST) s->next++;   /* before the oldest: not checkable */
 }
 
 /* after the trace: lost rows at the end need an Error message; traced rows not decoded are
@@ -363,7 +400,8 @@ static void stm_end(ck_t *c, bool stopped) {
         if (stopped) continue;
         if (stm_skip_lost(c, h, pre, UINT64_MAX)) return;
         if (s->next < s->n) {
-            const ts_stm_row_t *r = &s->r[s->next];
+            const ts_stm_row_t *r = stm_row(c, h, s->next);
+            if (!r) { snprintf(c->msg, sizeof c->msg, "%sstm.csv changed while it was read", pre); c->failed = 1; return; }
             snprintf(c->msg, sizeof c->msg, "%s%zu software events are missing from the trace (first: cycle %" PRIu64 ", id 0x%04x, "
                      "value 0x%08x)", pre, s->traced - (size_t)s->equal, r->cycle, r->id, r->value);
             c->failed = 1;
@@ -372,10 +410,10 @@ static void stm_end(ck_t *c, bool stopped) {
 }
 
 /* the summary of the software events (nothing when stm.csv has no rows) */
-static void stm_summary(const ck_t *c, unsigned nh, bool wrapped) {
+static void stm_summary(ck_t *c, unsigned nh, bool wrapped) {
     if (!c->stm_rows) return;
     for (unsigned h = 0; h < (c->multi ? nh : 1); h++) {
-        const stm_hart_t *s = &c->stm[h];
+        stm_hart_t *s = &c->stm[h];
         printf("check: ");
         if (c->multi) printf("hart %u: ", h);
         printf("%" PRIu64 " of %zu software events equal, %" PRIu64 " lost (%" PRIu64 " Error messages matched), %" PRIu64
@@ -383,7 +421,7 @@ static void stm_summary(const ck_t *c, unsigned nh, bool wrapped) {
         if (s->timed) printf(" (event cycle %+" PRId64 ")", c->ts_offset);
         if (s->off) printf("; %zu event(s) while not tracing (off), not in the trace", s->off);
         size_t left = 0;
-        for (size_t k = s->next; k < s->n; k++) left += s->r[k].status == TS_STM_TRACED;
+        if (s->next < s->n && stm_row(c, h, s->next)) left = s->traced - s->traced_before;   /* traced rows from next on */
         if (left) printf("; %zu later events were cut by stop-on-wrap", left);
         if (wrapped) printf("; the buffer wrapped: the oldest %zu events were overwritten", s->traced - (size_t)s->equal - left);
         printf("\n");
@@ -471,10 +509,11 @@ int ts_check_main(int argc, char **argv) {
     memset(&c, 0, sizeof c);
     bool oom = false;
     char serr[4400];
+    c.dir = dir;
     if (stm_load(&c, dir, serr, sizeof serr)) {
         fprintf(stderr, "tracesim: check: %s\n", serr);
         free(json); if (csv) fclose(csv); free(line);
-        for (unsigned h = 0; h < NH; h++) free(c.stm[h].r);
+        ck_free(&c);
         return 121;
     }
     /* trace.json and itc.csv read strictly: a damaged or forged file is an error naming the
@@ -523,7 +562,6 @@ int ts_check_main(int argc, char **argv) {
     csv = NULL;
     free(line);
     line = NULL;
-    c.dir = dir;
     unsigned srcbits = tj.has_srcbits ? tj.srcbits : 0, tsbits = tj.has_tsbits ? tj.tsbits : 40;
     unsigned lost = tj.itc_lost > UINT32_MAX ? UINT32_MAX : (unsigned)tj.itc_lost, harts = tj.harts;
     bool have_harts = tj.has_harts;
@@ -569,7 +607,7 @@ int ts_check_main(int argc, char **argv) {
             ts_trace_in_close(tin);
             for (unsigned h = 0; h < NH; h++) {
                 c.next[h] = c.in_trace[h] <= c.n[h] ? c.n[h] - c.in_trace[h] : 0;
-                stm_wrap_start(&c.stm[h], c.stm_in_trace[h]);
+                stm_wrap_start(&c, h, c.stm_in_trace[h]);
             }
         }
         if (tin && !ts_trace_in_open(tin, path, &cfg, wrapped)) {
