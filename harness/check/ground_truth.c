@@ -28,7 +28,11 @@
  * after the traced event before it and before the one after it; `off` rows are not in the
  * trace. An Ownership message with PROCESS format 2 is a THREAD_SWITCH when the hart's rows
  * hold one, else an ITC store. Stop-on-wrap: the events are a prefix of the traced rows; a
- * wrapped buffer: a suffix. */
+ * wrapped buffer: a suffix.
+ *
+ * Memory: itc.csv and stm.csv are read row by row (once to validate and count, then a cursor
+ * per hart that holds one row; a wrapped buffer's first row is found forward, by counting)
+ * and trace.rtd in pieces (trace_in.h), so the check holds no more for a longer run. */
 #include "ground_truth.h"
 #include "cli_util.h"
 #include "elements.h"
@@ -38,6 +42,8 @@
 #include "ts_opts.h"
 #include "run_folder.h"
 #include "run_losses.h"
+#include "trace_in.h"
+#include "ts_file.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -54,17 +60,34 @@
 
 typedef struct store { uint64_t cycle; unsigned stim, off, size; uint32_t value; } store_t;
 
-/* one hart's stm.csv rows (traced and lost; off rows are only counted) and their check */
+/* one hart's stm.csv rows (traced and lost; off rows are only counted) and their check; the
+ * rows are read in order as the check asks for them (stm_row), one held at a time */
 typedef struct stm_hart {
-    ts_stm_row_t *r;
-    size_t n, cap, next, traced, off;
+    FILE *f;
+    char *line;
+    size_t lcap, idx;         /* cur is row idx of the hart (traced and lost rows: 0, 1, ...) */
+    bool have, eof;
+    ts_stm_row_t cur;
+    size_t traced_before;     /* traced rows before row idx */
+    size_t n, next, traced, off;
     bool has_switch;          /* a THREAD_SWITCH row: format-2 Ownership messages are events */
     uint64_t equal, timed, lost, errs_matched, errs_since;
 } stm_hart_t;
 
+/* a hart's `traced` rows of itc.csv, read in order as the check asks for them (memory: one
+ * row, not the file) */
+typedef struct itc_cur {
+    FILE *f;
+    char *line;
+    size_t lcap, idx;         /* cur is the hart's traced row number idx */
+    bool have, eof;
+    store_t cur;
+} itc_cur_t;
+
 typedef struct ck {
-    store_t *st[NH];          /* itc.csv rows per hart */
-    size_t n[NH], cap[NH], next[NH];
+    const char *dir;
+    itc_cur_t cur[NH];        /* itc.csv rows per hart */
+    size_t n[NH], next[NH];   /* traced rows per hart; the next one to find in the trace */
     uint64_t checked[NH], timed[NH], own[NH], errs[NH], msgs;
     uint64_t made[NH], made_by[NH][4];   /* every ITC store the firmware made, per itc.csv status */
     unsigned harts;           /* the run's harts: SRC values must be below */
@@ -77,6 +100,49 @@ typedef struct ck {
     size_t stm_rows;          /* rows of every status */
     size_t in_trace[NH], stm_in_trace[NH];   /* wrapped buffer: messages in the trace */
 } ck_t;
+
+/* hart h's traced row i of itc.csv (i at or after the last one asked for), or NULL */
+static const store_t *itc_at(ck_t *c, unsigned h, size_t i) {
+    itc_cur_t *k = &c->cur[h];
+    if (k->have && k->idx == i) return &k->cur;
+    if (!k->f && !k->eof) {
+        char path[4200], err[300];
+        snprintf(path, sizeof path, "%s/itc.csv", c->dir);
+        k->f = ts_fopen_input(path, err, sizeof err);
+        if (!k->f || getline(&k->line, &k->lcap, k->f) < 0) k->eof = true;     /* the header line */
+    }
+    while (!k->eof && (!k->have || k->idx < i)) {
+        ts_itc_row_t r;
+        if (getline(&k->line, &k->lcap, k->f) < 0 || !ts_itc_row(k->line, &r)) { k->eof = true; break; }
+        if (r.hart != h || r.status != TS_ITC_TRACED) continue;
+        k->cur = (store_t){.cycle = r.cycle, .stim = r.stim, .off = r.off, .size = r.size, .value = r.value};
+        k->idx = k->have ? k->idx + 1 : 0;
+        k->have = true;
+    }
+    return k->have && k->idx == i ? &k->cur : NULL;
+}
+
+/* hart h's row i of stm.csv (traced and lost rows; i at or after the last one asked for), or NULL */
+static const ts_stm_row_t *stm_row(ck_t *c, unsigned h, size_t i) {
+    stm_hart_t *k = &c->stm[h];
+    if (k->have && k->idx == i) return &k->cur;
+    if (!k->f && !k->eof) {
+        char path[4200], err[300];
+        snprintf(path, sizeof path, "%s/stm.csv", c->dir);
+        k->f = ts_fopen_input(path, err, sizeof err);
+        if (!k->f || getline(&k->line, &k->lcap, k->f) < 0) k->eof = true;     /* the header line */
+    }
+    while (!k->eof && (!k->have || k->idx < i)) {
+        ts_stm_row_t r;
+        if (getline(&k->line, &k->lcap, k->f) < 0 || !ts_stm_row(k->line, &r)) { k->eof = true; break; }
+        if (r.hart != h || r.status == TS_STM_OFF) continue;
+        if (k->have) k->traced_before += k->cur.status == TS_STM_TRACED;
+        k->cur = r;
+        k->idx = k->have ? k->idx + 1 : 0;
+        k->have = true;
+    }
+    return k->have && k->idx == i ? &k->cur : NULL;
+}
 
 /* 1: a software event of the port (in *ev), 0: not one, -1 a corrupt one (*why) */
 static int stm_event(const ck_t *c, const nxd_msg_t *m, ts_stm_ev_t *ev, const char **why) {
@@ -120,9 +186,11 @@ static int stm_fail(ck_t *c) { c->failed = 1; return 1; }
 static int stm_skip_lost(ck_t *c, unsigned h, const char *pre, uint64_t offset) {
     stm_hart_t *s = &c->stm[h];
     size_t first = s->next;
-    while (s->next < s->n && s->r[s->next].status == TS_STM_LOST) s->next++;
+    ts_stm_row_t fr;
+    for (const ts_stm_row_t *l; (l = stm_row(c, h, s->next)) && l->status == TS_STM_LOST; s->next++)
+        if (s->next == first) fr = *l;
     if (s->next == first) return 0;
-    const ts_stm_row_t *r = &s->r[first];
+    const ts_stm_row_t *r = &fr;
     if (!s->errs_since) {
         snprintf(c->msg, sizeof c->msg, "%ssoftware event id 0x%04x value 0x%08x (cycle %" PRIu64 ") was lost, but no Error "
                  "message of the hart comes after the traced event before it and before %s", pre, r->id, r->value, r->cycle,
@@ -145,7 +213,11 @@ static int stm_msg(ck_t *c, const nxd_msg_t *m, unsigned h, const ts_stm_ev_t *e
                  " has no row in stm.csv (only %zu traced)", pre, ev->id, ev->value, m->offset, s->traced);
         return stm_fail(c);
     }
-    const ts_stm_row_t *r = &s->r[s->next];
+    const ts_stm_row_t *r = stm_row(c, h, s->next);
+    if (!r) {
+        snprintf(c->msg, sizeof c->msg, "%sstm.csv changed while it was read (row %zu of the hart is gone)", pre, s->next + 1);
+        return stm_fail(c);
+    }
     if (ev->id != r->id || ev->value != r->value) {
         snprintf(c->msg, sizeof c->msg, "%ssoftware event %" PRIu64 " (cycle %" PRIu64 ", id 0x%04x, value 0x%08x) decoded as id "
                  "0x%04x value 0x%08" PRIx64 " at offset %" PRIu64, pre, s->equal + 1, r->cycle, r->id, r->value, ev->id, ev->value,
@@ -200,7 +272,12 @@ static int on_msg(void *vctx, const nxd_msg_t *m) {
         c->failed = 1;
         return 1;
     }
-    const store_t *s = &c->st[h][c->next[h]];
+    const store_t *s = itc_at(c, h, c->next[h]);
+    if (!s) {
+        snprintf(c->msg, sizeof c->msg, "%sitc.csv changed while it was read (store %zu of the hart is gone)", pre, c->next[h] + 1);
+        c->failed = 1;
+        return 1;
+    }
     if (m->tcode == 7) {
         uint64_t idtag = ((s->stim & 15u) << 2) | s->off;
         if (m->f[NXF_IDTAG] != idtag || m->f[NXF_DATA] != s->value) {
@@ -253,23 +330,34 @@ static void ck_made_line(const ck_t *c, unsigned h, bool wrapped) {
 }
 
 static void ck_free(ck_t *c) {
-    for (unsigned h = 0; h < NH; h++) { free(c->st[h]); free(c->stm[h].r); }
+    for (unsigned h = 0; h < NH; h++) {
+        if (c->cur[h].f) fclose(c->cur[h].f);
+        free(c->cur[h].line);
+        memset(&c->cur[h], 0, sizeof c->cur[h]);
+        if (c->stm[h].f) fclose(c->stm[h].f);
+        free(c->stm[h].line);
+        c->stm[h].f = NULL;
+        c->stm[h].line = NULL;
+    }
 }
 
-/* RUN_DIR/stm.csv into c->stm (absent: no rows); -1 with a reason in err */
+/* RUN_DIR/stm.csv validated and counted into c->stm (absent: no rows); -1 with a reason in err */
 static int stm_load(ck_t *c, const char *dir, char *err, size_t errlen) {
-    size_t len;
-    char *csv = slurp(dir, "stm.csv", &len);
-    if (!csv) return 0;
+    char path[4200], ferr[300];
+    snprintf(path, sizeof path, "%s/stm.csv", dir);
+    FILE *f = ts_fopen_input(path, ferr, sizeof ferr);
+    if (!f) return 0;
     int rc = 0;
     unsigned lineno = 1;
-    if (strncmp(csv, "cycle,hart,id,value,status\n", 27)) {
+    char *line = NULL;
+    size_t lcap = 0;
+    if (getline(&line, &lcap, f) < 0 || strncmp(line, "cycle,hart,id,value,status\n", 27)) {
         snprintf(err, errlen, "%s/stm.csv:1: not the header of stm.csv (cycle,hart,id,value,status)", dir);
-        free(csv);
+        free(line);
+        fclose(f);
         return -1;
     }
-    for (char *line = strchr(csv, '\n'); line && line[1]; line = strchr(line, '\n')) {
-        line++;
+    while (getline(&line, &lcap, f) >= 0) {
         lineno++;
         ts_stm_row_t r;
         if (!ts_stm_row(line, &r)) {
@@ -282,26 +370,24 @@ static int stm_load(ck_t *c, const char *dir, char *err, size_t errlen) {
         c->stm_rows++;
         if (r.id == STM_ID_THREAD_SWITCH) h->has_switch = true;
         if (r.status == TS_STM_OFF) { h->off++; continue; }
-        if (h->n == h->cap) {
-            size_t nc = h->cap ? 2 * h->cap : 256;
-            ts_stm_row_t *nr = realloc(h->r, nc * sizeof *nr);
-            if (!nr) { snprintf(err, errlen, "out of memory"); rc = -1; break; }
-            h->r = nr;
-            h->cap = nc;
-        }
-        h->r[h->n++] = r;
+        h->n++;
         if (r.status == TS_STM_TRACED) h->traced++;
     }
-    free(csv);
+    free(line);
+    fclose(f);
     return rc;
 }
 
 /* a wrapped buffer holds the newest events: start at the traced row that leaves `in_trace` */
-static void stm_wrap_start(stm_hart_t *s, size_t in_trace) {
-    size_t left = 0;
-    s->next = s->n;
-    while (s->next > 0 && left < in_trace) if (s->r[--s->next].status == TS_STM_TRACED) left++;
-    while (s->next < s->n && s->r[s->next].status == TS_STM_LOST) s->next++;   /* before the oldest: not checkable */
+static void stm_wrap_start(ck_t *c, unsigned h, size_t in_trace) {
+    stm_hart_t *s = &c->stm[h];
+    if (!in_trace) { s->next = s->n; return; }
+    size_t skip = s->traced > in_trace ? s->traced - in_trace : 0, seen = 0, i = 0;   /* the traced row number `skip` */
+    const ts_stm_row_t *r;
+    for (; (r = stm_row(c, h, i)); i++)
+        if (r->status == TS_STM_TRACED && seen++ == skip) break;
+    s->next = r ? i : s->n;
+    while ((r = stm_row(c, h, s->next)) && r->status == TS_STM_LOST) s->next++;   /* before the oldest: not checkable */
 }
 
 /* after the trace: lost rows at the end need an Error message; traced rows not decoded are
@@ -314,7 +400,8 @@ static void stm_end(ck_t *c, bool stopped) {
         if (stopped) continue;
         if (stm_skip_lost(c, h, pre, UINT64_MAX)) return;
         if (s->next < s->n) {
-            const ts_stm_row_t *r = &s->r[s->next];
+            const ts_stm_row_t *r = stm_row(c, h, s->next);
+            if (!r) { snprintf(c->msg, sizeof c->msg, "%sstm.csv changed while it was read", pre); c->failed = 1; return; }
             snprintf(c->msg, sizeof c->msg, "%s%zu software events are missing from the trace (first: cycle %" PRIu64 ", id 0x%04x, "
                      "value 0x%08x)", pre, s->traced - (size_t)s->equal, r->cycle, r->id, r->value);
             c->failed = 1;
@@ -323,10 +410,10 @@ static void stm_end(ck_t *c, bool stopped) {
 }
 
 /* the summary of the software events (nothing when stm.csv has no rows) */
-static void stm_summary(const ck_t *c, unsigned nh, bool wrapped) {
+static void stm_summary(ck_t *c, unsigned nh, bool wrapped) {
     if (!c->stm_rows) return;
     for (unsigned h = 0; h < (c->multi ? nh : 1); h++) {
-        const stm_hart_t *s = &c->stm[h];
+        stm_hart_t *s = &c->stm[h];
         printf("check: ");
         if (c->multi) printf("hart %u: ", h);
         printf("%" PRIu64 " of %zu software events equal, %" PRIu64 " lost (%" PRIu64 " Error messages matched), %" PRIu64
@@ -334,7 +421,7 @@ static void stm_summary(const ck_t *c, unsigned nh, bool wrapped) {
         if (s->timed) printf(" (event cycle %+" PRId64 ")", c->ts_offset);
         if (s->off) printf("; %zu event(s) while not tracing (off), not in the trace", s->off);
         size_t left = 0;
-        for (size_t k = s->next; k < s->n; k++) left += s->r[k].status == TS_STM_TRACED;
+        if (s->next < s->n && stm_row(c, h, s->next)) left = s->traced - s->traced_before;   /* traced rows from next on */
         if (left) printf("; %zu later events were cut by stop-on-wrap", left);
         if (wrapped) printf("; the buffer wrapped: the oldest %zu events were overwritten", s->traced - (size_t)s->equal - left);
         printf("\n");
@@ -416,22 +503,35 @@ int ts_check_main(int argc, char **argv) {
     int er = ts_run_elf(dir, elf, elf_found, sizeof elf_found, elf_err, sizeof elf_err);
     if (er < 0) { fprintf(stderr, "tracesim: %s\n", elf_err); return 121; }
     elf = er ? elf_found : NULL;
-    size_t tlen, jlen, clen;
-    uint8_t *trace = (uint8_t *)slurp(dir, "trace.rtd", &tlen);
-    char *json = slurp(dir, "trace.json", &jlen), *csv = slurp(dir, "itc.csv", &clen);
+    /* trace.rtd and itc.csv are read in pieces and row by row, never whole (memory) */
+    size_t tlen = 0, jlen;
+    char path[4200], ferr[300];
+    snprintf(path, sizeof path, "%s/trace.rtd", dir);
+    FILE *tf = ts_fopen_input(path, ferr, sizeof ferr);
+    bool trace = tf != NULL;
+    if (tf) {
+        struct stat sb;
+        if (!fstat(fileno(tf), &sb)) tlen = (size_t)sb.st_size;
+        fclose(tf);
+    }
+    snprintf(path, sizeof path, "%s/itc.csv", dir);
+    FILE *csv = ts_fopen_input(path, ferr, sizeof ferr);
+    char *json = slurp(dir, "trace.json", &jlen), *line = NULL;
+    size_t lcap = 0;
     if (!trace || !json || !csv) {
         fprintf(stderr, "tracesim: %s lacks trace.rtd, trace.json or itc.csv (did the firmware use the trace encoder?)\n", dir);
-        free(trace); free(json); free(csv);
+        free(json); if (csv) fclose(csv); free(line);
         return 121;
     }
     static ck_t c;
     memset(&c, 0, sizeof c);
     bool oom = false;
     char serr[4400];
+    c.dir = dir;
     if (stm_load(&c, dir, serr, sizeof serr)) {
         fprintf(stderr, "tracesim: check: %s\n", serr);
-        free(trace); free(json); free(csv);
-        for (unsigned h = 0; h < NH; h++) free(c.stm[h].r);
+        free(json); if (csv) fclose(csv); free(line);
+        ck_free(&c);
         return 121;
     }
     /* trace.json and itc.csv read strictly: a damaged or forged file is an error naming the
@@ -441,56 +541,45 @@ int ts_check_main(int argc, char **argv) {
     snprintf(jpath, sizeof jpath, "%s/trace.json", dir);
     if (ts_trace_json_read(jpath, &tj, jerr, sizeof jerr)) {
         fprintf(stderr, "tracesim: check: %s\n", jerr);
-        free(trace); free(json); free(csv);
+        free(json); if (csv) fclose(csv); free(line);
         ck_free(&c);
         return 121;
     }
     static const char itc_header[] = "cycle,hart,stimulus,offset,size,value";
-    if (strncmp(csv, itc_header, sizeof itc_header - 1) ||
-        (csv[sizeof itc_header - 1] != '\n' && strncmp(csv + sizeof itc_header - 1, ",status\n", 8))) {
+    if (getline(&line, &lcap, csv) < 0 || strncmp(line, itc_header, sizeof itc_header - 1) ||
+        (line[sizeof itc_header - 1] != '\n' && strncmp(line + sizeof itc_header - 1, ",status\n", 8))) {
         fprintf(stderr, "tracesim: check: %s/itc.csv:1: not the header of itc.csv (%s[,status])\n", dir, itc_header);
-        free(trace); free(json); free(csv);
+        free(json); if (csv) fclose(csv); free(line);
         ck_free(&c);
         return 121;
     }
     unsigned max_hart = 0, lineno = 1;
-    char *line = strchr(csv, '\n');                    /* skip the header */
-    while (line) {
-        line++;
+    while (getline(&line, &lcap, csv) >= 0) {
         lineno++;
         ts_itc_row_t r;
-        if (!*line) break;                             /* the end of the file */
         if (!ts_itc_row(line, &r)) {
             fprintf(stderr, "tracesim: check: %s/itc.csv:%u: malformed row (cycle,hart,stimulus,offset,size,value[,status] "
                             "expected)\n", dir, lineno);
-            free(trace); free(json); free(csv);
+            free(json); if (csv) fclose(csv); free(line);
             ck_free(&c);
             return 121;
         }
-        store_t s = {.cycle = r.cycle, .stim = r.stim, .off = r.off, .size = r.size, .value = r.value};
         unsigned hart = r.hart;
         if (hart >= NH) {
             fprintf(stderr, "tracesim: check: itc.csv has a store of hart %u (at most %u harts are checked)\n", hart, NH);
-            free(trace); free(json); free(csv);
+            free(json); if (csv) fclose(csv); free(line);
             ck_free(&c);
             return 126;
         }
         if (hart > max_hart) max_hart = hart;
         c.made[hart]++;
         c.made_by[hart][r.status]++;
-        if (r.status != TS_ITC_TRACED) { line = strchr(line, '\n'); continue; }   /* not in the trace: counted */
-        if (c.n[hart] == c.cap[hart]) {
-            size_t nc = c.cap[hart] ? 2 * c.cap[hart] : 1024;
-            store_t *ns = realloc(c.st[hart], nc * sizeof *ns);
-            if (!ns) { oom = true; break; }
-            c.st[hart] = ns;
-            c.cap[hart] = nc;
-        }
-        c.st[hart][c.n[hart]++] = s;
-        line = strchr(line, '\n');
+        if (r.status == TS_ITC_TRACED) c.n[hart]++;        /* the others are not in the trace: counted */
     }
-    free(csv);                                         /* parsed: not needed again (memory) */
+    fclose(csv);                                       /* each hart's rows are read again as the trace needs them */
     csv = NULL;
+    free(line);
+    line = NULL;
     unsigned srcbits = tj.has_srcbits ? tj.srcbits : 0, tsbits = tj.has_tsbits ? tj.tsbits : 40;
     unsigned lost = tj.itc_lost > UINT32_MAX ? UINT32_MAX : (unsigned)tj.itc_lost, harts = tj.harts;
     bool have_harts = tj.has_harts;
@@ -508,14 +597,14 @@ int ts_check_main(int argc, char **argv) {
     if (max_hart >= harts) {
         fprintf(stderr, "tracesim: check FAILED: itc.csv has stores of hart %u, but the run has %u hart%s (trace.json)\n", max_hart,
                 harts, harts == 1 ? "" : "s");
-        free(trace); free(json); free(csv);
+        free(json); if (csv) fclose(csv); free(line);
         ck_free(&c);
         return 1;
     }
     if (harts > 1 && !srcbits) {
         fprintf(stderr, "tracesim: check FAILED: the run has %u harts, but its messages carry no SRC field (trace.json srcbits 0): "
                         "the harts' messages cannot be told apart\n", harts);
-        free(trace); free(json); free(csv);
+        free(json); if (csv) fclose(csv); free(line);
         ck_free(&c);
         return 1;
     }
@@ -528,25 +617,33 @@ int ts_check_main(int argc, char **argv) {
         rc = 126;
     } else {
         /* a wrapped trace: from its first message end, and each hart's stores are its newest */
-        size_t start = wrapped ? ts_wrap_start(trace, tlen) : 0;
-        if (wrapped) {
-            nxd_t d0;
-            nxd_init(&d0, &cfg);
-            nxd_decode(&d0, trace + start, tlen - start, count_store, &c);
+        snprintf(path, sizeof path, "%s/trace.rtd", dir);
+        ts_trace_in_t *tin = malloc(sizeof *tin);
+        size_t start = 0;
+        if (wrapped && tin && !ts_trace_in_open(tin, path, &cfg, true)) {
+            ts_trace_in_all(tin, count_store, &c);
+            ts_trace_in_close(tin);
             for (unsigned h = 0; h < NH; h++) {
                 c.next[h] = c.in_trace[h] <= c.n[h] ? c.n[h] - c.in_trace[h] : 0;
-                stm_wrap_start(&c.stm[h], c.stm_in_trace[h]);
+                stm_wrap_start(&c, h, c.stm_in_trace[h]);
             }
         }
-        d.offset = start;
-        nxd_decode(&d, trace + start, tlen - start, on_msg, &c);
+        if (tin && !ts_trace_in_open(tin, path, &cfg, wrapped)) {
+            start = tin->start;
+            ts_trace_in_all(tin, on_msg, &c);
+            ts_trace_in_close(tin);
+        } else {
+            snprintf(c.msg, sizeof c.msg, "%s cannot be read again (out of memory?)", path);
+            c.failed = 1;
+        }
+        free(tin);
         if (!c.failed) stm_end(&c, wrapped_stop);
         for (unsigned h = 0; h < NH && !c.failed && !wrapped_stop; h++)
             if (c.next[h] < c.n[h]) {
                 char pre[24] = "";
                 if (c.multi) snprintf(pre, sizeof pre, "hart %u: ", h);
                 snprintf(c.msg, sizeof c.msg, "%s%zu stores are missing from the trace (first: cycle %" PRIu64 ")", pre,
-                         c.n[h] - c.next[h], c.st[h][c.next[h]].cycle);
+                         c.n[h] - c.next[h], itc_at(&c, h, c.next[h]) ? itc_at(&c, h, c.next[h])->cycle : 0);
                 c.failed = 1;
             }
         uint64_t tot_timed = 0;
@@ -591,9 +688,7 @@ int ts_check_main(int argc, char **argv) {
             }
             /* the stores' check is done: its stores and trace copy are not needed by the perf
              * check, which reads its own (memory: not both at once) */
-            for (unsigned h = 0; h < NH; h++) { free(c.st[h]); c.st[h] = NULL; }
-            free(trace);
-            trace = NULL;
+            ck_free(&c);
             perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop, wrapped, lost, perf_config, c.multi};
             static perf_check_result_t pr;
             int p = perf_check_run(&pc, &pr);
@@ -638,6 +733,6 @@ int ts_check_main(int argc, char **argv) {
         }
     }
     ck_free(&c);
-    free(trace); free(json); free(csv);
+    free(json); if (csv) fclose(csv); free(line);
     return rc;
 }

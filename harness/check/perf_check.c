@@ -45,10 +45,20 @@
  * timestamp is the master of every encoder's). A wrapped trace holds the newest stores of
  * each hart, a suffix of that hart's rows.
  *
- * Memory. The ground-truth CSVs are read row by row, per hart (gt_cur_t), keeping only the
- * rows of the record being checked, the last read of each counter and the call stack. Both
- * decodes' records (crec_t and its values, about 90 bytes each) and trace.rtd are still held whole, so
- * memory still grows with the run (about 90 bytes per record and decode). */
+ * Memory: bounded by the call stack, the harts and the counters, not by the run. The
+ * ground-truth CSVs are read row by row, per hart (gt_cur_t), keeping only the rows of the
+ * record being checked, the last read of each counter and the call stack; trace.rtd is read
+ * in pieces (trace_in.h); both decodes are streamed (perf_stream.h). A counting pass first
+ * (A: each hart's records, ITC stores, gaps, decoding errors; B, hart by hart: its records,
+ * those before a wrapped trace's oldest, its last header, which hooks its records need, its
+ * errors, and its headers against hpm_writes.csv as they come), so every check of the whole
+ * run is made, with the same message, before any record is compared. Then, hart by hart, A
+ * and B are decoded again in step with the comparison, each into a queue of a few records.
+ * B's gaps are A's, at A's store positions: B decodes A (once more in the counting pass, for
+ * a hart with gaps) until A has passed the store B is about to feed, so only the gaps between
+ * the two are held, never the run's list. Cost: A is decoded 1 + 2 x harts times at most,
+ * itc.csv read 1 + 2 x harts times; measured 5 MiB at 100 k, 300 k and 1 M records (the
+ * whole `check`; fw.check.memory). */
 #include "perf_check.h"
 #include "ts_file.h"
 #include "ts_run_json.h"
@@ -57,6 +67,7 @@
 #include "elf_syms.h"
 #include "nexus_decode.h"
 #include "perf_decode.h"
+#include "perf_stream.h"
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -122,51 +133,6 @@ static bool header_def_ok(const perf_counter_def_t *d, const hpm_state_t *hw, un
 
 #define NH PERF_CHECK_HARTS
 
-/* what the check needs of a decoded record (a perf_record_t is about 1.5 KiB: its values,
- * deltas and times of 32 counters); the values as received are in the recs' pool */
-typedef struct crec {
-    enum perf_record_type type;
-    bool has_addr, has_call_site, tics_valid, truncated, gap_before, addr_unknown;
-    unsigned n;
-    uint32_t value_unknown, delta_unknown;
-    uint64_t addr, call_site, tics, addr_wire, call_site_wire;
-    size_t raw_at;            /* raw[i] = pool[raw_at + i] */
-    const uint64_t *raw;      /* set once the decode is done */
-} crec_t;
-
-typedef struct recs {
-    perf_header_t *hd;        /* every header, in order */
-    size_t nhd, chd;
-    crec_t *r;
-    uint64_t *pool;           /* the records' values as received */
-    size_t npool, cpool;
-    bool *cut_by_gap;         /* per record: truncated by a gap */
-    size_t n, cap, ccap;
-    perf_header_t h;
-    bool have_h, in_gap;
-    uint64_t errors;
-} recs_t;
-typedef struct gap { size_t store; unsigned hart; } gap_t;   /* before the hart's store number `store` */
-typedef struct actx {                                        /* decoding A */
-    perf_dec_t *pd;
-    uint64_t stores[NH];      /* ITC stores (Data Acquisition, Ownership) per source so far */
-    gap_t *g;
-    size_t ng, cg;
-    bool oom;
-} actx_t;
-
-#define VEC_PUSH(v, n, cap, item)                                               \
-    do {                                                                        \
-        if ((n) == (cap)) {                                                     \
-            size_t nc_ = (cap) ? 2 * (cap) : 256;                               \
-            void *p_ = realloc((v), nc_ * sizeof *(v));                         \
-            if (!p_) { ok = false; break; }                                     \
-            (v) = p_;                                                           \
-            (cap) = nc_;                                                        \
-        }                                                                       \
-        (v)[(n)++] = (item);                                                    \
-    } while (0)
-
 /* DIR/NAME, whole and NUL-terminated (cli_util.h), or NULL */
 static char *slurp(const char *dir, const char *name) {
     char path[4200], err[256];
@@ -207,50 +173,6 @@ static bool counter_of(const char *name, int *idx, bool *hi) {
         return true;
     }
     return false;
-}
-
-/* the decoders' callbacks: ctx = recs_t[NH], one per hart */
-static void on_header(void *ctx, const perf_header_t *h) {
-    recs_t *R = &((recs_t *)ctx)[h->core % NH];
-    bool ok = true;
-    R->h = *h;
-    R->have_h = true;
-    VEC_PUSH(R->hd, R->nhd, R->chd, *h);
-    if (!ok) R->errors++;
-}
-static void on_record(void *ctx, const perf_record_t *r) {
-    recs_t *R = &((recs_t *)ctx)[r->core % NH];
-    bool ok = true;
-    size_t n = R->n;
-    crec_t c = {r->type, r->has_addr, r->has_call_site, r->tics_valid, r->truncated, r->gap_before, r->addr_unknown, r->n,
-                r->value_unknown, r->delta_unknown, r->addr, r->call_site, r->tics, r->addr_wire, r->call_site_wire,
-                R->npool, NULL};
-    for (unsigned i = 0; i < r->n && ok; i++) VEC_PUSH(R->pool, R->npool, R->cpool, r->raw[i]);
-    VEC_PUSH(R->r, R->n, R->cap, c);
-    VEC_PUSH(R->cut_by_gap, n, R->ccap, R->in_gap);
-    if (!ok) R->errors++;
-}
-static void on_error(void *ctx, unsigned core, uint64_t off, const char *what) {
-    (void)off;
-    if (strncmp(what, "warning: ", 9) && strncmp(what, "gap: ", 5)) ((recs_t *)ctx)[core % NH].errors++;
-}
-/* A: counts each source's ITC stores and notes after which one each Error message came */
-static int to_perf(void *ctx, const ts_elem_t *e) {
-    actx_t *a = ctx;
-    if (e->type == TS_ELEM_OVERFLOW) {
-        bool ok = true;
-        gap_t g = {a->stores[e->src % NH], e->src % NH};
-        VEC_PUSH(a->g, a->ng, a->cg, g);
-        if (!ok) a->oom = true;
-    }
-    if (e->type == TS_ELEM_SWTRACE || e->type == TS_ELEM_OWNERSHIP) a->stores[e->src % NH]++;
-    perf_dec_feed_elem(a->pd, e);
-    return 0;
-}
-static void gap_B(perf_dec_t *pd, recs_t *B, unsigned hart, const char *why) {
-    B->in_gap = true;
-    perf_dec_gap(pd, hart, 0, why);
-    B->in_gap = false;
 }
 
 static uint64_t sym_addr(const elf_syms_t *s, const char *name) {
@@ -433,56 +355,84 @@ static void gt_close(gt_cur_t *c) {
 
 static const char *rec_name(const crec_t *r) { return perf_record_name(r->type); }
 
+/* the headers of a hart's perf data against its counter programming when each was written
+ * (its marker store's cycle), as decode B finds them (ps_b_t on_header): the first that
+ * differs is kept, to be reported where the check of the hart's records begins */
+typedef struct hd_check {
+    const perf_check_cfg_t *cfg;
+    gt_cur_t *hw;             /* the hart's rows of hpm_writes.csv */
+    hpm_state_t st;
+    size_t wi;
+    const char *pre;
+    bool failed;
+    uint64_t ok;              /* headers equal to the hardware's programming */
+    char msg[sizeof ((perf_check_result_t *)0)->msg];
+} hd_check_t;
+
+static void check_header(void *ctx, const perf_header_t *hd, uint64_t k) {
+    hd_check_t *c = ctx;
+    if (c->failed) return;
+    hpm_state_t *hw = &c->st;
+    for (const hpmw_t *w; (w = gt_get(c->hw, c->wi)) && w->cycle < hd->tics; gt_drop(c->hw, ++c->wi)) {
+        if (w->csr == 0x320) hw->inhibit = w->value;
+        else if (w->csr > 0x320 && w->csr <= 0x33F) hw->event[w->csr - 0x320] = w->value;
+        else if (w->csr == HW_IMPL) hw->implemented = w->value;
+        else if (w->csr == HW_W_CYCLE) hw->w_cycle = w->value;
+        else if (w->csr == HW_W_INSTRET) hw->w_instret = w->value;
+        else if (w->csr == HW_W_HPM) hw->w_hpm = w->value;
+    }
+    for (unsigned i = 0; i < hd->n; i++) {
+        char want[160], got[160], cn[64];
+        if (header_def_ok(&hd->def[i], hw, c->cfg->tsbits, want, sizeof want, got, sizeof got)) continue;
+        perf_counter_name(&hd->def[i], cn, sizeof cn);
+        snprintf(c->msg, sizeof c->msg, "%sperf header %" PRIu64 " (marker at cycle %" PRIu64 "): counter %u (%s) is defined as %s, "
+                 "but the hardware had %s (hpm_writes.csv)", c->pre, k + 1, hd->tics, hd->def[i].index, cn, want, got);
+        c->failed = true;
+        return;
+    }
+    c->ok++;
+}
+
+/* what the counting passes found of a hart */
+typedef struct hart_sum {
+    uint64_t a_n, b_n, b0;    /* A's and B's records; B's before the oldest one in a wrapped trace */
+    uint64_t b_errors;        /* B's decoding errors */
+    bool have_h;
+    perf_header_t h;          /* B's last header */
+    hd_check_t hd;            /* B's headers against the hardware */
+} hart_sum_t;
+
 /* one hart's ground truth and decodes */
 typedef struct hart_in {
     unsigned hart;
     const char *pre;          /* "hart N: " with several harts, else "" */
-    gt_cur_t *st, *cr, *fl, *hk, *hw;   /* the hart's rows of itc.csv (B's stores), counters.csv, flow.csv, hooks.csv, hpm_writes.csv */
+    gt_cur_t *st, *cr, *fl, *hk;        /* the hart's rows of itc.csv (B's stores), counters.csv, flow.csv, hooks.csv */
     bool have_hpmw;           /* the run folder has hpm_writes.csv */
-    const recs_t *A, *B;
-    size_t b0;                /* B's records before the oldest one in a wrapped trace */
+    ps_a_t *A;                /* decode A, queueing the hart's records */
+    ps_b_t *B;                /* decode B of the hart, its stores from st */
+    const hart_sum_t *sum;
     const elf_syms_t *syms;
     bool have_hooks;          /* the run folder has hooks.csv */
 } hart_in_t;
 
 /* checks hart H's records (steps 1-4 of the file comment); 0, or 1 with res->msg */
 static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_check_result_t *res, perf_check_hart_t *hr) {
-    const recs_t *A = H->A, *B = H->B;
+    ps_a_t *A = H->A;
+    ps_b_t *B = H->B;
+    const hart_sum_t *S = H->sum;
     gt_cur_t *st = H->st, *cr = H->cr, *fl = H->fl, *hk = H->hk;
-    size_t b0 = H->b0;
+    uint64_t b0 = S->b0, a_n = S->a_n, b_n = S->b_n;
     const char *pre = H->pre;
-    if (A->n + b0 > B->n || (!cfg->stopped_on_wrap && A->n + b0 != B->n)) {
-        snprintf(res->msg, sizeof res->msg, "%sthe trace has %zu perf records, the firmware wrote %zu%s", pre, A->n, B->n - b0,
-                 b0 ? " after the oldest one in the trace" : "");
+    if (a_n + b0 > b_n || (!cfg->stopped_on_wrap && a_n + b0 != b_n)) {
+        snprintf(res->msg, sizeof res->msg, "%sthe trace has %" PRIu64 " perf records, the firmware wrote %" PRIu64 "%s", pre, a_n,
+                 b_n - b0, b0 ? " after the oldest one in the trace" : "");
         return 1;
     }
-    /* every header the firmware wrote against the hart's counter programming when it wrote
-     * it (its marker store's cycle) */
     if (H->have_hpmw) {
-        hpm_state_t hw = {{0}, 0, 0, 0, 0, 0};
-        size_t wi = 0;
-        for (size_t k = 0; k < B->nhd; k++) {
-            const perf_header_t *hd = &B->hd[k];
-            for (const hpmw_t *w; (w = gt_get(H->hw, wi)) && w->cycle < hd->tics; gt_drop(H->hw, ++wi)) {
-                if (w->csr == 0x320) hw.inhibit = w->value;
-                else if (w->csr > 0x320 && w->csr <= 0x33F) hw.event[w->csr - 0x320] = w->value;
-                else if (w->csr == HW_IMPL) hw.implemented = w->value;
-                else if (w->csr == HW_W_CYCLE) hw.w_cycle = w->value;
-                else if (w->csr == HW_W_INSTRET) hw.w_instret = w->value;
-                else if (w->csr == HW_W_HPM) hw.w_hpm = w->value;
-            }
-            for (unsigned i = 0; i < hd->n; i++) {
-                char want[160], got[160], cn[64];
-                if (header_def_ok(&hd->def[i], &hw, cfg->tsbits, want, sizeof want, got, sizeof got)) continue;
-                perf_counter_name(&hd->def[i], cn, sizeof cn);
-                snprintf(res->msg, sizeof res->msg, "%sperf header %zu (marker at cycle %" PRIu64 "): counter %u (%s) is defined as %s, "
-                         "but the hardware had %s (hpm_writes.csv)", pre, k + 1, hd->tics, hd->def[i].index, cn, want, got);
-                return 1;
-            }
-            hr->headers++;
-        }
+        if (S->hd.failed) { snprintf(res->msg, sizeof res->msg, "%s", S->hd.msg); return 1; }
+        hr->headers = S->hd.ok;
     }
-    const perf_header_t *h = &B->h;
+    const perf_header_t *h = &S->h;
     uint64_t prev_read[PERF_MAX_COUNTERS];
     memset(prev_read, 0, sizeof prev_read);
     size_t si = 0, ci = 0, fi = 0, ki = 0;      /* cursors: stores, counter reads, flow rows, hook entries */
@@ -501,12 +451,16 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
     bool lost = false;                          /* a gap since the header */
     bool have_last_addr = false;
     uint64_t last_addr = 0;                     /* the last address the previous record held */
-    for (size_t k = 0; k < B->n; k++) {
-        const crec_t *b = &B->r[k];
+    for (uint64_t k = 0; k < b_n; k++) {
+        const crec_t *b = ps_b_next(B);
+        if (!b || B->oom) {
+            snprintf(res->msg, sizeof res->msg, "%s", B->oom ? "out of memory" : "the stores' decode ended before its last record");
+            goto out;
+        }
         if (b->gap_before) lost = true;
         char where[240];
         const char *fn = elf_syms_find(H->syms, b->addr);
-        snprintf(where, sizeof where, "%srecord %zu (%s at 0x%08" PRIx64 "%s%s%s, first store at cycle %" PRIu64 ")", pre, k + 1,
+        snprintf(where, sizeof where, "%srecord %" PRIu64 " (%s at 0x%08" PRIx64 "%s%s%s, first store at cycle %" PRIu64 ")", pre, k + 1,
                  rec_name(b), b->addr, fn ? " <" : "", fn ? fn : "", fn ? ">" : "", b->tics);
         /* the store that starts the record */
         const store_t *s0;
@@ -549,9 +503,13 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
             }
         }
         /* 1. the trace's record equals the firmware's */
-        if (k >= b0 && k - b0 < A->n) {
-            const crec_t *a = &A->r[k - b0];
-            bool cut = a->truncated && k - b0 == A->n - 1 && cfg->stopped_on_wrap;
+        if (k >= b0 && k - b0 < a_n) {
+            const crec_t *a = ps_a_next(A);
+            if (!a || A->oom) {
+                snprintf(res->msg, sizeof res->msg, "%s", A->oom ? "out of memory" : "the trace's decode ended before its last record");
+                goto out;
+            }
+            bool cut = a->truncated && k - b0 == a_n - 1 && cfg->stopped_on_wrap;
             bool two = b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT;
             if (a->type != b->type || (a->has_addr && a->addr != b->addr) ||
                 (a->has_call_site && a->call_site != b->call_site) ||
@@ -599,13 +557,14 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                     goto out;
                 }
             }
+            ps_rq_pop(&A->q);
         } else if (k >= b0) {
             hr->not_in_trace++;
         }
         /* 4. addresses (of the parts that were stored: the encoder drops the stores of a
          * record it stops in the middle of, so the firmware's last record may be cut too; a
          * gap cuts the record it falls into) */
-        if (b->truncated && !cfg->stopped_on_wrap && !B->cut_by_gap[k]) {
+        if (b->truncated && !cfg->stopped_on_wrap && !b->cut_by_gap) {
             snprintf(res->msg, sizeof res->msg, "%s: the firmware's stores end in the middle of a record", where);
             goto out;
         }
@@ -742,6 +701,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
             hr->values++;
         }
         hr->records++;
+        ps_rq_pop(&B->q);
     }
     rc = 0;
 out:
@@ -749,12 +709,25 @@ out:
     return rc;
 }
 
+/* B's stores from an itc.csv cursor of the hart; drop: forget each once fed (counting), else
+ * the check's own reading of the cursor forgets them */
+typedef struct st_ctx { gt_cur_t *c; bool drop; } st_ctx_t;
+static bool b_store(void *ctx, size_t j, ps_store_t *s) {
+    st_ctx_t *x = ctx;
+    const store_t *r = gt_get(x->c, j);
+    if (!r) return false;
+    *s = (ps_store_t){r->cycle, r->stim, r->off, r->value};
+    if (x->drop) gt_drop(x->c, j + 1);
+    return true;
+}
+
 int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     memset(res, 0, sizeof *res);
     int rc = -1;
-    char *stats = slurp(cfg->dir, "stats.txt"), *trace = NULL;
-    recs_t *A = calloc(NH, sizeof *A), *B = calloc(NH, sizeof *B);
-    gap_t *gaps = NULL;
+    char *stats = slurp(cfg->dir, "stats.txt");
+    ps_a_t *A = calloc(1, sizeof *A), *A1 = calloc(1, sizeof *A1);   /* the trace's decode; another one for B's gaps */
+    ps_b_t *B = calloc(1, sizeof *B);
+    hart_sum_t *sum = calloc(NH, sizeof *sum);
     perf_header_t *cfgh = calloc(PERF_MAX_CORES, sizeof *cfgh);
     int ncfgh = 0;
     elf_syms_t syms = {0};
@@ -766,7 +739,7 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
          flw = gt_open(&cfl, cfg->dir, "flow.csv", GT_FLOW, 0, false),
          hks = gt_open(&chk, cfg->dir, "hooks.csv", GT_HOOK, 0, false),
          hwr = gt_open(&chw, cfg->dir, "hpm_writes.csv", GT_HPMW, 0, false);
-    if (!cfgh || !A || !B) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
+    if (!cfgh || !A || !A1 || !B || !sum) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
     if (!itc || !ctr || !flw || !stats) {
         snprintf(res->msg, sizeof res->msg, "%s lacks%s%s%s%s", cfg->dir, itc ? "" : " itc.csv", ctr ? "" : " counters.csv",
                  flw ? "" : " flow.csv", stats ? "" : " stats.txt");
@@ -867,88 +840,73 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
         }
     }
 
-    /* A: the trace */
-    size_t tlen = 0;
-    {
-        snprintf(path, sizeof path, "%s/trace.rtd", cfg->dir);
-        FILE *f = fopen(path, "rb");
-        if (f) {
-            fseek(f, 0, SEEK_END);
-            long sz = ftell(f);
-            fseek(f, 0, SEEK_SET);
-            trace = malloc(sz > 0 ? (size_t)sz : 1);
-            if (trace) tlen = fread(trace, 1, sz > 0 ? (size_t)sz : 0, f);
-            fclose(f);
-        }
-    }
-    if (!trace) { snprintf(res->msg, sizeof res->msg, "%s/trace.rtd missing", cfg->dir); goto out; }
+    /* A, counting: each hart's records, ITC stores, gaps and decoding errors (the records are
+     * checked in a later pass, decoded again; memory: the decoders' state, not the run) */
+    snprintf(path, sizeof path, "%s/trace.rtd", cfg->dir);
     nxd_cfg_t ncfg = {cfg->srcbits, cfg->tsbits};
-    nxd_t nd;
-    if (nxd_init(&nd, &ncfg)) { snprintf(res->msg, sizeof res->msg, "bad trace settings"); goto out; }
-    size_t start = cfg->wrapped ? ts_wrap_start((const uint8_t *)trace, tlen) : 0;
-    nd.offset = start;
-    static perf_dec_t pd;
-    perf_dec_cb_t cbA = {A, on_header, on_record, on_error};
-    perf_dec_init(&pd, cfg->channel, &cbA);
-    for (int k = 0; k < ncfgh; k++) perf_dec_set_config(&pd, &cfgh[k]);
-    static actx_t ax;
-    memset(&ax, 0, sizeof ax);
-    ax.pd = &pd;
-    ts_elem_stage_t es;
-    ts_elem_init(&es, to_perf, &ax);
-    nxd_decode(&nd, (const uint8_t *)trace + start, tlen - start, ts_elem_from_msg, &es);
-    ts_elem_eot(&es, tlen);
-    if (cfg->stopped_on_wrap) perf_dec_ended_early(&pd);   /* a pending low word may have lost its high part */
-    perf_dec_finish(&pd);
-    gaps = ax.g;
-    if (ax.oom) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
-    res->gaps = ax.ng;
-    for (size_t g = 0; g < ax.ng; g++) res->hart[ax.g[g].hart].gaps++;
+    {
+        nxd_t nd;
+        if (nxd_init(&nd, &ncfg)) { snprintf(res->msg, sizeof res->msg, "bad trace settings"); goto out; }
+    }
+    int ao = ps_a_open(A, path, &ncfg, cfg, cfgh, ncfgh, PS_NONE, false);
+    if (ao == -1) { snprintf(res->msg, sizeof res->msg, "%s/trace.rtd missing", cfg->dir); goto out; }
+    if (ao) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
+    while (ps_a_step(A)) {}
+    for (unsigned hh = 0; hh < NH; hh++) {
+        res->hart[hh].gaps = A->gaps[hh];
+        res->gaps += A->gaps[hh];
+    }
 
     /* B: each hart's stores as the firmware made them, with A's gaps of that hart at the same
      * places; a wrapped trace's first store of the hart is a gap too (what came before it was
-     * overwritten) */
+     * overwritten). Counting, with its headers checked against the hardware as they come. */
     char pre[NH][16];
     for (unsigned hh = 0; hh < NH; hh++) {
         if (cfg->multi_hart) snprintf(pre[hh], sizeof pre[hh], "hart %u: ", hh);
         else pre[hh][0] = 0;
     }
     for (unsigned hh = 0; hh < NH; hh++)
-        if (ax.stores[hh] > nst_h[hh]) {
-            snprintf(res->msg, sizeof res->msg, "%sthe trace has %" PRIu64 " ITC stores, itc.csv %zu", pre[hh], ax.stores[hh], nst_h[hh]);
+        if (A->stores[hh] > nst_h[hh]) {
+            snprintf(res->msg, sizeof res->msg, "%sthe trace has %" PRIu64 " ITC stores, itc.csv %zu", pre[hh], A->stores[hh], nst_h[hh]);
             goto out;
         }
-    perf_dec_cb_t cbB = {B, on_header, on_record, on_error};
-    perf_dec_init(&pd, cfg->channel, &cbB);
-    size_t b0[NH] = {0};
+    bool manual = false, hooks = false;
     for (unsigned hh = 0; hh < NH; hh++) {
-        if (!nst_h[hh] && !ax.stores[hh]) continue;
-        size_t base = cfg->wrapped ? nst_h[hh] - (size_t)ax.stores[hh] : 0, gi = 0;
-        bool b0_set = !cfg->wrapped;
-        gt_open(&cst, cfg->dir, "itc.csv", GT_ITC, hh, cfg->stopped_on_wrap);
-        for (size_t j = 0;; j++) {
-            if (!b0_set && j == base) {
-                gap_B(&pd, &B[hh], hh, "the start of the wrapped trace");
-                b0[hh] = B[hh].n;
-                b0_set = true;
-            }
-            for (; gi < ax.ng; gi++) {
-                if (ax.g[gi].hart != hh) continue;
-                if (base + ax.g[gi].store != j) break;
-                gap_B(&pd, &B[hh], hh, "ITC FIFO overflow");
-            }
-            const store_t *sj = gt_get(&cst, j);
-            if (!sj) break;
-            perf_dec_feed_store(&pd, hh, sj->stim, sj->off, sj->value, sj->cycle);
-            gt_drop(&cst, j + 1);
+        if (!nst_h[hh] && !A->stores[hh]) continue;
+        size_t base = cfg->wrapped ? nst_h[hh] - (size_t)A->stores[hh] : 0;
+        bool gaps = A->gaps[hh] > 0;        /* A again, in step, for their positions */
+        if (gaps && (ao = ps_a_open(A1, path, &ncfg, cfg, cfgh, ncfgh, hh, false))) {
+            snprintf(res->msg, sizeof res->msg, ao == -1 ? "%s/trace.rtd missing" : "out of memory", cfg->dir);
+            goto out;
         }
-        bool oom = cst.oom;
+        gt_open(&cst, cfg->dir, "itc.csv", GT_ITC, hh, cfg->stopped_on_wrap);
+        gt_open(&chw, cfg->dir, "hpm_writes.csv", GT_HPMW, hh, false);
+        hart_sum_t *S = &sum[hh];
+        S->hd = (hd_check_t){.cfg = cfg, .hw = &chw, .pre = pre[hh]};
+        B->on_header = hwr ? check_header : NULL;
+        B->hd_ctx = &S->hd;
+        st_ctx_t sc = {&cst, true};
+        int bo = ps_b_open(B, cfg, hh, base, b_store, &sc, gaps ? A1 : NULL, false);
+        while (!bo && ps_b_step(B)) {}
+        bool oom = bo || cst.oom || chw.oom || B->oom || A1->oom;
+        S->b_n = B->records;
+        S->b0 = B->b0;
+        S->have_h = B->have_h;
+        S->h = B->h;
+        S->a_n = A->records[hh];
+        manual |= B->manual;
+        hooks |= B->hooks;
+        S->b_errors = B->errors;
+        ps_b_close(B);
+        B->on_header = NULL;
+        S->hd.hw = NULL;
+        if (gaps) ps_a_close(A1);
         gt_close(&cst);
+        gt_close(&chw);
         if (oom) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
     }
-    perf_dec_finish(&pd);
     bool any = false;
-    for (unsigned hh = 0; hh < NH; hh++) any |= B[hh].have_h;
+    for (unsigned hh = 0; hh < NH; hh++) any |= sum[hh].have_h;
     if (!any) { rc = 0; goto out; }                         /* no perf data: nothing to check */
     res->found = 1;
 
@@ -969,12 +927,6 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     /* an ELF that is not the run's firmware (--elf) may lack the hooks the records name: say
      * so instead of comparing addresses with nothing */
     {
-        bool manual = false, hooks = false;
-        for (unsigned hh = 0; hh < NH; hh++)
-            for (size_t k = 0; k < B[hh].n; k++) {
-                manual |= B[hh].r[k].type == PERF_MANUAL;
-                hooks |= B[hh].r[k].type == PERF_FUNC_ENTER || B[hh].r[k].type == PERF_FUNC_EXIT;
-            }
         const char *miss = manual && sym_addr(&syms, "perfWriteCntrs") == UINT64_MAX ? "perfWriteCntrs"
                          : hooks && sym_addr(&syms, "__cyg_profile_func_enter") == UINT64_MAX ? "__cyg_profile_func_enter"
                          : hooks && sym_addr(&syms, "__cyg_profile_func_exit") == UINT64_MAX ? "__cyg_profile_func_exit" : NULL;
@@ -985,40 +937,51 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
         }
     }
     for (unsigned hh = 0; hh < NH; hh++)
-        if (A[hh].errors || B[hh].errors) {
+        if (A->errors[hh] || sum[hh].b_errors) {
             snprintf(res->msg, sizeof res->msg, "%sperf data errors: %" PRIu64 " in the trace, %" PRIu64 " in the stores the firmware made",
-                     pre[hh], A[hh].errors, B[hh].errors);
+                     pre[hh], A->errors[hh], sum[hh].b_errors);
             goto out;
         }
     /* the encoder's own count of lost stores and the Error messages in the trace agree */
-    if (cfg->itc_lost && !ax.ng) {
+    if (cfg->itc_lost && !res->gaps) {
         snprintf(res->msg, sizeof res->msg, "the encoder lost %" PRIu64 " ITC stores (trace.json), but the trace has no Error "
                  "message: the perf decode reports no gap", cfg->itc_lost);
         goto out;
     }
-    if (!cfg->itc_lost && ax.ng) {
-        snprintf(res->msg, sizeof res->msg, "the trace has %zu Error messages, but the encoder lost no ITC store (trace.json)", ax.ng);
+    if (!cfg->itc_lost && res->gaps) {
+        snprintf(res->msg, sizeof res->msg, "the trace has %" PRIu64 " Error messages, but the encoder lost no ITC store (trace.json)",
+                 res->gaps);
         goto out;
     }
-    for (unsigned hh = 0; hh < NH; hh++) {
-        for (size_t k = 0; k < A[hh].n; k++) A[hh].r[k].raw = A[hh].pool + A[hh].r[k].raw_at;
-        for (size_t k = 0; k < B[hh].n; k++) B[hh].r[k].raw = B[hh].pool + B[hh].r[k].raw_at;
-    }
+    /* the records, hart by hart: A (queueing the hart's records) and B decoded again in step
+     * with the comparison, B's stores read through the check's own itc.csv cursor */
     for (unsigned hh = 0; hh < NH; hh++) {
         perf_check_hart_t *hr = &res->hart[hh];
-        if (!B[hh].have_h && !B[hh].n && !A[hh].n) continue;
-        hr->found = B[hh].have_h;
-        hr->in_trace = A[hh].n;
-        hr->overwritten = b0[hh];
+        const hart_sum_t *S = &sum[hh];
+        if (!S->have_h && !S->b_n && !S->a_n) continue;
+        hr->found = S->have_h;
+        hr->in_trace = S->a_n;
+        hr->overwritten = S->b0;
+        size_t base = cfg->wrapped ? nst_h[hh] - (size_t)A->stores[hh] : 0;
+        ps_a_close(A);
+        if ((ao = ps_a_open(A, path, &ncfg, cfg, cfgh, ncfgh, hh, true))) {
+            snprintf(res->msg, sizeof res->msg, ao == -1 ? "%s/trace.rtd missing" : "out of memory", cfg->dir);
+            goto out;
+        }
         gt_open(&cst, cfg->dir, "itc.csv", GT_ITC, hh, cfg->stopped_on_wrap);
         gt_open(&cct, cfg->dir, "counters.csv", GT_CTR, hh, false);
         gt_open(&cfl, cfg->dir, "flow.csv", GT_FLOW, hh, false);
         gt_open(&chk, cfg->dir, "hooks.csv", GT_HOOK, hh, false);
-        gt_open(&chw, cfg->dir, "hpm_writes.csv", GT_HPMW, hh, false);
-        hart_in_t H = {hh, pre[hh], &cst, &cct, &cfl, &chk, &chw, hwr, &A[hh], &B[hh], b0[hh], &syms, hks};
-        int hrc = check_hart(cfg, &H, res, hr);
-        if (cst.oom || cct.oom || cfl.oom || chk.oom || chw.oom) { snprintf(res->msg, sizeof res->msg, "out of memory"); hrc = 1; }
-        gt_close(&cst); gt_close(&cct); gt_close(&cfl); gt_close(&chk); gt_close(&chw);
+        st_ctx_t sc = {&cst, false};
+        int hrc = 1;
+        if (ps_b_open(B, cfg, hh, base, b_store, &sc, A, true)) snprintf(res->msg, sizeof res->msg, "out of memory");
+        else {
+            hart_in_t H = {hh, pre[hh], &cst, &cct, &cfl, &chk, hwr, A, B, S, &syms, hks};
+            hrc = check_hart(cfg, &H, res, hr);
+        }
+        if (cst.oom || cct.oom || cfl.oom || chk.oom || A->oom || B->oom) { snprintf(res->msg, sizeof res->msg, "out of memory"); hrc = 1; }
+        ps_b_close(B);
+        gt_close(&cst); gt_close(&cct); gt_close(&cfl); gt_close(&chk);
         if (hrc) goto out;
         res->records += hr->records;
         res->headers += hr->headers;
@@ -1033,9 +996,10 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     rc = 0;
 out:
     if (have_syms) elf_syms_free(&syms);
-    for (unsigned hh = 0; A && B && hh < NH; hh++) { free(A[hh].hd); free(B[hh].hd); free(A[hh].pool); free(B[hh].pool); free(A[hh].r); free(B[hh].r); free(A[hh].cut_by_gap); free(B[hh].cut_by_gap); }
-    free(A); free(B); free(gaps); free(cfgh);
+    if (A) ps_a_close(A);
+    if (B) ps_b_close(B);
+    free(A); free(A1); free(B); free(sum); free(cfgh);
     gt_close(&cst); gt_close(&cct); gt_close(&cfl); gt_close(&chk); gt_close(&chw);
-    free(stats); free(trace);
+    free(stats);
     return rc;
 }

@@ -1,5 +1,6 @@
 /* nexus_decode.c - Nexus message decoder; see nexus_decode.h. */
 #include "nexus_decode.h"
+#include <stdint.h>
 #include <string.h>
 
 int nxd_init(nxd_t *d, const nxd_cfg_t *cfg) {
@@ -188,9 +189,15 @@ static void timestamp(nxd_t *d, nxd_msg_t *m) {
     m->tics_valid = true;
 }
 
-int nxd_decode(nxd_t *d, const uint8_t *buf, size_t len, nxd_cb cb, void *ctx) {
+/* decodes buf[0..len), whose first byte is at stream offset `base`, from position 0 up to
+ * the first message that starts at or after `limit`; a message cut off by the end of buf is
+ * left undecoded when more input follows (*used stops at its first byte), else it is a
+ * TRUNCATED message. *used: the bytes decoded or skipped. Returns 0 or cb's stop value. */
+static int decode_part(nxd_t *d, const uint8_t *buf, size_t len, uint64_t base, size_t limit, bool more, size_t *used,
+                       nxd_cb cb, void *ctx) {
     size_t i = 0;
-    while (i < len) {
+    *used = len;
+    while (i < len && i < limit) {
         uint8_t c = buf[i];
         if (c == 0xFF || c == 0x00 || (c & 3) != 0) { i++; d->skipped++; continue; }
         size_t start = i, end = i;
@@ -202,18 +209,16 @@ int nxd_decode(nxd_t *d, const uint8_t *buf, size_t len, nxd_cb cb, void *ctx) {
         m.src = 0;
         m.fmask = 0;
         m.tics = m.ts_field = 0;
-        m.offset = d->offset + start;
+        m.offset = base + start;
         m.bytes = buf + start;
         if (end >= len) {                    /* cut off by the end of the input */
+            if (more) { *used = start; return 0; }
             m.len = (uint32_t)(len - start);
             m.status = NXD_TRUNCATED;
             m.tcode = buf[start] >> 2;
             m.error = "message cut off at the end of the trace";
             d->messages++;
-            int rc = cb(ctx, &m);
-            i = len;
-            if (rc) { d->offset += len; return rc; }
-            break;
+            return cb(ctx, &m);
         }
         if (end - start >= NXD_MAX_MSG) {
             m.len = NXD_MAX_MSG;
@@ -224,7 +229,7 @@ int nxd_decode(nxd_t *d, const uint8_t *buf, size_t len, nxd_cb cb, void *ctx) {
             forget_time(d);
             int rc = cb(ctx, &m);
             i = start + 1;                   /* resync at the next byte */
-            if (rc) { d->offset += len; return rc; }
+            if (rc) return rc;
             continue;
         }
         m.len = (uint32_t)(end - start + 1);
@@ -250,8 +255,48 @@ int nxd_decode(nxd_t *d, const uint8_t *buf, size_t len, nxd_cb cb, void *ctx) {
         }
         d->messages++;
         int rc = cb(ctx, &m);
-        if (rc) { d->offset += len; return rc; }
+        if (rc) return rc;
     }
+    *used = i < len ? i : len;
+    return 0;
+}
+
+int nxd_decode(nxd_t *d, const uint8_t *buf, size_t len, nxd_cb cb, void *ctx) {
+    size_t used;
+    int rc = decode_part(d, buf, len, d->offset, SIZE_MAX, false, &used, cb, ctx);
     d->offset += len;
+    return rc;
+}
+
+int nxd_decode_stream(nxd_t *d, const uint8_t *buf, size_t len, bool more, nxd_cb cb, void *ctx) {
+    size_t used, pos = 0;
+    if (d->ncarry) {
+        /* the message begun in the previous piece: with up to 64 more bytes it is known
+         * whole (or too long); decoding of the carry stops at the first message that starts
+         * in this piece, which is decoded in place below */
+        size_t keep = d->ncarry, take = len < NXD_MAX_MSG ? len : NXD_MAX_MSG;
+        if (take) memcpy(d->carry + keep, buf, take);
+        size_t n = keep + take;
+        int rc = decode_part(d, d->carry, n, d->offset, keep, more || take < len, &used, cb, ctx);
+        if (rc) { d->ncarry = 0; return rc; }
+        if (used < keep) {                   /* still cut off: only possible when this piece is short */
+            memmove(d->carry, d->carry + used, n - used);
+            d->ncarry = n - used;
+            d->offset += used;
+            return 0;
+        }
+        d->ncarry = 0;
+        pos = used - keep;
+        d->offset += keep + pos;
+    }
+    if (pos == len) return 0;
+    int rc = decode_part(d, buf + pos, len - pos, d->offset, SIZE_MAX, more, &used, cb, ctx);
+    if (rc) return rc;
+    d->offset += used;
+    pos += used;
+    if (pos < len) {                         /* a message begun at the end of the piece: fewer than 64 bytes */
+        memcpy(d->carry, buf + pos, len - pos);
+        d->ncarry = len - pos;
+    }
     return 0;
 }

@@ -56,7 +56,9 @@ typedef struct nxd_cfg {
 typedef struct nxd {
     nxd_cfg_t cfg;
     uint64_t last_time[NXD_MAX_SRC];
-    uint64_t offset;          /* bytes consumed so far */
+    uint64_t offset;          /* bytes consumed so far (nxd_decode_stream: decoded or skipped) */
+    uint8_t carry[2 * NXD_MAX_MSG];       /* nxd_decode_stream: a message begun in the last piece */
+    size_t ncarry;
     uint64_t messages, bad, skipped;
 } nxd_t;
 
@@ -67,6 +69,15 @@ int nxd_init(nxd_t *d, const nxd_cfg_t *cfg);
 /* Decodes buf[0..len) (a whole trace, or consecutive pieces of one: a message may not span
  * pieces); calls cb for every message, good or bad. Returns 0, or cb's stop value. */
 int nxd_decode(nxd_t *d, const uint8_t *buf, size_t len, nxd_cb cb, void *ctx);
+/* The same for a trace given in consecutive pieces of any size (read in chunks: memory
+ * independent of the trace's length): a message may span pieces; the decoder keeps the
+ * bytes of one begun at the end of a piece (fewer than 64) and the sources' times across
+ * calls. more: further pieces follow (the last call passes false, with len 0 if need be),
+ * so a message cut off by the end of a piece waits for the next one instead of being
+ * NXD_TRUNCATED. The messages, their offsets and times are exactly those of nxd_decode of
+ * the whole trace; m->bytes is valid during the callback only. After a stop value (cb
+ * returned non-zero) the stream cannot be resumed. */
+int nxd_decode_stream(nxd_t *d, const uint8_t *buf, size_t len, bool more, nxd_cb cb, void *ctx);
 const char *nxd_tcode_name(unsigned tcode);
 const char *nxd_field_name(enum nxd_field f);
 #endif

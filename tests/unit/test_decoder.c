@@ -5,7 +5,10 @@
 #include "elements.h"
 #include "nexus.h"
 #include "nexus_decode.h"
+#include "trace_in.h"
+#include "cli_util.h"
 #include "ts_test.h"
+#include <stdlib.h>
 #include <unistd.h>
 
 typedef struct coll { nxd_msg_t m[64]; unsigned n; } coll_t;
@@ -119,6 +122,123 @@ TS_TEST(random_bytes_survive) {
             }
         }
     }
+}
+
+/* nxd_decode_stream: a trace given in pieces of any size (1 byte, around the 64-byte message
+ * limit, random, empty ones) decodes to exactly the messages of nxd_decode of the whole
+ * trace - offsets, lengths, bytes, statuses, errors, fields, times - and the same counts,
+ * on well-formed traces (messages spanning pieces), random bytes (corrupt, truncated) and
+ * runs without a message end (messages longer than 64 bytes, resync inside the carry) */
+typedef struct smsg { nxd_msg_t m; uint8_t b[NXD_MAX_MSG]; } smsg_t;
+typedef struct scoll { smsg_t *m; unsigned n, cap; } scoll_t;
+static int scollect(void *ctx, const nxd_msg_t *m) {
+    scoll_t *c = ctx;
+    if (c->n < c->cap) { c->m[c->n].m = *m; memcpy(c->m[c->n].b, m->bytes, m->len); c->n++; }
+    return 0;
+}
+TS_TEST(stream_pieces_equal_whole) {
+    static uint8_t b[6000];
+    static smsg_t whole[3000], part[3000];
+    static const uint8_t ex[] = {0x8c, 0x00, 0x01, 0x00, 0x00, 0x07, 0x1c, 0x61, 0xe0, 0x64, 0x14, 0x34, 0x49, 0x97, 0xff};
+    uint32_t x = 777;
+    for (int flavour = 0; flavour < 3; flavour++) {
+        size_t n = sizeof b;
+        for (size_t i = 0; i < n; i++) {
+            x = x * 1103515245u + 12345u;
+            uint8_t r = (uint8_t)(x >> 16);
+            if (flavour == 0) b[i] = ex[i % sizeof ex];                      /* well-formed messages */
+            else if (flavour == 1) b[i] = r;                                 /* anything */
+            else b[i] = (r & 0xFC) | ((x >> 8) % 97 == 0 ? 3 : (r & 1));     /* message ends rare: long runs */
+        }
+        for (unsigned sb = 0; sb <= 4; sb += 4) {
+            nxd_cfg_t cfg = {sb, 40};
+            nxd_t d, e;
+            nxd_init(&d, &cfg);
+            d.offset = 5;
+            scoll_t cw = {whole, 0, 3000};
+            nxd_decode(&d, b, n, scollect, &cw);
+            TS_ASSERT(cw.n > 20 && cw.n < 3000);
+            static const size_t sizes[] = {1, 2, 3, 7, 63, 64, 65, 127, 128, 129, 1000, 6000, 0};
+            for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
+                nxd_init(&e, &cfg);
+                e.offset = 5;
+                scoll_t cp = {part, 0, 3000};
+                size_t at = 0;
+                while (at < n) {
+                    size_t len = sizes[k];
+                    if (!len) { x = x * 1103515245u + 12345u; len = (x >> 16) % 150; }   /* random, some empty */
+                    if (len > n - at) len = n - at;
+                    nxd_decode_stream(&e, b + at, len, true, scollect, &cp);
+                    at += len;
+                }
+                nxd_decode_stream(&e, NULL, 0, false, scollect, &cp);
+                TS_ASSERT_EQ_U(cp.n, cw.n);
+                TS_ASSERT_EQ_U(e.messages, d.messages);
+                TS_ASSERT_EQ_U(e.bad, d.bad);
+                TS_ASSERT_EQ_U(e.skipped, d.skipped);
+                TS_ASSERT_EQ_U(e.offset, d.offset);
+                for (unsigned i = 0; i < cw.n; i++) {
+                    const nxd_msg_t *a = &cw.m[i].m, *p = &cp.m[i].m;
+                    TS_ASSERT_EQ_U(p->offset, a->offset);
+                    TS_ASSERT_EQ_U(p->len, a->len);
+                    TS_ASSERT(!memcmp(cp.m[i].b, cw.m[i].b, a->len));
+                    TS_ASSERT_EQ_U(p->status, a->status);
+                    TS_ASSERT((!a->error && !p->error) || (a->error && p->error && !strcmp(a->error, p->error)));
+                    TS_ASSERT_EQ_U(p->tcode, a->tcode);
+                    TS_ASSERT_EQ_U(p->src, a->src);
+                    TS_ASSERT_EQ_U(p->tics_valid, a->tics_valid);
+                    TS_ASSERT_EQ_U(p->tics, a->tics);
+                    TS_ASSERT_EQ_U(p->fmask, a->fmask);
+                    for (unsigned f = 0; f < NXF__COUNT; f++)
+                        if (a->fmask >> f & 1u) TS_ASSERT_EQ_U(p->f[f], a->f[f]);
+                }
+            }
+            TS_ASSERT(flavour != 2 || d.bad > 0);
+        }
+    }
+}
+
+/* ts_trace_in (check's reader of trace.rtd in pieces): the messages of the file equal
+ * nxd_decode of the whole; a wrapped trace starts after the first byte with MSEO 11 even when
+ * it lies beyond the first read buffer (cli_util.h ts_wrap_start gives the expected offset) */
+TS_TEST(trace_in_pieces_and_wrap_start) {
+    static uint8_t b[TS_TRACE_IN_BUF + 9000];
+    static smsg_t whole[3000], part[3000];
+    static const uint8_t ex[] = {0x8c, 0x00, 0x01, 0x00, 0x00, 0x07, 0x1c, 0x61, 0xe0, 0x64, 0x14, 0x34, 0x49, 0x97, 0xff};
+    size_t n = sizeof b, lead = TS_TRACE_IN_BUF + 100;
+    for (size_t i = 0; i < n; i++) b[i] = i < lead ? 0x04 : ex[(i - lead) % sizeof ex];    /* no message end before lead */
+    char path[] = "/tmp/ts_trace_in_XXXXXX";
+    int fd = mkstemp(path);
+    TS_ASSERT(fd >= 0);
+    TS_ASSERT(write(fd, b, n) == (ssize_t)n);
+    close(fd);
+    nxd_cfg_t cfg = {0, 40};
+    for (int wrapped = 0; wrapped <= 1; wrapped++) {
+        size_t start = wrapped ? ts_wrap_start(b, n) : 0;
+        TS_ASSERT(!wrapped || start > lead);
+        nxd_t d;
+        nxd_init(&d, &cfg);
+        d.offset = start;
+        scoll_t cw = {whole, 0, 3000}, cp = {part, 0, 3000};
+        nxd_decode(&d, b + start, n - start, scollect, &cw);
+        ts_trace_in_t *t = malloc(sizeof *t);
+        TS_ASSERT(t && !ts_trace_in_open(t, path, &cfg, wrapped));
+        TS_ASSERT_EQ_U(t->start, start);
+        while (!t->done) ts_trace_in_step(t, 333, scollect, &cp);
+        TS_ASSERT_EQ_U(t->end, n);
+        ts_trace_in_close(t);
+        free(t);
+        TS_ASSERT(cw.n > 100);
+        TS_ASSERT_EQ_U(cp.n, cw.n);
+        for (unsigned i = 0; i < cw.n; i++) {
+            TS_ASSERT_EQ_U(cp.m[i].m.offset, cw.m[i].m.offset);
+            TS_ASSERT_EQ_U(cp.m[i].m.len, cw.m[i].m.len);
+            TS_ASSERT_EQ_U(cp.m[i].m.status, cw.m[i].m.status);
+            TS_ASSERT_EQ_U(cp.m[i].m.tics, cw.m[i].m.tics);
+            TS_ASSERT(!memcmp(cp.m[i].b, cw.m[i].b, cw.m[i].m.len));
+        }
+    }
+    unlink(path);
 }
 
 TS_TEST(bad_config_rejected) {
