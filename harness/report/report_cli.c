@@ -16,6 +16,7 @@
 #include "run_folder.h"
 #include <sys/stat.h>
 #include "src_lines.h"
+#include "trace_in.h"
 #include "ts_file.h"
 #include <unistd.h>
 #include <errno.h>
@@ -127,6 +128,11 @@ static const char *sym_of(void *syms, uint64_t addr, uint64_t *start) {
     return s->name;
 }
 
+static void trace_in_free(ts_trace_in_t *t) {
+    ts_trace_in_close(t);
+    free(t);
+}
+
 int ts_report_main(int argc, char **argv) {
     const char *format = "text", *out_path = NULL, *elf = NULL, *cfg_path = NULL, *fields = NULL, *input = NULL;
     bool compensate = false;
@@ -181,25 +187,33 @@ int ts_report_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: %s\n", err);
         return EXIT_USAGE;
     }
+    /* the trace is decoded in pieces (trace_in.h): what report holds of it is one buffer */
     size_t len;
-    uint8_t *data = (uint8_t *)ts_read_file(path, &len, err, sizeof err);
-    if (!data) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
+    {
+        FILE *probe = ts_fopen_input(path, err, sizeof err);   /* a regular file only */
+        struct stat st;
+        if (!probe) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
+        len = fstat(fileno(probe), &st) ? 0 : (size_t)st.st_size;
+        fclose(probe);
+    }
+    ts_trace_in_t *tin = calloc(1, sizeof *tin);   /* closed and freed on every way out */
+    if (!tin) { fprintf(stderr, "tracesim: out of memory\n"); return EXIT_HOST; }
     if (ra.is_dir || elf) {                  /* the run's ELF, or a check of --elf against it */
         int er = ts_run_elf(ra.run_dir, elf, elf_found, sizeof elf_found, err, sizeof err);
-        if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); free(data); return EXIT_NO_FILE; }
+        if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); trace_in_free(tin); return EXIT_NO_FILE; }
         if (er) elf = elf_found;
         else fprintf(stderr, "tracesim: warning: %s: functions by address\n", err);
     }
     if (compensate && !elf) {
         fprintf(stderr, "tracesim: --compensate needs the run's ELF (the perf hooks' addresses): give --elf\n");
-        free(data);
+        trace_in_free(tin);
         return EXIT_USAGE;
     }
     unsigned harts;
     bool harts_known;
     if (ts_trace_harts(path, &srcbits, &tssize, hart, &harts, &harts_known, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
-        free(data);
+        trace_in_free(tin);
         return EXIT_USAGE;
     }
     static perf_header_t cfgh[PERF_MAX_CORES];
@@ -207,18 +221,24 @@ int ts_report_main(int argc, char **argv) {
     unsigned cfg_channel = 6;
     if (cfg_path && (ncfg = ts_read_perf_config(cfg_path, cfgh, PERF_MAX_CORES, &cfg_channel, err, sizeof err)) < 0) {
         fprintf(stderr, "tracesim: %s\n", err);
-        free(data);
+        trace_in_free(tin);
         return EXIT_NO_FILE;
     }
     if (perf_channel < 0) perf_channel = (int)cfg_channel;
     ts_trace_info_t ti;                      /* a wrapped buffer: decode from the first message end */
     ts_trace_info(path, &ti);
-    size_t start = ti.wrapped ? ts_wrap_start(data, len) : 0;
+    nxd_cfg_t cfg = {(unsigned)srcbits, (unsigned)tssize};
+    if (ts_trace_in_open(tin, path, &cfg, ti.wrapped)) {
+        fprintf(stderr, "tracesim: cannot read %s\n", path);
+        trace_in_free(tin);
+        return EXIT_NO_FILE;
+    }
+    size_t start = (size_t)tin->start;
     if (ti.wrapped) ts_wrap_note(path, &ti, start);
     elf_syms_t syms;
     if (elf && elf_syms_load(&syms, elf, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
-        free(data);
+        trace_in_free(tin);
         return EXIT_NO_FILE;
     }
     /* the hooks' cost: the run folder's ground truth beside the trace */
@@ -234,7 +254,7 @@ int ts_report_main(int argc, char **argv) {
         if (have_gt || compensate) {
             if (hc_load(&hc, run_dir, &syms, err, sizeof err)) {
                 fprintf(stderr, "tracesim: %s%s\n", compensate ? "--compensate: " : "note: instrumentation cost not measured: ", err);
-                if (compensate) { elf_syms_free(&syms); free(data); return EXIT_NO_FILE; }
+                if (compensate) { elf_syms_free(&syms); trace_in_free(tin); return EXIT_NO_FILE; }
             } else {
                 have_hc = true;
             }
@@ -252,10 +272,6 @@ int ts_report_main(int argc, char **argv) {
     rc.hart = hart;
 
     /* bytes -> messages -> elements -> perf records -> profile */
-    nxd_cfg_t cfg = {(unsigned)srcbits, (unsigned)tssize};
-    nxd_t d;
-    nxd_init(&d, &cfg);
-    d.offset = start;
     perf_dec_cb_t cb = {&rc, r_header, r_record, r_error};
     perf_dec_t *pd = malloc(sizeof *pd);
     ts_elem_stage_t *es = malloc(sizeof *es);
@@ -268,7 +284,8 @@ int ts_report_main(int argc, char **argv) {
     perf_dec_init(pd, (unsigned)perf_channel, &cb);
     for (int k = 0; k < ncfg; k++) perf_dec_set_config(pd, &cfgh[k]);
     ts_elem_init(es, elem_to_perf, pd);
-    nxd_decode(&d, data + start, len - start, ts_elem_from_msg, es);
+    ts_trace_in_all(tin, ts_elem_from_msg, es);
+    len = (size_t)tin->end;
     ts_elem_eot(es, len);
     if (ti.stopped || (ti.found && len < ti.bytes)) perf_dec_ended_early(pd);   /* stopped on wrap or the file was cut: a pending low word may have lost its high part */
     perf_dec_finish(pd);
@@ -386,6 +403,6 @@ done:
     if (elf) elf_syms_free(&syms);
     if (have_hc) hc_free(&hc);
     src_lines_close(sl);
-    free(data);
+    trace_in_free(tin);
     return status;
 }

@@ -1,6 +1,6 @@
-/* trace_in.h - a trace file decoded in pieces (nxd_decode_stream), so that what a checker
- * holds of the trace is one read buffer, not the file: `tracesim check` reads trace.rtd this
- * way (ground_truth.c, perf_stream.c). */
+/* trace_in.h - a trace file decoded in pieces (nxd_decode_stream), so that what a command
+ * holds of the trace is one read buffer, not the file: `tracesim check` (ground_truth.c,
+ * perf_stream.c) and `tracesim report` read trace.rtd this way. */
 #ifndef TS_TRACE_IN_H
 #define TS_TRACE_IN_H
 #include "nexus_decode.h"
