@@ -1,4 +1,4 @@
-# `cmake --install build --prefix P` (README "Your own firmware"):
+# `cmake --install build --prefix P` (docs/getting-started.md "Your own firmware"):
 #   P/bin/tracesim, P/bin/tracesim-sc (when SystemC is found)
 #   P/share/tracesim/waves/   views, filters and scripts of `tracesim waves` (found relative
 #                             to the running binary: bin/../share/tracesim/waves)

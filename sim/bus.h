@@ -59,7 +59,7 @@
 
 enum bus_status { BUS_OK, BUS_ERR, BUS_WAIT };
 
-/* what became of an ITC stimulus store (itc.csv's status column, README "Run folder"):
+/* what became of an ITC stimulus store (itc.csv's status column, docs/reference/run-folder.md):
  * accepted by the encoder; dropped on a full FIFO (teStallEnable 0); made after the sink
  * stopped on wrap (the encoder, or the funnel, discards it); dropped because the encoder was
  * not tracing it (teEnable/teTracing clear, channel not in itcTraceEnable, mode 0) */

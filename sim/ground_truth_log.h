@@ -1,5 +1,5 @@
 /* ground_truth_log.h - what the simulated hardware really did, for checking decoded traces
- * (README "Running firmware"): itc.csv (every ITC store the firmware made, with its status:
+ * (docs/commands/run.md): itc.csv (every ITC store the firmware made, with its status:
  * traced or why not), counters.csv
  * (every counter CSR read and timestamp-register load), flow.csv (calls, returns, traps,
  * mrets), hooks.csv (every entry into a perf hook function, by a call or a sibling/tail jump,
@@ -96,7 +96,7 @@ void gt_log_trace_event(gt_log_t *g, uint64_t cycle, int hart, const char *event
 void gt_log_itc(gt_log_t *g, uint64_t cycle, unsigned hart, unsigned stim, unsigned off,
                 unsigned size, uint32_t value, int status);
 /* stm.csv row: a software trace port event of `cycle` (its commit cycle); status "traced",
- * "lost" or "off" (README "Software trace port") */
+ * "lost" or "off" (docs/firmware/software-trace.md) */
 void gt_log_stm(gt_log_t *g, uint64_t cycle, unsigned hart, unsigned id, uint32_t value,
                 const char *status);
 /* counters.csv row for a load of a timestamp register; name as in counters.csv */

@@ -1,5 +1,5 @@
 /* hang.h - hang detection: a run in which every hart is stuck for good ends with exit status
- * TS_EXIT_HANG (127) instead of running to the cycle limit (README "Running firmware").
+ * TS_EXIT_HANG (127) instead of running to the cycle limit (docs/commands/run.md).
  *
  * A hart is stuck when it
  *   - keeps retiring one control-transfer instruction at one pc (`j .`, `c.j .`,

@@ -578,7 +578,7 @@ static int cmd_run(int argc, char **argv) {
                         "%.2f s, %.2f M cycles/s; run folder %s\n",
                 stop == SOC_EXIT ? "exit" : "stopped, status", rc, soc.cycle, instret, ipc,
                 secs, (double)soc.cycle / secs / 1e6, dir);
-    if (!cfg.quiet) {                           /* what the trace lacks (README "Lost perf data") */
+    if (!cfg.quiet) {                           /* what the trace lacks (docs/lost-data.md) */
         ts_losses_t loss;
         char lerr[512];
         if (ts_losses_read(dir, -1, &loss, lerr, sizeof lerr)) fprintf(stderr, "tracesim: warning: %s\n", lerr);

@@ -2,7 +2,7 @@
  *
  * trace.rtd: the sink image, oldest byte first (SRAM sink: the SRAM from the oldest byte; SBA
  * sink: the RAM buffer [base, limit + width), unrolled at WP if it wrapped). trace.json: the
- * settings and counts a decoder needs (format tracesim-trace-1; README "The trace subsystem").
+ * settings and counts a decoder needs (format tracesim-trace-1; docs/reference/trace-registers.md).
  */
 #ifndef TS_RUN_OUTPUTS_H
 #define TS_RUN_OUTPUTS_H

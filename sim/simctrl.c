@@ -1,6 +1,6 @@
 /* simctrl.c - simulation-control block; see simctrl.h.
  *
- * Host file I/O is a sandbox for firmware nobody reviewed (README "Bad input", threat model):
+ * Host file I/O is a sandbox for firmware nobody reviewed (docs/internals.md "Untrusted input", threat model):
  * FILE_CMD writes only inside RUN/host/, a folder the simulator itself never writes, opened
  * once with O_NOFOLLOW and then used as a directory descriptor (openat), so no name can reach
  * another folder and a symlink planted for RUN/host is refused. The name must be in RAM byte

@@ -99,7 +99,7 @@ static void hook_ts_read(void *ctx, unsigned hart, uint32_t pc, const char *reg,
 }
 
 /* --record-trace-bus: one line per access to a trace page and per SBA word (the format:
- * README "SystemC/TLM-2.0", "Replay"; sim/systemc/ts_replay_test.cpp reads it) */
+ * docs/commands/tracesim-sc.md, "Replay"; sim/systemc/ts_replay_test.cpp reads it) */
 static void hook_trace_access(void *ctx, unsigned hart, uint32_t addr, unsigned size, bool we, uint32_t val,
                               int st) {
     soc_t *s = ctx;

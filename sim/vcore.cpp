@@ -66,7 +66,7 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     // the core's CSR flops (rtl_model/core/ts_core.sv), read in place: Verilator keeps them as
     // members of the root (they feed CSR reads; if a Verilator version renamed or removed one,
     // this file would stop compiling). An output port carrying them cost 21 host instructions
-    // per cycle (README "Performance").
+    // per cycle (docs/performance.md).
     Vts_soc_top___024root *r = t->rootp;
     p.priv = &r->ts_soc_top__DOT__u_core__DOT__priv_q;
     p.mstatus_mie = &r->ts_soc_top__DOT__u_core__DOT__mstatus_mie_q;

@@ -4,7 +4,7 @@
 # written by the firmware, see gt_flow.c):
 #  * counters.csv holds exactly the firmware's counter CSR and timestamp register reads, in
 #    order, with their pcs (labels in the firmware) and values (as the firmware read them);
-#  * the cycles are those of README "Running firmware" (the clock of itc.csv and of simctrl
+#  * the cycles are those of docs/commands/run.md (the clock of itc.csv and of simctrl
 #    CYCLE_LO): strictly increasing; each row's cycle lies strictly between the CYCLE_LO
 #    values that loads just before and just after the read returned to the firmware; mcycle
 #    reads its own row's cycle (it counts the cycles before the reading instruction's commit

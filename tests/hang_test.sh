@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# hang_test.sh BUILD_DIR CASE [SIM] - run semantics (README "Running firmware"; sim/hang.h).
+# hang_test.sh BUILD_DIR CASE [SIM] - run semantics (docs/commands/run.md; sim/hang.h).
 # SIM is tracesim (default), tracesim-sc, or --systemc (tracesim run --systemc). Each hang case runs with the default cycle limit
 # (10^9) and must end with status 127, exit_reason hang, one stderr line per hart naming the
 # pc and function (both taken from the ELF's symbol table with nm) and the hang's kind, and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# host_io_test.sh BUILD_DIR - firmware host file I/O is a sandbox (README "Host file I/O").
+# host_io_test.sh BUILD_DIR - firmware host file I/O is a sandbox (docs/reference/memory-map.md "Host file I/O").
 # firmware/tests/host_io.c writes the simulator's own file names and a name planted in
 # RUN/host as a symlink to a file outside, tries paths and bad names, then appends 4 KiB
 # chunks until the budget (--host-io-limit 64K) stops it. Checks:

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # losses_test.sh BUILD_DIR CASE - every loss stated, with its size, wherever a user looks
-# (README "Lost perf data: overflow gaps and wrapped buffers"). The sizes are counted here,
+# (docs/lost-data.md). The sizes are counted here,
 # independently, from the run's ground truth (itc.csv's status column, trace.json, stats.txt):
 #   stop_sram  firmware/examples/manual.elf with a 1 KiB SRAM sink (the perf library sets
 #              stop-on-wrap): itc.csv has the stores after the stop (after_stop, every one at

@@ -1,5 +1,5 @@
 #!/bin/sh
-# mh_fw_test.sh BUILD CASE N - the several-harts firmware (README "Several harts (firmware)") run with
+# mh_fw_test.sh BUILD CASE N - the several-harts firmware (docs/firmware/bsp.md) run with
 # tracesim run --harts N, checked by exit status, UART text and the run folder's ground
 # truth (itc.csv, trace.json, the decoded trace). CASE:
 #   api              firmware/tests/mh_api.c: every check passes, lines of all harts whole

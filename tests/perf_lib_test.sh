@@ -82,7 +82,7 @@ two_wraps)
   # the same program with 16-bit and with 12-bit programmable counters (the same code path and
   # timing: both are read with one csrr):
   # at 12 bits the counter wraps twice between the two records, and the decoded delta is the
-  # true count modulo 4096 - nothing in the data can tell (README "Counter wrap")
+  # true count modulo 4096 - nothing in the data can tell (docs/firmware/perf-library.md)
   elf=$fw/tests/perf_wrap2.elf
   run "$elf" --hpm-width 16; d16=$(csv | sed -n 2p | cut -d, -f10)
   "$t" check "$runs" > /dev/null || fail "check failed at 16 bits"

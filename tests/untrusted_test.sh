@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # untrusted_test.sh BUILD_DIR CASE - nothing from a firmware ELF or a run folder is executed or
-# interpreted by a shell or Tcl (README "Bad input", threat model). Every case plants canaries:
+# interpreted by a shell or Tcl (docs/internals.md "Untrusted input", threat model). Every case plants canaries:
 # hostile strings that would create a file if anything ran them; the file must never appear.
 #   tcl_markers  fib.elf with `fib` renamed (objcopy --redefine-sym) to Tcl/shell attacks:
 #                braces, brackets, $, backquotes, quotes, semicolons, a backslash, a newline,

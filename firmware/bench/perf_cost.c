@@ -2,7 +2,7 @@
  * of N calls is bracketed with simctrl MARKs (marks.csv has the cycle and instret of each),
  * and the same loop calling an empty function instead is subtracted. Built per count type
  * and counter list (perf_config.h); tests/bench/perf_cost.sh runs the variants and prints
- * the table of the README.
+ * the table of docs/firmware/perf-library.md.
  *   marks 1/2: N perfWriteCntrs()        marks 3/4: N calls of an empty function
  *   marks 5/6: N calls of an instrumented empty function (an entry and an exit record each)
  *   marks 7/8: N calls of the same function while recording is off (the hook's early exit)

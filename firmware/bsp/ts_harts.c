@@ -1,6 +1,6 @@
 /* ts_harts.c - several harts: the parking loop of harts 1..7, ts_hart_start/join, the bakery
- * lock, the barrier and line-locked stdout (API and rules in ts_harts.h, README "Several
- * harts").
+ * lock, the barrier and line-locked stdout (API and rules in ts_harts.h,
+ * docs/firmware/bsp.md).
  *
  * Start-up cost on a single-hart run: nothing here runs before main(), and the state lives
  * in the non-zeroed .preserve section, so hart 0's start-up copies and clears what it

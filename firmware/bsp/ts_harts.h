@@ -1,6 +1,6 @@
 /* ts_harts.h - several harts on the tracesim SoC (tracesim run --harts N): hart numbers,
  * starting a function on another hart, a lock and a barrier without the A extension.
- * README "Several harts (firmware)" describes the boot protocol and the memory layout.
+ * docs/firmware/bsp.md describes the boot protocol and the memory layout.
  *
  * Boot: every hart starts at the ELF entry. Hart 0 initialises the C runtime and runs
  * main(); every other hart parks in wfi with only the machine software interrupt enabled

@@ -1,4 +1,4 @@
-/* events.c - one event of each kind, for `tracesim overhead`'s per-event table (README
+/* events.c - one event of each kind, for `tracesim overhead`'s per-event table (docs/performance.md
  * "What an event costs"): ROUNDS rounds of a small computation, each followed by one event of
  * the kind EVENT selects. Every variant sets up the same (the perf library with 1 counter
  * into the SRAM sink, ITC channel 5 enabled, stmEnable, tracing on) and ends the same

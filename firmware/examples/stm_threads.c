@@ -1,5 +1,5 @@
-/* stm_threads.c - software trace events from a tiny cooperative scheduler (README "Software
- * trace port"): three named threads take turns; a switch loads the next thread's tp, which
+/* stm_threads.c - software trace events from a tiny cooperative scheduler
+ * (docs/firmware/software-trace.md): three named threads take turns; a switch loads the next thread's tp, which
  * `tracesim run --stm-thread-switch` turns into THREAD_SWITCH events (value = the new tp).
  *
  * Each thread's tp is the address of its control block, which starts with the thread's own

@@ -208,8 +208,8 @@ static __attribute__((noinline)) uint64_t read_counter_any(const perf_core_t *c,
  * write_<type>2 (entry/exit: two); perf_core.write1/write2 point to the core's, so the count
  * type costs one indirect jump per record and no test. Both continue in write_<type>_cntrs
  * (a tail call). All of them are leaf functions without a stack frame; interrupts are off
- * from the type byte to the last counter. Written for our core's timing (README "Pipeline and
- * timing"): the likely way is the fall-through of forward branches; wide counters are read
+ * from the type byte to the last counter. Written for our core's timing (docs/internals.md
+ * "Pipeline and timing"): the likely way is the fall-through of forward branches; wide counters are read
  * without a backward branch (perf_counter_read); every counter has its slot at a fixed
  * offset (slot[n]); the programmable counters, in the usual case one run of wide counters
  * (hpm_run + 3 .. hpm_last), are written by straight-line code entered once per record

@@ -5,7 +5,7 @@
  * plus a few documented extensions (perfGetTraceStatus, perfErrorString).
  *
  * Written from SiFive's manual and ../shared/spec/trace-hw-facts.md section 5; where the
- * original library is wrong, this one follows the manual (see README "The perf library").
+ * original library is wrong, this one follows the manual (see docs/firmware/perf-library.md).
  *
  * Every function returns 0 on success or one of the PERF_ERR_* codes below.
  * Link with libtsperf.a (built without -finstrument-functions). */
@@ -109,7 +109,7 @@ enum perfError {
     PERF_ERR_BUSY = 15,          /* perfWriteTrace: another hart still records into the shared funnel sink */
 };
 
-/* Several harts (README "Several harts (firmware)"): one hart calls perfInit(N, 1)
+/* Several harts (docs/firmware/bsp.md): one hart calls perfInit(N, 1)
  * before any other hart uses the library; then every hart (mhartid < N) calls its own
  * perfXXXInit, perfTraceOn/Off and records. With the funnel, the first perfXXXInit of any
  * hart resets every encoder to the defaults once and sets up the funnel and the one shared

@@ -12,7 +12,7 @@
  * until a stop with RESET.
  *
  * Events. Types 0 (general) and 1 (cache) go through the platform table
- * rtl_model/regs/sbi_events.def (the same table the perf library and the README use):
+ * rtl_model/regs/sbi_events.def (the same table the perf library and the docs use):
  * CPU_CYCLES only on counter 0, INSTRUCTIONS only on counter 2, the others on any
  * programmable counter with the table's mhpmevent value; an event the table marks as not
  * supported, or a cache event it does not list, gives SBI_ERR_NOT_SUPPORTED. Type 2 (raw):

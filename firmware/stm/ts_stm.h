@@ -1,5 +1,5 @@
-/* ts_stm.h - the software trace port (Open SoC Debug STM) for firmware: README "Software trace
- * port". Numbers from rtl_model/regs/stm.def. An event is one CSR write; a0 carries the value.
+/* ts_stm.h - the software trace port (Open SoC Debug STM) for firmware:
+ * docs/firmware/software-trace.md. Numbers from rtl_model/regs/stm.def. An event is one CSR write; a0 carries the value.
  *
  * Emitting (M-mode only; from S or U mode the CSR write is an illegal instruction):
  *   ts_stm_event(id, value)      always inlined: `mv a0, <value>` (or whatever instruction

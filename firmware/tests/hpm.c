@@ -1,6 +1,6 @@
 /* hpm.c - the HPM counters count exactly what the core does. Each case programs counters,
  * runs a hand-written instruction sequence and compares the counts with values worked out
- * from the sequence and the core's documented behaviour (README "Pipeline and timing").
+ * from the sequence and the core's documented behaviour (docs/internals.md "Pipeline and timing").
  * The program probes the counter width, so the same ELF also runs with --hpm-width 12. */
 #include <stdint.h>
 #include "bsp.h"

@@ -1,5 +1,5 @@
-/* perf_hdr_quirk.c - a perf header against the hardware (`tracesim check`, README "Checking
- * perf records against the ground truth"): a stand-in for SiFive's own library, whose header
+/* perf_hdr_quirk.c - a perf header against the hardware (`tracesim check`,
+ * docs/commands/check.md): a stand-in for SiFive's own library, whose header
  * defines a programmed counter as type 0, code 0, 1 bit. It programs mhpmevent4 with raw
  * event 0x600 (loads | stores), writes a Raw header for cycle (counter 0) and counter 4, and
  * five manual records through its own perfWriteCntrs. QUIRK=1: counter 4's definition is

@@ -1,4 +1,4 @@
-/* stm_atomic.c - the software trace port's atomicity (README "Software trace port"): N events
+/* stm_atomic.c - the software trace port's atomicity (docs/firmware/software-trace.md): N events
  * (id, value(id)) while the machine timer interrupts every few dozen cycles, at a varying
  * phase; the interrupt entry clobbers a0 (the BSP saves it, reads mcause into it and restores
  * it by a load) and the handler also writes junk into a0. tests/stm/atomic_test.sh checks in

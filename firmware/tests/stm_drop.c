@@ -1,4 +1,4 @@
-/* stm_drop.c - the port has no back-pressure (README "Software trace port"): run with
+/* stm_drop.c - the port has no back-pressure (docs/firmware/software-trace.md): run with
  * --itc-depth 1. burst() emits 24 events in straight-line code (csrwi, one instruction
  * each), twice with the same code: first with the encoder tracing and stmEnable (the FIFO of
  * one entry fills, events are lost), then with stmEnable 0 (every event `off`). The firmware

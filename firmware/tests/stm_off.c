@@ -1,5 +1,5 @@
-/* stm_off.c - events that become no message are `off` in stm.csv (README "Software trace
- * port"), and only the ones while everything is on are `traced`. Ids in order:
+/* stm_off.c - events that become no message are `off` in stm.csv
+ * (docs/firmware/software-trace.md), and only the ones while everything is on are `traced`. Ids in order:
  *   1  encoder in reset (after boot)          off
  *   2  encoder set up and tracing, stmEnable 0 off
  *   3  stmEnable 1                             traced

@@ -1,5 +1,5 @@
-/* stm_tp.c - THREAD_SWITCH tracking of tp and the CSR's corner cases (README "Software trace
- * port"); tests/stm/tp_test.sh runs it with and without --stm-thread-switch and lists what
+/* stm_tp.c - THREAD_SWITCH tracking of tp and the CSR's corner cases
+ * (docs/firmware/software-trace.md); tests/stm/tp_test.sh runs it with and without --stm-thread-switch and lists what
  * stm.csv must hold. Between the marks 1 and 2 tp is written by mv, li (lui + addi), addi, a
  * load and c.mv, then restored (picolibc's TLS pointer: nothing here calls into the C library
  * while tp is changed). Then, with a0 = 0x0badcafe unless said otherwise:

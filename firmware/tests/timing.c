@@ -1,4 +1,4 @@
-/* timing.c - the core's documented timing (README "Core timing"), checked with mcycle.
+/* timing.c - the core's documented timing (docs/internals.md "Pipeline and timing"), checked with mcycle.
  *
  * Each case reads mcycle, runs a block, reads mcycle again. Two back-to-back reads differ by
  * 1 (the second read's own cycle), so a block that costs C cycles gives C + 1. The expected

@@ -20,7 +20,7 @@
  * corrupt message (bytes of two messages interleaved would make one), and no source that is
  * not a hart of the run. A wrapped trace holds a suffix of each hart's rows.
  *
- * Software trace port events (README "Software trace port"; elements.h ts_stm_from_msg) are
+ * Software trace port events (docs/firmware/software-trace.md; elements.h ts_stm_from_msg) are
  * not ITC stores: stm.csv lists every port event (cycle, hart, id, value, status). Each hart's
  * decoded events must be its `traced` rows, in order, with id and value, every timestamp the
  * row's cycle plus the same constant as the ITC stores' (an event is timestamped like an ITC

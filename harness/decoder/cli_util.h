@@ -69,7 +69,7 @@ typedef struct ts_itc_row { uint64_t cycle; unsigned hart, stim, off, size; uint
 bool ts_itc_row(const char *line, ts_itc_row_t *r);
 
 /* One data row of a run folder's stm.csv (`cycle,hart,0xid,0xvalue,status`, status traced,
- * lost or off; README "Software trace port"). true if the line is such a row. */
+ * lost or off; docs/firmware/software-trace.md). true if the line is such a row. */
 enum ts_stm_status { TS_STM_TRACED, TS_STM_LOST, TS_STM_OFF };
 typedef struct ts_stm_row { uint64_t cycle; unsigned hart, id; uint32_t value; enum ts_stm_status status; } ts_stm_row_t;
 bool ts_stm_row(const char *line, ts_stm_row_t *r);

@@ -29,7 +29,7 @@ enum ts_elem_type {
     TS_ELEM_CORRUPT,        /* a message that could not be decoded */
     TS_ELEM_TRUNCATED,      /* a message cut off by the end of the trace */
     TS_ELEM_EOT,            /* end of trace */
-    TS_ELEM_STM,            /* software trace port event (README "Software trace port") */
+    TS_ELEM_STM,            /* software trace port event (docs/firmware/software-trace.md) */
 };
 
 /* A software trace port event (rtl_model/regs/stm.def): a Data Acquisition message with

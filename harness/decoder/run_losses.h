@@ -1,5 +1,5 @@
 /* run_losses.h - what a run's trace lacks of what the firmware wrote, from the run folder's
- * ground truth (README "Lost perf data: overflow gaps and wrapped buffers"): itc.csv's status
+ * ground truth (docs/lost-data.md): itc.csv's status
  * column (every ITC store the firmware made: traced, dropped_fifo, after_stop, encoder_off),
  * trace.json (stop-on-wrap and its cycle, wrapped-over bytes) and stats.txt (the run's
  * cycles). One text for every command that shows a run: `tracesim run` (its summary on

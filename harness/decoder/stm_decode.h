@@ -1,4 +1,4 @@
-/* stm_decode.h - software trace port events (README "Software trace port") from generic trace
+/* stm_decode.h - software trace port events (docs/firmware/software-trace.md) from generic trace
  * elements (elements.h, TS_ELEM_STM): the text of `tracesim decode --format stm` and the
  * thread slices and instant events of the Chrome/Perfetto timeline (--format timeline).
  *

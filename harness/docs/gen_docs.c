@@ -1,6 +1,6 @@
-/* gen_docs.c - prints the README's register and event tables from the single-source
+/* gen_docs.c - prints the docs' register and event tables from the single-source
  * tables in rtl_model/regs/ (soc_map.def, hpm_events.def, sbi_events.def, sbi_fw_events.def, trace_regs.def, stm.def). tests/check_docs.sh compares
- * the README with this output, so the docs cannot drift from what the code uses. */
+ * the docs (README.md, docs/) with this output, so the docs cannot drift from what the code uses. */
 #include <stdio.h>
 #include <string.h>
 

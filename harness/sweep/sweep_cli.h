@@ -1,6 +1,6 @@
 /* sweep_cli.h - `tracesim sweep SPEC`: runs every point of a sweep spec (harness/sweep/
  * sweep_spec.h) with a local pool of workers or as a Slurm job array (sweep_run.h), one run
- * folder per point, and writes results.csv and summary.md (README "Sweeps"). */
+ * folder per point, and writes results.csv and summary.md (docs/commands/sweep.md). */
 #ifndef TS_SWEEP_CLI_H
 #define TS_SWEEP_CLI_H
 /* argv[0] is "sweep"; returns the exit status: 0 every point ok, 1 a point failed or did not

@@ -293,7 +293,7 @@ static int parse_baselines(ctx_t *c, const sj_value_t *base, const sj_value_t *n
     return 0;
 }
 
-/* NULL if key names a value a run writes (README "Run folder") for a figure of kind, else
+/* NULL if key names a value a run writes (docs/reference/run-folder.md) for a figure of kind, else
  * what the keys are: a key that names nothing would give an empty column in every point */
 static const char *known_key(enum sw_fig_kind kind, const char *key) {
     static const char *const stats[] = {"elf", "exit_reason", "exit_code", "cycles", "instret", "ipc", "sim_seconds",
@@ -322,7 +322,7 @@ static const char *known_key(enum sw_fig_kind kind, const char *key) {
     if (kind == FIG_STATS && !strncmp(key, "instret_hart", 12) && key[12] >= '0' && key[12] <= '9') return NULL;
     return kind == FIG_STATS ? "not a key of stats.txt (cycles, instret, ipc, exit_code, guest_errors, ...)"
          : kind == FIG_TRACE ? "not a key of trace.json (bytes, messages, itc_lost, wrapped, ...)"
-         : "not a column of events.csv (the event names of README \"HPM events\")";
+         : "not a column of events.csv (the event names of docs/reference/hpm-events.md)";
 }
 
 static int add_fig(ctx_t *c, const char *name, unsigned line, bool hidden) {

@@ -1,4 +1,4 @@
-/* sweep_spec.h - a sweep spec (JSON, see README "Sweeps") and the points it names.
+/* sweep_spec.h - a sweep spec (JSON, see docs/commands/sweep.md) and the points it names.
  *
  * A spec names the firmware (a template with {axis} placeholders), axes with values, the
  * `tracesim run` options of every point, of an axis and of an axis value, an optional

@@ -302,7 +302,7 @@ int ts_markers_write(const ts_markers_t *ms, const ts_waves_focus_t *fo, const c
           "# in GTKWave's log viewer (tracesim waves opens it) a click on the cycle moves the marker there\n", f);
     if (ms->outside)
         fprintf(f, "# %zu marker(s) outside the dumped stretches of the waves (waves_windows.csv) left out\n", ms->outside);
-    ts_losses_t loss;                  /* what the trace lacks (README "Lost perf data") */
+    ts_losses_t loss;                  /* what the trace lacks (docs/lost-data.md) */
     char lerr[256];
     if (!ts_losses_read(dir, -1, &loss, lerr, sizeof lerr)) ts_losses_print(f, "# loss: ", &loss);
     for (size_t i = 0; i < ms->n; i++) {

@@ -16,7 +16,7 @@
 // edge, exactly like the core's own CSRs. Events are reported one cycle late (ev_o describes
 // the cycle that ended at the last rising edge); see rtl_model/regs/hpm_events.def.
 //
-// Timing (cycles per instruction class) is documented in README.md ("Core timing").
+// Timing (cycles per instruction class) is documented in (docs/internals.md "Pipeline and timing").
 // Privilege: M, S and U modes with bare addressing (satp reads 0, sfence.vma is a no-op),
 // mstatus SIE/SPIE/SPP/MPP/MPRV/MXR/TVM/TW/TSR, medeleg/mideleg, the supervisor CSRs,
 // mcounteren/scounteren gating of the user counters, Sscofpmf's local counter overflow

@@ -1,6 +1,6 @@
 /* te.c - trace encoder model; see te.h.
  *
- * How the open questions of trace-hw-facts.md 8.2 are resolved here (and in the README):
+ * How the open questions of trace-hw-facts.md 8.2 are resolved here (and in docs/reference/trace-registers.md):
  *  1. ICT-WS Control(0,0) with a full timestamp is emitted when teTracing goes 0 -> 1 while
  *     the encoder is active and enabled (teInstruction is always 0 here), and after every
  *     overflow (following the Error message). Never periodically. When tracing stops

@@ -80,7 +80,7 @@ bool te_empty(const te_t *t);
 /* teControl as software reads it; true if a stimulus store would be accepted now */
 uint32_t te_control(const te_t *t);
 bool te_itc_ready(const te_t *t);
-/* a software trace port event (README "Software trace port") from the hart's core, in the
+/* a software trace port event (docs/firmware/software-trace.md) from the hart's core, in the
  * cycle after its commit and before this cycle's te_tick (so it gets the timestamp an ITC store
  * of its commit cycle gets). Never stalls: returns what became of it. */
 enum te_stm_status { TE_STMEV_TRACED, TE_STMEV_LOST, TE_STMEV_OFF };

@@ -18,7 +18,7 @@ public:
              const sc_core::sc_time &period = sc_core::sc_time(10, sc_core::SC_NS));
     ~ts_te_sc() override;
     te_t *model() { return te_; }
-    // Side band: an event of the hart's software trace port (README "Software trace port"),
+    // Side band: an event of the hart's software trace port (docs/firmware/software-trace.md),
     // shown by the core in `cycle` (it committed in the one before), which reaches the
     // encoder before that cycle's tick, as in sim/soc.c: the group first ticks every cycle
     // before `cycle` not ticked yet; an event for a cycle already ticked is an

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # sweep_spec_speed.sh BUILD_DIR - how long `tracesim sweep --list` takes to parse and plan a
 # spec with one axis of 100 000 and of 1 000 000 values (the most a sweep may have). Not a
-# test: it prints figures (README "Performance").
+# test: it prints figures (docs/performance.md).
 set -eu
 build=$1
 tmp=$(mktemp -d)

@@ -1,4 +1,4 @@
-# ---- the installed tree (README "Your own firmware"): tests/sdk/sdk_test.sh, one ctest per
+# ---- the installed tree (docs/getting-started.md "Your own firmware"): tests/sdk/sdk_test.sh, one ctest per
 # case, each on its own fresh install moved to another folder (label sdk)
 foreach(c files paths version version_tarball template_make template_cmake two_file sbi_payload waves readme no_pkgconfig no_toolchain)
   add_test(NAME sdk.${c} COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/sdk/sdk_test.sh ${CMAKE_BINARY_DIR} ${c})

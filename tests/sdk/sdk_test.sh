@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sdk_test.sh BUILD_DIR CASE - the installed tree (README "Your own firmware"). Every case
+# sdk_test.sh BUILD_DIR CASE - the installed tree (docs/getting-started.md "Your own firmware"). Every case
 # installs with `cmake --install BUILD_DIR --prefix` into a fresh temporary folder outside the
 # source tree, then moves the prefix elsewhere (the tree must be relocatable) and uses only
 # the moved tree: its tracesim, pkg-config modules, CMake package and template. Cases:

@@ -1,6 +1,6 @@
 #!/bin/sh
 # dec_test.sh BUILD_DIR CASE - the software trace port through the decoder and the checker
-# (README "Software trace port"):
+# (docs/firmware/software-trace.md):
 #   port          firmware/tests/stm_port.c (tests/stm/port_test.sh lists its events: ids 1..20
 #                 with id * 0x01010101, THREAD_SWITCH 0x80001000, id 5 with 0x80001000):
 #                 --format stm against that hand list, times one constant from stm.csv's

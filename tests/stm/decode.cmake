@@ -1,4 +1,4 @@
-# software trace port tests: decode (README "Software trace port")
+# software trace port tests: decode (docs/firmware/software-trace.md)
 #  * unit tests of the element decoding and the --format stm text from hand-encoded bytes;
 #  * dec_test.sh: --format stm, timeline and `tracesim check` on firmware runs, and check
 #    failing on tampered ground truth;

@@ -10,7 +10,7 @@
  *   Data Acquisition (TCODE 7 -> 0x1C): IDTAG, DATA [, TSTAMP];
  *   Ownership (TCODE 2 -> 0x08): PROCESS [, TSTAMP];
  *   ICT-WS Control `8c 00 01 00 00 07`: full timestamp 0x1000 (4.8).
- * A software event (README "Software trace port", stm.def): IDTAG = 0x40001 + 4 * id (bits
+ * A software event (docs/firmware/software-trace.md, stm.def): IDTAG = 0x40001 + 4 * id (bits
  * 1:0 = 01), THREAD_SWITCH: PROCESS = value << 5 | V 0 << 4 | PRV 3 << 2 | format 2, the
  * RISC-V Ownership layout (trace-hw-facts 4.7: context from bit 5). */
 #include "elements.h"

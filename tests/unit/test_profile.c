@@ -350,7 +350,7 @@ static void write_out(char *buf, size_t len, bool csv) {
     fclose(o);
 }
 
-/* Instrumentation cost (README "Profile"): main calls a; every record's hook spends 10 cycles
+/* Instrumentation cost (docs/commands/report.md): main calls a; every record's hook spends 10 cycles
  * before its cycle counter read and 20 after it. Intervals (cycles delta, hook cycles in it =
  * the previous record's post + this record's pre = 20 + 10):
  *   (1000, 1100] main: 100, 30;  (1100, 1300] a: 200, 30;  (1300, 1500] main: 200, 30.

@@ -391,7 +391,7 @@ TS_TEST(timestamp_prescale_and_reset) {
     te_free(&t);
 }
 
-/* Software trace port events (README "Software trace port"): id 6 -> Data Acquisition with
+/* Software trace port events (docs/firmware/software-trace.md): id 6 -> Data Acquisition with
  * IDTAG 0x40001 + 4 * 6 = 0x40019, THREAD_SWITCH -> Ownership with PROCESS = value << 5 |
  * V 0 << 4 | PRV 3 << 2 | format 2 (the layout SiFive's dqr reads: pid from bit 5). */
 TS_TEST(stm_messages_byte_exact) {

@@ -1,5 +1,5 @@
-/* oc.h - the optimised-code program of `tracesim check` (README "Checking perf records
- * against the ground truth"): two translation units built at -O1/-O2/-O3/-Os, with and
+/* oc.h - the optimised-code program of `tracesim check` (docs/commands/check.md): two
+ * translation units built at -O1/-O2/-O3/-Os, with and
  * without -flto, with -finstrument-functions, so that GCC inlines instrumented functions
  * (hooks called from the inlined copy with the inlined function's address), makes sibling
  * calls (a void function ending in `j __cyg_profile_func_exit`, an uninstrumented function

@@ -1,6 +1,6 @@
 /* s_app.c - an S-mode payload on the installed SDK's SBI firmware (tests/sdk/sdk_test.sh
  * sbi_payload): reads the SBI spec version through the SBI client and returns 7 when it is
- * 0.3 ((0 << 24) | 3, README "Privilege modes and the SBI PMU"), so the run's exit status is 7. */
+ * 0.3 ((0 << 24) | 3, docs/firmware/sbi-pmu.md), so the run's exit status is 7. */
 #include <stdio.h>
 #include "sbi_client.h"
 
