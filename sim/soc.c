@@ -468,6 +468,17 @@ static void waves_sample(soc_t *s) {
     vcore_waves_dump(s->h[0].vc, 10 * s->cycle);
 }
 
+/* Program trace: the retirement the retire port shows, with the pc that follows it. After the
+ * edge, the instructions younger than it are all on the right path (it redirected the
+ * pipeline in EX, or in MEM for a trap or xRET), so the first valid stage behind it holds
+ * the next instruction in program order, or IF's fetch pc if none does. */
+static void prog_retire(soc_hart_t *h) {
+    const vcore_ports_t *p = h->p;
+    if (!*p->rvfi_valid && !*p->rvfi_trap) return;
+    uint32_t npc = *p->mem_valid ? *p->mem_pc : *p->ex_valid ? *p->ex_pc : *p->id_valid ? *p->id_pc : *p->if_pc;
+    te_prog_retire(&h->te, *p->rvfi_pc, *p->rvfi_insn, npc, *p->rvfi_trap, *p->rvfi_cause);
+}
+
 /* steps 1-3 of soc.h for one hart */
 SOC_INLINE void hart_edge(soc_t *s, soc_hart_t *h) {
     const vcore_ports_t *p = h->p;
@@ -481,6 +492,7 @@ SOC_INLINE void hart_edge(soc_t *s, soc_hart_t *h) {
     if (*p->rvfi_trap && (*p->rvfi_cause == 1))
         soc_guest_error(s, "instruction access fault: fetch at 0x%08x (hart %u)", *p->rvfi_pc, h->port.hart);
     if (__builtin_expect(*p->stm_enable, 0)) soc_stm_event(s, h);
+    if (__builtin_expect(h->te.prog.on, 0)) prog_retire(h);
 }
 
 /* steps 5-6 of soc.h: every hart's fetch, the data accesses, the interrupt lines */

@@ -73,6 +73,14 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     p.mstatus_sie = &r->ts_soc_top__DOT__u_core__DOT__mstatus_sie_q;
     p.mie = &r->ts_soc_top__DOT__u_core__DOT__mie_q;
     p.mideleg = &r->ts_soc_top__DOT__u_core__DOT__mideleg_q;
+    // the pipeline's valid bits and pcs (program trace: the pc after a retired instruction)
+    p.mem_valid = &r->ts_soc_top__DOT__u_core__DOT__mem_valid_q;
+    p.ex_valid = &r->ts_soc_top__DOT__u_core__DOT__ex_valid_q;
+    p.id_valid = &r->ts_soc_top__DOT__u_core__DOT__id_valid_q;
+    p.mem_pc = &r->ts_soc_top__DOT__u_core__DOT__mem_pc_q;
+    p.ex_pc = &r->ts_soc_top__DOT__u_core__DOT__ex_pc_q;
+    p.id_pc = &r->ts_soc_top__DOT__u_core__DOT__id_pc_q;
+    p.if_pc = &r->ts_soc_top__DOT__u_core__DOT__pc_q;
     p.probe_cycle = &t->probe_cycle_i; p.probe_mcycle = &t->probe_mcycle_i;
     p.probe_minstret = &t->probe_minstret_i; p.probe_sink_bytes = &t->probe_sink_bytes_i;
     p.probe_hpm[0] = &t->probe_hpm3_i; p.probe_hpm[1] = &t->probe_hpm4_i;
