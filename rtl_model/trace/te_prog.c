@@ -138,7 +138,7 @@ void te_prog_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap
     p->retired += units != 0;
     te_entry_t e = {.kind = TE_PROG, .data = p->icnt, .addr = npc};
     unsigned maxbtm = (t->control >> 16) & 15u;
-    bool sync = maxbtm != 15 && p->msgs_since_sync + 1 >= (1u << (maxbtm + 5));
+    bool sync = maxbtm != 15 && p->msgs_since_sync >= (1u << (maxbtm + 5));
     if (trap || k == K_JALR || k == K_XRET) {
         e.tcode = sync ? 12 : 4;
         e.btype = trap ? 1 : 0;
