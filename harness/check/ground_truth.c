@@ -34,6 +34,7 @@
 #include "elements.h"
 #include "nexus_decode.h"
 #include "perf_check.h"
+#include "prog_check.h"
 #include "ts_run_json.h"
 #include "ts_opts.h"
 #include "run_folder.h"
@@ -612,6 +613,17 @@ int ts_check_main(int argc, char **argv) {
                            "equals the hardware's counter programming when the header was written (hpm_writes.csv)\n", pr.headers);
                 else
                     printf("check: perf headers not compared with the hardware (the run folder has no hpm_writes.csv)\n");
+            }
+            if (rc == 0) {                                 /* program trace (prog_check.h) */
+                char ppath[4200], pmsg[1024];
+                snprintf(ppath, sizeof ppath, "%s/prog_flow.csv", dir);
+                if (!access(ppath, F_OK)) {
+                    int q = prog_check_run(dir, elf, srcbits, tsbits, stdout, pmsg, sizeof pmsg);
+                    if (q) {
+                        fprintf(stderr, "tracesim: check %s: %s\n", q > 0 ? "FAILED" : "cannot check the program flow", pmsg);
+                        rc = q > 0 ? 1 : 121;
+                    }
+                }
             }
             if (c.multi && rc == 0)                        /* the verdict per hart */
                 for (unsigned h = 0; h < nh; h++)

@@ -35,8 +35,9 @@
  *  - The FIFO: branch messages take the same room check as stimulus stores. The hart cannot
  *    be held once an instruction has retired, so a branch message that finds the FIFO full
  *    is lost whatever teStallEnable says (teStallOrOverflow, Error, then the ITC sync, and a
- *    SYNC (9) with SYNC 7 "FIFO overrun" at the next retirement with room, whose F-ADDR is
- *    the pc after it: the instructions between the lost message and that pc are a gap).
+ *    SYNC (9) with SYNC 7 "FIFO overrun" at the first later retirement that finds room,
+ *    whose F-ADDR is the pc after it: the instructions between the lost message and that pc
+ *    are a gap). A sync owed at trace start waits for room the same way.
  *  - WARL: teInstruction 3 reads back 3; 6 and 7 (HTM) read back 3, so the probe "write 7,
  *    read back" answers "BTM only"; 1, 2, 4 and 5 read back 0.
  * Privilege and context changes are not reported (no Ownership messages). */
@@ -60,17 +61,19 @@ void te_prog_control(te_t *t, uint32_t old, uint32_t nv) {
     (void)old;
     p->mode = (nv >> 4) & 7u;
     bool now = running(nv);
-    if (p->on && !now) {                        /* trace stop: Correlation with the I-CNT left */
+    if (p->on && !p->stopping && !now) {        /* trace stop: Correlation with the I-CNT left */
         if (t->fifo_count < t->fifo_cap && !p->lost && !p->sync_owed) {
             te_entry_t e = {.kind = TE_PROG, .tcode = 33, .code = 4, .data = p->icnt};
             te_fifo_put(t, &e);
             p->messages++;
         }
-        p->on = false;
+        p->stopping = true;                     /* `on` until the store that stopped it retires */
         p->sync_owed = 0;
         p->lost = false;
-    } else if (!p->on && now) {                 /* trace start: a sync at the next retirement */
+    } else if ((!p->on || p->stopping) && now) {   /* trace start: a sync at the next retirement */
         p->on = true;
+        p->stopping = false;
+        p->gt_start = true;
         p->sync_owed = SYNC_TRACE_ENABLE;
         p->lost = false;
         p->icnt = 0;
@@ -121,9 +124,15 @@ void te_prog_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap
     te_prog_t *p = &t->prog;
     (void)cause;
     if (!p->on) return;
+    p->gt_start = false;
+    if (p->stopping) {                          /* the store that stopped tracing */
+        p->on = p->stopping = false;
+        return;
+    }
     if (p->sync_owed) {                         /* trace start or resync: flow starts at npc */
-        if (t->overflow_pending) return;        /* the Error and its sync come first */
-        if (!te_fifo_room(t)) { te_fifo_lost(t); p->lost_messages++; return; }
+        /* the Error and its ITC sync come first; no room: the next retirement tries again (the
+         * gap grows, nothing more is lost) */
+        if (t->overflow_pending || !te_fifo_room(t)) return;
         p->lost = false;
         p->icnt = 0;
         te_entry_t e = {.kind = TE_PROG, .tcode = 9, .code = p->sync_owed, .addr = npc};

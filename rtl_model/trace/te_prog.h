@@ -19,6 +19,9 @@ typedef struct te_prog {
     unsigned force;         /* run option (--trace-insn): a teControl write with teInstruction
                              * 0 gets this mode instead (0: no forcing) */
     bool on;                /* program trace running: the SoC passes every retirement */
+    bool gt_start;          /* tracing started: the next retirement is the store that did it */
+    bool stopping;          /* tracing stopped: the next retirement is the store that did it
+                             * (`on` stays set until then, for the ground truth) */
     uint8_t sync_owed;      /* SYNC code of a sync owed at the next retirement (5 trace
                              * enable, 7 after an overflow), 0 none */
     bool lost;              /* a message was lost: nothing is counted until the resync */

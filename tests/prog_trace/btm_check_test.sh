@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # btm_check_test.sh BUILD_DIR CASE - program trace in BTM (docs/program-trace.md) checked
-# instruction by instruction against the core's retire log (flow_vs_retire.py says how):
+# instruction by instruction twice: by `tracesim check` (against the run's prog_flow.csv,
+# harness/check/prog_check.c) and by flow_vs_retire.py (against the full --retire-log, an
+# independent ground truth):
 #   fib       fib.elf, `run --trace-insn btm`: one synchronised stretch, every instruction
-#             and every branch message's timestamp = retire cycle + one constant; the perf
-#             records in the same trace still pass `tracesim check`;
+#             and every branch message's timestamp = retire cycle + one constant; the ITC
+#             stores and perf records in the same trace still check;
 #   timer_isr timer_isr.elf: interrupts (B-TYPE 1 messages) and mret, the same checks;
-#   mutation  fib.elf's trace with one DIRECT BRANCH's I-CNT raised by one: the check fails
-#             and names the first wrong instruction.
+#   overflow  perf_overflow_0_0.elf with a 1-entry FIFO: branch messages are lost, the
+#             check states the gaps and every stretch after a resync (SYNC 7) still matches;
+#   harts     fib_mh_sram.elf on 2 harts through the funnel: each hart's flow checks;
+#   mutation  fib.elf's trace with one DIRECT BRANCH's I-CNT raised by one: both checks fail
+#             and name the first wrong instruction.
 set -u
 b=$1; case_=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,6 +22,8 @@ elf=$b/firmware/examples/fib.elf
 extra=()
 case $case_ in
   timer_isr) elf=$b/firmware/examples/timer_isr.elf; extra=(--trace-sram 4M) ;;
+  overflow) elf=$b/firmware/tests/perf_overflow_0_0.elf; extra=(--itc-depth 1 --trace-sram 4M) ;;
+  harts) elf=$b/firmware/examples/fib_mh_sram.elf; extra=(--harts 2 --trace-sram 4M) ;;
 esac
 "$b/tracesim" run -q --trace-insn btm "${extra[@]}" --retire-log "$run.ret" -o "$run" "$elf" > /dev/null ||
   fail "the run exited $?"
@@ -40,18 +47,46 @@ fi
 decode > "$run.msgs" || fail "decode (messages) exited $?"
 decode -f elements > "$run.el" || fail "decode (elements) exited $?"
 decode -f instr > "$run.instr" || fail "decode (instr) exited $?"
+"$b/tracesim" check "$run" > "$run.check" 2> "$run.check.err"; crc=$?
+cat "$run.check.err"; grep 'program flow' "$run.check"
+if [ "$case_" = harts ]; then
+  for h in 0 1; do   # each hart's flow against its own retire-log lines
+    grep "^\[$h\]" "$run.instr" | sed 's/^\[[0-9]*\] //' > "$run.instr$h"
+    awk -v h=$h '$0 ~ "^\\[" h "\\]" || $2 == "[" h "]" || $0 !~ /\[/' "$run.el" > "$run.el$h"
+    out=$(python3 "$here/flow_vs_retire.py" "$run.ret" "$run.msgs" "$run.el$h" "$run.instr$h" $h) ||
+      fail "hart $h: $out"
+  done
+  [ $crc = 0 ] || fail "tracesim check exited $crc"
+  for h in 0 1; do
+    grep -Eq "^check: program flow: hart $h: [1-9][0-9]* instructions in 1 synchronised stretch\(es\) equal" "$run.check" ||
+      fail "no program flow verdict for hart $h"
+  done
+  echo "ok (btm $case_)"
+  exit 0
+fi
 out=$(python3 "$here/flow_vs_retire.py" "$run.ret" "$run.msgs" "$run.el" "$run.instr"); rc=$?
 echo "$out" | tail -3
 case $case_ in
   mutation)
     [ $rc = 1 ] || fail "the check passed a corrupted I-CNT"
     echo "$out" | grep -Eq 'FAIL: stretch 0, instruction [0-9]+: the trace says 0x[0-9a-f]{8}, the core retired 0x[0-9a-f]{8}|I-CNT ends inside' ||
-      fail "the failure does not name the instruction: $out" ;;
+      fail "the failure does not name the instruction: $out"
+    [ $crc = 1 ] || fail "tracesim check exited $crc on a corrupted I-CNT"
+    grep -Eq 'check FAILED: program flow, hart 0: instruction [0-9]+ of the trace: it says the flow went from 0x[0-9a-f]{8} to 0x[0-9a-f]{8}' "$run.check.err" ||
+      fail "tracesim check does not name the instruction: $(cat "$run.check.err")" ;;
+  overflow)
+    [ $rc = 0 ] || fail "the flow does not match the retired instructions: $out"
+    [ $crc = 0 ] || fail "tracesim check exited $crc"
+    grep -Eq '^check: program flow: hart 0: [0-9]+ instructions in ([2-9]|[1-9][0-9]+) synchronised stretch\(es\) equal .*[1-9][0-9]* gap\(s\): messages lost' "$run.check" ||
+      fail "no gap and resync stated" ;;
   *)
     [ $rc = 0 ] || fail "the flow does not match the retired instructions"
     echo "$out" | grep -q '^OK: 1 stretch(es)' || fail "expected one synchronised stretch"
     echo "$out" | grep -Eq ', [1-9][0-9]* timestamps' || fail "no timestamps checked"
     grep -q 'NO_SYNC (messages lost)' "$run.el" && fail "a loss of sync in a run without overflow"
-    "$b/tracesim" check "$run" > "$run.check" 2>&1 || fail "tracesim check (perf records) failed: $(tail -3 "$run.check")" ;;
+    [ $crc = 0 ] || fail "tracesim check exited $crc"
+    grep -Eq '^check: program flow: hart 0: [1-9][0-9]* instructions in 1 synchronised stretch\(es\) equal what the core retired .*[1-9][0-9]* message timestamps = retire cycle' "$run.check" ||
+      fail "no program flow verdict"
+    grep -q 'perf records equal the ground truth' "$run.check" || fail "the perf records were not checked" ;;
 esac
 echo "ok (btm $case_)"

@@ -76,7 +76,7 @@ def main():
     with open(msg_path) as f:
         for line in f:
             m = json.loads(line)
-            if m.get("tcode") in (3, 4, 9, 11, 12, 33):
+            if m.get("tcode") in (3, 4, 9, 11, 12, 33) and (hart is None or m.get("src", 0) == int(hart)):
                 msgs.append(m)
 
     if not segs:
