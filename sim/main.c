@@ -529,6 +529,14 @@ static int cmd_run(int argc, char **argv) {
         uint64_t stm = 0;
         for (unsigned i = 0; i < soc.n; i++) stm += soc.h[i].stm_events;
         fprintf(f, "stm_events %" PRIu64 "\n", stm);
+        uint64_t pm = 0, pl = 0, stall = 0;   /* program trace (docs/program-trace.md): only if it ran */
+        for (unsigned i = 0; i < soc.n; i++) {
+            pm += soc.h[i].te.prog.messages;
+            pl += soc.h[i].te.prog.lost_messages;
+            stall += soc.h[i].te.stall_cycles;
+        }
+        if (pm || pl)
+            fprintf(f, "prog_messages %" PRIu64 "\nprog_lost_messages %" PRIu64 "\nitc_stall_cycles %" PRIu64 "\n", pm, pl, stall);
         if (cfg.waves_path) {
             char w_abs[4096], w_rel[4096];
             stats_paths(dir, cfg.waves_path, w_abs, w_rel);

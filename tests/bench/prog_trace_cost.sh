@@ -4,6 +4,7 @@
 #  * trace bandwidth: bits of program-trace messages (TCODE 3, 4, 9, 11, 12, 33) per traced
 #    instruction, and all trace bits (ITC/perf records included) per traced instruction, for
 #    fib and timer_isr with `run --trace-insn btm`;
+#  * per FIFO depth (--itc-depth): branch messages, lost ones and ITC stall cycles;
 #  * host cost: callgrind instructions per simulated cycle of the same run with and without
 #    --trace-insn btm (needs valgrind).
 set -eu
@@ -28,6 +29,17 @@ ins = int(sys.argv[2])
 print("%-10s BTM: %d traced instructions, program trace %d bytes = %.3f bits/instruction; all messages %d bytes = %.3f bits/instruction"
       % (sys.argv[3], ins, prog, 8.0 * prog / ins, alls, 8.0 * alls / ins))
 PY
+done
+# FIFO depth: branch messages lost and ITC stall cycles (stats.txt), with perf records (fib,
+# perf_overflow_0_1: stalling stores; itc_overflow: stores that do not poll) and without (the
+# fib build with perf off)
+echo "FIFO depth | firmware | cycles | branch messages | lost | ITC stall cycles"
+for d in 1 2 4 8 16; do
+  for fw in examples/fib examples/ovh_fib_off_sram_1 tests/perf_overflow_0_1 tests/itc_overflow; do
+    "$b/tracesim" run -q --trace-insn btm --itc-depth $d --trace-sram 4M -o "$tmp/d" "$b/firmware/$fw.elf" > /dev/null 2>&1 || true
+    awk -v d=$d -v fw="${fw#*/}" '{ v[$1] = $2 } END { printf "%d | %s | %s | %s | %s | %s\n", d, fw, v["cycles"],
+        v["prog_messages"], v["prog_lost_messages"], v["itc_stall_cycles"] }' "$tmp/d/stats.txt"
+  done
 done
 if command -v valgrind > /dev/null; then
   for mode in off btm; do
