@@ -451,6 +451,7 @@ static void waves_probe_hart(soc_t *s, soc_hart_t *h, bool first) {
     *p->probe_te_overflow = (c >> 12) & 1;
     *p->probe_te_tcode = t->probe_tcode;
     *p->probe_te_msg_len = t->probe_tcode ? t->probe_len : 0;
+    *p->probe_te_icnt = (uint16_t)t->prog.icnt;
     *p->probe_sink_nbytes = t->probe_nbytes;
     uint64_t b = 0;
     for (unsigned i = 0; i < t->probe_nbytes && i < 8; i++) b |= (uint64_t)t->probe_bytes[i] << (8 * i);

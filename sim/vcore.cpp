@@ -96,6 +96,7 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     p.probe_bus_arb = &t->probe_bus_arb_i; p.probe_funnel_take = &t->probe_funnel_take_i;
     p.probe_funnel_src = &t->probe_funnel_src_i; p.probe_funnel_nbytes = &t->probe_funnel_nbytes_i;
     p.probe_te_control = &t->probe_te_control_i; p.probe_sink_wp = &t->probe_sink_wp_i;
+    p.probe_te_icnt = &t->probe_te_icnt_i;
     return v;
 }
 

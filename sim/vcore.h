@@ -50,6 +50,7 @@ typedef struct vcore_ports {
         *probe_te_msg_len, *probe_sink_nbytes, *probe_sba_write, *probe_sba_conflict,
         *probe_bus_arb, *probe_funnel_take, *probe_funnel_src, *probe_funnel_nbytes;
     uint32_t *probe_te_control, *probe_sink_wp;
+    uint16_t *probe_te_icnt;
 } vcore_ports_t;
 
 /* A core model named `name` (its scope in the waveforms: "soc" for hart 0, "hart1", ...);
