@@ -4,9 +4,10 @@
  * message that reported it) is cut where it is not sequential, into rows like those of
  * prog_flow.csv: (last instruction, next pc, instructions since the previous cut). Per hart,
  * every synchronised stretch must give exactly the ground truth's rows: the same
- * instructions, every taken branch, jump, trap and return, in order. A row that reports a
- * message (taken branch, indirect jump, xRET, trap) must carry the time of its retire cycle
- * plus one constant for the whole run. A stretch ends at the trace stop (the instructions
+ * instructions, every taken branch, jump, trap and return, in order. A row whose last
+ * instruction ended a message (the decoder gives the next instruction a later time: BTM's
+ * taken branches, indirect jumps, xRETs and traps; HTM's messages) must carry the time of its
+ * retire cycle plus one constant for the whole run. A stretch ends at the trace stop (the instructions
  * before it are the ground truth's `stop` row), at a loss of sync (messages lost on a full
  * FIFO: the instructions before it must be the start of the row in progress; the next
  * stretch starts where its sync says, which must lie in a later stretch of sequential
@@ -66,6 +67,8 @@ static int failf(pc_ctx_t *c, const char *fmt, ...) {
 /* a row of the decoded flow on hart h: compare with the ground truth's next row */
 static int decoded_row(pc_ctx_t *c, unsigned hart, uint64_t last, uint64_t next, uint64_t n, bool has_time,
                        uint64_t time) {
+    /* has_time: the decoder gave `last` the time of its message and `next` a later one, so a
+     * message ended at `last` (in HTM a taken branch or an inferred return ends none) */
     hart_st_t *H = &c->h[hart];
     if (H->cur >= H->n || H->r[H->cur].kind == K_STOP || H->r[H->cur].kind == K_START)
         return failf(c, "program flow, hart %u: after %" PRIu64 " instructions the trace goes on from 0x%08" PRIx64
@@ -78,7 +81,7 @@ static int decoded_row(pc_ctx_t *c, unsigned hart, uint64_t last, uint64_t next,
                         " to 0x%08" PRIx64 " after %" PRIu64 " instruction(s); the core went from 0x%08x to 0x%08x (%s) after %"
                         PRIu64 " in cycle %" PRIu64, hart, H->insns, last, next, n, g->last, g->next, kind_names[g->kind],
                      g->n, g->cycle);
-    if (has_time && !g->merged && g->kind != K_JUMP) {
+    if (has_time && !g->merged) {
         int64_t o = (int64_t)(time - g->cycle);
         if (!c->have_off) { c->off = o; c->have_off = true; }
         else if (o != c->off)
@@ -165,7 +168,8 @@ static void on_insn(void *vc, const pf_insn_t *i) {
     if (c->failed || i->src >= PC_HARTS) return;
     hart_st_t *H = &c->h[i->src];
     if (H->have_prev && i->pc != H->prev_pc + H->prev_size &&
-        decoded_row(c, i->src, H->prev_pc, i->pc, H->cnt, H->prev_has_time, H->prev_time))
+        decoded_row(c, i->src, H->prev_pc, i->pc, H->cnt,
+                    H->prev_has_time && i->has_time && i->time != H->prev_time, H->prev_time))
         return;
     if (H->have_prev && i->pc != H->prev_pc + H->prev_size) H->cnt = 0;
     H->have_prev = true;

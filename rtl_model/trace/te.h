@@ -3,9 +3,9 @@
  * generator and the SRAM/SBA sink (or the funnel port).
  *
  * Models: everything an ITC/perf flow uses (trace-hw-facts.md sections 1-4), and program
- * trace in BTM (teInstruction 3, te_prog.h). Leaves out: HTM (teInstruction 6/7), event
- * trace (evControl is storage only), PC sampling, ATB/PIB sinks, external triggers
- * (xti/xto/wpControl are storage only).
+ * trace in BTM and HTM (teInstruction 3, 6, 7; te_prog.h). Leaves out: event trace
+ * (teInstruction 1; evControl is storage only), PC sampling, ATB/PIB sinks, external
+ * triggers (xti/xto/wpControl are storage only).
  * See te.c for how the open questions of trace-hw-facts.md 8.2 were resolved. */
 #ifndef TS_TE_H
 #define TS_TE_H

@@ -1,4 +1,4 @@
-/* te_prog.c - program trace, BTM (teInstruction 3); see te_prog.h.
+/* te_prog.c - program trace: BTM (teInstruction 3) and HTM (6, 7); see te_prog.h.
  *
  * Facts: ../shared/spec/trace-hw-facts.md 1.2 (teInstruction, teSyncMaxBTM/Inst), 1.6
  * (tsBranch), 4.4 (fields per TCODE, SYNC/B-TYPE/EVCODE codes), 4.6 (F-ADDR = pc >> 1, U-ADDR
@@ -38,8 +38,22 @@
  *    SYNC (9) with SYNC 7 "FIFO overrun" at the first later retirement that finds room,
  *    whose F-ADDR is the pc after it: the instructions between the lost message and that pc
  *    are a gap). A sync owed at trace start waits for room the same way.
- *  - WARL: teInstruction 3 reads back 3; 6 and 7 (HTM) read back 3, so the probe "write 7,
- *    read back" answers "BTM only"; 1, 2, 4 and 5 read back 0.
+ *  - HTM (6, 7; facts 4.6, 4.9): a conditional branch's outcome goes into HIST (a 1 stop bit,
+ *    then the outcomes, newest in bit 0) and no message; indirect jumps, xRETs and traps give
+ *    INDIRECT BRANCH HISTORY (28; 29 as the periodic sync form) with the I-CNT, the address
+ *    and HIST, which then restarts at 1. HIST is 32 bits: when the 31st outcome fills it,
+ *    RESOURCE FULL RCODE 1 carries it (the I-CNT goes on, the decoder walks the outcomes with
+ *    the counts still to come); a full I-CNT gives RESOURCE FULL RCODE 0 (HIST goes on).
+ *    Trace stop: Correlation with CDF 1 and HIST. teInstruction 7 also keeps a return stack
+ *    of TE_RSTACK_DEPTH (2048) entries, the decoder's depth (prog_flow.h): a call (JAL/JALR/
+ *    C.JAL/C.JALR writing x1 or x5) pushes its return address, pushes beyond the depth are
+ *    dropped; a return (JALR/C.JR reading x1/x5, not writing the same link) pops, and gets
+ *    no message when it goes where the popped entry says (the decoder pops the same entry);
+ *    every sync empties the stack. No repeat-branch optimisation (the facts do not describe
+ *    its encoding). The sync forms: periodic per teSyncMaxBTM on the INDIRECT BRANCH HISTORY
+ *    messages only (a SYNC with outcomes pending would break the decoder, facts 4.9).
+ *  - WARL: teInstruction 3, 6 and 7 read back as written (the probe "write 7, read back"
+ *    answers HTM available); 1, 2, 4 and 5 read back 0.
  * Privilege and context changes are not reported (no Ownership messages). */
 #include "te.h"
 
@@ -48,7 +62,7 @@ enum { SYNC_ICNT_OVF = 4, SYNC_PERIODIC = 2, SYNC_TRACE_ENABLE = 5 };
 
 unsigned te_prog_warl(const te_prog_t *p, unsigned written) {
     if (!written && p->force) written = p->force;
-    return written == 3 || written == 6 || written == 7 ? TE_INSN_BTM : TE_INSN_OFF;
+    return written == 3 || written == 6 || written == 7 ? written : TE_INSN_OFF;
 }
 
 static bool running(uint32_t c) {
@@ -63,7 +77,8 @@ void te_prog_control(te_t *t, uint32_t old, uint32_t nv) {
     bool now = running(nv);
     if (p->on && !p->stopping && !now) {        /* trace stop: Correlation with the I-CNT left */
         if (t->fifo_count < t->fifo_cap && !p->lost && !p->sync_owed) {
-            te_entry_t e = {.kind = TE_PROG, .tcode = 33, .code = 4, .data = p->icnt};
+            te_entry_t e = {.kind = TE_PROG, .tcode = 33, .code = 4, .data = p->icnt,
+                            .btype = p->mode >= TE_INSN_HTM, .idtag = p->hist};   /* btype: CDF */
             te_fifo_put(t, &e);
             p->messages++;
         }
@@ -77,11 +92,18 @@ void te_prog_control(te_t *t, uint32_t old, uint32_t nv) {
         p->sync_owed = SYNC_TRACE_ENABLE;
         p->lost = false;
         p->icnt = 0;
+        p->hist = 1;
+        p->sp = 0;
         p->msgs_since_sync = 0;
     }
 }
 
-/* queues a message (room checked); a lost one stops counting until the resync */
+/* instruction classes the encoder needs (RV32IC encodings) */
+enum { K_OTHER, K_BRANCH, K_JALR, K_XRET, K_ECALL };
+
+/* queues a message (room checked); a lost one stops counting until the resync. A message
+ * reports (and clears) the I-CNT, HTM's history too, except RESOURCE FULL (RCODE 1 reports
+ * only the history, RCODE 0 only the I-CNT) */
 static void emit(te_t *t, te_entry_t *e) {
     te_prog_t *p = &t->prog;
     if (!te_fifo_room(t)) {
@@ -92,13 +114,57 @@ static void emit(te_t *t, te_entry_t *e) {
     }
     te_fifo_put(t, e);
     p->messages++;
-    p->icnt = 0;
-    if (e->tcode == 9 || e->tcode == 11 || e->tcode == 12) p->msgs_since_sync = 0;
-    else p->msgs_since_sync++;
+    if (e->tcode != 27 || e->code == 0) p->icnt = 0;
+    if (e->tcode != 27 || e->code == 1) p->hist = 1;
+    if (e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29) p->msgs_since_sync = 0;
+    else if (e->tcode != 27) p->msgs_since_sync++;
 }
 
-/* instruction classes the encoder needs (RV32IC encodings) */
-enum { K_OTHER, K_BRANCH, K_JALR, K_XRET, K_ECALL };
+static bool is_link(unsigned r) { return r == 1 || r == 5; }
+static void rs_push(te_prog_t *p, uint32_t a) { if (p->sp < TE_RSTACK_DEPTH) p->stack[p->sp++] = a; }
+
+/* HTM: one retirement (its units already counted) */
+static void htm_retire(te_t *t, unsigned k, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, unsigned units,
+                       bool sync) {
+    te_prog_t *p = &t->prog;
+    te_entry_t e = {.kind = TE_PROG, .data = p->icnt, .addr = npc, .idtag = p->hist};
+    if (!trap && k == K_BRANCH) {                       /* the outcome into the history */
+        p->hist = p->hist << 1 | (npc != pc + 2 * units);
+        if (p->hist & 0x80000000u) {                    /* full: RESOURCE FULL, RCODE 1 */
+            te_entry_t f = {.kind = TE_PROG, .tcode = 27, .code = 1, .idtag = p->hist};
+            emit(t, &f);
+        }
+        return;
+    }
+    if (!trap && (insn & 0x7Fu) == 0x6Fu && is_link((insn >> 7) & 31u)) rs_push(p, pc + 4);      /* jal, rd link */
+    if (!trap && (insn & 3u) == 1u && ((insn >> 13) & 7u) == 1u) rs_push(p, pc + 2);             /* c.jal */
+    if (trap || k == K_JALR || k == K_XRET) {
+        if (!trap && k == K_JALR) {
+            bool c16 = (insn & 3u) != 3u;
+            unsigned rd = c16 ? ((insn >> 12) & 1u) : (insn >> 7) & 31u;
+            unsigned rs1 = c16 ? (insn >> 7) & 31u : (insn >> 15) & 31u;
+            bool ret = is_link(rs1) && (!is_link(rd) || rd != rs1);
+            uint32_t top = 0;
+            bool had = false;
+            if (ret && p->sp) { top = p->stack[--p->sp]; had = true; }
+            if (is_link(rd)) rs_push(p, pc + 2 * units);
+            /* teInstruction 7: a return to where the stack says is inferred, no message */
+            if (ret && had && top == npc && p->mode == TE_INSN_HTM_RET) return;
+        }
+        e.tcode = sync ? 29 : 28;
+        e.btype = trap ? 1 : 0;
+        e.code = SYNC_PERIODIC;
+        emit(t, &e);
+        return;
+    }
+    unsigned maxinst = (t->control >> 20) & 15u;
+    uint32_t limit = maxinst != 15 ? 1u << (maxinst + 5) : TE_ICNT_MAX - 1;
+    if (p->icnt >= limit) {                             /* I-CNT full: RESOURCE FULL, RCODE 0 */
+        te_entry_t f = {.kind = TE_PROG, .tcode = 27, .code = 0, .data = p->icnt};
+        emit(t, &f);
+    }
+}
+
 static unsigned classify(uint32_t insn) {
     if ((insn & 3u) == 3u) {
         switch (insn & 0x7Fu) {
@@ -135,6 +201,8 @@ void te_prog_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap
         if (t->overflow_pending || !te_fifo_room(t)) return;
         p->lost = false;
         p->icnt = 0;
+        p->hist = 1;
+        p->sp = 0;
         te_entry_t e = {.kind = TE_PROG, .tcode = 9, .code = p->sync_owed, .addr = npc};
         p->sync_owed = 0;
         emit(t, &e);
@@ -148,6 +216,7 @@ void te_prog_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap
     te_entry_t e = {.kind = TE_PROG, .data = p->icnt, .addr = npc};
     unsigned maxbtm = (t->control >> 16) & 15u;
     bool sync = maxbtm != 15 && p->msgs_since_sync >= (1u << (maxbtm + 5));
+    if (p->mode >= TE_INSN_HTM) { htm_retire(t, k, pc, insn, npc, trap, units, sync); return; }
     if (trap || k == K_JALR || k == K_XRET) {
         e.tcode = sync ? 12 : 4;
         e.btype = trap ? 1 : 0;
@@ -172,18 +241,27 @@ void te_prog_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap
 
 void te_prog_pack(te_t *t, const te_entry_t *e, nx_msg_t *m, bool *full, bool *rel) {
     unsigned tsb = (t->ts.control >> 16) & 3u;
-    bool ws = e->tcode == 9 || e->tcode == 11 || e->tcode == 12;
+    bool ws = e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29;
+    bool ind = e->tcode == 4 || e->tcode == 28;
+    if (e->tcode == 27) {                                                /* RCODE, RDATA */
+        nx_fixed(m, e->code, 4);
+        nx_var(m, e->code ? e->idtag : e->data);
+        *full = false;
+        *rel = tsb == 3;
+        return;
+    }
     if (ws) nx_fixed(m, e->code, 4);                                     /* SYNC */
-    if (e->tcode == 33) { nx_fixed(m, e->code, 4); nx_fixed(m, 0, 2); }  /* EVCODE, CDF 0 */
-    if (e->tcode == 4 || e->tcode == 12) nx_fixed(m, e->btype, 2);       /* B-TYPE */
+    if (e->tcode == 33) { nx_fixed(m, e->code, 4); nx_fixed(m, e->btype, 2); }   /* EVCODE, CDF */
+    if (ind || e->tcode == 12 || e->tcode == 29) nx_fixed(m, e->btype, 2);   /* B-TYPE */
     nx_var(m, e->data);                                                  /* I-CNT */
     if (ws) {
         nx_var(m, e->addr >> 1);                                         /* F-ADDR */
         t->prog.last_addr = e->addr;
-    } else if (e->tcode == 4) {
+    } else if (ind) {
         nx_var(m, (e->addr ^ t->prog.last_addr) >> 1);                   /* U-ADDR */
         t->prog.last_addr = e->addr;
     }
+    if (e->tcode == 28 || e->tcode == 29 || (e->tcode == 33 && e->btype)) nx_var(m, e->idtag);   /* HIST */
     *full = ws;
-    *rel = !ws && (e->tcode == 4 ? tsb == 1 || tsb == 3 : tsb == 3);
+    *rel = !ws && (ind ? tsb == 1 || tsb == 3 : tsb == 3);
 }

@@ -1,4 +1,4 @@
-/* te_prog.h - program trace of the trace encoder (teInstruction 3: BTM + sync), fed by the
+/* te_prog.h - program trace of the trace encoder (teInstruction 3: BTM + sync; 6, 7: HTM), fed by the
  * core's retire port one retired instruction (or trap) at a time. Part of te_t (te.h); the
  * messages go through the encoder's one FIFO, interleaved with ITC/perf records in the
  * order the hart emitted them. The rules and where each comes from: te_prog.c. */
@@ -8,7 +8,10 @@
 #include <stdint.h>
 
 /* teInstruction values the model implements (WARL: others read back as te_prog.c says) */
-enum { TE_INSN_OFF = 0, TE_INSN_BTM = 3 };
+enum { TE_INSN_OFF = 0, TE_INSN_BTM = 3, TE_INSN_HTM = 6, TE_INSN_HTM_RET = 7 };
+
+/* teInstruction 7: the return stack (entries), as deep as the decoder's (prog_flow.h) */
+#define TE_RSTACK_DEPTH 2048
 
 /* the I-CNT counter of the model: 16 bits of 16-bit units; with teSyncMaxInst = 15 (off) a
  * full counter forces a sync (te_prog.c) */
@@ -26,6 +29,9 @@ typedef struct te_prog {
                              * enable, 7 after an overflow), 0 none */
     bool lost;              /* a message was lost: nothing is counted until the resync */
     uint32_t icnt;          /* 16-bit units retired since the last message */
+    uint32_t hist;          /* HTM: branch outcomes after a 1 stop bit, newest in bit 0 */
+    unsigned sp;            /* HTM 7: return stack entries */
+    uint32_t stack[TE_RSTACK_DEPTH];
     uint32_t msgs_since_sync;   /* branch messages since the last sync-type message */
     uint64_t last_addr;     /* the last address a message reported (U-ADDR base; pack time) */
     uint64_t messages, lost_messages, retired;   /* statistics */

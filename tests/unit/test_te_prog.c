@@ -57,10 +57,10 @@ static unsigned drain(te_t *t, uint8_t *out, unsigned max) {
 TS_TEST(warl_probe_and_force) {
     te_t t = make_te(8, 0);
     wr(&t, CTRL, 1);
-    wr(&t, CTRL, 1 | 7u << 4);                     /* the probe: 7 reads back 3, BTM only */
-    TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 3);
+    wr(&t, CTRL, 1 | 7u << 4);                     /* the probe: 7 reads back 7, HTM available */
+    TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 7);
     wr(&t, CTRL, 1 | 6u << 4);
-    TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 3);
+    TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 6);
     wr(&t, CTRL, 1 | 3u << 4);
     TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 3);
     wr(&t, CTRL, 1 | 1u << 4);                     /* event mode: not modelled */
@@ -219,6 +219,60 @@ TS_TEST(overflow_error_and_resync) {
         0x84, 0x10, 0x03};                                /* Correlation I-CNT 0 */
     TS_ASSERT(n >= sizeof want);
     TS_ASSERT_MEM_EQ(got, want, sizeof want);
+    te_free(&t);
+}
+
+/* HTM (teInstruction 6): outcomes into HIST, INDIRECT BRANCH HISTORY at the return, a full
+ * history as RESOURCE FULL RCODE 1, Correlation with CDF 1 and the history left */
+TS_TEST(htm_messages_byte_exact) {
+    te_t t = make_te(64, 0);
+    start(&t, (CTRL_BTM & ~0x70u) | 6u << 4, 0x100);
+    wr(&t, TSC, 0x00008001u);                          /* time on sync-type messages only */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* SYNC 5 */
+    ret(&t, 0x80000104u, 0x0505u, 0x80000106u);       /* 1 unit */
+    ret(&t, 0x80000106u, 0x00b50463u, 0x8000010eu);   /* beq taken: HIST 1 -> 11 */
+    ret(&t, 0x8000010eu, 0xE101u, 0x80000110u);       /* c.bnez not taken: HIST 110 */
+    ret(&t, 0x80000110u, 0x00008067u, 0x80000200u);   /* ret: INDIRECT BRANCH HISTORY */
+    for (unsigned i = 0; i < 31; i++)                  /* 31 not-taken branches fill HIST */
+        ret(&t, 0x80000200u + 4 * i, 0x00b50463u, 0x80000204u + 4 * i);
+    wr(&t, CTRL, (CTRL_BTM & ~0x70u) | 6u << 4);      /* stop: Correlation CDF 1 */
+    uint8_t got[96];
+    unsigned n = drain(&t, got, sizeof got);
+    static const uint8_t want[] = {
+        0x24, 0x15, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13,   /* SYNC 5, full time */
+        /* TCODE 28 | B-TYPE 0 + I-CNT 6 (1+2+1+2) -> MDO 011000 | U-ADDR 0x182: 2,6 | HIST 110 */
+        0x70, 0x61, 0x08, 0x19, 0x1b,
+        /* TCODE 27 | RCODE 1 + RDATA bits 1:0 -> MDO 000001 | RDATA 0x80000000 (stop bit 31, 31
+         * not-taken outcomes): bits 31:2 in 5 bytes, the last MDO 100000 */
+        0x6c, 0x04, 0x00, 0x00, 0x00, 0x00, 0x83,
+        /* Correlation: TCODE 33 | EVCODE 4 + CDF 1 -> MDO 010100 | I-CNT 62 (31 x 2): 62 =
+         * 111110, MSEO 01 | HIST 1 (empty) */
+        0x84, 0x50, 0xf9, 0x07};
+    TS_ASSERT(n >= sizeof want);
+    TS_ASSERT_MEM_EQ(got, want, sizeof want);
+    te_free(&t);
+}
+
+/* HTM with the return stack (teInstruction 7): a return to the address its call pushed gets
+ * no message; one that goes elsewhere does */
+TS_TEST(htm_return_stack) {
+    te_t t = make_te(64, 0);
+    start(&t, (CTRL_BTM & ~0x70u) | 7u << 4, 0x100);
+    wr(&t, TSC, 0x00008001u);
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* SYNC 5 */
+    unsigned base = t.fifo_count;
+    ret(&t, 0x80000104u, 0x0fc000efu, 0x80000200u);   /* jal ra, +0xfc: pushes 0x80000108 */
+    ret(&t, 0x80000200u, 0x8082u, 0x80000108u);       /* c.jr ra (ret) to it: inferred */
+    TS_ASSERT_EQ_U(t.fifo_count, base);
+    TS_ASSERT_EQ_U(t.prog.icnt, 3);                   /* counted, not reported */
+    ret(&t, 0x80000108u, 0x0fc000efu, 0x80000204u);   /* jal ra: pushes 0x8000010c */
+    ret(&t, 0x80000204u, 0x8082u, 0x80000300u);       /* ret elsewhere: a message */
+    TS_ASSERT_EQ_U(t.fifo_count, base + 1);
+    te_entry_t *e = &t.fifo[(t.fifo_head + t.fifo_count - 1) % t.fifo_cap];
+    TS_ASSERT_EQ_U(e->tcode, 28);
+    TS_ASSERT_EQ_U(e->data, 6);                       /* 3 + 2 + 1 */
+    TS_ASSERT_EQ_U(e->addr, 0x80000300u);
+    TS_ASSERT_EQ_U(t.prog.sp, 0);
     te_free(&t);
 }
 
