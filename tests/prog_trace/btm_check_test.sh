@@ -13,7 +13,9 @@
 #   mutation  fib.elf's trace with one DIRECT BRANCH's I-CNT raised by one: both checks fail
 #             and name the first wrong instruction;
 #   htm_harts, htmret_harts, htmret_timer_isr: the same as harts / timer_isr with
-#             --trace-insn htm (teInstruction 6) or htm-ret (7, returns inferred).
+#             --trace-insn htm (teInstruction 6) or htm-ret (7, returns inferred);
+#   systemc   fib.elf with --trace-insn htm-ret twice, and on the SystemC platform: the same
+#             trace.rtd and prog_flow.csv byte for byte (determinism, platform equivalence).
 set -u
 b=$1; case_=$2
 here=$(cd "$(dirname "$0")" && pwd)
@@ -27,6 +29,20 @@ case $case_ in
   htmret_*) mode=htm-ret; case_=${case_#htmret_} ;;
 esac
 extra=()
+if [ "$case_" = systemc ]; then
+  [ -x "$b/tracesim-sc" ] || { echo "ok (btm systemc): no SystemC build, skipped"; exit 0; }
+  for v in a b sc; do
+    o=(); [ $v = sc ] && o=(--systemc)
+    rm -rf "$run.$v"
+    "$b/tracesim" run -q "${o[@]}" --trace-insn htm-ret -o "$run.$v" "$elf" > /dev/null || fail "run $v exited $?"
+  done
+  for f in trace.rtd prog_flow.csv; do
+    cmp -s "$run.a/$f" "$run.b/$f" || fail "$f differs between two identical runs"
+    cmp -s "$run.a/$f" "$run.sc/$f" || fail "$f differs on the SystemC platform"
+  done
+  echo "ok (btm systemc): $(wc -c < "$run.a/trace.rtd") trace bytes, $(wc -l < "$run.a/prog_flow.csv") rows, equal"
+  exit 0
+fi
 case $case_ in
   timer_isr) elf=$b/firmware/examples/timer_isr.elf; extra=(--trace-sram 4M) ;;
   overflow) elf=$b/firmware/tests/perf_overflow_0_0.elf; extra=(--itc-depth 1 --trace-sram 4M) ;;
