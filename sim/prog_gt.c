@@ -2,9 +2,31 @@
  * the RV32IC encodings, independently of the encoder's (rtl_model/trace/te_prog.c). */
 #include "prog_gt.h"
 
+static char *put_u64(char *p, uint64_t v) {
+    char tmp[24];
+    int n = 0;
+    do { tmp[n++] = (char)('0' + v % 10); v /= 10; } while (v);
+    while (n) *p++ = tmp[--n];
+    return p;
+}
+static char *put_hex32(char *p, uint32_t v) {
+    *p++ = '0'; *p++ = 'x';
+    for (int sh = 28; sh >= 0; sh -= 4) *p++ = "0123456789abcdef"[(v >> sh) & 15];
+    return p;
+}
+
+/* formatted by hand, not printf: a row every few instructions while program trace runs */
 static void row(FILE *f, uint64_t cycle, unsigned hart, const char *kind, uint32_t last, uint32_t next, uint64_t n) {
-    fprintf(f, "%llu,%u,%s,0x%08x,0x%08x,%llu\n", (unsigned long long)cycle, hart, kind, last, next,
-            (unsigned long long)n);
+    char line[96], *p = line;
+    p = put_u64(p, cycle); *p++ = ',';
+    p = put_u64(p, hart); *p++ = ',';
+    while (*kind) *p++ = *kind++;
+    *p++ = ',';
+    p = put_hex32(p, last); *p++ = ',';
+    p = put_hex32(p, next); *p++ = ',';
+    p = put_u64(p, n);
+    *p++ = '\n';
+    fwrite_unlocked(line, 1, (size_t)(p - line), f);
 }
 
 static const char *kind_of(uint32_t insn) {
