@@ -618,8 +618,10 @@ int ts_check_main(int argc, char **argv) {
             if (rc == 0) {                                 /* program trace (prog_check.h) */
                 char ppath[4200], pmsg[1024];
                 snprintf(ppath, sizeof ppath, "%s/prog_flow.csv", dir);
-                if (!access(ppath, F_OK)) {
-                    int q = prog_check_run(dir, elf, srcbits, tsbits, stdout, pmsg, sizeof pmsg);
+                if (!access(ppath, F_OK) && wrapped) {
+                    printf("check: program flow not checked: the buffer wrapped (the trace starts inside the flow)\n");
+                } else if (!access(ppath, F_OK)) {
+                    int q = prog_check_run(dir, elf, srcbits, tsbits, wrapped_stop, stdout, pmsg, sizeof pmsg);
                     if (q) {
                         fprintf(stderr, "tracesim: check %s: %s\n", q > 0 ? "FAILED" : "cannot check the program flow", pmsg);
                         rc = q > 0 ? 1 : 121;

@@ -227,8 +227,8 @@ static int load_gt(pc_ctx_t *c, const char *path, char *msg, size_t msglen) {
     return rc;
 }
 
-int prog_check_run(const char *dir, const char *elf, unsigned srcbits, unsigned tsbits, FILE *out, char *msg,
-                   size_t msglen) {
+int prog_check_run(const char *dir, const char *elf, unsigned srcbits, unsigned tsbits, bool stopped, FILE *out,
+                   char *msg, size_t msglen) {
     static pc_ctx_t c;
     memset(&c, 0, sizeof c);
     c.msg = msg;
@@ -262,6 +262,10 @@ int prog_check_run(const char *dir, const char *elf, unsigned srcbits, unsigned 
     for (unsigned h = 0; h < PC_HARTS; h++) {
         hart_st_t *H = &c.h[h];
         if (!H->n && !H->stretches) continue;
+        if (!H->stretches && stopped) {
+            fprintf(out, "check: program flow: hart %u: not in the trace (the sink stopped before its first sync)\n", h);
+            continue;
+        }
         if (!H->stretches) {
             snprintf(msg, msglen, "program flow, hart %u: the core was traced (prog_flow.csv) but the trace holds no "
                                   "program flow of it", h);

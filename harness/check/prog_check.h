@@ -8,7 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* 0: equal (summary lines on out), 1: different (msg), -1: cannot check (msg: why) */
-int prog_check_run(const char *dir, const char *elf, unsigned srcbits, unsigned tsbits, FILE *out, char *msg,
-                   size_t msglen);
+/* stopped: the sink stopped on wrap (or the file was cut): the trace may end before any flow
+ * of a hart. 0: equal (summary lines on out), 1: different (msg), -1: cannot check (msg) */
+int prog_check_run(const char *dir, const char *elf, unsigned srcbits, unsigned tsbits, bool stopped, FILE *out,
+                   char *msg, size_t msglen);
 #endif
