@@ -32,7 +32,7 @@
 enum {
     O_OUT = 1, O_MAX_CYCLES, O_RAM_SIZE, O_RAM_WAIT, O_WAVES, O_WAVES_FROM, O_WAVES_TO, O_WAVES_BY_FW, O_WAVES_ALL,
     O_WAVES_FUNC, O_WAVES_AROUND, O_HPM_COUNTERS, O_HPM_WIDTH, O_ICACHE, O_DCACHE, O_CACHE_WAYS, O_CACHE_LINE,
-    O_CACHE_MISS, O_TRACE_SRAM, O_ITC_DEPTH, O_SINK_WIDTH, O_HARTS, O_SRCBITS, O_FUNNEL, O_NO_TRACE, O_STM_TS,
+    O_CACHE_MISS, O_TRACE_SRAM, O_ITC_DEPTH, O_SINK_WIDTH, O_HARTS, O_SRCBITS, O_FUNNEL, O_NO_TRACE, O_STM_TS, O_TRACE_INSN,
     O_RETIRE_LOG, O_TRACE_BUS, O_HOST_IO_LIMIT, O_SYSTEMC, O_QUIET, O_HELP, O_ELF_REFUSED
 };
 #define S TS_OPT_SUFFIX
@@ -74,6 +74,8 @@ static const ts_opt_t run_opts[] = {
      "SRC field bits of the encoders (teImpl.nSrcBits; default 0,\nwith several harts the bits N needs: 1, 2 or 3)"},
     {O_FUNNEL, 0, "funnel", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "add a trace funnel at 0x10018000 (encoders use teSink 8)"},
     {O_NO_TRACE, 0, "no-trace", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "detach the trace model (benchmarking: its registers read 1)"},
+    {O_TRACE_INSN, 0, "trace-insn", TS_OPT_STRING, "MODE", 0, 0, 0, 0, 0,
+     "program trace: btm, htm or htm-ret (teInstruction 3, 6, 7) on\nevery encoder whenever the firmware writes teControl with\nteInstruction 0 (default: off, the firmware's value;\ndocs/program-trace.md)"},
     {O_STM_TS, 0, "stm-thread-switch", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
      "software trace port: every write to tp (x4) emits THREAD_SWITCH"},
     {O_RETIRE_LOG, 0, "retire-log", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0, "write one line per retired instruction (cycle pc insn, plus\nxN=value for a register write or mem[addr]size=value for a\nstore) and per trap"},
@@ -383,6 +385,13 @@ static int cmd_run(int argc, char **argv) {
         case O_SRCBITS: srcbits = (int)v; break;
         case O_FUNNEL: cfg.funnel = true; break;
         case O_NO_TRACE: cfg.no_trace = true; break;
+        case O_TRACE_INSN:
+            if (!strcmp(op.arg, "btm")) cfg.te.insn_force = TE_INSN_BTM;
+            else if (!strcmp(op.arg, "htm")) cfg.te.insn_force = TE_INSN_HTM;
+            else if (!strcmp(op.arg, "htm-ret")) cfg.te.insn_force = TE_INSN_HTM_RET;
+            else if (!strcmp(op.arg, "off")) cfg.te.insn_force = TE_INSN_OFF;
+            else return bad_value("--trace-insn", op.arg, "btm, htm, htm-ret or off (event mode is not modelled)");
+            break;
         case O_HARTS: cfg.harts = (unsigned)v; break;
         case O_TRACE_BUS: cfg.trace_bus_log = op.arg; break;   /* not one of tracesim-sc (TS_OPT_NOT_SC) */
         case O_HOST_IO_LIMIT: cfg.host_io_limit = v; break;
@@ -547,6 +556,14 @@ static int cmd_run(int argc, char **argv) {
         uint64_t stm = 0;
         for (unsigned i = 0; i < soc.n; i++) stm += soc.h[i].stm_events;
         fprintf(f, "stm_events %" PRIu64 "\n", stm);
+        uint64_t pm = 0, pl = 0, stall = 0;   /* program trace (docs/program-trace.md): only if it ran */
+        for (unsigned i = 0; i < soc.n; i++) {
+            pm += soc.h[i].te.prog.messages;
+            pl += soc.h[i].te.prog.lost_messages;
+            stall += soc.h[i].te.stall_cycles;
+        }
+        if (pm || pl)
+            fprintf(f, "prog_messages %" PRIu64 "\nprog_lost_messages %" PRIu64 "\nitc_stall_cycles %" PRIu64 "\n", pm, pl, stall);
         if (cfg.waves_path) {
             char w_abs[4096], w_rel[4096];
             stats_paths(dir, cfg.waves_path, w_abs, w_rel);

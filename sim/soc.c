@@ -314,6 +314,14 @@ int soc_close_outputs(soc_t *s, char *err, size_t errlen) {
         }
         *fs[i] = NULL;
     }
+    if (s->prog_csv) {
+        snprintf(path, sizeof path, "%s/prog_flow.csv", dir);
+        if (ts_fclose_output(s->prog_csv, path, e, sizeof e) && !rc) {
+            rc = -1;
+            if (err) snprintf(err, errlen, "%s", e);
+        }
+        s->prog_csv = NULL;
+    }
     if (gt_log_close(&s->h[0].gt, s->cfg.out_dir, s->cfg.retire_log, rc ? NULL : err, errlen)) rc = -1;
     return rc;
 }
@@ -463,6 +471,7 @@ static void waves_probe_hart(soc_t *s, soc_hart_t *h, bool first) {
     *p->probe_te_overflow = (c >> 12) & 1;
     *p->probe_te_tcode = t->probe_tcode;
     *p->probe_te_msg_len = t->probe_tcode ? t->probe_len : 0;
+    *p->probe_te_icnt = (uint16_t)t->prog.icnt;
     *p->probe_sink_nbytes = t->probe_nbytes;
     uint64_t b = 0;
     for (unsigned i = 0; i < t->probe_nbytes && i < 8; i++) b |= (uint64_t)t->probe_bytes[i] << (8 * i);
@@ -503,6 +512,27 @@ static void waves_sample(soc_t *s) {
     s->waves_win_last = s->cycle;
 }
 
+/* Program trace: the retirement the retire port shows, with the pc that follows it. After the
+ * edge, the instructions younger than it are all on the right path (it redirected the
+ * pipeline in EX, or in MEM for a trap or xRET), so the first valid stage behind it holds
+ * the next instruction in program order, or IF's fetch pc if none does. */
+static void prog_retire(soc_t *s, soc_hart_t *h) {
+    const vcore_ports_t *p = h->p;
+    if (!*p->rvfi_valid && !*p->rvfi_trap) return;
+    uint32_t npc = *p->mem_valid ? *p->mem_pc : *p->ex_valid ? *p->ex_pc : *p->id_valid ? *p->id_pc : *p->if_pc;
+    const te_prog_t *tp = &h->te.prog;
+    if (s->cfg.out_dir && !s->prog_csv && !s->prog_csv_failed) {
+        char err[4400];
+        if ((s->prog_csv = open_out(s->cfg.out_dir, "prog_flow.csv", err, sizeof err))) fputs(PROG_GT_HEADER, s->prog_csv);
+        else { s->prog_csv_failed = true; soc_guest_error(s, "%s (program trace ground truth)", err); }
+    }
+    if (s->prog_csv)
+        prog_gt_retire(&h->pgt, s->prog_csv, h->port.hart, s->cycle - 1,
+                       tp->stopping ? PROG_GT_STOP : tp->gt_start ? PROG_GT_START : PROG_GT_RUN, *p->rvfi_pc,
+                       *p->rvfi_insn, npc, *p->rvfi_trap);
+    te_prog_retire(&h->te, *p->rvfi_pc, *p->rvfi_insn, npc, *p->rvfi_trap, *p->rvfi_cause);
+}
+
 /* steps 1-3 of soc.h for one hart */
 SOC_INLINE void hart_edge(soc_t *s, soc_hart_t *h) {
     const vcore_ports_t *p = h->p;
@@ -516,6 +546,7 @@ SOC_INLINE void hart_edge(soc_t *s, soc_hart_t *h) {
     if (*p->rvfi_trap && (*p->rvfi_cause == 1))
         soc_guest_error(s, "instruction access fault: fetch at 0x%08x (hart %u)", *p->rvfi_pc, h->port.hart);
     if (__builtin_expect(*p->stm_enable, 0)) soc_stm_event(s, h);
+    if (__builtin_expect(h->te.prog.on, 0)) prog_retire(s, h);
 }
 
 /* steps 5-6 of soc.h: every hart's fetch, the data accesses, the interrupt lines */

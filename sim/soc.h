@@ -40,6 +40,7 @@
 #include "ground_truth_log.h"
 #include "hang.h"
 #include "hpm.h"
+#include "prog_gt.h"
 #include "simctrl.h"
 #include "te.h"
 #include "uart.h"
@@ -95,6 +96,7 @@ typedef struct soc_hart {
     uint64_t ev_total[64];    /* cycles in which each event of the 64-bit vector happened */
     uint64_t stm_events;      /* software trace port events (all, whatever became of them) */
     gt_log_t gt;              /* ground truth of this hart (hart 0's log owns the files) */
+    prog_gt_t pgt;            /* program trace ground truth (prog_flow.csv) */
 } soc_hart_t;
 
 typedef struct soc {
@@ -131,6 +133,8 @@ typedef struct soc {
     char waves_tmp[4200];     /* VCD: FST written here first, converted at the end */
     /* outputs */
     FILE *uart_txt, *marks_csv, *guest_log, *trace_bus;
+    FILE *prog_csv;           /* prog_flow.csv (sim/prog_gt.h), created at the first traced retirement */
+    bool prog_csv_failed;     /* it could not be created (said once) */
     unsigned guest_errors;
     uint64_t guest_errors_total;
     /* NULL, or where software trace port events go instead of te_stm_event() on the hart's

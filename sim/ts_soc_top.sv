@@ -49,6 +49,7 @@ module ts_soc_top import ts_events_pkg::*; (
   input  logic        probe_te_overflow_i,  // teStallOrOverflow
   input  logic [5:0]  probe_te_tcode_i,     // TCODE of the message packed this cycle (0: none)
   input  logic [5:0]  probe_te_msg_len_i,   // its length in bytes
+  input  logic [15:0] probe_te_icnt_i,      // program trace: I-CNT (16-bit units) not yet reported
   input  logic [5:0]  probe_sink_nbytes_i,  // bytes that entered the sink this cycle
   input  logic [63:0] probe_sink_bytes_i,   // the first 8 of them, first byte in bits 7:0
   input  logic [31:0] probe_sink_wp_i,      // sink write pointer (bit 0: wrap flag)

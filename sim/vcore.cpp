@@ -73,6 +73,14 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     p.mstatus_sie = &r->ts_soc_top__DOT__u_core__DOT__mstatus_sie_q;
     p.mie = &r->ts_soc_top__DOT__u_core__DOT__mie_q;
     p.mideleg = &r->ts_soc_top__DOT__u_core__DOT__mideleg_q;
+    // the pipeline's valid bits and pcs (program trace: the pc after a retired instruction)
+    p.mem_valid = &r->ts_soc_top__DOT__u_core__DOT__mem_valid_q;
+    p.ex_valid = &r->ts_soc_top__DOT__u_core__DOT__ex_valid_q;
+    p.id_valid = &r->ts_soc_top__DOT__u_core__DOT__id_valid_q;
+    p.mem_pc = &r->ts_soc_top__DOT__u_core__DOT__mem_pc_q;
+    p.ex_pc = &r->ts_soc_top__DOT__u_core__DOT__ex_pc_q;
+    p.id_pc = &r->ts_soc_top__DOT__u_core__DOT__id_pc_q;
+    p.if_pc = &r->ts_soc_top__DOT__u_core__DOT__pc_q;
     p.probe_cycle = &t->probe_cycle_i; p.probe_mcycle = &t->probe_mcycle_i;
     p.probe_dumping = &t->probe_dumping_i;
     p.probe_minstret = &t->probe_minstret_i; p.probe_sink_bytes = &t->probe_sink_bytes_i;
@@ -89,6 +97,7 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     p.probe_bus_arb = &t->probe_bus_arb_i; p.probe_funnel_take = &t->probe_funnel_take_i;
     p.probe_funnel_src = &t->probe_funnel_src_i; p.probe_funnel_nbytes = &t->probe_funnel_nbytes_i;
     p.probe_te_control = &t->probe_te_control_i; p.probe_sink_wp = &t->probe_sink_wp_i;
+    p.probe_te_icnt = &t->probe_te_icnt_i;
     return v;
 }
 

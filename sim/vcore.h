@@ -38,6 +38,11 @@ typedef struct vcore_ports {
      * sim/hang.c): privilege mode (0 U, 1 S, 3 M), mstatus.MIE/SIE, mie, mideleg */
     const uint8_t *priv, *mstatus_mie, *mstatus_sie;
     const uint16_t *mie, *mideleg;
+    /* the pipeline's valid bits and pcs, read in place (only while program trace runs): after
+     * an edge the pc that follows the instruction the retire port shows is the first valid of
+     * MEM, EX, ID, else IF's fetch pc (sim/soc.c retire_npc; rtl_model/core/ts_core.sv) */
+    const uint8_t *mem_valid, *ex_valid, *id_valid;
+    const uint32_t *mem_pc, *ex_pc, *id_pc, *if_pc;
     /* probes (waves only) */
     uint64_t *probe_cycle, *probe_mcycle, *probe_minstret, *probe_hpm[8], *probe_sink_bytes;
     uint8_t *probe_itc_level, *probe_itc_full, *probe_itc_stall, *probe_te_enable,
@@ -45,6 +50,7 @@ typedef struct vcore_ports {
         *probe_te_msg_len, *probe_sink_nbytes, *probe_sba_write, *probe_sba_conflict,
         *probe_bus_arb, *probe_funnel_take, *probe_funnel_src, *probe_funnel_nbytes, *probe_dumping;
     uint32_t *probe_te_control, *probe_sink_wp;
+    uint16_t *probe_te_icnt;
 } vcore_ports_t;
 
 /* A core model named `name` (its scope in the waveforms: "soc" for hart 0, "hart1", ...);

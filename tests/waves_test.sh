@@ -34,6 +34,9 @@
 #               start, start + 6, a value outside every function and a non-number pass through;
 #               a view made for a run folder that names its ELF puts the filter on every PC
 #               signal (and on nothing else); a bad ELF gives one line
+#   prog        `run --trace-insn btm`: the trace view's probes show the program trace: the
+#               SYNC at trace start, DIRECT and INDIRECT BRANCH messages (TCODE 9, 3, 4) and an
+#               I-CNT that grows and returns to 0 (probe_te_icnt_i), in the first 6000 cycles
 set -eu
 build=$1; case_=$2
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -53,6 +56,23 @@ dumped() {
 }
 
 case "$case_" in
+prog)
+  "$sim" run -q --trace-insn btm --waves-to 6000 --waves "$tmp/w.fst" --out "$tmp/r" "$fw/examples/fib.elf"
+  fst2vcd -f "$tmp/w.fst" > "$tmp/w.vcd" 2>/dev/null
+  # the values of one signal of scope soc.ts_soc_top: "name" -> one value (decimal) a line
+  values() {
+    awk -v want="$1" '$1 == "$scope" {s[++d] = $3} $1 == "$upscope" {d--}
+      $1 == "$var" && s[d] == "ts_soc_top" && s[d - 1] == "soc" && $5 == want {id = $4}
+      id != "" && /^b[01]+ / && $2 == id { v = 0; n = length($1); for (i = 2; i <= n; i++) v = 2 * v + substr($1, i, 1); print v }' "$2"
+  }
+  values probe_te_tcode_i "$tmp/w.vcd" | sort -un > "$tmp/tcodes"
+  for t in 3 4 9; do grep -qx "$t" "$tmp/tcodes" || fail "no TCODE $t in probe_te_tcode_i: $(tr '\n' ' ' < "$tmp/tcodes")"; done
+  values probe_te_icnt_i "$tmp/w.vcd" > "$tmp/icnt"
+  max=$(sort -n "$tmp/icnt" | tail -1)
+  [ "${max:-0}" -gt 4 ] || fail "probe_te_icnt_i never above 4 (max ${max:-none})"
+  grep -qx 0 "$tmp/icnt" || fail "probe_te_icnt_i never back to 0"
+  echo "ok: TCODEs $(tr '\n' ' ' < "$tmp/tcodes"), I-CNT up to $max"
+  ;;
 signals)
   "$sim" run -q --waves "$tmp/w.fst" --out "$tmp/r" "$fw/tests/itc_sram.elf"
   fst2vcd -f "$tmp/w.fst" > "$tmp/w.vcd" 2>/dev/null

@@ -5,7 +5,8 @@
 # store to their own ITC in the same cycle; the funnel merges the messages), and the pipeline
 # view of firmware/tests/stm_port.c around its first software trace events (stm.png). The
 # waves lie in their run folder, so PCs show as function+offset; `tracesim waves --no-gui`
-# makes the markers, drawn as named markers. open.png is what `tracesim waves RUN` opens on for
+# makes the markers, drawn as named markers. prog_trace.png: the trace view of a program-traced
+# fib around its trace start (branch messages by TCODE, the I-CNT). open.png is what `tracesim waves RUN` opens on for
 # a --waves-func fib run of examples/fib.c (zoom and primary marker of markers.tcl). The runs
 # lie in /tmp/tracesim-demo (a fixed, neutral path: GTKWave shows the dump's path in its title
 # bar), removed at the end.
@@ -26,6 +27,10 @@ mkdir -p "$dir/img"
 "$dir/screenshot.sh" "$tmp/r/w.fst" pipeline "$dir/img/pipeline.png" $((c - 10)) $((c + 6))
 "$dir/screenshot.sh" "$tmp/r/w.fst" bus "$dir/img/bus.png" $((c - 10)) $((c + 6))
 "$dir/screenshot.sh" "$tmp/r/w.fst" hpm "$dir/img/hpm.png" $((c - 10)) $((c + 6))
+# program trace (docs/program-trace.md): fib with --trace-insn btm around the trace start
+"$TRACESIM" run -q --trace-insn btm --waves-to 8000 --waves "$tmp/p/w.fst" --out "$tmp/p" "$build/firmware/examples/fib.elf"
+c=$(awk -F, 'NR == 2 {print $1}' "$tmp/p/prog_flow.csv")   # retire cycle of the store that started it
+TS_MARKERS_TCL= "$dir/screenshot.sh" "$tmp/p/w.fst" trace "$dir/img/prog_trace.png" $((c - 2)) $((c + 40))
 # software trace port events: the first events of stm_port, one every 4 cycles
 "$TRACESIM" run -q --waves "$tmp/s/w.fst" --out "$tmp/s" "$build/firmware/tests/stm_port.elf"
 c=$(awk -F, 'NR == 2 {print $1}' "$tmp/s/stm.csv")      # commit cycle of the first event

@@ -38,6 +38,7 @@
 #include "elements.h"
 #include "nexus_decode.h"
 #include "perf_check.h"
+#include "prog_check.h"
 #include "ts_run_json.h"
 #include "ts_opts.h"
 #include "run_folder.h"
@@ -453,11 +454,12 @@ const ts_cmd_t ts_check_cmd = {
     "check", "tracesim check [options] RUN_DIR",
     "Compares the run's trace with the simulator's ground truth: every ITC store (itc.csv),\n"
     "every software trace port event (stm.csv: traced ones in order with their timestamps,\n"
-    "lost ones matched by Error messages) and every perf record (counters.csv, flow.csv, the\n"
-    "ELF's symbols). RUN_DIR is a run folder of tracesim run (RUN_DIR/trace.rtd also works:\n"
-    "its folder is the run folder). With several harts every hart is checked against its own\n"
-    "rows (the messages of SRC n against hart n's), with one time base, and the verdict is\n"
-    "given per hart.\n",
+    "lost ones matched by Error messages), every perf record (counters.csv, flow.csv, the\n"
+    "ELF's symbols) and, with program trace, the flow rebuilt from the trace and the ELF,\n"
+    "instruction by instruction (prog_flow.csv). RUN_DIR is a run folder of tracesim run\n"
+    "(RUN_DIR/trace.rtd also works: its folder is the run folder). With several harts every\n"
+    "hart is checked against its own rows (the messages of SRC n against hart n's), with one\n"
+    "time base, and the verdict is given per hart.\n",
     check_opts, 0, "  the verdict on stdout (\"check: ...\" lines); no files\n", check_exits, NULL};
 
 int ts_check_main(int argc, char **argv) {
@@ -725,6 +727,19 @@ int ts_check_main(int argc, char **argv) {
                            "equals the hardware's counter programming when the header was written (hpm_writes.csv)\n", pr.headers);
                 else
                     printf("check: perf headers not compared with the hardware (the run folder has no hpm_writes.csv)\n");
+            }
+            if (rc == 0) {                                 /* program trace (prog_check.h) */
+                char ppath[4200], pmsg[1024];
+                snprintf(ppath, sizeof ppath, "%s/prog_flow.csv", dir);
+                if (!access(ppath, F_OK) && wrapped) {
+                    printf("check: program flow not checked: the buffer wrapped (the trace starts inside the flow)\n");
+                } else if (!access(ppath, F_OK)) {
+                    int q = prog_check_run(dir, elf, srcbits, tsbits, wrapped_stop, stdout, pmsg, sizeof pmsg);
+                    if (q) {
+                        fprintf(stderr, "tracesim: check %s: %s\n", q > 0 ? "FAILED" : "cannot check the program flow", pmsg);
+                        rc = q > 0 ? 1 : 121;
+                    }
+                }
             }
             if (c.multi && rc == 0)                        /* the verdict per hart */
                 for (unsigned h = 0; h < nh; h++)

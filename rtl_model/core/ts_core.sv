@@ -850,6 +850,12 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
 
   // ---------------------------------------------------------------------------------------
   // Observation: events and retire stream, registered (they describe the previous cycle)
+  //
+  // Program trace (sim/soc.c prog_retire) reads the pipeline in place for the pc that
+  // follows the instruction the retire port shows: the first valid of MEM, EX, ID
+  // (mem/ex/id_valid_q, mem/ex/id_pc_q), else pc_q. A rework must keep that true (every
+  // younger valid instruction on the right path once the retire port shows its elder) or
+  // give the port a next-pc (a registered one cost 23 host instructions per cycle).
   // ---------------------------------------------------------------------------------------
   logic [EvBits-1:0] ev_d, ev_q;
   logic        commit;

@@ -98,6 +98,7 @@ void te_reset(te_t *t) {
     t->have_last_ts = false;
     t->last_ts = 0;
     t->stalled = false;
+    t->prog = (te_prog_t){.force = t->cfg.insn_force};
 }
 
 void te_set_ts_master(te_t *t, const tsunit_t *master) {
@@ -116,9 +117,14 @@ bool te_empty(const te_t *t) {
 static void fifo_push(te_t *t, uint8_t kind, uint32_t idtag, uint32_t data) {
     if (t->fifo_count == t->fifo_cap) return;   /* cannot happen: callers check room */
     te_entry_t *e = &t->fifo[(t->fifo_head + t->fifo_count) % t->fifo_cap];
-    e->kind = kind;
-    e->idtag = idtag;
-    e->data = data;
+    *e = (te_entry_t){.kind = kind, .idtag = idtag, .data = data, .ts = tsunit_now(&t->ts)};
+    t->fifo_count++;
+}
+
+void te_fifo_put(te_t *t, const te_entry_t *src) {
+    if (t->fifo_count == t->fifo_cap) return;   /* cannot happen: callers check room */
+    te_entry_t *e = &t->fifo[(t->fifo_head + t->fifo_count) % t->fifo_cap];
+    *e = *src;
     e->ts = tsunit_now(&t->ts);
     t->fifo_count++;
 }
@@ -128,21 +134,24 @@ static void push_resync(te_t *t) {
     fifo_push(t, TE_ERROR, 0, 0);
     fifo_push(t, TE_SYNC, 0, 0);
     t->overflow_pending = false;
+    if (t->prog.on) t->prog.sync_owed = 7;     /* program trace: a sync at the next retirement */
 }
 /* a message lost on a full FIFO: flagged, Error + sync owed */
 static void mark_lost(te_t *t) {
     t->control |= C_STALL_OR_OVERFLOW;
     t->overflow_pending = true;
 }
+void te_fifo_lost(te_t *t) { mark_lost(t); }
 
 static void pack(te_t *t, const te_entry_t *e, nx_msg_t *m) {
     static const uint8_t tcode[] = {[TE_DQM] = NX_DATA_ACQ, [TE_OWN] = NX_OWNERSHIP,
                                     [TE_ERROR] = NX_ERROR, [TE_SYNC] = NX_ICT_WS,
-                                    [TE_STOP] = NX_ICT, [TE_STM_OWN] = NX_OWNERSHIP};
+                                    [TE_STOP] = NX_ICT, [TE_STM_OWN] = NX_OWNERSHIP,
+                                    [TE_PROG] = 0};
     uint32_t tsc = t->ts.control;
     bool ts_on = tsunit_enabled(&t->ts), full = false, rel = false;
     nx_begin(m);
-    nx_fixed(m, tcode[e->kind], 6);
+    nx_fixed(m, e->kind == TE_PROG ? e->tcode : tcode[e->kind], 6);
     if (t->cfg.src_bits && !(t->control & C_INHIBIT_SRC)) nx_fixed(m, t->cfg.hart, t->cfg.src_bits);
     switch (e->kind) {
     case TE_DQM:
@@ -161,6 +170,11 @@ static void pack(te_t *t, const te_entry_t *e, nx_msg_t *m) {
     case TE_ERROR:
         nx_fixed(m, 0, 4);      /* ETYPE 0: FIFO overrun, messages lost */
         nx_var(m, 0);           /* ECODE */
+        break;
+    case TE_PROG:
+        te_prog_pack(t, e, m, &full, &rel);
+        full = full && ts_on;
+        rel = rel && ts_on;
         break;
     case TE_STOP:               /* ICT: CKSRC 0 (control), CKDF 0, CKDATA0 3 (trace off) */
         nx_fixed(m, 0, 4);
@@ -266,6 +280,7 @@ static uint32_t control_value(const te_t *t) {
 static bool itc_room(const te_t *t) {
     return t->fifo_count + (t->overflow_pending ? 3u : 1u) <= t->cfg.itc_depth;
 }
+bool te_fifo_room(const te_t *t) { return itc_room(t); }
 
 uint32_t te_control(const te_t *t) { return control_value(t); }
 bool te_itc_ready(const te_t *t) {
@@ -325,17 +340,22 @@ static void write_control(te_t *t, uint32_t v) {
     if (!(sink == SINK_DEFAULT || sink == SINK_CODE_SRAM || sink == SINK_CODE_SBA ||
           (sink == SINK_CODE_FUNNEL && t->cfg.has_funnel)))
         sink = SINK_DEFAULT;                                       /* WARL */
-    uint32_t nv = (v & C_WRITABLE & ~(0xFu << C_SINK_SHIFT)) | keep | sink << C_SINK_SHIFT;
+    uint32_t nv = (v & C_WRITABLE & ~(0xFu << C_SINK_SHIFT)) | keep | sink << C_SINK_SHIFT |
+                  te_prog_warl(&t->prog, (v >> 4) & 7u) << 4;
     t->control = nv;
+    bool prog_was = t->prog.on;
+    te_prog_control(t, old, nv);           /* program trace: start (sync owed) or stop */
     t->sink.kind = sink == SINK_CODE_SBA ? SINK_SBA : SINK_SRAM;
     t->sink.stop_on_wrap = (nv & C_STOP_ON_WRAP) != 0;
     bool was_on = (old & (C_ACTIVE | C_ENABLE)) == (C_ACTIVE | C_ENABLE);
     bool on = (nv & C_ENABLE) != 0;
-    if (was_on && (old & C_TRACING) && !((nv & C_TRACING) && on) && t->fifo_count < t->fifo_cap)
+    if (was_on && (old & C_TRACING) && !((nv & C_TRACING) && on) && t->fifo_count < t->fifo_cap &&
+        !prog_was)
         fifo_push(t, TE_STOP, 0, 0);                              /* trace stop */
     if (was_on && !on && !te_empty(t)) t->flushing = true;         /* drain to the sink */
     if (on) t->flushing = false;
-    if (on && (nv & C_TRACING) && !((old & C_TRACING) && was_on) && t->fifo_count < t->fifo_cap)
+    if (on && (nv & C_TRACING) && !((old & C_TRACING) && was_on) && t->fifo_count < t->fifo_cap &&
+        !t->prog.on)
         fifo_push(t, TE_SYNC, 0, 0);                              /* trace start */
 }
 

@@ -2,9 +2,10 @@
  * the ITC stimulus registers with their FIFO, the timestamp unit, the Nexus message
  * generator and the SRAM/SBA sink (or the funnel port).
  *
- * Models: everything an ITC/perf flow uses (trace-hw-facts.md sections 1-4). Leaves out:
- * instruction trace (teInstruction reads 0), event trace (evControl is storage only), PC
- * sampling, ATB/PIB sinks, external triggers (xti/xto/wpControl are storage only).
+ * Models: everything an ITC/perf flow uses (trace-hw-facts.md sections 1-4), and program
+ * trace in BTM and HTM (teInstruction 3, 6, 7; te_prog.h). Leaves out: event trace
+ * (teInstruction 1; evControl is storage only), PC sampling, ATB/PIB sinks, external
+ * triggers (xti/xto/wpControl are storage only).
  * See te.c for how the open questions of trace-hw-facts.md 8.2 were resolved. */
 #ifndef TS_TE_H
 #define TS_TE_H
@@ -12,6 +13,7 @@
 #include <stdint.h>
 #include "nexus.h"
 #include "sink.h"
+#include "te_prog.h"
 #include "tsunit.h"
 
 typedef struct te_cfg {
@@ -22,15 +24,20 @@ typedef struct te_cfg {
     unsigned sram_size;     /* SRAM sink bytes (default 16 KiB) */
     unsigned ts_width;      /* timestamp bits (default 40) */
     bool has_funnel;        /* the encoder can sink into a funnel (teSink = 8) */
+    unsigned insn_force;    /* teInstruction forced on every teControl write that leaves it 0
+                             * (run --trace-insn; 0: none) */
 } te_cfg_t;
 
 enum te_access { TE_OK, TE_ERR, TE_WAIT };
 
-enum te_entry_kind { TE_DQM, TE_OWN, TE_ERROR, TE_SYNC, TE_STOP, TE_STM_OWN };
+enum te_entry_kind { TE_DQM, TE_OWN, TE_ERROR, TE_SYNC, TE_STOP, TE_STM_OWN,
+                     TE_PROG };   /* TE_PROG: a program trace message (te_prog.c) */
 typedef struct te_entry {
     uint8_t kind;
+    uint8_t tcode, code, btype;   /* TE_PROG: TCODE, SYNC/EVCODE/RCODE, B-TYPE */
     uint32_t idtag;         /* ITC: 0..0x3f; software trace: IDTAG_BASE (0x40001) + 4 id */
-    uint32_t data;
+    uint32_t data;          /* TE_PROG: I-CNT (or RDATA) */
+    uint32_t addr;          /* TE_PROG: the address to report (F-ADDR or U-ADDR) */
     uint64_t ts;            /* time of the store (or of the event) */
 } te_entry_t;
 
@@ -56,6 +63,7 @@ typedef struct te {
     /* for waveform probes: the last message packed and the bytes that entered the sink
      * since the consumer (sim/soc.c) last cleared probe_tcode and probe_nbytes */
     uint8_t probe_tcode, probe_len, probe_nbytes, probe_bytes[8];
+    te_prog_t prog;         /* program trace (te_prog.h) */
 } te_t;
 
 void te_default_cfg(te_cfg_t *c);
@@ -91,4 +99,11 @@ void te_port_pop(te_t *t);
 bool te_to_funnel(const te_t *t);
 /* the SoC reports a failed SBA write: teSinkError */
 void te_sink_error(te_t *t);
+/* for te_prog.c: room for one more message in the FIFO (as for a stimulus store); queue one
+ * (stamped with the time now); record a lost one (overflow: Error + sync follow) */
+bool te_fifo_room(const te_t *t);
+void te_fifo_put(te_t *t, const te_entry_t *e);
+void te_fifo_lost(te_t *t);
+/* TE_PROG fields after TCODE and SRC; sets *full / *rel for the timestamp it carries */
+void te_prog_pack(te_t *t, const te_entry_t *e, nx_msg_t *m, bool *full, bool *rel);
 #endif

@@ -60,8 +60,8 @@ TS_TEST(reset_values_and_warl) {
     wr(&t, ITCEN, 0xFF);                          /* ignored while in reset */
     TS_ASSERT_EQ_U(rd(&t, ITCEN), 0);
     wr(&t, CTRL, 1);
-    wr(&t, CTRL, 0x50000071u);                    /* ATB sink, teInstruction 7: not implemented */
-    TS_ASSERT_EQ_U(rd(&t, CTRL), 0x01000009u);   /* sink 0, instruction 0 */
+    wr(&t, CTRL, 0x50000071u);                    /* ATB sink: not implemented; teInstruction 7 */
+    TS_ASSERT_EQ_U(rd(&t, CTRL), 0x01000079u);   /* sink 0, instruction 7 (HTM, te_prog.c) */
     wr(&t, WP, 0xFFFFFFFCu);                      /* SRAM size probe */
     TS_ASSERT_EQ_U(rd(&t, WP) + 4, 16384);
     wr(&t, CTRL, 0x70000001u);                    /* SBA */

@@ -1,0 +1,267 @@
+/* te_prog.c - program trace: BTM (teInstruction 3) and HTM (6, 7); see te_prog.h.
+ *
+ * Facts: ../shared/spec/trace-hw-facts.md 1.2 (teInstruction, teSyncMaxBTM/Inst), 1.6
+ * (tsBranch), 4.4 (fields per TCODE, SYNC/B-TYPE/EVCODE codes), 4.6 (F-ADDR = pc >> 1, U-ADDR
+ * = (pc XOR the last reported address) >> 1, I-CNT in 16-bit units including the instruction
+ * that causes the message, BTM: taken conditional branch -> DIRECT BRANCH, indirect jump,
+ * return and trap -> INDIRECT BRANCH, not-taken branches and direct jumps only count; trace
+ * stop -> Correlation EVCODE 4), 4.9 (counts flushed before a sync). Where the facts file is
+ * silent the model decides, as follows (the ratified N-Trace specification was not needed for
+ * these; the decoder the messages must satisfy is harness/decoder/prog_flow.c, which follows
+ * SiFive's dqr):
+ *  - Trace start (teTracing and teEnable set with teInstruction 3) emits SYNC (TCODE 9,
+ *    SYNC 5 "trace enable", I-CNT 0) in place of the ITC-only ICT-WS; its F-ADDR is the pc
+ *    after the store that started tracing: that store, and the one that stops tracing, are
+ *    not traced. Trace stop emits Correlation (TCODE 33, EVCODE 4, CDF 0) with the I-CNT
+ *    left, in place of the ITC-only ICT trace-off message.
+ *  - Traps: INDIRECT BRANCH with B-TYPE 1 (SiFive v0: exception or interrupt) and the
+ *    handler's address. ECALL / EBREAK / C.EBREAK count in the I-CNT (the E31 capture's
+ *    listing shows them executed); an instruction that faults otherwise, and one an
+ *    interrupt preempts, do not (they did not execute).
+ *  - xRET: INDIRECT BRANCH, B-TYPE 0, the return address.
+ *  - teSyncMaxBTM = n (not 15): after 2^(n+5) branch messages since the last sync-type
+ *    message the next branch message is its sync form (DIRECT BRANCH WS 11 / INDIRECT BRANCH
+ *    WS 12, SYNC 2 "periodic", F-ADDR = the target).
+ *  - teSyncMaxInst = n (not 15): when the I-CNT reaches 2^(n+5) units at an instruction that
+ *    emits no message, SYNC (9) with SYNC 4 "I-CNT overflow", the I-CNT and F-ADDR = the
+ *    next pc; with 15 the same when the 16-bit counter would overflow (TE_ICNT_MAX). In BTM
+ *    this sync is how a full I-CNT is reported: a RESOURCE FULL makes SiFive's decoder (and
+ *    ours) switch to HTM (facts 4.9), which BTM's direct-branch messages cannot satisfy.
+ *  - Timestamps (tsEnable set): sync-type messages (9, 11, 12) carry the full time whatever
+ *    tsBranch says (the only full time of a program-traced run, needed by ITC/perf records
+ *    too); INDIRECT BRANCH gets a relative time when tsBranch is 1 or 3; DIRECT BRANCH and
+ *    Correlation when tsBranch is 3. The time is that of the cycle the instruction
+ *    retired in (the timestamp an ITC store committing in that cycle gets).
+ *  - The FIFO: branch messages take the same room check as stimulus stores. The hart cannot
+ *    be held once an instruction has retired, so a branch message that finds the FIFO full
+ *    is lost whatever teStallEnable says (teStallOrOverflow, Error, then the ITC sync, and a
+ *    SYNC (9) with SYNC 7 "FIFO overrun" at the first later retirement that finds room,
+ *    whose F-ADDR is the pc after it: the instructions between the lost message and that pc
+ *    are a gap). A sync owed at trace start waits for room the same way.
+ *  - HTM (6, 7; facts 4.6, 4.9): a conditional branch's outcome goes into HIST (a 1 stop bit,
+ *    then the outcomes, newest in bit 0) and no message; indirect jumps, xRETs and traps give
+ *    INDIRECT BRANCH HISTORY (28; 29 as the periodic sync form) with the I-CNT, the address
+ *    and HIST, which then restarts at 1. HIST is 32 bits: when the 31st outcome fills it,
+ *    RESOURCE FULL RCODE 1 carries it (the I-CNT goes on, the decoder walks the outcomes with
+ *    the counts still to come); a full I-CNT gives RESOURCE FULL RCODE 0 (HIST goes on).
+ *    Trace stop: Correlation with CDF 1 and HIST. teInstruction 7 also keeps a return stack
+ *    of TE_RSTACK_DEPTH (2048) entries, the decoder's depth (prog_flow.h): a call (JAL/JALR/
+ *    C.JAL/C.JALR writing x1 or x5) pushes its return address, pushes beyond the depth are
+ *    dropped; a return (JALR/C.JR reading x1/x5, not writing the same link) pops, and gets
+ *    no message when it goes where the popped entry says (the decoder pops the same entry);
+ *    every sync empties the stack. No repeat-branch optimisation (the facts do not describe
+ *    its encoding). The sync forms: periodic per teSyncMaxBTM on the INDIRECT BRANCH HISTORY
+ *    messages only (a SYNC with outcomes pending would break the decoder, facts 4.9).
+ *  - WARL: teInstruction 3, 6 and 7 read back as written (the probe "write 7, read back"
+ *    answers HTM available); 1, 2, 4 and 5 read back 0.
+ * Privilege and context changes are not reported (no Ownership messages). */
+#include "te.h"
+
+enum { C_ACTIVE = 1u << 0, C_ENABLE = 1u << 1, C_TRACING = 1u << 2 };
+enum { SYNC_ICNT_OVF = 4, SYNC_PERIODIC = 2, SYNC_TRACE_ENABLE = 5 };
+
+unsigned te_prog_warl(const te_prog_t *p, unsigned written) {
+    if (!written && p->force) written = p->force;
+    return written == 3 || written == 6 || written == 7 ? written : TE_INSN_OFF;
+}
+
+static bool running(uint32_t c) {
+    return (c & (C_ACTIVE | C_ENABLE | C_TRACING)) == (C_ACTIVE | C_ENABLE | C_TRACING) &&
+           ((c >> 4) & 7u) != TE_INSN_OFF;
+}
+
+void te_prog_control(te_t *t, uint32_t old, uint32_t nv) {
+    te_prog_t *p = &t->prog;
+    (void)old;
+    p->mode = (nv >> 4) & 7u;
+    bool now = running(nv);
+    if (p->on && !p->stopping && !now) {        /* trace stop: Correlation with the I-CNT left */
+        if (t->fifo_count < t->fifo_cap && !p->lost && !p->sync_owed) {
+            te_entry_t e = {.kind = TE_PROG, .tcode = 33, .code = 4, .data = p->icnt,
+                            .btype = p->mode >= TE_INSN_HTM, .idtag = p->hist};   /* btype: CDF */
+            te_fifo_put(t, &e);
+            p->messages++;
+        }
+        p->stopping = true;                     /* `on` until the store that stopped it retires */
+        p->sync_owed = 0;
+        p->lost = false;
+    } else if ((!p->on || p->stopping) && now) {   /* trace start: a sync at the next retirement */
+        p->on = true;
+        p->stopping = false;
+        p->gt_start = true;
+        p->sync_owed = SYNC_TRACE_ENABLE;
+        p->lost = false;
+        p->icnt = 0;
+        p->hist = 1;
+        p->sp = 0;
+        p->msgs_since_sync = 0;
+    }
+}
+
+/* instruction classes the encoder needs (RV32IC encodings) */
+enum { K_OTHER, K_BRANCH, K_JALR, K_XRET, K_ECALL };
+
+/* queues a message (room checked); a lost one stops counting until the resync. A message
+ * reports (and clears) the I-CNT, HTM's history too, except RESOURCE FULL (RCODE 1 reports
+ * only the history, RCODE 0 only the I-CNT) */
+static void emit(te_t *t, te_entry_t *e) {
+    te_prog_t *p = &t->prog;
+    if (!te_fifo_room(t)) {
+        te_fifo_lost(t);
+        p->lost = true;
+        p->lost_messages++;
+        return;
+    }
+    te_fifo_put(t, e);
+    p->messages++;
+    if (e->tcode != 27 || e->code == 0) p->icnt = 0;
+    if (e->tcode != 27 || e->code == 1) p->hist = 1;
+    if (e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29) p->msgs_since_sync = 0;
+    else if (e->tcode != 27) p->msgs_since_sync++;
+}
+
+static bool is_link(unsigned r) { return r == 1 || r == 5; }
+static void rs_push(te_prog_t *p, uint32_t a) { if (p->sp < TE_RSTACK_DEPTH) p->stack[p->sp++] = a; }
+
+/* HTM: one retirement (its units already counted) */
+static void htm_retire(te_t *t, unsigned k, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, unsigned units,
+                       bool sync) {
+    te_prog_t *p = &t->prog;
+    te_entry_t e = {.kind = TE_PROG, .data = p->icnt, .addr = npc, .idtag = p->hist};
+    if (!trap && k == K_BRANCH) {                       /* the outcome into the history */
+        p->hist = p->hist << 1 | (npc != pc + 2 * units);
+        if (p->hist & 0x80000000u) {                    /* full: RESOURCE FULL, RCODE 1 */
+            te_entry_t f = {.kind = TE_PROG, .tcode = 27, .code = 1, .idtag = p->hist};
+            emit(t, &f);
+        }
+        return;
+    }
+    if (!trap && (insn & 0x7Fu) == 0x6Fu && is_link((insn >> 7) & 31u)) rs_push(p, pc + 4);      /* jal, rd link */
+    if (!trap && (insn & 3u) == 1u && ((insn >> 13) & 7u) == 1u) rs_push(p, pc + 2);             /* c.jal */
+    if (trap || k == K_JALR || k == K_XRET) {
+        if (!trap && k == K_JALR) {
+            bool c16 = (insn & 3u) != 3u;
+            unsigned rd = c16 ? ((insn >> 12) & 1u) : (insn >> 7) & 31u;
+            unsigned rs1 = c16 ? (insn >> 7) & 31u : (insn >> 15) & 31u;
+            bool ret = is_link(rs1) && (!is_link(rd) || rd != rs1);
+            uint32_t top = 0;
+            bool had = false;
+            if (ret && p->sp) { top = p->stack[--p->sp]; had = true; }
+            if (is_link(rd)) rs_push(p, pc + 2 * units);
+            /* teInstruction 7: a return to where the stack says is inferred, no message */
+            if (ret && had && top == npc && p->mode == TE_INSN_HTM_RET) return;
+        }
+        e.tcode = sync ? 29 : 28;
+        e.btype = trap ? 1 : 0;
+        e.code = SYNC_PERIODIC;
+        emit(t, &e);
+        return;
+    }
+    unsigned maxinst = (t->control >> 20) & 15u;
+    uint32_t limit = maxinst != 15 ? 1u << (maxinst + 5) : TE_ICNT_MAX - 1;
+    if (p->icnt >= limit) {                             /* I-CNT full: RESOURCE FULL, RCODE 0 */
+        te_entry_t f = {.kind = TE_PROG, .tcode = 27, .code = 0, .data = p->icnt};
+        emit(t, &f);
+    }
+}
+
+static unsigned classify(uint32_t insn) {
+    if ((insn & 3u) == 3u) {
+        switch (insn & 0x7Fu) {
+        case 0x63: return K_BRANCH;
+        case 0x67: return K_JALR;
+        case 0x73:
+            if (insn == 0x00000073u || insn == 0x00100073u) return K_ECALL;
+            if (insn == 0x30200073u || insn == 0x10200073u || insn == 0x00200073u) return K_XRET;
+            return K_OTHER;
+        default: return K_OTHER;
+        }
+    }
+    unsigned q = insn & 3u, f3 = (insn >> 13) & 7u;
+    if (q == 1 && (f3 == 6 || f3 == 7)) return K_BRANCH;                 /* c.beqz / c.bnez */
+    if (q == 2 && f3 == 4 && ((insn >> 2) & 0x1Fu) == 0) {
+        if (((insn >> 7) & 0x1Fu) != 0) return K_JALR;                   /* c.jr / c.jalr */
+        if (insn & 0x1000u) return K_ECALL;                              /* c.ebreak */
+    }
+    return K_OTHER;
+}
+
+void te_prog_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause) {
+    te_prog_t *p = &t->prog;
+    (void)cause;
+    if (!p->on) return;
+    p->gt_start = false;
+    if (p->stopping) {                          /* the store that stopped tracing */
+        p->on = p->stopping = false;
+        return;
+    }
+    if (p->sync_owed) {                         /* trace start or resync: flow starts at npc */
+        /* the Error and its ITC sync come first; no room: the next retirement tries again (the
+         * gap grows, nothing more is lost) */
+        if (t->overflow_pending || !te_fifo_room(t)) return;
+        p->lost = false;
+        p->icnt = 0;
+        p->hist = 1;
+        p->sp = 0;
+        te_entry_t e = {.kind = TE_PROG, .tcode = 9, .code = p->sync_owed, .addr = npc};
+        p->sync_owed = 0;
+        emit(t, &e);
+        return;
+    }
+    if (p->lost) return;                        /* a gap: until the resync */
+    unsigned k = classify(insn), units = (insn & 3u) == 3u ? 2 : 1;
+    if (trap && k != K_ECALL) units = 0;        /* it did not execute */
+    p->icnt += units;
+    p->retired += units != 0;
+    te_entry_t e = {.kind = TE_PROG, .data = p->icnt, .addr = npc};
+    unsigned maxbtm = (t->control >> 16) & 15u;
+    bool sync = maxbtm != 15 && p->msgs_since_sync >= (1u << (maxbtm + 5));
+    if (p->mode >= TE_INSN_HTM) { htm_retire(t, k, pc, insn, npc, trap, units, sync); return; }
+    if (trap || k == K_JALR || k == K_XRET) {
+        e.tcode = sync ? 12 : 4;
+        e.btype = trap ? 1 : 0;
+        e.code = SYNC_PERIODIC;
+        emit(t, &e);
+        return;
+    }
+    if (k == K_BRANCH && npc != pc + 2 * units) {
+        e.tcode = sync ? 11 : 3;
+        e.code = SYNC_PERIODIC;
+        emit(t, &e);
+        return;
+    }
+    unsigned maxinst = (t->control >> 20) & 15u;
+    uint32_t limit = maxinst != 15 ? 1u << (maxinst + 5) : TE_ICNT_MAX - 1;
+    if (p->icnt >= limit) {
+        e.tcode = 9;
+        e.code = SYNC_ICNT_OVF;
+        emit(t, &e);
+    }
+}
+
+void te_prog_pack(te_t *t, const te_entry_t *e, nx_msg_t *m, bool *full, bool *rel) {
+    unsigned tsb = (t->ts.control >> 16) & 3u;
+    bool ws = e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29;
+    bool ind = e->tcode == 4 || e->tcode == 28;
+    if (e->tcode == 27) {                                                /* RCODE, RDATA */
+        nx_fixed(m, e->code, 4);
+        nx_var(m, e->code ? e->idtag : e->data);
+        *full = false;
+        *rel = tsb == 3;
+        return;
+    }
+    if (ws) nx_fixed(m, e->code, 4);                                     /* SYNC */
+    if (e->tcode == 33) { nx_fixed(m, e->code, 4); nx_fixed(m, e->btype, 2); }   /* EVCODE, CDF */
+    if (ind || e->tcode == 12 || e->tcode == 29) nx_fixed(m, e->btype, 2);   /* B-TYPE */
+    nx_var(m, e->data);                                                  /* I-CNT */
+    if (ws) {
+        nx_var(m, e->addr >> 1);                                         /* F-ADDR */
+        t->prog.last_addr = e->addr;
+    } else if (ind) {
+        nx_var(m, (e->addr ^ t->prog.last_addr) >> 1);                   /* U-ADDR */
+        t->prog.last_addr = e->addr;
+    }
+    if (e->tcode == 28 || e->tcode == 29 || (e->tcode == 33 && e->btype)) nx_var(m, e->idtag);   /* HIST */
+    *full = ws;
+    *rel = !ws && (ind ? tsb == 1 || tsb == 3 : tsb == 3);
+}

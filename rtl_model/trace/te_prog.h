@@ -1,0 +1,51 @@
+/* te_prog.h - program trace of the trace encoder (teInstruction 3: BTM + sync; 6, 7: HTM), fed by the
+ * core's retire port one retired instruction (or trap) at a time. Part of te_t (te.h); the
+ * messages go through the encoder's one FIFO, interleaved with ITC/perf records in the
+ * order the hart emitted them. The rules and where each comes from: te_prog.c. */
+#ifndef TS_TE_PROG_H
+#define TS_TE_PROG_H
+#include <stdbool.h>
+#include <stdint.h>
+
+/* teInstruction values the model implements (WARL: others read back as te_prog.c says) */
+enum { TE_INSN_OFF = 0, TE_INSN_BTM = 3, TE_INSN_HTM = 6, TE_INSN_HTM_RET = 7 };
+
+/* teInstruction 7: the return stack (entries), as deep as the decoder's (prog_flow.h) */
+#define TE_RSTACK_DEPTH 2048
+
+/* the I-CNT counter of the model: 16 bits of 16-bit units; with teSyncMaxInst = 15 (off) a
+ * full counter forces a sync (te_prog.c) */
+#define TE_ICNT_MAX 0xFFFFu
+
+typedef struct te_prog {
+    unsigned mode;          /* teInstruction as read back (0 or 3) */
+    unsigned force;         /* run option (--trace-insn): a teControl write with teInstruction
+                             * 0 gets this mode instead (0: no forcing) */
+    bool on;                /* program trace running: the SoC passes every retirement */
+    bool gt_start;          /* tracing started: the next retirement is the store that did it */
+    bool stopping;          /* tracing stopped: the next retirement is the store that did it
+                             * (`on` stays set until then, for the ground truth) */
+    uint8_t sync_owed;      /* SYNC code of a sync owed at the next retirement (5 trace
+                             * enable, 7 after an overflow), 0 none */
+    bool lost;              /* a message was lost: nothing is counted until the resync */
+    uint32_t icnt;          /* 16-bit units retired since the last message */
+    uint32_t hist;          /* HTM: branch outcomes after a 1 stop bit, newest in bit 0 */
+    unsigned sp;            /* HTM 7: return stack entries */
+    uint32_t stack[TE_RSTACK_DEPTH];
+    uint32_t msgs_since_sync;   /* branch messages since the last sync-type message */
+    uint64_t last_addr;     /* the last address a message reported (U-ADDR base; pack time) */
+    uint64_t messages, lost_messages, retired;   /* statistics */
+} te_prog_t;
+
+struct te;
+/* teControl was written: old and new values as stored (called by te.c) */
+void te_prog_control(struct te *t, uint32_t old, uint32_t nv);
+/* teInstruction as stored for a written value (WARL) */
+unsigned te_prog_warl(const te_prog_t *p, unsigned written);
+/* One retirement of the encoder's hart, in the cycle after it (before this cycle's tick,
+ * like a software trace port event): pc and raw bits (16 bits for a compressed one) of the
+ * instruction that committed, or of the one that trapped (trap: not committed; cause as
+ * mcause); npc: the pc that follows it in program order (branch or jump target,
+ * fall-through, xRET's return address, the trap handler). */
+void te_prog_retire(struct te *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause);
+#endif

@@ -1,0 +1,279 @@
+/* test_te_prog.c - program trace (BTM, rtl_model/trace/te_prog.c) at register level, fed
+ * retirements by hand. Expected bytes are encoded by hand from the field rules of
+ * trace-hw-facts.md 4.1/4.4-4.6 (worked out in the comments), not taken from the model. */
+#include "te.h"
+#include "ts_test.h"
+#include <string.h>
+
+enum { CTRL = 0x000, WP = 0x01C, RP = 0x020, DATA = 0x024, TSC = 0x040, TSL = 0x044, ITCEN = 0x060,
+       STIM = 0x080 };
+/* the perf library's teControl (SRAM sink, stop-on-wrap, ITC mode 1, active + enable, sync
+ * counters off) with teInstruction 3 */
+#define CTRL_BTM (0x4FF04083u | 3u << 4)
+
+static te_t make_te(unsigned depth, unsigned force) {
+    te_cfg_t c;
+    te_default_cfg(&c);
+    c.itc_depth = depth;
+    c.insn_force = force;
+    te_t t;
+    if (te_init(&t, &c)) TS_FAIL("te_init failed");
+    return t;
+}
+static uint32_t rd(te_t *t, uint32_t off) {
+    uint32_t v = 0xdeadbeef;
+    TS_ASSERT_EQ_I(te_read(t, off, 4, &v), TE_OK);
+    return v;
+}
+static void wr(te_t *t, uint32_t off, uint32_t v) { TS_ASSERT_EQ_I(te_write(t, off, 4, v), TE_OK); }
+/* tracing on with ctrl, a frozen clock at `time` (tsCount 0; TSL writes move it), timestamps
+ * on ITC and on every branch message (tsBranch 3) */
+static void start(te_t *t, uint32_t ctrl, uint32_t time) {
+    wr(t, CTRL, 1);
+    wr(t, CTRL, ctrl);
+    wr(t, TSC, 0x000F8001u);
+    wr(t, TSL, time);
+    wr(t, ITCEN, 0xFFFFFFFFu);
+    wr(t, CTRL, ctrl | 4);
+}
+static void ret(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc) { te_prog_retire(t, pc, insn, npc, false, 0); }
+static void trap(te_t *t, uint32_t pc, uint32_t insn, uint32_t handler, uint32_t cause) {
+    te_prog_retire(t, pc, insn, handler, true, cause);
+}
+static unsigned drain(te_t *t, uint8_t *out, unsigned max) {
+    wr(t, CTRL, rd(t, CTRL) & ~6u);
+    for (int i = 0; i < 10000 && !(rd(t, CTRL) & 8); i++) te_tick(t);
+    TS_ASSERT(rd(t, CTRL) & 8);
+    uint32_t wp = rd(t, WP) & ~1u;
+    wr(t, RP, 0);
+    unsigned n = 0;
+    for (uint32_t a = 0; a < wp && n + 4 <= max; a += 4) {
+        uint32_t w = rd(t, DATA);
+        for (int k = 0; k < 4; k++) out[n++] = (uint8_t)(w >> (8 * k));
+    }
+    return n;
+}
+
+TS_TEST(warl_probe_and_force) {
+    te_t t = make_te(8, 0);
+    wr(&t, CTRL, 1);
+    wr(&t, CTRL, 1 | 7u << 4);                     /* the probe: 7 reads back 7, HTM available */
+    TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 7);
+    wr(&t, CTRL, 1 | 6u << 4);
+    TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 6);
+    wr(&t, CTRL, 1 | 3u << 4);
+    TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 3);
+    wr(&t, CTRL, 1 | 1u << 4);                     /* event mode: not modelled */
+    TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 0);
+    wr(&t, CTRL, 1);
+    TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 0);
+    te_free(&t);
+    t = make_te(8, 3);                             /* run --trace-insn btm */
+    wr(&t, CTRL, 1);
+    TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 3);
+    wr(&t, CTRL, 0x4FF04087u);                     /* the perf library's value, tracing on */
+    TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 3);
+    TS_ASSERT(t.prog.on);
+    te_free(&t);
+}
+
+/* every BTM message kind, byte for byte */
+TS_TEST(btm_messages_byte_exact) {
+    te_t t = make_te(8, 0);
+    start(&t, CTRL_BTM, 0x100);
+    TS_ASSERT(t.prog.on);
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* the store that started tracing */
+    ret(&t, 0x80000104u, 0x0505u, 0x80000106u);       /* c.addi: 1 unit */
+    wr(&t, TSL, 0x105);
+    ret(&t, 0x80000106u, 0x00b50463u, 0x8000010eu);   /* beq, taken: 2 units */
+    ret(&t, 0x8000010eu, 0xE101u, 0x80000110u);       /* c.bnez, not taken: 1 unit */
+    wr(&t, TSL, 0x10A);
+    ret(&t, 0x80000110u, 0x00008067u, 0x80000200u);   /* ret (jalr): 2 units */
+    wr(&t, TSL, 0x110);
+    trap(&t, 0x80000200u, 0x00000073u, 0x80000040u, 11);   /* ecall: counts, 2 units */
+    trap(&t, 0x80000040u, 0x0001u, 0x80000080u, 0x80000007u);   /* interrupt: not executed */
+    ret(&t, 0x80000080u, 0x30200073u, 0x80000204u);   /* mret: 2 units */
+    ret(&t, 0x80000204u, 0x0505u, 0x80000206u);       /* 1 unit */
+    wr(&t, TSL, 0x111);
+    wr(&t, CTRL, CTRL_BTM);                            /* trace stop: Correlation */
+    uint8_t got[96];
+    unsigned n = drain(&t, got, sizeof got);
+    static const uint8_t want[] = {
+        /* SYNC: TCODE 9 | SYNC 5 (0101) + I-CNT 0 -> MDO 000101, MSEO 01 | F-ADDR 0x40000082 in
+         * 6-bit groups 2,2,0,0,0,1 | full TS 0x100: groups 0,4 */
+        0x24, 0x15, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13,
+        /* DIRECT BRANCH: TCODE 3 | I-CNT 3 | TS 0x100 ^ 0x105 = 5 */
+        0x0c, 0x0d, 0x17,
+        /* INDIRECT BRANCH: TCODE 4 | B-TYPE 0 + I-CNT 3 (1 + 2) -> MDO 001100 | U-ADDR
+         * (0x80000200 ^ 0x80000104) >> 1 = 0x182: 2,6 | TS 0x105 ^ 0x10A = 0xF */
+        0x10, 0x31, 0x08, 0x19, 0x3f,
+        /* trap (ecall): B-TYPE 1 + I-CNT 2 -> MDO 001001 | U-ADDR (0x80000040 ^ 0x80000200) >> 1
+         * = 0x120: 32,4 | TS 0x10A ^ 0x110 = 0x1A */
+        0x10, 0x25, 0x80, 0x11, 0x6b,
+        /* interrupt: B-TYPE 1 + I-CNT 0 | U-ADDR (0x80000080 ^ 0x80000040) >> 1 = 0x60: 32,1 |
+         * TS 0 */
+        0x10, 0x05, 0x80, 0x05, 0x03,
+        /* mret: B-TYPE 0 + I-CNT 2 -> MDO 001000 | U-ADDR (0x80000204 ^ 0x80000080) >> 1 =
+         * 0x142: 2,5 | TS 0 */
+        0x10, 0x21, 0x08, 0x15, 0x03,
+        /* Correlation: TCODE 33 | EVCODE 4 + CDF 0 -> MDO 000100 | I-CNT 1 | TS 0x110 ^ 0x111 */
+        0x84, 0x10, 0x05, 0x07,
+        0xff, 0xff, 0xff};                             /* padding to the 4-byte sink word */
+    TS_ASSERT_EQ_U(n, sizeof want);
+    TS_ASSERT_MEM_EQ(got, want, sizeof want);
+    te_free(&t);
+}
+
+/* branch messages and ITC stores share the FIFO in the order the hart made them */
+TS_TEST(itc_and_branches_in_program_order) {
+    te_t t = make_te(8, 0);
+    start(&t, CTRL_BTM, 0x100);
+    wr(&t, TSC, 0x00008001u);                          /* time on sync-type messages only */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);
+    ret(&t, 0x80000104u, 0x00b50463u, 0x8000010cu);   /* beq taken: I-CNT 2 */
+    TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 0x0Au), TE_OK);    /* the store at 0x8000010c */
+    ret(&t, 0x8000010cu, 0x00a02023u, 0x80000110u);
+    ret(&t, 0x80000110u, 0x00008067u, 0x80000120u);   /* ret: I-CNT 2 + 2 (the store counts) */
+    uint8_t got[64];
+    unsigned n = drain(&t, got, sizeof got);
+    static const uint8_t want[] = {
+        0x24, 0x15, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13,   /* SYNC, full time */
+        0x0c, 0x0b,                                       /* DIRECT BRANCH I-CNT 2, MSEO 11 */
+        0x1c, 0x01, 0x2b,                                 /* DQM IDTAG 0, DATA 0x0A */
+        /* INDIRECT BRANCH: B-TYPE 0 + I-CNT 4 -> MDO 010000 | U-ADDR (0x80000120 ^ 0x80000104)
+         * >> 1 = 0x12 (18), MSEO 11 */
+        0x10, 0x41, 0x4b,
+        /* trace off (teTracing and teEnable cleared together): Correlation, I-CNT 0 */
+        0x84, 0x10, 0x03};
+    TS_ASSERT(n >= sizeof want);
+    TS_ASSERT_MEM_EQ(got, want, sizeof want);
+    te_free(&t);
+}
+
+/* teSyncMaxBTM 0: the 33rd branch message after a sync is its sync form; teSyncMaxInst 0: an
+ * I-CNT of 32 units without a branch forces SYNC 4 */
+TS_TEST(periodic_and_icnt_syncs) {
+    te_t t = make_te(64, 0);
+    uint32_t ctrl = (CTRL_BTM & ~0x00FF0000u) | 0x00F00000u;   /* maxBTM 0, maxInst off */
+    start(&t, ctrl, 0x100);
+    wr(&t, TSC, 0x00008001u);
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);
+    unsigned ws = 0;
+    for (unsigned i = 0; i < 33; i++) {
+        ret(&t, 0x80000104u, 0x00b50463u, 0x80000104u + 8);   /* beq taken */
+        te_entry_t *e = &t.fifo[(t.fifo_head + t.fifo_count - 1) % t.fifo_cap];
+        TS_ASSERT_EQ_U(e->tcode, i < 32 ? 3u : 11u);
+        ws += e->tcode == 11;
+        for (int k = 0; k < 4; k++) te_tick(&t);
+    }
+    TS_ASSERT_EQ_U(ws, 1);
+    /* the WS form: TCODE 11 | SYNC 2 + I-CNT 2 -> MDO 100010 | F-ADDR 0x8000010c >> 1 =
+     * 0x40000086: 6,2,0,0,0,1 | full time 0x100 (sync-type messages carry it with tsEnable) */
+    uint8_t got[1024];
+    wr(&t, CTRL, (ctrl & ~0x00FF0000u) | 0x000F0000u | 4);    /* maxInst 0, maxBTM off */
+    for (unsigned i = 0; i < 16; i++) ret(&t, 0x80000200u + 4 * i, 0x00000013u, 0x80000204u + 4 * i);
+    te_entry_t *e = &t.fifo[(t.fifo_head + t.fifo_count - 1) % t.fifo_cap];
+    TS_ASSERT_EQ_U(e->tcode, 9);
+    TS_ASSERT_EQ_U(e->code, 4);
+    TS_ASSERT_EQ_U(e->data, 32);
+    TS_ASSERT_EQ_U(e->addr, 0x80000240u);
+    unsigned n = drain(&t, got, sizeof got);
+    static const uint8_t dbws[] = {0x2c, 0x89, 0x18, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13};
+    /* SYNC 4 (0100) + I-CNT 32 (100000) from bit 10: MDO 000100, then 001000 ending the
+     * field | F-ADDR 0x40000120: 32,4,0,0,0,1 | time */
+    static const uint8_t sync4[] = {0x24, 0x10, 0x21, 0x80, 0x10, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13};
+    bool found_ws = false, found_sync = false;
+    for (unsigned i = 0; i + sizeof sync4 <= n; i++) {
+        found_ws |= !memcmp(got + i, dbws, sizeof dbws);
+        found_sync |= !memcmp(got + i, sync4, sizeof sync4);
+    }
+    TS_ASSERT(found_ws);
+    TS_ASSERT(found_sync);
+    te_free(&t);
+}
+
+/* a branch message that finds the FIFO full is lost (even with teStallEnable): overflow flag,
+ * Error + the ITC sync when there is room, then SYNC 7 at the next retirement; nothing of the
+ * gap is counted */
+TS_TEST(overflow_error_and_resync) {
+    te_t t = make_te(2, 0);
+    start(&t, CTRL_BTM | 1u << 13, 0x100);            /* teStallEnable set */
+    wr(&t, TSC, 0x00008001u);
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* SYNC 5: 1 entry */
+    ret(&t, 0x80000104u, 0x00b50463u, 0x8000010cu);   /* DIRECT BRANCH: 2 entries, full */
+    ret(&t, 0x8000010cu, 0x00b50463u, 0x80000114u);   /* lost */
+    TS_ASSERT(rd(&t, CTRL) & (1u << 12));
+    TS_ASSERT_EQ_U(t.prog.lost_messages, 1);
+    ret(&t, 0x80000114u, 0x00008067u, 0x80000200u);   /* in the gap: not traced */
+    for (int k = 0; k < 8; k++) te_tick(&t);          /* drains; Error + ICT-WS queued */
+    ret(&t, 0x80000200u, 0x0505u, 0x80000202u);       /* SYNC 7, F-ADDR 0x80000202 */
+    uint8_t got[96];
+    unsigned n = drain(&t, got, sizeof got);
+    static const uint8_t want[] = {
+        0x24, 0x15, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13,   /* SYNC 5 @0x80000104 */
+        0x0c, 0x0b,                                       /* DIRECT BRANCH I-CNT 2 */
+        0x20, 0x03,                                       /* Error: ETYPE 0, ECODE 0 */
+        0x8c, 0x00, 0x01, 0x00, 0x13,                     /* ICT-WS Control(0,0), full time */
+        /* SYNC 7 (0111) + I-CNT 0 -> MDO 000111 | F-ADDR 0x40000101: 1,4,0,0,0,1 | time */
+        0x24, 0x1d, 0x04, 0x10, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13,
+        0x84, 0x10, 0x03};                                /* Correlation I-CNT 0 */
+    TS_ASSERT(n >= sizeof want);
+    TS_ASSERT_MEM_EQ(got, want, sizeof want);
+    te_free(&t);
+}
+
+/* HTM (teInstruction 6): outcomes into HIST, INDIRECT BRANCH HISTORY at the return, a full
+ * history as RESOURCE FULL RCODE 1, Correlation with CDF 1 and the history left */
+TS_TEST(htm_messages_byte_exact) {
+    te_t t = make_te(64, 0);
+    start(&t, (CTRL_BTM & ~0x70u) | 6u << 4, 0x100);
+    wr(&t, TSC, 0x00008001u);                          /* time on sync-type messages only */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* SYNC 5 */
+    ret(&t, 0x80000104u, 0x0505u, 0x80000106u);       /* 1 unit */
+    ret(&t, 0x80000106u, 0x00b50463u, 0x8000010eu);   /* beq taken: HIST 1 -> 11 */
+    ret(&t, 0x8000010eu, 0xE101u, 0x80000110u);       /* c.bnez not taken: HIST 110 */
+    ret(&t, 0x80000110u, 0x00008067u, 0x80000200u);   /* ret: INDIRECT BRANCH HISTORY */
+    for (unsigned i = 0; i < 31; i++)                  /* 31 not-taken branches fill HIST */
+        ret(&t, 0x80000200u + 4 * i, 0x00b50463u, 0x80000204u + 4 * i);
+    wr(&t, CTRL, (CTRL_BTM & ~0x70u) | 6u << 4);      /* stop: Correlation CDF 1 */
+    uint8_t got[96];
+    unsigned n = drain(&t, got, sizeof got);
+    static const uint8_t want[] = {
+        0x24, 0x15, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13,   /* SYNC 5, full time */
+        /* TCODE 28 | B-TYPE 0 + I-CNT 6 (1+2+1+2) -> MDO 011000 | U-ADDR 0x182: 2,6 | HIST 110 */
+        0x70, 0x61, 0x08, 0x19, 0x1b,
+        /* TCODE 27 | RCODE 1 + RDATA bits 1:0 -> MDO 000001 | RDATA 0x80000000 (stop bit 31, 31
+         * not-taken outcomes): bits 31:2 in 5 bytes, the last MDO 100000 */
+        0x6c, 0x04, 0x00, 0x00, 0x00, 0x00, 0x83,
+        /* Correlation: TCODE 33 | EVCODE 4 + CDF 1 -> MDO 010100 | I-CNT 62 (31 x 2): 62 =
+         * 111110, MSEO 01 | HIST 1 (empty) */
+        0x84, 0x50, 0xf9, 0x07};
+    TS_ASSERT(n >= sizeof want);
+    TS_ASSERT_MEM_EQ(got, want, sizeof want);
+    te_free(&t);
+}
+
+/* HTM with the return stack (teInstruction 7): a return to the address its call pushed gets
+ * no message; one that goes elsewhere does */
+TS_TEST(htm_return_stack) {
+    te_t t = make_te(64, 0);
+    start(&t, (CTRL_BTM & ~0x70u) | 7u << 4, 0x100);
+    wr(&t, TSC, 0x00008001u);
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* SYNC 5 */
+    unsigned base = t.fifo_count;
+    ret(&t, 0x80000104u, 0x0fc000efu, 0x80000200u);   /* jal ra, +0xfc: pushes 0x80000108 */
+    ret(&t, 0x80000200u, 0x8082u, 0x80000108u);       /* c.jr ra (ret) to it: inferred */
+    TS_ASSERT_EQ_U(t.fifo_count, base);
+    TS_ASSERT_EQ_U(t.prog.icnt, 3);                   /* counted, not reported */
+    ret(&t, 0x80000108u, 0x0fc000efu, 0x80000204u);   /* jal ra: pushes 0x8000010c */
+    ret(&t, 0x80000204u, 0x8082u, 0x80000300u);       /* ret elsewhere: a message */
+    TS_ASSERT_EQ_U(t.fifo_count, base + 1);
+    te_entry_t *e = &t.fifo[(t.fifo_head + t.fifo_count - 1) % t.fifo_cap];
+    TS_ASSERT_EQ_U(e->tcode, 28);
+    TS_ASSERT_EQ_U(e->data, 6);                       /* 3 + 2 + 1 */
+    TS_ASSERT_EQ_U(e->addr, 0x80000300u);
+    TS_ASSERT_EQ_U(t.prog.sp, 0);
+    te_free(&t);
+}
+
+TS_TEST_MAIN()
