@@ -91,7 +91,22 @@ const ts_cmd_t ts_decode_cmd = {
     "captures, which leave PROCESS out.\n"};
 
 /* ---- messages as JSON lines ------------------------------------------------------------ */
-typedef struct jctx { FILE *out; uint64_t n, truncated, bad; bool process; } jctx_t;
+typedef struct jkey { char s[64]; size_t n; } jkey_t;
+typedef struct jctx {
+    FILE *out;
+    uint64_t n, truncated, bad;
+    bool process;
+    jkey_t key[NXF__COUNT];   /* ', "name": ' of each field (json_init) */
+    jkey_t name[64];          /* '", "name": "TCODE NAME", "offset": ' of each TCODE */
+} jctx_t;
+
+/* the constant pieces of a line, made once (json_msg copies them with known lengths) */
+static void json_init(jctx_t *c) {
+    for (int f = 0; f < NXF__COUNT; f++)
+        c->key[f].n = (size_t)snprintf(c->key[f].s, sizeof c->key[f].s, ", \"%s\": ", nxd_field_name((enum nxd_field)f));
+    for (unsigned t = 0; t < 64; t++)
+        c->name[t].n = (size_t)snprintf(c->name[t].s, sizeof c->name[t].s, ", \"name\": \"%s\", \"offset\": ", nxd_tcode_name(t));
+}
 
 /* fields printed per TCODE (the main numeric fields, as in the reference files); an ICT
  * address shows as f_addr (TCODE 35) or u_addr (34), and CKDATA1 (trigger id, call/return
@@ -140,23 +155,21 @@ static int json_msg(void *vctx, const nxd_msg_t *m) {
     /* fields in alphabetical order of their names */
     uint32_t pm = printed_fields(m, c->process);
     p = fmt_str(p, ", \"fields\": {");
-    bool first = true;
+    char *open = p;                           /* the first key's ", " is left out */
     for (int k = 0; k < NXF__COUNT && pm; k++) {
         enum nxd_field f = nxd_fields_by_name[k];
         if (!((pm >> f) & 1)) continue;
-        if (!first) { *p++ = ','; *p++ = ' '; }
-        *p++ = '"';
-        p = fmt_str(p, nxd_field_name(f));
-        *p++ = '"'; *p++ = ':'; *p++ = ' ';
+        const jkey_t *ky = &c->key[f];
+        if (p == open) { memcpy(p, ky->s + 2, ky->n - 2); p += ky->n - 2; }
+        else { memcpy(p, ky->s, ky->n); p += ky->n; }
         p = fmt_u64(p, m->f[f]);
-        first = false;
         pm &= ~(1u << f);
     }
     p = fmt_str(p, "}, \"n\": ");
     p = fmt_u64(p, c->n);
-    p = fmt_str(p, ", \"name\": \"");
-    p = fmt_str(p, nxd_tcode_name(m->tcode));
-    p = fmt_str(p, "\", \"offset\": ");
+    const jkey_t *nm = &c->name[m->tcode & 63];
+    memcpy(p, nm->s, nm->n);
+    p += nm->n;
     p = fmt_u64(p, m->offset);
     if (m->has_src) { p = fmt_str(p, ", \"src\": "); p = fmt_u64(p, m->src); }
     p = fmt_str(p, ", \"tcode\": ");
@@ -522,7 +535,9 @@ int ts_decode_main(int argc, char **argv) {
     d.offset = start;
     int rc = 0;
     if (!strcmp(format, "messages")) {
-        jctx_t jc = {out, 0, 0, 0, ti.found};
+        static jctx_t jc;
+        jc = (jctx_t){out, 0, 0, 0, ti.found, {{{0}, 0}}, {{{0}, 0}}};
+        json_init(&jc);
         decode_msgs(&d, data + start, len - start, hart, json_msg, &jc);
         if (jc.truncated)
             fprintf(stderr, "tracesim: note: the last message is cut off at the end of the trace (not listed)\n");

@@ -8,13 +8,25 @@
 #include <stdint.h>
 #include <string.h>
 
-/* "%" PRIu64: at most 20 characters */
+/* "%" PRIu64: at most 20 characters (two digits a step) */
 static inline char *fmt_u64(char *p, uint64_t v) {
+    static const char d2[] =
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+    if (v < 10) { *p = (char)('0' + v); return p + 1; }
     char t[20];
-    int n = 0;
-    do { t[n++] = (char)('0' + v % 10); v /= 10; } while (v);
-    while (n) *p++ = t[--n];
-    return p;
+    int n = 20;
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        t[--n] = d2[2 * r + 1];
+        t[--n] = d2[2 * r];
+    }
+    if (v >= 10) { t[--n] = d2[2 * v + 1]; t[--n] = d2[2 * v]; }
+    else t[--n] = (char)('0' + v);
+    memcpy(p, t + n, (size_t)(20 - n));
+    return p + (20 - n);
 }
 
 /* "%" PRId64: at most 20 characters */
