@@ -98,7 +98,17 @@ typedef struct jctx {
     bool process;
     jkey_t key[NXF__COUNT];   /* ', "name": ' of each field (json_init) */
     jkey_t name[64];          /* '", "name": "TCODE NAME", "offset": ' of each TCODE */
+    size_t used;              /* lines in buf not yet written (json_flush) */
+    char buf[1 << 16];
 } jctx_t;
+
+#define JSON_LINE_MAX 2048    /* bytes: 3 * 64; fields: 21 * (12 + 20); the rest: names, error text and 4 numbers */
+
+/* the lines gathered in c->buf to the output (its errors stay in the stream: ferror) */
+static void json_flush(jctx_t *c) {
+    if (c->used) fwrite(c->buf, 1, c->used, c->out);
+    c->used = 0;
+}
 
 /* the constant pieces of a line, made once (json_msg copies them with known lengths) */
 static void json_init(jctx_t *c) {
@@ -121,12 +131,12 @@ static uint32_t printed_fields(const nxd_msg_t *m, bool process) {
 }
 
 /* one JSON line per message, formatted by hand into a line buffer (fmt_fast.h) and written
- * with one fwrite: the same bytes as the printf calls it replaced */
+ * into the context's 64 KiB block (json_flush writes it): the same bytes as the printf calls it replaced */
 static int json_msg(void *vctx, const nxd_msg_t *m) {
     jctx_t *c = vctx;
     if (m->status == NXD_TRUNCATED) { c->truncated++; return 0; }
-    /* bytes: 3 * 64; fields: 21 * (10 + 6 + 20); the rest: names, error text and 4 numbers */
-    char line[2048], *p = line;
+    if (c->used > sizeof c->buf - JSON_LINE_MAX) json_flush(c);
+    char *line = c->buf + c->used, *p = line;
     c->n++;
     p = fmt_str(p, "{\"bytes\": \"");
     for (uint32_t i = 0; i < m->len && i < NXD_MAX_MSG; i++) {
@@ -149,7 +159,7 @@ static int json_msg(void *vctx, const nxd_msg_t *m) {
         p = fmt_u64(p, m->tcode);
         *p++ = '}';
         *p++ = '\n';
-        fwrite(line, 1, (size_t)(p - line), c->out);
+        c->used += (size_t)(p - line);
         return 0;
     }
     /* fields in alphabetical order of their names */
@@ -177,7 +187,7 @@ static int json_msg(void *vctx, const nxd_msg_t *m) {
     if (m->tics_valid) { p = fmt_str(p, ", \"tics\": "); p = fmt_u64(p, m->tics); }
     *p++ = '}';
     *p++ = '\n';
-    fwrite(line, 1, (size_t)(p - line), c->out);
+    c->used += (size_t)(p - line);
     return 0;
 }
 
@@ -536,9 +546,12 @@ int ts_decode_main(int argc, char **argv) {
     int rc = 0;
     if (!strcmp(format, "messages")) {
         static jctx_t jc;
-        jc = (jctx_t){out, 0, 0, 0, ti.found, {{{0}, 0}}, {{{0}, 0}}};
+        memset(&jc, 0, sizeof jc);
+        jc.out = out;
+        jc.process = ti.found;
         json_init(&jc);
         decode_msgs(&d, data + start, len - start, hart, json_msg, &jc);
+        json_flush(&jc);
         if (jc.truncated)
             fprintf(stderr, "tracesim: note: the last message is cut off at the end of the trace (not listed)\n");
         if (jc.bad)
