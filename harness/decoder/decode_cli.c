@@ -8,6 +8,7 @@
 #include "run_losses.h"
 #include "elements.h"
 #include "elf_syms.h"
+#include "fmt_fast.h"
 #include "flow_cli.h"
 #include "nexus_decode.h"
 #include "perf_decode.h"
@@ -90,7 +91,32 @@ const ts_cmd_t ts_decode_cmd = {
     "captures, which leave PROCESS out.\n"};
 
 /* ---- messages as JSON lines ------------------------------------------------------------ */
-typedef struct jctx { FILE *out; uint64_t n, truncated, bad; bool process; } jctx_t;
+typedef struct jkey { char s[64]; size_t n; } jkey_t;
+typedef struct jctx {
+    FILE *out;
+    uint64_t n, truncated, bad;
+    bool process;
+    jkey_t key[NXF__COUNT];   /* ', "name": ' of each field (json_init) */
+    jkey_t name[64];          /* '", "name": "TCODE NAME", "offset": ' of each TCODE */
+    size_t used;              /* lines in buf not yet written (json_flush) */
+    char buf[1 << 16];
+} jctx_t;
+
+#define JSON_LINE_MAX 2048    /* bytes: 3 * 64; fields: 21 * (12 + 20); the rest: names, error text and 4 numbers */
+
+/* the lines gathered in c->buf to the output (its errors stay in the stream: ferror) */
+static void json_flush(jctx_t *c) {
+    if (c->used) fwrite(c->buf, 1, c->used, c->out);
+    c->used = 0;
+}
+
+/* the constant pieces of a line, made once (json_msg copies them with known lengths) */
+static void json_init(jctx_t *c) {
+    for (int f = 0; f < NXF__COUNT; f++)
+        c->key[f].n = (size_t)snprintf(c->key[f].s, sizeof c->key[f].s, ", \"%s\": ", nxd_field_name((enum nxd_field)f));
+    for (unsigned t = 0; t < 64; t++)
+        c->name[t].n = (size_t)snprintf(c->name[t].s, sizeof c->name[t].s, ", \"name\": \"%s\", \"offset\": ", nxd_tcode_name(t));
+}
 
 /* fields printed per TCODE (the main numeric fields, as in the reference files); an ICT
  * address shows as f_addr (TCODE 35) or u_addr (34), and CKDATA1 (trigger id, call/return
@@ -104,40 +130,64 @@ static uint32_t printed_fields(const nxd_msg_t *m, bool process) {
     return m->fmask & ~hide;
 }
 
+/* one JSON line per message, formatted by hand into a line buffer (fmt_fast.h) and written
+ * into the context's 64 KiB block (json_flush writes it): the same bytes as the printf calls it replaced */
 static int json_msg(void *vctx, const nxd_msg_t *m) {
     jctx_t *c = vctx;
     if (m->status == NXD_TRUNCATED) { c->truncated++; return 0; }
-    FILE *o = c->out;
+    if (c->used > sizeof c->buf - JSON_LINE_MAX) json_flush(c);
+    char *line = c->buf + c->used, *p = line;
     c->n++;
-    fputs("{\"bytes\": \"", o);
-    for (uint32_t i = 0; i < m->len; i++) fprintf(o, "%s%02x", i ? ":" : "", m->bytes[i]);
-    fputc('"', o);
+    p = fmt_str(p, "{\"bytes\": \"");
+    for (uint32_t i = 0; i < m->len && i < NXD_MAX_MSG; i++) {
+        if (i) *p++ = ':';
+        p = fmt_hex2(p, m->bytes[i]);
+    }
+    *p++ = '"';
     if (m->status == NXD_BAD) {
         c->bad++;
-        fprintf(o, ", \"error\": \"%s\", \"n\": %" PRIu64 ", \"offset\": %" PRIu64 ", \"tcode\": %u}\n",
-                m->error, c->n, m->offset, m->tcode);
+        p = fmt_str(p, ", \"error\": \"");
+        size_t el = strlen(m->error);
+        if (el > 512) el = 512;             /* the decoder's own short texts */
+        memcpy(p, m->error, el);
+        p += el;
+        p = fmt_str(p, "\", \"n\": ");
+        p = fmt_u64(p, c->n);
+        p = fmt_str(p, ", \"offset\": ");
+        p = fmt_u64(p, m->offset);
+        p = fmt_str(p, ", \"tcode\": ");
+        p = fmt_u64(p, m->tcode);
+        *p++ = '}';
+        *p++ = '\n';
+        c->used += (size_t)(p - line);
         return 0;
     }
     /* fields in alphabetical order of their names */
     uint32_t pm = printed_fields(m, c->process);
-    fputs(", \"fields\": {", o);
-    bool first = true;
-    for (;;) {
-        int best = -1;
-        for (int f = 0; f < NXF__COUNT; f++)
-            if ((pm >> f) & 1 && (best < 0 || strcmp(nxd_field_name((enum nxd_field)f), nxd_field_name((enum nxd_field)best)) < 0))
-                best = f;
-        if (best < 0) break;
-        fprintf(o, "%s\"%s\": %" PRIu64, first ? "" : ", ", nxd_field_name((enum nxd_field)best), m->f[best]);
-        first = false;
-        pm &= ~(1u << best);
+    p = fmt_str(p, ", \"fields\": {");
+    char *open = p;                           /* the first key's ", " is left out */
+    for (int k = 0; k < NXF__COUNT && pm; k++) {
+        enum nxd_field f = nxd_fields_by_name[k];
+        if (!((pm >> f) & 1)) continue;
+        const jkey_t *ky = &c->key[f];
+        if (p == open) { memcpy(p, ky->s + 2, ky->n - 2); p += ky->n - 2; }
+        else { memcpy(p, ky->s, ky->n); p += ky->n; }
+        p = fmt_u64(p, m->f[f]);
+        pm &= ~(1u << f);
     }
-    fprintf(o, "}, \"n\": %" PRIu64 ", \"name\": \"%s\", \"offset\": %" PRIu64, c->n,
-            nxd_tcode_name(m->tcode), m->offset);
-    if (m->has_src) fprintf(o, ", \"src\": %u", m->src);
-    fprintf(o, ", \"tcode\": %u", m->tcode);
-    if (m->tics_valid) fprintf(o, ", \"tics\": %" PRIu64, m->tics);
-    fputs("}\n", o);
+    p = fmt_str(p, "}, \"n\": ");
+    p = fmt_u64(p, c->n);
+    const jkey_t *nm = &c->name[m->tcode & 63];
+    memcpy(p, nm->s, nm->n);
+    p += nm->n;
+    p = fmt_u64(p, m->offset);
+    if (m->has_src) { p = fmt_str(p, ", \"src\": "); p = fmt_u64(p, m->src); }
+    p = fmt_str(p, ", \"tcode\": ");
+    p = fmt_u64(p, m->tcode);
+    if (m->tics_valid) { p = fmt_str(p, ", \"tics\": "); p = fmt_u64(p, m->tics); }
+    *p++ = '}';
+    *p++ = '\n';
+    c->used += (size_t)(p - line);
     return 0;
 }
 
@@ -484,13 +534,24 @@ int ts_decode_main(int argc, char **argv) {
         out = fopen(opath, "w");
         if (!out) { fprintf(stderr, "tracesim: cannot create %s: %s\n", opath, strerror(errno)); free(data); return EXIT_HOST; }
     }
+    /* one big output buffer: a write per MiB, not per 4 KiB (write errors stay sticky in the
+     * stream: ts_fclose_output, and main's ts_check_stdout for stdout) */
+    static char stdout_buf[1 << 20];
+    char *obuf = NULL;
+    if (out == stdout) setvbuf(stdout, stdout_buf, _IOFBF, sizeof stdout_buf);
+    else if ((obuf = malloc(1 << 20))) setvbuf(out, obuf, _IOFBF, 1 << 20);
     nxd_t d;
     nxd_init(&d, &cfg);
     d.offset = start;
     int rc = 0;
     if (!strcmp(format, "messages")) {
-        jctx_t jc = {out, 0, 0, 0, ti.found};
+        static jctx_t jc;
+        memset(&jc, 0, sizeof jc);
+        jc.out = out;
+        jc.process = ti.found;
+        json_init(&jc);
         decode_msgs(&d, data + start, len - start, hart, json_msg, &jc);
+        json_flush(&jc);
         if (jc.truncated)
             fprintf(stderr, "tracesim: note: the last message is cut off at the end of the trace (not listed)\n");
         if (jc.bad)
@@ -503,6 +564,7 @@ int ts_decode_main(int argc, char **argv) {
             if (elf_syms_load(&syms, elf, err, sizeof err)) {
                 fprintf(stderr, "tracesim: %s\n", err);
                 if (out != stdout) fclose(out);
+                free(obuf);
                 free(data);
                 return EXIT_NO_FILE;
             }
@@ -512,6 +574,7 @@ int ts_decode_main(int argc, char **argv) {
         if (ts_tl_time_setup(&tt, path, time_cycles, 1e6 / tick_hz, err, sizeof err)) {
             fprintf(stderr, "tracesim: %s\n", err);
             if (out != stdout) fclose(out);
+            free(obuf);
             if (have_syms) elf_syms_free(&syms);
             free(data);
             return EXIT_USAGE;
@@ -569,6 +632,7 @@ int ts_decode_main(int argc, char **argv) {
             fprintf(stderr, "tracesim: %s\n", fl ? err : "out of memory");
             free(fl);
             if (out != stdout) fclose(out);
+            free(obuf);
             free(data);
             return fl ? EXIT_NO_FILE : EXIT_HOST;
         }
@@ -593,6 +657,7 @@ int ts_decode_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: %s\n", werr);
         rc = EXIT_HOST;
     }
+    free(obuf);
     fflush(stdout);
     free(data);
     return rc;

@@ -108,3 +108,16 @@ const elf_sym_t *elf_syms_lookup(const elf_syms_t *t, uint64_t addr) {
     const elf_sym_t *s = &t->s[lo - 1];
     return (addr < s->addr + (s->size ? s->size : 1)) ? s : NULL;
 }
+
+const elf_sym_t *elf_syms_lookup_cached(const elf_syms_t *t, elf_syms_cache_t *c, uint64_t addr) {
+    if (c->s && addr >= c->lo && addr < c->hi) return c->s;
+    const elf_sym_t *s = elf_syms_lookup(t, addr);
+    if (s) {                               /* the same answer up to its end or the next start */
+        uint64_t end = s->addr + (s->size ? s->size : 1);
+        if (s + 1 < t->s + t->n && s[1].addr < end) end = s[1].addr;
+        c->lo = s->addr;
+        c->hi = end;
+        c->s = s;
+    }
+    return s;
+}

@@ -14,4 +14,9 @@ void elf_syms_free(elf_syms_t *t);
 const char *elf_syms_find(const elf_syms_t *t, uint64_t addr);
 /* the same as the symbol (start address, size, name), or NULL */
 const elf_sym_t *elf_syms_lookup(const elf_syms_t *t, uint64_t addr);
+/* elf_syms_lookup with the last answer remembered: the addresses [lo, hi) that give the same
+ * symbol (up to its end or the next symbol's start) are answered without a search. A zeroed
+ * cache is empty; it belongs to one table. */
+typedef struct elf_syms_cache { uint64_t lo, hi; const elf_sym_t *s; } elf_syms_cache_t;
+const elf_sym_t *elf_syms_lookup_cached(const elf_syms_t *t, elf_syms_cache_t *c, uint64_t addr);
 #endif

@@ -39,6 +39,11 @@ const char *nxd_field_name(enum nxd_field f) {
     return f < NXF__COUNT ? n[f] : "?";
 }
 
+const enum nxd_field nxd_fields_by_name[NXF__COUNT] = {
+    NXF_ADDR, NXF_B_TYPE, NXF_CDF, NXF_CKDATA0, NXF_CKDATA1, NXF_CKDF, NXF_CKSRC, NXF_CONTROL, NXF_COUNT,
+    NXF_DATA, NXF_ECODE, NXF_ETYPE, NXF_EVCODE, NXF_F_ADDR, NXF_HISTORY, NXF_I_CNT, NXF_IDTAG, NXF_PROCESS,
+    NXF_RCODE, NXF_SYNC, NXF_U_ADDR};
+
 /* bit reader over the MDO bits of one message */
 typedef struct rd {
     const uint8_t *b;

@@ -80,4 +80,6 @@ int nxd_decode(nxd_t *d, const uint8_t *buf, size_t len, nxd_cb cb, void *ctx);
 int nxd_decode_stream(nxd_t *d, const uint8_t *buf, size_t len, bool more, nxd_cb cb, void *ctx);
 const char *nxd_tcode_name(unsigned tcode);
 const char *nxd_field_name(enum nxd_field f);
+/* the fields in the (strcmp) order of their names: the messages JSON lists them so */
+extern const enum nxd_field nxd_fields_by_name[NXF__COUNT];
 #endif

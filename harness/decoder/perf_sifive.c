@@ -1,5 +1,6 @@
 /* perf_sifive.c - SiFive-format perf files; see perf_sifive.h. */
 #include "perf_sifive.h"
+#include "fmt_fast.h"
 #include "ts_file.h"
 #include <elfutils/libdw.h>
 #include <errno.h>
@@ -9,6 +10,12 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* the " ffl:..." text of an address, remembered: the DWARF lookup of a source line was most
+ * of the perf format's time, and records name the same few addresses again and again */
+#define FFL_CACHE 1024
+#define FFL_TEXT 240
+typedef struct ffl_entry { uint64_t addr; bool valid; unsigned short len; char text[FFL_TEXT]; } ffl_entry_t;
 
 struct perf_sifive {
     char dir[4096], name[256], elf[4096];
@@ -25,6 +32,8 @@ struct perf_sifive {
     perf_header_t h[PERF_MAX_CORES];
     bool value_time;          /* counter lines carry the time that completed the value */
     int failed;
+    char *obuf[3 + PERF_MAX_COUNTERS];    /* the files' output buffers (perf_sifive_close's order) */
+    ffl_entry_t *ffl_cache;   /* FFL_CACHE entries, direct-mapped by address (NULL: none) */
 };
 
 void perf_sifive_set_line_time(perf_sifive_t *p, bool value_time) { p->value_time = value_time; }
@@ -34,7 +43,7 @@ static const char *type_name(enum perf_count_type t) {
 }
 
 /* " ffl:file:function:line\n", or "\n" when the address has no source position */
-static void ffl(perf_sifive_t *p, uint64_t addr, char *buf, size_t len) {
+static void ffl_lookup(perf_sifive_t *p, uint64_t addr, char *buf, size_t len) {
     const char *fn = p->have_syms ? elf_syms_find(&p->syms, addr) : NULL;
     Dwarf_Die *cu = NULL;
     for (size_t k = 0; fn && k < p->ncu && !cu; k++) {
@@ -50,11 +59,29 @@ static void ffl(perf_sifive_t *p, uint64_t addr, char *buf, size_t len) {
     snprintf(buf, len, "\n");
 }
 
-static FILE *open_file(perf_sifive_t *p, const char *sub, const char *suffix, bool with_type) {
+/* ffl_lookup through the cache: the text and its length (a text too long for an entry is
+ * looked up every time, into buf) */
+static const char *ffl(perf_sifive_t *p, uint64_t addr, char *buf, size_t len, size_t *tlen) {
+    ffl_entry_t *e = p->ffl_cache ? &p->ffl_cache[(addr >> 1) % FFL_CACHE] : NULL;
+    if (e && e->valid && e->addr == addr) { *tlen = e->len; return e->text; }
+    ffl_lookup(p, addr, buf, len);
+    *tlen = strlen(buf);
+    if (e && *tlen < FFL_TEXT) {
+        memcpy(e->text, buf, *tlen);
+        e->len = (unsigned short)*tlen;
+        e->addr = addr;
+        e->valid = true;
+    }
+    return buf;
+}
+
+/* slot: the file's place in perf_sifive_close's order (its output buffer) */
+static FILE *open_file(perf_sifive_t *p, unsigned slot, const char *sub, const char *suffix, bool with_type) {
     char path[4600];
     snprintf(path, sizeof path, "%s%s/%s.%s", p->dir, sub, p->name, suffix);
     FILE *f = fopen(path, "w");
     if (!f) { p->failed = 1; return NULL; }
+    if ((p->obuf[slot] = malloc(1 << 18))) setvbuf(f, p->obuf[slot], _IOFBF, 1 << 18);
     fprintf(f, "# ELFPATH=%s\n", p->elf);
     if (with_type) fprintf(f, "# COUNT_TYPE: %s\n", p->count_type ? p->count_type : "unknown");
     return f;
@@ -93,7 +120,8 @@ perf_sifive_t *perf_sifive_open(const char *dir, const char *name, const char *e
             off = next;
         }
     }
-    p->agg = open_file(p, "", "perf", false);
+    p->ffl_cache = calloc(FFL_CACHE, sizeof *p->ffl_cache);   /* NULL: every address looked up */
+    p->agg = open_file(p, 0, "", "perf", false);
     if (!p->agg) {
         snprintf(err, errlen, "cannot create %s/%s.perf: %s", dir, name, strerror(errno));
         perf_sifive_close(p, NULL, 0);
@@ -121,7 +149,7 @@ void perf_sifive_header(void *ctx, const perf_header_t *h) {
             if (!p->chan[d->index]) {
                 char suffix[32];
                 snprintf(suffix, sizeof suffix, "perfchannel%u", d->index);
-                p->chan[d->index] = open_file(p, "/perf", suffix, true);
+                p->chan[d->index] = open_file(p, 3 + d->index, "/perf", suffix, true);
             }
             if (p->chan[d->index]) fputs(line, p->chan[d->index]);
         }
@@ -148,35 +176,68 @@ void perf_sifive_record(void *ctx, const perf_record_t *r) {
      * The same for addresses that a gap made unknown (DeltaXOR): no line with a guess */
     if (!r->has_addr || (two && !r->has_call_site)) return;
     bool delta = p->h[r->core % PERF_MAX_CORES].count_type == PERF_DELTA;
+    /* the lines are formatted by hand (fmt_fast.h): the bytes of the printf formats in the
+     * comments; the ffl text (any length) is written after the line's start */
+    char *q = line;
+    const char *ft;
+    size_t fl;
     if (two) {
-        if (!p->callret) p->callret = open_file(p, "/perf", "callret", true);
-        ffl(p, r->type == PERF_FUNC_ENTER ? r->addr : r->call_site, fi, sizeof fi);
-        if (r->type == PERF_FUNC_ENTER)
-            snprintf(line, sizeof line, "[%u] %d [Func Enter at 0x%08" PRIx64 "] [Called From 0x%08" PRIx64 "]%s",
-                     r->core, t, r->addr, r->call_site, fi);
-        else
-            snprintf(line, sizeof line, "[%u] %d [Func Exit] [Func at 0x%08" PRIx64 "] [Returning to 0x%08" PRIx64 "]%s",
-                     r->core, t, r->addr, r->call_site, fi);
-        if (p->callret) fputs(line, p->callret);
+        if (!p->callret) p->callret = open_file(p, 2, "/perf", "callret", true);
+        ft = ffl(p, r->type == PERF_FUNC_ENTER ? r->addr : r->call_site, fi, sizeof fi, &fl);
+        /* "[%u] %d [Func Enter at 0x%08x] [Called From 0x%08x]%s" or
+         * "[%u] %d [Func Exit] [Func at 0x%08x] [Returning to 0x%08x]%s" */
+        *q++ = '[';
+        q = fmt_u64(q, r->core);
+        *q++ = ']'; *q++ = ' ';
+        q = fmt_i64(q, t);
+        q = fmt_str(q, r->type == PERF_FUNC_ENTER ? " [Func Enter at 0x" : " [Func Exit] [Func at 0x");
+        q = fmt_hex(q, r->addr, 8);
+        q = fmt_str(q, r->type == PERF_FUNC_ENTER ? "] [Called From 0x" : "] [Returning to 0x");
+        q = fmt_hex(q, r->call_site, 8);
+        *q++ = ']';
+        if (p->callret) { fwrite(line, 1, (size_t)(q - line), p->callret); fwrite(ft, 1, fl, p->callret); }
         if (r->type == PERF_FUNC_EXIT) pc = r->call_site;
     } else {
-        if (!p->addr) p->addr = open_file(p, "/perf", "address", true);
-        ffl(p, r->addr, fi, sizeof fi);
-        snprintf(line, sizeof line, "[%u] %d PC=0x%08" PRIx64 " [Address]%s", r->core, t, r->addr, fi);
-        if (p->addr) fputs(line, p->addr);
+        if (!p->addr) p->addr = open_file(p, 1, "/perf", "address", true);
+        ft = ffl(p, r->addr, fi, sizeof fi, &fl);
+        /* "[%u] %d PC=0x%08x [Address]%s" */
+        *q++ = '[';
+        q = fmt_u64(q, r->core);
+        *q++ = ']'; *q++ = ' ';
+        q = fmt_i64(q, t);
+        q = fmt_str(q, " PC=0x");
+        q = fmt_hex(q, r->addr, 8);
+        q = fmt_str(q, " [Address]");
+        if (p->addr) { fwrite(line, 1, (size_t)(q - line), p->addr); fwrite(ft, 1, fl, p->addr); }
     }
-    fputs(line, p->agg);
-    ffl(p, pc, fi, sizeof fi);
-    for (unsigned i = 0; i < r->n; i++) {
+    fwrite(line, 1, (size_t)(q - line), p->agg);
+    fwrite(ft, 1, fl, p->agg);
+    ft = ffl(p, pc, fi, sizeof fi, &fl);
+    for (unsigned i = 0; i < r->n && i < PERF_MAX_COUNTERS; i++) {
         /* Delta: the delta as received (what SiFive's decoder prints); Raw: the reading;
          * DeltaXOR: the XOR-accumulated value */
         uint64_t v = delta ? r->raw[i] : r->value[i];
         if (!delta && (r->value_unknown >> i & 1)) continue;      /* DeltaXOR after a gap */
         int tl = p->value_time ? (int)(uint32_t)r->vtics[i] : t;
-        snprintf(line, sizeof line, "[%u] %d PC=0x%08" PRIx64 " [Perf Cntr] [Index=%u] [Value=%" PRId64 "] %s",
-                 r->core, tl, pc, r->index[i], (int64_t)v, fi);
-        fputs(line, p->agg);
-        if (r->index[i] < PERF_MAX_COUNTERS && p->chan[r->index[i]]) fputs(line, p->chan[r->index[i]]);
+        /* "[%u] %d PC=0x%08x [Perf Cntr] [Index=%u] [Value=%" PRId64 "] %s" */
+        q = line;
+        *q++ = '[';
+        q = fmt_u64(q, r->core);
+        *q++ = ']'; *q++ = ' ';
+        q = fmt_i64(q, tl);
+        q = fmt_str(q, " PC=0x");
+        q = fmt_hex(q, pc, 8);
+        q = fmt_str(q, " [Perf Cntr] [Index=");
+        q = fmt_u64(q, r->index[i]);
+        q = fmt_str(q, "] [Value=");
+        q = fmt_i64(q, (int64_t)v);
+        *q++ = ']'; *q++ = ' ';
+        fwrite(line, 1, (size_t)(q - line), p->agg);
+        fwrite(ft, 1, fl, p->agg);
+        if (r->index[i] < PERF_MAX_COUNTERS && p->chan[r->index[i]]) {
+            fwrite(line, 1, (size_t)(q - line), p->chan[r->index[i]]);
+            fwrite(ft, 1, fl, p->chan[r->index[i]]);
+        }
     }
 }
 
@@ -197,6 +258,8 @@ int perf_sifive_close(perf_sifive_t *p, char *err, size_t errlen) {
             if (err) snprintf(err, errlen, "%s", e);
         }
     }
+    for (unsigned i = 0; i < 3 + PERF_MAX_COUNTERS; i++) free(p->obuf[i]);
+    free(p->ffl_cache);
     free(p->cus);
     if (p->dw) dwarf_end(p->dw);
     if (p->dw_fd >= 0) close(p->dw_fd);

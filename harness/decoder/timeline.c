@@ -2,6 +2,7 @@
  * trace-event timeline (--format timeline); see timeline.h. */
 #include "timeline.h"
 #include "cli_util.h"
+#include "fmt_fast.h"
 #include "ts_run_json.h"
 #include <inttypes.h>
 #include <string.h>
@@ -55,30 +56,53 @@ void ts_csv_header(void *vctx, const perf_header_t *h) {
 void ts_csv_record(void *vctx, const perf_record_t *r) {
     ts_csv_t *c = vctx;
     ts_note_first(c->first_rec, r);
-    unsigned nc = c->ncols[r->core % PERF_MAX_CORES];
-    if (c->have_h[r->core % PERF_MAX_CORES]) csv_columns(c, r->core % PERF_MAX_CORES);
+    unsigned core = r->core % PERF_MAX_CORES;
+    unsigned nc = c->ncols[core];
+    /* the current columns are always those of the hart cur came from (ts_csv_header updates
+     * them at once for that hart): only another hart's record can switch them */
+    if (c->have_h[core] && !(c->have_header && c->cur.core % PERF_MAX_CORES == core)) csv_columns(c, core);
+    /* the row is formatted by hand (fmt_fast.h) into a line buffer: the bytes of fprintf's
+     * "%" PRIu64 / "0x%08" PRIx64; the function name (any length) is written on its own */
+    char line[4096], *p = line;
     if (r->gap_before) {
-        fprintf(c->out, ",%u,gap,,,", r->core);
-        for (unsigned i = 0; i < nc; i++) fputs(",,", c->out);
-        fputc('\n', c->out);
+        *p++ = ',';
+        p = fmt_u64(p, r->core);
+        p = fmt_str(p, ",gap,,,");
+        for (unsigned i = 0; i < nc && i < PERF_MAX_COUNTERS; i++) { *p++ = ','; *p++ = ','; }
+        *p++ = '\n';
     }
     if (r->value_unknown || r->delta_unknown || r->addr_unknown) c->unknown++;
-    if (r->tics_valid && c->cycles) fprintf(c->out, "%" PRId64, (int64_t)r->tics - c->offset);
-    else if (r->tics_valid) fprintf(c->out, "%" PRIu64, r->tics);
-    const char *fn = c->syms && r->has_addr ? elf_syms_find(c->syms, r->addr) : NULL;
-    fprintf(c->out, ",%u,%s%s,", r->core, perf_record_name(r->type), r->truncated ? "(truncated)" : "");
-    if (r->has_addr) fprintf(c->out, "0x%08" PRIx64, r->addr);
-    fputc(',', c->out);
-    if (r->has_call_site) fprintf(c->out, "0x%08" PRIx64, r->call_site);
-    fprintf(c->out, ",%s", fn ? fn : "");
-    for (unsigned i = 0; i < r->n; i++) {
-        fputc(',', c->out);
-        if (!(r->value_unknown >> i & 1)) fprintf(c->out, "%" PRIu64, r->value[i]);
-        fputc(',', c->out);
-        if (!(r->delta_unknown >> i & 1)) fprintf(c->out, "%" PRIu64, r->delta[i]);
+    if (r->tics_valid && c->cycles) p = fmt_i64(p, (int64_t)r->tics - c->offset);
+    else if (r->tics_valid) p = fmt_u64(p, r->tics);
+    const char *fn = NULL;
+    if (c->syms && r->has_addr) {                      /* the last function's range first */
+        const elf_sym_t *sym = elf_syms_lookup_cached(c->syms, &c->fn_cache, r->addr);
+        fn = sym ? sym->name : NULL;
     }
-    for (unsigned i = r->n; i < nc; i++) fputs(",,", c->out);
-    fputc('\n', c->out);
+    *p++ = ',';
+    p = fmt_u64(p, r->core);
+    *p++ = ',';
+    p = fmt_str(p, perf_record_name(r->type));
+    if (r->truncated) p = fmt_str(p, "(truncated)");
+    *p++ = ',';
+    if (r->has_addr) { *p++ = '0'; *p++ = 'x'; p = fmt_hex(p, r->addr, 8); }
+    *p++ = ',';
+    if (r->has_call_site) { *p++ = '0'; *p++ = 'x'; p = fmt_hex(p, r->call_site, 8); }
+    *p++ = ',';
+    if (fn) {
+        fwrite(line, 1, (size_t)(p - line), c->out);
+        fputs(fn, c->out);
+        p = line;
+    }
+    for (unsigned i = 0; i < r->n && i < PERF_MAX_COUNTERS; i++) {
+        *p++ = ',';
+        if (!(r->value_unknown >> i & 1)) p = fmt_u64(p, r->value[i]);
+        *p++ = ',';
+        if (!(r->delta_unknown >> i & 1)) p = fmt_u64(p, r->delta[i]);
+    }
+    for (unsigned i = r->n; i < nc && i < PERF_MAX_COUNTERS; i++) { *p++ = ','; *p++ = ','; }
+    *p++ = '\n';
+    fwrite(line, 1, (size_t)(p - line), c->out);
     if (r->truncated) c->truncated++;
 }
 

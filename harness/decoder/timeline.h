@@ -28,6 +28,7 @@ typedef struct ts_csv {
     uint64_t *first_rec;      /* ts_note_first, or NULL */
     bool cycles;              /* first column "cycle" = timestamp - offset, else "timestamp" */
     int64_t offset;
+    elf_syms_cache_t fn_cache;            /* the last function found (zeroed: none) */
 } ts_csv_t;
 
 void ts_csv_header(void *vctx, const perf_header_t *h);

@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
 # decode_speed.sh BUILD_DIR - decoder throughput (not a test: it prints figures). Simulates
 # firmware/bench/bench_perf.c into an 8 MiB SRAM sink (stop-on-wrap), then measures the
-# decoder library on that trace: bytes to messages, and bytes to perf records.
+# decoder library on that trace (bytes to messages, bytes to perf records) and the
+# `tracesim decode` command end to end per format (start-up, ELF, decoding and writing the
+# output to a file in the temporary folder): median of 5 of wall and CPU (user + system)
+# seconds, MB/s of trace and output lines (messages, records, events) per second.
+# With DQR=/path/to/dqr (SiFive's decoder, built elsewhere) the same trace is decoded by it
+# to messages (-trace) and to perf files (settings itc.perf on channel 6), and the ratios
+# are printed (docs/performance-decoder.md says how dqr was built).
 set -eu
 build=$1
 tmp=$(mktemp -d)
@@ -9,3 +15,56 @@ trap 'rm -rf "$tmp"' EXIT
 "$build/tracesim" run -q --trace-sram 8M --max-cycles 200000000 --out "$tmp/r" "$build/firmware/bench/bench_perf.elf" >/dev/null 2>&1 || true
 [ -s "$tmp/r/trace.rtd" ] || { echo "decode_speed.sh: no trace produced" >&2; exit 1; }
 "$build/harness/decode_bench" "$tmp/r/trace.rtd" 5
+bytes=$(stat -c %s "$tmp/r/trace.rtd")
+echo "host: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u '+%Y-%m-%d %H:%M UTC')"
+
+# median5 CMD...: runs CMD 5 times; prints "WALL CPU" (medians, seconds)
+median5() {
+  local i
+  : > "$tmp/all"
+  for i in 1 2 3 4 5; do
+    /usr/bin/time -f '%e %U %S' -o "$tmp/t" "$@" >/dev/null 2>&1 || true
+    tail -1 "$tmp/t" >> "$tmp/all"
+  done
+  echo "$(awk '{print $1}' "$tmp/all" | sort -n | sed -n 3p) $(awk '{print $2 + $3}' "$tmp/all" | sort -n | sed -n 3p)"
+}
+# line NAME WALL CPU LINES: one figure line
+line() {
+  awk -v n="$1" -v w="$2" -v c="$3" -v l="$4" -v b="$bytes" 'BEGIN {
+    if (w < 0.001) w = 0.001; if (c < 0.001) c = 0.001;
+    printf "%-28s %6.3f s wall %6.3f s cpu  %7.1f MB/s wall %7.1f MB/s cpu  %6.2f M lines/s (%d lines)\n",
+           n, w, c, b / 1e6 / w, b / 1e6 / c, l / 1e6 / w, l }'
+}
+# the trace alone (the file dqr gets; the ELF named for the formats that name functions), and
+# messages of the run folder (which adds the notes from its ground truth: itc.csv, trace.json)
+mkdir -p "$tmp/f"
+cp "$tmp/r/trace.rtd" "$tmp/f/bench_perf.rtd"
+elf=$build/firmware/bench/bench_perf.elf
+echo "tracesim decode, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1e6}') MB trace, output to a file, median of 5:"
+for f in messages csv perf timeline elements itcprint stm run-folder; do
+  rm -rf "$tmp/o"
+  case $f in
+    csv|perf|timeline) set -- -f "$f" --elf "$elf" "$tmp/f/bench_perf.rtd" ;;
+    run-folder) set -- -f messages "$tmp/r" ;;
+    *) set -- -f "$f" "$tmp/f/bench_perf.rtd" ;;
+  esac
+  read -r w c < <(median5 "$build/tracesim" decode -o "$tmp/o" "$@")
+  case $f in
+    perf) n=$(wc -l < "$tmp/o/bench_perf.perf") ;;
+    *) n=$(cat "$tmp/o"/* | wc -l) ;;
+  esac
+  line "$f" "$w" "$c" "$n"
+done
+if [ -n "${DQR:-}" ]; then
+  mkdir -p "$tmp/d"
+  cp "$tmp/r/trace.rtd" "$tmp/d/bench_perf.rtd"
+  cp "$build/firmware/bench/bench_perf.elf" "$tmp/d/"
+  printf 'rtd=bench_perf.rtd\nelf=bench_perf.elf\ntrace.config.int.itc.perf=true\ntrace.config.int.itc.perf.channel=6\n' > "$tmp/d/perf.sf"
+  echo "SiFive's dqr ($DQR), the same trace, median of 5:"
+  read -r w c < <(cd "$tmp/d" && median5 sh -c '"$0" -t bench_perf.rtd -e bench_perf.elf -trace -nosrc -nodasm -nofile -nofunc -noitcprint > msgs.txt' "$DQR")
+  n=$(grep -c '^Trace: Msg' "$tmp/d/msgs.txt" || true)
+  line "dqr messages (-trace)" "$w" "$c" "$n"
+  read -r w c < <(cd "$tmp/d" && median5 sh -c '"$0" -sf perf.sf -notrace -nosrc -nodasm > out.txt' "$DQR")
+  n=$(wc -l < "$tmp/d/bench_perf.perf")
+  line "dqr perf (-sf itc.perf)" "$w" "$c" "$n"
+fi

@@ -1,0 +1,86 @@
+/* test_fmt_fast.c - the decoder's hand-written output pieces (issue 26 item 4): every
+ * formatter of fmt_fast.h gives the bytes of the printf conversion it replaced (snprintf is
+ * the reference), the messages JSON's field order is the strcmp order of the names, and the
+ * cached symbol lookup answers exactly as the plain binary search, also for nested and
+ * aliased symbols. */
+#include "elf_syms.h"
+#include "fmt_fast.h"
+#include "nexus_decode.h"
+#include "ts_test.h"
+#include <inttypes.h>
+#include <stdio.h>
+
+/* the values to try: edges of every digit count and width, and a pseudo-random spread */
+static uint64_t value(unsigned k) {
+    static const uint64_t edge[] = {0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 0xf, 0x10, 0xff, 0x100,
+                                    0xfffffff, 0x10000000, 0xffffffff, 0x100000000ull, 4294967296ull,
+                                    9999999999999999999ull, 10000000000000000000ull, UINT64_MAX,
+                                    (uint64_t)INT64_MAX, (uint64_t)INT64_MIN};
+    if (k < sizeof edge / sizeof edge[0]) return edge[k];
+    uint64_t x = 0x9E3779B97F4A7C15ull * (k + 1);
+    x ^= x >> 29;
+    return x >> (k % 64);                 /* every magnitude */
+}
+
+TS_TEST(integers_as_printf_writes_them) {
+    for (unsigned k = 0; k < 20000; k++) {
+        uint64_t v = value(k);
+        char want[64], got[64];
+        snprintf(want, sizeof want, "%" PRIu64, v);
+        *fmt_u64(got, v) = 0;
+        TS_ASSERT_STR_EQ(got, want);
+        snprintf(want, sizeof want, "%" PRId64, (int64_t)v);
+        *fmt_i64(got, (int64_t)v) = 0;
+        TS_ASSERT_STR_EQ(got, want);
+        snprintf(want, sizeof want, "%d", (int)(uint32_t)v);
+        *fmt_i64(got, (int)(uint32_t)v) = 0;
+        TS_ASSERT_STR_EQ(got, want);
+    }
+}
+
+TS_TEST(hex_as_printf_writes_it) {
+    for (unsigned k = 0; k < 20000; k++) {
+        uint64_t v = value(k);
+        char want[64], got[64];
+        for (int w = 1; w <= 16; w++) {
+            snprintf(want, sizeof want, "%0*" PRIx64, w, v);
+            *fmt_hex(got, v, w) = 0;
+            TS_ASSERT_STR_EQ(got, want);
+        }
+        snprintf(want, sizeof want, "%02x", (unsigned)(v & 0xff));
+        *fmt_hex2(got, (unsigned)(v & 0xff)) = 0;
+        TS_ASSERT_STR_EQ(got, want);
+    }
+}
+
+TS_TEST(json_field_order_is_by_name) {
+    unsigned seen = 0;
+    for (int k = 0; k < NXF__COUNT; k++) {
+        enum nxd_field f = nxd_fields_by_name[k];
+        TS_ASSERT(f < NXF__COUNT);
+        TS_ASSERT(!(seen >> f & 1));      /* every field once */
+        seen |= 1u << f;
+        if (k) TS_ASSERT(strcmp(nxd_field_name(nxd_fields_by_name[k - 1]), nxd_field_name(f)) < 0);
+    }
+    TS_ASSERT_EQ_U(seen, (1u << NXF__COUNT) - 1);
+}
+
+TS_TEST(cached_symbol_lookup_answers_as_the_search) {
+    /* outer [0x100,0x200) holds inner [0x150,0x160); two aliases at 0x300 (size 0x10 and 0);
+     * a symbol of size 0 at 0x400 (covers 0x400 only); a gap after 0x410 */
+    elf_sym_t s[] = {{0x100, 0x100, "outer"}, {0x150, 0x10, "inner"}, {0x300, 0x10, "a1"},
+                     {0x300, 0, "a2"}, {0x400, 0, "z"}, {0x404, 0xc, "after"}};
+    elf_syms_t t = {s, sizeof s / sizeof s[0]};
+    elf_syms_cache_t c = {0, 0, NULL};
+    /* up and down and around, so the cache is hit from every side */
+    for (unsigned pass = 0; pass < 3; pass++)
+        for (uint64_t a0 = 0xf0; a0 < 0x420; a0++) {
+            uint64_t a = pass == 1 ? 0x420 + 0xf0 - a0 : pass == 2 ? (a0 * 37) % 0x330 + 0xf0 : a0;
+            TS_ASSERT(elf_syms_lookup_cached(&t, &c, a) == elf_syms_lookup(&t, a));
+        }
+    TS_ASSERT(elf_syms_lookup(&t, 0x170) == NULL);        /* after inner, inside outer: none (the search's answer) */
+    TS_ASSERT(elf_syms_lookup_cached(&t, &c, 0x120) == &s[0]);
+    TS_ASSERT(elf_syms_lookup_cached(&t, &c, 0x170) == NULL);
+}
+
+TS_TEST_MAIN()
