@@ -2,7 +2,8 @@
 # sim_speed.sh BUILD_DIR [RUNS] - simulator speed benchmark (not a test: it prints figures).
 # Runs firmware/bench/bench_int.c (about 57 M cycles of loads, stores, branches, mul/div)
 # with waves off, then the first 2 M cycles of it with FST waves on, RUNS times each
-# (default 3), and prints the best and median simulated cycles/s and instructions/s.
+# (default 3), and prints the best and median simulated cycles/s and instructions/s (with
+# waves: cycles/s of wall time and per CPU second, bytes of FST per cycle and per instruction).
 # Then the cost of the trace model: bench_int (trace idle) and bench_itc (an ITC store every
 # ~11 cycles, 16.5 M cycles) with the model attached and with --no-trace. Then several harts:
 # every hart runs bench_int (they contend for the RAM), the first 5 M cycles, N = 1, 2, 4:
@@ -41,8 +42,29 @@ if [ -x "$build/tracesim-sc" ]; then   # the SystemC/TLM-2.0 platform, same ELF
   measure "tracesim-sc, waves off" --max-cycles 0
   runner="$sim run"
 fi
-measure "FST, views' signals (2M)" --max-cycles 2000000 --waves "$tmp/w.fst"
-measure "FST, every signal (2M)" --max-cycles 2000000 --waves-all --waves "$tmp/w.fst"
+# FST waves: also the CPU time (user + sys, every thread) and the file's bytes per simulated
+# cycle and per retired instruction (docs/performance-waves.md)
+measure_fst() {   # label, extra args...
+  local label=$1; shift
+  local list="" c n s cpu sz
+  for i in $(seq "$runs"); do
+    rm -f "$tmp/w.fst"
+    cpu=$( { TIMEFORMAT='%U %S'; time $runner -q --out "$tmp/r" "$@" --waves "$tmp/w.fst" "$elf" >/dev/null 2>&1 || true; } 2>&1 | awk '{print $1 + $2}')
+    c=$(stat cycles "$tmp/r/stats.txt"); n=$(stat instret "$tmp/r/stats.txt"); s=$(stat sim_seconds "$tmp/r/stats.txt")
+    sz=$(wc -c < "$tmp/w.fst")
+    list="$list $(awk -v c="$c" -v s="$s" -v cpu="$cpu" 'BEGIN {printf "%.3f:%.3f", c/s/1e6, c/cpu/1e6}')"
+    [ "$i" = 1 ] && echo "  $label: $c cycles, $n instructions, $sz bytes of FST per run" >&2
+  done
+  local wall cpus
+  wall=$(echo "$list" | tr ' ' '\n' | grep . | cut -d: -f1 | sort -n | awk '{v[NR] = $1} END {print v[NR], v[int((NR + 1) / 2)]}')
+  cpus=$(echo "$list" | tr ' ' '\n' | grep . | cut -d: -f2 | sort -n | awk '{v[NR] = $1} END {print v[int((NR + 1) / 2)]}')
+  awk -v label="$label" -v wall="$wall" -v cpus="$cpus" -v c="$c" -v n="$n" -v sz="$sz" -v runs="$runs" 'BEGIN {
+    split(wall, w, " ");
+    printf "%-24s best %6.2f median %6.2f M cycles/s (wall), median %6.2f M cycles per CPU second | %5.2f B/cycle %5.2f B/instr (%d runs)\n",
+           label, w[1], w[2], cpus, sz / c, sz / n, runs }'
+}
+measure_fst "FST, views' signals (2M)" --max-cycles 2000000
+measure_fst "FST, every signal (2M)" --max-cycles 2000000 --waves-all
 
 best() {      # ELF, extra args...: best simulated cycles/s over the runs
   local e=$1; shift
