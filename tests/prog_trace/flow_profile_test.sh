@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# flow_profile_test.sh BUILD_DIR CASE - `tracesim report` from the program flow
+# (harness/report/flow_profile.c) against the core's retire log (profile_vs_retire.py: every
+# function's self instructions from the log and the ELF's symbol ranges, fib's 465 calls
+# counted as link jumps in the log, its total instructions and, within 1 %, its cycles):
+#   btm, htmret  fib.elf with --trace-insn btm / htm-ret (returns inferred), --from flow;
+#   auto         no perf header on the channel asked for (--perf-channel 5): report takes the
+#                flow by itself and prints the same profile as --from flow;
+#   mutation     the comparison fails on a report with one self count off by one;
+#   bad          --from frob (120), --from flow on a run without program trace (121), on a
+#                trace file without --elf (120): one line on stderr each.
+set -u
+b=$1; case_=$2
+here=$(cd "$(dirname "$0")" && pwd)
+run=$b/test-runs/flowprof_$case_
+fail() { echo "FAIL (flow profile $case_): $*"; exit 1; }
+elf=$b/firmware/examples/fib.elf
+ts=$b/tracesim
+rm -rf "$run" "$run".*
+mode=btm; [ "$case_" = htmret ] && mode=htm-ret
+if [ "$case_" = bad ]; then
+  "$ts" run -q -o "$run" "$elf" > /dev/null || fail "run exited $?"
+  one() {   # one EXPECTED_EXIT PATTERN ARGS...
+    local want=$1 pat=$2; shift 2
+    "$ts" report "$@" > "$run.out" 2> "$run.err"; local rc=$?
+    [ $rc = "$want" ] || fail "report $*: exit $rc, expected $want"
+    [ "$(wc -l < "$run.err")" = 1 ] && grep -q -e "$pat" "$run.err" || fail "report $*: stderr: $(cat "$run.err")"
+  }
+  one 120 "unknown --from 'frob'" --from frob "$run"
+  one 121 "no program trace in" --from flow "$run"
+  one 120 "--from flow needs the program" --from flow "$run/trace.rtd"
+  echo "ok (flow profile bad): --from frob, no program trace, no ELF"
+  exit 0
+fi
+"$ts" run -q --trace-insn $mode --retire-log "$run.retire" -o "$run" "$elf" > /dev/null || fail "run exited $?"
+riscv64-unknown-elf-nm -S "$elf" > "$run.nm" || fail "nm failed"
+"$ts" report --from flow --format csv "$run" > "$run.csv" || fail "report --from flow exited $?"
+case $case_ in
+  btm|htmret)
+    python3 "$here/profile_vs_retire.py" "$run.retire" "$run/prog_flow.csv" "$run.nm" "$run.csv" fib 465 || fail "profile differs"
+    "$ts" report --from flow "$run" > "$run.txt" || fail "report text exited $?"
+    grep -q '^  fib -> fib: 464$' "$run.txt" || fail "no edge fib -> fib: 464 in the call graph"
+    grep -q '^  main -> fib: 1$' "$run.txt" || fail "no edge main -> fib: 1 in the call graph" ;;
+  auto)
+    "$ts" report --perf-channel 5 --format csv "$run" > "$run.auto.csv" || fail "report without perf header exited $?"
+    cmp -s "$run.csv" "$run.auto.csv" || fail "report without perf header is not the flow profile"
+    "$ts" report --perf-channel 5 "$run" | head -1 | grep -q "from the program flow" || fail "text header does not say the flow"
+    "$ts" report "$run" | grep -q "from the program flow" && fail "a trace with perf records gave the flow profile"
+    echo "ok (flow profile auto): no perf header -> the flow profile" ;;
+  mutation)
+    awk -F, 'BEGIN{OFS=","} $2=="fib"{$5=$5+1} {print}' "$run.csv" > "$run.mut.csv"
+    out=$(python3 "$here/profile_vs_retire.py" "$run.retire" "$run/prog_flow.csv" "$run.nm" "$run.mut.csv" fib 465) && fail "a wrong self count passed: $out"
+    echo "$out" | grep -q "^FAIL: report: 129501 instructions" || fail "unexpected: $out"
+    echo "ok (flow profile mutation): $out" ;;
+  *) fail "unknown case" ;;
+esac
