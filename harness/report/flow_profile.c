@@ -4,7 +4,6 @@
 #include "trace_in.h"
 #include "ts_run_json.h"
 #include <inttypes.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 

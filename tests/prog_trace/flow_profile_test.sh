@@ -2,7 +2,8 @@
 # flow_profile_test.sh BUILD_DIR CASE - `tracesim report` from the program flow
 # (harness/report/flow_profile.c) against the core's retire log (profile_vs_retire.py: every
 # function's self instructions from the log and the ELF's symbol ranges, fib's 465 calls
-# counted as link jumps in the log, its total instructions and, within 1 %, its cycles):
+# counted as link jumps in the log, its total instructions and, within 1 %, its cycles; and
+# the timeline's call slices of fib: 465, the outermost from its call to its return):
 #   btm, htmret  fib.elf with --trace-insn btm / htm-ret (returns inferred), --from flow;
 #   auto         no perf header on the channel asked for (--perf-channel 5): report takes the
 #                flow by itself and prints the same profile as --from flow;
@@ -37,7 +38,9 @@ riscv64-unknown-elf-nm -S "$elf" > "$run.nm" || fail "nm failed"
 "$ts" report --from flow --format csv "$run" > "$run.csv" || fail "report --from flow exited $?"
 case $case_ in
   btm|htmret)
-    python3 "$here/profile_vs_retire.py" "$run.retire" "$run/prog_flow.csv" "$run.nm" "$run.csv" fib 465 || fail "profile differs"
+    "$ts" decode --format timeline -o "$run.tl" "$run" 2> /dev/null || fail "decode --format timeline exited $?"
+    python3 "$here/profile_vs_retire.py" "$run.retire" "$run/prog_flow.csv" "$run.nm" "$run.csv" fib 465 \
+      "$run.tl/timeline.json" || fail "profile differs"
     "$ts" report --from flow "$run" > "$run.txt" || fail "report text exited $?"
     grep -q '^  fib -> fib: 464$' "$run.txt" || fail "no edge fib -> fib: 464 in the call graph"
     grep -q '^  main -> fib: 1$' "$run.txt" || fail "no edge main -> fib: 1 in the call graph" ;;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""profile_vs_retire.py RETIRE_LOG PROG_FLOW_CSV NM_S REPORT_CSV FUNC CALLS
+"""profile_vs_retire.py RETIRE_LOG PROG_FLOW_CSV NM_S REPORT_CSV FUNC CALLS [TIMELINE_JSON]
 
 Checks `tracesim report --from flow --format csv` (hart 0) against the core's ground truth:
  * RETIRE_LOG: `tracesim run --retire-log` (cycle pc insn, or cycle pc trap ...);
@@ -11,6 +11,9 @@ Every function's self instructions must equal the retired instructions inside it
 FUNC must have CALLS calls (also counted in the log: link jumps whose next pc is FUNC's
 start), its total instructions must equal the log's count from the outermost call to its
 return, and its total cycles must be within 1 % of the retire cycles of that call and return.
+TIMELINE_JSON (`tracesim decode --format timeline`, in simulator cycles): the program flow's
+call slices (pid 1) must hold CALLS B events of FUNC, and the outermost one must begin within
+1 % of its duration of the call's retire cycle and end within 1 % of the return's.
 Prints one line; the first mismatch exits 1."""
 import bisect
 import csv
@@ -105,8 +108,21 @@ def main():
     est = float(rows[func]["total_cycles"])
     if abs(est - cyc) > 0.01 * cyc:
         fail("%s: total cycles %.0f in the report, %d retire cycles from its call to its return" % (func, est, cyc))
+    tl = ""
+    if len(sys.argv) > 7:
+        import json
+        with open(sys.argv[7]) as f:
+            ev = [e for e in json.load(f)["traceEvents"] if e.get("pid") == 1 and e.get("ph") in ("B", "E")
+                  and e.get("name") == func]
+        nb = sum(1 for e in ev if e["ph"] == "B")
+        if nb != calls:
+            fail("timeline: %d slices of %s, expected %d" % (nb, func, calls))
+        b0, e0 = ev[0]["ts"], ev[-1]["ts"]
+        if abs(b0 - ret[c0][0]) > 0.01 * cyc or abs(e0 - ret[back - 1][0]) > 0.01 * cyc:
+            fail("timeline: %s from %s to %s, retired from %d to %d" % (func, b0, e0, ret[c0][0], ret[back - 1][0]))
+        tl = "; timeline: %d slices, the outermost %s-%s (retired %d-%d)" % (nb, b0, e0, ret[c0][0], ret[back - 1][0])
     print("ok: %d instructions in %d functions equal the retire log; %s: %d calls, %d total instructions, "
-          "%.0f cycles estimated for %d retired" % (len(ret), len(self_), func, calls, total, est, cyc))
+          "%.0f cycles estimated for %d retired%s" % (len(ret), len(self_), func, calls, total, est, cyc, tl))
 
 
 main()
