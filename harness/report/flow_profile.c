@@ -222,7 +222,7 @@ static int write_src(const fp_t *p, const fp_src_t *s, unsigned hart, bool csv, 
     }
     fprintf(o, "Flat profile from the program flow: %" PRIu64 " instructions", s->insns);
     if (s->trap_frames) fprintf(o, ", %" PRIu64 " trap handler frame(s)", s->trap_frames);
-    if (s->timed) fprintf(o, "; %s estimated from the message timestamps (the instructions between two share its time evenly)\n\n", unit);
+    if (s->timed) fprintf(o, "; %s estimated from the message timestamps (the instructions between two share the cycles between them evenly)\n\n", unit);
     else fputs("; no timestamps: instruction counts only\n\n", o);
     fprintf(o, "%7s %10s %12s %12s", "%insn", "calls", "self insn", "total insn");
     if (s->timed) fprintf(o, " %12s %12s", "self cyc", "total cyc");
