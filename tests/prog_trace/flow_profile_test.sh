@@ -5,6 +5,8 @@
 # counted as link jumps in the log, its total instructions and, within 1 %, its cycles; and
 # the timeline's call slices of fib: 465, the outermost from its call to its return):
 #   btm, htmret  fib.elf with --trace-insn btm / htm-ret (returns inferred), --from flow;
+#   harts        fib_mh_sram.elf on 2 harts: each hart's profile and slices, fib(8) on hart 0
+#                with 2 F(9) - 1 = 67 calls, fib(6) on hart 1 with 2 F(7) - 1 = 25;
 #   auto         no perf header on the channel asked for (--perf-channel 5): report takes the
 #                flow by itself and prints the same profile as --from flow;
 #   mutation     the comparison fails on a report with one self count off by one;
@@ -19,6 +21,8 @@ elf=$b/firmware/examples/fib.elf
 ts=$b/tracesim
 rm -rf "$run" "$run".*
 mode=btm; [ "$case_" = htmret ] && mode=htm-ret
+extra=()
+[ "$case_" = harts ] && { elf=$b/firmware/examples/fib_mh_sram.elf; extra=(--harts 2 --trace-sram 4M); }
 if [ "$case_" = bad ]; then
   "$ts" run -q -o "$run" "$elf" > /dev/null || fail "run exited $?"
   one() {   # one EXPECTED_EXIT PATTERN ARGS...
@@ -33,7 +37,7 @@ if [ "$case_" = bad ]; then
   echo "ok (flow profile bad): --from frob, no program trace, no ELF"
   exit 0
 fi
-"$ts" run -q --trace-insn $mode --retire-log "$run.retire" -o "$run" "$elf" > /dev/null || fail "run exited $?"
+"$ts" run -q --trace-insn $mode "${extra[@]}" --retire-log "$run.retire" -o "$run" "$elf" > /dev/null || fail "run exited $?"
 riscv64-unknown-elf-nm -S "$elf" > "$run.nm" || fail "nm failed"
 "$ts" report --from flow --format csv "$run" > "$run.csv" || fail "report --from flow exited $?"
 case $case_ in
@@ -44,6 +48,12 @@ case $case_ in
     "$ts" report --from flow "$run" > "$run.txt" || fail "report text exited $?"
     grep -q '^  fib -> fib: 464$' "$run.txt" || fail "no edge fib -> fib: 464 in the call graph"
     grep -q '^  main -> fib: 1$' "$run.txt" || fail "no edge main -> fib: 1 in the call graph" ;;
+  harts)
+    "$ts" decode --format timeline -o "$run.tl" "$run" 2> /dev/null || fail "decode --format timeline exited $?"
+    for h in 0:67 1:25; do
+      PV_HART=${h%:*} python3 "$here/profile_vs_retire.py" "$run.retire" "$run/prog_flow.csv" "$run.nm" "$run.csv" fib \
+        ${h#*:} "$run.tl/timeline.json" || fail "hart ${h%:*}: profile differs"
+    done ;;
   auto)
     "$ts" report --perf-channel 5 --format csv "$run" > "$run.auto.csv" || fail "report without perf header exited $?"
     cmp -s "$run.csv" "$run.auto.csv" || fail "report without perf header is not the flow profile"

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """profile_vs_retire.py RETIRE_LOG PROG_FLOW_CSV NM_S REPORT_CSV FUNC CALLS [TIMELINE_JSON]
 
-Checks `tracesim report --from flow --format csv` (hart 0) against the core's ground truth:
+Checks `tracesim report --from flow --format csv` (hart 0, or the hart in the environment
+variable PV_HART) against the core's ground truth:
  * RETIRE_LOG: `tracesim run --retire-log` (cycle pc insn, or cycle pc trap ...);
  * PROG_FLOW_CSV: the run's prog_flow.csv; its start and stop rows give the traced cycles
    (the instructions retired after the start row's cycle and before the stop row's: the
@@ -17,6 +18,7 @@ call slices (pid 1) must hold CALLS B events of FUNC, and the outermost one must
 Prints one line; the first mismatch exits 1."""
 import bisect
 import csv
+import os
 import sys
 
 
@@ -28,10 +30,11 @@ def fail(msg):
 def main():
     retire, flow, nm_path, rep, func, calls = sys.argv[1:7]
     calls = int(calls)
+    hart = os.environ.get("PV_HART", "0")
     starts, stops = [], []
     with open(flow) as f:
         for r in csv.DictReader(f):
-            if r["hart"] != "0":
+            if r["hart"] != hart:
                 continue
             if r["kind"] == "start":
                 starts.append(int(r["cycle"]))
@@ -45,7 +48,7 @@ def main():
         for line in f:
             w = line.split()
             if w and w[0].startswith("h"):
-                if w[0] != "h0":
+                if w[0] != "h" + hart:
                     continue
                 w = w[1:]
             cyc = int(w[0])
@@ -72,7 +75,7 @@ def main():
     rows = {}
     with open(rep) as f:
         for r in csv.DictReader(f):
-            if r["hart"] == "0":
+            if r["hart"] == hart:
                 rows[r["function"]] = r
     if sum(int(r["self_insn"]) for r in rows.values()) != len(ret):
         fail("report: %d instructions, the retire log %d in the traced cycles"
@@ -112,7 +115,7 @@ def main():
     if len(sys.argv) > 7:
         import json
         with open(sys.argv[7]) as f:
-            ev = [e for e in json.load(f)["traceEvents"] if e.get("pid") == 1 and e.get("ph") in ("B", "E")
+            ev = [e for e in json.load(f)["traceEvents"] if e.get("pid") == 1 and e.get("ph") in ("B", "E") and str(e.get("tid")) == hart
                   and e.get("name") == func]
         nb = sum(1 for e in ev if e["ph"] == "B")
         if nb != calls:
