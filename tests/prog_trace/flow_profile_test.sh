@@ -7,6 +7,9 @@
 #   btm, htmret  fib.elf with --trace-insn btm / htm-ret (returns inferred), --from flow;
 #   harts        fib_mh_sram.elf on 2 harts: each hart's profile and slices, fib(8) on hart 0
 #                with 2 F(9) - 1 = 67 calls, fib(6) on hart 1 with 2 F(7) - 1 = 25;
+#   e31          the real E31 capture (../shared/captures): every function's self instructions
+#                equal those of SiFive's listing (e31_hello_debug.instr.txt.gz) by the ELF's
+#                symbol ranges (by address: aliases such as write/_write are one function);
 #   auto         no perf header on the channel asked for (--perf-channel 5): report takes the
 #                flow by itself and prints the same profile as --from flow;
 #   mutation     the comparison fails on a report with one self count off by one;
@@ -23,6 +26,33 @@ rm -rf "$run" "$run".*
 mode=btm; [ "$case_" = htmret ] && mode=htm-ret
 extra=()
 [ "$case_" = harts ] && { elf=$b/firmware/examples/fib_mh_sram.elf; extra=(--harts 2 --trace-sram 4M); }
+if [ "$case_" = e31 ]; then
+  caps=$here/../../../shared/captures
+  [ -f "$caps/e31_hello_debug.rtd" ] || { echo "ok (flow profile e31): no captures folder, skipped"; exit 0; }
+  "$ts" report --from flow --format csv --elf "$caps/e31_hello_debug.elf" "$caps/e31_hello_debug.rtd" > "$run.csv" ||
+    fail "report exited $?"
+  riscv64-unknown-elf-nm -S "$caps/e31_hello_debug.elf" > "$run.nm" || fail "nm failed"
+  out=$(zcat "$caps/e31_hello_debug.instr.txt.gz" | python3 -c '
+import bisect, csv, sys
+syms = sorted((int(w[0], 16), int(w[1], 16), w[3]) for w in (l.split() for l in open(sys.argv[1]))
+              if len(w) == 4 and w[2] in "tTwW" and not w[3].startswith("$") and int(w[1], 16) > 0)
+addrs = [x[0] for x in syms]
+want = {}
+for line in sys.stdin:
+    if line.startswith("#"): continue
+    pc = int(line.split()[0], 16)
+    i = bisect.bisect_right(addrs, pc) - 1
+    n = syms[i][0] if i >= 0 and pc < syms[i][0] + syms[i][1] else 0   # aliases share the address
+    want[n] = want.get(n, 0) + 1
+got = {int(r["address"], 16): int(r["self_insn"]) for r in csv.DictReader(open(sys.argv[2]))}
+bad = [n for n in set(want) | set(got) if want.get(n, 0) != got.get(n, 0)]
+print(("FAIL: " + ", ".join("0x%x %d (listing %d)" % (n, got.get(n, 0), want.get(n, 0)) for n in bad[:5])) if bad else
+      "%d instructions in %d functions equal the listing" % (sum(want.values()), len(want)))
+' "$run.nm" "$run.csv")
+  case $out in FAIL*) fail "$out" ;; esac
+  echo "ok (flow profile e31): $out"
+  exit 0
+fi
 if [ "$case_" = bad ]; then
   "$ts" run -q -o "$run" "$elf" > /dev/null || fail "run exited $?"
   one() {   # one EXPECTED_EXIT PATTERN ARGS...
