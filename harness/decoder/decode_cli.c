@@ -16,6 +16,7 @@
 #include "run_folder.h"
 #include "stm_decode.h"
 #include "timeline.h"
+#include "tl_flow.h"
 #include "ts_file.h"
 #include <errno.h>
 #include <inttypes.h>
@@ -376,6 +377,23 @@ static int elem_flow_msg(void *v, const nxd_msg_t *m) {
     return ts_flow_msg(ef->fl, m);
 }
 
+/* --format timeline with an ELF: the call slices of the program flow (tl_flow.h), from a
+ * second decode of the trace; the exit status so far, or EXIT_NO_FILE / EXIT_HOST */
+static int timeline_flow(FILE *out, bool *first, const ts_tl_time_t *tt, const char *elf, const nxd_cfg_t *cfg,
+                         const uint8_t *data, size_t len, size_t start, int hart, int rc) {
+    char err[4600];
+    tl_flow_t *tf = tl_flow_open(out, first, tt, elf, err, sizeof err);
+    if (!tf) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
+    nxd_t d;
+    nxd_init(&d, cfg);
+    d.offset = start;
+    decode_msgs(&d, data + start, len - start, hart, tl_flow_msg, tf);
+    int64_t slices = tl_flow_close(tf, len);
+    if (slices < 0) { fprintf(stderr, "tracesim: out of memory\n"); return EXIT_HOST; }
+    if (slices) fprintf(stderr, "tracesim: note: %" PRId64 " call slice(s) from the program flow (process \"program flow\")\n", slices);
+    return rc;
+}
+
 int ts_decode_main(int argc, char **argv) {
     const char *format = "messages", *out_dir = NULL, *elf = NULL, *cfg_path = NULL, *input = NULL;
     int srcbits = -1, tssize = -1, channel = 0, perf_channel = -1, hart = -1, c, inputs = 0, time_cycles = -1;
@@ -597,6 +615,7 @@ int ts_decode_main(int argc, char **argv) {
         stm_tl_init(&st, out, &tc.first, &tt);
         run_perf(&pd, &cfg, data, len, start, cfgh, ncfg, hart, csv ? NULL : stm_tl_elem, &st);
         stm_tl_finish(&st);
+        if (!csv && elf) rc = timeline_flow(out, &tc.first, &tt, elf, &cfg, data, len, start, hart, rc);
         if (!csv) fputs("\n]}\n", out);
         if (st.untimed)
             fprintf(stderr, "tracesim: note: %" PRIu64 " software event(s) without a timestamp are not in the timeline\n", st.untimed);

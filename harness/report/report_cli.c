@@ -8,6 +8,7 @@
 #include "run_losses.h"
 #include "elements.h"
 #include "elf_syms.h"
+#include "flow_profile.h"
 #include "hook_cost.h"
 #include "nexus_decode.h"
 #include "perf_decode.h"
@@ -32,7 +33,7 @@
 #define MAX_WARNINGS 10
 
 enum { R_FORMAT = 1, R_ELF, R_PERF_CHANNEL, R_SRCBITS, R_TSSIZE, R_HART, R_PERF_CONFIG, R_COMPENSATE, R_FIELDS,
-       R_OUT, R_HELP };
+       R_OUT, R_FROM, R_HELP };
 /* `tracesim report`'s options: the parser, --help and docs/commands/report.md (ts_opts.h) */
 static const ts_opt_t report_opts[] = {
     {R_FORMAT, 'f', "format", TS_OPT_STRING, "F", 0, 0, 0, 0, 0, "text (default) or csv (the flat profile)"},
@@ -56,6 +57,11 @@ static const ts_opt_t report_opts[] = {
      "the flat profile's columns, comma-separated: percent, calls,\n"
      "self, total, self_mean, total_mean (per call), hook (hook cycles\n"
      "inside self cycles), address, function (default: percent,calls,\nself,total,function)"},
+    {R_FROM, 0, "from", TS_OPT_STRING, "SRC", 0, 0, 0, 0, 0,
+     "what the profile is made from: perf (the perf library's records)\n"
+     "or flow (the program trace: instructions per function, calls\n"
+     "and call graph, cycles from timestamps; needs the ELF); default:\n"
+     "perf, or flow when the trace has no perf header"},
     {R_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, 0,
      "output folder: write DIR/report.txt (csv: DIR/report.csv)\ninstead of stdout"},
     {R_HELP, 'h', "help", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "this text"},
@@ -64,9 +70,11 @@ static const ts_exit_t report_exits[] = {
     {"0", "the profile was written"},
     {"120", "usage: bad option or value, unknown format or field, not exactly\n"
             "one RUN_DIR or trace, -o naming a file, --compensate without an\n"
-            "ELF, --hart not one of the trace's harts, a damaged trace.json"},
+            "ELF, --hart not one of the trace's harts, a damaged trace.json,\n"
+            "--from not perf or flow, --from flow without an ELF"},
     {"121", "the trace, the ELF or the perf config is missing or unreadable,\n"
-            "or the trace has no perf header (of --hart N)"},
+            "or the trace has no perf header (of --hart N) and no program\n"
+            "trace (with --from flow: no program trace)"},
     {"126", "the output cannot be written, out of memory"},
     {NULL, NULL}};
 const ts_cmd_t ts_report_cmd = {
@@ -76,7 +84,8 @@ const ts_cmd_t ts_report_cmd = {
     "\n"
     "A gprof-like profile from the SiFive perf library's records in a trace: flat profile\n"
     "(calls, self and total of every counter per function), call graph, manual records per\n"
-    "call site, ISR samples per function.\n",
+    "call site, ISR samples per function. From an instruction trace (run --trace-insn) with\n"
+    "--from flow: instructions per function, calls and call graph from the program flow alone.\n",
     report_opts, 0, "  stdout, or with -o DIR: DIR/report.txt (csv: DIR/report.csv)\n", report_exits, NULL};
 
 typedef struct rctx {
@@ -128,13 +137,53 @@ static const char *sym_of(void *syms, uint64_t addr, uint64_t *start) {
     return s->name;
 }
 
+/* --from flow (or no perf header): the flow profile (flow_profile.h) to stdout or
+ * out_path/out_file; the exit status, or -1 (not required: the trace has no program trace) */
+static int flow_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, const char *elf, int hart, const char *format,
+                       const char *out_path, const char *out_file, bool required) {
+    char err[4600];
+    if (out_path && ts_mkdir_p(out_path)) {
+        fprintf(stderr, "tracesim: cannot create %s: %s\n", out_path, strerror(errno));
+        return EXIT_HOST;
+    }
+    FILE *out = out_path ? fopen(out_file, "w") : stdout;
+    if (!out) {
+        fprintf(stderr, "tracesim: cannot create %s: %s\n", out_file, strerror(errno));
+        return EXIT_HOST;
+    }
+    int rc = fp_report(path, cfg, wrapped, elf, hart, !strcmp(format, "csv"), out, err, sizeof err);
+    int status = 0;
+    if (rc == 1) {
+        if (required) {
+            if (hart >= 0) fprintf(stderr, "tracesim: no program trace of hart %d in %s\n", hart, path);
+            else fprintf(stderr, "tracesim: no program trace in %s (run with --trace-insn btm|htm|htm-ret)\n", path);
+        }
+        status = required ? EXIT_NO_FILE : -1;
+    } else if (rc == -1) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        status = EXIT_NO_FILE;
+    } else if (rc) {
+        status = EXIT_HOST;
+    }
+    char werr[4400];
+    if (out != stdout) {
+        if (ts_fclose_output(out, out_file, werr, sizeof werr)) {
+            if (!status) { fprintf(stderr, "tracesim: %s\n", werr); status = EXIT_HOST; }
+        }
+        if (status) remove(out_file);
+    } else if (status == EXIT_HOST) {
+        fprintf(stderr, "tracesim: writing the report to stdout failed\n");
+    }
+    return status;
+}
+
 static void trace_in_free(ts_trace_in_t *t) {
     ts_trace_in_close(t);
     free(t);
 }
 
 int ts_report_main(int argc, char **argv) {
-    const char *format = "text", *out_path = NULL, *elf = NULL, *cfg_path = NULL, *fields = NULL, *input = NULL;
+    const char *format = "text", *out_path = NULL, *elf = NULL, *cfg_path = NULL, *fields = NULL, *input = NULL, *from = NULL;
     bool compensate = false;
     int srcbits = -1, tssize = -1, perf_channel = -1, hart = -1, c, inputs = 0;
     ts_opts_t op;
@@ -153,11 +202,20 @@ int ts_report_main(int argc, char **argv) {
         case R_HART: hart = (int)op.u; break;
         case R_COMPENSATE: compensate = true; break;
         case R_FIELDS: fields = op.arg; break;
+        case R_FROM: from = op.arg; break;
         case R_HELP: ts_cmd_help(stdout, &ts_report_cmd); return 0;
         }
     }
     if (strcmp(format, "text") && strcmp(format, "csv")) {
         fprintf(stderr, "tracesim: unknown format '%s' for report (text, csv)\n", format);
+        return EXIT_USAGE;
+    }
+    if (from && strcmp(from, "perf") && strcmp(from, "flow")) {
+        fprintf(stderr, "tracesim: unknown --from '%s' for report (perf, flow)\n", from);
+        return EXIT_USAGE;
+    }
+    if (from && !strcmp(from, "flow") && (compensate || fields || cfg_path)) {
+        fprintf(stderr, "tracesim: --compensate, --fields and --perf-config are for perf records, not --from flow\n");
         return EXIT_USAGE;
     }
     if (inputs != 1) {
@@ -235,6 +293,14 @@ int ts_report_main(int argc, char **argv) {
     }
     size_t start = (size_t)tin->start;
     if (ti.wrapped) ts_wrap_note(path, &ti, start);
+    if (from && !strcmp(from, "flow")) {
+        trace_in_free(tin);
+        if (!elf) {
+            fprintf(stderr, "tracesim: --from flow needs the program the flow follows: give --elf FILE or a run folder\n");
+            return EXIT_USAGE;
+        }
+        return flow_report(path, &cfg, ti.wrapped, elf, hart, format, out_path, out_file, true);
+    }
     elf_syms_t syms;
     if (elf && elf_syms_load(&syms, elf, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
@@ -302,6 +368,11 @@ int ts_report_main(int argc, char **argv) {
                 perf_channel, path);
         status = EXIT_NO_FILE;
         goto done;
+    }
+    if (!pd->headers && !pd->config_used && !from && elf && !fields && !compensate) {
+        /* no perf header: the profile from the program flow, if the trace has one */
+        int frc = flow_report(path, &cfg, ti.wrapped, elf, hart, format, out_path, out_file, false);
+        if (frc >= 0) { status = frc; goto done; }
     }
     if (!pd->headers && !pd->config_used) {
         if (ti.wrapped && !cfg_path)

@@ -44,6 +44,7 @@ ts_fuzz_target(sweep
 set(CAPS_DIR ${CMAKE_SOURCE_DIR}/../shared/captures)
 ts_fuzz_target(flow
   SOURCES ${H}/fuzz/fuzz_flow.c ${H}/decoder/nexus_decode.c ${H}/decoder/prog_flow.c ${H}/decoder/rv_insn.c
+          ${H}/decoder/flow_calls.c ${H}/decoder/elf_syms.c
           ${H}/cli/ts_file.c
   INCLUDES ${H}/decoder ${H}/cli
   LIBS -lelf -DFUZZ_FLOW_ELF=${CAPS_DIR}/e31_hello_debug.elf

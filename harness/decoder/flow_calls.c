@@ -1,0 +1,163 @@
+/* flow_calls.c - function frames from the program flow (flow_calls.h). */
+#include "flow_calls.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct fc_frame { size_t func; bool trap; } fc_frame_t;
+
+typedef struct fc_src {
+    uint64_t k;             /* instructions so far */
+    fc_frame_t *st;
+    size_t n, cap;
+    bool need_root;         /* the next instruction opens a root frame */
+    bool call;              /* the last instruction was a call: the next one opens a frame */
+    long caller;            /* ... made in this function */
+    size_t last_func;       /* the function of the last instruction */
+    const elf_sym_t *sym;   /* the symbol hit last */
+} fc_src_t;
+
+size_t fc_nfunc(const fc_t *f) { return (f->syms ? f->syms->n : 0) + 1; }
+
+const char *fc_func_name(const fc_t *f, size_t func) {
+    return f->syms && func < f->syms->n ? f->syms->s[func].name : "(no symbol)";
+}
+
+uint64_t fc_func_addr(const fc_t *f, size_t func) { return f->syms && func < f->syms->n ? f->syms->s[func].addr : 0; }
+
+static size_t func_of(fc_t *f, fc_src_t *s, uint64_t pc) {
+    const elf_sym_t *y = s->sym;
+    if (!y || pc < y->addr || pc >= y->addr + (y->size ? y->size : 1)) y = s->sym = f->syms ? elf_syms_lookup(f->syms, pc) : NULL;
+    return y ? (size_t)(y - f->syms->s) : fc_nfunc(f) - 1;
+}
+
+static fc_src_t *get_src(fc_t *f, unsigned src) {
+    src %= NXD_MAX_SRC;
+    if (!f->s[src]) {
+        f->s[src] = calloc(1, sizeof *f->s[src]);
+        if (!f->s[src]) { f->oom = true; return NULL; }
+        f->s[src]->need_root = true;
+    }
+    return f->s[src];
+}
+
+static void pop(fc_t *f, unsigned src, fc_src_t *s) {
+    s->n--;
+    if (f->h.exit) f->h.exit(f->h.ctx, src, s->st[s->n].func, s->k);
+}
+
+/* closes every frame; lost: the flow broke (else the trace ended) */
+static void close_all(fc_t *f, unsigned src, fc_src_t *s, bool lost) {
+    while (s->n) pop(f, src, s);
+    s->need_root = true;
+    s->call = false;
+    if (lost && f->h.lost) f->h.lost(f->h.ctx, src);
+}
+
+static bool push(fc_t *f, unsigned src, fc_src_t *s, size_t func, long caller, bool trap, uint64_t k) {
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 64;
+        fc_frame_t *st = cap > FC_MAX_DEPTH ? NULL : realloc(s->st, cap * sizeof *st);
+        if (!st) {                      /* runaway recursion or no memory: start over */
+            if (cap <= FC_MAX_DEPTH) f->oom = true;
+            f->lost++;
+            close_all(f, src, s, true);
+            return false;
+        }
+        s->st = st;
+        s->cap = cap;
+    }
+    s->st[s->n++] = (fc_frame_t){func, trap};
+    if (f->h.enter) f->h.enter(f->h.ctx, src, func, caller, trap, k);
+    return true;
+}
+
+static void on_insn(void *vf, const pf_insn_t *i) {
+    fc_t *f = vf;
+    fc_src_t *s = get_src(f, i->src);
+    if (!s) return;
+    unsigned src = i->src % NXD_MAX_SRC;
+    size_t fn = func_of(f, s, i->pc);
+    uint64_t k0 = s->k;                 /* the instruction before this one */
+    if (i->cr & PF_CR_INTERRUPT) {      /* the handler's first instruction */
+        s->call = false;                /* a call the trap came before: its callee never started */
+        push(f, src, s, fn, s->need_root ? -1 : (long)s->last_func, true, k0);
+    } else if (s->call) {
+        s->call = false;
+        push(f, src, s, fn, s->caller, false, k0);
+    } else if (s->need_root) {
+        s->need_root = false;
+        push(f, src, s, fn, -1, false, k0);
+    } else if (fn != s->last_func && s->n && s->sym && i->pc == s->sym->addr) {
+        /* a jump (or a fall) to another function's first instruction: a tail call, which
+         * replaces the frame (a trap frame stays one, its xRET still closes it) */
+        bool trap = s->st[s->n - 1].trap;
+        pop(f, src, s);
+        push(f, src, s, fn, (long)s->last_func, trap, k0);
+    }
+    s->need_root = false;
+    s->k++;
+    s->last_func = fn;
+    if (f->h.insn) f->h.insn(f->h.ctx, src, fn, s->k);
+    if (i->cr & (PF_CR_RETURN | PF_CR_SWAP)) {
+        if (s->n && !s->st[s->n - 1].trap) pop(f, src, s);
+        if (!s->n) s->need_root = !(i->cr & PF_CR_SWAP);
+    }
+    if (i->cr & PF_CR_XRET) {
+        bool trap = false;
+        while (s->n && !trap) { trap = s->st[s->n - 1].trap; pop(f, src, s); }
+        if (!s->n) s->need_root = true;
+    }
+    if (i->cr & (PF_CR_CALL | PF_CR_SWAP)) { s->call = true; s->caller = (long)fn; }
+}
+
+static int on_elem(void *vf, const pf_elem_t *e) {
+    fc_t *f = vf;
+    fc_src_t *s;
+    switch (e->type) {
+    case PF_ELEM_NO_SYNC: case PF_ELEM_ADDR_NACC:
+        if (!(s = get_src(f, e->src))) return 0;
+        if (s->n || !s->need_root) {
+            if (!(e->type == PF_ELEM_NO_SYNC && e->u.nosync.reason == PF_NOSYNC_STOPPED)) f->lost++;
+            close_all(f, e->src % NXD_MAX_SRC, s, true);
+        }
+        break;
+    case PF_ELEM_TIMESTAMP:
+        /* program-trace messages only: an ITC store's message comes before the branch
+         * message that reports the instructions up to it */
+        if (e->has_time && f->h.timed && f->prog_msg && (s = get_src(f, e->src))) f->h.timed(f->h.ctx, e->src % NXD_MAX_SRC, s->k, e->time);
+        break;
+    default: break;
+    }
+    return 0;
+}
+
+void fc_init(fc_t *f, const pf_image_t *img, const elf_syms_t *syms, const fc_hooks_t *h) {
+    memset(f, 0, sizeof *f);
+    f->syms = syms;
+    f->h = *h;
+    pf_init(&f->pf, img, on_elem, f);
+    pf_set_insn_cb(&f->pf, on_insn, f);
+}
+
+int fc_msg(void *vf, const nxd_msg_t *m) {
+    fc_t *f = vf;
+    unsigned t = m->tcode;
+    f->prog_msg = t == 3 || t == 4 || t == 9 || t == 11 || t == 12 || t == 27 || t == 28 || t == 29 || t == 33;
+    return pf_from_msg(&f->pf, m);
+}
+
+void fc_eot(fc_t *f, uint64_t offset) {
+    pf_eot(&f->pf, offset);
+    for (unsigned i = 0; i < NXD_MAX_SRC; i++)
+        if (f->s[i]) close_all(f, i, f->s[i], false);
+    if (f->pf.oom) f->oom = true;
+}
+
+void fc_free(fc_t *f) {
+    for (unsigned i = 0; i < NXD_MAX_SRC; i++) {
+        if (f->s[i]) free(f->s[i]->st);
+        free(f->s[i]);
+        f->s[i] = NULL;
+    }
+    pf_free(&f->pf);
+}
