@@ -41,7 +41,7 @@ typedef struct hart {
     size_t win;                                  /* rows index of the current window's start */
     size_t next_start, srow;                     /* where to look for the next start row; sample search */
     uint64_t *ws, *we; size_t nwin, wcap;        /* the windows' start and stop cycles */
-    size_t wins_seen;
+    size_t wins_seen, stops;
     bool in_win, gap;
     uint64_t addr;                               /* the last address reported */
     uint64_t n[3], samples, lost, gaps, timed;
@@ -219,6 +219,7 @@ static int on_msg(void *vc, const nxd_msg_t *m) {
             size_t k = H->win + 1;
             while (k < H->nr && !H->r[k].stop) k++;
             if (close_window(c, hart, k < H->nr ? H->r[k].cycle : UINT64_MAX)) return 1;
+            H->stops++;
         }
         return 0;
     }
@@ -316,10 +317,11 @@ int event_check_run(const char *dir, unsigned srcbits, unsigned tsbits, bool sto
         }
         fprintf(out, "check: events: hart %u: %" PRIu64 " calls, %" PRIu64 " exceptions and %" PRIu64 " interrupts equal the core's "
                      "(flow.csv) in order with their addresses, targets and causes; %" PRIu64 " PC samples inside what the core "
-                     "retired in their cycle; %zu trace start(s) at the core's first traced pc",
-                h, H->n[E_CALL], H->n[E_EXC], H->n[E_IRQ], H->samples, H->wins_seen);
+                     "retired in their cycle; %zu trace start(s) at the core's first traced pc, %zu stop(s)",
+                h, H->n[E_CALL], H->n[E_EXC], H->n[E_IRQ], H->samples, H->wins_seen, H->stops);
         if (H->timed) fprintf(out, "; %" PRIu64 " timestamps = retire cycle %+" PRId64, H->timed, c.off);
-        if (H->gaps) fprintf(out, "; %" PRIu64 " gap(s) (Error messages): %" PRIu64 " event(s) lost", H->gaps, H->lost);
+        if (H->gaps) fprintf(out, "; %" PRIu64 " gap(s) (Error messages): %" PRIu64 " call/trap event(s) lost (lost PC samples are not "
+                                  "counted)", H->gaps, H->lost);
         if (H->cur < H->nev) fprintf(out, "; %zu later event(s) not in the trace (it ended first)", H->nev - H->cur);
         fprintf(out, "\n");
     }
