@@ -739,7 +739,7 @@ int ts_check_main(int argc, char **argv) {
                     int q = event_check_run(dir, srcbits, tsbits, wrapped_stop, stdout, pmsg, sizeof pmsg);
                     if (q == 2) q = prog_check_run(dir, elf, srcbits, tsbits, wrapped_stop, stdout, pmsg, sizeof pmsg);
                     if (q) {
-                        fprintf(stderr, "tracesim: check %s: %s\n", q > 0 ? "FAILED" : "cannot check the program flow", pmsg);
+                        fprintf(stderr, "tracesim: check %s: %s\n", q > 0 ? "FAILED" : "cannot check the program trace", pmsg);
                         rc = q > 0 ? 1 : 121;
                     }
                 }

@@ -11,7 +11,9 @@
 #   overflow  perf_overflow_0_0.elf with a 1-entry FIFO: events are lost, the check passes
 #             and states the gaps;
 #   mutation  fib's trace with the address of one call event changed: the check fails and
-#             names that event.
+#             names that event;
+#   bad_input fib's run with a damaged prog_flow.csv (header, then a row): one line naming
+#             the file (and line), exit 121 (cannot check), no crash.
 set -u
 b=$1; case_=$2
 run=$b/test-runs/event_$case_
@@ -28,6 +30,21 @@ esac
 read -r s e < <(awk -F, '$3=="start"{s=$1} $3=="stop"{e=$1} END{print s, e}' "$run/prog_flow.csv")
 [ -n "$s" ] && [ -n "$e" ] || fail "prog_flow.csv has no start and stop row"
 elems() { "$b/tracesim" decode --format elements "$run" 2> /dev/null; }
+
+if [ "$case_" = bad_input ]; then
+  g=$run/prog_flow.csv
+  cp "$g" "$run.gt"
+  sed -i '1s/.*/cycle,hart,what/' "$g"
+  "$b/tracesim" check "$run" > /dev/null 2> "$run.err"; rc=$?
+  [ $rc = 121 ] && [ "$(wc -l < "$run.err")" = 1 ] && grep -q "prog_flow.csv:1: not the header of prog_flow.csv" "$run.err" ||
+    fail "bad header: exit $rc, $(cat "$run.err")"
+  awk -F, 'NR==3 {print "12x,0,branch,0x1"; next} {print}' "$run.gt" > "$g"
+  "$b/tracesim" check "$run" > /dev/null 2> "$run.err"; rc=$?
+  [ $rc = 121 ] && [ "$(wc -l < "$run.err")" = 1 ] && grep -q "prog_flow.csv:3: malformed row" "$run.err" ||
+    fail "bad row: exit $rc, $(cat "$run.err")"
+  echo "ok (event bad_input): $(cat "$run.err")"
+  exit 0
+fi
 
 if [ "$case_" = mutation ]; then
   # the first call event (TCODE 34: 0x88, CKSRC 9 + CKDF 1: 0x64) after the first 64 bytes:
