@@ -8,6 +8,7 @@
 #             (the sum of prog_flow.csv's n); two runs give the same trace.rtd;
 #   timer_isr interrupts: as many `interrupt cause=7` elements as flow.csv has traps with
 #             mcause 0x80000007 inside the window; the check passes;
+#   harts     fib_mh_sram.elf on 2 harts: each hart's events check (a line per hart);
 #   overflow  perf_overflow_0_0.elf with a 1-entry FIFO: events are lost, the check passes
 #             and states the gaps;
 #   mutation  fib's trace with the address of one call event changed: the check fails and
@@ -24,10 +25,11 @@ extra=()
 case $case_ in
   timer_isr) elf=$b/firmware/examples/timer_isr.elf; extra=(--trace-sram 4M) ;;
   overflow) elf=$b/firmware/tests/perf_overflow_0_0.elf; extra=(--itc-depth 1 --trace-sram 4M) ;;
+  harts) elf=$b/firmware/examples/fib_mh_sram.elf; extra=(--harts 2 --trace-sram 4M) ;;
 esac
 "$b/tracesim" run -q --trace-insn event "${extra[@]}" -o "$run" "$elf" > /dev/null || fail "the run exited $?"
 # the trace window from prog_flow.csv (one start, one stop in these programs)
-read -r s e < <(awk -F, '$3=="start"{s=$1} $3=="stop"{e=$1} END{print s, e}' "$run/prog_flow.csv")
+read -r s e < <(awk -F, '$2==0 && $3=="start"{s=$1} $2==0 && $3=="stop"{e=$1} END{print s, e}' "$run/prog_flow.csv")
 [ -n "$s" ] && [ -n "$e" ] || fail "prog_flow.csv has no start and stop row"
 elems() { "$b/tracesim" decode --format elements "$run" 2> /dev/null; }
 
@@ -90,6 +92,9 @@ case $case_ in
     got=$(elems | grep -c ' interrupt cause=7$')
     [ "$want" -gt 10 ] && [ "$got" = "$want" ] || fail "$got interrupt events in the trace, flow.csv has $want"
     echo "$line" | grep -q " 0 exceptions and $want interrupts equal" || fail "check line: $line"
+    ;;
+  harts)
+    echo "$out" | grep -q '^check: events: hart 1: [1-9][0-9]* calls' || fail "no events checked on hart 1: $out"
     ;;
   overflow)
     grep -q '^prog_lost_messages [1-9]' "$run/stats.txt" || fail "no event was lost: $(grep prog_ "$run/stats.txt")"
