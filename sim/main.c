@@ -75,7 +75,7 @@ static const ts_opt_t run_opts[] = {
     {O_FUNNEL, 0, "funnel", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "add a trace funnel at 0x10018000 (encoders use teSink 8)"},
     {O_NO_TRACE, 0, "no-trace", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "detach the trace model (benchmarking: its registers read 1)"},
     {O_TRACE_INSN, 0, "trace-insn", TS_OPT_STRING, "MODE", 0, 0, 0, 0, 0,
-     "program trace: btm, htm or htm-ret (teInstruction 3, 6, 7) on\nevery encoder whenever the firmware writes teControl with\nteInstruction 0 (default: off, the firmware's value;\ndocs/program-trace.md)"},
+     "program trace: btm, htm, htm-ret or event (teInstruction 3, 6,\n7, 1) on every encoder whenever the firmware writes teControl with\nteInstruction 0 (default: off, the firmware's value;\ndocs/program-trace.md)"},
     {O_STM_TS, 0, "stm-thread-switch", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
      "software trace port: every write to tp (x4) emits THREAD_SWITCH"},
     {O_RETIRE_LOG, 0, "retire-log", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0, "write one line per retired instruction (cycle pc insn, plus\nxN=value for a register write or mem[addr]size=value for a\nstore) and per trap"},
@@ -389,8 +389,9 @@ static int cmd_run(int argc, char **argv) {
             if (!strcmp(op.arg, "btm")) cfg.te.insn_force = TE_INSN_BTM;
             else if (!strcmp(op.arg, "htm")) cfg.te.insn_force = TE_INSN_HTM;
             else if (!strcmp(op.arg, "htm-ret")) cfg.te.insn_force = TE_INSN_HTM_RET;
+            else if (!strcmp(op.arg, "event")) cfg.te.insn_force = TE_INSN_EVENT;
             else if (!strcmp(op.arg, "off")) cfg.te.insn_force = TE_INSN_OFF;
-            else return bad_value("--trace-insn", op.arg, "btm, htm, htm-ret or off (event mode is not modelled)");
+            else return bad_value("--trace-insn", op.arg, "btm, htm, htm-ret, event or off");
             break;
         case O_HARTS: cfg.harts = (unsigned)v; break;
         case O_TRACE_BUS: cfg.trace_bus_log = op.arg; break;   /* not one of tracesim-sc (TS_OPT_NOT_SC) */

@@ -38,6 +38,7 @@
 #include "elements.h"
 #include "nexus_decode.h"
 #include "perf_check.h"
+#include "event_check.h"
 #include "prog_check.h"
 #include "ts_run_json.h"
 #include "ts_opts.h"
@@ -734,9 +735,11 @@ int ts_check_main(int argc, char **argv) {
                 if (!access(ppath, F_OK) && wrapped) {
                     printf("check: program flow not checked: the buffer wrapped (the trace starts inside the flow)\n");
                 } else if (!access(ppath, F_OK)) {
-                    int q = prog_check_run(dir, elf, srcbits, tsbits, wrapped_stop, stdout, pmsg, sizeof pmsg);
+                    /* event mode (event_check.h), else the program flow */
+                    int q = event_check_run(dir, srcbits, tsbits, wrapped_stop, stdout, pmsg, sizeof pmsg);
+                    if (q == 2) q = prog_check_run(dir, elf, srcbits, tsbits, wrapped_stop, stdout, pmsg, sizeof pmsg);
                     if (q) {
-                        fprintf(stderr, "tracesim: check %s: %s\n", q > 0 ? "FAILED" : "cannot check the program flow", pmsg);
+                        fprintf(stderr, "tracesim: check %s: %s\n", q > 0 ? "FAILED" : "cannot check the program trace", pmsg);
                         rc = q > 0 ? 1 : 121;
                     }
                 }

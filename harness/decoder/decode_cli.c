@@ -327,6 +327,21 @@ static void perf_notes(const perf_dec_t *pd, int channel, const ts_trace_info_t 
 }
 
 /* ---- generic elements as text lines ---------------------------------------------------- */
+/* what an ICT event means (trace-hw-facts.md 4.4; event mode: docs/program-trace.md) */
+static void ict_event_text(FILE *o, const ts_elem_t *e) {
+    unsigned cksrc = e->u.ict.cksrc, ckdf = e->u.ict.ckdf;
+    uint64_t addr = e->u.ict.addr, data1 = e->u.ict.data1;
+    if (cksrc == 9 && ckdf == 1 && e->u.ict.has_addr)
+        fprintf(o, " call from=0x%08" PRIx64 " to=0x%08" PRIx64, addr, addr ^ (data1 << 1));
+    else if (cksrc == 9) fprintf(o, " call");
+    else if ((cksrc == 10 || cksrc == 11) && ckdf == 1)
+        fprintf(o, " %s cause=%" PRIu64, cksrc == 10 ? "exception" : "interrupt", data1);
+    else if (cksrc == 15) fprintf(o, " pc_sample");
+    else if (cksrc == 13) fprintf(o, " context");
+    else if (cksrc == 8) fprintf(o, " trigger");
+    else if (cksrc == 14) fprintf(o, " watchpoint");
+}
+
 static int print_elem(void *vctx, const ts_elem_t *e) {
     FILE *o = vctx;
     fprintf(o, "%8" PRIu64 " [%u] ", e->offset, e->src);
@@ -360,6 +375,7 @@ static int print_elem(void *vctx, const ts_elem_t *e) {
             fprintf(o, " cksrc=%u ckdf=%u data0=0x%" PRIx64, e->u.ict.cksrc, e->u.ict.ckdf, e->u.ict.data0);
             if (e->u.ict.ckdf == 1) fprintf(o, " data1=0x%" PRIx64, e->u.ict.data1);
             if (e->u.ict.has_addr) fprintf(o, " addr=0x%08" PRIx64, e->u.ict.addr);
+            if (e->type == TS_ELEM_ICT_EVENT) ict_event_text(o, e);
         }
         break;
     case TS_ELEM_CORRUPT: case TS_ELEM_TRUNCATED: fprintf(o, " (%s)", e->u.err.what); break;

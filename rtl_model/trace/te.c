@@ -88,6 +88,7 @@ void te_free(te_t *t) {
 void te_reset(te_t *t) {
     t->control = 0;
     t->evcontrol = t->xti = t->xto = t->wpctl = t->itc_enable = t->itc_trig = 0;
+    if (t->cfg.insn_force == TE_INSN_EVENT) t->evcontrol = 0x3Fu;   /* run --trace-insn event */
     t->stm_control = t->stm_lost = 0;
     tsunit_reset(&t->ts);
     sink_reset(&t->sink);
@@ -142,6 +143,7 @@ static void mark_lost(te_t *t) {
     t->overflow_pending = true;
 }
 void te_fifo_lost(te_t *t) { mark_lost(t); }
+void te_fifo_resync(te_t *t) { if (t->overflow_pending && t->fifo_count + 2 <= t->fifo_cap) push_resync(t); }
 
 static void pack(te_t *t, const te_entry_t *e, nx_msg_t *m) {
     static const uint8_t tcode[] = {[TE_DQM] = NX_DATA_ACQ, [TE_OWN] = NX_OWNERSHIP,
@@ -342,6 +344,7 @@ static void write_control(te_t *t, uint32_t v) {
         sink = SINK_DEFAULT;                                       /* WARL */
     uint32_t nv = (v & C_WRITABLE & ~(0xFu << C_SINK_SHIFT)) | keep | sink << C_SINK_SHIFT |
                   te_prog_warl(&t->prog, (v >> 4) & 7u) << 4;
+    if (!((v >> 4) & 7u) && t->prog.force == TE_INSN_EVENT) nv &= ~(0xFu << 20);   /* forced: PC samples on */
     t->control = nv;
     bool prog_was = t->prog.on;
     te_prog_control(t, old, nv);           /* program trace: start (sync owed) or stop */

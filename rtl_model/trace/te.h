@@ -3,8 +3,8 @@
  * generator and the SRAM/SBA sink (or the funnel port).
  *
  * Models: everything an ITC/perf flow uses (trace-hw-facts.md sections 1-4), and program
- * trace in BTM and HTM (teInstruction 3, 6, 7; te_prog.h). Leaves out: event trace
- * (teInstruction 1; evControl is storage only), PC sampling, ATB/PIB sinks, external
+ * trace in BTM and HTM (teInstruction 3, 6, 7; te_prog.h) and event / PC-sample mode
+ * (teInstruction 1; te_event.c). Leaves out: the PC sampling registers (0x100..), ATB/PIB sinks, external
  * triggers (xti/xto/wpControl are storage only).
  * See te.c for how the open questions of trace-hw-facts.md 8.2 were resolved. */
 #ifndef TS_TE_H
@@ -25,7 +25,8 @@ typedef struct te_cfg {
     unsigned ts_width;      /* timestamp bits (default 40) */
     bool has_funnel;        /* the encoder can sink into a funnel (teSink = 8) */
     unsigned insn_force;    /* teInstruction forced on every teControl write that leaves it 0
-                             * (run --trace-insn; 0: none) */
+                             * (run --trace-insn; 0: none). 1 (event) also forces
+                             * teSyncMaxInst 0 (PC samples) and resets evControl to 0x3F */
 } te_cfg_t;
 
 enum te_access { TE_OK, TE_ERR, TE_WAIT };
@@ -104,6 +105,10 @@ void te_sink_error(te_t *t);
 bool te_fifo_room(const te_t *t);
 void te_fifo_put(te_t *t, const te_entry_t *e);
 void te_fifo_lost(te_t *t);
+/* after lost messages: queue the Error and the ITC sync now (room for both checked) */
+void te_fifo_resync(te_t *t);
 /* TE_PROG fields after TCODE and SRC; sets *full / *rel for the timestamp it carries */
 void te_prog_pack(te_t *t, const te_entry_t *e, nx_msg_t *m, bool *full, bool *rel);
+/* the same for event mode's ICT messages (TCODE 34/35, te_event.c) */
+void te_event_pack(te_t *t, const te_entry_t *e, nx_msg_t *m, bool *full, bool *rel);
 #endif

@@ -1,4 +1,5 @@
-/* te_prog.c - program trace: BTM (teInstruction 3) and HTM (6, 7); see te_prog.h.
+/* te_prog.c - program trace: BTM (teInstruction 3) and HTM (6, 7); see te_prog.h. Event /
+ * PC-sample mode (teInstruction 1) is in te_event.c, fed from te_prog_retire.
  *
  * Facts: ../shared/spec/trace-hw-facts.md 1.2 (teInstruction, teSyncMaxBTM/Inst), 1.6
  * (tsBranch), 4.4 (fields per TCODE, SYNC/B-TYPE/EVCODE codes), 4.6 (F-ADDR = pc >> 1, U-ADDR
@@ -52,8 +53,8 @@
  *    every sync empties the stack. No repeat-branch optimisation (the facts do not describe
  *    its encoding). The sync forms: periodic per teSyncMaxBTM on the INDIRECT BRANCH HISTORY
  *    messages only (a SYNC with outcomes pending would break the decoder, facts 4.9).
- *  - WARL: teInstruction 3, 6 and 7 read back as written (the probe "write 7, read back"
- *    answers HTM available); 1, 2, 4 and 5 read back 0.
+ *  - WARL: teInstruction 1, 3, 6 and 7 read back as written (the probe "write 7, read back"
+ *    answers HTM available); 2, 4 and 5 read back 0.
  * Privilege and context changes are not reported (no Ownership messages). */
 #include "te.h"
 
@@ -62,7 +63,7 @@ enum { SYNC_ICNT_OVF = 4, SYNC_PERIODIC = 2, SYNC_TRACE_ENABLE = 5 };
 
 unsigned te_prog_warl(const te_prog_t *p, unsigned written) {
     if (!written && p->force) written = p->force;
-    return written == 3 || written == 6 || written == 7 ? written : TE_INSN_OFF;
+    return written == 1 || written == 3 || written == 6 || written == 7 ? written : TE_INSN_OFF;
 }
 
 static bool running(uint32_t c) {
@@ -76,7 +77,9 @@ void te_prog_control(te_t *t, uint32_t old, uint32_t nv) {
     p->mode = (nv >> 4) & 7u;
     bool now = running(nv);
     if (p->on && !p->stopping && !now) {        /* trace stop: Correlation with the I-CNT left */
-        if (t->fifo_count < t->fifo_cap && !p->lost && !p->sync_owed) {
+        if (p->mode == TE_INSN_EVENT) {         /* event mode: ICT trace off (te_event.c) */
+            if (p->sync_owed != SYNC_TRACE_ENABLE) te_event_stop(t);
+        } else if (t->fifo_count < t->fifo_cap && !p->lost && !p->sync_owed) {
             te_entry_t e = {.kind = TE_PROG, .tcode = 33, .code = 4, .data = p->icnt,
                             .btype = p->mode >= TE_INSN_HTM, .idtag = p->hist};   /* btype: CDF */
             te_fifo_put(t, &e);
@@ -195,6 +198,7 @@ void te_prog_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap
         p->on = p->stopping = false;
         return;
     }
+    if (p->mode == TE_INSN_EVENT) { te_event_retire(t, pc, insn, npc, trap, cause); return; }
     if (p->sync_owed) {                         /* trace start or resync: flow starts at npc */
         /* the Error and its ITC sync come first; no room: the next retirement tries again (the
          * gap grows, nothing more is lost) */
@@ -243,6 +247,7 @@ void te_prog_pack(te_t *t, const te_entry_t *e, nx_msg_t *m, bool *full, bool *r
     unsigned tsb = (t->ts.control >> 16) & 3u;
     bool ws = e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29;
     bool ind = e->tcode == 4 || e->tcode == 28;
+    if (e->tcode == 34 || e->tcode == 35) { te_event_pack(t, e, m, full, rel); return; }
     if (e->tcode == 27) {                                                /* RCODE, RDATA */
         nx_fixed(m, e->code, 4);
         nx_var(m, e->code ? e->idtag : e->data);

@@ -7,8 +7,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* teInstruction values the model implements (WARL: others read back as te_prog.c says) */
-enum { TE_INSN_OFF = 0, TE_INSN_BTM = 3, TE_INSN_HTM = 6, TE_INSN_HTM_RET = 7 };
+/* teInstruction values the model implements (WARL: others read back as te_prog.c says);
+ * 1: event / PC-sample mode (te_event.c) */
+enum { TE_INSN_OFF = 0, TE_INSN_EVENT = 1, TE_INSN_BTM = 3, TE_INSN_HTM = 6, TE_INSN_HTM_RET = 7 };
+
+/* event mode: a PC sample every TE_PC_SAMPLE_PERIOD executed instructions while teSyncMaxInst
+ * is 0 (te_event.c) */
+#define TE_PC_SAMPLE_PERIOD 256
 
 /* teInstruction 7: the return stack (entries), as deep as the decoder's (prog_flow.h) */
 #define TE_RSTACK_DEPTH 2048
@@ -18,7 +23,7 @@ enum { TE_INSN_OFF = 0, TE_INSN_BTM = 3, TE_INSN_HTM = 6, TE_INSN_HTM_RET = 7 };
 #define TE_ICNT_MAX 0xFFFFu
 
 typedef struct te_prog {
-    unsigned mode;          /* teInstruction as read back (0 or 3) */
+    unsigned mode;          /* teInstruction as read back (0, 1, 3, 6 or 7) */
     unsigned force;         /* run option (--trace-insn): a teControl write with teInstruction
                              * 0 gets this mode instead (0: no forcing) */
     bool on;                /* program trace running: the SoC passes every retirement */
@@ -34,6 +39,8 @@ typedef struct te_prog {
     uint32_t stack[TE_RSTACK_DEPTH];
     uint32_t msgs_since_sync;   /* branch messages since the last sync-type message */
     uint64_t last_addr;     /* the last address a message reported (U-ADDR base; pack time) */
+    bool ev_full;           /* event mode: the next event message is TCODE 35 (full address) */
+    uint32_t ev_count;      /* event mode: instructions executed since the last PC sample */
     uint64_t messages, lost_messages, retired;   /* statistics */
 } te_prog_t;
 
@@ -48,4 +55,7 @@ unsigned te_prog_warl(const te_prog_t *p, unsigned written);
  * mcause); npc: the pc that follows it in program order (branch or jump target,
  * fall-through, xRET's return address, the trap handler). */
 void te_prog_retire(struct te *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause);
+/* event mode (te_event.c): the same retirement, called by te_prog_retire; trace stop */
+void te_event_retire(struct te *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause);
+void te_event_stop(struct te *t);
 #endif

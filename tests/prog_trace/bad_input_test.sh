@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # bad_input_test.sh BUILD_DIR - program trace's inputs, each bad one a single line on stderr
 # and a non-zero exit, never a crash or a silent pass:
-#  * run --trace-insn with a mode the model lacks (event): usage error (120) naming the option;
+#  * run --trace-insn with a mode the model lacks (etm): usage error (120) naming the option;
 #  * check with a damaged prog_flow.csv: a bad header or a malformed row names the file and
 #    line (exit 121); rows cut off at the end (the core "retired less"): FAILED (exit 1).
 set -u
@@ -9,8 +9,8 @@ b=$1; run=$b/test-runs/btm_bad
 rm -rf "$run" "$run".*
 fail() { echo "FAIL (btm bad input): $*"; exit 1; }
 elf=$b/firmware/examples/fib.elf
-"$b/tracesim" run -q --trace-insn event -o "$run.x" "$elf" > /dev/null 2> "$run.err"; rc=$?
-[ $rc = 120 ] || fail "--trace-insn event exited $rc"
+"$b/tracesim" run -q --trace-insn etm -o "$run.x" "$elf" > /dev/null 2> "$run.err"; rc=$?
+[ $rc = 120 ] || fail "--trace-insn etm exited $rc"
 [ "$(wc -l < "$run.err")" = 1 ] && grep -q -- "--trace-insn" "$run.err" || fail "not one line naming the option: $(cat "$run.err")"
 "$b/tracesim" run -q --trace-insn btm -o "$run" "$elf" > /dev/null || fail "the run exited $?"
 cp "$run/prog_flow.csv" "$run.good"

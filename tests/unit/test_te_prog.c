@@ -63,7 +63,9 @@ TS_TEST(warl_probe_and_force) {
     TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 6);
     wr(&t, CTRL, 1 | 3u << 4);
     TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 3);
-    wr(&t, CTRL, 1 | 1u << 4);                     /* event mode: not modelled */
+    wr(&t, CTRL, 1 | 1u << 4);                     /* event mode (te_event.c) */
+    TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 1);
+    wr(&t, CTRL, 1 | 2u << 4);                     /* reserved */
     TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 0);
     wr(&t, CTRL, 1);
     TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 0);

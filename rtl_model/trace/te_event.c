@@ -1,0 +1,126 @@
+/* te_event.c - event / PC-sample mode of program trace (teInstruction 1); see te_prog.h. Fed
+ * the same retirements as BTM/HTM (te_prog_retire passes them on), through the same FIFO.
+ *
+ * Facts: ../shared/spec/trace-hw-facts.md 1.2 (teInstruction 1; teSyncMaxInst 0 = periodic
+ * PC sampling, 15 = off), 1.9 (evControl bits 0..5: trigger, watchpoint, call, interrupt,
+ * exception, context; OpenOCD's "all" = evControl 0x3F with teSyncMaxInst 0), 4.4 (In-Circuit-
+ * Trace messages TCODE 34/35: CKSRC[4], CKDF[2], CKDATA0, CKDATA1 if CKDF 1; CKSRC 0 control
+ * (codes 2 trace on, 3 trace off), 9 inferable call (CKDF 1: address, XOR of source and
+ * destination), 10 exception and 11 interrupt (CKDF 1: address, cause), 15 PC sample (CKDF
+ * 0: address); TCODE 34's address XOR-compressed like U-ADDR, TCODE 35's a full F-ADDR; "event
+ * traces begin with TCODE 35, CKSRC 0, CKDF 1, F-ADDR, 2 (trace on)"), 4.5 (timestamps), 4.6
+ * (addresses >> 1). Where the facts are silent the model decides (the ratified N-Trace text
+ * was not needed):
+ *  - Trace start: TCODE 35, CKSRC 0, CKDF 1, CKDATA0 = F-ADDR of the pc after the store that
+ *    started tracing (as BTM's SYNC 5), CKDATA1 = 2, full timestamp; it replaces the ITC-only
+ *    ICT-WS Control(0,0). Trace stop: TCODE 34, CKSRC 0, CKDF 0, CKDATA0 = 3 (the ITC-only
+ *    trace-off message, emitted when teControl is written, relative timestamp).
+ *  - Calls (evControl bit 2): JAL / JALR writing x1 or x5, C.JAL, C.JALR: CKSRC 9, CKDF 1,
+ *    CKDATA0 = the call's own pc, CKDATA1 = (pc XOR target) >> 1 (bit 0 of both is 0, like
+ *    every address field; the target is CKDATA0's address XOR CKDATA1 << 1).
+ *  - Traps: mcause bit 31 set -> interrupt (evControl bit 3, CKSRC 11), else exception (bit
+ *    4, CKSRC 10); CKDF 1, CKDATA0 = the trap's pc (the mepc it writes: the faulting or
+ *    ECALL/EBREAK instruction, or the one the interrupt preempted), CKDATA1 = mcause without
+ *    bit 31 (the CKSRC says which kind).
+ *  - PC samples (teSyncMaxInst = 0): one every TE_PC_SAMPLE_PERIOD (256) executed
+ *    instructions, counted from trace start: CKSRC 15, CKDF 0, the pc of the instruction that
+ *    made the count 256. A call or trap that is itself sampled gives both messages, the
+ *    event first. The facts give no period; 256 keeps a sample's bits (~5 bytes) near 0.16
+ *    bits per instruction. `run --trace-insn event` forces teSyncMaxInst 0 with the forced
+ *    mode (OpenOCD's "all"), and evControl resets to 0x3F.
+ *  - Trigger, watchpoint (no triggers or watchpoints are modelled) and context (the core
+ *    runs in M mode only, no context register) events: never emitted.
+ *  - The first event after trace start is the trace-on message (TCODE 35); after an overflow
+ *    (Error, then the ITC sync ICT-WS Control(0,0) with the full time) the next event
+ *    message is TCODE 35 with the full address, and TCODE 34 otherwise (XOR with the last
+ *    address any message of this encoder reported).
+ *  - Timestamps (tsEnable): every ICT message carries one, as the ITC-only ICT messages do
+ *    (and as captures with tsBranch 3 show): full on TCODE 35, relative on 34; the time of
+ *    the retire cycle, as in BTM.
+ *  - The FIFO: the room check of a stimulus store; an event that finds no room is lost
+ *    (teStallOrOverflow, Error + sync) whatever teStallEnable says (the instruction has
+ *    retired); later events are emitted as soon as there is room again. */
+#include "te.h"
+
+enum { EV_CALL = 1u << 2, EV_INTERRUPT = 1u << 3, EV_EXCEPTION = 1u << 4 };
+enum { CK_CONTROL = 0, CK_CALL = 9, CK_EXCEPTION = 10, CK_INTERRUPT = 11, CK_PC_SAMPLE = 15 };
+enum { CTL_TRACE_ON = 2, CTL_TRACE_OFF = 3 };
+
+/* queues one ICT message: TCODE 35 when a full address is owed, 34 otherwise */
+static void ev_emit(te_t *t, unsigned cksrc, unsigned ckdf, uint32_t addr, uint32_t data1) {
+    te_prog_t *p = &t->prog;
+    if (!te_fifo_room(t)) {
+        te_fifo_lost(t);
+        p->lost_messages++;
+        p->ev_full = true;
+        return;
+    }
+    if (t->overflow_pending) te_fifo_resync(t);     /* Error + ITC sync come first */
+    if (p->sync_owed == 7) p->sync_owed = 0;        /* (set by the resync: nothing to count) */
+    te_entry_t e = {.kind = TE_PROG, .tcode = p->ev_full ? 35 : 34, .code = (uint8_t)cksrc, .btype = (uint8_t)ckdf,
+                    .addr = addr, .data = data1};
+    te_fifo_put(t, &e);
+    p->ev_full = false;
+    p->messages++;
+}
+
+static bool is_link(unsigned r) { return r == 1 || r == 5; }
+
+/* a call: JAL/JALR with rd x1 or x5, C.JAL (RV32), C.JALR */
+static bool is_call(uint32_t insn) {
+    if ((insn & 3u) == 3u) {
+        unsigned op = insn & 0x7Fu;
+        return (op == 0x6Fu || op == 0x67u) && is_link((insn >> 7) & 31u);
+    }
+    if ((insn & 0xE003u) == 0x2001u) return true;                               /* c.jal */
+    return (insn & 0xF07Fu) == 0x9002u && (insn & 0x0F80u);                     /* c.jalr */
+}
+
+void te_event_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause) {
+    te_prog_t *p = &t->prog;
+    if (p->sync_owed == 5) {                    /* the store that started tracing: trace on */
+        if (t->overflow_pending || !te_fifo_room(t)) return;   /* waits for room, as BTM's sync */
+        p->sync_owed = 0;
+        p->ev_full = true;
+        p->ev_count = 0;
+        ev_emit(t, CK_CONTROL, 1, npc, CTL_TRACE_ON);
+        return;
+    }
+    if (p->sync_owed == 7) { p->sync_owed = 0; p->ev_full = true; }   /* after an overflow */
+    bool sys = insn == 0x00000073u || insn == 0x00100073u || insn == 0x9002u;   /* ecall, ebreak */
+    bool executed = !trap || sys;
+    if (trap) {
+        bool irq = (cause >> 31) != 0;
+        if (t->evcontrol & (irq ? EV_INTERRUPT : EV_EXCEPTION))
+            ev_emit(t, irq ? CK_INTERRUPT : CK_EXCEPTION, 1, pc, cause & 0x7FFFFFFFu);
+    } else if ((t->evcontrol & EV_CALL) && is_call(insn)) {
+        ev_emit(t, CK_CALL, 1, pc, (pc ^ npc) >> 1);
+    }
+    if (executed) p->retired++;
+    if (executed && ((t->control >> 20) & 15u) == 0 && ++p->ev_count >= TE_PC_SAMPLE_PERIOD) {
+        p->ev_count = 0;
+        ev_emit(t, CK_PC_SAMPLE, 0, pc, 0);
+    }
+}
+
+void te_event_stop(te_t *t) {
+    if (t->fifo_count >= t->fifo_cap) return;   /* as the ITC-only trace-off message */
+    te_entry_t e = {.kind = TE_PROG, .tcode = 34, .code = CK_CONTROL, .btype = 0, .data = CTL_TRACE_OFF};
+    te_fifo_put(t, &e);
+    t->prog.messages++;
+}
+
+/* TCODE 34/35 fields after TCODE and SRC */
+void te_event_pack(te_t *t, const te_entry_t *e, nx_msg_t *m, bool *full, bool *rel) {
+    nx_fixed(m, e->code, 4);                                             /* CKSRC */
+    nx_fixed(m, e->btype, 2);                                            /* CKDF */
+    if (e->code == CK_CONTROL && !e->btype) {
+        nx_var(m, e->data);                                              /* control code */
+    } else {
+        nx_var(m, e->tcode == 35 ? e->addr >> 1 : (e->addr ^ t->prog.last_addr) >> 1);
+        t->prog.last_addr = e->addr;
+        if (e->btype) nx_var(m, e->data);                                /* CKDATA1 */
+    }
+    *full = e->tcode == 35;
+    *rel = e->tcode == 34;
+}

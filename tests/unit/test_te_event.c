@@ -1,0 +1,171 @@
+/* test_te_event.c - event / PC-sample mode (teInstruction 1, rtl_model/trace/te_event.c) at
+ * register level, fed retirements by hand. Expected bytes are encoded by hand from the field
+ * rules of trace-hw-facts.md 4.1/4.4-4.6 (ICT: TCODE 34/35, CKSRC[4], CKDF[2], CKDATA0,
+ * CKDATA1 if CKDF 1; addresses >> 1, full in 35, XOR with the last address in 34), worked out
+ * in the comments, not taken from the model. */
+#include "te.h"
+#include "ts_test.h"
+#include <string.h>
+
+enum { CTRL = 0x000, EVC = 0x00C, WP = 0x01C, RP = 0x020, DATA = 0x024, TSC = 0x040, TSL = 0x044, ITCEN = 0x060 };
+/* SRAM sink, ITC mode 1, active + enable, teInstruction 1, teSyncMaxInst 0 (PC samples on) */
+#define CTRL_EV (0x4F004083u | 1u << 4)
+
+static te_t make_te(unsigned depth, unsigned force) {
+    te_cfg_t c;
+    te_default_cfg(&c);
+    c.itc_depth = depth;
+    c.insn_force = force;
+    te_t t;
+    if (te_init(&t, &c)) TS_FAIL("te_init failed");
+    return t;
+}
+static uint32_t rd(te_t *t, uint32_t off) {
+    uint32_t v = 0xdeadbeef;
+    TS_ASSERT_EQ_I(te_read(t, off, 4, &v), TE_OK);
+    return v;
+}
+static void wr(te_t *t, uint32_t off, uint32_t v) { TS_ASSERT_EQ_I(te_write(t, off, 4, v), TE_OK); }
+/* tracing on with ctrl and evControl ev, a frozen clock at `time`, timestamps on */
+static void start(te_t *t, uint32_t ctrl, uint32_t ev, uint32_t time) {
+    wr(t, CTRL, 1);
+    wr(t, EVC, ev);
+    wr(t, CTRL, ctrl);
+    wr(t, TSC, 0x000F8001u);
+    wr(t, TSL, time);
+    wr(t, ITCEN, 0xFFFFFFFFu);
+    wr(t, CTRL, ctrl | 4);
+}
+static void ret(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc) { te_prog_retire(t, pc, insn, npc, false, 0); }
+static void trap(te_t *t, uint32_t pc, uint32_t insn, uint32_t handler, uint32_t cause) {
+    te_prog_retire(t, pc, insn, handler, true, cause);
+}
+/* trace off (the trace-off message), flush, read the SRAM */
+static unsigned drain(te_t *t, uint8_t *out, unsigned max) {
+    wr(t, CTRL, rd(t, CTRL) & ~6u);
+    for (int i = 0; i < 10000 && !(rd(t, CTRL) & 8); i++) te_tick(t);
+    TS_ASSERT(rd(t, CTRL) & 8);
+    uint32_t wp = rd(t, WP) & ~1u;
+    wr(t, RP, 0);
+    unsigned n = 0;
+    for (uint32_t a = 0; a < wp && n + 4 <= max; a += 4) {
+        uint32_t w = rd(t, DATA);
+        for (int k = 0; k < 4; k++) out[n++] = (uint8_t)(w >> (8 * k));
+    }
+    return n;
+}
+
+/* WARL and `run --trace-insn event`: evControl resets to 0x3F, the forced mode also forces
+ * teSyncMaxInst 0 (OpenOCD's "all"); a firmware value with teInstruction 1 is kept */
+TS_TEST(warl_and_force) {
+    te_t t = make_te(8, 0);
+    wr(&t, CTRL, 1);
+    TS_ASSERT_EQ_U(rd(&t, EVC), 0);
+    wr(&t, CTRL, CTRL_EV | 0x00F00000u);
+    TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 1);
+    TS_ASSERT_EQ_U((rd(&t, CTRL) >> 20) & 15, 15);
+    te_free(&t);
+    t = make_te(8, 1);
+    wr(&t, CTRL, 1);
+    TS_ASSERT_EQ_U(rd(&t, EVC), 0x3F);
+    wr(&t, CTRL, 0x4FF04087u);                     /* the perf library's value, tracing on */
+    TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 1);
+    TS_ASSERT_EQ_U((rd(&t, CTRL) >> 20) & 15, 0);
+    TS_ASSERT(t.prog.on);
+    wr(&t, EVC, 0x04);                             /* firmware's own evControl is kept */
+    TS_ASSERT_EQ_U(rd(&t, EVC), 0x04);
+    te_free(&t);
+}
+
+/* every CKSRC the model emits, byte for byte: trace on (0), call (9), exception (10),
+ * interrupt (11), PC sample (15), trace off (0) */
+TS_TEST(event_messages_byte_exact) {
+    te_t t = make_te(8, 0);
+    start(&t, CTRL_EV, 0x3F, 0x100);
+    TS_ASSERT(t.prog.on);
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* the store that started tracing */
+    ret(&t, 0x80000104u, 0x0505u, 0x80000106u);       /* c.addi: executed 1 */
+    wr(&t, TSL, 0x105);
+    ret(&t, 0x80000106u, 0x0FA000EFu, 0x80000200u);   /* jal ra, +0xfa: a call (2) */
+    wr(&t, TSL, 0x10A);
+    trap(&t, 0x80000200u, 0x00000073u, 0x80000040u, 11);          /* ecall: executed (3) */
+    trap(&t, 0x80000040u, 0x0001u, 0x80000080u, 0x80000007u);     /* timer interrupt */
+    for (uint32_t i = 0; i < 252; i++) ret(&t, 0x80000080u + 2 * i, 0x0505u, 0x80000082u + 2 * i);   /* 4..255 */
+    wr(&t, TSL, 0x111);
+    ret(&t, 0x80000278u, 0x0505u, 0x8000027au);       /* the 256th: PC sample */
+    ret(&t, 0x8000027au, 0x0505u, 0x8000027cu);
+    uint8_t got[96];
+    unsigned n = drain(&t, got, sizeof got);
+    static const uint8_t want[] = {
+        /* trace on: TCODE 35 (100011) | CKSRC 0 + CKDF 1 -> MDO 010000 | F-ADDR 0x40000082 in
+         * 6-bit groups 2,2,0,0,0,1 (last MSEO 01) | CKDATA1 2 | full TS 0x100: groups 0,4 */
+        0x8c, 0x40, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x09, 0x00, 0x13,
+        /* call: TCODE 34 (100010) | CKSRC 9 + CKDF 1 -> MDO 011001 | (0x80000106 ^ 0x80000104)
+         * >> 1 = 1 | (0x80000106 ^ 0x80000200) >> 1 = 0x183: 3,6 | TS 0x100 ^ 0x105 = 5 */
+        0x88, 0x64, 0x05, 0x0c, 0x19, 0x17,
+        /* exception: CKSRC 10 + CKDF 1 -> 011010 | (0x80000200 ^ 0x80000106) >> 1 = 0x183 |
+         * cause 11 | TS 0x105 ^ 0x10A = 0xF */
+        0x88, 0x68, 0x0c, 0x19, 0x2d, 0x3f,
+        /* interrupt: CKSRC 11 + CKDF 1 -> 011011 | (0x80000040 ^ 0x80000200) >> 1 = 0x120:
+         * 32,4 | cause 7 (bit 31 dropped) | TS 0 */
+        0x88, 0x6c, 0x80, 0x11, 0x1d, 0x03,
+        /* PC sample: CKSRC 15 + CKDF 0 -> 001111 | (0x80000278 ^ 0x80000040) >> 1 = 0x11C:
+         * 28,4 | TS 0x10A ^ 0x111 = 0x1B */
+        0x88, 0x3c, 0x70, 0x11, 0x6f,
+        /* trace off: CKSRC 0 + CKDF 0 | CKDATA0 3 | TS 0 */
+        0x88, 0x00, 0x0d, 0x03,
+        0xff, 0xff};                                   /* padding to the 4-byte sink word */
+    TS_ASSERT_EQ_U(n, sizeof want);
+    TS_ASSERT_MEM_EQ(got, want, sizeof want);
+    TS_ASSERT_EQ_U(t.prog.messages, 6);
+    te_free(&t);
+}
+
+/* evControl 0 and teSyncMaxInst 15: only trace on and off */
+TS_TEST(evcontrol_gates_events) {
+    te_t t = make_te(8, 0);
+    start(&t, CTRL_EV | 0x00F00000u, 0, 0x100);
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);
+    ret(&t, 0x80000104u, 0x0FC000EFu, 0x80000200u);   /* call */
+    trap(&t, 0x80000200u, 0x00000073u, 0x80000040u, 11);
+    trap(&t, 0x80000040u, 0x0001u, 0x80000080u, 0x80000007u);
+    for (uint32_t i = 0; i < 600; i++) ret(&t, 0x80000080u + 2 * i, 0x0505u, 0x80000082u + 2 * i);
+    uint8_t got[64];
+    unsigned n = drain(&t, got, sizeof got);
+    static const uint8_t want[] = {0x8c, 0x40, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x09, 0x00, 0x13,
+                                   0x88, 0x00, 0x0d, 0x03, 0xff};
+    TS_ASSERT_EQ_U(n, sizeof want);
+    TS_ASSERT_MEM_EQ(got, want, sizeof want);
+    te_free(&t);
+}
+
+/* a 1-entry FIFO: the call is lost (teStallOrOverflow, even with teStallEnable), Error + the
+ * ITC sync follow, and the next event is TCODE 35 with the full address */
+TS_TEST(overflow_then_full_address) {
+    te_t t = make_te(1, 0);
+    start(&t, CTRL_EV | 1u << 13, 0x3F, 0x100);
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* trace on: 1 entry, full */
+    ret(&t, 0x80000104u, 0x0FC000EFu, 0x80000200u);   /* call: lost */
+    TS_ASSERT(rd(&t, CTRL) & (1u << 12));
+    TS_ASSERT_EQ_U(t.prog.lost_messages, 1);
+    for (int k = 0; k < 20; k++) te_tick(&t);         /* drains; Error + ICT-WS queued */
+    wr(&t, TSL, 0x105);
+    ret(&t, 0x80000200u, 0x0505u, 0x80000202u);
+    ret(&t, 0x80000202u, 0x0FE000EFu, 0x80000300u);   /* jal ra, +0xfe */
+    uint8_t got[64];
+    unsigned n = drain(&t, got, sizeof got);
+    static const uint8_t want[] = {
+        0x8c, 0x40, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x09, 0x00, 0x13,   /* trace on */
+        0x20, 0x03,                                       /* Error: ETYPE 0, ECODE 0 */
+        0x8c, 0x00, 0x01, 0x00, 0x13,                     /* ICT-WS Control(0,0), full time */
+        /* call, TCODE 35: F-ADDR 0x40000101: 1,4,0,0,0,1 | (0x80000202 ^ 0x80000300) >> 1 =
+         * 0x81: 1,2 | full TS 0x105: 5,4 */
+        0x8c, 0x64, 0x04, 0x10, 0x00, 0x00, 0x00, 0x05, 0x04, 0x09, 0x14, 0x13,
+        0x88, 0x00, 0x0d, 0x03,                           /* trace off, TS 0 */
+        0xff, 0xff};
+    TS_ASSERT_EQ_U(n, sizeof want);
+    TS_ASSERT_MEM_EQ(got, want, sizeof want);
+    te_free(&t);
+}
+
+TS_TEST_MAIN()
