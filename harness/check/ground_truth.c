@@ -692,7 +692,16 @@ int ts_check_main(int argc, char **argv) {
             /* the stores' check is done: its stores and trace copy are not needed by the perf
              * check, which reads its own (memory: not both at once) */
             ck_free(&c);
-            perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop, wrapped, lost, perf_config, c.multi};
+            perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop, wrapped, lost, 0, perf_config, c.multi};
+            {   /* program-trace messages lost (stats.txt): an Error message may stand for them alone */
+                char sp[4200], sline[256];
+                snprintf(sp, sizeof sp, "%s/stats.txt", dir);
+                FILE *sf = fopen(sp, "r");
+                unsigned long long pl;
+                while (sf && fgets(sline, sizeof sline, sf))
+                    if (sscanf(sline, "prog_lost_messages %llu", &pl) == 1) pc.prog_lost = pl;
+                if (sf) fclose(sf);
+            }
             static perf_check_result_t pr;
             int p = perf_check_run(&pc, &pr);
             if (p < 0 && strstr(pr.msg, "lacks")) {      /* ground truth missing: nothing to check against */

@@ -948,9 +948,9 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
                  "message: the perf decode reports no gap", cfg->itc_lost);
         goto out;
     }
-    if (!cfg->itc_lost && res->gaps) {
-        snprintf(res->msg, sizeof res->msg, "the trace has %" PRIu64 " Error messages, but the encoder lost no ITC store (trace.json)",
-                 res->gaps);
+    if (!cfg->itc_lost && !cfg->prog_lost && res->gaps) {
+        snprintf(res->msg, sizeof res->msg, "the trace has %" PRIu64 " Error messages, but the encoder lost no ITC store (trace.json) "
+                 "and no program-trace message (stats.txt)", res->gaps);
         goto out;
     }
     /* the records, hart by hart: A (queueing the hart's records) and B decoded again in step

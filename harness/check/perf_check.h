@@ -13,6 +13,8 @@ typedef struct perf_check_cfg {
     int stopped_on_wrap;      /* the trace may end early */
     int wrapped;              /* the buffer wrapped: the trace holds the newest stores only */
     uint64_t itc_lost;        /* ITC stores the encoder lost (trace.json itc_lost) */
+    uint64_t prog_lost;       /* program-trace messages the encoders lost (stats.txt
+                                 prog_lost_messages): their Error messages are gaps too */
     const char *perf_config;  /* the out-of-band header for a wrapped trace (NULL: the run
                                  folder's perf_config.txt, else the header in itc.csv) */
     int multi_hart;           /* several harts: messages name the hart ("hart N: record ...") */
