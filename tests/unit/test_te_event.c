@@ -5,27 +5,13 @@
  * in the comments, not taken from the model. */
 #include "te.h"
 #include "ts_test.h"
+#include "te_test_regs.h"
 #include <string.h>
 
 enum { CTRL = 0x000, EVC = 0x00C, WP = 0x01C, RP = 0x020, DATA = 0x024, TSC = 0x040, TSL = 0x044, ITCEN = 0x060 };
 /* SRAM sink, ITC mode 1, active + enable, teInstruction 1, teSyncMaxInst 0 (PC samples on) */
 #define CTRL_EV (0x4F004083u | 1u << 4)
 
-static te_t make_te(unsigned depth, unsigned force) {
-    te_cfg_t c;
-    te_default_cfg(&c);
-    c.itc_depth = depth;
-    c.insn_force = force;
-    te_t t;
-    if (te_init(&t, &c)) TS_FAIL("te_init failed");
-    return t;
-}
-static uint32_t rd(te_t *t, uint32_t off) {
-    uint32_t v = 0xdeadbeef;
-    TS_ASSERT_EQ_I(te_read(t, off, 4, &v), TE_OK);
-    return v;
-}
-static void wr(te_t *t, uint32_t off, uint32_t v) { TS_ASSERT_EQ_I(te_write(t, off, 4, v), TE_OK); }
 /* tracing on with ctrl and evControl ev, a frozen clock at `time`, timestamps on */
 static void start(te_t *t, uint32_t ctrl, uint32_t ev, uint32_t time) {
     wr(t, CTRL, 1);
@@ -36,36 +22,18 @@ static void start(te_t *t, uint32_t ctrl, uint32_t ev, uint32_t time) {
     wr(t, ITCEN, 0xFFFFFFFFu);
     wr(t, CTRL, ctrl | 4);
 }
-static void ret(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc) { te_prog_retire(t, pc, insn, npc, false, 0); }
-static void trap(te_t *t, uint32_t pc, uint32_t insn, uint32_t handler, uint32_t cause) {
-    te_prog_retire(t, pc, insn, handler, true, cause);
-}
-/* trace off (the trace-off message), flush, read the SRAM */
-static unsigned drain(te_t *t, uint8_t *out, unsigned max) {
-    wr(t, CTRL, rd(t, CTRL) & ~6u);
-    for (int i = 0; i < 10000 && !(rd(t, CTRL) & 8); i++) te_tick(t);
-    TS_ASSERT(rd(t, CTRL) & 8);
-    uint32_t wp = rd(t, WP) & ~1u;
-    wr(t, RP, 0);
-    unsigned n = 0;
-    for (uint32_t a = 0; a < wp && n + 4 <= max; a += 4) {
-        uint32_t w = rd(t, DATA);
-        for (int k = 0; k < 4; k++) out[n++] = (uint8_t)(w >> (8 * k));
-    }
-    return n;
-}
 
 /* WARL and `run --trace-insn event`: evControl resets to 0x3F, the forced mode also forces
  * teSyncMaxInst 0 (OpenOCD's "all"); a firmware value with teInstruction 1 is kept */
 TS_TEST(warl_and_force) {
-    te_t t = make_te(8, 0);
+    te_t t = make_prog_te(8, 0);
     wr(&t, CTRL, 1);
     TS_ASSERT_EQ_U(rd(&t, EVC), 0);
     wr(&t, CTRL, CTRL_EV | 0x00F00000u);
     TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 1);
     TS_ASSERT_EQ_U((rd(&t, CTRL) >> 20) & 15, 15);
     te_free(&t);
-    t = make_te(8, 1);
+    t = make_prog_te(8, 1);
     wr(&t, CTRL, 1);
     TS_ASSERT_EQ_U(rd(&t, EVC), 0x3F);
     wr(&t, CTRL, 0x4FF04087u);                     /* the perf library's value, tracing on */
@@ -80,7 +48,7 @@ TS_TEST(warl_and_force) {
 /* every CKSRC the model emits, byte for byte: trace on (0), call (9), exception (10),
  * interrupt (11), PC sample (15), trace off (0) */
 TS_TEST(event_messages_byte_exact) {
-    te_t t = make_te(8, 0);
+    te_t t = make_prog_te(8, 0);
     start(&t, CTRL_EV, 0x3F, 0x100);
     TS_ASSERT(t.prog.on);
     ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* the store that started tracing */
@@ -95,7 +63,7 @@ TS_TEST(event_messages_byte_exact) {
     ret(&t, 0x80000278u, 0x0505u, 0x8000027au);       /* the 256th: PC sample */
     ret(&t, 0x8000027au, 0x0505u, 0x8000027cu);
     uint8_t got[96];
-    unsigned n = drain(&t, got, sizeof got);
+    unsigned n = drain_sram(&t, got, sizeof got, 10000);
     static const uint8_t want[] = {
         /* trace on: TCODE 35 (100011) | CKSRC 0 + CKDF 1 -> MDO 010000 | F-ADDR 0x40000082 in
          * 6-bit groups 2,2,0,0,0,1 (last MSEO 01) | CKDATA1 2 | full TS 0x100: groups 0,4 */
@@ -123,7 +91,7 @@ TS_TEST(event_messages_byte_exact) {
 
 /* evControl 0 and teSyncMaxInst 15: only trace on and off */
 TS_TEST(evcontrol_gates_events) {
-    te_t t = make_te(8, 0);
+    te_t t = make_prog_te(8, 0);
     start(&t, CTRL_EV | 0x00F00000u, 0, 0x100);
     ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);
     ret(&t, 0x80000104u, 0x0FC000EFu, 0x80000200u);   /* call */
@@ -131,7 +99,7 @@ TS_TEST(evcontrol_gates_events) {
     trap(&t, 0x80000040u, 0x0001u, 0x80000080u, 0x80000007u);
     for (uint32_t i = 0; i < 600; i++) ret(&t, 0x80000080u + 2 * i, 0x0505u, 0x80000082u + 2 * i);
     uint8_t got[64];
-    unsigned n = drain(&t, got, sizeof got);
+    unsigned n = drain_sram(&t, got, sizeof got, 10000);
     static const uint8_t want[] = {0x8c, 0x40, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x09, 0x00, 0x13,
                                    0x88, 0x00, 0x0d, 0x03, 0xff};
     TS_ASSERT_EQ_U(n, sizeof want);
@@ -142,7 +110,7 @@ TS_TEST(evcontrol_gates_events) {
 /* a 1-entry FIFO: the call is lost (teStallOrOverflow, even with teStallEnable), Error + the
  * ITC sync follow, and the next event is TCODE 35 with the full address */
 TS_TEST(overflow_then_full_address) {
-    te_t t = make_te(1, 0);
+    te_t t = make_prog_te(1, 0);
     start(&t, CTRL_EV | 1u << 13, 0x3F, 0x100);
     ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* trace on: 1 entry, full */
     ret(&t, 0x80000104u, 0x0FC000EFu, 0x80000200u);   /* call: lost */
@@ -153,7 +121,7 @@ TS_TEST(overflow_then_full_address) {
     ret(&t, 0x80000200u, 0x0505u, 0x80000202u);
     ret(&t, 0x80000202u, 0x0FE000EFu, 0x80000300u);   /* jal ra, +0xfe */
     uint8_t got[64];
-    unsigned n = drain(&t, got, sizeof got);
+    unsigned n = drain_sram(&t, got, sizeof got, 10000);
     static const uint8_t want[] = {
         0x8c, 0x40, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x09, 0x00, 0x13,   /* trace on */
         0x20, 0x03,                                       /* Error: ETYPE 0, ECODE 0 */

@@ -3,6 +3,7 @@
  * trace-hw-facts.md 4.1/4.4-4.6 (worked out in the comments), not taken from the model. */
 #include "te.h"
 #include "ts_test.h"
+#include "te_test_regs.h"
 #include <string.h>
 
 enum { CTRL = 0x000, WP = 0x01C, RP = 0x020, DATA = 0x024, TSC = 0x040, TSL = 0x044, ITCEN = 0x060,
@@ -11,21 +12,6 @@ enum { CTRL = 0x000, WP = 0x01C, RP = 0x020, DATA = 0x024, TSC = 0x040, TSL = 0x
  * counters off) with teInstruction 3 */
 #define CTRL_BTM (0x4FF04083u | 3u << 4)
 
-static te_t make_te(unsigned depth, unsigned force) {
-    te_cfg_t c;
-    te_default_cfg(&c);
-    c.itc_depth = depth;
-    c.insn_force = force;
-    te_t t;
-    if (te_init(&t, &c)) TS_FAIL("te_init failed");
-    return t;
-}
-static uint32_t rd(te_t *t, uint32_t off) {
-    uint32_t v = 0xdeadbeef;
-    TS_ASSERT_EQ_I(te_read(t, off, 4, &v), TE_OK);
-    return v;
-}
-static void wr(te_t *t, uint32_t off, uint32_t v) { TS_ASSERT_EQ_I(te_write(t, off, 4, v), TE_OK); }
 /* tracing on with ctrl, a frozen clock at `time` (tsCount 0; TSL writes move it), timestamps
  * on ITC and on every branch message (tsBranch 3) */
 static void start(te_t *t, uint32_t ctrl, uint32_t time) {
@@ -36,26 +22,9 @@ static void start(te_t *t, uint32_t ctrl, uint32_t time) {
     wr(t, ITCEN, 0xFFFFFFFFu);
     wr(t, CTRL, ctrl | 4);
 }
-static void ret(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc) { te_prog_retire(t, pc, insn, npc, false, 0); }
-static void trap(te_t *t, uint32_t pc, uint32_t insn, uint32_t handler, uint32_t cause) {
-    te_prog_retire(t, pc, insn, handler, true, cause);
-}
-static unsigned drain(te_t *t, uint8_t *out, unsigned max) {
-    wr(t, CTRL, rd(t, CTRL) & ~6u);
-    for (int i = 0; i < 10000 && !(rd(t, CTRL) & 8); i++) te_tick(t);
-    TS_ASSERT(rd(t, CTRL) & 8);
-    uint32_t wp = rd(t, WP) & ~1u;
-    wr(t, RP, 0);
-    unsigned n = 0;
-    for (uint32_t a = 0; a < wp && n + 4 <= max; a += 4) {
-        uint32_t w = rd(t, DATA);
-        for (int k = 0; k < 4; k++) out[n++] = (uint8_t)(w >> (8 * k));
-    }
-    return n;
-}
 
 TS_TEST(warl_probe_and_force) {
-    te_t t = make_te(8, 0);
+    te_t t = make_prog_te(8, 0);
     wr(&t, CTRL, 1);
     wr(&t, CTRL, 1 | 7u << 4);                     /* the probe: 7 reads back 7, HTM available */
     TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 7);
@@ -70,7 +39,7 @@ TS_TEST(warl_probe_and_force) {
     wr(&t, CTRL, 1);
     TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 0);
     te_free(&t);
-    t = make_te(8, 3);                             /* run --trace-insn btm */
+    t = make_prog_te(8, 3);                             /* run --trace-insn btm */
     wr(&t, CTRL, 1);
     TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 3);
     wr(&t, CTRL, 0x4FF04087u);                     /* the perf library's value, tracing on */
@@ -81,7 +50,7 @@ TS_TEST(warl_probe_and_force) {
 
 /* every BTM message kind, byte for byte */
 TS_TEST(btm_messages_byte_exact) {
-    te_t t = make_te(8, 0);
+    te_t t = make_prog_te(8, 0);
     start(&t, CTRL_BTM, 0x100);
     TS_ASSERT(t.prog.on);
     ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* the store that started tracing */
@@ -99,7 +68,7 @@ TS_TEST(btm_messages_byte_exact) {
     wr(&t, TSL, 0x111);
     wr(&t, CTRL, CTRL_BTM);                            /* trace stop: Correlation */
     uint8_t got[96];
-    unsigned n = drain(&t, got, sizeof got);
+    unsigned n = drain_sram(&t, got, sizeof got, 10000);
     static const uint8_t want[] = {
         /* SYNC: TCODE 9 | SYNC 5 (0101) + I-CNT 0 -> MDO 000101, MSEO 01 | F-ADDR 0x40000082 in
          * 6-bit groups 2,2,0,0,0,1 | full TS 0x100: groups 0,4 */
@@ -128,7 +97,7 @@ TS_TEST(btm_messages_byte_exact) {
 
 /* branch messages and ITC stores share the FIFO in the order the hart made them */
 TS_TEST(itc_and_branches_in_program_order) {
-    te_t t = make_te(8, 0);
+    te_t t = make_prog_te(8, 0);
     start(&t, CTRL_BTM, 0x100);
     wr(&t, TSC, 0x00008001u);                          /* time on sync-type messages only */
     ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);
@@ -137,7 +106,7 @@ TS_TEST(itc_and_branches_in_program_order) {
     ret(&t, 0x8000010cu, 0x00a02023u, 0x80000110u);
     ret(&t, 0x80000110u, 0x00008067u, 0x80000120u);   /* ret: I-CNT 2 + 2 (the store counts) */
     uint8_t got[64];
-    unsigned n = drain(&t, got, sizeof got);
+    unsigned n = drain_sram(&t, got, sizeof got, 10000);
     static const uint8_t want[] = {
         0x24, 0x15, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13,   /* SYNC, full time */
         0x0c, 0x0b,                                       /* DIRECT BRANCH I-CNT 2, MSEO 11 */
@@ -155,7 +124,7 @@ TS_TEST(itc_and_branches_in_program_order) {
 /* teSyncMaxBTM 0: the 33rd branch message after a sync is its sync form; teSyncMaxInst 0: an
  * I-CNT of 32 units without a branch forces SYNC 4 */
 TS_TEST(periodic_and_icnt_syncs) {
-    te_t t = make_te(64, 0);
+    te_t t = make_prog_te(64, 0);
     uint32_t ctrl = (CTRL_BTM & ~0x00FF0000u) | 0x00F00000u;   /* maxBTM 0, maxInst off */
     start(&t, ctrl, 0x100);
     wr(&t, TSC, 0x00008001u);
@@ -179,7 +148,7 @@ TS_TEST(periodic_and_icnt_syncs) {
     TS_ASSERT_EQ_U(e->code, 4);
     TS_ASSERT_EQ_U(e->data, 32);
     TS_ASSERT_EQ_U(e->addr, 0x80000240u);
-    unsigned n = drain(&t, got, sizeof got);
+    unsigned n = drain_sram(&t, got, sizeof got, 10000);
     static const uint8_t dbws[] = {0x2c, 0x89, 0x18, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13};
     /* SYNC 4 (0100) + I-CNT 32 (100000) from bit 10: MDO 000100, then 001000 ending the
      * field | F-ADDR 0x40000120: 32,4,0,0,0,1 | time */
@@ -198,7 +167,7 @@ TS_TEST(periodic_and_icnt_syncs) {
  * Error + the ITC sync when there is room, then SYNC 7 at the next retirement; nothing of the
  * gap is counted */
 TS_TEST(overflow_error_and_resync) {
-    te_t t = make_te(2, 0);
+    te_t t = make_prog_te(2, 0);
     start(&t, CTRL_BTM | 1u << 13, 0x100);            /* teStallEnable set */
     wr(&t, TSC, 0x00008001u);
     ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* SYNC 5: 1 entry */
@@ -210,7 +179,7 @@ TS_TEST(overflow_error_and_resync) {
     for (int k = 0; k < 8; k++) te_tick(&t);          /* drains; Error + ICT-WS queued */
     ret(&t, 0x80000200u, 0x0505u, 0x80000202u);       /* SYNC 7, F-ADDR 0x80000202 */
     uint8_t got[96];
-    unsigned n = drain(&t, got, sizeof got);
+    unsigned n = drain_sram(&t, got, sizeof got, 10000);
     static const uint8_t want[] = {
         0x24, 0x15, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13,   /* SYNC 5 @0x80000104 */
         0x0c, 0x0b,                                       /* DIRECT BRANCH I-CNT 2 */
@@ -227,7 +196,7 @@ TS_TEST(overflow_error_and_resync) {
 /* HTM (teInstruction 6): outcomes into HIST, INDIRECT BRANCH HISTORY at the return, a full
  * history as RESOURCE FULL RCODE 1, Correlation with CDF 1 and the history left */
 TS_TEST(htm_messages_byte_exact) {
-    te_t t = make_te(64, 0);
+    te_t t = make_prog_te(64, 0);
     start(&t, (CTRL_BTM & ~0x70u) | 6u << 4, 0x100);
     wr(&t, TSC, 0x00008001u);                          /* time on sync-type messages only */
     ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* SYNC 5 */
@@ -239,7 +208,7 @@ TS_TEST(htm_messages_byte_exact) {
         ret(&t, 0x80000200u + 4 * i, 0x00b50463u, 0x80000204u + 4 * i);
     wr(&t, CTRL, (CTRL_BTM & ~0x70u) | 6u << 4);      /* stop: Correlation CDF 1 */
     uint8_t got[96];
-    unsigned n = drain(&t, got, sizeof got);
+    unsigned n = drain_sram(&t, got, sizeof got, 10000);
     static const uint8_t want[] = {
         0x24, 0x15, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13,   /* SYNC 5, full time */
         /* TCODE 28 | B-TYPE 0 + I-CNT 6 (1+2+1+2) -> MDO 011000 | U-ADDR 0x182: 2,6 | HIST 110 */
@@ -258,7 +227,7 @@ TS_TEST(htm_messages_byte_exact) {
 /* HTM with the return stack (teInstruction 7): a return to the address its call pushed gets
  * no message; one that goes elsewhere does */
 TS_TEST(htm_return_stack) {
-    te_t t = make_te(64, 0);
+    te_t t = make_prog_te(64, 0);
     start(&t, (CTRL_BTM & ~0x70u) | 7u << 4, 0x100);
     wr(&t, TSC, 0x00008001u);
     ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* SYNC 5 */

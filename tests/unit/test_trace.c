@@ -4,6 +4,7 @@
 #include "funnel.h"
 #include "te.h"
 #include "ts_test.h"
+#include "te_test_regs.h"
 
 enum { CTRL = 0x000, IMPL = 0x004, WP = 0x01C, RP = 0x020, DATA = 0x024, BASE = 0x010,
        LIMIT = 0x018, TSC = 0x040, TSL = 0x044, ITCEN = 0x060, STMC = 0x070, STML = 0x074,
@@ -22,12 +23,6 @@ static te_t make_te(unsigned sram, unsigned src_bits, unsigned depth) {
     if (te_init(&t, &c)) TS_FAIL("te_init failed");
     return t;
 }
-static uint32_t rd(te_t *t, uint32_t off) {
-    uint32_t v = 0xdeadbeef;
-    TS_ASSERT_EQ_I(te_read(t, off, 4, &v), TE_OK);
-    return v;
-}
-static void wr(te_t *t, uint32_t off, uint32_t v) { TS_ASSERT_EQ_I(te_write(t, off, 4, v), TE_OK); }
 static void ticks(te_t *t, unsigned n) { while (n--) te_tick(t); }
 /* starts ITC tracing with a frozen timestamp (tsCount = 0) at `time` */
 static void start(te_t *t, uint32_t ctrl, uint64_t time) {
@@ -37,20 +32,6 @@ static void start(te_t *t, uint32_t ctrl, uint64_t time) {
     wr(t, TSL, (uint32_t)time);
     wr(t, ITCEN, 0xFFFFFFFFu);
     wr(t, CTRL, ctrl | 4);            /* teTracing */
-}
-/* flushes (teEnable = 0), waits for teEmpty, reads the SRAM through RP/Data */
-static unsigned drain(te_t *t, uint8_t *out, unsigned max) {
-    wr(t, CTRL, rd(t, CTRL) & ~6u);
-    for (int i = 0; i < 1000 && !(rd(t, CTRL) & 8); i++) te_tick(t);
-    TS_ASSERT(rd(t, CTRL) & 8);
-    uint32_t wp = rd(t, WP) & ~1u;
-    wr(t, RP, 0);
-    unsigned n = 0;
-    for (uint32_t a = 0; a < wp && n + 4 <= max; a += 4) {
-        uint32_t w = rd(t, DATA);
-        for (int k = 0; k < 4; k++) out[n++] = (uint8_t)(w >> (8 * k));
-    }
-    return n;
 }
 
 TS_TEST(reset_values_and_warl) {
@@ -90,7 +71,7 @@ TS_TEST(worked_examples_byte_exact) {
     wr(&t, TSL, 0x1031);
     TS_ASSERT_EQ_I(te_write(&t, STIM + 4 * 6 + 3, 1, 0x02u), TE_OK);
     uint8_t got[64];
-    unsigned n = drain(&t, got, sizeof got);
+    unsigned n = drain_sram(&t, got, sizeof got, 1000);
     static const uint8_t want[] = {
         0x8c, 0x00, 0x01, 0x00, 0x00, 0x07,                   /* ICT-WS Control(0,0) @0x1000 */
         0x1c, 0x61, 0xe0, 0x64, 0x14, 0x34, 0x49, 0x97,       /* DQM 0x18 0x12345678, TS 0x25 */
@@ -113,7 +94,7 @@ TS_TEST(src_field_and_no_timestamp) {
     wr(&t, TSC, 0x00008001u);                       /* tsInstrumentation off */
     te_write(&t, STIM + 4 * 0 + 3, 1, 0x0Au);       /* IDTAG 3, no timestamp */
     uint8_t got[64];
-    unsigned n = drain(&t, got, sizeof got);
+    unsigned n = drain_sram(&t, got, sizeof got, 1000);
     /* ICT-WS: TCODE 35 | SRC 01 + CKSRC 0000 -> 0x04 | CKDF 00 + CKDATA0 0 -> 0x01 | TS */
     static const uint8_t sync[] = {0x8c, 0x04, 0x01, 0x00, 0x00, 0x07};
     TS_ASSERT_MEM_EQ(got, sync, 6);
@@ -139,7 +120,7 @@ TS_TEST(idtag_folding_and_sizes) {
     ticks(&t, 2);
     te_write(&t, STIM + 4 * 31 + 2, 2, 0x12345);    /* half: value masked to 16 bits */
     uint8_t got[64];
-    drain(&t, got, sizeof got);
+    drain_sram(&t, got, sizeof got, 1000);
     /* sync at time 0: 8c 00 01 03 (TS 0 is one byte); then 1c | IDTAG 0x18 -> 0x61 |
      * DATA 1 -> 0x07 */
     static const uint8_t s0[] = {0x8c, 0x00, 0x01, 0x03};
@@ -161,7 +142,7 @@ TS_TEST(ownership_modes) {
     te_write(&t, STIM + 4 * 5, 4, 7);               /* dropped in mode 2 */
     te_write(&t, STIM + 4 * 15, 4, 0x2C);           /* Ownership, PROCESS 0x2C */
     uint8_t got[64];
-    drain(&t, got, sizeof got);
+    drain_sram(&t, got, sizeof got, 1000);
     /* TCODE 2; 0x2C << 2 | 3 (no timestamp); trace off with TS 0 ^ 0; padding */
     static const uint8_t w[] = {0x08, 0xb3, 0x88, 0x00, 0x0d, 0x03, 0xff, 0xff};
     TS_ASSERT_MEM_EQ(got + 4, w, 8);
@@ -193,7 +174,7 @@ TS_TEST(fifo_overflow_error_and_resync) {
     ticks(&t, 20);
     TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 3), TE_OK);
     uint8_t got[64];
-    unsigned n = drain(&t, got, sizeof got);
+    unsigned n = drain_sram(&t, got, sizeof got, 1000);
     /* sync @0x40: 8c 00 01 | TS 0x40 = 6-bit groups 0, 1 -> 0x00, 0x07 */
     static const uint8_t s0[] = {0x8c, 0x00, 0x01, 0x00, 0x07};
     TS_ASSERT_MEM_EQ(got, s0, 5);
@@ -410,7 +391,7 @@ TS_TEST(stm_messages_byte_exact) {
     /* an ITC store in the same cycle gets the same timestamp: TS 0x1030 ^ 0x1030 = 0 */
     TS_ASSERT_EQ_I(te_write(&t, STIM + 4 * 6 + 3, 1, 0x02u), TE_OK);
     uint8_t got[64];
-    unsigned n = drain(&t, got, sizeof got);
+    unsigned n = drain_sram(&t, got, sizeof got, 1000);
     static const uint8_t want[] = {
         0x8c, 0x00, 0x01, 0x00, 0x00, 0x07,                   /* ICT-WS Control(0,0) @0x1000 */
         /* TCODE 7 | IDTAG 0x40019 in 6-bit groups 0x19, 0, 0, 1 -> 64 00 00 05 |
@@ -438,7 +419,7 @@ TS_TEST(stm_dropped_on_full_fifo_never_stalls) {
     ticks(&t, 20);
     TS_ASSERT_EQ_I(te_stm_event(&t, 4, 4), TE_STMEV_TRACED);
     uint8_t got[64];
-    unsigned n = drain(&t, got, sizeof got);
+    unsigned n = drain_sram(&t, got, sizeof got, 1000);
     static const uint8_t want[] = {
         0x8c, 0x00, 0x01, 0x00, 0x07,                         /* ICT-WS @0x40 */
         0x1c, 0x14, 0x00, 0x00, 0x05, 0x05, 0x03,             /* id 1: IDTAG 0x40005, DATA 1, TS 0 */
