@@ -8,6 +8,10 @@
 # ~11 cycles, 16.5 M cycles) with the model attached and with --no-trace. Then several harts:
 # every hart runs bench_int (they contend for the RAM), the first 5 M cycles, N = 1, 2, 4:
 # simulated cycles/s and hart-cycles/s (cycles x N per second).
+# With valgrind installed, host instructions (callgrind, independent of the machine and its
+# load) per simulated cycle and per retired instruction: waves off (first 1 M cycles, 1/2/4
+# harts), tracesim-sc, FST with the views' signals and with every signal (first 200 k cycles),
+# and the trace model's cost. The first line names the CPU, the date and the load average.
 set -eu
 build=${1:?usage: sim_speed.sh BUILD_DIR [RUNS]}
 runs=${2:-3}
@@ -34,7 +38,8 @@ measure() {   # label, extra args... (the ELF is $elf; $runner: the simulator co
           printf "%-24s best %6.2f M cycles/s %6.2f M instr/s | median %6.2f M cycles/s %6.2f M instr/s (%d runs)\n",
                  label, c[NR], n[NR], c[m], n[m], NR }'
 }
-echo "tracesim simulator speed ($(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'))"
+echo "tracesim simulator speed ($(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(date -u '+%Y-%m-%d %H:%M UTC'), load average $(cut -d' ' -f1-3 /proc/loadavg))"
+if grep -qs '^TRACESIM_PGO:STRING=USE' "$build/CMakeCache.txt"; then echo "(profile-guided build: tests/bench/pgo_build.sh)"; fi
 runner="$sim run"
 measure "waves off" --max-cycles 0
 if [ -x "$build/tracesim-sc" ]; then   # the SystemC/TLM-2.0 platform, same ELF
@@ -104,8 +109,16 @@ if command -v valgrind >/dev/null 2>&1; then
   if [ -x "$build/tracesim-sc" ]; then
     i=$(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg.out" "$build/tracesim-sc" -q --max-cycles 1000000 \
       --out "$tmp/r" "$elf" 2>&1 | awk '/Collected/ {print $NF}')
-    awk -v i="$i" 'BEGIN { printf "tracesim-sc: %5.0f host instructions per cycle (callgrind)\n", i / 1e6 }'
+    r=$(stat instret "$tmp/r/stats.txt")
+    awk -v i="$i" -v r="$r" 'BEGIN { printf "tracesim-sc: %5.0f host instructions per cycle, %5.0f per retired instruction (callgrind)\n", i / 1e6, i / r }'
   fi
+  # FST waves, the first 200 k cycles (the fixed start-up and the FST set-up are in the totals)
+  for w in "views' signals:" "every signal:--waves-all"; do
+    i=$(instr --max-cycles 200000 --waves "$tmp/cg.fst" ${w#*:} "$elf")
+    c=$(stat cycles "$tmp/r/stats.txt"); r=$(stat instret "$tmp/r/stats.txt")
+    awk -v l="FST, ${w%%:*}" -v i="$i" -v c="$c" -v r="$r" 'BEGIN {
+      printf "%-24s %5.0f host instructions per cycle, %5.0f per retired instruction (callgrind, 200 k cycles)\n", l, i / c, i / r }'
+  done
   for e in "$elf:trace model idle" "$itc:trace model, ITC load"; do
     on=$(instr "${e%%:*}"); off=$(instr --no-trace "${e%%:*}")
     awk -v l="${e#*:}" -v on="$on" -v off="$off" 'BEGIN {
