@@ -103,9 +103,6 @@ cat <<HDR
 [sst_expanded] 0
 @28
 soc.clk_i
-@24
-soc.ts_soc_top.probe_cycle_i[63:0]
-@28
 soc.ts_soc_top.probe_dumping_i
 HDR
 for ((h = 0; h < n; h++)); do
