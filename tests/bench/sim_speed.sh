@@ -113,12 +113,15 @@ if command -v valgrind >/dev/null 2>&1; then
     awk -v i="$i" -v r="$r" 'BEGIN { printf "tracesim-sc: %5.0f host instructions per cycle, %5.0f per retired instruction (callgrind)\n", i / 1e6, i / r }'
   fi
   # FST waves, the first 200 k cycles (the fixed start-up and the FST set-up are in the totals)
-  for w in "views' signals:" "every signal:--waves-all"; do
-    i=$(instr --max-cycles 200000 --waves "$tmp/cg.fst" ${w#*:} "$elf")
+  fst_instr() {   # label, extra args...
+    local l=$1 i c r; shift
+    i=$(instr --max-cycles 200000 --waves "$tmp/cg.fst" "$@" "$elf")
     c=$(stat cycles "$tmp/r/stats.txt"); r=$(stat instret "$tmp/r/stats.txt")
-    awk -v l="FST, ${w%%:*}" -v i="$i" -v c="$c" -v r="$r" 'BEGIN {
+    awk -v l="FST, $l" -v i="$i" -v c="$c" -v r="$r" 'BEGIN {
       printf "%-24s %5.0f host instructions per cycle, %5.0f per retired instruction (callgrind, 200 k cycles)\n", l, i / c, i / r }'
-  done
+  }
+  fst_instr "views' signals"
+  fst_instr "every signal" --waves-all
   for e in "$elf:trace model idle" "$itc:trace model, ITC load"; do
     on=$(instr "${e%%:*}"); off=$(instr --no-trace "${e%%:*}")
     awk -v l="${e#*:}" -v on="$on" -v off="$off" 'BEGIN {
