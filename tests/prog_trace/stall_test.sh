@@ -12,6 +12,9 @@
 #   event        --trace-insn event: the unstalled run loses event messages (prog_lost_messages
 #                > 0), the stalled one none, and checks clean (its instructions differ: the
 #                firmware reads teStallOrOverflow);
+#   harts        fib_mh_sram.elf on 2 harts through the funnel, stalled: each hart held
+#                (te_stall_cycles_hartN > 0, their sum te_stall_cycles), nothing lost, each
+#                hart's flow checks in one stretch;
 #   nostall      the unstalled run loses messages: Error messages in the trace, the check
 #                states gaps (the test above can fail).
 set -u
@@ -27,6 +30,22 @@ go() {   # go DIR [--trace-stall]
   "$b/tracesim" run -q --trace-insn $mode --itc-depth 1 --trace-sram 4M "${@:2}" -o "$1" "$elf" > /dev/null ||
     fail "run $1 exited $?"
 }
+if [ "$case_" = harts ]; then
+  elf=$b/firmware/examples/fib_mh_sram.elf
+  go "$run.on" --harts 2 --trace-stall
+  h0=$(stat "$run.on" te_stall_cycles_hart0); h1=$(stat "$run.on" te_stall_cycles_hart1)
+  [ "${h0:-0}" -gt 0 ] && [ "${h1:-0}" -gt 0 ] || fail "a hart was never held: $h0, $h1"
+  [ "$(stat "$run.on" te_stall_cycles)" = $((h0 + h1)) ] || fail "te_stall_cycles is not the sum of the harts'"
+  [ "$(stat "$run.on" prog_lost_messages)" = 0 ] || fail "messages lost with stall"
+  [ "$(errors "$run.on")" = 0 ] || fail "Error messages with stall"
+  "$b/tracesim" check "$run.on" > "$run.on.check" 2>&1 || fail "check exited $?: $(cat "$run.on.check")"
+  for h in 0 1; do
+    grep -Eq "^check: program flow: hart $h: [1-9][0-9]* instructions in 1 synchronised stretch\(es\) equal" "$run.on.check" ||
+      fail "no clean flow for hart $h"
+  done
+  echo "ok (stall harts): held $h0 and $h1 cycles, nothing lost, both flows check"
+  exit 0
+fi
 go "$run.off"
 if [ "$case_" = nostall ]; then
   e=$(errors "$run.off")
