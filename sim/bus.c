@@ -55,7 +55,7 @@ void bus_service_data_all(bus_t *b) {
         bus_port_t *ip = b->port[i];
         const vcore_ports_t *p = ip->p;
         tgt[i] = BT_NONE;
-        if (!*p->data_req) continue;
+        if (!*p->data_req || ip->held) continue;
         tgt[i] = bus_target(b, *p->data_addr, 1u << *p->data_size);
         if (tgt[i] == BT_NONE) continue;
         /* a RAM access counting wait states keeps the RAM */
@@ -63,6 +63,7 @@ void bus_service_data_all(bus_t *b) {
     }
     for (unsigned i = 0; i < n; i++) {
         bus_port_t *ip = b->port[i];
+        if (ip->held) continue;            /* held core: its answers wait for its next edge */
         bool wins = true;
         if (tgt[i] != BT_NONE)
             for (unsigned j = 0; j < n && wins; j++)

@@ -131,6 +131,9 @@ typedef struct bus_port {
     bool icache_on, dcache_on;
     bool record_stores;       /* keep the last completed RAM or device store (for the retire log) */
     bool st_done;             /* a RAM store completed; cleared by whoever consumes it */
+    bool held;                /* the core was not clocked this cycle (its trace encoder's stall
+                               * request, sim/soc.c): its ports are not served, their answers
+                               * stay as they were for the edge that comes */
     uint32_t st_addr, st_data, st_size;
 } bus_port_t;
 

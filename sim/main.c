@@ -32,7 +32,7 @@
 enum {
     O_OUT = 1, O_MAX_CYCLES, O_RAM_SIZE, O_RAM_WAIT, O_WAVES, O_WAVES_FROM, O_WAVES_TO, O_WAVES_BY_FW, O_WAVES_ALL,
     O_WAVES_FUNC, O_WAVES_AROUND, O_HPM_COUNTERS, O_HPM_WIDTH, O_ICACHE, O_DCACHE, O_CACHE_WAYS, O_CACHE_LINE,
-    O_CACHE_MISS, O_TRACE_SRAM, O_ITC_DEPTH, O_SINK_WIDTH, O_HARTS, O_SRCBITS, O_FUNNEL, O_NO_TRACE, O_STM_TS, O_TRACE_INSN,
+    O_CACHE_MISS, O_TRACE_SRAM, O_ITC_DEPTH, O_SINK_WIDTH, O_HARTS, O_SRCBITS, O_FUNNEL, O_NO_TRACE, O_STM_TS, O_TRACE_INSN, O_TRACE_STALL,
     O_RETIRE_LOG, O_TRACE_BUS, O_HOST_IO_LIMIT, O_SYSTEMC, O_QUIET, O_HELP, O_ELF_REFUSED
 };
 #define S TS_OPT_SUFFIX
@@ -76,6 +76,8 @@ static const ts_opt_t run_opts[] = {
     {O_NO_TRACE, 0, "no-trace", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "detach the trace model (benchmarking: its registers read 1)"},
     {O_TRACE_INSN, 0, "trace-insn", TS_OPT_STRING, "MODE", 0, 0, 0, 0, 0,
      "program trace: btm, htm, htm-ret or event (teInstruction 3, 6,\n7, 1) on every encoder whenever the firmware writes teControl with\nteInstruction 0 (default: off, the firmware's value;\ndocs/program-trace.md)"},
+    {O_TRACE_STALL, 0, "trace-stall", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
+     "teStallEnable on every encoder whenever the firmware writes\nteControl: a full FIFO holds the hart instead of losing\nmessages (ITC stores and program trace; docs/program-trace.md)"},
     {O_STM_TS, 0, "stm-thread-switch", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
      "software trace port: every write to tp (x4) emits THREAD_SWITCH"},
     {O_RETIRE_LOG, 0, "retire-log", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0, "write one line per retired instruction (cycle pc insn, plus\nxN=value for a register write or mem[addr]size=value for a\nstore) and per trap"},
@@ -393,6 +395,7 @@ static int cmd_run(int argc, char **argv) {
             else if (!strcmp(op.arg, "off")) cfg.te.insn_force = TE_INSN_OFF;
             else return bad_value("--trace-insn", op.arg, "btm, htm, htm-ret, event or off");
             break;
+        case O_TRACE_STALL: cfg.te.stall_force = true; break;
         case O_HARTS: cfg.harts = (unsigned)v; break;
         case O_TRACE_BUS: cfg.trace_bus_log = op.arg; break;   /* not one of tracesim-sc (TS_OPT_NOT_SC) */
         case O_HOST_IO_LIMIT: cfg.host_io_limit = v; break;
@@ -563,8 +566,16 @@ static int cmd_run(int argc, char **argv) {
             pl += soc.h[i].te.prog.lost_messages;
             stall += soc.h[i].te.stall_cycles;
         }
-        if (pm || pl)
+        if (pm || pl) {
             fprintf(f, "prog_messages %" PRIu64 "\nprog_lost_messages %" PRIu64 "\nitc_stall_cycles %" PRIu64 "\n", pm, pl, stall);
+            /* cycles a hart was held by its encoder's stall request (teStallEnable) */
+            uint64_t held = 0;
+            for (unsigned i = 0; i < soc.n; i++) held += soc.h[i].held_cycles;
+            fprintf(f, "te_stall_cycles %" PRIu64 "\n", held);
+            if (soc.n > 1)
+                for (unsigned i = 0; i < soc.n; i++)
+                    fprintf(f, "te_stall_cycles_hart%u %" PRIu64 "\n", i, soc.h[i].held_cycles);
+        }
         if (cfg.waves_path) {
             char w_abs[4096], w_rel[4096];
             stats_paths(dir, cfg.waves_path, w_abs, w_rel);

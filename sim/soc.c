@@ -375,6 +375,8 @@ void soc_reset(soc_t *s, uint32_t entry) {
         te_reset(&h->te);
         memset(h->ev_total, 0, sizeof h->ev_total);
         h->instret = 0;
+        h->held_cycles = 0;
+        h->port.held = false;
         *p->hart_id = i;
         *p->boot_addr = entry;
         *p->stm_tp_en = s->cfg.stm_thread_switch;
@@ -463,7 +465,8 @@ static void waves_probe_hart(soc_t *s, soc_hart_t *h, bool first) {
     *p->probe_dumping = !s->waves_closing;
     *p->probe_itc_level = (uint8_t)(t->fifo_count > 255 ? 255 : t->fifo_count);
     *p->probe_itc_full = !te_itc_ready(t);
-    *p->probe_itc_stall = (h->port.ev & EVB_ITC_STALL) != 0;
+    /* a stimulus store waited, or the hart was held by the encoder's stall request */
+    *p->probe_itc_stall = (h->port.ev & EVB_ITC_STALL) != 0 || h->port.held;
     *p->probe_te_control = c;
     *p->probe_te_enable = (c >> 1) & 1;
     *p->probe_te_tracing = (c >> 2) & 1;
@@ -533,9 +536,30 @@ static void prog_retire(soc_t *s, soc_hart_t *h) {
     te_prog_retire(&h->te, *p->rvfi_pc, *p->rvfi_insn, npc, *p->rvfi_trap, *p->rvfi_cause);
 }
 
+/* a cycle the hart is held (soc.h): no edge; mcycle counts, the event totals count the cycle,
+ * and a stimulus store the data port holds that its encoder would refuse (full FIFO,
+ * teStallEnable) counts as waiting, as it would if the port were served (event ITC_STALL) */
+static void hart_held(soc_t *s, soc_hart_t *h) {
+    const vcore_ports_t *p = h->p;
+    h->port.held = true;
+    h->held_cycles++;
+    if (!s->cycle) return;
+    uint32_t a = *p->data_addr, n = (a - MAP_TRACE_BASE) >> 12;
+    bool itc = *p->data_req && *p->data_we && a >= MAP_TRACE_BASE && n < s->n && !s->cfg.no_trace &&
+               te_itc_store_waits(&s->h[n].te, a & 0xFFFu);
+    if (itc) {
+        s->h[n].te.stall_cycles++;
+        h->ev_total[__builtin_ctzll(EVB_ITC_STALL)]++;
+    }
+    hpm_tick_held(&h->hpm, itc ? EVB_ITC_STALL : 0);
+    h->ev_total[__builtin_ctzll(EVB_CYCLE)]++;
+}
+
 /* steps 1-3 of soc.h for one hart */
 SOC_INLINE void hart_edge(soc_t *s, soc_hart_t *h) {
     const vcore_ports_t *p = h->p;
+    if (__builtin_expect(h->te.prog.on, 0) && te_prog_hold(&h->te)) { hart_held(s, h); return; }
+    h->port.held = false;
     *p->clk ^= 1;              /* one edge = one cycle (TS_CLK_EDGE=edge build) */
     vcore_eval(h->vc);
 
@@ -551,8 +575,9 @@ SOC_INLINE void hart_edge(soc_t *s, soc_hart_t *h) {
 
 /* steps 5-6 of soc.h: every hart's fetch, the data accesses, the interrupt lines */
 SOC_INLINE void bus_and_irqs(soc_t *s, unsigned n) {
-    for (unsigned i = 0; i < n; i++) bus_service_fetch(&s->bus, &s->h[i].port);
-    if (n == 1) bus_service_data(&s->bus, &s->h[0].port);
+    for (unsigned i = 0; i < n; i++)
+        if (!s->h[i].port.held) bus_service_fetch(&s->bus, &s->h[i].port);
+    if (n == 1) { if (!s->h[0].port.held) bus_service_data(&s->bus, &s->h[0].port); }
     else bus_service_data_all(&s->bus);
     clint_tick(&s->clint);
     for (unsigned i = 0; i < n; i++) {

@@ -21,6 +21,13 @@
  *      (one access per target; arbitration in bus.h);
  *   6. the CLINT ticks and drives every hart's interrupt lines (and the HPMs' time);
  *   7. waves: if dumping, the C-model probes are driven and the cycle is dumped.
+ *   A hart whose trace encoder requests a stall (program trace with teStallEnable and a FIFO
+ *   that cannot take what one more retirement may emit: te_prog_hold(), asked before step 1)
+ *   is held for the cycle: no edge, no eval, its retire port and event vector are not read
+ *   again (they still show the previous cycle), only mcycle counts (hpm_tick_held), its bus
+ *   port is not served in step 5 (the answers it has wait for its next edge), its interrupt
+ *   lines stay driven. Everything else (the encoders and sinks, the CLINT, the other harts)
+ *   runs on.
  * Harts are independent Verilated models sharing one context (and one waveform file); no
  * state crosses between them except through the bus, the CLINT and the trace funnel, so
  * the order of steps 1-3 among harts does not change any result.
@@ -95,6 +102,7 @@ typedef struct soc_hart {
     uint64_t instret;
     uint64_t ev_total[64];    /* cycles in which each event of the 64-bit vector happened */
     uint64_t stm_events;      /* software trace port events (all, whatever became of them) */
+    uint64_t held_cycles;     /* cycles the hart was held by its encoder's stall request */
     gt_log_t gt;              /* ground truth of this hart (hart 0's log owns the files) */
     prog_gt_t pgt;            /* program trace ground truth (prog_flow.csv) */
 } soc_hart_t;

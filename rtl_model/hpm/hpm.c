@@ -181,6 +181,12 @@ bool hpm_csr_write(hpm_t *h, unsigned csr, uint32_t val) {
     return false;
 }
 
+void hpm_tick_held(hpm_t *h, uint64_t ev) {
+    uint8_t lcof = h->lcof;
+    hpm_tick(h, ev | EV_CYCLE_BIT);
+    h->lcof |= lcof;                /* the request of the last cycle the hart ran stays up */
+}
+
 void hpm_tick(hpm_t *h, uint64_t ev) {
     uint32_t act = h->active & ~h->written & ~h->inh[h->priv];
     h->written = 0;

@@ -64,6 +64,11 @@ bool hpm_csr_read(const hpm_t *h, unsigned csr, uint32_t *val);
 bool hpm_csr_write(hpm_t *h, unsigned csr, uint32_t val);
 /* One core cycle: ev is the core's event vector for that cycle. */
 void hpm_tick(hpm_t *h, uint64_t ev);
+/* A cycle the hart was held (its clock edge skipped: the trace encoder's stall request,
+ * teStallEnable): the cycle event and ev (the SoC-side events of that cycle, usually none)
+ * count, so mcycle counts and minstret does not; a pending counter-overflow request (lcof)
+ * stays up for the cycle the hart runs again. */
+void hpm_tick_held(hpm_t *h, uint64_t ev);
 static inline void hpm_set_time(hpm_t *h, uint64_t mtime) { h->time = mtime; }
 /* The core's privilege mode (0 U, 1 S, 3 M) changes at the end of the cycle the next tick
  * counts: that tick still counts in the old mode, the ones after it in `priv`. */

@@ -62,6 +62,7 @@ void te_default_cfg(te_cfg_t *c) {
     c->sram_size = 16384;
     c->ts_width = 40;
     c->has_funnel = false;
+    c->stall_force = false;
 }
 
 int te_init(te_t *t, const te_cfg_t *cfg) {
@@ -290,6 +291,15 @@ bool te_itc_ready(const te_t *t) {
     return !on || itc_room(t);
 }
 
+bool te_itc_store_waits(const te_t *t, uint32_t off) {
+    uint32_t c = t->control;
+    unsigned n = (off - TE_ITC_STIMULUS) >> 2, mode = (c >> C_INSTRUMENTATION_SHIFT) & 3;
+    if (off < TE_ITC_STIMULUS || off >= TE_ITC_STIMULUS + 0x80) return false;
+    if ((c & (C_ACTIVE | C_ENABLE | C_TRACING)) != (C_ACTIVE | C_ENABLE | C_TRACING)) return false;
+    if (!((t->itc_enable >> n) & 1) || mode == 0 || (mode == 2 && n != 15 && n != 31)) return false;
+    return !itc_room(t) && (c & C_STALL_ENABLE);
+}
+
 static enum te_access stimulus_store(te_t *t, uint32_t off, unsigned size, uint32_t val) {
     unsigned n = (off - TE_ITC_STIMULUS) >> 2, byte = off & 3;
     if ((size == 4 && byte) || (size == 2 && (byte & 1))) return TE_ERR;
@@ -334,6 +344,7 @@ enum te_stm_status te_stm_event(te_t *t, uint16_t id, uint32_t value) {
 
 static void write_control(te_t *t, uint32_t v) {
     if (!(v & C_ACTIVE)) { te_reset(t); return; }
+    if (t->cfg.stall_force) v |= C_STALL_ENABLE;                   /* run --trace-stall */
     uint32_t old = t->control;
     uint32_t keep = old & (C_STALL_OR_OVERFLOW | C_SINK_ERROR);
     if (!(v & C_STALL_OR_OVERFLOW)) keep &= ~C_STALL_OR_OVERFLOW;   /* writing 0 clears */

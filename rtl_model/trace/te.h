@@ -27,6 +27,7 @@ typedef struct te_cfg {
     unsigned insn_force;    /* teInstruction forced on every teControl write that leaves it 0
                              * (run --trace-insn; 0: none). 1 (event) also forces
                              * teSyncMaxInst 0 (PC samples) and resets evControl to 0x3F */
+    bool stall_force;       /* teStallEnable set on every teControl write (run --trace-stall) */
 } te_cfg_t;
 
 enum te_access { TE_OK, TE_ERR, TE_WAIT };
@@ -89,6 +90,9 @@ bool te_empty(const te_t *t);
 /* teControl as software reads it; true if a stimulus store would be accepted now */
 uint32_t te_control(const te_t *t);
 bool te_itc_ready(const te_t *t);
+/* a stimulus store at offset off would wait now (full FIFO, teStallEnable): what a store held
+ * in a cycle its hart was not clocked counts as (sim/soc.c, the ITC_STALL event) */
+bool te_itc_store_waits(const te_t *t, uint32_t off);
 /* a software trace port event (docs/firmware/software-trace.md) from the hart's core, in the
  * cycle after its commit and before this cycle's te_tick (so it gets the timestamp an ITC store
  * of its commit cycle gets). Never stalls: returns what became of it. */

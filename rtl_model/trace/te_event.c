@@ -37,9 +37,11 @@
  *  - Timestamps (tsEnable): every ICT message carries one, as the ITC-only ICT messages do
  *    (and as captures with tsBranch 3 show): full on TCODE 35, relative on 34; the time of
  *    the retire cycle, as in BTM.
- *  - The FIFO: the room check of a stimulus store; an event that finds no room is lost
- *    (teStallOrOverflow, Error + sync) whatever teStallEnable says (the instruction has
- *    retired); later events are emitted as soon as there is room again. */
+ *  - The FIFO: the room check of a stimulus store; with teStallEnable the hart is held before
+ *    a retirement while the FIFO has fewer than 2 free entries (te_prog_hold.c: an event and
+ *    a PC sample), so nothing is lost if the FIFO has 2 entries or more. Without it an event
+ *    that finds no room is lost (teStallOrOverflow, Error + sync); later events are emitted
+ *    as soon as there is room again. */
 #include "te.h"
 
 enum { EV_CALL = 1u << 2, EV_INTERRUPT = 1u << 3, EV_EXCEPTION = 1u << 4 };

@@ -33,12 +33,20 @@
  *    too); INDIRECT BRANCH gets a relative time when tsBranch is 1 or 3; DIRECT BRANCH and
  *    Correlation when tsBranch is 3. The time is that of the cycle the instruction
  *    retired in (the timestamp an ITC store committing in that cycle gets).
- *  - The FIFO: branch messages take the same room check as stimulus stores. The hart cannot
- *    be held once an instruction has retired, so a branch message that finds the FIFO full
- *    is lost whatever teStallEnable says (teStallOrOverflow, Error, then the ITC sync, and a
- *    SYNC (9) with SYNC 7 "FIFO overrun" at the first later retirement that finds room,
- *    whose F-ADDR is the pc after it: the instructions between the lost message and that pc
- *    are a gap). A sync owed at trace start waits for room the same way.
+ *  - The FIFO: branch messages take the same room check as stimulus stores. A retired
+ *    instruction cannot be held, so the encoder holds the hart before it retires (facts 1.2
+ *    teStallEnable "the hart stalls until space is available", 8.1 item 9 "back-pressure the
+ *    hart"): with teStallEnable set it raises a stall request whenever the FIFO cannot take
+ *    the most one more retirement may queue (a high-water mark in FIFO entries, since the
+ *    FIFO holds whole messages: 1 in BTM and HTM, 2 in event mode, +1 with the software trace
+ *    port on; te_prog_hold.c), and sim/soc.c does not clock the hart while it is up (the
+ *    trace subsystem, the timers and the other harts run on; mcycle counts, minstret does
+ *    not). teStallOrOverflow is set by every held cycle. So with teStallEnable no branch
+ *    message is lost (event mode needs a FIFO of 2 entries or more for that). Without it, a
+ *    branch message that finds the FIFO full is lost (teStallOrOverflow, Error, then the ITC
+ *    sync, and a SYNC (9) with SYNC 7 "FIFO overrun" at the first later retirement that finds
+ *    room, whose F-ADDR is the pc after it: the instructions between the lost message and
+ *    that pc are a gap). A sync owed at trace start waits for room the same way.
  *  - HTM (6, 7; facts 4.6, 4.9): a conditional branch's outcome goes into HIST (a 1 stop bit,
  *    then the outcomes, newest in bit 0) and no message; indirect jumps, xRETs and traps give
  *    INDIRECT BRANCH HISTORY (28; 29 as the periodic sync form) with the I-CNT, the address

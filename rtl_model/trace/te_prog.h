@@ -42,6 +42,7 @@ typedef struct te_prog {
     bool ev_full;           /* event mode: the next event message is TCODE 35 (full address) */
     uint32_t ev_count;      /* event mode: instructions executed since the last PC sample */
     uint64_t messages, lost_messages, retired;   /* statistics */
+    uint64_t hold_cycles;   /* cycles the hart was held (teStallEnable: te_prog_hold) */
 } te_prog_t;
 
 struct te;
@@ -55,6 +56,15 @@ unsigned te_prog_warl(const te_prog_t *p, unsigned written);
  * mcause); npc: the pc that follows it in program order (branch or jump target,
  * fall-through, xRET's return address, the trap handler). */
 void te_prog_retire(struct te *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause);
+/* teStallEnable (te_prog_hold.c): the FIFO entries one retirement may need at most (its
+ * program-trace messages, a software trace event, the Error + sync of a pending overflow) */
+unsigned te_prog_worst_case(const struct te *t);
+/* the encoder's stall request to its hart for this cycle, asked before the hart's clock edge:
+ * true when program trace runs with teStallEnable and the FIFO cannot take te_prog_worst_case()
+ * more entries. te_prog_hold() also records the held cycle (teStallOrOverflow, hold_cycles);
+ * te_prog_must_hold() only decides. */
+bool te_prog_must_hold(const struct te *t);
+bool te_prog_hold(struct te *t);
 /* event mode (te_event.c): the same retirement, called by te_prog_retire; trace stop */
 void te_event_retire(struct te *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause);
 void te_event_stop(struct te *t);

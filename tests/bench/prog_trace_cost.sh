@@ -5,7 +5,8 @@
 #    per traced instruction, and all trace bits (ITC/perf records included) per traced
 #    instruction, for fib and timer_isr with `run --trace-insn btm|htm|htm-ret` (fib's 64 KiB
 #    buffer fills with htm: the figures are then those of the part traced);
-#  * per FIFO depth (--itc-depth): branch messages, lost ones and ITC stall cycles;
+#  * per FIFO depth (--itc-depth): branch messages, lost ones and ITC stall cycles; with
+#    --trace-stall the cycles the hart was held;
 #  * host cost: callgrind instructions per simulated cycle of the same run with and without
 #    --trace-insn btm (needs valgrind).
 set -eu
@@ -42,6 +43,18 @@ for d in 1 2 4 8 16; do
     "$b/tracesim" run -q --trace-insn btm --itc-depth $d --trace-sram 4M -o "$tmp/d" "$b/firmware/$fw.elf" > /dev/null 2>&1 || true
     awk -v d=$d -v fw="${fw#*/}" '{ v[$1] = $2 } END { printf "%d | %s | %s | %s | %s | %s\n", d, fw, v["cycles"],
         v["prog_messages"], v["prog_lost_messages"], v["itc_stall_cycles"] }' "$tmp/d/stats.txt"
+  done
+done
+# the same with run --trace-stall: cycles the hart was held (te_stall_cycles, % of the run)
+# and messages lost, BTM and event mode (docs/performance.md)
+echo "mode | FIFO depth | firmware | cycles | held cycles | % | lost"
+for mode in btm event; do
+  for d in 1 2 4 8 16; do
+    for fw in examples/fib examples/ovh_fib_off_sram_1; do
+      "$b/tracesim" run -q --trace-insn $mode --trace-stall --itc-depth $d --trace-sram 4M -o "$tmp/d" "$b/firmware/$fw.elf" > /dev/null 2>&1 || true
+      awk -v m=$mode -v d=$d -v fw="${fw#*/}" '{ v[$1] = $2 } END { printf "%s | %d | %s | %s | %s | %.2f | %s\n", m, d, fw,
+          v["cycles"], v["te_stall_cycles"], 100 * v["te_stall_cycles"] / v["cycles"], v["prog_lost_messages"] }' "$tmp/d/stats.txt"
+    done
   done
 done
 if command -v valgrind > /dev/null; then

@@ -257,4 +257,29 @@ TS_TEST(sscof_overflow_once) {
     TS_ASSERT_EQ_U(rd(&g, 0xDA0), 0);
 }
 
+/* a cycle the hart was held (teStallEnable, sim/soc.c): mcycle counts, minstret and a counter
+ * of loads do not, a counter of the event passed (the SoC's ITC stall) does, and a pending
+ * overflow request stays up until the hart runs again */
+TS_TEST(held_cycle_counts_mcycle_only) {
+    hpm_t h = make(29, 12);
+    hpm_csr_write(&h, 0x323, 0x200);          /* mhpmcounter3: loads */
+    hpm_csr_write(&h, 0x324, 0x400);          /* mhpmcounter4: stores */
+    hpm_tick(&h, 0);                          /* the writes' own tick */
+    hpm_tick(&h, EV(EV_CYC) | EV(EV_RET) | EV(EV_LOAD));
+    hpm_tick_held(&h, 0);
+    hpm_tick_held(&h, EV(EV_STORE));
+    TS_ASSERT_EQ_U(rd(&h, 0xB00), 3);         /* one tick with the cycle event + 2 held cycles */
+    TS_ASSERT_EQ_U(rd(&h, 0xB02), 1);         /* minstret: the one retirement */
+    TS_ASSERT_EQ_U(rd(&h, 0xB03), 1);
+    TS_ASSERT_EQ_U(rd(&h, 0xB04), 1);
+    hpm_csr_write(&h, 0xB03, 4095);
+    hpm_tick(&h, 0);
+    hpm_tick(&h, EV(EV_LOAD));                /* 4095 -> 0: the request */
+    TS_ASSERT_EQ_U(h.lcof, 1);
+    hpm_tick_held(&h, 0);
+    TS_ASSERT_EQ_U(h.lcof, 1);                /* kept for the held hart */
+    hpm_tick(&h, 0);
+    TS_ASSERT_EQ_U(h.lcof, 0);                /* it ran: one cycle, as without holding */
+}
+
 TS_TEST_MAIN()
