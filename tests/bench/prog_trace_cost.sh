@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # prog_trace_cost.sh BUILD_DIR - program trace figures (not a test: it prints them; the
-# numbers go to docs/performance-program-trace.md):
+# numbers go to docs/performance.md, Program trace):
 #  * trace bandwidth: bits of program-trace messages (TCODE 3, 4, 9, 11, 12, 27, 28, 29, 33)
 #    per traced instruction, and all trace bits (ITC/perf records included) per traced
 #    instruction, for fib and timer_isr with `run --trace-insn btm|htm|htm-ret` (fib's 64 KiB
