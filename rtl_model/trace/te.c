@@ -239,6 +239,7 @@ void te_work(te_t *t) {
             t->control &= ~C_ENABLE;
             t->sink.discarded += m->len - t->out_pos - want;   /* sink counted want - took */
             discard_all(t);
+            te_prog_sink_stopped(t);   /* no more branch messages (nothing would drain them) */
             return;
         }
         budget -= took;

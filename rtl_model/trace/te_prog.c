@@ -109,6 +109,14 @@ void te_prog_control(te_t *t, uint32_t old, uint32_t nv) {
     }
 }
 
+void te_prog_sink_stopped(te_t *t) {
+    te_prog_t *p = &t->prog;
+    if (!p->on || p->stopping) return;
+    p->stopping = true;
+    p->sync_owed = 0;
+    p->lost = false;
+}
+
 /* instruction classes the encoder needs (RV32IC encodings) */
 enum { K_OTHER, K_BRANCH, K_JALR, K_XRET, K_ECALL };
 

@@ -48,6 +48,9 @@ typedef struct te_prog {
 struct te;
 /* teControl was written: old and new values as stored (called by te.c) */
 void te_prog_control(struct te *t, uint32_t old, uint32_t nv);
+/* The sink stopped on wrap and cleared teEnable (te.c): program trace stops as at a trace
+ * stop, without a message (the buffer is full); the next retirement is the last one seen */
+void te_prog_sink_stopped(struct te *t);
 /* teInstruction as stored for a written value (WARL) */
 unsigned te_prog_warl(const te_prog_t *p, unsigned written);
 /* One retirement of the encoder's hart, in the cycle after it (before this cycle's tick,
