@@ -497,21 +497,27 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic        irq_m, irq_s;
   assign mip_all    = mip_sw_q | {6'd0, mip_mtip_q, 3'd0, mip_msip_q, 3'd0};
   assign irq_pend   = mip_all & mie_q;
-  assign irq_m_pend = irq_pend & ~mideleg_q;
-  assign irq_s_pend = irq_pend & mideleg_q;
-  assign irq_m = (irq_m_pend != '0) && (priv_q != PrivM || mstatus_mie_q);
-  assign irq_s = (irq_s_pend != '0) && (priv_q == PrivU || (priv_q == PrivS && mstatus_sie_q));
-  assign irq_pending = irq_m || irq_s;
-  assign irq_sel = irq_m ? irq_m_pend : irq_s_pend;
+  // the rest only when an interrupt is pending and enabled (rare): the values it gives with
+  // irq_pend 0 are set first, so that Verilator evaluates the selection only then
   always_comb begin
-    if      (irq_sel[11]) irq_cause = 4'd11;
-    else if (irq_sel[3])  irq_cause = 4'd3;
-    else if (irq_sel[7])  irq_cause = 4'd7;
-    else if (irq_sel[9])  irq_cause = 4'd9;
-    else if (irq_sel[1])  irq_cause = 4'd1;
-    else if (irq_sel[5])  irq_cause = 4'd5;
-    else                  irq_cause = 4'd13;
+    irq_m_pend = '0; irq_s_pend = '0; irq_m = 1'b0; irq_s = 1'b0; irq_sel = '0;
+    irq_cause = 4'd13;
+    if (irq_pend != '0) begin
+      irq_m_pend = irq_pend & ~mideleg_q;
+      irq_s_pend = irq_pend & mideleg_q;
+      irq_m = (irq_m_pend != '0) && (priv_q != PrivM || mstatus_mie_q);
+      irq_s = (irq_s_pend != '0) && (priv_q == PrivU || (priv_q == PrivS && mstatus_sie_q));
+      irq_sel = irq_m ? irq_m_pend : irq_s_pend;
+      if      (irq_sel[11]) irq_cause = 4'd11;
+      else if (irq_sel[3])  irq_cause = 4'd3;
+      else if (irq_sel[7])  irq_cause = 4'd7;
+      else if (irq_sel[9])  irq_cause = 4'd9;
+      else if (irq_sel[1])  irq_cause = 4'd1;
+      else if (irq_sel[5])  irq_cause = 4'd5;
+      else                  irq_cause = 4'd13;
+    end
   end
+  assign irq_pending = irq_m || irq_s;
   // interrupts are taken on an instruction entering MEM (never in the middle of a bus wait
   // and never on WFI itself, so that WFI completes and the handler returns after it)
   assign take_irq = mem_valid_q && irq_pending && !mem_busy_q && !mem_c_q.is_wfi;
@@ -528,21 +534,29 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   assign csr_ctr_denied = csr_ctr_user &&
                           ((priv_q != PrivM && !mcounteren_q[csr_ctr_idx]) ||
                            (priv_q == PrivU && !scounteren_q[csr_ctr_idx]));
-  assign csr_illegal = (mem_c_q.csr_op != CsrNone) &&
-                       (mem_csr_missing_q ||
-                        (csr_writes && mem_c_q.csr_addr[11:10] == 2'b11) ||
-                        (priv_q < mem_c_q.csr_addr[9:8]) || csr_ctr_denied ||
-                        (mem_c_q.csr_addr == CsrSatp && priv_q == PrivS && mstatus_tvm_q));
-  // mret only in M-mode; sret in S-mode unless mstatus.TSR, and in M-mode; wfi in U-mode
-  // never, in S-mode not with mstatus.TW (the time limit is 0); sfence.vma not in U-mode,
-  // not in S-mode with mstatus.TVM
-  assign priv_illegal = (mem_c_q.is_mret && priv_q != PrivM) ||
-                        (mem_c_q.is_sret && (priv_q == PrivU ||
-                                             (priv_q == PrivS && mstatus_tsr_q))) ||
-                        (mem_c_q.is_wfi && (priv_q == PrivU ||
-                                            (priv_q == PrivS && mstatus_tw_q))) ||
-                        (mem_c_q.is_sfence && (priv_q == PrivU ||
-                                               (priv_q == PrivS && mstatus_tvm_q)));
+  // csr_illegal and priv_illegal are 0 unless MEM holds a SYSTEM (or FENCE) instruction:
+  // computed only then (as plain assigns Verilator evaluated them in every cycle)
+  always_comb begin
+    csr_illegal = 1'b0;
+    priv_illegal = 1'b0;
+    if (mem_c_q.is_system) begin
+      csr_illegal = (mem_c_q.csr_op != CsrNone) &&
+                    (mem_csr_missing_q ||
+                     (csr_writes && mem_c_q.csr_addr[11:10] == 2'b11) ||
+                     (priv_q < mem_c_q.csr_addr[9:8]) || csr_ctr_denied ||
+                     (mem_c_q.csr_addr == CsrSatp && priv_q == PrivS && mstatus_tvm_q));
+      // mret only in M-mode; sret in S-mode unless mstatus.TSR, and in M-mode; wfi in U-mode
+      // never, in S-mode not with mstatus.TW (the time limit is 0); sfence.vma not in U-mode,
+      // not in S-mode with mstatus.TVM
+      priv_illegal = (mem_c_q.is_mret && priv_q != PrivM) ||
+                     (mem_c_q.is_sret && (priv_q == PrivU ||
+                                          (priv_q == PrivS && mstatus_tsr_q))) ||
+                     (mem_c_q.is_wfi && (priv_q == PrivU ||
+                                         (priv_q == PrivS && mstatus_tw_q))) ||
+                     (mem_c_q.is_sfence && (priv_q == PrivU ||
+                                            (priv_q == PrivS && mstatus_tvm_q)));
+    end
+  end
 
   assign data_req_o   = mem_valid_q && (mem_c_q.is_load || mem_c_q.is_store) &&
                         !mem_exc_q && !take_irq;
@@ -857,37 +871,12 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // younger valid instruction on the right path once the retire port shows its elder) or
   // give the port a next-pc (a registered one cost 23 host instructions per cycle).
   // ---------------------------------------------------------------------------------------
-  logic [EvBits-1:0] ev_d, ev_q;
+  // ev_d is computed in the clocked block, once per cycle: as always_comb logic it depends on
+  // the bus inputs, so Verilator evaluated it twice per cycle (the input region and after
+  // the edge), about 250 host instructions per simulated cycle.
+  logic [EvBits-1:0] ev_q;
   logic        commit;
   assign commit = mem_done && !take_trap;
-
-  always_comb begin
-    ev_d = '0;
-    ev_d[EvCycle]        = 1'b1;
-    ev_d[EvRetire]       = commit;
-    ev_d[EvExcTaken]     = take_exc;
-    ev_d[EvIrqTaken]     = take_irq;
-    ev_d[EvLoad]         = commit && mem_c_q.is_load;
-    ev_d[EvStore]        = commit && mem_c_q.is_store;
-    ev_d[EvSystem]       = commit && mem_c_q.is_system;
-    ev_d[EvIntArith]     = commit && mem_c_q.is_arith;
-    ev_d[EvCondBranch]   = commit && mem_c_q.is_branch;
-    ev_d[EvJal]          = commit && mem_c_q.is_jal;
-    ev_d[EvJalr]         = commit && mem_c_q.is_jalr;
-    ev_d[EvMul]          = commit && mem_c_q.is_mul;
-    ev_d[EvDiv]          = commit && mem_c_q.is_div;
-    ev_d[EvLoadUse]      = id_valid_q && id_hazard && !stall_ex && !redirect_ex && !redirect_mem;
-    ev_d[EvLongLatency]  = div_wait && !stall_mem;
-    ev_d[EvIBusy]        = !instr_rdy_i;
-    ev_d[EvDBusy]        = ls_wait;
-    ev_d[EvBrMispredict] = redirect_ex && ex_c_q.is_branch;
-    ev_d[EvJmpMispredict]= redirect_ex && !ex_c_q.is_branch;
-    ev_d[EvFlushCsr]     = mem_valid_q && !stall_mem && !take_trap && mem_c_q.is_fencei;
-    ev_d[EvFlushOther]   = take_trap || do_mret || do_sret;
-    ev_d[EvMmio]         = commit && (mem_c_q.is_load || mem_c_q.is_store) &&
-                           mem_addr_q[31:28] != 4'h8;
-    ev_d[EvWfi]          = wfi_wait;
-  end
 
   logic        rvfi_valid_q, rvfi_trap_q;
   logic [31:0] rvfi_pc_q, rvfi_insn_q, rvfi_cause_q;
@@ -896,6 +885,34 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       ev_q <= '0; rvfi_valid_q <= 1'b0; rvfi_trap_q <= 1'b0;
       rvfi_pc_q <= '0; rvfi_insn_q <= '0; rvfi_cause_q <= '0;
     end else begin
+      /* verilator tracing_off */
+      logic [EvBits-1:0] ev_d;
+      /* verilator tracing_on */
+      ev_d = '0;
+      ev_d[EvCycle]        = 1'b1;
+      ev_d[EvRetire]       = commit;
+      ev_d[EvExcTaken]     = take_exc;
+      ev_d[EvIrqTaken]     = take_irq;
+      ev_d[EvLoad]         = commit && mem_c_q.is_load;
+      ev_d[EvStore]        = commit && mem_c_q.is_store;
+      ev_d[EvSystem]       = commit && mem_c_q.is_system;
+      ev_d[EvIntArith]     = commit && mem_c_q.is_arith;
+      ev_d[EvCondBranch]   = commit && mem_c_q.is_branch;
+      ev_d[EvJal]          = commit && mem_c_q.is_jal;
+      ev_d[EvJalr]         = commit && mem_c_q.is_jalr;
+      ev_d[EvMul]          = commit && mem_c_q.is_mul;
+      ev_d[EvDiv]          = commit && mem_c_q.is_div;
+      ev_d[EvLoadUse]      = id_valid_q && id_hazard && !stall_ex && !redirect_ex && !redirect_mem;
+      ev_d[EvLongLatency]  = div_wait && !stall_mem;
+      ev_d[EvIBusy]        = !instr_rdy_i;
+      ev_d[EvDBusy]        = ls_wait;
+      ev_d[EvBrMispredict] = redirect_ex && ex_c_q.is_branch;
+      ev_d[EvJmpMispredict]= redirect_ex && !ex_c_q.is_branch;
+      ev_d[EvFlushCsr]     = mem_valid_q && !stall_mem && !take_trap && mem_c_q.is_fencei;
+      ev_d[EvFlushOther]   = take_trap || do_mret || do_sret;
+      ev_d[EvMmio]         = commit && (mem_c_q.is_load || mem_c_q.is_store) &&
+                             mem_addr_q[31:28] != 4'h8;
+      ev_d[EvWfi]          = wfi_wait;
       ev_q         <= ev_d;
       rvfi_valid_q <= commit;
       rvfi_trap_q  <= take_trap;
