@@ -135,8 +135,8 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // Global control (computed below, declared here)
   // ---------------------------------------------------------------------------------------
   logic        redirect_mem, redirect_ex;
-  /* verilator tracing_off */  // next-PC candidates: pc_q shows where fetch went
-  logic [31:0] redirect_mem_pc, redirect_ex_pc;
+  /* verilator tracing_off */  // next-PC candidate: pc_q shows where fetch went
+  logic [31:0] redirect_ex_pc;
   /* verilator tracing_on */
   logic        stall_mem, stall_ex, stall_id;
   logic        mem_done;          // MEM instruction leaves MEM this cycle (commit or trap)
@@ -147,7 +147,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic        if_is_c, if_cill, if_ferr, if_pred_taken;
   logic [31:0] if_instr;
   /* verilator tracing_off */
-  logic [31:0] if_exp, if_target, pc_d;
+  logic [31:0] if_exp;
   /* verilator tracing_on */
 
   ts_decompress u_decompress (.instr_i(instr_rdata_i[15:0]), .instr_o(if_exp), .illegal_o(if_cill));
@@ -160,48 +160,50 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // Static prediction on the expanded instruction: JAL always taken, conditional branches
   // taken when backward (BTFN). JALR is not predicted (resolved in EX).
   always_comb begin
-    if_pred_taken = 1'b0;
-    if_target     = pc_q + {{11{if_instr[31]}}, if_instr[31], if_instr[19:12], if_instr[20],
-                            if_instr[30:21], 1'b0};
-    if (!if_ferr) begin
-      if (if_instr[6:0] == 7'b1101111) begin
-        if_pred_taken = 1'b1;
-      end else if (if_instr[6:0] == 7'b1100011 && if_instr[31]) begin
-        if_pred_taken = 1'b1;
-        if_target = pc_q + {{19{if_instr[31]}}, if_instr[31], if_instr[7], if_instr[30:25],
-                            if_instr[11:8], 1'b0};
-      end
-    end
+    if_pred_taken = !if_ferr && (if_instr[6:0] == 7'b1101111 ||
+                                 (if_instr[6:0] == 7'b1100011 && if_instr[31]));
   end
 
-  always_comb begin
-    if (redirect_mem)          pc_d = redirect_mem_pc;
-    else if (redirect_ex)      pc_d = redirect_ex_pc;
-    else if (stall_id)         pc_d = pc_q;
-    else if (!instr_rdy_i)     pc_d = pc_q;
-    else if (if_pred_taken)    pc_d = if_target;
-    else                       pc_d = pc_q + (if_is_c ? 32'd2 : 32'd4);
-  end
+  // the next fetch pc (pc_d) is computed at the edge, in the clocked block below: as
+  // combinational logic of the fetched word it was evaluated twice per cycle (Verilator's
+  // input region, and again after the edge with the old word)
+  function automatic logic [31:0] next_pc();
+    logic [31:0] target;
+    if (redirect_mem)          return redirect_mem_pc();
+    else if (redirect_ex)      return redirect_ex_pc;
+    else if (stall_id)         return pc_q;
+    else if (!instr_rdy_i)     return pc_q;
+    else if (if_pred_taken) begin
+      if (if_instr[6:0] == 7'b1101111)
+        target = pc_q + {{11{if_instr[31]}}, if_instr[31], if_instr[19:12], if_instr[20],
+                         if_instr[30:21], 1'b0};
+      else
+        target = pc_q + {{19{if_instr[31]}}, if_instr[31], if_instr[7], if_instr[30:25],
+                         if_instr[11:8], 1'b0};
+      return target;
+    end
+    else                       return pc_q + (if_is_c ? 32'd2 : 32'd4);
+  endfunction
 
   // mhartid: sampled in reset like boot_addr_i, so the port feeds no combinational logic
   // (an input that does makes Verilator evaluate that logic on every eval)
   logic [31:0] hart_id_q;
   logic        stm_tp_en_q;     // software trace port: THREAD_SWITCH on tp writes (run option)
-  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
     if (!rst_ni) begin
       hart_id_q <= hart_id_i;
       stm_tp_en_q <= stm_tp_en_i;
     end
   end
 
-  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
     if (!rst_ni) begin
       pc_q <= boot_addr_i;
       id_valid_q <= 1'b0;
       id_pc_q <= '0; id_instr_q <= '0; id_raw_q <= '0;
       id_is_c_q <= 1'b0; id_pred_q <= 1'b0; id_ferr_q <= 1'b0; id_cill_q <= 1'b0;
     end else begin
-      pc_q <= pc_d;
+      pc_q <= next_pc();
       if (redirect_mem || redirect_ex) begin
         id_valid_q <= 1'b0;
       end else if (!stall_id) begin
@@ -265,7 +267,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
                       (id_c.use_rs2 && id_c.rs2 == ex_c_q.rd));
   assign stall_id = (id_valid_q && id_hazard) || stall_ex;
 
-  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
     if (!rst_ni) begin
       ex_valid_q <= 1'b0;
       ex_pc_q <= '0; ex_raw_q <= '0; ex_rs1_q <= '0; ex_rs2_q <= '0; ex_imm_q <= '0;
@@ -403,7 +405,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     .a_i(fwd_rs1), .b_i(fwd_rs2),
     .valid_o(div_valid), .result_o(div_result)
   );
-  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
     if (!rst_ni) begin
       div_started_q <= 1'b0;
       div_done_q    <= 1'b0;
@@ -437,7 +439,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   assign stall_ex    = stall_mem || div_wait;
   assign redirect_ex = ex_valid_q && !ex_exc_q && ex_mispredict && !stall_ex && !redirect_mem;
 
-  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
     if (!rst_ni) begin
       mem_valid_q <= 1'b0;
       mem_pc_q <= '0; mem_raw_q <= '0; mem_result_q <= '0; mem_addr_q <= '0;
@@ -578,62 +580,68 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   assign stall_mem = !take_trap && (ls_wait || wfi_wait);
   assign mem_done  = mem_valid_q && !stall_mem;
 
-  logic [3:0]  trap_cause;
-  /* verilator tracing_off */  // visible as mtval_q / stval_q
-  logic [31:0] trap_tval;
-  /* verilator tracing_on */
-  always_comb begin
-    trap_cause = mem_cause_q; trap_tval = mem_tval_q;
+  // The trap's cause, tval, target mode and vector, the next privilege mode and the MEM
+  // redirect target are functions called in the clocked blocks, evaluated at the edge only
+  // (and mostly only when a trap is taken): as combinational logic of the bus answer
+  // (bus_fault) they were evaluated twice in every cycle.
+  function automatic logic [3:0] trap_cause();
     if (mem_exc_q) begin
-      if (mem_cause_q == ExcEcallM) trap_cause = ExcEcallU | {2'b00, priv_q};  // 8, 9 or 11
+      if (mem_cause_q == ExcEcallM) return ExcEcallU | {2'b00, priv_q};  // 8, 9 or 11
+      return mem_cause_q;
     end else if (bus_fault) begin
-      trap_cause = mem_c_q.is_load ? ExcLoadAccess : ExcStoreAccess;
-      trap_tval  = mem_addr_q;
+      return mem_c_q.is_load ? ExcLoadAccess : ExcStoreAccess;
     end else if (csr_illegal || priv_illegal) begin
-      trap_cause = ExcIllegal;
-      trap_tval  = mem_raw_q;
+      return ExcIllegal;
     end
-  end
-
+    return mem_cause_q;
+  endfunction
+  // visible as mtval_q / stval_q
+  function automatic logic [31:0] trap_tval();
+    if (mem_exc_q)                         return mem_tval_q;
+    else if (bus_fault)                    return mem_addr_q;
+    else if (csr_illegal || priv_illegal)  return mem_raw_q;
+    return mem_tval_q;
+  endfunction
+  function automatic logic [3:0] trap_code();
+    return take_irq ? irq_cause : trap_cause();
+  endfunction
   // trap to S-mode: taken in S- or U-mode and delegated (medeleg / mideleg)
-  logic       trap_to_s, do_mret, do_sret;
-  logic [3:0] trap_code;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [31:0] trap_vec;           // bit 1 is always 0 (WARL modes 0 and 1)
-  /* verilator lint_on UNUSEDSIGNAL */
-  assign trap_code = take_irq ? irq_cause : trap_cause;
-  assign trap_to_s = (priv_q != PrivM) &&
-                     (take_irq ? !irq_m : medeleg_q[trap_cause]);
-  assign trap_vec  = trap_to_s ? stvec_q : mtvec_q;
+  function automatic logic trap_to_s();
+    return (priv_q != PrivM) && (take_irq ? !irq_m : medeleg_q[trap_cause()]);
+  endfunction
+
+  logic       do_mret, do_sret;
   assign do_mret = mem_valid_q && !stall_mem && !take_trap && mem_c_q.is_mret;
   assign do_sret = mem_valid_q && !stall_mem && !take_trap && mem_c_q.is_sret;
 
   always_comb begin
-    redirect_mem    = 1'b0;
-    redirect_mem_pc = mem_pc_q;
+    redirect_mem = 1'b0;
     if (take_trap) begin
       redirect_mem = 1'b1;
-      redirect_mem_pc = {trap_vec[31:2], 2'b00} +
-                        ((take_irq && trap_vec[0]) ? {26'd0, irq_cause, 2'b00} : 32'd0);
     end else if (mem_valid_q && !stall_mem) begin
-      if (mem_c_q.is_mret) begin
-        redirect_mem = 1'b1; redirect_mem_pc = mepc_q;
-      end else if (mem_c_q.is_sret) begin
-        redirect_mem = 1'b1; redirect_mem_pc = sepc_q;
-      end else if (mem_c_q.is_fencei) begin
-        redirect_mem = 1'b1; redirect_mem_pc = mem_pc_q + (mem_c_q.is_c ? 32'd2 : 32'd4);
-      end
+      if (mem_c_q.is_mret || mem_c_q.is_sret || mem_c_q.is_fencei) redirect_mem = 1'b1;
     end
   end
+  // where MEM redirects fetch to (when redirect_mem)
+  function automatic logic [31:0] redirect_mem_pc();
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [31:0] vec;              // bit 1 is always 0 (WARL modes 0 and 1)
+    /* verilator lint_on UNUSEDSIGNAL */
+    if (take_trap) begin
+      vec = trap_to_s() ? stvec_q : mtvec_q;
+      return {vec[31:2], 2'b00} + ((take_irq && vec[0]) ? {26'd0, irq_cause, 2'b00} : 32'd0);
+    end else if (mem_c_q.is_mret) return mepc_q;
+    else if (mem_c_q.is_sret)     return sepc_q;
+    return mem_pc_q + (mem_c_q.is_c ? 32'd2 : 32'd4);   // fence.i
+  endfunction
 
   // privilege mode after this cycle
-  logic [1:0] priv_d;
-  always_comb begin
-    priv_d = priv_q;
-    if (take_trap)    priv_d = trap_to_s ? PrivS : PrivM;
-    else if (do_mret) priv_d = mstatus_mpp_q;
-    else if (do_sret) priv_d = {1'b0, mstatus_spp_q};
-  end
+  function automatic logic [1:0] priv_d();
+    if (take_trap)    return trap_to_s() ? PrivS : PrivM;
+    else if (do_mret) return mstatus_mpp_q;
+    else if (do_sret) return {1'b0, mstatus_spp_q};
+    return priv_q;
+  endfunction
 
   always_comb begin
     unique case ({mem_c_q.ls_unsigned, mem_c_q.ls_size})
@@ -693,7 +701,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic [31:0] stm_a0_q, wb_stm_value_q;
   assign wb_a0_write = wb_valid_q && wb_we_q && wb_rd_q == 5'd10;
 
-  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
     if (!rst_ni) begin
       priv_q <= PrivM;
       mstatus_mie_q <= 1'b0; mstatus_mpie_q <= 1'b0; mstatus_sie_q <= 1'b0;
@@ -712,22 +720,30 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       mip_mtip_q <= irq_timer_i;
       mem_busy_q <= stall_mem;
 
-      priv_q <= priv_d;
-      if (priv_d != priv_q) ts_dpi_set_priv(hart_id_q, {30'd0, priv_d});
-      if (take_trap && trap_to_s) begin
-        sepc_q         <= mem_pc_q;
-        scause_q       <= {take_irq, 27'd0, trap_code};
-        stval_q        <= take_irq ? 32'd0 : trap_tval;
-        mstatus_spp_q  <= priv_q[0];
-        mstatus_spie_q <= mstatus_sie_q;
-        mstatus_sie_q  <= 1'b0;
-      end else if (take_trap) begin
-        mepc_q         <= mem_pc_q;
-        mcause_q       <= {take_irq, 27'd0, trap_code};
-        mtval_q        <= take_irq ? 32'd0 : trap_tval;
-        mstatus_mpp_q  <= priv_q;
-        mstatus_mpie_q <= mstatus_mie_q;
-        mstatus_mie_q  <= 1'b0;
+      if (take_trap || do_mret || do_sret) begin
+        /* verilator tracing_off */
+        logic [1:0] priv_n;
+        /* verilator tracing_on */
+        priv_n = priv_d();
+        priv_q <= priv_n;
+        if (priv_n != priv_q) ts_dpi_set_priv(hart_id_q, {30'd0, priv_n});
+      end
+      if (take_trap) begin         // (nested: trap_to_s() is evaluated only for a trap)
+        if (trap_to_s()) begin
+          sepc_q         <= mem_pc_q;
+          scause_q       <= {take_irq, 27'd0, trap_code()};
+          stval_q        <= take_irq ? 32'd0 : trap_tval();
+          mstatus_spp_q  <= priv_q[0];
+          mstatus_spie_q <= mstatus_sie_q;
+          mstatus_sie_q  <= 1'b0;
+        end else begin
+          mepc_q         <= mem_pc_q;
+          mcause_q       <= {take_irq, 27'd0, trap_code()};
+          mtval_q        <= take_irq ? 32'd0 : trap_tval();
+          mstatus_mpp_q  <= priv_q;
+          mstatus_mpie_q <= mstatus_mie_q;
+          mstatus_mie_q  <= 1'b0;
+        end
       end else if (do_mret) begin
         mstatus_mie_q  <= mstatus_mpie_q;
         mstatus_mpie_q <= 1'b1;
@@ -873,52 +889,50 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // ---------------------------------------------------------------------------------------
   // ev_d is computed in the clocked block, once per cycle: as always_comb logic it depends on
   // the bus inputs, so Verilator evaluated it twice per cycle (the input region and after
-  // the edge), about 250 host instructions per simulated cycle.
+  // the edge), about 170 host instructions per simulated cycle.
   logic [EvBits-1:0] ev_q;
   logic        commit;
   assign commit = mem_done && !take_trap;
 
+  // (a function: its variable is local to the evaluation, which the C++ compiler keeps in a
+  // register; a variable of the clocked block lives in the model)
+  function automatic logic [EvBits-1:0] ev_vector();
+    logic [EvBits-1:0] ev_d;
+    ev_d = '0;
+    ev_d[EvCycle]        = 1'b1;
+    ev_d[EvRetire]       = commit;
+    ev_d[EvExcTaken]     = take_exc;
+    ev_d[EvIrqTaken]     = take_irq;
+    // EvLoad, EvStore, EvAtomic (0), EvSystem, EvIntArith, EvCondBranch, EvJal, EvJalr,
+    // EvMul, EvDiv of the committing instruction
+    ev_d[EvDiv:EvLoad]   = commit ? ev_class(mem_c_q) : 10'd0;
+    ev_d[EvLoadUse]      = id_valid_q && id_hazard && !stall_ex && !redirect_ex && !redirect_mem;
+    ev_d[EvLongLatency]  = div_wait && !stall_mem;
+    ev_d[EvIBusy]        = !instr_rdy_i;
+    ev_d[EvDBusy]        = ls_wait;
+    ev_d[EvBrMispredict] = redirect_ex && ex_c_q.is_branch;
+    ev_d[EvJmpMispredict]= redirect_ex && !ex_c_q.is_branch;
+    ev_d[EvFlushCsr]     = mem_valid_q && !stall_mem && !take_trap && mem_c_q.is_fencei;
+    ev_d[EvFlushOther]   = take_trap || do_mret || do_sret;
+    ev_d[EvMmio]         = commit && (mem_c_q.is_load || mem_c_q.is_store) &&
+                           mem_addr_q[31:28] != 4'h8;
+    ev_d[EvWfi]          = wfi_wait;
+    return ev_d;
+  endfunction
+
   logic        rvfi_valid_q, rvfi_trap_q;
   logic [31:0] rvfi_pc_q, rvfi_insn_q, rvfi_cause_q;
-  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
     if (!rst_ni) begin
       ev_q <= '0; rvfi_valid_q <= 1'b0; rvfi_trap_q <= 1'b0;
       rvfi_pc_q <= '0; rvfi_insn_q <= '0; rvfi_cause_q <= '0;
     end else begin
-      /* verilator tracing_off */
-      logic [EvBits-1:0] ev_d;
-      /* verilator tracing_on */
-      ev_d = '0;
-      ev_d[EvCycle]        = 1'b1;
-      ev_d[EvRetire]       = commit;
-      ev_d[EvExcTaken]     = take_exc;
-      ev_d[EvIrqTaken]     = take_irq;
-      ev_d[EvLoad]         = commit && mem_c_q.is_load;
-      ev_d[EvStore]        = commit && mem_c_q.is_store;
-      ev_d[EvSystem]       = commit && mem_c_q.is_system;
-      ev_d[EvIntArith]     = commit && mem_c_q.is_arith;
-      ev_d[EvCondBranch]   = commit && mem_c_q.is_branch;
-      ev_d[EvJal]          = commit && mem_c_q.is_jal;
-      ev_d[EvJalr]         = commit && mem_c_q.is_jalr;
-      ev_d[EvMul]          = commit && mem_c_q.is_mul;
-      ev_d[EvDiv]          = commit && mem_c_q.is_div;
-      ev_d[EvLoadUse]      = id_valid_q && id_hazard && !stall_ex && !redirect_ex && !redirect_mem;
-      ev_d[EvLongLatency]  = div_wait && !stall_mem;
-      ev_d[EvIBusy]        = !instr_rdy_i;
-      ev_d[EvDBusy]        = ls_wait;
-      ev_d[EvBrMispredict] = redirect_ex && ex_c_q.is_branch;
-      ev_d[EvJmpMispredict]= redirect_ex && !ex_c_q.is_branch;
-      ev_d[EvFlushCsr]     = mem_valid_q && !stall_mem && !take_trap && mem_c_q.is_fencei;
-      ev_d[EvFlushOther]   = take_trap || do_mret || do_sret;
-      ev_d[EvMmio]         = commit && (mem_c_q.is_load || mem_c_q.is_store) &&
-                             mem_addr_q[31:28] != 4'h8;
-      ev_d[EvWfi]          = wfi_wait;
-      ev_q         <= ev_d;
+      ev_q         <= ev_vector();
       rvfi_valid_q <= commit;
       rvfi_trap_q  <= take_trap;
       rvfi_pc_q    <= mem_pc_q;
       rvfi_insn_q  <= mem_raw_q;
-      rvfi_cause_q <= {take_irq, 27'd0, take_irq ? irq_cause : trap_cause};
+      rvfi_cause_q <= {take_irq, 27'd0, take_irq ? irq_cause : trap_cause()};
     end
   end
   assign ev_o         = ev_q;
