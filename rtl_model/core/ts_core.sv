@@ -716,18 +716,30 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       mem_busy_q <= 1'b0;
       wb_valid_q <= 1'b0; wb_rd_q <= '0; wb_we_q <= 1'b0; wb_result_q <= '0; wb_pc_q <= '0;
     end else begin
-      mip_msip_q <= irq_software_i;
-      mip_mtip_q <= irq_timer_i;
-      mem_busy_q <= stall_mem;
-
-      if (take_trap || do_mret || do_sret) begin
-        /* verilator tracing_off */
-        logic [1:0] priv_n;
-        /* verilator tracing_on */
-        priv_n = priv_d();
-        priv_q <= priv_n;
-        if (priv_n != priv_q) ts_dpi_set_priv(hart_id_q, {30'd0, priv_n});
+      // Every flop of this block is read before it is written, in program order (a trap, an
+      // xRET and a CSR instruction never commit in the same cycle, but Verilator does not
+      // know that): the CSR read, the registers the sie/sip writes read, the mstatus bits
+      // the xRET branches read and the next privilege mode are taken first, and LCOFIP, the
+      // privilege mode and the interrupt lines are written last. Verilator then keeps no
+      // delayed copies of these flops.
+      /* verilator tracing_off */
+      logic [31:0] csr_old;
+      logic        mpie_old, spie_old;
+      logic [1:0]  mpp_old, priv_n;
+      logic [13:0] mie_old, mideleg_old, mip_sw_old;
+      /* verilator tracing_on */
+      csr_old = '0; mie_old = '0; mideleg_old = '0; mip_sw_old = '0;
+      if (do_csr && !is_counter_csr(mem_c_q.csr_addr)) begin
+        csr_old = csr_read_local(mem_c_q.csr_addr);
+        mie_old = mie_q; mideleg_old = mideleg_q; mip_sw_old = mip_sw_q;
       end
+      priv_n = priv_q;
+      if (take_trap || do_mret || do_sret) priv_n = priv_d();
+      mpie_old = 1'b0; spie_old = 1'b0; mpp_old = '0;
+      if (do_mret || do_sret) begin
+        mpie_old = mstatus_mpie_q; spie_old = mstatus_spie_q; mpp_old = mstatus_mpp_q;
+      end
+
       if (take_trap) begin         // (nested: trap_to_s() is evaluated only for a trap)
         if (trap_to_s()) begin
           sepc_q         <= mem_pc_q;
@@ -745,19 +757,16 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
           mstatus_mie_q  <= 1'b0;
         end
       end else if (do_mret) begin
-        mstatus_mie_q  <= mstatus_mpie_q;
+        mstatus_mie_q  <= mpie_old;
         mstatus_mpie_q <= 1'b1;
         mstatus_mpp_q  <= PrivU;
-        if (mstatus_mpp_q != PrivM) mstatus_mprv_q <= 1'b0;
+        if (mpp_old != PrivM) mstatus_mprv_q <= 1'b0;
       end else if (do_sret) begin
-        mstatus_sie_q  <= mstatus_spie_q;
+        mstatus_sie_q  <= spie_old;
         mstatus_spie_q <= 1'b1;
         mstatus_spp_q  <= 1'b0;
         mstatus_mprv_q <= 1'b0;
       end
-      // a counter overflow (Sscofpmf) sets LCOFIP; software clears it
-      if (irq_lcof_i) mip_sw_q[13] <= 1'b1;
-
 
       // WB register
       wb_valid_q <= mem_done && !take_trap;
@@ -779,17 +788,16 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
             default: ext_new = mem_csr_src_q;
           endcase
           if (csr_writes) ts_dpi_csr_write(hart_id_q, {20'd0, mem_c_q.csr_addr}, ext_new);
+          // scountovf from S-mode: only the bits mcounteren grants
+          if (mem_c_q.csr_addr == CsrScountovf && priv_q != PrivM) ext_old = ext_old & mcounteren_q;
           // the core keeps a copy of mcounteren for its counter-access checks
           if (csr_writes && mem_c_q.csr_addr == CsrMcounteren)
             mcounteren_q <= ts_dpi_csr_read(hart_id_q, {20'd0, CsrMcounteren}, mem_pc_q);
-          // scountovf from S-mode: only the bits mcounteren grants
-          if (mem_c_q.csr_addr == CsrScountovf && priv_q != PrivM) ext_old = ext_old & mcounteren_q;
           wb_result_q <= ext_old;
         end else begin
           /* verilator tracing_off */
-          logic [31:0] csr_old, csr_new;
+          logic [31:0] csr_new;
           /* verilator tracing_on */
-          csr_old = csr_read_local(mem_c_q.csr_addr);
           unique case (mem_c_q.csr_op)
             CsrRs:   csr_new = csr_old | mem_csr_src_q;
             CsrRc:   csr_new = csr_old & ~mem_csr_src_q;
@@ -817,15 +825,15 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
                 mstatus_spp_q  <= csr_new[8];
                 mstatus_mxr_q  <= csr_new[19];
               end
+              CsrSie:      mie_q      <= (mie_old & ~mideleg_old) | (csr_new[13:0] & mideleg_old);
+              CsrSip:      mip_sw_q   <= (mip_sw_old & ~(mideleg_old & 14'h2002)) |
+                                         (csr_new[13:0] & mideleg_old & 14'h2002) |
+                                         {irq_lcof_i, 13'd0};   // SSIP, LCOFIP
               CsrMedeleg:  medeleg_q  <= csr_new[15:0] & 16'hB3FF;  // not 10, 11 (ecall from M), 14
               CsrMideleg:  mideleg_q  <= csr_new[13:0] & 14'h2222;  // SSI, STI, SEI, LCOFI
               CsrMie:      mie_q      <= csr_new[13:0] & 14'h2AAA;
-              CsrSie:      mie_q      <= (mie_q & ~mideleg_q) | (csr_new[13:0] & mideleg_q);
               CsrMip:      if (!irq_lcof_i) mip_sw_q <= csr_new[13:0] & 14'h2222;
                            else             mip_sw_q <= (csr_new[13:0] & 14'h2222) | 14'h2000;
-              CsrSip:      mip_sw_q   <= (mip_sw_q & ~(mideleg_q & 14'h2002)) |
-                                         (csr_new[13:0] & mideleg_q & 14'h2002) |
-                                         {irq_lcof_i, 13'd0};   // SSIP, LCOFIP
               CsrMtvec:    mtvec_q    <= {csr_new[31:2], 1'b0, csr_new[0]};
               CsrStvec:    stvec_q    <= {csr_new[31:2], 1'b0, csr_new[0]};
               CsrMscratch: mscratch_q <= csr_new;
@@ -842,6 +850,16 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
           end
         end
       end
+      // a counter overflow (Sscofpmf) sets LCOFIP; software clears it (a CSR write of mip
+      // or sip in the same cycle keeps it set too)
+      if (irq_lcof_i) mip_sw_q[13] <= 1'b1;
+      if (take_trap || do_mret || do_sret) begin
+        priv_q <= priv_n;
+        if (priv_n != priv_q) ts_dpi_set_priv(hart_id_q, {30'd0, priv_n});
+      end
+      mip_msip_q <= irq_software_i;
+      mip_mtip_q <= irq_timer_i;
+      mem_busy_q <= stall_mem;
     end
   end
 
