@@ -135,8 +135,8 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // Global control (computed below, declared here)
   // ---------------------------------------------------------------------------------------
   logic        redirect_mem, redirect_ex;
-  /* verilator tracing_off */  // next-PC candidates: pc_q shows where fetch went
-  logic [31:0] redirect_mem_pc, redirect_ex_pc;
+  /* verilator tracing_off */  // next-PC candidate: pc_q shows where fetch went
+  logic [31:0] redirect_ex_pc;
   /* verilator tracing_on */
   logic        stall_mem, stall_ex, stall_id;
   logic        mem_done;          // MEM instruction leaves MEM this cycle (commit or trap)
@@ -147,7 +147,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic        if_is_c, if_cill, if_ferr, if_pred_taken;
   logic [31:0] if_instr;
   /* verilator tracing_off */
-  logic [31:0] if_exp, if_target, pc_d;
+  logic [31:0] if_exp;
   /* verilator tracing_on */
 
   ts_decompress u_decompress (.instr_i(instr_rdata_i[15:0]), .instr_o(if_exp), .illegal_o(if_cill));
@@ -160,48 +160,50 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // Static prediction on the expanded instruction: JAL always taken, conditional branches
   // taken when backward (BTFN). JALR is not predicted (resolved in EX).
   always_comb begin
-    if_pred_taken = 1'b0;
-    if_target     = pc_q + {{11{if_instr[31]}}, if_instr[31], if_instr[19:12], if_instr[20],
-                            if_instr[30:21], 1'b0};
-    if (!if_ferr) begin
-      if (if_instr[6:0] == 7'b1101111) begin
-        if_pred_taken = 1'b1;
-      end else if (if_instr[6:0] == 7'b1100011 && if_instr[31]) begin
-        if_pred_taken = 1'b1;
-        if_target = pc_q + {{19{if_instr[31]}}, if_instr[31], if_instr[7], if_instr[30:25],
-                            if_instr[11:8], 1'b0};
-      end
-    end
+    if_pred_taken = !if_ferr && (if_instr[6:0] == 7'b1101111 ||
+                                 (if_instr[6:0] == 7'b1100011 && if_instr[31]));
   end
 
-  always_comb begin
-    if (redirect_mem)          pc_d = redirect_mem_pc;
-    else if (redirect_ex)      pc_d = redirect_ex_pc;
-    else if (stall_id)         pc_d = pc_q;
-    else if (!instr_rdy_i)     pc_d = pc_q;
-    else if (if_pred_taken)    pc_d = if_target;
-    else                       pc_d = pc_q + (if_is_c ? 32'd2 : 32'd4);
-  end
+  // the next fetch pc (pc_d) is computed at the edge, in the clocked block below: as
+  // combinational logic of the fetched word it was evaluated twice per cycle (Verilator's
+  // input region, and again after the edge with the old word)
+  function automatic logic [31:0] next_pc();
+    logic [31:0] target;
+    if (redirect_mem)          return redirect_mem_pc();
+    else if (redirect_ex)      return redirect_ex_pc;
+    else if (stall_id)         return pc_q;
+    else if (!instr_rdy_i)     return pc_q;
+    else if (if_pred_taken) begin
+      if (if_instr[6:0] == 7'b1101111)
+        target = pc_q + {{11{if_instr[31]}}, if_instr[31], if_instr[19:12], if_instr[20],
+                         if_instr[30:21], 1'b0};
+      else
+        target = pc_q + {{19{if_instr[31]}}, if_instr[31], if_instr[7], if_instr[30:25],
+                         if_instr[11:8], 1'b0};
+      return target;
+    end
+    else                       return pc_q + (if_is_c ? 32'd2 : 32'd4);
+  endfunction
 
   // mhartid: sampled in reset like boot_addr_i, so the port feeds no combinational logic
   // (an input that does makes Verilator evaluate that logic on every eval)
   logic [31:0] hart_id_q;
   logic        stm_tp_en_q;     // software trace port: THREAD_SWITCH on tp writes (run option)
-  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
     if (!rst_ni) begin
       hart_id_q <= hart_id_i;
       stm_tp_en_q <= stm_tp_en_i;
     end
   end
 
-  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
     if (!rst_ni) begin
       pc_q <= boot_addr_i;
       id_valid_q <= 1'b0;
       id_pc_q <= '0; id_instr_q <= '0; id_raw_q <= '0;
       id_is_c_q <= 1'b0; id_pred_q <= 1'b0; id_ferr_q <= 1'b0; id_cill_q <= 1'b0;
     end else begin
-      pc_q <= pc_d;
+      pc_q <= next_pc();
       if (redirect_mem || redirect_ex) begin
         id_valid_q <= 1'b0;
       end else if (!stall_id) begin
@@ -265,7 +267,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
                       (id_c.use_rs2 && id_c.rs2 == ex_c_q.rd));
   assign stall_id = (id_valid_q && id_hazard) || stall_ex;
 
-  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
     if (!rst_ni) begin
       ex_valid_q <= 1'b0;
       ex_pc_q <= '0; ex_raw_q <= '0; ex_rs1_q <= '0; ex_rs2_q <= '0; ex_imm_q <= '0;
@@ -403,7 +405,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     .a_i(fwd_rs1), .b_i(fwd_rs2),
     .valid_o(div_valid), .result_o(div_result)
   );
-  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
     if (!rst_ni) begin
       div_started_q <= 1'b0;
       div_done_q    <= 1'b0;
@@ -437,7 +439,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   assign stall_ex    = stall_mem || div_wait;
   assign redirect_ex = ex_valid_q && !ex_exc_q && ex_mispredict && !stall_ex && !redirect_mem;
 
-  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
     if (!rst_ni) begin
       mem_valid_q <= 1'b0;
       mem_pc_q <= '0; mem_raw_q <= '0; mem_result_q <= '0; mem_addr_q <= '0;
@@ -497,21 +499,27 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic        irq_m, irq_s;
   assign mip_all    = mip_sw_q | {6'd0, mip_mtip_q, 3'd0, mip_msip_q, 3'd0};
   assign irq_pend   = mip_all & mie_q;
-  assign irq_m_pend = irq_pend & ~mideleg_q;
-  assign irq_s_pend = irq_pend & mideleg_q;
-  assign irq_m = (irq_m_pend != '0) && (priv_q != PrivM || mstatus_mie_q);
-  assign irq_s = (irq_s_pend != '0) && (priv_q == PrivU || (priv_q == PrivS && mstatus_sie_q));
-  assign irq_pending = irq_m || irq_s;
-  assign irq_sel = irq_m ? irq_m_pend : irq_s_pend;
+  // the rest only when an interrupt is pending and enabled (rare): the values it gives with
+  // irq_pend 0 are set first, so that Verilator evaluates the selection only then
   always_comb begin
-    if      (irq_sel[11]) irq_cause = 4'd11;
-    else if (irq_sel[3])  irq_cause = 4'd3;
-    else if (irq_sel[7])  irq_cause = 4'd7;
-    else if (irq_sel[9])  irq_cause = 4'd9;
-    else if (irq_sel[1])  irq_cause = 4'd1;
-    else if (irq_sel[5])  irq_cause = 4'd5;
-    else                  irq_cause = 4'd13;
+    irq_m_pend = '0; irq_s_pend = '0; irq_m = 1'b0; irq_s = 1'b0; irq_sel = '0;
+    irq_cause = 4'd13;
+    if (irq_pend != '0) begin
+      irq_m_pend = irq_pend & ~mideleg_q;
+      irq_s_pend = irq_pend & mideleg_q;
+      irq_m = (irq_m_pend != '0) && (priv_q != PrivM || mstatus_mie_q);
+      irq_s = (irq_s_pend != '0) && (priv_q == PrivU || (priv_q == PrivS && mstatus_sie_q));
+      irq_sel = irq_m ? irq_m_pend : irq_s_pend;
+      if      (irq_sel[11]) irq_cause = 4'd11;
+      else if (irq_sel[3])  irq_cause = 4'd3;
+      else if (irq_sel[7])  irq_cause = 4'd7;
+      else if (irq_sel[9])  irq_cause = 4'd9;
+      else if (irq_sel[1])  irq_cause = 4'd1;
+      else if (irq_sel[5])  irq_cause = 4'd5;
+      else                  irq_cause = 4'd13;
+    end
   end
+  assign irq_pending = irq_m || irq_s;
   // interrupts are taken on an instruction entering MEM (never in the middle of a bus wait
   // and never on WFI itself, so that WFI completes and the handler returns after it)
   assign take_irq = mem_valid_q && irq_pending && !mem_busy_q && !mem_c_q.is_wfi;
@@ -528,21 +536,29 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   assign csr_ctr_denied = csr_ctr_user &&
                           ((priv_q != PrivM && !mcounteren_q[csr_ctr_idx]) ||
                            (priv_q == PrivU && !scounteren_q[csr_ctr_idx]));
-  assign csr_illegal = (mem_c_q.csr_op != CsrNone) &&
-                       (mem_csr_missing_q ||
-                        (csr_writes && mem_c_q.csr_addr[11:10] == 2'b11) ||
-                        (priv_q < mem_c_q.csr_addr[9:8]) || csr_ctr_denied ||
-                        (mem_c_q.csr_addr == CsrSatp && priv_q == PrivS && mstatus_tvm_q));
-  // mret only in M-mode; sret in S-mode unless mstatus.TSR, and in M-mode; wfi in U-mode
-  // never, in S-mode not with mstatus.TW (the time limit is 0); sfence.vma not in U-mode,
-  // not in S-mode with mstatus.TVM
-  assign priv_illegal = (mem_c_q.is_mret && priv_q != PrivM) ||
-                        (mem_c_q.is_sret && (priv_q == PrivU ||
-                                             (priv_q == PrivS && mstatus_tsr_q))) ||
-                        (mem_c_q.is_wfi && (priv_q == PrivU ||
-                                            (priv_q == PrivS && mstatus_tw_q))) ||
-                        (mem_c_q.is_sfence && (priv_q == PrivU ||
-                                               (priv_q == PrivS && mstatus_tvm_q)));
+  // csr_illegal and priv_illegal are 0 unless MEM holds a SYSTEM (or FENCE) instruction:
+  // computed only then (as plain assigns Verilator evaluated them in every cycle)
+  always_comb begin
+    csr_illegal = 1'b0;
+    priv_illegal = 1'b0;
+    if (mem_c_q.is_system) begin
+      csr_illegal = (mem_c_q.csr_op != CsrNone) &&
+                    (mem_csr_missing_q ||
+                     (csr_writes && mem_c_q.csr_addr[11:10] == 2'b11) ||
+                     (priv_q < mem_c_q.csr_addr[9:8]) || csr_ctr_denied ||
+                     (mem_c_q.csr_addr == CsrSatp && priv_q == PrivS && mstatus_tvm_q));
+      // mret only in M-mode; sret in S-mode unless mstatus.TSR, and in M-mode; wfi in U-mode
+      // never, in S-mode not with mstatus.TW (the time limit is 0); sfence.vma not in U-mode,
+      // not in S-mode with mstatus.TVM
+      priv_illegal = (mem_c_q.is_mret && priv_q != PrivM) ||
+                     (mem_c_q.is_sret && (priv_q == PrivU ||
+                                          (priv_q == PrivS && mstatus_tsr_q))) ||
+                     (mem_c_q.is_wfi && (priv_q == PrivU ||
+                                         (priv_q == PrivS && mstatus_tw_q))) ||
+                     (mem_c_q.is_sfence && (priv_q == PrivU ||
+                                            (priv_q == PrivS && mstatus_tvm_q)));
+    end
+  end
 
   assign data_req_o   = mem_valid_q && (mem_c_q.is_load || mem_c_q.is_store) &&
                         !mem_exc_q && !take_irq;
@@ -564,62 +580,68 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   assign stall_mem = !take_trap && (ls_wait || wfi_wait);
   assign mem_done  = mem_valid_q && !stall_mem;
 
-  logic [3:0]  trap_cause;
-  /* verilator tracing_off */  // visible as mtval_q / stval_q
-  logic [31:0] trap_tval;
-  /* verilator tracing_on */
-  always_comb begin
-    trap_cause = mem_cause_q; trap_tval = mem_tval_q;
+  // The trap's cause, tval, target mode and vector, the next privilege mode and the MEM
+  // redirect target are functions called in the clocked blocks, evaluated at the edge only
+  // (and mostly only when a trap is taken): as combinational logic of the bus answer
+  // (bus_fault) they were evaluated twice in every cycle.
+  function automatic logic [3:0] trap_cause();
     if (mem_exc_q) begin
-      if (mem_cause_q == ExcEcallM) trap_cause = ExcEcallU | {2'b00, priv_q};  // 8, 9 or 11
+      if (mem_cause_q == ExcEcallM) return ExcEcallU | {2'b00, priv_q};  // 8, 9 or 11
+      return mem_cause_q;
     end else if (bus_fault) begin
-      trap_cause = mem_c_q.is_load ? ExcLoadAccess : ExcStoreAccess;
-      trap_tval  = mem_addr_q;
+      return mem_c_q.is_load ? ExcLoadAccess : ExcStoreAccess;
     end else if (csr_illegal || priv_illegal) begin
-      trap_cause = ExcIllegal;
-      trap_tval  = mem_raw_q;
+      return ExcIllegal;
     end
-  end
-
+    return mem_cause_q;
+  endfunction
+  // visible as mtval_q / stval_q
+  function automatic logic [31:0] trap_tval();
+    if (mem_exc_q)                         return mem_tval_q;
+    else if (bus_fault)                    return mem_addr_q;
+    else if (csr_illegal || priv_illegal)  return mem_raw_q;
+    return mem_tval_q;
+  endfunction
+  function automatic logic [3:0] trap_code();
+    return take_irq ? irq_cause : trap_cause();
+  endfunction
   // trap to S-mode: taken in S- or U-mode and delegated (medeleg / mideleg)
-  logic       trap_to_s, do_mret, do_sret;
-  logic [3:0] trap_code;
-  /* verilator lint_off UNUSEDSIGNAL */
-  logic [31:0] trap_vec;           // bit 1 is always 0 (WARL modes 0 and 1)
-  /* verilator lint_on UNUSEDSIGNAL */
-  assign trap_code = take_irq ? irq_cause : trap_cause;
-  assign trap_to_s = (priv_q != PrivM) &&
-                     (take_irq ? !irq_m : medeleg_q[trap_cause]);
-  assign trap_vec  = trap_to_s ? stvec_q : mtvec_q;
+  function automatic logic trap_to_s();
+    return (priv_q != PrivM) && (take_irq ? !irq_m : medeleg_q[trap_cause()]);
+  endfunction
+
+  logic       do_mret, do_sret;
   assign do_mret = mem_valid_q && !stall_mem && !take_trap && mem_c_q.is_mret;
   assign do_sret = mem_valid_q && !stall_mem && !take_trap && mem_c_q.is_sret;
 
   always_comb begin
-    redirect_mem    = 1'b0;
-    redirect_mem_pc = mem_pc_q;
+    redirect_mem = 1'b0;
     if (take_trap) begin
       redirect_mem = 1'b1;
-      redirect_mem_pc = {trap_vec[31:2], 2'b00} +
-                        ((take_irq && trap_vec[0]) ? {26'd0, irq_cause, 2'b00} : 32'd0);
     end else if (mem_valid_q && !stall_mem) begin
-      if (mem_c_q.is_mret) begin
-        redirect_mem = 1'b1; redirect_mem_pc = mepc_q;
-      end else if (mem_c_q.is_sret) begin
-        redirect_mem = 1'b1; redirect_mem_pc = sepc_q;
-      end else if (mem_c_q.is_fencei) begin
-        redirect_mem = 1'b1; redirect_mem_pc = mem_pc_q + (mem_c_q.is_c ? 32'd2 : 32'd4);
-      end
+      if (mem_c_q.is_mret || mem_c_q.is_sret || mem_c_q.is_fencei) redirect_mem = 1'b1;
     end
   end
+  // where MEM redirects fetch to (when redirect_mem)
+  function automatic logic [31:0] redirect_mem_pc();
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [31:0] vec;              // bit 1 is always 0 (WARL modes 0 and 1)
+    /* verilator lint_on UNUSEDSIGNAL */
+    if (take_trap) begin
+      vec = trap_to_s() ? stvec_q : mtvec_q;
+      return {vec[31:2], 2'b00} + ((take_irq && vec[0]) ? {26'd0, irq_cause, 2'b00} : 32'd0);
+    end else if (mem_c_q.is_mret) return mepc_q;
+    else if (mem_c_q.is_sret)     return sepc_q;
+    return mem_pc_q + (mem_c_q.is_c ? 32'd2 : 32'd4);   // fence.i
+  endfunction
 
   // privilege mode after this cycle
-  logic [1:0] priv_d;
-  always_comb begin
-    priv_d = priv_q;
-    if (take_trap)    priv_d = trap_to_s ? PrivS : PrivM;
-    else if (do_mret) priv_d = mstatus_mpp_q;
-    else if (do_sret) priv_d = {1'b0, mstatus_spp_q};
-  end
+  function automatic logic [1:0] priv_d();
+    if (take_trap)    return trap_to_s() ? PrivS : PrivM;
+    else if (do_mret) return mstatus_mpp_q;
+    else if (do_sret) return {1'b0, mstatus_spp_q};
+    return priv_q;
+  endfunction
 
   always_comb begin
     unique case ({mem_c_q.ls_unsigned, mem_c_q.ls_size})
@@ -679,7 +701,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic [31:0] stm_a0_q, wb_stm_value_q;
   assign wb_a0_write = wb_valid_q && wb_we_q && wb_rd_q == 5'd10;
 
-  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
     if (!rst_ni) begin
       priv_q <= PrivM;
       mstatus_mie_q <= 1'b0; mstatus_mpie_q <= 1'b0; mstatus_sie_q <= 1'b0;
@@ -694,40 +716,57 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       mem_busy_q <= 1'b0;
       wb_valid_q <= 1'b0; wb_rd_q <= '0; wb_we_q <= 1'b0; wb_result_q <= '0; wb_pc_q <= '0;
     end else begin
-      mip_msip_q <= irq_software_i;
-      mip_mtip_q <= irq_timer_i;
-      mem_busy_q <= stall_mem;
+      // Every flop of this block is read before it is written, in program order (a trap, an
+      // xRET and a CSR instruction never commit in the same cycle, but Verilator does not
+      // know that): the CSR read, the registers the sie/sip writes read, the mstatus bits
+      // the xRET branches read and the next privilege mode are taken first, and LCOFIP, the
+      // privilege mode and the interrupt lines are written last. Verilator then keeps no
+      // delayed copies of these flops.
+      /* verilator tracing_off */
+      logic [31:0] csr_old;
+      logic        mpie_old, spie_old;
+      logic [1:0]  mpp_old, priv_n;
+      logic [13:0] mie_old, mideleg_old, mip_sw_old;
+      /* verilator tracing_on */
+      csr_old = '0; mie_old = '0; mideleg_old = '0; mip_sw_old = '0;
+      if (do_csr && !is_counter_csr(mem_c_q.csr_addr)) begin
+        csr_old = csr_read_local(mem_c_q.csr_addr);
+        mie_old = mie_q; mideleg_old = mideleg_q; mip_sw_old = mip_sw_q;
+      end
+      priv_n = priv_q;
+      if (take_trap || do_mret || do_sret) priv_n = priv_d();
+      mpie_old = 1'b0; spie_old = 1'b0; mpp_old = '0;
+      if (do_mret || do_sret) begin
+        mpie_old = mstatus_mpie_q; spie_old = mstatus_spie_q; mpp_old = mstatus_mpp_q;
+      end
 
-      priv_q <= priv_d;
-      if (priv_d != priv_q) ts_dpi_set_priv(hart_id_q, {30'd0, priv_d});
-      if (take_trap && trap_to_s) begin
-        sepc_q         <= mem_pc_q;
-        scause_q       <= {take_irq, 27'd0, trap_code};
-        stval_q        <= take_irq ? 32'd0 : trap_tval;
-        mstatus_spp_q  <= priv_q[0];
-        mstatus_spie_q <= mstatus_sie_q;
-        mstatus_sie_q  <= 1'b0;
-      end else if (take_trap) begin
-        mepc_q         <= mem_pc_q;
-        mcause_q       <= {take_irq, 27'd0, trap_code};
-        mtval_q        <= take_irq ? 32'd0 : trap_tval;
-        mstatus_mpp_q  <= priv_q;
-        mstatus_mpie_q <= mstatus_mie_q;
-        mstatus_mie_q  <= 1'b0;
+      if (take_trap) begin         // (nested: trap_to_s() is evaluated only for a trap)
+        if (trap_to_s()) begin
+          sepc_q         <= mem_pc_q;
+          scause_q       <= {take_irq, 27'd0, trap_code()};
+          stval_q        <= take_irq ? 32'd0 : trap_tval();
+          mstatus_spp_q  <= priv_q[0];
+          mstatus_spie_q <= mstatus_sie_q;
+          mstatus_sie_q  <= 1'b0;
+        end else begin
+          mepc_q         <= mem_pc_q;
+          mcause_q       <= {take_irq, 27'd0, trap_code()};
+          mtval_q        <= take_irq ? 32'd0 : trap_tval();
+          mstatus_mpp_q  <= priv_q;
+          mstatus_mpie_q <= mstatus_mie_q;
+          mstatus_mie_q  <= 1'b0;
+        end
       end else if (do_mret) begin
-        mstatus_mie_q  <= mstatus_mpie_q;
+        mstatus_mie_q  <= mpie_old;
         mstatus_mpie_q <= 1'b1;
         mstatus_mpp_q  <= PrivU;
-        if (mstatus_mpp_q != PrivM) mstatus_mprv_q <= 1'b0;
+        if (mpp_old != PrivM) mstatus_mprv_q <= 1'b0;
       end else if (do_sret) begin
-        mstatus_sie_q  <= mstatus_spie_q;
+        mstatus_sie_q  <= spie_old;
         mstatus_spie_q <= 1'b1;
         mstatus_spp_q  <= 1'b0;
         mstatus_mprv_q <= 1'b0;
       end
-      // a counter overflow (Sscofpmf) sets LCOFIP; software clears it
-      if (irq_lcof_i) mip_sw_q[13] <= 1'b1;
-
 
       // WB register
       wb_valid_q <= mem_done && !take_trap;
@@ -749,17 +788,16 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
             default: ext_new = mem_csr_src_q;
           endcase
           if (csr_writes) ts_dpi_csr_write(hart_id_q, {20'd0, mem_c_q.csr_addr}, ext_new);
+          // scountovf from S-mode: only the bits mcounteren grants
+          if (mem_c_q.csr_addr == CsrScountovf && priv_q != PrivM) ext_old = ext_old & mcounteren_q;
           // the core keeps a copy of mcounteren for its counter-access checks
           if (csr_writes && mem_c_q.csr_addr == CsrMcounteren)
             mcounteren_q <= ts_dpi_csr_read(hart_id_q, {20'd0, CsrMcounteren}, mem_pc_q);
-          // scountovf from S-mode: only the bits mcounteren grants
-          if (mem_c_q.csr_addr == CsrScountovf && priv_q != PrivM) ext_old = ext_old & mcounteren_q;
           wb_result_q <= ext_old;
         end else begin
           /* verilator tracing_off */
-          logic [31:0] csr_old, csr_new;
+          logic [31:0] csr_new;
           /* verilator tracing_on */
-          csr_old = csr_read_local(mem_c_q.csr_addr);
           unique case (mem_c_q.csr_op)
             CsrRs:   csr_new = csr_old | mem_csr_src_q;
             CsrRc:   csr_new = csr_old & ~mem_csr_src_q;
@@ -787,15 +825,15 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
                 mstatus_spp_q  <= csr_new[8];
                 mstatus_mxr_q  <= csr_new[19];
               end
+              CsrSie:      mie_q      <= (mie_old & ~mideleg_old) | (csr_new[13:0] & mideleg_old);
+              CsrSip:      mip_sw_q   <= (mip_sw_old & ~(mideleg_old & 14'h2002)) |
+                                         (csr_new[13:0] & mideleg_old & 14'h2002) |
+                                         {irq_lcof_i, 13'd0};   // SSIP, LCOFIP
               CsrMedeleg:  medeleg_q  <= csr_new[15:0] & 16'hB3FF;  // not 10, 11 (ecall from M), 14
               CsrMideleg:  mideleg_q  <= csr_new[13:0] & 14'h2222;  // SSI, STI, SEI, LCOFI
               CsrMie:      mie_q      <= csr_new[13:0] & 14'h2AAA;
-              CsrSie:      mie_q      <= (mie_q & ~mideleg_q) | (csr_new[13:0] & mideleg_q);
               CsrMip:      if (!irq_lcof_i) mip_sw_q <= csr_new[13:0] & 14'h2222;
                            else             mip_sw_q <= (csr_new[13:0] & 14'h2222) | 14'h2000;
-              CsrSip:      mip_sw_q   <= (mip_sw_q & ~(mideleg_q & 14'h2002)) |
-                                         (csr_new[13:0] & mideleg_q & 14'h2002) |
-                                         {irq_lcof_i, 13'd0};   // SSIP, LCOFIP
               CsrMtvec:    mtvec_q    <= {csr_new[31:2], 1'b0, csr_new[0]};
               CsrStvec:    stvec_q    <= {csr_new[31:2], 1'b0, csr_new[0]};
               CsrMscratch: mscratch_q <= csr_new;
@@ -812,6 +850,16 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
           end
         end
       end
+      // a counter overflow (Sscofpmf) sets LCOFIP; software clears it (a CSR write of mip
+      // or sip in the same cycle keeps it set too)
+      if (irq_lcof_i) mip_sw_q[13] <= 1'b1;
+      if (take_trap || do_mret || do_sret) begin
+        priv_q <= priv_n;
+        if (priv_n != priv_q) ts_dpi_set_priv(hart_id_q, {30'd0, priv_n});
+      end
+      mip_msip_q <= irq_software_i;
+      mip_mtip_q <= irq_timer_i;
+      mem_busy_q <= stall_mem;
     end
   end
 
@@ -857,25 +905,25 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // younger valid instruction on the right path once the retire port shows its elder) or
   // give the port a next-pc (a registered one cost 23 host instructions per cycle).
   // ---------------------------------------------------------------------------------------
-  logic [EvBits-1:0] ev_d, ev_q;
+  // ev_d is computed in the clocked block, once per cycle: as always_comb logic it depends on
+  // the bus inputs, so Verilator evaluated it twice per cycle (the input region and after
+  // the edge), about 170 host instructions per simulated cycle.
+  logic [EvBits-1:0] ev_q;
   logic        commit;
   assign commit = mem_done && !take_trap;
 
-  always_comb begin
+  // (a function: its variable is local to the evaluation, which the C++ compiler keeps in a
+  // register; a variable of the clocked block lives in the model)
+  function automatic logic [EvBits-1:0] ev_vector();
+    logic [EvBits-1:0] ev_d;
     ev_d = '0;
     ev_d[EvCycle]        = 1'b1;
     ev_d[EvRetire]       = commit;
     ev_d[EvExcTaken]     = take_exc;
     ev_d[EvIrqTaken]     = take_irq;
-    ev_d[EvLoad]         = commit && mem_c_q.is_load;
-    ev_d[EvStore]        = commit && mem_c_q.is_store;
-    ev_d[EvSystem]       = commit && mem_c_q.is_system;
-    ev_d[EvIntArith]     = commit && mem_c_q.is_arith;
-    ev_d[EvCondBranch]   = commit && mem_c_q.is_branch;
-    ev_d[EvJal]          = commit && mem_c_q.is_jal;
-    ev_d[EvJalr]         = commit && mem_c_q.is_jalr;
-    ev_d[EvMul]          = commit && mem_c_q.is_mul;
-    ev_d[EvDiv]          = commit && mem_c_q.is_div;
+    // EvLoad, EvStore, EvAtomic (0), EvSystem, EvIntArith, EvCondBranch, EvJal, EvJalr,
+    // EvMul, EvDiv of the committing instruction
+    ev_d[EvDiv:EvLoad]   = commit ? ev_class(mem_c_q) : 10'd0;
     ev_d[EvLoadUse]      = id_valid_q && id_hazard && !stall_ex && !redirect_ex && !redirect_mem;
     ev_d[EvLongLatency]  = div_wait && !stall_mem;
     ev_d[EvIBusy]        = !instr_rdy_i;
@@ -887,21 +935,22 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     ev_d[EvMmio]         = commit && (mem_c_q.is_load || mem_c_q.is_store) &&
                            mem_addr_q[31:28] != 4'h8;
     ev_d[EvWfi]          = wfi_wait;
-  end
+    return ev_d;
+  endfunction
 
   logic        rvfi_valid_q, rvfi_trap_q;
   logic [31:0] rvfi_pc_q, rvfi_insn_q, rvfi_cause_q;
-  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
     if (!rst_ni) begin
       ev_q <= '0; rvfi_valid_q <= 1'b0; rvfi_trap_q <= 1'b0;
       rvfi_pc_q <= '0; rvfi_insn_q <= '0; rvfi_cause_q <= '0;
     end else begin
-      ev_q         <= ev_d;
+      ev_q         <= ev_vector();
       rvfi_valid_q <= commit;
       rvfi_trap_q  <= take_trap;
       rvfi_pc_q    <= mem_pc_q;
       rvfi_insn_q  <= mem_raw_q;
-      rvfi_cause_q <= {take_irq, 27'd0, take_irq ? irq_cause : trap_cause};
+      rvfi_cause_q <= {take_irq, 27'd0, take_irq ? irq_cause : trap_cause()};
     end
   end
   assign ev_o         = ev_q;

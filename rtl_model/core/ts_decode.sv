@@ -27,139 +27,152 @@ module ts_decode import ts_core_pkg::*; (
   assign imm_u  = {instr_i[31:12], 12'd0};
   assign imm_j  = {{11{instr_i[31]}}, instr_i[31], instr_i[19:12], instr_i[20], instr_i[30:21], 1'b0};
 
-  always_comb begin
-    ctrl_o          = '0;
-    ecall_o         = 1'b0;
-    ebreak_o        = 1'b0;
-    ctrl_o.rd       = instr_i[11:7];
-    ctrl_o.rs1      = instr_i[19:15];
-    ctrl_o.rs2      = instr_i[24:20];
-    ctrl_o.alu      = AluAdd;
-    ctrl_o.csr_op   = CsrNone;
-    ctrl_o.csr_addr = instr_i[31:20];
-    ctrl_o.br_f3    = f3;
-    ctrl_o.is_c     = is_c_i;
-    imm_o           = imm_i;
+  // The decoder is a function: its ctrl_t variable is local to the evaluation (the C++
+  // compiler keeps it in a register; as the module's output it was updated in memory field
+  // by field). imm_o, ecall_o and ebreak_o are computed separately below.
+  function automatic ctrl_t decode_ctrl();
+    ctrl_t c;
+    c          = '0;
+    c.rd       = instr_i[11:7];
+    c.rs1      = instr_i[19:15];
+    c.rs2      = instr_i[24:20];
+    c.alu      = AluAdd;
+    c.csr_op   = CsrNone;
+    c.csr_addr = instr_i[31:20];
+    c.br_f3    = f3;
+    c.is_c     = is_c_i;
 
     unique case (opcode)
       7'b0110111: begin // LUI
-        ctrl_o.rf_we = 1'b1; ctrl_o.is_lui = 1'b1; ctrl_o.is_arith = 1'b1; imm_o = imm_u;
+        c.rf_we = 1'b1; c.is_lui = 1'b1; c.is_arith = 1'b1;
       end
       7'b0010111: begin // AUIPC
-        ctrl_o.rf_we = 1'b1; ctrl_o.a_pc = 1'b1; ctrl_o.b_imm = 1'b1; ctrl_o.is_arith = 1'b1;
-        imm_o = imm_u;
+        c.rf_we = 1'b1; c.a_pc = 1'b1; c.b_imm = 1'b1; c.is_arith = 1'b1;
       end
       7'b1101111: begin // JAL
-        ctrl_o.rf_we = 1'b1; ctrl_o.is_jal = 1'b1; imm_o = imm_j;
+        c.rf_we = 1'b1; c.is_jal = 1'b1;
       end
       7'b1100111: begin // JALR
-        ctrl_o.rf_we = 1'b1; ctrl_o.is_jalr = 1'b1; ctrl_o.use_rs1 = 1'b1;
-        ctrl_o.illegal = (f3 != 3'b000);
+        c.rf_we = 1'b1; c.is_jalr = 1'b1; c.use_rs1 = 1'b1;
+        c.illegal = (f3 != 3'b000);
       end
       7'b1100011: begin // branches
-        ctrl_o.is_branch = 1'b1; ctrl_o.use_rs1 = 1'b1; ctrl_o.use_rs2 = 1'b1; imm_o = imm_b;
-        ctrl_o.illegal = (f3 == 3'b010 || f3 == 3'b011);
+        c.is_branch = 1'b1; c.use_rs1 = 1'b1; c.use_rs2 = 1'b1;
+        c.illegal = (f3 == 3'b010 || f3 == 3'b011);
       end
       7'b0000011: begin // loads
-        ctrl_o.rf_we = 1'b1; ctrl_o.is_load = 1'b1; ctrl_o.use_rs1 = 1'b1;
-        ctrl_o.ls_size = f3[1:0]; ctrl_o.ls_unsigned = f3[2];
-        ctrl_o.illegal = (f3 == 3'b011 || f3 == 3'b110 || f3 == 3'b111);
+        c.rf_we = 1'b1; c.is_load = 1'b1; c.use_rs1 = 1'b1;
+        c.ls_size = f3[1:0]; c.ls_unsigned = f3[2];
+        c.illegal = (f3 == 3'b011 || f3 == 3'b110 || f3 == 3'b111);
       end
       7'b0100011: begin // stores
-        ctrl_o.is_store = 1'b1; ctrl_o.use_rs1 = 1'b1; ctrl_o.use_rs2 = 1'b1;
-        ctrl_o.ls_size = f3[1:0]; imm_o = imm_s;
-        ctrl_o.illegal = (f3[2] || f3[1:0] == 2'b11);
+        c.is_store = 1'b1; c.use_rs1 = 1'b1; c.use_rs2 = 1'b1;
+        c.ls_size = f3[1:0];
+        c.illegal = (f3[2] || f3[1:0] == 2'b11);
       end
       7'b0010011: begin // OP-IMM
-        ctrl_o.rf_we = 1'b1; ctrl_o.use_rs1 = 1'b1; ctrl_o.b_imm = 1'b1; ctrl_o.is_arith = 1'b1;
+        c.rf_we = 1'b1; c.use_rs1 = 1'b1; c.b_imm = 1'b1; c.is_arith = 1'b1;
         unique case (f3)
-          3'b000: ctrl_o.alu = AluAdd;
-          3'b010: ctrl_o.alu = AluSlt;
-          3'b011: ctrl_o.alu = AluSltu;
-          3'b100: ctrl_o.alu = AluXor;
-          3'b110: ctrl_o.alu = AluOr;
-          3'b111: ctrl_o.alu = AluAnd;
-          3'b001: begin ctrl_o.alu = AluSll; ctrl_o.illegal = (f7 != 7'b0000000); end
+          3'b000: c.alu = AluAdd;
+          3'b010: c.alu = AluSlt;
+          3'b011: c.alu = AluSltu;
+          3'b100: c.alu = AluXor;
+          3'b110: c.alu = AluOr;
+          3'b111: c.alu = AluAnd;
+          3'b001: begin c.alu = AluSll; c.illegal = (f7 != 7'b0000000); end
           default: begin // 101
-            ctrl_o.alu = f7[5] ? AluSra : AluSrl;
-            ctrl_o.illegal = (f7 != 7'b0000000 && f7 != 7'b0100000);
+            c.alu = f7[5] ? AluSra : AluSrl;
+            c.illegal = (f7 != 7'b0000000 && f7 != 7'b0100000);
           end
         endcase
       end
       7'b0110011: begin // OP
-        ctrl_o.rf_we = 1'b1; ctrl_o.use_rs1 = 1'b1; ctrl_o.use_rs2 = 1'b1;
+        c.rf_we = 1'b1; c.use_rs1 = 1'b1; c.use_rs2 = 1'b1;
         if (f7 == 7'b0000001) begin
           unique case (f3)
-            3'b000: ctrl_o.alu = AluMul;
-            3'b001: ctrl_o.alu = AluMulh;
-            3'b010: ctrl_o.alu = AluMulhsu;
-            3'b011: ctrl_o.alu = AluMulhu;
-            3'b100: ctrl_o.alu = AluDiv;
-            3'b101: ctrl_o.alu = AluDivu;
-            3'b110: ctrl_o.alu = AluRem;
-            default: ctrl_o.alu = AluRemu;
+            3'b000: c.alu = AluMul;
+            3'b001: c.alu = AluMulh;
+            3'b010: c.alu = AluMulhsu;
+            3'b011: c.alu = AluMulhu;
+            3'b100: c.alu = AluDiv;
+            3'b101: c.alu = AluDivu;
+            3'b110: c.alu = AluRem;
+            default: c.alu = AluRemu;
           endcase
-          ctrl_o.is_mul = !f3[2];
-          ctrl_o.is_div = f3[2];
+          c.is_mul = !f3[2];
+          c.is_div = f3[2];
         end else begin
-          ctrl_o.is_arith = 1'b1;
+          c.is_arith = 1'b1;
           unique case (f3)
-            3'b000: ctrl_o.alu = f7[5] ? AluSub : AluAdd;
-            3'b001: ctrl_o.alu = AluSll;
-            3'b010: ctrl_o.alu = AluSlt;
-            3'b011: ctrl_o.alu = AluSltu;
-            3'b100: ctrl_o.alu = AluXor;
-            3'b101: ctrl_o.alu = f7[5] ? AluSra : AluSrl;
-            3'b110: ctrl_o.alu = AluOr;
-            default: ctrl_o.alu = AluAnd;
+            3'b000: c.alu = f7[5] ? AluSub : AluAdd;
+            3'b001: c.alu = AluSll;
+            3'b010: c.alu = AluSlt;
+            3'b011: c.alu = AluSltu;
+            3'b100: c.alu = AluXor;
+            3'b101: c.alu = f7[5] ? AluSra : AluSrl;
+            3'b110: c.alu = AluOr;
+            default: c.alu = AluAnd;
           endcase
-          ctrl_o.illegal = !(f7 == 7'b0000000 ||
+          c.illegal = !(f7 == 7'b0000000 ||
                              (f7 == 7'b0100000 && (f3 == 3'b000 || f3 == 3'b101)));
         end
       end
       7'b0001111: begin // FENCE / FENCE.I
-        ctrl_o.is_system = 1'b1;
-        ctrl_o.is_fencei = (f3 == 3'b001);
-        ctrl_o.illegal   = (f3 != 3'b000 && f3 != 3'b001);
+        c.is_system = 1'b1;
+        c.is_fencei = (f3 == 3'b001);
+        c.illegal   = (f3 != 3'b000 && f3 != 3'b001);
       end
       7'b1110011: begin // SYSTEM
-        ctrl_o.is_system = 1'b1;
+        c.is_system = 1'b1;
         if (f3 == 3'b000) begin
           unique case (instr_i[31:7])
-            25'h0000000:                      ecall_o        = 1'b1;
-            25'h0002000:                      ebreak_o       = 1'b1;
-            {12'h302, 13'h0}:                 ctrl_o.is_mret = 1'b1;
-            {12'h102, 13'h0}:                 ctrl_o.is_sret = 1'b1;
-            {12'h105, 13'h0}:                 ctrl_o.is_wfi  = 1'b1;
+            25'h0000000, 25'h0002000: ;        // ecall, ebreak (ecall_o, ebreak_o)
+            {12'h302, 13'h0}:                 c.is_mret = 1'b1;
+            {12'h102, 13'h0}:                 c.is_sret = 1'b1;
+            {12'h105, 13'h0}:                 c.is_wfi  = 1'b1;
             default: begin
               // sfence.vma rs1, rs2 (rd = 0): a no-op with bare addressing
-              if (f7 == 7'b0001001 && instr_i[11:7] == 5'd0) ctrl_o.is_sfence = 1'b1;
-              else                                           ctrl_o.illegal   = 1'b1;
+              if (f7 == 7'b0001001 && instr_i[11:7] == 5'd0) c.is_sfence = 1'b1;
+              else                                           c.illegal   = 1'b1;
             end
           endcase
         end else if (f3 == 3'b100) begin
-          ctrl_o.illegal = 1'b1;
+          c.illegal = 1'b1;
         end else begin
-          ctrl_o.rf_we   = 1'b1;
-          ctrl_o.csr_imm = f3[2];
-          ctrl_o.use_rs1 = !f3[2];
+          c.rf_we   = 1'b1;
+          c.csr_imm = f3[2];
+          c.use_rs1 = !f3[2];
           unique case (f3[1:0])
-            2'b01:   ctrl_o.csr_op = CsrRw;
-            2'b10:   ctrl_o.csr_op = CsrRs;
-            default: ctrl_o.csr_op = CsrRc;
+            2'b01:   c.csr_op = CsrRw;
+            2'b10:   c.csr_op = CsrRs;
+            default: c.csr_op = CsrRc;
           endcase
         end
       end
-      default: ctrl_o.illegal = 1'b1;
+      default: c.illegal = 1'b1;
     endcase
 
-    if (ctrl_o.illegal) begin
+    if (c.illegal) begin
       // an illegal instruction must have no side effect before it traps in MEM
-      ctrl_o.rf_we = 1'b0; ctrl_o.is_load = 1'b0; ctrl_o.is_store = 1'b0;
-      ctrl_o.csr_op = CsrNone; ctrl_o.is_branch = 1'b0; ctrl_o.is_jal = 1'b0;
-      ctrl_o.is_jalr = 1'b0; ctrl_o.is_div = 1'b0; ctrl_o.is_mret = 1'b0; ctrl_o.is_sret = 1'b0;
-      ctrl_o.is_sfence = 1'b0;
-      ctrl_o.is_wfi = 1'b0; ctrl_o.is_fencei = 1'b0; ecall_o = 1'b0; ebreak_o = 1'b0;
+      c.rf_we = 1'b0; c.is_load = 1'b0; c.is_store = 1'b0;
+      c.csr_op = CsrNone; c.is_branch = 1'b0; c.is_jal = 1'b0;
+      c.is_jalr = 1'b0; c.is_div = 1'b0; c.is_mret = 1'b0; c.is_sret = 1'b0;
+      c.is_sfence = 1'b0;
+      c.is_wfi = 1'b0; c.is_fencei = 1'b0;
     end
+    return c;
+  endfunction
+
+  always_comb begin
+    ctrl_o = decode_ctrl();
+    unique case (opcode)
+      7'b0110111, 7'b0010111: imm_o = imm_u;   // LUI, AUIPC
+      7'b1101111:             imm_o = imm_j;   // JAL
+      7'b1100011:             imm_o = imm_b;   // branches
+      7'b0100011:             imm_o = imm_s;   // stores
+      default:                imm_o = imm_i;
+    endcase
+    ecall_o  = instr_i == 32'h0000_0073;
+    ebreak_o = instr_i == 32'h0010_0073;
   end
 endmodule

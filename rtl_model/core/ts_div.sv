@@ -23,25 +23,47 @@ module ts_div (
   logic        busy_q, valid_q;
   logic [31:0] quot_q, rem_q, divisor_q, result_q;
   logic        neg_q_q, neg_r_q, rem_sel_q, div0_q;
-  /* verilator tracing_off */
-  logic [31:0] a_abs, b_abs;
-  logic [32:0] trial;
-  /* verilator tracing_on */
+  // operand magnitudes and the trial subtraction are computed in the clocked block, only in
+  // the cycles that use them (as continuous assigns they were evaluated in every cycle)
 
-  assign a_abs = (signed_i && a_i[31]) ? -a_i : a_i;
-  assign b_abs = (signed_i && b_i[31]) ? -b_i : b_i;
-  assign trial = {rem_q, quot_q[31]} - {1'b0, divisor_q};
-
-  always_ff @(`TS_CLK_EDGE clk_i or negedge rst_ni) begin
+  always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
     if (!rst_ni) begin
       count_q <= '0; busy_q <= 1'b0; valid_q <= 1'b0;
       quot_q <= '0; rem_q <= '0; divisor_q <= '0; result_q <= '0;
       neg_q_q <= 1'b0; neg_r_q <= 1'b0; rem_sel_q <= 1'b0; div0_q <= 1'b0;
     end else begin
+      // (branch order: every flop is read before any branch writes it, so that Verilator
+      // needs no delayed copies of them; the same behaviour as kill, start, step)
       valid_q <= 1'b0;
-      if (kill_i) begin
+      if (!kill_i && busy_q) begin
+        if (count_q == 6'd0) begin
+          busy_q  <= 1'b0;
+          valid_q <= 1'b1;
+          if (rem_sel_q)      result_q <= neg_r_q ? -rem_q : rem_q;
+          else if (div0_q)    result_q <= 32'hFFFF_FFFF;
+          else                result_q <= neg_q_q ? -quot_q : quot_q;
+        end else begin
+          /* verilator tracing_off */
+          logic [32:0] trial;
+          /* verilator tracing_on */
+          trial = {rem_q, quot_q[31]} - {1'b0, divisor_q};
+          if (!trial[32]) begin
+            rem_q  <= trial[31:0];
+            quot_q <= {quot_q[30:0], 1'b1};
+          end else begin
+            rem_q  <= {rem_q[30:0], quot_q[31]};
+            quot_q <= {quot_q[30:0], 1'b0};
+          end
+          count_q <= count_q - 6'd1;
+        end
+      end else if (kill_i) begin
         busy_q <= 1'b0;
-      end else if (start_i && !busy_q) begin
+      end else if (start_i) begin
+        /* verilator tracing_off */
+        logic [31:0] a_abs, b_abs;
+        /* verilator tracing_on */
+        a_abs = (signed_i && a_i[31]) ? -a_i : a_i;
+        b_abs = (signed_i && b_i[31]) ? -b_i : b_i;
         busy_q    <= 1'b1;
         count_q   <= 6'd32;
         quot_q    <= a_abs;
@@ -53,23 +75,6 @@ module ts_div (
         neg_q_q   <= signed_i && (a_i[31] ^ b_i[31]) && (b_i != 32'd0);
         neg_r_q   <= signed_i && a_i[31];
         rem_sel_q <= rem_i;
-      end else if (busy_q) begin
-        if (count_q != 6'd0) begin
-          if (!trial[32]) begin
-            rem_q  <= trial[31:0];
-            quot_q <= {quot_q[30:0], 1'b1};
-          end else begin
-            rem_q  <= {rem_q[30:0], quot_q[31]};
-            quot_q <= {quot_q[30:0], 1'b0};
-          end
-          count_q <= count_q - 6'd1;
-        end else begin
-          busy_q  <= 1'b0;
-          valid_q <= 1'b1;
-          if (rem_sel_q)      result_q <= neg_r_q ? -rem_q : rem_q;
-          else if (div0_q)    result_q <= 32'hFFFF_FFFF;
-          else                result_q <= neg_q_q ? -quot_q : quot_q;
-        end
       end
     end
   end
