@@ -8,25 +8,47 @@
 #include <stdint.h>
 #include <string.h>
 
-/* "%" PRIu64: at most 20 characters (two digits a step) */
+/* the number of decimal digits of v (1..20): from its bit length, one table compare */
+static inline unsigned fmt_u64_digits(uint64_t v) {
+    static const uint64_t p10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+                                     100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+                                     1000000000000ull, 10000000000000ull, 100000000000000ull,
+                                     1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+                                     1000000000000000000ull, 10000000000000000000ull};
+    unsigned t = ((64u - (unsigned)__builtin_clzll(v | 1)) * 1233u) >> 12;   /* floor(bits * log10 2) */
+    return t + (v >= p10[t]);
+}
+
+/* "%" PRIu64: at most 20 characters, written from the last digit back: 8 digits a step while
+ * the value needs 64 bits, then two digits a step in 32-bit arithmetic */
 static inline char *fmt_u64(char *p, uint64_t v) {
     static const char d2[] =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
         "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
         "8081828384858687888990919293949596979899";
     if (v < 10) { *p = (char)('0' + v); return p + 1; }
-    char t[20];
-    int n = 20;
-    while (v >= 100) {
-        unsigned r = (unsigned)(v % 100);
-        v /= 100;
-        t[--n] = d2[2 * r + 1];
-        t[--n] = d2[2 * r];
+    char *e = p + fmt_u64_digits(v), *q = e;
+    while (v >= 100000000u) {                 /* the low 8 digits */
+        uint64_t h = v / 100000000u;
+        uint32_t lo = (uint32_t)(v - h * 100000000u);
+        for (int k = 0; k < 4; k++) {
+            uint32_t h2 = lo / 100;
+            q -= 2;
+            memcpy(q, d2 + 2 * (lo - 100 * h2), 2);
+            lo = h2;
+        }
+        v = h;
     }
-    if (v >= 10) { t[--n] = d2[2 * v + 1]; t[--n] = d2[2 * v]; }
-    else t[--n] = (char)('0' + v);
-    memcpy(p, t + n, (size_t)(20 - n));
-    return p + (20 - n);
+    uint32_t x = (uint32_t)v;
+    while (x >= 100) {
+        uint32_t h = x / 100;
+        q -= 2;
+        memcpy(q, d2 + 2 * (x - 100 * h), 2);
+        x = h;
+    }
+    if (x >= 10) memcpy(q - 2, d2 + 2 * x, 2);
+    else q[-1] = (char)('0' + x);
+    return e;
 }
 
 /* "%" PRId64: at most 20 characters */

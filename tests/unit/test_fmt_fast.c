@@ -9,6 +9,7 @@
 #include "ts_test.h"
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 /* the values to try: edges of every digit count and width, and a pseudo-random spread */
 static uint64_t value(unsigned k) {
@@ -34,6 +35,27 @@ TS_TEST(integers_as_printf_writes_them) {
         TS_ASSERT_STR_EQ(got, want);
         snprintf(want, sizeof want, "%d", (int)(uint32_t)v);
         *fmt_i64(got, (int)(uint32_t)v) = 0;
+        TS_ASSERT_STR_EQ(got, want);
+    }
+}
+
+/* fmt_u64 counts the digits first (from the bit length) and writes 8 digits a step above
+ * 10^8: every digit-count and 8-digit border, and every bit length */
+TS_TEST(integers_at_every_digit_and_bit_border) {
+    uint64_t v[200];
+    unsigned n = 0;
+    for (uint64_t p = 1, k = 0; k < 20; k++, p *= 10) { v[n++] = p - 1; v[n++] = p; v[n++] = p + 1; }
+    for (unsigned b = 1; b < 64; b++) { v[n++] = (1ull << b) - 1; v[n++] = 1ull << b; }
+    v[n++] = UINT64_MAX;
+    v[n++] = 100000000ull * 100000000ull - 1;             /* 16 nines: two 8-digit steps */
+    for (unsigned k = 0; k < n; k++) {
+        char want[64], got[64];
+        memset(got, 'x', sizeof got);
+        snprintf(want, sizeof want, "%" PRIu64, v[k]);
+        char *e = fmt_u64(got, v[k]);
+        TS_ASSERT_EQ_U((size_t)(e - got), strlen(want));
+        TS_ASSERT_EQ_U((unsigned char)*e, 'x');           /* nothing written past the end */
+        *e = 0;
         TS_ASSERT_STR_EQ(got, want);
     }
 }
