@@ -100,12 +100,13 @@ typedef struct jctx {
     jkey_t key[NXF__COUNT];   /* ', "name": ' of each field (json_init) */
     jkey_t name[64];          /* '", "name": "TCODE NAME", "offset": ' of each TCODE */
     uint8_t rank[NXF__COUNT]; /* a field's place in nxd_fields_by_name */
-    uint32_t hex3[256];       /* a byte as "hh:" (the 4th byte is scratch), little-endian */
+    char hex3[256][4];        /* a byte as "hh:" (and a 4th byte: copied 4 at a time, overwritten next) */
     size_t used;              /* lines in buf not yet written (json_flush) */
     char buf[1 << 20];
 } jctx_t;
 
-#define JSON_LINE_MAX 2048    /* bytes: 3 * 64; fields: 21 * (12 + 20); the rest: names, error text and 4 numbers */
+#define JSON_LINE_MAX 2048    /* bytes: 3 * 64; fields: 21 * (12 + 20); the rest: names, error text and 4 numbers;
+                                 * and the scratch after the end: fmt_u64_room24's 24, the name's 64 */
 
 /* the lines gathered in c->buf to the output (its errors stay in the stream: ferror) */
 static void json_flush(jctx_t *c) {
@@ -121,16 +122,10 @@ static void json_init(jctx_t *c) {
         c->name[t].n = (size_t)snprintf(c->name[t].s, sizeof c->name[t].s, ", \"name\": \"%s\", \"offset\": ", nxd_tcode_name(t));
     for (int k = 0; k < NXF__COUNT; k++) c->rank[nxd_fields_by_name[k]] = (uint8_t)k;
     for (unsigned b = 0; b < 256; b++) {
-        char h[4] = {0, 0, ':', 0};
-        fmt_hex2(h, b);
-        c->hex3[b] = (uint32_t)(uint8_t)h[0] | (uint32_t)(uint8_t)h[1] << 8 | (uint32_t)':' << 16;
+        fmt_hex2(c->hex3[b], b);
+        c->hex3[b][2] = ':';
+        c->hex3[b][3] = 0;
     }
-}
-
-/* 4 bytes of a little-endian word (its low 3 are the text; the 4th is overwritten next) */
-static inline void put4(char *p, uint32_t w) {
-    unsigned char b[4] = {(unsigned char)w, (unsigned char)(w >> 8), (unsigned char)(w >> 16), 0};
-    memcpy(p, b, 4);
 }
 
 /* fields printed per TCODE (the main numeric fields, as in the reference files); an ICT
@@ -156,7 +151,7 @@ static int json_msg(void *vctx, const nxd_msg_t *m) {
     c->n++;
     p = fmt_str(p, "{\"bytes\": \"");
     uint32_t nb = m->len < NXD_MAX_MSG ? m->len : NXD_MAX_MSG;
-    for (uint32_t i = 0; i < nb; i++, p += 3) put4(p, c->hex3[m->bytes[i]]);   /* "hh:" each */
+    for (uint32_t i = 0; i < nb; i++, p += 3) memcpy(p, c->hex3[m->bytes[i]], 4);   /* "hh:" each */
     if (nb) p--;                              /* no ':' after the last */
     *p++ = '"';
     if (m->status == NXD_BAD) {
@@ -167,11 +162,11 @@ static int json_msg(void *vctx, const nxd_msg_t *m) {
         memcpy(p, m->error, el);
         p += el;
         p = fmt_str(p, "\", \"n\": ");
-        p = fmt_u64(p, c->n);
+        p = fmt_u64_room24(p, c->n);
         p = fmt_str(p, ", \"offset\": ");
-        p = fmt_u64(p, m->offset);
+        p = fmt_u64_room24(p, m->offset);
         p = fmt_str(p, ", \"tcode\": ");
-        p = fmt_u64(p, m->tcode);
+        p = fmt_u64_room24(p, m->tcode);
         *p++ = '}';
         *p++ = '\n';
         c->used += (size_t)(p - line);
@@ -188,18 +183,18 @@ static int json_msg(void *vctx, const nxd_msg_t *m) {
         const jkey_t *ky = &c->key[f];        /* keys are at most 16 bytes (", \"ckdata0\": " is 13): copied 16 at a time */
         if (p == open) { memcpy(p, ky->s + 2, 16); p += ky->n - 2; }
         else { memcpy(p, ky->s, 16); p += ky->n; }
-        p = fmt_u64(p, m->f[f]);
+        p = fmt_u64_room24(p, m->f[f]);
     }
     p = fmt_str(p, "}, \"n\": ");
-    p = fmt_u64(p, c->n);
+    p = fmt_u64_room24(p, c->n);
     const jkey_t *nm = &c->name[m->tcode & 63];
     memcpy(p, nm->s, sizeof nm->s);           /* the whole 64: a fixed-size copy, then the real length */
     p += nm->n;
-    p = fmt_u64(p, m->offset);
-    if (m->has_src) { p = fmt_str(p, ", \"src\": "); p = fmt_u64(p, m->src); }
+    p = fmt_u64_room24(p, m->offset);
+    if (m->has_src) { p = fmt_str(p, ", \"src\": "); p = fmt_u64_room24(p, m->src); }
     p = fmt_str(p, ", \"tcode\": ");
-    p = fmt_u64(p, m->tcode);
-    if (m->tics_valid) { p = fmt_str(p, ", \"tics\": "); p = fmt_u64(p, m->tics); }
+    p = fmt_u64_room24(p, m->tcode);
+    if (m->tics_valid) { p = fmt_str(p, ", \"tics\": "); p = fmt_u64_room24(p, m->tics); }
     *p++ = '}';
     *p++ = '\n';
     c->used += (size_t)(p - line);

@@ -51,6 +51,53 @@ static inline char *fmt_u64(char *p, uint64_t v) {
     return e;
 }
 
+/* v (< 10^8) as 8 decimal digits, all 8 computed at once in one word (SWAR): split into two
+ * 4-digit halves (32-bit lanes), each into two 2-digit quarters (16-bit lanes, /100 as
+ * *10486 >> 20, exact below 10^4), each into two digits (bytes, /10 as *103 >> 10, exact
+ * below 100). Returns the digit values (0..9) with the most significant in the low byte,
+ * i.e. first in memory on a little-endian host. */
+static inline uint64_t fmt_8digits(uint32_t v) {
+    uint64_t m = (uint64_t)(v / 10000) | (uint64_t)(v % 10000) << 32;
+    uint64_t q = ((m * 10486) >> 20) & 0x0000007F0000007Full;
+    m = q | (m - q * 100) << 16;
+    q = ((m * 103) >> 10) & 0x000F000F000F000Full;
+    return q | (m - q * 10) << 8;
+}
+
+/* 8 bytes of a word at p, low byte first */
+static inline void fmt_put8(char *p, uint64_t w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    memcpy(p, &w, 8);
+}
+
+/* "%" PRIu64 like fmt_u64, for hot paths with room: writes up to 24 bytes at p (the bytes
+ * after the returned end are scratch), 8 digits a step without a loop or a branch per digit */
+static inline char *fmt_u64_room24(char *p, uint64_t v) {
+    if (v < 10) { *p = (char)('0' + v); return p + 1; }
+    uint64_t d, lo = 0, mid = 0;
+    int full = 0;                             /* 8-digit groups after the first */
+    if (v >= 100000000u) {
+        lo = fmt_8digits((uint32_t)(v % 100000000u));
+        v /= 100000000u;
+        full = 1;
+        if (v >= 100000000u) {
+            mid = lo;
+            lo = fmt_8digits((uint32_t)(v % 100000000u));
+            v /= 100000000u;
+            full = 2;
+        }
+    }
+    d = fmt_8digits((uint32_t)v);             /* the leading group, without its leading zeros */
+    unsigned lz = (unsigned)__builtin_ctzll(d) >> 3;
+    fmt_put8(p, (d + 0x3030303030303030ull) >> (8 * lz));
+    p += 8 - lz;
+    if (full == 2) { fmt_put8(p, lo + 0x3030303030303030ull); p += 8; lo = mid; }
+    if (full) { fmt_put8(p, lo + 0x3030303030303030ull); p += 8; }
+    return p;
+}
+
 /* "%" PRId64: at most 20 characters */
 static inline char *fmt_i64(char *p, int64_t v) {
     if (v < 0) { *p++ = '-'; return fmt_u64(p, (uint64_t)0 - (uint64_t)v); }
