@@ -7,6 +7,8 @@ int nxd_init(nxd_t *d, const nxd_cfg_t *cfg) {
     memset(d, 0, sizeof *d);
     if (cfg->srcbits > 8 || cfg->tsbits < 1 || cfg->tsbits > 64) return -1;
     d->cfg = *cfg;
+    d->ts_span = cfg->tsbits >= 64 ? 0 : 1ull << cfg->tsbits;
+    d->ts_mask = cfg->tsbits >= 64 ? ~0ull : d->ts_span - 1;
     return 0;
 }
 
@@ -109,16 +111,16 @@ static const uint32_t end_bit5[32] = {
 };
 
 /* Reader over the MDO bits of one message. Fast form (messages of up to 10 bytes, at least 8
- * bytes readable at its start): the whole payload (<= 60 bits) in x, the field ends as bits
- * of payload positions in feb, the position p; no field can pass 64 bits. General form: byte
+ * bytes readable at its start): the payload (<= 60 bits) in x and the field ends as bits of
+ * payload positions in feb, both shifted right as fields are read; no field can pass 64 bits. General form: byte
  * i, bit k (0..5) of its MDO, field ends as the byte mask fe. Both give the same values,
  * errors and positions (a fixed field cut off by the end takes the position to the end). */
 typedef struct rd {
     const uint8_t *b;
     uint32_t len, i, k;       /* general */
     uint64_t fe;              /* general: bit x: byte x ends a field (MSEO 01, 10 or 11) */
-    uint64_t x, feb;          /* fast: payload bits; bit 6x+5 for each field end */
-    unsigned p, nbits;        /* fast: position, 6 * len */
+    uint64_t x, feb;          /* fast: the payload bits not read yet, LSB first; their field ends */
+    unsigned left;            /* fast: payload bits not read yet */
     bool ended;               /* the last variable field ended the message (MSEO 11) */
     const char *err;
 } rd_t;
@@ -128,9 +130,11 @@ typedef struct rd {
 /* n (<= 8) bits from the current position, up to 6 per byte (LSB first) */
 RD_INLINE uint64_t rd_fixed(rd_t *r, unsigned n, bool fast) {
     if (fast) {
-        if (r->p + n > r->nbits) { r->err = "fixed field past the end of the message"; r->p = r->nbits; return 0; }
-        uint64_t v = (r->x >> r->p) & ((1u << n) - 1);
-        r->p += n;
+        if (n > r->left) { r->err = "fixed field past the end of the message"; r->left = 0; r->x = r->feb = 0; return 0; }
+        uint64_t v = r->x & ((1u << n) - 1);
+        r->x >>= n;
+        r->feb >>= n;
+        r->left -= n;
         return v;
     }
     if (r->i + 2 < r->len) {                  /* 18 MDO bits at hand: k + n <= 13 */
@@ -160,11 +164,13 @@ RD_INLINE uint64_t rd_fixed(rd_t *r, unsigned n, bool fast) {
 RD_INLINE uint64_t rd_var(rd_t *r, bool fast) {
     if (r->ended) { r->err = "more fields than the message holds"; return 0; }
     if (fast) {
-        if (r->p >= r->nbits) { r->err = "variable field without an end"; return 0; }
-        unsigned c = (unsigned)__builtin_ctzll(r->feb >> r->p);   /* the field's last bit - p */
-        uint64_t v = (r->x >> r->p) & ((2ull << c) - 1);
-        r->p += c + 1;
-        r->ended = r->p == r->nbits;          /* only the last byte has MSEO 11 */
+        if (!r->feb) { r->err = "variable field without an end"; return 0; }
+        unsigned c = (unsigned)__builtin_ctzll(r->feb) + 1;   /* the field's width */
+        uint64_t v = r->x & ((1ull << c) - 1);   /* c <= 60 */
+        r->x >>= c;
+        r->feb >>= c;
+        r->left -= c;
+        r->ended = !r->feb;                   /* the last byte's end read: only it has MSEO 11 */
         return v;
     }
     uint32_t i = r->i;
@@ -197,7 +203,6 @@ static bool is_full_ts(unsigned t) { return t == 9 || t == 11 || t == 12 || t ==
 RD_INLINE bool parse_fields(nxd_t *d, nxd_msg_t *m, rd_t *r, bool fast) {
     unsigned t = r->b[0] >> 2;               /* TCODE: the MDO of the first byte */
     r->i = 1;
-    r->p = 6;
     m->tcode = (uint8_t)t;
     if (d->cfg.srcbits) { m->has_src = true; m->src = (uint32_t)rd_fixed(r, d->cfg.srcbits, fast); }
     uint64_t v;
@@ -276,8 +281,7 @@ static void forget_time(nxd_t *d) { memset(d->last_time, 0, sizeof d->last_time)
 static void timestamp(nxd_t *d, nxd_msg_t *m) {
     if (!m->has_ts) return;
     uint64_t *last = &d->last_time[m->src % NXD_MAX_SRC];
-    unsigned w = d->cfg.tsbits;
-    uint64_t span = w >= 64 ? 0 : (1ull << w), mask = w >= 64 ? ~0ull : span - 1;
+    uint64_t span = d->ts_span, mask = d->ts_mask;
     uint64_t t;
     if (is_full_ts(m->tcode)) {
         t = (m->ts_field & mask) + (*last & ~mask);
@@ -359,7 +363,9 @@ static int decode_part(nxd_t *d, const uint8_t *buf, size_t len, uint64_t base, 
             r.x = mdo48w(w);
             if (mlen > 8) r.x |= (uint64_t)(m.bytes[8] >> 2) << 48 | (uint64_t)(mlen > 9 ? m.bytes[9] >> 2 : 0) << 54;
             r.feb = end_bit5[fe & 31] | (uint64_t)end_bit5[(fe >> 5) & 31] << 30;
-            r.nbits = 6 * (unsigned)mlen;
+            r.x >>= 6;                           /* TCODE is read (parse_fields) */
+            r.feb >>= 6;
+            r.left = 6 * (unsigned)mlen - 6;
             ok = parse_fields(d, &m, &r, true);
         } else {
             ok = parse_fields(d, &m, &r, false);

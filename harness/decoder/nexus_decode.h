@@ -55,6 +55,7 @@ typedef struct nxd_cfg {
 
 typedef struct nxd {
     nxd_cfg_t cfg;
+    uint64_t ts_span, ts_mask;        /* 2^tsbits (0 for 64) and its mask (nxd_init) */
     uint64_t last_time[NXD_MAX_SRC];
     uint64_t offset;          /* bytes consumed so far (nxd_decode_stream: decoded or skipped) */
     uint8_t carry[2 * NXD_MAX_MSG];       /* nxd_decode_stream: a message begun in the last piece */
