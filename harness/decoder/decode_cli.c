@@ -99,11 +99,14 @@ typedef struct jctx {
     bool process;
     jkey_t key[NXF__COUNT];   /* ', "name": ' of each field (json_init) */
     jkey_t name[64];          /* '", "name": "TCODE NAME", "offset": ' of each TCODE */
+    uint8_t rank[NXF__COUNT]; /* a field's place in nxd_fields_by_name */
+    char hex3[256][4];        /* a byte as "hh:" (and a 4th byte: copied 4 at a time, overwritten next) */
     size_t used;              /* lines in buf not yet written (json_flush) */
-    char buf[1 << 16];
+    char buf[1 << 20];
 } jctx_t;
 
-#define JSON_LINE_MAX 2048    /* bytes: 3 * 64; fields: 21 * (12 + 20); the rest: names, error text and 4 numbers */
+#define JSON_LINE_MAX 2048    /* bytes: 3 * 64; fields: 21 * (12 + 20); the rest: names, error text and 4 numbers;
+                                 * and the scratch after the end: fmt_u64_room24's 24, the name's 64 */
 
 /* the lines gathered in c->buf to the output (its errors stay in the stream: ferror) */
 static void json_flush(jctx_t *c) {
@@ -117,6 +120,12 @@ static void json_init(jctx_t *c) {
         c->key[f].n = (size_t)snprintf(c->key[f].s, sizeof c->key[f].s, ", \"%s\": ", nxd_field_name((enum nxd_field)f));
     for (unsigned t = 0; t < 64; t++)
         c->name[t].n = (size_t)snprintf(c->name[t].s, sizeof c->name[t].s, ", \"name\": \"%s\", \"offset\": ", nxd_tcode_name(t));
+    for (int k = 0; k < NXF__COUNT; k++) c->rank[nxd_fields_by_name[k]] = (uint8_t)k;
+    for (unsigned b = 0; b < 256; b++) {
+        fmt_hex2(c->hex3[b], b);
+        c->hex3[b][2] = ':';
+        c->hex3[b][3] = 0;
+    }
 }
 
 /* fields printed per TCODE (the main numeric fields, as in the reference files); an ICT
@@ -131,8 +140,9 @@ static uint32_t printed_fields(const nxd_msg_t *m, bool process) {
     return m->fmask & ~hide;
 }
 
-/* one JSON line per message, formatted by hand into a line buffer (fmt_fast.h) and written
- * into the context's 64 KiB block (json_flush writes it): the same bytes as the printf calls it replaced */
+/* one JSON line per message, formatted by hand (fmt_fast.h) straight into the context's 1 MiB
+ * block (json_flush writes it to the unbuffered stream): the same bytes as the printf calls it
+ * replaced. Constant pieces are copied in fixed sizes (the block keeps JSON_LINE_MAX free). */
 static int json_msg(void *vctx, const nxd_msg_t *m) {
     jctx_t *c = vctx;
     if (m->status == NXD_TRUNCATED) { c->truncated++; return 0; }
@@ -140,10 +150,9 @@ static int json_msg(void *vctx, const nxd_msg_t *m) {
     char *line = c->buf + c->used, *p = line;
     c->n++;
     p = fmt_str(p, "{\"bytes\": \"");
-    for (uint32_t i = 0; i < m->len && i < NXD_MAX_MSG; i++) {
-        if (i) *p++ = ':';
-        p = fmt_hex2(p, m->bytes[i]);
-    }
+    uint32_t nb = m->len < NXD_MAX_MSG ? m->len : NXD_MAX_MSG;
+    for (uint32_t i = 0; i < nb; i++, p += 3) memcpy(p, c->hex3[m->bytes[i]], 4);   /* "hh:" each */
+    if (nb) p--;                              /* no ':' after the last */
     *p++ = '"';
     if (m->status == NXD_BAD) {
         c->bad++;
@@ -153,11 +162,11 @@ static int json_msg(void *vctx, const nxd_msg_t *m) {
         memcpy(p, m->error, el);
         p += el;
         p = fmt_str(p, "\", \"n\": ");
-        p = fmt_u64(p, c->n);
+        p = fmt_u64_room24(p, c->n);
         p = fmt_str(p, ", \"offset\": ");
-        p = fmt_u64(p, m->offset);
+        p = fmt_u64_room24(p, m->offset);
         p = fmt_str(p, ", \"tcode\": ");
-        p = fmt_u64(p, m->tcode);
+        p = fmt_u64_room24(p, m->tcode);
         *p++ = '}';
         *p++ = '\n';
         c->used += (size_t)(p - line);
@@ -167,25 +176,25 @@ static int json_msg(void *vctx, const nxd_msg_t *m) {
     uint32_t pm = printed_fields(m, c->process);
     p = fmt_str(p, ", \"fields\": {");
     char *open = p;                           /* the first key's ", " is left out */
-    for (int k = 0; k < NXF__COUNT && pm; k++) {
-        enum nxd_field f = nxd_fields_by_name[k];
-        if (!((pm >> f) & 1)) continue;
-        const jkey_t *ky = &c->key[f];
-        if (p == open) { memcpy(p, ky->s + 2, ky->n - 2); p += ky->n - 2; }
-        else { memcpy(p, ky->s, ky->n); p += ky->n; }
-        p = fmt_u64(p, m->f[f]);
-        pm &= ~(1u << f);
+    uint32_t byname = 0;                      /* the printed fields as places in the by-name order */
+    for (uint32_t x = pm; x; x &= x - 1) byname |= 1u << c->rank[__builtin_ctz(x)];
+    for (; byname; byname &= byname - 1) {
+        enum nxd_field f = nxd_fields_by_name[__builtin_ctz(byname)];
+        const jkey_t *ky = &c->key[f];        /* keys are at most 16 bytes (", \"ckdata0\": " is 13): copied 16 at a time */
+        if (p == open) { memcpy(p, ky->s + 2, 16); p += ky->n - 2; }
+        else { memcpy(p, ky->s, 16); p += ky->n; }
+        p = fmt_u64_room24(p, m->f[f]);
     }
     p = fmt_str(p, "}, \"n\": ");
-    p = fmt_u64(p, c->n);
+    p = fmt_u64_room24(p, c->n);
     const jkey_t *nm = &c->name[m->tcode & 63];
-    memcpy(p, nm->s, nm->n);
+    memcpy(p, nm->s, sizeof nm->s);           /* the whole 64: a fixed-size copy, then the real length */
     p += nm->n;
-    p = fmt_u64(p, m->offset);
-    if (m->has_src) { p = fmt_str(p, ", \"src\": "); p = fmt_u64(p, m->src); }
+    p = fmt_u64_room24(p, m->offset);
+    if (m->has_src) { p = fmt_str(p, ", \"src\": "); p = fmt_u64_room24(p, m->src); }
     p = fmt_str(p, ", \"tcode\": ");
-    p = fmt_u64(p, m->tcode);
-    if (m->tics_valid) { p = fmt_str(p, ", \"tics\": "); p = fmt_u64(p, m->tics); }
+    p = fmt_u64_room24(p, m->tcode);
+    if (m->tics_valid) { p = fmt_str(p, ", \"tics\": "); p = fmt_u64_room24(p, m->tics); }
     *p++ = '}';
     *p++ = '\n';
     c->used += (size_t)(p - line);
@@ -572,7 +581,8 @@ int ts_decode_main(int argc, char **argv) {
      * stream: ts_fclose_output, and main's ts_check_stdout for stdout) */
     static char stdout_buf[1 << 20];
     char *obuf = NULL;
-    if (out == stdout) setvbuf(stdout, stdout_buf, _IOFBF, sizeof stdout_buf);
+    if (!strcmp(format, "messages")) setvbuf(out, NULL, _IONBF, 0);   /* json_msg's own 1 MiB blocks go out uncopied */
+    else if (out == stdout) setvbuf(stdout, stdout_buf, _IOFBF, sizeof stdout_buf);
     else if ((obuf = malloc(1 << 20))) setvbuf(out, obuf, _IOFBF, 1 << 20);
     nxd_t d;
     nxd_init(&d, &cfg);

@@ -8,25 +8,94 @@
 #include <stdint.h>
 #include <string.h>
 
-/* "%" PRIu64: at most 20 characters (two digits a step) */
+/* the number of decimal digits of v (1..20): from its bit length, one table compare */
+static inline unsigned fmt_u64_digits(uint64_t v) {
+    static const uint64_t p10[20] = {1ull, 10ull, 100ull, 1000ull, 10000ull, 100000ull, 1000000ull, 10000000ull,
+                                     100000000ull, 1000000000ull, 10000000000ull, 100000000000ull,
+                                     1000000000000ull, 10000000000000ull, 100000000000000ull,
+                                     1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
+                                     1000000000000000000ull, 10000000000000000000ull};
+    unsigned t = ((64u - (unsigned)__builtin_clzll(v | 1)) * 1233u) >> 12;   /* floor(bits * log10 2) */
+    return t + (v >= p10[t]);
+}
+
+/* "%" PRIu64: at most 20 characters, written from the last digit back: 8 digits a step while
+ * the value needs 64 bits, then two digits a step in 32-bit arithmetic */
 static inline char *fmt_u64(char *p, uint64_t v) {
     static const char d2[] =
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
         "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
         "8081828384858687888990919293949596979899";
     if (v < 10) { *p = (char)('0' + v); return p + 1; }
-    char t[20];
-    int n = 20;
-    while (v >= 100) {
-        unsigned r = (unsigned)(v % 100);
-        v /= 100;
-        t[--n] = d2[2 * r + 1];
-        t[--n] = d2[2 * r];
+    char *e = p + fmt_u64_digits(v), *q = e;
+    while (v >= 100000000u) {                 /* the low 8 digits */
+        uint64_t h = v / 100000000u;
+        uint32_t lo = (uint32_t)(v - h * 100000000u);
+        for (int k = 0; k < 4; k++) {
+            uint32_t h2 = lo / 100;
+            q -= 2;
+            memcpy(q, d2 + 2 * (lo - 100 * h2), 2);
+            lo = h2;
+        }
+        v = h;
     }
-    if (v >= 10) { t[--n] = d2[2 * v + 1]; t[--n] = d2[2 * v]; }
-    else t[--n] = (char)('0' + v);
-    memcpy(p, t + n, (size_t)(20 - n));
-    return p + (20 - n);
+    uint32_t x = (uint32_t)v;
+    while (x >= 100) {
+        uint32_t h = x / 100;
+        q -= 2;
+        memcpy(q, d2 + 2 * (x - 100 * h), 2);
+        x = h;
+    }
+    if (x >= 10) memcpy(q - 2, d2 + 2 * x, 2);
+    else q[-1] = (char)('0' + x);
+    return e;
+}
+
+/* v (< 10^8) as 8 decimal digits, all 8 computed at once in one word (SWAR): split into two
+ * 4-digit halves (32-bit lanes), each into two 2-digit quarters (16-bit lanes, /100 as
+ * *10486 >> 20, exact below 10^4), each into two digits (bytes, /10 as *103 >> 10, exact
+ * below 100). Returns the digit values (0..9) with the most significant in the low byte,
+ * i.e. first in memory on a little-endian host. */
+static inline uint64_t fmt_8digits(uint32_t v) {
+    uint64_t m = (uint64_t)(v / 10000) | (uint64_t)(v % 10000) << 32;
+    uint64_t q = ((m * 10486) >> 20) & 0x0000007F0000007Full;
+    m = q | (m - q * 100) << 16;
+    q = ((m * 103) >> 10) & 0x000F000F000F000Full;
+    return q | (m - q * 10) << 8;
+}
+
+/* 8 bytes of a word at p, low byte first */
+static inline void fmt_put8(char *p, uint64_t w) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    w = __builtin_bswap64(w);
+#endif
+    memcpy(p, &w, 8);
+}
+
+/* "%" PRIu64 like fmt_u64, for hot paths with room: writes up to 24 bytes at p (the bytes
+ * after the returned end are scratch), 8 digits a step without a loop or a branch per digit */
+static inline char *fmt_u64_room24(char *p, uint64_t v) {
+    if (v < 10) { *p = (char)('0' + v); return p + 1; }
+    uint64_t d, lo = 0, mid = 0;
+    int full = 0;                             /* 8-digit groups after the first */
+    if (v >= 100000000u) {
+        lo = fmt_8digits((uint32_t)(v % 100000000u));
+        v /= 100000000u;
+        full = 1;
+        if (v >= 100000000u) {
+            mid = lo;
+            lo = fmt_8digits((uint32_t)(v % 100000000u));
+            v /= 100000000u;
+            full = 2;
+        }
+    }
+    d = fmt_8digits((uint32_t)v);             /* the leading group, without its leading zeros */
+    unsigned lz = (unsigned)__builtin_ctzll(d) >> 3;
+    fmt_put8(p, (d + 0x3030303030303030ull) >> (8 * lz));
+    p += 8 - lz;
+    if (full == 2) { fmt_put8(p, lo + 0x3030303030303030ull); p += 8; lo = mid; }
+    if (full) { fmt_put8(p, lo + 0x3030303030303030ull); p += 8; }
+    return p;
 }
 
 /* "%" PRId64: at most 20 characters */

@@ -55,6 +55,7 @@ typedef struct nxd_cfg {
 
 typedef struct nxd {
     nxd_cfg_t cfg;
+    uint64_t ts_span, ts_mask;        /* 2^tsbits (0 for 64) and its mask (nxd_init) */
     uint64_t last_time[NXD_MAX_SRC];
     uint64_t offset;          /* bytes consumed so far (nxd_decode_stream: decoded or skipped) */
     uint8_t carry[2 * NXD_MAX_MSG];       /* nxd_decode_stream: a message begun in the last piece */
@@ -78,6 +79,13 @@ int nxd_decode(nxd_t *d, const uint8_t *buf, size_t len, nxd_cb cb, void *ctx);
  * the whole trace; m->bytes is valid during the callback only. After a stop value (cb
  * returned non-zero) the stream cannot be resumed. */
 int nxd_decode_stream(nxd_t *d, const uint8_t *buf, size_t len, bool more, nxd_cb cb, void *ctx);
+/* The message that starts at b[0] (framing of this header's comment): returns its length
+ * (1..64: up to and including the first byte with MSEO 11), 0 when avail bytes end before
+ * that byte (at most 64 of them: cut off), -1 when 64 bytes hold no end (too long). *fend
+ * gets a bit per byte of the message (bit x for b[x], x below the length or the bytes
+ * looked at) set where MSEO is not 00: the ends of its variable fields. Reads only
+ * b[0..min(avail, 64)). */
+int nxd_scan_msg(const uint8_t *b, size_t avail, uint64_t *fend);
 const char *nxd_tcode_name(unsigned tcode);
 const char *nxd_field_name(enum nxd_field f);
 /* the fields in the (strcmp) order of their names: the messages JSON lists them so */

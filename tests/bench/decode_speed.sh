@@ -7,7 +7,9 @@
 # seconds, MB/s of trace and output lines (messages, records, events) per second.
 # With DQR=/path/to/dqr (SiFive's decoder, built elsewhere) the same trace is decoded by it
 # to messages (-trace) and to perf files (settings itc.perf on channel 6), and the ratios
-# are printed (docs/performance-decoder.md says how dqr was built).
+# are printed (docs/performance.md says how dqr was built). With valgrind installed, the host
+# instructions per trace byte and per message (callgrind) of the library and of the messages
+# command are printed too: the figure that does not depend on the machine's load.
 set -eu
 build=$1
 tmp=$(mktemp -d)
@@ -39,6 +41,21 @@ line() {
 # messages of the run folder (which adds the notes from its ground truth: itc.csv, trace.json)
 mkdir -p "$tmp/f"
 cp "$tmp/r/trace.rtd" "$tmp/f/bench_perf.rtd"
+# host instructions (callgrind: the same on any load), per trace byte and per message
+if command -v valgrind >/dev/null 2>&1; then
+  nmsg=$("$build/harness/decode_bench" "$tmp/r/trace.rtd" 1 messages | sed -n 's/.* \([0-9]*\) messages.*/\1/p')
+  # ir CMD...: the instructions callgrind counts for CMD
+  ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | sed -n 's/.*Collected : //p'; }
+  for what in messages perf; do
+    n=$(ir "$build/harness/decode_bench" "$tmp/r/trace.rtd" 1 "$what")
+    awk -v w="$what" -v n="$n" -v b="$bytes" -v m="$nmsg" 'BEGIN {
+      printf "library to %-8s %6.1f host instructions per trace byte, %5.0f per message (callgrind)\n", w, n / b, n / m }'
+  done
+  n=$(ir "$build/tracesim" decode -f messages -o "$tmp/ir" "$tmp/f/bench_perf.rtd")
+  awk -v n="$n" -v b="$bytes" -v m="$nmsg" 'BEGIN {
+    printf "decode -f messages   %6.1f host instructions per trace byte, %5.0f per message (callgrind, the whole command on the trace file)\n", n / b, n / m }'
+  rm -rf "$tmp/ir"
+fi
 elf=$build/firmware/bench/bench_perf.elf
 echo "tracesim decode, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1e6}') MB trace, output to a file, median of 5:"
 for f in messages csv perf timeline elements itcprint stm run-folder; do

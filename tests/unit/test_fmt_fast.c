@@ -9,6 +9,7 @@
 #include "ts_test.h"
 #include <inttypes.h>
 #include <stdio.h>
+#include <string.h>
 
 /* the values to try: edges of every digit count and width, and a pseudo-random spread */
 static uint64_t value(unsigned k) {
@@ -34,6 +35,55 @@ TS_TEST(integers_as_printf_writes_them) {
         TS_ASSERT_STR_EQ(got, want);
         snprintf(want, sizeof want, "%d", (int)(uint32_t)v);
         *fmt_i64(got, (int)(uint32_t)v) = 0;
+        TS_ASSERT_STR_EQ(got, want);
+    }
+}
+
+/* fmt_u64 counts the digits first (from the bit length) and writes 8 digits a step above
+ * 10^8: every digit-count and 8-digit border, and every bit length */
+TS_TEST(integers_at_every_digit_and_bit_border) {
+    uint64_t v[200];
+    unsigned n = 0;
+    for (uint64_t p = 1, k = 0; k < 20; k++, p *= 10) { v[n++] = p - 1; v[n++] = p; v[n++] = p + 1; }
+    for (unsigned b = 1; b < 64; b++) { v[n++] = (1ull << b) - 1; v[n++] = 1ull << b; }
+    v[n++] = UINT64_MAX;
+    v[n++] = 100000000ull * 100000000ull - 1;             /* 16 nines: two 8-digit steps */
+    for (unsigned k = 0; k < n; k++) {
+        char want[64], got[64];
+        memset(got, 'x', sizeof got);
+        snprintf(want, sizeof want, "%" PRIu64, v[k]);
+        char *e = fmt_u64(got, v[k]);
+        TS_ASSERT_EQ_U((size_t)(e - got), strlen(want));
+        TS_ASSERT_EQ_U((unsigned char)*e, 'x');           /* nothing written past the end */
+        *e = 0;
+        TS_ASSERT_STR_EQ(got, want);
+    }
+}
+
+/* the hot path's variant: the same digits, scratch only within the 24 bytes it may use */
+TS_TEST(integers_with_room_as_printf_writes_them) {
+    for (unsigned k = 0; k < 20000 + 64 * 3; k++) {
+        uint64_t v = k < 20000 ? value(k) : k % 3 == 0 ? 1ull << (k % 64) : k % 3 == 1 ? (1ull << (k % 64)) - 1 : 0;
+        if (k >= 20000 && k % 3 == 2) {                   /* every power of ten - 1, itself and + 1 */
+            uint64_t p10 = 1;
+            for (unsigned e = 0; e < (k / 3) % 20; e++) p10 *= 10;
+            v = p10 - 1 + (k / 60) % 3;
+        }
+        char want[64], got[64];
+        memset(got, 'x', sizeof got);
+        snprintf(want, sizeof want, "%" PRIu64, v);
+        char *e = fmt_u64_room24(got, v);
+        TS_ASSERT_EQ_U((size_t)(e - got), strlen(want));
+        TS_ASSERT_EQ_U((unsigned char)got[24], 'x');      /* nothing past the 24 bytes of room */
+        *e = 0;
+        TS_ASSERT_STR_EQ(got, want);
+    }
+    static const uint64_t edge[] = {9999999999999999999ull, 10000000000000000000ull, 18446744073709551615ull,
+                                    99999999ull, 100000000ull, 9999999999999999ull, 10000000000000000ull};
+    for (unsigned k = 0; k < sizeof edge / sizeof edge[0]; k++) {
+        char want[64], got[64];
+        snprintf(want, sizeof want, "%" PRIu64, edge[k]);
+        *fmt_u64_room24(got, edge[k]) = 0;
         TS_ASSERT_STR_EQ(got, want);
     }
 }
