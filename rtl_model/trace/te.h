@@ -27,6 +27,9 @@ typedef struct te_cfg {
     unsigned insn_force;    /* teInstruction forced on every teControl write that leaves it 0
                              * (run --trace-insn; 0: none). 1 (event) also forces
                              * teSyncMaxInst 0 (PC samples) and resets evControl to 0x3F */
+    bool context_force;     /* teControl bit 9 (teContext: Ownership messages on privilege
+                             * changes, te_prog.c) set on every teControl write (run
+                             * --trace-context) */
 } te_cfg_t;
 
 enum te_access { TE_OK, TE_ERR, TE_WAIT };

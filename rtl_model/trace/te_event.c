@@ -42,8 +42,8 @@
  *    retired); later events are emitted as soon as there is room again. */
 #include "te.h"
 
-enum { EV_CALL = 1u << 2, EV_INTERRUPT = 1u << 3, EV_EXCEPTION = 1u << 4 };
-enum { CK_CONTROL = 0, CK_CALL = 9, CK_EXCEPTION = 10, CK_INTERRUPT = 11, CK_PC_SAMPLE = 15 };
+enum { EV_CALL = 1u << 2, EV_INTERRUPT = 1u << 3, EV_EXCEPTION = 1u << 4, EV_CONTEXT = 1u << 5 };
+enum { CK_CONTROL = 0, CK_CALL = 9, CK_EXCEPTION = 10, CK_INTERRUPT = 11, CK_CONTEXT = 13, CK_PC_SAMPLE = 15 };
 enum { CTL_TRACE_ON = 2, CTL_TRACE_OFF = 3 };
 
 /* queues one ICT message: TCODE 35 when a full address is owed, 34 otherwise */
@@ -83,6 +83,7 @@ void te_event_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool tra
         p->sync_owed = 0;
         p->ev_full = true;
         p->ev_count = 0;
+        p->rep_priv = p->priv;
         ev_emit(t, CK_CONTROL, 1, npc, CTL_TRACE_ON);
         return;
     }
@@ -95,6 +96,10 @@ void te_event_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool tra
             ev_emit(t, irq ? CK_INTERRUPT : CK_EXCEPTION, 1, pc, cause & 0x7FFFFFFFu);
     } else if ((t->evcontrol & EV_CALL) && is_call(insn)) {
         ev_emit(t, CK_CALL, 1, pc, (pc ^ npc) >> 1);
+    }
+    if (p->priv != p->rep_priv) {               /* a trap or xRET changed the privilege */
+        p->rep_priv = p->priv;
+        if (t->evcontrol & EV_CONTEXT) ev_emit(t, CK_CONTEXT, 1, pc, (uint32_t)p->priv << 2);
     }
     if (executed) p->retired++;
     if (executed && ((t->control >> 20) & 15u) == 0 && ++p->ev_count >= TE_PC_SAMPLE_PERIOD) {

@@ -117,6 +117,8 @@ static void emit(te_t *t, te_entry_t *e) {
     }
     te_fifo_put(t, e);
     p->messages++;
+    if (e->tcode == 2) return;                  /* Ownership: no counts, no branch message */
+    if (e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29) p->sync_sent = true;
     if (e->tcode != 27 || e->code == 0) p->icnt = 0;
     if (e->tcode != 27 || e->code == 1) p->hist = 1;
     if (e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29) p->msgs_since_sync = 0;
@@ -189,10 +191,8 @@ static unsigned classify(uint32_t insn) {
     return K_OTHER;
 }
 
-void te_prog_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause) {
+static void retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause) {
     te_prog_t *p = &t->prog;
-    (void)cause;
-    if (!p->on) return;
     p->gt_start = false;
     if (p->stopping) {                          /* the store that stopped tracing */
         p->on = p->stopping = false;
@@ -243,8 +243,36 @@ void te_prog_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap
     }
 }
 
+/* BTM/HTM, after the retirement's own messages: the Ownership message (TCODE 2, PROCESS =
+ * PRV << 2: FORMAT 0, V 0, no context) when teContext is set and the privilege changed, or a
+ * sync-type message went out (N-Trace: Ownership follows every synchronising message) */
+static void ownership(te_t *t) {
+    te_prog_t *p = &t->prog;
+    bool report = (t->control & TE_C_CONTEXT) && !p->lost && !p->sync_owed &&
+                  (p->priv != p->rep_priv || p->sync_sent);
+    p->rep_priv = p->priv;      /* not reported (off, in a gap): the next sync reports it */
+    if (!report) return;
+    te_entry_t e = {.kind = TE_PROG, .tcode = 2, .data = (uint32_t)p->priv << 2};
+    emit(t, &e);
+}
+
+void te_prog_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause) {
+    te_prog_t *p = &t->prog;
+    if (!p->on) return;
+    bool was_stopping = p->stopping;
+    p->sync_sent = false;
+    retire(t, pc, insn, npc, trap, cause);
+    if (!was_stopping && p->mode != TE_INSN_EVENT) ownership(t);
+}
+
 void te_prog_pack(te_t *t, const te_entry_t *e, nx_msg_t *m, bool *full, bool *rel) {
     unsigned tsb = (t->ts.control >> 16) & 3u;
+    if (e->tcode == 2) {                                                 /* PROCESS */
+        nx_var(m, e->data);
+        *full = false;
+        *rel = (t->ts.control >> 19) & 1u;                               /* tsOwnership */
+        return;
+    }
     bool ws = e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29;
     bool ind = e->tcode == 4 || e->tcode == 28;
     if (e->tcode == 34 || e->tcode == 35) { te_event_pack(t, e, m, full, rel); return; }
