@@ -198,10 +198,14 @@ static int close_window(ctx_t *c, unsigned hart, uint64_t end_cycle) {
 /* the address a context event must carry for the change in cycle `cycle`: the trap's pc
  * (flow.csv) or the xRET's (prog_flow.csv); false if neither is known */
 static bool switch_pc(const hart_t *H, uint64_t cycle, uint32_t *pc) {
-    for (size_t k = H->cur; k < H->nev && H->ev[k].cycle <= cycle; k++)
-        if (H->ev[k].cycle == cycle && H->ev[k].kind != E_CALL) { *pc = H->ev[k].pc; return true; }
-    for (size_t k = 0; k < H->nr; k++)
-        if (H->r[k].cycle == cycle && H->r[k].xret) { *pc = H->r[k].last; return true; }
+    size_t lo = 0, hi = H->nev;                 /* both in cycle order: the first at `cycle` */
+    while (lo < hi) { size_t m = lo + (hi - lo) / 2; if (H->ev[m].cycle < cycle) lo = m + 1; else hi = m; }
+    for (size_t k = lo; k < H->nev && H->ev[k].cycle == cycle; k++)
+        if (H->ev[k].kind != E_CALL) { *pc = H->ev[k].pc; return true; }
+    lo = 0, hi = H->nr;
+    while (lo < hi) { size_t m = lo + (hi - lo) / 2; if (H->r[m].cycle < cycle) lo = m + 1; else hi = m; }
+    for (size_t k = lo; k < H->nr && H->r[k].cycle == cycle; k++)
+        if (H->r[k].xret) { *pc = H->r[k].last; return true; }
     return false;
 }
 
