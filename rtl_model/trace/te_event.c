@@ -28,8 +28,15 @@
  *    event first. The facts give no period; 256 keeps a sample's bits (~5 bytes) near 0.16
  *    bits per instruction. `run --trace-insn event` forces teSyncMaxInst 0 with the forced
  *    mode (OpenOCD's "all"), and evControl resets to 0x3F.
- *  - Trigger, watchpoint (no triggers or watchpoints are modelled) and context (the core
- *    runs in M mode only, no context register) events: never emitted.
+ *  - Context (evControl bit 5; facts 4.4: CKSRC 13, CKDF 1 required, CKDATA0 an address,
+ *    CKDATA1 the context, low 2 bits a tag, dqr: "the address of the instruction prior to
+ *    doing the context switch"): a retirement after which the hart's privilege differs from
+ *    the last one seen (a trap, an xRET) gives CKSRC 13, CKDF 1, CKDATA0 = that trap's pc
+ *    (mepc) or xRET's pc, CKDATA1 = PRV << 2 (the Ownership PROCESS layout, tag 0: V/PRV
+ *    change; dqr does not decode the mode from it), after the trap's exception/interrupt
+ *    event. The mode at trace start is not reported (the facts give event mode no sync
+ *    report).
+ *  - Trigger and watchpoint events (no triggers or watchpoints are modelled): never emitted.
  *  - The first event after trace start is the trace-on message (TCODE 35); after an overflow
  *    (Error, then the ITC sync ICT-WS Control(0,0) with the full time) the next event
  *    message is TCODE 35 with the full address, and TCODE 34 otherwise (XOR with the last

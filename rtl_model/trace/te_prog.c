@@ -55,7 +55,30 @@
  *    messages only (a SYNC with outcomes pending would break the decoder, facts 4.9).
  *  - WARL: teInstruction 1, 3, 6 and 7 read back as written (the probe "write 7, read back"
  *    answers HTM available); 2, 4 and 5 read back 0.
- * Privilege and context changes are not reported (no Ownership messages). */
+ *  - Privilege (facts 4.4: Ownership PROCESS = FORMAT[1:0], PRV[3:2], V[4], context[31:5];
+ *    1.2: bits 11:9 undescribed in v0, TCI v1's trTeContext is bit 9; 1.6 tsOwnership; 4.9:
+ *    dqr switches BTM -> HTM on Ownership). Where the facts are silent the ratified N-Trace
+ *    specification (tg-nexus-trace, "Ownership Message", "Synchronizing Messages" and its
+ *    corner cases) decides: Ownership needs the enable trTeContext, here teContext =
+ *    teControl bit 9 (reset 0; `run --trace-context` forces it); it is sent "in the event of a
+ *    trap or trap return that results in a change in privilege mode (including ECALL and
+ *    EBREAK)", after the message describing the instructions up to that trap or xRET (the
+ *    corner-case table: the branch message, then "optionally, an Ownership message describing
+ *    privilege level of new exception/interrupt handler"), so after this retirement's branch
+ *    message; and "immediately after all synchronizing messages" (9, 11, 12, 29 here), with
+ *    the current mode. PROCESS = PRV << 2: FORMAT 0 (V/PRV change) also after a sync, not
+ *    N-Trace's FORMAT 2 ("sync or scontext change"): the hart implements no scontext, and
+ *    FORMAT 2 is the software trace port's THREAD_SWITCH in this project (stm.def), which a
+ *    decoder could not tell apart; dqr takes the mode from FORMAT 0 as from 2. V is 0 (no
+ *    hypervisor). The mode comes from the core's flop after the retirement's edge
+ *    (te_prog_priv, called by the SoC). Timestamp: relative, when tsOwnership is set. An
+ *    Ownership message that finds the FIFO full is lost like a branch message (the resync's
+ *    SYNC 7 is followed by one with the mode then); in a gap changes are not reported.
+ *    teContext is off by default because dqr's BTM -> HTM switch on Ownership breaks its
+ *    decoding of our BTM traces (checked by hand: fib with teContext decodes 84 of 129500
+ *    instructions, "still has counts" at the first conditional branch; HTM traces with
+ *    Ownership decode exactly); our decoder (harness/decoder/prog_flow.c) does not switch.
+ *    Event mode: ICT Context (te_event.c). */
 #include "te.h"
 
 enum { C_ACTIVE = 1u << 0, C_ENABLE = 1u << 1, C_TRACING = 1u << 2 };
