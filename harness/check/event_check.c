@@ -41,6 +41,7 @@ typedef struct hart {
     row_t *r; size_t nr, rcap;                   /* prog_flow.csv rows */
     prow_t *p; size_t np, pcap, pcur;            /* its priv rows; the next one to match */
     uint64_t contexts;
+    bool cgap;                                   /* an Error since the last context event */
     size_t win;                                  /* rows index of the current window's start */
     size_t next_start, srow;                     /* where to look for the next start row; sample search */
     uint64_t *ws, *we; size_t nwin, wcap;        /* the windows' start and stop cycles */
@@ -185,13 +186,13 @@ static int close_window(ctx_t *c, unsigned hart, uint64_t end_cycle) {
     }
     while (H->pcur < H->np && H->p[H->pcur].cycle < end_cycle) {     /* and every privilege change */
         const prow_t *g = &H->p[H->pcur];
-        if (!H->gap)
+        if (!H->gap && !H->cgap)
             return failf(c, "events, hart %u: the trace stops tracing, but the core's change from %c to %c-mode (cycle %" PRIu64
                             ") has no context event", hart, "USHM"[g->from], "USHM"[g->to], g->cycle);
         H->lost++;
         H->pcur++;
     }
-    H->gap = false;
+    H->gap = H->cgap = false;
     return 0;
 }
 
@@ -225,7 +226,7 @@ static int context_event(ctx_t *c, unsigned hart, const nxd_msg_t *m, uint64_t a
         uint32_t pc = 0;
         bool pc_ok = !switch_pc(H, g->cycle, &pc) || pc == a;
         if (g->to == prv && pc_ok) break;
-        if (!H->gap)
+        if (!H->cgap)
             return failf(c, "events, hart %u: the context event at offset %" PRIu64 " reports a change to %c-mode at 0x%08" PRIx64
                             "; the core's next: %c to %c-mode at 0x%08x in cycle %" PRIu64, hart, m->offset, "USHM"[prv], a,
                          "USHM"[g->from], "USHM"[g->to], pc, g->cycle);
@@ -235,6 +236,7 @@ static int context_event(ctx_t *c, unsigned hart, const nxd_msg_t *m, uint64_t a
     if (check_time(c, H, m, H->p[H->pcur].cycle, "context event", a)) return 1;
     H->pcur++;
     H->contexts++;
+    H->cgap = false;
     return 0;
 }
 
@@ -247,7 +249,7 @@ static int on_msg(void *vc, const nxd_msg_t *m) {
     if (hart >= EC_HARTS) return failf(c, "events: a message of source %u, not a hart of the run", hart);
     hart_t *H = &c->h[hart];
     if (m->tcode == 8) {                                /* Error: messages lost */
-        if (H->in_win) { H->gap = true; H->gaps++; }
+        if (H->in_win) { H->gap = H->cgap = true; H->gaps++; }
         return 0;
     }
     if (m->tcode != 34 && m->tcode != 35) return 0;
@@ -383,7 +385,7 @@ int event_check_run(const char *dir, unsigned srcbits, unsigned tsbits, bool sto
         if (H->np) fprintf(out, "; %" PRIu64 " context events equal the core's privilege changes (mode and the address of the trap "
                                 "or xRET)", H->contexts);
         if (H->timed) fprintf(out, "; %" PRIu64 " timestamps = retire cycle %+" PRId64, H->timed, c.off);
-        if (H->gaps) fprintf(out, "; %" PRIu64 " gap(s) (Error messages): %" PRIu64 " call/trap event(s) lost (lost PC samples are not "
+        if (H->gaps) fprintf(out, "; %" PRIu64 " gap(s) (Error messages): %" PRIu64 " call/trap/context event(s) lost (lost PC samples are not "
                                   "counted)", H->gaps, H->lost);
         if (H->cur < H->nev) fprintf(out, "; %zu later event(s) not in the trace (it ended first)", H->nev - H->cur);
         fprintf(out, "\n");

@@ -73,7 +73,10 @@
  *    hypervisor). The mode comes from the core's flop after the retirement's edge
  *    (te_prog_priv, called by the SoC). Timestamp: relative, when tsOwnership is set. An
  *    Ownership message that finds the FIFO full is lost like a branch message (the resync's
- *    SYNC 7 is followed by one with the mode then); in a gap changes are not reported.
+ *    SYNC 7 is followed by one with the mode then); in a gap changes are not reported. The
+ *    one that follows a sync takes the FIFO's reserve if need be (as the Correlation at trace
+ *    stop does): a sync and its report go together, else a 1-entry FIFO would lose every
+ *    report and resync forever.
  *    teContext is off by default because dqr's BTM -> HTM switch on Ownership breaks its
  *    decoding of our BTM traces (checked by hand: fib with teContext decodes 84 of 129500
  *    instructions, "still has counts" at the first conditional branch; HTM traces with
@@ -276,6 +279,11 @@ static void ownership(te_t *t) {
     p->rep_priv = p->priv;      /* not reported (off, in a gap): the next sync reports it */
     if (!report) return;
     te_entry_t e = {.kind = TE_PROG, .tcode = 2, .data = (uint32_t)p->priv << 2};
+    if (p->sync_sent && t->fifo_count < t->fifo_cap) {   /* goes with its sync (the reserve) */
+        te_fifo_put(t, &e);
+        p->messages++;
+        return;
+    }
     emit(t, &e);
 }
 

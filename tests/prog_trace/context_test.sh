@@ -12,6 +12,8 @@
 #   event      the exception events (CKSRC 10) are the E ecall traps with cause 8 at the
 #              retire log's trap pcs, in order; 2E context events (CKSRC 13), alternating
 #              U, S;
+#   overflow, event_overflow  the same with a 1-entry FIFO (--itc-depth 1): messages are lost,
+#              the check passes and states the gaps (every sync is followed by the mode then);
 #   mutation   the BTM trace with the second Ownership message's PRV changed from U to M
 #              (PROCESS byte 0x01 -> 0x31): check fails naming that message;
 #   event_mutation  the event trace with the first context event to S-mode (at the address of
@@ -25,8 +27,10 @@ fail() { echo "FAIL (context $case_): $*"; exit 1; }
 ts=$b/tracesim
 elf=$b/firmware/sbi/sbi_perf_lib_1.elf
 mode=btm
-case $case_ in htm) mode=htm ;; event|event_mutation) mode=event ;; esac
-"$ts" run -q --trace-insn $mode --trace-context --trace-sram 4M --retire-log "$run.retire" -o "$run" "$elf" > /dev/null ||
+extra=()
+case $case_ in htm) mode=htm ;; event|event_mutation) mode=event ;; event_overflow) mode=event; extra=(--itc-depth 1) ;;
+  overflow) extra=(--itc-depth 1) ;; esac
+"$ts" run -q --trace-insn $mode --trace-context "${extra[@]}" --trace-sram 4M --retire-log "$run.retire" -o "$run" "$elf" > /dev/null ||
   fail "run exited $?"
 read -r s e < <(awk -F, '$2==0 && $3=="start"{s=$1} $2==0 && $3=="stop"{e=$1} END{print s, e}' "$run/prog_flow.csv")
 [ -n "$s" ] && [ -n "$e" ] || fail "prog_flow.csv has no start and stop row"
@@ -57,6 +61,14 @@ case $case_ in
     got=$(grep -E 'cksrc=13 ' "$run.elems" | sed -n 's/.* data1=0x\([0-9a-f]*\) .*/\1/p' | awk '{m = "?"; if ($1 == "0") m = "U"; else if ($1 == "4") m = "S"; else if ($1 == "c") m = "M"; printf "%s%s", (NR > 1 ? " " : ""), m}')
     [ "S $got" = "$want" ] || fail "context events: '$got', expected the changes of '$want'"
     echo "ok (context event): $E exception events (cause 8) at the ecall pcs, $((2 * E)) context events alternating U/S" ;;
+  overflow)
+    "$ts" check "$run" > "$run.check" 2>&1 || fail "check: $(tail -1 "$run.check")"
+    grep -Eq "[1-9][0-9]* report\(s\) after a sync = the mode then; [1-9][0-9]* gap\(s\)" "$run.check" || fail "check: $(tail -1 "$run.check")"
+    echo "ok (context overflow): $(grep -o '[0-9]* privilege changes.*' "$run.check")" ;;
+  event_overflow)
+    "$ts" check "$run" > "$run.check" 2>&1 || fail "check: $(tail -1 "$run.check")"
+    grep -Eq "context events equal .* [1-9][0-9]* gap\(s\)" "$run.check" || fail "check: $(grep events "$run.check")"
+    echo "ok (context event_overflow): $(grep -o '[0-9]* context events.*' "$run.check")" ;;
   mutation|event_mutation)
     if [ $case_ = mutation ]; then
       off=$("$ts" decode --format elements "$run" 2> /dev/null | awk '$4 == "PRIVILEGE" || $5 == "PRIVILEGE" {n++; if (n == 2) {print $1; exit}}')
