@@ -32,7 +32,7 @@
 enum {
     O_OUT = 1, O_MAX_CYCLES, O_RAM_SIZE, O_RAM_WAIT, O_WAVES, O_WAVES_FROM, O_WAVES_TO, O_WAVES_BY_FW, O_WAVES_ALL,
     O_WAVES_FUNC, O_WAVES_AROUND, O_HPM_COUNTERS, O_HPM_WIDTH, O_ICACHE, O_DCACHE, O_CACHE_WAYS, O_CACHE_LINE,
-    O_CACHE_MISS, O_TRACE_SRAM, O_ITC_DEPTH, O_SINK_WIDTH, O_HARTS, O_SRCBITS, O_FUNNEL, O_NO_TRACE, O_STM_TS, O_TRACE_INSN, O_TRACE_STALL,
+    O_CACHE_MISS, O_TRACE_SRAM, O_ITC_DEPTH, O_SINK_WIDTH, O_HARTS, O_SRCBITS, O_FUNNEL, O_NO_TRACE, O_STM_TS, O_TRACE_INSN, O_TRACE_STALL, O_TRACE_CONTEXT,
     O_RETIRE_LOG, O_TRACE_BUS, O_HOST_IO_LIMIT, O_SYSTEMC, O_QUIET, O_HELP, O_ELF_REFUSED
 };
 #define S TS_OPT_SUFFIX
@@ -78,6 +78,8 @@ static const ts_opt_t run_opts[] = {
      "program trace: btm, htm, htm-ret or event (teInstruction 3, 6,\n7, 1) on every encoder whenever the firmware writes teControl with\nteInstruction 0 (default: off, the firmware's value;\ndocs/program-trace.md)"},
     {O_TRACE_STALL, 0, "trace-stall", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
      "teStallEnable on every encoder whenever the firmware writes\nteControl: a full FIFO holds the hart instead of losing\nmessages (ITC stores and program trace; docs/program-trace.md)"},
+    {O_TRACE_CONTEXT, 0, "trace-context", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
+     "program trace reports privilege changes: teContext (teControl\nbit 9) set on every teControl write (Ownership messages in\nBTM/HTM; docs/program-trace.md)"},
     {O_STM_TS, 0, "stm-thread-switch", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
      "software trace port: every write to tp (x4) emits THREAD_SWITCH"},
     {O_RETIRE_LOG, 0, "retire-log", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0, "write one line per retired instruction (cycle pc insn, plus\nxN=value for a register write or mem[addr]size=value for a\nstore) and per trap"},
@@ -387,6 +389,7 @@ static int cmd_run(int argc, char **argv) {
         case O_SRCBITS: srcbits = (int)v; break;
         case O_FUNNEL: cfg.funnel = true; break;
         case O_NO_TRACE: cfg.no_trace = true; break;
+        case O_TRACE_CONTEXT: cfg.te.context_force = true; break;
         case O_TRACE_INSN:
             if (!strcmp(op.arg, "btm")) cfg.te.insn_force = TE_INSN_BTM;
             else if (!strcmp(op.arg, "htm")) cfg.te.insn_force = TE_INSN_HTM;

@@ -46,8 +46,8 @@ static const char *kind_of(uint32_t insn) {
     return "other";
 }
 
-void prog_gt_retire(prog_gt_t *g, FILE *f, unsigned hart, uint64_t cycle, enum prog_gt_phase phase, uint32_t pc,
-                    uint32_t insn, uint32_t npc, bool trap) {
+static void retire(prog_gt_t *g, FILE *f, unsigned hart, uint64_t cycle, enum prog_gt_phase phase, uint32_t pc,
+                   uint32_t insn, uint32_t npc, bool trap) {
     if (phase == PROG_GT_START) {
         row(f, cycle, hart, "start", pc, npc, 0);
         g->last = 0;
@@ -72,4 +72,16 @@ void prog_gt_retire(prog_gt_t *g, FILE *f, unsigned hart, uint64_t cycle, enum p
     if (npc == pc + size) return;
     row(f, cycle, hart, kind_of(insn), pc, npc, g->n);
     g->n = 0;
+}
+
+void prog_gt_retire(prog_gt_t *g, FILE *f, unsigned hart, uint64_t cycle, enum prog_gt_phase phase, uint32_t pc,
+                    uint32_t insn, uint32_t npc, bool trap, unsigned priv, bool ctx) {
+    retire(g, f, hart, cycle, phase, pc, insn, npc, trap);
+    if (phase == PROG_GT_START) {
+        g->priv = priv;
+        if (ctx) row(f, cycle, hart, "priv", priv, priv, 0);
+    } else if (phase == PROG_GT_RUN && priv != g->priv) {
+        if (ctx) row(f, cycle, hart, "priv", g->priv, priv, 0);
+        g->priv = priv;
+    }
 }

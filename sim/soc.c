@@ -529,10 +529,14 @@ static void prog_retire(soc_t *s, soc_hart_t *h) {
         if ((s->prog_csv = open_out(s->cfg.out_dir, "prog_flow.csv", err, sizeof err))) fputs(PROG_GT_HEADER, s->prog_csv);
         else { s->prog_csv_failed = true; soc_guest_error(s, "%s (program trace ground truth)", err); }
     }
-    if (s->prog_csv)
+    unsigned priv = *p->priv & 3u;      /* the mode after this retirement (priv_q after the edge) */
+    if (s->prog_csv) {
+        bool ctx = tp->mode == TE_INSN_EVENT ? (h->te.evcontrol >> 5) & 1u : (h->te.control & TE_C_CONTEXT) != 0;
         prog_gt_retire(&h->pgt, s->prog_csv, h->port.hart, s->cycle - 1,
                        tp->stopping ? PROG_GT_STOP : tp->gt_start ? PROG_GT_START : PROG_GT_RUN, *p->rvfi_pc,
-                       *p->rvfi_insn, npc, *p->rvfi_trap);
+                       *p->rvfi_insn, npc, *p->rvfi_trap, priv, ctx);
+    }
+    te_prog_priv(&h->te.prog, priv);
     te_prog_retire(&h->te, *p->rvfi_pc, *p->rvfi_insn, npc, *p->rvfi_trap, *p->rvfi_cause);
 }
 

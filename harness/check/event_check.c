@@ -33,11 +33,15 @@
 enum { E_CALL, E_EXC, E_IRQ };
 static const char *const ev_names[] = {"call", "exception", "interrupt"};
 typedef struct ev { uint64_t cycle; int kind; uint32_t pc, target, cause; } ev_t;
-typedef struct row { uint64_t cycle; bool start, stop; uint32_t last, next; } row_t;
+typedef struct row { uint64_t cycle; bool start, stop, xret; uint32_t last, next; } row_t;
+typedef struct prow { uint64_t cycle; unsigned from, to; } prow_t;   /* prog_flow.csv priv rows */
 
 typedef struct hart {
     ev_t *ev; size_t nev, evcap, cur;           /* the core's events in the windows */
     row_t *r; size_t nr, rcap;                   /* prog_flow.csv rows */
+    prow_t *p; size_t np, pcap, pcur;            /* its priv rows; the next one to match */
+    uint64_t contexts;
+    bool cgap;                                   /* an Error since the last context event */
     size_t win;                                  /* rows index of the current window's start */
     size_t next_start, srow;                     /* where to look for the next start row; sample search */
     uint64_t *ws, *we; size_t nwin, wcap;        /* the windows' start and stop cycles */
@@ -95,8 +99,14 @@ static int load_rows(ctx_t *c, const char *path) {
             break;
         }
         hart_t *H = &c->h[hart];
+        if (!strcmp(kind, "priv")) {            /* a privilege change (prog_gt.h) */
+            if (last > 3 || next > 3) { snprintf(c->msg, c->msglen, "%s:%u: malformed row", path, ln); rc = -1; break; }
+            if (!grow((void **)&H->p, &H->pcap, H->np, sizeof *H->p)) { snprintf(c->msg, c->msglen, "out of memory"); rc = -1; break; }
+            if (last != next) H->p[H->np++] = (prow_t){cyc, last, next};
+            continue;
+        }
         if (!grow((void **)&H->r, &H->rcap, H->nr, sizeof *H->r)) { snprintf(c->msg, c->msglen, "out of memory"); rc = -1; break; }
-        H->r[H->nr++] = (row_t){cyc, !strcmp(kind, "start"), !strcmp(kind, "stop"), last, next};
+        H->r[H->nr++] = (row_t){cyc, !strcmp(kind, "start"), !strcmp(kind, "stop"), !strcmp(kind, "xret"), last, next};
         if (!strcmp(kind, "start")) {
             size_t cap = H->wcap;
             if (!grow((void **)&H->ws, &cap, H->nwin, sizeof *H->ws) || !grow((void **)&H->we, &H->wcap, H->nwin, sizeof *H->we)) {
@@ -174,7 +184,59 @@ static int close_window(ctx_t *c, unsigned hart, uint64_t end_cycle) {
         H->lost++;
         H->cur++;
     }
-    H->gap = false;
+    while (H->pcur < H->np && H->p[H->pcur].cycle < end_cycle) {     /* and every privilege change */
+        const prow_t *g = &H->p[H->pcur];
+        if (!H->gap && !H->cgap)
+            return failf(c, "events, hart %u: the trace stops tracing, but the core's change from %c to %c-mode (cycle %" PRIu64
+                            ") has no context event", hart, "USHM"[g->from], "USHM"[g->to], g->cycle);
+        H->lost++;
+        H->pcur++;
+    }
+    H->gap = H->cgap = false;
+    return 0;
+}
+
+/* the address a context event must carry for the change in cycle `cycle`: the trap's pc
+ * (flow.csv) or the xRET's (prog_flow.csv); false if neither is known */
+static bool switch_pc(const hart_t *H, uint64_t cycle, uint32_t *pc) {
+    size_t lo = 0, hi = H->nev;                 /* both in cycle order: the first at `cycle` */
+    while (lo < hi) { size_t m = lo + (hi - lo) / 2; if (H->ev[m].cycle < cycle) lo = m + 1; else hi = m; }
+    for (size_t k = lo; k < H->nev && H->ev[k].cycle == cycle; k++)
+        if (H->ev[k].kind != E_CALL) { *pc = H->ev[k].pc; return true; }
+    lo = 0, hi = H->nr;
+    while (lo < hi) { size_t m = lo + (hi - lo) / 2; if (H->r[m].cycle < cycle) lo = m + 1; else hi = m; }
+    for (size_t k = lo; k < H->nr && H->r[k].cycle == cycle; k++)
+        if (H->r[k].xret) { *pc = H->r[k].last; return true; }
+    return false;
+}
+
+/* ICT Context (CKSRC 13, CKDF 1): the core's next privilege change, CKDATA1 = PRV << 2 */
+static int context_event(ctx_t *c, unsigned hart, const nxd_msg_t *m, uint64_t a) {
+    hart_t *H = &c->h[hart];
+    uint64_t d1 = m->f[NXF_CKDATA1];
+    unsigned prv = (unsigned)(d1 >> 2 & 3);
+    if (d1 & ~(uint64_t)0x1C)
+        return failf(c, "events, hart %u: the context event at offset %" PRIu64 " has CKDATA1 0x%" PRIx64 ", not a privilege "
+                        "report (PRV << 2)", hart, m->offset, d1);
+    for (;;) {
+        if (H->pcur >= H->np)
+            return failf(c, "events, hart %u: the context event at offset %" PRIu64 " reports a change to %c-mode; the core changed "
+                            "mode no more while tracing", hart, m->offset, "USHM"[prv]);
+        const prow_t *g = &H->p[H->pcur];
+        uint32_t pc = 0;
+        bool pc_ok = !switch_pc(H, g->cycle, &pc) || pc == a;
+        if (g->to == prv && pc_ok) break;
+        if (!H->cgap)
+            return failf(c, "events, hart %u: the context event at offset %" PRIu64 " reports a change to %c-mode at 0x%08" PRIx64
+                            "; the core's next: %c to %c-mode at 0x%08x in cycle %" PRIu64, hart, m->offset, "USHM"[prv], a,
+                         "USHM"[g->from], "USHM"[g->to], pc, g->cycle);
+        H->lost++;
+        H->pcur++;
+    }
+    if (check_time(c, H, m, H->p[H->pcur].cycle, "context event", a)) return 1;
+    H->pcur++;
+    H->contexts++;
+    H->cgap = false;
     return 0;
 }
 
@@ -187,7 +249,7 @@ static int on_msg(void *vc, const nxd_msg_t *m) {
     if (hart >= EC_HARTS) return failf(c, "events: a message of source %u, not a hart of the run", hart);
     hart_t *H = &c->h[hart];
     if (m->tcode == 8) {                                /* Error: messages lost */
-        if (H->in_win) { H->gap = true; H->gaps++; }
+        if (H->in_win) { H->gap = H->cgap = true; H->gaps++; }
         return 0;
     }
     if (m->tcode != 34 && m->tcode != 35) return 0;
@@ -239,6 +301,7 @@ static int on_msg(void *vc, const nxd_msg_t *m) {
         H->timed++;
         return 0;
     }
+    if (cksrc == 13 && m->f[NXF_CKDF] == 1) return context_event(c, hart, m, a);
     int kind = cksrc == 9 ? E_CALL : cksrc == 10 ? E_EXC : cksrc == 11 ? E_IRQ : -1;
     if (kind < 0) return failf(c, "events, hart %u: CKSRC %u at offset %" PRIu64 " is not an event the encoder reports", hart, cksrc, m->offset);
     uint64_t d1 = m->f[NXF_CKDATA1];
@@ -319,14 +382,16 @@ int event_check_run(const char *dir, unsigned srcbits, unsigned tsbits, bool sto
                      "(flow.csv) in order with their addresses, targets and causes; %" PRIu64 " PC samples inside what the core "
                      "retired in their cycle; %zu trace start(s) at the core's first traced pc, %zu stop(s)",
                 h, H->n[E_CALL], H->n[E_EXC], H->n[E_IRQ], H->samples, H->wins_seen, H->stops);
+        if (H->np) fprintf(out, "; %" PRIu64 " context events equal the core's privilege changes (mode and the address of the trap "
+                                "or xRET)", H->contexts);
         if (H->timed) fprintf(out, "; %" PRIu64 " timestamps = retire cycle %+" PRId64, H->timed, c.off);
-        if (H->gaps) fprintf(out, "; %" PRIu64 " gap(s) (Error messages): %" PRIu64 " call/trap event(s) lost (lost PC samples are not "
+        if (H->gaps) fprintf(out, "; %" PRIu64 " gap(s) (Error messages): %" PRIu64 " call/trap/context event(s) lost (lost PC samples are not "
                                   "counted)", H->gaps, H->lost);
         if (H->cur < H->nev) fprintf(out, "; %zu later event(s) not in the trace (it ended first)", H->nev - H->cur);
         fprintf(out, "\n");
     }
 out:
-    for (unsigned h = 0; h < EC_HARTS; h++) { free(c.h[h].ev); free(c.h[h].r); free(c.h[h].ws); free(c.h[h].we); }
+    for (unsigned h = 0; h < EC_HARTS; h++) { free(c.h[h].ev); free(c.h[h].r); free(c.h[h].p); free(c.h[h].ws); free(c.h[h].we); }
     free(trace);
     return rc;
 }

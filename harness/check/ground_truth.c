@@ -101,7 +101,28 @@ typedef struct ck {
     stm_hart_t stm[NH];       /* stm.csv */
     size_t stm_rows;          /* rows of every status */
     size_t in_trace[NH], stm_in_trace[NH];   /* wrapped buffer: messages in the trace */
+    bool prog_own[NH];        /* prog_flow.csv has priv rows: the encoder reported privilege
+                               * (Ownership, PROCESS = PRV << 2, checked by prog_check.c) */
 } ck_t;
+
+/* harts whose program trace reported privilege changes (prog_flow.csv priv rows) */
+static void load_prog_own(ck_t *c, const char *dir) {
+    char path[4200], line[256];
+    snprintf(path, sizeof path, "%s/prog_flow.csv", dir);
+    FILE *f = fopen(path, "r");
+    if (!f) return;
+    unsigned hart;
+    while (fgets(line, sizeof line, f))
+        if (sscanf(line, "%*u,%u,priv,", &hart) == 1 && strstr(line, ",priv,") && hart < NH) c->prog_own[hart] = true;
+    fclose(f);
+}
+
+/* an Ownership message of program trace, not an ITC store: FORMAT 0, no context, from a hart
+ * whose encoder reported privilege (an ITC store of such a value to stimulus 15/31 in the same
+ * run would be taken for one: docs/program-trace.md) */
+static bool prog_ownership(const ck_t *c, const nxd_msg_t *m) {
+    return m->status == NXD_OK && m->tcode == 2 && c->prog_own[m->src % NH] && !(m->f[NXF_PROCESS] & ~(uint64_t)0x1C);
+}
 
 /* hart h's traced row i of itc.csv (i at or after the last one asked for), or NULL */
 static const store_t *itc_at(ck_t *c, unsigned h, size_t i) {
@@ -156,6 +177,7 @@ static int stm_event(const ck_t *c, const nxd_msg_t *m, ts_stm_ev_t *ev, const c
 /* counts the ITC stores (Data Acquisition, Ownership) and software events of each source */
 static int count_store(void *vctx, const nxd_msg_t *m) {
     ck_t *c = vctx;
+    if (prog_ownership(c, m)) return 0;
     ts_stm_ev_t ev;
     const char *why;
     int k = stm_event(c, m, &ev, &why);
@@ -248,7 +270,7 @@ static int on_msg(void *vctx, const nxd_msg_t *m) {
         for (unsigned k = 0; k < NH; k++)
             if (k == m->src % NH || !m->has_src) c->stm[k].errs_since++;
     }
-    if (m->tcode != 7 && m->tcode != 2) return 0;
+    if ((m->tcode != 7 && m->tcode != 2) || prog_ownership(c, m)) return 0;
     unsigned h = m->src;
     char pre[24] = "";
     if (c->multi) snprintf(pre, sizeof pre, "hart %u: ", h);
@@ -531,6 +553,7 @@ int ts_check_main(int argc, char **argv) {
     bool oom = false;
     char serr[4400];
     c.dir = dir;
+    load_prog_own(&c, dir);
     if (stm_load(&c, dir, serr, sizeof serr)) {
         fprintf(stderr, "tracesim: check: %s\n", serr);
         free(json); if (csv) fclose(csv); free(line);

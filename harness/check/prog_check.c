@@ -36,9 +36,18 @@ typedef struct gt_row {
 enum { K_START, K_BRANCH, K_JUMP, K_INDIRECT, K_XRET, K_TRAP, K_STOP };
 static const char *const kind_names[] = {"start", "branch", "jump", "indirect", "xret", "trap", "stop"};
 
+/* a priv row of prog_flow.csv: the mode went from `from` to `to` (from == to: the mode
+ * tracing started in, right after a start row) */
+typedef struct priv_row { uint64_t cycle; unsigned from, to; } priv_row_t;
+
 typedef struct hart_st {
     gt_row_t *r;
     size_t n, cap, cur;       /* rows, the next one to match */
+    priv_row_t *p;
+    size_t np, pcap, pcur;    /* priv rows, the next one to match */
+    unsigned prv;             /* the mode the privilege reports have reached */
+    bool prev_sync, after_sync, ctx_gap;   /* message order, for the Ownership after a sync */
+    uint64_t own_changes, own_syncs, own_timed;
     bool in_stretch, partial; /* partial: resynchronised inside the row at cur */
     bool have_prev;
     uint64_t prev_pc, prev_size, cnt, prev_time;
@@ -124,10 +133,66 @@ static int end_stretch(pc_ctx_t *c, unsigned hart, bool stopped) {
     return 0;
 }
 
+static const char *prv_name(unsigned p) { return p == 0 ? "U" : p == 1 ? "S" : p == 3 ? "M" : "?"; }
+
+/* an Ownership message (FORMAT 0) of program trace: right after a sync-type message it reports
+ * the current mode (the start row's priv row at trace start; after a gap the mode after every
+ * change before the resync point); otherwise it is the core's next privilege change, with its
+ * time = the change's retire cycle + the run's constant */
+static int ownership(pc_ctx_t *c, unsigned hart, const pf_elem_t *e) {
+    hart_st_t *H = &c->h[hart];
+    unsigned prv = e->u.ctx.prv;
+    if (H->after_sync) {
+        if (H->pcur < H->np && H->p[H->pcur].from == H->p[H->pcur].to && H->p[H->pcur].to == prv) {
+            H->prv = prv;                   /* trace start */
+            H->pcur++;
+        } else {
+            if (H->ctx_gap && H->cur) {     /* resync: the changes before it were lost */
+                uint64_t before = H->r[H->cur - 1].cycle;
+                while (H->pcur < H->np && H->p[H->pcur].cycle <= before) H->prv = H->p[H->pcur++].to;
+            }
+            if (prv != H->prv)
+                return failf(c, "privilege, hart %u: the Ownership message after the sync at offset %" PRIu64 " says %s-mode, the "
+                                "core was in %s-mode", hart, e->offset, prv_name(prv), prv_name(H->prv));
+        }
+        H->ctx_gap = false;
+        H->own_syncs++;
+        return 0;
+    }
+    while (H->pcur < H->np && H->p[H->pcur].from == H->p[H->pcur].to) H->pcur++;   /* a start the trace lost */
+    if (H->pcur >= H->np)
+        return failf(c, "privilege, hart %u: the Ownership message at offset %" PRIu64 " reports a change to %s-mode; the core "
+                        "changed mode no more while tracing", hart, e->offset, prv_name(prv));
+    const priv_row_t *g = &H->p[H->pcur];
+    if (g->to != prv)
+        return failf(c, "privilege, hart %u: the Ownership message at offset %" PRIu64 " reports a change to %s-mode; the core's "
+                        "next change: %s to %s-mode in cycle %" PRIu64, hart, e->offset, prv_name(prv), prv_name(g->from),
+                     prv_name(g->to), g->cycle);
+    if (e->has_time) {
+        int64_t o = (int64_t)(e->time - g->cycle);
+        if (!c->have_off) { c->off = o; c->have_off = true; }
+        else if (o != c->off)
+            return failf(c, "privilege, hart %u: the Ownership message at offset %" PRIu64 " (%s to %s-mode) has time %" PRIu64
+                            ", the change's retire cycle is %" PRIu64 " (time - cycle %+" PRId64 ", the run's constant %+" PRId64 ")",
+                         hart, e->offset, prv_name(g->from), prv_name(g->to), e->time, g->cycle, o, c->off);
+        H->own_timed++;
+    }
+    H->prv = prv;
+    H->pcur++;
+    H->own_changes++;
+    return 0;
+}
+
 static int on_elem(void *vc, const pf_elem_t *e) {
     pc_ctx_t *c = vc;
     if (e->src >= PC_HARTS) return failf(c, "program flow: a message of source %u, not a hart of the run", e->src);
     hart_st_t *H = &c->h[e->src];
+    if (e->type == PF_ELEM_PE_CONTEXT) {
+        /* FORMAT 0 without context: the encoder's privilege reports (FORMAT 2 is the software
+         * trace port's THREAD_SWITCH, checked with the stores) */
+        if ((e->u.ctx.process & 3) || e->u.ctx.context) return 0;
+        return ownership(c, e->src, e);
+    }
     if (e->type == PF_ELEM_TRACE_ON) {
         if (end_stretch(c, e->src, false)) return 1;
         H->in_stretch = true;
@@ -155,7 +220,7 @@ static int on_elem(void *vc, const pf_elem_t *e) {
                         "never reached while tracing after its row %zu", e->src, e->u.on.addr, e->offset, H->cur);
     }
     if (e->type == PF_ELEM_NO_SYNC) {
-        if (e->u.nosync.reason == PF_NOSYNC_LOST) H->gaps++;
+        if (e->u.nosync.reason == PF_NOSYNC_LOST) { H->gaps++; H->ctx_gap = true; }
         return end_stretch(c, e->src, e->u.nosync.reason == PF_NOSYNC_STOPPED);
     }
     if (e->type == PF_ELEM_ADDR_NACC)
@@ -184,6 +249,11 @@ static void on_insn(void *vc, const pf_insn_t *i) {
 typedef struct feed { pf_t *pf; pc_ctx_t *c; } feed_t;
 static int feed_msg(void *vf, const nxd_msg_t *m) {
     feed_t *f = vf;
+    if (m->status == NXD_OK) {          /* is the message right after a sync-type one */
+        hart_st_t *H = &f->c->h[(m->has_src ? m->src : 0) % PC_HARTS];
+        H->after_sync = H->prev_sync;
+        H->prev_sync = m->tcode == 9 || m->tcode == 11 || m->tcode == 12 || m->tcode == 29;
+    }
     int rc = pf_from_msg(f->pf, m);
     return rc || f->c->failed;
 }
@@ -205,10 +275,24 @@ static int load_gt(pc_ctx_t *c, const char *path, char *msg, size_t msglen) {
         unsigned hart, last, next;
         char kind[16];
         int k = -1;
-        if (sscanf(line, "%llu,%u,%15[a-z],0x%x,0x%x,%llu", &cyc, &hart, kind, &last, &next, &n) == 6)
+        bool priv = false;
+        if (sscanf(line, "%llu,%u,%15[a-z],0x%x,0x%x,%llu", &cyc, &hart, kind, &last, &next, &n) == 6) {
             for (int j = 0; j <= K_STOP; j++) if (!strcmp(kind, kind_names[j])) k = j;
-        if (k < 0 || hart >= PC_HARTS) { snprintf(msg, msglen, "%s:%u: malformed row", path, ln); rc = -1; break; }
+            priv = !strcmp(kind, "priv") && last < 4 && next < 4;
+        }
+        if ((k < 0 && !priv) || hart >= PC_HARTS) { snprintf(msg, msglen, "%s:%u: malformed row", path, ln); rc = -1; break; }
         hart_st_t *H = &c->h[hart];
+        if (priv) {
+            if (H->np == H->pcap) {
+                size_t cap = H->pcap ? 2 * H->pcap : 256;
+                priv_row_t *p = realloc(H->p, cap * sizeof *p);
+                if (!p) { snprintf(msg, msglen, "out of memory reading %s", path); rc = -1; break; }
+                H->p = p;
+                H->pcap = cap;
+            }
+            H->p[H->np++] = (priv_row_t){cyc, last, next};
+            continue;
+        }
         if (k == K_TRAP && n == 0 && H->n && H->r[H->n - 1].kind != K_START && H->r[H->n - 1].kind != K_STOP) {
             H->r[H->n - 1].next = next;                  /* the trap came before `next` executed */
             H->r[H->n - 1].merged = true;
@@ -278,12 +362,35 @@ int prog_check_run(const char *dir, const char *elf, unsigned srcbits, unsigned 
                      "core retired (%" PRIu64 " rows: every taken branch, jump, trap and return, and each trace stop)", h, H->insns,
                 H->stretches, H->rows_ok);
         if (H->timed) fprintf(out, "; %" PRIu64 " message timestamps = retire cycle %+" PRId64, H->timed, c.off);
+        if (H->np) {
+            /* every change the core made while its reported flow ran must have been reported */
+            uint64_t upto = H->cur ? H->r[H->cur - 1].cycle : 0;
+            size_t missed = 0, later = 0;
+            for (size_t k = H->pcur; k < H->np; k++)
+                if (H->p[k].from != H->p[k].to) {
+                    if (H->p[k].cycle <= upto) missed++;
+                    else later++;
+                }
+            if (missed && !H->gaps) {
+                const priv_row_t *g = &H->p[H->pcur];
+                while (g->from == g->to) g++;
+                snprintf(msg, msglen, "privilege, hart %u: the core changed from %s to %s-mode in cycle %" PRIu64 ", the trace has no "
+                                      "Ownership message for it (%zu change(s) missing)", h, prv_name(g->from), prv_name(g->to),
+                         g->cycle, missed);
+                rc = 1;
+                goto out;
+            }
+            fprintf(out, "; %" PRIu64 " privilege changes (Ownership) equal the core's in order", H->own_changes);
+            if (H->own_timed) fprintf(out, " (%" PRIu64 " timestamps = retire cycle %+" PRId64 ")", H->own_timed, c.off);
+            fprintf(out, ", %" PRIu64 " report(s) after a sync = the mode then", H->own_syncs);
+            if (later) fprintf(out, ", %zu later change(s) not in the trace", later);
+        }
         if (H->gaps) fprintf(out, "; %" PRIu64 " gap(s): messages lost, resynchronised at the next sync", H->gaps);
         if (left) fprintf(out, "; %zu later jumps were not in the trace (it ended first)", left);
         fprintf(out, "\n");
     }
 out:
-    for (unsigned h = 0; h < PC_HARTS; h++) free(c.h[h].r);
+    for (unsigned h = 0; h < PC_HARTS; h++) { free(c.h[h].r); free(c.h[h].p); }
     free(trace);
     pf_image_free(&img);
     return rc;

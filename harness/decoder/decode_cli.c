@@ -362,6 +362,9 @@ static int print_elem(void *vctx, const ts_elem_t *e) {
                 e->u.sw.size, (int)(2 * e->u.sw.size), e->u.sw.value);
         break;
     case TS_ELEM_OWNERSHIP: fprintf(o, " process=0x%08" PRIx64, e->u.own.process); break;
+    case TS_ELEM_PRIVILEGE:
+        fprintf(o, " prv=%c v=%u", "USHM"[e->u.own.process >> 2 & 3], (unsigned)(e->u.own.process >> 4 & 1));
+        break;
     case TS_ELEM_STM:
         fprintf(o, " %s id=0x%04x%s%s value=0x%08" PRIx64, e->u.stm.group, e->u.stm.id, e->u.stm.event ? " " : "",
                 e->u.stm.event ? e->u.stm.event : "", e->u.stm.value);

@@ -5,7 +5,8 @@
 const char *ts_elem_name(enum ts_elem_type t) {
     static const char *const n[] = {"NO_SYNC", "TRACE_ON", "TRACE_OFF", "TIMESTAMP", "SWTRACE",
                                     "OWNERSHIP", "OVERFLOW", "RESOURCE_FULL", "SYNC", "BRANCH",
-                                    "CORRELATION", "ICT_EVENT", "CORRUPT", "TRUNCATED", "EOT", "STM"};
+                                    "CORRELATION", "ICT_EVENT", "CORRUPT", "TRUNCATED", "EOT", "STM",
+                                    "PRIVILEGE"};
     return (unsigned)t < sizeof n / sizeof n[0] ? n[t] : "?";
 }
 
@@ -83,6 +84,13 @@ int ts_elem_from_msg(void *vs, const nxd_msg_t *m) {
         }
     }
     const uint64_t *f = m->f;
+    unsigned t = m->tcode;
+    if (t == 3 || t == 4 || t == 9 || t == 11 || t == 12 || t == 27 || t == 28 || t == 29 || t == 33) s->prog[src] = true;
+    if (t == 2 && s->prog[src] && !(f[NXF_PROCESS] & ~(uint64_t)0x1C)) {
+        e.type = TS_ELEM_PRIVILEGE;
+        e.u.own.process = f[NXF_PROCESS];
+        return emit(s, &e);
+    }
     ts_stm_ev_t ev;
     const char *why = NULL;
     int stm = ts_stm_from_msg(m, &ev, &why);

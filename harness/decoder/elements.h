@@ -30,6 +30,10 @@ enum ts_elem_type {
     TS_ELEM_TRUNCATED,      /* a message cut off by the end of the trace */
     TS_ELEM_EOT,            /* end of trace */
     TS_ELEM_STM,            /* software trace port event (docs/firmware/software-trace.md) */
+    TS_ELEM_PRIVILEGE,      /* program trace's privilege report: an Ownership message with
+                             * FORMAT 0 and no context (PROCESS = V << 4 | PRV << 2) from a
+                             * source with program trace (a sync, branch, RESOURCE FULL or
+                             * Correlation seen); u.own.process. Not an ITC store. */
 };
 
 /* A software trace port event (rtl_model/regs/stm.def): a Data Acquisition message with
@@ -80,7 +84,7 @@ typedef int (*ts_elem_cb)(void *ctx, const ts_elem_t *e);
 typedef struct ts_elem_stage {
     ts_elem_cb cb;
     void *ctx;
-    bool synced[NXD_MAX_SRC], seen[NXD_MAX_SRC];
+    bool synced[NXD_MAX_SRC], seen[NXD_MAX_SRC], prog[NXD_MAX_SRC];
     uint64_t addr[NXD_MAX_SRC];
 } ts_elem_stage_t;
 

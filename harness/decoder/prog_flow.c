@@ -420,7 +420,7 @@ int pf_from_msg(void *vp, const nxd_msg_t *m) {
     if (has_counts(t) || ictws_addr) { s->prog = true; p->prog = true; }
     bool first = !s->seen && s->prog;
     if (s->prog) s->seen = true;
-    if (t == 2 || t == 27 || t == 28 || t == 29 || (t == 33 && m->f[NXF_CDF] == 1)) s->htm = true;
+    if (t == 27 || t == 28 || t == 29 || (t == 33 && m->f[NXF_CDF] == 1)) s->htm = true;
     int rc = 0;
     uint64_t a = 0;
     if (!s->synced) {
@@ -465,9 +465,10 @@ int pf_from_msg(void *vp, const nxd_msg_t *m) {
         }
     } else
         msg_addr(s, m, &a);                                     /* ICT addresses */
-    if (!rc && t == 2 && s->prog) {
+    bool ict_ctx = (t == 34 || t == 35) && m->f[NXF_CKSRC] == 13 && (m->fmask & 1u << NXF_CKDATA1);
+    if (!rc && (t == 2 || ict_ctx) && s->prog) {
         rc = flush_other(p, s, c.src);
-        uint64_t pr = m->f[NXF_PROCESS];
+        uint64_t pr = t == 2 ? m->f[NXF_PROCESS] : m->f[NXF_CKDATA1];   /* ICT Context: the same layout */
         pf_elem_t e = {.type = PF_ELEM_PE_CONTEXT};
         e.u.ctx.process = pr;
         e.u.ctx.prv = (unsigned)(pr >> 2 & 3);

@@ -26,8 +26,9 @@
  *    then replaces the popped one);
  *  - after a message's counts are used, its address (F-ADDR, or U-ADDR XOR the source's
  *    last address) becomes the next pc; B-TYPE 1..3 on it is an exception / interrupt;
- *  - the trace type starts as BTM and becomes HTM on Ownership, RESOURCE FULL, TCODE 28/29
- *    or a CDF=1 Correlation; counts that a sync message brings while not synchronised are
+ *  - the trace type starts as BTM and becomes HTM on RESOURCE FULL, TCODE 28/29 or a CDF=1
+ *    Correlation (dqr also switches on Ownership; here an Ownership message does not, since
+ *    our encoder reports privilege changes in BTM too: rtl_model/trace/te_prog.c); counts that a sync message brings while not synchronised are
  *    dropped; Correlation ends the run until the next sync; an Error message, or a corrupt
  *    message, loses the sync of every source.
  * A source's elements are reported from its first program-trace message (TCODE 3, 4, 9, 11,
@@ -71,7 +72,7 @@ enum pf_elem_type {
     PF_ELEM_TRACE_ON,       /* flow starts at a sync: u.on.reason (SYNC code), u.on.addr */
     PF_ELEM_INSTR_RANGE,    /* instructions [start, end) ran: u.range */
     PF_ELEM_EXCEPTION,      /* exception / interrupt (B-TYPE 1..3): u.exc */
-    PF_ELEM_PE_CONTEXT,     /* Ownership: u.ctx */
+    PF_ELEM_PE_CONTEXT,     /* Ownership, or ICT Context (CKSRC 13; CKDATA1 as PROCESS): u.ctx */
     PF_ELEM_TIMESTAMP,      /* a message carried a (reconstructed) time: the element's time */
     PF_ELEM_ADDR_NACC,      /* code at u.nacc.addr is not in the image */
     PF_ELEM_EO_TRACE,       /* end of the trace */

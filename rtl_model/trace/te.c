@@ -47,10 +47,11 @@ enum {
     C_ACTIVE = 1u << 0, C_ENABLE = 1u << 1, C_TRACING = 1u << 2, C_EMPTY = 1u << 3,
     C_INSTRUMENTATION_SHIFT = 7, C_STALL_OR_OVERFLOW = 1u << 12, C_STALL_ENABLE = 1u << 13,
     C_STOP_ON_WRAP = 1u << 14, C_INHIBIT_SRC = 1u << 15, C_SINK_ERROR = 1u << 27,
-    C_SINK_SHIFT = 28,
-    /* bits kept as written: active, enable, tracing, instrumentation, stall enable,
-     * stop-on-wrap, inhibit SRC, sync counters (the rest are status, WARL or actions) */
-    C_WRITABLE = 0x00FFE187u,
+    C_SINK_SHIFT = 28, C_CONTEXT = TE_C_CONTEXT,
+    /* bits kept as written: active, enable, tracing, instrumentation, teContext (bit 9, TCI
+     * v1's trTeContext: Ownership messages in BTM/HTM, te_prog.c), stall enable, stop-on-wrap,
+     * inhibit SRC, sync counters (the rest are status, WARL or actions) */
+    C_WRITABLE = 0x00FFE387u,
 };
 enum { SINK_DEFAULT = 0, SINK_CODE_SRAM = 4, SINK_CODE_SBA = 7, SINK_CODE_FUNNEL = 8 };
 
@@ -100,7 +101,7 @@ void te_reset(te_t *t) {
     t->have_last_ts = false;
     t->last_ts = 0;
     t->stalled = false;
-    t->prog = (te_prog_t){.force = t->cfg.insn_force};
+    t->prog = (te_prog_t){.force = t->cfg.insn_force, .priv = 3, .rep_priv = 3};
 }
 
 void te_set_ts_master(te_t *t, const tsunit_t *master) {
@@ -357,6 +358,7 @@ static void write_control(te_t *t, uint32_t v) {
     uint32_t nv = (v & C_WRITABLE & ~(0xFu << C_SINK_SHIFT)) | keep | sink << C_SINK_SHIFT |
                   te_prog_warl(&t->prog, (v >> 4) & 7u) << 4;
     if (!((v >> 4) & 7u) && t->prog.force == TE_INSN_EVENT) nv &= ~(0xFu << 20);   /* forced: PC samples on */
+    if (t->cfg.context_force) nv |= C_CONTEXT;                     /* run --trace-context */
     t->control = nv;
     bool prog_was = t->prog.on;
     te_prog_control(t, old, nv);           /* program trace: start (sync owed) or stop */

@@ -28,6 +28,9 @@ typedef struct te_cfg {
                              * (run --trace-insn; 0: none). 1 (event) also forces
                              * teSyncMaxInst 0 (PC samples) and resets evControl to 0x3F */
     bool stall_force;       /* teStallEnable set on every teControl write (run --trace-stall) */
+    bool context_force;     /* teControl bit 9 (teContext: Ownership messages on privilege
+                             * changes, te_prog.c) set on every teControl write (run
+                             * --trace-context) */
 } te_cfg_t;
 
 enum te_access { TE_OK, TE_ERR, TE_WAIT };

@@ -28,8 +28,15 @@
  *    event first. The facts give no period; 256 keeps a sample's bits (~5 bytes) near 0.16
  *    bits per instruction. `run --trace-insn event` forces teSyncMaxInst 0 with the forced
  *    mode (OpenOCD's "all"), and evControl resets to 0x3F.
- *  - Trigger, watchpoint (no triggers or watchpoints are modelled) and context (the core
- *    runs in M mode only, no context register) events: never emitted.
+ *  - Context (evControl bit 5; facts 4.4: CKSRC 13, CKDF 1 required, CKDATA0 an address,
+ *    CKDATA1 the context, low 2 bits a tag, dqr: "the address of the instruction prior to
+ *    doing the context switch"): a retirement after which the hart's privilege differs from
+ *    the last one seen (a trap, an xRET) gives CKSRC 13, CKDF 1, CKDATA0 = that trap's pc
+ *    (mepc) or xRET's pc, CKDATA1 = PRV << 2 (the Ownership PROCESS layout, tag 0: V/PRV
+ *    change; dqr does not decode the mode from it), after the trap's exception/interrupt
+ *    event. The mode at trace start is not reported (the facts give event mode no sync
+ *    report).
+ *  - Trigger and watchpoint events (no triggers or watchpoints are modelled): never emitted.
  *  - The first event after trace start is the trace-on message (TCODE 35); after an overflow
  *    (Error, then the ITC sync ICT-WS Control(0,0) with the full time) the next event
  *    message is TCODE 35 with the full address, and TCODE 34 otherwise (XOR with the last
@@ -44,8 +51,8 @@
  *    as soon as there is room again. */
 #include "te.h"
 
-enum { EV_CALL = 1u << 2, EV_INTERRUPT = 1u << 3, EV_EXCEPTION = 1u << 4 };
-enum { CK_CONTROL = 0, CK_CALL = 9, CK_EXCEPTION = 10, CK_INTERRUPT = 11, CK_PC_SAMPLE = 15 };
+enum { EV_CALL = 1u << 2, EV_INTERRUPT = 1u << 3, EV_EXCEPTION = 1u << 4, EV_CONTEXT = 1u << 5 };
+enum { CK_CONTROL = 0, CK_CALL = 9, CK_EXCEPTION = 10, CK_INTERRUPT = 11, CK_CONTEXT = 13, CK_PC_SAMPLE = 15 };
 enum { CTL_TRACE_ON = 2, CTL_TRACE_OFF = 3 };
 
 /* queues one ICT message: TCODE 35 when a full address is owed, 34 otherwise */
@@ -85,6 +92,7 @@ void te_event_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool tra
         p->sync_owed = 0;
         p->ev_full = true;
         p->ev_count = 0;
+        p->rep_priv = p->priv;
         ev_emit(t, CK_CONTROL, 1, npc, CTL_TRACE_ON);
         return;
     }
@@ -97,6 +105,10 @@ void te_event_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool tra
             ev_emit(t, irq ? CK_INTERRUPT : CK_EXCEPTION, 1, pc, cause & 0x7FFFFFFFu);
     } else if ((t->evcontrol & EV_CALL) && is_call(insn)) {
         ev_emit(t, CK_CALL, 1, pc, (pc ^ npc) >> 1);
+    }
+    if (p->priv != p->rep_priv) {               /* a trap or xRET changed the privilege */
+        p->rep_priv = p->priv;
+        if (t->evcontrol & EV_CONTEXT) ev_emit(t, CK_CONTEXT, 1, pc, (uint32_t)p->priv << 2);
     }
     if (executed) p->retired++;
     if (executed && ((t->control >> 20) & 15u) == 0 && ++p->ev_count >= TE_PC_SAMPLE_PERIOD) {

@@ -63,7 +63,33 @@
  *    messages only (a SYNC with outcomes pending would break the decoder, facts 4.9).
  *  - WARL: teInstruction 1, 3, 6 and 7 read back as written (the probe "write 7, read back"
  *    answers HTM available); 2, 4 and 5 read back 0.
- * Privilege and context changes are not reported (no Ownership messages). */
+ *  - Privilege (facts 4.4: Ownership PROCESS = FORMAT[1:0], PRV[3:2], V[4], context[31:5];
+ *    1.2: bits 11:9 undescribed in v0, TCI v1's trTeContext is bit 9; 1.6 tsOwnership; 4.9:
+ *    dqr switches BTM -> HTM on Ownership). Where the facts are silent the ratified N-Trace
+ *    specification (tg-nexus-trace, "Ownership Message", "Synchronizing Messages" and its
+ *    corner cases) decides: Ownership needs the enable trTeContext, here teContext =
+ *    teControl bit 9 (reset 0; `run --trace-context` forces it); it is sent "in the event of a
+ *    trap or trap return that results in a change in privilege mode (including ECALL and
+ *    EBREAK)", after the message describing the instructions up to that trap or xRET (the
+ *    corner-case table: the branch message, then "optionally, an Ownership message describing
+ *    privilege level of new exception/interrupt handler"), so after this retirement's branch
+ *    message; and "immediately after all synchronizing messages" (9, 11, 12, 29 here), with
+ *    the current mode. PROCESS = PRV << 2: FORMAT 0 (V/PRV change) also after a sync, not
+ *    N-Trace's FORMAT 2 ("sync or scontext change"): the hart implements no scontext, and
+ *    FORMAT 2 is the software trace port's THREAD_SWITCH in this project (stm.def), which a
+ *    decoder could not tell apart; dqr takes the mode from FORMAT 0 as from 2. V is 0 (no
+ *    hypervisor). The mode comes from the core's flop after the retirement's edge
+ *    (te_prog_priv, called by the SoC). Timestamp: relative, when tsOwnership is set. An
+ *    Ownership message that finds the FIFO full is lost like a branch message (the resync's
+ *    SYNC 7 is followed by one with the mode then); in a gap changes are not reported. The
+ *    one that follows a sync takes the FIFO's reserve if need be (as the Correlation at trace
+ *    stop does): a sync and its report go together, else a 1-entry FIFO would lose every
+ *    report and resync forever.
+ *    teContext is off by default because dqr's BTM -> HTM switch on Ownership breaks its
+ *    decoding of our BTM traces (checked by hand: fib with teContext decodes 84 of 129500
+ *    instructions, "still has counts" at the first conditional branch; HTM traces with
+ *    Ownership decode exactly); our decoder (harness/decoder/prog_flow.c) does not switch.
+ *    Event mode: ICT Context (te_event.c). */
 #include "te.h"
 
 enum { C_ACTIVE = 1u << 0, C_ENABLE = 1u << 1, C_TRACING = 1u << 2 };
@@ -133,6 +159,8 @@ static void emit(te_t *t, te_entry_t *e) {
     }
     te_fifo_put(t, e);
     p->messages++;
+    if (e->tcode == 2) return;                  /* Ownership: no counts, no branch message */
+    if (e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29) p->sync_sent = true;
     if (e->tcode != 27 || e->code == 0) p->icnt = 0;
     if (e->tcode != 27 || e->code == 1) p->hist = 1;
     if (e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29) p->msgs_since_sync = 0;
@@ -205,10 +233,8 @@ static unsigned classify(uint32_t insn) {
     return K_OTHER;
 }
 
-void te_prog_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause) {
+static void retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause) {
     te_prog_t *p = &t->prog;
-    (void)cause;
-    if (!p->on) return;
     p->gt_start = false;
     if (p->stopping) {                          /* the store that stopped tracing */
         p->on = p->stopping = false;
@@ -259,8 +285,41 @@ void te_prog_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap
     }
 }
 
+/* BTM/HTM, after the retirement's own messages: the Ownership message (TCODE 2, PROCESS =
+ * PRV << 2: FORMAT 0, V 0, no context) when teContext is set and the privilege changed, or a
+ * sync-type message went out (N-Trace: Ownership follows every synchronising message) */
+static void ownership(te_t *t) {
+    te_prog_t *p = &t->prog;
+    bool report = (t->control & TE_C_CONTEXT) && !p->lost && !p->sync_owed &&
+                  (p->priv != p->rep_priv || p->sync_sent);
+    p->rep_priv = p->priv;      /* not reported (off, in a gap): the next sync reports it */
+    if (!report) return;
+    te_entry_t e = {.kind = TE_PROG, .tcode = 2, .data = (uint32_t)p->priv << 2};
+    if (p->sync_sent && t->fifo_count < t->fifo_cap) {   /* goes with its sync (the reserve) */
+        te_fifo_put(t, &e);
+        p->messages++;
+        return;
+    }
+    emit(t, &e);
+}
+
+void te_prog_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause) {
+    te_prog_t *p = &t->prog;
+    if (!p->on) return;
+    bool was_stopping = p->stopping;
+    p->sync_sent = false;
+    retire(t, pc, insn, npc, trap, cause);
+    if (!was_stopping && p->mode != TE_INSN_EVENT) ownership(t);
+}
+
 void te_prog_pack(te_t *t, const te_entry_t *e, nx_msg_t *m, bool *full, bool *rel) {
     unsigned tsb = (t->ts.control >> 16) & 3u;
+    if (e->tcode == 2) {                                                 /* PROCESS */
+        nx_var(m, e->data);
+        *full = false;
+        *rel = (t->ts.control >> 19) & 1u;                               /* tsOwnership */
+        return;
+    }
     bool ws = e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29;
     bool ind = e->tcode == 4 || e->tcode == 28;
     if (e->tcode == 34 || e->tcode == 35) { te_event_pack(t, e, m, full, rel); return; }

@@ -22,6 +22,10 @@ enum { TE_INSN_OFF = 0, TE_INSN_EVENT = 1, TE_INSN_BTM = 3, TE_INSN_HTM = 6, TE_
  * full counter forces a sync (te_prog.c) */
 #define TE_ICNT_MAX 0xFFFFu
 
+/* teControl bit 9, teContext (TCI v1's trTeContext): BTM/HTM report privilege changes with
+ * Ownership messages (te_prog.c) */
+#define TE_C_CONTEXT (1u << 9)
+
 typedef struct te_prog {
     unsigned mode;          /* teInstruction as read back (0, 1, 3, 6 or 7) */
     unsigned force;         /* run option (--trace-insn): a teControl write with teInstruction
@@ -41,6 +45,10 @@ typedef struct te_prog {
     uint64_t last_addr;     /* the last address a message reported (U-ADDR base; pack time) */
     bool ev_full;           /* event mode: the next event message is TCODE 35 (full address) */
     uint32_t ev_count;      /* event mode: instructions executed since the last PC sample */
+    uint8_t priv;           /* the hart's privilege after the retirement being passed (0 U,
+                             * 1 S, 3 M; te_prog_priv), 3 after reset */
+    uint8_t rep_priv;       /* the privilege the trace last reported (or would have) */
+    bool sync_sent;         /* this retirement emitted a sync-type message (9, 11, 12, 29) */
     uint64_t messages, lost_messages, retired;   /* statistics */
     uint64_t hold_cycles;   /* cycles the hart was held (teStallEnable: te_prog_hold) */
 } te_prog_t;
@@ -68,6 +76,10 @@ unsigned te_prog_worst_case(const struct te *t);
  * te_prog_must_hold() only decides. */
 bool te_prog_must_hold(const struct te *t);
 bool te_prog_hold(struct te *t);
+/* The hart's privilege mode (0 U, 1 S, 3 M) after the retirement the next te_prog_retire
+ * passes (the core's flop after that edge: a trap's handler mode, an xRET's new mode). The
+ * SoC calls it before every te_prog_retire; without it the mode stays M. */
+static inline void te_prog_priv(te_prog_t *p, unsigned priv) { p->priv = (uint8_t)(priv & 3u); }
 /* event mode (te_event.c): the same retirement, called by te_prog_retire; trace stop */
 void te_event_retire(struct te *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause);
 void te_event_stop(struct te *t);

@@ -240,6 +240,33 @@ TS_TEST(btm_direct_and_indirect) {
     TS_ASSERT_EQ_U(pf.lost, 0);
 }
 
+/* Ownership (and ICT Context) give PE_CONTEXT and leave BTM decoding in BTM: the flow of
+ * btm_direct_and_indirect with an Ownership message after the sync and between the branch
+ * messages (dqr would switch to HTM there and stop at the first conditional branch) */
+TS_TEST(btm_ownership_keeps_btm) {
+    setup();
+    sync_at(0x1000);
+    feed(2, 1, F(NXF_PROCESS, 3 << 2));                /* M-mode after the sync */
+    feed(3, 1, F(NXF_I_CNT, 3));
+    feed(2, 1, F(NXF_PROCESS, 1 << 2));                /* a change to S */
+    feed(3, 1, F(NXF_I_CNT, 5));
+    feed(34, 4, F(NXF_CKSRC, 13), F(NXF_CKDF, 1), F(NXF_U_ADDR, 0), F(NXF_CKDATA1, 0));   /* ICT Context: U */
+    feed(4, 3, F(NXF_B_TYPE, 0), F(NXF_I_CNT, 4), F(NXF_U_ADDR, 7));
+    TS_ASSERT_STR_EQ(trail(), "1000 1002t 100a 1020 1022t 1020 1022nt 1026");
+    unsigned prv[3], n = 0;
+    for (unsigned k = 0; k < col.n; k++)
+        if (col.e[k].type == PF_ELEM_PE_CONTEXT && n < 3) {
+            TS_ASSERT_EQ_U(col.e[k].u.ctx.v, 0);
+            TS_ASSERT_EQ_U(col.e[k].u.ctx.context, 0);
+            prv[n++] = col.e[k].u.ctx.prv;
+        }
+    TS_ASSERT_EQ_U(n, 3);
+    TS_ASSERT_EQ_U(prv[0], 3);
+    TS_ASSERT_EQ_U(prv[1], 1);
+    TS_ASSERT_EQ_U(prv[2], 0);
+    TS_ASSERT_EQ_U(pf.lost, 0);
+}
+
 /* code outside the image: ADDR_NACC, then nothing until the next sync */
 TS_TEST(addr_nacc_then_resync) {
     setup();

@@ -136,4 +136,48 @@ TS_TEST(overflow_then_full_address) {
     te_free(&t);
 }
 
+/* evControl bit 5 (context): a trap or xRET that changes the privilege gives an ICT Context
+ * message (CKSRC 13, CKDF 1: CKDATA0 the address of the instruction that switched, CKDATA1 =
+ * PRV << 2, the Ownership PROCESS layout, tag 0) after the trap's exception event; without
+ * bit 5 none */
+static unsigned context_events(uint32_t ev, uint8_t *got, unsigned max) {
+    te_t t = make_prog_te(8, 0);
+    start(&t, CTRL_EV | 0x00F00000u, ev, 0x100);       /* no PC samples */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* the store that started tracing (M) */
+    wr(&t, TSL, 0x105);
+    te_prog_priv(&t.prog, 1);
+    ret(&t, 0x80000104u, 0x30200073u, 0x80000400u);   /* mret to S */
+    wr(&t, TSL, 0x10A);
+    te_prog_priv(&t.prog, 3);
+    trap(&t, 0x80000400u, 0x00000073u, 0x80000040u, 9);   /* ecall from S */
+    unsigned n = drain_sram(&t, got, max, 10000);
+    te_free(&t);
+    return n;
+}
+
+TS_TEST(context_events_byte_exact) {
+    uint8_t got[64];
+    unsigned n = context_events(0x3F, got, sizeof got);
+    static const uint8_t want[] = {
+        0x8c, 0x40, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x09, 0x00, 0x13,   /* trace on */
+        /* context: TCODE 34 | CKSRC 13 + CKDF 1 -> MDO 011101 | (0x80000104 ^ 0x80000104) >>
+         * 1 = 0 | CKDATA1 1 << 2 = 4 | TS 0x100 ^ 0x105 = 5 */
+        0x88, 0x74, 0x01, 0x11, 0x17,
+        /* exception: CKSRC 10 + CKDF 1 | (0x80000400 ^ 0x80000104) >> 1 = 0x282: 2,10 |
+         * cause 9 | TS 0x105 ^ 0x10A = 0xF */
+        0x88, 0x68, 0x08, 0x29, 0x25, 0x3f,
+        /* context: (0x80000400 ^ 0x80000400) >> 1 = 0 | 3 << 2 = 12 | TS 0 */
+        0x88, 0x74, 0x01, 0x31, 0x03};
+    TS_ASSERT(n >= sizeof want);
+    TS_ASSERT_MEM_EQ(got, want, sizeof want);
+    n = context_events(0x1F, got, sizeof got);
+    static const uint8_t off[] = {
+        0x8c, 0x40, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x09, 0x00, 0x13,
+        /* the exception, XOR with the trace-on address; TS 0x100 ^ 0x10A = 0xA */
+        0x88, 0x68, 0x08, 0x29, 0x25, 0x2b,
+        0x88, 0x00};                                   /* then the trace off (CKSRC 0, CKDF 0) */
+    TS_ASSERT(n >= sizeof off);
+    TS_ASSERT_MEM_EQ(got, off, sizeof off);
+}
+
 TS_TEST_MAIN()

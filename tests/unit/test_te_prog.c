@@ -247,4 +247,77 @@ TS_TEST(htm_return_stack) {
     te_free(&t);
 }
 
+/* teContext (teControl bit 9): every privilege change gives an Ownership message (TCODE 2,
+ * PROCESS = PRV << 2: FORMAT 0, V 0) right after the retirement's branch message, and every
+ * sync-type message is followed by one with the current mode; tsOwnership (tsControl bit 19)
+ * gives it a relative time. Without bit 9 the same run has no Ownership message. */
+static unsigned context_run(uint32_t ctrl, uint8_t *got, unsigned max) {
+    te_t t = make_prog_te(8, 0);
+    start(&t, ctrl, 0x100);
+    TS_ASSERT_EQ_U(rd(&t, CTRL) & TE_C_CONTEXT, ctrl & TE_C_CONTEXT);   /* bit 9 reads back */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* the store that started tracing (M) */
+    wr(&t, TSL, 0x105);
+    te_prog_priv(&t.prog, 1);
+    ret(&t, 0x80000104u, 0x30200073u, 0x80000400u);   /* mret to S: 2 units */
+    wr(&t, TSL, 0x10A);
+    ret(&t, 0x80000400u, 0x0505u, 0x80000402u);       /* c.addi in S: 1 unit */
+    te_prog_priv(&t.prog, 3);
+    trap(&t, 0x80000402u, 0x00000073u, 0x80000040u, 9);   /* ecall from S: 2 units */
+    wr(&t, TSL, 0x10B);
+    ret(&t, 0x80000040u, 0x0505u, 0x80000042u);       /* c.addi in M: 1 unit */
+    wr(&t, CTRL, ctrl);                                /* trace stop: Correlation */
+    unsigned n = drain_sram(&t, got, max, 10000);
+    te_free(&t);
+    return n;
+}
+
+TS_TEST(ownership_on_privilege_change_byte_exact) {
+    uint8_t got[64];
+    unsigned n = context_run(CTRL_BTM | TE_C_CONTEXT, got, sizeof got);
+    static const uint8_t want[] = {
+        /* SYNC 5 at 0x80000104, full TS 0x100 (as in btm_messages_byte_exact) */
+        0x24, 0x15, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13,
+        /* Ownership after the sync: TCODE 2 -> MDO 000010 | PROCESS 3 << 2 = 12, MSEO 01 |
+         * TS 0x100 ^ 0x100 = 0 */
+        0x08, 0x31, 0x03,
+        /* mret: INDIRECT BRANCH, B-TYPE 0 + I-CNT 2 -> 001000 | U-ADDR (0x80000400 ^
+         * 0x80000104) >> 1 = 0x282: 2,10 | TS 0x100 ^ 0x105 = 5 */
+        0x10, 0x21, 0x08, 0x29, 0x17,
+        /* then Ownership PRV 1 (S): PROCESS 4 | TS 0 */
+        0x08, 0x11, 0x03,
+        /* ecall from S: B-TYPE 1 + I-CNT 3 -> 001101 | U-ADDR (0x80000040 ^ 0x80000400) >> 1 =
+         * 0x220: 32,8 | TS 0x105 ^ 0x10A = 0xF */
+        0x10, 0x35, 0x80, 0x21, 0x3f,
+        /* then Ownership PRV 3 (M): PROCESS 12 | TS 0 */
+        0x08, 0x31, 0x03,
+        /* Correlation: EVCODE 4 + CDF 0 | I-CNT 1 | TS 0x10A ^ 0x10B = 1 */
+        0x84, 0x10, 0x05, 0x07,
+        0xff, 0xff, 0xff};
+    TS_ASSERT_EQ_U(n, sizeof want);
+    TS_ASSERT_MEM_EQ(got, want, sizeof want);
+    /* teContext off: the same messages without the three Ownership ones (24 bytes, no pad) */
+    n = context_run(CTRL_BTM, got, sizeof got);
+    static const uint8_t off[] = {0x24, 0x15, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13,
+                                  0x10, 0x21, 0x08, 0x29, 0x17,
+                                  0x10, 0x35, 0x80, 0x21, 0x3f,
+                                  0x84, 0x10, 0x05, 0x07};
+    TS_ASSERT_EQ_U(n, sizeof off);
+    TS_ASSERT_MEM_EQ(got, off, sizeof off);
+}
+
+/* the run option --trace-context sets bit 9 on every teControl write, even when the firmware
+ * writes it 0 (the perf library's value) */
+TS_TEST(context_force) {
+    te_cfg_t c;
+    te_default_cfg(&c);
+    c.insn_force = TE_INSN_HTM;
+    c.context_force = true;
+    te_t t;
+    TS_ASSERT_EQ_I(te_init(&t, &c), 0);
+    wr(&t, CTRL, 0x4FF04087u);
+    TS_ASSERT(rd(&t, CTRL) & TE_C_CONTEXT);
+    TS_ASSERT(t.prog.on);
+    te_free(&t);
+}
+
 TS_TEST_MAIN()
