@@ -58,6 +58,8 @@
  * Privilege and context changes are not reported (no Ownership messages). */
 #include "te.h"
 
+static bool rep_flush(te_t *t);
+
 enum { C_ACTIVE = 1u << 0, C_ENABLE = 1u << 1, C_TRACING = 1u << 2 };
 enum { SYNC_ICNT_OVF = 4, SYNC_PERIODIC = 2, SYNC_TRACE_ENABLE = 5 };
 
@@ -79,7 +81,7 @@ void te_prog_control(te_t *t, uint32_t old, uint32_t nv) {
     if (p->on && !p->stopping && !now) {        /* trace stop: Correlation with the I-CNT left */
         if (p->mode == TE_INSN_EVENT) {         /* event mode: ICT trace off (te_event.c) */
             if (p->sync_owed != SYNC_TRACE_ENABLE) te_event_stop(t);
-        } else if (t->fifo_count < t->fifo_cap && !p->lost && !p->sync_owed) {
+        } else if (!p->lost && !p->sync_owed && rep_flush(t) && t->fifo_count < t->fifo_cap) {
             te_entry_t e = {.kind = TE_PROG, .tcode = 33, .code = 4, .data = p->icnt,
                             .btype = p->mode >= TE_INSN_HTM, .idtag = p->hist};   /* btype: CDF */
             te_fifo_put(t, &e);
@@ -96,6 +98,7 @@ void te_prog_control(te_t *t, uint32_t old, uint32_t nv) {
         p->lost = false;
         p->icnt = 0;
         p->hist = 1;
+        p->tail = p->rep = 0;
         p->sp = 0;
         p->msgs_since_sync = 0;
     }
@@ -106,7 +109,7 @@ enum { K_OTHER, K_BRANCH, K_JALR, K_XRET, K_ECALL };
 
 /* queues a message (room checked); a lost one stops counting until the resync. A message
  * reports (and clears) the I-CNT, HTM's history too, except RESOURCE FULL (RCODE 1 reports
- * only the history, RCODE 0 only the I-CNT) */
+ * only the history, RCODE 0 only the I-CNT, 8/9 only a repeat count) */
 static void emit(te_t *t, te_entry_t *e) {
     te_prog_t *p = &t->prog;
     if (!te_fifo_room(t)) {
@@ -118,9 +121,53 @@ static void emit(te_t *t, te_entry_t *e) {
     te_fifo_put(t, e);
     p->messages++;
     if (e->tcode != 27 || e->code == 0) p->icnt = 0;
-    if (e->tcode != 27 || e->code == 1) p->hist = 1;
+    if (e->tcode != 27 || e->code == 1) { p->hist = 1; p->tail = 0; }
     if (e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29) p->msgs_since_sync = 0;
     else if (e->tcode != 27) p->msgs_since_sync++;
+}
+
+/* teInstruction 7: a run being counted ends: the outcomes before it (HIST, if any: RESOURCE
+ * FULL RCODE 1), then the count (RCODE 9 taken / 8 not taken). dqr takes a conditional
+ * branch's outcome from HIST first, then the taken count, then the not-taken count, and
+ * refuses a count while HIST is unused, so the history must go first, in its own message. */
+static bool rep_flush(te_t *t) {
+    te_prog_t *p = &t->prog;
+    if (!p->rep) return true;
+    if (p->hist != 1) {
+        te_entry_t h = {.kind = TE_PROG, .tcode = 27, .code = 1, .idtag = p->hist};
+        emit(t, &h);
+    }
+    if (!p->lost) {
+        te_entry_t c = {.kind = TE_PROG, .tcode = 27, .code = p->rep_taken ? 9 : 8, .idtag = p->rep};
+        emit(t, &c);
+    }
+    p->rep = 0;
+    return !p->lost;
+}
+
+/* one conditional-branch outcome into HIST, or into the run being counted (7) */
+static void htm_outcome(te_t *t, bool taken) {
+    te_prog_t *p = &t->prog;
+    if (p->rep) {
+        if (taken == p->rep_taken) {
+            if (++p->rep == TE_REP_MAX) rep_flush(t);      /* the counter is full */
+            return;
+        }
+        if (!rep_flush(t)) return;
+    }
+    p->tail = p->tail && (p->hist & 1u) == taken ? p->tail + 1 : 1;
+    p->hist = p->hist << 1 | taken;
+    if (p->mode == TE_INSN_HTM_RET && p->tail == TE_REP_MIN) {   /* a run: out of HIST, counted */
+        p->hist >>= TE_REP_MIN;
+        p->rep = TE_REP_MIN;
+        p->rep_taken = taken;
+        p->tail = 0;
+        return;
+    }
+    if (p->hist & 0x80000000u) {                        /* full: RESOURCE FULL, RCODE 1 */
+        te_entry_t f = {.kind = TE_PROG, .tcode = 27, .code = 1, .idtag = p->hist};
+        emit(t, &f);
+    }
 }
 
 static bool is_link(unsigned r) { return r == 1 || r == 5; }
@@ -130,13 +177,8 @@ static void rs_push(te_prog_t *p, uint32_t a) { if (p->sp < TE_RSTACK_DEPTH) p->
 static void htm_retire(te_t *t, unsigned k, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, unsigned units,
                        bool sync) {
     te_prog_t *p = &t->prog;
-    te_entry_t e = {.kind = TE_PROG, .data = p->icnt, .addr = npc, .idtag = p->hist};
     if (!trap && k == K_BRANCH) {                       /* the outcome into the history */
-        p->hist = p->hist << 1 | (npc != pc + 2 * units);
-        if (p->hist & 0x80000000u) {                    /* full: RESOURCE FULL, RCODE 1 */
-            te_entry_t f = {.kind = TE_PROG, .tcode = 27, .code = 1, .idtag = p->hist};
-            emit(t, &f);
-        }
+        htm_outcome(t, npc != pc + 2 * units);
         return;
     }
     if (!trap && (insn & 0x7Fu) == 0x6Fu && is_link((insn >> 7) & 31u)) rs_push(p, pc + 4);      /* jal, rd link */
@@ -154,6 +196,8 @@ static void htm_retire(te_t *t, unsigned k, uint32_t pc, uint32_t insn, uint32_t
             /* teInstruction 7: a return to where the stack says is inferred, no message */
             if (ret && had && top == npc && p->mode == TE_INSN_HTM_RET) return;
         }
+        if (!rep_flush(t)) return;
+        te_entry_t e = {.kind = TE_PROG, .data = p->icnt, .addr = npc, .idtag = p->hist};
         e.tcode = sync ? 29 : 28;
         e.btype = trap ? 1 : 0;
         e.code = SYNC_PERIODIC;
@@ -206,6 +250,7 @@ void te_prog_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap
         p->lost = false;
         p->icnt = 0;
         p->hist = 1;
+        p->tail = p->rep = 0;
         p->sp = 0;
         te_entry_t e = {.kind = TE_PROG, .tcode = 9, .code = p->sync_owed, .addr = npc};
         p->sync_owed = 0;
