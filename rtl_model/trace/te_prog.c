@@ -50,9 +50,24 @@
  *    C.JAL/C.JALR writing x1 or x5) pushes its return address, pushes beyond the depth are
  *    dropped; a return (JALR/C.JR reading x1/x5, not writing the same link) pops, and gets
  *    no message when it goes where the popped entry says (the decoder pops the same entry);
- *    every sync empties the stack. No repeat-branch optimisation (the facts do not describe
- *    its encoding). The sync forms: periodic per teSyncMaxBTM on the INDIRECT BRANCH HISTORY
+ *    every sync empties the stack. The sync forms: periodic per teSyncMaxBTM on the INDIRECT BRANCH HISTORY
  *    messages only (a SYNC with outcomes pending would break the decoder, facts 4.9).
+ *  - teInstruction 7, repeat-branch optimisation (facts 1.2 name it, 4.4 give RESOURCE FULL
+ *    RCODE 8 = not-taken count, 9 = taken count, SiFive vendor codes; how they combine with
+ *    HIST and I-CNT is from dqr's source, behaviour only: Count::setCounts /
+ *    getCurrentCountType and Trace::nextAddr): dqr takes a conditional branch's outcome
+ *    from HIST while bits are left, then from the taken count, then from the not-taken
+ *    count, then waits for the next message; a RESOURCE FULL 1/8/9 (or 28/29) arriving
+ *    while HIST or a count is unused is an error ("Counts not exhausted"); a count of 0 is
+ *    ignored; the counts carry no I-CNT (the walk runs I-CNT negative, the next message's
+ *    I-CNT pays). So: when TE_REP_MIN (16) newest outcomes are equal they leave HIST for a
+ *    counter; a further equal outcome counts; when the run ends (another outcome, before an
+ *    INDIRECT BRANCH HISTORY, at trace stop) the outcomes left in HIST go first as RCODE 1
+ *    (any length: dqr reads to the stop bit), then RCODE 9/8 with the count; a counter at
+ *    TE_REP_MAX (0xFFFF) is sent at once. The messages are timed when they are sent (the run's
+ *    end). N-Trace's RCODE 2 (repeated history) is not produced: dqr rejects it. 16 gave the
+ *    fewest bits on fib and timer_isr (docs/program-trace.md). teInstruction 6 sends HIST
+ *    only ("without optimisation").
  *  - WARL: teInstruction 1, 3, 6 and 7 read back as written (the probe "write 7, read back"
  *    answers HTM available); 2, 4 and 5 read back 0.
  * Privilege and context changes are not reported (no Ownership messages). */
