@@ -51,8 +51,8 @@ typedef struct hart_st {
     bool in_stretch, partial; /* partial: resynchronised inside the row at cur */
     bool have_prev;
     uint64_t prev_pc, prev_size, cnt, prev_time;
-    bool prev_has_time;
-    uint64_t insns, rows_ok, timed, stretches, gaps;
+    bool prev_has_time, prev_deferred;
+    uint64_t insns, rows_ok, timed, late, stretches, gaps;
 } hart_st_t;
 
 typedef struct pc_ctx {
@@ -75,7 +75,7 @@ static int failf(pc_ctx_t *c, const char *fmt, ...) {
 
 /* a row of the decoded flow on hart h: compare with the ground truth's next row */
 static int decoded_row(pc_ctx_t *c, unsigned hart, uint64_t last, uint64_t next, uint64_t n, bool has_time,
-                       uint64_t time) {
+                       uint64_t time, bool deferred) {
     /* has_time: the decoder gave `last` the time of its message and `next` a later one, so a
      * message ended at `last` (in HTM a taken branch or an inferred return ends none) */
     hart_st_t *H = &c->h[hart];
@@ -92,12 +92,17 @@ static int decoded_row(pc_ctx_t *c, unsigned hart, uint64_t last, uint64_t next,
                      g->n, g->cycle);
     if (has_time && !g->merged) {
         int64_t o = (int64_t)(time - g->cycle);
-        if (!c->have_off) { c->off = o; c->have_off = true; }
+        /* deferred: a RESOURCE FULL history / repeat count, which teInstruction 7 sends when a
+         * run of equal outcomes ends: its time is that of the run's end, no earlier than this */
+        bool late = deferred && (!c->have_off || o > c->off);
+        if (late) {
+            if (c->have_off) H->late++;
+        } else if (!c->have_off) { c->off = o; c->have_off = true; }
         else if (o != c->off)
             return failf(c, "program flow, hart %u: the message of the %s at 0x%08x has time %" PRIu64 ", its retire cycle is %"
                             PRIu64 " (time - cycle %+" PRId64 ", the run's constant %+" PRId64 ")", hart, kind_names[g->kind],
                          g->last, time, g->cycle, o, c->off);
-        H->timed++;
+        if (!late) H->timed++;
     }
     H->partial = false;
     H->cur++;
@@ -234,7 +239,7 @@ static void on_insn(void *vc, const pf_insn_t *i) {
     hart_st_t *H = &c->h[i->src];
     if (H->have_prev && i->pc != H->prev_pc + H->prev_size &&
         decoded_row(c, i->src, H->prev_pc, i->pc, H->cnt,
-                    H->prev_has_time && i->has_time && i->time != H->prev_time, H->prev_time))
+                    H->prev_has_time && i->has_time && i->time != H->prev_time, H->prev_time, H->prev_deferred))
         return;
     if (H->have_prev && i->pc != H->prev_pc + H->prev_size) H->cnt = 0;
     H->have_prev = true;
@@ -242,6 +247,7 @@ static void on_insn(void *vc, const pf_insn_t *i) {
     H->prev_size = i->size;
     H->prev_has_time = i->has_time;
     H->prev_time = i->time;
+    H->prev_deferred = i->deferred;
     H->cnt++;
     H->insns++;
 }
@@ -385,6 +391,9 @@ int prog_check_run(const char *dir, const char *elf, unsigned srcbits, unsigned 
             fprintf(out, ", %" PRIu64 " report(s) after a sync = the mode then", H->own_syncs);
             if (later) fprintf(out, ", %zu later change(s) not in the trace", later);
         }
+        if (H->late)
+            fprintf(out, "; %" PRIu64 " RESOURCE FULL timestamps later (sent when a run of equal branch outcomes ended)",
+                    H->late);
         if (H->gaps) fprintf(out, "; %" PRIu64 " gap(s): messages lost, resynchronised at the next sync", H->gaps);
         if (left) fprintf(out, "; %zu later jumps were not in the trace (it ended first)", left);
         fprintf(out, "\n");

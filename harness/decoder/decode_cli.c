@@ -73,6 +73,7 @@ static const ts_opt_t decode_opts[] = {
 static const ts_exit_t decode_exits[] = {
     {"0", "decoded (corrupt messages are listed and counted, not fatal)"},
     {"120", "usage: bad option or value, unknown format, instr without --elf,\n"
+            "instr on an event / PC-sample trace (teInstruction 1),\n"
             "not exactly one RUN_DIR or trace, -o naming a file, --hart not\n"
             "one of the trace's harts, --srcbits differing from trace.json's,\na damaged trace.json"},
     {"121", "the trace, the ELF or the perf config is missing or unreadable,\nor the file is not a trace"},
@@ -397,6 +398,21 @@ static int print_elem(void *vctx, const ts_elem_t *e) {
     return 0;
 }
 
+/* --format instr on an event / PC-sample trace (teInstruction 1): its messages name some
+ * instructions (calls, traps, samples), not every one, so a listing would look complete and
+ * be wrong; counted in a first pass over the messages */
+typedef struct ev_count { uint64_t events, counts; } ev_count_t;
+static int ev_count_msg(void *v, const nxd_msg_t *m) {
+    ev_count_t *c = v;
+    unsigned t = m->tcode;
+    if ((t == 34 || t == 35) && (m->fmask >> NXF_CKSRC & 1)) {
+        uint64_t k = m->f[NXF_CKSRC];
+        if (k == 9 || k == 10 || k == 11 || k == 15 || (k == 0 && (m->fmask >> NXF_CKDATA1 & 1))) c->events++;
+    }
+    if (t == 3 || t == 4 || t == 9 || t == 11 || t == 12 || t == 27 || t == 28 || t == 29 || t == 33) c->counts++;
+    return 0;
+}
+
 /* --format elements / instr: the message elements (not for instr) and the program flow */
 typedef struct elem_flow { ts_elem_stage_t *es; ts_flow_t *fl; bool instr; } elem_flow_t;
 static int elem_flow_msg(void *v, const nxd_msg_t *m) {
@@ -675,6 +691,21 @@ int ts_decode_main(int argc, char **argv) {
     } else if (!strcmp(format, "elements") || !strcmp(format, "instr")) {
         /* message elements, then after each message the program-flow elements it gave */
         bool instr = !strcmp(format, "instr");
+        if (instr) {
+            ev_count_t ec = {0, 0};
+            nxd_t d2;
+            nxd_init(&d2, &cfg);
+            decode_msgs(&d2, data + start, len - start, hart, ev_count_msg, &ec);
+            if (ec.events && !ec.counts) {
+                fprintf(stderr, "tracesim: --format instr: %s is an event / PC-sample trace (teInstruction 1), which "
+                                "names only calls, traps and samples, not every instruction; its events: --format elements\n",
+                        path);
+                if (out != stdout) { fclose(out); remove(opath); }   /* no empty instr.txt */
+                free(obuf);
+                free(data);
+                return EXIT_USAGE;
+            }
+        }
         ts_flow_t *fl = malloc(sizeof *fl);
         if (!fl || ts_flow_open(fl, out, elf, instr, cfg.srcbits > 0, err, sizeof err)) {
             fprintf(stderr, "tracesim: %s\n", fl ? err : "out of memory");

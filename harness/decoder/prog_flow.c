@@ -313,7 +313,8 @@ static int walk(pf_t *p, pf_src_t *s, const cur_t *c) {
         if (s->isr) { cr |= PF_CR_INTERRUPT; s->isr = false; }
         p->instructions++;
         if (p->icb) {
-            pf_insn_t ii = {c->src, pc, len == 2 ? raw & 0xffff : raw, in.size, br, cr, m->tics_valid, m->tics};
+            pf_insn_t ii = {c->src, pc, len == 2 ? raw & 0xffff : raw, in.size, br, cr, m->tics_valid, m->tics,
+                            m->tcode == 27 && m->f[NXF_RCODE] != 0};
             p->icb(p->ictx, &ii);
         }
         /* the instruction range */

@@ -128,6 +128,10 @@ typedef struct pf_insn {
     unsigned cr;            /* PF_CR_* bits */
     bool has_time;
     uint64_t time;
+    bool deferred;          /* walked under a RESOURCE FULL RCODE 1/8/9 (history or a repeat
+                             * count): such a message may be sent after the instruction (when
+                             * a run of equal outcomes ends), so its time is no earlier than
+                             * the instruction's but not necessarily equal to it */
 } pf_insn_t;
 
 typedef int (*pf_elem_cb)(void *ctx, const pf_elem_t *e);       /* non-zero: stop */

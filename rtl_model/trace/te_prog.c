@@ -58,9 +58,24 @@
  *    C.JAL/C.JALR writing x1 or x5) pushes its return address, pushes beyond the depth are
  *    dropped; a return (JALR/C.JR reading x1/x5, not writing the same link) pops, and gets
  *    no message when it goes where the popped entry says (the decoder pops the same entry);
- *    every sync empties the stack. No repeat-branch optimisation (the facts do not describe
- *    its encoding). The sync forms: periodic per teSyncMaxBTM on the INDIRECT BRANCH HISTORY
+ *    every sync empties the stack. The sync forms: periodic per teSyncMaxBTM on the INDIRECT BRANCH HISTORY
  *    messages only (a SYNC with outcomes pending would break the decoder, facts 4.9).
+ *  - teInstruction 7, repeat-branch optimisation (facts 1.2 name it, 4.4 give RESOURCE FULL
+ *    RCODE 8 = not-taken count, 9 = taken count, SiFive vendor codes; how they combine with
+ *    HIST and I-CNT is from dqr's source, behaviour only: Count::setCounts /
+ *    getCurrentCountType and Trace::nextAddr): dqr takes a conditional branch's outcome
+ *    from HIST while bits are left, then from the taken count, then from the not-taken
+ *    count, then waits for the next message; a RESOURCE FULL 1/8/9 (or 28/29) arriving
+ *    while HIST or a count is unused is an error ("Counts not exhausted"); a count of 0 is
+ *    ignored; the counts carry no I-CNT (the walk runs I-CNT negative, the next message's
+ *    I-CNT pays). So: when TE_REP_MIN (16) newest outcomes are equal they leave HIST for a
+ *    counter; a further equal outcome counts; when the run ends (another outcome, before an
+ *    INDIRECT BRANCH HISTORY, at trace stop) the outcomes left in HIST go first as RCODE 1
+ *    (any length: dqr reads to the stop bit), then RCODE 9/8 with the count; a counter at
+ *    TE_REP_MAX (0xFFFF) is sent at once. The messages are timed when they are sent (the run's
+ *    end). N-Trace's RCODE 2 (repeated history) is not produced: dqr rejects it. 16 gave the
+ *    fewest bits on fib and timer_isr (docs/program-trace.md). teInstruction 6 sends HIST
+ *    only ("without optimisation").
  *  - WARL: teInstruction 1, 3, 6 and 7 read back as written (the probe "write 7, read back"
  *    answers HTM available); 2, 4 and 5 read back 0.
  *  - Privilege (facts 4.4: Ownership PROCESS = FORMAT[1:0], PRV[3:2], V[4], context[31:5];
@@ -92,6 +107,8 @@
  *    Event mode: ICT Context (te_event.c). */
 #include "te.h"
 
+static bool rep_flush(te_t *t);
+
 enum { C_ACTIVE = 1u << 0, C_ENABLE = 1u << 1, C_TRACING = 1u << 2 };
 enum { SYNC_ICNT_OVF = 4, SYNC_PERIODIC = 2, SYNC_TRACE_ENABLE = 5 };
 
@@ -113,7 +130,7 @@ void te_prog_control(te_t *t, uint32_t old, uint32_t nv) {
     if (p->on && !p->stopping && !now) {        /* trace stop: Correlation with the I-CNT left */
         if (p->mode == TE_INSN_EVENT) {         /* event mode: ICT trace off (te_event.c) */
             if (p->sync_owed != SYNC_TRACE_ENABLE) te_event_stop(t);
-        } else if (t->fifo_count < t->fifo_cap && !p->lost && !p->sync_owed) {
+        } else if (!p->lost && !p->sync_owed && rep_flush(t) && t->fifo_count < t->fifo_cap) {
             te_entry_t e = {.kind = TE_PROG, .tcode = 33, .code = 4, .data = p->icnt,
                             .btype = p->mode >= TE_INSN_HTM, .idtag = p->hist};   /* btype: CDF */
             te_fifo_put(t, &e);
@@ -130,6 +147,7 @@ void te_prog_control(te_t *t, uint32_t old, uint32_t nv) {
         p->lost = false;
         p->icnt = 0;
         p->hist = 1;
+        p->tail = p->rep = 0;
         p->sp = 0;
         p->msgs_since_sync = 0;
     }
@@ -148,7 +166,7 @@ enum { K_OTHER, K_BRANCH, K_JALR, K_XRET, K_ECALL };
 
 /* queues a message (room checked); a lost one stops counting until the resync. A message
  * reports (and clears) the I-CNT, HTM's history too, except RESOURCE FULL (RCODE 1 reports
- * only the history, RCODE 0 only the I-CNT) */
+ * only the history, RCODE 0 only the I-CNT, 8/9 only a repeat count) */
 static void emit(te_t *t, te_entry_t *e) {
     te_prog_t *p = &t->prog;
     if (!te_fifo_room(t)) {
@@ -162,9 +180,53 @@ static void emit(te_t *t, te_entry_t *e) {
     if (e->tcode == 2) return;                  /* Ownership: no counts, no branch message */
     if (e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29) p->sync_sent = true;
     if (e->tcode != 27 || e->code == 0) p->icnt = 0;
-    if (e->tcode != 27 || e->code == 1) p->hist = 1;
+    if (e->tcode != 27 || e->code == 1) { p->hist = 1; p->tail = 0; }
     if (e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29) p->msgs_since_sync = 0;
     else if (e->tcode != 27) p->msgs_since_sync++;
+}
+
+/* teInstruction 7: a run being counted ends: the outcomes before it (HIST, if any: RESOURCE
+ * FULL RCODE 1), then the count (RCODE 9 taken / 8 not taken). dqr takes a conditional
+ * branch's outcome from HIST first, then the taken count, then the not-taken count, and
+ * refuses a count while HIST is unused, so the history must go first, in its own message. */
+static bool rep_flush(te_t *t) {
+    te_prog_t *p = &t->prog;
+    if (!p->rep) return true;
+    if (p->hist != 1) {
+        te_entry_t h = {.kind = TE_PROG, .tcode = 27, .code = 1, .idtag = p->hist};
+        emit(t, &h);
+    }
+    if (!p->lost) {
+        te_entry_t c = {.kind = TE_PROG, .tcode = 27, .code = p->rep_taken ? 9 : 8, .idtag = p->rep};
+        emit(t, &c);
+    }
+    p->rep = 0;
+    return !p->lost;
+}
+
+/* one conditional-branch outcome into HIST, or into the run being counted (7) */
+static void htm_outcome(te_t *t, bool taken) {
+    te_prog_t *p = &t->prog;
+    if (p->rep) {
+        if (taken == p->rep_taken) {
+            if (++p->rep == TE_REP_MAX) rep_flush(t);      /* the counter is full */
+            return;
+        }
+        if (!rep_flush(t)) return;
+    }
+    p->tail = p->tail && (p->hist & 1u) == taken ? p->tail + 1 : 1;
+    p->hist = p->hist << 1 | taken;
+    if (p->mode == TE_INSN_HTM_RET && p->tail == TE_REP_MIN) {   /* a run: out of HIST, counted */
+        p->hist >>= TE_REP_MIN;
+        p->rep = TE_REP_MIN;
+        p->rep_taken = taken;
+        p->tail = 0;
+        return;
+    }
+    if (p->hist & 0x80000000u) {                        /* full: RESOURCE FULL, RCODE 1 */
+        te_entry_t f = {.kind = TE_PROG, .tcode = 27, .code = 1, .idtag = p->hist};
+        emit(t, &f);
+    }
 }
 
 static bool is_link(unsigned r) { return r == 1 || r == 5; }
@@ -174,13 +236,8 @@ static void rs_push(te_prog_t *p, uint32_t a) { if (p->sp < TE_RSTACK_DEPTH) p->
 static void htm_retire(te_t *t, unsigned k, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, unsigned units,
                        bool sync) {
     te_prog_t *p = &t->prog;
-    te_entry_t e = {.kind = TE_PROG, .data = p->icnt, .addr = npc, .idtag = p->hist};
     if (!trap && k == K_BRANCH) {                       /* the outcome into the history */
-        p->hist = p->hist << 1 | (npc != pc + 2 * units);
-        if (p->hist & 0x80000000u) {                    /* full: RESOURCE FULL, RCODE 1 */
-            te_entry_t f = {.kind = TE_PROG, .tcode = 27, .code = 1, .idtag = p->hist};
-            emit(t, &f);
-        }
+        htm_outcome(t, npc != pc + 2 * units);
         return;
     }
     if (!trap && (insn & 0x7Fu) == 0x6Fu && is_link((insn >> 7) & 31u)) rs_push(p, pc + 4);      /* jal, rd link */
@@ -198,6 +255,8 @@ static void htm_retire(te_t *t, unsigned k, uint32_t pc, uint32_t insn, uint32_t
             /* teInstruction 7: a return to where the stack says is inferred, no message */
             if (ret && had && top == npc && p->mode == TE_INSN_HTM_RET) return;
         }
+        if (!rep_flush(t)) return;
+        te_entry_t e = {.kind = TE_PROG, .data = p->icnt, .addr = npc, .idtag = p->hist};
         e.tcode = sync ? 29 : 28;
         e.btype = trap ? 1 : 0;
         e.code = SYNC_PERIODIC;
@@ -248,6 +307,7 @@ static void retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap,
         p->lost = false;
         p->icnt = 0;
         p->hist = 1;
+        p->tail = p->rep = 0;
         p->sp = 0;
         te_entry_t e = {.kind = TE_PROG, .tcode = 9, .code = p->sync_owed, .addr = npc};
         p->sync_owed = 0;

@@ -18,6 +18,12 @@ enum { TE_INSN_OFF = 0, TE_INSN_EVENT = 1, TE_INSN_BTM = 3, TE_INSN_HTM = 6, TE_
 /* teInstruction 7: the return stack (entries), as deep as the decoder's (prog_flow.h) */
 #define TE_RSTACK_DEPTH 2048
 
+/* teInstruction 7: repeat-branch optimisation (te_prog.c). A run of TE_REP_MIN equal
+ * conditional-branch outcomes in a row leaves HIST for a taken / not-taken counter, sent as
+ * RESOURCE FULL RCODE 9 / 8 when the run ends; a counter at TE_REP_MAX is sent at once */
+#define TE_REP_MIN 16u
+#define TE_REP_MAX 0xFFFFu
+
 /* the I-CNT counter of the model: 16 bits of 16-bit units; with teSyncMaxInst = 15 (off) a
  * full counter forces a sync (te_prog.c) */
 #define TE_ICNT_MAX 0xFFFFu
@@ -51,6 +57,9 @@ typedef struct te_prog {
     bool sync_sent;         /* this retirement emitted a sync-type message (9, 11, 12, 29) */
     uint64_t messages, lost_messages, retired;   /* statistics */
     uint64_t hold_cycles;   /* cycles the hart was held (teStallEnable: te_prog_hold) */
+    unsigned tail;          /* HTM 7: newest outcomes in HIST that are all equal (0: none) */
+    uint32_t rep;           /* HTM 7: equal outcomes counted in a run (0: no run) */
+    bool rep_taken;         /* ... their outcome */
 } te_prog_t;
 
 struct te;

@@ -3,22 +3,29 @@
  *
  * The FIFO holds messages (entries), not bytes: one entry per message whatever its length
  * (te.c packs it when it leaves the FIFO). So the high-water mark is a count of entries: the
- * most one retirement can queue. In BTM and HTM (teInstruction 3, 6, 7) a retirement queues
- * at most one message (a branch message, a sync, or one RESOURCE FULL: te_prog.c returns after
- * each); in event mode (1) at most two (a call or trap event and the PC sample it completes,
- * te_event.c). A software trace port event (stmControl on) of the same retirement enters the
- * FIFO before them (sim/soc.c: soc_stm_event, then prog_retire): one more. The request is up
+ * most one retirement can queue (te_prog.c, te_event.c):
+ *  - BTM (3) and HTM (6): one message (a branch message, a sync, or one RESOURCE FULL);
+ *  - HTM with repeat counts (7): three (the history before a run as RESOURCE FULL RCODE 1,
+ *    the run's count RCODE 8/9, then the INDIRECT BRANCH HISTORY that ended it);
+ *  - one more in BTM/HTM with teContext: the Ownership message after a privilege change or
+ *    a sync;
+ *  - event mode (1): two (a call or trap event and the PC sample it completes), three with
+ *    evControl's context bit (the ICT Context of a trap or xRET that changes the mode).
+ * A software trace port event (stmControl on) of the same retirement enters the FIFO before
+ * them (sim/soc.c: soc_stm_event, then prog_retire): one more. The request is up
  * when fewer entries are free (teFifo + worst case > the FIFO depth) or while an overflow's
  * Error + sync are still owed (the next tick queues them). A FIFO shallower than the worst
- * case holds the hart until it is empty: then the second message of an event-mode retirement
- * can still be lost (documented in docs/lost-data.md). */
+ * case holds the hart until it is empty: then the later messages of a retirement that queues
+ * more than the FIFO holds can still be lost (documented in docs/lost-data.md). */
 #include "te.h"
 
 enum { C_ACTIVE = 1u << 0, C_ENABLE = 1u << 1, C_TRACING = 1u << 2, C_STALL_OR_OVERFLOW = 1u << 12,
        C_STALL_ENABLE = 1u << 13 };
 
 unsigned te_prog_worst_case(const te_t *t) {
-    unsigned n = t->prog.mode == TE_INSN_EVENT ? 2u : 1u;
+    unsigned n;
+    if (t->prog.mode == TE_INSN_EVENT) n = 2u + ((t->evcontrol >> 5) & 1u);
+    else n = (t->prog.mode == TE_INSN_HTM_RET ? 3u : 1u) + ((t->control & TE_C_CONTEXT) != 0);
     if (t->stm_control & 1u) n++;
     return n;
 }

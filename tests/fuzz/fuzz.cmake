@@ -48,7 +48,9 @@ ts_fuzz_target(flow
           ${H}/cli/ts_file.c
   INCLUDES ${H}/decoder ${H}/cli
   LIBS -lelf -DFUZZ_FLOW_ELF=${CAPS_DIR}/e31_hello_debug.elf
-  SEEDS ${CAPS_DIR}/e31_hello_debug.rtd ${CAPS_DIR}/itc_printf.rtd ${CAPS_DIR}/timestamp.rtd)
+  SEEDS ${CAPS_DIR}/e31_hello_debug.rtd ${CAPS_DIR}/itc_printf.rtd ${CAPS_DIR}/timestamp.rtd
+        # teInstruction 7 repeat counts (RESOURCE FULL RCODE 1, 9, 8; test_te_prog.c, timer_isr)
+        ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/flow/htm_repeat_unit.rtd ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/flow/timer_isr_htmret_head.rtd)
 
 # the perf decoder's store path (what itc.csv feeds): 40-bit timestamps, every channel, cuts
 ts_fuzz_target(perfstore

@@ -14,6 +14,9 @@
 #             and name the first wrong instruction;
 #   htm_harts, htmret_harts, htmret_timer_isr: the same as harts / timer_isr with
 #             --trace-insn htm (teInstruction 6) or htm-ret (7, returns inferred);
+#             htmret_timer_isr also: timer_isr's loops are sent as repeat counts (RESOURCE FULL
+#             RCODE 9, teInstruction 7's repeat-branch optimisation), and the check states the
+#             RESOURCE FULL timestamps that are later than their last branch;
 #   systemc   fib.elf with --trace-insn htm-ret twice, and on the SystemC platform: the same
 #             trace.rtd and prog_flow.csv byte for byte (determinism, platform equivalence).
 set -u
@@ -110,6 +113,13 @@ case $case_ in
     [ $crc = 0 ] || fail "tracesim check exited $crc"
     grep -Eq '^check: program flow: hart 0: [1-9][0-9]* instructions in 1 synchronised stretch\(es\) equal what the core retired .*[1-9][0-9]* message timestamps = retire cycle' "$run.check" ||
       fail "no program flow verdict"
-    grep -q 'perf records equal the ground truth' "$run.check" || fail "the perf records were not checked" ;;
+    grep -q 'perf records equal the ground truth' "$run.check" || fail "the perf records were not checked"
+    if [ $mode = htm-ret ] && [ "$case_" = timer_isr ]; then
+      n9=$(grep -c '"count": [1-9][0-9]*, "rcode": 9' "$run.msgs")
+      [ "$n9" -gt 0 ] || fail "no taken count (RESOURCE FULL RCODE 9) in a loop-heavy run with teInstruction 7"
+      grep -Eq '[1-9][0-9]* RESOURCE FULL timestamps later \(sent when a run of equal branch outcomes ended\)' "$run.check" ||
+        fail "the check does not state the repeat counts' later timestamps"
+      echo "$n9 taken counts"
+    fi ;;
 esac
 echo "ok (btm $case_)"

@@ -13,12 +13,15 @@
 #             and states the gaps;
 #   mutation  fib's trace with the address of one call event changed: the check fails and
 #             names that event;
+#   instr     `decode --format instr` on fib's event trace: refused with one line naming the
+#             trace and pointing to --format elements, exit 120 (usage), nothing on stdout and
+#             no instr.txt left with -o (an event trace names calls, traps and samples only);
 #   bad_input fib's run with a damaged prog_flow.csv (header, then a row): one line naming
 #             the file (and line), exit 121 (cannot check), no crash.
 set -u
 b=$1; case_=$2
 run=$b/test-runs/event_$case_
-rm -rf "$run" "$run.b"
+rm -rf "$run" "$run.b" "$run.dir"
 fail() { echo "FAIL (event $case_): $*"; exit 1; }
 elf=$b/firmware/examples/fib.elf
 extra=()
@@ -45,6 +48,19 @@ if [ "$case_" = bad_input ]; then
   [ $rc = 121 ] && [ "$(wc -l < "$run.err")" = 1 ] && grep -q "prog_flow.csv:3: malformed row" "$run.err" ||
     fail "bad row: exit $rc, $(cat "$run.err")"
   echo "ok (event bad_input): $(cat "$run.err")"
+  exit 0
+fi
+
+if [ "$case_" = instr ]; then
+  "$b/tracesim" decode --format instr --elf "$elf" "$run" > "$run.out" 2> "$run.err"; rc=$?
+  [ $rc = 120 ] || fail "--format instr on an event trace exited $rc"
+  [ "$(wc -l < "$run.err")" = 1 ] && grep -q "^tracesim: --format instr: .*trace.rtd is an event / PC-sample trace (teInstruction 1).*--format elements$" "$run.err" ||
+    fail "not one clear line: $(cat "$run.err")"
+  [ -s "$run.out" ] && fail "a listing was printed: $(head -2 "$run.out")"
+  "$b/tracesim" decode --format instr --elf "$elf" -o "$run.dir" "$run" 2> /dev/null; rc=$?
+  [ $rc = 120 ] || fail "-o: exited $rc"
+  [ -e "$run.dir/instr.txt" ] && fail "-o left an instr.txt"
+  echo "ok (event instr): $(cat "$run.err")"
   exit 0
 fi
 

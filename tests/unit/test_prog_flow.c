@@ -224,6 +224,46 @@ TS_TEST(htm_taken_count) {
     TS_ASSERT_STR_EQ(trail(), "1020 1022t 1020 1022t 1020 1022t");
 }
 
+/* teInstruction 7's repeat counts as SiFive's dqr consumes them (trace.cpp nextAddr /
+ * Count::getCurrentCountType): a conditional branch takes HIST first, then the taken count,
+ * then the not-taken count; the walk of a count-only message stops after its last branch
+ * (I-CNT then negative: 3 x (1 + 2) = -9), and the next message's I-CNT pays for all. Here:
+ * RCODE 9 count 3 (three loop turns taken), RCODE 8 count 1 (the exit), then INDIRECT BRANCH
+ * HISTORY for the ret (stack empty): I-CNT 4 x 3 + 1 = 13, U-ADDR
+ * (100e ^ 1020) >> 1 = 0x17, HIST 1. A count of 0 brings nothing (dqr ignores it). */
+TS_TEST(htm_repeat_counts_then_history) {
+    setup();
+    sync_at(0x1020);
+    feed(27, 2, F(NXF_RCODE, 9), F(NXF_COUNT, 0));
+    TS_ASSERT_EQ_U(col.ni, 0);
+    feed(27, 2, F(NXF_RCODE, 9), F(NXF_COUNT, 3));
+    TS_ASSERT_STR_EQ(trail(), "1020 1022t 1020 1022t 1020 1022t");
+    feed(27, 2, F(NXF_RCODE, 8), F(NXF_COUNT, 1));
+    TS_ASSERT_STR_EQ(trail(), "1020 1022t 1020 1022t 1020 1022t 1020 1022nt");
+    feed(28, 4, F(NXF_B_TYPE, 0), F(NXF_I_CNT, 13), F(NXF_U_ADDR, 0x17), F(NXF_HISTORY, 1));
+    TS_ASSERT_STR_EQ(trail(), "1020 1022t 1020 1022t 1020 1022t 1020 1022nt 1026");
+    TS_ASSERT_EQ_U(pf.lost, 0);
+    for (unsigned k = 0; k < 8; k++) TS_ASSERT(col.i[k].deferred);   /* walked under RESOURCE FULL */
+    TS_ASSERT(!col.i[8].deferred);
+    expect_range(1, 0x1020, 0x1026, 2, PF_I_BRANCH, true);
+    expect_range(4, 0x1020, 0x1026, 2, PF_I_BRANCH, false);
+    expect_range(5, 0x1026, 0x1028, 1, PF_I_RETURN, true);
+}
+
+/* the encoder's order when a run ends after other outcomes: RCODE 1 with the outcomes before
+ * the run (HIST 11: one taken bne), then RCODE 8 count 1; the history is used first */
+TS_TEST(htm_history_before_count) {
+    setup();
+    sync_at(0x1020);
+    feed(27, 2, F(NXF_RCODE, 1), F(NXF_HISTORY, 3));
+    TS_ASSERT_STR_EQ(trail(), "1020 1022t");
+    feed(27, 2, F(NXF_RCODE, 8), F(NXF_COUNT, 1));
+    TS_ASSERT_STR_EQ(trail(), "1020 1022t 1020 1022nt");
+    feed(28, 4, F(NXF_B_TYPE, 0), F(NXF_I_CNT, 7), F(NXF_U_ADDR, 0x17), F(NXF_HISTORY, 1));
+    TS_ASSERT_STR_EQ(trail(), "1020 1022t 1020 1022nt 1026");
+    TS_ASSERT_EQ_U(pf.lost, 0);
+}
+
 /* BTM: DIRECT BRANCH I-CNT 3 = c.li + beq, taken (it uses up the I-CNT of a direct branch
  * message); DIRECT BRANCH I-CNT 5 = jal + c.addi + bne taken; INDIRECT BRANCH I-CNT 4 =
  * c.addi + bne (not taken: I-CNT left) + ret, whose target is the message's: U-ADDR

@@ -70,10 +70,24 @@ TS_TEST(hold_needs_stall_enable_and_program_trace) {
     te_free(&t);
 }
 
+/* the most one retirement queues per mode (te_prog.c): BTM and HTM 6 one message; HTM 7 three
+ * (RESOURCE FULL history, the repeat count, the INDIRECT BRANCH HISTORY that ended the run);
+ * teContext one more (the Ownership after a privilege change) */
+TS_TEST(hold_worst_case_per_mode) {
+    static const struct { unsigned insn; bool context; unsigned want; } c[] = {
+        {3, false, 1}, {6, false, 1}, {7, false, 3}, {3, true, 2}, {6, true, 2}, {7, true, 4}};
+    for (unsigned i = 0; i < sizeof c / sizeof c[0]; i++) {
+        te_t t = make_prog_te(8, 0);
+        start(&t, CTRL_PROG(c[i].insn) | STALL | (c[i].context ? TE_C_CONTEXT : 0));
+        TS_ASSERT_EQ_U(te_prog_worst_case(&t), c[i].want);
+        te_free(&t);
+    }
+}
+
 TS_TEST(hold_event_mode_and_stm) {
     te_t t = make_prog_te(4, 0);
     start(&t, CTRL_PROG(1) | STALL);                 /* event mode: trace-on message queued */
-    wr(&t, 0x00C, 0x3F);                             /* evControl: every event */
+    wr(&t, 0x00C, 0x1F);                             /* evControl: every event but context */
     TS_ASSERT_EQ_U(te_prog_worst_case(&t), 2);       /* a call/trap event + a PC sample */
     TS_ASSERT_EQ_U(t.fifo_count, 1);
     /* two calls (jal ra): one ICT message each */
@@ -89,6 +103,8 @@ TS_TEST(hold_event_mode_and_stm) {
     wr(&t, 0x070, 1);                                /* stmControl: the software trace port on */
     TS_ASSERT_EQ_U(te_prog_worst_case(&t), 3);
     TS_ASSERT(te_prog_must_hold(&t));                /* 2 + 3 > 4 */
+    wr(&t, 0x00C, 0x3F);                             /* + context events: ICT Context too */
+    TS_ASSERT_EQ_U(te_prog_worst_case(&t), 4);
     te_free(&t);
     /* a FIFO shallower than the worst case: held until it is empty */
     t = make_prog_te(1, 0);

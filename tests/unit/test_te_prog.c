@@ -320,4 +320,88 @@ TS_TEST(context_force) {
     te_free(&t);
 }
 
+/* HTM with the repeat-branch optimisation (teInstruction 7): TE_REP_MIN (16) equal outcomes in a
+ * row leave HIST for a counter; when the run ends, the outcomes before it go first as
+ * RESOURCE FULL RCODE 1 and the count as RCODE 9 (taken) or 8 (not taken), because SiFive's
+ * decoder takes outcomes from HIST before a count and refuses a count while HIST is unused */
+TS_TEST(htm_repeat_counts_byte_exact) {
+    TS_ASSERT_EQ_U(TE_REP_MIN, 16);
+    te_t t = make_prog_te(64, 0);
+    start(&t, (CTRL_BTM & ~0x70u) | 7u << 4, 0x100);
+    wr(&t, TSC, 0x00008001u);                          /* time on sync-type messages only */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* SYNC 5 */
+    ret(&t, 0x80000104u, 0xE101u, 0x80000106u);       /* c.bnez not taken: 1 unit, HIST 10 */
+    for (unsigned i = 0; i < 20; i++)                  /* 20 taken beq: 40 units, counted */
+        ret(&t, 0x80000106u, 0x00b50463u, 0x8000010eu);
+    TS_ASSERT_EQ_U(t.prog.rep, 20);
+    TS_ASSERT_EQ_U(t.prog.hist, 2);                    /* the run left HIST */
+    ret(&t, 0x8000010eu, 0xE101u, 0x80000110u);       /* not taken: the run ends; 1 unit */
+    ret(&t, 0x80000110u, 0x00008067u, 0x80000200u);   /* ret (stack empty): 2 units */
+    for (unsigned i = 0; i < 16; i++)                  /* 16 not taken c.bnez: a run of 16 */
+        ret(&t, 0x80000200u + 2 * i, 0xE101u, 0x80000202u + 2 * i);
+    TS_ASSERT_EQ_U(t.prog.rep, 16);
+    TS_ASSERT_EQ_U(t.prog.hist, 1);
+    wr(&t, CTRL, (CTRL_BTM & ~0x70u) | 7u << 4);      /* stop: the count, then Correlation */
+    uint8_t got[96];
+    unsigned n = drain_sram(&t, got, sizeof got, 10000);
+    static const uint8_t want[] = {
+        0x24, 0x15, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13,   /* SYNC 5, full time */
+        /* RESOURCE FULL: TCODE 27 (011011) | RCODE 1 (0001) + RDATA bits 1:0 = HIST 10 -> MDO
+         * 100001, MSEO 11 */
+        0x6c, 0x87,
+        /* TCODE 27 | RCODE 9 + RDATA 20 (10100) bits 1:0 = 00 -> MDO 001001, MSEO 00 | RDATA
+         * bits 7:2 = 5 -> MDO 000101, MSEO 11 */
+        0x6c, 0x24, 0x17,
+        /* TCODE 28 | B-TYPE 0 + I-CNT 44 (1 + 40 + 1 + 2 = 101100) bits 3:0 -> MDO 110000 |
+         * I-CNT bits 9:4 = 2, MSEO 01 | U-ADDR (0x80000200 ^ 0x80000104) >> 1 = 0x182: 2, 6
+         * (01) | HIST 10, MSEO 11 */
+        0x70, 0xc0, 0x09, 0x08, 0x19, 0x0b,
+        /* TCODE 27 | RCODE 8 + RDATA 16 (10000) bits 1:0 = 00 -> MDO 001000 | bits 7:2 = 4 */
+        0x6c, 0x20, 0x13,
+        /* Correlation: TCODE 33 | EVCODE 4 + CDF 1 -> MDO 010100 | I-CNT 16 = 010000, MSEO 01 |
+         * HIST 1 (empty) */
+        0x84, 0x50, 0x41, 0x07};
+    TS_ASSERT(n >= sizeof want);
+    TS_ASSERT_MEM_EQ(got, want, sizeof want);
+    te_free(&t);
+}
+
+/* teInstruction 7: a run reaching TE_REP_MAX is sent at once (RCODE 9/8, RDATA 0xFFFF) and
+ * the next equal outcome starts over in HIST; a run of 15 stays in HIST; teInstruction 6
+ * never counts */
+TS_TEST(htm_repeat_limits) {
+    te_t t = make_prog_te(64, 0);
+    start(&t, (CTRL_BTM & ~0x70u) | 7u << 4, 0x100);
+    wr(&t, TSC, 0x00008001u);
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* SYNC 5 */
+    unsigned base = t.fifo_count;
+    for (unsigned i = 0; i < 15; i++) ret(&t, 0x80000104u, 0xE101u, 0x80000104u - 0x40u);   /* 15 taken */
+    TS_ASSERT_EQ_U(t.prog.rep, 0);
+    TS_ASSERT_EQ_U(t.prog.hist, 0xFFFFu);              /* stop bit + 15 ones */
+    /* 65536 not taken: the 16th makes a run (the 16 leave HIST, which keeps 1 + 15 ones); the
+     * 65535th fills the counter: RCODE 1 with 0xFFFF, RCODE 8 with 0xFFFF; the last one goes
+     * into HIST (10) */
+    for (unsigned i = 0; i <= TE_REP_MAX; i++) ret(&t, 0x80000106u, 0xE101u, 0x80000108u);
+    TS_ASSERT_EQ_U(t.fifo_count, base + 2);
+    te_entry_t *h = &t.fifo[(t.fifo_head + base) % t.fifo_cap];
+    te_entry_t *c = &t.fifo[(t.fifo_head + base + 1) % t.fifo_cap];
+    TS_ASSERT_EQ_U(h->tcode, 27);
+    TS_ASSERT_EQ_U(h->code, 1);
+    TS_ASSERT_EQ_U(h->idtag, 0xFFFFu);
+    TS_ASSERT_EQ_U(c->tcode, 27);
+    TS_ASSERT_EQ_U(c->code, 8);
+    TS_ASSERT_EQ_U(c->idtag, 0xFFFFu);
+    TS_ASSERT_EQ_U(t.prog.rep, 0);
+    TS_ASSERT_EQ_U(t.prog.hist, 2);
+    te_free(&t);
+    t = make_prog_te(64, 0);                           /* teInstruction 6: HIST only */
+    start(&t, (CTRL_BTM & ~0x70u) | 6u << 4, 0x100);
+    wr(&t, TSC, 0x00008001u);
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);
+    for (unsigned i = 0; i < 20; i++) ret(&t, 0x80000104u, 0xE101u, 0x80000106u);
+    TS_ASSERT_EQ_U(t.prog.rep, 0);
+    TS_ASSERT_EQ_U(t.prog.hist, 1u << 20);
+    te_free(&t);
+}
+
 TS_TEST_MAIN()
