@@ -229,10 +229,9 @@ static inline unsigned bus_ram_access_wait(bus_t *b, bus_port_t *ip, cache_t *c,
     return c->cfg.miss_latency;
 }
 
-/* The core's data port: answers (rdy, err, rdata) for this cycle, or holds it (rdy 0). */
-static inline void bus_service_data(bus_t *b, bus_port_t *ip) {
+/* The core's data port with a request this cycle (bus_service_data). */
+static inline void bus_service_data_req(bus_t *b, bus_port_t *ip) {
     const vcore_ports_t *p = ip->p;
-    if (!*p->data_req) { *p->data_rdy = 0; *p->data_err = 0; ip->d_busy = false; return; }
     uint32_t addr = *p->data_addr;
     unsigned size = 1u << *p->data_size;
     bool we = *p->data_we;
@@ -282,6 +281,14 @@ static inline void bus_service_data(bus_t *b, bus_port_t *ip) {
     /* a device store completed: the retire log shows it like a RAM store (mem[addr]size=value) */
     else if (st == BUS_OK && ip->record_stores) { ip->st_done = true; ip->st_addr = addr; ip->st_data = *p->data_wdata; ip->st_size = size; }
     if (st == BUS_ERR) bus_data_fault(b, ip, addr, size, we);
+}
+
+/* The core's data port: answers (rdy, err, rdata) for this cycle, or holds it (rdy 0). The
+ * idle port (most cycles) is answered inline; a request goes to bus_service_data_req. */
+static inline __attribute__((always_inline)) void bus_service_data(bus_t *b, bus_port_t *ip) {
+    const vcore_ports_t *p = ip->p;
+    if (!*p->data_req) { *p->data_rdy = 0; *p->data_err = 0; ip->d_busy = false; return; }
+    bus_service_data_req(b, ip);
 }
 
 /* The core's instruction port: a fetch is always answered from RAM (4 bytes, or 2 with

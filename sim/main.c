@@ -208,7 +208,7 @@ static int hpm_report(const soc_t *s, const char *dir, bool print, char *err, si
     for (unsigned h = 0; h < s->n; h++) {
         if (multi) fprintf(f, "%u,", h);
         for (unsigned i = 0; i < hpm_n_events; i++)
-            fprintf(f, "%s%" PRIu64, i ? "," : "", s->h[h].ev_total[hpm_events[i].index]);
+            fprintf(f, "%s%" PRIu64, i ? "," : "", s->h[h].ev.total[hpm_events[i].index]);
         fputc('\n', f);
     }
     return ts_fclose_output(f, path, err, errlen);

@@ -373,7 +373,7 @@ void soc_reset(soc_t *s, uint32_t entry) {
         hpm_reset(&h->hpm);
         bus_port_reset(&h->port);
         te_reset(&h->te);
-        memset(h->ev_total, 0, sizeof h->ev_total);
+        ev_count_reset(&h->ev);
         h->instret = 0;
         h->held_cycles = 0;
         h->port.held = false;
@@ -422,7 +422,7 @@ static inline __attribute__((always_inline)) uint64_t account_events(soc_t *s, s
     h->port.ev = 0;
     if (!s->cycle) return ev;
     hpm_tick(&h->hpm, ev);
-    for (uint64_t e = ev; e; e &= e - 1) h->ev_total[__builtin_ctzll(e)]++;
+    ev_count_add(&h->ev, ev);
     return ev;
 }
 
@@ -553,10 +553,10 @@ static void hart_held(soc_t *s, soc_hart_t *h) {
                te_itc_store_waits(&s->h[n].te, a & 0xFFFu);
     if (itc) {
         s->h[n].te.stall_cycles++;
-        h->ev_total[__builtin_ctzll(EVB_ITC_STALL)]++;
+        h->ev.total[__builtin_ctzll(EVB_ITC_STALL)]++;
     }
     hpm_tick_held(&h->hpm, itc ? EVB_ITC_STALL : 0);
-    h->ev_total[__builtin_ctzll(EVB_CYCLE)]++;
+    h->ev.total[__builtin_ctzll(EVB_CYCLE)]++;
 }
 
 /* steps 1-3 of soc.h for one hart */
@@ -657,6 +657,7 @@ void soc_run_end(soc_t *s) {
     }
     /* a call or return at the very end (cycle limit): its target never retired */
     for (unsigned i = 0; i < s->n; i++) gt_log_finish(&s->h[i].gt);
+    for (unsigned i = 0; i < s->n; i++) ev_count_flush(&s->h[i].ev);
     waves_window_end(s);
     vcore_waves_close(s->h[0].vc);
     if (s->waves_open && s->waves_tmp[0]) waves_to_vcd(s);

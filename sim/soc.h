@@ -43,6 +43,7 @@
 #include "bus.h"
 #include "cache.h"
 #include "clint.h"
+#include "ev_count.h"
 #include "funnel.h"
 #include "ground_truth_log.h"
 #include "hang.h"
@@ -100,7 +101,8 @@ typedef struct soc_hart {
     te_t te;
     bool te_ready;
     uint64_t instret;
-    uint64_t ev_total[64];    /* cycles in which each event of the 64-bit vector happened */
+    ev_count_t ev;            /* cycles in which each event of the 64-bit vector happened
+                               * (ev.total: complete after soc_run_end) */
     uint64_t stm_events;      /* software trace port events (all, whatever became of them) */
     uint64_t held_cycles;     /* cycles the hart was held by its encoder's stall request */
     gt_log_t gt;              /* ground truth of this hart (hart 0's log owns the files) */

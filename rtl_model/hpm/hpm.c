@@ -186,22 +186,3 @@ void hpm_tick_held(hpm_t *h, uint64_t ev) {
     hpm_tick(h, ev | EV_CYCLE_BIT);
     h->lcof |= lcof;                /* the request of the last cycle the hart ran stays up */
 }
-
-void hpm_tick(hpm_t *h, uint64_t ev) {
-    uint32_t act = h->active & ~h->written & ~h->inh[h->priv];
-    h->written = 0;
-    h->priv = h->priv_next;
-    h->lcof = 0;
-    while (act) {
-        unsigned i = (unsigned)__builtin_ctz(act);
-        act &= act - 1;
-        if (ev & h->sel[i]) {
-            uint64_t v = (h->ctr[i] + 1) & h->mask[i];
-            h->ctr[i] = v;
-            if (__builtin_expect(!v && i >= 3, 0) && !((h->ofl >> i) & 1)) {
-                h->ofl |= 1u << i;
-                h->lcof = 1;
-            }
-        }
-    }
-}

@@ -62,8 +62,29 @@ void hpm_reset(hpm_t *h);
 /* CSR access by 12-bit address. Returns false for an address that is not a counter CSR. */
 bool hpm_csr_read(const hpm_t *h, unsigned csr, uint32_t *val);
 bool hpm_csr_write(hpm_t *h, unsigned csr, uint32_t val);
-/* One core cycle: ev is the core's event vector for that cycle. */
-void hpm_tick(hpm_t *h, uint64_t ev);
+/* One core cycle: ev is the core's event vector for that cycle. Inline: it runs every
+ * simulated cycle. mcycle (0) and minstret (2) select fixed events and have no OF bit, so
+ * they are counted without the loop; the loop visits the programmable counters that may
+ * count. */
+static inline void hpm_tick(hpm_t *h, uint64_t ev) {
+    uint32_t act = h->active & ~h->written & ~h->inh[h->priv];
+    h->written = 0;
+    h->priv = h->priv_next;
+    h->lcof = 0;
+    if ((act & 1u) && (ev & h->sel[0])) h->ctr[0] = (h->ctr[0] + 1) & h->mask[0];
+    if ((act & 4u) && (ev & h->sel[2])) h->ctr[2] = (h->ctr[2] + 1) & h->mask[2];
+    for (act &= ~7u; act; act &= act - 1) {
+        unsigned i = (unsigned)__builtin_ctz(act);
+        if (ev & h->sel[i]) {
+            uint64_t v = (h->ctr[i] + 1) & h->mask[i];
+            h->ctr[i] = v;
+            if (__builtin_expect(!v, 0) && !((h->ofl >> i) & 1)) {
+                h->ofl |= 1u << i;
+                h->lcof = 1;
+            }
+        }
+    }
+}
 /* A cycle the hart was held (its clock edge skipped: the trace encoder's stall request,
  * teStallEnable): the cycle event and ev (the SoC-side events of that cycle, usually none)
  * count, so mcycle counts and minstret does not; a pending counter-overflow request (lcof)

@@ -101,6 +101,33 @@ TS_TEST(inhibit_stops_counting) {
     TS_ASSERT_EQ_U(rd(&h, 0xB00), 1);
 }
 
+/* minstret (counted outside the loop of the programmable counters): inhibited, suppressed in
+ * the cycle it is written, wrapping at its width without an OF bit or overflow request */
+TS_TEST(minstret_inhibit_write_wrap) {
+    hpm_cfg_t c;
+    hpm_default_cfg(&c);
+    c.width_instret = 3;
+    hpm_t h;
+    if (hpm_init(&h, &c)) TS_FAIL("hpm_init failed");
+    hpm_csr_write(&h, 0x320, 0x4);          /* stop minstret */
+    hpm_tick(&h, EV(EV_CYC) | EV(EV_RET));
+    TS_ASSERT_EQ_U(rd(&h, 0xB02), 0);
+    TS_ASSERT_EQ_U(rd(&h, 0xB00), 1);
+    hpm_csr_write(&h, 0x320, 0);
+    hpm_csr_write(&h, 0xB02, 6);
+    hpm_tick(&h, EV(EV_CYC) | EV(EV_RET));  /* suppressed: written this cycle */
+    TS_ASSERT_EQ_U(rd(&h, 0xB02), 6);
+    hpm_tick(&h, EV(EV_CYC) | EV(EV_RET));
+    TS_ASSERT_EQ_U(rd(&h, 0xB02), 7);
+    hpm_tick(&h, EV(EV_CYC));               /* no retirement */
+    TS_ASSERT_EQ_U(rd(&h, 0xB02), 7);
+    hpm_tick(&h, EV(EV_CYC) | EV(EV_RET));  /* 3 bits: 7 + 1 wraps to 0 */
+    TS_ASSERT_EQ_U(rd(&h, 0xB02), 0);
+    TS_ASSERT_EQ_U(h.lcof, 0);
+    TS_ASSERT_EQ_U(rd(&h, 0xDA0), 0);
+    TS_ASSERT_EQ_U(rd(&h, 0xB00), 5);
+}
+
 TS_TEST(rv32_halves_across_carry) {
     hpm_t h = make(29, 40);
     hpm_csr_write(&h, 0xB00, 0xFFFFFFFE);
