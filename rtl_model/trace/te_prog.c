@@ -232,12 +232,24 @@ static void htm_outcome(te_t *t, bool taken) {
 static bool is_link(unsigned r) { return r == 1 || r == 5; }
 static void rs_push(te_prog_t *p, uint32_t a) { if (p->sp < TE_RSTACK_DEPTH) p->stack[p->sp++] = a; }
 
+/* HTM: I-CNT full (teSyncMaxInst's limit, or the 16-bit counter): RESOURCE FULL, RCODE 0 */
+static void htm_icnt_full(te_t *t) {
+    te_prog_t *p = &t->prog;
+    unsigned maxinst = (t->control >> 20) & 15u;
+    uint32_t limit = maxinst != 15 ? 1u << (maxinst + 5) : TE_ICNT_MAX - 1;
+    if (p->icnt >= limit) {
+        te_entry_t f = {.kind = TE_PROG, .tcode = 27, .code = 0, .data = p->icnt};
+        emit(t, &f);
+    }
+}
+
 /* HTM: one retirement (its units already counted) */
 static void htm_retire(te_t *t, unsigned k, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, unsigned units,
                        bool sync) {
     te_prog_t *p = &t->prog;
     if (!trap && k == K_BRANCH) {                       /* the outcome into the history */
         htm_outcome(t, npc != pc + 2 * units);
+        if (!p->lost) htm_icnt_full(t);                 /* a loop of branches only counts too */
         return;
     }
     if (!trap && (insn & 0x7Fu) == 0x6Fu && is_link((insn >> 7) & 31u)) rs_push(p, pc + 4);      /* jal, rd link */
@@ -263,12 +275,7 @@ static void htm_retire(te_t *t, unsigned k, uint32_t pc, uint32_t insn, uint32_t
         emit(t, &e);
         return;
     }
-    unsigned maxinst = (t->control >> 20) & 15u;
-    uint32_t limit = maxinst != 15 ? 1u << (maxinst + 5) : TE_ICNT_MAX - 1;
-    if (p->icnt >= limit) {                             /* I-CNT full: RESOURCE FULL, RCODE 0 */
-        te_entry_t f = {.kind = TE_PROG, .tcode = 27, .code = 0, .data = p->icnt};
-        emit(t, &f);
-    }
+    htm_icnt_full(t);
 }
 
 static unsigned classify(uint32_t insn) {

@@ -4,9 +4,12 @@
  * The FIFO holds messages (entries), not bytes: one entry per message whatever its length
  * (te.c packs it when it leaves the FIFO). So the high-water mark is a count of entries: the
  * most one retirement can queue (te_prog.c, te_event.c):
- *  - BTM (3) and HTM (6): one message (a branch message, a sync, or one RESOURCE FULL);
+ *  - BTM (3): one message (a branch message or a sync);
+ *  - HTM (6): two (a conditional branch that fills HIST and the I-CNT: RESOURCE FULL RCODE 1
+ *    and RCODE 0);
  *  - HTM with repeat counts (7): three (the history before a run as RESOURCE FULL RCODE 1,
- *    the run's count RCODE 8/9, then the INDIRECT BRANCH HISTORY that ended it);
+ *    the run's count RCODE 8/9, then the INDIRECT BRANCH HISTORY that ended it, or RCODE 0
+ *    for a full I-CNT);
  *  - one more in BTM/HTM with teContext: the Ownership message after a privilege change or
  *    a sync;
  *  - event mode (1): two (a call or trap event and the PC sample it completes), three with
@@ -25,7 +28,8 @@ enum { C_ACTIVE = 1u << 0, C_ENABLE = 1u << 1, C_TRACING = 1u << 2, C_STALL_OR_O
 unsigned te_prog_worst_case(const te_t *t) {
     unsigned n;
     if (t->prog.mode == TE_INSN_EVENT) n = 2u + ((t->evcontrol >> 5) & 1u);
-    else n = (t->prog.mode == TE_INSN_HTM_RET ? 3u : 1u) + ((t->control & TE_C_CONTEXT) != 0);
+    else n = (t->prog.mode == TE_INSN_HTM_RET ? 3u : t->prog.mode == TE_INSN_HTM ? 2u : 1u) +
+             ((t->control & TE_C_CONTEXT) != 0);
     if (t->stm_control & 1u) n++;
     return n;
 }

@@ -382,9 +382,15 @@ TS_TEST(htm_repeat_limits) {
      * 65535th fills the counter: RCODE 1 with 0xFFFF, RCODE 8 with 0xFFFF; the last one goes
      * into HIST (10) */
     for (unsigned i = 0; i <= TE_REP_MAX; i++) ret(&t, 0x80000106u, 0xE101u, 0x80000108u);
-    TS_ASSERT_EQ_U(t.fifo_count, base + 2);
-    te_entry_t *h = &t.fifo[(t.fifo_head + base) % t.fifo_cap];
-    te_entry_t *c = &t.fifo[(t.fifo_head + base + 1) % t.fifo_cap];
+    /* the I-CNT (1 unit per c.bnez) fills first: 15 + 65519 = 0xFFFE units (TE_ICNT_MAX - 1)
+     * at the 65519th not-taken branch: RESOURCE FULL RCODE 0, before the count fills */
+    TS_ASSERT_EQ_U(t.fifo_count, base + 3);
+    te_entry_t *ic = &t.fifo[(t.fifo_head + base) % t.fifo_cap];
+    TS_ASSERT_EQ_U(ic->tcode, 27);
+    TS_ASSERT_EQ_U(ic->code, 0);
+    TS_ASSERT_EQ_U(ic->data, TE_ICNT_MAX - 1);
+    te_entry_t *h = &t.fifo[(t.fifo_head + base + 1) % t.fifo_cap];
+    te_entry_t *c = &t.fifo[(t.fifo_head + base + 2) % t.fifo_cap];
     TS_ASSERT_EQ_U(h->tcode, 27);
     TS_ASSERT_EQ_U(h->code, 1);
     TS_ASSERT_EQ_U(h->idtag, 0xFFFFu);
@@ -401,6 +407,27 @@ TS_TEST(htm_repeat_limits) {
     for (unsigned i = 0; i < 20; i++) ret(&t, 0x80000104u, 0xE101u, 0x80000106u);
     TS_ASSERT_EQ_U(t.prog.rep, 0);
     TS_ASSERT_EQ_U(t.prog.hist, 1u << 20);
+    te_free(&t);
+}
+
+/* HTM: a loop made of conditional branches only still fills the I-CNT. teSyncMaxInst 0: the
+ * limit is 2^5 = 32 half-word units; 16 taken `beq x0, x0, 0` (4 bytes: 2 units each) reach it
+ * at the 16th, which must give RESOURCE FULL RCODE 0 with I-CNT 32 (HIST keeps its 16 ones) */
+TS_TEST(htm_branch_only_loop_fills_icnt) {
+    te_t t = make_prog_te(64, 0);
+    start(&t, (CTRL_BTM & ~0x70u & ~(0xFu << 20)) | 6u << 4, 0x100);
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000108u);   /* the store that started tracing: SYNC 5 */
+    unsigned base = t.fifo_count;
+    for (unsigned i = 0; i < 15; i++) ret(&t, 0x80000108u, 0x00000063u, 0x80000108u);
+    TS_ASSERT_EQ_U(t.fifo_count, base);                /* 30 units: below the limit */
+    ret(&t, 0x80000108u, 0x00000063u, 0x80000108u);
+    TS_ASSERT_EQ_U(t.fifo_count, base + 1);
+    te_entry_t *f = &t.fifo[(t.fifo_head + base) % t.fifo_cap];
+    TS_ASSERT_EQ_U(f->tcode, 27);
+    TS_ASSERT_EQ_U(f->code, 0);
+    TS_ASSERT_EQ_U(f->data, 32);
+    TS_ASSERT_EQ_U(t.prog.icnt, 0);
+    TS_ASSERT_EQ_U(t.prog.hist, 0x1FFFFu);             /* stop bit + 16 taken */
     te_free(&t);
 }
 
