@@ -639,8 +639,38 @@ enum soc_stop soc_run(soc_t *s) {
     return s->stop;
 }
 
+/* messages still on their way to the sink: in an encoder's FIFO or packer that can still
+ * move them (active, and enabled or flushing), or in the funnel */
+static bool trace_in_flight(const soc_t *s) {
+    for (unsigned i = 0; i < s->n; i++) {
+        const te_t *t = &s->h[i].te;
+        uint32_t c = te_control(t);
+        if ((c & 1u) && ((c & 2u) || t->flushing) && (t->fifo_count || t->outq_count || t->overflow_pending)) return true;
+    }
+    const funnel_t *f = &s->funnel;
+    return s->funnel_on && (f->control & 1u) && ((f->control & 2u) || f->flushing) && funnel_busy(f);
+}
+
 void soc_run_end(soc_t *s) {
     if (s->trace_bus) fprintf(s->trace_bus, "end %llu\n", (unsigned long long)s->cycle);
+    /* the cores stop here; the trace subsystem does not: what the encoders hold drains into
+     * the sink as it would after the harts halt (a run cut by the cycle limit, or firmware
+     * that exits without draining), so the trace ends with the last message emitted. Not
+     * counted as cycles of the run; bounded in case a sink cannot take anything. */
+    if (!s->cfg.no_trace) {
+        for (unsigned k = 0; k < 65536 && trace_in_flight(s); k++) trace_tick(s, s->n);
+        /* and the sink's partial word, padded with idle bytes, as when tracing is disabled */
+        bool flushed = false;
+        for (unsigned i = 0; i < s->n; i++) {
+            sink_t *k = &s->h[i].te.sink;
+            if (k->fill && !k->stopped) { sink_flush(k); flushed = true; }
+        }
+        if (s->funnel_on && s->funnel.sink.fill && !s->funnel.sink.stopped) { sink_flush(&s->funnel.sink); flushed = true; }
+        if (flushed && !bus_sba_write(&s->bus, soc_sink(s))) {   /* an SBA sink writes the word */
+            if (s->funnel_on) funnel_sink_error(&s->funnel);
+            else te_sink_error(&s->h[0].te);
+        }
+    }
     if (s->stop == SOC_EXIT) {
         /* let the EXIT store retire so that instret counts it (and what the other harts
          * committed in that cycle) */

@@ -715,7 +715,7 @@ int ts_check_main(int argc, char **argv) {
             /* the stores' check is done: its stores and trace copy are not needed by the perf
              * check, which reads its own (memory: not both at once) */
             ck_free(&c);
-            perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop, wrapped, lost, 0, perf_config, c.multi};
+            perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop, wrapped, lost, 0, perf_config, c.multi, 0};
             {   /* program-trace messages lost (stats.txt): an Error message may stand for them alone */
                 char sp[4200], sline[256];
                 snprintf(sp, sizeof sp, "%s/stats.txt", dir);
@@ -743,7 +743,9 @@ int ts_check_main(int argc, char **argv) {
                            hr->records, hr->values);
                     if (pr.have_ts) printf(", timestamps = first store cycle + %" PRId64, pr.ts_offset);
                     printf(")");
-                    if (hr->truncated) printf("; the last record in the trace is cut off (stop-on-wrap)");
+                    if (hr->truncated)
+                        printf("; the last record in the trace is cut off (%s)",
+                               wrapped_stop ? "stop-on-wrap" : "the run stopped in the middle of it");
                     if (hr->not_in_trace) printf("; %" PRIu64 " later records are not in the trace (stop-on-wrap)", hr->not_in_trace);
                     if (c.multi ? hr->gaps : pr.gaps)
                         printf("; %" PRIu64 " gap(s) (Error messages) reported, %" PRIu64 " record(s) cut by a gap, %" PRIu64

@@ -509,7 +509,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                 snprintf(res->msg, sizeof res->msg, "%s", A->oom ? "out of memory" : "the trace's decode ended before its last record");
                 goto out;
             }
-            bool cut = a->truncated && k - b0 == a_n - 1 && cfg->stopped_on_wrap;
+            bool cut = a->truncated && k - b0 == a_n - 1 && (cfg->stopped_on_wrap || (cfg->run_cut && k == b_n - 1));
             bool two = b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT;
             if (a->type != b->type || (a->has_addr && a->addr != b->addr) ||
                 (a->has_call_site && a->call_site != b->call_site) ||
@@ -564,7 +564,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
         /* 4. addresses (of the parts that were stored: the encoder drops the stores of a
          * record it stops in the middle of, so the firmware's last record may be cut too; a
          * gap cuts the record it falls into) */
-        if (b->truncated && !cfg->stopped_on_wrap && !b->cut_by_gap) {
+        if (b->truncated && !cfg->stopped_on_wrap && !b->cut_by_gap && !(cfg->run_cut && k == b_n - 1)) {
             snprintf(res->msg, sizeof res->msg, "%s: the firmware's stores end in the middle of a record", where);
             goto out;
         }
@@ -725,6 +725,9 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     memset(res, 0, sizeof *res);
     int rc = -1;
     char *stats = slurp(cfg->dir, "stats.txt");
+    perf_check_cfg_t cut_cfg = *cfg;   /* + whether the run ended before the firmware exited */
+    cut_cfg.run_cut = stats && !strstr(stats, "\nexit_reason exit\n");
+    cfg = &cut_cfg;
     ps_a_t *A = calloc(1, sizeof *A), *A1 = calloc(1, sizeof *A1);   /* the trace's decode; another one for B's gaps */
     ps_b_t *B = calloc(1, sizeof *B);
     hart_sum_t *sum = calloc(NH, sizeof *sum);

@@ -18,6 +18,9 @@ typedef struct perf_check_cfg {
     const char *perf_config;  /* the out-of-band header for a wrapped trace (NULL: the run
                                  folder's perf_config.txt, else the header in itc.csv) */
     int multi_hart;           /* several harts: messages name the hart ("hart N: record ...") */
+    int run_cut;              /* set by perf_check_run from stats.txt: the run stopped before
+                                 the firmware exited (cycle limit, hang), so its last record
+                                 may end in the middle */
 } perf_check_cfg_t;
 
 #define PERF_CHECK_HARTS 16

@@ -47,6 +47,8 @@ static bool inputs_empty(const funnel_t *f) {
     return true;
 }
 
+bool funnel_busy(const funnel_t *f) { return f->have_cur || !inputs_empty(f); }
+
 bool funnel_empty(const funnel_t *f) {
     return !f->have_cur && inputs_empty(f) && (f->sink.fill == 0 || f->sink.stopped);
 }

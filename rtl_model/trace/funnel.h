@@ -34,6 +34,8 @@ enum te_access funnel_write(funnel_t *f, uint32_t off, unsigned size, uint32_t v
 /* after the encoders' ticks */
 void funnel_tick(funnel_t *f);
 bool funnel_empty(const funnel_t *f);
+/* a message taken or waiting at an input (not counting a partial sink word) */
+bool funnel_busy(const funnel_t *f);
 /* the SoC reports a failed SBA write: tfSinkError */
 void funnel_sink_error(funnel_t *f);
 #endif
