@@ -10,6 +10,7 @@
 #include "elf_syms.h"
 #include "fmt_fast.h"
 #include "flow_cli.h"
+#include "msg_json.h"
 #include "nexus_decode.h"
 #include "perf_decode.h"
 #include "perf_sifive.h"
@@ -91,116 +92,6 @@ const ts_cmd_t ts_decode_cmd = {
     "messages: Ownership messages show their PROCESS field (\"process\") when trace.json is beside\n"
     "the trace (a tracesim run); without it the fields are those of the reference files of real\n"
     "captures, which leave PROCESS out.\n"};
-
-/* ---- messages as JSON lines ------------------------------------------------------------ */
-typedef struct jkey { char s[64]; size_t n; } jkey_t;
-typedef struct jctx {
-    FILE *out;
-    uint64_t n, truncated, bad;
-    bool process;
-    jkey_t key[NXF__COUNT];   /* ', "name": ' of each field (json_init) */
-    jkey_t name[64];          /* '", "name": "TCODE NAME", "offset": ' of each TCODE */
-    uint8_t rank[NXF__COUNT]; /* a field's place in nxd_fields_by_name */
-    char hex3[256][4];        /* a byte as "hh:" (and a 4th byte: copied 4 at a time, overwritten next) */
-    size_t used;              /* lines in buf not yet written (json_flush) */
-    char buf[1 << 20];
-} jctx_t;
-
-#define JSON_LINE_MAX 2048    /* bytes: 3 * 64; fields: 21 * (12 + 20); the rest: names, error text and 4 numbers;
-                                 * and the scratch after the end: fmt_u64_room24's 24, the name's 64 */
-
-/* the lines gathered in c->buf to the output (its errors stay in the stream: ferror) */
-static void json_flush(jctx_t *c) {
-    if (c->used) fwrite(c->buf, 1, c->used, c->out);
-    c->used = 0;
-}
-
-/* the constant pieces of a line, made once (json_msg copies them with known lengths) */
-static void json_init(jctx_t *c) {
-    for (int f = 0; f < NXF__COUNT; f++)
-        c->key[f].n = (size_t)snprintf(c->key[f].s, sizeof c->key[f].s, ", \"%s\": ", nxd_field_name((enum nxd_field)f));
-    for (unsigned t = 0; t < 64; t++)
-        c->name[t].n = (size_t)snprintf(c->name[t].s, sizeof c->name[t].s, ", \"name\": \"%s\", \"offset\": ", nxd_tcode_name(t));
-    for (int k = 0; k < NXF__COUNT; k++) c->rank[nxd_fields_by_name[k]] = (uint8_t)k;
-    for (unsigned b = 0; b < 256; b++) {
-        fmt_hex2(c->hex3[b], b);
-        c->hex3[b][2] = ':';
-        c->hex3[b][3] = 0;
-    }
-}
-
-/* fields printed per TCODE (the main numeric fields, as in the reference files); an ICT
- * address shows as f_addr (TCODE 35) or u_addr (34), and CKDATA1 (trigger id, call/return
- * XOR, cause, context or watchpoint id) as ckdata1 when CKSRC is not 0 (for 0 it is
- * `control`) */
-static uint32_t printed_fields(const nxd_msg_t *m, bool process) {
-    uint32_t hide = (process ? 0 : 1u << NXF_PROCESS) | 1u << NXF_ETYPE | 1u << NXF_ECODE | 1u << NXF_CKDF |
-                    1u << NXF_CKDATA0;
-    if (m->tcode == 12 || m->tcode == 29) hide |= 1u << NXF_B_TYPE;
-    if ((m->tcode != 34 && m->tcode != 35) || m->f[NXF_CKSRC] == 0) hide |= 1u << NXF_CKDATA1;
-    return m->fmask & ~hide;
-}
-
-/* one JSON line per message, formatted by hand (fmt_fast.h) straight into the context's 1 MiB
- * block (json_flush writes it to the unbuffered stream): the same bytes as the printf calls it
- * replaced. Constant pieces are copied in fixed sizes (the block keeps JSON_LINE_MAX free). */
-static int json_msg(void *vctx, const nxd_msg_t *m) {
-    jctx_t *c = vctx;
-    if (m->status == NXD_TRUNCATED) { c->truncated++; return 0; }
-    if (c->used > sizeof c->buf - JSON_LINE_MAX) json_flush(c);
-    char *line = c->buf + c->used, *p = line;
-    c->n++;
-    p = fmt_str(p, "{\"bytes\": \"");
-    uint32_t nb = m->len < NXD_MAX_MSG ? m->len : NXD_MAX_MSG;
-    for (uint32_t i = 0; i < nb; i++, p += 3) memcpy(p, c->hex3[m->bytes[i]], 4);   /* "hh:" each */
-    if (nb) p--;                              /* no ':' after the last */
-    *p++ = '"';
-    if (m->status == NXD_BAD) {
-        c->bad++;
-        p = fmt_str(p, ", \"error\": \"");
-        size_t el = strlen(m->error);
-        if (el > 512) el = 512;             /* the decoder's own short texts */
-        memcpy(p, m->error, el);
-        p += el;
-        p = fmt_str(p, "\", \"n\": ");
-        p = fmt_u64_room24(p, c->n);
-        p = fmt_str(p, ", \"offset\": ");
-        p = fmt_u64_room24(p, m->offset);
-        p = fmt_str(p, ", \"tcode\": ");
-        p = fmt_u64_room24(p, m->tcode);
-        *p++ = '}';
-        *p++ = '\n';
-        c->used += (size_t)(p - line);
-        return 0;
-    }
-    /* fields in alphabetical order of their names */
-    uint32_t pm = printed_fields(m, c->process);
-    p = fmt_str(p, ", \"fields\": {");
-    char *open = p;                           /* the first key's ", " is left out */
-    uint32_t byname = 0;                      /* the printed fields as places in the by-name order */
-    for (uint32_t x = pm; x; x &= x - 1) byname |= 1u << c->rank[__builtin_ctz(x)];
-    for (; byname; byname &= byname - 1) {
-        enum nxd_field f = nxd_fields_by_name[__builtin_ctz(byname)];
-        const jkey_t *ky = &c->key[f];        /* keys are at most 16 bytes (", \"ckdata0\": " is 13): copied 16 at a time */
-        if (p == open) { memcpy(p, ky->s + 2, 16); p += ky->n - 2; }
-        else { memcpy(p, ky->s, 16); p += ky->n; }
-        p = fmt_u64_room24(p, m->f[f]);
-    }
-    p = fmt_str(p, "}, \"n\": ");
-    p = fmt_u64_room24(p, c->n);
-    const jkey_t *nm = &c->name[m->tcode & 63];
-    memcpy(p, nm->s, sizeof nm->s);           /* the whole 64: a fixed-size copy, then the real length */
-    p += nm->n;
-    p = fmt_u64_room24(p, m->offset);
-    if (m->has_src) { p = fmt_str(p, ", \"src\": "); p = fmt_u64_room24(p, m->src); }
-    p = fmt_str(p, ", \"tcode\": ");
-    p = fmt_u64_room24(p, m->tcode);
-    if (m->tics_valid) { p = fmt_str(p, ", \"tics\": "); p = fmt_u64_room24(p, m->tics); }
-    *p++ = '}';
-    *p++ = '\n';
-    c->used += (size_t)(p - line);
-    return 0;
-}
 
 /* ---- one source only (--hart): the messages of other sources are not passed on ---------- */
 typedef struct hfilt { nxd_cb cb; void *ctx; unsigned hart; } hfilt_t;
@@ -600,7 +491,7 @@ int ts_decode_main(int argc, char **argv) {
      * stream: ts_fclose_output, and main's ts_check_stdout for stdout) */
     static char stdout_buf[1 << 20];
     char *obuf = NULL;
-    if (!strcmp(format, "messages")) setvbuf(out, NULL, _IONBF, 0);   /* json_msg's own 1 MiB blocks go out uncopied */
+    if (!strcmp(format, "messages")) setvbuf(out, NULL, _IONBF, 0);   /* msg_json's own 1 MiB blocks go out uncopied */
     else if (out == stdout) setvbuf(stdout, stdout_buf, _IOFBF, sizeof stdout_buf);
     else if ((obuf = malloc(1 << 20))) setvbuf(out, obuf, _IOFBF, 1 << 20);
     nxd_t d;
@@ -608,13 +499,11 @@ int ts_decode_main(int argc, char **argv) {
     d.offset = start;
     int rc = 0;
     if (!strcmp(format, "messages")) {
-        static jctx_t jc;
-        memset(&jc, 0, sizeof jc);
-        jc.out = out;
-        jc.process = ti.found;
-        json_init(&jc);
-        decode_msgs(&d, data + start, len - start, hart, json_msg, &jc);
-        json_flush(&jc);
+        static mj_t jc;
+        mj_init(&jc, out, ti.found);
+        if (hart < 0 || !d.cfg.srcbits) mj_decode(&jc, &d, data + start, len - start);
+        else decode_msgs(&d, data + start, len - start, hart, mj_msg, &jc);
+        mj_flush(&jc);
         if (jc.truncated)
             fprintf(stderr, "tracesim: note: the last message is cut off at the end of the trace (not listed)\n");
         if (jc.bad)

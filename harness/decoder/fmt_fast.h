@@ -72,30 +72,126 @@ static inline void fmt_put8(char *p, uint64_t w) {
     memcpy(p, &w, 8);
 }
 
+/* the 100 two-digit pairs "00".."99"; below 10 the pair's first byte is the single digit
+ * ("0".."9" followed by a spare byte), so v < 100 is one 2-byte copy and a length of 1 or 2 */
+static inline const char *fmt_d2_lead(void) {
+    static const char t[200] =
+        "0_1_2_3_4_5_6_7_8_9_101112131415161718192021222324252627282930313233343536373839"
+        "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+        "8081828384858687888990919293949596979899";
+    return t;
+}
+
 /* "%" PRIu64 like fmt_u64, for hot paths with room: writes up to 24 bytes at p (the bytes
- * after the returned end are scratch), 8 digits a step without a loop or a branch per digit */
+ * after the returned end are scratch), without a loop or a branch per digit: below 100 one
+ * table pair; below 10^8 the 8 digits at once (fmt_8digits), leading zeros cut with one
+ * count; below 10^10 (every 32-bit value) one pair and 8 digits; above, 8-digit groups */
 static inline char *fmt_u64_room24(char *p, uint64_t v) {
-    if (v < 10) { *p = (char)('0' + v); return p + 1; }
-    uint64_t d, lo = 0, mid = 0;
-    int full = 0;                             /* 8-digit groups after the first */
+    if (v < 100) {
+        memcpy(p, fmt_d2_lead() + 2 * v, 2);
+        return p + 1 + (v >= 10);
+    }
+    if (v < 100000000u) {
+        uint64_t d = fmt_8digits((uint32_t)v);
+        unsigned lz = (unsigned)__builtin_ctzll(d) >> 3;  /* leading zero digits: d's low zero bytes */
+        fmt_put8(p, (d + 0x3030303030303030ull) >> (8 * lz));
+        return p + 8 - lz;
+    }
+    if (v < 10000000000ull) {                 /* 9 or 10 digits: 1 or 2, then 8 */
+        uint32_t h = (uint32_t)(v / 100000000u);
+        memcpy(p, fmt_d2_lead() + 2 * h, 2);
+        p += 1 + (h >= 10);
+        fmt_put8(p, fmt_8digits((uint32_t)(v - (uint64_t)h * 100000000u)) + 0x3030303030303030ull);
+        return p + 8;
+    }
+    uint64_t d, lo, mid = 0;
+    int full = 1;                             /* 8-digit groups after the first */
+    lo = fmt_8digits((uint32_t)(v % 100000000u));
+    v /= 100000000u;
     if (v >= 100000000u) {
+        mid = lo;
         lo = fmt_8digits((uint32_t)(v % 100000000u));
         v /= 100000000u;
-        full = 1;
-        if (v >= 100000000u) {
-            mid = lo;
-            lo = fmt_8digits((uint32_t)(v % 100000000u));
-            v /= 100000000u;
-            full = 2;
-        }
+        full = 2;
     }
     d = fmt_8digits((uint32_t)v);             /* the leading group, without its leading zeros */
     unsigned lz = (unsigned)__builtin_ctzll(d) >> 3;
     fmt_put8(p, (d + 0x3030303030303030ull) >> (8 * lz));
     p += 8 - lz;
     if (full == 2) { fmt_put8(p, lo + 0x3030303030303030ull); p += 8; lo = mid; }
-    if (full) { fmt_put8(p, lo + 0x3030303030303030ull); p += 8; }
-    return p;
+    fmt_put8(p, lo + 0x3030303030303030ull);
+    return p + 8;
+}
+
+/* A decimal counter that counts up by one in its text: "%" PRIu64 of the count without a
+ * division (the messages' "n"). The digits end at d[FMT_CTR_END]; the bytes before the
+ * leading digit are '0', so a carry into a new leading digit needs no test. */
+#define FMT_CTR_END 40
+typedef struct fmt_ctr { char d[FMT_CTR_END + 24]; unsigned len; } fmt_ctr_t;
+
+/* the counter at 0 */
+static inline void fmt_ctr_init(fmt_ctr_t *c) {
+    memset(c->d, '0', sizeof c->d);
+    c->len = 1;
+}
+
+/* +1: the trailing 9s become 0s and the digit before them counts up */
+static inline void fmt_ctr_inc(fmt_ctr_t *c) {
+    char *q = c->d + FMT_CTR_END - 1;
+    while (*q == '9') *q-- = '0';
+    ++*q;
+    unsigned n = (unsigned)(c->d + FMT_CTR_END - q);
+    if (n > c->len) c->len = n;
+}
+
+/* the count's digits at p: writes 24 bytes (the bytes after the returned end are scratch);
+ * counts of more than 24 digits cannot occur (a 64-bit count has at most 20) */
+static inline char *fmt_ctr_put(char *p, const fmt_ctr_t *c) {
+    memcpy(p, c->d + FMT_CTR_END - c->len, 24);
+    return p + c->len;
+}
+
+/* "%02x:" of each of n bytes, the last without its ':' (n >= 1): each byte's 4-byte entry
+ * of hex3 ("hh:" and a spare byte, fmt_hex3_init) copied whole, the next overwriting the
+ * spare; up to 16 bytes straight-line (one jump), more in a loop. Writes 3 * n + 1 bytes. */
+static inline void fmt_hex3_init(uint32_t hex3[256]) {
+    static const char hx[] = "0123456789abcdef";
+    for (unsigned b = 0; b < 256; b++) {
+        char e[4] = {hx[b >> 4], hx[b & 15], ':', 0};
+        memcpy(&hex3[b], e, 4);
+    }
+}
+static inline char *fmt_hex3_bytes(char *p, const uint8_t *b, uint32_t n, const uint32_t hex3[256]) {
+    if (n > 16) {
+        for (uint32_t i = 0; i < n; i++) memcpy(p + 3 * i, &hex3[b[i]], 4);
+        return p + 3 * n - 1;
+    }
+    /* entered at case n, the first byte first (a byte's spare is overwritten by the next):
+     * byte n - k at e - 3k, with e and be at the ends */
+    char *e = p + 3 * n;
+    const uint8_t *be = b + n;
+#define FMT_HEX3(k) memcpy(e - 3 * (k), &hex3[be[-(k)]], 4)
+    switch (n) {
+    case 16: FMT_HEX3(16); /* fall through */
+    case 15: FMT_HEX3(15); /* fall through */
+    case 14: FMT_HEX3(14); /* fall through */
+    case 13: FMT_HEX3(13); /* fall through */
+    case 12: FMT_HEX3(12); /* fall through */
+    case 11: FMT_HEX3(11); /* fall through */
+    case 10: FMT_HEX3(10); /* fall through */
+    case 9: FMT_HEX3(9); /* fall through */
+    case 8: FMT_HEX3(8); /* fall through */
+    case 7: FMT_HEX3(7); /* fall through */
+    case 6: FMT_HEX3(6); /* fall through */
+    case 5: FMT_HEX3(5); /* fall through */
+    case 4: FMT_HEX3(4); /* fall through */
+    case 3: FMT_HEX3(3); /* fall through */
+    case 2: FMT_HEX3(2); /* fall through */
+    case 1: FMT_HEX3(1); break;
+    default: return p;
+    }
+#undef FMT_HEX3
+    return e - 1;
 }
 
 /* "%" PRId64: at most 20 characters */
