@@ -123,17 +123,17 @@ RD_INLINE uint64_t rd_fixed(rd_t *r, unsigned n, bool fast) {
 /* a variable field: from the current bit to the end of the next byte with MSEO 01 or 11
  * (or the reserved 10) */
 RD_INLINE uint64_t rd_var(rd_t *r, bool fast) {
-    if (r->ended) { r->err = "more fields than the message holds"; return 0; }
-    if (fast) {
-        if (!r->feb) { r->err = "variable field without an end"; return 0; }
+    if (fast) {                               /* ended only with no end left: one test for both */
+        if (!r->feb) { r->err = r->ended ? "more fields than the message holds" : "variable field without an end"; return 0; }
         unsigned c = (unsigned)__builtin_ctzll(r->feb) + 1;   /* the field's width */
-        uint64_t v = r->x & ((1ull << c) - 1);   /* c <= 60 */
+        uint64_t v = r->x & (r->feb ^ (r->feb - 1));          /* its bits: up to its end (c <= 60) */
         r->x >>= c;
         r->feb >>= c;
         r->left -= c;
         r->ended = !r->feb;                   /* the last byte's end read: only it has MSEO 11 */
         return v;
     }
+    if (r->ended) { r->err = "more fields than the message holds"; return 0; }
     uint32_t i = r->i;
     uint64_t rest = i < r->len ? r->fe >> i : 0;
     if (!rest) { r->err = "variable field without an end"; return 0; }
@@ -267,7 +267,7 @@ RD_INLINE int nxd_decode_part(nxd_t *d, const uint8_t *buf, size_t len, uint64_t
     *used = len;
     while (i < len && i < limit) {
         uint8_t c = buf[i];
-        if (c == 0xFF || c == 0x00 || (c & 3) != 0) { i++; d->skipped++; continue; }
+        if ((c & 3) != 0 || c == 0x00) { i++; d->skipped++; continue; }   /* 0xFF too (MSEO 11) */
         size_t start = i;
         uint64_t fe, w = 0, e3 = 0;
         int mlen;

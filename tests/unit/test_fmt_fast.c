@@ -133,4 +133,46 @@ TS_TEST(cached_symbol_lookup_answers_as_the_search) {
     TS_ASSERT(elf_syms_lookup_cached(&t, &c, 0x170) == NULL);
 }
 
+/* the decimal counter of the messages' "n": every count from 0 through 1 100 000 (every
+ * carry up to seven digits) as printf writes it, the 24 bytes it may write and no more */
+TS_TEST(counter_counts_as_printf_writes_it) {
+    fmt_ctr_t c;
+    fmt_ctr_init(&c);
+    for (uint64_t v = 0; v <= 1100000; v++) {
+        if (v) fmt_ctr_inc(&c);
+        char want[32], got[40];
+        memset(got, 'x', sizeof got);
+        snprintf(want, sizeof want, "%" PRIu64, v);
+        char *e = fmt_ctr_put(got, &c);
+        TS_ASSERT_EQ_U((size_t)(e - got), strlen(want));
+        TS_ASSERT_EQ_U((unsigned char)got[24], 'x');
+        *e = 0;
+        if (strcmp(got, want)) TS_FAIL("count %" PRIu64 ": '%s'", v, got);
+    }
+}
+
+/* the message bytes as "hh:hh:...:hh" (%02x each, ':' between) for every length 1..64 and
+ * every byte value, the 3 * n + 1 bytes it may write and no more, 0 bytes writing nothing */
+TS_TEST(bytes_as_colon_hex_as_printf_writes_them) {
+    uint32_t hex3[256];
+    fmt_hex3_init(hex3);
+    uint8_t b[64];
+    for (unsigned k = 0; k < 2000; k++) {
+        uint32_t n = 1 + k % 64;
+        for (uint32_t i = 0; i < n; i++) b[i] = (uint8_t)((k * 131 + i * 29 + (i * i) / 3) & 0xff);
+        if (k < 256) b[0] = (uint8_t)k;                   /* every byte value */
+        char want[256] = "", got[256];
+        size_t w = 0;
+        for (uint32_t i = 0; i < n; i++) w += (size_t)snprintf(want + w, sizeof want - w, "%s%02x", i ? ":" : "", b[i]);
+        memset(got, 'x', sizeof got);
+        char *e = fmt_hex3_bytes(got, b, n, hex3);
+        TS_ASSERT_EQ_U((size_t)(e - got), w);
+        TS_ASSERT_EQ_U((unsigned char)got[3 * n + 1], 'x');
+        *e = 0;
+        TS_ASSERT_STR_EQ(got, want);
+    }
+    char got[4] = "xxx";
+    TS_ASSERT(fmt_hex3_bytes(got, b, 0, hex3) == got && got[0] == 'x');
+}
+
 TS_TEST_MAIN()
