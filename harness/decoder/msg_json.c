@@ -99,7 +99,17 @@ static inline __attribute__((always_inline)) char *line(mj_t *c, char *p, const 
     p = fmt_ctr_put(p + 8, &c->nd);
     unsigned tc = m->tcode & 63;
     memcpy(p, c->name[tc], 64);
-    p = fmt_u64_room24(p + c->name_len[tc], m->offset);
+    p += c->name_len[tc];
+    if (m->tics_valid && !m->has_src && m->offset < 100000000u && m->tics < 100000000u) {
+        uint64_t doff, dtics;                 /* the usual case: both numbers' digits at once */
+        fmt_8digits_pair((uint32_t)m->offset, (uint32_t)m->tics, &doff, &dtics);
+        p = fmt_put_digits8(p, doff);
+        memcpy(p, c->tail[tc][1], 32);
+        p = fmt_put_digits8(p + c->tail_len[tc][1], dtics);
+        memcpy(p, "}\n", 2);
+        return p + 2;
+    }
+    p = fmt_u64_room24(p, m->offset);
     if (m->has_src) {
         memcpy(p, src, 16);
         p = fmt_u64_room24(p + 9, m->src);

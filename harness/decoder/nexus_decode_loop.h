@@ -158,7 +158,8 @@ RD_INLINE uint64_t rd_var(rd_t *r, bool fast) {
 
 #define SET(m, fld, val) do { (m)->f[fld] = (val); (m)->fmask |= 1u << (fld); } while (0)
 
-static inline bool is_full_ts(unsigned t) { return t == 9 || t == 11 || t == 12 || t == 29 || t == 35; }
+/* TCODE 9, 11, 12, 29 and 35 (t < 64: the MDO of one byte) */
+static inline bool is_full_ts(unsigned t) { return (0x820001A00ull >> (t & 63)) & 1; }
 
 /* fields of one message; false with r->err set on a layout error (fast: the reader's fast form) */
 RD_INLINE bool parse_fields(nxd_t *d, nxd_msg_t *m, rd_t *r, bool fast) {
@@ -263,9 +264,9 @@ RD_INLINE void timestamp(nxd_t *d, nxd_msg_t *m) {
  * TRUNCATED message. *used: the bytes decoded or skipped. Returns 0 or cb's stop value. */
 RD_INLINE int nxd_decode_part(nxd_t *d, const uint8_t *buf, size_t len, uint64_t base, size_t limit, bool more,
                               size_t *used, nxd_cb cb, void *ctx) {
-    size_t i = 0;
+    size_t i = 0, stop = len < limit ? len : limit;
     *used = len;
-    while (i < len && i < limit) {
+    while (i < stop) {
         uint8_t c = buf[i];
         if ((c & 3) != 0 || c == 0x00) { i++; d->skipped++; continue; }   /* 0xFF too (MSEO 11) */
         size_t start = i;

@@ -175,4 +175,31 @@ TS_TEST(bytes_as_colon_hex_as_printf_writes_them) {
     TS_ASSERT(fmt_hex3_bytes(got, b, 0, hex3) == got && got[0] == 'x');
 }
 
+/* two values' 8 digits at once (SSE2 lanes) and the trimmed put: every value below 10^8
+ * that matters (each digit count's edges, a spread) in both lanes, as printf writes them */
+TS_TEST(digit_pairs_as_printf_writes_them) {
+    static const uint32_t edge[] = {0, 1, 9, 10, 99, 100, 999, 1000, 9999, 10000, 10001, 99999, 100000,
+                                    999999, 1000000, 9999999, 10000000, 99999999, 12345678, 87654321, 50005000};
+    const unsigned ne = sizeof edge / sizeof edge[0];
+    for (unsigned k = 0; k < 40000; k++) {
+        uint32_t a = k < ne * ne ? edge[k % ne] : (uint32_t)(value(k) % 100000000u);
+        uint32_t b = k < ne * ne ? edge[k / ne] : (uint32_t)(value(k * 7 + 3) % 100000000u);
+        uint64_t da, db;
+        fmt_8digits_pair(a, b, &da, &db);
+        TS_ASSERT_EQ_U(da, fmt_8digits(a));
+        TS_ASSERT_EQ_U(db, fmt_8digits(b));
+        char want[32], got[32];
+        memset(got, 'x', sizeof got);
+        snprintf(want, sizeof want, "%" PRIu32, b);
+        char *e = fmt_put_digits8(got, db);
+        TS_ASSERT_EQ_U((size_t)(e - got), strlen(want));
+        TS_ASSERT_EQ_U((unsigned char)got[8], 'x');
+        *e = 0;
+        TS_ASSERT_STR_EQ(got, want);
+        snprintf(want, sizeof want, "%" PRIu32, a);
+        *fmt_put_digits8(got, da) = 0;
+        TS_ASSERT_STR_EQ(got, want);
+    }
+}
+
 TS_TEST_MAIN()
