@@ -46,10 +46,15 @@ if command -v valgrind >/dev/null 2>&1; then
   nmsg=$("$build/harness/decode_bench" "$tmp/r/trace.rtd" 1 messages | sed -n 's/.* \([0-9]*\) messages.*/\1/p')
   # ir CMD...: the instructions callgrind counts for CMD
   ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | sed -n 's/.*Collected : //p'; }
-  for what in messages perf; do
+  # json: the messages and their JSON lines (decode -f messages without start-up and file);
+  # its count less the messages' is the formatter's
+  for what in messages perf json; do
     n=$(ir "$build/harness/decode_bench" "$tmp/r/trace.rtd" 1 "$what")
-    awk -v w="$what" -v n="$n" -v b="$bytes" -v m="$nmsg" 'BEGIN {
-      printf "library to %-8s %6.1f host instructions per trace byte, %5.0f per message (callgrind)\n", w, n / b, n / m }'
+    [ "$what" = messages ] && nparse=$n
+    awk -v w="$what" -v n="$n" -v b="$bytes" -v m="$nmsg" -v p="${nparse:-0}" 'BEGIN {
+      printf "library to %-8s %6.1f host instructions per trace byte, %5.0f per message (callgrind)", w, n / b, n / m
+      if (w == "json") printf " = %.0f parsing + %.0f formatting", p / m, (n - p) / m
+      printf "\n" }'
   done
   n=$(ir "$build/tracesim" decode -f messages -o "$tmp/ir" "$tmp/f/bench_perf.rtd")
   awk -v n="$n" -v b="$bytes" -v m="$nmsg" 'BEGIN {
