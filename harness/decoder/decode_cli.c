@@ -8,7 +8,6 @@
 #include "run_losses.h"
 #include "elements.h"
 #include "elf_syms.h"
-#include "fmt_fast.h"
 #include "flow_cli.h"
 #include "msg_json.h"
 #include "nexus_decode.h"

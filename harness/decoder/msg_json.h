@@ -8,11 +8,12 @@
  * message as {"bytes": ..., "error": "...", "n": N, "offset": O, "tcode": T}; a message cut
  * off at the end of the trace is counted, not listed.
  *
- * Formatted by hand into 1 MiB blocks that go to the stream in one write each. A line is a
- * template per (TCODE, printed fields): the constant text between the numbers made once and
- * copied in fixed 32-byte pieces, each followed by its number (fmt_fast.h); "n" is a decimal
- * counter, the message bytes a 256-entry table. mj_decode runs the decoder's loop with the
- * formatter compiled into it. */
+ * Formatted by hand into 1 MiB blocks that go to the stream in one write each. The constant
+ * text between the numbers is made once and copied in fixed 16-, 32- and 64-byte pieces, each
+ * followed by its number (fmt_fast.h): the fields part from a template per (TCODE, fields
+ * present), the name and the tail per TCODE; "n" is a decimal counter, the message bytes a
+ * 256-entry table; offset and tics are formatted together (fmt_8digits_pair). mj_decode runs
+ * the decoder's loop (nexus_decode_loop.h) with the formatter compiled into it. */
 #ifndef TS_MSG_JSON_H
 #define TS_MSG_JSON_H
 #include "fmt_fast.h"
@@ -22,7 +23,7 @@
 #include <stdio.h>
 
 #define MJ_LINE_MAX 2048      /* the most one line (and its scratch) takes: mj_line's room */
-#define MJ_TPL 256            /* template slots (hashed by TCODE and printed fields) */
+#define MJ_TPL 256            /* template slots (hashed by TCODE and the fields present) */
 
 /* a printed field of a template: the text before its value ('"data": ', then
  * ', "idtag": '), its length and the field's id, in 16 bytes: copied whole (len and id land
@@ -54,8 +55,9 @@ typedef struct mj {
 
 /* a context for out (written only by mj_flush; make it unbuffered, the blocks are big) */
 void mj_init(mj_t *c, FILE *out, bool process);
-/* formats one message's line at p (MJ_LINE_MAX bytes of room; the bytes after the line are
- * scratch) and returns its end; truncated messages too (the caller leaves them out) */
+/* formats m as the next line ("n" counts up) at p (MJ_LINE_MAX bytes of room; the bytes
+ * after the line are scratch) and returns its end; not for a cut-off message (mj_msg counts
+ * those instead) */
 char *mj_line(mj_t *c, char *p, const nxd_msg_t *m);
 /* nxd_cb: the line of m into the block (a cut-off message only counted) */
 int mj_msg(void *ctx, const nxd_msg_t *m);
