@@ -1,7 +1,7 @@
 /* nexus_decode_loop.h - the decoder's hot loop (nexus_decode.h), private to the decoder: included
  * by nexus_decode.c, whose nxd_decode and nxd_decode_stream call it through a function, and
  * by consumers that want their per-message callback compiled into the loop (a constant
- * callback is inlined: no call per message, the message's fields stay at hand), such as
+ * callback is inlined: no indirect call per message), such as
  * msg_json.c. The same code, so the same messages. */
 #ifndef TS_NEXUS_DECODE_LOOP_H
 #define TS_NEXUS_DECODE_LOOP_H
