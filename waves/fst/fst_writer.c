@@ -19,6 +19,7 @@ enum { AT_MISC = 0, MT_ENUMTABLE = 7 };
 #define REC_MAX 24u                     /* room checked before a record of at most 8 bytes */
 
 enum { K_BIT, K_VEC, K_REAL };
+enum { F_NONE, F1, F32, F64 };
 
 typedef struct {
     uint8_t *buf;       /* this block's change records, packed as the file stores them */
@@ -26,6 +27,8 @@ typedef struct {
     uint32_t last_t;    /* time index of the last change in this block (0 at its start) */
     uint32_t last;      /* K_BIT: the last value; else offset of the last value's bytes */
     uint32_t bits, nbytes, valpos; /* width, bytes per value, offset in the frame */
+    uint8_t fast;       /* F1/F32/F64 once time runs: the emit functions' short path */
+    uint8_t shift;      /* F32: 32 - bits, F64: 64 - bits (left-aligns the value) */
     int32_t pos;        /* in a block being written: chain offset, or -(handle) of an alias */
     uint32_t slen;      /* in a block being written: the stored chain's length in bytes */
     uint8_t kind;
@@ -229,6 +232,7 @@ uint32_t fstw_var(fstw_t *w, int var_type, int direction, uint32_t bits, const c
     s->bits = bits;
     s->nbytes = real ? 8 : (bits + 7) / 8;
     s->valpos = (uint32_t)w->frame.len;
+    s->shift = (uint8_t)(bits <= 32 ? 32 - bits : bits <= 64 ? 64 - bits : 0);
     b_varint(w, &w->geom, real ? 0 : bits);
     if (real) {
         double nan = strtod("NaN", NULL);   /* a real starts as NaN, not x */
@@ -340,9 +344,24 @@ static inline uint8_t *rec_start(fstw_t *w, sig_t *s, uint32_t shift, uint32_t f
     return put_varint(p, ((uint64_t)d << shift) | flag);
 }
 
+static void bit_slow(fstw_t *w, uint32_t h, unsigned v);
+
 void fstw_bit(fstw_t *w, uint32_t h, unsigned v) {
     sig_t *s = sig_at(w, h);
     if (!s) return;
+    uint32_t len = s->len;
+    if (__builtin_expect(s->fast != F1 || s->cap - len < REC_MAX, 0)) { bit_slow(w, h, v); return; }
+    uint64_t d = (uint64_t)(w->tidx - s->last_t) << 2 | (v & 1) << 1;
+    uint8_t *p = s->buf + len;
+    s->last_t = w->tidx;
+    if (d < 0x80) *p++ = (uint8_t)d;
+    else p = put_varint(p, d);
+    s->last = v & 1;
+    s->len = (uint32_t)(p - s->buf);
+}
+
+__attribute__((noinline)) static void bit_slow(fstw_t *w, uint32_t h, unsigned v) {
+    sig_t *s = sig_at(w, h);
     if (s->kind != K_BIT) { fstw_u32(w, h, v); return; }
     v &= 1;
     if (__builtin_expect(!w->have_time, 0)) { w->frame.p[s->valpos] = (uint8_t)('0' + v); return; }
@@ -361,9 +380,27 @@ static void put_vec(fstw_t *w, sig_t *s, const uint8_t *be) {
     s->len = s->last + s->nbytes;
 }
 
+static void u32_slow(fstw_t *w, uint32_t h, uint32_t v);
+
+/* the short path: a variable of at most 32 bits with room for the record, time running */
 void fstw_u32(fstw_t *w, uint32_t h, uint32_t v) {
     sig_t *s = sig_at(w, h);
     if (!s) return;
+    uint32_t len = s->len;
+    if (__builtin_expect(s->fast != F32 || s->cap - len < REC_MAX + 4, 0)) { u32_slow(w, h, v); return; }
+    uint64_t d = (uint64_t)(w->tidx - s->last_t) << 1;
+    uint8_t *p = s->buf + len;
+    s->last_t = w->tidx;
+    if (d < 0x80) *p++ = (uint8_t)d;
+    else p = put_varint(p, d);
+    uint32_t x = be32(v << s->shift);           /* left-aligned, most significant byte first */
+    memcpy(p, &x, 4);                           /* nbytes of it count; REC_MAX keeps room */
+    s->last = (uint32_t)(p - s->buf);
+    s->len = s->last + s->nbytes;
+}
+
+__attribute__((noinline)) static void u32_slow(fstw_t *w, uint32_t h, uint32_t v) {
+    sig_t *s = sig_at(w, h);
     if (__builtin_expect(s->kind != K_VEC || s->bits > 32 || !w->have_time, 0)) {
         if (s->kind == K_BIT) { fstw_bit(w, h, v & 1); return; }
         if (s->kind == K_REAL) return;
@@ -383,6 +420,19 @@ void fstw_u32(fstw_t *w, uint32_t h, uint32_t v) {
 void fstw_u64(fstw_t *w, uint32_t h, uint64_t v) {
     sig_t *s = sig_at(w, h);
     if (!s) return;
+    uint32_t len = s->len;
+    if (__builtin_expect(s->fast == F64 && s->cap - len >= REC_MAX + 8, 1)) {
+        uint64_t d = (uint64_t)(w->tidx - s->last_t) << 1;
+        uint8_t *p = s->buf + len;
+        s->last_t = w->tidx;
+        if (d < 0x80) *p++ = (uint8_t)d;
+        else p = put_varint(p, d);
+        uint64_t x = be64(v << s->shift);
+        memcpy(p, &x, 8);
+        s->last = (uint32_t)(p - s->buf);
+        s->len = s->last + s->nbytes;
+        return;
+    }
     if (s->kind != K_VEC || s->bits <= 32) { fstw_u32(w, h, (uint32_t)v); return; }
     if (s->bits > 64) {
         uint32_t words[3] = {(uint32_t)v, (uint32_t)(v >> 32), 0};
@@ -455,7 +505,8 @@ void fstw_double(fstw_t *w, uint32_t h, double v) {
 static long deflate_into(fstw_t *w, z_stream *z, int *ok, int level, const uint8_t *src, size_t n) {
     if (!*ok) {
         memset(z, 0, sizeof *z);
-        if (deflateInit(z, level) != Z_OK) return -1;
+        /* a small window and hash: each reset clears the hash table (64 KiB by default) */
+        if (deflateInit2(z, level, Z_DEFLATED, 12, 4, Z_DEFAULT_STRATEGY) != Z_OK) return -1;
         *ok = 1;
     } else if (deflateReset(z) != Z_OK) return -1;
     size_t bound = deflateBound(z, (uLong)n);
@@ -633,6 +684,11 @@ void fstw_time(fstw_t *w, uint64_t t) {
     if (!w->have_time) {
         if (!w->lz4 && !(w->lz4 = LZ4_createStream())) fail(w, "out of memory");
         w->have_time = 1;
+        for (uint32_t i = 0; i < w->nsig; i++) {    /* the emit functions' short paths */
+            sig_t *s = &w->sig[i];
+            s->fast = s->kind == K_BIT ? F1 : s->kind == K_REAL ? F_NONE
+                    : s->bits <= 32 ? F32 : s->bits <= 64 ? F64 : F_NONE;
+        }
         w->first_time = w->block_beg = w->cur_time = t;
         w->times.len = 0;
         b_varint(w, &w->times, t);
