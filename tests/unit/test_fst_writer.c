@@ -256,6 +256,28 @@ TS_TEST(long_chains_and_shared_data) {
     TS_ASSERT(st.st_size < 18000);
 }
 
+/* values set before the first time point and no time point at all: shown at time 0 */
+TS_TEST(values_without_time) {
+    char path[300];
+    fstw_t *w = open_in_tmp("notime.fst", path, sizeof path);
+    fstw_scope(w, FSTW_ST_VCD_MODULE, "t", NULL);
+    uint32_t x = fstw_var(w, FSTW_VT_SV_LOGIC, 0, 12, "x [11:0]", 0);
+    uint32_t y = fstw_var(w, FSTW_VT_SV_LOGIC, 0, 1, "y", 0);
+    fstw_var(w, FSTW_VT_SV_LOGIC, 0, 3, "never [2:0]", 0);
+    fstw_upscope(w);
+    fstw_u32(w, x, 0xa5c);
+    fstw_bit(w, y, 1);
+    close_ok(w);
+    char *vcd = vcd_of(path);
+    char expect[] = "$timescale\n\t1ns\n$end\n$scope module t $end\n"
+                    "$var logic 12 ! x [11:0] $end\n$var logic 1 \" y $end\n"
+                    "$var logic 3 # never [2:0] $end\n$upscope $end\n$enddefinitions $end\n"
+                    "#0\n$dumpvars\nb101001011100 !\n1\"\n";  /* fst2vcd closes $dumpvars at the next time */
+    sort_time_points(expect);
+    TS_ASSERT_STR_EQ(vcd, expect);
+    free(vcd);
+}
+
 /* a full disk: fstw_close says so (no crash, no silent short file) */
 TS_TEST(full_disk_is_an_error) {
     char err[400] = "";

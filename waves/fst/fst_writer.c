@@ -104,7 +104,7 @@ static void b_varint(fstw_t *w, buf_t *b, uint64_t v) {
     b->len = (size_t)(put_varint(b->p + b->len, v) - b->p);
 }
 static void b_bytes(fstw_t *w, buf_t *b, const void *s, size_t n) {
-    if (buf_room(w, b, n)) return;
+    if (!n || buf_room(w, b, n)) return;
     memcpy(b->p + b->len, s, n);
     b->len += n;
 }
@@ -535,7 +535,7 @@ static void put_zsection(fstw_t *w, z_stream *z, int *ok, int level, const uint8
         size_t hl = (size_t)(q - hdr);
         if (buf_room(w, &w->out, hl + n)) return;
         if (c > 0) memmove(w->out.p + at + hl, w->out.p + at, stored);
-        else memcpy(w->out.p + at + hl, src, n);
+        else if (n) memcpy(w->out.p + at + hl, src, n);
         memcpy(w->out.p + at, hdr, hl);
         w->out.len = at + hl + stored;
         return;
@@ -782,9 +782,35 @@ static void write_header(fstw_t *w) {
     put_file(w, h, sizeof h);
 }
 
+/* no time point ever: the initial values become changes at time 0 (a reader shows a
+ * block's frame only when the block starts before its first time point) */
+static void initial_values_at_zero(fstw_t *w) {
+    fstw_time(w, 0);
+    for (uint32_t i = 0; i < w->nsig; i++) {
+        sig_t *s = &w->sig[i];
+        const uint8_t *f = w->frame.p + s->valpos;
+        if (s->kind == K_REAL) {
+            double d;
+            memcpy(&d, f, 8);
+            fstw_double(w, i + 1, d);
+            continue;
+        }
+        uint32_t j = 0;
+        while (j < s->bits && (f[j] == '0' || f[j] == '1')) j++;
+        if (j < s->bits) continue;              /* never set (x): nothing to show */
+        uint8_t *p = rec_start(w, s, s->kind == K_BIT ? 2 : 1, s->kind == K_BIT ? (uint32_t)(f[0] - '0') << 1 : 0);
+        if (!p) return;
+        if (s->kind == K_BIT) { s->last = (uint32_t)(f[0] - '0'); s->len = (uint32_t)(p - s->buf); continue; }
+        memset(p, 0, s->nbytes);
+        for (j = 0; j < s->bits; j++) p[j >> 3] |= (uint8_t)((f[j] - '0') << (7 - (j & 7)));
+        s->last = (uint32_t)(p - s->buf);
+        s->len = s->last + s->nbytes;
+    }
+}
+
 int fstw_close(fstw_t *w, char *err, size_t errlen) {
     if (!w) return 0;
-    if (!w->have_time) fstw_time(w, 0);
+    if (!w->have_time) initial_values_at_zero(w);
     if (w->nblocks == 0 || w->tcount > 1) write_block(w);
     write_geometry(w);
     write_hierarchy(w);
