@@ -3,7 +3,7 @@
 # Runs apt-get only when something is missing (root, or sudo when available).
 set -eu
 pkgs="cmake make gcc g++ pkg-config verilator gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf
-picolibc-riscv64-unknown-elf libelf-dev libdw-dev libsystemc-dev gtkwave xvfb clang-14
+picolibc-riscv64-unknown-elf libelf-dev libdw-dev libsystemc-dev gtkwave xvfb clang-14 liblz4-dev zlib1g-dev
 libclang-rt-14-dev valgrind slurm-wlm munge python3"
 missing=""
 for p in $pkgs; do

@@ -323,6 +323,10 @@ int soc_close_outputs(soc_t *s, char *err, size_t errlen) {
         s->prog_csv = NULL;
     }
     if (gt_log_close(&s->h[0].gt, s->cfg.out_dir, s->cfg.retire_log, rc ? NULL : err, errlen)) rc = -1;
+    if (s->waves_err[0] && !rc) {   /* the waveform file: a full disk is not a silent short file */
+        rc = -1;
+        if (err) snprintf(err, errlen, "%s", s->waves_err);
+    }
     return rc;
 }
 
@@ -689,8 +693,8 @@ void soc_run_end(soc_t *s) {
     for (unsigned i = 0; i < s->n; i++) gt_log_finish(&s->h[i].gt);
     for (unsigned i = 0; i < s->n; i++) ev_count_flush(&s->h[i].ev);
     waves_window_end(s);
-    vcore_waves_close(s->h[0].vc);
-    if (s->waves_open && s->waves_tmp[0]) waves_to_vcd(s);
+    vcore_waves_close(s->h[0].vc, s->waves_err, sizeof s->waves_err);
+    if (s->waves_open && s->waves_tmp[0] && !s->waves_err[0]) waves_to_vcd(s);
     if (s->uart_txt) fflush(s->uart_txt);
     fflush(stdout);
 }

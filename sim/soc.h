@@ -141,6 +141,7 @@ typedef struct soc {
     uint64_t waves_win_from, waves_win_last;
     FILE *waves_csv;          /* waves_windows.csv: the dumped stretches (cycles [from, to)) */
     char waves_tmp[4200];     /* VCD: FST written here first, converted at the end */
+    char waves_err[4400];     /* the waveform file could not be written (a full disk) */
     /* outputs */
     FILE *uart_txt, *marks_csv, *guest_log, *trace_bus;
     FILE *prog_csv;           /* prog_flow.csv (sim/prog_gt.h), created at the first traced retirement */

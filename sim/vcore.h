@@ -5,6 +5,7 @@
  * stores (no per-cycle function calls into C++ besides vcore_eval). */
 #ifndef TS_VCORE_H
 #define TS_VCORE_H
+#include <stddef.h>
 #include <stdint.h>
 #ifdef __cplusplus
 extern "C" {
@@ -65,7 +66,8 @@ void vcore_eval(vcore_t *v);
  * list is generated from waves/ at build time). dump and close act on v[0]. */
 int vcore_waves_open(vcore_t *const *v, unsigned n, const char *path, int fst, int all);
 void vcore_waves_dump(vcore_t *v, uint64_t time);
-void vcore_waves_close(vcore_t *v);
+/* returns 0, or -1 with "cannot write PATH: reason" in err (err may be NULL) */
+int vcore_waves_close(vcore_t *v, char *err, size_t errlen);
 int vcore_has_waves(void);
 
 #ifdef __cplusplus

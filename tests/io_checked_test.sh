@@ -16,6 +16,7 @@
 #   full_symfilter full_stmfilter  the filter's answers to /dev/full: 126 after the first answer
 #   full_retire_log                run --retire-log /dev/full
 #   full_trace_bus                 run --record-trace-bus /dev/full
+#   full_waves_fst                 run --waves W.fst, W.fst a /dev/full link (the project's FST writer)
 #   full_run_FILE                  run into a folder whose FILE (stats.txt, hpm.csv, events.csv,
 #                                  trace.rtd, trace.json, itc.csv, flow.csv, uart.txt) is a /dev/full link
 set -u
@@ -92,6 +93,8 @@ full_symfilter|full_stmfilter)
                   grep -q '^tracesim: cannot write the output (stdout): ' "$tmp/err" || fail "stderr: $(cat "$tmp/err")" ;;
 full_retire_log)  expect_full /dev/full -- "$ts" run -q --retire-log /dev/full -o "$tmp/r" "$fib" ;;
 full_trace_bus)   expect_full /dev/full -- "$ts" run -q --record-trace-bus /dev/full -o "$tmp/r" "$fib" ;;
+full_waves_fst)   ln -s /dev/full "$tmp/w.fst"
+                  expect_full "$tmp/w.fst" -- "$ts" run -q --waves "$tmp/w.fst" -o "$tmp/r" "$fib" ;;
 full_run_*)       f=${case#full_run_}; mkdir "$tmp/r"; ln -s /dev/full "$tmp/r/$f"
                   expect_full "$tmp/r/$f" -- "$ts" run -q -o "$tmp/r" "$fib" ;;
 *)                fail "unknown case" ;;
