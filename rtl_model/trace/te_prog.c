@@ -188,8 +188,11 @@ static void emit(te_t *t, te_entry_t *e) {
     if (e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29) p->sync_sent = true;
     if (e->tcode != 27 || e->code == 0) p->icnt = 0;
     if (e->tcode != 27 || e->code == 1) { p->hist = 1; p->tail = 0; }
-    if (e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29) p->msgs_since_sync = 0;
-    else p->msgs_since_sync++;          /* HTM: RESOURCE FULL too (a loop of branches sends only those) */
+    if (e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29) {
+        p->msgs_since_sync = 0;
+        p->sp = 0;                      /* every sync empties the return stack (dqr's resetStack) */
+    } else
+        p->msgs_since_sync++;          /* HTM: RESOURCE FULL too (a loop of branches sends only those) */
 }
 
 /* teInstruction 7: a run being counted ends: the outcomes before it (HIST, if any: RESOURCE

@@ -494,4 +494,27 @@ TS_TEST(htm_periodic_sync_at_branch) {
     te_free(&t);
 }
 
+/* teInstruction 7: every sync-type message empties the return stack, the periodic one too
+ * (dqr's resetStack on 9/11/12/29, after walking its I-CNT): a return to a call made before
+ * the sync is not inferred, it gets its INDIRECT BRANCH HISTORY */
+TS_TEST(htm_ret_sync_empties_stack) {
+    te_t t = make_prog_te(64, 0);
+    start(&t, (CTRL_BTM & ~0x70u & ~0x00FF0000u) | 0x00F00000u | 7u << 4, 0x100);   /* maxBTM 0 */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* SYNC 5 */
+    ret(&t, 0x80000104u, 0x100000efu, 0x80000204u);   /* jal ra, +0x100: pushes 0x80000108 */
+    TS_ASSERT_EQ_U(t.prog.sp, 1);
+    for (unsigned i = 0; i < 32; i++) ret(&t, 0x80000204u, 0x00078067u, 0x80000204u);   /* jr a5 */
+    TS_ASSERT_EQ_U(t.fifo_count, 33);                  /* 32 INDIRECT BRANCH HISTORY */
+    TS_ASSERT_EQ_U(t.prog.sp, 1);
+    ret(&t, 0x80000204u, 0x00078067u, 0x80000208u);   /* the 33rd: the periodic sync, 29 */
+    TS_ASSERT_EQ_U(t.fifo_count, 34);
+    TS_ASSERT_EQ_U(nth(&t, 33)->tcode, 29);
+    TS_ASSERT_EQ_U(t.prog.sp, 0);
+    ret(&t, 0x80000208u, 0x00008067u, 0x80000108u);   /* ret to the call's return address */
+    TS_ASSERT_EQ_U(t.fifo_count, 35);
+    TS_ASSERT_EQ_U(nth(&t, 34)->tcode, 28);
+    TS_ASSERT_EQ_U(nth(&t, 34)->addr, 0x80000108u);
+    te_free(&t);
+}
+
 TS_TEST_MAIN()
