@@ -445,6 +445,12 @@ static int cmd_run(int argc, char **argv) {
         return TS_EXIT_USAGE;
     }
     cfg.te.src_bits = srcbits >= 0 ? (unsigned)srcbits : need;
+    if (cfg.no_trace && (cfg.te.insn_force || cfg.te.stall_force || cfg.te.context_force)) {
+        /* they force encoder registers: with the model detached they would do nothing */
+        fprintf(stderr, "tracesim: %s needs the trace model, which --no-trace detaches\n",
+                cfg.te.insn_force ? "--trace-insn" : cfg.te.stall_force ? "--trace-stall" : "--trace-context");
+        return TS_EXIT_USAGE;
+    }
     if (cfg.waves_to && cfg.waves_to <= cfg.waves_from) {
         fprintf(stderr, "tracesim: --waves-to must be greater than --waves-from\n");
         return TS_EXIT_USAGE;

@@ -431,6 +431,7 @@ int pf_from_msg(void *vp, const nxd_msg_t *m) {
             s->synced = true;
             s->pc = a;
             s->pc_valid = true;
+            s->sp = 0;                                          /* a sync empties the call stack */
             reset_counts(s);
             pf_elem_t e = {.type = PF_ELEM_TRACE_ON};
             e.u.on.reason = m->fmask & 1u << NXF_SYNC ? (unsigned)m->f[NXF_SYNC] : 0;
@@ -452,6 +453,7 @@ int pf_from_msg(void *vp, const nxd_msg_t *m) {
             if (w == 2) return 1;
             if (w == 0) {
                 if (has_a) { s->pc = a; s->pc_valid = true; }
+                if (is_sync(t)) s->sp = 0;          /* after its I-CNT's calls, as the encoder and dqr */
                 unsigned bt = m->fmask & 1u << NXF_B_TYPE ? (unsigned)m->f[NXF_B_TYPE] : 0;
                 if (bt && (t == 4 || t == 12 || t == 28 || t == 29)) {
                     rc = flush_other(p, s, c.src);

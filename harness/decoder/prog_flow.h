@@ -21,7 +21,8 @@
  *  - in BTM a conditional branch is taken exactly when it uses up the I-CNT of a DIRECT
  *    BRANCH (WS) message; an indirect jump continues sequentially if I-CNT remains;
  *  - returns are inferred from a call stack (depth PF_STACK_DEPTH, pushes beyond it are
- *    dropped) built from the calls walked (rd = x1/x5); a popped address is used in HTM
+ *    dropped) built from the calls walked (rd = x1/x5), emptied by every sync-type message
+ *    after its I-CNT is walked (as dqr and our encoder do); a popped address is used in HTM
  *    (teInstruction 7 infers returns; in 6 every return has its own message, whose address
  *    then replaces the popped one);
  *  - after a message's counts are used, its address (F-ADDR, or U-ADDR XOR the source's

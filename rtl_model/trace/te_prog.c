@@ -58,8 +58,15 @@
  *    C.JAL/C.JALR writing x1 or x5) pushes its return address, pushes beyond the depth are
  *    dropped; a return (JALR/C.JR reading x1/x5, not writing the same link) pops, and gets
  *    no message when it goes where the popped entry says (the decoder pops the same entry);
- *    every sync empties the stack. The sync forms: periodic per teSyncMaxBTM on the INDIRECT BRANCH HISTORY
- *    messages only (a SYNC with outcomes pending would break the decoder, facts 4.9).
+ *    every sync empties the stack. The sync forms: periodic per teSyncMaxBTM, counting every
+ *    program trace message but Ownership (RESOURCE FULL too: a loop of conditional branches
+ *    sends nothing else, and without them its trace never synchronised again, so a wrapped
+ *    buffer decoded to nothing), as INDIRECT BRANCH HISTORY WS (29) at the next INDIRECT
+ *    BRANCH HISTORY or conditional branch. At a branch its I-CNT ends with the branch, HIST
+ *    holds the outcomes before it and F-ADDR, where the branch went, gives its outcome: dqr
+ *    (Trace::nextAddr, behaviour only) takes a branch that ends a 29's I-CNT with no history
+ *    left that way, and so does harness/decoder/prog_flow.c; with 7 a run being counted is
+ *    sent first. Never a SYNC (9): with outcomes pending it would break the decoder (4.9).
  *  - teInstruction 7, repeat-branch optimisation (facts 1.2 name it, 4.4 give RESOURCE FULL
  *    RCODE 8 = not-taken count, 9 = taken count, SiFive vendor codes; how they combine with
  *    HIST and I-CNT is from dqr's source, behaviour only: Count::setCounts /
@@ -181,8 +188,11 @@ static void emit(te_t *t, te_entry_t *e) {
     if (e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29) p->sync_sent = true;
     if (e->tcode != 27 || e->code == 0) p->icnt = 0;
     if (e->tcode != 27 || e->code == 1) { p->hist = 1; p->tail = 0; }
-    if (e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29) p->msgs_since_sync = 0;
-    else if (e->tcode != 27) p->msgs_since_sync++;
+    if (e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29) {
+        p->msgs_since_sync = 0;
+        p->sp = 0;                      /* every sync empties the return stack (dqr's resetStack) */
+    } else
+        p->msgs_since_sync++;          /* HTM: RESOURCE FULL too (a loop of branches sends only those) */
 }
 
 /* teInstruction 7: a run being counted ends: the outcomes before it (HIST, if any: RESOURCE
@@ -247,6 +257,13 @@ static void htm_icnt_full(te_t *t) {
 static void htm_retire(te_t *t, unsigned k, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, unsigned units,
                        bool sync) {
     te_prog_t *p = &t->prog;
+    if (!trap && k == K_BRANCH && sync) {               /* the periodic sync at a branch */
+        if (!rep_flush(t)) return;
+        te_entry_t e = {.kind = TE_PROG, .tcode = 29, .code = SYNC_PERIODIC, .data = p->icnt, .addr = npc,
+                        .idtag = p->hist};          /* HIST: the outcomes before it; F-ADDR gives its own */
+        emit(t, &e);
+        return;
+    }
     if (!trap && k == K_BRANCH) {                       /* the outcome into the history */
         htm_outcome(t, npc != pc + 2 * units);
         if (!p->lost) htm_icnt_full(t);                 /* a loop of branches only counts too */

@@ -47,7 +47,7 @@ typedef struct te_prog {
     uint32_t hist;          /* HTM: branch outcomes after a 1 stop bit, newest in bit 0 */
     unsigned sp;            /* HTM 7: return stack entries */
     uint32_t stack[TE_RSTACK_DEPTH];
-    uint32_t msgs_since_sync;   /* branch messages since the last sync-type message */
+    uint32_t msgs_since_sync;   /* program trace messages (not Ownership) since the last sync-type one */
     uint64_t last_addr;     /* the last address a message reported (U-ADDR base; pack time) */
     bool ev_full;           /* event mode: the next event message is TCODE 35 (full address) */
     uint32_t ev_count;      /* event mode: instructions executed since the last PC sample */

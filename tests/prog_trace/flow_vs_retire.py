@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""flow_vs_retire.py RETIRE_LOG MESSAGES.jsonl ELEMENTS.txt INSTR.txt [HART]
+"""flow_vs_retire.py [--tics-offset C] RETIRE_LOG MESSAGES.jsonl ELEMENTS.txt INSTR.txt [HART]
 
 Checks a program-traced run instruction by instruction against what the core retired:
  * RETIRE_LOG: `tracesim run --retire-log` (ground truth: cycle pc insn, or cycle pc trap);
@@ -12,7 +12,10 @@ trace message must carry the cycle of the retirement that caused it plus one con
 whole run (BTM only: in HTM the pcs alone are compared; `tracesim check` checks HTM's times).
 ECALL/EBREAK traps count as executed (the encoder counts them); other traps are
 not instructions. Prints one line per stretch; the first mismatch names the instruction and
-exits 1."""
+exits 1.
+--tics-offset C (time - cycle, e.g. from the ITC stores' check): each stretch must start right
+after the retirement in cycle (its sync's time - C), not at the first place its pcs fit (a
+wrapped trace of a loop fits every iteration)."""
 import json
 import sys
 
@@ -23,8 +26,12 @@ def fail(msg):
 
 
 def main():
-    retire_path, msg_path, elem_path, instr_path = sys.argv[1:5]
-    hart = sys.argv[5] if len(sys.argv) > 5 else None
+    argv = sys.argv[1:]
+    tics_off = None
+    if argv and argv[0].startswith("--tics-offset="):
+        tics_off = int(argv.pop(0).split("=", 1)[1])
+    retire_path, msg_path, elem_path, instr_path = argv[0:4]
+    hart = argv[4] if len(argv) > 4 else None
     # ground truth: [cycle, pc, units (None: ecall/ebreak, size from the listing), is_trap,
     # cycle of a trap that preempted or faulted the next instruction (None)] per executed one
     ret = []
@@ -74,6 +81,7 @@ def main():
                     fail("an instruction range before any TRACE_ON")
                 segs[-1][1] += n
     msgs = []
+    sync_tics = {}    # offset of a sync-type message -> its time
     htm = False       # HTM: its I-CNTs span history-only messages; only the pcs are compared
     with open(msg_path) as f:
         for line in f:
@@ -82,6 +90,8 @@ def main():
                 msgs.append(m)
             if m.get("tcode") in (27, 28, 29):
                 htm = True
+            if m.get("tcode") in (9, 11, 12, 29) and "tics" in m:
+                sync_tics[m["offset"]] = m["tics"]
 
     if not segs:
         fail("no TRACE_ON: the trace has no program flow")
@@ -97,6 +107,19 @@ def main():
         # the first place at or after pos_ret where the whole stretch matches
         start, best, best_at = None, -1, None
         k = pos_ret
+        if tics_off is not None:
+            # anchored: right after the retirement in the cycle the sync's time gives
+            if off not in sync_tics:
+                fail("stretch %d: its sync at offset %d has no time to anchor it" % (si, off))
+            cyc = sync_tics[off] - tics_off
+            at = [i + 1 for i in range(pos_ret, len(ret) - 1) if ret[i][0] == cyc]
+            if not at:
+                fail("stretch %d: its sync's time %d - %d = cycle %d, in which nothing retired after the previous stretch"
+                     % (si, sync_tics[off], tics_off, cyc))
+            k = at[-1]
+            if pcs[k] != addr:
+                fail("stretch %d: after cycle %d (its sync's time) the core went to 0x%08x, the sync says 0x%08x"
+                     % (si, cyc, pcs[k], addr))
         while True:
             try:
                 k = pcs.index(addr, k)
@@ -110,6 +133,8 @@ def main():
                 break
             if j > best:
                 best, best_at = j, k
+            if tics_off is not None:
+                break
             k += 1
         if start is None:
             if best_at is None:

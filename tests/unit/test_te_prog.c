@@ -431,4 +431,90 @@ TS_TEST(htm_branch_only_loop_fills_icnt) {
     te_free(&t);
 }
 
+/* HTM on a loop of conditional branches only: the RESOURCE FULL messages count towards
+ * teSyncMaxBTM (n = 0: 2^5 = 32 messages), and the periodic sync then comes at the next
+ * conditional branch as INDIRECT BRANCH HISTORY WS (29): I-CNT up to and including it, HIST
+ * of the outcomes before it, F-ADDR = where it went (its outcome, dqr's rule for a branch
+ * that ends a 29's I-CNT). teInstruction 7 first flushes a run being counted. */
+static te_entry_t *nth(te_t *t, unsigned i) { return &t->fifo[(t->fifo_head + i) % t->fifo_cap]; }
+
+TS_TEST(htm_periodic_sync_at_branch) {
+    /* 6: teSyncMaxBTM 0, teSyncMaxInst 15 (the 16-bit counter); c.bnez a0,0 taken = to itself */
+    te_t t = make_prog_te(64, 0);
+    start(&t, (CTRL_BTM & ~0x70u & ~0x00FF0000u) | 0x00F00000u | 6u << 4, 0x100);
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* SYNC 5 */
+    TS_ASSERT_EQ_U(t.fifo_count, 1);
+    for (unsigned i = 0; i < 32 * 31; i++) ret(&t, 0x80000104u, 0xE101u, 0x80000104u);
+    TS_ASSERT_EQ_U(t.fifo_count, 33);                  /* 32 full histories, RCODE 1 */
+    TS_ASSERT_EQ_U(nth(&t, 32)->tcode, 27);
+    TS_ASSERT_EQ_U(nth(&t, 32)->code, 1);
+    TS_ASSERT_EQ_U(nth(&t, 32)->idtag, 0xFFFFFFFFu);
+    ret(&t, 0x80000104u, 0xE101u, 0x80000106u);       /* the 993rd, not taken: the sync */
+    TS_ASSERT_EQ_U(t.fifo_count, 34);
+    te_entry_t *e = nth(&t, 33);
+    TS_ASSERT_EQ_U(e->tcode, 29);
+    TS_ASSERT_EQ_U(e->code, 2);                        /* SYNC 2 periodic */
+    TS_ASSERT_EQ_U(e->btype, 0);
+    TS_ASSERT_EQ_U(e->data, 993);                      /* 993 compressed branches, 1 unit each */
+    TS_ASSERT_EQ_U(e->addr, 0x80000106u);
+    TS_ASSERT_EQ_U(e->idtag, 1);                       /* no outcome since the last RCODE 1 */
+    TS_ASSERT_EQ_U(t.prog.msgs_since_sync, 0);
+    te_free(&t);
+
+    /* 7: teSyncMaxInst 0 (32 units). 31 returns with an empty stack (INDIRECT BRANCH HISTORY),
+     * a not-taken c.bnez (HIST 10, 1 unit), 16 taken beq a0,a1,0 (the run leaves HIST; I-CNT 33: RESOURCE
+     * FULL RCODE 0, the 32nd message), a 17th taken beq: HIST (RCODE 1, 10), the count (RCODE
+     * 9, 16), then 29 with I-CNT 2, HIST 1 and the taken target */
+    t = make_prog_te(64, 0);
+    start(&t, (CTRL_BTM & ~0x70u & ~0x00FF0000u) | 7u << 4, 0x100);
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);
+    for (unsigned i = 0; i < 31; i++) ret(&t, 0x80000104u, 0x00008067u, 0x80000200u);
+    TS_ASSERT_EQ_U(t.fifo_count, 32);
+    ret(&t, 0x80000200u, 0xE101u, 0x80000202u);
+    for (unsigned i = 0; i < 16; i++) ret(&t, 0x80000202u, 0x00b50063u, 0x80000202u);
+    TS_ASSERT_EQ_U(t.prog.rep, 16);
+    TS_ASSERT_EQ_U(t.fifo_count, 33);
+    TS_ASSERT_EQ_U(nth(&t, 32)->tcode, 27);
+    TS_ASSERT_EQ_U(nth(&t, 32)->code, 0);
+    TS_ASSERT_EQ_U(nth(&t, 32)->data, 33);
+    ret(&t, 0x80000202u, 0x00b50063u, 0x80000202u);
+    TS_ASSERT_EQ_U(t.fifo_count, 36);
+    TS_ASSERT_EQ_U(nth(&t, 33)->tcode, 27);
+    TS_ASSERT_EQ_U(nth(&t, 33)->code, 1);
+    TS_ASSERT_EQ_U(nth(&t, 33)->idtag, 2);
+    TS_ASSERT_EQ_U(nth(&t, 34)->tcode, 27);
+    TS_ASSERT_EQ_U(nth(&t, 34)->code, 9);
+    TS_ASSERT_EQ_U(nth(&t, 34)->idtag, 16);
+    e = nth(&t, 35);
+    TS_ASSERT_EQ_U(e->tcode, 29);
+    TS_ASSERT_EQ_U(e->data, 2);
+    TS_ASSERT_EQ_U(e->addr, 0x80000202u);
+    TS_ASSERT_EQ_U(e->idtag, 1);
+    TS_ASSERT_EQ_U(t.prog.rep, 0);
+    te_free(&t);
+}
+
+/* teInstruction 7: every sync-type message empties the return stack, the periodic one too
+ * (dqr's resetStack on 9/11/12/29, after walking its I-CNT): a return to a call made before
+ * the sync is not inferred, it gets its INDIRECT BRANCH HISTORY */
+TS_TEST(htm_ret_sync_empties_stack) {
+    te_t t = make_prog_te(64, 0);
+    start(&t, (CTRL_BTM & ~0x70u & ~0x00FF0000u) | 0x00F00000u | 7u << 4, 0x100);   /* maxBTM 0 */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* SYNC 5 */
+    ret(&t, 0x80000104u, 0x100000efu, 0x80000204u);   /* jal ra, +0x100: pushes 0x80000108 */
+    TS_ASSERT_EQ_U(t.prog.sp, 1);
+    for (unsigned i = 0; i < 32; i++) ret(&t, 0x80000204u, 0x00078067u, 0x80000204u);   /* jr a5 */
+    TS_ASSERT_EQ_U(t.fifo_count, 33);                  /* 32 INDIRECT BRANCH HISTORY */
+    TS_ASSERT_EQ_U(t.prog.sp, 1);
+    ret(&t, 0x80000204u, 0x00078067u, 0x80000208u);   /* the 33rd: the periodic sync, 29 */
+    TS_ASSERT_EQ_U(t.fifo_count, 34);
+    TS_ASSERT_EQ_U(nth(&t, 33)->tcode, 29);
+    TS_ASSERT_EQ_U(t.prog.sp, 0);
+    ret(&t, 0x80000208u, 0x00008067u, 0x80000108u);   /* ret to the call's return address */
+    TS_ASSERT_EQ_U(t.fifo_count, 35);
+    TS_ASSERT_EQ_U(nth(&t, 34)->tcode, 28);
+    TS_ASSERT_EQ_U(nth(&t, 34)->addr, 0x80000108u);
+    te_free(&t);
+}
+
 TS_TEST_MAIN()
