@@ -8,7 +8,7 @@
 
 int run_write_trace(soc_t *s, char *err, size_t errlen) {
     const sink_t *k = soc_sink(s);
-    uint64_t messages = 0, lost = 0, stall = 0, accepted = 0;
+    uint64_t messages = 0, lost = 0, stall = 0, accepted = 0, other = 0;
     unsigned queued = (unsigned)k->fill;
     for (unsigned i = 0; i < s->n; i++) {
         const te_t *t = &s->h[i].te;
@@ -17,6 +17,15 @@ int run_write_trace(soc_t *s, char *err, size_t errlen) {
         stall += t->stall_cycles;
         accepted += t->itc_accepted;
         queued += (unsigned)(t->fifo_count + t->outq_count);
+        /* behind a funnel, an encoder whose teSink names its own sink writes there, not into
+         * the funnel's sink that trace.rtd holds: say so, or those messages vanish unseen */
+        if (s->funnel_on && t->sink.words) {
+            other += t->sink.words * t->sink.width;
+            if (s->cfg.out_dir)
+                fprintf(stderr, "tracesim: warning: hart %u's encoder wrote %llu bytes into its own %s sink (teSink), "
+                                "not through the funnel; trace.rtd holds only the funnel's sink\n",
+                        i, (unsigned long long)(t->sink.words * t->sink.width), t->sink.kind == SINK_SRAM ? "SRAM" : "SBA");
+        }
     }
     if (!s->cfg.out_dir || (!messages && !k->words)) return 0;
     if (k->kind == SINK_SBA && k->limit < k->base) {
@@ -70,12 +79,12 @@ int run_write_trace(soc_t *s, char *err, size_t errlen) {
                "  \"srcbits\": %u,\n  \"tsbits\": %u,\n  \"sink_width\": %u,\n  \"start\": %u,\n"
                "  \"wp\": %u,\n  \"wrapped\": %s,\n  \"stopped_on_wrap\": %s,\n  \"stopped_at_cycle\": %llu,\n  \"bytes\": %u,\n"
                "  \"messages\": %llu,\n  \"itc_lost\": %llu,\n  \"itc_stall_cycles\": %llu,\n"
-               "  \"queued_at_exit\": %u,\n  \"bytes_written\": %llu,\n  \"harts\": %u",
+               "  \"queued_at_exit\": %u,\n  \"bytes_written\": %llu,\n  \"harts\": %u,\n  \"other_sink_bytes\": %llu",
             k->kind == SINK_SRAM ? "sram" : "sba", s->funnel_on ? "true" : "false",
             src ? t0->cfg.src_bits : 0, t0->cfg.ts_width, k->width, sink_start(k), k->wp,
             wrapped ? "true" : "false", k->stopped ? "true" : "false", (unsigned long long)s->sink_stop_cycle, n,
             (unsigned long long)messages, (unsigned long long)lost,
-            (unsigned long long)stall, queued, (unsigned long long)(k->words * k->width), s->n);
+            (unsigned long long)stall, queued, (unsigned long long)(k->words * k->width), s->n, (unsigned long long)other);
     /* timestamp = cycle + ts_cycle_offset for every traced ITC store and software event (the
      * cycle of its itc.csv / stm.csv row); absent when none was timed or the relation varied */
     if (s->ts_rel_seen && !s->ts_rel_varies) fprintf(f, ",\n  \"ts_cycle_offset\": %lld", (long long)s->ts_rel);

@@ -10,6 +10,10 @@
 #   waves        one FST holds every hart's scope (soc, hart1); every signal of the "harts"
 #                view and of a per-hart view exists in the file; a view of a hart the file
 #                does not have fails with one clear line
+#   own_sink     single-hart perf firmware (fib.elf) run with --harts 2 sets hart 0's teSink
+#                to its own sink, not the funnel: the run warns with the byte count the
+#                firmware itself reports (uart.txt "N of M trace bytes used"), trace.json's
+#                other_sink_bytes holds it, and check's failure names it
 set -eu
 build=${1:?usage: harts_test.sh BUILD CASE}
 case_=${2:?case}
@@ -28,6 +32,18 @@ col() {   # col FILE NAME ROW: value of column NAME in data row ROW (1 = first) 
 }
 
 case $case_ in
+own_sink)
+  d=$tmp/own
+  "$sim" run -q --harts 2 --out "$d" "$build/firmware/examples/fib.elf" > /dev/null 2> "$tmp/err" || fail "run failed"
+  used=$(sed -n 's/.* \([0-9][0-9]*\) of [0-9]* trace bytes used.*/\1/p' "$d/uart.txt")
+  [ -n "$used" ] || fail "uart.txt has no 'trace bytes used' line"
+  grep -q "^tracesim: warning: hart 0's encoder wrote $used bytes into its own .* sink (teSink), not through the funnel" "$tmp/err" ||
+    fail "no warning naming $used bytes: $(cat "$tmp/err")"
+  grep -q "\"other_sink_bytes\": $used\$" "$d/trace.json" || fail "trace.json other_sink_bytes is not $used"
+  if "$sim" check "$d" > /dev/null 2> "$tmp/cerr"; then fail "check passed on a trace that lacks every store"; fi
+  grep -q "the encoders wrote $used bytes into their own sinks" "$tmp/cerr" || fail "check does not name the bytes: $(cat "$tmp/cerr")"
+  echo "own_sink: $used bytes named by run, trace.json and check"
+  ;;
 outputs)
   "$sim" run -q --out "$tmp/h1" "$fw" >/dev/null || fail "1 hart: run failed"
   len1=$(wc -c < "$tmp/h1/uart.txt")

@@ -668,8 +668,13 @@ int ts_check_main(int argc, char **argv) {
             if (c.next[h] < c.n[h]) {
                 char pre[24] = "";
                 if (c.multi) snprintf(pre, sizeof pre, "hart %u: ", h);
-                snprintf(c.msg, sizeof c.msg, "%s%zu stores are missing from the trace (first: cycle %" PRIu64 ")", pre,
-                         c.n[h] - c.next[h], itc_at(&c, h, c.next[h]) ? itc_at(&c, h, c.next[h])->cycle : 0);
+                int len = snprintf(c.msg, sizeof c.msg, "%s%zu stores are missing from the trace (first: cycle %" PRIu64 ")", pre,
+                                   c.n[h] - c.next[h], itc_at(&c, h, c.next[h]) ? itc_at(&c, h, c.next[h])->cycle : 0);
+                if (tj.other_sink_bytes && len > 0 && (size_t)len < sizeof c.msg)
+                    snprintf(c.msg + len, sizeof c.msg - (size_t)len,
+                             "; the encoders wrote %" PRIu64 " bytes into their own sinks, not through the funnel that "
+                             "trace.rtd holds (trace.json other_sink_bytes: firmware for one hart run with --harts > 1?)",
+                             tj.other_sink_bytes);
                 c.failed = 1;
             }
         uint64_t tot_timed = 0;

@@ -140,6 +140,7 @@ int ts_trace_json_read(const char *path, ts_trace_json_t *t, char *err, size_t e
     U("itc_stall_cycles", 0, UINT64_MAX, t->itc_stall_cycles, (void)0)
     U("queued_at_exit", 0, UINT64_MAX, t->queued_at_exit, (void)0)
     U("bytes_written", 0, UINT64_MAX, t->bytes_written, (void)0)
+    U("other_sink_bytes", 0, UINT64_MAX, t->other_sink_bytes, (void)0)
     if (!bad) {
         int k = ts_run_json_int(&j, "ts_cycle_offset", -((int64_t)1 << 62), (int64_t)1 << 62, &t->ts_cycle_offset, err, errlen);
         if (k < 0) bad = 1;

@@ -41,6 +41,7 @@ typedef struct ts_trace_json {
     unsigned sink_width;             /* 0 (absent) or 4..32 */
     bool through_funnel, wrapped, stopped_on_wrap;
     uint64_t start, wp, stopped_at_cycle, bytes, messages, itc_lost, itc_stall_cycles, queued_at_exit, bytes_written;
+    uint64_t other_sink_bytes;       /* behind a funnel: what encoders wrote into their own sinks */
     char sink[16];                   /* "sram", "sba", ... or "" */
     bool has_ts_cycle_offset;        /* timestamp = cycle + ts_cycle_offset (run folder rows) */
     int64_t ts_cycle_offset;

@@ -300,7 +300,7 @@ static const char *known_key(enum sw_fig_kind kind, const char *key) {
                                         "sim_hz", "guest_errors", "harts", "stm_events", "waves", NULL};
     static const char *const trace[] = {"format", "sink", "through_funnel", "srcbits", "tsbits", "sink_width", "start", "wp",
                                         "wrapped", "stopped_on_wrap", "stopped_at_cycle", "bytes", "messages", "itc_lost",
-                                        "itc_stall_cycles", "queued_at_exit", "bytes_written", "harts", NULL};
+                                        "itc_stall_cycles", "queued_at_exit", "bytes_written", "harts", "other_sink_bytes", NULL};
     static const char *const events[] = {
 #define TS_EVENT(id, sv, idx, cls, bit, csv, desc) csv,
 #include "hpm_events.def"
