@@ -42,6 +42,7 @@ void bus_reset(bus_t *b) {
 int bus_attach_port(bus_t *b, bus_port_t *ip) {
     if (b->n_ports == BUS_MAX_HARTS) return -1;
     b->port[b->n_ports++] = ip;
+    ip->fetch_end = (!ip->icache_on && !b->ram_wait) ? b->ram_size - 3 : 0;
     memset(b->last, (int)b->n_ports - 1, sizeof b->last);
     return 0;
 }
