@@ -583,14 +583,16 @@ SOC_INLINE void bus_and_irqs(soc_t *s, unsigned n) {
         if (!s->h[i].port.held) bus_service_fetch(&s->bus, &s->h[i].port);
     if (n == 1) { if (!s->h[0].port.held) bus_service_data(&s->bus, &s->h[0].port); }
     else bus_service_data_all(&s->bus);
-    clint_tick(&s->clint);
-    for (unsigned i = 0; i < n; i++) {
-        soc_hart_t *h = &s->h[i];
-        hpm_set_time(&h->hpm, s->clint.mtime);
-        *h->p->irq_timer = clint_timer_irq(&s->clint, i);
-        *h->p->irq_software = clint_soft_irq(&s->clint, i);
-        *h->p->irq_lcof = h->hpm.lcof;
-    }
+    /* mtime and the CLINT's lines change only when mtime advances or a CLINT register is
+     * written (or at reset): driven then, they stay as driven in between */
+    if (__builtin_expect(clint_tick(&s->clint), 0))
+        for (unsigned i = 0; i < n; i++) {
+            soc_hart_t *h = &s->h[i];
+            hpm_set_time(&h->hpm, s->clint.mtime);
+            *h->p->irq_timer = clint_timer_irq(&s->clint, i);
+            *h->p->irq_software = clint_soft_irq(&s->clint, i);
+        }
+    for (unsigned i = 0; i < n; i++) *s->h[i].p->irq_lcof = s->h[i].hpm.lcof;
 }
 
 /* one cycle of n harts; n is a constant where it is inlined (the single-hart loop) */
