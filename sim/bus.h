@@ -111,6 +111,8 @@ typedef struct bus {
     bus_targets_t dev;
     bus_hooks_t hooks;
     bool sba_busy;         /* the SBA sink wrote RAM this cycle: core data accesses to RAM wait */
+    bool trace_touched;    /* an encoder or funnel register was accessed (cleared by the user:
+                            * sim/soc.c's trace tick) */
     struct bus_port *port[BUS_MAX_HARTS];   /* the data ports bus_service_data_all() arbitrates */
     unsigned n_ports;
     uint8_t last[BUS_N_TARGETS];            /* per target: the hart that won it last */

@@ -391,6 +391,7 @@ void soc_reset(soc_t *s, uint32_t entry) {
         vcore_eval(h->vc);
     }
     s->cycle = 0;
+    s->trace_idle = false;
     memset(s->func, 0, sizeof s->func);
     s->stop = SOC_RUNNING;
     s->hang.probing = false;
@@ -432,6 +433,10 @@ static inline __attribute__((always_inline)) uint64_t account_events(soc_t *s, s
 #define SOC_INLINE static inline __attribute__((always_inline))
 
 SOC_INLINE void trace_tick(soc_t *s, unsigned n) {
+    /* an idle trace subsystem stays idle, its ticks changing nothing, until a trace register
+     * is accessed or a software trace event comes (soc_stm_event) */
+    if (__builtin_expect(s->trace_idle && !s->bus.trace_touched, 1)) return;
+    s->bus.trace_touched = false;
     for (unsigned i = 0; i < n; i++) te_tick(&s->h[i].te);
     sink_t *k = &s->h[0].te.sink;
     if (s->funnel_on) { funnel_tick(&s->funnel); k = &s->funnel.sink; }
@@ -443,6 +448,9 @@ SOC_INLINE void trace_tick(soc_t *s, unsigned n) {
         if (s->funnel_on) funnel_sink_error(&s->funnel);
         else te_sink_error(&s->h[0].te);
     }
+    bool idle = !s->funnel_on || funnel_tick_idle(&s->funnel);
+    for (unsigned i = 0; i < n && idle; i++) idle = te_tick_idle(&s->h[i].te);
+    s->trace_idle = idle;
 }
 
 /* --retire-log line for the cycle that just ended, with the store the data port completed */
@@ -701,6 +709,7 @@ void soc_stm_event(soc_t *s, soc_hart_t *h) {
     const vcore_ports_t *p = h->p;
     unsigned hart = h->port.hart, id = *p->stm_id;
     uint32_t value = *p->stm_value;
+    s->trace_idle = false;          /* the encoder may have queued it: the next trace tick runs */
     enum te_stm_status st = s->cfg.no_trace ? TE_STMEV_OFF
                           : s->stm_event ? s->stm_event(s->stm_event_ctx, hart, s->cycle, (uint16_t)id, value)
                           : te_stm_event(&h->te, (uint16_t)id, value);
