@@ -217,7 +217,7 @@ enum bus_status bus_dev_access(bus_t *b, unsigned hart, uint32_t pc, uint32_t ad
         return BUS_OK;
     }
     if (page == MAP_FUNNEL_BASE && d->funnel) {
-        b->trace_touched = true;
+        if (!d->trace_detached) b->trace_touched = true;   /* --no-trace: no trace tick */
         enum bus_status r = DEV(BT_FUNNEL, te_status(we ? funnel_write(d->funnel, off, size, *val)
                                                          : funnel_read(d->funnel, off, size, val)));
         trace_log(b, hart, addr, size, we, (we || r == BUS_OK) ? *val : 0, r);
