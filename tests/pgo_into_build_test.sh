@@ -23,5 +23,7 @@ grep -q '^TRACESIM_PGO:STRING=OFF$' "$tmp/b/CMakeCache.txt" || fail "the cache d
 grep -q 'profile-guided simulator' "$tmp/err" || fail "no closing line: $(cat "$tmp/err")"
 printf '#!/bin/sh\nexit 3\n' > "$tmp/bad.sh"; chmod +x "$tmp/bad.sh"
 if PGO_BUILD=$tmp/bad.sh "$src/tests/bench/pgo_into_build.sh" "$tmp/c" 2> "$tmp/err2"; then fail "a failed build step passed"; fi
-[ "$(wc -l < "$tmp/err2")" = 1 ] && grep -q 'profile-guided build in .* failed' "$tmp/err2" || fail "not one clear line: $(cat "$tmp/err2")"
+if [ "$(wc -l < "$tmp/err2")" != 1 ] || ! grep -q 'profile-guided build in .* failed' "$tmp/err2"; then
+  fail "not one clear line: $(cat "$tmp/err2")"
+fi
 echo "ok: TRACESIM_PGO back to OFF, the profile-guided tracesim kept, a failure said in one line"
