@@ -35,6 +35,7 @@ void bus_free(bus_t *b) {
 
 void bus_reset(bus_t *b) {
     b->sba_busy = false;
+    b->trace_touched = false;
     /* round robin starts at hart 0: "the last winner" is the last hart */
     memset(b->last, b->n_ports ? (int)b->n_ports - 1 : 0, sizeof b->last);
 }
@@ -42,6 +43,7 @@ void bus_reset(bus_t *b) {
 int bus_attach_port(bus_t *b, bus_port_t *ip) {
     if (b->n_ports == BUS_MAX_HARTS) return -1;
     b->port[b->n_ports++] = ip;
+    ip->fetch_end = (!ip->icache_on && !b->ram_wait) ? b->ram_size - 3 : 0;
     memset(b->last, (int)b->n_ports - 1, sizeof b->last);
     return 0;
 }
@@ -189,6 +191,7 @@ enum bus_status bus_dev_access(bus_t *b, unsigned hart, uint32_t pc, uint32_t ad
     }
     if (te_page) {
         te_t *te = d->te[te_n];
+        b->trace_touched = true;
         if (!we) {
             enum bus_status r = DEV(BT_TRACE0 + (int)te_n, te_status(te_read(te, off, size, val)));
             trace_log(b, hart, addr, size, we, r == BUS_OK ? *val : 0, r);
@@ -214,6 +217,7 @@ enum bus_status bus_dev_access(bus_t *b, unsigned hart, uint32_t pc, uint32_t ad
         return BUS_OK;
     }
     if (page == MAP_FUNNEL_BASE && d->funnel) {
+        if (!d->trace_detached) b->trace_touched = true;   /* --no-trace: no trace tick */
         enum bus_status r = DEV(BT_FUNNEL, te_status(we ? funnel_write(d->funnel, off, size, *val)
                                                          : funnel_read(d->funnel, off, size, val)));
         trace_log(b, hart, addr, size, we, (we || r == BUS_OK) ? *val : 0, r);

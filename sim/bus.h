@@ -111,6 +111,8 @@ typedef struct bus {
     bus_targets_t dev;
     bus_hooks_t hooks;
     bool sba_busy;         /* the SBA sink wrote RAM this cycle: core data accesses to RAM wait */
+    bool trace_touched;    /* an encoder or funnel register was accessed (cleared by the user:
+                            * sim/soc.c's trace tick) */
     struct bus_port *port[BUS_MAX_HARTS];   /* the data ports bus_service_data_all() arbitrates */
     unsigned n_ports;
     uint8_t last[BUS_N_TARGETS];            /* per target: the hart that won it last */
@@ -129,6 +131,9 @@ typedef struct bus_port {
     bool i_fill, d_fill;      /* the wait is a cache miss: fill the line when it ends */
     cache_t icache, dcache;
     bool icache_on, dcache_on;
+    uint32_t fetch_end;       /* no I-cache and no RAM wait states: ram_size - 3 (a fetch at
+                               * RAM offset below it is answered at once), else 0 (set by
+                               * bus_attach_port) */
     bool record_stores;       /* keep the last completed RAM or device store (for the retire log) */
     bool st_done;             /* a RAM store completed; cleared by whoever consumes it */
     bool held;                /* the core was not clocked this cycle (its trace encoder's stall
@@ -291,12 +296,9 @@ static inline __attribute__((always_inline)) void bus_service_data(bus_t *b, bus
     bus_service_data_req(b, ip);
 }
 
-/* The core's instruction port: a fetch is always answered from RAM (4 bytes, or 2 with
- * instr_err 2 when only the upper halfword is outside RAM), after its wait states; outside
- * RAM it answers instr_err 3 (the core raises the instruction access fault). */
-static inline void bus_service_fetch(bus_t *b, bus_port_t *ip) {
+/* bus_service_fetch() but for its common case */
+static inline void bus_service_fetch_any(bus_t *b, bus_port_t *ip, uint32_t addr) {
     const vcore_ports_t *p = ip->p;
-    uint32_t addr = *p->instr_addr;
     uint32_t off = addr - b->ram_base;
     bool in_ram = addr >= b->ram_base && off <= b->ram_size - 2;
     if (ip->i_busy && ip->i_busy_addr == addr) {
@@ -321,6 +323,25 @@ static inline void bus_service_fetch(bus_t *b, bus_port_t *ip) {
         *p->instr_rdata = 0;
         *p->instr_err = 3;
     }
+}
+
+/* The core's instruction port: a fetch is always answered from RAM (4 bytes, or 2 with
+ * instr_err 2 when only the upper halfword is outside RAM), after its wait states; outside
+ * RAM it answers instr_err 3 (the core raises the instruction access fault). Without wait
+ * states (no I-cache, --ram-wait 0: fetch_end) a fetch of a whole word in RAM is answered
+ * at once and nothing else changes (no wait count, no cache, i_busy stays false): that case
+ * goes first, without the rest of the decode. */
+static inline __attribute__((always_inline)) void bus_service_fetch(bus_t *b, bus_port_t *ip) {
+    const vcore_ports_t *p = ip->p;
+    uint32_t addr = *p->instr_addr;
+    uint32_t off = addr - MAP_RAM_BASE;    /* below RAM: wraps past ram_size */
+    if (__builtin_expect(off < ip->fetch_end, 1)) {
+        bus_ram_read(b, off, 4, p->instr_rdata);
+        *p->instr_rdy = 1;
+        *p->instr_err = 0;
+        return;
+    }
+    bus_service_fetch_any(b, ip, addr);
 }
 
 /* The target of a data access (enum bus_target). */

@@ -13,9 +13,10 @@ int clint_init(clint_t *c, unsigned harts, unsigned div) {
 
 void clint_reset(clint_t *c) {
     c->mtime = 0;
-    c->prescale = 0;
+    c->left = c->div;
     c->msip = 0;
     for (unsigned i = 0; i < CLINT_MAX_HARTS; i++) c->mtimecmp[i] = ~0ull;
+    c->changed = true;
 }
 
 static uint64_t *reg64(clint_t *c, uint32_t off, unsigned *half) {
@@ -37,6 +38,7 @@ bool clint_read(clint_t *c, uint32_t off, unsigned size, uint32_t *val) {
 
 bool clint_write(clint_t *c, uint32_t off, unsigned size, uint32_t val) {
     if (size != 4 || (off & 3)) return false;
+    c->changed = true;
     if (off < 4 * c->harts) {
         unsigned h = off >> 2;
         c->msip = (c->msip & ~(1u << h)) | ((val & 1u) << h);

@@ -395,6 +395,7 @@ void soc_reset(soc_t *s, uint32_t entry) {
         vcore_eval(h->vc);
     }
     s->cycle = 0;
+    s->trace_idle = s->cfg.no_trace;        /* --no-trace: never ticked */
     memset(s->func, 0, sizeof s->func);
     s->stop = SOC_RUNNING;
     s->hang.probing = false;
@@ -420,11 +421,12 @@ static void progress(soc_t *s, struct timespec *t0, struct timespec *last, uint6
 }
 
 /* The core's event vector and its port's bus events describe the cycle that ended at this
- * edge; the first edge after reset describes no executed cycle and is not counted. */
-static inline __attribute__((always_inline)) uint64_t account_events(soc_t *s, soc_hart_t *h) {
+ * edge; the first edge after reset (first: s->cycle is 0) describes no executed cycle and is
+ * not counted. */
+static inline __attribute__((always_inline)) uint64_t account_events(soc_hart_t *h, bool first) {
     uint64_t ev = *h->p->ev | h->port.ev;
     h->port.ev = 0;
-    if (!s->cycle) return ev;
+    if (first) return ev;
     hpm_tick(&h->hpm, ev);
     ev_count_add(&h->ev, ev);
     return ev;
@@ -436,6 +438,11 @@ static inline __attribute__((always_inline)) uint64_t account_events(soc_t *s, s
 #define SOC_INLINE static inline __attribute__((always_inline))
 
 SOC_INLINE void trace_tick(soc_t *s, unsigned n) {
+    /* an idle trace subsystem stays idle, its ticks changing nothing, until a trace register
+     * is accessed or a software trace event comes (soc_stm_event); with --no-trace it is idle
+     * for good (its pages do not mark the bus, see soc_reset) */
+    if (__builtin_expect(s->trace_idle && !s->bus.trace_touched, 1)) return;
+    s->bus.trace_touched = false;
     for (unsigned i = 0; i < n; i++) te_tick(&s->h[i].te);
     sink_t *k = &s->h[0].te.sink;
     if (s->funnel_on) { funnel_tick(&s->funnel); k = &s->funnel.sink; }
@@ -447,6 +454,9 @@ SOC_INLINE void trace_tick(soc_t *s, unsigned n) {
         if (s->funnel_on) funnel_sink_error(&s->funnel);
         else te_sink_error(&s->h[0].te);
     }
+    bool idle = !s->funnel_on || funnel_tick_idle(&s->funnel);
+    for (unsigned i = 0; i < n && idle; i++) idle = te_tick_idle(&s->h[i].te);
+    s->trace_idle = idle;
 }
 
 /* --retire-log line for the cycle that just ended, with the store the data port completed */
@@ -563,15 +573,16 @@ static void hart_held(soc_t *s, soc_hart_t *h) {
     h->ev.total[__builtin_ctzll(EVB_CYCLE)]++;
 }
 
-/* steps 1-3 of soc.h for one hart */
-SOC_INLINE void hart_edge(soc_t *s, soc_hart_t *h) {
+/* steps 1-3 of soc.h for one hart; first: s->cycle is 0 (a constant where the run loop
+ * inlines it). Returns whether the hart was held. */
+SOC_INLINE bool hart_edge(soc_t *s, soc_hart_t *h, bool first) {
     const vcore_ports_t *p = h->p;
-    if (__builtin_expect(h->te.prog.on, 0) && te_prog_hold(&h->te)) { hart_held(s, h); return; }
+    if (__builtin_expect(h->te.prog.on, 0) && te_prog_hold(&h->te)) { hart_held(s, h); return true; }
     h->port.held = false;
     *p->clk ^= 1;              /* one edge = one cycle (TS_CLK_EDGE=edge build) */
     vcore_eval(h->vc);
 
-    uint64_t ev = account_events(s, h);
+    uint64_t ev = account_events(h, first);
     h->instret += *p->rvfi_valid;
     if (ev & h->gt.mask) gt_log_retire(&h->gt, p, s->cycle - 1);
     if (h->gt.retire && (*p->rvfi_valid || *p->rvfi_trap)) log_retire(h, s->cycle);
@@ -579,38 +590,48 @@ SOC_INLINE void hart_edge(soc_t *s, soc_hart_t *h) {
         soc_guest_error(s, "instruction access fault: fetch at 0x%08x (hart %u)", *p->rvfi_pc, h->port.hart);
     if (__builtin_expect(*p->stm_enable, 0)) soc_stm_event(s, h);
     if (__builtin_expect(h->te.prog.on, 0)) prog_retire(s, h);
+    return false;
 }
 
-/* steps 5-6 of soc.h: every hart's fetch, the data accesses, the interrupt lines */
-SOC_INLINE void bus_and_irqs(soc_t *s, unsigned n) {
-    for (unsigned i = 0; i < n; i++)
-        if (!s->h[i].port.held) bus_service_fetch(&s->bus, &s->h[i].port);
-    if (n == 1) { if (!s->h[0].port.held) bus_service_data(&s->bus, &s->h[0].port); }
-    else bus_service_data_all(&s->bus);
-    clint_tick(&s->clint);
-    for (unsigned i = 0; i < n; i++) {
-        soc_hart_t *h = &s->h[i];
-        hpm_set_time(&h->hpm, s->clint.mtime);
-        *h->p->irq_timer = clint_timer_irq(&s->clint, i);
-        *h->p->irq_software = clint_soft_irq(&s->clint, i);
-        *h->p->irq_lcof = h->hpm.lcof;
+/* steps 5-6 of soc.h: every hart's fetch, the data accesses, the interrupt lines; held0:
+ * hart 0 was held (its port.held) */
+SOC_INLINE void bus_and_irqs(soc_t *s, unsigned n, bool held0) {
+    if (n == 1) {
+        if (!held0) { bus_service_fetch(&s->bus, &s->h[0].port); bus_service_data(&s->bus, &s->h[0].port); }
+    } else {
+        for (unsigned i = 0; i < n; i++)
+            if (!s->h[i].port.held) bus_service_fetch(&s->bus, &s->h[i].port);
+        bus_service_data_all(&s->bus);
     }
+    /* mtime and the CLINT's lines change only when mtime advances or a CLINT register is
+     * written (or at reset): driven then, they stay as driven in between */
+    if (__builtin_expect(clint_tick(&s->clint), 0))
+        for (unsigned i = 0; i < n; i++) {
+            soc_hart_t *h = &s->h[i];
+            hpm_set_time(&h->hpm, s->clint.mtime);
+            *h->p->irq_timer = clint_timer_irq(&s->clint, i);
+            *h->p->irq_software = clint_soft_irq(&s->clint, i);
+        }
+    for (unsigned i = 0; i < n; i++) *s->h[i].p->irq_lcof = s->h[i].hpm.lcof;
 }
 
-/* one cycle of n harts; n is a constant where it is inlined (the single-hart loop) */
-SOC_INLINE void soc_step(soc_t *s, unsigned n) {
-    for (unsigned i = 0; i < n; i++) hart_edge(s, &s->h[i]);
-    if (!s->cfg.no_trace) trace_tick(s, n);
-    bus_and_irqs(s, n);
+/* one cycle of n harts; n and first (s->cycle is 0) are constants where it is inlined (the
+ * run loops) */
+SOC_INLINE void soc_step(soc_t *s, unsigned n, bool first) {
+    bool held0 = hart_edge(s, &s->h[0], first);
+    for (unsigned i = 1; i < n; i++) hart_edge(s, &s->h[i], first);
+    trace_tick(s, n);
+    bus_and_irqs(s, n, held0);
     if (s->waves_active) waves_sample(s);
     s->cycle++;
 }
 
 static void run_to(soc_t *s, uint64_t next) {
+    if (!s->cycle && 0 < next && s->stop == SOC_RUNNING) soc_step(s, s->n, true);   /* out of the loops */
     if (s->n == 1)
-        while (s->cycle < next && s->stop == SOC_RUNNING) soc_step(s, 1);
+        while (s->cycle < next && s->stop == SOC_RUNNING) soc_step(s, 1, false);
     else
-        while (s->cycle < next && s->stop == SOC_RUNNING) soc_step(s, s->n);
+        while (s->cycle < next && s->stop == SOC_RUNNING) soc_step(s, s->n, false);
 }
 
 enum soc_stop soc_run(soc_t *s) {
@@ -682,7 +703,7 @@ void soc_run_end(soc_t *s) {
             soc_hart_t *h = &s->h[i];
             *h->p->clk ^= 1;
             vcore_eval(h->vc);
-            uint64_t ev = account_events(s, h);
+            uint64_t ev = account_events(h, !s->cycle);
             h->instret += *h->p->rvfi_valid;
             if (ev & h->gt.mask) gt_log_retire(&h->gt, h->p, s->cycle - 1);
             /* the retire log's last line: the EXIT store itself */
@@ -703,6 +724,7 @@ void soc_stm_event(soc_t *s, soc_hart_t *h) {
     const vcore_ports_t *p = h->p;
     unsigned hart = h->port.hart, id = *p->stm_id;
     uint32_t value = *p->stm_value;
+    if (!s->cfg.no_trace) s->trace_idle = false;   /* it may be queued: the next trace tick runs */
     enum te_stm_status st = s->cfg.no_trace ? TE_STMEV_OFF
                           : s->stm_event ? s->stm_event(s->stm_event_ctx, hart, s->cycle, (uint16_t)id, value)
                           : te_stm_event(&h->te, (uint16_t)id, value);
@@ -717,8 +739,8 @@ void soc_stm_event(soc_t *s, soc_hart_t *h) {
 
 /* ---- the same steps out of line, for a platform that owns the clock (soc.h) -------------- */
 
-void soc_step_hart(soc_t *s, unsigned hart) { hart_edge(s, &s->h[hart]); }
-void soc_step_bus(soc_t *s) { bus_and_irqs(s, s->n); }
+void soc_step_hart(soc_t *s, unsigned hart) { hart_edge(s, &s->h[hart], !s->cycle); }
+void soc_step_bus(soc_t *s) { bus_and_irqs(s, s->n, s->h[0].port.held); }
 void soc_step_end(soc_t *s) {
     if (s->waves_active) waves_sample(s);
     s->cycle++;

@@ -121,6 +121,9 @@ typedef struct soc {
     bool funnel_on, funnel_ready;
     uint64_t cycle;
     uint64_t sink_stop_cycle; /* cycle in which the sink stopped on wrap (0: it did not) */
+    bool trace_idle;          /* after the last trace tick every encoder and the funnel were
+                               * idle (te_tick_idle, funnel_tick_idle): the next tick is skipped
+                               * unless a trace register was accessed (bus.trace_touched) */
     /* run control */
     enum soc_stop stop;
     int exit_code;

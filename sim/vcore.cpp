@@ -2,6 +2,7 @@
 #include "vcore.h"
 #include "Vts_soc_top.h"
 #include "Vts_soc_top___024root.h"
+#include "Vts_soc_top__Syms.h"
 #include "verilated.h"
 #if VM_TRACE_FST
 #include "verilated_fst_c.h"
@@ -21,7 +22,32 @@ static const char *const view_signals[] = {
 #include "ts_view_signals.inc"
 };
 
+// The model's evaluation, which Vts_soc_top::eval_step() calls after its bookkeeping; defined
+// in the generated Vts_soc_top___024root__DepSet_*.cpp, declared only in Vts_soc_top.cpp.
+void Vts_soc_top___024root___eval(Vts_soc_top___024root *vlSelf);
+
+// vcore_eval() calls it directly once the model has been initialised (its first eval() does
+// that), skipping eval_step()'s per-call work, about 30 host instructions per cycle. What that
+// work is in Verilator 5.006 (Vts_soc_top.cpp, verilated.h/.cpp), and why it can be skipped
+// for this model:
+//  - __Vm_activity = true: tells the trace dump that values may have changed. Done here too.
+//  - the first call's eval_static/initial/settle (__Vm_didInit): done by the first eval().
+//  - Verilated::mtaskId(0), endOfThreadMTask(), endOfEval(): the message queue of a --threads
+//    model's worker threads. A single-threaded model never sets an mtask id, so $finish,
+//    $stop, warnings and fatals run at once (VerilatedThreadMsgQueue::post) and the queue
+//    stays empty. Checked: threads() == 1, else every eval goes through eval().
+// Another Verilator version may do more in eval_step(): it gets eval() until its eval_step()
+// has been read the same way and the version added here.
+#if VERILATOR_VERSION_INTEGER == 5006000
+#define TS_VCORE_DIRECT_EVAL 1
+#else
+#define TS_VCORE_DIRECT_EVAL 0
+#endif
+
 struct vcore {
+    Vts_soc_top___024root *root = nullptr;   // the model's state (its first member: hot)
+    Vts_soc_top__Syms *syms = nullptr;
+    bool direct = false;        // initialised and single-threaded: vcore_eval() calls ___eval
     std::string name;           // the model's scope: "soc", "hart1", ...
     VerilatedContext *ctx = nullptr;
     bool own_ctx = false;
@@ -50,6 +76,8 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     v->name = name;
     v->top = new Vts_soc_top(v->ctx, name);
     Vts_soc_top *t = v->top;
+    v->root = t->rootp;
+    v->syms = t->rootp->vlSymsp;
     vcore_ports_t &p = v->ports;
     p.clk = &t->clk_i; p.rst_n = &t->rst_ni; p.boot_addr = &t->boot_addr_i;
     p.hart_id = &t->hart_id_i;
@@ -115,7 +143,15 @@ extern "C" void vcore_free(vcore_t *v) {
 }
 
 extern "C" const vcore_ports_t *vcore_ports(vcore_t *v) { return &v->ports; }
-extern "C" void vcore_eval(vcore_t *v) { v->top->eval(); }
+extern "C" void vcore_eval(vcore_t *v) {
+    if (VL_LIKELY(v->direct)) {
+        v->syms->__Vm_activity = true;
+        Vts_soc_top___024root___eval(v->root);
+        return;
+    }
+    v->top->eval();
+    v->direct = TS_VCORE_DIRECT_EVAL && v->top->threads() == 1;
+}
 
 extern "C" int vcore_has_waves(void) {
 #if VM_TRACE_FST || VM_TRACE_VCD

@@ -51,6 +51,20 @@ static void update_active(hpm_t *h) {
     h->active = h->implemented & ~h->inhibit & ~0x2u & selecting;
 }
 
+/* after a tick: can the next one be quiet (hpm.h)? */
+static void update_quiet(hpm_t *h) {
+    h->quiet = !h->written && h->priv == h->priv_next && !h->lcof &&
+               !(h->active & ~h->inh[h->priv] & ~7u) && h->mask[0] == ~0ull && h->mask[2] == ~0ull;
+    /* sel[0] and sel[2] are the cycle and retire bits, 0 and 1 (hpm_reset) */
+    h->quiet_cycle = h->active & 1u;
+    h->quiet_retire = (h->active >> 2) & 1u;
+}
+
+void hpm_tick_any(hpm_t *h, uint64_t ev) {
+    hpm_tick_all(h, ev);
+    update_quiet(h);
+}
+
 void hpm_reset(hpm_t *h) {
     memset(h->ctr, 0, sizeof h->ctr);
     memset(h->event, 0, sizeof h->event);
@@ -67,6 +81,7 @@ void hpm_reset(hpm_t *h) {
     h->priv = h->priv_next = 3;
     h->lcof = 0;
     update_active(h);
+    h->quiet = 0;
 }
 
 uint64_t hpm_event_select(uint32_t mhpmevent) {
@@ -147,6 +162,7 @@ static void update_inhibit(hpm_t *h) {
 
 bool hpm_csr_write(hpm_t *h, unsigned csr, uint32_t val) {
     bool hi, user;
+    h->quiet = 0;                   /* whatever it changes: the next tick looks at everything */
     int n = counter_of(csr, &hi, &user);
     if (n >= 0) {
         if (user || n == 1 || !((h->implemented >> n) & 1)) return true; /* read-only / WARL */
@@ -184,5 +200,5 @@ bool hpm_csr_write(hpm_t *h, unsigned csr, uint32_t val) {
 void hpm_tick_held(hpm_t *h, uint64_t ev) {
     uint8_t lcof = h->lcof;
     hpm_tick(h, ev | EV_CYCLE_BIT);
-    h->lcof |= lcof;                /* the request of the last cycle the hart ran stays up */
+    if (lcof) { h->lcof = 1; h->quiet = 0; }  /* the request of the last cycle the hart ran stays up */
 }

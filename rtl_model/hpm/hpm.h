@@ -52,6 +52,13 @@ typedef struct hpm {
     uint8_t priv;                         /* mode of the cycle the next tick counts */
     uint8_t priv_next;                    /* mode from the cycle after that on */
     uint8_t lcof;                         /* the last tick overflowed a counter with OF clear */
+    uint8_t quiet;                        /* the next tick can change only mcycle and minstret:
+                                           * nothing written since the last tick, no mode change
+                                           * due, lcof clear, no programmable counter that may
+                                           * count in this mode, mcycle and minstret 64 bits
+                                           * wide (cleared by every change) */
+    uint64_t quiet_cycle, quiet_retire;   /* while quiet: the ev bits mcycle and minstret count
+                                           * (0 when inhibited) */
 } hpm_t;
 
 /* Fills *cfg with the defaults (29 counters, widths 64/64/40). */
@@ -62,11 +69,22 @@ void hpm_reset(hpm_t *h);
 /* CSR access by 12-bit address. Returns false for an address that is not a counter CSR. */
 bool hpm_csr_read(const hpm_t *h, unsigned csr, uint32_t *val);
 bool hpm_csr_write(hpm_t *h, unsigned csr, uint32_t val);
+/* hpm_tick()'s general case */
+void hpm_tick_any(hpm_t *h, uint64_t ev);
 /* One core cycle: ev is the core's event vector for that cycle. Inline: it runs every
- * simulated cycle. mcycle (0) and minstret (2) select fixed events and have no OF bit, so
- * they are counted without the loop; the loop visits the programmable counters that may
- * count. */
-static inline void hpm_tick(hpm_t *h, uint64_t ev) {
+ * simulated cycle. mcycle (0) and minstret (2) select fixed events (sel[0], sel[2]: the
+ * cycle and retire bits) and have no OF bit or mode filter; in a quiet tick they are all
+ * that can count. */
+static inline __attribute__((always_inline)) void hpm_tick(hpm_t *h, uint64_t ev) {
+    if (__builtin_expect(h->quiet, 1)) {
+        h->ctr[0] += ev & h->quiet_cycle;
+        h->ctr[2] += (ev >> 1) & h->quiet_retire;
+        return;
+    }
+    hpm_tick_any(h, ev);
+}
+/* the body of hpm_tick_any(); inline for hpm.c */
+static inline void hpm_tick_all(hpm_t *h, uint64_t ev) {
     uint32_t act = h->active & ~h->written & ~h->inh[h->priv];
     h->written = 0;
     h->priv = h->priv_next;
@@ -93,7 +111,7 @@ void hpm_tick_held(hpm_t *h, uint64_t ev);
 static inline void hpm_set_time(hpm_t *h, uint64_t mtime) { h->time = mtime; }
 /* The core's privilege mode (0 U, 1 S, 3 M) changes at the end of the cycle the next tick
  * counts: that tick still counts in the old mode, the ones after it in `priv`. */
-static inline void hpm_set_priv(hpm_t *h, unsigned priv) { h->priv_next = (uint8_t)(priv & 3); }
+static inline void hpm_set_priv(hpm_t *h, unsigned priv) { h->priv_next = (uint8_t)(priv & 3); h->quiet = 0; }
 /* 64-bit value of counter n (0..31; 1 = time) */
 uint64_t hpm_counter(const hpm_t *h, unsigned n);
 /* Width in bits of counter n (0 if not implemented). */

@@ -33,6 +33,13 @@ enum te_access funnel_read(funnel_t *f, uint32_t off, unsigned size, uint32_t *v
 enum te_access funnel_write(funnel_t *f, uint32_t off, unsigned size, uint32_t val);
 /* after the encoders' ticks */
 void funnel_tick(funnel_t *f);
+/* true if funnel_tick() would change nothing now, its inputs being idle (te_tick_idle() of
+ * every encoder): no message in hand, not flushing, no sink word out, no bytes counted for
+ * the probe, the timestamp unit not counting. Keep it in step with funnel_tick(). */
+static inline bool funnel_tick_idle(const funnel_t *f) {
+    return !f->have_cur && !f->flushing && !f->sink.sba_valid && !f->probe_nbytes &&
+           ((f->ts.control & 3u) != 3u || f->ts.master);
+}
 bool funnel_empty(const funnel_t *f);
 /* a message taken or waiting at an input (not counting a partial sink word) */
 bool funnel_busy(const funnel_t *f);

@@ -309,4 +309,84 @@ TS_TEST(held_cycle_counts_mcycle_only) {
     TS_ASSERT_EQ_U(h.lcof, 0);                /* it ran: one cycle, as without holding */
 }
 
+/* Once only mcycle and minstret can count, the model takes a quiet path (h.quiet) that
+ * updates those two alone; every change must take it off that path in time: a counter write,
+ * an event selection, mcountinhibit, a mode change with xINH bits, an overflow request kept
+ * by a held cycle. Expected counts by hand, as in the tests above. */
+TS_TEST(quiet_ticks_follow_every_change) {
+    hpm_t h = make(29, 12);
+    uint32_t cr = EV(EV_CYC) | EV(EV_RET);
+    for (int i = 0; i < 3; i++) hpm_tick(&h, cr);
+    TS_ASSERT(h.quiet);                       /* the path the rest of this test leaves */
+    hpm_tick(&h, EV(EV_CYC));                 /* no retirement */
+    TS_ASSERT_EQ_U(rd(&h, 0xB00), 4);
+    TS_ASSERT_EQ_U(rd(&h, 0xB02), 3);
+    hpm_csr_write(&h, 0xB00, 100);            /* the write's own tick does not count */
+    hpm_tick(&h, cr);
+    hpm_tick(&h, cr);
+    TS_ASSERT_EQ_U(rd(&h, 0xB00), 101);
+    TS_ASSERT(h.quiet);
+    hpm_csr_write(&h, 0x320, 0x4);            /* mcountinhibit: minstret stops */
+    hpm_tick(&h, cr);
+    hpm_tick(&h, cr);
+    TS_ASSERT(h.quiet);
+    TS_ASSERT_EQ_U(rd(&h, 0xB02), 5);         /* 3 + the 2 ticks after the mcycle write */
+    TS_ASSERT_EQ_U(rd(&h, 0xB00), 103);
+    hpm_csr_write(&h, 0x320, 0x1);            /* now mcycle stops, minstret runs */
+    hpm_tick(&h, cr);
+    hpm_tick(&h, cr);
+    TS_ASSERT_EQ_U(rd(&h, 0xB00), 103);
+    TS_ASSERT_EQ_U(rd(&h, 0xB02), 7);
+    hpm_csr_write(&h, 0x320, 0);
+    hpm_csr_write(&h, 0x323, 0x200);          /* mhpmcounter3: loads, from this tick on */
+    hpm_tick(&h, cr | EV(EV_LOAD));
+    TS_ASSERT(!h.quiet);                      /* a programmable counter may count */
+    hpm_tick(&h, cr | EV(EV_LOAD));
+    TS_ASSERT_EQ_U(rd(&h, 0xB03), 2);
+    hpm_csr_write(&h, 0x723, UINH);           /* not in U */
+    hpm_tick(&h, cr | EV(EV_LOAD));           /* M: counts */
+    hpm_set_priv(&h, 0);
+    hpm_tick(&h, cr | EV(EV_LOAD));           /* still M: counts */
+    hpm_tick(&h, cr | EV(EV_LOAD));           /* U */
+    TS_ASSERT(h.quiet);                       /* in U, counter 3 cannot count */
+    hpm_tick(&h, cr | EV(EV_LOAD));
+    TS_ASSERT_EQ_U(rd(&h, 0xB03), 4);
+    hpm_set_priv(&h, 3);
+    hpm_tick(&h, cr | EV(EV_LOAD));           /* still U */
+    hpm_tick(&h, cr | EV(EV_LOAD));           /* M: counts */
+    TS_ASSERT_EQ_U(rd(&h, 0xB03), 5);
+    TS_ASSERT_EQ_U(rd(&h, 0xB00), 103 + 8);   /* the 8 ticks since mcountinhibit 0 */
+    TS_ASSERT_EQ_U(rd(&h, 0xB02), 7 + 8);
+    /* an overflow request kept up by a held cycle must be dropped after the next tick */
+    hpm_csr_write(&h, 0x723, MINH);           /* counter 3 stops in M */
+    hpm_csr_write(&h, 0x324, 0x200);          /* counter 4: loads, 4095 -> 0 next */
+    hpm_csr_write(&h, 0xB04, 4095);
+    hpm_tick(&h, 0);                          /* the write's own tick (no cycle event) */
+    hpm_tick(&h, EV(EV_LOAD));                /* (no cycle event either) */
+    TS_ASSERT_EQ_U(h.lcof, 1);
+    hpm_csr_write(&h, 0x324, 0);              /* nothing left to count but mcycle, minstret */
+    hpm_tick_held(&h, 0);
+    TS_ASSERT_EQ_U(h.lcof, 1);                /* kept for the held hart */
+    hpm_tick(&h, cr);
+    TS_ASSERT_EQ_U(h.lcof, 0);
+    TS_ASSERT(h.quiet);
+    hpm_tick(&h, cr);
+    TS_ASSERT_EQ_U(h.lcof, 0);
+    TS_ASSERT_EQ_U(rd(&h, 0xB00), 111 + 1 + 2);   /* the held cycle counts */
+    TS_ASSERT_EQ_U(rd(&h, 0xB02), 15 + 2);
+}
+
+/* mcycle or minstret narrower than 64 bits wraps, so those ticks never take the quiet path */
+TS_TEST(quiet_needs_full_width_counters) {
+    hpm_cfg_t c;
+    hpm_default_cfg(&c);
+    c.width_cycle = 3;
+    hpm_t h;
+    if (hpm_init(&h, &c)) TS_FAIL("hpm_init failed");
+    for (int i = 0; i < 10; i++) hpm_tick(&h, EV(EV_CYC) | EV(EV_RET));
+    TS_ASSERT(!h.quiet);
+    TS_ASSERT_EQ_U(rd(&h, 0xB00), 10 % 8);
+    TS_ASSERT_EQ_U(rd(&h, 0xB02), 10);
+}
+
 TS_TEST_MAIN()

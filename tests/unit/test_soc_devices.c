@@ -589,4 +589,71 @@ TS_TEST(bus_fetch_edges_of_ram_and_two_ports) {
     rig_free(b);
 }
 
+/* with no wait states and no I-cache (fetch_end, set by bus_attach_port) a fetch of a whole
+ * word in RAM is answered in its own cycle without the full decode; the edges of RAM answer
+ * as with wait states, and with wait states the fetch still waits */
+TS_TEST(bus_fetch_at_once_without_wait_states) {
+    bus_rig_t *r = rig_new(0, 0);
+    TS_ASSERT_EQ_I(bus_attach_port(&r->bus, &r->port), 0);
+    TS_ASSERT_EQ_U(r->port.fetch_end, 4096 - 3);
+    TS_ASSERT(bus_load(&r->bus, MAP_RAM_BASE + 4088, "\x13\x05\x10\x00\x6f\x00\x00\x00", 8, 0));
+    r->core.instr_addr = MAP_RAM_BASE + 4092;      /* the last whole word */
+    bus_service_fetch(&r->bus, &r->port);
+    TS_ASSERT_EQ_U(r->core.instr_rdy, 1);
+    TS_ASSERT_EQ_U(r->core.instr_err, 0);
+    TS_ASSERT_EQ_U(r->core.instr_rdata, 0x0000006f);
+    r->core.instr_addr = MAP_RAM_BASE + 4094;      /* upper halfword outside RAM */
+    bus_service_fetch(&r->bus, &r->port);
+    TS_ASSERT_EQ_U(r->core.instr_rdy, 1);
+    TS_ASSERT_EQ_U(r->core.instr_err, 2);
+    r->core.instr_addr = MAP_RAM_BASE - 4;         /* below RAM */
+    bus_service_fetch(&r->bus, &r->port);
+    TS_ASSERT_EQ_U(r->core.instr_err, 3);
+    TS_ASSERT_EQ_U(r->core.instr_rdata, 0);
+    r->core.instr_addr = MAP_RAM_BASE + 4088;
+    bus_service_fetch(&r->bus, &r->port);
+    TS_ASSERT_EQ_U(r->core.instr_rdy, 1);
+    TS_ASSERT_EQ_U(r->core.instr_err, 0);
+    TS_ASSERT_EQ_U(r->core.instr_rdata, 0x00100513);
+    TS_ASSERT(!r->port.i_busy);
+    bus_rig_t *w = rig_new(1, 0);                  /* one wait state: no fetch at once */
+    TS_ASSERT_EQ_I(bus_attach_port(&w->bus, &w->port), 0);
+    TS_ASSERT_EQ_U(w->port.fetch_end, 0);
+    TS_ASSERT(bus_load(&w->bus, MAP_RAM_BASE, "\x13\x05\x10\x00", 4, 0));
+    w->core.instr_addr = MAP_RAM_BASE;
+    bus_service_fetch(&w->bus, &w->port);
+    TS_ASSERT_EQ_U(w->core.instr_rdy, 0);
+    bus_service_fetch(&w->bus, &w->port);
+    TS_ASSERT_EQ_U(w->core.instr_rdy, 1);
+    TS_ASSERT_EQ_U(w->core.instr_rdata, 0x00100513);
+    TS_ASSERT_EQ_I(r->guest_errors + w->guest_errors, 0);
+    rig_free(r);
+    rig_free(w);
+}
+
+/* an access to a trace page (an encoder's or the funnel's) marks the bus trace_touched: the
+ * simulator's trace tick, skipped while the trace subsystem is idle, runs again */
+TS_TEST(bus_trace_page_access_marks_trace_touched) {
+    bus_rig_t *r = rig_new(0, 0);
+    te_cfg_t c;
+    te_default_cfg(&c);
+    te_t t;
+    TS_ASSERT_EQ_I(te_init(&t, &c), 0);
+    r->bus.dev.te[0] = &t;
+    r->bus.dev.n_te = 1;
+    TS_ASSERT(!r->bus.trace_touched);
+    TS_ASSERT_EQ_U(data_access(r, MAP_UART_BASE, 0, true, 'x'), 1);
+    TS_ASSERT_EQ_U(data_access(r, MAP_RAM_BASE, 2, false, 0), 1);
+    TS_ASSERT(!r->bus.trace_touched);              /* other targets do not */
+    TS_ASSERT_EQ_U(data_access(r, MAP_TRACE_BASE, 2, false, 0), 1);   /* teControl read */
+    TS_ASSERT(r->bus.trace_touched);
+    r->bus.trace_touched = false;
+    TS_ASSERT_EQ_U(data_access(r, MAP_TRACE_BASE, 2, true, 1), 1);    /* teActive */
+    TS_ASSERT(r->bus.trace_touched);
+    bus_reset(&r->bus);
+    TS_ASSERT(!r->bus.trace_touched);
+    te_free(&t);
+    rig_free(r);
+}
+
 TS_TEST_MAIN()
