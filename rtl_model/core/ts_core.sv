@@ -729,9 +729,13 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       logic [13:0] mie_old, mideleg_old, mip_sw_old;
       /* verilator tracing_on */
       csr_old = '0; mie_old = '0; mideleg_old = '0; mip_sw_old = '0;
-      if (do_csr && !is_counter_csr(mem_c_q.csr_addr)) begin
-        csr_old = csr_read_local(mem_c_q.csr_addr);
-        mie_old = mie_q; mideleg_old = mideleg_q; mip_sw_old = mip_sw_q;
+      // (nested: Verilator evaluates both operands of &&, so is_counter_csr()'s range
+      // compares ran in every cycle, 32 host instructions)
+      if (do_csr) begin
+        if (!is_counter_csr(mem_c_q.csr_addr)) begin
+          csr_old = csr_read_local(mem_c_q.csr_addr);
+          mie_old = mie_q; mideleg_old = mideleg_q; mip_sw_old = mip_sw_q;
+        end
       end
       priv_n = priv_q;
       if (take_trap || do_mret || do_sret) priv_n = priv_d();
