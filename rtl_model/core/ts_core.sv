@@ -916,30 +916,32 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic        commit;
   assign commit = mem_done && !take_trap;
 
-  // (a function: its variable is local to the evaluation, which the C++ compiler keeps in a
-  // register; a variable of the clocked block lives in the model)
+  // (a function: its value is local to the evaluation, which the C++ compiler keeps in a
+  // register; a variable of the clocked block lives in the model). One OR of shifted bits:
+  // as one assignment per bit Verilator masked and merged every bit into the vector (5 host
+  // instructions per cycle more).
   function automatic logic [EvBits-1:0] ev_vector();
-    logic [EvBits-1:0] ev_d;
-    ev_d = '0;
-    ev_d[EvCycle]        = 1'b1;
-    ev_d[EvRetire]       = commit;
-    ev_d[EvExcTaken]     = take_exc;
-    ev_d[EvIrqTaken]     = take_irq;
     // EvLoad, EvStore, EvAtomic (0), EvSystem, EvIntArith, EvCondBranch, EvJal, EvJalr,
     // EvMul, EvDiv of the committing instruction
-    ev_d[EvDiv:EvLoad]   = commit ? ev_class(mem_c_q) : 10'd0;
-    ev_d[EvLoadUse]      = id_valid_q && id_hazard && !stall_ex && !redirect_ex && !redirect_mem;
-    ev_d[EvLongLatency]  = div_wait && !stall_mem;
-    ev_d[EvIBusy]        = !instr_rdy_i;
-    ev_d[EvDBusy]        = ls_wait;
-    ev_d[EvBrMispredict] = redirect_ex && ex_c_q.is_branch;
-    ev_d[EvJmpMispredict]= redirect_ex && !ex_c_q.is_branch;
-    ev_d[EvFlushCsr]     = mem_valid_q && !stall_mem && !take_trap && mem_c_q.is_fencei;
-    ev_d[EvFlushOther]   = take_trap || do_mret || do_sret;
-    ev_d[EvMmio]         = commit && (mem_c_q.is_load || mem_c_q.is_store) &&
-                           mem_addr_q[31:28] != 4'h8;
-    ev_d[EvWfi]          = wfi_wait;
-    return ev_d;
+    logic [9:0] cls;
+    cls = commit ? ev_class(mem_c_q) : 10'd0;
+    return (EvBits'(1'b1)                << EvCycle) |
+           (EvBits'(commit)              << EvRetire) |
+           (EvBits'(take_exc)            << EvExcTaken) |
+           (EvBits'(take_irq)            << EvIrqTaken) |
+           (EvBits'(cls)                 << EvLoad) |
+           (EvBits'(id_valid_q && id_hazard && !stall_ex && !redirect_ex && !redirect_mem)
+                                         << EvLoadUse) |
+           (EvBits'(div_wait && !stall_mem) << EvLongLatency) |
+           (EvBits'(!instr_rdy_i)        << EvIBusy) |
+           (EvBits'(ls_wait)             << EvDBusy) |
+           (EvBits'(redirect_ex && ex_c_q.is_branch)  << EvBrMispredict) |
+           (EvBits'(redirect_ex && !ex_c_q.is_branch) << EvJmpMispredict) |
+           (EvBits'(mem_valid_q && !stall_mem && !take_trap && mem_c_q.is_fencei) << EvFlushCsr) |
+           (EvBits'(take_trap || do_mret || do_sret) << EvFlushOther) |
+           (EvBits'(commit && (mem_c_q.is_load || mem_c_q.is_store) && mem_addr_q[31:28] != 4'h8)
+                                         << EvMmio) |
+           (EvBits'(wfi_wait)            << EvWfi);
   endfunction
 
   logic        rvfi_valid_q, rvfi_trap_q;
