@@ -858,8 +858,8 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       // or sip in the same cycle keeps it set too)
       if (irq_lcof_i) mip_sw_q[13] <= 1'b1;
       if (take_trap || do_mret || do_sret) begin
-        priv_q <= priv_n;
         if (priv_n != priv_q) ts_dpi_set_priv(hart_id_q, {30'd0, priv_n});
+        priv_q <= priv_n;   // (after the read above: no delayed copy of priv_q)
       end
       mip_msip_q <= irq_software_i;
       mip_mtip_q <= irq_timer_i;
