@@ -203,7 +203,6 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       id_pc_q <= '0; id_instr_q <= '0; id_raw_q <= '0;
       id_is_c_q <= 1'b0; id_pred_q <= 1'b0; id_ferr_q <= 1'b0; id_cill_q <= 1'b0;
     end else begin
-      pc_q <= next_pc();
       if (redirect_mem || redirect_ex) begin
         id_valid_q <= 1'b0;
       end else if (!stall_id) begin
@@ -216,6 +215,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
         id_ferr_q  <= if_ferr;
         id_cill_q  <= if_is_c & if_cill;
       end
+      pc_q <= next_pc();   // last: id_pc_q above reads pc_q (no delayed copy of pc_q)
     end
   end
 
