@@ -482,7 +482,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // ---------------------------------------------------------------------------------------
   logic        irq_pending, take_irq, take_exc, take_trap;
   logic [3:0]  irq_cause;
-  logic        csr_illegal, csr_writes, priv_illegal;
+  logic        csr_illegal, priv_illegal;
   logic        wfi_wait, ls_wait, bus_fault;
   /* verilator tracing_off */  // visible as wb_result_q
   logic [31:0] load_val;
@@ -525,7 +525,11 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   assign take_irq = mem_valid_q && irq_pending && !mem_busy_q && !mem_c_q.is_wfi;
 
   // CSRRS/CSRRC (and their immediate forms) write only when the rs1 field is not x0/0
-  assign csr_writes  = (mem_c_q.csr_op == CsrRw) || (mem_c_q.rs1 != 5'd0);
+  // (a function, evaluated only for a SYSTEM instruction in MEM and at a CSR commit: as a
+  // continuous assign Verilator computed it in every cycle, 18 host instructions)
+  function automatic logic csr_writes();
+    return (mem_c_q.csr_op == CsrRw) || (mem_c_q.rs1 != 5'd0);
+  endfunction
   // privilege of a CSR: address bits 9:8; counters cycle..hpmcounter31[h] from S/U-mode
   // need their mcounteren bit, from U-mode also their scounteren bit; satp from S-mode
   // traps with mstatus.TVM
@@ -544,7 +548,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     if (mem_c_q.is_system) begin
       csr_illegal = (mem_c_q.csr_op != CsrNone) &&
                     (mem_csr_missing_q ||
-                     (csr_writes && mem_c_q.csr_addr[11:10] == 2'b11) ||
+                     (csr_writes() && mem_c_q.csr_addr[11:10] == 2'b11) ||
                      (priv_q < mem_c_q.csr_addr[9:8]) || csr_ctr_denied ||
                      (mem_c_q.csr_addr == CsrSatp && priv_q == PrivS && mstatus_tvm_q));
       // mret only in M-mode; sret in S-mode unless mstatus.TSR, and in M-mode; wfi in U-mode
@@ -791,11 +795,11 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
             CsrRc:   ext_new = ext_old & ~mem_csr_src_q;
             default: ext_new = mem_csr_src_q;
           endcase
-          if (csr_writes) ts_dpi_csr_write(hart_id_q, {20'd0, mem_c_q.csr_addr}, ext_new);
+          if (csr_writes()) ts_dpi_csr_write(hart_id_q, {20'd0, mem_c_q.csr_addr}, ext_new);
           // scountovf from S-mode: only the bits mcounteren grants
           if (mem_c_q.csr_addr == CsrScountovf && priv_q != PrivM) ext_old = ext_old & mcounteren_q;
           // the core keeps a copy of mcounteren for its counter-access checks
-          if (csr_writes && mem_c_q.csr_addr == CsrMcounteren)
+          if (csr_writes() && mem_c_q.csr_addr == CsrMcounteren)
             mcounteren_q <= ts_dpi_csr_read(hart_id_q, {20'd0, CsrMcounteren}, mem_pc_q);
           wb_result_q <= ext_old;
         end else begin
@@ -808,7 +812,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
             default: csr_new = mem_csr_src_q;
           endcase
           wb_result_q <= csr_old;
-          if (csr_writes) begin
+          if (csr_writes()) begin
             unique case (mem_c_q.csr_addr)
               CsrMstatus: begin
                 mstatus_sie_q  <= csr_new[1];
