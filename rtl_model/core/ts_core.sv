@@ -396,12 +396,24 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // divider: started once per divide instruction in EX; div_started_q/div_done_q belong to
   // the instruction currently in EX and clear when it leaves (or is flushed)
   logic div_started_q;
+  /* verilator tracing_off */  // (ex_c_q.alu)
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [4:0] ex_alu;
+  /* verilator lint_on UNUSEDSIGNAL */
+  /* verilator tracing_on */
+  assign ex_alu = ex_c_q.alu;
+  if (AluDiv != 5'd14 || AluDivu != 5'd15 || AluRem != 5'd16 || AluRemu != 5'd17) begin : g_div_enc
+    $error("ts_core: the divide operations' encoding changed (see u_div's signed_i, rem_i)");
+  end
   assign div_start = ex_valid_q && ex_c_q.is_div && !ex_exc_q && !div_started_q;
   assign div_kill  = redirect_mem;
   ts_div u_div (
     .clk_i, .rst_ni, .start_i(div_start), .kill_i(div_kill),
-    .signed_i(ex_c_q.alu == AluDiv || ex_c_q.alu == AluRem),
-    .rem_i(ex_c_q.alu == AluRem || ex_c_q.alu == AluRemu),
+    // the divider samples these with start_i only, for a divide (AluDiv 01110, AluDivu 01111,
+    // AluRem 10000, AluRemu 10001): DIV/REM have bit 0 clear, REM/REMU bit 4 set. Bits, not
+    // compares: the port expressions are evaluated in every cycle (5 host instructions less)
+    .signed_i(!ex_alu[0]),
+    .rem_i(ex_alu[4]),
     .a_i(fwd_rs1), .b_i(fwd_rs2),
     .valid_o(div_valid), .result_o(div_result)
   );
