@@ -304,9 +304,6 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic [31:0] ex_link;
   /* verilator tracing_on */
   logic        mem_fwd_ok;
-  /* verilator tracing_off */
-  logic [63:0] mul_full;           // (alu_out shows the result)
-  /* verilator tracing_on */
   logic        br_taken, ex_mispredict, ex_exc;
   logic [3:0]  ex_cause;
   logic [31:0] ex_tval;
@@ -336,14 +333,20 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   assign op_a = ex_c_q.a_pc ? ex_pc_q : fwd_rs1;
   assign op_b = ex_c_q.b_imm ? ex_imm_q : fwd_rs2;
 
-  always_comb begin
-    mul_full = '0;
+  // the high half of the product (MULH, MULHSU, MULHU), a function called only in their
+  // branch of the ALU: as an always_comb 64-bit product (its low half for MUL) Verilator
+  // selected and multiplied in every cycle
+  function automatic logic [31:0] mul_hi();
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [63:0] p;                // (the low half: MUL, op_a * op_b)
+    /* verilator lint_on UNUSEDSIGNAL */
     unique case (ex_c_q.alu)
-      AluMulh:   mul_full = $signed({{32{op_a[31]}}, op_a}) * $signed({{32{op_b[31]}}, op_b});
-      AluMulhsu: mul_full = $signed({{32{op_a[31]}}, op_a}) * $signed({32'd0, op_b});
-      default:   mul_full = {32'd0, op_a} * {32'd0, op_b};
+      AluMulh:   p = $signed({{32{op_a[31]}}, op_a}) * $signed({{32{op_b[31]}}, op_b});
+      AluMulhsu: p = $signed({{32{op_a[31]}}, op_a}) * $signed({32'd0, op_b});
+      default:   p = {32'd0, op_a} * {32'd0, op_b};
     endcase
-  end
+    return p[63:32];
+  endfunction
 
   always_comb begin
     unique case (ex_c_q.alu)
@@ -357,8 +360,8 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       AluSra:    alu_out = $unsigned($signed(op_a) >>> op_b[4:0]);
       AluOr:     alu_out = op_a | op_b;
       AluAnd:    alu_out = op_a & op_b;
-      AluMul:    alu_out = mul_full[31:0];
-      AluMulh, AluMulhsu, AluMulhu: alu_out = mul_full[63:32];
+      AluMul:    alu_out = op_a * op_b;      // the low half, whatever the signs
+      AluMulh, AluMulhsu, AluMulhu: alu_out = mul_hi();
       default:   alu_out = div_result;   // divide group
     endcase
   end
