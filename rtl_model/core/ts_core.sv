@@ -307,9 +307,6 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic        br_taken, ex_mispredict, ex_exc;
   logic [3:0]  ex_cause;
   logic [31:0] ex_tval;
-  /* verilator tracing_off */
-  logic [31:0] br_target;
-  /* verilator tracing_on */
   logic        div_start, div_valid, div_kill;
   logic [31:0] div_result;
   logic        div_done_q;
@@ -381,7 +378,6 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   assign ex_addr = fwd_rs1 + ex_imm_q;   // loads, stores, JALR
 
   always_comb begin
-    br_target     = ex_pc_q + ex_imm_q;
     ex_mispredict = 1'b0;
     redirect_ex_pc = ex_link;
     if (ex_c_q.is_jalr) begin
@@ -389,10 +385,10 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       redirect_ex_pc = {ex_addr[31:1], 1'b0};
     end else if (ex_c_q.is_jal) begin
       ex_mispredict  = !ex_pred_q;   // only if IF did not see it (never in practice)
-      redirect_ex_pc = br_target;
+      redirect_ex_pc = ex_pc_q + ex_imm_q;   // (the target added only where it is used)
     end else if (ex_c_q.is_branch) begin
       ex_mispredict  = (br_taken != ex_pred_q);
-      redirect_ex_pc = br_taken ? br_target : ex_link;
+      redirect_ex_pc = br_taken ? ex_pc_q + ex_imm_q : ex_link;
     end
   end
 
