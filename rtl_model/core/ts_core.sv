@@ -625,9 +625,19 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     return (priv_q != PrivM) && (take_irq ? !irq_m : medeleg_q[trap_cause()]);
   endfunction
 
+  // do_mret, do_sret and do_csr (below) read take_trap without the bus fault (trap_nb): an
+  // xRET or a CSR instruction never waits in MEM nor faults on the bus (no load or store),
+  // so for them stall_mem is 0 and take_trap is trap_nb. Not depending on the data bus
+  // answer, they are evaluated once per cycle, after the edge, and not also in the input
+  // region (when the C side has answered).
+  /* verilator tracing_off */
+  logic       take_exc_nb, trap_nb;
+  /* verilator tracing_on */
+  assign take_exc_nb = mem_valid_q && !take_irq && (mem_exc_q || csr_illegal || priv_illegal);
+  assign trap_nb     = take_irq || take_exc_nb;
   logic       do_mret, do_sret;
-  assign do_mret = mem_valid_q && !stall_mem && !take_trap && mem_c_q.is_mret;
-  assign do_sret = mem_valid_q && !stall_mem && !take_trap && mem_c_q.is_sret;
+  assign do_mret = mem_valid_q && !trap_nb && mem_c_q.is_mret;
+  assign do_sret = mem_valid_q && !trap_nb && mem_c_q.is_sret;
 
   always_comb begin
     redirect_mem = 1'b0;
@@ -709,7 +719,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
 
 
   logic do_csr;
-  assign do_csr = mem_valid_q && mem_c_q.csr_op != CsrNone && !take_trap;
+  assign do_csr = mem_valid_q && mem_c_q.csr_op != CsrNone && !trap_nb;   // (see do_mret)
   // software trace port state (see "Software trace port" below)
   logic        wb_stm_q, wb_a0_write;
   logic [15:0] wb_stm_id_q;
