@@ -203,7 +203,6 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       id_pc_q <= '0; id_instr_q <= '0; id_raw_q <= '0;
       id_is_c_q <= 1'b0; id_pred_q <= 1'b0; id_ferr_q <= 1'b0; id_cill_q <= 1'b0;
     end else begin
-      pc_q <= next_pc();
       if (redirect_mem || redirect_ex) begin
         id_valid_q <= 1'b0;
       end else if (!stall_id) begin
@@ -216,6 +215,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
         id_ferr_q  <= if_ferr;
         id_cill_q  <= if_is_c & if_cill;
       end
+      pc_q <= next_pc();   // last: id_pc_q above reads pc_q (no delayed copy of pc_q)
     end
   end
 
@@ -304,15 +304,9 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic [31:0] ex_link;
   /* verilator tracing_on */
   logic        mem_fwd_ok;
-  /* verilator tracing_off */
-  logic [63:0] mul_full;           // (alu_out shows the result)
-  /* verilator tracing_on */
   logic        br_taken, ex_mispredict, ex_exc;
   logic [3:0]  ex_cause;
   logic [31:0] ex_tval;
-  /* verilator tracing_off */
-  logic [31:0] br_target;
-  /* verilator tracing_on */
   logic        div_start, div_valid, div_kill;
   logic [31:0] div_result;
   logic        div_done_q;
@@ -336,14 +330,20 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   assign op_a = ex_c_q.a_pc ? ex_pc_q : fwd_rs1;
   assign op_b = ex_c_q.b_imm ? ex_imm_q : fwd_rs2;
 
-  always_comb begin
-    mul_full = '0;
+  // the high half of the product (MULH, MULHSU, MULHU), a function called only in their
+  // branch of the ALU: as an always_comb 64-bit product (its low half for MUL) Verilator
+  // selected and multiplied in every cycle
+  function automatic logic [31:0] mul_hi();
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [63:0] p;                // (the low half: MUL, op_a * op_b)
+    /* verilator lint_on UNUSEDSIGNAL */
     unique case (ex_c_q.alu)
-      AluMulh:   mul_full = $signed({{32{op_a[31]}}, op_a}) * $signed({{32{op_b[31]}}, op_b});
-      AluMulhsu: mul_full = $signed({{32{op_a[31]}}, op_a}) * $signed({32'd0, op_b});
-      default:   mul_full = {32'd0, op_a} * {32'd0, op_b};
+      AluMulh:   p = $signed({{32{op_a[31]}}, op_a}) * $signed({{32{op_b[31]}}, op_b});
+      AluMulhsu: p = $signed({{32{op_a[31]}}, op_a}) * $signed({32'd0, op_b});
+      default:   p = {32'd0, op_a} * {32'd0, op_b};
     endcase
-  end
+    return p[63:32];
+  endfunction
 
   always_comb begin
     unique case (ex_c_q.alu)
@@ -357,8 +357,8 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       AluSra:    alu_out = $unsigned($signed(op_a) >>> op_b[4:0]);
       AluOr:     alu_out = op_a | op_b;
       AluAnd:    alu_out = op_a & op_b;
-      AluMul:    alu_out = mul_full[31:0];
-      AluMulh, AluMulhsu, AluMulhu: alu_out = mul_full[63:32];
+      AluMul:    alu_out = op_a * op_b;      // the low half, whatever the signs
+      AluMulh, AluMulhsu, AluMulhu: alu_out = mul_hi();
       default:   alu_out = div_result;   // divide group
     endcase
   end
@@ -378,7 +378,6 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   assign ex_addr = fwd_rs1 + ex_imm_q;   // loads, stores, JALR
 
   always_comb begin
-    br_target     = ex_pc_q + ex_imm_q;
     ex_mispredict = 1'b0;
     redirect_ex_pc = ex_link;
     if (ex_c_q.is_jalr) begin
@@ -386,22 +385,34 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       redirect_ex_pc = {ex_addr[31:1], 1'b0};
     end else if (ex_c_q.is_jal) begin
       ex_mispredict  = !ex_pred_q;   // only if IF did not see it (never in practice)
-      redirect_ex_pc = br_target;
+      redirect_ex_pc = ex_pc_q + ex_imm_q;   // (the target added only where it is used)
     end else if (ex_c_q.is_branch) begin
       ex_mispredict  = (br_taken != ex_pred_q);
-      redirect_ex_pc = br_taken ? br_target : ex_link;
+      redirect_ex_pc = br_taken ? ex_pc_q + ex_imm_q : ex_link;
     end
   end
 
   // divider: started once per divide instruction in EX; div_started_q/div_done_q belong to
   // the instruction currently in EX and clear when it leaves (or is flushed)
   logic div_started_q;
+  /* verilator tracing_off */  // (ex_c_q.alu)
+  /* verilator lint_off UNUSEDSIGNAL */
+  logic [4:0] ex_alu;
+  /* verilator lint_on UNUSEDSIGNAL */
+  /* verilator tracing_on */
+  assign ex_alu = ex_c_q.alu;
+  if (AluDiv != 5'd14 || AluDivu != 5'd15 || AluRem != 5'd16 || AluRemu != 5'd17) begin : g_div_enc
+    $error("ts_core: the divide operations' encoding changed (see u_div's signed_i, rem_i)");
+  end
   assign div_start = ex_valid_q && ex_c_q.is_div && !ex_exc_q && !div_started_q;
   assign div_kill  = redirect_mem;
   ts_div u_div (
     .clk_i, .rst_ni, .start_i(div_start), .kill_i(div_kill),
-    .signed_i(ex_c_q.alu == AluDiv || ex_c_q.alu == AluRem),
-    .rem_i(ex_c_q.alu == AluRem || ex_c_q.alu == AluRemu),
+    // the divider samples these with start_i only, for a divide (AluDiv 01110, AluDivu 01111,
+    // AluRem 10000, AluRemu 10001): DIV/REM have bit 0 clear, REM/REMU bit 4 set. Bits, not
+    // compares: the port expressions are evaluated in every cycle (5 host instructions less)
+    .signed_i(!ex_alu[0]),
+    .rem_i(ex_alu[4]),
     .a_i(fwd_rs1), .b_i(fwd_rs2),
     .valid_o(div_valid), .result_o(div_result)
   );
@@ -482,7 +493,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // ---------------------------------------------------------------------------------------
   logic        irq_pending, take_irq, take_exc, take_trap;
   logic [3:0]  irq_cause;
-  logic        csr_illegal, csr_writes, priv_illegal;
+  logic        csr_illegal, priv_illegal;
   logic        wfi_wait, ls_wait, bus_fault;
   /* verilator tracing_off */  // visible as wb_result_q
   logic [31:0] load_val;
@@ -525,7 +536,11 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   assign take_irq = mem_valid_q && irq_pending && !mem_busy_q && !mem_c_q.is_wfi;
 
   // CSRRS/CSRRC (and their immediate forms) write only when the rs1 field is not x0/0
-  assign csr_writes  = (mem_c_q.csr_op == CsrRw) || (mem_c_q.rs1 != 5'd0);
+  // (a function, evaluated only for a SYSTEM instruction in MEM and at a CSR commit: as a
+  // continuous assign Verilator computed it in every cycle, 18 host instructions)
+  function automatic logic csr_writes();
+    return (mem_c_q.csr_op == CsrRw) || (mem_c_q.rs1 != 5'd0);
+  endfunction
   // privilege of a CSR: address bits 9:8; counters cycle..hpmcounter31[h] from S/U-mode
   // need their mcounteren bit, from U-mode also their scounteren bit; satp from S-mode
   // traps with mstatus.TVM
@@ -544,7 +559,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     if (mem_c_q.is_system) begin
       csr_illegal = (mem_c_q.csr_op != CsrNone) &&
                     (mem_csr_missing_q ||
-                     (csr_writes && mem_c_q.csr_addr[11:10] == 2'b11) ||
+                     (csr_writes() && mem_c_q.csr_addr[11:10] == 2'b11) ||
                      (priv_q < mem_c_q.csr_addr[9:8]) || csr_ctr_denied ||
                      (mem_c_q.csr_addr == CsrSatp && priv_q == PrivS && mstatus_tvm_q));
       // mret only in M-mode; sret in S-mode unless mstatus.TSR, and in M-mode; wfi in U-mode
@@ -610,9 +625,19 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     return (priv_q != PrivM) && (take_irq ? !irq_m : medeleg_q[trap_cause()]);
   endfunction
 
+  // do_mret, do_sret and do_csr (below) read take_trap without the bus fault (trap_nb): an
+  // xRET or a CSR instruction never waits in MEM nor faults on the bus (no load or store),
+  // so for them stall_mem is 0 and take_trap is trap_nb. Not depending on the data bus
+  // answer, they are evaluated once per cycle, after the edge, and not also in the input
+  // region (when the C side has answered).
+  /* verilator tracing_off */
+  logic       take_exc_nb, trap_nb;
+  /* verilator tracing_on */
+  assign take_exc_nb = mem_valid_q && !take_irq && (mem_exc_q || csr_illegal || priv_illegal);
+  assign trap_nb     = take_irq || take_exc_nb;
   logic       do_mret, do_sret;
-  assign do_mret = mem_valid_q && !stall_mem && !take_trap && mem_c_q.is_mret;
-  assign do_sret = mem_valid_q && !stall_mem && !take_trap && mem_c_q.is_sret;
+  assign do_mret = mem_valid_q && !trap_nb && mem_c_q.is_mret;
+  assign do_sret = mem_valid_q && !trap_nb && mem_c_q.is_sret;
 
   always_comb begin
     redirect_mem = 1'b0;
@@ -694,7 +719,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
 
 
   logic do_csr;
-  assign do_csr = mem_valid_q && mem_c_q.csr_op != CsrNone && !take_trap;
+  assign do_csr = mem_valid_q && mem_c_q.csr_op != CsrNone && !trap_nb;   // (see do_mret)
   // software trace port state (see "Software trace port" below)
   logic        wb_stm_q, wb_a0_write;
   logic [15:0] wb_stm_id_q;
@@ -729,9 +754,13 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       logic [13:0] mie_old, mideleg_old, mip_sw_old;
       /* verilator tracing_on */
       csr_old = '0; mie_old = '0; mideleg_old = '0; mip_sw_old = '0;
-      if (do_csr && !is_counter_csr(mem_c_q.csr_addr)) begin
-        csr_old = csr_read_local(mem_c_q.csr_addr);
-        mie_old = mie_q; mideleg_old = mideleg_q; mip_sw_old = mip_sw_q;
+      // (nested: Verilator evaluates both operands of &&, so is_counter_csr()'s range
+      // compares ran in every cycle, 32 host instructions)
+      if (do_csr) begin
+        if (!is_counter_csr(mem_c_q.csr_addr)) begin
+          csr_old = csr_read_local(mem_c_q.csr_addr);
+          mie_old = mie_q; mideleg_old = mideleg_q; mip_sw_old = mip_sw_q;
+        end
       end
       priv_n = priv_q;
       if (take_trap || do_mret || do_sret) priv_n = priv_d();
@@ -787,11 +816,11 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
             CsrRc:   ext_new = ext_old & ~mem_csr_src_q;
             default: ext_new = mem_csr_src_q;
           endcase
-          if (csr_writes) ts_dpi_csr_write(hart_id_q, {20'd0, mem_c_q.csr_addr}, ext_new);
+          if (csr_writes()) ts_dpi_csr_write(hart_id_q, {20'd0, mem_c_q.csr_addr}, ext_new);
           // scountovf from S-mode: only the bits mcounteren grants
           if (mem_c_q.csr_addr == CsrScountovf && priv_q != PrivM) ext_old = ext_old & mcounteren_q;
           // the core keeps a copy of mcounteren for its counter-access checks
-          if (csr_writes && mem_c_q.csr_addr == CsrMcounteren)
+          if (csr_writes() && mem_c_q.csr_addr == CsrMcounteren)
             mcounteren_q <= ts_dpi_csr_read(hart_id_q, {20'd0, CsrMcounteren}, mem_pc_q);
           wb_result_q <= ext_old;
         end else begin
@@ -804,7 +833,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
             default: csr_new = mem_csr_src_q;
           endcase
           wb_result_q <= csr_old;
-          if (csr_writes) begin
+          if (csr_writes()) begin
             unique case (mem_c_q.csr_addr)
               CsrMstatus: begin
                 mstatus_sie_q  <= csr_new[1];
@@ -854,8 +883,8 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       // or sip in the same cycle keeps it set too)
       if (irq_lcof_i) mip_sw_q[13] <= 1'b1;
       if (take_trap || do_mret || do_sret) begin
-        priv_q <= priv_n;
         if (priv_n != priv_q) ts_dpi_set_priv(hart_id_q, {30'd0, priv_n});
+        priv_q <= priv_n;   // (after the read above: no delayed copy of priv_q)
       end
       mip_msip_q <= irq_software_i;
       mip_mtip_q <= irq_timer_i;
@@ -912,30 +941,32 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic        commit;
   assign commit = mem_done && !take_trap;
 
-  // (a function: its variable is local to the evaluation, which the C++ compiler keeps in a
-  // register; a variable of the clocked block lives in the model)
+  // (a function: its value is local to the evaluation, which the C++ compiler keeps in a
+  // register; a variable of the clocked block lives in the model). One OR of shifted bits:
+  // as one assignment per bit Verilator masked and merged every bit into the vector (5 host
+  // instructions per cycle more).
   function automatic logic [EvBits-1:0] ev_vector();
-    logic [EvBits-1:0] ev_d;
-    ev_d = '0;
-    ev_d[EvCycle]        = 1'b1;
-    ev_d[EvRetire]       = commit;
-    ev_d[EvExcTaken]     = take_exc;
-    ev_d[EvIrqTaken]     = take_irq;
     // EvLoad, EvStore, EvAtomic (0), EvSystem, EvIntArith, EvCondBranch, EvJal, EvJalr,
     // EvMul, EvDiv of the committing instruction
-    ev_d[EvDiv:EvLoad]   = commit ? ev_class(mem_c_q) : 10'd0;
-    ev_d[EvLoadUse]      = id_valid_q && id_hazard && !stall_ex && !redirect_ex && !redirect_mem;
-    ev_d[EvLongLatency]  = div_wait && !stall_mem;
-    ev_d[EvIBusy]        = !instr_rdy_i;
-    ev_d[EvDBusy]        = ls_wait;
-    ev_d[EvBrMispredict] = redirect_ex && ex_c_q.is_branch;
-    ev_d[EvJmpMispredict]= redirect_ex && !ex_c_q.is_branch;
-    ev_d[EvFlushCsr]     = mem_valid_q && !stall_mem && !take_trap && mem_c_q.is_fencei;
-    ev_d[EvFlushOther]   = take_trap || do_mret || do_sret;
-    ev_d[EvMmio]         = commit && (mem_c_q.is_load || mem_c_q.is_store) &&
-                           mem_addr_q[31:28] != 4'h8;
-    ev_d[EvWfi]          = wfi_wait;
-    return ev_d;
+    logic [9:0] cls;
+    cls = commit ? ev_class(mem_c_q) : 10'd0;
+    return (EvBits'(1'b1)                << EvCycle) |
+           (EvBits'(commit)              << EvRetire) |
+           (EvBits'(take_exc)            << EvExcTaken) |
+           (EvBits'(take_irq)            << EvIrqTaken) |
+           (EvBits'(cls)                 << EvLoad) |
+           (EvBits'(id_valid_q && id_hazard && !stall_ex && !redirect_ex && !redirect_mem)
+                                         << EvLoadUse) |
+           (EvBits'(div_wait && !stall_mem) << EvLongLatency) |
+           (EvBits'(!instr_rdy_i)        << EvIBusy) |
+           (EvBits'(ls_wait)             << EvDBusy) |
+           (EvBits'(redirect_ex && ex_c_q.is_branch)  << EvBrMispredict) |
+           (EvBits'(redirect_ex && !ex_c_q.is_branch) << EvJmpMispredict) |
+           (EvBits'(mem_valid_q && !stall_mem && !take_trap && mem_c_q.is_fencei) << EvFlushCsr) |
+           (EvBits'(take_trap || do_mret || do_sret) << EvFlushOther) |
+           (EvBits'(commit && (mem_c_q.is_load || mem_c_q.is_store) && mem_addr_q[31:28] != 4'h8)
+                                         << EvMmio) |
+           (EvBits'(wfi_wait)            << EvWfi);
   endfunction
 
   logic        rvfi_valid_q, rvfi_trap_q;

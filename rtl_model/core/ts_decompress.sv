@@ -23,20 +23,26 @@ module ts_decompress (
   localparam logic [6:0] OpSystem = 7'b1110011;
 
   logic [4:0] rd_full, rs2_full, rd_p, rs1_p, rs2_p;
-  logic [11:0] imm_ci;        // sign-extended 6-bit immediate (C.ADDI, C.LI, C.ANDI)
-  logic [20:0] j_off;         // C.J / C.JAL offset
-  logic [12:0] b_off;         // C.BEQZ / C.BNEZ offset
 
   assign rd_full  = instr_i[11:7];
   assign rs2_full = instr_i[6:2];
   assign rd_p     = {2'b01, instr_i[4:2]};
   assign rs1_p    = {2'b01, instr_i[9:7]};
   assign rs2_p    = {2'b01, instr_i[4:2]};
-  assign imm_ci   = {{7{instr_i[12]}}, instr_i[6:2]};
-  assign j_off    = {{10{instr_i[12]}}, instr_i[8], instr_i[10:9], instr_i[6], instr_i[7],
-                     instr_i[2], instr_i[11], instr_i[5:3], 1'b0};
-  assign b_off    = {{5{instr_i[12]}}, instr_i[6:5], instr_i[2], instr_i[11:10],
-                     instr_i[4:3], 1'b0};
+  // The immediates as functions, evaluated only in the case branches that use them (as
+  // continuous assigns Verilator built all three for every fetched word: 17 host
+  // instructions per cycle more). imm_ci: the sign-extended 6-bit immediate (C.ADDI, C.LI, C.ANDI); j_off:
+  // C.J / C.JAL offset; b_off: C.BEQZ / C.BNEZ offset.
+  function automatic logic [11:0] imm_ci();
+    return {{7{instr_i[12]}}, instr_i[6:2]};
+  endfunction
+  function automatic logic [20:0] j_off();
+    return {{10{instr_i[12]}}, instr_i[8], instr_i[10:9], instr_i[6], instr_i[7],
+            instr_i[2], instr_i[11], instr_i[5:3], 1'b0};
+  endfunction
+  function automatic logic [12:0] b_off();
+    return {{5{instr_i[12]}}, instr_i[6:5], instr_i[2], instr_i[11:10], instr_i[4:3], 1'b0};
+  endfunction
 
   function automatic logic [31:0] enc_i(logic [11:0] imm, logic [4:0] rs1, logic [2:0] f3,
                                         logic [4:0] rd, logic [6:0] op);
@@ -79,9 +85,9 @@ module ts_decompress (
       end
       2'b01: begin
         unique case (instr_i[15:13])
-          3'b000: instr_o = enc_i(imm_ci, rd_full, 3'b000, rd_full, OpImm); // C.ADDI / C.NOP
-          3'b001: instr_o = enc_j(j_off, 5'd1);                              // C.JAL
-          3'b010: instr_o = enc_i(imm_ci, 5'd0, 3'b000, rd_full, OpImm);    // C.LI
+          3'b000: instr_o = enc_i(imm_ci(), rd_full, 3'b000, rd_full, OpImm); // C.ADDI / C.NOP
+          3'b001: instr_o = enc_j(j_off(), 5'd1);                              // C.JAL
+          3'b010: instr_o = enc_i(imm_ci(), 5'd0, 3'b000, rd_full, OpImm);    // C.LI
           3'b011: begin
             if (rd_full == 5'd2) begin // C.ADDI16SP
               instr_o = enc_i({{3{instr_i[12]}}, instr_i[4:3], instr_i[5], instr_i[2],
@@ -101,7 +107,7 @@ module ts_decompress (
                 instr_o = {7'b0100000, instr_i[6:2], rs1_p, 3'b101, rs1_p, OpImm};
                 illegal_o = instr_i[12];
               end
-              2'b10: instr_o = enc_i(imm_ci, rs1_p, 3'b111, rs1_p, OpImm); // C.ANDI
+              2'b10: instr_o = enc_i(imm_ci(), rs1_p, 3'b111, rs1_p, OpImm); // C.ANDI
               2'b11: begin
                 illegal_o = instr_i[12]; // C.SUBW / C.ADDW are RV64 only
                 unique case (instr_i[6:5])
@@ -113,9 +119,9 @@ module ts_decompress (
               end
             endcase
           end
-          3'b101: instr_o = enc_j(j_off, 5'd0);              // C.J
-          3'b110: instr_o = enc_b(b_off, rs1_p, 3'b000);     // C.BEQZ
-          3'b111: instr_o = enc_b(b_off, rs1_p, 3'b001);     // C.BNEZ
+          3'b101: instr_o = enc_j(j_off(), 5'd0);              // C.J
+          3'b110: instr_o = enc_b(b_off(), rs1_p, 3'b000);     // C.BEQZ
+          3'b111: instr_o = enc_b(b_off(), rs1_p, 3'b001);     // C.BNEZ
         endcase
       end
       2'b10: begin

@@ -47,13 +47,9 @@ module ts_div (
           logic [32:0] trial;
           /* verilator tracing_on */
           trial = {rem_q, quot_q[31]} - {1'b0, divisor_q};
-          if (!trial[32]) begin
-            rem_q  <= trial[31:0];
-            quot_q <= {quot_q[30:0], 1'b1};
-          end else begin
-            rem_q  <= {rem_q[30:0], quot_q[31]};
-            quot_q <= {quot_q[30:0], 1'b0};
-          end
+          // (one assignment each: quot_q read after a branch wrote it had a delayed copy)
+          rem_q  <= trial[32] ? {rem_q[30:0], quot_q[31]} : trial[31:0];
+          quot_q <= {quot_q[30:0], !trial[32]};
           count_q <= count_q - 6'd1;
         end
       end else if (kill_i) begin
