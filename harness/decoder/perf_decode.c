@@ -187,6 +187,8 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
     case PS_MASK:
         if (size != 4) { error(d, core, m->offset, "counter mask is not a 32-bit store"); c->st = PS_SYNC; return; }
         c->h.mask = (uint32_t)v;
+        c->h.mask_tics_valid = m->tics_valid;
+        c->h.mask_tics = m->tics;
         c->h.n = 0;
         for (unsigned i = 0; i < 32; i++)
             if ((v >> i) & 1) c->h.def[c->h.n++].index = i;
@@ -219,6 +221,8 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
     case PS_DEF_INFO:
         def->info = (uint32_t)v;
         def->width = ((def->info >> 12) & 0x3F) + 1;
+        def->tics_valid = m->tics_valid;
+        def->tics = m->tics;
         if (def->width == 1) {
             snprintf(d->msg, sizeof d->msg, "warning: implausible perf header: counter %u has a width of 1 bit "
                      "(counter_info 0x%08x)", def->index, def->info);
@@ -332,6 +336,8 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
         c->got_addrs++;
         bool two = c->r.type == PERF_FUNC_ENTER || c->r.type == PERF_FUNC_EXIT;
         if (two && c->addr_i == 0) { c->addr_i = 1; c->st = PS_ADDR; return; }
+        c->r.addr_tics_valid = m->tics_valid;
+        c->r.addr_tics = m->tics;
         c->st = PS_COUNTERS;
         if (!c->h.n) { c->st = PS_REC_TYPE; emit_record(d, c, false); }
         return;

@@ -24,7 +24,10 @@
  * its counter lines (trace-hw-facts.md 6.2 item 7): the 16-bit high part for a 48-bit value;
  * otherwise the next store on the channel (the next counter's low word, the next record's
  * type byte, or a marker); for the last value of the trace, which nothing follows, the time
- * of its own low word.
+ * of its own low word. The same rule for the other parts (SiFive's decoder stamps each line
+ * with the message that completed it): the mask's store (mask_tics), each definition's
+ * counter_info store (def[i].tics), the store that completed the record's address, or its
+ * call site for enter/exit (addr_tics: the address's high word when bit 0 said one follows).
  *
  * Implausible headers give a warning through the error callback (its text starts with
  * "warning: ", it counts in `warnings`, not `errors`, and decoding goes on): a counter of
@@ -75,6 +78,8 @@ typedef struct perf_counter_def {
     uint64_t event_data;      /* type 2 */
     uint32_t info;            /* counter_info: CSR in 11:0, width - 1 in 17:12 */
     unsigned width;           /* ((info >> 12) & 0x3F) + 1 */
+    bool tics_valid;
+    uint64_t tics;            /* time of the store that completed the definition (its counter_info) */
 } perf_counter_def_t;
 
 typedef struct perf_header {
@@ -85,6 +90,8 @@ typedef struct perf_header {
     perf_counter_def_t def[PERF_MAX_COUNTERS];
     bool tics_valid;
     uint64_t tics;            /* time of the marker */
+    bool mask_tics_valid;
+    uint64_t mask_tics;       /* time of the counter mask's store */
 } perf_header_t;
 
 typedef struct perf_record {
@@ -96,6 +103,8 @@ typedef struct perf_record {
     uint64_t call_site;       /* enter/exit only; 0 if absent */
     bool tics_valid;
     uint64_t tics;            /* time of the record-type store */
+    bool addr_tics_valid;
+    uint64_t addr_tics;       /* time of the store that completed the address (enter/exit: the call site) */
     uint64_t offset;          /* trace offset of the record-type store's message */
     unsigned n;               /* counters present (fewer than the header's if truncated) */
     unsigned index[PERF_MAX_COUNTERS];

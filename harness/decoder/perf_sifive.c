@@ -30,7 +30,7 @@ struct perf_sifive {
     size_t ncu, last_cu;
     unsigned cur_core;
     perf_header_t h[PERF_MAX_CORES];
-    bool value_time;          /* counter lines carry the time that completed the value */
+    bool value_time;          /* every line carries the time of the message that completed it */
     int failed;
     char *obuf[3 + PERF_MAX_COUNTERS];    /* the files' output buffers (perf_sifive_close's order) */
     ffl_entry_t *ffl_cache;   /* FFL_CACHE entries, direct-mapped by address (NULL: none) */
@@ -136,13 +136,18 @@ void perf_sifive_header(void *ctx, const perf_header_t *h) {
     p->count_type = type_name(h->count_type);
     p->h[h->core % PERF_MAX_CORES] = *h;
     fprintf(p->agg, "# COUNT_TYPE: %s\n", p->count_type);
-    fprintf(p->agg, "[%u] %d [Perf Cntr Mask] [Mask=0x%08x]\n", h->core, t, h->mask);
+    /* --perf-line-time value: SiFive's decoder stamps the mask line with the mask's store and
+     * each definition with its counter_info store; else every line has the marker's time */
+    bool vt = p->value_time;
+    fprintf(p->agg, "[%u] %d [Perf Cntr Mask] [Mask=0x%08x]\n", h->core,
+            vt && h->mask_tics_valid ? (int)(uint32_t)h->mask_tics : t, h->mask);
     for (unsigned i = 0; i < h->n; i++) {
         const perf_counter_def_t *d = &h->def[i];
+        int td = vt && d->tics_valid ? (int)(uint32_t)d->tics : t;
         char line[256];
         snprintf(line, sizeof line,
                  "[%u] %d [Perf Cntr Def] [Counter=%u] [Type=%u] [Code=%u] [EventData=0x%08" PRIx64 "] [CntrCSR=0x%03x] [CntrBits=%u]\n",
-                 h->core, t, d->index, d->type, d->type == 2 ? 0 : d->code, d->type == 2 ? d->event_data : 0,
+                 h->core, td, d->index, d->type, d->type == 2 ? 0 : d->code, d->type == 2 ? d->event_data : 0,
                  d->info & 0xFFF, d->width);
         fputs(line, p->agg);
         if (d->index < PERF_MAX_COUNTERS) {
@@ -159,6 +164,9 @@ void perf_sifive_header(void *ctx, const perf_header_t *h) {
 void perf_sifive_record(void *ctx, const perf_record_t *r) {
     perf_sifive_t *p = ctx;
     int t = (int)(uint32_t)r->tics;
+    /* --perf-line-time value: the address (enter/exit) line carries the time of the store that
+     * completed it, as in SiFive's decoder */
+    int ta = p->value_time && r->addr_tics_valid ? (int)(uint32_t)r->addr_tics : t;
     char fi[4400], line[4600];
     uint64_t pc = r->addr;
     bool two = r->type == PERF_FUNC_ENTER || r->type == PERF_FUNC_EXIT;
@@ -189,7 +197,7 @@ void perf_sifive_record(void *ctx, const perf_record_t *r) {
         *q++ = '[';
         q = fmt_u64(q, r->core);
         *q++ = ']'; *q++ = ' ';
-        q = fmt_i64(q, t);
+        q = fmt_i64(q, ta);
         q = fmt_str(q, r->type == PERF_FUNC_ENTER ? " [Func Enter at 0x" : " [Func Exit] [Func at 0x");
         q = fmt_hex(q, r->addr, 8);
         q = fmt_str(q, r->type == PERF_FUNC_ENTER ? "] [Called From 0x" : "] [Returning to 0x");
@@ -204,7 +212,7 @@ void perf_sifive_record(void *ctx, const perf_record_t *r) {
         *q++ = '[';
         q = fmt_u64(q, r->core);
         *q++ = ']'; *q++ = ' ';
-        q = fmt_i64(q, t);
+        q = fmt_i64(q, ta);
         q = fmt_str(q, " PC=0x");
         q = fmt_hex(q, r->addr, 8);
         q = fmt_str(q, " [Address]");

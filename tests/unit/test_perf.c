@@ -431,18 +431,60 @@ TS_TEST(sifive_delta_values_and_line_times) {
     cleanup();
     decode_to(&tr, "perf", "--perf-line-time=value");
     const char *want_val =
-        "[0] 4107 PC=0x80000010 [Address]\n"
+        "[0] 4108 PC=0x80000010 [Address]\n"                           /* by its address store */
         "[0] 4110 PC=0x80000010 [Perf Cntr] [Index=0] [Value=100] \n"  /* completed by 4110 */
         "[0] 4111 PC=0x80000010 [Perf Cntr] [Index=3] [Value=30] \n"   /* by the next type byte */
-        "[0] 4111 PC=0x80000010 [Address]\n"
+        "[0] 4112 PC=0x80000010 [Address]\n"
         "[0] 4114 PC=0x80000010 [Perf Cntr] [Index=0] [Value=40] \n"
         "[0] 4114 PC=0x80000010 [Perf Cntr] [Index=3] [Value=5] \n";   /* last: its own time */
     if (!strstr(slurp("trace.perf"), want_val)) TS_FAIL("trace.perf:\n%s", slurp("trace.perf"));
     TS_ASSERT(strstr(slurp("perf/trace.perfchannel3"), "[0] 4111 PC=0x80000010 [Perf Cntr] [Index=3] [Value=30] \n"));
+    /* the header's lines: the mask's store (4099), each definition's counter_info store (4102,
+     * 4106: counter 3 is a raw event, type, event data low and high, info) */
+    const char *want_hdr_val =
+        "[0] 4099 [Perf Cntr Mask] [Mask=0x00000009]\n"
+        "[0] 4102 [Perf Cntr Def] [Counter=0] [Type=0] [Code=1] [EventData=0x00000000] [CntrCSR=0xc00] [CntrBits=64]\n"
+        "[0] 4106 [Perf Cntr Def] [Counter=3] [Type=2] [Code=0] [EventData=0x00000600] [CntrCSR=0xc03] [CntrBits=40]\n";
+    if (!strstr(slurp("trace.perf"), want_hdr_val)) TS_FAIL("trace.perf:\n%s", slurp("trace.perf"));
+    TS_ASSERT(strstr(slurp("perf/trace.perfchannel3"), "[0] 4106 [Perf Cntr Def] [Counter=3]"));
+    cleanup();
+    /* the default rule: every header line has the marker's time */
+    decode_to(&tr, "perf", NULL);
+    TS_ASSERT(strstr(slurp("trace.perf"), "[0] 4097 [Perf Cntr Mask] [Mask=0x00000009]\n[0] 4097 [Perf Cntr Def] [Counter=0]"));
+    TS_ASSERT(strstr(slurp("trace.perf"), "\n[0] 4097 [Perf Cntr Def] [Counter=3]"));
     cleanup();
     /* CSV keeps both: the running value and the delta */
     decode_to(&tr, "csv", NULL);
     TS_ASSERT(strstr(slurp("perf.csv"), "4111,0,manual,0x80000010,,,140,40,35,5\n"));
+    cleanup();
+}
+
+/* enter/exit lines by --perf-line-time: the record's type byte (default) or the store that
+ * completed its call site (value, SiFive's rule), here a high word that bit 0 announced */
+TS_TEST(sifive_enter_exit_line_times) {
+    static tb_t tr;
+    tb_start(&tr);
+    uint64_t time = 0x2000;                      /* header 8193..8202 */
+    tb_header(&tr, PERF_RAW, &time);
+    tb_store(&tr, 1, PERF_FUNC_ENTER, 8203);
+    tb_store(&tr, 4, 0x80000020, 8204);          /* function, bit 0 clear: whole */
+    tb_store(&tr, 4, 0x80000041, 8205);          /* call site low word, bit 0: a high word follows */
+    tb_store(&tr, 4, 0x00000000, 8206);          /* its high word: completes the call site */
+    tb_store(&tr, 4, 11, 8207); tb_store(&tr, 4, 12, 8208);
+    tb_store(&tr, 1, PERF_FUNC_EXIT, 8209);
+    tb_store(&tr, 4, 0x80000020, 8210); tb_store(&tr, 4, 0x80000040, 8211);
+    tb_store(&tr, 4, 13, 8212); tb_store(&tr, 4, 14, 8213);
+    decode_to(&tr, "perf", "--perf-line-time=value");
+    const char *want_val =
+        "[0] 8206 [Func Enter at 0x80000020] [Called From 0x80000040]\n"
+        "[0] 8211 [Func Exit] [Func at 0x80000020] [Returning to 0x80000040]\n";
+    if (!strstr(slurp("perf/trace.callret"), want_val)) TS_FAIL("trace.callret:\n%s", slurp("perf/trace.callret"));
+    cleanup();
+    decode_to(&tr, "perf", NULL);
+    const char *want_rec =
+        "[0] 8203 [Func Enter at 0x80000020] [Called From 0x80000040]\n"
+        "[0] 8209 [Func Exit] [Func at 0x80000020] [Returning to 0x80000040]\n";
+    if (!strstr(slurp("perf/trace.callret"), want_rec)) TS_FAIL("trace.callret:\n%s", slurp("perf/trace.callret"));
     cleanup();
 }
 
