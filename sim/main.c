@@ -459,6 +459,15 @@ static int cmd_run(int argc, char **argv) {
         fprintf(stderr, "tracesim: cannot open %s: %s\n", elf, strerror(errno));
         return TS_EXIT_NO_FILE;
     }
+    {   /* the whole ELF before the run folder: a bad one leaves nothing behind */
+        char eerr[1024];
+        enum elf_load_status es = elf_check(elf, cfg.ram_size, eerr, sizeof eerr);
+        if (es != ELF_OK) {
+            fprintf(stderr, "tracesim: %s\n", eerr);
+            return es == ELF_CANNOT_OPEN ? TS_EXIT_NO_FILE : es == ELF_WRONG_ARCH ? TS_EXIT_WRONG_ARCH
+                 : es == ELF_OUTSIDE_RAM ? TS_EXIT_OUTSIDE_RAM : TS_EXIT_BAD_ELF;
+        }
+    }
     if ((waves_func || around) && !cfg.waves_path) {
         fprintf(stderr, "tracesim: %s needs --waves FILE\n", waves_func ? "--waves-func" : "--waves-around-mark");
         return TS_EXIT_USAGE;
