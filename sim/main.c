@@ -490,14 +490,16 @@ static int cmd_run(int argc, char **argv) {
         }
     }
 
-    /* hooks.csv: the perf hook functions of this ELF (none: no rows) */
+    /* hooks.csv: the perf hook functions of this ELF (none: no rows), also when GCC renamed
+     * the one copy it kept (perfWriteCntrs.isra.0 with -flto; elf_syms_by_name) */
     {
         elf_syms_t syms = {0};
         char serr[512];
         if (elf_syms_load(&syms, elf, serr, sizeof serr) == 0) {
-            for (size_t i = 0; i < syms.n; i++)
-                for (int k = 0; k < GT_HOOKS; k++)
-                    if (syms.s[i].name && !strcmp(syms.s[i].name, gt_hook_names[k])) cfg.gt_hooks[k] = (uint32_t)syms.s[i].addr;
+            for (int k = 0; k < GT_HOOKS; k++) {
+                const elf_sym_t *e = elf_syms_by_name(&syms, gt_hook_names[k]);
+                if (e) cfg.gt_hooks[k] = (uint32_t)e->addr;
+            }
             elf_syms_free(&syms);
         }
     }
