@@ -17,7 +17,9 @@
 #include "markers.h"
 #include "elf_syms.h"
 #include "ts_version.h"
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <libgen.h>
@@ -295,6 +297,21 @@ static int find_mark(soc_cfg_t *cfg, const char *elf, const char *dir, uint32_t 
     cfg->waves_to = cycle + n + 1;
     return 0;
 }
+/* the run folder this run made, removed again when the run fails before it simulates
+ * (outputs that cannot be created, --waves-around-mark without its mark): no partial run
+ * folder is left. Only what the run can have put there: files, and empty folders. */
+static void remove_made_run_folder(const char *dir) {
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)))
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && unlinkat(dirfd(d), e->d_name, 0))
+                unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
 /* a path of stats.txt, absolute (abs) and relative to the run folder dir (rel); each is the
  * path as given if it cannot be resolved */
 static void stats_paths(const char *dir, const char *path, char abs[4096], char rel[4096]) {
@@ -517,6 +534,7 @@ static int cmd_run(int argc, char **argv) {
             if (access(dir, F_OK)) break;
         }
     }
+    bool made = access(dir, F_OK) != 0;
     if (ts_mkdir_p(dir)) {
         fprintf(stderr, "tracesim: cannot create run folder %s: %s\n", dir, strerror(errno));
         return TS_EXIT_HOST;
@@ -525,7 +543,10 @@ static int cmd_run(int argc, char **argv) {
     cfg.progress = isatty(2);
     if (around) {
         int r = find_mark(&cfg, elf, dir, (uint32_t)around_v, around_n);
-        if (r) return r;
+        if (r) {
+            if (made) remove_made_run_folder(dir);
+            return r;
+        }
     }
 
     soc_t soc;
@@ -533,6 +554,7 @@ static int cmd_run(int argc, char **argv) {
     if (soc_init(&soc, &cfg, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
         soc_free(&soc);
+        if (made) remove_made_run_folder(dir);
         return TS_EXIT_HOST;
     }
     uint32_t entry = 0;
@@ -540,6 +562,7 @@ static int cmd_run(int argc, char **argv) {
     if (ls != ELF_OK) {
         fprintf(stderr, "tracesim: %s\n", err);
         soc_free(&soc);
+        if (made) remove_made_run_folder(dir);
         return ls == ELF_CANNOT_OPEN ? TS_EXIT_NO_FILE : ls == ELF_WRONG_ARCH ? TS_EXIT_WRONG_ARCH
              : ls == ELF_OUTSIDE_RAM ? TS_EXIT_OUTSIDE_RAM : TS_EXIT_BAD_ELF;
     }
