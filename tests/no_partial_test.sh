@@ -8,6 +8,7 @@
 #   around_no_mark     run --waves-around-mark 77,10 of a firmware without MARK 77: 120, no run folder
 #   decode_elf_garbage decode -f csv --elf GARBAGE -o OUT: 121 "is not an ELF file", no OUT
 #   report_no_header   report -o OUT of a trace with no perf header: 121 "no perf header", no OUT
+#   overhead_garbage   overhead --baseline GARBAGE -o OUT GARBAGE: 1 "garbage failed: exit status 122", no OUT
 set -u
 ts=$1 fw=$2 case=$3
 tmp=$(mktemp -d)
@@ -39,6 +40,9 @@ report_no_header)   "$ts" run -q -o "$tmp/g" "$fw/examples/manual.elf" > /dev/nu
                     : > "$tmp/g/trace.rtd"
                     expect 121 "no perf header \\(marker 0x70657266\\) on ITC channel 6" -- "$ts" report -o "$tmp/p" "$tmp/g"
                     nothing "$tmp/p" ;;
+overhead_garbage)   expect 1 "overhead: garbage failed: exit status 122: .*garbage.elf is not an ELF file" -- \
+                      "$ts" overhead --baseline "$tmp/garbage.elf" -o "$tmp/o" "$tmp/garbage.elf"
+                    nothing "$tmp/o" ;;
 *) fail "unknown case" ;;
 esac
 echo "ok: $case"
