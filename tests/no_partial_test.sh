@@ -8,6 +8,8 @@
 #   around_no_mark     run --waves-around-mark 77,10 of a firmware without MARK 77: 120, no run folder
 #   decode_elf_garbage decode -f csv --elf GARBAGE -o OUT: 121 "is not an ELF file", no OUT
 #   report_no_header   report -o OUT of a trace with no perf header: 121 "no perf header", no OUT
+#   waves_bad_view     waves --no-gui RUN nosuchview: 120 "no view 'nosuchview'", no markers or view in RUN
+#   waves_bad_hart     waves --no-gui RUN pipeline 5 (a 1-hart run), then HART x: 120, one line each, nothing in RUN
 #   overhead_garbage   overhead --baseline GARBAGE -o OUT GARBAGE: 1 "garbage failed: exit status 122", no OUT
 set -u
 ts=$1 fw=$2 case=$3
@@ -43,6 +45,15 @@ report_no_header)   "$ts" run -q -o "$tmp/g" "$fw/examples/manual.elf" > /dev/nu
 overhead_garbage)   expect 1 "overhead: garbage failed: exit status 122: .*garbage.elf is not an ELF file" -- \
                       "$ts" overhead --baseline "$tmp/garbage.elf" -o "$tmp/o" "$tmp/garbage.elf"
                     nothing "$tmp/o" ;;
+waves_bad_view)     "$ts" run -q --waves "$tmp/w.fst" -o "$tmp/g" "$fw/hello.elf" > /dev/null 2>&1 || fail "the good run failed"
+                    ls "$tmp/g" > "$tmp/before"
+                    expect 120 "^tracesim: waves: no view 'nosuchview' \\(pipeline, bus, trace, hpm, harts\\)$" -- "$ts" waves --no-gui "$tmp/g" nosuchview
+                    ls "$tmp/g" | cmp -s - "$tmp/before" || fail "waves wrote into the run folder: $(ls "$tmp/g" | tr '\n' ' ')" ;;
+waves_bad_hart)     "$ts" run -q --waves "$tmp/w.fst" -o "$tmp/g" "$fw/hello.elf" > /dev/null 2>&1 || fail "the good run failed"
+                    ls "$tmp/g" > "$tmp/before"
+                    expect 120 "^tracesim: waves: no hart 5: the run has 1 hart\\(s\\)$" -- "$ts" waves --no-gui "$tmp/g" pipeline 5
+                    expect 120 "^tracesim: waves: HART must be a hart number, not 'x'$" -- "$ts" waves --no-gui "$tmp/g" pipeline x
+                    ls "$tmp/g" | cmp -s - "$tmp/before" || fail "waves wrote into the run folder: $(ls "$tmp/g" | tr '\n' ' ')" ;;
 *) fail "unknown case" ;;
 esac
 echo "ok: $case"
