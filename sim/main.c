@@ -297,10 +297,10 @@ static int find_mark(soc_cfg_t *cfg, const char *elf, const char *dir, uint32_t 
     cfg->waves_to = cycle + n + 1;
     return 0;
 }
-/* the run folder this run made, removed again when the run fails before it simulates
+/* the run folder this run made (and the default runs/ made for it), removed again when the run fails before it simulates
  * (outputs that cannot be created, --waves-around-mark without its mark): no partial run
  * folder is left. Only what the run can have put there: files, and empty folders. */
-static void remove_made_run_folder(const char *dir) {
+static void remove_made_run_folder(const char *dir, bool made_runs) {
     DIR *d = opendir(dir);
     if (d) {
         struct dirent *e;
@@ -310,6 +310,7 @@ static void remove_made_run_folder(const char *dir) {
         closedir(d);
     }
     rmdir(dir);
+    if (made_runs) rmdir("runs");   /* the default runs/ made for it, if nothing else is in it */
 }
 
 /* a path of stats.txt, absolute (abs) and relative to the run folder dir (rel); each is the
@@ -534,7 +535,7 @@ static int cmd_run(int argc, char **argv) {
             if (access(dir, F_OK)) break;
         }
     }
-    bool made = access(dir, F_OK) != 0;
+    bool made = access(dir, F_OK) != 0, made_runs = !out && access("runs", F_OK) != 0;
     if (ts_mkdir_p(dir)) {
         fprintf(stderr, "tracesim: cannot create run folder %s: %s\n", dir, strerror(errno));
         return TS_EXIT_HOST;
@@ -544,7 +545,7 @@ static int cmd_run(int argc, char **argv) {
     if (around) {
         int r = find_mark(&cfg, elf, dir, (uint32_t)around_v, around_n);
         if (r) {
-            if (made) remove_made_run_folder(dir);
+            if (made) remove_made_run_folder(dir, made_runs);
             return r;
         }
     }
@@ -554,7 +555,7 @@ static int cmd_run(int argc, char **argv) {
     if (soc_init(&soc, &cfg, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
         soc_free(&soc);
-        if (made) remove_made_run_folder(dir);
+        if (made) remove_made_run_folder(dir, made_runs);
         return TS_EXIT_HOST;
     }
     uint32_t entry = 0;
@@ -562,7 +563,7 @@ static int cmd_run(int argc, char **argv) {
     if (ls != ELF_OK) {
         fprintf(stderr, "tracesim: %s\n", err);
         soc_free(&soc);
-        if (made) remove_made_run_folder(dir);
+        if (made) remove_made_run_folder(dir, made_runs);
         return ls == ELF_CANNOT_OPEN ? TS_EXIT_NO_FILE : ls == ELF_WRONG_ARCH ? TS_EXIT_WRONG_ARCH
              : ls == ELF_OUTSIDE_RAM ? TS_EXIT_OUTSIDE_RAM : TS_EXIT_BAD_ELF;
     }

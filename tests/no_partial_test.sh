@@ -5,6 +5,7 @@
 # TRACESIM may be tracesim-sc for the run cases (its options are those of tracesim run).
 #   waves_unwritable   run --waves under a regular file: 126 "cannot create waveform file", no run folder
 #   retire_unwritable  run --retire-log under a regular file: 126 "cannot create", no run folder
+#   retire_default     the same without --out (run folder runs/hello-1 by default): 126, no runs/ at all
 #   around_no_mark     run --waves-around-mark 77,10 of a firmware without MARK 77: 120, no run folder
 #   decode_elf_garbage decode -f csv --elf GARBAGE -o OUT: 121 "is not an ELF file", no OUT
 #   report_no_header   report -o OUT of a trace with no perf header: 121 "no perf header", no OUT
@@ -33,6 +34,8 @@ waves_unwritable)   expect 126 "cannot create waveform file $tmp/file/w.fst" -- 
                     nothing "$tmp/r" ;;
 retire_unwritable)  expect 126 "cannot create $tmp/file/r.log" -- "${run[@]}" -q --retire-log "$tmp/file/r.log" -o "$tmp/r" "$fw/hello.elf"
                     nothing "$tmp/r" ;;
+retire_default)     (cd "$tmp" && expect 126 "cannot create file/r.log" -- "${run[@]}" -q --retire-log file/r.log "$fw/hello.elf") || exit 1
+                    nothing "$tmp/runs" ;;
 around_no_mark)     expect 120 "never wrote MARK 77" -- "${run[@]}" -q --waves "$tmp/w.fst" --waves-around-mark 77,10 -o "$tmp/r" "$fw/hello.elf"
                     nothing "$tmp/r" ;;
 decode_elf_garbage) "$ts" run -q -o "$tmp/g" "$fw/examples/manual.elf" > /dev/null 2>&1 || fail "the good run failed"
