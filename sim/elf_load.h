@@ -8,4 +8,9 @@
 
 /* On failure writes a one-line reason to err. *entry receives the entry point. */
 enum elf_load_status elf_load(soc_t *s, const char *path, uint32_t *entry, char *err, size_t errlen);
+
+/* everything elf_load checks (the file, and its segments inside a RAM of ram_size bytes at
+ * MAP_RAM_BASE), without a SoC: the run checks the ELF before it creates the run folder, so a
+ * bad ELF leaves nothing behind. Same statuses and messages as elf_load. */
+enum elf_load_status elf_check(const char *path, uint32_t ram_size, char *err, size_t errlen);
 #endif

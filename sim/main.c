@@ -17,7 +17,9 @@
 #include "markers.h"
 #include "elf_syms.h"
 #include "ts_version.h"
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <libgen.h>
@@ -295,6 +297,22 @@ static int find_mark(soc_cfg_t *cfg, const char *elf, const char *dir, uint32_t 
     cfg->waves_to = cycle + n + 1;
     return 0;
 }
+/* the run folder this run made (and the default runs/ made for it), removed again when the run fails before it simulates
+ * (outputs that cannot be created, --waves-around-mark without its mark): no partial run
+ * folder is left. Only what the run can have put there: files, and empty folders. */
+static void remove_made_run_folder(const char *dir, bool made_runs) {
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d)))
+            if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && unlinkat(dirfd(d), e->d_name, 0))
+                unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+        closedir(d);
+    }
+    rmdir(dir);
+    if (made_runs) rmdir("runs");   /* the default runs/ made for it, if nothing else is in it */
+}
+
 /* a path of stats.txt, absolute (abs) and relative to the run folder dir (rel); each is the
  * path as given if it cannot be resolved */
 static void stats_paths(const char *dir, const char *path, char abs[4096], char rel[4096]) {
@@ -459,6 +477,15 @@ static int cmd_run(int argc, char **argv) {
         fprintf(stderr, "tracesim: cannot open %s: %s\n", elf, strerror(errno));
         return TS_EXIT_NO_FILE;
     }
+    {   /* the whole ELF before the run folder: a bad one leaves nothing behind */
+        char eerr[1024];
+        enum elf_load_status es = elf_check(elf, cfg.ram_size, eerr, sizeof eerr);
+        if (es != ELF_OK) {
+            fprintf(stderr, "tracesim: %s\n", eerr);
+            return es == ELF_CANNOT_OPEN ? TS_EXIT_NO_FILE : es == ELF_WRONG_ARCH ? TS_EXIT_WRONG_ARCH
+                 : es == ELF_OUTSIDE_RAM ? TS_EXIT_OUTSIDE_RAM : TS_EXIT_BAD_ELF;
+        }
+    }
     if ((waves_func || around) && !cfg.waves_path) {
         fprintf(stderr, "tracesim: %s needs --waves FILE\n", waves_func ? "--waves-func" : "--waves-around-mark");
         return TS_EXIT_USAGE;
@@ -481,14 +508,16 @@ static int cmd_run(int argc, char **argv) {
         }
     }
 
-    /* hooks.csv: the perf hook functions of this ELF (none: no rows) */
+    /* hooks.csv: the perf hook functions of this ELF (none: no rows), also when GCC renamed
+     * the one copy it kept (perfWriteCntrs.isra.0 with -flto; elf_syms_by_name) */
     {
         elf_syms_t syms = {0};
         char serr[512];
         if (elf_syms_load(&syms, elf, serr, sizeof serr) == 0) {
-            for (size_t i = 0; i < syms.n; i++)
-                for (int k = 0; k < GT_HOOKS; k++)
-                    if (syms.s[i].name && !strcmp(syms.s[i].name, gt_hook_names[k])) cfg.gt_hooks[k] = (uint32_t)syms.s[i].addr;
+            for (int k = 0; k < GT_HOOKS; k++) {
+                const elf_sym_t *e = elf_syms_by_name(&syms, gt_hook_names[k]);
+                if (e) cfg.gt_hooks[k] = (uint32_t)e->addr;
+            }
             elf_syms_free(&syms);
         }
     }
@@ -506,6 +535,7 @@ static int cmd_run(int argc, char **argv) {
             if (access(dir, F_OK)) break;
         }
     }
+    bool made = access(dir, F_OK) != 0, made_runs = !out && access("runs", F_OK) != 0;
     if (ts_mkdir_p(dir)) {
         fprintf(stderr, "tracesim: cannot create run folder %s: %s\n", dir, strerror(errno));
         return TS_EXIT_HOST;
@@ -514,7 +544,10 @@ static int cmd_run(int argc, char **argv) {
     cfg.progress = isatty(2);
     if (around) {
         int r = find_mark(&cfg, elf, dir, (uint32_t)around_v, around_n);
-        if (r) return r;
+        if (r) {
+            if (made) remove_made_run_folder(dir, made_runs);
+            return r;
+        }
     }
 
     soc_t soc;
@@ -522,6 +555,7 @@ static int cmd_run(int argc, char **argv) {
     if (soc_init(&soc, &cfg, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
         soc_free(&soc);
+        if (made) remove_made_run_folder(dir, made_runs);
         return TS_EXIT_HOST;
     }
     uint32_t entry = 0;
@@ -529,6 +563,7 @@ static int cmd_run(int argc, char **argv) {
     if (ls != ELF_OK) {
         fprintf(stderr, "tracesim: %s\n", err);
         soc_free(&soc);
+        if (made) remove_made_run_folder(dir, made_runs);
         return ls == ELF_CANNOT_OPEN ? TS_EXIT_NO_FILE : ls == ELF_WRONG_ARCH ? TS_EXIT_WRONG_ARCH
              : ls == ELF_OUTSIDE_RAM ? TS_EXIT_OUTSIDE_RAM : TS_EXIT_BAD_ELF;
     }

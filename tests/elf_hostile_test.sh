@@ -8,6 +8,12 @@
 #   entry_outside e_entry patched to 0x10, outside every segment: 122 "entry point 0x10"
 #   shoff_corrupt e_shoff patched past the end of the file, as --elf of report: one-line error, 121
 #   not_riscv     e_machine patched to x86-64 (62), as --elf of decode: 121 "not a little-endian RISC-V ELF"
+# The ELF is checked before the run folder is made, so these leave no folder behind (TRACESIM
+# may be tracesim-sc for them: it is called with its options only, no "run"):
+#   garbage_nothing   200 bytes of garbage as the firmware: 122 "not an ELF file", no run folder
+#   trunc_nothing     the ELF cut after 100 bytes (ELF header, no program headers): 122, no run folder
+#   outside_nothing   the good ELF with --ram-size 4K (its segments do not fit): 125 "outside RAM", no run folder
+#   garbage_default   garbage without --out (run folder runs/NAME-1 by default): 122, no runs/ at all
 set -u
 ts=$1 good=$2 case=$3
 tmp=$(mktemp -d)
@@ -25,6 +31,9 @@ expect() {   # expect STATUS REGEX -- command...
   grep -Eq -- "$re" "$tmp/err" || fail "stderr '$(cat "$tmp/err")' does not match /$re/"
 }
 cp "$good" "$tmp/x.elf"
+# the run command of TRACESIM: tracesim-sc takes the options of `tracesim run` directly
+run=("$ts" run); case $(basename "$ts") in tracesim-sc*) run=("$ts") ;; esac
+nothing() { [ ! -e "$1" ] || fail "a bad ELF left $1 behind: $(ls -A "$1" | tr '\n' ' ')"; }
 case $case in
 fifo)          mkfifo "$tmp/p.elf"; expect 121 "p.elf is not a regular file" -- "$ts" run -q -o "$tmp/r" "$tmp/p.elf" ;;
 fifo_elf)      "$ts" run -q -o "$tmp/r" "$good" > /dev/null 2>&1; mkfifo "$tmp/p.elf"
@@ -35,6 +44,14 @@ shoff_corrupt) "$ts" run -q -o "$tmp/r" "$good" > /dev/null 2>&1; patch "$tmp/x.
                expect 121 "x.elf: the section headers lie outside the file" -- "$ts" report --elf "$tmp/x.elf" "$tmp/r/trace.rtd" ;;
 not_riscv)     "$ts" run -q -o "$tmp/r" "$good" > /dev/null 2>&1; patch "$tmp/x.elf" 18 '\076\000'
                expect 121 "not a little-endian RISC-V ELF \\(machine 62\\)" -- "$ts" decode -f csv --elf "$tmp/x.elf" "$tmp/r/trace.rtd" ;;
+garbage_nothing) head -c 200 "$good" | tr '\000-\377' '\125' > "$tmp/g.elf"
+               expect 122 "g.elf is not an ELF file" -- "${run[@]}" -q -o "$tmp/r" "$tmp/g.elf"; nothing "$tmp/r" ;;
+trunc_nothing) head -c 100 "$good" > "$tmp/t.elf"
+               expect 122 "t.elf" -- "${run[@]}" -q -o "$tmp/r" "$tmp/t.elf"; nothing "$tmp/r" ;;
+outside_nothing) expect 125 "x.elf: segment [0-9]+ \\[0x[0-9a-f]+, 0x[0-9a-f]+\\) is outside RAM \\[0x80000000, 0x80001000\\)" -- \
+                   "${run[@]}" -q --ram-size 4K -o "$tmp/r" "$tmp/x.elf"; nothing "$tmp/r" ;;
+garbage_default) head -c 200 "$good" | tr '\000-\377' '\125' > "$tmp/g.elf"
+               (cd "$tmp" && expect 122 "g.elf is not an ELF file" -- "${run[@]}" -q g.elf) || exit 1; nothing "$tmp/runs" ;;
 *) fail "unknown case" ;;
 esac
 echo "ok: $case"

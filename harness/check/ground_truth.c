@@ -523,6 +523,15 @@ int ts_check_main(int argc, char **argv) {
         snprintf(ra.run_dir, sizeof ra.run_dir, "%.*s", sl ? (int)(sl - ra.trace) : 1, sl ? ra.trace : ".");
     }
     dir = ra.run_dir;
+    if (perf_config) {       /* read at once, also when the trace does not need it (not wrapped) */
+        static perf_header_t h[PERF_MAX_CORES];
+        unsigned ch = 6;
+        char cerr[4600];
+        if (ts_read_perf_config(perf_config, h, PERF_MAX_CORES, &ch, cerr, sizeof cerr) < 0) {
+            fprintf(stderr, "tracesim: check: %s\n", cerr);
+            return 121;
+        }
+    }
     static char elf_found[4400];
     char elf_err[4600] = "";
     int er = ts_run_elf(dir, elf, elf_found, sizeof elf_found, elf_err, sizeof elf_err);

@@ -175,10 +175,9 @@ static bool counter_of(const char *name, int *idx, bool *hi) {
     return false;
 }
 
-static uint64_t sym_addr(const elf_syms_t *s, const char *name) {
-    for (size_t i = 0; i < s->n; i++)
-        if (s->s[i].name && !strcmp(s->s[i].name, name)) return s->s[i].addr;
-    return UINT64_MAX;
+static uint64_t sym_addr(const elf_syms_t *s, const char *name) {   /* also a clone GCC renamed (elf_syms.h) */
+    const elf_sym_t *e = elf_syms_by_name(s, name);
+    return e ? e->addr : UINT64_MAX;
 }
 
 /* an address from the ground truth for a message; UINT64_MAX: flow.csv has none (no call of
@@ -934,8 +933,10 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
                          : hooks && sym_addr(&syms, "__cyg_profile_func_enter") == UINT64_MAX ? "__cyg_profile_func_enter"
                          : hooks && sym_addr(&syms, "__cyg_profile_func_exit") == UINT64_MAX ? "__cyg_profile_func_exit" : NULL;
         if (miss) {
-            snprintf(res->msg, sizeof res->msg, "%s has no symbol %s, which the run's perf records need: is it the run's firmware?",
-                     elf, miss);
+            snprintf(res->msg, sizeof res->msg, "%s has no function %s (nor one clone of it that GCC renamed), the perf library's "
+                     "function whose %s a %s record holds: check compares perf records made through the library only "
+                     "(if this is not the ELF that ran, give the run's with --elf)",
+                     elf, miss, *miss == 'p' ? "return address" : "arguments", *miss == 'p' ? "manual" : "function enter/exit");
             goto out;
         }
     }

@@ -406,6 +406,11 @@ int ts_decode_main(int argc, char **argv) {
         if (er) elf = elf_found;
         else fprintf(stderr, "tracesim: warning: %s: addresses are not named\n", err);
     }
+    if (elf) {                        /* the ELF readable before any output is made */
+        elf_syms_t chk;
+        if (elf_syms_load(&chk, elf, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); free(data); return EXIT_NO_FILE; }
+        elf_syms_free(&chk);
+    }
 
     unsigned harts;                                      /* trace.json beside the trace */
     if (ts_trace_harts(path, &srcbits, &tssize, hart, &harts, NULL, err, sizeof err)) {

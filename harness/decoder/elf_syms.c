@@ -1,10 +1,12 @@
 /* elf_syms.c - function symbols through libelf (sorted, binary search). */
 #include "elf_syms.h"
 #include "ts_file.h"
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,6 +98,35 @@ void elf_syms_free(elf_syms_t *t) {
 const char *elf_syms_find(const elf_syms_t *t, uint64_t addr) {
     const elf_sym_t *s = elf_syms_lookup(t, addr);
     return s ? s->name : NULL;
+}
+
+/* s is name followed by GCC clone suffixes only: (.isra|.constprop|.lto_priv).N, repeated */
+static bool is_clone_of(const char *s, const char *name) {
+    size_t n = strlen(name);
+    if (strncmp(s, name, n) || s[n] != '.') return false;
+    s += n;
+    static const char *const kinds[] = {".isra.", ".constprop.", ".lto_priv."};
+    while (*s) {
+        size_t k = 0, m = 0;
+        for (; k < sizeof kinds / sizeof kinds[0]; k++)
+            if (!strncmp(s, kinds[k], m = strlen(kinds[k]))) break;
+        if (k == sizeof kinds / sizeof kinds[0] || !isdigit((unsigned char)s[m])) return false;
+        s += m;
+        while (isdigit((unsigned char)*s)) s++;
+    }
+    return true;
+}
+
+const elf_sym_t *elf_syms_by_name(const elf_syms_t *t, const char *name) {
+    const elf_sym_t *clone = NULL;
+    size_t clones = 0;
+    for (size_t i = 0; i < t->n; i++) {
+        const char *sn = t->s[i].name;
+        if (!sn) continue;
+        if (!strcmp(sn, name)) return &t->s[i];
+        if (is_clone_of(sn, name) && (!clone || clone->addr != t->s[i].addr)) { clone = &t->s[i]; clones++; }
+    }
+    return clones == 1 ? clone : NULL;
 }
 
 const elf_sym_t *elf_syms_lookup(const elf_syms_t *t, uint64_t addr) {

@@ -10,7 +10,9 @@
 #include "overhead_int.h"
 #include "ts_opts.h"
 #include "run_folder.h"
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -217,6 +219,31 @@ static int write_out(const char *dir, const char *file, b_writer_t w, const b_fw
     if (fclose(f) || bad) return -1;
     return 0;
 }
+/* what a failed firmware's run left in the folder this command made for it (its stderr.txt,
+ * a run folder's files and their folders one level down), removed with the folder */
+static void remove_made(const char *dir) {
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        while ((e = readdir(d))) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !unlinkat(dirfd(d), e->d_name, 0)) continue;
+            int sfd = openat(dirfd(d), e->d_name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW);
+            DIR *sd = sfd >= 0 ? fdopendir(sfd) : NULL;
+            if (sd) {
+                struct dirent *se;
+                while ((se = readdir(sd)))
+                    if (strcmp(se->d_name, ".") && strcmp(se->d_name, "..")) unlinkat(dirfd(sd), se->d_name, 0);
+                closedir(sd);
+            } else if (sfd >= 0) {
+                close(sfd);
+            }
+            unlinkat(dirfd(d), e->d_name, AT_REMOVEDIR);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
 
 int ovh_baseline_run(const char *base, const char *out, unsigned channel, size_t nfw, char *const *fws) {
     if (!base || !*base) { fprintf(stderr, "tracesim: overhead: --baseline needs an ELF or run folder\n"); return B_USAGE; }
@@ -267,15 +294,24 @@ int ovh_baseline_run(const char *base, const char *out, unsigned channel, size_t
             rc = B_USAGE;
         }
     }
+    /* the folders this command makes: out, out/runs, one per firmware; on a failure the failed
+     * firmware's goes again, and out/runs and out if nothing else is in them */
+    char runs_dir[4200];
+    snprintf(runs_dir, sizeof runs_dir, "%s/runs", out);
+    bool made_out = access(out, F_OK) != 0, made_runs = access(runs_dir, F_OK) != 0;
     for (size_t i = 0; i < n && !rc; i++) {
         b_fw_t *f = &fw[i];
         char why[768];
+        bool made = !f->from_run && access(f->r.dir, F_OK) != 0;
         if (!f->from_run && ts_mkdir_p(f->r.dir)) {
             fprintf(stderr, "tracesim: overhead: cannot create %s: %s\n", f->r.dir, strerror(errno));
             rc = B_HOST;
         } else if ((!f->from_run && ovh_simulate(&f->r, why, sizeof why)) || b_read(&f->r, channel, why, sizeof why)) {
             fprintf(stderr, "tracesim: overhead: %s failed: %s\n", f->r.name, why);
             rc = B_FAILED;
+            if (made) remove_made(f->r.dir);
+            if (made_runs) rmdir(runs_dir);
+            if (made_out) rmdir(out);
         } else {
             fprintf(stderr, "overhead: [%zu/%zu] %-26s %10" PRIu64 " cycles %6" PRIu64 " records%s\n", i + 1, n, f->r.name,
                     f->r.cycles, f->r.records, i ? "" : "  (baseline)");

@@ -142,6 +142,7 @@ static const char *sym_of(void *syms, uint64_t addr, uint64_t *start) {
 static int flow_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, const char *elf, int hart, const char *format,
                        const char *out_path, const char *out_file, bool required) {
     char err[4600];
+    bool made = out_path && access(out_path, F_OK);   /* a folder this call makes goes again if it writes nothing */
     if (out_path && ts_mkdir_p(out_path)) {
         fprintf(stderr, "tracesim: cannot create %s: %s\n", out_path, strerror(errno));
         return EXIT_HOST;
@@ -149,6 +150,7 @@ static int flow_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, con
     FILE *out = out_path ? fopen(out_file, "w") : stdout;
     if (!out) {
         fprintf(stderr, "tracesim: cannot create %s: %s\n", out_file, strerror(errno));
+        if (made) rmdir(out_path);
         return EXIT_HOST;
     }
     int rc = fp_report(path, cfg, wrapped, elf, hart, !strcmp(format, "csv"), out, err, sizeof err);
@@ -170,7 +172,10 @@ static int flow_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, con
         if (ts_fclose_output(out, out_file, werr, sizeof werr)) {
             if (!status) { fprintf(stderr, "tracesim: %s\n", werr); status = EXIT_HOST; }
         }
-        if (status) remove(out_file);
+        if (status) {
+            remove(out_file);
+            if (made) rmdir(out_path);
+        }
     } else if (status == EXIT_HOST) {
         fprintf(stderr, "tracesim: writing the report to stdout failed\n");
     }

@@ -443,6 +443,42 @@ int ts_waves_main(int argc, char **argv) {
     }
     int er = ts_run_elf(run, elf_opt, elf, sizeof elf, err, sizeof err);
     if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); return 121; }
+    /* the view: make_view.sh, with this tracesim as the PC filter, from $TRACESIM_WAVES_DIR,
+     * else an installed tree's (BINDIR/../share/tracesim/waves), else the source tree's */
+    char mv[4200], gtkw[4400], self[4096], mtxt[4400], mtcl[4400], inst[4200];
+    const char *wdir = getenv("TRACESIM_WAVES_DIR");
+    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
+    if (sl > 0) self[sl] = 0;
+    if (!wdir && sl > 0 && strrchr(self, '/')) {
+        snprintf(inst, sizeof inst, "%.*s/../share/tracesim/waves", (int)(strrchr(self, '/') - self), self);
+        snprintf(mv, sizeof mv, "%s/make_view.sh", inst);
+        if (!access(mv, R_OK)) wdir = inst;
+    }
+    if (!wdir) wdir = TS_WAVES_DIR;
+    /* VIEW and HART before anything is written: one line, nothing left in the run folder */
+    {
+        char vf[4400], nh[32];
+        bool name_ok = *view != 0;
+        for (const char *p = view; *p; p++)
+            if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) name_ok = false;
+        snprintf(vf, sizeof vf, "%s/views/%s.gtkw", wdir, view);
+        if (!name_ok || (strcmp(view, "harts") && access(vf, R_OK))) {
+            fprintf(stderr, "tracesim: waves: no view '%s' (pipeline, bus, trace, hpm, harts)\n", view);
+            return 120;
+        }
+        bool hart_ok = *hart != 0 && strlen(hart) < 4;
+        for (const char *p = hart; *p; p++)
+            if (*p < '0' || *p > '9') hart_ok = false;
+        if (!hart_ok) {
+            fprintf(stderr, "tracesim: waves: HART must be a hart number, not '%s'\n", hart);
+            return 120;
+        }
+        /* stats.txt without harts (an older run): the view script checks the range */
+        if (ts_run_stat(run, "harts", nh, sizeof nh) && (unsigned long)atoi(hart) >= strtoul(nh, NULL, 10)) {
+            fprintf(stderr, "tracesim: waves: no hart %s: the run has %lu hart(s)\n", hart, strtoul(nh, NULL, 10));
+            return 120;
+        }
+    }
     ts_markers_t ms;
     if (ts_markers_read(&ms, run, er ? elf : NULL, err, sizeof err)) {   /* a run-folder file missing or damaged */
         fprintf(stderr, "tracesim: %s\n", err);
@@ -462,18 +498,6 @@ int ts_waves_main(int argc, char **argv) {
     }
     size_t n = ms.n;
     ts_markers_free(&ms);
-    /* the view: make_view.sh, with this tracesim as the PC filter, from $TRACESIM_WAVES_DIR,
-     * else an installed tree's (BINDIR/../share/tracesim/waves), else the source tree's */
-    char mv[4200], gtkw[4400], self[4096], mtxt[4400], mtcl[4400], inst[4200];
-    const char *wdir = getenv("TRACESIM_WAVES_DIR");
-    ssize_t sl = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (sl > 0) self[sl] = 0;
-    if (!wdir && sl > 0 && strrchr(self, '/')) {
-        snprintf(inst, sizeof inst, "%.*s/../share/tracesim/waves", (int)(strrchr(self, '/') - self), self);
-        snprintf(mv, sizeof mv, "%s/make_view.sh", inst);
-        if (!access(mv, R_OK)) wdir = inst;
-    }
-    if (!wdir) wdir = TS_WAVES_DIR;
     char gtkw_new[4500];
     snprintf(mv, sizeof mv, "%s/make_view.sh", wdir);
     snprintf(gtkw, sizeof gtkw, "%s/view.gtkw", run);
