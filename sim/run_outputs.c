@@ -93,7 +93,7 @@ int run_write_trace(soc_t *s, char *err, size_t errlen) {
     /* perf_config.txt: the perf header out of band, for decoding a trace that lost it */
     if (s->h[0].gt.itc && accepted) {
         char perr[512];
-        fflush(s->h[0].gt.itc);
+        gt_log_itc_flush(&s->h[0].gt);
         if (ferror(s->h[0].gt.itc)) return 0;     /* itc.csv not written: the run fails at its close */
         perf_header_t h[PERF_MAX_CORES];
         unsigned ch = 6;
