@@ -48,6 +48,8 @@ typedef struct gt_log {
     void (*flow_hook)(void *ctx, unsigned hart, bool ret, bool has_target, uint32_t target, uint32_t link);
     void *flow_ctx;
     FILE *itc, *counters, *flow;  /* NULL: that file is not written */
+    char *itc_buf;                /* itc.csv rows not yet handed to stdio (the owner's; gt_log_itc) */
+    size_t itc_fill;
     FILE *trace_events;           /* trace_events.csv: ITC stores lost, the sink stopping */
     FILE *stm;                    /* stm.csv: every software trace port event */
     FILE *retire;                 /* --retire-log; NULL: none */
@@ -91,6 +93,8 @@ int gt_log_close(gt_log_t *g, const char *dir, const char *retire_path, char *er
 /* trace_events.csv row: cycle,hart,event,detail (event itc_lost: detail = the stimulus
  * channel; sink_stopped: the sink stopped on wrap, hart = the encoder (-1 for the funnel)) */
 void gt_log_trace_event(gt_log_t *g, uint64_t cycle, int hart, const char *event, unsigned detail);
+/* hands the buffered itc.csv rows to stdio and flushes itc.csv (call on the owner) */
+void gt_log_itc_flush(gt_log_t *g);
 /* itc.csv row for an ITC stimulus store (value already cut to size); status: what became of
  * it (bus.h enum bus_itc_status: traced, dropped_fifo, after_stop, encoder_off) */
 void gt_log_itc(gt_log_t *g, uint64_t cycle, unsigned hart, unsigned stim, unsigned off,

@@ -93,9 +93,12 @@ int run_write_trace(soc_t *s, char *err, size_t errlen) {
     /* perf_config.txt: the perf header out of band, for decoding a trace that lost it */
     if (s->h[0].gt.itc && accepted) {
         char perr[512];
-        fflush(s->h[0].gt.itc);
+        gt_log_itc_flush(&s->h[0].gt);
         if (ferror(s->h[0].gt.itc)) return 0;     /* itc.csv not written: the run fails at its close */
-        if (ts_write_perf_config(s->cfg.out_dir, perr, sizeof perr) < 0)
+        perf_header_t h[PERF_MAX_CORES];
+        unsigned ch = 6;
+        int nh = perf_live_headers(&s->perf_live, h, PERF_MAX_CORES, &ch, perr, sizeof perr);
+        if (nh < 0 || ts_write_perf_config_headers(s->cfg.out_dir, h, (unsigned)nh, ch, perr, sizeof perr) < 0)
             fprintf(stderr, "tracesim: warning: no perf_config.txt: %s\n", perr);
     }
     return 0;

@@ -85,7 +85,9 @@ static void hook_itc_store(void *ctx, unsigned hart, unsigned stim, unsigned off
                            uint32_t value, int status) {
     soc_t *s = ctx;
     gt_log_itc(&s->h[0].gt, s->cycle, hart, stim, off, size, value, status);
-    if (status == BUS_ITC_TRACED && hart < s->n) note_ts(s, &s->h[hart].te, s->cycle);
+    if (status != BUS_ITC_TRACED) return;
+    perf_live_store(&s->perf_live, hart, stim, off, size, value);
+    if (hart < s->n) note_ts(s, &s->h[hart].te, s->cycle);
 }
 
 static void hook_itc_lost(void *ctx, unsigned hart, unsigned stim) {
@@ -292,6 +294,7 @@ void soc_free(soc_t *s) {
     soc_close_outputs(s, NULL, 0);
     simctrl_free(&s->simctrl);
     if (s->funnel_ready) funnel_free(&s->funnel);
+    perf_live_free(&s->perf_live);
     memset(s, 0, sizeof *s);
 }
 

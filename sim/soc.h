@@ -48,6 +48,7 @@
 #include "ground_truth_log.h"
 #include "hang.h"
 #include "hpm.h"
+#include "perf_live.h"
 #include "prog_gt.h"
 #include "simctrl.h"
 #include "te.h"
@@ -139,6 +140,7 @@ typedef struct soc {
      * itc.csv / stm.csv row), while one constant: trace.json's ts_cycle_offset */
     bool ts_rel_seen, ts_rel_varies;
     int64_t ts_rel;
+    perf_live_t perf_live;    /* the perf headers of the traced ITC stores, for perf_config.txt */
     bool waves_closing;       /* the next sample ends a dumped stretch: probe_dumping 0 */
     bool waves_win_open;      /* a dumped stretch [waves_win_from, waves_win_last] is open */
     uint64_t waves_win_from, waves_win_last;

@@ -141,21 +141,23 @@ int ts_write_perf_config(const char *run_dir, char *err, size_t errlen) {
     if (!h) { snprintf(err, errlen, "out of memory"); return -1; }
     unsigned ch = 6;
     int n = ts_perf_headers_from_itc(path, -1, h, PERF_MAX_CORES, &ch, err, errlen);
-    int rc = n < 0 ? -1 : 0;
-    if (n > 0) {
-        snprintf(path, sizeof path, "%s/perf_config.txt", run_dir);
-        FILE *o = fopen(path, "w");
-        if (!o) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); rc = -1; }
-        else {
-            fprintf(o, "# the perf header of this run (the last one each hart stored), for decoding a trace\n"
-                       "# whose header was overwritten: tracesim decode|report|check --perf-config %s\n", path);
-            for (int k = 0; k < n; k++) perf_config_write(o, ch, &h[k]);
-            if (ts_fclose_output(o, path, err, errlen)) rc = -1;
-            else rc = 1;
-        }
-    }
+    int rc = n < 0 ? -1 : ts_write_perf_config_headers(run_dir, h, (unsigned)n, ch, err, errlen);
     free(h);
     return rc;
+}
+
+int ts_write_perf_config_headers(const char *run_dir, const perf_header_t *h, unsigned n, unsigned ch, char *err,
+                                 size_t errlen) {
+    if (!n) return 0;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/perf_config.txt", run_dir);
+    FILE *o = fopen(path, "w");
+    if (!o) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); return -1; }
+    fprintf(o, "# the perf header of this run (the last one each hart stored), for decoding a trace\n"
+               "# whose header was overwritten: tracesim decode|report|check --perf-config %s\n", path);
+    for (unsigned k = 0; k < n; k++) perf_config_write(o, ch, &h[k]);
+    if (ts_fclose_output(o, path, err, errlen)) return -1;
+    return 1;
 }
 
 void ts_trace_defaults(const char *trace_path, int *srcbits, int *tssize) {

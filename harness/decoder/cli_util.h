@@ -52,6 +52,10 @@ int ts_perf_headers_from_itc(const char *itc_path, int want_channel, perf_header
  * first ITC channel that carries a complete one (tracesim run calls it at the end of a run).
  * 1 written, 0 no perf header in the stores, -1 with a reason in err. */
 int ts_write_perf_config(const char *run_dir, char *err, size_t errlen);
+/* RUN_DIR/perf_config.txt from headers h[0..n-1] on ITC channel ch (tracesim run: collected
+ * while the run went, sim/perf_live.h): 1 written, 0 n is 0 (no file), -1 with a reason in err */
+int ts_write_perf_config_headers(const char *run_dir, const perf_header_t *h, unsigned n, unsigned ch, char *err,
+                                 size_t errlen);
 /* the note for a wrapped trace: what was overwritten and where decoding starts */
 void ts_wrap_note(const char *trace_path, const ts_trace_info_t *ti, size_t start);
 /* mkdir -p: creates path and its missing parents; 0, or -1 with errno (ENOTDIR if path

@@ -449,4 +449,21 @@ TS_TEST(stm_off_unless_tracing) {
     te_free(&t);
 }
 
+/* nx_var on a byte boundary (its fast path) and off one (the general path), bytes by hand
+ * from the Nexus field rules: 6 data bits per byte above the 2 MSEO bits, least significant
+ * first; MSEO 1 ends a variable field, 3 the message */
+TS_TEST(nexus_var_bytes) {
+    nx_msg_t m;
+    nx_begin(&m);
+    nx_fixed(&m, 2, 6);           /* byte 0: 2 << 2 */
+    nx_var(&m, 0x1234);           /* 0x34 & 63 = 52, 8, 1: bytes 0xD0, 0x20, 0x04 | 1 */
+    nx_var(&m, 0);                /* a zero: one byte, MSEO 1 */
+    nx_fixed(&m, 1, 2);           /* off the boundary: 2 bits of byte 5 */
+    nx_var(&m, 0x3F);             /* 4 bits fill byte 5 (0x04 | 15 << 4), 2 start byte 6 (3 << 2, MSEO 1, then 3) */
+    nx_end(&m);
+    static const uint8_t want[] = {0x08, 0xD0, 0x20, 0x05, 0x01, 0xF4, 0x0F};
+    TS_ASSERT_EQ_U(m.len, sizeof want);
+    TS_ASSERT_MEM_EQ(m.b, want, sizeof want);
+}
+
 TS_TEST_MAIN()
