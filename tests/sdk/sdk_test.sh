@@ -160,6 +160,7 @@ template_make)
   cp -r "$P/share/tracesim/template" "$tmp/app"
   make -C "$tmp/app" > "$tmp/make.log" 2>&1 || { cat "$tmp/make.log"; fail "make"; }
   run_check template_make "$tmp/app/app.elf" 354 fib 177
+  "$here/../elf_dqr_safe.sh" "$tmp/app/app.elf" || fail "the template's ELF would crash SiFive's decoder"
   grep -qx 'fib(10) = 55' "$tmp/runs/template_make/uart.txt" || fail "uart.txt"
   ;;
 template_cmake)
@@ -168,6 +169,7 @@ template_cmake)
           -DCMAKE_PREFIX_PATH="$P" && cmake --build "$tmp/app/build"; } > "$tmp/cmake.log" 2>&1 ||
     { cat "$tmp/cmake.log"; fail "cmake"; }
   run_check template_cmake "$tmp/app/build/app.elf" 354 fib 177
+  "$here/../elf_dqr_safe.sh" "$tmp/app/build/app.elf" || fail "the template's ELF would crash SiFive's decoder"
   grep -qx 'fib(10) = 55' "$tmp/runs/template_cmake/uart.txt" || fail "uart.txt"
   ;;
 two_file)
