@@ -949,6 +949,19 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     // EvLoad, EvStore, EvAtomic (0), EvSystem, EvIntArith, EvCondBranch, EvJal, EvJalr,
     // EvMul, EvDiv of the committing instruction
     logic [9:0] cls;
+    // A quiet cycle (most cycles): nothing stalls (stall_id covers stall_ex, stall_mem,
+    // ls_wait, wfi_wait, div_wait and the load-use hazard), nothing redirects (redirect_mem
+    // covers a trap, an xRET and fence.i committing) and the fetch was answered. Then every
+    // event but the cycle, the retirement, its class and MMIO is 0 and commit is mem_valid_q:
+    // four tests instead of building every bit (37 host instructions per cycle less).
+    if (!stall_id && !redirect_ex && !redirect_mem && instr_rdy_i) begin
+      cls = mem_valid_q ? ev_class(mem_c_q) : 10'd0;
+      return (EvBits'(1'b1)         << EvCycle) |
+             (EvBits'(mem_valid_q)  << EvRetire) |
+             (EvBits'(cls)          << EvLoad) |
+             (EvBits'(mem_valid_q && (mem_c_q.is_load || mem_c_q.is_store) &&
+                      mem_addr_q[31:28] != 4'h8) << EvMmio);
+    end
     cls = commit ? ev_class(mem_c_q) : 10'd0;
     return (EvBits'(1'b1)                << EvCycle) |
            (EvBits'(commit)              << EvRetire) |
