@@ -753,7 +753,8 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       logic [1:0]  mpp_old, priv_n;
       logic [13:0] mie_old, mideleg_old, mip_sw_old;
       /* verilator tracing_on */
-      csr_old = '0; mie_old = '0; mideleg_old = '0; mip_sw_old = '0;
+      // (each is set only in the branches that read it: as defaults they were stored in every
+      // cycle, being variables of the model)
       // (nested: Verilator evaluates both operands of &&, so is_counter_csr()'s range
       // compares ran in every cycle, 32 host instructions)
       if (do_csr) begin
@@ -762,9 +763,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
           mie_old = mie_q; mideleg_old = mideleg_q; mip_sw_old = mip_sw_q;
         end
       end
-      priv_n = priv_q;
       if (take_trap || do_mret || do_sret) priv_n = priv_d();
-      mpie_old = 1'b0; spie_old = 1'b0; mpp_old = '0;
       if (do_mret || do_sret) begin
         mpie_old = mstatus_mpie_q; spie_old = mstatus_spie_q; mpp_old = mstatus_mpp_q;
       end
