@@ -589,8 +589,11 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // enables and the delegation say
   assign wfi_wait  = mem_valid_q && mem_c_q.is_wfi && !mem_exc_q && (irq_pend == '0);
 
-  assign take_exc  = mem_valid_q && !take_irq &&
-                     (mem_exc_q || bus_fault || csr_illegal || priv_illegal);
+  // take_exc: mem_valid_q && !take_irq && (mem_exc_q || bus_fault || csr_illegal ||
+  // priv_illegal); bus_fault implies data_req_o, which implies mem_valid_q && !take_irq, so
+  // it is take_exc_nb (below, computed once per cycle after the edge) or the bus fault: the
+  // part evaluated twice per cycle (the input region and after the edge) is one OR
+  assign take_exc  = take_exc_nb || bus_fault;
   assign take_trap = take_irq || take_exc;
   assign stall_mem = !take_trap && (ls_wait || wfi_wait);
   assign mem_done  = mem_valid_q && !stall_mem;
@@ -639,14 +642,15 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   assign do_mret = mem_valid_q && !trap_nb && mem_c_q.is_mret;
   assign do_sret = mem_valid_q && !trap_nb && mem_c_q.is_sret;
 
-  always_comb begin
-    redirect_mem = 1'b0;
-    if (take_trap) begin
-      redirect_mem = 1'b1;
-    end else if (mem_valid_q && !stall_mem) begin
-      if (mem_c_q.is_mret || mem_c_q.is_sret || mem_c_q.is_fencei) redirect_mem = 1'b1;
-    end
-  end
+  // redirect_mem: a trap, or an xRET or fence.i leaving MEM; these never wait in MEM (no load
+  // or store, not WFI: stall_mem is 0 for them), so the part that does not depend on the
+  // data bus answer is taken once per cycle after the edge and only the OR with take_trap is
+  // evaluated twice
+  /* verilator tracing_off */
+  logic       redirect_mem_nb;
+  /* verilator tracing_on */
+  assign redirect_mem_nb = mem_valid_q && (mem_c_q.is_mret || mem_c_q.is_sret || mem_c_q.is_fencei);
+  assign redirect_mem    = take_trap || redirect_mem_nb;
   // where MEM redirects fetch to (when redirect_mem)
   function automatic logic [31:0] redirect_mem_pc();
     /* verilator lint_off UNUSEDSIGNAL */
