@@ -985,24 +985,24 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
            (EvBits'(wfi_wait)            << EvWfi);
   endfunction
 
-  logic        rvfi_valid_q, rvfi_trap_q;
-  logic [31:0] rvfi_pc_q, rvfi_insn_q, rvfi_cause_q;
+  // (the retirement and its pc are the WB register's wb_valid_q and wb_pc_q: the same
+  // values, set under the same conditions, one flop each instead of two)
+  logic        rvfi_trap_q;
+  logic [31:0] rvfi_insn_q, rvfi_cause_q;
   always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
     if (!rst_ni) begin
-      ev_q <= '0; rvfi_valid_q <= 1'b0; rvfi_trap_q <= 1'b0;
-      rvfi_pc_q <= '0; rvfi_insn_q <= '0; rvfi_cause_q <= '0;
+      ev_q <= '0; rvfi_trap_q <= 1'b0;
+      rvfi_insn_q <= '0; rvfi_cause_q <= '0;
     end else begin
       ev_q         <= ev_vector();
-      rvfi_valid_q <= commit;
       rvfi_trap_q  <= take_trap;
-      rvfi_pc_q    <= mem_pc_q;
       rvfi_insn_q  <= mem_raw_q;
       rvfi_cause_q <= {take_irq, 27'd0, take_irq ? irq_cause : trap_cause()};
     end
   end
   assign ev_o         = ev_q;
-  assign rvfi_valid_o = rvfi_valid_q;
-  assign rvfi_pc_o    = rvfi_pc_q;
+  assign rvfi_valid_o = wb_valid_q;   // (wb_valid_q <= mem_done && !take_trap, i.e. commit)
+  assign rvfi_pc_o    = wb_pc_q;      // (wb_pc_q <= mem_pc_q)
   assign rvfi_insn_o  = rvfi_insn_q;
   assign rvfi_trap_o  = rvfi_trap_q;
   // the WB register holds the instruction that committed in the previous cycle
