@@ -110,7 +110,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
 
   logic        wb_valid_q;                    // MEM/WB
   logic [4:0]  wb_rd_q;
-  logic        wb_we_q;
+  logic        wb_wen_q;                      // it writes a register: valid, rf_we, rd != x0
   logic [31:0] wb_result_q, wb_pc_q;
 
   // the register file; public (read-only) for the ground-truth log, which reads the hooks'
@@ -238,7 +238,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   always_comb begin
     id_rs1_val = rf_q[id_c.rs1];
     id_rs2_val = rf_q[id_c.rs2];
-    if (wb_valid_q && wb_we_q && wb_rd_q != 5'd0) begin
+    if (wb_wen_q) begin
       if (wb_rd_q == id_c.rs1) id_rs1_val = wb_result_q;
       if (wb_rd_q == id_c.rs2) id_rs2_val = wb_result_q;
     end
@@ -319,11 +319,11 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     fwd_rs2 = ex_rs2_q;
     if (ex_c_q.rs1 != 5'd0) begin
       if (mem_fwd_ok && mem_c_q.rd == ex_c_q.rs1) fwd_rs1 = mem_result_q;
-      else if (wb_valid_q && wb_we_q && wb_rd_q == ex_c_q.rs1) fwd_rs1 = wb_result_q;
+      else if (wb_wen_q && wb_rd_q == ex_c_q.rs1) fwd_rs1 = wb_result_q;
     end
     if (ex_c_q.rs2 != 5'd0) begin
       if (mem_fwd_ok && mem_c_q.rd == ex_c_q.rs2) fwd_rs2 = mem_result_q;
-      else if (wb_valid_q && wb_we_q && wb_rd_q == ex_c_q.rs2) fwd_rs2 = wb_result_q;
+      else if (wb_wen_q && wb_rd_q == ex_c_q.rs2) fwd_rs2 = wb_result_q;
     end
   end
 
@@ -728,7 +728,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic        wb_stm_q, wb_a0_write;
   logic [15:0] wb_stm_id_q;
   logic [31:0] stm_a0_q, wb_stm_value_q;
-  assign wb_a0_write = wb_valid_q && wb_we_q && wb_rd_q == 5'd10;
+  assign wb_a0_write = wb_wen_q && wb_rd_q == 5'd10;
 
   always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
     if (!rst_ni) begin
@@ -743,7 +743,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       stvec_q <= '0; sepc_q <= '0; scause_q <= '0; stval_q <= '0; sscratch_q <= '0;
       scounteren_q <= '0; mcounteren_q <= '0;
       mem_busy_q <= 1'b0;
-      wb_valid_q <= 1'b0; wb_rd_q <= '0; wb_we_q <= 1'b0; wb_result_q <= '0; wb_pc_q <= '0;
+      wb_valid_q <= 1'b0; wb_rd_q <= '0; wb_wen_q <= 1'b0; wb_result_q <= '0; wb_pc_q <= '0;
     end else begin
       // Every flop of this block is read before it is written, in program order (a trap, an
       // xRET and a CSR instruction never commit in the same cycle, but Verilator does not
@@ -803,7 +803,8 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       // WB register
       wb_valid_q <= mem_done && !take_trap;
       wb_rd_q    <= mem_c_q.rd;
-      wb_we_q    <= mem_c_q.rf_we;
+      // (the three tests once here, not in each of the six places that read it)
+      wb_wen_q   <= commit && mem_c_q.rf_we && mem_c_q.rd != 5'd0;
       wb_pc_q    <= mem_pc_q;
       if (mem_c_q.is_load) wb_result_q <= load_val;
       else                 wb_result_q <= mem_result_q;
@@ -899,7 +900,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // WB
   // ---------------------------------------------------------------------------------------
   always_ff @(`TS_CLK_EDGE clk_i) begin
-    if (wb_valid_q && wb_we_q && wb_rd_q != 5'd0) rf_q[wb_rd_q] <= wb_result_q;
+    if (wb_wen_q) rf_q[wb_rd_q] <= wb_result_q;
   end
 
   // ---------------------------------------------------------------------------------------
@@ -922,7 +923,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // outputs cost 13 host instructions per simulated cycle against 0x8000 and the WB result
   // between events; registering them (a tp write known at commit) cost 24.
   logic stm_tp_event;
-  assign stm_tp_event = stm_tp_en_q && wb_valid_q && wb_we_q && wb_rd_q == 5'd4;
+  assign stm_tp_event = stm_tp_en_q && wb_wen_q && wb_rd_q == 5'd4;
   assign stm_enable_o = wb_stm_q || stm_tp_event;
   assign stm_id_o     = wb_stm_q ? wb_stm_id_q
                       : stm_tp_event ? 16'(ts_events_pkg::StmIdTHREAD_SWITCH) : 16'd0;
@@ -1006,8 +1007,8 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   assign rvfi_insn_o  = rvfi_insn_q;
   assign rvfi_trap_o  = rvfi_trap_q;
   // the WB register holds the instruction that committed in the previous cycle
-  assign rvfi_rd_o       = (wb_valid_q && wb_we_q) ? wb_rd_q : 5'd0;
-  assign rvfi_rd_wdata_o = (wb_valid_q && wb_we_q && wb_rd_q != 5'd0) ? wb_result_q : 32'd0;
+  assign rvfi_rd_o       = wb_wen_q ? wb_rd_q : 5'd0;     // (x0: 0 either way)
+  assign rvfi_rd_wdata_o = wb_wen_q ? wb_result_q : 32'd0;
   assign rvfi_cause_o = rvfi_cause_q;
   assign pc_if_o  = pc_q;
   assign pc_id_o  = id_pc_q;
