@@ -110,7 +110,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
 
   logic        wb_valid_q;                    // MEM/WB
   logic [4:0]  wb_rd_q;
-  logic        wb_we_q;
+  logic        wb_wen_q;                      // it writes a register: valid, rf_we, rd != x0
   logic [31:0] wb_result_q, wb_pc_q;
 
   // the register file; public (read-only) for the ground-truth log, which reads the hooks'
@@ -238,7 +238,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   always_comb begin
     id_rs1_val = rf_q[id_c.rs1];
     id_rs2_val = rf_q[id_c.rs2];
-    if (wb_valid_q && wb_we_q && wb_rd_q != 5'd0) begin
+    if (wb_wen_q) begin
       if (wb_rd_q == id_c.rs1) id_rs1_val = wb_result_q;
       if (wb_rd_q == id_c.rs2) id_rs2_val = wb_result_q;
     end
@@ -319,11 +319,11 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     fwd_rs2 = ex_rs2_q;
     if (ex_c_q.rs1 != 5'd0) begin
       if (mem_fwd_ok && mem_c_q.rd == ex_c_q.rs1) fwd_rs1 = mem_result_q;
-      else if (wb_valid_q && wb_we_q && wb_rd_q == ex_c_q.rs1) fwd_rs1 = wb_result_q;
+      else if (wb_wen_q && wb_rd_q == ex_c_q.rs1) fwd_rs1 = wb_result_q;
     end
     if (ex_c_q.rs2 != 5'd0) begin
       if (mem_fwd_ok && mem_c_q.rd == ex_c_q.rs2) fwd_rs2 = mem_result_q;
-      else if (wb_valid_q && wb_we_q && wb_rd_q == ex_c_q.rs2) fwd_rs2 = wb_result_q;
+      else if (wb_wen_q && wb_rd_q == ex_c_q.rs2) fwd_rs2 = wb_result_q;
     end
   end
 
@@ -589,8 +589,11 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // enables and the delegation say
   assign wfi_wait  = mem_valid_q && mem_c_q.is_wfi && !mem_exc_q && (irq_pend == '0);
 
-  assign take_exc  = mem_valid_q && !take_irq &&
-                     (mem_exc_q || bus_fault || csr_illegal || priv_illegal);
+  // take_exc: mem_valid_q && !take_irq && (mem_exc_q || bus_fault || csr_illegal ||
+  // priv_illegal); bus_fault implies data_req_o, which implies mem_valid_q && !take_irq, so
+  // it is take_exc_nb (below, computed once per cycle after the edge) or the bus fault: the
+  // part evaluated twice per cycle (the input region and after the edge) is one OR
+  assign take_exc  = take_exc_nb || bus_fault;
   assign take_trap = take_irq || take_exc;
   assign stall_mem = !take_trap && (ls_wait || wfi_wait);
   assign mem_done  = mem_valid_q && !stall_mem;
@@ -639,14 +642,15 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   assign do_mret = mem_valid_q && !trap_nb && mem_c_q.is_mret;
   assign do_sret = mem_valid_q && !trap_nb && mem_c_q.is_sret;
 
-  always_comb begin
-    redirect_mem = 1'b0;
-    if (take_trap) begin
-      redirect_mem = 1'b1;
-    end else if (mem_valid_q && !stall_mem) begin
-      if (mem_c_q.is_mret || mem_c_q.is_sret || mem_c_q.is_fencei) redirect_mem = 1'b1;
-    end
-  end
+  // redirect_mem: a trap, or an xRET or fence.i leaving MEM; these never wait in MEM (no load
+  // or store, not WFI: stall_mem is 0 for them), so the part that does not depend on the
+  // data bus answer is taken once per cycle after the edge and only the OR with take_trap is
+  // evaluated twice
+  /* verilator tracing_off */
+  logic       redirect_mem_nb;
+  /* verilator tracing_on */
+  assign redirect_mem_nb = mem_valid_q && (mem_c_q.is_mret || mem_c_q.is_sret || mem_c_q.is_fencei);
+  assign redirect_mem    = take_trap || redirect_mem_nb;
   // where MEM redirects fetch to (when redirect_mem)
   function automatic logic [31:0] redirect_mem_pc();
     /* verilator lint_off UNUSEDSIGNAL */
@@ -724,7 +728,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic        wb_stm_q, wb_a0_write;
   logic [15:0] wb_stm_id_q;
   logic [31:0] stm_a0_q, wb_stm_value_q;
-  assign wb_a0_write = wb_valid_q && wb_we_q && wb_rd_q == 5'd10;
+  assign wb_a0_write = wb_wen_q && wb_rd_q == 5'd10;
 
   always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
     if (!rst_ni) begin
@@ -739,7 +743,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       stvec_q <= '0; sepc_q <= '0; scause_q <= '0; stval_q <= '0; sscratch_q <= '0;
       scounteren_q <= '0; mcounteren_q <= '0;
       mem_busy_q <= 1'b0;
-      wb_valid_q <= 1'b0; wb_rd_q <= '0; wb_we_q <= 1'b0; wb_result_q <= '0; wb_pc_q <= '0;
+      wb_valid_q <= 1'b0; wb_rd_q <= '0; wb_wen_q <= 1'b0; wb_result_q <= '0; wb_pc_q <= '0;
     end else begin
       // Every flop of this block is read before it is written, in program order (a trap, an
       // xRET and a CSR instruction never commit in the same cycle, but Verilator does not
@@ -753,7 +757,8 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       logic [1:0]  mpp_old, priv_n;
       logic [13:0] mie_old, mideleg_old, mip_sw_old;
       /* verilator tracing_on */
-      csr_old = '0; mie_old = '0; mideleg_old = '0; mip_sw_old = '0;
+      // (each is set only in the branches that read it: as defaults they were stored in every
+      // cycle, being variables of the model)
       // (nested: Verilator evaluates both operands of &&, so is_counter_csr()'s range
       // compares ran in every cycle, 32 host instructions)
       if (do_csr) begin
@@ -762,9 +767,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
           mie_old = mie_q; mideleg_old = mideleg_q; mip_sw_old = mip_sw_q;
         end
       end
-      priv_n = priv_q;
       if (take_trap || do_mret || do_sret) priv_n = priv_d();
-      mpie_old = 1'b0; spie_old = 1'b0; mpp_old = '0;
       if (do_mret || do_sret) begin
         mpie_old = mstatus_mpie_q; spie_old = mstatus_spie_q; mpp_old = mstatus_mpp_q;
       end
@@ -800,7 +803,8 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       // WB register
       wb_valid_q <= mem_done && !take_trap;
       wb_rd_q    <= mem_c_q.rd;
-      wb_we_q    <= mem_c_q.rf_we;
+      // (the three tests once here, not in each of the six places that read it)
+      wb_wen_q   <= commit && mem_c_q.rf_we && mem_c_q.rd != 5'd0;
       wb_pc_q    <= mem_pc_q;
       if (mem_c_q.is_load) wb_result_q <= load_val;
       else                 wb_result_q <= mem_result_q;
@@ -896,7 +900,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // WB
   // ---------------------------------------------------------------------------------------
   always_ff @(`TS_CLK_EDGE clk_i) begin
-    if (wb_valid_q && wb_we_q && wb_rd_q != 5'd0) rf_q[wb_rd_q] <= wb_result_q;
+    if (wb_wen_q) rf_q[wb_rd_q] <= wb_result_q;
   end
 
   // ---------------------------------------------------------------------------------------
@@ -919,7 +923,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // outputs cost 13 host instructions per simulated cycle against 0x8000 and the WB result
   // between events; registering them (a tp write known at commit) cost 24.
   logic stm_tp_event;
-  assign stm_tp_event = stm_tp_en_q && wb_valid_q && wb_we_q && wb_rd_q == 5'd4;
+  assign stm_tp_event = stm_tp_en_q && wb_wen_q && wb_rd_q == 5'd4;
   assign stm_enable_o = wb_stm_q || stm_tp_event;
   assign stm_id_o     = wb_stm_q ? wb_stm_id_q
                       : stm_tp_event ? 16'(ts_events_pkg::StmIdTHREAD_SWITCH) : 16'd0;
@@ -949,6 +953,19 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     // EvLoad, EvStore, EvAtomic (0), EvSystem, EvIntArith, EvCondBranch, EvJal, EvJalr,
     // EvMul, EvDiv of the committing instruction
     logic [9:0] cls;
+    // A quiet cycle (most cycles): nothing stalls (stall_id covers stall_ex, stall_mem,
+    // ls_wait, wfi_wait, div_wait and the load-use hazard), nothing redirects (redirect_mem
+    // covers a trap, an xRET and fence.i committing) and the fetch was answered. Then every
+    // event but the cycle, the retirement, its class and MMIO is 0 and commit is mem_valid_q:
+    // four tests instead of building every bit (37 host instructions per cycle less).
+    if (!stall_id && !redirect_ex && !redirect_mem && instr_rdy_i) begin
+      cls = mem_valid_q ? ev_class(mem_c_q) : 10'd0;
+      return (EvBits'(1'b1)         << EvCycle) |
+             (EvBits'(mem_valid_q)  << EvRetire) |
+             (EvBits'(cls)          << EvLoad) |
+             (EvBits'(mem_valid_q && (mem_c_q.is_load || mem_c_q.is_store) &&
+                      mem_addr_q[31:28] != 4'h8) << EvMmio);
+    end
     cls = commit ? ev_class(mem_c_q) : 10'd0;
     return (EvBits'(1'b1)                << EvCycle) |
            (EvBits'(commit)              << EvRetire) |
@@ -969,29 +986,29 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
            (EvBits'(wfi_wait)            << EvWfi);
   endfunction
 
-  logic        rvfi_valid_q, rvfi_trap_q;
-  logic [31:0] rvfi_pc_q, rvfi_insn_q, rvfi_cause_q;
+  // (the retirement and its pc are the WB register's wb_valid_q and wb_pc_q: the same
+  // values, set under the same conditions, one flop each instead of two)
+  logic        rvfi_trap_q;
+  logic [31:0] rvfi_insn_q, rvfi_cause_q;
   always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
     if (!rst_ni) begin
-      ev_q <= '0; rvfi_valid_q <= 1'b0; rvfi_trap_q <= 1'b0;
-      rvfi_pc_q <= '0; rvfi_insn_q <= '0; rvfi_cause_q <= '0;
+      ev_q <= '0; rvfi_trap_q <= 1'b0;
+      rvfi_insn_q <= '0; rvfi_cause_q <= '0;
     end else begin
       ev_q         <= ev_vector();
-      rvfi_valid_q <= commit;
       rvfi_trap_q  <= take_trap;
-      rvfi_pc_q    <= mem_pc_q;
       rvfi_insn_q  <= mem_raw_q;
       rvfi_cause_q <= {take_irq, 27'd0, take_irq ? irq_cause : trap_cause()};
     end
   end
   assign ev_o         = ev_q;
-  assign rvfi_valid_o = rvfi_valid_q;
-  assign rvfi_pc_o    = rvfi_pc_q;
+  assign rvfi_valid_o = wb_valid_q;   // (wb_valid_q <= mem_done && !take_trap, i.e. commit)
+  assign rvfi_pc_o    = wb_pc_q;      // (wb_pc_q <= mem_pc_q)
   assign rvfi_insn_o  = rvfi_insn_q;
   assign rvfi_trap_o  = rvfi_trap_q;
   // the WB register holds the instruction that committed in the previous cycle
-  assign rvfi_rd_o       = (wb_valid_q && wb_we_q) ? wb_rd_q : 5'd0;
-  assign rvfi_rd_wdata_o = (wb_valid_q && wb_we_q && wb_rd_q != 5'd0) ? wb_result_q : 32'd0;
+  assign rvfi_rd_o       = wb_wen_q ? wb_rd_q : 5'd0;     // (x0: 0 either way)
+  assign rvfi_rd_wdata_o = wb_wen_q ? wb_result_q : 32'd0;
   assign rvfi_cause_o = rvfi_cause_q;
   assign pc_if_o  = pc_q;
   assign pc_id_o  = id_pc_q;

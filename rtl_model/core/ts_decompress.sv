@@ -29,41 +29,25 @@ module ts_decompress (
   assign rd_p     = {2'b01, instr_i[4:2]};
   assign rs1_p    = {2'b01, instr_i[9:7]};
   assign rs2_p    = {2'b01, instr_i[4:2]};
-  // The immediates as functions, evaluated only in the case branches that use them (as
-  // continuous assigns Verilator built all three for every fetched word: 17 host
-  // instructions per cycle more). imm_ci: the sign-extended 6-bit immediate (C.ADDI, C.LI, C.ANDI); j_off:
-  // C.J / C.JAL offset; b_off: C.BEQZ / C.BNEZ offset.
-  function automatic logic [11:0] imm_ci();
-    return {{7{instr_i[12]}}, instr_i[6:2]};
-  endfunction
-  function automatic logic [20:0] j_off();
-    return {{10{instr_i[12]}}, instr_i[8], instr_i[10:9], instr_i[6], instr_i[7],
-            instr_i[2], instr_i[11], instr_i[5:3], 1'b0};
-  endfunction
-  function automatic logic [12:0] b_off();
-    return {{5{instr_i[12]}}, instr_i[6:5], instr_i[2], instr_i[11:10], instr_i[4:3], 1'b0};
-  endfunction
-
-  function automatic logic [31:0] enc_i(logic [11:0] imm, logic [4:0] rs1, logic [2:0] f3,
-                                        logic [4:0] rd, logic [6:0] op);
-    return {imm, rs1, f3, rd, op};
-  endfunction
-  function automatic logic [31:0] enc_s(logic [11:0] imm, logic [4:0] rs2, logic [4:0] rs1,
-                                        logic [2:0] f3, logic [6:0] op);
-    return {imm[11:5], rs2, rs1, f3, imm[4:0], op};
-  endfunction
-  function automatic logic [31:0] enc_r(logic [6:0] f7, logic [4:0] rs2, logic [4:0] rs1,
-                                        logic [2:0] f3, logic [4:0] rd);
-    return {f7, rs2, rs1, f3, rd, OpReg};
-  endfunction
-  /* verilator lint_off UNUSEDSIGNAL */ // bit 0 of an offset is always 0
-  function automatic logic [31:0] enc_b(logic [12:0] off, logic [4:0] rs1, logic [2:0] f3);
-    return {off[12], off[10:5], 5'd0, rs1, f3, off[4:1], off[11], OpBranch};
-  endfunction
-  function automatic logic [31:0] enc_j(logic [20:0] off, logic [4:0] rd);
-    return {off[20], off[10:1], off[11], off[19:12], rd, OpJal};
-  endfunction
-  /* verilator lint_on UNUSEDSIGNAL */
+  // The immediates and the encodings as macros, expanded in the case branches that use them:
+  // as continuous assigns Verilator built all three immediates for every fetched word (17 host
+  // instructions per cycle more); as functions their arguments and results were variables of
+  // the model (the expander is combinational logic), stored in every cycle.
+  // TS_IMM_CI: the sign-extended 6-bit immediate (C.ADDI, C.LI, C.ANDI); TS_J_OFF: C.J / C.JAL
+  // offset; TS_B_OFF: C.BEQZ / C.BNEZ offset.
+`define TS_IMM_CI {{7{instr_i[12]}}, instr_i[6:2]}
+`define TS_J_OFF  {{10{instr_i[12]}}, instr_i[8], instr_i[10:9], instr_i[6], instr_i[7], \
+                   instr_i[2], instr_i[11], instr_i[5:3], 1'b0}
+`define TS_B_OFF  {{5{instr_i[12]}}, instr_i[6:5], instr_i[2], instr_i[11:10], instr_i[4:3], 1'b0}
+  // the 32-bit formats: I (imm 12 bits), S (imm 12), R (OP), B (13-bit offset, bit 0 dropped),
+  // J (21-bit offset, bit 0 dropped)
+`define TS_ENC_I(imm, rs1, f3, rd, op) {12'(imm), 5'(rs1), 3'(f3), 5'(rd), 7'(op)}
+`define TS_ENC_S(imm, rs2, rs1, f3, op) {7'((imm) >> 5), 5'(rs2), 5'(rs1), 3'(f3), 5'(imm), 7'(op)}
+`define TS_ENC_R(f7, rs2, rs1, f3, rd) {7'(f7), 5'(rs2), 5'(rs1), 3'(f3), 5'(rd), OpReg}
+`define TS_ENC_B(off, rs1, f3) {1'((off) >> 12), 6'((off) >> 5), 5'd0, 5'(rs1), 3'(f3), \
+                                4'((off) >> 1), 1'((off) >> 11), OpBranch}
+`define TS_ENC_J(off, rd) {1'((off) >> 20), 10'((off) >> 1), 1'((off) >> 11), 8'((off) >> 12), \
+                           5'(rd), OpJal}
 
   always_comb begin
     instr_o   = 32'h0000_0013; // nop
@@ -72,25 +56,25 @@ module ts_decompress (
       2'b00: begin
         unique case (instr_i[15:13])
           3'b000: begin // C.ADDI4SPN
-            instr_o = enc_i({2'b00, instr_i[10:7], instr_i[12:11], instr_i[5], instr_i[6], 2'b00},
+            instr_o = `TS_ENC_I({2'b00, instr_i[10:7], instr_i[12:11], instr_i[5], instr_i[6], 2'b00},
                             5'd2, 3'b000, rd_p, OpImm);
             illegal_o = (instr_i[12:5] == 8'd0);
           end
-          3'b010: instr_o = enc_i({5'd0, instr_i[5], instr_i[12:10], instr_i[6], 2'b00},
+          3'b010: instr_o = `TS_ENC_I({5'd0, instr_i[5], instr_i[12:10], instr_i[6], 2'b00},
                                   rs1_p, 3'b010, rd_p, OpLoad);   // C.LW
-          3'b110: instr_o = enc_s({5'd0, instr_i[5], instr_i[12:10], instr_i[6], 2'b00},
+          3'b110: instr_o = `TS_ENC_S({5'd0, instr_i[5], instr_i[12:10], instr_i[6], 2'b00},
                                   rs2_p, rs1_p, 3'b010, OpStore); // C.SW
           default: illegal_o = 1'b1;
         endcase
       end
       2'b01: begin
         unique case (instr_i[15:13])
-          3'b000: instr_o = enc_i(imm_ci(), rd_full, 3'b000, rd_full, OpImm); // C.ADDI / C.NOP
-          3'b001: instr_o = enc_j(j_off(), 5'd1);                              // C.JAL
-          3'b010: instr_o = enc_i(imm_ci(), 5'd0, 3'b000, rd_full, OpImm);    // C.LI
+          3'b000: instr_o = `TS_ENC_I(`TS_IMM_CI, rd_full, 3'b000, rd_full, OpImm); // C.ADDI / C.NOP
+          3'b001: instr_o = `TS_ENC_J(`TS_J_OFF, 5'd1);                              // C.JAL
+          3'b010: instr_o = `TS_ENC_I(`TS_IMM_CI, 5'd0, 3'b000, rd_full, OpImm);    // C.LI
           3'b011: begin
             if (rd_full == 5'd2) begin // C.ADDI16SP
-              instr_o = enc_i({{3{instr_i[12]}}, instr_i[4:3], instr_i[5], instr_i[2],
+              instr_o = `TS_ENC_I({{3{instr_i[12]}}, instr_i[4:3], instr_i[5], instr_i[2],
                                instr_i[6], 4'b0000}, 5'd2, 3'b000, 5'd2, OpImm);
             end else begin             // C.LUI
               instr_o = {{15{instr_i[12]}}, instr_i[6:2], rd_full, OpLui};
@@ -107,21 +91,21 @@ module ts_decompress (
                 instr_o = {7'b0100000, instr_i[6:2], rs1_p, 3'b101, rs1_p, OpImm};
                 illegal_o = instr_i[12];
               end
-              2'b10: instr_o = enc_i(imm_ci(), rs1_p, 3'b111, rs1_p, OpImm); // C.ANDI
+              2'b10: instr_o = `TS_ENC_I(`TS_IMM_CI, rs1_p, 3'b111, rs1_p, OpImm); // C.ANDI
               2'b11: begin
                 illegal_o = instr_i[12]; // C.SUBW / C.ADDW are RV64 only
                 unique case (instr_i[6:5])
-                  2'b00: instr_o = enc_r(7'b0100000, rs2_p, rs1_p, 3'b000, rs1_p); // C.SUB
-                  2'b01: instr_o = enc_r(7'b0000000, rs2_p, rs1_p, 3'b100, rs1_p); // C.XOR
-                  2'b10: instr_o = enc_r(7'b0000000, rs2_p, rs1_p, 3'b110, rs1_p); // C.OR
-                  2'b11: instr_o = enc_r(7'b0000000, rs2_p, rs1_p, 3'b111, rs1_p); // C.AND
+                  2'b00: instr_o = `TS_ENC_R(7'b0100000, rs2_p, rs1_p, 3'b000, rs1_p); // C.SUB
+                  2'b01: instr_o = `TS_ENC_R(7'b0000000, rs2_p, rs1_p, 3'b100, rs1_p); // C.XOR
+                  2'b10: instr_o = `TS_ENC_R(7'b0000000, rs2_p, rs1_p, 3'b110, rs1_p); // C.OR
+                  2'b11: instr_o = `TS_ENC_R(7'b0000000, rs2_p, rs1_p, 3'b111, rs1_p); // C.AND
                 endcase
               end
             endcase
           end
-          3'b101: instr_o = enc_j(j_off(), 5'd0);              // C.J
-          3'b110: instr_o = enc_b(b_off(), rs1_p, 3'b000);     // C.BEQZ
-          3'b111: instr_o = enc_b(b_off(), rs1_p, 3'b001);     // C.BNEZ
+          3'b101: instr_o = `TS_ENC_J(`TS_J_OFF, 5'd0);              // C.J
+          3'b110: instr_o = `TS_ENC_B(`TS_B_OFF, rs1_p, 3'b000);     // C.BEQZ
+          3'b111: instr_o = `TS_ENC_B(`TS_B_OFF, rs1_p, 3'b001);     // C.BNEZ
         endcase
       end
       2'b10: begin
@@ -131,28 +115,28 @@ module ts_decompress (
             illegal_o = instr_i[12];
           end
           3'b010: begin // C.LWSP
-            instr_o = enc_i({4'd0, instr_i[3:2], instr_i[12], instr_i[6:4], 2'b00},
+            instr_o = `TS_ENC_I({4'd0, instr_i[3:2], instr_i[12], instr_i[6:4], 2'b00},
                             5'd2, 3'b010, rd_full, OpLoad);
             illegal_o = (rd_full == 5'd0);
           end
           3'b100: begin
             if (!instr_i[12]) begin
               if (rs2_full == 5'd0) begin // C.JR
-                instr_o = enc_i(12'd0, rd_full, 3'b000, 5'd0, OpJalr);
+                instr_o = `TS_ENC_I(12'd0, rd_full, 3'b000, 5'd0, OpJalr);
                 illegal_o = (rd_full == 5'd0);
               end else begin              // C.MV
-                instr_o = enc_r(7'b0000000, rs2_full, 5'd0, 3'b000, rd_full);
+                instr_o = `TS_ENC_R(7'b0000000, rs2_full, 5'd0, 3'b000, rd_full);
               end
             end else begin
               if (rs2_full == 5'd0) begin
                 if (rd_full == 5'd0) instr_o = {12'd1, 5'd0, 3'b000, 5'd0, OpSystem}; // C.EBREAK
-                else instr_o = enc_i(12'd0, rd_full, 3'b000, 5'd1, OpJalr);          // C.JALR
+                else instr_o = `TS_ENC_I(12'd0, rd_full, 3'b000, 5'd1, OpJalr);          // C.JALR
               end else begin              // C.ADD
-                instr_o = enc_r(7'b0000000, rs2_full, rd_full, 3'b000, rd_full);
+                instr_o = `TS_ENC_R(7'b0000000, rs2_full, rd_full, 3'b000, rd_full);
               end
             end
           end
-          3'b110: instr_o = enc_s({4'd0, instr_i[8:7], instr_i[12:9], 2'b00},
+          3'b110: instr_o = `TS_ENC_S({4'd0, instr_i[8:7], instr_i[12:9], 2'b00},
                                   rs2_full, 5'd2, 3'b010, OpStore); // C.SWSP
           default: illegal_o = 1'b1;
         endcase
@@ -161,3 +145,11 @@ module ts_decompress (
     endcase
   end
 endmodule
+`undef TS_IMM_CI
+`undef TS_J_OFF
+`undef TS_B_OFF
+`undef TS_ENC_I
+`undef TS_ENC_S
+`undef TS_ENC_R
+`undef TS_ENC_B
+`undef TS_ENC_J
