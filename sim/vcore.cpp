@@ -15,6 +15,7 @@
 #include "verilated_vcd_c.h"
 #endif
 #include <new>
+#include <type_traits>
 #include <string>
 
 // the signals of the GTKWave views, relative to a hart's scope (generated from waves/)
@@ -22,12 +23,10 @@ static const char *const view_signals[] = {
 #include "ts_view_signals.inc"
 };
 
-// The model's evaluation, which Vts_soc_top::eval_step() calls after its bookkeeping; defined
-// in the generated Vts_soc_top___024root__DepSet_*.cpp, declared only in Vts_soc_top.cpp.
-void Vts_soc_top___024root___eval(Vts_soc_top___024root *vlSelf);
-
-// vcore_eval() calls it directly once the model has been initialised (its first eval() does
-// that), skipping eval_step()'s per-call work, about 30 host instructions per cycle. What that
+// The model's evaluation, Vts_soc_top___024root___eval(), which Vts_soc_top::eval_step()
+// calls after its bookkeeping, is defined in the generated Vts_soc_top___024root__DepSet_*.cpp.
+// vcore_eval() does its work directly (below) once the model has been initialised (its first
+// eval() does that), skipping eval_step()'s per-call work, about 30 host instructions per cycle. What that
 // work is in Verilator 5.006 (Vts_soc_top.cpp, verilated.h/.cpp), and why it can be skipped
 // for this model:
 //  - __Vm_activity = true: tells the trace dump that values may have changed. Done here too.
@@ -42,6 +41,25 @@ void Vts_soc_top___024root___eval(Vts_soc_top___024root *vlSelf);
 #define TS_VCORE_DIRECT_EVAL 1
 #else
 #define TS_VCORE_DIRECT_EVAL 0
+#endif
+
+#if TS_VCORE_DIRECT_EVAL
+// ___eval() itself, for this model (one input region and one trigger, clk_i's edge: the
+// simulator builds with TS_CLK_EDGE=edge, one eval per cycle), in Verilator 5.006: the input
+// region's loop triggers on its first pass only, so it runs ___eval_ico once; the active
+// region's loop sets the clk_i trigger when clk_i differs from __Vtrigrprev__TOP__clk_i and
+// copies clk_i there; the NBA loop then runs ___eval_nba once, and two more passes of both
+// loops find nothing triggered. vcore_eval() does the same without the loops (about 50 host
+// instructions per cycle): it sets the trigger vectors as the loops would and calls the same
+// two region functions, which run the model's logic. A model with another trigger (a second
+// clock, a negedge, an always_comb the loops would have to settle) has wider trigger vectors,
+// and then this does not compile: the assertions below stop it.
+void Vts_soc_top___024root___eval_ico(Vts_soc_top___024root *vlSelf);
+void Vts_soc_top___024root___eval_nba(Vts_soc_top___024root *vlSelf);
+static_assert(std::is_same<decltype(Vts_soc_top___024root::__VicoTriggered), VlTriggerVec<1>>::value &&
+              std::is_same<decltype(Vts_soc_top___024root::__VactTriggered), VlTriggerVec<1>>::value &&
+              std::is_same<decltype(Vts_soc_top___024root::__VnbaTriggered), VlTriggerVec<1>>::value,
+              "vcore_eval's direct evaluation assumes one input-region and one clock trigger");
 #endif
 
 struct vcore {
@@ -144,11 +162,23 @@ extern "C" void vcore_free(vcore_t *v) {
 
 extern "C" const vcore_ports_t *vcore_ports(vcore_t *v) { return &v->ports; }
 extern "C" void vcore_eval(vcore_t *v) {
+#if TS_VCORE_DIRECT_EVAL
     if (VL_LIKELY(v->direct)) {
+        // the loops' counters and the other trigger vectors are written by ___eval before it
+        // reads them, so only what the two region functions read is set
+        Vts_soc_top___024root *r = v->root;
         v->syms->__Vm_activity = true;
-        Vts_soc_top___024root___eval(v->root);
+        r->__VicoTriggered.at(0) = 1;
+        Vts_soc_top___024root___eval_ico(r);
+        bool edge = r->clk_i != r->__Vtrigrprev__TOP__clk_i;
+        r->__Vtrigrprev__TOP__clk_i = r->clk_i;
+        if (edge) {
+            r->__VnbaTriggered.at(0) = 1;
+            Vts_soc_top___024root___eval_nba(r);
+        }
         return;
     }
+#endif
     v->top->eval();
     v->direct = TS_VCORE_DIRECT_EVAL && v->top->threads() == 1;
 }
