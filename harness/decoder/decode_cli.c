@@ -10,6 +10,7 @@
 #include "elf_syms.h"
 #include "flow_cli.h"
 #include "msg_json.h"
+#include "msg_json_par.h"
 #include "nexus_decode.h"
 #include "perf_decode.h"
 #include "perf_sifive.h"
@@ -500,7 +501,10 @@ int ts_decode_main(int argc, char **argv) {
     if (!strcmp(format, "messages")) {
         static mj_t jc;
         mj_init(&jc, out, ti.found);
-        if (hart < 0 || !d.cfg.srcbits) mj_decode(&jc, &d, data + start, len - start);
+        unsigned threads = hart < 0 || !d.cfg.srcbits ? mjp_threads(out, len - start) : 1;
+        if (hart < 0 || !d.cfg.srcbits) {
+            if (mjp_decode(&jc, &d, data + start, len - start, threads, 0)) mj_decode(&jc, &d, data + start, len - start);
+        }
         else decode_msgs(&d, data + start, len - start, hart, mj_msg, &jc);
         mj_flush(&jc);
         if (jc.truncated)

@@ -127,7 +127,10 @@ static inline __attribute__((always_inline)) char *line(mj_t *c, char *p, const 
 char *mj_line(mj_t *c, char *p, const nxd_msg_t *m) { return line(c, p, m); }
 
 void mj_flush(mj_t *c) {
-    if (c->used) fwrite(c->buf, 1, c->used, c->out);
+    if (c->used) {
+        if (c->sink) c->sink(c->sink_ctx, c->buf, c->used);
+        else fwrite(c->buf, 1, c->used, c->out);
+    }
     c->used = 0;
 }
 
@@ -146,4 +149,10 @@ void mj_decode(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len) {
     size_t used;
     nxd_decode_part(d, buf, len, d->offset, SIZE_MAX, false, &used, mj_msg_inl, c);
     d->offset += len;
+}
+
+void mj_decode_part(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len, size_t limit) {
+    size_t used;
+    nxd_decode_part(d, buf, len, d->offset, limit, false, &used, mj_msg_inl, c);
+    d->offset += used;
 }

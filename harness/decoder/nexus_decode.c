@@ -94,3 +94,18 @@ int nxd_decode_stream(nxd_t *d, const uint8_t *buf, size_t len, bool more, nxd_c
     }
     return 0;
 }
+
+/* nxd_skim's callback: the messages are only counted (the loop's field stores into the
+ * unused message are dead code once this is inlined) */
+static inline __attribute__((always_inline)) int skim_cb(void *ctx, const nxd_msg_t *m) {
+    if (m->status == NXD_TRUNCATED) ++*(uint64_t *)ctx;
+    return 0;
+}
+
+uint64_t nxd_skim(nxd_t *d, const uint8_t *buf, size_t len, size_t limit) {
+    uint64_t before = d->messages, cut = 0;
+    size_t used;
+    nxd_decode_part(d, buf, len, d->offset, limit, false, &used, skim_cb, &cut);
+    d->offset += used;
+    return d->messages - before - cut;
+}

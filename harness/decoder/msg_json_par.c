@@ -1,0 +1,195 @@
+/* msg_json_par.c - the messages JSON lines on several threads; see msg_json_par.h. */
+#define _GNU_SOURCE               /* sched_getaffinity, CPU_COUNT */
+#include "msg_json_par.h"
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MJP_AHEAD 8               /* parts whose state the skimming thread keeps ready ahead */
+
+typedef struct mjp {
+    const mj_t *proto;            /* the caller's context: out, process */
+    const uint8_t *buf;
+    size_t len, nparts;
+    size_t *cut;                  /* part k is buf[cut[k], cut[k + 1]) */
+    nxd_t *state;                 /* the decoder's state at cut[k] (nxd_skim of the parts before) */
+    uint64_t *nstart;             /* the lines before part k */
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t ready;                 /* state[0..ready) known */
+    size_t next;                  /* the next part to format */
+    size_t turn;                  /* the part whose blocks go out now */
+    nxd_t end;                    /* the state after the last part */
+    uint64_t end_n;               /* and the lines then */
+} mjp_t;
+
+typedef struct mjp_worker {
+    mjp_t *s;
+    mj_t *c;                      /* its own context and block */
+    size_t part;                  /* the part it formats */
+    bool skims;                   /* the caller's thread: it also runs nxd_skim ahead */
+    uint64_t truncated, bad;
+} mjp_worker_t;
+
+/* the cuts: after the first byte with MSEO 11 at or after each multiple of `part` (a part
+ * without one is joined to the next) */
+static size_t make_cuts(const uint8_t *buf, size_t len, size_t part, size_t *cut, size_t max) {
+    size_t n = 0, at = 0;
+    cut[n++] = 0;
+    while (n < max) {
+        size_t q = at + part;
+        if (q >= len) break;
+        while (q < len && (buf[q] & 3) != 3) q++;
+        if (q + 1 >= len) break;
+        cut[n++] = at = q + 1;
+    }
+    cut[n] = len;
+    return n;
+}
+
+/* mj_t's sink: a block of part w->part goes out once the parts before it are written */
+static void sink(void *ctx, const char *p, size_t n) {
+    mjp_worker_t *w = ctx;
+    mjp_t *s = w->s;
+    pthread_mutex_lock(&s->mu);
+    while (s->turn != w->part) pthread_cond_wait(&s->cv, &s->mu);
+    pthread_mutex_unlock(&s->mu);
+    fwrite(p, 1, n, s->proto->out);
+}
+
+static void skim_one(mjp_t *s) {
+    size_t k = s->ready - 1;
+    nxd_t *st = &s->state[k + 1];
+    *st = s->state[k];
+    uint64_t lines = nxd_skim(st, s->buf + s->cut[k], s->len - s->cut[k], s->cut[k + 1] - s->cut[k]);
+    s->nstart[k + 1] = s->nstart[k] + lines;
+}
+
+static void *work(void *arg) {
+    mjp_worker_t *w = arg;
+    mjp_t *s = w->s;
+    mj_t *c = w->c;
+    for (;;) {
+        pthread_mutex_lock(&s->mu);
+        if (w->skims) {
+            while (s->ready < s->nparts && s->ready <= s->next + MJP_AHEAD) {
+                pthread_mutex_unlock(&s->mu);   /* only this thread writes state[ready] */
+                skim_one(s);
+                pthread_mutex_lock(&s->mu);
+                s->ready++;
+                pthread_cond_broadcast(&s->cv);
+            }
+        }
+        if (s->next >= s->nparts) { pthread_mutex_unlock(&s->mu); break; }
+        size_t k = s->next++;
+        while (s->ready <= k) pthread_cond_wait(&s->cv, &s->mu);
+        pthread_mutex_unlock(&s->mu);
+
+        w->part = k;
+        c->n = s->nstart[k];
+        fmt_ctr_set(&c->nd, s->nstart[k]);
+        c->truncated = c->bad = 0;
+        c->used = 0;
+        nxd_t d = s->state[k];
+        mj_decode_part(c, &d, s->buf + s->cut[k], s->len - s->cut[k], s->cut[k + 1] - s->cut[k]);
+        mj_flush(c);                    /* waits for its turn */
+        w->truncated += c->truncated;
+        w->bad += c->bad;
+
+        pthread_mutex_lock(&s->mu);
+        while (s->turn != k) pthread_cond_wait(&s->cv, &s->mu);   /* a part without lines */
+        s->turn = k + 1;
+        if (k + 1 == s->nparts) { s->end = d; s->end_n = c->n; }
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
+    }
+    return NULL;
+}
+
+int mjp_decode(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len, unsigned threads, size_t part) {
+    if (threads <= 1) { mj_decode(c, d, buf, len); return 0; }
+    if (!part) part = MJP_PART;
+    size_t max = len / part + 2;
+    mjp_t s;
+    memset(&s, 0, sizeof s);
+    s.proto = c;
+    s.buf = buf;
+    s.len = len;
+    s.cut = malloc((max + 1) * sizeof *s.cut);
+    mjp_worker_t *w = calloc(threads, sizeof *w);
+    pthread_t *th = calloc(threads, sizeof *th);
+    int rc = -1;
+    if (!s.cut || !w || !th) goto out;
+    s.nparts = make_cuts(buf, len, part, s.cut, max);
+    s.nstart = malloc(s.nparts * sizeof *s.nstart);
+    s.state = malloc(s.nparts * sizeof *s.state);
+    if (!s.nstart || !s.state) goto out;
+    s.state[0] = *d;
+    s.nstart[0] = c->n;
+    s.ready = 1;
+    pthread_mutex_init(&s.mu, NULL);
+    pthread_cond_init(&s.cv, NULL);
+    unsigned nw;
+    for (nw = 0; nw < threads; nw++) {
+        w[nw].s = &s;
+        w[nw].skims = nw == 0;
+        if (!(w[nw].c = nw ? malloc(sizeof *w[nw].c) : c)) break;
+        if (nw) mj_init(w[nw].c, c->out, c->process);
+        w[nw].c->sink = sink;
+        w[nw].c->sink_ctx = &w[nw];
+        if (nw && pthread_create(&th[nw], NULL, work, &w[nw])) { free(w[nw].c); break; }
+    }
+    if (nw >= 2) {               /* else nothing started: the caller decodes alone */
+        work(&w[0]);
+        for (unsigned i = 1; i < nw; i++) pthread_join(th[i], NULL);
+        uint64_t truncated = 0, bad = 0;
+        for (unsigned i = 0; i < nw; i++) { truncated += w[i].truncated; bad += w[i].bad; }
+        c->truncated = truncated;
+        c->bad = bad;
+        c->n = s.end_n;
+        fmt_ctr_set(&c->nd, c->n);
+        *d = s.end;
+        d->offset = s.state[0].offset + len;          /* as mj_decode */
+        rc = 0;
+    }
+    c->sink = NULL;
+    c->sink_ctx = NULL;
+    c->used = 0;
+    for (unsigned i = 1; i < nw; i++) free(w[i].c);
+    pthread_cond_destroy(&s.cv);
+    pthread_mutex_destroy(&s.mu);
+out:
+    free(s.cut);
+    free(s.nstart);
+    free(s.state);
+    free(w);
+    free(th);
+    return rc;
+}
+
+unsigned mjp_threads(FILE *out, size_t len) {
+    const char *e = getenv("TRACESIM_THREADS");
+    unsigned want = 0;
+    if (e && *e) {
+        char *end;
+        errno = 0;
+        unsigned long v = strtoul(e, &end, 10);
+        if (errno || *end || v < 1 || v > 64 || *e == '-') {
+            fprintf(stderr, "tracesim: note: TRACESIM_THREADS='%s' is not a number from 1 to 64: one thread\n", e);
+            return 1;
+        }
+        want = (unsigned)v;
+    }
+    if (want == 1 || len < MJP_MIN_BYTES) return 1;
+    struct stat sb;
+    if (fstat(fileno(out), &sb) || !S_ISREG(sb.st_mode)) return 1;
+    if (want) return want;
+    cpu_set_t set;
+    int n = sched_getaffinity(0, sizeof set, &set) ? 1 : CPU_COUNT(&set);
+    return n < 1 ? 1 : n > 8 ? 8 : (unsigned)n;
+}
