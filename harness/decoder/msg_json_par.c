@@ -13,7 +13,7 @@
 #define MJP_AHEAD 8               /* parts whose state the skimming thread keeps ready ahead */
 
 typedef struct mjp {
-    const mj_t *proto;            /* the caller's context: out, process */
+    mj_t *proto;                  /* the caller's context: out, process, prealloc */
     const uint8_t *buf;
     size_t len, nparts;
     size_t *cut;                  /* part k is buf[cut[k], cut[k + 1]) */
@@ -59,7 +59,7 @@ static void sink(void *ctx, const char *p, size_t n) {
     pthread_mutex_lock(&s->mu);
     while (s->turn != w->part) pthread_cond_wait(&s->cv, &s->mu);
     pthread_mutex_unlock(&s->mu);
-    fwrite(p, 1, n, s->proto->out);
+    mj_write(s->proto, p, n);            /* the caller's context: its turn alone writes */
 }
 
 static void skim_one(mjp_t *s) {

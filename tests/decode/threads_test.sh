@@ -3,7 +3,8 @@
 # one-thread bytes: a trace of the real captures one after another, over and over (past
 # MJP_MIN_BYTES, so the parts are real), decoded with TRACESIM_THREADS=1 (the reference:
 # one thread), 2 and 3 to a file, to stdout redirected to a file, and through a pipe (one
-# thread); a bad TRACESIM_THREADS gives a note and one thread.
+# thread); a bad TRACESIM_THREADS gives a note and one thread; -o gives back the blocks it
+# allocated ahead.
 set -eu
 ts=$1 caps=$2 dir=$3
 rm -rf "$dir" && mkdir -p "$dir"
@@ -21,6 +22,12 @@ for t in 2 3; do
   cmp "$dir/1/messages.jsonl" "$dir/$t.stdout"
 done
 "$ts" decode "$dir/t.rtd" 2>/dev/null | cmp - "$dir/1/messages.jsonl"
+# -o allocates the file's blocks ahead of the writes (msg_json.h prealloc) and gives back
+# what is past the end: no more than a file system block or so beyond the size
+for t in 1 2; do
+  size=$(stat -c %s "$dir/$t/messages.jsonl") alloc=$(($(stat -c '%b * %B' "$dir/$t/messages.jsonl")))
+  [ "$alloc" -le $((size + 65536)) ] || { echo "TRACESIM_THREADS=$t: $alloc bytes allocated for $size"; exit 1; }
+done
 "$ts" decode -o "$dir/d" "$dir/t.rtd" 2>/dev/null
 cmp "$dir/1/messages.jsonl" "$dir/d/messages.jsonl"
 for bad in 0 abc 65 -2; do
