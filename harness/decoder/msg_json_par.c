@@ -12,29 +12,35 @@
 
 #define MJP_AHEAD 8               /* parts whose state the skimming thread keeps ready ahead */
 
+typedef struct mjp_blk mjp_blk_t;
+
 typedef struct mjp {
-    mj_t *proto;                  /* the caller's context: out, process, prealloc */
+    mj_t *proto;                  /* the caller's context: out, process, prealloc, written */
     const uint8_t *buf;
     size_t len, nparts;
     size_t *cut;                  /* part k is buf[cut[k], cut[k + 1]) */
     nxd_t *state;                 /* the decoder's state at cut[k] (nxd_skim of the parts before) */
     uint64_t *nstart;             /* the lines before part k */
+    mjp_blk_t **done;             /* done[k]: part k formatted, its last block not written yet */
+    mjp_blk_t **pool;             /* the free contexts */
+    size_t nfree;
     pthread_mutex_t mu;
     pthread_cond_t cv;
     size_t ready;                 /* state[0..ready) known */
     size_t next;                  /* the next part to format */
-    size_t turn;                  /* the part whose blocks go out now */
+    size_t turn;                  /* the first part not all written */
+    bool writing;                 /* a thread is writing (one at a time, in order) */
+    uint64_t truncated, bad;
     nxd_t end;                    /* the state after the last part */
     uint64_t end_n;               /* and the lines then */
 } mjp_t;
 
-typedef struct mjp_worker {
+/* a context with its 1 MiB block, and the part it holds */
+struct mjp_blk {
+    mj_t c;
     mjp_t *s;
-    mj_t *c;                      /* its own context and block */
-    size_t part;                  /* the part it formats */
-    bool skims;                   /* the caller's thread: it also runs nxd_skim ahead */
-    uint64_t truncated, bad;
-} mjp_worker_t;
+    size_t part;
+};
 
 /* the cuts: after the first byte with MSEO 11 at or after each multiple of `part` (a part
  * without one is joined to the next) */
@@ -52,69 +58,97 @@ static size_t make_cuts(const uint8_t *buf, size_t len, size_t part, size_t *cut
     return n;
 }
 
-/* mj_t's sink: a block of part w->part goes out once the parts before it are written */
+/* mj_t's sink, for a block that fills up in the middle of a part (more than 1 MiB of lines
+ * from one part: rare): written once every part before it is */
 static void sink(void *ctx, const char *p, size_t n) {
-    mjp_worker_t *w = ctx;
-    mjp_t *s = w->s;
+    mjp_blk_t *b = ctx;
+    mjp_t *s = b->s;
     pthread_mutex_lock(&s->mu);
-    while (s->turn != w->part) pthread_cond_wait(&s->cv, &s->mu);
+    while (s->turn != b->part || s->writing) pthread_cond_wait(&s->cv, &s->mu);
+    s->writing = true;
     pthread_mutex_unlock(&s->mu);
-    mj_write(s->proto, p, n);            /* the caller's context: its turn alone writes */
+    mj_write(s->proto, p, n);
+    pthread_mutex_lock(&s->mu);
+    s->writing = false;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
 }
 
+/* (mutex held) writes the formatted parts that are next in order, unless another thread is
+ * writing: it takes them on when it is done, so no thread waits for its turn */
+static void drain(mjp_t *s) {
+    while (!s->writing && s->turn < s->nparts && s->done[s->turn]) {
+        mjp_blk_t *b = s->done[s->turn];
+        s->writing = true;
+        pthread_mutex_unlock(&s->mu);
+        if (b->c.used) mj_write(s->proto, b->c.buf, b->c.used);
+        b->c.used = 0;
+        pthread_mutex_lock(&s->mu);
+        s->done[s->turn++] = NULL;
+        s->writing = false;
+        s->pool[s->nfree++] = b;
+        pthread_cond_broadcast(&s->cv);
+    }
+}
+
+/* (mutex held) the state after part ready - 1, by the one thread that skims */
 static void skim_one(mjp_t *s) {
     size_t k = s->ready - 1;
+    pthread_mutex_unlock(&s->mu);
     nxd_t *st = &s->state[k + 1];
     *st = s->state[k];
     uint64_t lines = nxd_skim(st, s->buf + s->cut[k], s->len - s->cut[k], s->cut[k + 1] - s->cut[k]);
     s->nstart[k + 1] = s->nstart[k] + lines;
+    pthread_mutex_lock(&s->mu);
+    s->ready++;
+    pthread_cond_broadcast(&s->cv);
 }
+
+typedef struct mjp_worker { mjp_t *s; bool skims; } mjp_worker_t;
 
 static void *work(void *arg) {
     mjp_worker_t *w = arg;
     mjp_t *s = w->s;
-    mj_t *c = w->c;
+    pthread_mutex_lock(&s->mu);
     for (;;) {
-        pthread_mutex_lock(&s->mu);
-        if (w->skims) {
-            while (s->ready < s->nparts && s->ready <= s->next + MJP_AHEAD) {
-                pthread_mutex_unlock(&s->mu);   /* only this thread writes state[ready] */
-                skim_one(s);
-                pthread_mutex_lock(&s->mu);
-                s->ready++;
-                pthread_cond_broadcast(&s->cv);
-            }
+        if (w->skims)
+            while (s->ready < s->nparts && s->ready <= s->next + MJP_AHEAD) skim_one(s);
+        if (s->next >= s->nparts) break;
+        /* a free context first, then a part: the part next in order always has a context */
+        if (!s->nfree) {
+            if (w->skims && s->ready < s->nparts) skim_one(s);
+            else pthread_cond_wait(&s->cv, &s->mu);
+            continue;
         }
-        if (s->next >= s->nparts) { pthread_mutex_unlock(&s->mu); break; }
-        size_t k = s->next++;
+        mjp_blk_t *b = s->pool[--s->nfree];
+        size_t k = b->part = s->next++;
         while (s->ready <= k) pthread_cond_wait(&s->cv, &s->mu);
         pthread_mutex_unlock(&s->mu);
 
-        w->part = k;
+        mj_t *c = &b->c;
         c->n = s->nstart[k];
         fmt_ctr_set(&c->nd, s->nstart[k]);
         c->truncated = c->bad = 0;
         c->used = 0;
         nxd_t d = s->state[k];
         mj_decode_part(c, &d, s->buf + s->cut[k], s->len - s->cut[k], s->cut[k + 1] - s->cut[k]);
-        mj_flush(c);                    /* waits for its turn */
-        w->truncated += c->truncated;
-        w->bad += c->bad;
 
         pthread_mutex_lock(&s->mu);
-        while (s->turn != k) pthread_cond_wait(&s->cv, &s->mu);   /* a part without lines */
-        s->turn = k + 1;
+        s->truncated += c->truncated;
+        s->bad += c->bad;
         if (k + 1 == s->nparts) { s->end = d; s->end_n = c->n; }
-        pthread_cond_broadcast(&s->cv);
-        pthread_mutex_unlock(&s->mu);
+        s->done[k] = b;
+        drain(s);
     }
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
     return NULL;
 }
 
 int mjp_decode(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len, unsigned threads, size_t part) {
     if (threads <= 1) { mj_decode(c, d, buf, len); return 0; }
     if (!part) part = MJP_PART;
-    size_t max = len / part + 2;
+    size_t max = len / part + 2, nblk = 2 * (size_t)threads + 1;
     mjp_t s;
     memset(&s, 0, sizeof s);
     s.proto = c;
@@ -123,50 +157,53 @@ int mjp_decode(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len, unsigned threa
     s.cut = malloc((max + 1) * sizeof *s.cut);
     mjp_worker_t *w = calloc(threads, sizeof *w);
     pthread_t *th = calloc(threads, sizeof *th);
+    mjp_blk_t *blk = malloc(nblk * sizeof *blk);
+    s.pool = malloc(nblk * sizeof *s.pool);
     int rc = -1;
-    if (!s.cut || !w || !th) goto out;
+    unsigned nw = 0;
+    if (!s.cut || !w || !th || !blk || !s.pool) goto out;
     s.nparts = make_cuts(buf, len, part, s.cut, max);
     s.nstart = malloc(s.nparts * sizeof *s.nstart);
     s.state = malloc(s.nparts * sizeof *s.state);
-    if (!s.nstart || !s.state) goto out;
+    s.done = calloc(s.nparts, sizeof *s.done);
+    if (!s.nstart || !s.state || !s.done) goto out;
+    for (size_t i = 0; i < nblk; i++) {
+        mj_init(&blk[i].c, c->out, c->process);
+        blk[i].c.sink = sink;
+        blk[i].c.sink_ctx = &blk[i];
+        blk[i].s = &s;
+        s.pool[s.nfree++] = &blk[i];
+    }
     s.state[0] = *d;
     s.nstart[0] = c->n;
     s.ready = 1;
     pthread_mutex_init(&s.mu, NULL);
     pthread_cond_init(&s.cv, NULL);
-    unsigned nw;
     for (nw = 0; nw < threads; nw++) {
         w[nw].s = &s;
         w[nw].skims = nw == 0;
-        if (!(w[nw].c = nw ? malloc(sizeof *w[nw].c) : c)) break;
-        if (nw) mj_init(w[nw].c, c->out, c->process);
-        w[nw].c->sink = sink;
-        w[nw].c->sink_ctx = &w[nw];
-        if (nw && pthread_create(&th[nw], NULL, work, &w[nw])) { free(w[nw].c); break; }
+        if (nw && pthread_create(&th[nw], NULL, work, &w[nw])) break;
     }
     if (nw >= 2) {               /* else nothing started: the caller decodes alone */
         work(&w[0]);
         for (unsigned i = 1; i < nw; i++) pthread_join(th[i], NULL);
-        uint64_t truncated = 0, bad = 0;
-        for (unsigned i = 0; i < nw; i++) { truncated += w[i].truncated; bad += w[i].bad; }
-        c->truncated = truncated;
-        c->bad = bad;
+        c->truncated = s.truncated;
+        c->bad = s.bad;
         c->n = s.end_n;
         fmt_ctr_set(&c->nd, c->n);
         *d = s.end;
         d->offset = s.state[0].offset + len;          /* as mj_decode */
         rc = 0;
     }
-    c->sink = NULL;
-    c->sink_ctx = NULL;
-    c->used = 0;
-    for (unsigned i = 1; i < nw; i++) free(w[i].c);
     pthread_cond_destroy(&s.cv);
     pthread_mutex_destroy(&s.mu);
 out:
     free(s.cut);
     free(s.nstart);
     free(s.state);
+    free(s.done);
+    free(s.pool);
+    free(blk);
     free(w);
     free(th);
     return rc;

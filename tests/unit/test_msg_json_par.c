@@ -131,6 +131,26 @@ TS_TEST(random_traces_any_cut_any_threads) {
     free(t);
 }
 
+/* parts of more than 1 MiB of lines each: a block fills up in the middle of a part, and waits
+ * until the parts before it are written */
+TS_TEST(parts_longer_than_a_block) {
+    size_t cap = 300000;
+    uint8_t *t = malloc(cap);
+    TS_ASSERT(t);
+    size_t len = rnd_trace(t, cap);
+    out_t ref;
+    run(&ref, t, len, 0, 1, 0);
+    TS_ASSERT(ref.len > 4 * (1u << 20));     /* about 1.7 MiB a part */
+    for (unsigned threads = 2; threads <= 3; threads++) {
+        out_t o;
+        run(&o, t, len, 0, threads, len / 3);
+        same(&ref, &o, threads, len / 3);
+        free(o.text);
+    }
+    free(ref.text);
+    free(t);
+}
+
 /* a trace like bench_perf's: one full timestamp, then only timestamps made from the one
  * before (XOR): every part's times come from all the parts before it */
 TS_TEST(xor_times_across_every_cut) {
