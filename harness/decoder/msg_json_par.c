@@ -148,7 +148,7 @@ static void *work(void *arg) {
 int mjp_decode(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len, unsigned threads, size_t part) {
     if (threads <= 1) { mj_decode(c, d, buf, len); return 0; }
     if (!part) part = MJP_PART;
-    size_t max = len / part + 2, nblk = 2 * (size_t)threads + 1;
+    size_t max = len / part + 2, nblk = (size_t)threads + 1;
     mjp_t s;
     memset(&s, 0, sizeof s);
     s.proto = c;
