@@ -95,10 +95,14 @@ int nxd_decode_stream(nxd_t *d, const uint8_t *buf, size_t len, bool more, nxd_c
     return 0;
 }
 
-/* nxd_skim's callback: the messages are only counted (the loop's field stores into the
- * unused message are dead code once this is inlined) */
+/* nxd_skim's callback: the messages are only counted, listed and cut off (a message too
+ * long is listed but not in d->messages); the loop's field stores into the unused message
+ * are dead code once this is inlined */
+typedef struct skim_n { uint64_t lines, cut; } skim_n_t;
 static inline __attribute__((always_inline)) int skim_cb(void *ctx, const nxd_msg_t *m) {
-    if (m->status == NXD_TRUNCATED) ++*(uint64_t *)ctx;
+    skim_n_t *k = ctx;
+    if (m->status == NXD_TRUNCATED) k->cut++;
+    else k->lines++;
     return 0;
 }
 
@@ -136,17 +140,17 @@ static inline size_t skim_da(nxd_t *d, uint64_t w, uint64_t w2) {
 }
 
 uint64_t nxd_skim(nxd_t *d, const uint8_t *buf, size_t len, size_t limit) {
-    uint64_t before = d->messages, cut = 0;
+    skim_n_t k = {0, 0};
     size_t i = 0, stop = len < limit ? len : limit, used;
     while (i < stop) {
         if (!d->cfg.srcbits)                 /* Data Acquisition messages in a row */
-            for (size_t n; i < stop && len - i >= 16 && (n = skim_da(d, ld64(buf + i), ld64(buf + i + 8))); i += n) {}
+            for (size_t n; i < stop && len - i >= 16 && (n = skim_da(d, ld64(buf + i), ld64(buf + i + 8))); i += n) k.lines++;
         if (i >= stop) break;
         /* anything else: the decoder's loop, for one message (or skipped byte) */
-        nxd_decode_part(d, buf + i, len - i, d->offset + i, d->cfg.srcbits ? stop - i : 1, false, &used, skim_cb, &cut);
+        nxd_decode_part(d, buf + i, len - i, d->offset + i, d->cfg.srcbits ? stop - i : 1, false, &used, skim_cb, &k);
         i += used;
-        if (cut) break;                      /* a message cut off by the end: the last */
+        if (k.cut) break;                    /* a message cut off by the end: the last */
     }
     d->offset += i < len ? i : len;
-    return d->messages - before - cut;
+    return k.lines;
 }

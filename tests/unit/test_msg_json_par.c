@@ -36,7 +36,8 @@ static char *read_all(FILE *f, size_t *n) {
 
 /* Nexus-like bytes: mostly messages of known TCODEs (a timestamp after the fields now and
  * then: an MSEO 01 inside the body), full-timestamp TCODEs (9, 11, 12, 29, 35) now and then,
- * idle bytes, garbage; the last message cut off */
+ * idle bytes, garbage, runs of 70 bytes without an end (a message too long: listed, not in
+ * nxd_t.messages); the last message cut off */
 static size_t rnd_trace(uint8_t *b, size_t cap) {
     static const uint8_t known[] = {2, 3, 4, 7, 7, 7, 7, 8, 9, 11, 12, 23, 27, 28, 29, 33, 34, 35};
     size_t n = 0;
@@ -45,6 +46,10 @@ static size_t rnd_trace(uint8_t *b, size_t cap) {
         if (r % 50 == 0) { b[n++] = 0xff; continue; }
         if (r % 97 == 0) { b[n++] = (uint8_t)rnd(); continue; }
         if (r % 89 == 0) { b[n++] = 0x00; continue; }
+        if (r % 331 == 0) {                   /* no end in 64 bytes: too long, resynchronised */
+            for (int i = 0; i < 70; i++) b[n++] = 0x90;
+            continue;
+        }
         b[n++] = (uint8_t)(known[(r >> 8) % sizeof known] << 2);
         unsigned body = 1 + (unsigned)((r >> 16) % 12);
         for (unsigned i = 0; i < body; i++) {
@@ -264,7 +269,7 @@ TS_TEST(skim_leaves_the_decoders_state) {
     uint64_t lines = 0;
     nxd_decode(&a, t, len, count_cb, &lines);
     TS_ASSERT_EQ_U(nxd_skim(&b, t, len, len), lines);
-    TS_ASSERT_EQ_U(b.messages, lines + 1);
+    TS_ASSERT_EQ_U(b.messages, a.messages);
     }
     free(t);
 }
