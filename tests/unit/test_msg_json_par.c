@@ -70,12 +70,15 @@ typedef struct out {
 } out_t;
 
 /* the lines of buf with `threads` threads and parts of `part` bytes (threads 1: mj_decode) */
+static uint64_t base;             /* the offset of buf[0] (a wrapped trace starts after its first message end) */
+
 static void run(out_t *o, const uint8_t *buf, size_t len, unsigned srcbits, unsigned threads, size_t part) {
     static mj_t c;
     FILE *f = tmpfile();
     TS_ASSERT(f);
     nxd_cfg_t cfg = {srcbits, 40};
     TS_ASSERT_EQ_I(nxd_init(&o->d, &cfg), 0);
+    o->d.offset = base;
     mj_init(&c, f, false);
     if (threads == 1) mj_decode(&c, &o->d, buf, len);
     else TS_ASSERT_EQ_I(mjp_decode(&c, &o->d, buf, len, threads, part), 0);
@@ -133,6 +136,26 @@ TS_TEST(random_traces_any_cut_any_threads) {
             }
         free(ref.text);
     }
+    free(t);
+}
+
+/* a trace decoded from an offset other than 0 (decode of a wrapped buffer): the offsets go on
+ * from there in every part */
+TS_TEST(offsets_from_the_start_given) {
+    size_t cap = 20000;
+    uint8_t *t = malloc(cap);
+    TS_ASSERT(t);
+    size_t len = rnd_trace(t, cap);
+    base = 123456789;
+    out_t ref, o;
+    run(&ref, t, len, 0, 1, 0);
+    TS_ASSERT(strstr(ref.text, "\"offset\": 1234"));
+    run(&o, t, len, 0, 2, 100);
+    same(&ref, &o, 2, 100);
+    TS_ASSERT_EQ_U(o.d.offset, base + len);
+    base = 0;
+    free(ref.text);
+    free(o.text);
     free(t);
 }
 
