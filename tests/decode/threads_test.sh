@@ -2,7 +2,8 @@
 # threads_test.sh TRACESIM CAPTURES DIR - `decode -f messages` on several threads writes the
 # one-thread bytes: a trace of the real captures one after another, over and over (past
 # MJP_MIN_BYTES, so the parts are real), decoded with TRACESIM_THREADS=1 (the reference:
-# one thread), 2 and 3 to a file, to stdout redirected to a file, and through a pipe (one
+# one thread), 2 and 3 (at most the CPUs) to a file, to stdout redirected to a file, the
+# default (one thread) and through a pipe (one
 # thread); a bad TRACESIM_THREADS gives a note and one thread; -o gives back the blocks it
 # allocated ahead.
 set -eu
