@@ -222,10 +222,11 @@ unsigned mjp_threads(FILE *out, size_t len) {
         }
         want = (unsigned)v;
     }
-    if (want <= 1 || len < MJP_MIN_BYTES) return 1;
+    if (want == 1 || len < MJP_MIN_BYTES) return 1;
     struct stat sb;
     if (fstat(fileno(out), &sb) || !S_ISREG(sb.st_mode)) return 1;
     cpu_set_t set;                            /* no more threads than CPUs to run them */
     int n = sched_getaffinity(0, sizeof set, &set) ? 1 : CPU_COUNT(&set);
+    if (!want) want = 8;
     return n < 2 ? 1 : want < (unsigned)n ? want : (unsigned)n;
 }

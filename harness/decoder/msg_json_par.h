@@ -26,11 +26,9 @@
  * written (then nothing was: call mj_decode). */
 int mjp_decode(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len, unsigned threads, size_t part);
 /* the threads for `decode -f messages` of a trace of len bytes to out: TRACESIM_THREADS (1
- * to 64; unset: 1), at most the CPUs this process may run on, and 1 when out is not a regular
- * file (a pipe or terminal is read at its own pace) or the trace is under MJP_MIN_BYTES. One
- * thread is the default because on the shared 2-CPU VM it was measured the faster
- * (docs/performance.md, "Messages on several threads"). A bad TRACESIM_THREADS: a note on
- * stderr, then 1. */
+ * to 64; unset: 8), at most the CPUs this process may run on, and 1 when out is not a
+ * regular file (a pipe or terminal is read at its own pace) or the trace is under
+ * MJP_MIN_BYTES. A bad TRACESIM_THREADS: a note on stderr, then 1. */
 #define MJP_MIN_BYTES (1u << 20)
 unsigned mjp_threads(FILE *out, size_t len);
 #endif

@@ -5,7 +5,7 @@
 # `tracesim decode` command end to end per format (start-up, ELF, decoding and writing the
 # output to a file in the temporary folder): median of 5 of wall and CPU (user + system)
 # seconds, MB/s of trace and output lines (messages, records, events) per second; messages
-# with one thread (the default) and with TRACESIM_THREADS=2 (msg_json_par.h).
+# with the default threads (msg_json_par.h) and with TRACESIM_THREADS=1.
 # With DQR=/path/to/dqr (SiFive's decoder, built elsewhere) the same trace is decoded by it
 # to messages (-trace) and to perf files (settings itc.perf on channel 6), and the ratios
 # are printed (docs/performance.md says how dqr was built). With valgrind installed, the host
@@ -67,11 +67,11 @@ if command -v valgrind >/dev/null 2>&1; then
 fi
 elf=$build/firmware/bench/bench_perf.elf
 echo "tracesim decode, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1e6}') MB trace, output to a file, median of 5:"
-for f in messages messages-2threads csv perf timeline elements itcprint stm run-folder; do
+for f in messages messages-1thread csv perf timeline elements itcprint stm run-folder; do
   rm -rf "$tmp/o"
   unset TRACESIM_THREADS
   case $f in
-    messages-2threads) export TRACESIM_THREADS=2; set -- -f messages "$tmp/f/bench_perf.rtd" ;;
+    messages-1thread) export TRACESIM_THREADS=1; set -- -f messages "$tmp/f/bench_perf.rtd" ;;
     csv|perf|timeline) set -- -f "$f" --elf "$elf" "$tmp/f/bench_perf.rtd" ;;
     run-folder) set -- -f messages "$tmp/r" ;;
     *) set -- -f "$f" "$tmp/f/bench_perf.rtd" ;;
