@@ -10,6 +10,7 @@
 #include "elf_syms.h"
 #include "flow_cli.h"
 #include "msg_json.h"
+#include "msg_json_par.h"
 #include "nexus_decode.h"
 #include "perf_decode.h"
 #include "perf_sifive.h"
@@ -505,9 +506,14 @@ int ts_decode_main(int argc, char **argv) {
     if (!strcmp(format, "messages")) {
         static mj_t jc;
         mj_init(&jc, out, ti.found);
-        if (hart < 0 || !d.cfg.srcbits) mj_decode(&jc, &d, data + start, len - start);
+        jc.prealloc = out != stdout;              /* the new file of -o */
+        unsigned threads = hart < 0 || !d.cfg.srcbits ? mjp_threads(out, len - start) : 1;
+        if (hart < 0 || !d.cfg.srcbits) {
+            if (mjp_decode(&jc, &d, data + start, len - start, threads, 0)) mj_decode(&jc, &d, data + start, len - start);
+        }
         else decode_msgs(&d, data + start, len - start, hart, mj_msg, &jc);
         mj_flush(&jc);
+        mj_end(&jc);
         if (jc.truncated)
             fprintf(stderr, "tracesim: note: the last message is cut off at the end of the trace (not listed)\n");
         if (jc.bad)

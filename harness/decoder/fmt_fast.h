@@ -172,6 +172,14 @@ static inline void fmt_ctr_init(fmt_ctr_t *c) {
     c->len = 1;
 }
 
+/* the counter at v (a decode in parts starts each part's count where the one before ends) */
+static inline void fmt_ctr_set(fmt_ctr_t *c, uint64_t v) {
+    memset(c->d, '0', sizeof c->d);
+    char *q = c->d + FMT_CTR_END;
+    do { *--q = (char)('0' + v % 10); v /= 10; } while (v);
+    c->len = (unsigned)(c->d + FMT_CTR_END - q);
+}
+
 /* +1: the trailing 9s become 0s and the digit before them counts up */
 static inline void fmt_ctr_inc(fmt_ctr_t *c) {
     char *q = c->d + FMT_CTR_END - 1;

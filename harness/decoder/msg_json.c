@@ -1,5 +1,8 @@
 /* msg_json.c - the messages JSON lines; see msg_json.h. */
+#define _GNU_SOURCE               /* fallocate */
 #include "msg_json.h"
+#include <fcntl.h>
+#include <unistd.h>
 #include "nexus_decode_loop.h"
 #include <stdio.h>
 #include <string.h>
@@ -126,8 +129,27 @@ static inline __attribute__((always_inline)) char *line(mj_t *c, char *p, const 
 
 char *mj_line(mj_t *c, char *p, const nxd_msg_t *m) { return line(c, p, m); }
 
+void mj_write(mj_t *c, const char *p, size_t n) {
+    if (c->prealloc && c->written + n > c->allocated) {
+        if (fallocate(fileno(c->out), FALLOC_FL_KEEP_SIZE, (off_t)c->allocated, MJ_PREALLOC)) c->prealloc = false;
+        else c->allocated += MJ_PREALLOC;    /* (not there: the writes allocate as they go) */
+    }
+    fwrite(p, 1, n, c->out);
+    c->written += n;
+}
+
+void mj_end(mj_t *c) {
+    if (c->allocated > c->written && !ferror(c->out) && !fflush(c->out)) {
+        if (ftruncate(fileno(c->out), (off_t)c->written)) { /* the size is right; only blocks past it stay */ }
+    }
+    c->allocated = 0;
+}
+
 void mj_flush(mj_t *c) {
-    if (c->used) fwrite(c->buf, 1, c->used, c->out);
+    if (c->used) {
+        if (c->sink) c->sink(c->sink_ctx, c->buf, c->used);
+        else mj_write(c, c->buf, c->used);
+    }
     c->used = 0;
 }
 
@@ -146,4 +168,10 @@ void mj_decode(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len) {
     size_t used;
     nxd_decode_part(d, buf, len, d->offset, SIZE_MAX, false, &used, mj_msg_inl, c);
     d->offset += len;
+}
+
+void mj_decode_part(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len, size_t limit) {
+    size_t used;
+    nxd_decode_part(d, buf, len, d->offset, limit, false, &used, mj_msg_inl, c);
+    d->offset += used;
 }

@@ -79,6 +79,12 @@ int nxd_decode(nxd_t *d, const uint8_t *buf, size_t len, nxd_cb cb, void *ctx);
  * the whole trace; m->bytes is valid during the callback only. After a stop value (cb
  * returned non-zero) the stream cannot be resumed. */
 int nxd_decode_stream(nxd_t *d, const uint8_t *buf, size_t len, bool more, nxd_cb cb, void *ctx);
+/* Decodes buf[0..len) as nxd_decode does, up to the first message that starts at or after
+ * limit (at most len), without a callback: only the decoder's state moves on (the sources'
+ * times, the counters, d->offset by the bytes decoded or skipped). Returns the messages that
+ * nxd_decode would list there, cut-off ones not counted. For a decode in parts
+ * (msg_json_par.c): the state at a later part's start, at a fraction of a full decode's cost. */
+uint64_t nxd_skim(nxd_t *d, const uint8_t *buf, size_t len, size_t limit);
 /* The message that starts at b[0] (framing of this header's comment): returns its length
  * (1..64: up to and including the first byte with MSEO 11), 0 when avail bytes end before
  * that byte (at most 64 of them: cut off), -1 when 64 bytes hold no end (too long). *fend

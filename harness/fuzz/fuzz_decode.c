@@ -3,7 +3,8 @@
  * parser of out-of-band perf headers (perf_config.txt) on the same bytes. The first input byte chooses the SRC width, the perf channel and the
  * timestamp width, so every configuration is explored. Built with clang
  * -fsanitize=fuzzer,address,undefined (tests/CMakeLists.txt: fuzz.decode); a crash, hang,
- * leak or out-of-bounds access is a failure. */
+ * leak or out-of-bounds access is a failure. Also: nxd_skim (the state pass of the threaded
+ * messages output) against nxd_decode. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -36,12 +37,41 @@ static int on_elem(void *vctx, const ts_elem_t *e) {
     return 0;
 }
 
+static int count_line(void *ctx, const nxd_msg_t *m) {
+    if (m->status != NXD_TRUNCATED) ++*(uint64_t *)ctx;
+    return 0;
+}
+
+static int same_state(const nxd_t *a, const nxd_t *b) {
+    return a->offset == b->offset && a->messages == b->messages && a->bad == b->bad && a->skipped == b->skipped &&
+           !memcmp(a->last_time, b->last_time, sizeof a->last_time);
+}
+
+/* the state pass of `decode -f messages` on several threads (msg_json_par.h): nxd_skim up to
+ * a cut after a byte with MSEO 11, then on to the end, leaves the decoder and the line count
+ * where nxd_decode of the same pieces leaves them; a difference is a crash */
+static void skim_check(const nxd_cfg_t *cfg, const uint8_t *b, size_t n) {
+    size_t cut = n / 2;
+    while (cut < n && (b[cut] & 3) != 3) cut++;
+    if (cut < n) cut++;
+    nxd_t a, s;
+    nxd_init(&a, cfg);
+    nxd_init(&s, cfg);
+    uint64_t lines = 0;
+    nxd_decode(&a, b, cut, count_line, &lines);
+    if (nxd_skim(&s, b, n, cut) != lines || !same_state(&a, &s)) __builtin_trap();
+    lines = 0;
+    nxd_decode(&a, b + cut, n - cut, count_line, &lines);
+    if (nxd_skim(&s, b + cut, n - cut, n - cut) != lines || !same_state(&a, &s)) __builtin_trap();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
     nxd_cfg_t cfg = {data[0] % 9, 8 + (data[0] >> 3) % 57};
     nxd_t d;
     if (nxd_init(&d, &cfg)) return 0;
+    skim_check(&cfg, data + 1, size - 1);
     prof_t *prof = prof_new(NULL);
     if (!prof) return 0;
     perf_dec_t pd;

@@ -4,7 +4,8 @@
 # decoder library on that trace (bytes to messages, bytes to perf records) and the
 # `tracesim decode` command end to end per format (start-up, ELF, decoding and writing the
 # output to a file in the temporary folder): median of 5 of wall and CPU (user + system)
-# seconds, MB/s of trace and output lines (messages, records, events) per second.
+# seconds, MB/s of trace and output lines (messages, records, events) per second; messages
+# with the default threads (msg_json_par.h) and with TRACESIM_THREADS=1.
 # With DQR=/path/to/dqr (SiFive's decoder, built elsewhere) the same trace is decoded by it
 # to messages (-trace) and to perf files (settings itc.perf on channel 6), and the ratios
 # are printed (docs/performance.md says how dqr was built). With valgrind installed, the host
@@ -56,16 +57,21 @@ if command -v valgrind >/dev/null 2>&1; then
       if (w == "json") printf " = %.0f parsing + %.0f formatting", p / m, (n - p) / m
       printf "\n" }'
   done
-  n=$(ir "$build/tracesim" decode -f messages -o "$tmp/ir" "$tmp/f/bench_perf.rtd")
-  awk -v n="$n" -v b="$bytes" -v m="$nmsg" 'BEGIN {
-    printf "decode -f messages   %6.1f host instructions per trace byte, %5.0f per message (callgrind, the whole command on the trace file)\n", n / b, n / m }'
+  for t in 1 2; do
+    rm -rf "$tmp/ir"
+    n=$(TRACESIM_THREADS=$t ir "$build/tracesim" decode -f messages -o "$tmp/ir" "$tmp/f/bench_perf.rtd")
+    awk -v n="$n" -v b="$bytes" -v m="$nmsg" -v t="$t" 'BEGIN {
+      printf "decode -f messages   %6.1f host instructions per trace byte, %5.0f per message (callgrind, the whole command on the trace file, %d thread%s)\n", n / b, n / m, t, (t > 1 ? "s: all threads together" : "") }'
+  done
   rm -rf "$tmp/ir"
 fi
 elf=$build/firmware/bench/bench_perf.elf
 echo "tracesim decode, $(awk -v b="$bytes" 'BEGIN{printf "%.1f", b/1e6}') MB trace, output to a file, median of 5:"
-for f in messages csv perf timeline elements itcprint stm run-folder; do
+for f in messages messages-1thread csv perf timeline elements itcprint stm run-folder; do
   rm -rf "$tmp/o"
+  unset TRACESIM_THREADS
   case $f in
+    messages-1thread) export TRACESIM_THREADS=1; set -- -f messages "$tmp/f/bench_perf.rtd" ;;
     csv|perf|timeline) set -- -f "$f" --elf "$elf" "$tmp/f/bench_perf.rtd" ;;
     run-folder) set -- -f messages "$tmp/r" ;;
     *) set -- -f "$f" "$tmp/f/bench_perf.rtd" ;;
@@ -77,6 +83,7 @@ for f in messages csv perf timeline elements itcprint stm run-folder; do
   esac
   line "$f" "$w" "$c" "$n"
 done
+unset TRACESIM_THREADS
 if [ -n "${DQR:-}" ]; then
   mkdir -p "$tmp/d"
   cp "$tmp/r/trace.rtd" "$tmp/d/bench_perf.rtd"

@@ -1,0 +1,232 @@
+/* msg_json_par.c - the messages JSON lines on several threads; see msg_json_par.h. */
+#define _GNU_SOURCE               /* sched_getaffinity, CPU_COUNT */
+#include "msg_json_par.h"
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MJP_AHEAD 8               /* parts whose state the skimming thread keeps ready ahead */
+
+typedef struct mjp_blk mjp_blk_t;
+
+typedef struct mjp {
+    mj_t *proto;                  /* the caller's context: out, process, prealloc, written */
+    const uint8_t *buf;
+    size_t len, nparts;
+    size_t *cut;                  /* part k is buf[cut[k], cut[k + 1]) */
+    nxd_t *state;                 /* the decoder's state at cut[k] (nxd_skim of the parts before) */
+    uint64_t *nstart;             /* the lines before part k */
+    mjp_blk_t **done;             /* done[k]: part k formatted, its last block not written yet */
+    mjp_blk_t **pool;             /* the free contexts */
+    size_t nfree;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    size_t ready;                 /* state[0..ready) known */
+    size_t next;                  /* the next part to format */
+    size_t turn;                  /* the first part not all written */
+    bool writing;                 /* a thread is writing (one at a time, in order) */
+    uint64_t truncated, bad;
+    nxd_t end;                    /* the state after the last part */
+    uint64_t end_n;               /* and the lines then */
+} mjp_t;
+
+/* a context with its 1 MiB block, and the part it holds */
+struct mjp_blk {
+    mj_t c;
+    mjp_t *s;
+    size_t part;
+};
+
+/* the cuts: after the first byte with MSEO 11 at or after each multiple of `part` (a part
+ * without one is joined to the next) */
+static size_t make_cuts(const uint8_t *buf, size_t len, size_t part, size_t *cut, size_t max) {
+    size_t n = 0, at = 0;
+    cut[n++] = 0;
+    while (n < max) {
+        size_t q = at + part;
+        if (q >= len) break;
+        while (q < len && (buf[q] & 3) != 3) q++;
+        if (q + 1 >= len) break;
+        cut[n++] = at = q + 1;
+    }
+    cut[n] = len;
+    return n;
+}
+
+/* mj_t's sink, for a block that fills up in the middle of a part (more than 1 MiB of lines
+ * from one part: rare): written once every part before it is */
+static void sink(void *ctx, const char *p, size_t n) {
+    mjp_blk_t *b = ctx;
+    mjp_t *s = b->s;
+    pthread_mutex_lock(&s->mu);
+    while (s->turn != b->part || s->writing) pthread_cond_wait(&s->cv, &s->mu);
+    s->writing = true;
+    pthread_mutex_unlock(&s->mu);
+    mj_write(s->proto, p, n);
+    pthread_mutex_lock(&s->mu);
+    s->writing = false;
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+}
+
+/* (mutex held) writes the formatted parts that are next in order, unless another thread is
+ * writing: it takes them on when it is done, so no thread waits for its turn */
+static void drain(mjp_t *s) {
+    while (!s->writing && s->turn < s->nparts && s->done[s->turn]) {
+        mjp_blk_t *b = s->done[s->turn];
+        s->writing = true;
+        pthread_mutex_unlock(&s->mu);
+        if (b->c.used) mj_write(s->proto, b->c.buf, b->c.used);
+        b->c.used = 0;
+        pthread_mutex_lock(&s->mu);
+        s->done[s->turn++] = NULL;
+        s->writing = false;
+        s->pool[s->nfree++] = b;
+        pthread_cond_broadcast(&s->cv);
+    }
+}
+
+/* (mutex held) the state after part ready - 1, by the one thread that skims */
+static void skim_one(mjp_t *s) {
+    size_t k = s->ready - 1;
+    pthread_mutex_unlock(&s->mu);
+    nxd_t *st = &s->state[k + 1];
+    *st = s->state[k];
+    uint64_t lines = nxd_skim(st, s->buf + s->cut[k], s->len - s->cut[k], s->cut[k + 1] - s->cut[k]);
+    s->nstart[k + 1] = s->nstart[k] + lines;
+    pthread_mutex_lock(&s->mu);
+    s->ready++;
+    pthread_cond_broadcast(&s->cv);
+}
+
+typedef struct mjp_worker { mjp_t *s; bool skims; } mjp_worker_t;
+
+static void *work(void *arg) {
+    mjp_worker_t *w = arg;
+    mjp_t *s = w->s;
+    pthread_mutex_lock(&s->mu);
+    for (;;) {
+        if (w->skims)
+            while (s->ready < s->nparts && s->ready <= s->next + MJP_AHEAD) skim_one(s);
+        if (s->next >= s->nparts) break;
+        /* a free context first, then a part: the part next in order always has a context */
+        if (!s->nfree) {
+            if (w->skims && s->ready < s->nparts) skim_one(s);
+            else pthread_cond_wait(&s->cv, &s->mu);
+            continue;
+        }
+        mjp_blk_t *b = s->pool[--s->nfree];
+        size_t k = b->part = s->next++;
+        while (s->ready <= k) pthread_cond_wait(&s->cv, &s->mu);
+        pthread_mutex_unlock(&s->mu);
+
+        mj_t *c = &b->c;
+        c->n = s->nstart[k];
+        fmt_ctr_set(&c->nd, s->nstart[k]);
+        c->truncated = c->bad = 0;
+        c->used = 0;
+        nxd_t d = s->state[k];
+        mj_decode_part(c, &d, s->buf + s->cut[k], s->len - s->cut[k], s->cut[k + 1] - s->cut[k]);
+
+        pthread_mutex_lock(&s->mu);
+        s->truncated += c->truncated;
+        s->bad += c->bad;
+        if (k + 1 == s->nparts) { s->end = d; s->end_n = c->n; }
+        s->done[k] = b;
+        drain(s);
+    }
+    pthread_cond_broadcast(&s->cv);
+    pthread_mutex_unlock(&s->mu);
+    return NULL;
+}
+
+int mjp_decode(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len, unsigned threads, size_t part) {
+    if (threads <= 1) { mj_decode(c, d, buf, len); return 0; }
+    if (!part) part = MJP_PART;
+    size_t max = len / part + 2, nblk = (size_t)threads + 1;
+    mjp_t s;
+    memset(&s, 0, sizeof s);
+    s.proto = c;
+    s.buf = buf;
+    s.len = len;
+    s.cut = malloc((max + 1) * sizeof *s.cut);
+    mjp_worker_t *w = calloc(threads, sizeof *w);
+    pthread_t *th = calloc(threads, sizeof *th);
+    mjp_blk_t *blk = malloc(nblk * sizeof *blk);
+    s.pool = malloc(nblk * sizeof *s.pool);
+    int rc = -1;
+    unsigned nw = 0;
+    if (!s.cut || !w || !th || !blk || !s.pool) goto out;
+    s.nparts = make_cuts(buf, len, part, s.cut, max);
+    s.nstart = malloc(s.nparts * sizeof *s.nstart);
+    s.state = malloc(s.nparts * sizeof *s.state);
+    s.done = calloc(s.nparts, sizeof *s.done);
+    if (!s.nstart || !s.state || !s.done) goto out;
+    for (size_t i = 0; i < nblk; i++) {
+        mj_init(&blk[i].c, c->out, c->process);
+        blk[i].c.sink = sink;
+        blk[i].c.sink_ctx = &blk[i];
+        blk[i].s = &s;
+        s.pool[s.nfree++] = &blk[i];
+    }
+    s.state[0] = *d;
+    s.nstart[0] = c->n;
+    s.ready = 1;
+    pthread_mutex_init(&s.mu, NULL);
+    pthread_cond_init(&s.cv, NULL);
+    for (nw = 0; nw < threads; nw++) {
+        w[nw].s = &s;
+        w[nw].skims = nw == 0;
+        if (nw && pthread_create(&th[nw], NULL, work, &w[nw])) break;
+    }
+    if (nw >= 2) {               /* else nothing started: the caller decodes alone */
+        work(&w[0]);
+        for (unsigned i = 1; i < nw; i++) pthread_join(th[i], NULL);
+        c->truncated = s.truncated;
+        c->bad = s.bad;
+        c->n = s.end_n;
+        fmt_ctr_set(&c->nd, c->n);
+        *d = s.end;
+        d->offset = s.state[0].offset + len;          /* as mj_decode */
+        rc = 0;
+    }
+    pthread_cond_destroy(&s.cv);
+    pthread_mutex_destroy(&s.mu);
+out:
+    free(s.cut);
+    free(s.nstart);
+    free(s.state);
+    free(s.done);
+    free(s.pool);
+    free(blk);
+    free(w);
+    free(th);
+    return rc;
+}
+
+unsigned mjp_threads(FILE *out, size_t len) {
+    const char *e = getenv("TRACESIM_THREADS");
+    unsigned want = 0;
+    if (e && *e) {
+        char *end;
+        errno = 0;
+        unsigned long v = strtoul(e, &end, 10);
+        if (errno || *end || v < 1 || v > 64 || *e == '-') {
+            fprintf(stderr, "tracesim: note: TRACESIM_THREADS='%s' is not a number from 1 to 64: one thread\n", e);
+            return 1;
+        }
+        want = (unsigned)v;
+    }
+    if (want == 1 || len < MJP_MIN_BYTES) return 1;
+    struct stat sb;
+    if (fstat(fileno(out), &sb) || !S_ISREG(sb.st_mode)) return 1;
+    cpu_set_t set;                            /* no more threads than CPUs to run them */
+    int n = sched_getaffinity(0, sizeof set, &set) ? 1 : CPU_COUNT(&set);
+    if (!want) want = 8;
+    return n < 2 ? 1 : want < (unsigned)n ? want : (unsigned)n;
+}
