@@ -60,8 +60,9 @@ static const ts_opt_t decode_opts[] = {
      "timeline; default with RUN_DIR: the ELF that ran; a warning if\n"
      "FILE is not it); instr, elements: the program the flow follows"},
     {D_PERF_LINE_TIME, 0, "perf-line-time", TS_OPT_STRING, "record|value", 0, 0, 0, 0, 0,
-     "perf: stamp counter lines with the record's time (record,\n"
-     "default) or with the time of the message that completed each\nvalue (value, SiFive's)"},
+     "perf: stamp a record's lines with its time and the header's\n"
+     "with the header's (record, default), or each line with the time\n"
+     "of the message that completed it (value, SiFive's)"},
     {D_PERF_CONFIG, 0, "perf-config", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0,
      "the perf header out of band (perf_config.txt of the run\n"
      "folder), for a trace whose header was overwritten (a wrapped\nbuffer)"},
