@@ -11,6 +11,11 @@
 # Prints, alternating the two simulators RUNS times (default 5): median simulated cycles/s
 # and retired instructions/s of each and their ratios; with valgrind: host instructions per
 # simulated cycle and per retired instruction of each (callgrind, independent of the load).
+# Then FST waves, the first 2 M cycles, medians of 3: tracesim with the views' signals and
+# with every signal (--waves-all); the PicoRV32 (Verilator's FST writer, built with
+# --trace-fst, one dump per cycle, every signal: Verilator 5.006 ignores trace()'s depth)
+# plain and with the writer flushed every 512 cycles (its faster set-up): cycles/s and bytes
+# per simulated cycle and per retired instruction.
 set -eu
 build=${1:?usage: PICORV32=/path/picorv32.v vs_picorv32.sh BUILD_DIR [RUNS]}
 runs=${2:-5}
@@ -68,3 +73,37 @@ if command -v valgrind > /dev/null 2>&1; then
     printf "host instructions (callgrind) per cycle: tracesim %.0f (first 2 M cycles), PicoRV32 %.0f (%d cycles): %.2fx\n", ti / tc, pi / pc, pc, (pi / pc) / (ti / tc)
     printf "per retired instruction: tracesim %.0f, PicoRV32 %.0f: %.2fx\n", ti / tn, pi / pn, (pi / pn) / (ti / tn) }'
 fi
+
+# ---- FST waves, first 2 M cycles
+echo "building the Verilated PicoRV32 with --trace-fst ..." >&2
+verilator --cc --exe --build -j 2 -O3 --x-assign fast --x-initial fast --trace-fst -Wno-fatal -Wno-lint -Wno-style \
+  -GENABLE_MUL=1 -GENABLE_DIV=1 -GCOMPRESSED_ISA=1 -GENABLE_COUNTERS=1 \
+  -CFLAGS "-O2 -flto -DTB_FST" -LDFLAGS "-O2 -flto" -MAKEFLAGS "OPT_FAST=-O2 OPT_SLOW=-O2 OPT_GLOBAL=-O2" \
+  --top-module picorv32 -Mdir "$tmp/objf" "$pico" "$src/tb.cpp" > "$tmp/buildf.log" 2>&1 ||
+  { tail -20 "$tmp/buildf.log" >&2; echo "vs_picorv32.sh: the PicoRV32 FST build failed" >&2; exit 1; }
+max=2000000
+# the instructions of the PicoRV32's first 2 M cycles, from its CPI over the whole kernel
+pcpi=$(head -1 "$tmp/pv" | awk '{print $3 / $4}')
+fst_line() {   # label, "cycles/s list", bytes, instructions
+  echo "$2" | tr ' ' '\n' | grep . | sort -n | awk -v l="$1" -v b="$3" -v n="$4" -v c="$max" '
+    { v[NR] = $1 } END { printf "%-44s median %5.2f M cycles/s  %6.2f B/cycle %6.2f B/instruction\n", l, v[int((NR + 1) / 2)], b / c, b / n }'
+}
+for all in "" --waves-all; do
+  list=""
+  for i in 1 2 3; do
+    rm -f "$tmp/w.fst"
+    "$build/tracesim" run -q --out "$tmp/r" --max-cycles "$max" --waves "$tmp/w.fst" $all "$build/firmware/bench/bench_int.elf" > /dev/null 2>&1 || true
+    list="$list $(awk -v c="$(stat cycles "$tmp/r/stats.txt")" -v s="$(stat sim_seconds "$tmp/r/stats.txt")" 'BEGIN {print c / s / 1e6}')"
+  done
+  label="the views' signals"; [ -n "$all" ] && label="every signal (--waves-all)"
+  fst_line "tracesim FST, $label" "$list" "$(wc -c < "$tmp/w.fst")" "$(stat instret "$tmp/r/stats.txt")"
+done
+for flush in 0 512; do
+  list=""
+  for i in 1 2 3; do
+    rm -f "$tmp/p.fst"
+    list="$list $("$tmp/objf/Vpicorv32" "$tmp/k40.bin" "$tmp/p.fst" 99 "$flush" "$max" | awk '{print $4 / $8 / 1e6}')"
+  done
+  fst_line "PicoRV32 FST, every signal, $([ "$flush" = 0 ] && echo plain || echo "flush every $flush")" \
+    "$list" "$(wc -c < "$tmp/p.fst")" "$(awk -v m="$max" -v c="$pcpi" 'BEGIN {printf "%d", m / c}')"
+done
