@@ -11,6 +11,8 @@
 #   report_no_header   report -o OUT of a trace with no perf header: 121 "no perf header", no OUT
 #   waves_bad_view     waves --no-gui RUN nosuchview: 120 "no view 'nosuchview'", no markers or view in RUN
 #   waves_bad_hart     waves --no-gui RUN pipeline 5 (a 1-hart run), then HART x: 120, one line each, nothing in RUN
+#   waves_garbage_fst  waves --no-gui RUN whose waves.fst is random bytes, then empty: 121 "not an FST or VCD
+#                      file", nothing written into RUN
 #   overhead_garbage   overhead --baseline GARBAGE -o OUT GARBAGE: 1 "garbage failed: exit status 122", no OUT
 set -u
 ts=$1 fw=$2 case=$3
@@ -56,6 +58,13 @@ waves_bad_hart)     "$ts" run -q --waves "$tmp/w.fst" -o "$tmp/g" "$fw/hello.elf
                     ls "$tmp/g" > "$tmp/before"
                     expect 120 "^tracesim: waves: no hart 5: the run has 1 hart\\(s\\)$" -- "$ts" waves --no-gui "$tmp/g" pipeline 5
                     expect 120 "^tracesim: waves: HART must be a hart number, not 'x'$" -- "$ts" waves --no-gui "$tmp/g" pipeline x
+                    ls "$tmp/g" | cmp -s - "$tmp/before" || fail "waves wrote into the run folder: $(ls "$tmp/g" | tr '\n' ' ')" ;;
+waves_garbage_fst)  "$ts" run -q --waves "$tmp/w.fst" -o "$tmp/g" "$fw/hello.elf" > /dev/null 2>&1 || fail "the good run failed"
+                    ls "$tmp/g" > "$tmp/before"
+                    head -c 4096 /dev/urandom > "$tmp/w.fst"
+                    expect 121 "^tracesim: the run's waves .*/w\\.fst are not an FST or VCD file \\(damaged or something else\\)$" -- "$ts" waves --no-gui "$tmp/g"
+                    : > "$tmp/w.fst"
+                    expect 121 "^tracesim: the run's waves .*/w\\.fst are not an FST or VCD file \\(empty\\)$" -- "$ts" waves --no-gui "$tmp/g"
                     ls "$tmp/g" | cmp -s - "$tmp/before" || fail "waves wrote into the run folder: $(ls "$tmp/g" | tr '\n' ' ')" ;;
 *) fail "unknown case" ;;
 esac

@@ -370,6 +370,25 @@ static const ts_opt_t waves_opts[] = {
      "waves writes its files into the run folder, so it has no -o/--out"},
     {W_HELP, 'h', "help", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "this text"},
     {0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL}};
+/* 0 when the file at path starts as an FST (its header block: type 0, section length 329,
+ * big-endian) or a VCD (a '$' keyword after blanks) does; else -1 with the reason in err */
+static int waves_file_ok(const char *path, char *err, size_t errlen) {
+    int fd = ts_open_input(path, err, errlen);
+    if (fd < 0) return -1;
+    unsigned char b[64];
+    ssize_t n = read(fd, b, sizeof b);
+    close(fd);
+    if (n < 0) { snprintf(err, errlen, "cannot read the run's waves %s: %s", path, strerror(errno)); return -1; }
+    static const unsigned char fst_hdr[9] = {0, 0, 0, 0, 0, 0, 0, 0x01, 0x49};
+    if (n >= 9 && !memcmp(b, fst_hdr, sizeof fst_hdr)) return 0;
+    ssize_t i = 0;
+    while (i < n && isspace(b[i])) i++;
+    if (i < n && b[i] == '$') return 0;
+    snprintf(err, errlen, "the run's waves %s are not an FST or VCD file (%s)", path,
+             n == 0 ? "empty" : "damaged or something else");
+    return -1;
+}
+
 static const ts_exit_t waves_exits[] = {
     {"0", "with --no-gui: the files were written; else GTKWave's own status"},
     {"120", "usage: bad option, no RUN_DIR, more than three arguments, a\nVIEW or HART the view script refuses"},
@@ -436,6 +455,7 @@ int ts_waves_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: cannot open the run's waves %s: %s\n", waves, strerror(ENOENT));
         return 121;
     }
+    if (waves_file_ok(waves, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return 121; }
     if (waves[0] == '-') {         /* a name GTKWave and fst2vcd would take as an option */
         memmove(waves + 2, waves, strnlen(waves, sizeof waves - 3) + 1);
         memcpy(waves, "./", 2);
