@@ -3,8 +3,8 @@
 # firmware/bench/bench_perf.c into an 8 MiB SRAM sink (stop-on-wrap), then measures the
 # decoder library on that trace (bytes to messages, bytes to perf records) and the
 # `tracesim decode` command end to end per format (start-up, ELF, decoding and writing the
-# output to a file in the temporary folder): median of 5 of wall and CPU (user + system)
-# seconds, MB/s of trace and output lines (messages, records, events) per second; messages
+# output to a file in the temporary folder, the previous run's output removed and written back
+# first): median of 5 of wall and CPU (user + system) seconds, MB/s of trace and output lines (messages, records, events) per second; messages
 # with the default threads (msg_json_par.h) and with TRACESIM_THREADS=1.
 # With DQR=/path/to/dqr (SiFive's decoder, built elsewhere) the same trace is decoded by it
 # to messages (-trace) and to perf files (settings itc.perf on channel 6), and the ratios
@@ -22,12 +22,19 @@ bytes=$(stat -c %s "$tmp/r/trace.rtd")
 echo "host: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u '+%Y-%m-%d %H:%M UTC')"
 
 # median5 CMD...: runs CMD 5 times; prints "WALL CPU" (medians, seconds)
+# Before each run (not timed) the paths in $clean are removed and `sync` writes back what the
+# runs before left dirty: a run that truncated the previous run's 200 MB output, or that
+# competed with its write-back, paid for the run before it. Times in milliseconds (bash's
+# `time`; /usr/bin/time has 10 ms steps, a sixth of the messages run).
+clean=""
 median5() {
-  local i
+  local i TIMEFORMAT='%3R %3U %3S'
   : > "$tmp/all"
   for i in 1 2 3 4 5; do
-    /usr/bin/time -f '%e %U %S' -o "$tmp/t" "$@" >/dev/null 2>&1 || true
-    tail -1 "$tmp/t" >> "$tmp/all"
+    # shellcheck disable=SC2086
+    [ -z "$clean" ] || rm -rf $clean
+    sync
+    { time "$@" > /dev/null 2>&1 || true; } 2>> "$tmp/all"
   done
   echo "$(awk '{print $1}' "$tmp/all" | sort -n | sed -n 3p) $(awk '{print $2 + $3}' "$tmp/all" | sort -n | sed -n 3p)"
 }
@@ -76,6 +83,7 @@ for f in messages messages-1thread csv perf timeline elements itcprint stm run-f
     run-folder) set -- -f messages "$tmp/r" ;;
     *) set -- -f "$f" "$tmp/f/bench_perf.rtd" ;;
   esac
+  clean=$tmp/o
   read -r w c < <(median5 "$build/tracesim" decode -o "$tmp/o" "$@")
   case $f in
     perf) n=$(wc -l < "$tmp/o/bench_perf.perf") ;;
@@ -90,9 +98,11 @@ if [ -n "${DQR:-}" ]; then
   cp "$build/firmware/bench/bench_perf.elf" "$tmp/d/"
   printf 'rtd=bench_perf.rtd\nelf=bench_perf.elf\ntrace.config.int.itc.perf=true\ntrace.config.int.itc.perf.channel=6\n' > "$tmp/d/perf.sf"
   echo "SiFive's dqr ($DQR), the same trace, median of 5:"
+  clean="$tmp/d/msgs.txt"
   read -r w c < <(cd "$tmp/d" && median5 sh -c '"$0" -t bench_perf.rtd -e bench_perf.elf -trace -nosrc -nodasm -nofile -nofunc -noitcprint > msgs.txt' "$DQR")
   n=$(grep -c '^Trace: Msg' "$tmp/d/msgs.txt" || true)
   line "dqr messages (-trace)" "$w" "$c" "$n"
+  clean="$tmp/d/out.txt $tmp/d/bench_perf.perf $tmp/d/perf"
   read -r w c < <(cd "$tmp/d" && median5 sh -c '"$0" -sf perf.sf -notrace -nosrc -nodasm > out.txt' "$DQR")
   n=$(wc -l < "$tmp/d/bench_perf.perf")
   line "dqr perf (-sf itc.perf)" "$w" "$c" "$n"
