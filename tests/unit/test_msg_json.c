@@ -7,6 +7,7 @@
  * callback writes, across the 1 MiB blocks, and cut-off messages are counted, not listed. */
 #include "msg_json.h"
 #include "nexus_decode.h"
+#include "rnd_trace.h"
 #include "ts_test.h"
 #include <inttypes.h>
 #include <stdio.h>
@@ -14,12 +15,7 @@
 #include <string.h>
 
 static uint64_t rng = 0x243F6A8885A308D3ull;
-static uint64_t rnd(void) {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t rnd(void) { return rnd_next(&rng); }
 /* a value of any magnitude, with the digit-count edges often */
 static uint64_t rnd_value(void) {
     static const uint64_t edge[] = {0, 9, 10, 99, 100, 99999999, 100000000, 4294967295ull, 9999999999ull,
@@ -148,26 +144,8 @@ static char *read_all(FILE *f, size_t *n) {
     return b;
 }
 
-/* Nexus-like bytes: mostly well-formed messages (TCODE byte, MDO bytes, an MSEO 11 end),
- * idle bytes, and now and then garbage; ends in the middle of a message */
-static size_t rnd_trace(uint8_t *b, size_t cap) {
-    static const uint8_t known[] = {2, 3, 4, 7, 8, 9, 11, 12, 23, 27, 28, 29, 33, 34, 35};
-    size_t n = 0;
-    while (n + 80 < cap) {
-        uint64_t r = rnd();
-        if (r % 50 == 0) { b[n++] = 0xff; continue; }
-        if (r % 97 == 0) { b[n++] = (uint8_t)rnd(); continue; }
-        b[n++] = (uint8_t)(known[(r >> 8) % sizeof known] << 2);
-        unsigned body = 1 + (unsigned)((r >> 16) % 12);
-        for (unsigned i = 0; i < body; i++) {
-            uint8_t mseo = i + 1 == body ? 3 : (rnd() % 3 == 0 ? 1 : 0);
-            b[n++] = (uint8_t)(rnd() << 2) | mseo;
-        }
-    }
-    b[n++] = 7 << 2;                          /* cut off */
-    b[n++] = 0x04;
-    return n;
-}
+/* the random traces of rnd_trace.h, on this file's generator state */
+static size_t rnd_trace(uint8_t *b, size_t cap) { return rnd_trace_gen(&rng, b, cap, false); }
 
 TS_TEST(loop_with_formatter_equals_callback) {
     size_t cap = 400000;

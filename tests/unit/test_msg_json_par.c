@@ -9,6 +9,7 @@
 #include "msg_json.h"
 #include "msg_json_par.h"
 #include "nexus_decode.h"
+#include "rnd_trace.h"
 #include "ts_test.h"
 #include <inttypes.h>
 #include <stdio.h>
@@ -16,12 +17,7 @@
 #include <string.h>
 
 static uint64_t rng = 0x9E3779B97F4A7C15ull;
-static uint64_t rnd(void) {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
-}
+static uint64_t rnd(void) { return rnd_next(&rng); }
 
 static char *read_all(FILE *f, size_t *n) {
     fflush(f);
@@ -34,33 +30,8 @@ static char *read_all(FILE *f, size_t *n) {
     return b;
 }
 
-/* Nexus-like bytes: mostly messages of known TCODEs (a timestamp after the fields now and
- * then: an MSEO 01 inside the body), full-timestamp TCODEs (9, 11, 12, 29, 35) now and then,
- * idle bytes, garbage, runs of 70 bytes without an end (a message too long: listed, not in
- * nxd_t.messages); the last message cut off */
-static size_t rnd_trace(uint8_t *b, size_t cap) {
-    static const uint8_t known[] = {2, 3, 4, 7, 7, 7, 7, 8, 9, 11, 12, 23, 27, 28, 29, 33, 34, 35};
-    size_t n = 0;
-    while (n + 80 < cap) {
-        uint64_t r = rnd();
-        if (r % 50 == 0) { b[n++] = 0xff; continue; }
-        if (r % 97 == 0) { b[n++] = (uint8_t)rnd(); continue; }
-        if (r % 89 == 0) { b[n++] = 0x00; continue; }
-        if (r % 331 == 0) {                   /* no end in 64 bytes: too long, resynchronised */
-            for (int i = 0; i < 70; i++) b[n++] = 0x90;
-            continue;
-        }
-        b[n++] = (uint8_t)(known[(r >> 8) % sizeof known] << 2);
-        unsigned body = 1 + (unsigned)((r >> 16) % 12);
-        for (unsigned i = 0; i < body; i++) {
-            uint8_t mseo = i + 1 == body ? 3 : (rnd() % 3 == 0 ? 1 : 0);
-            b[n++] = (uint8_t)(rnd() << 2) | mseo;
-        }
-    }
-    b[n++] = 7 << 2;                          /* cut off */
-    b[n++] = 0x04;
-    return n;
-}
+/* the random traces of rnd_trace.h, on this file's generator state */
+static size_t rnd_trace(uint8_t *b, size_t cap) { return rnd_trace_gen(&rng, b, cap, true); }
 
 typedef struct out {
     char *text;
