@@ -398,26 +398,27 @@ int ts_decode_main(int argc, char **argv) {
     static char elf_found[4400];
     char err[4600];
     bool wants_elf = !strcmp(format, "csv") || !strcmp(format, "perf") || !strcmp(format, "timeline");
-    size_t len;
     first_rec = UINT64_MAX;
-    uint8_t *data = (uint8_t *)ts_read_file(path, &len, err, sizeof err);
-    if (!data) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
+    static ts_input_t in;                 /* mapped when big: no copy (ts_file.h) */
+    if (ts_input_open(&in, path, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
+    const uint8_t *data = in.p;
+    size_t len = in.len;
     if ((ra.is_dir && wants_elf) || elf) {   /* the run's ELF, or a check of --elf against it */
         int er = ts_run_elf(ra.run_dir, elf, elf_found, sizeof elf_found, err, sizeof err);
-        if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); free(data); return EXIT_NO_FILE; }
+        if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return EXIT_NO_FILE; }
         if (er) elf = elf_found;
         else fprintf(stderr, "tracesim: warning: %s: addresses are not named\n", err);
     }
     if (elf) {                        /* the ELF readable before any output is made */
         elf_syms_t chk;
-        if (elf_syms_load(&chk, elf, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); free(data); return EXIT_NO_FILE; }
+        if (elf_syms_load(&chk, elf, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return EXIT_NO_FILE; }
         elf_syms_free(&chk);
     }
 
     unsigned harts;                                      /* trace.json beside the trace */
     if (ts_trace_harts(path, &srcbits, &tssize, hart, &harts, NULL, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
-        free(data);
+        ts_input_close(&in);
         return EXIT_USAGE;
     }
     nxd_cfg_t cfg = {(unsigned)srcbits, (unsigned)tssize};
@@ -427,7 +428,7 @@ int ts_decode_main(int argc, char **argv) {
     unsigned cfg_channel = 6;
     if (cfg_path) {
         ncfg = ts_read_perf_config(cfg_path, cfgh, PERF_MAX_CORES, &cfg_channel, err, sizeof err);
-        if (ncfg < 0) { fprintf(stderr, "tracesim: %s\n", err); free(data); return EXIT_NO_FILE; }
+        if (ncfg < 0) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return EXIT_NO_FILE; }
     }
     if (perf_channel < 0) perf_channel = (int)cfg_channel;
     /* a wrapped buffer starts in the middle of a message: decode from the first message end */
@@ -439,7 +440,7 @@ int ts_decode_main(int argc, char **argv) {
     if (not_a_trace(&cfg, data + start, len - start, nbad)) {
         fprintf(stderr, "tracesim: %s is not a trace: %" PRIu64 " of the first %" PRIu64 " messages cannot be decoded (srcbits %d, "
                         "tssize %d; a trace.rtd of tracesim run is one)\n", path, nbad[1], nbad[0], srcbits, tssize);
-        free(data);
+        ts_input_close(&in);
         return EXIT_NO_FILE;
     }
     {                                 /* what the trace lacks, from the run folder's ground truth */
@@ -465,7 +466,7 @@ int ts_decode_main(int argc, char **argv) {
         if (out_dir) snprintf(dir, sizeof dir, "%s", out_dir);
         else { snprintf(dir, sizeof dir, "%s", path); char *sl = strrchr(dir, '/'); if (sl) *sl = 0; else snprintf(dir, sizeof dir, "."); }
         perf_sifive_t *ps = perf_sifive_open(dir, stem, elf, err, sizeof err);
-        if (!ps) { fprintf(stderr, "tracesim: %s\n", err); free(data); return elf ? EXIT_NO_FILE : EXIT_HOST; }
+        if (!ps) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return elf ? EXIT_NO_FILE : EXIT_HOST; }
         perf_sifive_set_line_time(ps, value_time);
         sctx_t sc = {ps, {0}};
         perf_dec_cb_t cb = {&sc, s_header, s_record, s_error};
@@ -473,7 +474,7 @@ int ts_decode_main(int argc, char **argv) {
         perf_dec_init(&pd, (unsigned)perf_channel, &cb);
         if (ti.stopped || (ti.found && len < ti.bytes)) perf_dec_ended_early(&pd);   /* stopped on wrap or the file was cut: a pending low word may have lost its high part */
         run_perf(&pd, &cfg, data, len, start, cfgh, ncfg, hart, NULL, NULL);
-        free(data);
+        ts_input_close(&in);
         perf_notes(&pd, perf_channel, &ti, cfg_path);
         if (perf_sifive_close(ps, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_HOST; }
         return 0;
@@ -483,7 +484,7 @@ int ts_decode_main(int argc, char **argv) {
     if (out_dir) {
         if (ts_mkdir_p(out_dir)) {
             fprintf(stderr, "tracesim: cannot create %s: %s\n", out_dir, strerror(errno));
-            free(data);
+            ts_input_close(&in);
             return EXIT_HOST;
         }
         snprintf(opath, sizeof opath, "%s/%s", out_dir,
@@ -491,7 +492,8 @@ int ts_decode_main(int argc, char **argv) {
                  !strcmp(format, "timeline") ? "timeline.json" : !strcmp(format, "elements") ? "elements.txt" :
                  !strcmp(format, "stm") ? "stm.txt" : !strcmp(format, "instr") ? "instr.txt" : "itcprint.txt");
         out = fopen(opath, "w");
-        if (!out) { fprintf(stderr, "tracesim: cannot create %s: %s\n", opath, strerror(errno)); free(data); return EXIT_HOST; }
+        if (!out) { fprintf(stderr, "tracesim: cannot create %s: %s\n", opath, strerror(errno)); ts_input_close(&in); return EXIT_HOST; }
+        ts_input_remove_on_cut(opath);    /* the trace cut by another process meanwhile: no half file */
     }
     /* one big output buffer: a write per MiB, not per 4 KiB (write errors stay sticky in the
      * stream: ts_fclose_output, and main's ts_check_stdout for stdout) */
@@ -528,7 +530,7 @@ int ts_decode_main(int argc, char **argv) {
                 fprintf(stderr, "tracesim: %s\n", err);
                 if (out != stdout) fclose(out);
                 free(obuf);
-                free(data);
+                ts_input_close(&in);
                 return EXIT_NO_FILE;
             }
             have_syms = true;
@@ -539,7 +541,7 @@ int ts_decode_main(int argc, char **argv) {
             if (out != stdout) fclose(out);
             free(obuf);
             if (have_syms) elf_syms_free(&syms);
-            free(data);
+            ts_input_close(&in);
             return EXIT_USAGE;
         }
         ts_csv_t cc = {.out = out, .syms = have_syms ? &syms : NULL, .first_rec = &first_rec, .cycles = tt.cycles, .offset = tt.offset};
@@ -602,7 +604,7 @@ int ts_decode_main(int argc, char **argv) {
                         path);
                 if (out != stdout) { fclose(out); remove(opath); }   /* no empty instr.txt */
                 free(obuf);
-                free(data);
+                ts_input_close(&in);
                 return EXIT_USAGE;
             }
         }
@@ -612,7 +614,7 @@ int ts_decode_main(int argc, char **argv) {
             free(fl);
             if (out != stdout) fclose(out);
             free(obuf);
-            free(data);
+            ts_input_close(&in);
             return fl ? EXIT_NO_FILE : EXIT_HOST;
         }
         ts_elem_stage_t es;
@@ -638,6 +640,6 @@ int ts_decode_main(int argc, char **argv) {
     }
     free(obuf);
     fflush(stdout);
-    free(data);
+    ts_input_close(&in);
     return rc;
 }

@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 #include "nexus_decode_loop.h"
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,7 +13,7 @@
 #define MJ_KEY(tcode, fmask, ck) (1u | (uint32_t)(tcode) << 1 | (uint32_t)(ck) << 7 | (uint32_t)(fmask) << 8)
 
 void mj_init(mj_t *c, FILE *out, bool process) {
-    memset(c, 0, sizeof *c);
+    memset(c, 0, offsetof(mj_t, buf));     /* not the 1 MiB block: its pages are touched when it fills */
     c->out = out;
     c->process = process;
     fmt_ctr_init(&c->nd);
@@ -170,8 +171,6 @@ void mj_decode(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len) {
     d->offset += len;
 }
 
-void mj_decode_part(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len, size_t limit) {
-    size_t used;
-    nxd_decode_part(d, buf, len, d->offset, limit, false, &used, mj_msg_inl, c);
-    d->offset += used;
+void mj_lines(mj_t *c, const nxd_msg_t *m, size_t n) {
+    for (size_t i = 0; i < n; i++) mj_msg_inl(c, &m[i]);
 }

@@ -75,9 +75,8 @@ int mj_msg(void *ctx, const nxd_msg_t *m);
 /* nxd_decode of buf[0..len) with every message formatted (mj_msg called directly, not
  * through a pointer): the same lines as nxd_decode(d, buf, len, mj_msg, c) */
 void mj_decode(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len);
-/* the same from buf[0] up to the first message that starts at or after limit (nxd_skim's
- * limit; the bytes after it may still be read, as a decode of the whole buffer reads them) */
-void mj_decode_part(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len, size_t limit);
+/* mj_msg of m[0..n) (decoded messages in order: nxd_parse and nxd_time) */
+void mj_lines(mj_t *c, const nxd_msg_t *m, size_t n);
 /* writes p[0..n) to c->out (with c->prealloc: allocates ahead first) */
 void mj_write(mj_t *c, const char *p, size_t n);
 /* after the last mj_flush: the blocks allocated past the end given back (prealloc) */

@@ -10,16 +10,20 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define MJP_AHEAD 8               /* parts whose state the skimming thread keeps ready ahead */
+/* a part is parsed in steps of at most this many bytes (and as many messages): a part is a
+ * little longer than `part` (up to the next byte with MSEO 11), so it is one step unless
+ * the trace has no message end for a long way */
+#define MJP_STEP(part) ((part) + 4096)
 
 typedef struct mjp_blk mjp_blk_t;
 
 typedef struct mjp {
     mj_t *proto;                  /* the caller's context: out, process, prealloc, written */
     const uint8_t *buf;
-    size_t len, nparts;
+    size_t len, nparts, step;
     size_t *cut;                  /* part k is buf[cut[k], cut[k + 1]) */
-    nxd_t *state;                 /* the decoder's state at cut[k] (nxd_skim of the parts before) */
+    nxd_t zero;                   /* the settings, no times, counters 0: a part's parse starts so */
+    nxd_t *state;                 /* the decoder's state at cut[k] (the times after part k - 1) */
     uint64_t *nstart;             /* the lines before part k */
     mjp_blk_t **done;             /* done[k]: part k formatted, its last block not written yet */
     mjp_blk_t **pool;             /* the free contexts */
@@ -27,12 +31,10 @@ typedef struct mjp {
     pthread_mutex_t mu;
     pthread_cond_t cv;
     size_t ready;                 /* state[0..ready) known */
-    size_t next;                  /* the next part to format */
+    size_t next;                  /* the next part to take */
     size_t turn;                  /* the first part not all written */
     bool writing;                 /* a thread is writing (one at a time, in order) */
     uint64_t truncated, bad;
-    nxd_t end;                    /* the state after the last part */
-    uint64_t end_n;               /* and the lines then */
 } mjp_t;
 
 /* a context with its 1 MiB block, and the part it holds */
@@ -91,52 +93,70 @@ static void drain(mjp_t *s) {
     }
 }
 
-/* (mutex held) the state after part ready - 1, by the one thread that skims */
-static void skim_one(mjp_t *s) {
-    size_t k = s->ready - 1;
-    pthread_mutex_unlock(&s->mu);
-    nxd_t *st = &s->state[k + 1];
-    *st = s->state[k];
-    uint64_t lines = nxd_skim(st, s->buf + s->cut[k], s->len - s->cut[k], s->cut[k + 1] - s->cut[k]);
-    s->nstart[k + 1] = s->nstart[k] + lines;
-    pthread_mutex_lock(&s->mu);
-    s->ready++;
-    pthread_cond_broadcast(&s->cv);
-}
+typedef struct mjp_worker {
+    mjp_t *s;
+    nxd_msg_t *msg;               /* one step's messages (s->step of them) */
+} mjp_worker_t;
 
-typedef struct mjp_worker { mjp_t *s; bool skims; } mjp_worker_t;
+/* part k into b: parsed (no state needed), then, once the state at its start is known,
+ * its times given in order and the state after it published, then formatted */
+static void do_part(mjp_worker_t *w, mjp_blk_t *b, size_t k) {
+    mjp_t *s = w->s;
+    mj_t *c = &b->c;
+    c->truncated = c->bad = 0;
+    c->used = 0;
+    nxd_t p = s->zero;            /* the parse: counters of this part alone */
+    p.offset = s->state[0].offset + s->cut[k];
+    nxd_t t;                      /* the times, from state[k] on */
+    uint64_t lines = 0;
+    size_t pos = s->cut[k], end = s->cut[k + 1];
+    for (bool first = true; first || pos < end; first = false) {
+        size_t lim = end - pos < s->step ? end - pos : s->step;
+        uint64_t o0 = p.offset;
+        size_t n = nxd_parse(&p, s->buf + pos, s->len - pos, lim, w->msg);
+        pos += (size_t)(p.offset - o0);
+        if (first) {
+            pthread_mutex_lock(&s->mu);
+            while (s->ready <= k) pthread_cond_wait(&s->cv, &s->mu);
+            pthread_mutex_unlock(&s->mu);
+            t = s->state[k];
+            c->n = s->nstart[k];
+            fmt_ctr_set(&c->nd, c->n);
+        }
+        nxd_time(&t, w->msg, n);
+        lines += n;
+        if (n && w->msg[n - 1].status == NXD_TRUNCATED) lines--;   /* counted, not listed */
+        if (pos >= end) {         /* the state after the part, for the part after it */
+            t.messages += p.messages;
+            t.bad += p.bad;
+            t.skipped += p.skipped;
+            t.offset = p.offset;
+            pthread_mutex_lock(&s->mu);
+            s->state[k + 1] = t;
+            s->nstart[k + 1] = s->nstart[k] + lines;
+            s->ready = k + 2;
+            pthread_cond_broadcast(&s->cv);
+            pthread_mutex_unlock(&s->mu);
+        }
+        mj_lines(c, w->msg, n);
+    }
+}
 
 static void *work(void *arg) {
     mjp_worker_t *w = arg;
     mjp_t *s = w->s;
     pthread_mutex_lock(&s->mu);
     for (;;) {
-        if (w->skims)
-            while (s->ready < s->nparts && s->ready <= s->next + MJP_AHEAD) skim_one(s);
         if (s->next >= s->nparts) break;
         /* a free context first, then a part: the part next in order always has a context */
-        if (!s->nfree) {
-            if (w->skims && s->ready < s->nparts) skim_one(s);
-            else pthread_cond_wait(&s->cv, &s->mu);
-            continue;
-        }
+        if (!s->nfree) { pthread_cond_wait(&s->cv, &s->mu); continue; }
         mjp_blk_t *b = s->pool[--s->nfree];
         size_t k = b->part = s->next++;
-        while (s->ready <= k) pthread_cond_wait(&s->cv, &s->mu);
         pthread_mutex_unlock(&s->mu);
-
-        mj_t *c = &b->c;
-        c->n = s->nstart[k];
-        fmt_ctr_set(&c->nd, s->nstart[k]);
-        c->truncated = c->bad = 0;
-        c->used = 0;
-        nxd_t d = s->state[k];
-        mj_decode_part(c, &d, s->buf + s->cut[k], s->len - s->cut[k], s->cut[k + 1] - s->cut[k]);
-
+        do_part(w, b, k);
         pthread_mutex_lock(&s->mu);
-        s->truncated += c->truncated;
-        s->bad += c->bad;
-        if (k + 1 == s->nparts) { s->end = d; s->end_n = c->n; }
+        s->truncated += b->c.truncated;
+        s->bad += b->c.bad;
         s->done[k] = b;
         drain(s);
     }
@@ -154,6 +174,7 @@ int mjp_decode(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len, unsigned threa
     s.proto = c;
     s.buf = buf;
     s.len = len;
+    s.step = MJP_STEP(part);
     s.cut = malloc((max + 1) * sizeof *s.cut);
     mjp_worker_t *w = calloc(threads, sizeof *w);
     pthread_t *th = calloc(threads, sizeof *th);
@@ -162,9 +183,11 @@ int mjp_decode(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len, unsigned threa
     int rc = -1;
     unsigned nw = 0;
     if (!s.cut || !w || !th || !blk || !s.pool) goto out;
+    for (unsigned i = 0; i < threads; i++)
+        if (!(w[i].msg = malloc(s.step * sizeof *w[i].msg))) goto out;
     s.nparts = make_cuts(buf, len, part, s.cut, max);
-    s.nstart = malloc(s.nparts * sizeof *s.nstart);
-    s.state = malloc(s.nparts * sizeof *s.state);
+    s.nstart = malloc((s.nparts + 1) * sizeof *s.nstart);
+    s.state = malloc((s.nparts + 1) * sizeof *s.state);
     s.done = calloc(s.nparts, sizeof *s.done);
     if (!s.nstart || !s.state || !s.done) goto out;
     for (size_t i = 0; i < nblk; i++) {
@@ -175,13 +198,15 @@ int mjp_decode(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len, unsigned threa
         s.pool[s.nfree++] = &blk[i];
     }
     s.state[0] = *d;
+    s.zero = *d;
+    memset(s.zero.last_time, 0, sizeof s.zero.last_time);
+    s.zero.messages = s.zero.bad = s.zero.skipped = 0;
     s.nstart[0] = c->n;
     s.ready = 1;
     pthread_mutex_init(&s.mu, NULL);
     pthread_cond_init(&s.cv, NULL);
     for (nw = 0; nw < threads; nw++) {
         w[nw].s = &s;
-        w[nw].skims = nw == 0;
         if (nw && pthread_create(&th[nw], NULL, work, &w[nw])) break;
     }
     if (nw >= 2) {               /* else nothing started: the caller decodes alone */
@@ -189,15 +214,17 @@ int mjp_decode(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len, unsigned threa
         for (unsigned i = 1; i < nw; i++) pthread_join(th[i], NULL);
         c->truncated = s.truncated;
         c->bad = s.bad;
-        c->n = s.end_n;
+        c->n = s.nstart[s.nparts];
         fmt_ctr_set(&c->nd, c->n);
-        *d = s.end;
+        *d = s.state[s.nparts];
         d->offset = s.state[0].offset + len;          /* as mj_decode */
         rc = 0;
     }
     pthread_cond_destroy(&s.cv);
     pthread_mutex_destroy(&s.mu);
 out:
+    if (w)
+        for (unsigned i = 0; i < threads; i++) free(w[i].msg);
     free(s.cut);
     free(s.nstart);
     free(s.state);

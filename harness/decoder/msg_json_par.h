@@ -5,11 +5,13 @@
  * part decodes alone to the messages the whole trace has in it. What crosses a cut is the
  * decoder's state (the sources' times: a timestamp is mostly the XOR of the one before, so
  * one bit anywhere before a cut can change every time after it; the counters) and the
- * line count "n". Both come from nxd_skim over the parts in order, done by the calling thread
- * ahead of the formatting (a fraction of a full decode); the threads (the caller and
- * threads - 1 more) then format parts in any order into their own 1 MiB blocks, and each
- * part's blocks go to the stream when every part before it is written (in order: the
- * output is the one-thread output, whatever the timing). */
+ * line count "n". So a thread takes the next part and parses it whole (nxd_parse: the
+ * fields, framing and counters need nothing from before), waits for the state at its start,
+ * gives the messages their times (nxd_time: a few instructions each) and publishes the state
+ * after it, then formats the lines into its own 1 MiB block; the parts' parses and
+ * formatting overlap, only the time passes run in order. Each part's blocks go to the stream
+ * when every part before it is written (in order: the output is the one-thread output,
+ * whatever the timing); the thread that finds the next part formatted writes it. */
 #ifndef TS_MSG_JSON_PAR_H
 #define TS_MSG_JSON_PAR_H
 #include "msg_json.h"

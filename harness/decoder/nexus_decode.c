@@ -95,62 +95,13 @@ int nxd_decode_stream(nxd_t *d, const uint8_t *buf, size_t len, bool more, nxd_c
     return 0;
 }
 
-/* nxd_skim's callback: the messages are only counted, listed and cut off (a message too
- * long is listed but not in d->messages); the loop's field stores into the unused message
- * are dead code once this is inlined */
-typedef struct skim_n { uint64_t lines, cut; } skim_n_t;
-static inline __attribute__((always_inline)) int skim_cb(void *ctx, const nxd_msg_t *m) {
-    skim_n_t *k = ctx;
-    if (m->status == NXD_TRUNCATED) k->cut++;
-    else k->lines++;
-    return 0;
+size_t nxd_parse(nxd_t *d, const uint8_t *buf, size_t len, size_t limit, nxd_msg_t *out) {
+    size_t used, n = 0;
+    nxd_decode_part_t(d, buf, len, d->offset, limit, false, &used, NULL, NULL, false, out, &n);
+    d->offset += used;
+    return n;
 }
 
-/* The common message of an ITC trace: DATA ACQUISITION (TCODE 7) without SRC bits, of up
- * to 10 bytes (16 readable: w, w2), IDTAG and DATA and maybe a timestamp, so 2 or 3 field
- * ends (MSEO not 00) up to and including its end byte; 1 or more than 3 make it corrupt
- * (left to the decoder's loop). Its state change without the reader: the message count and,
- * with a timestamp (the MDO bits after the second field end, at most 42), the time of source
- * 0 (timestamp()'s XOR case). Returns the message's length, 0 when it is not such a message. */
-static inline size_t skim_da(nxd_t *d, uint64_t w, uint64_t w2) {
-    if ((w & 0xFF) != 7 << 2) return 0;
-    uint64_t lo = w & LSB8, hi = (w >> 1) & LSB8, lo2 = w2 & LSB8, hi2 = (w2 >> 1) & LSB8;
-    uint64_t e3 = lo & hi, e3b = lo2 & hi2 & 0x0101;               /* MSEO 11 in bytes 0..7, 8..9 */
-    unsigned end;                                                  /* the end byte */
-    if (e3) end = (unsigned)__builtin_ctzll(e3) >> 3;
-    else if (e3b) end = 8 + ((unsigned)__builtin_ctzll(e3b) >> 3);
-    else return 0;
-    uint64_t fe = (gather8(lo | hi) | gather8(lo2 | hi2) << 8) & ((2ull << end) - 1);
-    uint64_t f1 = fe & (fe - 1), f2 = f1 & (f1 - 1);              /* fe less its first 1, 2 ends */
-    if (!f1 || (f2 & (f2 - 1))) return 0;                          /* 1 end, or more than 3 */
-    if (f2) {                                                      /* 3: a timestamp */
-        unsigned e2 = (unsigned)__builtin_ctzll(f1);              /* DATA's last byte (>= 2) */
-        /* the MDO of bytes 2..9: bytes 2..7 from w, 8 and 9 from w2 */
-        uint64_t mdo = mdo48w(w) >> 12 | ((w2 >> 2) & 0x3F) << 36 | ((w2 >> 10) & 0x3F) << 42;
-        uint64_t ts = (mdo >> (6 * (e2 - 1))) & ((1ull << (6 * (end - e2))) - 1);
-        uint64_t *last = &d->last_time[0];
-        if (*last) {
-            uint64_t t = *last ^ ts;
-            if (t < *last) t += d->ts_span;
-            *last = t;
-        }
-    }
-    d->messages++;
-    return end + 1;
-}
-
-uint64_t nxd_skim(nxd_t *d, const uint8_t *buf, size_t len, size_t limit) {
-    skim_n_t k = {0, 0};
-    size_t i = 0, stop = len < limit ? len : limit, used;
-    while (i < stop) {
-        if (!d->cfg.srcbits)                 /* Data Acquisition messages in a row */
-            for (size_t n; i < stop && len - i >= 16 && (n = skim_da(d, ld64(buf + i), ld64(buf + i + 8))); i += n) k.lines++;
-        if (i >= stop) break;
-        /* anything else: the decoder's loop, for one message (or skipped byte) */
-        nxd_decode_part(d, buf + i, len - i, d->offset + i, d->cfg.srcbits ? stop - i : 1, false, &used, skim_cb, &k);
-        i += used;
-        if (k.cut) break;                    /* a message cut off by the end: the last */
-    }
-    d->offset += i < len ? i : len;
-    return k.lines;
+void nxd_time(nxd_t *d, nxd_msg_t *m, size_t n) {
+    for (size_t i = 0; i < n; i++) nxd_time_msg(d, &m[i]);
 }

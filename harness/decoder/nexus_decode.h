@@ -79,12 +79,17 @@ int nxd_decode(nxd_t *d, const uint8_t *buf, size_t len, nxd_cb cb, void *ctx);
  * the whole trace; m->bytes is valid during the callback only. After a stop value (cb
  * returned non-zero) the stream cannot be resumed. */
 int nxd_decode_stream(nxd_t *d, const uint8_t *buf, size_t len, bool more, nxd_cb cb, void *ctx);
-/* Decodes buf[0..len) as nxd_decode does, up to the first message that starts at or after
- * limit (at most len), without a callback: only the decoder's state moves on (the sources'
- * times, the counters, d->offset by the bytes decoded or skipped). Returns the messages that
- * nxd_decode would list there, cut-off ones not counted. For a decode in parts
- * (msg_json_par.c): the state at a later part's start, at a fraction of a full decode's cost. */
-uint64_t nxd_skim(nxd_t *d, const uint8_t *buf, size_t len, size_t limit);
+/* A decode in two steps, for one on several threads (msg_json_par.c): nxd_parse decodes
+ * buf[0..len) as nxd_decode does, up to the first message that starts at or after limit, into
+ * out[] (room for min(len, limit) messages: each starts at its own byte before limit), but
+ * without the sources' times (d's times neither used nor changed; the counters and
+ * d->offset move on as nxd_decode's); returns the messages stored. nxd_time then gives them
+ * their times in order: nxd_parse of a piece and nxd_time of its messages leave the
+ * messages and d as nxd_decode of the piece would. The parse of a later piece needs no
+ * state from the pieces before, so the pieces parse at the same time; only the time pass
+ * (a few instructions a message) runs in order. */
+size_t nxd_parse(nxd_t *d, const uint8_t *buf, size_t len, size_t limit, nxd_msg_t *out);
+void nxd_time(nxd_t *d, nxd_msg_t *m, size_t n);
 /* The message that starts at b[0] (framing of this header's comment): returns its length
  * (1..64: up to and including the first byte with MSEO 11), 0 when avail bytes end before
  * that byte (at most 64 of them: cut off), -1 when 64 bytes hold no end (too long). *fend

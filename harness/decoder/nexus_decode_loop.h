@@ -258,12 +258,37 @@ RD_INLINE void timestamp(nxd_t *d, nxd_msg_t *m) {
     m->tics_valid = true;
 }
 
+/* what decoding m does to the sources' times (m as the loop below made it with timed false):
+ * an Error message forgets its encoder's time, a good message's timestamp is rebuilt (m's
+ * tics), a corrupt one forgets every time */
+RD_INLINE void time_ok(nxd_t *d, nxd_msg_t *m) {
+    /* an Error message: that encoder lost messages, so its time is unknown until its next
+     * full timestamp; with SRC fields the other sources keep theirs */
+    if (m->tcode == 8) {
+        if (m->has_src) d->last_time[m->src % NXD_MAX_SRC] = 0;
+        else forget_time(d);
+    }
+    timestamp(d, m);
+}
+
+RD_INLINE void nxd_time_msg(nxd_t *d, nxd_msg_t *m) {
+    if (m->status == NXD_OK) time_ok(d, m);
+    else if (m->status == NXD_BAD) forget_time(d);
+}
+
+/* a finished message: to the callback, or kept where it was built (store: nxd_parse) */
+#define NXD_EMIT(mp) (store ? (++*nstore, 0) : cb(ctx, (mp)))
+
 /* decodes buf[0..len), whose first byte is at stream offset `base`, from position 0 up to
  * the first message that starts at or after `limit`; a message cut off by the end of buf is
  * left undecoded when more input follows (*used stops at its first byte), else it is a
- * TRUNCATED message. *used: the bytes decoded or skipped. Returns 0 or cb's stop value. */
-RD_INLINE int nxd_decode_part(nxd_t *d, const uint8_t *buf, size_t len, uint64_t base, size_t limit, bool more,
-                              size_t *used, nxd_cb cb, void *ctx) {
+ * TRUNCATED message. *used: the bytes decoded or skipped. Returns 0 or cb's stop value.
+ * timed false: the sources' times are neither used nor changed (no message gets tics; the
+ * fields, counters and framing are the same): nxd_time_msg on each message, in order, does
+ * the rest. */
+RD_INLINE int nxd_decode_part_t(nxd_t *d, const uint8_t *buf, size_t len, uint64_t base, size_t limit, bool more,
+                                size_t *used, nxd_cb cb, void *ctx, bool timed,
+                                nxd_msg_t *store, size_t *nstore) {
     size_t i = 0, stop = len < limit ? len : limit;
     *used = len;
     while (i < stop) {
@@ -281,41 +306,41 @@ RD_INLINE int nxd_decode_part(nxd_t *d, const uint8_t *buf, size_t len, uint64_t
                 fe = gather8(lo | hi) & ((2ull << (mlen - 1)) - 1);
             } else mlen = scan_msg(buf + start, len - start, &fe);
         } else mlen = scan_msg(buf + start, len - start, &fe);
-        nxd_msg_t m;
-        m.status = NXD_OK;
-        m.error = NULL;
-        m.has_src = m.has_ts = m.tics_valid = false;
-        m.src = 0;
-        m.fmask = 0;
-        m.tics = m.ts_field = 0;
-        m.offset = base + start;
-        m.bytes = buf + start;
+        nxd_msg_t mloc, *mp = store ? store + *nstore : &mloc;   /* built in place when stored */
+        mp->status = NXD_OK;
+        mp->error = NULL;
+        mp->has_src = mp->has_ts = mp->tics_valid = false;
+        mp->src = 0;
+        mp->fmask = 0;
+        mp->tics = mp->ts_field = 0;
+        mp->offset = base + start;
+        mp->bytes = buf + start;
         if (mlen == 0) {                     /* cut off by the end of the input */
             if (more) { *used = start; return 0; }
-            m.len = (uint32_t)(len - start);
-            m.status = NXD_TRUNCATED;
-            m.tcode = buf[start] >> 2;
-            m.error = "message cut off at the end of the trace";
+            mp->len = (uint32_t)(len - start);
+            mp->status = NXD_TRUNCATED;
+            mp->tcode = buf[start] >> 2;
+            mp->error = "message cut off at the end of the trace";
             d->messages++;
-            return cb(ctx, &m);
+            return NXD_EMIT(mp);
         }
         if (mlen < 0) {
-            m.len = NXD_MAX_MSG;
-            m.status = NXD_BAD;
-            m.tcode = buf[start] >> 2;
-            m.error = "message longer than 64 bytes";
+            mp->len = NXD_MAX_MSG;
+            mp->status = NXD_BAD;
+            mp->tcode = buf[start] >> 2;
+            mp->error = "message longer than 64 bytes";
             d->bad++;
-            forget_time(d);
-            int rc = cb(ctx, &m);
+            if (timed) forget_time(d);
+            int rc = NXD_EMIT(mp);
             i = start + 1;                   /* resync at the next byte */
             if (rc) return rc;
             continue;
         }
-        m.len = (uint32_t)mlen;
+        mp->len = (uint32_t)mlen;
         size_t end = start + (size_t)mlen - 1;
         rd_t r;
-        r.b = m.bytes;
-        r.len = m.len;
+        r.b = mp->bytes;
+        r.len = mp->len;
         r.k = 0;
         r.fe = fe;
         r.ended = false;
@@ -323,39 +348,37 @@ RD_INLINE int nxd_decode_part(nxd_t *d, const uint8_t *buf, size_t len, uint64_t
         bool ok;
         if (mlen <= 10 && len - start >= 8) {
             r.x = mdo48w(w);
-            if (mlen > 8) r.x |= (uint64_t)(m.bytes[8] >> 2) << 48 | (uint64_t)(mlen > 9 ? m.bytes[9] >> 2 : 0) << 54;
+            if (mlen > 8) r.x |= (uint64_t)(mp->bytes[8] >> 2) << 48 | (uint64_t)(mlen > 9 ? mp->bytes[9] >> 2 : 0) << 54;
             r.feb = end_bit5[fe & 31] | (uint64_t)end_bit5[(fe >> 5) & 31] << 30;
             r.x >>= 6;                           /* TCODE is read (parse_fields) */
             r.feb >>= 6;
             r.left = 6 * (unsigned)mlen - 6;
-            ok = parse_fields(d, &m, &r, true);
+            ok = parse_fields(d, mp, &r, true);
         } else {
-            ok = parse_fields(d, &m, &r, false);
+            ok = parse_fields(d, mp, &r, false);
         }
         if (ok) {
-            /* an Error message: that encoder lost messages, so its time is unknown until
-             * its next full timestamp; with SRC fields the other sources keep theirs */
-            if (m.tcode == 8) {
-                if (m.has_src) d->last_time[m.src % NXD_MAX_SRC] = 0;
-                else forget_time(d);
-            }
-            timestamp(d, &m);
-            m.status = NXD_OK;
-            i = end + 1;
+            if (timed) time_ok(d, mp);
+            mp->status = NXD_OK;
         } else {
-            m.status = NXD_BAD;
-            m.error = r.err ? r.err : "malformed message";
-            m.fmask = 0;
-            m.has_ts = m.tics_valid = false;
+            mp->status = NXD_BAD;
+            mp->error = r.err ? r.err : "malformed message";
+            mp->fmask = 0;
+            mp->has_ts = mp->tics_valid = false;
             d->bad++;
-            forget_time(d);
-            i = end + 1;
+            if (timed) forget_time(d);
         }
+        i = end + 1;
         d->messages++;
-        int rc = cb(ctx, &m);
+        int rc = NXD_EMIT(mp);
         if (rc) return rc;
     }
     *used = i < len ? i : len;
     return 0;
+}
+
+RD_INLINE int nxd_decode_part(nxd_t *d, const uint8_t *buf, size_t len, uint64_t base, size_t limit, bool more,
+                              size_t *used, nxd_cb cb, void *ctx) {
+    return nxd_decode_part_t(d, buf, len, base, limit, more, used, cb, ctx, true, NULL, NULL);
 }
 #endif

@@ -3,8 +3,8 @@
  * parser of out-of-band perf headers (perf_config.txt) on the same bytes. The first input byte chooses the SRC width, the perf channel and the
  * timestamp width, so every configuration is explored. Built with clang
  * -fsanitize=fuzzer,address,undefined (tests/CMakeLists.txt: fuzz.decode); a crash, hang,
- * leak or out-of-bounds access is a failure. Also: nxd_skim (the state pass of the threaded
- * messages output) against nxd_decode. */
+ * leak or out-of-bounds access is a failure. Also: the two-step decode of the threaded
+ * messages output (nxd_parse, nxd_time) against nxd_decode. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,32 +37,47 @@ static int on_elem(void *vctx, const ts_elem_t *e) {
     return 0;
 }
 
-static int count_line(void *ctx, const nxd_msg_t *m) {
-    if (m->status != NXD_TRUNCATED) ++*(uint64_t *)ctx;
+/* the two-step decode of `decode -f messages` on several threads (msg_json_par.h): nxd_parse
+ * of the bytes in two pieces cut anywhere, each followed by nxd_time, gives nxd_decode's
+ * messages and leaves the decoder where it does; a difference is a crash */
+typedef struct keep { nxd_msg_t m[512]; size_t n; } keep_t;
+static int keep_msg(void *ctx, const nxd_msg_t *m) {
+    keep_t *k = ctx;
+    if (k->n < 512) k->m[k->n] = *m;
+    k->n++;
     return 0;
 }
 
-static int same_state(const nxd_t *a, const nxd_t *b) {
-    return a->offset == b->offset && a->messages == b->messages && a->bad == b->bad && a->skipped == b->skipped &&
-           !memcmp(a->last_time, b->last_time, sizeof a->last_time);
+static int same_msg(const nxd_msg_t *a, const nxd_msg_t *b) {
+    if (a->offset != b->offset || a->len != b->len || a->status != b->status || a->tcode != b->tcode ||
+        a->src != b->src || a->has_ts != b->has_ts || a->ts_field != b->ts_field || a->tics_valid != b->tics_valid ||
+        (a->tics_valid && a->tics != b->tics) || a->fmask != b->fmask || a->error != b->error)
+        return 0;
+    for (unsigned f = 0; f < NXF__COUNT; f++)
+        if ((a->fmask >> f & 1) && a->f[f] != b->f[f]) return 0;
+    return 1;
 }
 
-/* the state pass of `decode -f messages` on several threads (msg_json_par.h): nxd_skim up to
- * a cut after a byte with MSEO 11, then on to the end, leaves the decoder and the line count
- * where nxd_decode of the same pieces leaves them; a difference is a crash */
-static void skim_check(const nxd_cfg_t *cfg, const uint8_t *b, size_t n) {
-    size_t cut = n / 2;
-    while (cut < n && (b[cut] & 3) != 3) cut++;
-    if (cut < n) cut++;
-    nxd_t a, s;
+static void two_step_check(const nxd_cfg_t *cfg, const uint8_t *b, size_t n, size_t cut) {
+    static keep_t ref;
+    static nxd_msg_t got[512];
+    nxd_t a, p, t;
     nxd_init(&a, cfg);
-    nxd_init(&s, cfg);
-    uint64_t lines = 0;
-    nxd_decode(&a, b, cut, count_line, &lines);
-    if (nxd_skim(&s, b, n, cut) != lines || !same_state(&a, &s)) __builtin_trap();
-    lines = 0;
-    nxd_decode(&a, b + cut, n - cut, count_line, &lines);
-    if (nxd_skim(&s, b + cut, n - cut, n - cut) != lines || !same_state(&a, &s)) __builtin_trap();
+    nxd_init(&p, cfg);
+    nxd_init(&t, cfg);
+    ref.n = 0;
+    nxd_decode(&a, b, n, keep_msg, &ref);
+    if (ref.n > 512 || n > 512) return;       /* (the fuzzer's inputs are mostly shorter) */
+    if (cut > n) cut = n;
+    size_t k = nxd_parse(&p, b, n, cut, got);
+    size_t at = (size_t)p.offset;
+    k += nxd_parse(&p, b + at, n - at, n - at, got + k);
+    nxd_time(&t, got, k);
+    if (k != ref.n || p.offset != a.offset || p.messages != a.messages || p.bad != a.bad || p.skipped != a.skipped ||
+        memcmp(t.last_time, a.last_time, sizeof a.last_time))
+        __builtin_trap();
+    for (size_t i = 0; i < k; i++)
+        if (!same_msg(&ref.m[i], &got[i])) __builtin_trap();
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
@@ -71,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     nxd_cfg_t cfg = {data[0] % 9, 8 + (data[0] >> 3) % 57};
     nxd_t d;
     if (nxd_init(&d, &cfg)) return 0;
-    skim_check(&cfg, data + 1, size - 1);
+    two_step_check(&cfg, data + 1, size - 1, size > 1 ? data[size - 1] : 0);
     prof_t *prof = prof_new(NULL);
     if (!prof) return 0;
     perf_dec_t pd;

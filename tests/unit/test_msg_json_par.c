@@ -4,8 +4,8 @@
  * every kind of message and every corrupt byte lands next to a cut somewhere; on the real
  * captures against their reference files (../shared/captures, independent of the
  * splitting); and the state after it (lines, corrupt and cut-off counts, the decoder's times
- * and counters) is the one-thread state. Also nxd_skim (the state pass) against nxd_decode,
- * and fmt_ctr_set against snprintf. */
+ * and counters) is the one-thread state. Also the threads' two-step decode (nxd_parse, then
+ * nxd_time) against nxd_decode, and fmt_ctr_set against snprintf. */
 #include "msg_json.h"
 #include "msg_json_par.h"
 #include "nexus_decode.h"
@@ -228,43 +228,67 @@ TS_TEST(real_captures_equal_reference) {
     }
 }
 
-/* the state pass: after nxd_skim of a prefix ending after a byte with MSEO 11, the decoder is
- * where nxd_decode of that prefix leaves it, and the count is its messages less cut-off ones */
-static int count_cb(void *ctx, const nxd_msg_t *m) {
-    if (m->status != NXD_TRUNCATED) ++*(uint64_t *)ctx;
+/* the two-step decode of the threads (nexus_decode.h): nxd_parse of pieces of any size in
+ * order, each followed by nxd_time of its messages, gives the messages nxd_decode gives (the
+ * same fields, status, error, times) and leaves the decoder where it does */
+typedef struct msgs { nxd_msg_t *m; size_t n, cap; } msgs_t;
+static int keep_cb(void *ctx, const nxd_msg_t *m) {
+    msgs_t *k = ctx;
+    TS_ASSERT(k->n < k->cap);
+    k->m[k->n++] = *m;
     return 0;
 }
 
-TS_TEST(skim_leaves_the_decoders_state) {
+static void same_msg(const nxd_msg_t *a, const nxd_msg_t *b, size_t i) {
+    if (a->offset != b->offset || a->len != b->len || a->status != b->status || a->tcode != b->tcode ||
+        a->has_src != b->has_src || a->src != b->src || a->has_ts != b->has_ts || a->ts_field != b->ts_field ||
+        a->tics_valid != b->tics_valid || (a->tics_valid && a->tics != b->tics) || a->fmask != b->fmask ||
+        a->bytes != b->bytes || (a->error == NULL) != (b->error == NULL) || (a->error && strcmp(a->error, b->error)))
+        TS_FAIL("message %zu (offset %" PRIu64 ") differs in the two-step decode", i, a->offset);
+    for (unsigned f = 0; f < NXF__COUNT; f++)
+        if ((a->fmask >> f & 1) && a->f[f] != b->f[f]) TS_FAIL("message %zu: field %u differs", i, f);
+}
+
+TS_TEST(parse_then_time_is_decode) {
     size_t cap = 60000;
     uint8_t *t = malloc(cap);
     TS_ASSERT(t);
     size_t len = rnd_trace(t, cap);
+    msgs_t ref = {malloc(len * sizeof(nxd_msg_t)), 0, len};
+    nxd_msg_t *got = malloc(len * sizeof(nxd_msg_t));
+    TS_ASSERT(ref.m && got);
+    static const size_t steps[] = {1, 2, 5, 64, 999, 60000};
     for (unsigned srcbits = 0; srcbits <= 2; srcbits += 2) {
-    nxd_cfg_t cfg = {srcbits, 40};
-    for (size_t cut = 1; cut < len; cut += 1 + cut % 37) {
-        if ((t[cut - 1] & 3) != 3) continue;
-        nxd_t a, b;
+        nxd_cfg_t cfg = {srcbits, 40};
+        nxd_t a;
         nxd_init(&a, &cfg);
-        nxd_init(&b, &cfg);
-        uint64_t lines = 0;
-        nxd_decode(&a, t, cut, count_cb, &lines);
-        TS_ASSERT_EQ_U(nxd_skim(&b, t, len, cut), lines);
-        TS_ASSERT_EQ_U(b.offset, cut);
-        TS_ASSERT_EQ_U(b.messages, a.messages);
-        TS_ASSERT_EQ_U(b.bad, a.bad);
-        TS_ASSERT_EQ_U(b.skipped, a.skipped);
-        TS_ASSERT(!memcmp(b.last_time, a.last_time, sizeof a.last_time));
+        ref.n = 0;
+        nxd_decode(&a, t, len, keep_cb, &ref);
+        TS_ASSERT(a.bad > 50 && ref.n > 1000);
+        for (size_t si = 0; si < sizeof steps / sizeof steps[0]; si++) {
+            nxd_t p, tm;                      /* the parse's counters, the times */
+            nxd_init(&p, &cfg);
+            nxd_init(&tm, &cfg);
+            size_t n = 0;
+            while (p.offset < len) {
+                size_t at = (size_t)p.offset, lim = steps[si] < len - at ? steps[si] : len - at;
+                size_t k = nxd_parse(&p, t + at, len - at, lim, got + n);
+                TS_ASSERT(k <= lim);
+                TS_ASSERT(p.offset > at);     /* every step moves on */
+                nxd_time(&tm, got + n, k);
+                n += k;
+            }
+            TS_ASSERT_EQ_U(n, ref.n);
+            for (size_t j = 0; j < n; j++) same_msg(&ref.m[j], &got[j], j);
+            TS_ASSERT_EQ_U(p.offset, a.offset);
+            TS_ASSERT_EQ_U(p.messages, a.messages);
+            TS_ASSERT_EQ_U(p.bad, a.bad);
+            TS_ASSERT_EQ_U(p.skipped, a.skipped);
+            TS_ASSERT(!memcmp(tm.last_time, a.last_time, sizeof a.last_time));
+        }
     }
-    /* the whole trace: the cut-off last message is not counted */
-    nxd_t a, b;
-    nxd_init(&a, &cfg);
-    nxd_init(&b, &cfg);
-    uint64_t lines = 0;
-    nxd_decode(&a, t, len, count_cb, &lines);
-    TS_ASSERT_EQ_U(nxd_skim(&b, t, len, len), lines);
-    TS_ASSERT_EQ_U(b.messages, a.messages);
-    }
+    free(ref.m);
+    free(got);
     free(t);
 }
 
