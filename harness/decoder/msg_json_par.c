@@ -23,8 +23,12 @@ typedef struct mjp {
     size_t len, nparts, step;
     size_t *cut;                  /* part k is buf[cut[k], cut[k + 1]) */
     nxd_t zero;                   /* the settings, no times, counters 0: a part's parse starts so */
-    nxd_t *state;                 /* the decoder's state at cut[k] (the times after part k - 1) */
-    uint64_t *nstart;             /* the lines before part k */
+    /* the decoder's state at cut[k] (the times after part k - 1) and the lines before part k,
+     * in slot k % nring: only parts not yet written are being worked on, at most one per
+     * context, so nring = contexts + 2 slots hold every state still to be read */
+    nxd_t *state;
+    uint64_t *nstart;
+    size_t nring;
     mjp_blk_t **done;             /* done[k]: part k formatted, its last block not written yet */
     mjp_blk_t **pool;             /* the free contexts */
     size_t nfree;
@@ -106,7 +110,7 @@ static void do_part(mjp_worker_t *w, mjp_blk_t *b, size_t k) {
     c->truncated = c->bad = 0;
     c->used = 0;
     nxd_t p = s->zero;            /* the parse: counters of this part alone */
-    p.offset = s->state[0].offset + s->cut[k];
+    p.offset = s->zero.offset + s->cut[k];
     nxd_t t;                      /* the times, from state[k] on */
     uint64_t lines = 0;
     size_t pos = s->cut[k], end = s->cut[k + 1];
@@ -119,8 +123,8 @@ static void do_part(mjp_worker_t *w, mjp_blk_t *b, size_t k) {
             pthread_mutex_lock(&s->mu);
             while (s->ready <= k) pthread_cond_wait(&s->cv, &s->mu);
             pthread_mutex_unlock(&s->mu);
-            t = s->state[k];
-            c->n = s->nstart[k];
+            t = s->state[k % s->nring];
+            c->n = s->nstart[k % s->nring];
             fmt_ctr_set(&c->nd, c->n);
         }
         nxd_time(&t, w->msg, n);
@@ -132,8 +136,8 @@ static void do_part(mjp_worker_t *w, mjp_blk_t *b, size_t k) {
             t.skipped += p.skipped;
             t.offset = p.offset;
             pthread_mutex_lock(&s->mu);
-            s->state[k + 1] = t;
-            s->nstart[k + 1] = s->nstart[k] + lines;
+            s->state[(k + 1) % s->nring] = t;
+            s->nstart[(k + 1) % s->nring] = s->nstart[k % s->nring] + lines;
             s->ready = k + 2;
             pthread_cond_broadcast(&s->cv);
             pthread_mutex_unlock(&s->mu);
@@ -186,8 +190,9 @@ int mjp_decode(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len, unsigned threa
     for (unsigned i = 0; i < threads; i++)
         if (!(w[i].msg = malloc(s.step * sizeof *w[i].msg))) goto out;
     s.nparts = make_cuts(buf, len, part, s.cut, max);
-    s.nstart = malloc((s.nparts + 1) * sizeof *s.nstart);
-    s.state = malloc((s.nparts + 1) * sizeof *s.state);
+    s.nring = nblk + 2;
+    s.nstart = malloc(s.nring * sizeof *s.nstart);
+    s.state = malloc(s.nring * sizeof *s.state);
     s.done = calloc(s.nparts, sizeof *s.done);
     if (!s.nstart || !s.state || !s.done) goto out;
     for (size_t i = 0; i < nblk; i++) {
@@ -214,10 +219,10 @@ int mjp_decode(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len, unsigned threa
         for (unsigned i = 1; i < nw; i++) pthread_join(th[i], NULL);
         c->truncated = s.truncated;
         c->bad = s.bad;
-        c->n = s.nstart[s.nparts];
+        c->n = s.nstart[s.nparts % s.nring];
         fmt_ctr_set(&c->nd, c->n);
-        *d = s.state[s.nparts];
-        d->offset = s.state[0].offset + len;          /* as mj_decode */
+        *d = s.state[s.nparts % s.nring];
+        d->offset = s.zero.offset + len;              /* as mj_decode */
         rc = 0;
     }
     pthread_cond_destroy(&s.cv);

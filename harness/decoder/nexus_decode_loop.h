@@ -238,6 +238,29 @@ RD_INLINE bool parse_fields(nxd_t *d, nxd_msg_t *m, rd_t *r, bool fast) {
     return true;
 }
 
+/* DATA ACQUISITION (TCODE 7) without SRC bits in up to 10 bytes (w: its first 8, at least 8
+ * readable), the message of every ITC trace: IDTAG, DATA and maybe TSTAMP cut straight out
+ * of its MDO bits at its field ends (fe: 2 or 3 of them, the last the message's end), the
+ * values parse_fields reads the long way. false, with nothing set, for any other number of
+ * ends: parse_fields then reports what is wrong. */
+RD_INLINE bool parse_da(nxd_msg_t *m, uint64_t w, const uint8_t *b, uint64_t fe, int mlen) {
+    uint64_t f1 = fe & (fe - 1), f2 = f1 & (f1 - 1);  /* fe less its first end, its first two */
+    if (!f1 || (f2 & (f2 - 1))) return false;
+    unsigned e1 = (unsigned)__builtin_ctzll(fe), e2 = (unsigned)__builtin_ctzll(f1);   /* e1 >= 1 */
+    uint64_t x = mdo48w(w) >> 6;              /* the MDO of bytes 1.., 6 bits each */
+    if (mlen > 8) x |= (uint64_t)(b[8] >> 2) << 42 | (uint64_t)(mlen > 9 ? b[9] >> 2 : 0) << 48;
+    x &= (1ull << (6 * (mlen - 1))) - 1;       /* not the next message's bytes (<= 54 bits) */
+    m->tcode = 7;
+    m->f[NXF_IDTAG] = x & ((1ull << (6 * e1)) - 1);
+    m->f[NXF_DATA] = (x >> (6 * e1)) & ((1ull << (6 * (e2 - e1))) - 1);
+    m->fmask = 1u << NXF_IDTAG | 1u << NXF_DATA;
+    if (f2) {
+        m->has_ts = true;
+        m->ts_field = x >> (6 * e2);
+    }
+    return true;
+}
+
 static inline void forget_time(nxd_t *d) { memset(d->last_time, 0, sizeof d->last_time); }
 
 RD_INLINE void timestamp(nxd_t *d, nxd_msg_t *m) {
@@ -346,7 +369,9 @@ RD_INLINE int nxd_decode_part_t(nxd_t *d, const uint8_t *buf, size_t len, uint64
         r.ended = false;
         r.err = NULL;
         bool ok;
-        if (mlen <= 10 && len - start >= 8) {
+        if (mlen <= 10 && len - start >= 8 && (w & 0xFF) == 7 << 2 && !d->cfg.srcbits && parse_da(mp, w, mp->bytes, fe, mlen)) {
+            ok = true;
+        } else if (mlen <= 10 && len - start >= 8) {
             r.x = mdo48w(w);
             if (mlen > 8) r.x |= (uint64_t)(mp->bytes[8] >> 2) << 48 | (uint64_t)(mlen > 9 ? mp->bytes[9] >> 2 : 0) << 54;
             r.feb = end_bit5[fe & 31] | (uint64_t)end_bit5[(fe >> 5) & 31] << 30;
