@@ -78,7 +78,7 @@ static const ts_exit_t decode_exits[] = {
             "instr on an event / PC-sample trace (teInstruction 1),\n"
             "not exactly one RUN_DIR or trace, -o naming a file, --hart not\n"
             "one of the trace's harts, --srcbits differing from trace.json's,\na damaged trace.json"},
-    {"121", "the trace, the ELF or the perf config is missing or unreadable,\nor the file is not a trace"},
+    {"121", "the trace, the ELF or the perf config is missing or unreadable,\nor the file is not a trace, or it was cut while being read"},
     {"126", "an output cannot be written, out of memory"},
     {NULL, NULL}};
 const ts_cmd_t ts_decode_cmd = {
