@@ -90,6 +90,7 @@ for f in messages messages-1thread csv perf timeline elements itcprint stm run-f
     *) n=$(cat "$tmp/o"/* | wc -l) ;;
   esac
   line "$f" "$w" "$c" "$n"
+  eval "w_${f//-/_}=$w c_${f//-/_}=$c"        # for the ratios to dqr
 done
 unset TRACESIM_THREADS
 if [ -n "${DQR:-}" ]; then
@@ -102,8 +103,20 @@ if [ -n "${DQR:-}" ]; then
   read -r w c < <(cd "$tmp/d" && median5 sh -c '"$0" -t bench_perf.rtd -e bench_perf.elf -trace -nosrc -nodasm -nofile -nofunc -noitcprint > msgs.txt' "$DQR")
   n=$(grep -c '^Trace: Msg' "$tmp/d/msgs.txt" || true)
   line "dqr messages (-trace)" "$w" "$c" "$n"
+  dw_m=$w dc_m=$c
   clean="$tmp/d/out.txt $tmp/d/bench_perf.perf $tmp/d/perf"
   read -r w c < <(cd "$tmp/d" && median5 sh -c '"$0" -sf perf.sf -notrace -nosrc -nodasm > out.txt' "$DQR")
   n=$(wc -l < "$tmp/d/bench_perf.perf")
   line "dqr perf (-sf itc.perf)" "$w" "$c" "$n"
+  # ratio NAME OURS_WALL OURS_CPU DQR_WALL DQR_CPU: how many times faster than dqr
+  ratio() {
+    awk -v n="$1" -v w="$2" -v c="$3" -v dw="$4" -v dc="$5" 'BEGIN {
+      if (w < 0.001) w = 0.001; if (c < 0.001) c = 0.001
+      printf "%-28s %5.1fx dqr on wall time, %5.1fx on CPU time\n", n, dw / w, dc / c }'
+  }
+  echo "against dqr (the medians above):"
+  ratio "messages" "$w_messages" "$c_messages" "$dw_m" "$dc_m"
+  ratio "messages-1thread" "$w_messages_1thread" "$c_messages_1thread" "$dw_m" "$dc_m"
+  ratio "perf" "$w_perf" "$c_perf" "$w" "$c"
+  ratio "csv (against dqr's perf)" "$w_csv" "$c_csv" "$w" "$c"
 fi
