@@ -71,17 +71,23 @@ static struct {
     size_t msglen;
     char rm[4200];                        /* the output to remove ("": none) */
     struct sigaction old;
+    int fired;                            /* a thread is reporting the cut */
 } cut;
 
 static void on_sigbus(int sig, siginfo_t *si, void *uc) {
     (void)uc;
     uintptr_t a = (uintptr_t)si->si_addr;
-    if (cut.active && a >= cut.lo && a < cut.hi) {
+    if (cut.active && si->si_code > 0 && a >= cut.lo && a < cut.hi) {   /* a fault in the mapping */
+        /* the first thread to fault says it; any other waits for its _exit */
+        if (__atomic_exchange_n(&cut.fired, 1, __ATOMIC_SEQ_CST))
+            for (;;) pause();
+        if (cut.rm[0]) unlink(cut.rm);    /* first: nothing half-written stays, whatever stderr is */
         if (write(2, cut.msg, cut.msglen) < 0) { /* nothing more to say */ }
-        if (cut.rm[0]) unlink(cut.rm);
         _exit(121);
     }
-    signal(sig, SIG_DFL);                 /* not ours: the default action when it recurs */
+    /* not ours (another fault, or a SIGBUS sent by kill): what was there before acts on it */
+    sigaction(SIGBUS, &cut.old, NULL);
+    if (si->si_code <= 0) raise(sig);     /* a fault recurs by itself when the handler returns */
 }
 
 int ts_input_open(ts_input_t *in, const char *path, char *err, size_t errlen) {
@@ -103,6 +109,8 @@ int ts_input_open(ts_input_t *in, const char *path, char *err, size_t errlen) {
             in->maplen = size;
             in->p = m;
             in->len = size;
+            cut.rm[0] = 0;                    /* named after the mapping (ts_input_remove_on_cut) */
+            cut.fired = 0;
             cut.lo = (uintptr_t)m;
             cut.hi = cut.lo + ((size + 4095) & ~(size_t)4095);
             int n = snprintf(cut.msg, sizeof cut.msg, "tracesim: %s was cut while it was being read\n", path);
@@ -112,6 +120,7 @@ int ts_input_open(ts_input_t *in, const char *path, char *err, size_t errlen) {
             sa.sa_sigaction = on_sigbus;
             sa.sa_flags = SA_SIGINFO;
             sigemptyset(&sa.sa_mask);
+            sigaddset(&sa.sa_mask, SIGPIPE);  /* stderr a closed pipe: still exit 121 */
             sigaction(SIGBUS, &sa, &cut.old);
             cut.active = 1;
             return 0;

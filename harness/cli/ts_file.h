@@ -21,8 +21,10 @@ FILE *ts_fopen_input(const char *path, char *err, size_t errlen);
  * into memory. Another process cutting a mapped file while it is read would make the lost
  * pages raise SIGBUS: while an input is mapped, a handler ends the process with
  * "tracesim: P was cut while it was being read" and exit 121 (the inputs' code), after
- * removing the output file named by ts_input_remove_on_cut, so nothing half-written stays.
- * One input is mapped at a time (a second one is read). */
+ * removing the output file named by ts_input_remove_on_cut, so nothing half-written stays
+ * (a read error of the storage under the file raises SIGBUS too and is reported the same
+ * way). Any other SIGBUS goes to the handler that was there before. One input is mapped at a
+ * time (a second one is read). */
 #define TS_MAP_MIN (1u << 20)
 typedef struct ts_input {
     const unsigned char *p;   /* the bytes (NUL-terminated when read, not when mapped) */

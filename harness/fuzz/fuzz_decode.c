@@ -50,7 +50,7 @@ static int keep_msg(void *ctx, const nxd_msg_t *m) {
 
 static int same_msg(const nxd_msg_t *a, const nxd_msg_t *b) {
     if (a->offset != b->offset || a->len != b->len || a->status != b->status || a->tcode != b->tcode ||
-        a->src != b->src || a->has_ts != b->has_ts || a->ts_field != b->ts_field || a->tics_valid != b->tics_valid ||
+        a->has_src != b->has_src || a->src != b->src || a->has_ts != b->has_ts || a->ts_field != b->ts_field || a->tics_valid != b->tics_valid ||
         (a->tics_valid && a->tics != b->tics) || a->fmask != b->fmask || a->error != b->error)
         return 0;
     for (unsigned f = 0; f < NXF__COUNT; f++)
@@ -86,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     nxd_cfg_t cfg = {data[0] % 9, 8 + (data[0] >> 3) % 57};
     nxd_t d;
     if (nxd_init(&d, &cfg)) return 0;
-    two_step_check(&cfg, data + 1, size - 1, size > 1 ? data[size - 1] : 0);
+    two_step_check(&cfg, data + 1, size - 1, size > 2 ? (size_t)(data[size - 1] | data[size - 2] << 8) % size : 0);
     prof_t *prof = prof_new(NULL);
     if (!prof) return 0;
     perf_dec_t pd;

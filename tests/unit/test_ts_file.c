@@ -4,6 +4,7 @@
 #include "ts_file.h"
 #include "ts_test.h"
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -109,6 +110,62 @@ TS_TEST(cut_while_mapped_is_one_line_and_exit_121) {
     TS_ASSERT_STR_EQ(line, want);
     unlink(path);
     unlink(errp);
+}
+
+/* the same with stderr a pipe nobody reads (SIGPIPE on the message): still exit 121, the
+ * output removed */
+TS_TEST(cut_while_mapped_with_stderr_a_closed_pipe) {
+    char path[64], out[64];
+    size_t n = 2 * TS_MAP_MIN;
+    make_file(path, sizeof path, n);
+    make_file(out, sizeof out, 10);
+    int pfd[2];
+    TS_ASSERT(pipe(pfd) == 0);
+    close(pfd[0]);                            /* no reader */
+    fflush(NULL);
+    pid_t pid = fork();
+    TS_ASSERT(pid >= 0);
+    if (pid == 0) {
+        if (dup2(pfd[1], 2) < 0) _exit(3);
+        char err[256];
+        ts_input_t in;
+        if (ts_input_open(&in, path, err, sizeof err) || !in.map) _exit(4);
+        ts_input_remove_on_cut(out);
+        if (truncate(path, 0)) _exit(5);
+        volatile uint8_t x = in.p[n - 1];
+        (void)x;
+        _exit(6);
+    }
+    close(pfd[1]);
+    int st;
+    TS_ASSERT(waitpid(pid, &st, 0) == pid);
+    if (!WIFEXITED(st)) TS_FAIL("the child died of signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : -1);
+    TS_ASSERT_EQ_I(WEXITSTATUS(st), 121);
+    struct stat sb;
+    TS_ASSERT(stat(out, &sb) != 0);
+    unlink(path);
+}
+
+/* a SIGBUS that is not a fault in the mapping (sent by kill) is not taken for a cut: the
+ * process dies of it as it would without the mapping */
+TS_TEST(sigbus_sent_by_kill_is_not_a_cut) {
+    char path[64];
+    make_file(path, sizeof path, TS_MAP_MIN);
+    fflush(NULL);
+    pid_t pid = fork();
+    TS_ASSERT(pid >= 0);
+    if (pid == 0) {
+        char err[256];
+        ts_input_t in;
+        if (ts_input_open(&in, path, err, sizeof err) || !in.map) _exit(4);
+        kill(getpid(), SIGBUS);
+        _exit(6);                             /* survived: wrong */
+    }
+    int st;
+    TS_ASSERT(waitpid(pid, &st, 0) == pid);
+    if (WIFEXITED(st)) TS_FAIL("the child exited %d instead of dying of SIGBUS", WEXITSTATUS(st));
+    TS_ASSERT(WIFSIGNALED(st) && WTERMSIG(st) == SIGBUS);
+    unlink(path);
 }
 
 TS_TEST_MAIN()
