@@ -33,9 +33,17 @@ void bus_free(bus_t *b) {
     b->ram = NULL;
 }
 
+void bus_trace_catch_up(bus_t *b) {
+    for (unsigned i = 0; i < b->dev.n_te; i++)
+        if (b->dev.te[i]) te_skip(b->dev.te[i], b->trace_owed);
+    if (b->dev.funnel) funnel_skip(b->dev.funnel, b->trace_owed);
+    b->trace_owed = 0;
+}
+
 void bus_reset(bus_t *b) {
     b->sba_busy = false;
     b->trace_touched = false;
+    b->trace_owed = 0;
     /* round robin starts at hart 0: "the last winner" is the last hart */
     memset(b->last, b->n_ports ? (int)b->n_ports - 1 : 0, sizeof b->last);
 }
@@ -192,6 +200,7 @@ enum bus_status bus_dev_access(bus_t *b, unsigned hart, uint32_t pc, uint32_t ad
     if (te_page) {
         te_t *te = d->te[te_n];
         b->trace_touched = true;
+        if (b->trace_owed) bus_trace_catch_up(b);
         if (!we) {
             enum bus_status r = DEV(BT_TRACE0 + (int)te_n, te_status(te_read(te, off, size, val)));
             trace_log(b, hart, addr, size, we, r == BUS_OK ? *val : 0, r);
@@ -218,6 +227,7 @@ enum bus_status bus_dev_access(bus_t *b, unsigned hart, uint32_t pc, uint32_t ad
     }
     if (page == MAP_FUNNEL_BASE && d->funnel) {
         if (!d->trace_detached) b->trace_touched = true;   /* --no-trace: no trace tick */
+        if (b->trace_owed) bus_trace_catch_up(b);
         enum bus_status r = DEV(BT_FUNNEL, te_status(we ? funnel_write(d->funnel, off, size, *val)
                                                          : funnel_read(d->funnel, off, size, val)));
         trace_log(b, hart, addr, size, we, (we || r == BUS_OK) ? *val : 0, r);

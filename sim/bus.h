@@ -113,6 +113,10 @@ typedef struct bus {
     bool sba_busy;         /* the SBA sink wrote RAM this cycle: core data accesses to RAM wait */
     bool trace_touched;    /* an encoder or funnel register was accessed (cleared by the user:
                             * sim/soc.c's trace tick) */
+    uint64_t trace_owed;   /* trace ticks the run controller skipped (an idle trace subsystem,
+                            * only timestamp units counting): given to the encoders and the
+                            * funnel (bus_trace_catch_up) before any of their registers is
+                            * accessed, and by the controller before it reads them */
     struct bus_port *port[BUS_MAX_HARTS];   /* the data ports bus_service_data_all() arbitrates */
     unsigned n_ports;
     uint8_t last[BUS_N_TARGETS];            /* per target: the hart that won it last */
@@ -148,6 +152,9 @@ int bus_init(bus_t *b, uint32_t ram_size, unsigned ram_wait, const bus_targets_t
              const bus_hooks_t *hooks, char *err, size_t errlen);
 void bus_free(bus_t *b);
 void bus_reset(bus_t *b);
+/* the skipped trace ticks (trace_owed) given to every encoder and the funnel (te_skip,
+ * funnel_skip) */
+void bus_trace_catch_up(bus_t *b);
 /* caches: size 0 for none. 0, or -1 with a message in err. */
 int bus_port_init(bus_port_t *ip, const vcore_ports_t *p, unsigned hart, const cache_cfg_t *icache,
                   const cache_cfg_t *dcache, char *err, size_t errlen);

@@ -441,11 +441,14 @@ static inline __attribute__((always_inline)) uint64_t account_events(soc_hart_t 
 #define SOC_INLINE static inline __attribute__((always_inline))
 
 SOC_INLINE void trace_tick(soc_t *s, unsigned n) {
-    /* an idle trace subsystem stays idle, its ticks changing nothing, until a trace register
-     * is accessed or a software trace event comes (soc_stm_event); with --no-trace it is idle
-     * for good (its pages do not mark the bus, see soc_reset) */
-    if (__builtin_expect(s->trace_idle && !s->bus.trace_touched, 1)) return;
+    /* an idle trace subsystem stays idle, its ticks changing nothing but its timestamp units'
+     * counters, until a trace register is accessed or a software trace event comes
+     * (soc_stm_event); the ticks skipped are owed to the timestamp units and given before
+     * anything reads them (bus_trace_catch_up). With --no-trace it is idle for good (its
+     * pages do not mark the bus, see soc_reset). */
+    if (__builtin_expect(s->trace_idle && !s->bus.trace_touched, 1)) { s->bus.trace_owed++; return; }
     s->bus.trace_touched = false;
+    if (s->bus.trace_owed) bus_trace_catch_up(&s->bus);
     for (unsigned i = 0; i < n; i++) te_tick(&s->h[i].te);
     sink_t *k = &s->h[0].te.sink;
     if (s->funnel_on) { funnel_tick(&s->funnel); k = &s->funnel.sink; }
@@ -520,6 +523,7 @@ static void waves_window_end(soc_t *s) {
 }
 
 static void waves_sample(soc_t *s) {
+    if (s->bus.trace_owed) bus_trace_catch_up(&s->bus);   /* the probes show the timestamps */
     for (unsigned i = 0; i < s->n; i++) waves_probe_hart(s, &s->h[i], i == 0);
     if (s->funnel_on) s->funnel.probe_take = false;
     vcore_waves_dump(s->h[0].vc, s->cycle);     /* one time unit per cycle */
@@ -681,6 +685,7 @@ static bool trace_in_flight(const soc_t *s) {
 
 void soc_run_end(soc_t *s) {
     if (s->trace_bus) fprintf(s->trace_bus, "end %llu\n", (unsigned long long)s->cycle);
+    if (s->bus.trace_owed) bus_trace_catch_up(&s->bus);   /* the encoders' time as at the last cycle */
     /* the cores stop here; the trace subsystem does not: what the encoders hold drains into
      * the sink as it would after the harts halt (a run cut by the cycle limit, or firmware
      * that exits without draining), so the trace ends with the last message emitted. Not
@@ -728,6 +733,7 @@ void soc_stm_event(soc_t *s, soc_hart_t *h) {
     unsigned hart = h->port.hart, id = *p->stm_id;
     uint32_t value = *p->stm_value;
     if (!s->cfg.no_trace) s->trace_idle = false;   /* it may be queued: the next trace tick runs */
+    if (s->bus.trace_owed) bus_trace_catch_up(&s->bus);   /* its time is the encoder's now */
     enum te_stm_status st = s->cfg.no_trace ? TE_STMEV_OFF
                           : s->stm_event ? s->stm_event(s->stm_event_ctx, hart, s->cycle, (uint16_t)id, value)
                           : te_stm_event(&h->te, (uint16_t)id, value);

@@ -33,13 +33,15 @@ enum te_access funnel_read(funnel_t *f, uint32_t off, unsigned size, uint32_t *v
 enum te_access funnel_write(funnel_t *f, uint32_t off, unsigned size, uint32_t val);
 /* after the encoders' ticks */
 void funnel_tick(funnel_t *f);
-/* true if funnel_tick() would change nothing now, its inputs being idle (te_tick_idle() of
- * every encoder): no message in hand, not flushing, no sink word out, no bytes counted for
- * the probe, the timestamp unit not counting. Keep it in step with funnel_tick(). */
+/* true if funnel_tick() would change nothing now but the timestamp unit's counter, its
+ * inputs being idle (te_tick_idle() of every encoder): no message in hand, not flushing, no
+ * sink word out, no bytes counted for the probe. Keep it in step with funnel_tick(). */
 static inline bool funnel_tick_idle(const funnel_t *f) {
-    return !f->have_cur && !f->flushing && !f->sink.sba_valid && !f->probe_nbytes &&
-           ((f->ts.control & 3u) != 3u || f->ts.master);
+    return !f->have_cur && !f->flushing && !f->sink.sba_valid && !f->probe_nbytes;
 }
+/* n funnel_tick()s of a funnel that was funnel_tick_idle() before them (inputs idle): only
+ * its timestamp unit moves */
+static inline void funnel_skip(funnel_t *f, uint64_t n) { tsunit_advance(&f->ts, n); }
 bool funnel_empty(const funnel_t *f);
 /* a message taken or waiting at an input (not counting a partial sink word) */
 bool funnel_busy(const funnel_t *f);

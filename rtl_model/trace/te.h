@@ -89,16 +89,19 @@ static inline void te_tick(te_t *t) {
     t->stalled = false;
     if (t->fifo_count || t->outq_count || t->overflow_pending || t->flushing) te_work(t);
 }
-/* true if te_tick() would change nothing now: nothing queued or owed, not flushing, no sink
- * word out, no stall flag, the timestamp unit not counting (stopped, or a funnel's slave),
- * program trace off. Between ticks only register accesses (te_read/te_write) and software
- * trace events (te_stm_event) change that; sim/soc.c skips the ticks of an idle trace
- * subsystem on this. Keep it in step with te_tick(). */
+/* true if te_tick() would change nothing now but the timestamp unit's counter: nothing
+ * queued or owed, not flushing, no sink word out, no stall flag, program trace off. Between
+ * ticks only register accesses (te_read/te_write) and software trace events (te_stm_event)
+ * change that; sim/soc.c skips the ticks of an idle trace subsystem on this and gives the
+ * timestamp units the ticks they missed (te_skip) before anything reads them. Keep it in
+ * step with te_tick(). */
 static inline bool te_tick_idle(const te_t *t) {
     return !(t->fifo_count | t->outq_count | (unsigned)t->overflow_pending | (unsigned)t->flushing |
-             (unsigned)t->sink.sba_valid | (unsigned)t->stalled | (unsigned)t->prog.on) &&
-           ((t->ts.control & 3u) != 3u || t->ts.master);
+             (unsigned)t->sink.sba_valid | (unsigned)t->stalled | (unsigned)t->prog.on);
 }
+/* n te_tick()s of an encoder that was te_tick_idle() before them: only its timestamp unit
+ * moves */
+static inline void te_skip(te_t *t, uint64_t n) { tsunit_advance(&t->ts, n); }
 bool te_empty(const te_t *t);
 /* teControl as software reads it; true if a stimulus store would be accepted now */
 uint32_t te_control(const te_t *t);

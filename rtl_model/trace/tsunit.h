@@ -38,4 +38,16 @@ static inline void tsunit_tick(tsunit_t *t) {
     t->pre = 0;
     t->counter = (t->counter + 1) & t->mask;
 }
+/* tsunit_tick n times at once (a run controller that skipped the ticks of an otherwise idle
+ * trace subsystem: the same counter and prescaler afterwards) */
+static inline void tsunit_advance(tsunit_t *t, uint64_t n) {
+    if ((t->control & 3u) != 3u || t->master || !n) return;
+    uint64_t inc = 0, pre = t->pre;
+    if (pre >= t->period) { inc = 1; pre = 0; n--; }     /* tsPrescale lowered since: one tick wraps it */
+    pre += n;
+    unsigned sh = (unsigned)__builtin_ctz(t->period);    /* 1, 4, 16 or 64 clocks an increment */
+    inc += pre >> sh;
+    t->pre = (unsigned)(pre & (t->period - 1u));
+    t->counter = (t->counter + inc) & t->mask;
+}
 #endif
