@@ -142,12 +142,15 @@ static char *put_u64_fast(char *p, uint64_t v) {
     static const char d2[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
                              "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
                              "8081828384858687888990919293949596979899";
-    char tmp[24], *e = tmp + sizeof tmp, *q = e;
+    /* the digits end at tmp + 20 (at most 20 of them); the 20 bytes from the first are copied
+     * whole (a fixed-size copy, no library call; the caller's row has room), the end moved by
+     * the digits' count */
+    char tmp[40] = {0}, *e = tmp + 20, *q = e;
     while (v >= 100) { unsigned r = (unsigned)(v % 100); v /= 100; q -= 2; memcpy(q, d2 + 2 * r, 2); }
     if (v >= 10) { q -= 2; memcpy(q, d2 + 2 * v, 2); }
     else *--q = (char)('0' + v);
-    while (q < e) *p++ = *q++;      /* a few bytes: no call */
-    return p;
+    memcpy(p, q, 20);
+    return p + (e - q);
 }
 
 /* itc.csv row: cycle,hart,stimulus,offset,size,value,status; rows are gathered in itc_buf

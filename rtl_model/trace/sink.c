@@ -35,14 +35,24 @@ void sink_reset(sink_t *s) {
 uint32_t sink_start(const sink_t *s) { return s->kind == SINK_SRAM ? 0 : s->base; }
 uint32_t sink_last(const sink_t *s) { return s->kind == SINK_SRAM ? s->sram_size - s->width : s->limit; }
 
+/* a sink word of w bytes (4, 8, 16 or 32): copied in fixed sizes, no library call */
+static inline void copy_word(uint8_t *dst, const uint8_t *src, unsigned w) {
+    switch (w) {
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    case 16: memcpy(dst, src, 16); break;
+    default: memcpy(dst, src, 32); break;
+    }
+}
+
 static void commit_word(sink_t *s) {
     uint32_t addr = s->wp & ~1u;
     if (s->kind == SINK_SRAM) {
-        memcpy(s->sram + (addr & (s->sram_size - 1) & ~(s->width - 1)), s->word, s->width);
+        copy_word(s->sram + (addr & (s->sram_size - 1) & ~(s->width - 1)), s->word, s->width);
     } else {
         s->sba_valid = true;
         s->sba_addr = addr;
-        memcpy(s->sba_data, s->word, s->width);
+        copy_word(s->sba_data, s->word, s->width);
     }
     s->words++;
     s->fill = 0;
@@ -66,7 +76,7 @@ unsigned sink_push_bytes(sink_t *s, const uint8_t *p, unsigned n) {
     while (done < n) {
         if (s->stopped) { s->discarded += n - done; return done; }
         unsigned room = s->width - s->fill, k = n - done < room ? n - done : room;
-        memcpy(s->word + s->fill, p + done, k);
+        for (unsigned i = 0; i < k; i++) s->word[s->fill + i] = p[done + i];   /* a few bytes */
         s->fill += k;
         done += k;
         if (s->fill == s->width) {
