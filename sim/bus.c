@@ -33,13 +33,6 @@ void bus_free(bus_t *b) {
     b->ram = NULL;
 }
 
-void bus_trace_catch_up(bus_t *b) {
-    for (unsigned i = 0; i < b->dev.n_te; i++)
-        if (b->dev.te[i]) te_skip(b->dev.te[i], b->trace_owed);
-    if (b->dev.funnel) funnel_skip(b->dev.funnel, b->trace_owed);
-    b->trace_owed = 0;
-}
-
 void bus_reset(bus_t *b) {
     b->sba_busy = false;
     b->trace_touched = false;

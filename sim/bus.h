@@ -154,7 +154,12 @@ void bus_free(bus_t *b);
 void bus_reset(bus_t *b);
 /* the skipped trace ticks (trace_owed) given to every encoder and the funnel (te_skip,
  * funnel_skip) */
-void bus_trace_catch_up(bus_t *b);
+static inline void bus_trace_catch_up(bus_t *b) {
+    for (unsigned i = 0; i < b->dev.n_te; i++)
+        if (b->dev.te[i]) te_skip(b->dev.te[i], b->trace_owed);
+    if (b->dev.funnel) funnel_skip(b->dev.funnel, b->trace_owed);
+    b->trace_owed = 0;
+}
 /* caches: size 0 for none. 0, or -1 with a message in err. */
 int bus_port_init(bus_port_t *ip, const vcore_ports_t *p, unsigned hart, const cache_cfg_t *icache,
                   const cache_cfg_t *dcache, char *err, size_t errlen);

@@ -22,20 +22,8 @@ static void put_bits(nx_msg_t *m, uint64_t v, unsigned n) {
 
 void nx_fixed(nx_msg_t *m, uint64_t v, unsigned bits) { put_bits(m, v, bits); }
 
-void nx_var(nx_msg_t *m, uint64_t v) {
+void nx_var_unaligned(nx_msg_t *m, uint64_t v) {
     unsigned start = m->pos;
-    if (start % 6 == 0) {       /* on a byte boundary (the common case): 6 bits per byte, no bit
-                                 * arithmetic; the same bytes as the general path below */
-        unsigned byte = start / 6;
-        do {
-            if (byte < NX_MAX_BYTES) m->b[byte] |= (uint8_t)((v & 63u) << 2);
-            byte++;
-            v >>= 6;
-        } while (v);
-        m->pos = byte * 6;
-        if (byte - 1 < NX_MAX_BYTES) m->b[byte - 1] = (uint8_t)((m->b[byte - 1] & ~3u) | 1u);
-        return;
-    }
     put_bits(m, v, v ? 64u - (unsigned)__builtin_clzll(v) : 0u);
     if (m->pos % 6) m->pos += 6 - m->pos % 6;        /* to the end of this byte */
     else if (m->pos == start) m->pos += 6;           /* zero on a byte boundary: one byte */

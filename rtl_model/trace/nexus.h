@@ -27,7 +27,22 @@ typedef struct nx_msg {
 
 void nx_begin(nx_msg_t *m);
 void nx_fixed(nx_msg_t *m, uint64_t v, unsigned bits);
-void nx_var(nx_msg_t *m, uint64_t v);
+/* a variable field (nx_var) that starts inside a byte */
+void nx_var_unaligned(nx_msg_t *m, uint64_t v);
+static inline void nx_var(nx_msg_t *m, uint64_t v) {
+    unsigned start = m->pos;
+    if (start % 6 != 0) { nx_var_unaligned(m, v); return; }
+    /* on a byte boundary (the common case): 6 bits per byte, no bit arithmetic; the same
+     * bytes as the general path */
+    unsigned byte = start / 6;
+    do {
+        if (byte < NX_MAX_BYTES) m->b[byte] |= (uint8_t)((v & 63u) << 2);
+        byte++;
+        v >>= 6;
+    } while (v);
+    m->pos = byte * 6;
+    if (byte - 1 < NX_MAX_BYTES) m->b[byte - 1] = (uint8_t)((m->b[byte - 1] & ~3u) | 1u);
+}
 /* closes the message: the last byte gets MSEO 11 */
 void nx_end(nx_msg_t *m);
 #endif
