@@ -1,5 +1,5 @@
 /* gen_docs.c - prints the docs' register and event tables from the single-source
- * tables in rtl_model/regs/ (soc_map.def, hpm_events.def, sbi_events.def, sbi_fw_events.def, trace_regs.def, stm.def). tests/check_docs.sh compares
+ * tables in rtl_model/regs/ and runfolder/run_files.def (soc_map.def, hpm_events.def, sbi_events.def, sbi_fw_events.def, trace_regs.def, stm.def). tests/check_docs.sh compares
  * the docs (README.md, docs/) with this output, so the docs cannot drift from what the code uses. */
 #include <stdio.h>
 #include <string.h>
@@ -80,8 +80,18 @@ static void stm(void) {
 #include "stm.def"
 }
 
+/* docs/reference/run-folder.md: every run-folder file (runfolder/run_files.def) */
+static void run_files(void) {
+    puts("| file | written by | read by | largest | contents | columns |");
+    puts("|---|---|---|---|---|---|");
+#define RF_FILE(name, kind, cap, cap_text, empty_ok, writer, readers, columns, contents) \
+    printf("| `%s` | %s | %s | %s | %s | %s |\n", name, writer, readers, cap_text, contents, columns);
+#include "run_files.def"
+#undef RF_FILE
+}
+
 int main(int argc, char **argv) {
-    if (argc != 2) { fprintf(stderr, "usage: gen_docs soc_map|soc_regs|hpm_events|sbi_events|sbi_fw_events|trace_regs|trace_fields|stm\n"); return 2; }
+    if (argc != 2) { fprintf(stderr, "usage: gen_docs soc_map|soc_regs|hpm_events|sbi_events|sbi_fw_events|trace_regs|trace_fields|stm|run_files\n"); return 2; }
     if (!strcmp(argv[1], "soc_map")) soc_map();
     else if (!strcmp(argv[1], "soc_regs")) soc_regs();
     else if (!strcmp(argv[1], "hpm_events")) hpm_events();
@@ -90,6 +100,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(argv[1], "trace_regs")) trace_regs();
     else if (!strcmp(argv[1], "trace_fields")) trace_fields();
     else if (!strcmp(argv[1], "stm")) stm();
+    else if (!strcmp(argv[1], "run_files")) run_files();
     else { fprintf(stderr, "gen_docs: unknown table '%s'\n", argv[1]); return 2; }
     return 0;
 }
