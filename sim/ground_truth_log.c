@@ -13,9 +13,7 @@
 static FILE *open_out(const char *dir, const char *name, char *err, size_t errlen) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f) snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
-    return f;
+    return ts_fopen_output(path, "w", err, errlen);   /* renamed into place at its close (ts_file.h) */
 }
 
 int gt_log_open(gt_log_t *g, const char *dir, char *err, size_t errlen) {
@@ -40,11 +38,7 @@ int gt_log_open(gt_log_t *g, const char *dir, char *err, size_t errlen) {
 }
 
 int gt_log_open_retire(gt_log_t *g, const char *path, char *err, size_t errlen) {
-    if (!(g->retire = fopen(path, "w"))) {
-        snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
-        return -1;
-    }
-    return 0;
+    return (g->retire = ts_fopen_output(path, "wu", err, errlen)) ? 0 : -1;   /* a user-named path */
 }
 
 const char *const gt_hook_names[GT_HOOKS] = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "perfWriteCntrs"};

@@ -35,7 +35,7 @@ enum {
     O_OUT = 1, O_MAX_CYCLES, O_RAM_SIZE, O_RAM_WAIT, O_WAVES, O_WAVES_FROM, O_WAVES_TO, O_WAVES_BY_FW, O_WAVES_ALL,
     O_WAVES_FUNC, O_WAVES_AROUND, O_HPM_COUNTERS, O_HPM_WIDTH, O_ICACHE, O_DCACHE, O_CACHE_WAYS, O_CACHE_LINE,
     O_CACHE_MISS, O_TRACE_SRAM, O_ITC_DEPTH, O_SINK_WIDTH, O_HARTS, O_SRCBITS, O_FUNNEL, O_NO_TRACE, O_STM_TS, O_TRACE_INSN, O_TRACE_STALL, O_TRACE_CONTEXT,
-    O_RETIRE_LOG, O_TRACE_BUS, O_HOST_IO_LIMIT, O_SYSTEMC, O_QUIET, O_HELP, O_ELF_REFUSED
+    O_RETIRE_LOG, O_TRACE_BUS, O_FORCE, O_HOST_IO_LIMIT, O_SYSTEMC, O_QUIET, O_HELP, O_ELF_REFUSED
 };
 #define S TS_OPT_SUFFIX
 /* `tracesim run`'s options: the parser, --help and the docs' table (harness/cli/ts_opts.h) */
@@ -85,6 +85,8 @@ static const ts_opt_t run_opts[] = {
     {O_STM_TS, 0, "stm-thread-switch", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
      "software trace port: every write to tp (x4) emits THREAD_SWITCH"},
     {O_RETIRE_LOG, 0, "retire-log", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0, "write one line per retired instruction (cycle pc insn, plus\nxN=value for a register write or mem[addr]size=value for a\nstore) and per trap"},
+    {O_FORCE, 0, "force", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
+     "replace an existing file named by --retire-log, --record-trace-bus\nor --waves that is not a previous output of tracesim run"},
     {O_TRACE_BUS, 0, "record-trace-bus", TS_OPT_STRING, "FILE", 0, 0, 0, 0, TS_OPT_NOT_SC,
      "write every trace register access and SBA write (for the\nSystemC replay test)"},
     {O_HOST_IO_LIMIT, 0, "host-io-limit", TS_OPT_UINT, "SIZE", 0, 1ull << 40, 0, 0, S,
@@ -169,8 +171,8 @@ static int hpm_report(const soc_t *s, const char *dir, bool print, char *err, si
     char path[4200], names[512];
     bool multi = s->n > 1;
     snprintf(path, sizeof path, "%s/hpm.csv", dir);
-    FILE *f = fopen(path, "w");
-    if (!f) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); return -1; }
+    FILE *f = ts_fopen_output(path, "w", err, errlen);   /* a temporary file renamed at its close (ts_file.h) */
+    if (!f) return -1;
     if (f) fprintf(f, "%scounter,csr,mhpmevent,events,width,value\n", multi ? "hart," : "");
     bool header = false;
     for (unsigned h = 0; h < s->n; h++) {
@@ -202,8 +204,8 @@ static int hpm_report(const soc_t *s, const char *dir, bool print, char *err, si
     }
     if (ts_fclose_output(f, path, err, errlen)) return -1;   /* write errors included */
     snprintf(path, sizeof path, "%s/events.csv", dir);
-    f = fopen(path, "w");
-    if (!f) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); return -1; }
+    f = ts_fopen_output(path, "w", err, errlen);
+    if (!f) return -1;
     if (multi) fputs("hart,", f);
     for (unsigned i = 0; i < hpm_n_events; i++) fprintf(f, "%s%s", i ? "," : "", hpm_events[i].csv);
     fputc('\n', f);
@@ -359,7 +361,7 @@ static int cmd_run(int argc, char **argv) {
     int c;
     int srcbits = -1;
     const char *waves_func = NULL, *elf = NULL;
-    bool around = false, two_elfs = false;
+    bool around = false, two_elfs = false, force_outputs = false;
     uint64_t around_v = 0, around_n = 0;
     ts_opts_t op;
     ts_cmd_opts_init(&op, &THIS_RUN_CMD, argc, argv);
@@ -387,6 +389,7 @@ static int cmd_run(int argc, char **argv) {
         case O_HPM_COUNTERS: cfg.hpm.n_hpm = (unsigned)v; break;
         case O_HPM_WIDTH: cfg.hpm.width_hpm = (unsigned)v; break;
         case O_RETIRE_LOG: cfg.retire_log = op.arg; break;
+        case O_FORCE: force_outputs = true; break;
         case O_ICACHE: icache = (unsigned)v; break;
         case O_DCACHE: dcache = (unsigned)v; break;
         case O_CACHE_WAYS: cc.ways = (unsigned)v; break;
@@ -486,6 +489,16 @@ static int cmd_run(int argc, char **argv) {
                  : es == ELF_OUTSIDE_RAM ? TS_EXIT_OUTSIDE_RAM : TS_EXIT_BAD_ELF;
         }
     }
+    {   /* a user's file under an explicit output's name is not replaced unless it is a previous
+         * output of run (its first bytes: ts_file.h) or --force */
+        char oerr[4400];
+        if ((cfg.retire_log && ts_output_may_replace(cfg.retire_log, "run", force_outputs, ts_is_retire_log, oerr, sizeof oerr)) ||
+            (cfg.trace_bus_log && ts_output_may_replace(cfg.trace_bus_log, "run", force_outputs, ts_is_trace_bus_log, oerr, sizeof oerr)) ||
+            (cfg.waves_path && ts_output_may_replace(cfg.waves_path, "run", force_outputs, ts_is_waves_output, oerr, sizeof oerr))) {
+            fprintf(stderr, "tracesim: %s\n", oerr);
+            return TS_EXIT_USAGE;
+        }
+    }
     if ((waves_func || around) && !cfg.waves_path) {
         fprintf(stderr, "tracesim: %s needs --waves FILE\n", waves_func ? "--waves-func" : "--waves-around-mark");
         return TS_EXIT_USAGE;
@@ -582,9 +595,10 @@ static int cmd_run(int argc, char **argv) {
     double ipc = soc.cycle ? (double)instret / (double)soc.cycle : 0.0;
     char path[4200];
     snprintf(path, sizeof path, "%s/stats.txt", dir);
-    FILE *f = fopen(path, "w");
+    char oerr[4400];
+    FILE *f = ts_fopen_output(path, "w", oerr, sizeof oerr);   /* renamed into place at its close (ts_file.h) */
     if (!f) {
-        fprintf(stderr, "tracesim: cannot create %s: %s\n", path, strerror(errno));
+        fprintf(stderr, "tracesim: %s\n", oerr);
         soc_free(&soc);
         return TS_EXIT_HOST;
     }

@@ -52,9 +52,8 @@ int run_write_trace(soc_t *s, char *err, size_t errlen) {
     }
     char path[4200];
     snprintf(path, sizeof path, "%s/trace.rtd", s->cfg.out_dir);
-    FILE *f = fopen(path, "wb");
+    FILE *f = ts_fopen_output(path, "wb", err, errlen);   /* renamed into place at its close (ts_file.h) */
     if (!f) {
-        snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
         free(img);
         return -1;
     }
@@ -73,8 +72,8 @@ int run_write_trace(soc_t *s, char *err, size_t errlen) {
     const te_t *t0 = &s->h[0].te;
     bool src = t0->cfg.src_bits && !(t0->control & (1u << 15));
     snprintf(path, sizeof path, "%s/trace.json", s->cfg.out_dir);
-    f = fopen(path, "w");
-    if (!f) { snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno)); return -1; }
+    f = ts_fopen_output(path, "w", err, errlen);
+    if (!f) return -1;
     fprintf(f, "{\n  \"format\": \"tracesim-trace-1\",\n  \"sink\": \"%s\",\n  \"through_funnel\": %s,\n"
                "  \"srcbits\": %u,\n  \"tsbits\": %u,\n  \"sink_width\": %u,\n  \"start\": %u,\n"
                "  \"wp\": %u,\n  \"wrapped\": %s,\n  \"stopped_on_wrap\": %s,\n  \"stopped_at_cycle\": %llu,\n  \"bytes\": %u,\n"

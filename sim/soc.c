@@ -47,14 +47,23 @@ static bool find_in_path(const char *prog) {
 
 /* converts the temporary FST to the requested VCD; returns 0 on success */
 static int waves_to_vcd(soc_t *s) {
-    char *argv[] = {"fst2vcd", "-f", s->waves_tmp, "-o", (char *)s->cfg.waves_path, NULL};
+    /* the VCD on fst2vcd's stdout into the run-folder writer's temporary file (ts_file.h) */
+    char *argv[] = {"fst2vcd", "-f", s->waves_tmp, NULL};
     pid_t pid;
     int st = 0;
-    if (posix_spawnp(&pid, "fst2vcd", NULL, NULL, argv, environ) || waitpid(pid, &st, 0) < 0 ||
-        !WIFEXITED(st) || WEXITSTATUS(st)) {
+    char err[4400];
+    int fd = ts_open_output(s->cfg.waves_path, 0666 | TS_OUTPUT_USER, err, sizeof err);
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    if (fd >= 0) posix_spawn_file_actions_adddup2(&fa, fd, 1);
+    if (fd < 0 || posix_spawnp(&pid, "fst2vcd", &fa, NULL, argv, environ) || waitpid(pid, &st, 0) < 0 ||
+        !WIFEXITED(st) || WEXITSTATUS(st) || ts_close_output(fd, s->cfg.waves_path, err, sizeof err)) {
+        posix_spawn_file_actions_destroy(&fa);
+        if (fd >= 0) ts_output_abort_fd(fd);
         fprintf(stderr, "tracesim: converting waves to VCD with fst2vcd failed; the FST is kept as %s\n", s->waves_tmp);
         return -1;
     }
+    posix_spawn_file_actions_destroy(&fa);
     unlink(s->waves_tmp);
     return 0;
 }
@@ -62,9 +71,7 @@ static int waves_to_vcd(soc_t *s) {
 static FILE *open_out(const char *dir, const char *name, char *err, size_t errlen) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    if (!f) snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
-    return f;
+    return ts_fopen_output(path, "w", err, errlen);   /* renamed into place at its close (ts_file.h) */
 }
 
 /* ---- what the models ask of the run controller ---------------------------------------- */
@@ -209,10 +216,7 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
         }
     }
     if (cfg->trace_bus_log) {
-        if (!(s->trace_bus = fopen(cfg->trace_bus_log, "w"))) {
-            snprintf(err, errlen, "cannot create %s: %s", cfg->trace_bus_log, strerror(errno));
-            return -1;
-        }
+        if (!(s->trace_bus = ts_fopen_output(cfg->trace_bus_log, "wu", err, errlen))) return -1;
         /* what a replay needs to build the same trace subsystem */
         fprintf(s->trace_bus, "# tracesim-trace-bus-1 harts %u funnel %d srcbits %u itc_depth %u sink_width %u "
                 "trace_sram %u ts_width %u ram_size %u\n# cycle hart r|w addr size value ok|wait|err, or cycle sba addr bytes; "

@@ -1,13 +1,17 @@
 #!/bin/bash
 # io_checked_test.sh TRACESIM FW_DIR CASE - inputs that are not regular files are refused at
-# once, and an output that cannot be written (a symlink to /dev/full where the file goes, or
-# /dev/full itself) ends the command with one line on stderr and status 126 (issue 23 items 4, 5).
+# once, and an output that cannot be written (TRACESIM_TEST_FULL=NAME: the writer of ts_file.h
+# writes the output named NAME to /dev/full instead of its temporary file, a full disk; or
+# /dev/full itself named as --retire-log, --record-trace-bus or --waves) ends
+# the command with one line on stderr and status 126 (issue 23 items 4, 5). A /dev/full link
+# planted under a run-folder or output file's name is replaced, never written through
+# (issue 34; tests/hostile_names_test.sh).
 #   fifo_decode fifo_report        a named pipe as the trace: 121 "not a regular file", no wait
 #   fifo_check                     a run folder whose itc.csv is a named pipe: one line, no wait
 #   fifo_perf_config               a named pipe as decode's --perf-config: 121
 #   fifo_report_elf                a named pipe as report's --elf: 121
 #   fifo_waves_marks               a run folder whose marks.csv is a named pipe: waves says so, 121 (an unreadable input)
-#   full_decode_messages|csv|timeline|elements|perf  decode -o DIR, the file a /dev/full link
+#   full_decode_messages|csv|timeline|elements|perf  decode -o DIR, the file on a full disk
 #   full_decode_stm                decode -f stm -o DIR (a run with software trace events)
 #   full_decode_itcprint           decode -f itcprint -o DIR (the itc_printf capture, if present)
 #   full_report full_report_csv    report -o DIR (report.txt / report.csv)
@@ -16,9 +20,9 @@
 #   full_symfilter full_stmfilter  the filter's answers to /dev/full: 126 after the first answer
 #   full_retire_log                run --retire-log /dev/full
 #   full_trace_bus                 run --record-trace-bus /dev/full
-#   full_waves_fst                 run --waves W.fst, W.fst a /dev/full link (the project's FST writer)
+#   full_waves_fst                 run --waves /dev/full (the project's FST writer)
 #   full_run_FILE                  run into a folder whose FILE (stats.txt, hpm.csv, events.csv,
-#                                  trace.rtd, trace.json, itc.csv, flow.csv, uart.txt) is a /dev/full link
+#                                  trace.rtd, trace.json, itc.csv, flow.csv, uart.txt) meets a full disk
 set -u
 ts=$1 fw=$2 case=$3
 caps=${4:-}
@@ -40,7 +44,7 @@ expect_full() {   # expect_full FILE -- command...: status 126 and "cannot write
 }
 fib=$fw/examples/fib.elf
 run() { "$ts" run -q -o "$1" "${2:-$fib}" > /dev/null 2>&1 || fail "the run of ${2:-$fib} failed"; }
-outdir() { mkdir -p "$tmp/o/$(dirname "$1")"; ln -s /dev/full "$tmp/o/$1"; }
+outdir() { mkdir -p "$tmp/o/$(dirname "$1")"; export TRACESIM_TEST_FULL=$(basename "$1"); }
 case $case in
 fifo_decode)      mkfifo "$tmp/p.rtd"; expect 121 "p.rtd is not a regular file" -- "$ts" decode "$tmp/p.rtd" ;;
 fifo_report)      mkfifo "$tmp/p.rtd"; expect 121 "p.rtd is not a regular file" -- "$ts" report "$tmp/p.rtd" ;;
@@ -77,11 +81,11 @@ full_overhead_md|full_overhead_csv|full_overhead_svg)
                   rc=$?
                   [ $rc = 126 ] || fail "exit $rc, expected 126; stderr: $(cat "$tmp/err")"
                   [ "$(grep -c 'cannot write' "$tmp/err")" = 1 ] || fail "stderr: $(cat "$tmp/err")"
-                  tail -n 1 "$tmp/err" | grep -Eq "^tracesim: overhead: cannot write the report in .*: No space left on device$" \
+                  tail -n 1 "$tmp/err" | grep -Eq "^tracesim: overhead: cannot write .*/overhead\.${case#full_overhead_}: No space left on device$" \
                     || fail "stderr: $(cat "$tmp/err")" ;;
 full_waves_txt|full_waves_tcl)
                   "$ts" run -q --waves "$tmp/r/waves.fst" -o "$tmp/r" "$fib" > /dev/null 2>&1 || fail "the run failed"
-                  f=markers.${case#full_waves_}; ln -s /dev/full "$tmp/r/$f"
+                  f=markers.${case#full_waves_}; export TRACESIM_TEST_FULL=$f
                   expect_full "$tmp/r/$f" -- "$ts" waves "$tmp/r" --no-gui ;;
 full_symfilter|full_stmfilter)
                   # many lines: the filter must stop at the first answer it cannot write
@@ -93,9 +97,8 @@ full_symfilter|full_stmfilter)
                   grep -q '^tracesim: cannot write the output (stdout): ' "$tmp/err" || fail "stderr: $(cat "$tmp/err")" ;;
 full_retire_log)  expect_full /dev/full -- "$ts" run -q --retire-log /dev/full -o "$tmp/r" "$fib" ;;
 full_trace_bus)   expect_full /dev/full -- "$ts" run -q --record-trace-bus /dev/full -o "$tmp/r" "$fib" ;;
-full_waves_fst)   ln -s /dev/full "$tmp/w.fst"
-                  expect_full "$tmp/w.fst" -- "$ts" run -q --waves "$tmp/w.fst" -o "$tmp/r" "$fib" ;;
-full_run_*)       f=${case#full_run_}; mkdir "$tmp/r"; ln -s /dev/full "$tmp/r/$f"
+full_waves_fst)   expect_full /dev/full -- "$ts" run -q --waves /dev/full -o "$tmp/r" "$fib" ;;
+full_run_*)       f=${case#full_run_}; mkdir "$tmp/r"; export TRACESIM_TEST_FULL=$f
                   expect_full "$tmp/r/$f" -- "$ts" run -q -o "$tmp/r" "$fib" ;;
 *)                fail "unknown case" ;;
 esac

@@ -26,12 +26,28 @@ case "$start" in ''|*[!0-9]*) echo "make_view.sh: TS_VIEW_START '$start' is not 
 # /bin/sh and splits the line at blanks (gtkwave ptranslate.c); other paths get no filter.
 sq() { local s=${1//\'/\'\\\'\'}; printf "'%s'" "$s"; }
 safe_path() { case "$1" in ''|-*|*[!A-Za-z0-9_./+,:@%=-]*) return 1 ;; esac; }
+# put_script FILE TEXT: an executable FILE written through a temporary file (mktemp: created
+# with O_EXCL, so never through a link) renamed over FILE, so a link or FIFO planted under the
+# name is replaced, never followed, opened or chmod-ed (the run-folder writer's rule, ts_file.h)
+put_script() {
+  local t
+  t=$(mktemp -- "$(dirname -- "$1")/.$(basename -- "$1").XXXXXX") || return 1
+  { printf '%s' "$2" > "$t" && chmod 755 -- "$t" && mv -f -T -- "$t" "$1"; } || { rm -f -- "$t"; return 1; }
+}
 unsafe() {
   echo "make_view.sh: '${1//[[:cntrl:]]/?}' has characters GTKWave would pass to a shell; $2 shown without names" >&2
 }
+# GTKWave overflows a fixed buffer on a save-file line of about 4000 characters (stack
+# smashing): no line of the view may be longer than 1024 characters, so a filter path longer
+# than 1000 is not named (one line says so) and a waves folder that long is refused
+too_long() { [ ${#1} -gt 1000 ]; }
+long() { echo "make_view.sh: a path of ${#1} characters is too long for a GTKWave view line (1000 at most); $2 shown without names" >&2; }
+case "$dir" in *[[:cntrl:]]*) echo "make_view.sh: the waves folder's path has control characters" >&2; exit 2 ;; esac
+too_long "$dir/filters/tcode.txt" && { echo "make_view.sh: the waves folder's path is too long for a GTKWave view line (${#dir} characters)" >&2; exit 2; }
 if [ -n "${TS_VIEW_TMP:-}" ]; then
   abs=$(cd -- "$TS_VIEW_TMP" && pwd) || exit 2
-  if safe_path "$abs"; then TS_VIEW_TMP=$abs
+  if too_long "$abs/symfilter.sh"; then long "$abs/symfilter.sh" "PCs and software trace ids are"; TS_VIEW_TMP=
+  elif safe_path "$abs"; then TS_VIEW_TMP=$abs
   else unsafe "$TS_VIEW_TMP" "PCs and software trace ids are"; TS_VIEW_TMP=
   fi
 fi
@@ -51,9 +67,8 @@ if [ -z "${TS_SYMFILTER:-}" ] && [ -n "${TS_VIEW_TMP:-}" ]; then
   if [ -n "$elf" ] && [ -f "$elf" ] && [ -x "$ts" ]; then
     elf=$(cd -- "$(dirname -- "$elf")" && pwd)/$(basename -- "$elf")
     ts=$(cd -- "$(dirname -- "$ts")" && pwd)/$(basename -- "$ts")
-    printf '#!/bin/sh\nexec %s symfilter %s\n' "$(sq "$ts")" "$(sq "$elf")" > "$TS_VIEW_TMP/symfilter.sh"
-    chmod +x "$TS_VIEW_TMP/symfilter.sh"
-    TS_SYMFILTER=$TS_VIEW_TMP/symfilter.sh
+    put_script "$TS_VIEW_TMP/symfilter.sh" "$(printf '#!/bin/sh\nexec %s symfilter %s' "$(sq "$ts")" "$(sq "$elf")")
+" && TS_SYMFILTER=$TS_VIEW_TMP/symfilter.sh
   fi
 fi
 # the software trace id filter needs no ELF: a wrapper whenever there is a tracesim
@@ -61,11 +76,12 @@ if [ -z "${TS_STMFILTER:-}" ] && [ -n "${TS_VIEW_TMP:-}" ]; then
   ts=${TRACESIM:-$(command -v tracesim || echo "$dir/../build/tracesim")}
   if [ -x "$ts" ]; then
     ts=$(cd -- "$(dirname -- "$ts")" && pwd)/$(basename -- "$ts")
-    printf '#!/bin/sh\nexec %s stmfilter\n' "$(sq "$ts")" > "$TS_VIEW_TMP/stmfilter.sh"
-    chmod +x "$TS_VIEW_TMP/stmfilter.sh"
-    TS_STMFILTER=$TS_VIEW_TMP/stmfilter.sh
+    put_script "$TS_VIEW_TMP/stmfilter.sh" "$(printf '#!/bin/sh\nexec %s stmfilter' "$(sq "$ts")")
+" && TS_STMFILTER=$TS_VIEW_TMP/stmfilter.sh
   fi
 fi
+if [ -n "${TS_SYMFILTER:-}" ] && too_long "$TS_SYMFILTER"; then long "$TS_SYMFILTER" "PCs are"; TS_SYMFILTER=; fi
+if [ -n "${TS_STMFILTER:-}" ] && too_long "$TS_STMFILTER"; then long "$TS_STMFILTER" "software trace ids are"; TS_STMFILTER=; fi
 if [ -n "${TS_SYMFILTER:-}" ] && ! safe_path "$TS_SYMFILTER"; then unsafe "$TS_SYMFILTER" "PCs are"; TS_SYMFILTER=; fi
 if [ -n "${TS_STMFILTER:-}" ] && ! safe_path "$TS_STMFILTER"; then unsafe "$TS_STMFILTER" "software trace ids are"; TS_STMFILTER=; fi
 # PC signals (program counters and the PCs of bus accesses) get the process filter: flags

@@ -20,6 +20,7 @@
  *    cycles: they are counted as lost and stated.
  * Rows after the trace's end (stop on wrap, or a run that ended while tracing) are stated. */
 #include "event_check.h"
+#include "ts_file.h"
 #include "cli_util.h"
 #include "nexus_decode.h"
 #include <inttypes.h>
@@ -80,8 +81,8 @@ static bool grow(void **p, size_t *cap, size_t n, size_t sz) {
 
 /* prog_flow.csv: cycle,hart,kind,last,next,n */
 static int load_rows(ctx_t *c, const char *path) {
-    FILE *f = fopen(path, "r");
-    if (!f) { snprintf(c->msg, c->msglen, "cannot open %s", path); return -1; }
+    FILE *f = ts_fopen_input(path, c->msg, c->msglen);   /* the strict reader (ts_file.h) */
+    if (!f) return -1;
     char line[256];
     unsigned ln = 0;
     int rc = 0;
@@ -133,8 +134,8 @@ static bool in_window(const hart_t *H, uint64_t cycle) {
 
 /* flow.csv: cycle,hart,kind,pc,target,link (calls and traps in the windows) */
 static int load_events(ctx_t *c, const char *path) {
-    FILE *f = fopen(path, "r");
-    if (!f) { snprintf(c->msg, c->msglen, "cannot open %s (the core's calls and traps)", path); return -1; }
+    FILE *f = ts_fopen_input(path, c->msg, c->msglen);   /* the strict reader (ts_file.h) */
+    if (!f) return -1;
     char line[256];
     unsigned ln = 0;
     int rc = 0;

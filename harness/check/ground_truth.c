@@ -109,7 +109,8 @@ typedef struct ck {
 static void load_prog_own(ck_t *c, const char *dir) {
     char path[4200], line[256];
     snprintf(path, sizeof path, "%s/prog_flow.csv", dir);
-    FILE *f = fopen(path, "r");
+    char ferr[4400];
+    FILE *f = ts_fopen_input(path, ferr, sizeof ferr);   /* the strict reader (ts_file.h); absent: none */
     if (!f) return;
     unsigned hart;
     while (fgets(line, sizeof line, f))
@@ -523,6 +524,13 @@ int ts_check_main(int argc, char **argv) {
         snprintf(ra.run_dir, sizeof ra.run_dir, "%.*s", sl ? (int)(sl - ra.trace) : 1, sl ? ra.trace : ".");
     }
     dir = ra.run_dir;
+    {   /* every run-folder file there as the strict reader takes it (ts_file.h) */
+        char rerr[4600];
+        if (ts_run_folder_check(dir, rerr, sizeof rerr)) {
+            fprintf(stderr, "tracesim: check: %s\n", rerr);
+            return 121;
+        }
+    }
     if (perf_config) {       /* read at once, also when the trace does not need it (not wrapped) */
         static perf_header_t h[PERF_MAX_CORES];
         unsigned ch = 6;
@@ -733,7 +741,8 @@ int ts_check_main(int argc, char **argv) {
             {   /* program-trace messages lost (stats.txt): an Error message may stand for them alone */
                 char sp[4200], sline[256];
                 snprintf(sp, sizeof sp, "%s/stats.txt", dir);
-                FILE *sf = fopen(sp, "r");
+                char sferr[4400];
+                FILE *sf = ts_fopen_input(sp, sferr, sizeof sferr);
                 unsigned long long pl;
                 while (sf && fgets(sline, sizeof sline, sf))
                     if (sscanf(sline, "prog_lost_messages %llu", &pl) == 1) pc.prog_lost = pl;

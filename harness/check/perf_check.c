@@ -208,6 +208,7 @@ typedef struct gt_cur {
     size_t lcap;
     unsigned char *buf;       /* rows base .. base + n - 1 */
     size_t esz, base, n, cap;
+    char *refused;            /* the file is there but the strict reader refused it (ts_file.h): why */
 } gt_cur_t;
 
 /* parses a hooks.csv row; false if it is not one */
@@ -339,14 +340,20 @@ static bool gt_open(gt_cur_t *c, const char *dir, const char *name, enum gt_file
     c->all_status = all_status;
     c->esz = esz[kind];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    char oerr[256];
+    char oerr[4400];
     c->f = ts_fopen_input(path, oerr, sizeof oerr);    /* a regular file only; a FIFO is refused at once */
-    if (!c->f) { c->eof = true; return false; }
+    struct stat lsb;
+    if (!c->f) {                                       /* absent, or there and refused (a link, 1 TiB) */
+        c->eof = true;
+        if (!lstat(path, &lsb)) c->refused = strdup(oerr);
+        return false;
+    }
     if (!next_line(c->f, &c->line, &c->lcap)) c->eof = true;   /* the header line */
     return true;
 }
 static void gt_close(gt_cur_t *c) {
     if (c->f) fclose(c->f);
+    free(c->refused);
     free(c->line);
     free(c->buf);
     memset(c, 0, sizeof *c);
@@ -742,6 +749,11 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
          hks = gt_open(&chk, cfg->dir, "hooks.csv", GT_HOOK, 0, false),
          hwr = gt_open(&chw, cfg->dir, "hpm_writes.csv", GT_HPMW, 0, false);
     if (!cfgh || !A || !A1 || !B || !sum) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
+    {   /* a ground-truth file that is there but refused is an error, not "absent" */
+        const gt_cur_t *all[] = {&cst, &cct, &cfl, &chk, &chw};
+        for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+            if (all[i]->refused) { snprintf(res->msg, sizeof res->msg, "%s", all[i]->refused); goto out; }
+    }
     if (!itc || !ctr || !flw || !stats) {
         snprintf(res->msg, sizeof res->msg, "%s lacks%s%s%s%s", cfg->dir, itc ? "" : " itc.csv", ctr ? "" : " counters.csv",
                  flw ? "" : " flow.csv", stats ? "" : " stats.txt");
@@ -827,8 +839,8 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     if (cfg->wrapped) {
         snprintf(path, sizeof path, "%s/perf_config.txt", cfg->dir);
         const char *cp = cfg->perf_config ? cfg->perf_config : path;
-        FILE *probe = cfg->perf_config ? NULL : fopen(path, "r");
-        if (probe) fclose(probe);
+        struct stat psb;   /* there (the reader refuses a link, FIFO or folder with one line) */
+        bool probe = !cfg->perf_config && !lstat(path, &psb);
         if (cfg->perf_config || probe) {
             unsigned ch = cfg->channel;
             ncfgh = ts_read_perf_config(cp, cfgh, PERF_MAX_CORES, &ch, err, sizeof err);

@@ -15,6 +15,7 @@
  * prefix of the row in progress). Ground-truth rows after the last stretch (a trace that
  * stopped on wrap) are counted, not failed. */
 #include "prog_check.h"
+#include "ts_file.h"
 #include "cli_util.h"
 #include "nexus_decode.h"
 #include "prog_flow.h"
@@ -266,8 +267,8 @@ static int feed_msg(void *vf, const nxd_msg_t *m) {
 
 /* prog_flow.csv: cycle,hart,kind,last,next,n */
 static int load_gt(pc_ctx_t *c, const char *path, char *msg, size_t msglen) {
-    FILE *f = fopen(path, "r");
-    if (!f) { snprintf(msg, msglen, "cannot open %s", path); return -1; }
+    FILE *f = ts_fopen_input(path, msg, msglen);   /* the strict reader (ts_file.h) */
+    if (!f) return -1;
     char line[256];
     unsigned ln = 0;
     int rc = 0;

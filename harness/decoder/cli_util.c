@@ -151,8 +151,8 @@ int ts_write_perf_config_headers(const char *run_dir, const perf_header_t *h, un
     if (!n) return 0;
     char path[4200];
     snprintf(path, sizeof path, "%s/perf_config.txt", run_dir);
-    FILE *o = fopen(path, "w");
-    if (!o) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); return -1; }
+    FILE *o = ts_fopen_output(path, "w", err, errlen);
+    if (!o) return -1;
     fprintf(o, "# the perf header of this run (the last one each hart stored), for decoding a trace\n"
                "# whose header was overwritten: tracesim decode|report|check --perf-config %s\n", path);
     for (unsigned k = 0; k < n; k++) perf_config_write(o, ch, &h[k]);

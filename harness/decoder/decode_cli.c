@@ -397,6 +397,10 @@ int ts_decode_main(int argc, char **argv) {
     const char *path = ra.trace;
     static char elf_found[4400];
     char err[4600];
+    if (ra.run_dir[0] && ts_run_folder_check(ra.run_dir, err, sizeof err)) {   /* the strict reader (ts_file.h) */
+        fprintf(stderr, "tracesim: %s\n", err);
+        return EXIT_NO_FILE;
+    }
     bool wants_elf = !strcmp(format, "csv") || !strcmp(format, "perf") || !strcmp(format, "timeline");
     first_rec = UINT64_MAX;
     static ts_input_t in;                 /* mapped when big: no copy (ts_file.h) */
@@ -491,9 +495,9 @@ int ts_decode_main(int argc, char **argv) {
                  !strcmp(format, "messages") ? "messages.jsonl" : !strcmp(format, "csv") ? "perf.csv" :
                  !strcmp(format, "timeline") ? "timeline.json" : !strcmp(format, "elements") ? "elements.txt" :
                  !strcmp(format, "stm") ? "stm.txt" : !strcmp(format, "instr") ? "instr.txt" : "itcprint.txt");
-        out = fopen(opath, "w");
-        if (!out) { fprintf(stderr, "tracesim: cannot create %s: %s\n", opath, strerror(errno)); ts_input_close(&in); return EXIT_HOST; }
-        ts_input_remove_on_cut(opath);    /* the trace cut by another process meanwhile: no half file */
+        out = ts_fopen_output(opath, "w", err, sizeof err);   /* a temporary file, renamed at the end */
+        if (!out) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return EXIT_HOST; }
+        ts_input_remove_on_cut(ts_output_tmp_name(out));   /* the trace cut by another process meanwhile: no half file */
     }
     /* one big output buffer: a write per MiB, not per 4 KiB (write errors stay sticky in the
      * stream: ts_fclose_output, and main's ts_check_stdout for stdout) */
@@ -528,7 +532,7 @@ int ts_decode_main(int argc, char **argv) {
         if (elf) {
             if (elf_syms_load(&syms, elf, err, sizeof err)) {
                 fprintf(stderr, "tracesim: %s\n", err);
-                if (out != stdout) fclose(out);
+                if (out != stdout) ts_output_abort(out);
                 free(obuf);
                 ts_input_close(&in);
                 return EXIT_NO_FILE;
@@ -538,7 +542,7 @@ int ts_decode_main(int argc, char **argv) {
         ts_tl_time_t tt;
         if (ts_tl_time_setup(&tt, path, time_cycles, 1e6 / tick_hz, err, sizeof err)) {
             fprintf(stderr, "tracesim: %s\n", err);
-            if (out != stdout) fclose(out);
+            if (out != stdout) ts_output_abort(out);
             free(obuf);
             if (have_syms) elf_syms_free(&syms);
             ts_input_close(&in);
@@ -602,7 +606,7 @@ int ts_decode_main(int argc, char **argv) {
                 fprintf(stderr, "tracesim: --format instr: %s is an event / PC-sample trace (teInstruction 1), which "
                                 "names only calls, traps and samples, not every instruction; its events: --format elements\n",
                         path);
-                if (out != stdout) { fclose(out); remove(opath); }   /* no empty instr.txt */
+                if (out != stdout) ts_output_abort(out);   /* no empty instr.txt */
                 free(obuf);
                 ts_input_close(&in);
                 return EXIT_USAGE;
@@ -612,7 +616,7 @@ int ts_decode_main(int argc, char **argv) {
         if (!fl || ts_flow_open(fl, out, elf, instr, cfg.srcbits > 0, err, sizeof err)) {
             fprintf(stderr, "tracesim: %s\n", fl ? err : "out of memory");
             free(fl);
-            if (out != stdout) fclose(out);
+            if (out != stdout) ts_output_abort(out);
             free(obuf);
             ts_input_close(&in);
             return fl ? EXIT_NO_FILE : EXIT_HOST;

@@ -79,7 +79,8 @@ static const char *ffl(perf_sifive_t *p, uint64_t addr, char *buf, size_t len, s
 static FILE *open_file(perf_sifive_t *p, unsigned slot, const char *sub, const char *suffix, bool with_type) {
     char path[4600];
     snprintf(path, sizeof path, "%s%s/%s.%s", p->dir, sub, p->name, suffix);
-    FILE *f = fopen(path, "w");
+    char err[4800];
+    FILE *f = ts_fopen_output(path, "w", err, sizeof err);   /* renamed at perf_sifive_close */
     if (!f) { p->failed = 1; return NULL; }
     if ((p->obuf[slot] = malloc(1 << 18))) setvbuf(f, p->obuf[slot], _IOFBF, 1 << 18);
     fprintf(f, "# ELFPATH=%s\n", p->elf);
@@ -261,7 +262,8 @@ int perf_sifive_close(perf_sifive_t *p, char *err, size_t errlen) {
         if (i >= 3) snprintf(suffix, sizeof suffix, "perfchannel%u", i - 3);
         snprintf(path, sizeof path, "%s%s/%s.%s", p->dir, i ? "/perf" : "", p->name,
                  i == 0 ? "perf" : i == 1 ? "address" : i == 2 ? "callret" : suffix);   /* as open_file names them */
-        if (ts_fclose_output(all[i], path, e, sizeof e) && !rc) {   /* write errors included */
+        if (rc) ts_output_abort(all[i]);   /* a file failed: none of them stays half made */
+        else if (ts_fclose_output(all[i], path, e, sizeof e)) {   /* write errors included */
             rc = -1;
             if (err) snprintf(err, errlen, "%s", e);
         }

@@ -265,12 +265,15 @@ int ovh_simulate(const ovh_run_t *r, char *why, size_t whylen) {
         char p[OVH_PATH];
         if (!ovh_fmt(p, sizeof p, "%s/%s", r->dir, outputs[i])) unlink(p);
     }
+    int lfd = ts_open_log(log, why, whylen);   /* a planted link replaced, never followed */
+    if (lfd < 0) return -1;
     posix_spawn_file_actions_t fa;
-    if (posix_spawn_file_actions_init(&fa)) { snprintf(why, whylen, "out of memory"); return -1; }
+    if (posix_spawn_file_actions_init(&fa)) { close(lfd); snprintf(why, whylen, "out of memory"); return -1; }
     if (posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) ||
         posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0) ||
-        posix_spawn_file_actions_addopen(&fa, 2, log, O_WRONLY | O_CREAT | O_TRUNC, 0666)) {
+        posix_spawn_file_actions_adddup2(&fa, lfd, 2)) {
         posix_spawn_file_actions_destroy(&fa);
+        close(lfd);
         snprintf(why, whylen, "out of memory");
         return -1;
     }
@@ -281,6 +284,7 @@ int ovh_simulate(const ovh_run_t *r, char *why, size_t whylen) {
     pid_t pid;
     int rc = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
+    close(lfd);
     if (rc) { snprintf(why, whylen, "cannot start the simulator: %s", strerror(rc)); return -1; }
     int st;
     while (waitpid(pid, &st, 0) < 0)
@@ -724,16 +728,15 @@ static int default_build(char *buf, size_t len) {
     return ovh_fmt(buf, len, "%s/firmware/examples", exe);
 }
 
+static char wf_err[OVH_PATH + 200];   /* write_file's "cannot create|write P: reason" */
 static int write_file(const char *dir, const char *file, void (*writer)(FILE *, const ovh_run_t *, size_t, bool),
                       const ovh_run_t *runs, size_t n, bool quick) {
     char path[OVH_PATH];
     if (ovh_fmt(path, sizeof path, "%s/%s", dir, file)) { errno = ENAMETOOLONG; return -1; }
-    FILE *f = fopen(path, "w");
+    FILE *f = ts_fopen_output(path, "w", wf_err, sizeof wf_err);
     if (!f) return -1;
     writer(f, runs, n, quick);
-    bool bad = ferror(f) != 0;
-    if (fclose(f) || bad) return -1;
-    return 0;
+    return ts_fclose_output(f, path, wf_err, sizeof wf_err);
 }
 
 int ts_overhead_main(int argc, char **argv) {
@@ -820,9 +823,11 @@ int ts_overhead_main(int argc, char **argv) {
                 r->stopped ? "  (trace buffer full: tracing stopped)" : "");
     }
     int rc = 0;
+    wf_err[0] = 0;
     if (write_file(out, "overhead.md", write_md, runs, n, quick) ||
         write_file(out, "overhead.svg", write_svg, runs, n, quick)) {
-        fprintf(stderr, "tracesim: overhead: cannot write the report in %s: %s\n", out, strerror(errno));
+        if (wf_err[0]) fprintf(stderr, "tracesim: overhead: %s\n", wf_err);   /* names the file */
+        else fprintf(stderr, "tracesim: overhead: cannot write the report in %s: %s\n", out, strerror(errno));
         rc = OVH_HOST;
     } else {
         write_md(stdout, runs, n, quick);

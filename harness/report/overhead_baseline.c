@@ -10,6 +10,7 @@
 #include "overhead_int.h"
 #include "ts_opts.h"
 #include "run_folder.h"
+#include "ts_file.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -209,15 +210,18 @@ static void md_w(FILE *o, const b_fw_t *f, size_t n, unsigned ch) { write_md(o, 
 static void csv_w(FILE *o, const b_fw_t *f, size_t n, unsigned ch) { (void)ch; write_csv(o, f, n); }
 static void svg_w(FILE *o, const b_fw_t *f, size_t n, unsigned ch) { (void)ch; write_svg(o, f, n); }
 
+/* err: "cannot create|write P: reason" */
+static char werr[OVH_PATH + 200];
 static int write_out(const char *dir, const char *file, b_writer_t w, const b_fw_t *fw, size_t n, unsigned ch) {
     char path[OVH_PATH];
-    if (ovh_fmt(path, sizeof path, "%s/%s", dir, file)) { errno = ENAMETOOLONG; return -1; }
-    FILE *f = fopen(path, "w");
+    if (ovh_fmt(path, sizeof path, "%s/%s", dir, file)) {
+        snprintf(werr, sizeof werr, "cannot write the report in %s: %s", dir, strerror(ENAMETOOLONG));
+        return -1;
+    }
+    FILE *f = ts_fopen_output(path, "w", werr, sizeof werr);
     if (!f) return -1;
     w(f, fw, n, ch);
-    bool bad = ferror(f) != 0;
-    if (fclose(f) || bad) return -1;
-    return 0;
+    return ts_fclose_output(f, path, werr, sizeof werr);
 }
 /* what a failed firmware's run left in the folder this command made for it (its stderr.txt,
  * a run folder's files and their folders one level down), removed with the folder */
@@ -280,8 +284,12 @@ int ovh_baseline_run(const char *base, const char *out, unsigned channel, size_t
             snprintf(f->r.dir, sizeof f->r.dir, "%s", arg);
             char sp[OVH_PATH + 16];
             snprintf(sp, sizeof sp, "%s/stats.txt", arg);
+            char rerr[OVH_PATH + 200];
             if (access(sp, R_OK)) {
                 fprintf(stderr, "tracesim: overhead: %s%s is not a run folder (no stats.txt)\n", i ? "" : "baseline ", arg);
+                rc = B_NO_FILE;
+            } else if (ts_run_folder_check(arg, rerr, sizeof rerr)) {   /* the strict reader (ts_file.h) */
+                fprintf(stderr, "tracesim: overhead: %s\n", rerr);
                 rc = B_NO_FILE;
             }
         } else if (stat(arg, &sb) || !S_ISREG(sb.st_mode) || access(arg, R_OK)) {
@@ -318,9 +326,11 @@ int ovh_baseline_run(const char *base, const char *out, unsigned channel, size_t
         }
     }
     if (!rc) {
+        werr[0] = 0;
         if (ts_mkdir_p(out) || write_out(out, "overhead.md", md_w, fw, n, channel) ||
             write_out(out, "overhead.csv", csv_w, fw, n, channel) || write_out(out, "overhead.svg", svg_w, fw, n, channel)) {
-            fprintf(stderr, "tracesim: overhead: cannot write the report in %s: %s\n", out, strerror(errno));
+            if (werr[0]) fprintf(stderr, "tracesim: overhead: %s\n", werr);   /* names the file */
+            else fprintf(stderr, "tracesim: overhead: cannot write the report in %s: %s\n", out, strerror(errno));
             rc = B_HOST;
         } else {
             write_md(stdout, fw, n, channel);

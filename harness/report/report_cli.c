@@ -147,9 +147,9 @@ static int flow_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, con
         fprintf(stderr, "tracesim: cannot create %s: %s\n", out_path, strerror(errno));
         return EXIT_HOST;
     }
-    FILE *out = out_path ? fopen(out_file, "w") : stdout;
+    FILE *out = out_path ? ts_fopen_output(out_file, "w", err, sizeof err) : stdout;
     if (!out) {
-        fprintf(stderr, "tracesim: cannot create %s: %s\n", out_file, strerror(errno));
+        fprintf(stderr, "tracesim: %s\n", err);
         if (made) rmdir(out_path);
         return EXIT_HOST;
     }
@@ -169,13 +169,12 @@ static int flow_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, con
     }
     char werr[4400];
     if (out != stdout) {
-        if (ts_fclose_output(out, out_file, werr, sizeof werr)) {
-            if (!status) { fprintf(stderr, "tracesim: %s\n", werr); status = EXIT_HOST; }
+        if (status) ts_output_abort(out);   /* the name keeps what it had */
+        else if (ts_fclose_output(out, out_file, werr, sizeof werr)) {
+            fprintf(stderr, "tracesim: %s\n", werr);
+            status = EXIT_HOST;
         }
-        if (status) {
-            remove(out_file);
-            if (made) rmdir(out_path);
-        }
+        if (status && made) rmdir(out_path);
     } else if (status == EXIT_HOST) {
         fprintf(stderr, "tracesim: writing the report to stdout failed\n");
     }
@@ -244,6 +243,10 @@ int ts_report_main(int argc, char **argv) {
     const char *path = ra.trace;
     static char elf_found[4400];
     char err[4600];
+    if (ra.run_dir[0] && ts_run_folder_check(ra.run_dir, err, sizeof err)) {   /* the strict reader (ts_file.h) */
+        fprintf(stderr, "tracesim: %s\n", err);
+        return EXIT_NO_FILE;
+    }
     static rctx_t rc;
     memset(&rc, 0, sizeof rc);
     if (fields && prof_parse_fields(&rc.po, fields, err, sizeof err)) {
@@ -397,9 +400,10 @@ int ts_report_main(int argc, char **argv) {
         status = EXIT_HOST;
         goto done;
     }
-    FILE *out = out_path ? fopen(out_file, "w") : stdout;
+    char oerr[4600];
+    FILE *out = out_path ? ts_fopen_output(out_file, "w", oerr, sizeof oerr) : stdout;
     if (!out) {
-        fprintf(stderr, "tracesim: cannot create %s: %s\n", out_file, strerror(errno));
+        fprintf(stderr, "tracesim: %s\n", oerr);
         status = EXIT_HOST;
         goto done;
     }

@@ -143,10 +143,18 @@ static void tail_lines(const char *path, unsigned n, char *out, size_t len) {
 static pid_t spawn_self(char **argv, const char *out, const char *err, const char *prog) {
     posix_spawn_file_actions_t fa;
     if (posix_spawn_file_actions_init(&fa)) return -1;
+    /* the logs through the run-folder writer: a link or FIFO planted under the name is
+     * replaced, never followed or opened (ts_file.h ts_open_log) */
+    char lerr[SW_PATH + 64];
+    int ofd = out ? ts_open_log(out, lerr, sizeof lerr) : -1;
+    int efd = err && !(out && !strcmp(err, out)) ? ts_open_log(err, lerr, sizeof lerr) : -1;
     int bad = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    bad |= posix_spawn_file_actions_addopen(&fa, 1, out ? out : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    bad |= (out && ofd < 0) || (err && !(out && !strcmp(err, out)) && efd < 0);
+    if (ofd >= 0) bad |= posix_spawn_file_actions_adddup2(&fa, ofd, 1);
+    else bad |= posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     if (err && out && !strcmp(err, out)) bad |= posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    else bad |= posix_spawn_file_actions_addopen(&fa, 2, err ? err : "/dev/null", O_WRONLY | O_CREAT | O_TRUNC, 0666);
+    else if (efd >= 0) bad |= posix_spawn_file_actions_adddup2(&fa, efd, 2);
+    else bad |= posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
     pid_t pid = -1;
     if (!bad) {
         int rc = prog ? posix_spawnp(&pid, prog, &fa, NULL, argv, environ)
@@ -154,6 +162,8 @@ static pid_t spawn_self(char **argv, const char *out, const char *err, const cha
         if (rc) { errno = rc; pid = -1; }
     }
     posix_spawn_file_actions_destroy(&fa);
+    if (ofd >= 0) close(ofd);
+    if (efd >= 0) close(efd);
     return pid;
 }
 
@@ -293,14 +303,13 @@ int sw_point_state(const sw_opts_t *o, const sw_point_t *pt) {
 
 /* writes result.txt through a temporary file and a rename */
 static int write_result(const char *dir, const char *text) {
-    char tmp[SW_PATH], path[SW_PATH];
-    if (fmt(tmp, sizeof tmp, "%s/result.txt.tmp", dir) || fmt(path, sizeof path, "%s/result.txt", dir)) return -1;
-    FILE *f = fopen(tmp, "w");
+    char path[SW_PATH], err[SW_PATH + 64];
+    if (fmt(path, sizeof path, "%s/result.txt", dir)) return -1;
+    FILE *f = ts_fopen_output(path, "w", err, sizeof err);   /* a temporary file renamed over it */
     if (!f) return -1;
     fputs(text, f);
-    bool bad = fflush(f) || fsync(fileno(f)) || ferror(f);
-    if (fclose(f) || bad || rename(tmp, path)) { unlink(tmp); return -1; }
-    return 0;
+    if (fflush(f) || fsync(fileno(f))) { ts_output_abort(f); return -1; }
+    return ts_fclose_output(f, path, err, sizeof err);
 }
 
 typedef struct sbuf { char *s; size_t n, cap; } sbuf_t;
@@ -747,9 +756,13 @@ static int slurm_engine(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t 
         free(script);
         return SW_EXIT_HOST;
     }
-    FILE *f = fopen(spath, "w");
-    bool bad = !f || fputs(script, f) < 0;
-    if (f && fclose(f)) bad = true;
+    char werr[SW_PATH + 64];
+    FILE *f = ts_fopen_output(spath, "w", werr, sizeof werr);
+    bool bad = !f;
+    if (f) {
+        fputs(script, f);
+        bad = ts_fclose_output(f, spath, werr, sizeof werr) != 0;
+    }
     free(script);
     if (bad) { fprintf(stderr, "tracesim: sweep: cannot write %s: %s\n", spath, strerror(errno)); return SW_EXIT_HOST; }
     char *sb_argv[] = {"sbatch", "--parsable", spath, NULL};
@@ -911,10 +924,10 @@ static void errors_of(const res_t *r, const char *sep, char *out, size_t len) {
     }
 }
 
+static char res_werr[SW_PATH + 64];   /* write_csv's, write_md's "cannot create|write P: reason" */
 static int write_csv(const sw_spec_t *s, const sw_plan_t *p, const res_t *res, const char *path) {
-    char tmp[SW_PATH];
-    if (fmt(tmp, sizeof tmp, "%s.tmp", path)) return -1;
-    FILE *f = fopen(tmp, "w");
+    char *werr = res_werr;
+    FILE *f = ts_fopen_output(path, "w", werr, sizeof res_werr);
     if (!f) return -1;
     fputs("point", f);
     for (size_t a = 0; a < s->n_axes; a++) fprintf(f, ",%s", s->axes[a].name);
@@ -950,16 +963,13 @@ static int write_csv(const sw_spec_t *s, const sw_plan_t *p, const res_t *res, c
         csv_cell(f, v);
         fputc('\n', f);
     }
-    bool bad = ferror(f) != 0;
-    if (fclose(f) || bad || rename(tmp, path)) { unlink(tmp); return -1; }
-    return 0;
+    return ts_fclose_output(f, path, werr, sizeof res_werr);   /* renamed over path when whole */
 }
 
 static int write_md(const sw_spec_t *s, const sw_plan_t *p, const res_t *res, const sw_opts_t *o, const char *path,
                     size_t ok, size_t failed, size_t missing) {
-    char tmp[SW_PATH];
-    if (fmt(tmp, sizeof tmp, "%s.tmp", path)) return -1;
-    FILE *f = fopen(tmp, "w");
+    char *werr = res_werr;
+    FILE *f = ts_fopen_output(path, "w", werr, sizeof res_werr);
     if (!f) return -1;
     fprintf(f, "# Sweep %s\n\n`%s`: %zu points, %zu ok, %zu failed, %zu not run. One run folder per point in "
                "`points/<point>/`; every column also in `results.csv`.\n\n",
@@ -1005,9 +1015,7 @@ static int write_md(const sw_spec_t *s, const sw_plan_t *p, const res_t *res, co
         }
     }
     (void)o;
-    bool bad = ferror(f) != 0;
-    if (fclose(f) || bad || rename(tmp, path)) { unlink(tmp); return -1; }
-    return 0;
+    return ts_fclose_output(f, path, werr, sizeof res_werr);   /* renamed over path when whole */
 }
 
 int sw_collect(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o, size_t *ok, size_t *failed, size_t *missing) {
@@ -1024,9 +1032,11 @@ int sw_collect(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o, size_
     }
     char csv[SW_PATH], md[SW_PATH];
     int rc = *failed || *missing ? SW_EXIT_FAILED : SW_EXIT_OK;
+    res_werr[0] = 0;
     if (fmt(csv, sizeof csv, "%s/results.csv", o->out) || fmt(md, sizeof md, "%s/summary.md", o->out) ||
         write_csv(s, p, res, csv) || write_md(s, p, res, o, md, *ok, *failed, *missing)) {
-        fprintf(stderr, "tracesim: sweep: cannot write the results in %s: %s\n", o->out, strerror(errno));
+        if (res_werr[0]) fprintf(stderr, "tracesim: sweep: %s\n", res_werr);   /* names the file */
+        else fprintf(stderr, "tracesim: sweep: cannot write the results in %s: %s\n", o->out, strerror(errno));
         rc = SW_EXIT_HOST;
     }
     for (size_t i = 0; i < p->n; i++) free(res[i].text);

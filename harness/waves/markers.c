@@ -296,8 +296,8 @@ void ts_log_text(FILE *f, const char *s) {
 int ts_markers_write(const ts_markers_t *ms, const ts_waves_focus_t *fo, const char *dir, char *err, size_t errlen) {
     char path[4200];
     snprintf(path, sizeof path, "%s/markers.txt", dir);
-    FILE *f = fopen(path, "w");
-    if (!f) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); return -1; }
+    FILE *f = ts_fopen_output(path, "w", err, errlen);   /* a temporary file renamed over it (ts_file.h) */
+    if (!f) return -1;
     fputs("# tracesim markers: the cycle (the waves' time: one unit per cycle), then what happened;\n"
           "# in GTKWave's log viewer (tracesim waves opens it) a click on the cycle moves the marker there\n", f);
     if (ms->outside)
@@ -319,7 +319,7 @@ int ts_markers_write(const ts_markers_t *ms, const ts_waves_focus_t *fo, const c
     for (size_t a = 1; a < np; a++)            /* A..Z in time order */
         for (size_t b = a; b > 0 && pick[b] < pick[b - 1]; b--) { size_t t = pick[b]; pick[b] = pick[b - 1]; pick[b - 1] = t; }
     snprintf(path, sizeof path, "%s/markers.tcl", dir);
-    if (!(f = fopen(path, "w"))) { snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno)); return -1; }
+    if (!(f = ts_fopen_output(path, "w", err, errlen))) return -1;
     fputs("# tracesim: named markers A..Z for GTKWave (gtkwave -S markers.tcl)\n", f);
     for (size_t i = 0; i < np; i++) {
         const ts_marker_t *m = &ms->m[pick[i]];
@@ -346,10 +346,45 @@ static void sh_word(FILE *f, const char *s) {
     fputc('\'', f);
 }
 
-static int run_wait(char *const argv[], const char *out_path) {
+/* GTKWave reads its save file's lines into a fixed buffer and crashes (stack smashing) on a
+ * line of about 4000 characters: no line of a view may be longer than this */
+#define TS_VIEW_LINE_MAX 1024
+/* the longest line of the file open as fd (read from its start) */
+static size_t longest_line(int fd) {
+    char b[65536];
+    size_t cur = 0, max = 0;
+    off_t off = 0;
+    ssize_t n;
+    while ((n = pread(fd, b, sizeof b, off)) > 0) {
+        for (ssize_t i = 0; i < n; i++) {
+            if (b[i] == '\n') { if (cur > max) max = cur; cur = 0; }
+            else cur++;
+        }
+        off += n;
+    }
+    return cur > max ? cur : max;
+}
+
+/* a GTKWave process filter: "#!/bin/sh\nexec TRACESIM CMD [ELF]\n", every path one shell word */
+static int write_filter(const char *path, const char *self, const char *cmd, const char *elf, char *err, size_t errlen) {
+    FILE *f = ts_fopen_output(path, "wx", err, errlen);
+    if (!f) return -1;
+    fputs("#!/bin/sh\nexec ", f);
+    sh_word(f, self);
+    fprintf(f, " %s", cmd);
+    if (elf) {
+        fputc(' ', f);
+        sh_word(f, elf);
+    }
+    fputc('\n', f);
+    return ts_fclose_output(f, path, err, errlen);
+}
+
+/* runs argv with its stdout to out_fd (-1: ours); its exit status or -1 */
+static int run_wait(char *const argv[], int out_fd) {
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
-    if (out_path) posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (out_fd >= 0) posix_spawn_file_actions_adddup2(&fa, out_fd, 1);
     pid_t pid;
     int st = 0, r = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
@@ -446,6 +481,10 @@ int ts_waves_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: waves needs a run folder: %s is not a folder\n", run);
         return 121;
     }
+    if (ts_run_folder_check(run, err, sizeof err)) {   /* the strict reader (ts_file.h) */
+        fprintf(stderr, "tracesim: %s\n", err);
+        return 121;
+    }
     int wr = ts_run_path(run, "waves", waves, sizeof waves);
     if (wr < 0) {
         fprintf(stderr, "tracesim: %s/stats.txt names no waves (run with --waves FILE)\n", run);
@@ -518,26 +557,51 @@ int ts_waves_main(int argc, char **argv) {
     }
     size_t n = ms.n;
     ts_markers_free(&ms);
-    char gtkw_new[4500];
     snprintf(mv, sizeof mv, "%s/make_view.sh", wdir);
     snprintf(gtkw, sizeof gtkw, "%s/view.gtkw", run);
-    snprintf(gtkw_new, sizeof gtkw_new, "%s/view.gtkw.new", run);   /* view.gtkw stays until the new one is made */
     snprintf(mtxt, sizeof mtxt, "%s/markers.txt", run);
     snprintf(mtcl, sizeof mtcl, "%s/markers.tcl", run);
     if (sl > 0) setenv("TRACESIM", self, 1);
     setenv("TS_VIEW_TMP", run, 1);
+    /* the filter scripts GTKWave runs (PC names, software trace ids), written here through
+     * the run-folder writer (ts_file.h: a planted link is replaced, never followed or
+     * chmod-ed), not by make_view.sh */
+    char rabs[PATH_MAX];
+    /* a path GTKWave's view line cannot hold (TS_VIEW_LINE_MAX) is left to make_view.sh,
+     * which says in one line that the names are off */
+    if (sl > 0 && realpath(run, rabs) && strlen(rabs) + 20 <= 1000) {
+        char sp[PATH_MAX + 32], eabs[PATH_MAX];
+        snprintf(sp, sizeof sp, "%s/stmfilter.sh", rabs);
+        if (write_filter(sp, self, "stmfilter", NULL, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return 126; }
+        setenv("TS_STMFILTER", sp, 1);
+        if (er && realpath(elf, eabs)) {
+            snprintf(sp, sizeof sp, "%s/symfilter.sh", rabs);
+            if (write_filter(sp, self, "symfilter", eabs, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return 126; }
+            setenv("TS_SYMFILTER", sp, 1);
+        }
+    }
     char start[32];
     snprintf(start, sizeof start, "%" PRIu64, focus.from);
     setenv("TS_VIEW_START", start, 1);         /* the view's [timestart] */
     char *mva[] = {"bash", mv, waves, (char *)view, (char *)hart, NULL};
-    if (run_wait(mva, gtkw_new) != 0) {
-        unlink(gtkw_new);
+    /* view.gtkw stays until the new one is made: a temporary file of its own per process
+     * (two waves at once on one folder each rename a whole view into place) */
+    int gfd = ts_open_output(gtkw, 0666, err, sizeof err);
+    if (gfd < 0) { fprintf(stderr, "tracesim: %s\n", err); return 126; }
+    if (run_wait(mva, gfd) != 0) {
+        ts_output_abort_fd(gfd);
         fprintf(stderr, "tracesim: making the view '%s' failed (%s)\n", view, mv);
         return 120;
     }
-    if (rename(gtkw_new, gtkw)) {
-        fprintf(stderr, "tracesim: cannot write %s: %s\n", gtkw, strerror(errno));
-        unlink(gtkw_new);
+    size_t longest = longest_line(gfd);
+    if (longest > TS_VIEW_LINE_MAX) {   /* GTKWave would overflow a buffer on it (stack smashing) */
+        ts_output_abort_fd(gfd);
+        fprintf(stderr, "tracesim: waves: the view has a line of %zu characters, more than GTKWave reads safely (%d); "
+                        "use a shorter run-folder path\n", longest, TS_VIEW_LINE_MAX);
+        return 126;
+    }
+    if (ts_close_output(gfd, gtkw, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
         return 126;
     }
     char *ga[] = {"gtkwave", waves, gtkw, "-S", mtcl, "-l", mtxt, NULL};

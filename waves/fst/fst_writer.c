@@ -1,5 +1,6 @@
 /* fst_writer.c - see fst_writer.h and waves/fst/README.md (the layout written). */
 #include "fst_writer.h"
+#include "ts_file.h"
 
 #include <errno.h>
 #include <lz4.h>
@@ -145,9 +146,8 @@ fstw_t *fstw_open(const char *path, char *err, size_t errlen) {
     }
     w->timescale = -9;
     snprintf(w->version, sizeof w->version, "tracesim fst_writer");
-    w->f = fopen(path, "wb");
+    w->f = ts_fopen_output(path, "wbu", err, errlen);   /* a temporary file renamed over path at close (ts_file.h) */
     if (!w->f) {
-        snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
         free(w->path);
         free(w);
         return NULL;
@@ -815,8 +815,9 @@ int fstw_close(fstw_t *w, char *err, size_t errlen) {
     write_geometry(w);
     write_hierarchy(w);
     write_header(w);
-    if (fflush(w->f) && !w->failed) fail(w, strerror(errno));
-    if (fclose(w->f) && !w->failed) fail(w, strerror(errno));
+    char cerr[512];
+    if (w->failed) ts_output_abort(w->f);   /* nothing half-written under the name */
+    else if (ts_fclose_output(w->f, w->path, cerr, sizeof cerr)) fail(w, strerror(errno));
     int rc = w->failed ? -1 : 0;
     if (rc && err && errlen) snprintf(err, errlen, "%s", w->msg);
     for (uint32_t i = 0; i < w->nsig; i++) free(w->sig[i].buf);
