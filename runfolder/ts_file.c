@@ -16,11 +16,11 @@
 
 /* ---- the run-folder files (run_files.def) ---- */
 const ts_run_file_t ts_run_files[] = {
-#define RF_FILE(name, kind, cap, cap_text, empty_ok, writer, readers, columns, contents) \
-    {name, kind, cap, cap_text, empty_ok, readers},
+#define RF_FILE(name, kind, cap, cap_text, empty_ok, writer, readers, columns, contents, header) \
+    {name, kind, cap, cap_text, empty_ok, readers, writer, header},
 #include "run_files.def"
 #undef RF_FILE
-    {NULL, 0, 0, NULL, 0, NULL}};
+    {NULL, 0, 0, NULL, 0, NULL, NULL, NULL}};
 
 const ts_run_file_t *ts_run_file(const char *path) {
     const char *base = strrchr(path, '/');
@@ -30,8 +30,32 @@ const ts_run_file_t *ts_run_file(const char *path) {
     return NULL;
 }
 
+/* the first line of the file open as fd (at most len - 1 bytes, no newline): its length, or
+ * -1 when the file is empty */
+static ssize_t first_line(int fd, char *line, size_t len) {
+    ssize_t n = pread(fd, line, len - 1, 0);
+    if (n <= 0) return -1;
+    line[n] = 0;
+    char *nl = memchr(line, '\n', (size_t)n);
+    if (nl) *nl = 0;
+    return (ssize_t)strlen(line);
+}
+
+/* line is the header rf->header describes ("[hart,]" in front: optional "hart,"; "..." at
+ * the end: a prefix) */
+static bool header_ok(const ts_run_file_t *rf, const char *line) {
+    const char *h = rf->header;
+    if (!strncmp(h, "[hart,]", 7)) {
+        h += 7;
+        if (!strncmp(line, "hart,", 5)) line += 5;
+    }
+    size_t hl = strlen(h);
+    if (hl >= 3 && !strcmp(h + hl - 3, "...")) return !strncmp(line, h, hl - 3);
+    return !strcmp(line, h);
+}
+
 int ts_run_folder_check(const char *run_dir, char *err, size_t errlen) {
-    char path[4400];
+    char path[4400], line[4096];
     for (const ts_run_file_t *f = ts_run_files; f->name; f++) {
         if (f->kind == RF_DIR || !strcmp(f->readers, "-") || !strcmp(f->readers, "GTKWave")) continue;
         snprintf(path, sizeof path, "%s/%s", run_dir, f->name);
@@ -39,9 +63,54 @@ int ts_run_folder_check(const char *run_dir, char *err, size_t errlen) {
         if (lstat(path, &sb)) continue;               /* absent: the reader that needs it says so */
         int fd = ts_open_input(path, err, errlen);
         if (fd < 0) return -1;
+        if (f->header) {                              /* a CSV: its header line, file:line */
+            ssize_t n = first_line(fd, line, sizeof line);
+            if (n < 0 && !f->empty_ok) {
+                snprintf(err, errlen, "%s:1: empty: a run folder's %s starts with its header line (%s)", path, f->name, f->header);
+                close(fd);
+                return -1;
+            }
+            if (n >= 0 && !header_ok(f, line)) {
+                snprintf(err, errlen, "%s:1: not the header of %s (%s)", path, f->name, f->header);
+                close(fd);
+                return -1;
+            }
+        }
         close(fd);
     }
     return 0;
+}
+
+int ts_run_folder_may_replace(const char *dir, int force, char *err, size_t errlen) {
+    char path[4400], line[4096];
+    struct stat sb;
+    if (force || lstat(dir, &sb) || !S_ISDIR(sb.st_mode)) return 0;
+    const char *found = NULL;                         /* a file of run's under its name */
+    bool ours = false;
+    for (const ts_run_file_t *f = ts_run_files; f->name && !ours; f++) {
+        if (f->kind == RF_DIR || strncmp(f->writer, "run", 3)) continue;
+        snprintf(path, sizeof path, "%s/%s", dir, f->name);
+        if (lstat(path, &sb) || !S_ISREG(sb.st_mode) || sb.st_size == 0) continue;   /* the writer replaces the rest */
+        if (!found) found = f->name;
+        int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+        if (fd < 0) continue;
+        if (!strcmp(f->name, "trace.json")) {          /* its format, in its first bytes */
+            ssize_t n = pread(fd, line, sizeof line - 1, 0);
+            line[n > 0 ? n : 0] = 0;
+            ours = strstr(line, "\"format\": \"tracesim-trace-1\"") != NULL;
+            close(fd);
+            continue;
+        }
+        ssize_t n = first_line(fd, line, sizeof line);
+        close(fd);
+        if (n < 0) continue;
+        if (f->header) ours = header_ok(f, line);
+        else if (!strcmp(f->name, "stats.txt")) ours = !strncmp(line, "elf ", 4);
+    }
+    if (!found || ours) return 0;
+    snprintf(err, errlen, "%s holds %s and is not a previous run folder of tracesim run (use --force to replace its files)",
+             dir, found);
+    return -1;
 }
 
 int ts_open_input(const char *path, char *err, size_t errlen) {

@@ -33,16 +33,25 @@ typedef struct ts_run_file {
     const char *cap_text;
     int empty_ok;
     const char *readers;         /* the commands that read it ("-", "GTKWave": none of ours) */
+    const char *writer;          /* the command that writes it */
+    const char *header;          /* a CSV's header line (run_files.def says how it is matched); NULL: none */
 } ts_run_file_t;
 extern const ts_run_file_t ts_run_files[];   /* run_files.def, NULL-terminated */
 /* the entry of path's file name, or NULL when it is not a run-folder file */
 const ts_run_file_t *ts_run_file(const char *path);
 /* Every run-folder file a tracesim command reads (readers not "-" or "GTKWave": the outputs
  * of `waves` are replaced, not read) that is in run_dir (by lstat) as the strict reader would take it: a
- * regular file, no link, within its cap. 0, or -1 with the reason for the first that is not
- * (as ts_open_input says it) in err. Commands call it on the run folder they are given
+ * regular file, no link, within its cap, a CSV with its header line (run_files.def; an empty
+ * one only when the table allows it). 0, or -1 with the reason for the first that is not
+ * (as ts_open_input says it, or "P:1: not the header of ...") in err. Commands call it on the run folder they are given
  * before reading anything, so an optional file is refused as surely as a required one. */
 int ts_run_folder_check(const char *run_dir, char *err, size_t errlen);
+/* The run folder named by `tracesim run -o DIR` when DIR exists: its files are replaced only
+ * when DIR is a previous run folder, recognised by the first line of a file run writes (a
+ * CSV's header from run_files.def, stats.txt's "elf " line, trace.json's "format": "tracesim-trace-1"), or holds none
+ * of run's files (as regular files with content), or force is set. 0: may write; -1 with "DIR
+ * holds NAME and is not a previous run folder of tracesim run (use --force ...)" in err. */
+int ts_run_folder_may_replace(const char *dir, int force, char *err, size_t errlen);
 /* a read-only descriptor of a regular file; -1 with "cannot open P: reason" or "P is not a
  * regular file" in err */
 int ts_open_input(const char *path, char *err, size_t errlen);

@@ -86,7 +86,7 @@ static const ts_opt_t run_opts[] = {
      "software trace port: every write to tp (x4) emits THREAD_SWITCH"},
     {O_RETIRE_LOG, 0, "retire-log", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0, "write one line per retired instruction (cycle pc insn, plus\nxN=value for a register write or mem[addr]size=value for a\nstore) and per trap"},
     {O_FORCE, 0, "force", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
-     "replace an existing file named by --retire-log, --record-trace-bus\nor --waves that is not a previous output of tracesim run"},
+     "replace an existing file named by --retire-log, --record-trace-bus\nor --waves, or the files of an -o folder, that is not a previous output\nof tracesim run"},
     {O_TRACE_BUS, 0, "record-trace-bus", TS_OPT_STRING, "FILE", 0, 0, 0, 0, TS_OPT_NOT_SC,
      "write every trace register access and SBA write (for the\nSystemC replay test)"},
     {O_HOST_IO_LIMIT, 0, "host-io-limit", TS_OPT_UINT, "SIZE", 0, 1ull << 40, 0, 0, S,
@@ -546,6 +546,13 @@ static int cmd_run(int argc, char **argv) {
         for (unsigned n = 1;; n++) {
             snprintf(dir, sizeof dir, "runs/%s-%u", base, n);
             if (access(dir, F_OK)) break;
+        }
+    }
+    {   /* -o DIR of a user's (not a previous run folder): its files are not replaced unless --force */
+        char oerr[4400];
+        if (ts_run_folder_may_replace(dir, force_outputs, oerr, sizeof oerr)) {
+            fprintf(stderr, "tracesim: %s\n", oerr);
+            return TS_EXIT_USAGE;
         }
     }
     bool made = access(dir, F_OK) != 0, made_runs = !out && access("runs", F_OK) != 0;

@@ -14,7 +14,8 @@
 #   ctr_garbage    a garbage last row of counters.csv: check fails naming counters.csv:LINE
 #   flow_hart9     a flow.csv row of hart 9 in a one-hart run: check fails naming flow.csv:LINE
 #   flow_hart_neg  a flow.csv row of hart -1: check fails, malformed row at flow.csv:LINE
-#   hooks_no_header hooks.csv without its header: check fails naming hooks.csv:1
+#   hooks_no_header hooks.csv without its header: check exits 121 naming hooks.csv:1 (a damaged
+#                  run folder, as itc_no_header; runfolder/ts_file.h checks every CSV header)
 #   marks_garbage  a garbage row in marks.csv: waves exits 121 naming marks.csv:LINE
 #   events_hart_neg a trace_events.csv row of hart -1: waves exits 121 naming trace_events.csv:LINE
 #   waves_itc_garbage a garbage row in itc.csv: waves exits 121 naming itc.csv:LINE
@@ -73,7 +74,7 @@ flow_hart9)    sed -i '3s/^\([0-9]*\),0,/\1,9,/' "$run/flow.csv"
 flow_hart_neg) sed -i '3s/^\([0-9]*\),0,/\1,-1,/' "$run/flow.csv"
                expect 1 "flow.csv:3: malformed row" -- "$ts" check "$run" ;;
 hooks_no_header) sed -i '1d' "$run/hooks.csv"
-               expect 1 "hooks.csv:1: not the header of hooks.csv" -- "$ts" check "$run" ;;
+               expect 121 "hooks.csv:1: not the header of hooks.csv" -- "$ts" check "$run" ;;
 marks_garbage)     waves_bad_row marks.csv "1,2,x" "malformed row" ;;
 events_hart_neg)   waves_bad_row trace_events.csv "5,-1,itc_lost,6" "malformed row" ;;
 waves_itc_garbage) waves_bad_row itc.csv "garbage" "not an itc.csv row" ;;

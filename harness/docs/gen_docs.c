@@ -84,7 +84,7 @@ static void stm(void) {
 static void run_files(void) {
     puts("| file | written by | read by | largest | contents | columns |");
     puts("|---|---|---|---|---|---|");
-#define RF_FILE(name, kind, cap, cap_text, empty_ok, writer, readers, columns, contents) \
+#define RF_FILE(name, kind, cap, cap_text, empty_ok, writer, readers, columns, contents, header) \
     printf("| `%s` | %s | %s | %s | %s | %s |\n", name, writer, readers, cap_text, contents, columns);
 #include "run_files.def"
 #undef RF_FILE
