@@ -665,6 +665,8 @@ static int cmd_run(int argc, char **argv) {
     }
     if (!made) {   /* a folder of an earlier run: none of its outputs may pass for this run's */
         char cerr[4400];
+        /* an earlier run that did not finish is named as every command names it */
+        ts_run_say_unfinished_then(dir, "its files are removed, this run replaces them");
         if (ts_run_clear_previous(dir, cerr, sizeof cerr)) {
             fprintf(stderr, "tracesim: %s\n", cerr);
             return TS_EXIT_HOST;

@@ -12,7 +12,8 @@
 #                    overhead --baseline each say in the same line that the run did not finish
 #                    and exit 121; check does not blame the firmware ("did the firmware use
 #                    the trace encoder?"); the same for a stats.txt whose end marker is cut off
-#   rerun            a run into the folder of a killed run with --waves RUN/w.fst (and of
+#   rerun            a run into the folder of a killed run says so in the same line (its
+#                    files are removed); with --waves RUN/w.fst (and of
 #                    waves --no-gui's markers): the new run without --waves leaves no w.fst,
 #                    no markers.txt/view.gtkw of the old run, no stats.txt of the old run while
 #                    it runs; a file of the user's in the folder stays
@@ -118,6 +119,9 @@ rerun)
   grep -q '^exit_reason running$' "$r/stats.txt" || fail "the new run's stats.txt is not there while it goes"
   grep -q '^end ok$' "$r/stats.txt" && fail "the earlier run's stats.txt is still there while the new run goes"
   for f in w.fst markers.txt view.gtkw; do [ -e "$r/$f" ] && fail "the earlier run's $f is still there"; done
+  # run names the earlier, unfinished run in the line every command prints (-q or not)
+  grep -qx "tracesim: $r: the run did not finish (killed while it ran: stats.txt has no end marker 'end ok'): its files are removed, this run replaces them" "$tmp/run.err" ||
+    fail "the rerun does not name the earlier run as unfinished"
   [ "$(cat "$r/notes.txt")" = mine ] || fail "the user's file was touched"
   kill -INT "$pid"; rc=0; wait "$pid" || rc=$?; pid=
   [ "$rc" = 130 ] || fail "exit status $rc"

@@ -243,10 +243,16 @@ static void put_escaped(const char *m, FILE *f) {
         else fputc(*c, f);
 }
 
-enum ts_run_finish ts_run_say_unfinished(const char *run_dir) {
+enum ts_run_finish ts_run_say_unfinished(const char *run_dir) { return ts_run_say_unfinished_then(run_dir, NULL); }
+
+enum ts_run_finish ts_run_say_unfinished_then(const char *run_dir, const char *then) {
     char msg[4600];
     enum ts_run_finish r = ts_run_unfinished(run_dir, msg, sizeof msg);
     if (r != TS_RUN_FINISHED) {
+        if (then) {   /* the same line up to the reason's ')', then the caller's words */
+            char *b = strstr(msg, ": the run did not finish ("), *e = b ? strstr(b, "): ") : NULL;
+            if (e) snprintf(e + 3, sizeof msg - (size_t)(e + 3 - msg), "%s", then);
+        }
         fprintf(stderr, "tracesim: ");
         put_escaped(msg, stderr);
         fputc('\n', stderr);

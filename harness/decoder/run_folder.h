@@ -74,6 +74,10 @@ enum ts_run_finish ts_run_unfinished(const char *run_dir, char *msg, size_t len)
  * commands (check, report, decode, waves, overhead) refuse TS_RUN_INCOMPLETE (status 121)
  * and go on with TS_RUN_INTERRUPTED (its files end at the cycle it names). */
 enum ts_run_finish ts_run_say_unfinished(const char *run_dir);
+/* the same line with the words after "(...): " given by the caller (NULL: the usual ones):
+ * `tracesim run` into such a folder says that its files are replaced, sweep that the point
+ * failed */
+enum ts_run_finish ts_run_say_unfinished_then(const char *run_dir, const char *then);
 
 /* The names `tracesim run` writes into its run folder (NULL-ended), and those the other
  * commands write there for a run (waves' markers and view); a run into a folder that holds

@@ -11,6 +11,7 @@
 #include "perf_decode.h"
 #include "sweep_json.h"
 #include "ts_file.h"
+#include "run_folder.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -441,12 +442,21 @@ static int point_run(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *
     if (sw_stop || (st != -1 && killed_by_stop(st))) return SW_EXIT_INTERRUPTED;
 
     sbuf_t r = {0};
-    char tail[2048], head[512];
+    char tail[2048], head[512], unf[4600];
     bool ok = WIFEXITED(st) && WEXITSTATUS(st) == s->expect_exit;
+    /* a run that did not finish (it crashed, or was killed outright): named as every command
+     * names it, the point failed, and nothing is read from its files */
+    bool incomplete = ts_run_unfinished(dir, unf, sizeof unf) == TS_RUN_INCOMPLETE;
     const char *verdict = "-";
     if (WIFEXITED(st)) sb_add(&r, "exit %d\n", WEXITSTATUS(st));
     else sb_add(&r, "exit signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-    if (!ok) {
+    if (incomplete) {
+        ts_run_say_unfinished_then(dir, "the point failed, no figure is read from it");
+        ok = false;
+        clean(unf);
+        tail_lines(errf, SW_TAIL_LINES, tail, sizeof tail);
+        add_error(&r, unf, tail);
+    } else if (!ok) {
         tail_lines(errf, SW_TAIL_LINES, tail, sizeof tail);
         if (WIFEXITED(st)) snprintf(head, sizeof head, "tracesim run: exit status %d (expected %d)", WEXITSTATUS(st), s->expect_exit);
         else snprintf(head, sizeof head, "tracesim run: killed by signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
@@ -494,7 +504,7 @@ static int point_run(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *
     char *json = !point_dir(o, pt, "trace.json", path, sizeof path) ? slurp(path, &jl) : NULL;
     char jerr[128];
     sj_value_t *tj = json ? sj_parse(json, jl, jerr, sizeof jerr) : NULL;
-    for (size_t i = 0; i < s->n_figs; i++) {
+    for (size_t i = 0; i < s->n_figs && !incomplete; i++) {   /* none from a run that did not finish */
         const sw_figure_t *f = &s->figs[i];
         bool have = false;
         val[0] = 0;
