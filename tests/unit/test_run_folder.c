@@ -70,7 +70,6 @@ TS_TEST(stats_lookup_and_missing_elf) {
     rmdir(dir);
 }
 
-TS_TEST_MAIN()
 
 /* a run folder in /tmp with the given files (name, content; NULL content: a link to target) */
 static void put(const char *dir, const char *name, const char *text) {
@@ -145,3 +144,5 @@ TS_TEST(run_clear_previous_only_ours) {
     snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", dir, outside);
     TS_ASSERT_EQ_I(system(cmd), 0);
 }
+
+TS_TEST_MAIN()
