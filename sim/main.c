@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -40,13 +41,13 @@ enum {
 #define S TS_OPT_SUFFIX
 /* `tracesim run`'s options: the parser, --help and the docs' table (harness/cli/ts_opts.h) */
 static const ts_opt_t run_opts[] = {
-    {O_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, 0, "run folder (default: runs/<elf name>-<n>, first free n)"},
+    {O_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, TS_OPT_PATH, "run folder (default: runs/<elf name>-<n>, first free n)"},
     {O_MAX_CYCLES, 'n', "max-cycles", TS_OPT_UINT, "N", 0, UINT64_MAX, 0, 0, S,
      "stop after N cycles with status 124 (default 1000000000; 0: no limit)"},
     {O_RAM_SIZE, 0, "ram-size", TS_OPT_UINT, "BYTES", 4096, 0x40000000u, 0, 0, S,
      "RAM size, a multiple of 4 (default 16M)"},
     {O_RAM_WAIT, 0, "ram-wait", TS_OPT_UINT, "N", 0, 1000, 0, 0, 0, "wait states on every RAM access, fetch and data (default 0)"},
-    {O_WAVES, 0, "waves", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0, "write waveforms (FST; VCD if FILE ends in .vcd)"},
+    {O_WAVES, 0, "waves", TS_OPT_STRING, "FILE", 0, 0, 0, 0, TS_OPT_PATH, "write waveforms (FST; VCD if FILE ends in .vcd)"},
     {O_WAVES_FROM, 0, "waves-from", TS_OPT_UINT, "N", 0, UINT64_MAX, 0, 0, S, "first cycle to dump (default 0)"},
     {O_WAVES_TO, 0, "waves-to", TS_OPT_UINT, "N", 0, UINT64_MAX, 0, 0, S, "first cycle not dumped (default: end of run)"},
     {O_WAVES_BY_FW, 0, "waves-by-firmware", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
@@ -84,10 +85,10 @@ static const ts_opt_t run_opts[] = {
      "program trace reports privilege changes: teContext (teControl\nbit 9) set on every teControl write (Ownership messages in\nBTM/HTM; docs/program-trace.md)"},
     {O_STM_TS, 0, "stm-thread-switch", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
      "software trace port: every write to tp (x4) emits THREAD_SWITCH"},
-    {O_RETIRE_LOG, 0, "retire-log", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0, "write one line per retired instruction (cycle pc insn, plus\nxN=value for a register write or mem[addr]size=value for a\nstore) and per trap"},
+    {O_RETIRE_LOG, 0, "retire-log", TS_OPT_STRING, "FILE", 0, 0, 0, 0, TS_OPT_PATH, "write one line per retired instruction (cycle pc insn, plus\nxN=value for a register write or mem[addr]size=value for a\nstore) and per trap"},
     {O_FORCE, 0, "force", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
      "replace an existing file named by --retire-log, --record-trace-bus\nor --waves, or the files of an -o folder, that is not a previous output\nof tracesim run"},
-    {O_TRACE_BUS, 0, "record-trace-bus", TS_OPT_STRING, "FILE", 0, 0, 0, 0, TS_OPT_NOT_SC,
+    {O_TRACE_BUS, 0, "record-trace-bus", TS_OPT_STRING, "FILE", 0, 0, 0, 0, TS_OPT_NOT_SC | TS_OPT_PATH,
      "write every trace register access and SBA write (for the\nSystemC replay test)"},
     {O_HOST_IO_LIMIT, 0, "host-io-limit", TS_OPT_UINT, "SIZE", 0, 1ull << 40, 0, 0, S,
      "bytes the firmware may write to RUN/host/ through simctrl host\nfile I/O, per run (default 64M; 0: none)"},
@@ -101,7 +102,10 @@ static const ts_opt_t run_opts[] = {
 #undef S
 
 static const ts_exit_t run_exits[] = {
-    {"0-119", "the firmware's exit code (simctrl EXIT)"},
+    {"0-118", "the firmware's exit code (simctrl EXIT)"},
+    {"119", "the firmware exited with any other code (119 to 255, 256 or more,\n"
+            "negative): one line on stderr names it, stats.txt has it as\n"
+            "fw_exit_code"},
     {"120", "usage: unknown option, bad option value, missing argument"},
     {"121", "the ELF is missing or unreadable"},
     {"122", "the ELF is invalid (not an ELF, truncated, malformed)"},
@@ -112,10 +116,14 @@ static const ts_exit_t run_exits[] = {
     {"127", "hang: every hart keeps jumping to itself or waits in wfi with no\n"
             "interrupt that can wake it (stopped at most 8192 cycles after it\n"
             "began, more with --ram-wait/--icache)"},
+    {"130, 143", "interrupted by SIGINT / SIGTERM: the run stopped between two cycles\n"
+                 "and wrote its folder up to there (stats.txt: exit_reason\n"
+                 "interrupted); a second signal ends it at once"},
     {NULL, NULL}};
 #define RUN_ABOUT                                                                                   \
     "Runs bare-metal RV32 firmware on the simulated SoC. UART output goes to stdout and\n"          \
-    "DIR/uart.txt; the exit status is the firmware's exit code (simctrl EXIT).\n"
+    "DIR/uart.txt; the exit status is the firmware's exit code (simctrl EXIT) when it is\n"          \
+    "0 to 118, else 119 (the code is on stderr and in DIR/stats.txt).\n"
 #define RUN_OUTPUTS                                                                                 \
     "  DIR/stats.txt (cycles, instret, exit), uart.txt, hpm.csv, events.csv, trace.rtd and\n"       \
     "  trace.json (the trace sink), itc.csv, flow.csv, counters.csv, stm.csv, marks.csv and\n"     \
@@ -270,6 +278,10 @@ static int find_mark(soc_cfg_t *cfg, const char *elf, const char *dir, uint32_t 
         fprintf(stderr, "tracesim: --waves-around-mark: cannot start the first run: %s\n", strerror(errno));
         return TS_EXIT_HOST;
     }
+    if (WIFSIGNALED(st) && (WTERMSIG(st) == SIGINT || WTERMSIG(st) == SIGTERM)) {
+        fprintf(stderr, "tracesim: --waves-around-mark: interrupted during the first run\n");
+        return TS_EXIT_SIGNAL_BASE + WTERMSIG(st);
+    }
     if (!WIFEXITED(st)) {
         fprintf(stderr, "tracesim: --waves-around-mark: the first run died (signal %d)\n", WTERMSIG(st));
         return TS_EXIT_HOST;
@@ -323,6 +335,111 @@ static void stats_paths(const char *dir, const char *path, char abs[4096], char 
     snprintf(rel, 4096, "%s", path);
     if (!realpath(path, abs)) { snprintf(abs, 4096, "%s", path); return; }
     if (!realpath(dir, d) || ts_rel_path(d, abs, rel, 4096)) snprintf(rel, 4096, "%s", abs);
+}
+
+
+/* ---- SIGINT/SIGTERM during the run (docs/commands/run.md "Interrupting a run") ---------- */
+static volatile sig_atomic_t run_signal;   /* the signal that asked the run to stop, or 0 */
+static void on_stop_signal(int sig) {
+    run_signal = sig;
+    signal(sig, SIG_DFL);   /* a second one: the default action, at once */
+}
+static void catch_stop_signals(void) {
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+}
+static const char *signal_name(int sig) { return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal"; }
+
+/* stats_paths for a file that may not exist yet (the waves before the run writes them): its
+ * folder resolved, its name as given */
+static void stats_paths_new(const char *dir, const char *path, char abs[4096], char rel[4096]) {
+    char parent[4096], pabs[4096], d[4096];
+    snprintf(abs, 4096, "%s", path);
+    snprintf(rel, 4096, "%s", path);
+    snprintf(parent, sizeof parent, "%s", path);
+    char *sl = strrchr(parent, '/');
+    const char *base = sl ? path + (sl - parent) + 1 : path;
+    if (sl == parent) snprintf(parent, sizeof parent, "/");
+    else if (sl) *sl = 0;
+    else snprintf(parent, sizeof parent, ".");
+    if (!*base || !realpath(parent, pabs)) return;
+    if ((size_t)snprintf(abs, 4096, "%s%s%s", pabs, strcmp(pabs, "/") ? "/" : "", base) >= 4096) {
+        snprintf(abs, 4096, "%s", path);
+        return;
+    }
+    if (!realpath(dir, d) || ts_rel_path(d, abs, rel, 4096)) snprintf(rel, 4096, "%s", abs);
+}
+
+/* stats.txt while the run goes: the ELF and the waves (a rerun into the folder of a killed run
+ * finds the waves it wrote), no end marker (a killed run is one that did not finish) */
+static int write_stats_start(const char *dir, const char *elf, const soc_cfg_t *cfg, char *err, size_t errlen) {
+    char path[4200], a[4096], r[4096];
+    snprintf(path, sizeof path, "%s/stats.txt", dir);
+    FILE *f = ts_fopen_output(path, "w", err, errlen);   /* renamed into place at its close (ts_file.h) */
+    if (!f) return -1;
+    stats_paths(dir, elf, a, r);
+    fprintf(f, "elf %s\nelf_rel %s\nexit_reason running\n", a, r);
+    if (cfg->waves_path) {
+        stats_paths_new(dir, cfg->waves_path, a, r);
+        fprintf(f, "waves %s\nwaves_rel %s\n", a, r);
+    }
+    return ts_fclose_output(f, path, err, errlen);
+}
+
+/* stats.txt, the last output of a run: its last line is the end marker "end ok" */
+static int write_stats(const soc_t *soc, const soc_cfg_t *cfg, const char *dir, const char *elf, enum soc_stop stop,
+                       int rc, uint64_t instret, double ipc, double secs, char *err, size_t errlen) {
+    char path[4200];
+    snprintf(path, sizeof path, "%s/stats.txt", dir);
+    FILE *f = ts_fopen_output(path, "w", err, errlen);   /* renamed into place at its close (ts_file.h) */
+    if (!f) return -1;
+    /* the ELF and the waves: absolute, and relative to the run folder (a moved or copied
+     * run folder finds them; harness/decoder/run_folder.h), and the ELF's hash */
+    char elf_abs[4096], elf_rel[4096];
+    stats_paths(dir, elf, elf_abs, elf_rel);
+    fprintf(f, "elf %s\nelf_rel %s\n", elf_abs, elf_rel);
+    uint64_t elf_hash;
+    if (!ts_file_fnv1a64(elf, &elf_hash)) fprintf(f, "elf_fnv1a64 0x%016" PRIx64 "\n", elf_hash);
+    fprintf(f, "exit_reason %s\nexit_code %d\n",
+            stop == SOC_EXIT ? "exit" : stop == SOC_HANG ? "hang" : stop == SOC_INTERRUPTED ? "interrupted" : "cycle_limit", rc);
+    if (stop == SOC_EXIT) fprintf(f, "fw_exit_code %d\n", soc->exit_code);   /* the firmware's own, any value */
+    if (stop == SOC_INTERRUPTED) fprintf(f, "interrupted_by %s\ninterrupted_cycle %" PRIu64 "\n", signal_name(run_signal), soc->cycle);
+    fprintf(f, "cycles %" PRIu64 "\ninstret %" PRIu64 "\nipc %.4f\nsim_seconds %.6f\nsim_hz %.0f\nguest_errors %" PRIu64 "\n",
+            soc->cycle, instret, ipc, secs, (double)soc->cycle / secs, soc->guest_errors_total);
+    fprintf(f, "harts %u\n", soc->n);
+    uint64_t stm = 0;
+    for (unsigned i = 0; i < soc->n; i++) stm += soc->h[i].stm_events;
+    fprintf(f, "stm_events %" PRIu64 "\n", stm);
+    uint64_t pm = 0, pl = 0, stall = 0;   /* program trace (docs/program-trace.md): only if it ran */
+    for (unsigned i = 0; i < soc->n; i++) {
+        pm += soc->h[i].te.prog.messages;
+        pl += soc->h[i].te.prog.lost_messages;
+        stall += soc->h[i].te.stall_cycles;
+    }
+    if (pm || pl) {
+        fprintf(f, "prog_messages %" PRIu64 "\nprog_lost_messages %" PRIu64 "\nitc_stall_cycles %" PRIu64 "\n", pm, pl, stall);
+        /* cycles a hart was held by its encoder's stall request (teStallEnable) */
+        uint64_t held = 0;
+        for (unsigned i = 0; i < soc->n; i++) held += soc->h[i].held_cycles;
+        fprintf(f, "te_stall_cycles %" PRIu64 "\n", held);
+        if (soc->n > 1)
+            for (unsigned i = 0; i < soc->n; i++)
+                fprintf(f, "te_stall_cycles_hart%u %" PRIu64 "\n", i, soc->h[i].held_cycles);
+    }
+    if (cfg->waves_path) {
+        char w_abs[4096], w_rel[4096];
+        stats_paths(dir, cfg->waves_path, w_abs, w_rel);
+        fprintf(f, "waves %s\nwaves_rel %s\n", w_abs, w_rel);
+    }
+    if (soc->n > 1)
+        for (unsigned i = 0; i < soc->n; i++)
+            fprintf(f, "instret_hart%u %" PRIu64 "\n", i, soc->h[i].instret);
+    fprintf(f, "%s\n", TS_STATS_END);   /* written last: the run finished writing its folder */
+    return ts_fclose_output(f, path, err, errlen);
 }
 
 #ifndef TS_SYSTEMC
@@ -560,6 +677,15 @@ static int cmd_run(int argc, char **argv) {
         fprintf(stderr, "tracesim: cannot create run folder %s: %s\n", dir, strerror(errno));
         return TS_EXIT_HOST;
     }
+    if (!made) {   /* a folder of an earlier run: none of its outputs may pass for this run's */
+        char cerr[4400];
+        /* an earlier run that did not finish is named as every command names it */
+        ts_run_say_unfinished_then(dir, "its files are removed, this run replaces them");
+        if (ts_run_clear_previous(dir, cerr, sizeof cerr)) {
+            fprintf(stderr, "tracesim: %s\n", cerr);
+            return TS_EXIT_HOST;
+        }
+    }
     cfg.out_dir = dir;
     cfg.progress = isatty(2);
     if (around) {
@@ -588,6 +714,16 @@ static int cmd_run(int argc, char **argv) {
              : ls == ELF_OUTSIDE_RAM ? TS_EXIT_OUTSIDE_RAM : TS_EXIT_BAD_ELF;
     }
     soc_reset(&soc, entry);
+    if (write_stats_start(dir, elf, &cfg, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        soc_free(&soc);
+        if (made) remove_made_run_folder(dir, made_runs);
+        return TS_EXIT_HOST;
+    }
+    /* SIGINT/SIGTERM: the run stops between cycles and writes what it has (exit_reason
+     * interrupted, status 128 + the signal); a second one ends the process at once */
+    soc.interrupt = &run_signal;
+    catch_stop_signals();
     double t0 = now_s();
 #ifdef TS_SYSTEMC
     enum soc_stop stop = ts_sc_run(&soc);
@@ -597,66 +733,26 @@ static int cmd_run(int argc, char **argv) {
     double secs = now_s() - t0;
     if (secs <= 0) secs = 1e-9;
 
-    int rc = stop == SOC_EXIT ? soc.exit_code : stop == SOC_HANG ? TS_EXIT_HANG : TS_EXIT_CYCLE_LIMIT;
+    int rc = stop == SOC_EXIT ? ts_fw_exit_status(soc.exit_code) : stop == SOC_HANG ? TS_EXIT_HANG
+           : stop == SOC_INTERRUPTED ? TS_EXIT_SIGNAL_BASE + run_signal : TS_EXIT_CYCLE_LIMIT;
     uint64_t instret = soc_instret(&soc);
     double ipc = soc.cycle ? (double)instret / (double)soc.cycle : 0.0;
-    char path[4200];
-    snprintf(path, sizeof path, "%s/stats.txt", dir);
-    char oerr[4400];
-    FILE *f = ts_fopen_output(path, "w", oerr, sizeof oerr);   /* renamed into place at its close (ts_file.h) */
-    if (!f) {
-        fprintf(stderr, "tracesim: %s\n", oerr);
-        soc_free(&soc);
-        return TS_EXIT_HOST;
-    }
-    {
-        /* the ELF and the waves: absolute, and relative to the run folder (a moved or copied
-         * run folder finds them; harness/decoder/run_folder.h), and the ELF's hash */
-        char elf_abs[4096], elf_rel[4096];
-        stats_paths(dir, elf, elf_abs, elf_rel);
-        fprintf(f, "elf %s\nelf_rel %s\n", elf_abs, elf_rel);
-        uint64_t elf_hash;
-        if (!ts_file_fnv1a64(elf, &elf_hash)) fprintf(f, "elf_fnv1a64 0x%016" PRIx64 "\n", elf_hash);
-        fprintf(f, "exit_reason %s\nexit_code %d\ncycles %" PRIu64 "\ninstret %" PRIu64
-                   "\nipc %.4f\nsim_seconds %.6f\nsim_hz %.0f\nguest_errors %" PRIu64 "\n",
-                stop == SOC_EXIT ? "exit" : stop == SOC_HANG ? "hang" : "cycle_limit", rc, soc.cycle, instret, ipc,
-                secs, (double)soc.cycle / secs, soc.guest_errors_total);
-        fprintf(f, "harts %u\n", soc.n);
-        uint64_t stm = 0;
-        for (unsigned i = 0; i < soc.n; i++) stm += soc.h[i].stm_events;
-        fprintf(f, "stm_events %" PRIu64 "\n", stm);
-        uint64_t pm = 0, pl = 0, stall = 0;   /* program trace (docs/program-trace.md): only if it ran */
-        for (unsigned i = 0; i < soc.n; i++) {
-            pm += soc.h[i].te.prog.messages;
-            pl += soc.h[i].te.prog.lost_messages;
-            stall += soc.h[i].te.stall_cycles;
-        }
-        if (pm || pl) {
-            fprintf(f, "prog_messages %" PRIu64 "\nprog_lost_messages %" PRIu64 "\nitc_stall_cycles %" PRIu64 "\n", pm, pl, stall);
-            /* cycles a hart was held by its encoder's stall request (teStallEnable) */
-            uint64_t held = 0;
-            for (unsigned i = 0; i < soc.n; i++) held += soc.h[i].held_cycles;
-            fprintf(f, "te_stall_cycles %" PRIu64 "\n", held);
-            if (soc.n > 1)
-                for (unsigned i = 0; i < soc.n; i++)
-                    fprintf(f, "te_stall_cycles_hart%u %" PRIu64 "\n", i, soc.h[i].held_cycles);
-        }
-        if (cfg.waves_path) {
-            char w_abs[4096], w_rel[4096];
-            stats_paths(dir, cfg.waves_path, w_abs, w_rel);
-            fprintf(f, "waves %s\nwaves_rel %s\n", w_abs, w_rel);
-        }
-        if (soc.n > 1)
-            for (unsigned i = 0; i < soc.n; i++)
-                fprintf(f, "instret_hart%u %" PRIu64 "\n", i, soc.h[i].instret);
-    }
-    /* every output written in full, or one line and TS_EXIT_HOST (a full disk, /dev/full) */
-    if (ts_fclose_output(f, path, err, sizeof err) || hpm_report(&soc, dir, !cfg.quiet, err, sizeof err) ||
-        run_write_trace(&soc, err, sizeof err) || soc_close_outputs(&soc, err, sizeof err)) {
+    /* every output written in full, or one line and TS_EXIT_HOST (a full disk, /dev/full);
+     * stats.txt last, its end marker its last line: a run folder whose stats.txt lacks it is
+     * from a run that did not finish (harness/decoder/run_folder.h ts_run_unfinished) */
+    if (hpm_report(&soc, dir, !cfg.quiet, err, sizeof err) || run_write_trace(&soc, err, sizeof err) ||
+        soc_close_outputs(&soc, err, sizeof err) ||
+        write_stats(&soc, &cfg, dir, elf, stop, rc, instret, ipc, secs, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
         soc_free(&soc);
         return TS_EXIT_HOST;
     }
+    if (stop == SOC_EXIT && (soc.exit_code < 0 || soc.exit_code > TS_EXIT_FW_MAX))   /* sim/exit_codes.h: the rule */
+        fprintf(stderr, "tracesim: the firmware exited with code %d, outside 0..%d: exit status %d "
+                        "(the code is stats.txt's fw_exit_code)\n", soc.exit_code, TS_EXIT_FW_MAX, TS_EXIT_FW_OTHER);
+    if (stop == SOC_INTERRUPTED)
+        fprintf(stderr, "tracesim: interrupted by %s at cycle %" PRIu64 ": the run folder %s holds the run up to "
+                        "there (stats.txt: exit_reason interrupted)\n", signal_name(run_signal), soc.cycle, dir);
     if (stop == SOC_HANG) {   /* one line per hart, with the function from the ELF's symbols */
         elf_syms_t syms = {0};
         char serr[512];
@@ -670,7 +766,7 @@ static int cmd_run(int argc, char **argv) {
     if (!cfg.quiet)
         fprintf(stderr, "tracesim: %s %d after %" PRIu64 " cycles, %" PRIu64 " instructions (IPC %.3f); "
                         "%.2f s, %.2f M cycles/s; run folder %s\n",
-                stop == SOC_EXIT ? "exit" : "stopped, status", rc, soc.cycle, instret, ipc,
+                stop == SOC_EXIT ? "exit" : "stopped, status", stop == SOC_EXIT ? soc.exit_code : rc, soc.cycle, instret, ipc,
                 secs, (double)soc.cycle / secs / 1e6, dir);
     if (!cfg.quiet) {                           /* what the trace lacks (docs/lost-data.md) */
         ts_losses_t loss;
@@ -727,6 +823,7 @@ int main(int argc, char **argv) {
         int rc = cmd_help(argc - 1, argv + 1);
         return ts_check_stdout() && rc == 0 ? TS_EXIT_HOST : rc;
     }
+    ts_sweep_set_run_cmd(&run_cmd);   /* which run options a sweep spec may give (TS_OPT_PATH ones not) */
     static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
         {"run", cmd_run},           {"decode", ts_decode_main},       {"check", ts_check_main},
         {"report", ts_report_main}, {"overhead", ts_overhead_main},   {"symfilter", ts_symfilter_main},

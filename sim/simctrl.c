@@ -147,7 +147,7 @@ static uint32_t file_cmd(simctrl_t *m, uint32_t cmd) {
 bool simctrl_write(simctrl_t *m, unsigned hart, uint32_t off, unsigned size, uint32_t val) {
     if (size != 4) return false;
     switch (off) {
-    case SIMCTRL_EXIT: m->host.exit(m->host.ctx, (int)(val & 0xFF)); return true;
+    case SIMCTRL_EXIT: m->host.exit(m->host.ctx, (int)(int32_t)val); return true;   /* the whole value, signed */
     case SIMCTRL_MARK:
         if (m->marks)
             fprintf(m->marks, "%u,%llu,%llu,%u\n", val, (unsigned long long)m->host.cycle(m->host.ctx),

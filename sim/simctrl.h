@@ -3,7 +3,8 @@
  *
  * Registers (offsets and access from rtl_model/regs/soc_map.def), all 32-bit; any other
  * size, offset or direction is a bus error:
- *   EXIT (W)         the host's exit() is called with the low 8 bits (ends the run)
+ *   EXIT (W)         the host's exit() is called with the value as a signed 32-bit int (ends
+ *                    the run; the host maps it to an exit status, sim/exit_codes.h)
  *   MARK (W)         writes "value,cycle,instret,hart" to the marks stream given at init
  *                    (instret: the writing hart's)
  *   CYCLE_LO/HI (R)  the host's cycle count at the time of the access

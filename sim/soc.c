@@ -669,6 +669,7 @@ enum soc_stop soc_run(soc_t *s) {
         waves_update(s);
         if (show && !(s->cycle & 0xFFFFF)) progress(s, &t0, &last, &last_cycle);
         if (s->cycle >= max && s->stop == SOC_RUNNING) s->stop = SOC_CYCLE_LIMIT;
+        if (s->interrupt && *s->interrupt && s->stop == SOC_RUNNING) s->stop = SOC_INTERRUPTED;
     }
     if (show) fputc('\n', stderr);
     soc_run_end(s);

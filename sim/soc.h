@@ -47,6 +47,7 @@
 #include "funnel.h"
 #include "ground_truth_log.h"
 #include "hang.h"
+#include <signal.h>
 #include "hpm.h"
 #include "perf_live.h"
 #include "prog_gt.h"
@@ -60,6 +61,7 @@ enum soc_stop {
     SOC_EXIT,            /* firmware wrote simctrl EXIT */
     SOC_CYCLE_LIMIT,     /* --max-cycles reached */
     SOC_HANG,            /* every hart stuck for good (sim/hang.h) */
+    SOC_INTERRUPTED,     /* the host asked to stop (*interrupt non-zero: SIGINT/SIGTERM) */
 };
 
 typedef struct soc_cfg {
@@ -127,7 +129,10 @@ typedef struct soc {
                                * unless a trace register was accessed (bus.trace_touched) */
     /* run control */
     enum soc_stop stop;
-    int exit_code;
+    int exit_code;            /* the value the firmware wrote to simctrl EXIT (signed 32-bit) */
+    /* set by the host (tracesim run: a SIGINT/SIGTERM handler), read between cycles: when
+     * non-zero the run stops with SOC_INTERRUPTED. NULL: never. */
+    const volatile sig_atomic_t *interrupt;
     bool waves_switch;        /* firmware's WAVES switch */
     hang_t hang;              /* hang detection (sim/hang.h) */
     struct {                  /* --waves-func: per hart, the return addresses of the calls into

@@ -20,6 +20,15 @@
 #                and submits nothing (a fake sbatch on PATH must not run); the script's own
 #                command, run as array task 1, completes exactly that point; with
 #                --slurm-chunk 3 the 4 points make 2 tasks of 3 and 1 points
+#   lock         a point is run by one worker at a time (point.lock): a sweep of two endless
+#                points (sweeps/endless.json) whose driver is killed with kill -9 leaves its
+#                workers running; a resume while they run skips both ("is being run by a live
+#                worker"), exits 1, and never has two runs of one point at once; once the
+#                workers are gone (killed by this test, by pid) the lock is free again
+#   unfinished   a point whose run dies without finishing (SIGSEGV sent by this test, by pid,
+#                to each endless run): the point fails, its result.txt and point.log name the
+#                run as every command does ("the run did not finish (killed while it ran:
+#                stats.txt has no end marker 'end ok')"), and no figure is read from it
 # failures, interrupt and dry_run run the ASan/UBSan build (which spawns itself for the
 # points and runs); the others the plain one.
 set -u
@@ -157,6 +166,66 @@ interrupt)
   [ "$(cell "$out/results.csv" runaway status)" = "not run" ] || fail "results.csv: runaway is $(cell "$out/results.csv" runaway status)"
   grep -q 'interrupted: 1 of 2 points complete' "$out.stderr" || fail "no interrupted line"
   pgrep -f "$out/" > /dev/null && fail "a point process is still running"
+  true ;;
+lock)
+  # the plain build: the endless points run until this test ends them
+  out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")   # as the sweep writes it in the point commands
+  "$t" sweep -j 2 -o "$out" "$src/sweeps/endless.json" > /dev/null 2> "$out.stderr" &
+  drv=$!
+  runs() { pgrep -f -- "run -q -o $out/points/$1 " | wc -l; }
+  workers() { pgrep -f -- "$out" | grep -vx "$drv" | grep -vx "$$"; }
+  trap 'kill -9 $drv $(workers) 2> /dev/null' EXIT
+  for i in $(seq 100); do [ "$(runs 0)" = 1 ] && [ "$(runs 1)" = 1 ] && break; sleep 0.1; done
+  [ "$(runs 0)" = 1 ] && [ "$(runs 1)" = 1 ] || fail "the two points did not start"
+  kill -9 $drv; wait $drv 2> /dev/null
+  [ "$(runs 0)" = 1 ] && [ "$(runs 1)" = 1 ] || fail "the workers did not outlive their driver"
+  # the resume, watched: never two runs of one point
+  "$t" sweep -j 2 -o "$out" "$src/sweeps/endless.json" > /dev/null 2> "$out.resume" &
+  res=$!
+  twice=
+  for i in $(seq 60); do
+    for p in 0 1; do [ "$(runs $p)" -gt 1 ] && twice="$twice $p"; done
+    kill -0 $res 2> /dev/null || break
+    sleep 0.1
+  done
+  if kill -0 $res 2> /dev/null; then kill -9 $res; fail "the resume is still running (it runs the held points)"; fi
+  wait $res; rc=$?
+  [ -z "$twice" ] || fail "points run twice at once:$twice"
+  [ $rc = 1 ] || fail "resume: exit status $rc, expected 1"
+  for p in 0 1; do
+    grep -q "^sweep: point $p is being run by a live worker" "$out.resume" || fail "resume: point $p not skipped"
+  done
+  [ -f "$out/points/0/result.txt" ] && fail "the resume wrote a result for a held point"
+  # the workers (and their runs) ended: the lock goes with them
+  pids=$(workers)
+  [ -n "$pids" ] && kill -9 $pids
+  for i in $(seq 50); do [ -z "$(workers)" ] && break; sleep 0.1; done
+  flock -n "$out/points/0/point.lock" true || fail "the lock outlived its workers"
+  true ;;
+unfinished)
+  out=$(cd "$(dirname "$out")" && pwd)/$(basename "$out")
+  "$t" sweep -j 2 -o "$out" "$src/sweeps/endless.json" > /dev/null 2> "$out.stderr" &
+  drv=$!
+  run_pid() { pgrep -f -- "run -q -o $out/points/$1 "; }
+  trap 'kill -9 $drv $(run_pid 0) $(run_pid 1) 2> /dev/null' EXIT
+  for i in $(seq 100); do [ -n "$(run_pid 0)" ] && [ -n "$(run_pid 1)" ] && break; sleep 0.1; done
+  [ -n "$(run_pid 0)" ] && [ -n "$(run_pid 1)" ] || fail "the two points did not start"
+  for p in 0 1; do
+    for i in $(seq 100); do [ -f "$out/points/$p/stats.txt" ] && break; sleep 0.1; done
+  done
+  kill -SEGV $(run_pid 0) $(run_pid 1)
+  rc=0; wait $drv || rc=$?
+  [ $rc = 1 ] || fail "exit status $rc, expected 1 (the points failed)"
+  for p in 0 1; do
+    r=$out/points/$p/result.txt
+    [ -f "$r" ] || fail "point $p: no result.txt"
+    head -1 "$r" | grep -qx 'status failed' || fail "point $p: not failed: $(cat "$r")"
+    grep -q "^error $out/points/$p: the run did not finish (killed while it ran: stats.txt has no end marker 'end ok'): its files are incomplete; run it again$" "$r" ||
+      fail "point $p: result.txt does not name the unfinished run: $(cat "$r")"
+    grep -q '^fig ' "$r" && fail "point $p: a figure read from an unfinished run: $(cat "$r")"
+    grep -rqs "the run did not finish (killed while it ran" "$out/points/$p/point.log" "$out.stderr" ||
+      fail "point $p: no 'did not finish' line on the point's stderr"
+  done
   true ;;
 dry_run)
   mkdir -p "$out.bin"

@@ -79,6 +79,13 @@ int main(void) {
     /* ITC is off until the encoder is set up: stores are dropped, reads say "ready" */
     CHECK_EQ(*(volatile uint32_t *)(uintptr_t)TS_TE_STIM_ADDR(0, CH), 1);
     te_init_like_sifive();
+#ifdef FOREVER
+    /* itc_forever: a store every ~1000 cycles until the run is stopped (tests/interrupt_test.sh) */
+    for (uint32_t n = 0;; n++) {
+        ts_itc_write32(0, CH, n);
+        for (volatile int k = 0; k < 200; k++) { }
+    }
+#endif
     uint32_t x = 0x12345678;
     for (int i = 0; i < 40; i++) {
         x = x * 1664525u + 1013904223u;

@@ -531,6 +531,9 @@ int ts_check_main(int argc, char **argv) {
             return 121;
         }
     }
+    /* a killed run: said as such, never blamed on the firmware; an interrupted one is checked
+     * up to the cycle it stopped in (like a cycle limit) */
+    if (ts_run_say_unfinished(dir) == TS_RUN_INCOMPLETE) return 121;
     if (perf_config) {       /* read at once, also when the trace does not need it (not wrapped) */
         static perf_header_t h[PERF_MAX_CORES];
         unsigned ch = 6;

@@ -39,6 +39,9 @@ enum ts_opt_kind {
                             * help text as the message; never in --help or the docs */
 #define TS_OPT_NOT_SC 4u   /* an option of `tracesim run` that tracesim-sc does not have
                             * (a ts_cmd_t's `without` mask leaves such options out) */
+#define TS_OPT_PATH 8u     /* its value names a file or folder the command writes: a sweep
+                            * spec may not give it (harness/sweep: a point writes only into its
+                            * own folder); every such option of `tracesim run` carries it */
 
 typedef struct ts_opt {
     int id;                 /* what ts_opts_next returns for it (> 0) */

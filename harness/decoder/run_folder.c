@@ -188,3 +188,127 @@ int ts_run_path(const char *run_dir, const char *key, char *out, size_t len) {
     }
     return any ? 0 : -1;
 }
+
+/* ---- a run that did not finish ------------------------------------------------------------ */
+
+/* the last line of RUN/stats.txt (at most len - 1 bytes, no newline); false if no such file */
+static bool stats_last_line(const char *run_dir, char *out, size_t len) {
+    char path[4200], line[4400], e[300];
+    snprintf(path, sizeof path, "%s/stats.txt", run_dir);
+    FILE *f = ts_fopen_input(path, e, sizeof e);
+    if (!f) return false;
+    out[0] = 0;
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = 0;
+        snprintf(out, len, "%s", line);
+    }
+    fclose(f);
+    return true;
+}
+
+enum ts_run_finish ts_run_unfinished(const char *run_dir, char *msg, size_t len) {
+    char last[256], path[4200];
+    msg[0] = 0;
+    if (!run_dir || !*run_dir) return TS_RUN_FINISHED;
+    if (!stats_last_line(run_dir, last, sizeof last)) {
+        snprintf(path, sizeof path, "%s/uart.txt", run_dir);   /* made when a run starts */
+        struct stat sb;
+        if (lstat(path, &sb)) return TS_RUN_FINISHED;          /* no run folder: the caller's reader says */
+        snprintf(msg, len, "%s: the run did not finish (killed before it wrote stats.txt): "
+                           "its files are incomplete; run it again", run_dir);
+        return TS_RUN_INCOMPLETE;
+    }
+    if (strcmp(last, TS_STATS_END)) {
+        snprintf(msg, len, "%s: the run did not finish (killed while it ran: stats.txt has no end marker '%s'): "
+                           "its files are incomplete; run it again", run_dir, TS_STATS_END);
+        return TS_RUN_INCOMPLETE;
+    }
+    char reason[64], cycle[32] = "?", by[32] = "a signal";
+    if (ts_run_stat(run_dir, "exit_reason", reason, sizeof reason) && !strcmp(reason, "interrupted")) {
+        if (!ts_run_stat(run_dir, "interrupted_cycle", cycle, sizeof cycle) || strspn(cycle, "0123456789") != strlen(cycle))
+            snprintf(cycle, sizeof cycle, "?");
+        if (!ts_run_stat(run_dir, "interrupted_by", by, sizeof by) || (strcmp(by, "SIGINT") && strcmp(by, "SIGTERM")))
+            snprintf(by, sizeof by, "a signal");
+        snprintf(msg, len, "%s: the run did not finish (interrupted by %s at cycle %s): its files end at that cycle",
+                 run_dir, by, cycle);
+        return TS_RUN_INTERRUPTED;
+    }
+    return TS_RUN_FINISHED;
+}
+
+/* a line on stderr with control characters as \xNN (a run folder's name is the user's) */
+static void put_escaped(const char *m, FILE *f) {
+    for (const unsigned char *c = (const unsigned char *)m; *c; c++)
+        if (*c < 0x20 || *c == 0x7f) fprintf(f, "\\x%02x", *c);
+        else fputc(*c, f);
+}
+
+enum ts_run_finish ts_run_say_unfinished(const char *run_dir) { return ts_run_say_unfinished_then(run_dir, NULL); }
+
+enum ts_run_finish ts_run_say_unfinished_then(const char *run_dir, const char *then) {
+    char msg[4600];
+    enum ts_run_finish r = ts_run_unfinished(run_dir, msg, sizeof msg);
+    if (r != TS_RUN_FINISHED) {
+        if (then) {   /* the same line up to the reason's ')', then the caller's words */
+            char *b = strstr(msg, ": the run did not finish ("), *e = b ? strstr(b, "): ") : NULL;
+            if (e) snprintf(e + 3, sizeof msg - (size_t)(e + 3 - msg), "%s", then);
+        }
+        fprintf(stderr, "tracesim: ");
+        put_escaped(msg, stderr);
+        fputc('\n', stderr);
+    }
+    return r;
+}
+
+const char *const ts_run_outputs[] = {
+    "stats.txt", "uart.txt", "marks.csv", "guest_errors.log", "waves_windows.csv", "prog_flow.csv", "hpm.csv",
+    "events.csv", "trace.rtd", "trace.json", "itc.csv", "counters.csv", "flow.csv", "trace_events.csv", "stm.csv",
+    "hooks.csv", "hpm_writes.csv", "perf_config.txt", NULL};
+const char *const ts_run_derived_outputs[] = {   /* tracesim waves --no-gui / waves */
+    "markers.txt", "markers.tcl", "view.gtkw", "view.gtkw.new", "make_view.sh", NULL};
+
+/* a relative name inside the folder: no leading '/', no ".." component */
+static bool inside_name(const char *p) {
+    if (!*p || *p == '/') return false;
+    for (const char *c = p; *c;) {
+        size_t n = strcspn(c, "/");
+        if (n == 2 && c[0] == '.' && c[1] == '.') return false;
+        c += n;
+        while (*c == '/') c++;
+    }
+    return true;
+}
+
+int ts_run_clear_previous(const char *run_dir, char *err, size_t errlen) {
+    char path[4200], waves[4096] = "";
+    struct stat st;
+    bool had_run = false;   /* only a folder an earlier run wrote: stats.txt or uart.txt, regular files */
+    for (int i = 0; i < 2 && !had_run; i++) {
+        snprintf(path, sizeof path, "%s/%s", run_dir, i ? "uart.txt" : "stats.txt");
+        had_run = !lstat(path, &st) && S_ISREG(st.st_mode);
+    }
+    if (!had_run) return 0;
+    /* the earlier run's waves, if inside the folder: recorded before stats.txt goes */
+    if (ts_run_stat(run_dir, "waves_rel", waves, sizeof waves) && !inside_name(waves)) waves[0] = 0;
+    for (int list = 0; list < 3; list++) {
+        const char *const *names = list == 0 ? ts_run_outputs : list == 1 ? ts_run_derived_outputs : NULL;
+        char tmpw[4200];   /* a VCD's FST while the run goes (sim/soc.c) */
+        snprintf(tmpw, sizeof tmpw, "%s.tmp.fst", waves);
+        const char *one[] = {waves, tmpw, NULL};
+        if (list == 2) {
+            if (!waves[0]) break;
+            names = one;
+        }
+        for (size_t i = 0; names[i]; i++) {
+            snprintf(path, sizeof path, "%s/%s", run_dir, names[i]);
+            struct stat sb;
+            if (lstat(path, &sb)) continue;
+            if (S_ISDIR(sb.st_mode)) continue;   /* a folder of that name is no output of ours */
+            if (unlink(path) && errno != ENOENT) {
+                snprintf(err, errlen, "cannot remove %s of the earlier run in %s: %s", names[i], run_dir, strerror(errno));
+                return -1;
+            }
+        }
+    }
+    return 0;
+}

@@ -52,4 +52,42 @@ int ts_run_elf(const char *run_dir, const char *override, char *out, size_t len,
  * run folder). 1 an existing file (out), 0 recorded but not found (out: the recorded path),
  * -1 not recorded. */
 int ts_run_path(const char *run_dir, const char *key, char *out, size_t len);
+
+/* ---- a run that did not finish (docs/reference/run-folder.md "A run that did not finish") --
+ * `tracesim run` writes stats.txt after every other output, and TS_STATS_END as its last
+ * line. A run stopped by SIGINT/SIGTERM stops between cycles, writes every output up to that
+ * cycle and says `exit_reason interrupted` (with interrupted_by and interrupted_cycle); a run
+ * killed outright (kill -9, a crash, a power cut) leaves no stats.txt, or one without the
+ * marker. */
+#define TS_STATS_END "end ok"
+enum ts_run_finish {
+    TS_RUN_FINISHED = 0,      /* stats.txt ends with the marker, exit_reason not interrupted;
+                               * also a folder that is no run folder (no stats.txt, no uart.txt) */
+    TS_RUN_INTERRUPTED = 1,   /* SIGINT/SIGTERM: the files are complete up to interrupted_cycle */
+    TS_RUN_INCOMPLETE = 2,    /* killed: no stats.txt or no end marker; the files are partial */
+};
+/* Whether the run in run_dir finished; for the other two, msg is the one line every command
+ * that reads a run folder prints (ts_run_say_unfinished): "RUN: the run did not finish
+ * (...): ...". */
+enum ts_run_finish ts_run_unfinished(const char *run_dir, char *msg, size_t len);
+/* ts_run_unfinished, its line printed on stderr ("tracesim: " first) for the other two. The
+ * commands (check, report, decode, waves, overhead) refuse TS_RUN_INCOMPLETE (status 121)
+ * and go on with TS_RUN_INTERRUPTED (its files end at the cycle it names). */
+enum ts_run_finish ts_run_say_unfinished(const char *run_dir);
+/* the same line with the words after "(...): " given by the caller (NULL: the usual ones):
+ * `tracesim run` into such a folder says that its files are replaced, sweep that the point
+ * failed */
+enum ts_run_finish ts_run_say_unfinished_then(const char *run_dir, const char *then);
+
+/* The names `tracesim run` writes into its run folder (NULL-ended), and those the other
+ * commands write there for a run (waves' markers and view); a run into a folder that holds
+ * an earlier run removes these first (ts_run_clear_previous). */
+extern const char *const ts_run_outputs[];
+extern const char *const ts_run_derived_outputs[];
+/* Before a run into an existing folder that holds an earlier run (a regular stats.txt or
+ * uart.txt; else nothing is removed): removes (never follows a link) the files of
+ * ts_run_outputs and ts_run_derived_outputs, and the waves file the earlier run's stats.txt
+ * names if it lies inside the folder (a relative name without ".."), stats.txt first. Any other
+ * file (a user's) is left alone. 0, or -1 with a one-line reason in err. */
+int ts_run_clear_previous(const char *run_dir, char *err, size_t errlen);
 #endif

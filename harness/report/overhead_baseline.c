@@ -285,7 +285,10 @@ int ovh_baseline_run(const char *base, const char *out, unsigned channel, size_t
             char sp[OVH_PATH + 16];
             snprintf(sp, sizeof sp, "%s/stats.txt", arg);
             char rerr[OVH_PATH + 200];
-            if (access(sp, R_OK)) {
+            enum ts_run_finish fin = ts_run_say_unfinished(arg);   /* a run cut short costs nothing to compare */
+            if (fin != TS_RUN_FINISHED) {
+                rc = B_NO_FILE;
+            } else if (access(sp, R_OK)) {
                 fprintf(stderr, "tracesim: overhead: %s%s is not a run folder (no stats.txt)\n", i ? "" : "baseline ", arg);
                 rc = B_NO_FILE;
             } else if (ts_run_folder_check(arg, rerr, sizeof rerr)) {   /* the strict reader (ts_file.h) */

@@ -240,6 +240,7 @@ int ts_report_main(int argc, char **argv) {
     }
     ts_run_arg_t ra;
     ts_run_arg(input, &ra);
+    if (ra.run_dir[0] && ts_run_say_unfinished(ra.run_dir) == TS_RUN_INCOMPLETE) return EXIT_NO_FILE;
     const char *path = ra.trace;
     static char elf_found[4400];
     char err[4600];

@@ -42,8 +42,9 @@ static const ts_opt_t sweep_opts[] = {
 
 static const ts_exit_t sweep_exits[] = {
     {"0", "every point ok"},
-    {"1", "a point failed or did not run"},
-    {"120", "usage or a bad spec"},
+    {"1", "a point failed or did not run (also: a live worker of another\nsweep still runs it)"},
+    {"3", "--point: a live worker holds the point's lock; it was not run"},
+    {"120", "usage or a bad spec (a run option that names a path included)"},
     {"121", "the spec or a firmware ELF is missing"},
     {"126", "host error"},
     {"130", "interrupted"},
@@ -71,6 +72,9 @@ static char *absolute(const char *path) {
     if (a) snprintf(a, n, "%s/%s", cwd, path);
     return a;
 }
+
+static const ts_cmd_t *run_cmd;   /* tracesim run's options (ts_sweep_set_run_cmd) */
+void ts_sweep_set_run_cmd(const ts_cmd_t *run) { run_cmd = run; }
 
 int ts_sweep_main(int argc, char **argv) {
     sw_opts_t o = {.poll = 5, .chunk = 1};
@@ -163,6 +167,16 @@ int ts_sweep_main(int argc, char **argv) {
     if (sw_plan(&spec, sel, build_abs, &plan, err, sizeof err)) {
         fprintf(stderr, "tracesim: sweep: %s\n", err);
         rc = strstr(err, " not found") || strstr(err, "not a regular file") ? SW_EXIT_NO_FILE : SW_EXIT_USAGE;
+        goto free_spec;
+    }
+    if (!run_cmd) {
+        fprintf(stderr, "tracesim: sweep: this program does not describe tracesim run's options\n");
+        rc = SW_EXIT_HOST;
+        goto free_spec;
+    }
+    if (sw_plan_check_paths(&spec, &plan, run_cmd, err, sizeof err)) {
+        fprintf(stderr, "tracesim: sweep: %s\n", err);
+        rc = SW_EXIT_USAGE;
         goto free_spec;
     }
     if (list) {

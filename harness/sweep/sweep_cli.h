@@ -4,10 +4,13 @@
 #ifndef TS_SWEEP_CLI_H
 #define TS_SWEEP_CLI_H
 /* argv[0] is "sweep"; returns the exit status: 0 every point ok, 1 a point failed or did not
- * run, 120 usage or a bad spec, 121 the spec or a firmware ELF is missing, 126 host error,
+ * run, 3 (--point) a live worker holds the point, 120 usage or a bad spec, 121 the spec or a firmware ELF is missing, 126 host error,
  * 130 interrupted */
 int ts_sweep_main(int argc, char **argv);
 /* its description: options, help, exit statuses (harness/cli/ts_opts.h) */
 #include "ts_opts.h"
 extern const ts_cmd_t ts_sweep_cmd;
+/* `tracesim run`'s description (sim/main.c sets it before any command runs): which options
+ * a spec's points may give (sw_plan_check_paths); without it sweep refuses to run */
+void ts_sweep_set_run_cmd(const ts_cmd_t *run);
 #endif

@@ -11,6 +11,7 @@
 #include "perf_decode.h"
 #include "sweep_json.h"
 #include "ts_file.h"
+#include "run_folder.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -23,10 +24,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#define SW_LOCK "point.lock"   /* a point's lock file (lock_point) */
 
 #define SW_PATH 4096
 #define SW_TAIL_LINES 5           /* stderr lines kept for a failed point */
@@ -93,7 +97,8 @@ static int clear_point_dir(const char *dir) {
     struct dirent *e;
     while ((e = readdir(d))) {
         char path[SW_PATH];
-        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "point.log")) continue;
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "point.log") ||
+            !strcmp(e->d_name, SW_LOCK)) continue;   /* the lock stays: it is what the workers share */
         if (fmt(path, sizeof path, "%s/%s", dir, e->d_name) || rm_rf(path)) rc = -1;
     }
     closedir(d);
@@ -118,6 +123,38 @@ static char *slurp(const char *path, size_t *len) {
 
 static int point_dir(const sw_opts_t *o, const sw_point_t *pt, const char *file, char *buf, size_t len) {
     return file ? fmt(buf, len, "%s/points/%s/%s", o->out, pt->name, file) : fmt(buf, len, "%s/points/%s", o->out, pt->name);
+}
+
+/* ---- a point's lock (docs/commands/sweep.md "Resuming") ----------------------------------
+ * The worker that runs a point holds an exclusive flock on points/NAME/point.lock from before
+ * it clears the folder until it has written result.txt. The descriptor is inherited by the
+ * point's `tracesim run` and `tracesim check` (not close-on-exec), so the lock is held while
+ * any of them lives and goes with the last: a worker killed with its driver keeps the point
+ * locked while its run still writes, and frees it when it dies. A resumed sweep (or a second
+ * one) never runs a locked point: the driver skips it (lock_point probe) and the point
+ * command exits SW_EXIT_BUSY if it loses the race. The file itself is never removed (a new
+ * file would be a new lock). */
+/* 1 locked (*fd, keep it open), 0 a live worker holds it, -1 error (errno); probe: close-on-exec
+ * and released at once (a look, not a hold) */
+static int lock_point(const char *dir, bool probe, int *fd) {
+    char path[SW_PATH];
+    if (fmt(path, sizeof path, "%s/%s", dir, SW_LOCK)) { errno = ENAMETOOLONG; return -1; }
+    int f = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | (probe ? O_CLOEXEC : 0), 0666);
+    if (f < 0) return -1;
+    struct stat sb;
+    if (fstat(f, &sb) || !S_ISREG(sb.st_mode)) { close(f); errno = EINVAL; return -1; }
+    int r;
+    while ((r = flock(f, LOCK_EX | LOCK_NB)) < 0 && errno == EINTR) {}
+    if (r < 0) {
+        int e = errno;
+        close(f);
+        if (e == EWOULDBLOCK) return 0;
+        errno = e;
+        return -1;
+    }
+    if (probe) close(f);
+    else *fd = f;
+    return 1;
 }
 
 /* the last n non-empty lines of a file, joined by '\n' into out */
@@ -176,8 +213,10 @@ static int wait_child(pid_t pid) {
 }
 
 static bool killed_by_stop(int st) {
-    return WIFSIGNALED(st) && (WTERMSIG(st) == SIGINT || WTERMSIG(st) == SIGTERM || WTERMSIG(st) == SIGHUP ||
-                               WTERMSIG(st) == SIGKILL);
+    return (WIFSIGNALED(st) && (WTERMSIG(st) == SIGINT || WTERMSIG(st) == SIGTERM || WTERMSIG(st) == SIGHUP ||
+                                WTERMSIG(st) == SIGKILL)) ||
+           /* tracesim run stops cleanly on SIGINT/SIGTERM with status 128 + the signal */
+           (WIFEXITED(st) && (WEXITSTATUS(st) == 128 + SIGINT || WEXITSTATUS(st) == 128 + SIGTERM));
 }
 
 /* ---- figures of a run folder --------------------------------------------------------------- */
@@ -342,7 +381,31 @@ static void add_error(sbuf_t *r, const char *head, const char *tail) {
     }
 }
 
+static int point_run(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *o);
+
 int sw_point_main(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *o) {
+    char dir[SW_PATH];
+    if (point_dir(o, pt, NULL, dir, sizeof dir)) {
+        fprintf(stderr, "tracesim: sweep: path of point %s too long\n", pt->name);
+        return SW_EXIT_HOST;
+    }
+    /* the point's lock first: a live worker's point is neither cleared nor run again */
+    int lk = -1, l = ts_mkdir_p(dir) ? -1 : lock_point(dir, false, &lk);
+    if (l < 0) {
+        fprintf(stderr, "tracesim: sweep: cannot lock %s/%s: %s\n", dir, SW_LOCK, strerror(errno));
+        return SW_EXIT_HOST;
+    }
+    if (l == 0) {
+        fprintf(stderr, "sweep: point %s is being run by a live worker (another sweep's, or one whose sweep was "
+                        "killed): not run\n", pt->name);
+        return SW_EXIT_BUSY;
+    }
+    int rc = point_run(s, pt, o);
+    close(lk);   /* the run and the check that inherited it have ended */
+    return rc;
+}
+
+static int point_run(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *o) {
     int state = sw_point_state(o, pt);
     if (state == 1 || (state == 2 && !o->retry_failed)) {
         if (!o->quiet) fprintf(stderr, "sweep: point %s is complete (%s)\n", pt->name, state == 1 ? "ok" : "failed");
@@ -388,12 +451,21 @@ int sw_point_main(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *o) 
     if (sw_stop || (st != -1 && killed_by_stop(st))) return SW_EXIT_INTERRUPTED;
 
     sbuf_t r = {0};
-    char tail[2048], head[512];
+    char tail[2048], head[512], unf[4600];
     bool ok = WIFEXITED(st) && WEXITSTATUS(st) == s->expect_exit;
+    /* a run that did not finish (it crashed, or was killed outright): named as every command
+     * names it, the point failed, and nothing is read from its files */
+    bool incomplete = ts_run_unfinished(dir, unf, sizeof unf) == TS_RUN_INCOMPLETE;
     const char *verdict = "-";
     if (WIFEXITED(st)) sb_add(&r, "exit %d\n", WEXITSTATUS(st));
     else sb_add(&r, "exit signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
-    if (!ok) {
+    if (incomplete) {
+        ts_run_say_unfinished_then(dir, "the point failed, no figure is read from it");
+        ok = false;
+        clean(unf);
+        tail_lines(errf, SW_TAIL_LINES, tail, sizeof tail);
+        add_error(&r, unf, tail);
+    } else if (!ok) {
         tail_lines(errf, SW_TAIL_LINES, tail, sizeof tail);
         if (WIFEXITED(st)) snprintf(head, sizeof head, "tracesim run: exit status %d (expected %d)", WEXITSTATUS(st), s->expect_exit);
         else snprintf(head, sizeof head, "tracesim run: killed by signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
@@ -441,7 +513,7 @@ int sw_point_main(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *o) 
     char *json = !point_dir(o, pt, "trace.json", path, sizeof path) ? slurp(path, &jl) : NULL;
     char jerr[128];
     sj_value_t *tj = json ? sj_parse(json, jl, jerr, sizeof jerr) : NULL;
-    for (size_t i = 0; i < s->n_figs; i++) {
+    for (size_t i = 0; i < s->n_figs && !incomplete; i++) {   /* none from a run that did not finish */
         const sw_figure_t *f = &s->figs[i];
         bool have = false;
         val[0] = 0;
@@ -566,13 +638,23 @@ int sw_local(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o) {
     struct { pid_t pid; size_t point; } *run = calloc(jobs, sizeof *run);
     if (!run) { free(todo); return SW_EXIT_HOST; }
     catch_signals();
-    size_t next = 0;
+    size_t next = 0, busy = 0;   /* busy: points a live worker of another sweep holds */
     bool stopping = false;
     double stop_at = 0;
     int rc = 0;
     for (;;) {
         while (!sw_stop && pg.running < jobs && next < n_todo) {
             const sw_point_t *pt = &p->points[todo[next]];
+            char pdir[SW_PATH];
+            int held = point_dir(o, pt, NULL, pdir, sizeof pdir) || ts_mkdir_p(pdir) ? -1 : lock_point(pdir, true, NULL);
+            if (held == 0) {   /* a live worker runs it: never a second one beside it (its log stays too) */
+                if (!o->quiet)
+                    fprintf(stderr, "%ssweep: point %s is being run by a live worker (another sweep's, or one whose "
+                                    "sweep was killed): skipped\n", pg.tty ? "\n" : "", pt->name);
+                busy++;
+                next++;
+                continue;
+            }
             char **argv = point_argv(o, pt), errf[SW_PATH], dir[SW_PATH];
             pid_t pid = -1;
             if (argv && !point_dir(o, pt, NULL, dir, sizeof dir) && !ts_mkdir_p(dir) &&
@@ -610,7 +692,12 @@ int sw_local(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o) {
                 pg.running--;
                 const sw_point_t *pt = &p->points[run[j].point];
                 int state = sw_point_state(o, pt);
-                if (state == 0 && !stopping) {
+                if (state == 0 && WIFEXITED(st) && WEXITSTATUS(st) == SW_EXIT_BUSY) {
+                    /* it lost the race for the lock to a live worker: that one writes the result */
+                    if (!o->quiet)
+                        fprintf(stderr, "%ssweep: point %s is being run by a live worker: skipped\n", pg.tty ? "\n" : "", pt->name);
+                    busy++;
+                } else if (state == 0 && !stopping) {
                     /* the point command died without a result: record that as a failure */
                     char dir[SW_PATH], log[SW_PATH], tail[2048], head[256];
                     sbuf_t r = {0};
@@ -646,6 +733,9 @@ int sw_local(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o) {
         return SW_EXIT_INTERRUPTED;
     }
     finish_line(o, p->n, ok, failed, missing, pg.skipped, now_s() - t0);
+    if (busy && !o->quiet)
+        fprintf(stderr, "sweep: %zu point(s) were being run by live workers and were not run again; run the same "
+                        "command once they have ended to collect them\n", busy);
     return rc ? rc : crc;
 }
 

@@ -19,6 +19,7 @@
 #define SW_EXIT_NO_FILE 121       /* the spec or a firmware ELF is missing */
 #define SW_EXIT_HOST 126          /* cannot create folders, write results, start or submit */
 #define SW_EXIT_INTERRUPTED 130   /* SIGINT/SIGTERM: complete points stay */
+#define SW_EXIT_BUSY 3            /* --point: a live worker holds the point's lock; not run */
 
 typedef struct sw_opts {
     const char *spec;             /* absolute path of the spec */

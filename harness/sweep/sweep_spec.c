@@ -815,3 +815,55 @@ void sw_plan_free(sw_plan_t *p) {
     sw_index_free(&p->by_vi);
     memset(p, 0, sizeof *p);
 }
+
+/* ---- sweep specs stay in the sweep ------------------------------------------------------- */
+
+int sw_plan_check_paths(const sw_spec_t *s, const sw_plan_t *p, const ts_cmd_t *run, char *err, size_t errlen) {
+    for (size_t i = 0; i < p->n; i++) {
+        const sw_point_t *pt = &p->points[i];
+        /* where each argument came from, in sw_plan's order: the spec, then per axis its run
+         * options and its value's */
+        size_t n = pt->n_args;
+        char **argv = calloc(n + 2, sizeof *argv);
+        int *axis = calloc(n + 1, sizeof *axis), *val = calloc(n + 1, sizeof *val);
+        unsigned *line = calloc(n + 1, sizeof *line);
+        if (!argv || !axis || !val || !line) {
+            free(argv); free(axis); free(val); free(line);
+            snprintf(err, errlen, "%s: out of memory", s->path);
+            return -1;
+        }
+        size_t k = 0;
+        for (size_t j = 0; j < s->n_run && k < n; j++, k++) { axis[k] = -1; val[k] = -1; line[k] = s->run_line; }
+        for (size_t a = 0; a < s->n_axes; a++) {
+            if (pt->vi[a] == SW_IGNORED) continue;
+            const sw_axis_t *x = &s->axes[a];
+            for (size_t j = 0; j < x->n_run && k < n; j++, k++) { axis[k] = (int)a; val[k] = -1; line[k] = x->line; }
+            const sw_value_t *v = &x->values[pt->vi[a]];
+            for (size_t j = 0; j < v->n_run && k < n; j++, k++) { axis[k] = (int)a; val[k] = pt->vi[a]; line[k] = v->line; }
+        }
+        argv[0] = "run";
+        for (size_t j = 0; j < n; j++) argv[j + 1] = pt->args[j];
+        ts_opts_t op;
+        ts_cmd_opts_init(&op, run, (int)n + 1, argv);
+        int c, rc = 0;
+        size_t at = 1;   /* the argument the option's name is in */
+        while (!rc && (at = (size_t)op.i, c = ts_opts_next(&op)) != TS_OPTS_END && c != TS_OPTS_ERROR) {
+            if (c == TS_OPTS_POSITIONAL || !op.opt || !(op.opt->flags & TS_OPT_PATH)) continue;
+            size_t j = at >= 1 && at - 1 < n ? at - 1 : 0;
+            char where[512] = "\"run\"";
+            if (axis[j] >= 0 && val[j] >= 0)
+                snprintf(where, sizeof where, "axis \"%s\" value \"%s\"", s->axes[axis[j]].name,
+                         s->axes[axis[j]].values[val[j]].text);
+            else if (axis[j] >= 0)
+                snprintf(where, sizeof where, "axis \"%s\"", s->axes[axis[j]].name);
+            snprintf(err, errlen, "%s:%u: %s: run option --%s names a path (point %s: '%s'); a sweep writes only "
+                     "into its points' folders, so a spec may not give -o, --waves, --retire-log or any other "
+                     "option that names a file (docs/commands/sweep.md)", s->path, line[j], where, op.opt->name,
+                     pt->name, op.arg ? op.arg : "");
+            rc = -1;
+        }
+        free(argv); free(axis); free(val); free(line);
+        if (rc) return -1;
+    }
+    return 0;
+}

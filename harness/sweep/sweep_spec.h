@@ -115,6 +115,14 @@ int sw_only_parse(const sw_spec_t *s, const char *arg, int **only, char *err, si
  * firmware and options filled in ({build} = build). 0, or -1 with "FILE:LINE: what" */
 int sw_plan(const sw_spec_t *s, int *const *only, const char *build, sw_plan_t *p, char *err, size_t errlen);
 void sw_plan_free(sw_plan_t *p);
+/* Sweep specs stay in the sweep: every point's run options parsed with the run command's
+ * table (run, e.g. sim/main.c's); an option that names a path (TS_OPT_PATH: -o, --waves,
+ * --retire-log, ... as the table says) is refused, wherever it comes from (the spec's "run",
+ * an axis's, a value's, or a {placeholder}). 0, or -1 with "FILE:LINE: axis "A" value "V":
+ * run option --waves names a path ..." in err. Options the parser refuses are left to the
+ * run (its usage error fails the point before it writes anything). */
+#include "ts_opts.h"
+int sw_plan_check_paths(const sw_spec_t *s, const sw_plan_t *p, const ts_cmd_t *run, char *err, size_t errlen);
 /* the point of the plan with these value indices (after ignoring), or NULL */
 const sw_point_t *sw_plan_find(const sw_spec_t *s, const sw_plan_t *p, const int *vi);
 /* the point of the plan that is baseline b (index in s->baselines) of pt, or NULL */

@@ -485,6 +485,7 @@ int ts_waves_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: %s\n", err);
         return 121;
     }
+    if (ts_run_say_unfinished(run) == TS_RUN_INCOMPLETE) return 121;
     int wr = ts_run_path(run, "waves", waves, sizeof waves);
     if (wr < 0) {
         fprintf(stderr, "tracesim: %s/stats.txt names no waves (run with --waves FILE)\n", run);

@@ -207,6 +207,7 @@ public:
         s_->bus.sba_busy = false;
         if (s_->stop == SOC_RUNNING && s_->cfg.max_cycles && s_->cycle >= s_->cfg.max_cycles)
             s_->stop = SOC_CYCLE_LIMIT;
+        if (s_->stop == SOC_RUNNING && s_->interrupt && *s_->interrupt) s_->stop = SOC_INTERRUPTED;  // SIGINT/SIGTERM
     }
 private:
     sc_time local_;

@@ -38,7 +38,7 @@ ts_fuzz_target(elf
   LIBS -lelf
   SEEDS ${TS_FW_DIR}/hello.elf ${TS_FW_DIR}/tests/rv64.elf ${CMAKE_SOURCE_DIR}/../shared/captures/e31_hello_debug.elf)
 ts_fuzz_target(sweep
-  SOURCES ${H}/fuzz/fuzz_sweep.c ${H}/sweep/sweep_json.c ${H}/sweep/sweep_index.c ${H}/sweep/sweep_spec.c ${RF}/ts_file.c
+  SOURCES ${H}/fuzz/fuzz_sweep.c ${H}/sweep/sweep_json.c ${H}/sweep/sweep_index.c ${H}/sweep/sweep_spec.c ${RF}/ts_file.c ${H}/cli/ts_opts.c
   INCLUDES ${RF} ${H}/sweep ${H}/cli ${CMAKE_SOURCE_DIR}/rtl_model/regs
   SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/sweep/plan.json ${CMAKE_CURRENT_SOURCE_DIR}/sweeps/overhead.json
         ${CMAKE_CURRENT_SOURCE_DIR}/sweeps/mixed.json)

@@ -70,4 +70,79 @@ TS_TEST(stats_lookup_and_missing_elf) {
     rmdir(dir);
 }
 
+
+/* a run folder in /tmp with the given files (name, content; NULL content: a link to target) */
+static void put(const char *dir, const char *name, const char *text) {
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    if (f) { fputs(text, f); fclose(f); }
+}
+static bool exists(const char *dir, const char *name) {
+    char p[512];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    return !access(p, F_OK);
+}
+
+/* the three states of a run (docs/commands/run.md "Interrupting a run"), worked by hand */
+TS_TEST(run_unfinished_states) {
+    char dir[] = "/tmp/ts_rf_unf_XXXXXX", msg[4700];
+    TS_ASSERT(mkdtemp(dir) != NULL);
+    TS_ASSERT_EQ_I(ts_run_unfinished(dir, msg, sizeof msg), TS_RUN_FINISHED);   /* no run folder at all */
+    put(dir, "uart.txt", "");
+    TS_ASSERT_EQ_I(ts_run_unfinished(dir, msg, sizeof msg), TS_RUN_INCOMPLETE); /* killed before stats.txt */
+    TS_ASSERT(strstr(msg, "the run did not finish (killed before it wrote stats.txt)") != NULL);
+    put(dir, "stats.txt", "elf x\nexit_reason running\n");
+    TS_ASSERT_EQ_I(ts_run_unfinished(dir, msg, sizeof msg), TS_RUN_INCOMPLETE); /* no end marker */
+    TS_ASSERT(strstr(msg, "no end marker 'end ok'") != NULL);
+    put(dir, "stats.txt", "exit_reason interrupted\ninterrupted_by SIGTERM\ninterrupted_cycle 1234\ncycles 1234\nend ok\n");
+    TS_ASSERT_EQ_I(ts_run_unfinished(dir, msg, sizeof msg), TS_RUN_INTERRUPTED);
+    TS_ASSERT(strstr(msg, "the run did not finish (interrupted by SIGTERM at cycle 1234): its files end at that cycle") != NULL);
+    put(dir, "stats.txt", "exit_reason interrupted\ninterrupted_by $(x)\ninterrupted_cycle 12;rm\nend ok\n");
+    TS_ASSERT_EQ_I(ts_run_unfinished(dir, msg, sizeof msg), TS_RUN_INTERRUPTED);   /* junk is not echoed */
+    TS_ASSERT(strstr(msg, "(interrupted by a signal at cycle ?)") != NULL);
+    put(dir, "stats.txt", "exit_reason exit\nend ok\n");
+    TS_ASSERT_EQ_I(ts_run_unfinished(dir, msg, sizeof msg), TS_RUN_FINISHED);
+    put(dir, "stats.txt", "exit_reason exit\nend ok\nelf x\n");                  /* the marker is not last */
+    TS_ASSERT_EQ_I(ts_run_unfinished(dir, msg, sizeof msg), TS_RUN_INCOMPLETE);
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    TS_ASSERT_EQ_I(system(cmd), 0);
+}
+
+/* a rerun's clean-up removes tracesim's files and the recorded waves inside the folder, never a
+ * user's file, a link's target or a waves file outside the folder */
+TS_TEST(run_clear_previous_only_ours) {
+    char dir[] = "/tmp/ts_rf_clr_XXXXXX", outside[] = "/tmp/ts_rf_out_XXXXXX", err[512], p[600];
+    TS_ASSERT(mkdtemp(dir) != NULL);
+    TS_ASSERT(mkdtemp(outside) != NULL);
+    put(dir, "notes.txt", "mine");
+    put(dir, "markers.txt", "old");
+    TS_ASSERT_EQ_I(ts_run_clear_previous(dir, err, sizeof err), 0);   /* no earlier run: nothing goes */
+    TS_ASSERT(exists(dir, "markers.txt"));
+    put(outside, "target", "keep");
+    snprintf(p, sizeof p, "%s/target", outside);
+    char link[600];
+    snprintf(link, sizeof link, "%s/trace.rtd", dir);
+    TS_ASSERT_EQ_I(symlink(p, link), 0);
+    put(dir, "w.fst", "waves");
+    put(dir, "w.fst.tmp.fst", "waves");
+    put(dir, "uart.txt", "");
+    put(dir, "stats.txt", "waves_rel w.fst\n");
+    TS_ASSERT_EQ_I(ts_run_clear_previous(dir, err, sizeof err), 0);
+    TS_ASSERT(!exists(dir, "stats.txt") && !exists(dir, "uart.txt") && !exists(dir, "markers.txt"));
+    TS_ASSERT(!exists(dir, "w.fst") && !exists(dir, "w.fst.tmp.fst"));
+    TS_ASSERT(!exists(dir, "trace.rtd") && exists(outside, "target"));   /* the link, not its target */
+    TS_ASSERT(exists(dir, "notes.txt"));
+    /* a recorded waves file outside the folder stays */
+    put(dir, "uart.txt", "");
+    snprintf(p, sizeof p, "waves_rel ../%s/target\n", strrchr(outside, '/') + 1);
+    put(dir, "stats.txt", p);
+    TS_ASSERT_EQ_I(ts_run_clear_previous(dir, err, sizeof err), 0);
+    TS_ASSERT(exists(outside, "target"));
+    char cmd[1400];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' '%s'", dir, outside);
+    TS_ASSERT_EQ_I(system(cmd), 0);
+}
+
 TS_TEST_MAIN()

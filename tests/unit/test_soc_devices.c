@@ -120,9 +120,11 @@ TS_TEST(simctrl_counts_exit_waves_marks) {
     TS_ASSERT_EQ_I(h.waves_calls, 1);
     TS_ASSERT(h.waves);
     TS_ASSERT_EQ_I(h.exits, 0);
-    TS_ASSERT(simctrl_write(&m, 0, 0x00, 4, 0x1FF));   /* EXIT: low 8 bits */
+    TS_ASSERT(simctrl_write(&m, 0, 0x00, 4, 0x1FF));   /* EXIT: the whole value (511, not 255) */
     TS_ASSERT_EQ_I(h.exits, 1);
-    TS_ASSERT_EQ_I(h.exit_code, 0xFF);
+    TS_ASSERT_EQ_I(h.exit_code, 0x1FF);
+    TS_ASSERT(simctrl_write(&m, 0, 0x00, 4, 0xFFFFFFFFu));   /* exit(-1): signed */
+    TS_ASSERT_EQ_I(h.exit_code, -1);
     char buf[128];
     read_back(marks, buf, sizeof buf);
     TS_ASSERT_STR_EQ(buf, "value,cycle,instret,hart\n4660,4886718345,11806310404660,0\n5,4886718345,77,1\n");
