@@ -28,7 +28,10 @@ typedef struct perf_check_cfg {
 /* what was checked of one hart (source) */
 typedef struct perf_check_hart {
     int found;                /* the hart wrote a perf header */
-    uint64_t records, values, truncated, not_in_trace, cut_by_gap, wire_only, overwritten, in_trace, gaps;
+    uint64_t records;         /* every record the firmware made (checked against the ground truth) */
+    uint64_t values;          /* counter values of the whole records in the trace, checked */
+    uint64_t values_gt;       /* the other records' values, checked against the ground truth only */
+    uint64_t truncated, not_in_trace, cut_by_gap, wire_only, overwritten, in_trace, gaps;
     uint64_t headers;         /* perf headers equal to the hardware's counter programming */
 } perf_check_hart_t;
 
