@@ -29,7 +29,7 @@ inside=$(awk -F, -v r="$ranges" '
 traps=$(awk -F, '$3 == "trap"' "$run/flow.csv" | wc -l)
 [ "$traps" -gt 10 ] || fail "only $traps ticks"
 "$t" check "$run" > "$run.out" 2>&1 || fail "check failed under preemption: $(tail -3 "$run.out")"
-grep -q "^check: $recs perf records equal the ground truth" "$run.out" || fail "not all $recs records compared: $(cat "$run.out")"
+grep -q "^check: compared $recs perf records in the trace: each equals the ground truth" "$run.out" || fail "not all $recs records compared: $(cat "$run.out")"
 grep -q "^check: [0-9]* stores, $recs perf records, OK$" "$run.out" || fail "no verdict: $(cat "$run.out")"
 # matching by the call's arguments still catches a wrong call site
 cp -r "$run" "$run.bad"

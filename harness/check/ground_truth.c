@@ -672,6 +672,9 @@ int ts_check_main(int argc, char **argv) {
         else if (tj.has_bytes && tlen > tj.bytes)
             snprintf(why, sizeof why, "%s/trace.rtd has %zu bytes, but the sink wrote %" PRIu64 " (trace.json \"bytes\"): "
                      "%" PRIu64 " bytes are not the sink's", dir, tlen, tj.bytes, (uint64_t)tlen - tj.bytes);
+        else if (tj.stopped_on_wrap && tj.has_bytes && !tj.bytes)   /* a sink stops on wrap when it is full */
+            snprintf(why, sizeof why, "trace.json says the sink stopped on wrap (it stops when full), but it holds 0 bytes "
+                     "(trace.json \"bytes\")");
         else if (gs < 0 && (tj.stopped_on_wrap || after))
             snprintf(why, sizeof why, "the stop on wrap cannot be confirmed against the simulator's ground truth: %s", serr2);
         else if (tj.stopped_on_wrap && gs == 0)
@@ -794,7 +797,8 @@ int ts_check_main(int argc, char **argv) {
             /* the stores' check is done: its stores and trace copy are not needed by the perf
              * check, which reads its own (memory: not both at once) */
             ck_free(&c);
-            perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop, wrapped, lost, 0, perf_config, c.multi, 0};
+            perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop, wrapped, lost, 0, perf_config, c.multi, 0,
+                                   tj.stopped_at_cycle /* confirmed above against trace_events.csv */};
             {   /* program-trace messages lost (stats.txt): an Error message may stand for them alone */
                 char sp[4200], sline[256];
                 snprintf(sp, sizeof sp, "%s/stats.txt", dir);
@@ -817,34 +821,38 @@ int ts_check_main(int argc, char **argv) {
                     const perf_check_hart_t *hr = &pr.hart[h];
                     if (c.multi && !hr->found) continue;
                     /* every number a count of one thing, and together the records the firmware
-                     * made: whole ones in the trace, cut ones in it, made after the stop, older
-                     * than the oldest in a wrapped trace */
+                     * made: whole ones in the trace (compared), cut ones in it, not in it (made
+                     * before the stop and cut by it whole, or made after it), older than the
+                     * oldest in a wrapped trace */
                     uint64_t cut = hr->truncated + hr->cut_by_gap;
                     uint64_t whole = hr->in_trace >= cut ? hr->in_trace - cut : 0;
-                    if (hr->in_trace < cut || whole + cut + hr->not_in_trace + hr->overwritten != hr->records ||
-                        (hr->not_in_trace && !wrapped_stop)) {
+                    uint64_t absent = hr->not_in_trace + hr->cut_by_stop;
+                    if (hr->in_trace < cut || whole + cut + absent + hr->overwritten != hr->records || (absent && !wrapped_stop)) {
                         char hp[24] = "";
                         if (c.multi) snprintf(hp, sizeof hp, "hart %u: ", h);
                         fprintf(stderr, "tracesim: check FAILED: %sthe counts contradict each other: the firmware made %" PRIu64
                                 " perf records, the trace holds %" PRIu64 " (%" PRIu64 " cut), %" PRIu64 " are not in it%s, %" PRIu64
                                 " were overwritten\n", hp,
-                                hr->records, hr->in_trace, cut, hr->not_in_trace, wrapped_stop ? "" : " without a stop on wrap",
+                                hr->records, hr->in_trace, cut, absent, wrapped_stop ? "" : " without a stop on wrap",
                                 hr->overwritten);
                         rc = 1;
                         break;
                     }
                     printf("check: ");
                     if (c.multi) printf("hart %u: ", h);
-                    printf("%" PRIu64 " perf records equal the ground truth (%" PRIu64 " counter values as read, addresses from the "
-                           "control flow", whole, hr->values);
+                    printf("compared %" PRIu64 " perf records in the trace: each equals the ground truth (%" PRIu64 " counter values "
+                           "as read, addresses from the control flow", whole, hr->values);
                     if (pr.have_ts) printf(", timestamps = first store cycle + %" PRId64, pr.ts_offset);
                     printf(")");
-                    if (hr->truncated)
-                        printf("; %" PRIu64 " cut off (%s): its part in the trace equals it", hr->truncated,
-                               wrapped_stop ? "stop-on-wrap" : "the run stopped in the middle of it");
                     if (hr->not_in_trace)
-                        printf("; %" PRIu64 " made after the stop are not in the trace (checked against the ground truth only)",
+                        printf("; %" PRIu64 " made after the stop are not in it (checked against the ground truth only)",
                                hr->not_in_trace);
+                    if (hr->cut_by_stop)
+                        printf("; %" PRIu64 " made before the stop are not in it: the stop cut every store of %s (checked against "
+                               "the ground truth only)", hr->cut_by_stop, hr->cut_by_stop == 1 ? "it" : "each");
+                    if (hr->truncated)
+                        printf("; %" PRIu64 " cut (%s): its part in the trace equals it", hr->truncated,
+                               wrapped_stop ? "stop-on-wrap" : "the run stopped in the middle of it");
                     if (c.multi ? hr->gaps : pr.gaps)
                         printf("; %" PRIu64 " gap(s) (Error messages) reported, %" PRIu64 " record(s) cut by a gap, %" PRIu64
                                " value(s) after a gap checked on the wire only", c.multi ? hr->gaps : pr.gaps, hr->cut_by_gap, hr->wire_only);

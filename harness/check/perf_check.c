@@ -568,7 +568,10 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
             }
             ps_rq_pop(&A->q);
         } else if (k >= b0) {
-            hr->not_in_trace++;
+            /* not in the trace: made after the sink stopped (its first store's cycle), or
+             * made before it and every store of it still in the encoder when it stopped */
+            if (cfg->stopped_on_wrap && b->tics_valid && b->tics <= cfg->stopped_at_cycle) hr->cut_by_stop++;
+            else hr->not_in_trace++;
         }
         /* 4. addresses (of the parts that were stored: the encoder drops the stores of a
          * record it stops in the middle of, so the firmware's last record may be cut too; a
