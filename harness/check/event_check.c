@@ -22,6 +22,7 @@
 #include "event_check.h"
 #include "cli_util.h"
 #include "nexus_decode.h"
+#include "ts_file.h"
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -80,8 +81,9 @@ static bool grow(void **p, size_t *cap, size_t n, size_t sz) {
 
 /* prog_flow.csv: cycle,hart,kind,last,next,n */
 static int load_rows(ctx_t *c, const char *path) {
-    FILE *f = fopen(path, "r");
-    if (!f) { snprintf(c->msg, c->msglen, "cannot open %s", path); return -1; }
+    char oerr[300];
+    FILE *f = ts_fopen_input(path, oerr, sizeof oerr);   /* a regular file only: a FIFO is refused at once */
+    if (!f) { snprintf(c->msg, c->msglen, "%s", oerr); return -1; }
     char line[256];
     unsigned ln = 0;
     int rc = 0;
@@ -133,8 +135,9 @@ static bool in_window(const hart_t *H, uint64_t cycle) {
 
 /* flow.csv: cycle,hart,kind,pc,target,link (calls and traps in the windows) */
 static int load_events(ctx_t *c, const char *path) {
-    FILE *f = fopen(path, "r");
-    if (!f) { snprintf(c->msg, c->msglen, "cannot open %s (the core's calls and traps)", path); return -1; }
+    char oerr[300];
+    FILE *f = ts_fopen_input(path, oerr, sizeof oerr);   /* a regular file only: a FIFO is refused at once */
+    if (!f) { snprintf(c->msg, c->msglen, "%s (the core's calls and traps)", oerr); return -1; }
     char line[256];
     unsigned ln = 0;
     int rc = 0;

@@ -109,7 +109,8 @@ typedef struct ck {
 static void load_prog_own(ck_t *c, const char *dir) {
     char path[4200], line[256];
     snprintf(path, sizeof path, "%s/prog_flow.csv", dir);
-    FILE *f = fopen(path, "r");
+    char err[300];
+    FILE *f = ts_fopen_input(path, err, sizeof err);   /* a FIFO or device: not read (no hang) */
     if (!f) return;
     unsigned hart;
     while (fgets(line, sizeof line, f))
@@ -800,9 +801,9 @@ int ts_check_main(int argc, char **argv) {
             perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop, wrapped, lost, 0, perf_config, c.multi, 0,
                                    tj.stopped_at_cycle /* confirmed above against trace_events.csv */};
             {   /* program-trace messages lost (stats.txt): an Error message may stand for them alone */
-                char sp[4200], sline[256];
+                char sp[4200], sline[256], sperr[300];
                 snprintf(sp, sizeof sp, "%s/stats.txt", dir);
-                FILE *sf = fopen(sp, "r");
+                FILE *sf = ts_fopen_input(sp, sperr, sizeof sperr);   /* a FIFO: refused at once, not waited on */
                 unsigned long long pl;
                 while (sf && fgets(sline, sizeof sline, sf))
                     if (sscanf(sline, "prog_lost_messages %llu", &pl) == 1) pc.prog_lost = pl;

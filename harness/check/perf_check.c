@@ -861,7 +861,12 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     if (cfg->wrapped) {
         snprintf(path, sizeof path, "%s/perf_config.txt", cfg->dir);
         const char *cp = cfg->perf_config ? cfg->perf_config : path;
-        FILE *probe = cfg->perf_config ? NULL : fopen(path, "r");
+        FILE *probe = cfg->perf_config ? NULL : ts_fopen_input(path, err, sizeof err);
+        struct stat pst;
+        if (!probe && !cfg->perf_config && !lstat(path, &pst)) {   /* there, but a FIFO, device or folder */
+            snprintf(res->msg, sizeof res->msg, "%s", err);
+            goto out;
+        }
         if (probe) fclose(probe);
         if (cfg->perf_config || probe) {
             unsigned ch = cfg->channel;
