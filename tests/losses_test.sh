@@ -21,7 +21,8 @@
 #              counter low word (before the next record's type byte): decode, CSV, timeline
 #              and report mark that record truncated, give no value for that counter (its
 #              high part may be what was cut) and report uses only the complete records;
-#              check passes what the file holds and states the cut
+#              check fails naming the bytes missing (trace.json bytes - the file's size), also
+#              on an empty trace.rtd
 set -u
 b=$1; case_=$2
 t=$b/tracesim; fw=$b/firmware; run=$b/test-runs/losses_$case_
@@ -111,10 +112,16 @@ cut)
   "$t" report "$run/trace.rtd" > "$run.report" 2> /dev/null || fail "report failed"
   has "$run.report" "1 record(s) cut off (truncated): not used" "report"
   has "$run.report" "it was cut" "report"
-  # check passes the prefix the file holds, states the cut, and counts the record it cut
-  "$t" check "$run" > "$run.check" 2>&1 || fail "check failed on the cut trace: $(cat "$run.check")"
-  has "$run.check" "check: the trace file holds $cut_at of the" "check"
-  has "$run.check" "the last record in the trace is cut off" "check" ;;
+  # check fails: the file is not what the sink wrote, and says how much of it is missing
+  # (trace.json's bytes minus the bytes kept, counted here)
+  sink=$(json bytes)
+  "$t" check "$run" > "$run.check" 2>&1 && fail "check passed a cut trace: $(cat "$run.check")"
+  [ "$(wc -l < "$run.check")" = 1 ] || fail "check: not one line: $(cat "$run.check")"
+  has "$run.check" "tracesim: check FAILED: $run/trace.rtd has $cut_at of the $sink bytes the sink wrote (trace.json \"bytes\"): $((sink - cut_at)) bytes are missing" "check"
+  # and so does an empty trace (nothing of a whole run in it: no count of what it compared)
+  : > "$run/trace.rtd"
+  "$t" check "$run" > "$run.check" 2>&1 && fail "check passed an empty trace: $(cat "$run.check")"
+  has "$run.check" "tracesim: check FAILED: $run/trace.rtd has 0 of the $sink bytes the sink wrote" "check" ;;
 *) fail "unknown case" ;;
 esac
 echo "ok (losses $case_)"

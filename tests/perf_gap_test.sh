@@ -26,7 +26,7 @@ run() {   # run ELF [options]: the firmware must exit 0
 json() { sed -n "s/.*\"$1\": \([a-z0-9]*\).*/\1/p" "$runs/trace.json"; }
 check() {   # tracesim check must pass
   "$ts" check "$@" "$runs" > "$runs.check" 2>&1 || fail "check: $(cat "$runs.check")"
-  grep -Eq "^check: [0-9]+ perf records equal the ground truth" "$runs.check" || fail "no perf records checked: $(cat "$runs.check")"
+  grep -Eq "^check: compared [0-9]+ perf records in the trace: each equals the ground truth" "$runs.check" || fail "no perf records checked: $(cat "$runs.check")"
 }
 ct() { case $1 in *raw*) echo 0;; *delta*) echo 1;; *xor*) echo 2;; esac; }
 # column k (1-based) of every record row of a CSV (not the header, not gap rows)

@@ -21,7 +21,7 @@ run good perf_hdr_good
 "$t" check "$runs/good" > "$runs/good.out" 2>&1 || fail "the true header: $(cat "$runs/good.out")"
 grep -q "^check: 1 perf header(s): every counter definition (type, code or event data, CSR, width) equals the hardware's" "$runs/good.out" ||
   fail "the header check is not reported: $(cat "$runs/good.out")"
-grep -q "^check: 5 perf records equal the ground truth" "$runs/good.out" || fail "records: $(cat "$runs/good.out")"
+grep -q "^check: compared 5 perf records in the trace: each equals the ground truth" "$runs/good.out" || fail "records: $(cat "$runs/good.out")"
 
 run quirk perf_hdr_quirk
 must_fail quirk "check FAILED: perf header 1 \(marker at cycle [0-9]+\): counter 4 \(type0_code0\) is defined as type 0 code 0x0, CSR 0xc04, 1 bits, but the hardware had counting, CSR 0xc04, 40 bits \(mhpmevent4 0x600\)"

@@ -105,7 +105,7 @@ import csv, re, sys
 out = sys.argv[1]
 for r in csv.DictReader(open(out + "/results.csv")):
     p = r["point"]
-    m = re.search(r"^check: (\d+) perf records equal the ground truth", open("%s/points/%s/check.txt" % (out, p)).read(), re.M)
+    m = re.search(r"^check: compared (\d+) perf records in the trace: each equals the ground truth", open("%s/points/%s/check.txt" % (out, p)).read(), re.M)
     assert m and int(m.group(1)) > 0, p + ": check.txt has no perf record count"
     assert r["perf.records"] == m.group(1), "%s: perf.records %s, check counted %s" % (p, r["perf.records"], m.group(1))
     stats = dict(l.split(" ", 1) for l in open("%s/points/%s/stats.txt" % (out, p)).read().splitlines())

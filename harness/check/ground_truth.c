@@ -486,6 +486,40 @@ const ts_cmd_t ts_check_cmd = {
     "time base, and the verdict is given per hart.\n",
     check_opts, 0, "  the verdict on stdout (\"check: ...\" lines); no files\n", check_exits, NULL};
 
+/* The sink's stop on wrap as the simulator's ground truth has it: trace_events.csv's
+ * `sink_stopped` row (written in the cycle the sink stopped, beside the ITC stores' log, not
+ * from trace.json). 1 a stop (*cycle), 0 none, -1 the file is missing or damaged (err). */
+static int gt_sink_stop(const char *dir, uint64_t *cycle, char *err, size_t errlen) {
+    char path[4200], ferr[300];
+    snprintf(path, sizeof path, "%s/trace_events.csv", dir);
+    FILE *f = ts_fopen_input(path, ferr, sizeof ferr);
+    if (!f) { snprintf(err, errlen, "%s", ferr); return -1; }
+    char *line = NULL;
+    size_t cap = 0;
+    int rc = 0;
+    unsigned lineno = 1;
+    if (getline(&line, &cap, f) < 0 || strncmp(line, "cycle,hart,event,detail", 23)) {
+        snprintf(err, errlen, "%s:1: not the header of trace_events.csv (cycle,hart,event,detail)", path);
+        rc = -1;
+    }
+    while (rc >= 0 && getline(&line, &cap, f) >= 0) {
+        unsigned long long c;
+        int hart;
+        char ev[32];
+        lineno++;
+        if (sscanf(line, "%llu,%d,%31[^,],", &c, &hart, ev) != 3) {
+            snprintf(err, errlen, "%s:%u: malformed row (cycle,hart,event,detail expected)", path, lineno);
+            rc = -1;
+        } else if (!strcmp(ev, "sink_stopped") && rc == 0) {
+            *cycle = c;
+            rc = 1;
+        }
+    }
+    free(line);
+    fclose(f);
+    return rc;
+}
+
 int ts_check_main(int argc, char **argv) {
     unsigned perf_channel = 6;
     const char *elf = NULL, *dir = NULL, *perf_config = NULL;
@@ -631,11 +665,48 @@ int ts_check_main(int argc, char **argv) {
     bool have_harts = tj.has_harts;
     bool wrapped_stop = tj.stopped_on_wrap;
     bool wrapped = tj.wrapped;
-    /* a trace file shorter than the sink's image (trace.json bytes) was cut: like a stop on
-     * wrap, it holds a prefix of what was traced (checked), the rest is counted */
-    uint64_t kept = tj.bytes;
-    bool file_cut = !wrapped && kept && tlen < kept;
-    if (file_cut) wrapped_stop = true;
+    /* What check reads must agree with itself before anything is counted: trace.rtd is the
+     * sink's image, trace.json's `bytes` (a wrapped buffer's too), so a trace file shorter or
+     * longer than that is not the sink's (emptied, cut, appended to); and trace.json's stop
+     * on wrap is the sink's stop in the simulator's ground truth (trace_events.csv
+     * `sink_stopped`, itc.csv's `after_stop` stores), at the same cycle. */
+    {
+        char why[600] = "";
+        uint64_t gt_stop = 0;
+        char serr2[600];
+        int gs = gt_sink_stop(dir, &gt_stop, serr2, sizeof serr2);
+        uint64_t after = 0;
+        for (unsigned h = 0; h < NH; h++) after += c.made_by[h][TS_ITC_AFTER_STOP];
+        if (tj.has_bytes && tlen < tj.bytes)
+            snprintf(why, sizeof why, "%s/trace.rtd has %zu of the %" PRIu64 " bytes the sink wrote (trace.json \"bytes\"): "
+                     "%" PRIu64 " bytes are missing (the file was emptied or cut)", dir, tlen, tj.bytes, tj.bytes - tlen);
+        else if (tj.has_bytes && tlen > tj.bytes)
+            snprintf(why, sizeof why, "%s/trace.rtd has %zu bytes, but the sink wrote %" PRIu64 " (trace.json \"bytes\"): "
+                     "%" PRIu64 " bytes are not the sink's", dir, tlen, tj.bytes, (uint64_t)tlen - tj.bytes);
+        else if (tj.stopped_on_wrap && tj.has_bytes && !tj.bytes)   /* a sink stops on wrap when it is full */
+            snprintf(why, sizeof why, "trace.json says the sink stopped on wrap (it stops when full), but it holds 0 bytes "
+                     "(trace.json \"bytes\")");
+        else if (gs < 0 && (tj.stopped_on_wrap || after))
+            snprintf(why, sizeof why, "the stop on wrap cannot be confirmed against the simulator's ground truth: %s", serr2);
+        else if (tj.stopped_on_wrap && gs == 0)
+            snprintf(why, sizeof why, "trace.json says the sink stopped on wrap at cycle %" PRIu64 ", but the simulator's ground "
+                     "truth has no stop (trace_events.csv has no sink_stopped row)", tj.stopped_at_cycle);
+        else if (!tj.stopped_on_wrap && gs == 1)
+            snprintf(why, sizeof why, "trace.json says the sink did not stop on wrap, but the simulator's ground truth has it "
+                     "stop at cycle %" PRIu64 " (trace_events.csv sink_stopped)", gt_stop);
+        else if (tj.stopped_on_wrap && tj.stopped_at_cycle != gt_stop)
+            snprintf(why, sizeof why, "trace.json says the sink stopped on wrap at cycle %" PRIu64 ", but the simulator's ground "
+                     "truth has it stop at cycle %" PRIu64 " (trace_events.csv sink_stopped)", tj.stopped_at_cycle, gt_stop);
+        else if (!tj.stopped_on_wrap && after)
+            snprintf(why, sizeof why, "itc.csv has %" PRIu64 " stores made after a stop on wrap (after_stop), but trace.json "
+                     "says the sink did not stop", after);
+        if (why[0]) {
+            fprintf(stderr, "tracesim: check FAILED: %s\n", why);
+            free(json); free(line);
+            ck_free(&c);
+            return 1;
+        }
+    }
     /* the run's harts: trace.json, else what itc.csv and the SRC width allow */
     if (!have_harts) harts = srcbits ? (1u << (srcbits > 4 ? 4 : srcbits)) : 1;
     c.harts = harts;
@@ -726,9 +797,6 @@ int ts_check_main(int argc, char **argv) {
                     ts_losses_stop_text(&loss, stop_text, sizeof stop_text))
                     printf("check: %s\n", stop_text);
             }
-            if (file_cut)
-                printf("check: the trace file holds %zu of the %" PRIu64 " bytes the sink kept (trace.json): it was cut; what came "
-                       "after the cut is counted above as cut by the stop, not checked\n", tlen, kept);
             stm_summary(&c, nh, wrapped);
             if (c.multi) {
                 printf("check: funnel: %" PRIu64 " ITC messages of %u harts, each a whole message (none corrupt), each hart's in "
@@ -740,7 +808,8 @@ int ts_check_main(int argc, char **argv) {
             /* the stores' check is done: its stores and trace copy are not needed by the perf
              * check, which reads its own (memory: not both at once) */
             ck_free(&c);
-            perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop, wrapped, lost, 0, perf_config, c.multi, 0};
+            perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop, wrapped, lost, 0, perf_config, c.multi, 0,
+                                   tj.stopped_at_cycle /* confirmed above against trace_events.csv */};
             {   /* program-trace messages lost (stats.txt): an Error message may stand for them alone */
                 char sp[4200], sline[256];
                 snprintf(sp, sizeof sp, "%s/stats.txt", dir);
@@ -760,19 +829,42 @@ int ts_check_main(int argc, char **argv) {
                 fprintf(stderr, "tracesim: check FAILED: %s\n", !elf && p < 0 && elf_err[0] ? elf_err : pr.msg);
                 rc = 1;
             } else if (pr.found) {
-                for (unsigned h = 0; h < (c.multi ? NH : 1); h++) {
+                for (unsigned h = 0; h < (c.multi ? NH : 1) && rc == 0; h++) {
                     const perf_check_hart_t *hr = &pr.hart[h];
                     if (c.multi && !hr->found) continue;
+                    /* every number a count of one thing, and together the records the firmware
+                     * made: whole ones in the trace (compared), cut ones in it, not in it (made
+                     * before the stop and cut by it whole, or made after it), older than the
+                     * oldest in a wrapped trace */
+                    uint64_t cut = hr->truncated + hr->cut_by_gap;
+                    uint64_t whole = hr->in_trace >= cut ? hr->in_trace - cut : 0;
+                    uint64_t absent = hr->not_in_trace + hr->cut_by_stop;
+                    if (hr->in_trace < cut || whole + cut + absent + hr->overwritten != hr->records || (absent && !wrapped_stop)) {
+                        char hp[24] = "";
+                        if (c.multi) snprintf(hp, sizeof hp, "hart %u: ", h);
+                        fprintf(stderr, "tracesim: check FAILED: %sthe counts contradict each other: the firmware made %" PRIu64
+                                " perf records, the trace holds %" PRIu64 " (%" PRIu64 " cut), %" PRIu64 " are not in it%s, %" PRIu64
+                                " were overwritten\n", hp,
+                                hr->records, hr->in_trace, cut, absent, wrapped_stop ? "" : " without a stop on wrap",
+                                hr->overwritten);
+                        rc = 1;
+                        break;
+                    }
                     printf("check: ");
                     if (c.multi) printf("hart %u: ", h);
-                    printf("%" PRIu64 " perf records equal the ground truth (%" PRIu64 " counter values as read, addresses from the control flow",
-                           hr->records, hr->values);
+                    printf("compared %" PRIu64 " perf records in the trace: each equals the ground truth (%" PRIu64 " counter values "
+                           "as read, addresses from the control flow", whole, hr->values);
                     if (pr.have_ts) printf(", timestamps = first store cycle + %" PRId64, pr.ts_offset);
                     printf(")");
+                    if (hr->not_in_trace)
+                        printf("; %" PRIu64 " made after the stop are not in it (checked against the ground truth only)",
+                               hr->not_in_trace);
+                    if (hr->cut_by_stop)
+                        printf("; %" PRIu64 " made before the stop are not in it: the stop cut every store of %s (checked against "
+                               "the ground truth only)", hr->cut_by_stop, hr->cut_by_stop == 1 ? "it" : "each");
                     if (hr->truncated)
-                        printf("; the last record in the trace is cut off (%s)",
+                        printf("; %" PRIu64 " cut (%s): its part in the trace equals it", hr->truncated,
                                wrapped_stop ? "stop-on-wrap" : "the run stopped in the middle of it");
-                    if (hr->not_in_trace) printf("; %" PRIu64 " later records are not in the trace (stop-on-wrap)", hr->not_in_trace);
                     if (c.multi ? hr->gaps : pr.gaps)
                         printf("; %" PRIu64 " gap(s) (Error messages) reported, %" PRIu64 " record(s) cut by a gap, %" PRIu64
                                " value(s) after a gap checked on the wire only", c.multi ? hr->gaps : pr.gaps, hr->cut_by_gap, hr->wire_only);
@@ -783,7 +875,8 @@ int ts_check_main(int argc, char **argv) {
                                hr->in_trace, pr.config_from, hr->wire_only, hr->overwritten);
                     printf("\n");
                 }
-                if (pr.headers)
+                if (rc) {}
+                else if (pr.headers)
                     printf("check: %" PRIu64 " perf header(s): every counter definition (type, code or event data, CSR, width) "
                            "equals the hardware's counter programming when the header was written (hpm_writes.csv)\n", pr.headers);
                 else
@@ -804,10 +897,13 @@ int ts_check_main(int argc, char **argv) {
                     }
                 }
             }
-            if (c.multi && rc == 0)                        /* the verdict per hart */
-                for (unsigned h = 0; h < nh; h++)
-                    printf("check: hart %u: %" PRIu64 " stores, %" PRIu64 " perf records, OK\n", h, c.checked[h],
-                           p == 0 && pr.found ? pr.hart[h].records : 0);
+            if (rc == 0)                                   /* the verdict, per hart with several */
+                for (unsigned h = 0; h < (c.multi ? nh : 1); h++) {
+                    printf("check: ");
+                    if (c.multi) printf("hart %u: ", h);
+                    printf("%" PRIu64 " stores, %" PRIu64 " perf records, OK\n", c.checked[h],
+                           p == 0 && pr.found ? pr.hart[h].in_trace : 0);
+                }
         }
     }
     ck_free(&c);

@@ -16,10 +16,13 @@
  *      Delta (value - previous read) mod 2^width, DeltaXOR value ^ previous read; the
  *      previous read is the one behind the previous record's value (for the first record of
  *      a Delta header, the latch: the last read before that record), 48 bits on the wire;
- *   4. the addresses are where the firmware was (flow.csv and the ELF's symbols): manual -
- *      the return address of the last call of perfWriteCntrs; enter/exit - the frame on top
- *      of the call stack (function, return address) when __cyg_profile_func_enter/exit was
- *      called; ISR - the mepc of the last interrupt.
+ *   4. the addresses are where the firmware was (hooks.csv, flow.csv and the ELF's symbols):
+ *      each record was written by a call of its hook that was open (entered, not yet returned
+ *      to its ra) when the record's first store was made and had written no other record,
+ *      found by the call's own arguments - enter/exit: a0 (the function) and a1 (the call
+ *      site), manual: ra - not by call order, so a hook preempted between its entry and its
+ *      record (a thread switch, other threads' records in between) is matched to its own
+ *      call; ISR - the mepc of the last interrupt.
  * The first difference is reported with its context.
  *
  * Lost data. itc.csv has only the stores the encoder accepted, so where stores were lost (ITC
@@ -83,11 +86,8 @@ typedef struct flow { uint64_t cycle; unsigned hart; char kind; uint32_t pc, tar
 enum { HK_ENTER, HK_EXIT, HK_MANUAL };
 typedef struct hook { uint64_t cycle; unsigned hart; int kind; bool tail; uint32_t pc, a0, a1, ra; } hook_t;
 static const char *const hook_name[] = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "perfWriteCntrs"};
-/* a frame of the call stack (flow.csv calls and returns): the hook entry that made it a hook's
- * frame (a call of the hook, or a tail jump into it from the frame's function), and the
- * nearest hook frame at or below it */
-typedef struct frame { hook_t hook; bool set; size_t near; } frame_t;
-#define NO_FRAME SIZE_MAX
+/* a hook call (hooks.csv entry, by a call or a tail jump) not yet returned from */
+typedef struct open_hook { hook_t e; bool done; } open_hook_t;   /* done: it wrote its record */
 
 /* hpm_writes.csv: the HPM programming of each hart over time (cycle 0: the reset state and
  * the configuration, then every write of mcountinhibit and mhpmeventN) */
@@ -442,11 +442,12 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
     uint64_t prev_read[PERF_MAX_COUNTERS];
     memset(prev_read, 0, sizeof prev_read);
     size_t si = 0, ci = 0, fi = 0, ki = 0;      /* cursors: stores, counter reads, flow rows, hook entries */
-    /* the call stack (frame 0: the bottom, below the first call); memory: the deepest stack */
-    frame_t *fr = malloc(64 * sizeof *fr);
-    size_t depth = 0, frcap = 64;
-    if (!fr) { snprintf(res->msg, sizeof res->msg, "out of memory"); return 1; }
-    fr[0] = (frame_t){.set = false, .near = NO_FRAME};
+    /* the hook calls entered and not yet returned (hooks.csv entries, closed by the flow.csv
+     * return to their ra), the latest last: an interrupt handler's inside a main-line hook,
+     * and other threads' when a thread was preempted inside a hook; no bound but the run's */
+    open_hook_t *oh = malloc(16 * sizeof *oh);
+    size_t noh = 0, ohcap = 16;
+    if (!oh) { snprintf(res->msg, sizeof res->msg, "out of memory"); return 1; }
     uint64_t last_irq_pc = UINT64_MAX;
     hook_t last_manual;                         /* the last entry of perfWriteCntrs */
     bool have_manual = false;
@@ -485,30 +486,38 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                 flow_t fv = *fn_;
                 const flow_t *f = &fv;
                 gt_drop(fl, ++fi);
-                if (f->kind == 'c') {
-                    if (depth + 1 == frcap) {
-                        frame_t *n = realloc(fr, 2 * frcap * sizeof *fr);
-                        if (!n) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
-                        fr = n;
-                        frcap *= 2;
+                if (f->kind == 'r' && noh) {
+                    /* a return to an open hook call's ra ends that call: the latest one that
+                     * wrote its record, else the latest (a thread that resumes returns from
+                     * its own call, under the calls of the threads that ran meanwhile) */
+                    size_t j = noh;
+                    while (j && !(oh[j - 1].done && oh[j - 1].e.ra == f->target)) j--;
+                    if (!j) {
+                        j = noh;
+                        while (j && oh[j - 1].e.ra != f->target) j--;
                     }
-                    depth++;
-                    fr[depth] = (frame_t){.set = false, .near = fr[depth - 1].near};
-                } else if (f->kind == 'r') {
-                    if (depth) depth--;
+                    if (j) {
+                        memmove(&oh[j - 1], &oh[j], (noh - j) * sizeof *oh);
+                        noh--;
+                    }
                 } else if (f->kind == 't' && (f->link & 0x80000000u)) {
                     last_irq_pc = f->pc;
                 }
-            } else {                    /* a hook entered: by a call, the frame just made; by a tail jump, the caller's */
+            } else {                    /* a hook entered (by a call or a tail jump): open */
                 hook_t e = *hn_;
                 gt_drop(hk, ++ki);
                 if (e.kind == HK_MANUAL) { last_manual = e; have_manual = true; }
-                fr[depth].hook = e;
-                fr[depth].set = true;
-                fr[depth].near = depth;
+                if (noh == ohcap) {
+                    open_hook_t *n = realloc(oh, 2 * ohcap * sizeof *oh);
+                    if (!n) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
+                    oh = n;
+                    ohcap *= 2;
+                }
+                oh[noh++] = (open_hook_t){e, false};
             }
         }
         /* 1. the trace's record equals the firmware's */
+        bool whole_in_trace = false;            /* its values are counted as compared in the trace */
         if (k >= b0 && k - b0 < a_n) {
             const crec_t *a = ps_a_next(A);
             if (!a || A->oom) {
@@ -544,6 +553,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                 goto out;
             }
             if (a->truncated && !cut) hr->cut_by_gap++;
+            whole_in_trace = !a->truncated;
             for (unsigned i = 0; i < a->n && i < b->n; i++)
                 if (a->raw[i] != b->raw[i]) {
                     char cn[64];
@@ -565,7 +575,10 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
             }
             ps_rq_pop(&A->q);
         } else if (k >= b0) {
-            hr->not_in_trace++;
+            /* not in the trace: made after the sink stopped (its first store's cycle), or
+             * made before it and every store of it still in the encoder when it stopped */
+            if (cfg->stopped_on_wrap && b->tics_valid && b->tics <= cfg->stopped_at_cycle) hr->cut_by_stop++;
+            else hr->not_in_trace++;
         }
         /* 4. addresses (of the parts that were stored: the encoder drops the stores of a
          * record it stops in the middle of, so the firmware's last record may be cut too; a
@@ -574,20 +587,40 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
             snprintf(res->msg, sizeof res->msg, "%s: the firmware's stores end in the middle of a record", where);
             goto out;
         }
-        /* enter, exit, manual: the hook running when the record's first store was made (the
-         * innermost hook frame: an interrupt handler's hooks nest in the main line's) and
-         * its argument registers at its entry (hooks.csv): enter/exit the function a0 and
+        /* enter, exit, manual: a call of the record's hook open when its first store was made
+         * and its argument registers at its entry (hooks.csv): enter/exit the function a0 and
          * call site a1 GCC passed, manual the return address ra of perfWriteCntrs */
         uint64_t want_a = UINT64_MAX, want_b = UINT64_MAX;
         bool two = b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT;
         if (b->type == PERF_ISR) {
             want_a = last_irq_pc;
         } else {
-            const hook_t *e = fr[depth].near != NO_FRAME && fr[fr[depth].near].set ? &fr[fr[depth].near].hook : NULL;
+            int want_kind = b->type == PERF_FUNC_ENTER ? HK_ENTER : b->type == PERF_FUNC_EXIT ? HK_EXIT : HK_MANUAL;
+            /* the hook call that wrote it: an open call of its hook that has written no record
+             * yet, with the record's own arguments (function and call site; a manual record's
+             * ra), the latest such - not the latest call: a thread preempted between a hook's
+             * entry and its record writes the record after other threads' calls and records.
+             * Without such a call (or without the addresses: cut, unknown after a gap): the
+             * latest open call of that hook, else the latest open call, whose difference is
+             * reported. */
+            size_t m = noh;
+            bool known = b->has_addr && !b->addr_unknown && (!two || b->has_call_site);
+            while (known && m && !(!oh[m - 1].done && oh[m - 1].e.kind == want_kind &&
+                                   (two ? oh[m - 1].e.a0 == b->addr && oh[m - 1].e.a1 == b->call_site : oh[m - 1].e.ra == b->addr)))
+                m--;
+            if (!m) {
+                m = noh;
+                while (m && !(!oh[m - 1].done && oh[m - 1].e.kind == want_kind)) m--;
+            }
+            if (!m) {
+                m = noh;
+                while (m && oh[m - 1].done) m--;
+            }
+            const hook_t *e = m ? &oh[m - 1].e : NULL;
+            if (m) oh[m - 1].done = true;
             /* a manual record the firmware wrote itself, outside any hook (the wire format by
              * hand): it holds the return address of the last perfWriteCntrs call */
             if (!e && b->type == PERF_MANUAL && have_manual) e = &last_manual;
-            int want_kind = b->type == PERF_FUNC_ENTER ? HK_ENTER : b->type == PERF_FUNC_EXIT ? HK_EXIT : HK_MANUAL;
             if (!H->have_hooks) {
                 snprintf(res->msg, sizeof res->msg, "%s: the run folder has no hooks.csv (the hooks' registers at entry): "
                          "run the firmware again with this tracesim", where);
@@ -704,14 +737,15 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                 goto out;
             }
             prev_read[i] = read;
-            hr->values++;
+            if (whole_in_trace) hr->values++;
+            else hr->values_gt++;
         }
         hr->records++;
         ps_rq_pop(&B->q);
     }
     rc = 0;
 out:
-    free(fr);
+    free(oh);
     return rc;
 }
 

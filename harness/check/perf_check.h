@@ -21,6 +21,8 @@ typedef struct perf_check_cfg {
     int run_cut;              /* set by perf_check_run from stats.txt: the run stopped before
                                  the firmware exited (cycle limit, hang), so its last record
                                  may end in the middle */
+    uint64_t stopped_at_cycle;  /* with stopped_on_wrap: the cycle the sink stopped (the
+                                   simulator's ground truth, trace_events.csv) */
 } perf_check_cfg_t;
 
 #define PERF_CHECK_HARTS 16
@@ -28,7 +30,13 @@ typedef struct perf_check_cfg {
 /* what was checked of one hart (source) */
 typedef struct perf_check_hart {
     int found;                /* the hart wrote a perf header */
-    uint64_t records, values, truncated, not_in_trace, cut_by_gap, wire_only, overwritten, in_trace, gaps;
+    uint64_t records;         /* every record the firmware made (checked against the ground truth) */
+    uint64_t values;          /* counter values of the whole records in the trace, checked */
+    uint64_t values_gt;       /* the other records' values, checked against the ground truth only */
+    uint64_t truncated, not_in_trace, cut_by_gap, wire_only, overwritten, in_trace, gaps;
+    uint64_t cut_by_stop;     /* not in the trace, made before the sink stopped (the stop cut all
+                                 of their stores, accepted by the encoder); not_in_trace: made
+                                 after the stop */
     uint64_t headers;         /* perf headers equal to the hardware's counter programming */
 } perf_check_hart_t;
 

@@ -134,7 +134,7 @@ int ts_trace_json_read(const char *path, ts_trace_json_t *t, char *err, size_t e
     U("start", 0, UINT64_MAX, t->start, (void)0)
     U("wp", 0, UINT64_MAX, t->wp, (void)0)
     U("stopped_at_cycle", 0, UINT64_MAX, t->stopped_at_cycle, (void)0)
-    U("bytes", 0, UINT64_MAX, t->bytes, (void)0)
+    U("bytes", 0, UINT64_MAX, t->bytes, t->has_bytes = true)
     U("messages", 0, UINT64_MAX, t->messages, (void)0)
     U("itc_lost", 0, UINT64_MAX, t->itc_lost, (void)0)
     U("itc_stall_cycles", 0, UINT64_MAX, t->itc_stall_cycles, (void)0)

@@ -34,7 +34,7 @@ int ts_run_json_string(const ts_run_json_t *j, const char *key, const char **out
  * of the wrong type or out of range, or a "format" other than tracesim-trace-1, is an error. */
 typedef struct ts_trace_json {
     bool found;                      /* the file exists (and was valid) */
-    bool has_srcbits, has_tsbits, has_harts;
+    bool has_srcbits, has_tsbits, has_harts, has_bytes;
     unsigned srcbits;                /* 0..8 */
     unsigned tsbits;                 /* 1..64 */
     unsigned harts;                  /* 1..8 */

@@ -134,18 +134,22 @@ static bool src_next_hook(hc_hart_t *h) {
 
 /* a hook entered at cycle e, returning to link: a new open call */
 static int open_call(hc_hart_t *h, uint64_t e, uint64_t link, int kind, char *err, size_t errlen) {
-    if (h->nopen == HC_MAX_OPEN) {
-        snprintf(err, errlen, "%s/flow.csv: hart %u: more than %d nested hook calls at cycle %" PRIu64, h->dir, h->hart,
-                 HC_MAX_OPEN, e);
-        return -1;
+    if (h->nopen == h->opencap) {     /* no bound: threads preempted inside hooks leave calls open */
+        unsigned cap = h->opencap ? 2 * h->opencap : 8;
+        hc_open_t *o = realloc(h->open, cap * sizeof *o);
+        if (!o) { snprintf(err, errlen, "out of memory"); return -1; }
+        h->open = o;
+        h->opencap = cap;
     }
     h->open[h->nopen++] = (hc_open_t){{e, UINT64_MAX, UINT64_MAX, 0, 0, (uint8_t)kind}, link};
     return 0;
 }
 
-/* the innermost open call returned at cycle x: done, if it read the cycle counter */
-static int close_call(hook_cost_t *hc, hc_hart_t *h, uint64_t x, char *err, size_t errlen) {
-    hc_call_t c = h->open[--h->nopen].c;
+/* open call j returned at cycle x: done, if it read the cycle counter */
+static int close_call(hook_cost_t *hc, hc_hart_t *h, unsigned j, uint64_t x, char *err, size_t errlen) {
+    hc_call_t c = h->open[j].c;
+    memmove(&h->open[j], &h->open[j + 1], (h->nopen - j - 1) * sizeof h->open[0]);
+    h->nopen--;
     c.x = x;
     if (c.r == UINT64_MAX) { hc->calls_no_read++; return 0; }
     if (h->n == h->cap) {
@@ -193,8 +197,12 @@ static int src_fill(hook_cost_t *hc, hc_hart_t *h, char *err, size_t errlen) {
             int k;
             if (r->kind == 'c' && (k = hook_of(h->addr, r->target)) >= 0) {
                 if (open_call(h, r->cyc, r->link, k, err, errlen)) return -1;
-            } else if (r->kind == 'r' && h->nopen && r->target == h->open[h->nopen - 1].link) {
-                if (close_call(hc, h, r->cyc, err, errlen)) return -1;
+            } else if (r->kind == 'r' && h->nopen) {
+                /* the latest open call that returns there: the innermost, or, when a thread
+                 * preempted inside a hook resumes, its own call below the other threads' */
+                unsigned j = h->nopen;
+                while (j && h->open[j - 1].link != r->target) j--;
+                if (j && close_call(hc, h, j - 1, r->cyc, err, errlen)) return -1;
             } else if (r->kind == 'T') {  /* a trap: its handler's cycles are not the open hooks' */
                 if (!h->traps++) h->trap_at = r->cyc;
             } else if (r->kind == 'X' && h->traps && !--h->traps) {
@@ -282,6 +290,7 @@ void hc_free(hook_cost_t *hc) {
         free(hh->fline);
         free(hh->cline);
         free(hh->c);
+        free(hh->open);
     }
     memset(hc, 0, sizeof *hc);
 }

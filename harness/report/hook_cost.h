@@ -35,7 +35,6 @@
  * trap handlers (an interrupt) that ran inside it, trap_pre of them before r */
 typedef struct hc_call { uint64_t e, r, x, trap, trap_pre; uint8_t kind; } hc_call_t;   /* kind: perf_record_type */
 
-#define HC_MAX_OPEN 8                 /* hook calls open at once on a hart (an ISR in a hook) */
 typedef struct hc_open { hc_call_t c; uint64_t link; } hc_open_t;
 typedef struct hc_row { uint64_t cyc, target, link; unsigned hart; int hook; char kind; } hc_row_t;
 
@@ -48,8 +47,9 @@ typedef struct hc_hart {
     bool have_f, have_c, have_h, f_eof, c_eof, h_eof, opened, failed;
     hc_call_t *c;                     /* calls that returned, not yet handed out (any order) */
     size_t n, cap;
-    hc_open_t open[HC_MAX_OPEN];      /* calls not yet returned, innermost last */
-    unsigned nopen, hart;
+    hc_open_t *open;                  /* calls not yet returned, the latest entered last (an ISR's
+                                         in a hook, other threads' when a hook was preempted) */
+    unsigned nopen, opencap, hart;
     unsigned traps;                   /* trap handlers running (nested), the outermost entered at trap_at */
     uint64_t trap_at;
     uint64_t addr[4];

@@ -25,7 +25,7 @@ recs=$(sed -n 's/^oc: [0-9]* ticks, \([0-9]*\) records$/\1/p' "$run/uart.txt")
 
 case $mode in
 pass)
-  grep -Eq "^check: $recs perf records equal the ground truth" "$run.out" || fail "not all $recs records checked: $(cat "$run.out")"
+  grep -Eq "^check: compared $recs perf records in the trace: each equals the ground truth" "$run.out" || fail "not all $recs records checked: $(cat "$run.out")"
   python3 "$here/hooks_from_retire.py" "$elf" "$run.retire" > "$run.want" || fail "retire log decode"
   cmp -s "$run.want" "$run/hooks.csv" || fail "hooks.csv differs from the retire log's hook entries: $(diff "$run.want" "$run/hooks.csv" | head -4)"
   dis=$(riscv64-unknown-elf-objdump -d "$elf")

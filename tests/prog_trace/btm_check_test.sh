@@ -113,7 +113,7 @@ case $case_ in
     [ $crc = 0 ] || fail "tracesim check exited $crc"
     grep -Eq '^check: program flow: hart 0: [1-9][0-9]* instructions in 1 synchronised stretch\(es\) equal what the core retired .*[1-9][0-9]* message timestamps = retire cycle' "$run.check" ||
       fail "no program flow verdict"
-    grep -q 'perf records equal the ground truth' "$run.check" || fail "the perf records were not checked"
+    grep -q 'perf records in the trace: each equals the ground truth' "$run.check" || fail "the perf records were not checked"
     if [ $mode = htm-ret ] && [ "$case_" = timer_isr ]; then
       n9=$(grep -c '"count": [1-9][0-9]*, "rcode": 9' "$run.msgs")
       [ "$n9" -gt 0 ] || fail "no taken count (RESOURCE FULL RCODE 9) in a loop-heavy run with teInstruction 7"

@@ -53,8 +53,8 @@ if [ "$case_" = readme ]; then
   { echo 'set -eux'
     cat "$tmp/commands"
     echo 'test "$(command -v tracesim)" = "$HOME/tracesim/bin/tracesim"'
-    echo 'grep -q "^check: 354 perf records equal the ground truth" <(tracesim check runs/template)'
-    echo 'grep -q "^check: 22 perf records equal the ground truth" <(tracesim check runs/my)'
+    echo 'grep -q "^check: compared 354 perf records in the trace: each equals the ground truth" <(tracesim check runs/template)'
+    echo 'grep -q "^check: compared 22 perf records in the trace: each equals the ground truth" <(tracesim check runs/my)'
     echo 'test -x "$HOME/myfw/build/app.elf" && test -x "$HOME/myfw/my.elf" && test -s runs/my-waves/view.gtkw'
   } > "$tmp/readme.sh"
   mkdir "$tmp/home" "$tmp/checkout" && ln -s "$build" "$tmp/checkout/build" && ln -s "$src/tests" "$tmp/checkout/tests"
@@ -94,7 +94,7 @@ run_check() {
   local run=$tmp/runs/$name
   "$ts" run -q -o "$run" "$elf" > "$tmp/$name.out" 2>&1 || { cat "$tmp/$name.out"; fail "$name: run exit $?"; }
   "$ts" check "$run" > "$tmp/$name.check" 2>&1 || { cat "$tmp/$name.check"; fail "$name: check"; }
-  grep -q "^check: $records perf records equal the ground truth" "$tmp/$name.check" ||
+  grep -q "^check: compared $records perf records in the trace: each equals the ground truth" "$tmp/$name.check" ||
     { cat "$tmp/$name.check"; fail "$name: check does not find $records records"; }
   "$ts" report --elf "$elf" "$run/trace.rtd" > "$tmp/$name.report" 2>&1 || { cat "$tmp/$name.report"; fail "$name: report"; }
   while [ $# -gt 0 ]; do
