@@ -46,16 +46,19 @@ mkdir -p "$root/proc"
 mountpoint -q "$root/proc" || { mount -t proc proc "$root/proc"; mounted+=("$root/proc"); }
 bind /dev; bind /dev/pts; bind /sys
 # the checkout's parent folder, so that worktrees' links (../shared) and a ccache beside it work
-bind "$(dirname "$src")"
+parent=$(dirname "$src")
+[ "$parent" = / ] && parent=$src
+bind "$parent"
 cp -L /etc/resolv.conf "$root/etc/resolv.conf" 2> /dev/null || true
 
 env_ccache=""
 if command -v ccache > /dev/null && [ -n "${CCACHE_DIR:-}" ]; then
-  case $CCACHE_DIR in "$(dirname "$src")"/*) env_ccache="CCACHE_DIR=$CCACHE_DIR CCACHE_BASEDIR=$(dirname "$src")" ;; esac
+  case $CCACHE_DIR in "$parent"/*) env_ccache="CCACHE_DIR=$CCACHE_DIR CCACHE_BASEDIR=$parent" ;; esac
 fi
 launcher=""
 [ -n "$env_ccache" ] && launcher="-DCMAKE_C_COMPILER_LAUNCHER=ccache -DCMAKE_CXX_COMPILER_LAUNCHER=ccache"
-ctest_args=$(printf ' %q' "$@")
+ctest_args=""
+[ $# -gt 0 ] && ctest_args=$(printf ' %q' "$@")
 start=$(date +%s)
 rc=0
 chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
