@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# install-deps.sh - installs the Debian 12 packages tracesim needs, if any are missing.
-# Runs apt-get only when something is missing (root, or sudo when available).
+# install-deps.sh - installs the Debian packages tracesim needs (Debian 12 or 13), if any are
+# missing. Runs apt-get only when something is missing (root, or sudo when available).
+# Names without a version (clang, libclang-rt-dev) take each suite's default LLVM.
 set -eu
 pkgs="cmake make gcc g++ pkg-config verilator gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf
-picolibc-riscv64-unknown-elf libelf-dev libdw-dev libsystemc-dev gtkwave xvfb clang-14 liblz4-dev zlib1g-dev
-libclang-rt-14-dev valgrind slurm-wlm munge python3"
+picolibc-riscv64-unknown-elf libelf-dev libdw-dev libsystemc-dev gtkwave xvfb clang liblz4-dev zlib1g-dev
+libclang-rt-dev valgrind slurm-wlm munge python3 tcl time xauth"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -11,6 +11,8 @@
 #include "ts_fst.h"
 #endif
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 #if VM_TRACE_VCD
 #include "verilated_vcd_c.h"
 #endif
@@ -27,33 +29,46 @@ static const char *const view_signals[] = {
 // calls after its bookkeeping, is defined in the generated Vts_soc_top___024root__DepSet_*.cpp.
 // vcore_eval() does its work directly (below) once the model has been initialised (its first
 // eval() does that), skipping eval_step()'s per-call work, about 30 host instructions per cycle. What that
-// work is in Verilator 5.006 (Vts_soc_top.cpp, verilated.h/.cpp), and why it can be skipped
-// for this model:
+// work is in Verilator 5.006 and 5.032 (Vts_soc_top.cpp, verilated.h/.cpp), and why it can be
+// skipped for this model:
 //  - __Vm_activity = true: tells the trace dump that values may have changed. Done here too.
 //  - the first call's eval_static/initial/settle (__Vm_didInit): done by the first eval().
-//  - Verilated::mtaskId(0), endOfThreadMTask(), endOfEval(): the message queue of a --threads
-//    model's worker threads. A single-threaded model never sets an mtask id, so $finish,
-//    $stop, warnings and fatals run at once (VerilatedThreadMsgQueue::post) and the queue
-//    stays empty. Checked: threads() == 1, else every eval goes through eval().
+//  - Verilated::mtaskId(0), endOfThreadMTask() (5.006), endOfEval(): the message queue of a
+//    --threads model's worker threads. A single-threaded model never sets an mtask id, so
+//    $finish, $stop, warnings and fatals run at once (VerilatedThreadMsgQueue::post) and the
+//    queue stays empty. Checked: threads() == 1, else every eval goes through eval().
+//  - __Vm_deleter.deleteAll() (5.032): frees SystemVerilog class objects dropped during the
+//    last eval; the RTL has no classes, so nothing is ever queued (it costs a mutex lock).
 // Another Verilator version may do more in eval_step(): it gets eval() until its eval_step()
-// has been read the same way and the version added here.
+// and ___eval() have been read the same way and the version added here. The environment
+// variable TRACESIM_VCORE_EVAL=generic forces eval() on these versions too, which is how
+// tests/vcore_eval_test.sh checks that both give the same run folders (=show says on stderr
+// which one a model used).
 #if VERILATOR_VERSION_INTEGER == 5006000
 #define TS_VCORE_DIRECT_EVAL 1
+#define TS_TRIG_SET(vec) (vec).at(0) = 1
+#define TS_CLK_PREV __Vtrigrprev__TOP__clk_i
+#elif VERILATOR_VERSION_INTEGER == 5032000
+#define TS_VCORE_DIRECT_EVAL 1
+#define TS_TRIG_SET(vec) (vec).set(0, true)
+#define TS_CLK_PREV __Vtrigprevexpr___TOP__clk_i__0
 #else
 #define TS_VCORE_DIRECT_EVAL 0
 #endif
 
 #if TS_VCORE_DIRECT_EVAL
 // ___eval() itself, for this model (one input region and one trigger, clk_i's edge: the
-// simulator builds with TS_CLK_EDGE=edge, one eval per cycle), in Verilator 5.006: the input
-// region's loop triggers on its first pass only, so it runs ___eval_ico once; the active
-// region's loop sets the clk_i trigger when clk_i differs from __Vtrigrprev__TOP__clk_i and
-// copies clk_i there; the NBA loop then runs ___eval_nba once, and two more passes of both
-// loops find nothing triggered. vcore_eval() does the same without the loops (about 50 host
-// instructions per cycle): it sets the trigger vectors as the loops would and calls the same
-// two region functions, which run the model's logic. A model with another trigger (a second
-// clock, a negedge, an always_comb the loops would have to settle) has wider trigger vectors,
-// and then this does not compile: the assertions below stop it.
+// simulator builds with TS_CLK_EDGE=edge, one eval per cycle), in Verilator 5.006 and 5.032
+// alike: the input region's loop triggers on its first pass only, so it runs ___eval_ico
+// once; the active region's loop sets the clk_i trigger when clk_i differs from its previous
+// value (5.006: __Vtrigrprev__TOP__clk_i, 5.032: __Vtrigprevexpr___TOP__clk_i__0) and copies
+// clk_i there; the NBA loop then runs ___eval_nba once (and 5.032 clears its trigger after
+// it), and two more passes of both loops find nothing triggered. vcore_eval() does the same
+// without the loops (about 50 host instructions per cycle): it sets the trigger vectors as the
+// loops would and calls the same two region functions, which run the model's logic. A model
+// with another trigger (a second clock, a negedge, an always_comb the loops would have to
+// settle) has wider trigger vectors, and then this does not compile: the assertions below
+// stop it.
 void Vts_soc_top___024root___eval_ico(Vts_soc_top___024root *vlSelf);
 void Vts_soc_top___024root___eval_nba(Vts_soc_top___024root *vlSelf);
 static_assert(std::is_same<decltype(Vts_soc_top___024root::__VicoTriggered), VlTriggerVec<1>>::value &&
@@ -66,6 +81,8 @@ struct vcore {
     Vts_soc_top___024root *root = nullptr;   // the model's state (its first member: hot)
     Vts_soc_top__Syms *syms = nullptr;
     bool direct = false;        // initialised and single-threaded: vcore_eval() calls ___eval
+    bool generic = false;       // TRACESIM_VCORE_EVAL=generic: always eval()
+    bool show = false;          // TRACESIM_VCORE_EVAL=show: say on stderr which one ran
     std::string name;           // the model's scope: "soc", "hart1", ...
     VerilatedContext *ctx = nullptr;
     bool own_ctx = false;
@@ -92,6 +109,9 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
         v->ctx->traceEverOn(true);
     }
     v->name = name;
+    const char *how = getenv("TRACESIM_VCORE_EVAL");
+    v->generic = how && !strcmp(how, "generic");
+    v->show = how && !strcmp(how, "show");
     v->top = new Vts_soc_top(v->ctx, name);
     Vts_soc_top *t = v->top;
     v->root = t->rootp;
@@ -113,10 +133,10 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     p.rf = &t->rootp->ts_soc_top__DOT__u_core__DOT__rf_q[0];
     p.stm_tp_en = &t->stm_tp_en_i; p.stm_enable = &t->stm_enable_o;
     p.stm_id = &t->stm_id_o; p.stm_value = &t->stm_value_o;
-    // the core's CSR flops (rtl_model/core/ts_core.sv), read in place: Verilator keeps them as
-    // members of the root (they feed CSR reads; if a Verilator version renamed or removed one,
-    // this file would stop compiling). An output port carrying them cost 21 host instructions
-    // per cycle (docs/performance.md).
+    // the core's CSR flops (rtl_model/core/ts_core.sv), read in place: marked public_flat_rd
+    // there, so Verilator keeps them as members of the root under these names (5.006 and
+    // 5.032 alike; a version that named them otherwise would stop this file compiling). An
+    // output port carrying them cost 21 host instructions per cycle (docs/performance.md).
     Vts_soc_top___024root *r = t->rootp;
     p.priv = &r->ts_soc_top__DOT__u_core__DOT__priv_q;
     p.mstatus_mie = &r->ts_soc_top__DOT__u_core__DOT__mstatus_mie_q;
@@ -153,6 +173,9 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
 
 extern "C" void vcore_free(vcore_t *v) {
     if (!v) return;
+    if (v->show)
+        fprintf(stderr, "vcore: %s: %s (Verilator %d)\n", v->name.c_str(),
+                v->direct ? "direct evaluation" : "eval()", VERILATOR_VERSION_INTEGER);
     vcore_waves_close(v, nullptr, 0);
     v->top->final();
     delete v->top;
@@ -168,19 +191,22 @@ extern "C" void vcore_eval(vcore_t *v) {
         // reads them, so only what the two region functions read is set
         Vts_soc_top___024root *r = v->root;
         v->syms->__Vm_activity = true;
-        r->__VicoTriggered.at(0) = 1;
+        TS_TRIG_SET(r->__VicoTriggered);
         Vts_soc_top___024root___eval_ico(r);
-        bool edge = r->clk_i != r->__Vtrigrprev__TOP__clk_i;
-        r->__Vtrigrprev__TOP__clk_i = r->clk_i;
+        bool edge = r->clk_i != r->TS_CLK_PREV;
+        r->TS_CLK_PREV = r->clk_i;
         if (edge) {
-            r->__VnbaTriggered.at(0) = 1;
+            TS_TRIG_SET(r->__VnbaTriggered);
             Vts_soc_top___024root___eval_nba(r);
+#if VERILATOR_VERSION_INTEGER >= 5032000
+            r->__VnbaTriggered.clear();
+#endif
         }
         return;
     }
 #endif
     v->top->eval();
-    v->direct = TS_VCORE_DIRECT_EVAL && v->top->threads() == 1;
+    v->direct = TS_VCORE_DIRECT_EVAL && !v->generic && v->top->threads() == 1;
 }
 
 extern "C" int vcore_has_waves(void) {

@@ -9,6 +9,10 @@
 #                             together). In it, a line "..." stands for any number of lines
 #                             (none included) and "[...]" inside a line for any text, so
 #                             variable parts (times, speeds, temporary paths) can be elided.
+#   <!-- text output, ...     right after an output block (an HTML comment: GitHub does not
+#   ...                       show it): another output the block may print instead, up to a
+#   -->                       line "-->"; for figures of firmware the local cross compiler
+#                             builds, e.g. "<!-- text output, GCC 14 (Debian 13)". Any number.
 # The blocks of one file run in order, each with `bash -e`, like one terminal
 # session: the working folder and exported variables carry over from block to block. Each file
 # starts in a fresh temporary folder that holds a link to the build (build -> BUILD_DIR) and to
@@ -85,6 +89,12 @@ for md in "$@"; do
       next
     }
     /^```/ && infence { infence = 0; if (kind != "") last = kind; else last = ""; kind = ""; next }
+    inalt && /^-->$/ { inalt = 0; last = "out"; next }
+    inalt { print > (dir "/" n ".alt" nalt); next }
+    !infence && /^<!-- text output[ ,]/ {
+      if (last != "out") { print "doc_examples: " rel ":" FNR ": an alternative output without an output block before it"; bad = 1 }
+      inalt = 1; nalt++; printf "" > (dir "/" n ".alt" nalt); next
+    }
     !infence && NF { last = "" }
     infence && kind == "sh"  { print > (dir "/" n ".sh") }
     infence && kind == "out" { print > (dir "/" n ".out") }
@@ -109,7 +119,11 @@ for md in "$@"; do
       sed 's/^/  | /' "$work/actual" | tail -20
       fail=1; continue
     fi
-    if [ -f "$work/blocks/$n.out" ] && ! match "$work/blocks/$n.out" "$work/actual"; then
+    alt_ok=0
+    for alt in "$work/blocks/$n".alt*; do
+      [ -f "$alt" ] && match "$alt" "$work/actual" && alt_ok=1
+    done
+    if [ -f "$work/blocks/$n.out" ] && [ $alt_ok = 0 ] && ! match "$work/blocks/$n.out" "$work/actual"; then
       echo "doc_examples: $rel:$line: the output differs from the docs' (- docs, + actual):"
       diff -u "$work/blocks/$n.out" "$work/actual" | tail -n +3 | head -40
       fail=1

@@ -110,4 +110,38 @@ x
 ${fence}
 EOF
 expect fail orphan
+
+# an alternative output (another toolchain's figures, an HTML comment): either output passes
+# (the second block prints the alternative's), one that fits neither fails, and an
+# alternative with no output block before it is an error
+cat > "$tmp/alternative.md" <<EOF
+${fence}sh runnable
+echo "cycles 100"
+${fence}
+
+${fence}text output
+cycles 100
+${fence}
+
+<!-- text output, another compiler
+cycles [...]7
+-->
+
+${fence}sh runnable
+echo "cycles 107"
+${fence}
+
+${fence}text output
+cycles 100
+${fence}
+
+<!-- text output, another compiler
+cycles [...]7
+-->
+EOF
+expect pass alternative
+sed 's/echo "cycles 107"/echo "cycles 108"/' "$tmp/alternative.md" > "$tmp/alternative_neither.md"
+expect fail alternative_neither
+printf '# x\n\n<!-- text output, lone\nx\n-->\n' > "$tmp/alternative_orphan.md"
+expect fail alternative_orphan
 exit $bad

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # sweep_slurm_test.sh BUILD_DIR - `tracesim sweep --slurm` on a real one-node Slurm cluster
 # brought up here: munged (own key and socket), slurmctld and slurmd (Debian's slurm-wlm
-# 22.05), configured in a temporary folder on 127.0.0.1 with their own ports, no cgroups
-# (proctrack/linuxproc, task/none), state, spool and logs in the folder; everything is torn
+# 22.05 or 24.11), configured in a temporary folder on 127.0.0.1 with their own ports, no
+# cgroups (proctrack/linuxproc, task/none, CgroupPlugin=disabled from Slurm 23 on), state,
+# spool and logs in the folder; everything is torn
 # down at the end. Works as root in a container without systemd.
 #   1. tests/sweeps/small.json (4 points, each with `tracesim check`) as one job array: every
 #      point ok, and results.csv equal to a local run of the same spec (all but the seconds)
@@ -89,6 +90,12 @@ NodeName=tsnode NodeAddr=127.0.0.1 NodeHostname=$host CPUs=$(nproc) State=UNKNOW
 PartitionName=ts Nodes=tsnode Default=YES MaxTime=INFINITE State=UP
 EOF
 : > "$tmp/plugstack.conf"
+# Slurm 23 and later (Debian 13: 24.11) initialise a cgroup plugin in slurmd even with the
+# plugins above, which fails where no cgroup filesystem is mounted (a chroot, a container):
+# cgroup.conf beside slurm.conf turns it off (22.05, Debian 12, has no such value nor need)
+slurm_major=$(slurmd -V 2> /dev/null | awk '{print $2}'); slurm_major=${slurm_major%%.*}
+case $slurm_major in ''|*[!0-9]*) slurm_major=0 ;; esac
+[ "$slurm_major" -ge 23 ] && echo "CgroupPlugin=disabled" > "$tmp/cgroup.conf"
 export SLURM_CONF=$tmp/slurm.conf
 slurmctld -D -i -f "$SLURM_CONF" > "$tmp/log/slurmctld.out" 2>&1 &
 pids="$pids $!"

@@ -815,7 +815,11 @@ static int setup_counters(perf_core_t *c, unsigned core, perfEvent *list, int n)
             if (!w) { perf_csr_write(CSR_MCOUNTINHIBIT, inhibit); return PERF_ERR_UNSUPPORTED; }
             d->info = (w - 1u) << 12 | (0xC00u + idx);
         }
-        uint64_t wrap = w >= 64 ? ~0ull : (1ull << w) - 1;
+        /* the w-bit mask from 32-bit shifts: GCC 14 makes (1ull << w) - 1 a libgcc
+           __ashldi3 call on RV32, which a payload linking this library after libgcc lacks */
+        uint32_t wrap_lo = w >= 32 ? ~0u : (1u << w) - 1u;
+        uint32_t wrap_hi = w >= 64 ? ~0u : w > 32 ? (1u << (w - 32u)) - 1u : 0u;
+        uint64_t wrap = (uint64_t)wrap_hi << 32 | wrap_lo;
         perf_slot_t *sl = &c->slot[idx];                    /* see perf_slot_t */
         sl->key = idx == 1 ? PERF_KEY_TS : w >= 32 ? PERF_KEY_WIDE + idx : idx;
         sl->wrap = w >= 32 ? (uint32_t)(wrap >> 32) : (uint32_t)wrap;

@@ -101,7 +101,8 @@ int main(void) {
      * while the sink drains: with the SBA sink they lose the RAM port to its writes */
     static volatile uint32_t table[64];
     TS_CSR_WRITE(mhpmevent4, TS_HPM_SBA_CONFLICT);
-    uint32_t c0 = TS_CSR_READ(mhpmcounter4);
+    TS_CSR_WRITE(mhpmevent5, TS_HPM_D_CACHE_ACCESS);   /* non-zero only with --dcache */
+    uint32_t c0 = TS_CSR_READ(mhpmcounter4), dc0 = TS_CSR_READ(mhpmcounter5);
     /* 24 unpolled back-to-back stores with teStallEnable (none lost), then loads at once */
     TS_TE_REG(0, CONTROL) |= 1u << 13;
     volatile uint32_t *stim = (volatile uint32_t *)(uintptr_t)TS_TE_STIM_ADDR(0, CH);
@@ -113,9 +114,13 @@ int main(void) {
         sum += (uint32_t)(8 * (k & 63) + 28);   /* the indices this group stands for */
     }
     uint32_t conflicts = TS_CSR_READ(mhpmcounter4) - c0;
+    uint32_t dcache = TS_CSR_READ(mhpmcounter5) - dc0;
     CHECK_EQ(sum, 3 * 64 * 63 / 2);   /* table is zero: only the index terms */
 #ifdef USE_SBA
-    CHECK_EQ(conflicts > 0, 1);
+    /* without a data cache all 192 loads go to RAM while the sink writes there; with one,
+     * whether its few misses meet a sink write depends on where the compiler put the code
+     * and the table, so only the cacheless run must see a conflict */
+    if (dcache == 0) CHECK_EQ(conflicts > 0, 1);
 #else
     CHECK_EQ(conflicts, 0);
 #endif

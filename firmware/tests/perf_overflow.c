@@ -23,7 +23,11 @@
  * STALL 0 (teStallEnable 0, as the library sets it): the FIFO overflows, stores are lost,
  * teStallOrOverflow is set and the trace holds Error messages. STALL 1: the firmware sets
  * teStallEnable (read-modify-write of teControl) before the burst: the core waits, nothing is
- * lost, and the waits are counted by the ITC-stall counter of the records. */
+ * lost, and the waits are counted by the ITC-stall counter of the records.
+ *
+ * The burst ends with a call to the next instruction (jal ra): with --trace-insn event its
+ * call event comes while the FIFO is full, so STALL 0 loses an event message whatever code
+ * the compiler puts around the burst, and --trace-stall must hold the hart instead. */
 #include <stdint.h>
 #include <stdio.h>
 #include "bsp.h"
@@ -92,10 +96,12 @@ int main(void) {
                      " sw %4, 0(%0)\n sw %7, 0(%1)\n"
                      " sw %5, 0(%0)\n sw %7, 0(%1)\n"
                      " sw %6, 0(%0)\n sw %7, 0(%1)\n"
-                     ".endr"
+                     ".endr\n"
+                     " jal ra, 1f\n"
+                     "1:"
                      :
                      : "r"(stim), "r"(noise), "r"(type), "r"(addr), "r"(v0), "r"(v1), "r"(v2), "r"(word), "i"(BURST)
-                     : "memory");
+                     : "ra", "memory");
     /* teStallOrOverflow: set by a store that found the FIFO full, stalled or lost */
     CHECK_EQ((tmm[0]->te_control_register >> 12) & 1, 1);
 

@@ -82,22 +82,23 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // ---------------------------------------------------------------------------------------
   // Pipeline registers
   // ---------------------------------------------------------------------------------------
-  logic [31:0] pc_q;                          // IF
+  logic [31:0] pc_q /*verilator public_flat_rd*/;  // IF
 
-  logic        id_valid_q;                    // IF/ID
-  logic [31:0] id_pc_q, id_instr_q, id_raw_q;
+  logic        id_valid_q /*verilator public_flat_rd*/;  // IF/ID
+  logic [31:0] id_pc_q /*verilator public_flat_rd*/, id_instr_q, id_raw_q;
   logic        id_is_c_q, id_pred_q, id_ferr_q, id_cill_q;
 
-  logic        ex_valid_q;                    // ID/EX
-  logic [31:0] ex_pc_q, ex_raw_q, ex_rs1_q, ex_rs2_q, ex_imm_q;
+  logic        ex_valid_q /*verilator public_flat_rd*/;  // ID/EX
+  logic [31:0] ex_pc_q /*verilator public_flat_rd*/, ex_raw_q, ex_rs1_q, ex_rs2_q, ex_imm_q;
   ctrl_t       ex_c_q;
   logic        ex_pred_q;
   logic        ex_exc_q;
   logic [3:0]  ex_cause_q;
   logic [31:0] ex_tval_q;
 
-  logic        mem_valid_q;                   // EX/MEM
-  logic [31:0] mem_pc_q, mem_raw_q, mem_result_q, mem_addr_q, mem_wdata_q, mem_csr_src_q;
+  logic        mem_valid_q /*verilator public_flat_rd*/;  // EX/MEM
+  logic [31:0] mem_pc_q /*verilator public_flat_rd*/;
+  logic [31:0] mem_raw_q, mem_result_q, mem_addr_q, mem_wdata_q, mem_csr_src_q;
   /* verilator lint_off UNUSEDSIGNAL */
   ctrl_t       mem_c_q;          // not every decode bit is needed past EX
   /* verilator lint_on UNUSEDSIGNAL */
@@ -113,19 +114,22 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic        wb_wen_q;                      // it writes a register: valid, rf_we, rd != x0
   logic [31:0] wb_result_q, wb_pc_q;
 
-  // the register file; public (read-only) for the ground-truth log, which reads the hooks'
-  // argument registers as they were when a hook function was entered (sim/ground_truth_log.h)
+  // public_flat_rd marks what the simulator reads in place (sim/vcore.cpp): the register
+  // file, for the ground-truth log, which reads the hooks' argument registers as they were
+  // when a hook function was entered (sim/ground_truth_log.h), the pipeline's valid bits and
+  // pcs, the privilege and the interrupt CSRs; every Verilator 5 then keeps them as members
   logic [31:0] rf_q [32] /*verilator public_flat_rd*/;
 
   // privilege mode and the machine/supervisor CSRs kept in the core
-  logic [1:0]  priv_q;
-  logic        mstatus_mie_q, mstatus_mpie_q, mstatus_sie_q, mstatus_spie_q, mstatus_spp_q;
+  logic [1:0]  priv_q /*verilator public_flat_rd*/;
+  logic        mstatus_mie_q /*verilator public_flat_rd*/, mstatus_sie_q /*verilator public_flat_rd*/;
+  logic        mstatus_mpie_q, mstatus_spie_q, mstatus_spp_q;
   logic [1:0]  mstatus_mpp_q;
   logic        mstatus_mprv_q, mstatus_mxr_q, mstatus_tvm_q, mstatus_tw_q, mstatus_tsr_q;
   logic        mip_msip_q, mip_mtip_q;
-  logic [13:0] mie_q;              // MSIE 3, MTIE 7, MEIE 11, SSIE 1, STIE 5, SEIE 9, LCOFIE 13
+  logic [13:0] mie_q /*verilator public_flat_rd*/;  // MSIE 3, MTIE 7, MEIE 11, SSIE 1, STIE 5, SEIE 9, LCOFIE 13
   logic [13:0] mip_sw_q;           // software-writable pending bits: SSIP 1, STIP 5, SEIP 9, LCOFIP 13
-  logic [13:0] mideleg_q;          // SSI, STI, SEI, LCOFI
+  logic [13:0] mideleg_q /*verilator public_flat_rd*/;  // SSI, STI, SEI, LCOFI
   logic [15:0] medeleg_q;
   logic [31:0] mtvec_q, mepc_q, mcause_q, mtval_q, mscratch_q;
   logic [31:0] stvec_q, sepc_q, scause_q, stval_q, sscratch_q, scounteren_q;
