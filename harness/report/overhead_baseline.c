@@ -45,7 +45,8 @@ typedef struct b_fw {
  * buffer less, a full one more) and with what the program does either way. The part both
  * builds share ends at the first call or return after the last perf store (flow.csv, the
  * hart that made it) between two functions that both ELFs have by name (e.g. the return of
- * the outermost fib to main): its n-th occurrence here is the n-th of the baseline. Not found
+ * the outermost fib to main) whose n-th occurrence here the baseline makes too (its n-th);
+ * of the first 32 such rows, the first. Not found
  * (no such row, a run folder without flow.csv or ELF): whole runs, said in the notes. */
 
 typedef struct flow_row { uint64_t cycle; unsigned hart; bool call; uint64_t pc, target; } flow_row_t;
@@ -80,6 +81,15 @@ static bool row_names(const elf_syms_t *t, const flow_row_t *r, const char **fro
     return *from && *to;
 }
 
+/* a call or return that may end the shared part: its names, kind and cycle here, its
+ * occurrence number here (nth) and the cycle of the same occurrence in the baseline (0: none) */
+#define SH_CAND 32
+typedef struct sh_cand { char from[128], to[128]; bool call; uint64_t cycle, nth, base; } sh_cand_t;
+
+static bool cand_is(const sh_cand_t *c, const flow_row_t *r, const char *a, const char *b) {
+    return c->call == r->call && !strcmp(c->from, a) && !strcmp(c->to, b);
+}
+
 static void shared_point(b_fw_t *f, const b_fw_t *base) {
     f->shared = false;
     if (!f->r.have_made || !f->r.made) return;
@@ -87,46 +97,55 @@ static void shared_point(b_fw_t *f, const b_fw_t *base) {
     if (load_syms(&f->r, &fs)) return;
     if (load_syms(&base->r, &bs)) { elf_syms_free(&fs); return; }
     FILE *in = flow_open(f->r.dir);
-    char line[256], from[128] = "", to[128] = "";
-    bool call = false, found = false;
-    uint64_t nth = 0;
-    /* the first row after the last store between functions the baseline has; then its
-     * occurrences up to it */
-    while (in && fgets(line, sizeof line, in)) {
+    char line[256];
+    sh_cand_t c[SH_CAND];
+    size_t nc = 0;
+    /* the first SH_CAND rows after the last store between functions the baseline has (the
+     * first is not always one the baseline makes: a perf library function both ELFs link
+     * returning to an instrumented one, e.g. write_delta_cntrs to run) */
+    while (in && nc < SH_CAND && fgets(line, sizeof line, in)) {
         flow_row_t r;
         const char *a, *b;
         if (!flow_parse(line, &r) || r.hart != f->r.last_hart || !row_names(&fs, &r, &a, &b)) continue;
         if (r.cycle <= f->r.last_store) continue;
         if (!elf_syms_by_name(&bs, a) || !elf_syms_by_name(&bs, b)) continue;
-        snprintf(from, sizeof from, "%s", a);
-        snprintf(to, sizeof to, "%s", b);
-        call = r.call;
-        f->sh_fw = r.cycle;
-        found = true;
-        break;
+        sh_cand_t *k = &c[nc++];
+        snprintf(k->from, sizeof k->from, "%s", a);
+        snprintf(k->to, sizeof k->to, "%s", b);
+        k->call = r.call;
+        k->cycle = r.cycle;
+        k->nth = k->base = 0;
     }
+    /* each one's occurrence number here, then the cycle of that occurrence in the baseline */
     if (in) rewind(in);
-    while (found && in && fgets(line, sizeof line, in)) {
+    while (nc && in && fgets(line, sizeof line, in)) {
         flow_row_t r;
         const char *a, *b;
-        if (!flow_parse(line, &r) || r.hart != f->r.last_hart || r.call != call || !row_names(&fs, &r, &a, &b)) continue;
-        if (!strcmp(a, from) && !strcmp(b, to)) nth++;
-        if (r.cycle == f->sh_fw) break;
+        if (!flow_parse(line, &r) || r.hart != f->r.last_hart || !row_names(&fs, &r, &a, &b)) continue;
+        if (r.cycle > c[nc - 1].cycle) break;
+        for (size_t i = 0; i < nc; i++)
+            if (r.cycle <= c[i].cycle && cand_is(&c[i], &r, a, b)) c[i].nth++;
     }
     if (in) fclose(in);
-    FILE *bin = found ? flow_open(base->r.dir) : NULL;
-    uint64_t k = 0;
+    FILE *bin = nc ? flow_open(base->r.dir) : NULL;
+    uint64_t seen[SH_CAND] = {0};
     while (bin && fgets(line, sizeof line, bin)) {
         flow_row_t r;
         const char *a, *b;
-        if (!flow_parse(line, &r) || r.hart != f->r.last_hart || r.call != call || !row_names(&bs, &r, &a, &b)) continue;
-        if (strcmp(a, from) || strcmp(b, to) || ++k < nth) continue;
-        f->sh_base = r.cycle;
-        f->shared = f->sh_base > 0;
-        snprintf(f->sh_what, sizeof f->sh_what, "%s %s %s #%" PRIu64, from, call ? "calls" : "returns to", to, nth);
-        break;
+        if (!flow_parse(line, &r) || r.hart != f->r.last_hart || !row_names(&bs, &r, &a, &b)) continue;
+        for (size_t i = 0; i < nc; i++)
+            if (!c[i].base && cand_is(&c[i], &r, a, b) && ++seen[i] == c[i].nth) c[i].base = r.cycle;
     }
     if (bin) fclose(bin);
+    /* the first one the baseline makes as often */
+    for (size_t i = 0; i < nc && !f->shared; i++) {
+        if (!c[i].base) continue;
+        f->sh_fw = c[i].cycle;
+        f->sh_base = c[i].base;
+        f->shared = true;
+        snprintf(f->sh_what, sizeof f->sh_what, "%s %s %s #%" PRIu64, c[i].from, c[i].call ? "calls" : "returns to",
+                 c[i].to, c[i].nth);
+    }
     elf_syms_free(&fs);
     elf_syms_free(&bs);
 }
