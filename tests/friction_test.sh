@@ -6,6 +6,10 @@
 #   instr_no_prog  `decode -f instr` on a trace without program trace (teInstruction 0):
 #                  one line on stderr, exit 120, nothing on stdout, no instr.txt with -o
 #   instr_no_elf   `decode -f instr` on a run folder whose ELF is gone: one line, exit 121
+#   waves_stop     `tracesim waves` on a run whose 512-byte SRAM sink stopped on wrap (after
+#                  perf records were made): the primary marker on the stop's cycle
+#                  (trace.json stopped_at_cycle), not on the first record, and a readable
+#                  zoom: 8 cycles from 2 before it (docs/commands/waves.md)
 set -u
 b=$1; case=$2
 t=$b/tracesim_san; out=$b/test-runs/friction_$case
@@ -47,6 +51,18 @@ instr_no_elf)
   [ "$(wc -l < "$out/a.err")" = 1 ] || fail "not one line on stderr"
   grep -q -- '--elf' "$out/a.err" || fail "the line does not name --elf"
   [ -s "$out/a.txt" ] && fail "something on stdout"
+  ;;
+waves_stop)
+  "$t" run -q --trace-sram 512 --waves "$out/run/w.fst" -o "$out/run" "$b/firmware/examples/ovh_fib_on_sram_1.elf" \
+    2> "$out/run.err" || fail "run: exit $?"
+  stop=$(sed -n 's/.*"stopped_at_cycle": *\([0-9]*\).*/\1/p' "$out/run/trace.json")
+  [ -n "$stop" ] && [ "$stop" -gt 0 ] || fail "the sink did not stop on wrap"
+  "$t" waves "$out/run" --no-gui > /dev/null 2> "$out/waves.err" || fail "waves: exit $?"
+  first=$(grep -v '^#' "$out/run/markers.txt" | head -1 | cut -d' ' -f1)
+  [ "$first" -lt "$stop" ] || fail "no marker before the stop: the test shows nothing"
+  grep -qx "gtkwave::setMarker $stop" "$out/run/markers.tcl" || fail "primary marker: $(grep setMarker "$out/run/markers.tcl"), the stop at $stop"
+  grep -qx "gtkwave::setZoomRangeTimes $((stop - 2)) $((stop + 6))" "$out/run/markers.tcl" ||
+    fail "zoom: $(grep Zoom "$out/run/markers.tcl"), expected $((stop - 2)) $((stop + 6))"
   ;;
 *) echo "unknown case $case"; exit 2 ;;
 esac
