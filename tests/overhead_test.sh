@@ -14,6 +14,13 @@
 #                forms: the loop's disassembly has `mv a0,s1` and `csrw 0x7c0,s3` or
 #                `csrwi 0x7c0,1` (checked in the ELFs); the register form's id load and
 #                that register's save/restore, 6 instructions once, add 0.02
+#   stopped      --baseline on run folders of one firmware (ovh_fib_on_sram_1) run with a
+#                512-byte SRAM sink, which stops on wrap (16 of 134 records in the trace), and
+#                with a 64 KiB one (all 134): both count the 134 records the firmware made
+#                (fib(8): 67 calls, an enter and an exit record each) and give the same cycles
+#                per record, which is the extra cycles up to the return of the outermost fib
+#                to main (flow.csv and nm here, the first such return after the last perf
+#                store in itc.csv) over 134
 #   missing_elf  a build folder without the firmware: one line, exit 121
 #   failed_run   variants that exit 42: one line naming the run and the status, exit 1
 # Runs the ASan/UBSan build of the simulator (which spawns itself for the runs).
@@ -122,6 +129,41 @@ EOF
     riscv64-unknown-elf-objdump -d "$b/firmware/examples/ovh_events_${k%:*}.elf" | grep -A1 -E '[[:space:]]mv[[:space:]]+a0,s' |
       grep -qE "[[:space:]]csrwi?[[:space:]]+0x7c0,${k#*:}" || fail "ovh_events_${k%:*}.elf: no csrw 0x7c0,${k#*:} right after mv a0,s"
   done
+  true ;;
+stopped)
+  fw=$b/firmware/examples
+  mkdir -p "$out.fw"
+  "$t" run -q -o "$out.fw/plain" "$fw/ovh_fib_out.elf" 2> "$out.stderr" || fail "run plain"
+  "$t" run -q --trace-sram 512 -o "$out.fw/small" "$fw/ovh_fib_on_sram_1.elf" 2> "$out.stderr" || fail "run small"
+  "$t" run -q --trace-sram 64K -o "$out.fw/big" "$fw/ovh_fib_on_sram_1.elf" 2> "$out.stderr" || fail "run big"
+  grep -q '"stopped_on_wrap": *true' "$out.fw/small/trace.json" || fail "the 512-byte sink did not stop on wrap"
+  grep -q '"stopped_on_wrap": *false' "$out.fw/big/trace.json" || fail "the 64 KiB sink stopped on wrap"
+  "$t" overhead --baseline "$out.fw/plain" -o "$out" "$out.fw/small" "$out.fw/big" > "$out.stdout" 2> "$out.stderr" ||
+    fail "exit status $?"
+  san
+  col() { awk -F, -v f="$1" -v k="$2" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == k) c = i } NR > 1 && $1 == f { print $c }' "$out/overhead.csv"; }
+  for r in small big; do [ "$(col $r records)" = 134 ] || fail "$r: $(col $r records) records made, expected 134"; done
+  [ "$(col big records_in_trace)" = 134 ] || fail "big: $(col big records_in_trace) records in the trace, expected 134"
+  [ "$(col small records_in_trace)" -lt 134 ] || fail "small: every record in the trace: the test shows nothing"
+  [ "$(col small cycles_per_record)" = "$(col big cycles_per_record)" ] ||
+    fail "cycles per record: stopped $(col small cycles_per_record), full $(col big cycles_per_record)"
+  # independently: the return of the outermost fib to main (flow.csv, symbols from nm), in the
+  # instrumented run the first after its last perf store
+  # addresses as 8 hex digits (nm and flow.csv's 0x%08x): compared as strings (mawk has no strtonum)
+  range() { riscv64-unknown-elf-nm -S "$1" | while read -r a sz ty n; do
+              [ "$n" = "$2" ] && printf '%s %08x\n' "$a" $((0x$a + 0x$sz)); done; }
+  ret_to_main() {   # RUN ELF AFTER: the cycle of the first ret from fib to main after cycle AFTER
+    read -r f0 f1 < <(range "$2" fib); read -r m0 m1 < <(range "$2" main)
+    awk -F, -v a="$3" -v f0="0x$f0" -v f1="0x$f1" -v m0="0x$m0" -v m1="0x$m1" 'NR > 1 && $3 == "ret" && $1 + 0 > a + 0 &&
+      $4 >= f0 && $4 < f1 && $5 >= m0 && $5 < m1 { print $1; exit }' "$1/flow.csv"
+  }
+  last=$(awk -F, '$3 == 6 { c = $1 } END { print c }' "$out.fw/big/itc.csv")
+  on=$(ret_to_main "$out.fw/big" "$fw/ovh_fib_on_sram_1.elf" "$last"); off=$(ret_to_main "$out.fw/plain" "$fw/ovh_fib_out.elf" 0)
+  [ -n "$on" ] && [ -n "$off" ] || fail "no return of fib to main in flow.csv"
+  want=$(awk -v a="$on" -v b="$off" 'BEGIN { printf "%.2f", (a - b) / 134 }')
+  [ "$(col big cycles_per_record)" = "$want" ] || fail "cycles per record $(col big cycles_per_record), expected ($on - $off) / 134 = $want"
+  [ "$(col big shared_extra_cycles)" = $((on - off)) ] || fail "shared extra cycles $(col big shared_extra_cycles), expected $((on - off))"
+  grep -q 'fib returns to main #1' "$out/overhead.md" || fail "the notes do not say where the shared part ends"
   true ;;
 missing_elf)
   mkdir -p "$out.fw"

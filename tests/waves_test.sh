@@ -19,8 +19,8 @@
 #               after a call (flow.csv) to just after its return, and each gap starts with one
 #               sample with probe_dumping_i 0 at the row's `to`
 #   zoom        tracesim waves opens on the region of interest (markers.tcl's zoom and primary
-#               marker, view.gtkw's [timestart]): --at CYCLE; the --waves-around-mark window
-#               (whole, MARK 1 inside); the first marker of a --waves-func window; --at outside
+#               marker, view.gtkw's [timestart]): --at CYCLE; 8 cycles from 2 before MARK 1 of
+#               a --waves-around-mark window; the first marker of a --waves-func window; --at outside
 #               the dumped stretches is one line and exit 120
 #   marks_window  markers.txt holds exactly the MARKs of marks.csv (stm_tp) inside --waves-from/--waves-to
 #               (and says how many it left out)
@@ -234,16 +234,17 @@ zoom)
   "$sim" run -q --waves "$tmp/r/w.fst" --waves-around-mark 1,20 --out "$tmp/r" "$fw/tests/waves_switch.elf"
   c=$(awk -F, '$1 == 1 {print $2; exit}' "$tmp/r/marks.csv")
   "$sim" waves "$tmp/r" --no-gui > /dev/null || fail "tracesim waves failed (around)"
-  grep -qx "gtkwave::setZoomRangeTimes $((c - 20)) $((c + 21))" "$tmp/r/markers.tcl" ||
+  # 8 cycles from 2 before the mark (names and values readable; docs/commands/waves.md)
+  grep -qx "gtkwave::setZoomRangeTimes $((c - 2)) $((c + 6))" "$tmp/r/markers.tcl" ||
     fail "around: zoom $(grep Zoom "$tmp/r/markers.tcl"), mark at $c"
-  grep -qx '\[timestart\] '$((c - 20)) "$tmp/r/view.gtkw" || fail "around: the view does not start at $((c - 20))"
+  grep -qx '\[timestart\] '$((c - 2)) "$tmp/r/view.gtkw" || fail "around: the view does not start at $((c - 2))"
   "$sim" waves "$tmp/r" --no-gui --at $((c + 3)) > /dev/null || fail "tracesim waves --at failed"
   grep -qx "gtkwave::setMarker $((c + 3))" "$tmp/r/markers.tcl" || fail "--at: no primary marker at $((c + 3))"
   rc=0; "$sim" waves "$tmp/r" --no-gui --at $((c + 21)) 2> "$tmp/e" > /dev/null || rc=$?
   [ $rc = 120 ] && [ "$(wc -l < "$tmp/e")" = 1 ] && grep -q "was not dumped" "$tmp/e" || fail "--at outside: rc $rc, $(cat "$tmp/e")"
   rc=0; "$sim" waves "$tmp/r" --no-gui --at 12x 2> "$tmp/e" > /dev/null || rc=$?
   [ $rc = 120 ] && [ "$(wc -l < "$tmp/e")" = 1 ] && grep -q "invalid value '12x' for --at" "$tmp/e" || fail "--at 12x: rc $rc, $(cat "$tmp/e")"
-  # a long stretch: 40 cycles from 8 before the first marker (fib enter #1, at the start of fib)
+  # a long stretch: 8 cycles from 2 before the first marker (fib enter #1, at the start of fib)
   elf=$fw/examples/fib.elf
   "$sim" run -q --waves "$tmp/f/w.fst" --waves-func fib --out "$tmp/f" "$elf"
   "$sim" waves "$tmp/f" --no-gui > /dev/null || fail "tracesim waves failed (func)"
@@ -251,8 +252,8 @@ zoom)
   case "$m" in *" fib enter #1") ;; *) fail "the first marker is '$m'" ;; esac
   m=${m%% *}
   from=$(awk -F, 'NR == 2 {print $1}' "$tmp/f/waves_windows.csv")
-  z=$(( m - 8 > from ? m - 8 : from ))
-  grep -qx "gtkwave::setZoomRangeTimes $z $((z + 40))" "$tmp/f/markers.tcl" || fail "func: $(grep Zoom "$tmp/f/markers.tcl"), marker $m"
+  z=$(( m - 2 > from ? m - 2 : from ))
+  grep -qx "gtkwave::setZoomRangeTimes $z $((z + 8))" "$tmp/f/markers.tcl" || fail "func: $(grep Zoom "$tmp/f/markers.tcl"), marker $m"
   grep -qx "gtkwave::setMarker $m" "$tmp/f/markers.tcl" || fail "func: the primary marker is not on $m"
   echo "ok: zoom on the around-mark window, --at, the first marker of a func window" ;;
 marks_window)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # screenshot.sh WAVES.fst VIEW OUT.png [FROM_CYCLE [TO_CYCLE [HART]]] - renders a view of a
 # waveform to a PNG without a display (Xvfb + GTKWave), as a person would see it in GTKWave.
-# The window shows cycles [FROM_CYCLE, TO_CYCLE) (default: the first 40 cycles of the dump);
+# The window shows cycles [FROM_CYCLE, TO_CYCLE) (default: the first 8 cycles of the dump, the width `tracesim waves` opens at);
 # views as in make_view.sh (HART: whose scope a per-hart view shows, default 0). With
 # TS_MARKERS_TCL=RUN/markers.tcl (written by `tracesim waves RUN --no-gui`) the named markers
 # show too, and without FROM_CYCLE the window is the one tracesim waves opens on.
@@ -25,12 +25,12 @@ case "$from$to" in *[!0-9]*) echo "screenshot.sh: FROM_CYCLE and TO_CYCLE must b
   # named markers of the run (tracesim waves writes markers.tcl beside the waves' run folder)
   [ -n "${TS_MARKERS_TCL:-}" ] && cat "$TS_MARKERS_TCL"
   # one time unit per cycle in tracesim's waves; without FROM the zoom of markers.tcl (the
-  # region tracesim waves opens on), else the first 40 cycles
+  # region tracesim waves opens on), else the first 8 cycles
   if [ -n "$from" ]; then
-    echo "gtkwave::setZoomRangeTimes $from ${to:-$((from + 40))}"
+    echo "gtkwave::setZoomRangeTimes $from ${to:-$((from + 8))}"
   elif [ -z "${TS_MARKERS_TCL:-}" ]; then
     echo 'set t0 [gtkwave::getMinTime]'
-    echo 'gtkwave::setZoomRangeTimes $t0 [expr {$t0 + 40}]'
+    echo 'gtkwave::setZoomRangeTimes $t0 [expr {$t0 + 8}]'
   fi
   # the path as data (an environment variable), never as Tcl text
   echo 'gtkwave::/File/Grab_To_File $::env(TS_SCREENSHOT_OUT)'

@@ -8,8 +8,12 @@
 #                       int s_main(void)); link it to an executable only
 #   tracesim::sbi_perf  the perf library in an S-mode payload (counters through the SBI PMU)
 #   tracesim_sbi_payload(name sources...)  add_executable(name ...) linked with tracesim::sbi
+#   TRACESIM_DQR_ELF  the installed tracesim-dqr-elf (an ELF made readable by SiFive's decoder)
 # The target flags (-march=rv32imc_zicsr -mabi=ilp32 --specs=picolibc.specs) come from the
 # toolchain file; the link takes the SDK's libc and rv32im libgcc, never GCC's multilib choice.
+# printf: TRACESIM_PRINTF=int (default: picolibc's integer-only vfprintf, %f prints *float*)
+# or full (with floating point: 9.8 KiB more code, a printf("%d") 2451 cycles instead of 743),
+# set before find_package (-DTRACESIM_PRINTF=full); docs/firmware/bsp.md.
 # Everything is found relative to this file: the installed tree can be moved.
 get_filename_component(_ts_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
 set(_ts_lib "${_ts_prefix}/lib/tracesim")
@@ -24,12 +28,29 @@ if(NOT CMAKE_C_COMPILER MATCHES "riscv" OR NOT CMAKE_C_FLAGS MATCHES "-mabi=ilp3
   return()
 endif()
 
+if(NOT DEFINED TRACESIM_PRINTF OR TRACESIM_PRINTF STREQUAL "")
+  set(TRACESIM_PRINTF int)
+endif()
+if(TRACESIM_PRINTF STREQUAL "int")
+  set(_ts_vfprintf __i_vfprintf)
+elseif(TRACESIM_PRINTF STREQUAL "full")
+  set(_ts_vfprintf __d_vfprintf)
+else()
+  set(tracesim-firmware_FOUND FALSE)
+  set(tracesim-firmware_NOT_FOUND_MESSAGE "TRACESIM_PRINTF is '${TRACESIM_PRINTF}': int (integer-only printf) or full (with floating point)")
+  unset(_ts_lib)
+  unset(_ts_prefix)
+  return()
+endif()
+
+set(TRACESIM_DQR_ELF "${_ts_prefix}/bin/tracesim-dqr-elf")
+
 if(NOT TARGET tracesim::bsp)
   add_library(tracesim::bsp INTERFACE IMPORTED)
   set_target_properties(tracesim::bsp PROPERTIES
     INTERFACE_INCLUDE_DIRECTORIES "${_ts_prefix}/include/tracesim"
     INTERFACE_COMPILE_OPTIONS "-ffunction-sections;-fdata-sections"
-    INTERFACE_LINK_OPTIONS "-nostartfiles;-nodefaultlibs;-T${_ts_lib}/tracesim.ld;-Wl,--gc-sections;-Wl,--defsym=vfprintf=__i_vfprintf"
+    INTERFACE_LINK_OPTIONS "-nostartfiles;-nodefaultlibs;-T${_ts_lib}/tracesim.ld;-Wl,--gc-sections;-Wl,--defsym=vfprintf=${_ts_vfprintf}"
     INTERFACE_LINK_LIBRARIES "-Wl,--start-group;${_ts_lib}/libbsp.a;${_ts_lib}/libc.a;${_ts_lib}/libgcc.a;-Wl,--end-group")
 
   add_library(tracesim::perf INTERFACE IMPORTED)
@@ -60,3 +81,4 @@ endfunction()
 
 unset(_ts_lib)
 unset(_ts_prefix)
+unset(_ts_vfprintf)

@@ -36,7 +36,8 @@ enum { D_FORMAT = 1, D_TICK_HZ, D_SRCBITS, D_TSSIZE, D_HART, D_SRC, D_ITC_CHANNE
 static const ts_opt_t decode_opts[] = {
     {D_FORMAT, 'f', "format", TS_OPT_STRING, "F", 0, 0, 0, 0, 0,
      "messages (JSON lines, default), elements (generic trace elements),\n"
-     "instr (the program flow, one instruction a line; needs --elf),\n"
+     "instr (the program flow, one instruction a line; needs the ELF:\n"
+     "RUN_DIR's, or --elf),\n"
      "itcprint, perf (SiFive decoder's perf files in DIR), csv (perf\n"
      "records), timeline (Chrome/Perfetto trace-event JSON: perf records,\n"
      "software trace thread slices and events) or stm (software trace\n"
@@ -58,7 +59,8 @@ static const ts_opt_t decode_opts[] = {
     {D_ELF, 0, "elf", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0,
      "name addresses after the functions of this ELF (csv, perf,\n"
      "timeline; default with RUN_DIR: the ELF that ran; a warning if\n"
-     "FILE is not it); instr, elements: the program the flow follows"},
+     "FILE is not it); instr, elements: the program the flow follows\n"
+     "(instr: default with RUN_DIR the ELF that ran)"},
     {D_PERF_LINE_TIME, 0, "perf-line-time", TS_OPT_STRING, "record|value", 0, 0, 0, 0, 0,
      "perf: stamp a record's lines with its time and the header's\n"
      "with the header's (record, default), or each line with the time\n"
@@ -74,8 +76,9 @@ static const ts_opt_t decode_opts[] = {
     {0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL}};
 static const ts_exit_t decode_exits[] = {
     {"0", "decoded (corrupt messages are listed and counted, not fatal)"},
-    {"120", "usage: bad option or value, unknown format, instr without --elf,\n"
-            "instr on an event / PC-sample trace (teInstruction 1),\n"
+    {"120", "usage: bad option or value, unknown format, instr on a trace file\n"
+            "without --elf, instr on an event / PC-sample trace (teInstruction\n"
+            "1) or on a trace without program trace (teInstruction 0),\n"
             "not exactly one RUN_DIR or trace, -o naming a file, --hart not\n"
             "one of the trace's harts, --srcbits differing from trace.json's,\na damaged trace.json"},
     {"121", "the trace, the ELF or the perf config is missing or unreadable,\nor the file is not a trace, or it was cut while being read"},
@@ -84,8 +87,8 @@ static const ts_exit_t decode_exits[] = {
 const ts_cmd_t ts_decode_cmd = {
     "decode", "tracesim decode [options] RUN_DIR|TRACE.rtd",
     "Decodes a captured Nexus trace (the sink image, oldest byte first): RUN_DIR/trace.rtd of a\n"
-    "run folder (with its ELF for csv, perf and timeline unless --elf says otherwise), or a\n"
-    "trace file.\n",
+    "run folder (with its ELF for csv, perf, timeline and instr unless --elf says otherwise),\n"
+    "or a trace file.\n",
     decode_opts, 0,
     "  stdout, or with -o DIR the file of the format in DIR (see -o); perf: the SiFive perf\n"
     "  files in the trace's folder or DIR\n",
@@ -377,12 +380,13 @@ int ts_decode_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: --time is for --format csv and timeline\n");
         return EXIT_USAGE;
     }
-    if (!strcmp(format, "instr") && !elf) {
-        fprintf(stderr, "tracesim: --format instr needs the program: --elf FILE\n");
-        return EXIT_USAGE;
-    }
     if (inputs != 1) {
         fprintf(stderr, "tracesim: decode needs exactly one run folder or trace file (see tracesim decode --help)\n");
+        return EXIT_USAGE;
+    }
+    bool want_instr = !strcmp(format, "instr");
+    if (want_instr && !elf && !ts_is_dir(input)) {
+        fprintf(stderr, "tracesim: --format instr needs the program: --elf FILE (or give the run folder)\n");
         return EXIT_USAGE;
     }
     if (out_dir) {
@@ -402,7 +406,7 @@ int ts_decode_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: %s\n", err);
         return EXIT_NO_FILE;
     }
-    bool wants_elf = !strcmp(format, "csv") || !strcmp(format, "perf") || !strcmp(format, "timeline");
+    bool wants_elf = !strcmp(format, "csv") || !strcmp(format, "perf") || !strcmp(format, "timeline") || want_instr;
     first_rec = UINT64_MAX;
     static ts_input_t in;                 /* mapped when big: no copy (ts_file.h) */
     if (ts_input_open(&in, path, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
@@ -412,7 +416,11 @@ int ts_decode_main(int argc, char **argv) {
         int er = ts_run_elf(ra.run_dir, elf, elf_found, sizeof elf_found, err, sizeof err);
         if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return EXIT_NO_FILE; }
         if (er) elf = elf_found;
-        else fprintf(stderr, "tracesim: warning: %s: addresses are not named\n", err);
+        else if (want_instr) {                  /* the flow cannot be followed without the program */
+            fprintf(stderr, "tracesim: --format instr: %s; give the program: --elf FILE\n", err);
+            ts_input_close(&in);
+            return EXIT_NO_FILE;
+        } else fprintf(stderr, "tracesim: warning: %s: addresses are not named\n", err);
     }
     if (elf) {                        /* the ELF readable before any output is made */
         elf_syms_t chk;
@@ -603,10 +611,14 @@ int ts_decode_main(int argc, char **argv) {
             nxd_t d2;
             nxd_init(&d2, &cfg);
             decode_msgs(&d2, data + start, len - start, hart, ev_count_msg, &ec);
-            if (ec.events && !ec.counts) {
-                fprintf(stderr, "tracesim: --format instr: %s is an event / PC-sample trace (teInstruction 1), which "
-                                "names only calls, traps and samples, not every instruction; its events: --format elements\n",
-                        path);
+            if (!ec.counts) {
+                if (ec.events)
+                    fprintf(stderr, "tracesim: --format instr: %s is an event / PC-sample trace (teInstruction 1), which "
+                                    "names only calls, traps and samples, not every instruction; its events: --format elements\n",
+                            path);
+                else            /* instrumentation only: an empty listing would pass for a program that never ran */
+                    fprintf(stderr, "tracesim: --format instr: %s has no program trace (no branch, sync or "
+                                    "instruction-count message: teInstruction 0); run with --trace-insn for one\n", path);
                 if (out != stdout) ts_output_abort(out);   /* no empty instr.txt */
                 free(obuf);
                 ts_input_close(&in);

@@ -453,7 +453,14 @@ int pf_from_msg(void *vp, const nxd_msg_t *m) {
             if (w == 2) return 1;
             if (w == 0) {
                 if (has_a) { s->pc = a; s->pc_valid = true; }
-                if (is_sync(t)) s->sp = 0;          /* after its I-CNT's calls, as the encoder and dqr */
+                /* a sync restarts the flow at its address: after its I-CNT's calls, the call
+                 * stack empties (as the encoder and dqr), and so do the counts the walk left
+                 * (a negative I-CNT after a history walk, a branch still waiting): kept, they
+                 * would make a later I-CNT run out early (issue 35) */
+                if (is_sync(t)) {
+                    s->sp = 0;
+                    reset_counts(s);
+                }
                 unsigned bt = m->fmask & 1u << NXF_B_TYPE ? (unsigned)m->f[NXF_B_TYPE] : 0;
                 if (bt && (t == 4 || t == 12 || t == 28 || t == 29)) {
                     rc = flush_other(p, s, c.src);

@@ -22,7 +22,9 @@
  *    BRANCH (WS) message; an indirect jump continues sequentially if I-CNT remains;
  *  - returns are inferred from a call stack (depth PF_STACK_DEPTH, pushes beyond it are
  *    dropped) built from the calls walked (rd = x1/x5), emptied by every sync-type message
- *    after its I-CNT is walked (as dqr and our encoder do); a popped address is used in HTM
+ *    after its I-CNT is walked (as dqr and our encoder do), which also discards what the
+ *    walk left of the counts (a negative I-CNT after history-only messages, a branch still
+ *    waiting for its outcome): the flow restarts at the sync's address; a popped address is used in HTM
  *    (teInstruction 7 infers returns; in 6 every return has its own message, whose address
  *    then replaces the popped one);
  *  - after a message's counts are used, its address (F-ADDR, or U-ADDR XOR the source's

@@ -340,6 +340,52 @@ int ovh_count_records(ovh_run_t *r, const char *json, unsigned channel, char *wh
     return 0;
 }
 
+static void count_made(void *ctx, const perf_record_t *rec) {
+    ovh_run_t *r = ctx;
+    if (!rec->truncated) r->made++;
+}
+
+int ovh_count_made(ovh_run_t *r, unsigned channel, char *why, size_t whylen) {
+    r->made = 0;
+    r->have_made = false;
+    r->last_store = 0;
+    r->last_hart = 0;
+    char path[OVH_PATH];
+    if (ovh_fmt(path, sizeof path, "%s/itc.csv", r->dir)) { snprintf(why, whylen, "path too long: %s", r->dir); return -1; }
+    if (access(path, F_OK)) return 0;                    /* an older run folder: not known */
+    char e[OVH_PATH + 64];
+    FILE *f = ts_fopen_input(path, e, sizeof e);
+    if (!f) { snprintf(why, whylen, "%s", e); return -1; }
+    perf_dec_t *pd = malloc(sizeof *pd);
+    if (!pd) { fclose(f); snprintf(why, whylen, "out of memory"); return -1; }
+    perf_dec_cb_t cb = {r, NULL, count_made, NULL};
+    perf_dec_init(pd, channel, &cb);
+    char line[256];
+    int rc = 0;
+    uint64_t lineno = 1;
+    if (!fgets(line, sizeof line, f)) line[0] = 0;      /* the header */
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        ts_itc_row_t row;
+        if (!ts_itc_row(line, &row)) {
+            snprintf(why, whylen, "%s line %" PRIu64 ": not an itc.csv row", path, lineno);
+            rc = -1;
+            break;
+        }
+        /* the firmware's stream as it wrote it: a store lost on the way is still a store made */
+        perf_dec_feed_store(pd, row.hart, row.stim, row.off, row.value, row.cycle);
+        if (row.stim == channel) { r->last_store = row.cycle; r->last_hart = row.hart; }
+    }
+    perf_dec_finish(pd);
+    free(pd);
+    fclose(f);
+    if (!rc) r->have_made = true;
+    else r->made = 0;
+    return rc;
+}
+
+uint64_t ovh_per_record_n(const ovh_run_t *r) { return r->have_made ? r->made : r->records; }
+
 /* reads the run folder; 0, or -1 with a reason */
 static int read_results(ovh_run_t *r, char *why, size_t whylen) {
     size_t len;
@@ -359,6 +405,7 @@ static int read_results(ovh_run_t *r, char *why, size_t whylen) {
         r->wrapped = ovh_json_true(json, "wrapped");
         ovh_json_u64(json, "itc_lost", &r->itc_lost);
         rc = ovh_count_records(r, json, OVH_PERF_CHANNEL, why, whylen);
+        if (!rc) rc = ovh_count_made(r, OVH_PERF_CHANNEL, why, whylen);
     }
     if (!rc && r->mode == MODE_ON && !r->records) {
         snprintf(why, whylen, "no perf records in %s/trace.rtd", r->dir);
@@ -506,16 +553,17 @@ static void write_md(FILE *f, const ovh_run_t *runs, size_t n, bool quick) {
                            " | %" PRIu64 " |\n", r->cycles, r->instret, r->itc_stall, r->sba_conflict);
                 continue;
             }
+            uint64_t nrec = ovh_per_record_n(r);
             fprintf(f, "| %s | %s | %u | %" PRIu64 " | %" PRIu64 " | %" PRIu64, mode_names[r->mode],
-                    sink_names[r->sink], counters_of(r->events), r->cycles, r->instret, r->records);
+                    sink_names[r->sink], counters_of(r->events), r->cycles, r->instret, nrec);
             const ovh_run_t *off = off_twin(runs, n, r);
-            if (r->records)
-                fprintf(f, " | %.1f | %.1f", per_record(r->cycles, out->cycles, r->records),
-                        per_record(r->instret, out->instret, r->records));
+            if (nrec)
+                fprintf(f, " | %.1f | %.1f", per_record(r->cycles, out->cycles, nrec),
+                        per_record(r->instret, out->instret, nrec));
             else
                 fputs(" | - | -", f);
-            if (r->records && off && r->mode == MODE_ON)
-                fprintf(f, " | %.1f", per_record(r->cycles, off->cycles, r->records));
+            if (nrec && off && r->mode == MODE_ON)
+                fprintf(f, " | %.1f", per_record(r->cycles, off->cycles, nrec));
             else
                 fputs(" | -", f);
             fprintf(f, " | %+.1f %% | %" PRIu64 " | %" PRIu64 " |\n", pct(r, out), r->itc_stall,
@@ -548,12 +596,16 @@ static void write_md(FILE *f, const ovh_run_t *runs, size_t n, bool quick) {
     bool note = false;
     for (size_t i = 0; i < n; i++) {
         const ovh_run_t *r = &runs[i];
-        if (!r->stopped && !r->wrapped && !r->truncated && !r->itc_lost && !r->perf_errors) continue;
+        bool fewer = r->kind < 0 && r->have_made && r->made != r->records;
+        if (!r->stopped && !r->wrapped && !r->truncated && !r->itc_lost && !r->perf_errors && !fewer) continue;
         if (!note) fputs("\nNotes:\n\n", f);
         note = true;
         fprintf(f, "* `%s`:", r->name);
-        if (r->stopped) fputs(" the trace buffer filled and tracing stopped (stop-on-wrap): records after that are lost;", f);
-        if (r->wrapped) fputs(" the trace buffer wrapped: the oldest records are lost;", f);
+        if (r->stopped) fputs(" the trace buffer filled and tracing stopped (stop-on-wrap): records after that are not in the trace;", f);
+        if (r->wrapped) fputs(" the trace buffer wrapped: the oldest records are not in the trace;", f);
+        if (fewer)
+            fprintf(f, " %" PRIu64 " of the %" PRIu64 " records made reached the trace (the per-record figures "
+                       "count every record made);", r->records, r->made);
         if (r->truncated) fprintf(f, " %" PRIu64 " record(s) cut off;", r->truncated);
         if (r->itc_lost) fprintf(f, " %" PRIu64 " ITC store(s) lost;", r->itc_lost);
         if (r->perf_errors) fprintf(f, " %" PRIu64 " perf data error(s) in the trace;", r->perf_errors);
@@ -568,7 +620,9 @@ static void write_md(FILE *f, const ovh_run_t *runs, size_t n, bool quick) {
           "SBA sink writes over the system bus.\n"
           "* **counters**: counters in each record (`PERF_EVENTS` 1, 4, 8 give 1, 4 and 10).\n"
           "* **cycles**, **instructions**: the whole run, from `stats.txt` (reset to exit).\n"
-          "* **records**: complete perf records decoded from the run's `trace.rtd`.\n"
+          "* **records**: complete perf records the firmware made: decoded from every store on the perf "
+          "channel in the run's ground truth (`itc.csv`), whether or not it reached the trace (the notes say "
+          "when fewer did).\n"
           "* **cycles per record** = (cycles - cycles of `out`) / records, likewise **instructions "
           "per record**: everything tracing adds, one-time costs (set-up, header, draining, "
           "`perfWriteTrace()` copying the buffer out) spread over the records.\n"
@@ -819,7 +873,7 @@ int ts_overhead_main(int argc, char **argv) {
             return OVH_FAILED;
         }
         fprintf(stderr, "overhead: [%2zu/%zu] %-26s %10" PRIu64 " cycles %5" PRIu64 " %s%s\n", i + 1, n, r->name,
-                r->cycles, r->kind < 0 ? r->records : r->n_events, r->kind < 0 ? "records" : "events",
+                r->cycles, r->kind < 0 ? ovh_per_record_n(r) : r->n_events, r->kind < 0 ? "records" : "events",
                 r->stopped ? "  (trace buffer full: tracing stopped)" : "");
     }
     int rc = 0;

@@ -22,6 +22,12 @@ typedef struct ovh_run {
     uint64_t cycles, instret, itc_stall, sba_conflict, itc_lost;
     uint64_t records, truncated, headers, perf_errors;
     unsigned hdr_counters;           /* counters in the (last) perf header */
+    bool have_made;                  /* itc.csv was read: made is known */
+    uint64_t made;                   /* complete perf records the firmware made (itc.csv: every
+                                      * store on the channel, traced or not), the divisor of
+                                      * cycles per record; records: those that reached the trace */
+    uint64_t last_store;             /* with have_made and made: the cycle of the last perf store */
+    unsigned last_hart;              /* and its hart */
     bool stopped, wrapped;
 } ovh_run_t;
 
@@ -39,6 +45,13 @@ int ovh_simulate(const ovh_run_t *r, char *why, size_t whylen);
 /* the perf records (on ITC channel `channel`) in r->dir/trace.rtd, settings from trace.json:
  * r->records (complete), r->truncated, r->headers, r->perf_errors; 0, or -1 with a reason */
 int ovh_count_records(ovh_run_t *r, const char *json, unsigned channel, char *why, size_t whylen);
+/* the perf records (on ITC channel `channel`) the firmware made: every store of r->dir/itc.csv
+ * on the channel, whatever became of it (traced, dropped on a full FIFO, made after a
+ * stop-on-wrap, made while the encoder was off), through the perf decoder: r->made and
+ * r->have_made (false without itc.csv, an older run folder); 0, or -1 with a reason (a bad row) */
+int ovh_count_made(ovh_run_t *r, unsigned channel, char *why, size_t whylen);
+/* the divisor of cycles per record: the records made when known, else those in the trace */
+uint64_t ovh_per_record_n(const ovh_run_t *r);
 /* a round tick step for a chart axis spanning span; *decimals: digits its multiples need */
 double ovh_tick_step(double span, int *decimals);
 

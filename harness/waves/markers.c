@@ -250,8 +250,14 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
 
 int ts_waves_focus(const ts_markers_t *ms, bool has_at, uint64_t at, ts_waves_focus_t *f, char *err, size_t errlen) {
     const ts_waves_win_t *w = NULL;
+    /* the first trace stop or loss (the markers are in time order), else the first perf
+     * record, else the first marker (a MARK), else the start of the dump */
+    const ts_marker_t *first = NULL;
+    for (int want = 0; want < 3 && !first; want++)
+        for (size_t i = 0; i < ms->n && !first; i++)
+            if (want == 0 ? ms->m[i].prio <= 1 : want == 1 ? ms->m[i].prio == 3 : true) first = &ms->m[i];
     if (has_at) f->cycle = at;
-    else if (ms->n) f->cycle = ms->m[0].cycle;
+    else if (first) f->cycle = first->cycle;
     else f->cycle = ms->nwin ? ms->win[0].from : 0;
     for (size_t i = 0; i < ms->nwin && !w; i++)
         if (ms->win[i].from <= f->cycle && f->cycle < ms->win[i].to) w = &ms->win[i];
@@ -262,10 +268,13 @@ int ts_waves_focus(const ts_markers_t *ms, bool has_at, uint64_t at, ts_waves_fo
                       ms->win[0].from, ms->win[0].to - 1, ms->win[ms->nwin - 1].from, ms->win[ms->nwin - 1].to - 1);
         return -1;
     }
+    /* TS_WAVES_ZOOM cycles, TS_WAVES_BEFORE of them before the cycle, within its stretch: at
+     * GTKWave's default window width a cycle is then wide enough for a PC as function+offset
+     * or a 32-bit value in hex (40 cycles cut them to `wri+`, `800+`) */
     uint64_t lo = w ? w->from : 0, hi = w ? w->to : UINT64_MAX;
-    if (w && hi - lo <= 64) { f->from = lo; f->to = hi; return 0; }
-    f->from = f->cycle - lo > 8 ? f->cycle - 8 : lo;
-    f->to = hi - f->from > 40 ? f->from + 40 : hi;
+    f->from = f->cycle - lo > TS_WAVES_BEFORE ? f->cycle - TS_WAVES_BEFORE : lo;
+    f->to = hi - f->from > TS_WAVES_ZOOM ? f->from + TS_WAVES_ZOOM : hi;
+    if (f->to - f->from < TS_WAVES_ZOOM && hi - lo >= TS_WAVES_ZOOM) f->from = f->to - TS_WAVES_ZOOM;   /* near the stretch's end */
     return 0;
 }
 
@@ -400,7 +409,7 @@ static const ts_opt_t waves_opts[] = {
     {W_ELF, 0, "elf", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0,
      "name PCs after the functions of this ELF (default: the run's,\nfound through RUN_DIR/stats.txt; a warning if FILE is not it)"},
     {W_AT, 0, "at", TS_OPT_UINT, "CYCLE", 0, UINT64_MAX - 1, 0, 0, 0,
-     "open zoomed on this cycle (default: the first marker, else the\nstart of the first dumped stretch); it must have been dumped"},
+     "open zoomed on this cycle (default: the first trace stop or loss,\nelse the first perf record, else the first marker, else the start\nof the first dumped stretch); it must have been dumped"},
     {W_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, TS_OPT_REFUSE,
      "waves writes its files into the run folder, so it has no -o/--out"},
     {W_HELP, 'h', "help", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "this text"},

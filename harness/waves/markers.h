@@ -48,10 +48,13 @@ void ts_markers_free(ts_markers_t *ms);
 void ts_tcl_word(FILE *f, const char *s);
 /* s for a line of markers.txt: control characters (a newline in a symbol name) as \xNN */
 void ts_log_text(FILE *f, const char *s);
-/* The region `tracesim waves` opens on: the cycle `at` when has_at, else the first marker,
- * else the start of the first dumped stretch (else cycle 0); shown as cycles [*from, *to):
- * the whole stretch holding it when that is at most 64 cycles, else 40 cycles from 8 before
- * it, within the stretch. 0, or -1 with err when `at` was not dumped. */
+/* The region `tracesim waves` opens on: the cycle `at` when has_at, else the first trace
+ * stop or loss marker, else the first perf record's, else the first marker, else the start
+ * of the first dumped stretch (else cycle 0); shown as cycles [*from, *to): TS_WAVES_ZOOM
+ * cycles from TS_WAVES_BEFORE before it, within its stretch (all of a shorter stretch), a
+ * zoom at which names and values are readable. 0, or -1 with err when `at` was not dumped. */
+#define TS_WAVES_ZOOM 8
+#define TS_WAVES_BEFORE 2
 typedef struct ts_waves_focus { uint64_t cycle, from, to; } ts_waves_focus_t;
 int ts_waves_focus(const ts_markers_t *ms, bool has_at, uint64_t at, ts_waves_focus_t *f, char *err, size_t errlen);
 /* markers.txt and markers.tcl in dir, with the zoom on f (NULL: none) at the end of

@@ -32,6 +32,18 @@
 #                  written, with HOME a temporary folder and the build folder as ./build: each
 #                  succeeds, the installed tracesim runs them, check passes on the template
 #                  and the two-file program (docs.examples also compares their output)
+#   printf         (issue 35) printf("%d %f") with the installed SDK: integer-only by default
+#                  (`*float*`), full with pkg-config --define-variable=vfprintf=__d_vfprintf,
+#                  the template's `make PRINTF=full` and CMake -DTRACESIM_PRINTF=full
+#                  ("3.250000"); -DTRACESIM_PRINTF=bogus: configuring fails naming it
+#   lto_dqr        (issue 35) tracesim-dqr-elf, installed in bin: on tests/sdk/two_file built
+#                  -Os -g -flto (objdump -l names <artificial>) the copy for dqr has no debug
+#                  sections and no <artificial>, and neither copy nor rewritten ELF has the
+#                  size-0 symbols at the end of .text (elf_dqr_safe.sh); a non-LTO copy keeps
+#                  its debug info; a wrong call is exit 2; newer picolibc's __bothinit_array_*
+#                  (added to an ELF here) go too; the template's Makefile (CFLAGS with -flto)
+#                  and CMakeLists.txt (CMAKE_INTERPROCEDURAL_OPTIMIZATION) write app-dqr.elf
+#                  without debug info beside app.elf with it (without -flto: with it)
 #   no_pkgconfig   the template's Makefile without PKG_CONFIG_PATH: one line saying what to
 #                  set, non-zero exit, no app.elf; `make clean` still works
 #   no_toolchain   the template's CMakeLists.txt without the toolchain file: configuring fails
@@ -56,6 +68,8 @@ if [ "$case_" = readme ]; then
     echo 'grep -q "^check: compared 354 perf records in the trace: each equals the ground truth" <(tracesim check runs/template)'
     echo 'grep -q "^check: compared 22 perf records in the trace: each equals the ground truth" <(tracesim check runs/my)'
     echo 'test -x "$HOME/myfw/build/app.elf" && test -x "$HOME/myfw/my.elf" && test -s runs/my-waves/view.gtkw'
+    # every ELF a documented recipe builds is one SiFive's decoder reads (issue 35)
+    echo 'tests/elf_dqr_safe.sh "$HOME/myfw/app.elf" "$HOME/myfw/build/app.elf" "$HOME/myfw/my.elf" "$HOME/myfw/plain.elf"'
   } > "$tmp/readme.sh"
   mkdir "$tmp/home" "$tmp/checkout" && ln -s "$build" "$tmp/checkout/build" && ln -s "$src/tests" "$tmp/checkout/tests"
   (cd "$tmp/checkout" && HOME=$tmp/home bash "$tmp/readme.sh") > "$tmp/readme.log" 2>&1 ||
@@ -227,6 +241,83 @@ waves)
   grep -q 'soc\.' "$tmp/run/view.gtkw" || fail "view.gtkw has no signals"
   grep -q "^gtkwave " "$tmp/waves.out" || fail "no gtkwave command printed"
   [ -s "$tmp/run/markers.txt" ] || fail "no markers.txt"
+  ;;
+printf)
+  printf '#include <stdio.h>\nint main(void) { volatile double d = 3.25; printf("%%d %%f\\n", 12345, d); return 0; }\n' > "$tmp/pf.c"
+  pf_run() {   # NAME ELF EXPECTED: the UART line of the run
+    "$ts" run -q -o "$tmp/runs/$1" "$2" > /dev/null 2>&1 || fail "$1: run"
+    [ "$(cat "$tmp/runs/$1/uart.txt")" = "$3" ] || fail "$1: uart.txt '$(cat "$tmp/runs/$1/uart.txt")', expected '$3'"
+  }
+  riscv64-unknown-elf-gcc $(pkg-config --cflags tracesim-bsp) -O2 "$tmp/pf.c" $(pkg-config --libs tracesim-bsp) -o "$tmp/int.elf" ||
+    fail "build (default)"
+  pf_run int "$tmp/int.elf" "12345 *float*"
+  riscv64-unknown-elf-gcc $(pkg-config --cflags tracesim-bsp) -O2 "$tmp/pf.c" \
+    $(pkg-config --define-variable=vfprintf=__d_vfprintf --libs tracesim-bsp) -o "$tmp/full.elf" || fail "build (full)"
+  pf_run full "$tmp/full.elf" "12345 3.250000"
+  cp -r "$P/share/tracesim/template" "$tmp/app"
+  cp "$tmp/pf.c" "$tmp/app/main.c"
+  make -C "$tmp/app" PRINTF=full > "$tmp/make.log" 2>&1 || { cat "$tmp/make.log"; fail "make PRINTF=full"; }
+  pf_run make_full "$tmp/app/app.elf" "12345 3.250000"
+  { cmake -S "$tmp/app" -B "$tmp/app/build" -DCMAKE_TOOLCHAIN_FILE="$P/share/tracesim/toolchain.cmake" \
+          -DCMAKE_PREFIX_PATH="$P" -DTRACESIM_PRINTF=full && cmake --build "$tmp/app/build"; } > "$tmp/cmake.log" 2>&1 ||
+    { cat "$tmp/cmake.log"; fail "cmake -DTRACESIM_PRINTF=full"; }
+  pf_run cmake_full "$tmp/app/build/app.elf" "12345 3.250000"
+  rc=0; cmake -S "$tmp/app" -B "$tmp/app/build2" -DCMAKE_TOOLCHAIN_FILE="$P/share/tracesim/toolchain.cmake" \
+          -DCMAKE_PREFIX_PATH="$P" -DTRACESIM_PRINTF=bogus > "$tmp/cmake2.log" 2>&1 || rc=$?
+  [ $rc != 0 ] && grep -q "TRACESIM_PRINTF is 'bogus'" "$tmp/cmake2.log" || { cat "$tmp/cmake2.log"; fail "TRACESIM_PRINTF=bogus"; }
+  ;;
+lto_dqr)
+  dq=$P/bin/tracesim-dqr-elf
+  [ -x "$dq" ] || fail "bin/tracesim-dqr-elf not installed"
+  cp "$here/two_file/main.c" "$here/two_file/work.c" "$tmp/"
+  cd "$tmp"
+  riscv64-unknown-elf-gcc $(pkg-config --cflags tracesim-perf) -Os -g -flto -finstrument-functions main.c work.c \
+    $(pkg-config --libs tracesim-perf) -o lto.elf || fail "building with -flto"
+  riscv64-unknown-elf-objdump -l -d lto.elf | grep -q '<artificial>' || fail "the -flto ELF has no <artificial>: the test shows nothing"
+  "$dq" lto.elf lto-dqr.elf || fail "tracesim-dqr-elf lto.elf lto-dqr.elf: exit $?"
+  if riscv64-unknown-elf-readelf -S -W lto-dqr.elf | grep -q '\.debug_'; then fail "the LTO copy keeps debug sections"; fi
+  if riscv64-unknown-elf-objdump -l -d lto-dqr.elf | grep -q '<artificial>'; then fail "the LTO copy names <artificial>"; fi
+  "$here/../elf_dqr_safe.sh" lto-dqr.elf || fail "the copy has the size-0 symbols at the end of .text"
+  cmp -s lto.elf lto-dqr.elf && fail "the copy equals the original"
+  run_check lto_dqr "$tmp/lto.elf" 22
+  riscv64-unknown-elf-gcc $(pkg-config --cflags tracesim-perf) -O2 -g main.c work.c $(pkg-config --libs tracesim-perf) -o plain.elf ||
+    fail "building plain"
+  "$here/../elf_dqr_safe.sh" plain.elf 2> /dev/null && fail "plain.elf has no size-0 symbols: the test shows nothing"
+  "$dq" plain.elf plain-dqr.elf || fail "copy of plain.elf"
+  riscv64-unknown-elf-readelf -S -W plain-dqr.elf | grep -q '\.debug_info' || fail "a non-LTO copy lost its debug info"
+  "$dq" plain.elf || fail "in place: exit $?"
+  "$here/../elf_dqr_safe.sh" plain.elf || fail "in place: the size-0 symbols are still there"
+  rc=0; "$dq" > /dev/null 2>&1 || rc=$?
+  [ $rc = 2 ] || fail "no argument: exit $rc, expected 2"
+  rc=0; "$dq" nope.elf > /dev/null 2>&1 || rc=$?
+  [ $rc = 2 ] || fail "a missing ELF: exit $rc, expected 2"
+  # newer picolibc.ld's __bothinit_array_start/_end, not in this toolchain's: added as the
+  # script places them, size-0 local symbols at the end of .text (value relative to .text)
+  tsize=$(riscv64-unknown-elf-readelf -S -W plain.elf | awk '{ sub(/^ *\[ *[0-9]+\]/, "") } $1 == ".text" { print $5 }')
+  riscv64-unknown-elf-objcopy --add-symbol __bothinit_array_start=.text:0x$tsize,local \
+    --add-symbol __bothinit_array_end=.text:0x$tsize,local plain.elf both.elf || fail "adding __bothinit_array_*"
+  "$here/../elf_dqr_safe.sh" both.elf 2> /dev/null && fail "both.elf has no size-0 symbols: the test shows nothing"
+  "$dq" both.elf || fail "in place (__bothinit_array_*): exit $?"
+  "$here/../elf_dqr_safe.sh" both.elf || fail "__bothinit_array_* are still there"
+  # the template's Makefile and CMakeLists.txt with -flto: app.elf for tracesim, app-dqr.elf
+  # (debug info stripped) for dqr; without -flto app-dqr.elf keeps it
+  lto_copy() {   # DIR: app.elf safe for dqr with its debug info, app-dqr.elf safe without
+    "$here/../elf_dqr_safe.sh" "$1/app.elf" "$1/app-dqr.elf" || fail "$1: size-0 symbols at the end of .text"
+    riscv64-unknown-elf-readelf -S -W "$1/app.elf" | grep -q '\.debug_info' || fail "$1/app.elf lost its debug info"
+    if riscv64-unknown-elf-readelf -S -W "$1/app-dqr.elf" | grep -q '\.debug_'; then fail "$1/app-dqr.elf keeps debug sections"; fi
+  }
+  cp -r "$P/share/tracesim/template" "$tmp/app"
+  make -C "$tmp/app" > "$tmp/make.log" 2>&1 || { cat "$tmp/make.log"; fail "make"; }
+  riscv64-unknown-elf-readelf -S -W "$tmp/app/app-dqr.elf" | grep -q '\.debug_info' || fail "make: app-dqr.elf without -flto lost its debug info"
+  make -C "$tmp/app" clean > /dev/null && [ ! -e "$tmp/app/app-dqr.elf" ] || fail "make clean leaves app-dqr.elf"
+  make -C "$tmp/app" CFLAGS="-Os -g -flto" > "$tmp/make.log" 2>&1 || { cat "$tmp/make.log"; fail "make CFLAGS=-flto"; }
+  riscv64-unknown-elf-objdump -l -d "$tmp/app/app.elf" | grep -q '<artificial>' || fail "make: no LTO ELF: the test shows nothing"
+  lto_copy "$tmp/app"
+  { cmake -S "$tmp/app" -B "$tmp/app/build" -DCMAKE_TOOLCHAIN_FILE="$P/share/tracesim/toolchain.cmake" \
+          -DCMAKE_PREFIX_PATH="$P" -DCMAKE_INTERPROCEDURAL_OPTIMIZATION=ON && cmake --build "$tmp/app/build"; } > "$tmp/cmake.log" 2>&1 ||
+    { cat "$tmp/cmake.log"; fail "cmake with IPO (-flto)"; }
+  riscv64-unknown-elf-objdump -l -d "$tmp/app/build/app.elf" | grep -q '<artificial>' || fail "cmake: no LTO ELF: the test shows nothing"
+  lto_copy "$tmp/app/build"
   ;;
 no_pkgconfig)
   cp -r "$P/share/tracesim/template" "$tmp/app"

@@ -203,6 +203,45 @@ TS_TEST(htm_resource_full_history_then_icnt) {
     expect_range(5, 0x100e, 0x1010, 1, PF_I_INDIRECT, true);
 }
 
+/* issue 35 (SiFive's E31 coremark, debug build: 6 instructions, a not-taken branch's
+ * fall-through up to a ret, missing before an INDIRECT BRANCH HISTORY): a sync-type message
+ * that arrives while the source is synchronised restarts the flow at its address, and what
+ * the walk left of the counts goes with it. Here a RESOURCE FULL history 0b111 walks two taken
+ * bne (I-CNT 0 - 2 x (1 + 2) = -6); a periodic SYNC (reason 2) with I-CNT 4 at 1020 leaves
+ * -6 + 4 = -2, which the sync discards; then INDIRECT BRANCH HISTORY I-CNT 4, HIST 0b10 pays
+ * for c.addi (1), bne nt (2) and the ret (1) to 100e (stack empty: U-ADDR (100e ^ 1020) >> 1
+ * = 0x17). Kept, the -2 would end the walk after the bne (I-CNT 2 = c.addi + bne) and the ret
+ * would be missing, the flow jumping from the bne's fall-through to 100e. */
+TS_TEST(htm_sync_while_synced_discards_leftover_counts) {
+    setup();
+    sync_at(0x1020);
+    feed(27, 2, F(NXF_RCODE, 1), F(NXF_HISTORY, 7));
+    TS_ASSERT_STR_EQ(trail(), "1020 1022t 1020 1022t");
+    feed(9, 3, F(NXF_SYNC, 2), F(NXF_I_CNT, 4), F(NXF_F_ADDR, 0x1020 >> 1));
+    TS_ASSERT_STR_EQ(trail(), "1020 1022t 1020 1022t");
+    feed(28, 4, F(NXF_B_TYPE, 0), F(NXF_I_CNT, 4), F(NXF_U_ADDR, 0x17), F(NXF_HISTORY, 2));
+    TS_ASSERT_STR_EQ(trail(), "1020 1022t 1020 1022t 1020 1022nt 1026");
+    TS_ASSERT(col.i[col.ni - 1].cr & PF_CR_RETURN);
+    /* the flow goes on at 100e: c.jr a5 with I-CNT 1 to 1010 (U-ADDR (1010 ^ 100e) >> 1 = 0xf) */
+    feed(28, 4, F(NXF_B_TYPE, 0), F(NXF_I_CNT, 1), F(NXF_U_ADDR, 0xf), F(NXF_HISTORY, 1));
+    TS_ASSERT_STR_EQ(trail(), "1020 1022t 1020 1022t 1020 1022nt 1026 100e");
+    TS_ASSERT_EQ_U(pf.lost, 0);
+    /* a positive leftover too: an I-CNT RESOURCE FULL of 5 units reaches the bne at 1022 with
+     * no history (it waits, 4 units left); an INDIRECT BRANCH HISTORY WS (TCODE 29) with I-CNT 0
+     * and an empty history moves the flow to 100e (F-ADDR); the next message's I-CNT 1 is the
+     * c.jr a5 there alone (to 1010: U-ADDR (1010 ^ 100e) >> 1 = 0xf). Kept, the 4 units would
+     * leave counts after the indirect jump: inconsistent flow, sync lost. */
+    sync_at(0x1020);
+    unsigned before = col.ni;
+    feed(27, 2, F(NXF_RCODE, 0), F(NXF_I_CNT, 5));
+    feed(29, 5, F(NXF_SYNC, 2), F(NXF_B_TYPE, 0), F(NXF_I_CNT, 0), F(NXF_F_ADDR, 0x100e >> 1), F(NXF_HISTORY, 1));
+    feed(28, 4, F(NXF_B_TYPE, 0), F(NXF_I_CNT, 1), F(NXF_U_ADDR, 0xf), F(NXF_HISTORY, 1));
+    TS_ASSERT_EQ_U(col.ni, before + 2);
+    TS_ASSERT_EQ_U(col.i[before].pc, 0x1020);
+    TS_ASSERT_EQ_U(col.i[before + 1].pc, 0x100e);
+    TS_ASSERT_EQ_U(pf.lost, 0);
+}
+
 /* an I-CNT RESOURCE FULL (RCODE 0, 5 units) reaches the bne with no history: the branch
  * waits (is not reported) until the next message brings HIST 0b110 (t, nt); I-CNT 2 more:
  * 4 left + 2 = bne 2 + c.addi 1 + bne 2 + ret 1 */
