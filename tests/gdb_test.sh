@@ -56,7 +56,7 @@ ret=$run/ref/retire.log
     echo 'delete'
     echo 'break fib'
     echo 'continue'
-    echo 'info registers pc a0 mcycle'
+    echo 'info registers pc a0 ra mcycle'
     echo 'print sizeof($mcycle)'
     echo 'stepi 5'
     echo 'info registers pc mcycle'
@@ -129,6 +129,10 @@ if [ "$mode" = fib ]; then
   [ "${2:-}" = "$(hex "$fib")" ] || fail "break fib: pc ${2:-none}, fib is $(hex "$fib")"
   [ "${3:-}" = "$(hex "$pc5")" ] || fail "stepi 5: pc ${3:-none}, the retire log says $(hex "$pc5")"
   grep -q '^a0  *0xc\b' "$g" || fail "break fib: a0 is not 12 (FIB_N)"
+  # the call into fib wrote ra: its write is still in WB when the hart stops (gdb_stub.h)
+  ra=$(sed -n "$((fl - 1))p" "$ret" | sed -n 's/.* x1=\([0-9a-f]*\).*/\1/p')
+  [ -n "$ra" ] || fail "the instruction before fib does not write ra"
+  grep -q "^ra  *$(hex "$ra")\b" "$g" || fail "break fib: ra is not $(hex "$ra") (the call's write in the retire log)"
   mc=$(grep '^mcycle ' "$g" | awk '{print $3}' | tr '\n' ' ')
   set -- $mc
   [ $# = 2 ] || fail "mcycle not shown twice: $mc"
