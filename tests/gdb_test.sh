@@ -12,6 +12,11 @@
 #           (mhpmevent3 as hpm.csv has it), continue to the exit
 #   harts   fib_mh_sram.elf on 2 harts: two threads, thread 2 is hart 1 (mhartid), break fib in
 #           both, continue to the exit
+#   monitor itc_harts_overflow.elf on 2 harts, a 2-entry ITC FIFO: monitor break cycle 1000,
+#           break perf (the cycle and hart of the next traced store in itc.csv), break
+#           overflow (the next itc_lost of trace_events.csv), monitor trace with the funnel
+#   wrap    itc_harts_wrap.elf on 4 harts into a 1 KiB SRAM: monitor break wrap stops with the
+#           wrap bit set and 256 words (1 KiB / 4) written
 # gdb-multiarch missing: skipped (status 77; .ci/install-deps.sh installs it).
 set -u
 b=$1; mode=$2
@@ -24,6 +29,8 @@ opts=()
 case $mode in
 fib) elf=$b/firmware/examples/fib.elf ;;
 harts) elf=$b/firmware/examples/fib_mh_sram.elf; opts=(--harts 2) ;;
+monitor) elf=$b/firmware/tests/itc_harts_overflow.elf; opts=(--harts 2 --itc-depth 2) ;;
+wrap) elf=$b/firmware/tests/itc_harts_wrap.elf; opts=(--harts 4 --trace-sram 1K) ;;
 *) fail "unknown mode" ;;
 esac
 nm=riscv64-unknown-elf-nm
@@ -39,7 +46,7 @@ timeout 300 "$t" run -q "${opts[@]}" --gdb 0 --retire-log "$run/r/retire.log" -o
 sim=$!
 port=""
 for _ in $(seq 100); do
-  port=$(sed -n 's/.*waiting for GDB on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$run/sim.err")
+  port=$(sed 2>/dev/null -n 's/.*waiting for GDB on 127\.0\.0\.1:\([0-9]*\).*/\1/p' "$run/sim.err")
   [ -n "$port" ] && break
   sleep 0.1
 done
@@ -62,6 +69,19 @@ ret=$run/ref/retire.log
     echo 'info registers pc mcycle'
     echo 'monitor trace'
     echo 'monitor hpm'
+  elif [ "$mode" = monitor ]; then
+    echo 'monitor break cycle 1000'
+    echo 'continue'
+    echo 'monitor cycle'
+    echo 'monitor break perf'
+    echo 'continue'
+    echo 'monitor break overflow'
+    echo 'continue'
+    echo 'monitor trace'
+  elif [ "$mode" = wrap ]; then
+    echo 'monitor break wrap'
+    echo 'continue'
+    echo 'monitor trace'
   else
     echo 'info threads'
     echo 'break fib'
@@ -143,6 +163,26 @@ if [ "$mode" = fib ]; then
   grep -q "teControl 0x[0-9a-f]*: ACTIVE=1 ENABLE=1 TRACING=1" "$g" || fail "monitor trace: teControl not decoded"
   grep -q "ITC FIFO [0-9]* of 8 entries" "$g" || fail "monitor trace: no ITC FIFO fill"
   grep -q "sink: base 0x.* WP 0x[0-9a-f]* (wrap [01]) RP" "$g" || fail "monitor trace: no sink WP/RP"
+elif [ "$mode" = monitor ]; then
+  grep -q "^tracesim: monitor break cycle: before cycle 1000$" "$g" || fail "break cycle 1000: $(grep tracesim: "$g")"
+  grep -q "^cycle 1000$" "$g" || fail "monitor cycle after break cycle 1000"
+  # the first accepted (traced) ITC store from cycle 1000 on, in itc.csv
+  pc=$(awk -F, 'NR > 1 && $1 >= 1000 && $7 == "traced" { print $1 " (hart " $2 ")"; exit }' "$run/ref/itc.csv")
+  grep -q "^tracesim: monitor break perf: an ITC store was accepted in cycle $pc$" "$g" ||
+    fail "break perf: not in cycle $pc (itc.csv): $(grep tracesim: "$g")"
+  # the first lost store after that, in trace_events.csv
+  pcyc=${pc%% *}
+  lc=$(awk -F, -v c="$pcyc" 'NR > 1 && $1 >= c && $3 == "itc_lost" { print $1 " (hart " $2 ")"; exit }' "$run/ref/trace_events.csv")
+  [ -n "$lc" ] || fail "no itc_lost in trace_events.csv"
+  grep -q "^tracesim: monitor break overflow: an encoder lost a message (ITC FIFO full) in cycle $lc$" "$g" ||
+    fail "break overflow: not in cycle $lc (trace_events.csv): $(grep tracesim: "$g")"
+  grep -q "funnel (0x10018000): control" "$g" || fail "monitor trace: no funnel"
+elif [ "$mode" = wrap ]; then
+  grep -q "^tracesim: monitor break wrap: the sink wrapped in cycle" "$g" || fail "break wrap: $(grep tracesim: "$g")"
+  # stopped in the cycle the wrap bit came: the sink has written exactly 1 KiB / 4 bytes
+  grep -q "funnel sink: .*(wrap 1).* 256 words written" "$g" ||
+    fail "monitor trace at the wrap: not the wrap bit and 256 words: $(grep 'funnel sink' "$g")"
+  grep -q '"wrapped": *true' "$run/ref/trace.json" || fail "the reference run did not wrap"
 else
   grep -q "Thread 2 (hart 1)" "$g" || fail "no thread for hart 1: $(grep -i thread "$g" | head)"
   mh=$(grep '^mhartid' "$g" | awk '{print $2}' | tr '\n' ' ')

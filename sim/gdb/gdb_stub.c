@@ -300,6 +300,7 @@ static void monitor(gdb_stub_t *g, const char *hex) {
                       "  break cycle N      stop before cycle N\n"
                       "  break perf         stop after the next ITC store an encoder accepts (a perf record)\n"
                       "  break wrap         stop when the sink wraps (or stops on wrap)\n"
+                      "  break overflow     stop when an encoder loses a message (full ITC FIFO)\n"
                       "  break clear        remove these breaks\n");
     } else if (!strcmp(cmd, "cycle")) {
         sb_printf(&b, "cycle %" PRIu64 "\n", s->cycle);
@@ -316,12 +317,16 @@ static void monitor(gdb_stub_t *g, const char *hex) {
         g->break_perf = true;
         for (unsigned h = 0; h < s->n; h++) g->perf_seen[h] = s->h[h].te.itc_accepted;
         sb_printf(&b, "will stop after the next accepted ITC store\n");
+    } else if (!strcmp(cmd, "break overflow")) {
+        g->break_overflow = true;
+        for (unsigned h = 0; h < s->n; h++) g->lost_seen[h] = s->h[h].te.lost;
+        sb_printf(&b, "will stop when an encoder loses a message (a store into a full ITC FIFO)\n");
     } else if (!strcmp(cmd, "break wrap")) {
         g->break_wrap = true;
         sb_printf(&b, "will stop when the sink wraps or stops on wrap\n");
     } else if (!strcmp(cmd, "break clear")) {
         g->break_cycle = 0;
-        g->break_perf = g->break_wrap = false;
+        g->break_perf = g->break_wrap = g->break_overflow = false;
         sb_printf(&b, "monitor breaks removed\n");
     } else {
         sb_printf(&b, "unknown monitor command '%s' (monitor help)\n", cmd);
@@ -725,6 +730,14 @@ void gdb_stub_between(void *ctx, soc_t *s) {
                 hart = i;
                 why = "monitor break perf: an ITC store was accepted";
             }
+    if (!sig && g->break_overflow)
+        for (unsigned i = 0; i < s->n && !sig; i++)
+            if (s->h[i].te.lost != g->lost_seen[i]) {
+                g->break_overflow = false;
+                sig = 5;
+                hart = i;
+                why = "monitor break overflow: an encoder lost a message (ITC FIFO full)";
+            }
     if (!sig && g->break_wrap && !s->cfg.no_trace) {
         const sink_t *k = soc_sink(s);
         if ((k->wp & 1u) || k->stopped) {
@@ -752,7 +765,8 @@ void gdb_stub_between(void *ctx, soc_t *s) {
     stop_reply(g, sig, hart, extra);
     if (why && strncmp(why, "monitor", 7) == 0) {
         sbuf_t b = {0};
-        sb_printf(&b, "tracesim: %s (cycle %" PRIu64 ")\n", why, s->cycle);
+        if (!strcmp(why, "monitor break cycle")) sb_printf(&b, "tracesim: %s: before cycle %" PRIu64 "\n", why, s->cycle);
+        else sb_printf(&b, "tracesim: %s in cycle %" PRIu64 " (hart %u)\n", why, s->cycle - 1, hart);
         if (!b.oom) mon_out(g, &b);
         free(b.p);
     }

@@ -38,8 +38,8 @@ typedef struct gdb_stub {
     unsigned stop_hart;
     char stop[96];                  /* the last stop reply */
     uint64_t break_cycle;           /* monitor break cycle N (0: none) */
-    bool break_perf, break_wrap;    /* monitor break perf / wrap */
-    uint64_t perf_seen[SOC_MAX_HARTS];
+    bool break_perf, break_wrap, break_overflow;   /* monitor break perf / wrap / overflow */
+    uint64_t perf_seen[SOC_MAX_HARTS], lost_seen[SOC_MAX_HARTS];
     bool wrap_seen;
     unsigned poll_every;            /* cycles between two looks for Ctrl-C (a power of two) */
     uint64_t writes;                /* writes GDB made (logged) */

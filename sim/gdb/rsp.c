@@ -38,9 +38,9 @@ int rsp_listen(rsp_t *r, unsigned port, unsigned *bound, char *err, size_t errle
 }
 
 int rsp_accept(rsp_t *r, char *err, size_t errlen) {
-    int fd;
-    do fd = accept4(r->lfd, NULL, NULL, SOCK_CLOEXEC);
-    while (fd < 0 && errno == EINTR);
+    /* a signal (Ctrl-C on tracesim with a handler installed) ends the wait: the run goes on
+     * without the debugger and the handler's owner decides */
+    int fd = accept4(r->lfd, NULL, NULL, SOCK_CLOEXEC);
     if (fd < 0) { snprintf(err, errlen, "accept: %s", strerror(errno)); return -1; }
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
@@ -76,7 +76,7 @@ static int fill(rsp_t *r, bool block) {
     for (;;) {
         ssize_t k = recv(r->fd, r->in, sizeof r->in, block ? 0 : MSG_DONTWAIT);
         if (k > 0) { r->in_pos = 0; r->in_len = (size_t)k; return 1; }
-        if (k < 0 && errno == EINTR) continue;
+        if (k < 0 && errno == EINTR && !block) continue;   /* blocking: a signal ends the wait (rsp_accept) */
         if (k < 0 && !block && (errno == EAGAIN || errno == EWOULDBLOCK)) return 0;
         return -1;
     }
