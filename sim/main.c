@@ -90,7 +90,7 @@ static const ts_opt_t run_opts[] = {
      "write every trace register access and SBA write (for the\nSystemC replay test)"},
     {O_HOST_IO_LIMIT, 0, "host-io-limit", TS_OPT_UINT, "SIZE", 0, 1ull << 40, 0, 0, S,
      "bytes the firmware may write to RUN/host/ through simctrl host\nfile I/O, per run (default 64M; 0: none)"},
-    {O_GDB, 0, "gdb", TS_OPT_UINT, "PORT", 0, 65535, 0, 0, TS_OPT_NOT_SC,
+    {O_GDB, 0, "gdb", TS_OPT_UINT, "PORT", 0, 65535, 0, 0, 0,
      "before the first cycle wait for GDB on 127.0.0.1:PORT (0: a free\nport, printed on stderr); halted, no clock advances\n(docs/commands/gdb.md)"},
     {O_SYSTEMC, 0, "systemc", TS_OPT_FLAG, NULL, 0, 0, 0, 0, TS_OPT_NOT_SC, "run on the SystemC/TLM-2.0 platform (tracesim-sc, same results)"},
     {O_QUIET, 'q', "quiet", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "no UART echo, no summary, no progress"},

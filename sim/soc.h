@@ -160,8 +160,9 @@ typedef struct soc {
     void *stm_event_ctx;
     /* NULL, or the debugger (sim/gdb/gdb_stub.h): soc_run() then runs the same steps one
      * cycle at a time and calls it before every cycle (and once more after the last, with
-     * s->stop set). It only looks at the state and may block while the SoC is halted; it
-     * never ticks a model. It may end the run by setting s->stop. */
+     * s->stop set); the SystemC platform calls it before every cycle. It only looks at the
+     * state and may block while the SoC is halted; it never ticks a model. It may end the
+     * run by setting s->stop. */
     void (*between)(void *ctx, struct soc *s);
     void *between_ctx;
 } soc_t;

@@ -10,6 +10,7 @@
 #           the store, from the retire log), break fib (pc, a0 = FIB_N = 12), stepi 5 (pc and
 #           the mcycle delta from the retire log; mcycle 64 bits whole), monitor trace/hpm
 #           (mhpmevent3 as hpm.csv has it), continue to the exit
+#   sc      the same as fib on the SystemC platform (tracesim run --systemc, tracesim-sc)
 #   harts   fib_mh_sram.elf on 2 harts: two threads, thread 2 is hart 1 (mhartid), break fib in
 #           both, continue to the exit
 #   monitor itc_harts_overflow.elf on 2 harts, a 2-entry ITC FIFO: monitor break cycle 1000,
@@ -28,6 +29,7 @@ fail() { echo "FAIL (gdb $mode): $*"; exit 1; }
 opts=()
 case $mode in
 fib) elf=$b/firmware/examples/fib.elf ;;
+sc) elf=$b/firmware/examples/fib.elf; opts=(--systemc) ;;
 harts) elf=$b/firmware/examples/fib_mh_sram.elf; opts=(--harts 2) ;;
 monitor) elf=$b/firmware/tests/itc_harts_overflow.elf; opts=(--harts 2 --itc-depth 2) ;;
 wrap) elf=$b/firmware/tests/itc_harts_wrap.elf; opts=(--harts 4 --trace-sram 1K) ;;
@@ -56,7 +58,7 @@ ret=$run/ref/retire.log
 {
   echo "set pagination off"
   echo "target remote :$port"
-  if [ "$mode" = fib ]; then
+  if [ "$mode" = fib ] || [ "$mode" = sc ]; then
     echo 'watch *(unsigned *)&perf'
     echo 'continue'
     echo 'info registers pc'
@@ -124,7 +126,7 @@ cmp -s "$run/ref.out" "$run/sim.out" || fail "stdout differs"
 
 hex() { printf '0x%x' "$((16#$1))"; }
 g=$run/gdb.out
-if [ "$mode" = fib ]; then
+if [ "$mode" = fib ] || [ "$mode" = sc ]; then
   # the watchpoint: the first store of a non-zero word to &perf in the retire log, and the
   # instruction after it (where GDB reports the stop)
   perf=$(sym perf)
