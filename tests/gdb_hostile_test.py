@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""gdb_hostile_test.py BUILD_DIR - `tracesim run --gdb` against a client that is not GDB.
+"""gdb_hostile_test.py BUILD_DIR [PROGRAM] - `tracesim run --gdb` against a client that is not GDB
+(PROGRAM: tracesim, the default, or tracesim_san).
 
 The stub must answer or drop everything a broken or hostile client sends, never crash or
 hang, and the run must end as it would without a debugger. Three runs of fib.elf, each with
@@ -24,9 +25,10 @@ import sys
 import time
 
 b = sys.argv[1]
-tracesim = os.path.join(b, "tracesim")
+prog = sys.argv[2] if len(sys.argv) > 2 else "tracesim"    # tracesim_san: ASan/UBSan
+tracesim = os.path.join(b, prog)
 elf = os.path.join(b, "firmware", "examples", "fib.elf")
-base = os.path.join(b, "test-runs", "gdb_hostile")
+base = os.path.join(b, "test-runs", "gdb_hostile_" + prog)
 shutil.rmtree(base, ignore_errors=True)
 os.makedirs(base)
 

@@ -126,15 +126,17 @@ enum rsp_ev rsp_get(rsp_t *r, bool block) {
             }
             r->pkt[r->len++] = (char)c;
             break;
-        case RSP_CS1:
-            r->cs = (uint8_t)(hexval(c) << 4);
-            r->st = hexval(c) < 0 ? RSP_IDLE : RSP_CS2;
+        case RSP_CS1: {
+            int v = hexval(c);
+            r->cs = (uint8_t)(v < 0 ? 0 : v << 4);
+            r->st = v < 0 ? RSP_IDLE : RSP_CS2;
             if (r->st == RSP_IDLE) {
                 r->bad_cs++;
                 if (r->log) fprintf(r->log, "tracesim: gdb: bad checksum characters; packet dropped\n");
                 send_all(r, "-", 1);
             }
             break;
+        }
         case RSP_CS2: {
             r->st = RSP_IDLE;
             int v = hexval(c);
