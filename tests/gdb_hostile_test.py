@@ -13,7 +13,7 @@ but gdb.log and stats.txt's host timing):
      continue, Ctrl-C (0x03) while running (a T02 stop), then a disconnect in the middle of a
      packet: the run goes on to its end without the debugger.
   2. connect and close at once (before the first cycle).
-  3. kill (k): the run ends at once, the run folder written as for a cycle limit (status
+  3. a GPR write (in gdb.log), x0 stays 0, then kill (k): the run ends at once, the run folder written as for a cycle limit (status
      124, exit_reason cycle_limit).
 """
 import os
@@ -220,6 +220,10 @@ same_folder("ref", "r2", "disconnect")
 p, port, err = start("r3")
 c = Client(port)
 c.cmd("?")
+if c.cmd("P5=78563412") != "OK" or c.cmd("p5") != "78563412":   # t0 (x5), little-endian
+    fail("a GPR write is refused or lost")
+if c.cmd("P0=01000000") != "OK" or c.cmd("p0") != "00000000":
+    fail("x0 is not hard-wired")
 c.send(pkt("k"))
 rc, text = finish(p, err, "kill")
 if rc != 124:
@@ -227,4 +231,7 @@ if rc != 124:
 stats = open(os.path.join(base, "r3", "stats.txt")).read()
 if "exit_reason cycle_limit" not in stats or "\ncycles 0\n" not in stats:
     fail("kill: stats.txt: %r" % stats)
+log = open(os.path.join(base, "r3", "gdb.log")).read()
+if "debugger wrote hart 0 t0 (x5) = 0x12345678 (was 0x00000000)" not in log or "killed by the debugger" not in log:
+    fail("kill: the register write or the kill is not in gdb.log: %r" % log)
 print("PASS (gdb hostile): garbage, bad arguments, Ctrl-C, disconnects and kill; status %d, run folders identical" % ref)
