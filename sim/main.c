@@ -12,6 +12,7 @@
 #include "run_folder.h"
 #include "sweep_cli.h"
 #include "soc.h"
+#include "gdb/gdb_stub.h"
 #include "stmfilter.h"
 #include "symfilter.h"
 #include "markers.h"
@@ -36,7 +37,7 @@ enum {
     O_OUT = 1, O_MAX_CYCLES, O_RAM_SIZE, O_RAM_WAIT, O_WAVES, O_WAVES_FROM, O_WAVES_TO, O_WAVES_BY_FW, O_WAVES_ALL,
     O_WAVES_FUNC, O_WAVES_AROUND, O_HPM_COUNTERS, O_HPM_WIDTH, O_ICACHE, O_DCACHE, O_CACHE_WAYS, O_CACHE_LINE,
     O_CACHE_MISS, O_TRACE_SRAM, O_ITC_DEPTH, O_SINK_WIDTH, O_HARTS, O_SRCBITS, O_FUNNEL, O_NO_TRACE, O_STM_TS, O_TRACE_INSN, O_TRACE_STALL, O_TRACE_CONTEXT,
-    O_RETIRE_LOG, O_TRACE_BUS, O_FORCE, O_HOST_IO_LIMIT, O_SYSTEMC, O_QUIET, O_HELP, O_ELF_REFUSED
+    O_RETIRE_LOG, O_TRACE_BUS, O_FORCE, O_HOST_IO_LIMIT, O_SYSTEMC, O_GDB, O_QUIET, O_HELP, O_ELF_REFUSED
 };
 #define S TS_OPT_SUFFIX
 /* `tracesim run`'s options: the parser, --help and the docs' table (harness/cli/ts_opts.h) */
@@ -92,6 +93,8 @@ static const ts_opt_t run_opts[] = {
      "write every trace register access and SBA write (for the\nSystemC replay test)"},
     {O_HOST_IO_LIMIT, 0, "host-io-limit", TS_OPT_UINT, "SIZE", 0, 1ull << 40, 0, 0, S,
      "bytes the firmware may write to RUN/host/ through simctrl host\nfile I/O, per run (default 64M; 0: none)"},
+    {O_GDB, 0, "gdb", TS_OPT_UINT, "PORT", 0, 65535, 0, 0, 0,
+     "before the first cycle wait for GDB on 127.0.0.1:PORT (0: a free\nport, printed on stderr); halted, no clock advances\n(docs/commands/gdb.md)"},
     {O_SYSTEMC, 0, "systemc", TS_OPT_FLAG, NULL, 0, 0, 0, 0, TS_OPT_NOT_SC, "run on the SystemC/TLM-2.0 platform (tracesim-sc, same results)"},
     {O_QUIET, 'q', "quiet", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "no UART echo, no summary, no progress"},
     {O_HELP, 'h', "help", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "this text"},
@@ -480,6 +483,8 @@ static int cmd_run(int argc, char **argv) {
     const char *waves_func = NULL, *elf = NULL;
     bool around = false, two_elfs = false, force_outputs = false;
     uint64_t around_v = 0, around_n = 0;
+    long gdb_port = -1;   /* --gdb */
+    gdb_stub_t gdb = {0};
     ts_opts_t op;
     ts_cmd_opts_init(&op, &THIS_RUN_CMD, argc, argv);
     while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
@@ -540,6 +545,7 @@ static int cmd_run(int argc, char **argv) {
         case O_HARTS: cfg.harts = (unsigned)v; break;
         case O_TRACE_BUS: cfg.trace_bus_log = op.arg; break;   /* not one of tracesim-sc (TS_OPT_NOT_SC) */
         case O_HOST_IO_LIMIT: cfg.host_io_limit = v; break;
+        case O_GDB: gdb_port = (long)v; break;
         case O_SYSTEMC: break;   /* handled before parsing (run_systemc) */
         case O_WAVES_FUNC: waves_func = op.arg; break;
         case O_WAVES_ALL: cfg.waves_all = true; break;
@@ -724,6 +730,17 @@ static int cmd_run(int argc, char **argv) {
      * interrupted, status 128 + the signal); a second one ends the process at once */
     soc.interrupt = &run_signal;
     catch_stop_signals();
+    if (gdb_port >= 0) {   /* --gdb: the stub sees every cycle (sim/gdb/gdb_stub.h) */
+        if (gdb_stub_open(&gdb, &soc, (unsigned)gdb_port, dir, err, sizeof err)) {
+            fprintf(stderr, "tracesim: --gdb: %s\n", err);
+            gdb_stub_free(&gdb);
+            soc_free(&soc);
+            if (made) remove_made_run_folder(dir, made_runs);
+            return TS_EXIT_HOST;
+        }
+        soc.between = gdb_stub_between;
+        soc.between_ctx = &gdb;
+    }
     double t0 = now_s();
 #ifdef TS_SYSTEMC
     enum soc_stop stop = ts_sc_run(&soc);
@@ -774,6 +791,7 @@ static int cmd_run(int argc, char **argv) {
         if (ts_losses_read(dir, -1, &loss, lerr, sizeof lerr)) fprintf(stderr, "tracesim: warning: %s\n", lerr);
         else ts_losses_print(stderr, "tracesim: note: ", &loss);
     }
+    if (gdb_port >= 0) { gdb_stub_finish(&gdb, rc); gdb_stub_free(&gdb); }
     soc_free(&soc);
     return rc;
 }

@@ -645,7 +645,24 @@ static void run_to(soc_t *s, uint64_t next) {
         while (s->cycle < next && s->stop == SOC_RUNNING) soc_step(s, s->n, false);
 }
 
+/* soc_run() with a debugger (s->between, sim/gdb/): the same cycles one at a time, with the
+ * per-cycle bookkeeping of soc_step_end() (the hang probe, the waves window), which gives the
+ * same results as soc_run()'s chunks (the SystemC platform runs it so: sc.equiv.*) */
+static enum soc_stop run_between(soc_t *s) {
+    const uint64_t max = s->cfg.max_cycles ? s->cfg.max_cycles : UINT64_MAX;
+    while (s->between(s->between_ctx, s), s->stop == SOC_RUNNING) {
+        soc_step(s, s->n, !s->cycle);
+        if (s->waves_open) waves_update(s);
+        if (s->hang.probing) soc_hang_observe(s);
+        else if (!(s->cycle & (HANG_CHECK_PERIOD - 1))) soc_hang_begin(s);
+        if (s->cycle >= max && s->stop == SOC_RUNNING) s->stop = SOC_CYCLE_LIMIT;
+    }
+    soc_run_end(s);
+    return s->stop;
+}
+
 enum soc_stop soc_run(soc_t *s) {
+    if (__builtin_expect(s->between != NULL, 0)) return run_between(s);
     struct timespec t0, last;
     uint64_t last_cycle = 0;
     bool show = s->cfg.progress && !s->cfg.quiet;

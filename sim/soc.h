@@ -163,6 +163,13 @@ typedef struct soc {
      * ts_te_sc::stm_event brings the encoder up to `cycle` first). Cold path only. */
     enum te_stm_status (*stm_event)(void *ctx, unsigned hart, uint64_t cycle, uint16_t id, uint32_t value);
     void *stm_event_ctx;
+    /* NULL, or the debugger (sim/gdb/gdb_stub.h): soc_run() then runs the same steps one
+     * cycle at a time and calls it before every cycle (and once more after the last, with
+     * s->stop set); the SystemC platform calls it before every cycle. It only looks at the
+     * state and may block while the SoC is halted; it never ticks a model. It may end the
+     * run by setting s->stop. */
+    void (*between)(void *ctx, struct soc *s);
+    void *between_ctx;
 } soc_t;
 
 void soc_default_cfg(soc_cfg_t *cfg);

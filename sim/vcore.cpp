@@ -285,3 +285,41 @@ extern "C" int vcore_waves_close(vcore_t *v, char *err, size_t errlen) {
     (void)v; (void)err; (void)errlen;
     return rc;
 }
+
+// the debugger's view of the core's CSR flops (vcore.h); the bit layout of mstatus is the
+// one ts_core.sv's csr read builds
+extern "C" int vcore_csr_peek(vcore_t *v, unsigned csr, uint32_t *val) {
+    Vts_soc_top___024root *r = v->root;
+#define TS_Q(n) (uint32_t)(r->ts_soc_top__DOT__u_core__DOT__##n##_q)
+    uint32_t sst = TS_Q(mstatus_sie) << 1 | TS_Q(mstatus_spie) << 5 | TS_Q(mstatus_spp) << 8 | TS_Q(mstatus_mxr) << 19;
+    switch (csr) {
+    case 0x300:
+        *val = sst | TS_Q(mstatus_mie) << 3 | TS_Q(mstatus_mpie) << 7 | TS_Q(mstatus_mpp) << 11 |
+               TS_Q(mstatus_mprv) << 17 | TS_Q(mstatus_tvm) << 20 | TS_Q(mstatus_tw) << 21 | TS_Q(mstatus_tsr) << 22;
+        return 0;
+    case 0x100: *val = sst; return 0;
+    case 0x301: *val = 1u << 30 | 1u << 8 | 1u << 12 | 1u << 2 | 1u << 18 | 1u << 20; return 0;   // RV32IMCSU
+    case 0x302: *val = TS_Q(medeleg); return 0;
+    case 0x303: *val = TS_Q(mideleg); return 0;
+    case 0x304: *val = TS_Q(mie); return 0;
+    case 0x344: *val = TS_Q(mip_sw) | TS_Q(mip_msip) << 3 | TS_Q(mip_mtip) << 7; return 0;
+    case 0x305: *val = TS_Q(mtvec); return 0;
+    case 0x340: *val = TS_Q(mscratch); return 0;
+    case 0x341: *val = TS_Q(mepc); return 0;
+    case 0x342: *val = TS_Q(mcause); return 0;
+    case 0x343: *val = TS_Q(mtval); return 0;
+    case 0x105: *val = TS_Q(stvec); return 0;
+    case 0x106: *val = TS_Q(scounteren); return 0;
+    case 0x140: *val = TS_Q(sscratch); return 0;
+    case 0x141: *val = TS_Q(sepc); return 0;
+    case 0x142: *val = TS_Q(scause); return 0;
+    case 0x143: *val = TS_Q(stval); return 0;
+    case 0xFFF: *val = TS_Q(priv); return 0;
+    }
+#undef TS_Q
+    return -1;
+}
+
+extern "C" void vcore_rf_poke(vcore_t *v, unsigned reg, uint32_t val) {
+    if (reg >= 1 && reg < 32) v->root->ts_soc_top__DOT__u_core__DOT__rf_q[reg] = val;
+}

@@ -69,6 +69,13 @@ void vcore_waves_dump(vcore_t *v, uint64_t time);
 /* returns 0, or -1 with "cannot write PATH: reason" in err (err may be NULL) */
 int vcore_waves_close(vcore_t *v, char *err, size_t errlen);
 int vcore_has_waves(void);
+/* The debugger (sim/gdb/): the core's CSR flops that live in the RTL (not the HPM model's
+ * counters), read in place with no side effect: mstatus, misa, medeleg, mideleg, mie, mip,
+ * mtvec, mscratch, mepc, mcause, mtval, sstatus, stvec, sscratch, sepc, scause, stval,
+ * scounteren, and 0xFFF for the privilege mode. 0, or -1 for another CSR. */
+int vcore_csr_peek(vcore_t *v, unsigned csr, uint32_t *val);
+/* writes x1..x31 of the register file in place (a debugger's register write) */
+void vcore_rf_poke(vcore_t *v, unsigned reg, uint32_t val);
 
 #ifdef __cplusplus
 }

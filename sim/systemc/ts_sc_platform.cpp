@@ -241,6 +241,10 @@ private:
         qk.reset();
         wait(kPeriod * static_cast<double>(s_->cycle));   // the first cycle's time (0 after reset)
         while (s_->stop == SOC_RUNNING) {
+            if (s_->between) {      // the debugger (sim/gdb/gdb_stub.h) may halt here, between two cycles
+                s_->between(s_->between_ctx, s_);
+                if (s_->stop != SOC_RUNNING) break;
+            }
             sc_time now = qk.get_current_time();
             for (auto &c : cores_) c->edge(now);
             bus_.cycle_end(qk.get_local_time());
