@@ -6,9 +6,13 @@
  * The rules (no instrumentation, the flow only):
  *  - a function is the ELF symbol holding the pc (one extra function, FC_NO_FUNC's index
  *    fc_nfunc() - 1, for code outside every symbol);
+ *  - the frames are harness/callstack/callstack.h's model;
  *  - a call (JAL/JALR with rd = x1/x5, pf_insn_t PF_CR_CALL) opens a frame for the function
  *    of the next instruction; a return (PF_CR_RETURN) closes the top frame; a co-routine swap
  *    (PF_CR_SWAP) closes one and opens one;
+ *  - a return that lands in a function below the top of the stack (longjmp's final return
+ *    into setjmp's caller) closes the frames above that function's topmost frame at the
+ *    return (counted in fc_t.repairs);
  *  - an exception or interrupt (an EXCEPTION element; the handler's first instruction has
  *    PF_CR_INTERRUPT) opens a trap frame for the handler; an xRET closes frames up to and
  *    including the newest trap frame;
@@ -57,6 +61,7 @@ typedef struct fc {
     bool oom;
     bool prog_msg;          /* the message being walked is a program-trace one */
     uint64_t lost;          /* flow breaks (losses of sync, code outside the image, too deep) */
+    uint64_t repairs;       /* returns that landed below the top of the stack (longjmp) */
 } fc_t;
 
 /* img: the program; syms: its functions (both outlive fc) */

@@ -1,5 +1,6 @@
 /* profile.c - gprof-like profile from perf records; see profile.h. */
 #include "profile.h"
+#include "callstack.h"
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -65,21 +66,22 @@ static bool reserve(void **arr, size_t *cap, size_t n, size_t sz) {
 }
 
 /* ---- state ------------------------------------------------------------------------------ */
-typedef struct frame {
+typedef struct frame {                    /* a frame's payload in the call-stack model */
     uint32_t func, edge;
-    uint64_t call_site;
     bool outer;                           /* no other activation of func below it */
     uint64_t cum[PERF_MAX_COUNTERS];      /* running totals at the enter */
     uint64_t hook_cum;                    /* running hook cycles at the enter */
 } frame_t;
 
+struct prof;
 typedef struct pcore {
+    struct prof *p;
+    unsigned hart;
+    cs_t cs;                              /* the call stack (callstack.h) */
     uint64_t cum[PERF_MAX_COUNTERS];      /* running totals (sum of counted deltas) */
     bool based[PERF_MAX_COUNTERS];        /* the counter has a reference value since the header */
     bool have_manual;
     uint64_t manual_cum[PERF_MAX_COUNTERS], manual_hook_cum;
-    frame_t *stack;
-    size_t depth, cap;
     uint64_t hook_cum;                    /* running total of the hook cycles counted */
     uint64_t hook_post;                   /* the previous record's hook cycles after its read */
     bool hook_set;                        /* prof_hook gave the next record's cost */
@@ -93,6 +95,7 @@ struct prof {
     prof_stats_t st;
     col_t col[PERF_MAX_COUNTERS];
     uint64_t trace_total[PERF_MAX_COUNTERS], outside[PERF_MAX_COUNTERS];
+    uint64_t unattributed[PERF_MAX_COUNTERS];   /* intervals split in unknown shares (longjmp) */
     pcore_t core[PERF_MAX_CORES];
     prof_func_t *func;
     uint32_t *active;                     /* [func * PERF_MAX_CORES + hart]: frames on the stack */
@@ -133,11 +136,18 @@ static const char *fname(const prof_t *p, uint32_t f, char *buf, size_t len) {
     return buf;
 }
 
+static void frame_closed(void *ctx, uint64_t thread, const cs_frame_t *cf, void *user, cs_why_t why);
+
 prof_t *prof_new(const prof_opts_t *o) {
     prof_t *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     if (o) p->o = *o;
     p->cyc = -1;
+    for (unsigned i = 0; i < PERF_MAX_CORES; i++) {
+        p->core[i].p = p;
+        p->core[i].hart = i;
+        cs_init(&p->core[i].cs, sizeof(frame_t), frame_closed, &p->core[i]);
+    }
     return p;
 }
 
@@ -195,11 +205,12 @@ int prof_parse_fields(prof_opts_t *o, const char *list, char *err, size_t errlen
 
 void prof_free(prof_t *p) {
     if (!p) return;
-    for (unsigned i = 0; i < PERF_MAX_CORES; i++) free(p->core[i].stack);
+    for (unsigned i = 0; i < PERF_MAX_CORES; i++) cs_free(&p->core[i].cs);
     free(p->func);
     free(p->active);
     free(p->edge);
     free(p->site);
+    for (size_t i = 0; i < p->nisr; i++) free(p->isr[i].func);
     free(p->isr);
     idmap_free(&p->fmap);
     idmap_free(&p->emap);
@@ -251,17 +262,61 @@ static prof_site_t *site_of(prof_t *p, uint64_t addr) {
     return st;
 }
 
+/* one clone suffix at s ("." and a known word, then ".N" digits for the numbered ones): its length, or 0 */
+static size_t clone_suffix(const char *s) {
+    static const struct { const char *w; bool num; } sfx[] = {
+        {".constprop", true}, {".isra", true}, {".part", true}, {".lto_priv", true}, {".cold", false}};
+    for (unsigned i = 0; i < sizeof sfx / sizeof sfx[0]; i++) {
+        size_t n = strlen(sfx[i].w);
+        if (strncmp(s, sfx[i].w, n)) continue;
+        if (sfx[i].num) {
+            if (s[n] != '.' || s[n + 1] < '0' || s[n + 1] > '9') continue;
+            n++;
+            while (s[n] >= '0' && s[n] <= '9') n++;
+        }
+        if (s[n] == 0 || s[n] == '.') return n;
+    }
+    return 0;
+}
+
+size_t prof_source_name_len(const char *name) {
+    size_t len = strlen(name);
+    /* the name ends with clone suffixes only from the first dot that starts one */
+    for (const char *d = strchr(name, '.'); d; d = strchr(d + 1, '.')) {
+        const char *q = d;
+        size_t n;
+        while ((n = clone_suffix(q))) q += n;
+        if (!*q && d != name) return (size_t)(d - name);
+    }
+    return len;
+}
+
 static prof_isr_t *isr_of(prof_t *p, uint64_t pc) {
     uint64_t start;
     const char *name = sym(p, pc, &start);
     uint32_t s = idmap_get(&p->imap, start);
     if (s != PROF_NONE) return &p->isr[s];
+    size_t blen = name ? prof_source_name_len(name) : 0;
+    for (size_t i = 0; name && i < p->nisr; i++)      /* another clone of the same function */
+        if (p->isr[i].func && strlen(p->isr[i].func) == blen && !strncmp(p->isr[i].func, name, blen)) {
+            if (idmap_put(&p->imap, start, (uint32_t)i)) { p->oom = true; return NULL; }
+            p->isr[i].symbols++;
+            return &p->isr[i];
+        }
+    char *base = NULL;
+    if (name) {
+        if (!(base = malloc(blen + 1))) { p->oom = true; return NULL; }
+        memcpy(base, name, blen);
+        base[blen] = 0;
+    }
     if (p->nisr >= PROF_NONE - 1 || !reserve((void **)&p->isr, &p->capisr, p->nisr, sizeof *p->isr) ||
-        idmap_put(&p->imap, start, (uint32_t)p->nisr)) { p->oom = true; return NULL; }
+        idmap_put(&p->imap, start, (uint32_t)p->nisr)) { free(base); p->oom = true; return NULL; }
     prof_isr_t *is = &p->isr[p->nisr++];
     memset(is, 0, sizeof *is);
     is->addr = start;
     is->name = name;
+    is->func = base;
+    is->symbols = 1;
     return is;
 }
 
@@ -288,9 +343,21 @@ void prof_header(void *vp, const perf_header_t *h) {
     }
 }
 
-static void pop(prof_t *p, pcore_t *c, unsigned hart) {
-    frame_t *fr = &c->stack[--c->depth];
-    p->active[(size_t)fr->func * PERF_MAX_CORES + hart]--;
+/* a frame closes (callstack.h): its total is the running totals' change since its enter */
+static void frame_closed(void *ctx, uint64_t thread, const cs_frame_t *cf, void *user, cs_why_t why) {
+    pcore_t *c = ctx;
+    prof_t *p = c->p;
+    const frame_t *fr = user;
+    char b1[32];
+    (void)thread;
+    (void)cf;
+    if (why == CS_UNWOUND)
+        warn(p, "hart %u: %s left without its exit record: it ends at the exit of a function below it", c->hart,
+             fname(p, fr->func, b1, sizeof b1));
+    else if (why == CS_REPAIR && p->o.warn)
+        warn(p, "hart %u: %s left without its exit record (longjmp or the like): it ends at the record before an enter "
+             "called from below it", c->hart, fname(p, fr->func, b1, sizeof b1));
+    p->active[(size_t)fr->func * PERF_MAX_CORES + c->hart]--;
     if (!fr->outer) return;                  /* an inner activation of a recursion */
     p->func[fr->func].hook_total += c->hook_cum - fr->hook_cum;
     p->edge[fr->edge].hook_total += c->hook_cum - fr->hook_cum;
@@ -301,6 +368,11 @@ static void pop(prof_t *p, pcore_t *c, unsigned hart) {
     }
 }
 
+static uint32_t top_func(const pcore_t *c) {
+    size_t n = cs_depth(&c->cs);
+    return n ? ((const frame_t *)cs_user_at(&c->cs, n - 1))->func : PROF_NONE;
+}
+
 static void enter(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r, uint32_t top) {
     uint32_t f = func_id(p, r->addr);
     if (f == PROF_NONE) return;
@@ -308,40 +380,37 @@ static void enter(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r, 
     uint32_t e = edge_id(p, top, f);
     if (e == PROF_NONE) return;
     p->edge[e].calls++;
-    if (c->depth >= PROF_MAX_DEPTH) {
+    if (cs_depth(&c->cs) >= PROF_MAX_DEPTH) {
         if (!p->st.too_deep++) warn(p, "hart %u: call stack deeper than %u frames: deeper calls are counted but not followed", hart, PROF_MAX_DEPTH);
         return;
     }
-    if (!reserve((void **)&c->stack, &c->cap, c->depth, sizeof *c->stack)) { p->oom = true; return; }
-    frame_t *fr = &c->stack[c->depth++];
+    frame_t *fr = cs_push(&c->cs, f, r->has_call_site ? r->call_site : 0, 0, false);
+    if (!fr) { p->oom = true; return; }
     fr->func = f;
     fr->edge = e;
-    fr->call_site = r->call_site;
     fr->outer = p->active[(size_t)f * PERF_MAX_CORES + hart]++ == 0;
     memcpy(fr->cum, c->cum, sizeof fr->cum);
     fr->hook_cum = c->hook_cum;
 }
 
 static void leave(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r) {
-    char b1[32], b2[32];
+    char b1[32];
     uint32_t f = idmap_get(&p->fmap, r->addr);
-    size_t k = c->depth;
-    while (k > 0 && c->stack[k - 1].func != f) k--;
-    if (!k) {
+    if (f == PROF_NONE || cs_exit(&c->cs, f)) {
         p->st.unmatched_exits++;
         snprintf(b1, sizeof b1, "0x%08" PRIx64, r->addr);
         warn(p, "hart %u: exit from %s without a matching enter (ignored)", hart,
              f != PROF_NONE ? fname(p, f, b1, sizeof b1) : b1);
-        return;
     }
-    while (c->depth > k) {                   /* exits that never came: unwind to the frame */
-        p->st.unwound++;
-        warn(p, "hart %u: exit from %s while %s is on top of the call stack: %s ends there", hart,
-             fname(p, f, b1, sizeof b1), fname(p, c->stack[c->depth - 1].func, b2, sizeof b2),
-             fname(p, c->stack[c->depth - 1].func, b2, sizeof b2));
-        pop(p, c, hart);
-    }
-    pop(p, c, hart);
+}
+
+/* frames an exit of addr would leave without their own exit (0: it returns from the top) */
+static size_t exit_unwinds(const prof_t *p, const pcore_t *c, uint64_t addr) {
+    uint32_t f = idmap_get(&p->fmap, addr);
+    size_t n = cs_depth(&c->cs);
+    for (size_t k = n; f != PROF_NONE && k > 0; k--)
+        if (((const frame_t *)cs_user_at(&c->cs, k - 1))->func == f) return n - k;
+    return 0;
 }
 
 int prof_cycles_index(const prof_t *p) {
@@ -366,13 +435,12 @@ void prof_record(void *vp, const perf_record_t *r) {
     p->st.records++;
     if (r->gap_before) {                     /* perf data lost: new stack, new baseline */
         p->st.gaps++;
-        if (c->depth)
+        size_t d = cs_depth(&c->cs);
+        if (d)
             warn(p, "hart %u: perf data lost before a record: the call stack (%zu frame(s)) ends at the last record before it",
-                 hart, c->depth);
-        while (c->depth) {                   /* charged up to the last record before the gap */
-            p->st.gap_ended++;
-            pop(p, c, hart);
-        }
+                 hart, d);
+        p->st.gap_ended += d;                /* charged up to the last record before the gap */
+        cs_clear(&c->cs);
         memset(c->based, 0, sizeof c->based);
         c->have_manual = false;
         c->hook_post = 0;
@@ -388,26 +456,65 @@ void prof_record(void *vp, const perf_record_t *r) {
         }
     }
     if (p->cyc < 0) p->cyc = prof_cycles_index(p);
+    /* frames control left by another route than their exit records (callstack.h): an enter
+     * called from below the top of the stack (longjmp), an exit of a function below the top;
+     * they end at the previous record, and this record's interval is split between them and
+     * the frame control went to in unknown shares: not attributed */
+    bool split = false;
+    if (!r->truncated && !r->addr_unknown && cs_depth(&c->cs)) {
+        if (r->type == PERF_FUNC_ENTER && r->has_call_site && p->o.sym) {
+            uint64_t start;
+            const char *n = sym(p, r->call_site, &start);
+            if (n) {
+                uint32_t ef = idmap_get(&p->fmap, r->addr), sf = idmap_get(&p->fmap, start);
+                const frame_t *was = cs_user_at(&c->cs, cs_depth(&c->cs) - 1);
+                uint32_t was_f = was->func;
+                size_t closed = cs_unwind_to(&c->cs, ef, sf, r->call_site);
+                if (closed) {
+                    split = true;
+                    p->st.repairs++;
+                    p->st.repaired += closed;
+                    p->func[was_f].left_top++;
+                }
+            }
+        } else if (r->type == PERF_FUNC_EXIT) {
+            uint32_t f = idmap_get(&p->fmap, r->addr);
+            size_t n = cs_depth(&c->cs);
+            if (f != PROF_NONE && ((const frame_t *)cs_user_at(&c->cs, n - 1))->func != f && exit_unwinds(p, c, r->addr)) {
+                p->func[((const frame_t *)cs_user_at(&c->cs, n - 1))->func].left_top++;
+                p->st.unwound += cs_unwind_above(&c->cs, f);
+                split = true;
+            }
+        }
+    }
     /* the counters' change since the previous record belongs to the function on top */
-    uint32_t top = c->depth ? c->stack[c->depth - 1].func : PROF_NONE;
+    uint32_t top = top_func(c);
+    uint64_t dl[PERF_MAX_COUNTERS], dh = 0;  /* this record's counted changes (ISR samples) */
+    uint32_t known = 0;
     for (unsigned i = 0; i < r->n && i < PERF_MAX_COUNTERS; i++) {
         unsigned x = r->index[i] % PERF_MAX_COUNTERS;
         if (r->delta_unknown >> i & 1) continue;             /* nothing known to count */
         if (!c->based[x]) { c->based[x] = true; continue; }   /* first value: the reference */
         uint64_t d = r->delta[i];
+        dl[x] = d;
+        known |= 1u << x;
         c->cum[x] += d;
         p->trace_total[x] += d;
-        if (top != PROF_NONE) p->func[top].self[x] += d;
+        if (split) p->unattributed[x] += d;
+        else if (top != PROF_NONE) p->func[top].self[x] += d;
         else p->outside[x] += d;
         if ((int)x == p->cyc) {              /* hook cycles inside this delta */
             uint64_t h = c->hook_post + c->hook_pre;
             if (h > d) h = d;
             c->hook_cum += h;
+            dh = h;
             p->st.hook_counted += h;
-            if (top != PROF_NONE) p->func[top].hook_self += h;
+            if (split) p->st.hook_unattributed += h;
+            else if (top != PROF_NONE) p->func[top].hook_self += h;
             else p->st.hook_outside += h;
         }
     }
+    if (split) p->st.unattributed_intervals++;
     c->hook_post = c->hook_next_post;
     c->hook_set = false;
     c->hook_pre = c->hook_next_post = 0;
@@ -434,7 +541,11 @@ void prof_record(void *vp, const perf_record_t *r) {
     default: {
         p->st.isr++;
         prof_isr_t *s = isr_of(p, r->addr);
-        if (s) s->samples++;
+        if (!s) return;
+        s->samples++;
+        for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++)
+            if (known >> x & 1) { s->intervals[x]++; s->sum[x] += dl[x]; }
+        s->hook_sum += dh;
         break;
     }
     }
@@ -444,11 +555,10 @@ void prof_finish(prof_t *p) {
     if (p->oom) return;
     for (unsigned h = 0; h < PERF_MAX_CORES; h++) {
         pcore_t *c = &p->core[h];
-        while (c->depth) {                   /* charged up to the last record */
-            p->func[c->stack[c->depth - 1].func].still_active++;
-            p->st.still_active++;
-            pop(p, c, h);
-        }
+        size_t n = cs_depth(&c->cs);         /* charged up to the last record */
+        for (size_t i = 0; i < n; i++) p->func[((const frame_t *)cs_user_at(&c->cs, i))->func].still_active++;
+        p->st.still_active += n;
+        cs_clear_all(&c->cs);
     }
 }
 
@@ -481,6 +591,7 @@ const prof_isr_t *prof_isr(const prof_t *p, uint64_t addr) {
 
 uint64_t prof_trace_total(const prof_t *p, unsigned index) { return index < PERF_MAX_COUNTERS ? p->trace_total[index] : 0; }
 uint64_t prof_outside(const prof_t *p, unsigned index) { return index < PERF_MAX_COUNTERS ? p->outside[index] : 0; }
+uint64_t prof_unattributed(const prof_t *p, unsigned index) { return index < PERF_MAX_COUNTERS ? p->unattributed[index] : 0; }
 
 /* ---- output ----------------------------------------------------------------------------- */
 typedef struct key { uint64_t k1, k2, k3, k4; uint32_t i; } skey_t;
@@ -510,6 +621,7 @@ static uint64_t f_total(const prof_t *p, const prof_func_t *f, unsigned x) { ret
 static uint64_t e_total(const prof_t *p, const prof_edge_t *e, unsigned x) { return e->total[x] - (comp(p, x) ? e->hook_total : 0); }
 static uint64_t t_total(const prof_t *p, unsigned x) { return p->trace_total[x] - (comp(p, x) ? p->st.hook_counted : 0); }
 static uint64_t t_outside(const prof_t *p, unsigned x) { return p->outside[x] - (comp(p, x) ? p->st.hook_outside : 0); }
+static uint64_t t_unattr(const prof_t *p, unsigned x) { return p->unattributed[x] - (comp(p, x) ? p->st.hook_unattributed : 0); }
 static void edge_totals(const prof_t *p, const prof_edge_t *e, uint64_t *out) {
     for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++) out[x] = e_total(p, e, x);
 }
@@ -646,9 +758,14 @@ static void flat(const prof_t *p, FILE *o, const skey_t *k) {
             p->o.compensate ? " (cycles compensated: the perf hooks' cycles subtracted)" : "",
             x0 >= 0 ? p->col[x0].name : "-", x0 >= 0 ? p->col[x0].name : "-", x0 >= 0 ? p->col[x0].name : "-");
     flat_rows(p, o, k, false, -1, true);
-    if (x0 >= 0)
-        fprintf(o, "\n  %s over the trace: %" PRIu64 ", of which outside any traced function: %" PRIu64 "\n",
-                p->col[x0].name, t_total(p, (unsigned)x0), t_outside(p, (unsigned)x0));
+    if (x0 >= 0) {
+        fprintf(o, "\n  %s over the trace: %" PRIu64 ", of which outside any traced function: %" PRIu64, p->col[x0].name,
+                t_total(p, (unsigned)x0), t_outside(p, (unsigned)x0));
+        if (p->st.unattributed_intervals)
+            fprintf(o, ", not attributed: %" PRIu64 " (control left a function without its exit record: Notes)",
+                    t_unattr(p, (unsigned)x0));
+        fputc('\n', o);
+    }
 }
 
 /* one call-graph line: calls as "a/b" (or a alone), the totals, the name */
@@ -787,8 +904,21 @@ static void manual_table(const prof_t *p, FILE *o) {
 static void isr_table(const prof_t *p, FILE *o) {
     if (!p->nisr) return;
     fprintf(o, "\nISR samples (the interrupted pc of each ISR record)\n\n"
-               "  samples: ISR records whose pc lies in the function (or at the pc, without symbols);\n"
-               "  %%: share of all %" PRIu64 " samples.\n\n  %9s %7s  function\n", p->st.isr, "samples", "%");
+               "  samples: ISR records whose pc lies in the source function (GCC's clones such as\n"
+               "  f.constprop.0, f.isra.0, f.part.0, f.cold counted as f; the symbols merged in brackets),\n"
+               "  or at the pc without symbols; %%: share of all %" PRIu64 " samples. Per counter the sum of\n"
+               "  the counter's change from the hart's previous record to the sample (the sampling period\n"
+               "  before the interrupt) and its mean per sample%s.\n\n  %9s %7s",
+            p->st.isr, p->o.compensate ? "; cycles compensated" : "", "samples", "%");
+    for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++) {
+        if (!p->col[x].used) continue;
+        char h[64];
+        snprintf(h, sizeof h, "mean %s", p->col[x].name);
+        fprintf(o, "  %*s", (int)width("mean ", p->col[x].name), h);
+        snprintf(h, sizeof h, "sum %s", p->col[x].name);
+        fprintf(o, "  %*s", (int)width("total ", p->col[x].name), h);
+    }
+    fputs("  function\n", o);
     skey_t *k = malloc(p->nisr * sizeof *k);
     if (!k) return;
     for (size_t i = 0; i < p->nisr; i++) k[i] = (skey_t){p->isr[i].samples, 0, 0, p->isr[i].addr, (uint32_t)i};
@@ -797,8 +927,17 @@ static void isr_table(const prof_t *p, FILE *o) {
         const prof_isr_t *s = &p->isr[k[n].i];
         fprintf(o, "  %9" PRIu64 " ", s->samples);
         pct(o, s->samples, p->st.isr, 7);
-        if (s->name) fprintf(o, "  %s\n", s->name);
-        else fprintf(o, "  0x%08" PRIx64 "\n", s->addr);
+        for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++) {
+            if (!p->col[x].used) continue;
+            uint64_t sum = s->sum[x] - (comp(p, x) ? s->hook_sum : 0);
+            if (s->intervals[x]) fprintf(o, "  %*.1f", (int)width("mean ", p->col[x].name), (double)sum / (double)s->intervals[x]);
+            else fprintf(o, "  %*s", (int)width("mean ", p->col[x].name), "-");
+            fprintf(o, "  %*" PRIu64, (int)width("total ", p->col[x].name), sum);
+        }
+        if (!s->func) fprintf(o, "  0x%08" PRIx64 "\n", s->addr);
+        else if (s->symbols > 1) fprintf(o, "  %s (%s and %u other symbol(s))\n", s->func, s->name, s->symbols - 1);
+        else if (strcmp(s->func, s->name)) fprintf(o, "  %s (%s)\n", s->func, s->name);
+        else fprintf(o, "  %s\n", s->func);
     }
     free(k);
 }
@@ -851,6 +990,20 @@ static void notes(const prof_t *p, FILE *o) {
     if (s->truncated) fprintf(o, "  %" PRIu64 " record(s) cut off (truncated): not used\n", s->truncated);
     if (s->unmatched_exits) fprintf(o, "  %" PRIu64 " exit record(s) without a matching enter: ignored\n", s->unmatched_exits);
     if (s->unwound) fprintf(o, "  %" PRIu64 " frame(s) without an exit, ended by the exit of a function below them\n", s->unwound);
+    if (s->repairs)
+        fprintf(o, "  %" PRIu64 " enter record(s) called from below the top of the call stack (the call site is not in the\n"
+                   "    top frame's function: a longjmp or another non-local exit): %" PRIu64 " frame(s) without an exit\n"
+                   "    closed there (repairs)\n", s->repairs, s->repaired);
+    if (s->unattributed_intervals) {
+        int x0 = primary(p);
+        fprintf(o, "  %" PRIu64 " interval(s) between two records in which control left a function without its exit\n"
+                   "    record: the frames left end at the record before, and the interval's", s->unattributed_intervals);
+        if (x0 >= 0) fprintf(o, " %" PRIu64 " %s", t_unattr(p, (unsigned)x0), p->col[x0].name);
+        fputs(" are not attributed\n    (the trace does not say where control left): left from", o);
+        for (size_t i = 0; i < p->nfunc; i++)
+            if (p->func[i].left_top) fprintf(o, " %s (%" PRIu64 ")", fname(p, (uint32_t)i, nb, sizeof nb), p->func[i].left_top);
+        fputc('\n', o);
+    }
     if (s->too_deep) fprintf(o, "  %" PRIu64 " enter record(s) beyond %u frames: counted, not followed\n", s->too_deep, PROF_MAX_DEPTH);
     if (s->gaps)
         fprintf(o, "  %" PRIu64 " gap(s): perf data lost before a record (ITC overflow, or the start of a wrapped trace);\n"
