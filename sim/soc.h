@@ -45,6 +45,7 @@
 #include "clint.h"
 #include "ev_count.h"
 #include "funnel.h"
+#include "callstack.h"
 #include "ground_truth_log.h"
 #include "hang.h"
 #include "hpm.h"
@@ -72,7 +73,7 @@ typedef struct soc_cfg {
     int waves_fst;            /* 1 FST, 0 VCD */
     uint64_t waves_from, waves_to;  /* cycle window [from, to); to = 0: no end */
     bool waves_func;          /* dump only while the function at waves_func_addr is on a call stack */
-    uint32_t waves_func_addr;
+    uint32_t waves_func_addr, waves_func_size;
     uint32_t gt_hooks[GT_HOOKS]; /* the perf hook functions' addresses for hooks.csv (0: none) */
     bool waves_by_firmware;   /* dumping starts off; simctrl WAVES switches it */
     bool waves_all;           /* dump every signal, not only those of the views */
@@ -130,10 +131,10 @@ typedef struct soc {
     int exit_code;
     bool waves_switch;        /* firmware's WAVES switch */
     hang_t hang;              /* hang detection (sim/hang.h) */
-    struct {                  /* --waves-func: per hart, the return addresses of the calls into
-                               * the function still open (innermost last) */
-        uint32_t link[64];
-        unsigned depth, lost;  /* lost: calls deeper than link[] holds */
+    struct {                  /* --waves-func: per hart, the frames of the function still open
+                               * (harness/callstack: call site = the call's return address, sp
+                               * at the call) */
+        cs_t cs;
     } func[SOC_MAX_HARTS];
     bool waves_open, waves_active;
     /* timestamp - cycle of every traced ITC store and software event (the cycle of its

@@ -47,7 +47,10 @@ int main()
   perfTraceOn();
 
   volatile int i = 0;
-  if (setjmp(env)) i++;            /* back here from thrower: carry on with the next i */
+  if (setjmp(env)) {               /* back here from thrower: carry on with the next i */
+    spin(SPIN_N);
+    i++;
+  }
   for (; i < 10; i++) {
     work(i);
     spin(SPIN_N);

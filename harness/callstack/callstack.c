@@ -152,6 +152,18 @@ size_t cs_unwind_sp(cs_t *c, uint64_t sp) {
     return closed;
 }
 
+size_t cs_unwind_left(cs_t *c, uint64_t sp, uint32_t func_at) {
+    cs_thread_t *t = cur(c);
+    size_t closed = 0;
+    while (t && t->n && t->f[t->n - 1].sp && !t->f[t->n - 1].trap &&
+           (t->f[t->n - 1].sp < sp || (t->f[t->n - 1].sp == sp && t->f[t->n - 1].func != func_at))) {
+        pop(c, t, CS_SP);
+        closed++;
+    }
+    c->st.sp_closed += closed;
+    return closed;
+}
+
 size_t cs_trap_return(cs_t *c) {
     cs_thread_t *t = cur(c);
     if (!t) return 0;

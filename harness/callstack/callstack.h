@@ -23,7 +23,9 @@
  *                     (a program-flow client): frames above f's topmost frame close
  *                     (CS_REPAIR: longjmp's final return lands in the setjmp caller).
  *  - stack pointer:   cs_unwind_sp(sp) closes every frame whose stack pointer at its call is
- *                     known and below sp (the stack grows down: control is back above it).
+ *                     known and below sp (the stack grows down: control is back above it);
+ *                     cs_unwind_left(sp, f) after a return that lands in f also closes a
+ *                     frame called at sp itself when f is not its function (longjmp).
  *  - trap:            cs_push(..., trap = true) opens a handler's frame; cs_trap_return
  *                     closes frames up to and including the newest trap frame (xRET).
  *  - tail call:       cs_tail replaces the top frame (CS_TAIL), keeping its call site, sp
@@ -115,6 +117,11 @@ size_t cs_unwind_above(cs_t *c, uint32_t func);
 size_t cs_unwind_to(cs_t *c, uint32_t func, uint32_t site_func, uint64_t call_site);
 /* frames whose sp is known and below sp close (CS_SP); their number */
 size_t cs_unwind_sp(cs_t *c, uint64_t sp);
+/* after a return landing in function func_at (CS_NO_FUNC: another) with the stack pointer
+ * at sp: from the top, frames (not trap frames) whose sp is known and below sp, or equal to
+ * sp while func_at is not their function (longjmp restores the sp of setjmp's caller, the
+ * sp at which its callee was called) close (CS_SP); their number */
+size_t cs_unwind_left(cs_t *c, uint64_t sp, uint32_t func_at);
 /* frames up to and including the newest trap frame close; their number (0: no trap frame) */
 size_t cs_trap_return(cs_t *c);
 /* the top frame closes (CS_TAIL) and func's frame takes its place; its payload, or NULL

@@ -998,8 +998,9 @@ static void notes(const prof_t *p, FILE *o) {
         int x0 = primary(p);
         fprintf(o, "  %" PRIu64 " interval(s) between two records in which control left a function without its exit\n"
                    "    record: the frames left end at the record before, and the interval's", s->unattributed_intervals);
-        if (x0 >= 0) fprintf(o, " %" PRIu64 " %s", t_unattr(p, (unsigned)x0), p->col[x0].name);
-        fputs(" are not attributed\n    (the trace does not say where control left): left from", o);
+        if (x0 >= 0) fprintf(o, " %" PRIu64 " %s are\n    not", t_unattr(p, (unsigned)x0), p->col[x0].name);
+        else fputs(" counts are\n    not", o);
+        fputs(" attributed (the trace does not say where control left): left from", o);
         for (size_t i = 0; i < p->nfunc; i++)
             if (p->func[i].left_top) fprintf(o, " %s (%" PRIu64 ")", fname(p, (uint32_t)i, nb, sizeof nb), p->func[i].left_top);
         fputc('\n', o);
