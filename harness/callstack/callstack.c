@@ -43,6 +43,14 @@ int cs_switch(cs_t *c, uint64_t id) {
     return 0;
 }
 
+int cs_name(cs_t *c, uint64_t id) {
+    if (!c->nth && cs_switch(c, id)) return -1;
+    for (size_t i = 0; i < c->nth; i++)
+        if (i != c->cur && c->th[i].id == id) return -1;
+    c->th[c->cur].id = id;
+    return 0;
+}
+
 uint64_t cs_thread_id(const cs_t *c) { return c->nth ? c->th[c->cur].id : 0; }
 size_t cs_depth(const cs_t *c) { return c->nth ? c->th[c->cur].n : 0; }
 

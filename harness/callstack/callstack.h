@@ -95,6 +95,9 @@ void cs_free(cs_t *c);               /* no frames close */
 /* make thread id current (its stack kept from its last switch-out); -1 out of memory */
 int cs_switch(cs_t *c, uint64_t id);
 uint64_t cs_thread_id(const cs_t *c);
+/* the current thread's id becomes id (the first THREAD_SWITCH names the thread that ran
+ * before it); -1 when another thread has that id (nothing changes) */
+int cs_name(cs_t *c, uint64_t id);
 size_t cs_depth(const cs_t *c);
 /* frame i of the current thread (0: the bottom), and its payload */
 const cs_frame_t *cs_at(const cs_t *c, size_t i);

@@ -10,6 +10,9 @@ typedef struct fc_src {
     uint64_t k;             /* instructions so far */
     cs_t cs;                /* the call stack (harness/callstack/callstack.h) */
     bool ret;               /* the last instruction was a return: check where it landed */
+    bool named;             /* a THREAD_SWITCH came: the stack's thread is known */
+    bool switch_pending;    /* a THREAD_SWITCH to switch_id waits for the write to tp */
+    uint64_t switch_id;
     bool need_root;         /* the next instruction opens a root frame */
     bool call;              /* the last instruction was a call: the next one opens a frame */
     long caller;            /* ... made in this function */
@@ -75,6 +78,42 @@ static bool push(fc_t *f, unsigned src, fc_src_t *s, size_t func, long caller, b
     return true;
 }
 
+/* the pending THREAD_SWITCH: the stack of the thread switched out is parked (its frames
+ * stop: the exit hook now, without closing them) and the other's resumes (the enter hook
+ * now, not a call) */
+static void thread_switch(fc_t *f, unsigned src, fc_src_t *s) {
+    uint64_t id = s->switch_id;
+    s->switch_pending = false;
+    if (!s->named) {                    /* the first switch names the running thread */
+        s->named = true;
+        if (!cs_name(&s->cs, id)) return;
+    }
+    if (cs_thread_id(&s->cs) == id) return;
+    f->switches++;
+    for (size_t i = depth(s); i > 0; i--)
+        if (f->h.exit) f->h.exit(f->h.ctx, src, cs_at(&s->cs, i - 1)->func, s->k);
+    if (cs_switch(&s->cs, id)) { f->oom = true; return; }
+    for (size_t i = 0; i < depth(s); i++)
+        if (f->h.enter) f->h.enter(f->h.ctx, src, cs_at(&s->cs, i)->func, -1, false, s->k);
+    s->need_root = !depth(s);
+    s->ret = false;
+}
+
+/* the instruction writes x4 (tp) */
+static bool writes_tp(uint32_t raw, unsigned size) {
+    if (size == 4) {
+        unsigned op = raw & 0x7f, rd = raw >> 7 & 31;
+        if (rd != 4) return false;
+        return op == 0x37 || op == 0x17 || op == 0x6f || op == 0x67 || op == 0x03 || op == 0x13 || op == 0x33 ||
+               (op == 0x73 && (raw >> 12 & 7)) || op == 0x2f;
+    }
+    unsigned op = raw & 3, f3 = raw >> 13 & 7, rd = raw >> 7 & 31, rs2 = raw >> 2 & 31;
+    if (rd != 4) return false;
+    if (op == 1) return f3 == 0 || f3 == 2 || f3 == 3;           /* c.addi, c.li, c.lui */
+    if (op == 2) return f3 == 0 || f3 == 2 || (f3 == 4 && rs2);   /* c.slli, c.lwsp, c.mv/c.add */
+    return false;
+}
+
 static void on_insn(void *vf, const pf_insn_t *i) {
     fc_t *f = vf;
     fc_src_t *s = get_src(f, i->src);
@@ -123,6 +162,7 @@ static void on_insn(void *vf, const pf_insn_t *i) {
         if (!depth(s)) s->need_root = true;
     }
     if (i->cr & (PF_CR_CALL | PF_CR_SWAP)) { s->call = true; s->caller = (long)fn; }
+    if (s->switch_pending && writes_tp(i->raw, i->size)) thread_switch(f, src, s);
 }
 
 static int on_elem(void *vf, const pf_elem_t *e) {
@@ -135,6 +175,15 @@ static int on_elem(void *vf, const pf_elem_t *e) {
             if (!(e->type == PF_ELEM_NO_SYNC && e->u.nosync.reason == PF_NOSYNC_STOPPED)) f->lost++;
             close_all(f, e->src % NXD_MAX_SRC, s, true);
         }
+        break;
+    case PF_ELEM_PE_CONTEXT:
+        /* a THREAD_SWITCH (Ownership, format 2: PROCESS = tp << 5 | ...), sent when the write
+         * to tp retired: the instructions walked so far came before it, and it takes effect
+         * after the next instruction walked that writes tp */
+        if ((e->u.ctx.process & 3) != 2 || !(s = get_src(f, e->src))) break;
+        if (s->switch_pending) thread_switch(f, e->src % NXD_MAX_SRC, s);   /* two in a row */
+        s->switch_pending = true;
+        s->switch_id = e->u.ctx.context | 1ull << 63;   /* 0: the thread before the first switch */
         break;
     case PF_ELEM_TIMESTAMP:
         /* program-trace messages only: an ITC store's message comes before the branch

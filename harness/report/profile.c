@@ -68,6 +68,7 @@ static bool reserve(void **arr, size_t *cap, size_t n, size_t sz) {
 /* ---- state ------------------------------------------------------------------------------ */
 typedef struct frame {                    /* a frame's payload in the call-stack model */
     uint32_t func, edge;
+    uint32_t thr;                         /* its thread (prof_t.thr) */
     bool outer;                           /* no other activation of func below it */
     uint64_t cum[PERF_MAX_COUNTERS];      /* running totals at the enter */
     uint64_t hook_cum;                    /* running hook cycles at the enter */
@@ -86,7 +87,26 @@ typedef struct pcore {
     uint64_t hook_post;                   /* the previous record's hook cycles after its read */
     bool hook_set;                        /* prof_hook gave the next record's cost */
     uint64_t hook_pre, hook_next_post;
+    uint32_t thr;                         /* the running thread (prof_t.thr), PROF_NONE before the first record */
+    bool switched;                        /* a thread switch since the previous record */
 } pcore_t;
+
+/* a thread (THREAD_SWITCH events), or a hart's thread before its first switch: its own call
+ * stack (the model's thread id is the slot's index) and running totals while it runs */
+typedef struct pthr {
+    unsigned hart;
+    uint64_t id;                          /* the THREAD_SWITCH value (tp) */
+    bool named;                           /* id known (else: what ran before the first switch) */
+    uint64_t cum[PERF_MAX_COUNTERS], hook_cum;    /* parked running totals (current: pcore_t's) */
+    uint64_t switches_in;
+} pthr_t;
+
+/* a function in one thread */
+typedef struct pthfunc {
+    uint32_t thr, func;
+    uint32_t active;                      /* its frames on the thread's stack */
+    uint64_t calls, self[PERF_MAX_COUNTERS], hook_self;
+} pthfunc_t;
 
 typedef struct col { bool used; perf_counter_def_t def; char name[48]; } col_t;
 
@@ -95,11 +115,17 @@ struct prof {
     prof_stats_t st;
     col_t col[PERF_MAX_COUNTERS];
     uint64_t trace_total[PERF_MAX_COUNTERS], outside[PERF_MAX_COUNTERS];
-    uint64_t unattributed[PERF_MAX_COUNTERS];   /* intervals split in unknown shares (longjmp) */
+    uint64_t unattributed[PERF_MAX_COUNTERS];   /* intervals split in unknown shares (longjmp, thread switch) */
+    uint64_t unattr_switch[PERF_MAX_COUNTERS], hook_unattr_switch;   /* of them around a thread switch */
+    pthr_t *thr;
+    size_t nthr, capthr;
+    pthfunc_t *tf;
+    size_t ntf, captf;
+    idmap_t tfmap;                        /* thr << 32 | func -> tf */
+    bool finishing;                       /* prof_finish: frames closing are still active */
     pcore_t core[PERF_MAX_CORES];
     prof_func_t *func;
-    uint32_t *active;                     /* [func * PERF_MAX_CORES + hart]: frames on the stack */
-    size_t nfunc, capfunc, capactive;
+    size_t nfunc, capfunc;
     prof_edge_t *edge;
     size_t nedge, capedge;
     prof_site_t *site;
@@ -146,6 +172,7 @@ prof_t *prof_new(const prof_opts_t *o) {
     for (unsigned i = 0; i < PERF_MAX_CORES; i++) {
         p->core[i].p = p;
         p->core[i].hart = i;
+        p->core[i].thr = PROF_NONE;
         cs_init(&p->core[i].cs, sizeof(frame_t), frame_closed, &p->core[i]);
     }
     return p;
@@ -207,7 +234,9 @@ void prof_free(prof_t *p) {
     if (!p) return;
     for (unsigned i = 0; i < PERF_MAX_CORES; i++) cs_free(&p->core[i].cs);
     free(p->func);
-    free(p->active);
+    free(p->thr);
+    free(p->tf);
+    idmap_free(&p->tfmap);
     free(p->edge);
     free(p->site);
     for (size_t i = 0; i < p->nisr; i++) free(p->isr[i].func);
@@ -223,15 +252,48 @@ static uint32_t func_id(prof_t *p, uint64_t addr) {
     uint32_t f = idmap_get(&p->fmap, addr);
     if (f != PROF_NONE) return f;
     if (p->nfunc >= PROF_NONE - 1 || !reserve((void **)&p->func, &p->capfunc, p->nfunc, sizeof *p->func) ||
-        !reserve((void **)&p->active, &p->capactive, (p->nfunc + 1) * PERF_MAX_CORES, sizeof *p->active) ||
         idmap_put(&p->fmap, addr, (uint32_t)p->nfunc)) { p->oom = true; return PROF_NONE; }
     prof_func_t *fn = &p->func[p->nfunc];
     memset(fn, 0, sizeof *fn);
     uint64_t start;
     fn->addr = addr;
     fn->name = sym(p, addr, &start);
-    memset(&p->active[p->nfunc * PERF_MAX_CORES], 0, PERF_MAX_CORES * sizeof *p->active);
     return (uint32_t)p->nfunc++;
+}
+
+/* the function func in thread t (created on first use), or NULL */
+static pthfunc_t *tf_of(prof_t *p, uint32_t t, uint32_t func) {
+    uint64_t key = (uint64_t)t << 32 | func;
+    uint32_t i = idmap_get(&p->tfmap, key);
+    if (i != PROF_NONE) return &p->tf[i];
+    if (p->ntf >= PROF_NONE - 1 || !reserve((void **)&p->tf, &p->captf, p->ntf, sizeof *p->tf) ||
+        idmap_put(&p->tfmap, key, (uint32_t)p->ntf)) { p->oom = true; return NULL; }
+    pthfunc_t *x = &p->tf[p->ntf++];
+    memset(x, 0, sizeof *x);
+    x->thr = t;
+    x->func = func;
+    return x;
+}
+
+/* a new thread slot of a hart; PROF_NONE when out of memory */
+static uint32_t thr_new(prof_t *p, unsigned hart, uint64_t id, bool named) {
+    if (p->nthr >= PROF_NONE - 1 || !reserve((void **)&p->thr, &p->capthr, p->nthr, sizeof *p->thr)) {
+        p->oom = true;
+        return PROF_NONE;
+    }
+    pthr_t *t = &p->thr[p->nthr];
+    memset(t, 0, sizeof *t);
+    t->hart = hart;
+    t->id = id;
+    t->named = named;
+    return (uint32_t)p->nthr++;
+}
+
+/* the hart's running thread (its slot made on first use, the model's stack switched to it) */
+static uint32_t cur_thr(prof_t *p, pcore_t *c) {
+    if (c->thr == PROF_NONE && (c->thr = thr_new(p, c->hart, 0, false)) != PROF_NONE && cs_switch(&c->cs, c->thr))
+        p->oom = true;
+    return c->thr;
 }
 
 static uint64_t edge_key(uint32_t caller, uint32_t callee) { return (uint64_t)caller << 32 | callee; }
@@ -351,18 +413,26 @@ static void frame_closed(void *ctx, uint64_t thread, const cs_frame_t *cf, void 
     char b1[32];
     (void)thread;
     (void)cf;
+    if (p->finishing) {                      /* charged up to the last record */
+        p->func[fr->func].still_active++;
+        p->st.still_active++;
+    }
     if (why == CS_UNWOUND)
         warn(p, "hart %u: %s left without its exit record: it ends at the exit of a function below it", c->hart,
              fname(p, fr->func, b1, sizeof b1));
     else if (why == CS_REPAIR && p->o.warn)
         warn(p, "hart %u: %s left without its exit record (longjmp or the like): it ends at the record before an enter "
              "called from below it", c->hart, fname(p, fr->func, b1, sizeof b1));
-    p->active[(size_t)fr->func * PERF_MAX_CORES + c->hart]--;
+    pthfunc_t *tf = tf_of(p, fr->thr, fr->func);
+    if (tf) tf->active--;
     if (!fr->outer) return;                  /* an inner activation of a recursion */
-    p->func[fr->func].hook_total += c->hook_cum - fr->hook_cum;
-    p->edge[fr->edge].hook_total += c->hook_cum - fr->hook_cum;
+    /* the running totals of the frame's thread: the hart's while it runs, else as parked */
+    const uint64_t *cum = fr->thr == c->thr ? c->cum : p->thr[fr->thr].cum;
+    uint64_t hook_cum = fr->thr == c->thr ? c->hook_cum : p->thr[fr->thr].hook_cum;
+    p->func[fr->func].hook_total += hook_cum - fr->hook_cum;
+    p->edge[fr->edge].hook_total += hook_cum - fr->hook_cum;
     for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++) {
-        uint64_t incl = c->cum[x] - fr->cum[x];
+        uint64_t incl = cum[x] - fr->cum[x];
         p->func[fr->func].total[x] += incl;
         p->edge[fr->edge].total[x] += incl;
     }
@@ -377,6 +447,9 @@ static void enter(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r, 
     uint32_t f = func_id(p, r->addr);
     if (f == PROF_NONE) return;
     p->func[f].calls++;
+    pthfunc_t *tf = tf_of(p, c->thr, f);
+    if (!tf) return;
+    tf->calls++;
     uint32_t e = edge_id(p, top, f);
     if (e == PROF_NONE) return;
     p->edge[e].calls++;
@@ -388,7 +461,8 @@ static void enter(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r, 
     if (!fr) { p->oom = true; return; }
     fr->func = f;
     fr->edge = e;
-    fr->outer = p->active[(size_t)f * PERF_MAX_CORES + hart]++ == 0;
+    fr->thr = c->thr;
+    fr->outer = tf->active++ == 0;           /* per thread: a parked thread's frames are not below it */
     memcpy(fr->cum, c->cum, sizeof fr->cum);
     fr->hook_cum = c->hook_cum;
 }
@@ -433,6 +507,7 @@ void prof_record(void *vp, const perf_record_t *r) {
     unsigned hart = r->core % PERF_MAX_CORES;
     pcore_t *c = &p->core[hart];
     p->st.records++;
+    if (cur_thr(p, c) == PROF_NONE || p->oom) return;
     if (r->gap_before) {                     /* perf data lost: new stack, new baseline */
         p->st.gaps++;
         size_t d = cs_depth(&c->cs);
@@ -460,7 +535,8 @@ void prof_record(void *vp, const perf_record_t *r) {
      * called from below the top of the stack (longjmp), an exit of a function below the top;
      * they end at the previous record, and this record's interval is split between them and
      * the frame control went to in unknown shares: not attributed */
-    bool split = false;
+    bool split = c->switched;                /* a thread switch in the interval: the threads' shares
+                                                are unknown, and no frame has it all */
     if (!r->truncated && !r->addr_unknown && cs_depth(&c->cs)) {
         if (r->type == PERF_FUNC_ENTER && r->has_call_site && p->o.sym) {
             uint64_t start;
@@ -489,6 +565,7 @@ void prof_record(void *vp, const perf_record_t *r) {
     }
     /* the counters' change since the previous record belongs to the function on top */
     uint32_t top = top_func(c);
+    pthfunc_t *ttf = top != PROF_NONE && !split ? tf_of(p, c->thr, top) : NULL;
     uint64_t dl[PERF_MAX_COUNTERS], dh = 0;  /* this record's counted changes (ISR samples) */
     uint32_t known = 0;
     for (unsigned i = 0; i < r->n && i < PERF_MAX_COUNTERS; i++) {
@@ -498,23 +575,27 @@ void prof_record(void *vp, const perf_record_t *r) {
         uint64_t d = r->delta[i];
         dl[x] = d;
         known |= 1u << x;
-        c->cum[x] += d;
+        if (!c->switched) c->cum[x] += d;   /* the running thread's totals */
         p->trace_total[x] += d;
         if (split) p->unattributed[x] += d;
-        else if (top != PROF_NONE) p->func[top].self[x] += d;
+        else if (top != PROF_NONE) { p->func[top].self[x] += d; if (ttf) ttf->self[x] += d; }
         else p->outside[x] += d;
+        if (c->switched) p->unattr_switch[x] += d;
         if ((int)x == p->cyc) {              /* hook cycles inside this delta */
             uint64_t h = c->hook_post + c->hook_pre;
             if (h > d) h = d;
-            c->hook_cum += h;
+            if (!c->switched) c->hook_cum += h;
             dh = h;
             p->st.hook_counted += h;
             if (split) p->st.hook_unattributed += h;
-            else if (top != PROF_NONE) p->func[top].hook_self += h;
+            else if (top != PROF_NONE) { p->func[top].hook_self += h; if (ttf) ttf->hook_self += h; }
             else p->st.hook_outside += h;
+            if (c->switched) p->hook_unattr_switch += h;
         }
     }
-    if (split) p->st.unattributed_intervals++;
+    if (split && !c->switched) p->st.unattributed_intervals++;
+    if (c->switched) p->st.switch_intervals++;
+    c->switched = false;
     c->hook_post = c->hook_next_post;
     c->hook_set = false;
     c->hook_pre = c->hook_next_post = 0;
@@ -555,11 +636,39 @@ void prof_finish(prof_t *p) {
     if (p->oom) return;
     for (unsigned h = 0; h < PERF_MAX_CORES; h++) {
         pcore_t *c = &p->core[h];
-        size_t n = cs_depth(&c->cs);         /* charged up to the last record */
-        for (size_t i = 0; i < n; i++) p->func[((const frame_t *)cs_user_at(&c->cs, i))->func].still_active++;
-        p->st.still_active += n;
+        p->finishing = true;                 /* every thread's frames: still active (frame_closed) */
         cs_clear_all(&c->cs);
+        p->finishing = false;
     }
+}
+
+void prof_thread(prof_t *p, unsigned hart, uint64_t id) {
+    pcore_t *c = &p->core[hart % PERF_MAX_CORES];
+    if (p->oom) return;
+    uint32_t cur = cur_thr(p, c);
+    if (cur == PROF_NONE) return;
+    p->st.switch_events++;
+    if (p->thr[cur].named && p->thr[cur].id == id) return;   /* a tp write that keeps the thread */
+    uint32_t nt = PROF_NONE;
+    for (size_t i = 0; i < p->nthr && nt == PROF_NONE; i++)
+        if (p->thr[i].hart == c->hart && p->thr[i].named && p->thr[i].id == id) nt = (uint32_t)i;
+    if (nt == PROF_NONE && !p->thr[cur].named && !cs_depth(&c->cs)) {
+        p->thr[cur].named = true;            /* what ran before has no frames: it was this thread */
+        p->thr[cur].id = id;
+        p->thr[cur].switches_in++;
+        return;
+    }
+    if (nt == PROF_NONE && (nt = thr_new(p, c->hart, id, true)) == PROF_NONE) return;
+    pthr_t *t = &p->thr[cur];
+    memcpy(t->cum, c->cum, sizeof t->cum);   /* parked */
+    t->hook_cum = c->hook_cum;
+    if (cs_switch(&c->cs, nt)) { p->oom = true; return; }
+    c->thr = nt;
+    memcpy(c->cum, p->thr[nt].cum, sizeof c->cum);
+    c->hook_cum = p->thr[nt].hook_cum;
+    p->thr[nt].switches_in++;
+    p->st.switches++;
+    c->switched = true;
 }
 
 /* ---- queries ---------------------------------------------------------------------------- */
@@ -761,9 +870,11 @@ static void flat(const prof_t *p, FILE *o, const skey_t *k) {
     if (x0 >= 0) {
         fprintf(o, "\n  %s over the trace: %" PRIu64 ", of which outside any traced function: %" PRIu64, p->col[x0].name,
                 t_total(p, (unsigned)x0), t_outside(p, (unsigned)x0));
-        if (p->st.unattributed_intervals)
-            fprintf(o, ", not attributed: %" PRIu64 " (control left a function without its exit record: Notes)",
-                    t_unattr(p, (unsigned)x0));
+        if (p->st.unattributed_intervals || p->st.switch_intervals)
+            fprintf(o, ", not attributed: %" PRIu64 " (%s: Notes)", t_unattr(p, (unsigned)x0),
+                    !p->st.switch_intervals ? "control left a function without its exit record"
+                    : !p->st.unattributed_intervals ? "intervals with a thread switch"
+                    : "intervals with a thread switch, or in which control left a function without its exit record");
         fputc('\n', o);
     }
 }
@@ -901,6 +1012,45 @@ static void manual_table(const prof_t *p, FILE *o) {
     free(k);
 }
 
+/* per thread (with thread switches): its functions' calls and self of the primary counter */
+static void threads_table(const prof_t *p, FILE *o) {
+    if (!p->st.switch_events || !p->ntf) return;
+    int x0 = primary(p);
+    char nb[48];
+    fprintf(o, "\nThreads (a call stack per thread from the THREAD_SWITCH events; each thread's functions' calls and\n"
+               "self %s%s; the intervals with a switch are not attributed: Notes)\n", x0 >= 0 ? p->col[x0].name : "-",
+            p->o.compensate ? ", compensated" : "");
+    skey_t *k = malloc(p->ntf * sizeof *k);
+    if (!k) return;
+    for (size_t t = 0; t < p->nthr; t++) {
+        size_t nk = 0;
+        uint64_t self = 0;
+        for (size_t i = 0; i < p->ntf; i++) {
+            const pthfunc_t *x = &p->tf[i];
+            if (x->thr != t) continue;
+            uint64_t v = x0 >= 0 ? x->self[x0] - (comp(p, (unsigned)x0) ? x->hook_self : 0) : 0;
+            self += v;
+            k[nk++] = (skey_t){v, x->calls, 0, p->func[x->func].addr, (uint32_t)i};
+        }
+        if (!nk) continue;
+        qsort(k, nk, sizeof *k, by_key);
+        const pthr_t *th = &p->thr[t];
+        uint64_t start;
+        const char *n = th->named ? sym(p, th->id, &start) : NULL;
+        if (!th->named) fprintf(o, "\n  hart %u, before its first thread switch", th->hart);
+        else if (n && th->id != start) fprintf(o, "\n  hart %u, thread 0x%08" PRIx64 " (%s+0x%" PRIx64 ")", th->hart, th->id, n, th->id - start);
+        else if (n) fprintf(o, "\n  hart %u, thread 0x%08" PRIx64 " (%s)", th->hart, th->id, n);
+        else fprintf(o, "\n  hart %u, thread 0x%08" PRIx64, th->hart, th->id);
+        fprintf(o, ": switched in %" PRIu64 " time(s), self %s %" PRIu64 "\n\n  %12s %14s  function\n", th->switches_in,
+                x0 >= 0 ? p->col[x0].name : "-", self, "calls", "self");
+        for (size_t i = 0; i < nk; i++) {
+            const pthfunc_t *x = &p->tf[k[i].i];
+            fprintf(o, "  %12" PRIu64 " %14" PRIu64 "  %s\n", x->calls, k[i].k1, fname(p, x->func, nb, sizeof nb));
+        }
+    }
+    free(k);
+}
+
 static void isr_table(const prof_t *p, FILE *o) {
     if (!p->nisr) return;
     fprintf(o, "\nISR samples (the interrupted pc of each ISR record)\n\n"
@@ -994,11 +1144,22 @@ static void notes(const prof_t *p, FILE *o) {
         fprintf(o, "  %" PRIu64 " enter record(s) called from below the top of the call stack (the call site is not in the\n"
                    "    top frame's function: a longjmp or another non-local exit): %" PRIu64 " frame(s) without an exit\n"
                    "    closed there (repairs)\n", s->repairs, s->repaired);
+    if (s->switches || s->switch_events) {
+        int x0 = primary(p);
+        fprintf(o, "  %" PRIu64 " thread switch(es) (THREAD_SWITCH events: %" PRIu64 "): a call stack per thread; the %" PRIu64
+                   " interval(s)\n    between two records with a switch in them are not attributed",
+                s->switches, s->switch_events, s->switch_intervals);
+        if (x0 >= 0)
+            fprintf(o, " (%" PRIu64 " %s)", p->unattr_switch[x0] - (comp(p, (unsigned)x0) ? p->hook_unattr_switch : 0),
+                    p->col[x0].name);
+        fputs(" and\n    count in no frame's total (a thread's frames do not go on while it is switched out)\n", o);
+    }
     if (s->unattributed_intervals) {
         int x0 = primary(p);
+        uint64_t u = x0 >= 0 ? t_unattr(p, (unsigned)x0) - (p->unattr_switch[x0] - (comp(p, (unsigned)x0) ? p->hook_unattr_switch : 0)) : 0;
         fprintf(o, "  %" PRIu64 " interval(s) between two records in which control left a function without its exit\n"
                    "    record: the frames left end at the record before, and the interval's", s->unattributed_intervals);
-        if (x0 >= 0) fprintf(o, " %" PRIu64 " %s are\n    not", t_unattr(p, (unsigned)x0), p->col[x0].name);
+        if (x0 >= 0) fprintf(o, " %" PRIu64 " %s are\n    not", u, p->col[x0].name);
         else fputs(" counts are\n    not", o);
         fputs(" attributed (the trace does not say where control left): left from", o);
         for (size_t i = 0; i < p->nfunc; i++)
@@ -1038,6 +1199,7 @@ int prof_write_text(const prof_t *p, FILE *o) {
     } else {
         fputs("No function enter/exit records: no flat profile, no call graph.\n", o);
     }
+    threads_table(p, o);
     manual_table(p, o);
     isr_table(p, o);
     notes(p, o);

@@ -111,7 +111,10 @@ typedef struct prof_stats {
     uint64_t unwound;                 /* frames popped by an exit of a function below them */
     uint64_t repairs;                 /* enters called from below the top of the stack (longjmp) */
     uint64_t repaired;                /* frames they closed */
-    uint64_t unattributed_intervals;  /* intervals split in unknown shares (prof_unattributed) */
+    uint64_t unattributed_intervals;  /* intervals split in unknown shares by a non-local exit (prof_unattributed) */
+    uint64_t switch_events;           /* prof_thread calls */
+    uint64_t switches;                /* of them that changed the running thread */
+    uint64_t switch_intervals;        /* intervals with a thread switch (not attributed) */
     uint64_t hook_unattributed;       /* hook cycles inside them */
     uint64_t still_active;            /* frames open at the end of the trace */
     uint64_t too_deep;                /* enters beyond PROF_MAX_DEPTH, dropped */
@@ -166,6 +169,14 @@ int prof_cycles_index(const prof_t *p);
 int prof_parse_fields(prof_opts_t *o, const char *list, char *err, size_t errlen);
 /* end of the trace: closes the frames still open */
 void prof_finish(prof_t *p);
+
+/* a thread switch on a hart (a THREAD_SWITCH event: id = the new thread's tp), in trace
+ * order between the records: each thread keeps its own call stack and running totals; the
+ * interval from the record before the switch to the record after it is not attributed (the
+ * threads' shares of it are unknown) and counts in no frame's total. Frames open before a
+ * hart's first switch belong to a thread of their own ("before the first switch") unless
+ * that thread had none: the first switch then names it. */
+void prof_thread(prof_t *p, unsigned hart, uint64_t id);
 
 /* results (pointers stay valid until the next prof_record/prof_finish) */
 const prof_stats_t *prof_stats(const prof_t *p);

@@ -3,10 +3,10 @@
  * its own call stack, kept by the stack pointer the retire log reports).
  *
  *   prof_truth ELF RETIRE_LOG [--hart N] [--after CYCLE] [--before CYCLE]
- *              [--keep F1,F2,...] [--drop G1,G2,...]
+ *              [--keep F1,F2,...] [--drop G1,G2,...] [--threads FILE]
  *
  * For every function (the ELF's function symbols; "(no symbol)" for other code) prints one
- * CSV line: function,address,calls,self_insn,self_cycles,attr_insn,attr_cycles,total_insn
+ * CSV line: function,address,calls,self_insn,self_cycles,attr_insn,attr_cycles,total_insn,total_cycles
  *  - self_insn, self_cycles: the instructions retired with a pc inside the function, and
  *    their cycles (an instruction's cycles: its retire cycle minus the previous one's);
  *  - calls: link jumps (JAL/JALR/C.JAL/C.JALR writing ra or t0) to its first instruction,
@@ -17,7 +17,13 @@
  *    whose cycles --compensate removes; what they tail-call included) counts for nobody; code with no kept function on the stack for
  *    nobody either. Without --keep they equal self;
  *  - total_insn: the instructions retired while the function has a frame on the stack (or
- *    is the code running), each counted once however many frames it has (recursion).
+ *    is the code running), each counted once however many frames it has (recursion);
+ *  - total_cycles: their cycles, but not those of code under a --drop function (the hooks).
+ * Threads: every write to tp (x4) that changes it switches to the call stack of the thread
+ * with that tp (the first write names the thread running before it); a function's totals
+ * count only the instructions of the thread running (a parked stack does not count).
+ * --threads FILE writes per thread and function: thread,function,calls,attr_cycles,total_cycles
+ * (thread: the tp, 0x... ; "-" before the first write).
  * Only instructions retired after --after and before --before count (the traced window).
  *
  * The call stack: a link jump opens a frame (the callee, the sp at the call); a plain jump
@@ -35,13 +41,40 @@
 #include <string.h>
 #include "elf_syms.h"
 
-typedef struct fn { uint64_t calls, self_insn, self_cyc, attr_insn, attr_cyc, total_insn, stamp; bool keep, drop; } fn_t;
+typedef struct fn { uint64_t calls, self_insn, self_cyc, attr_insn, attr_cyc, total_insn, total_cyc, stamp; bool keep, drop; } fn_t;
+typedef struct tfn { uint64_t calls, attr_cyc, total_cyc, stamp; } tfn_t;
 typedef struct frame { size_t f; uint64_t sp; bool trap, drop; } frame_t;   /* drop: opened by a call to a --drop function */
 
 static elf_syms_t syms;
 static fn_t *fns;                 /* syms.n + 1: the last is "(no symbol)" */
 static frame_t *st;
 static size_t n, cap;
+/* threads (tp values): the running one's stack is st/n/cap, the others parked here */
+#define MAX_THR 64
+static struct thr { uint64_t tp; bool named; frame_t *st; size_t n, cap; tfn_t *fn; } thr[MAX_THR];
+static size_t nthr = 1, cur_thr;
+
+static void switch_to(uint64_t tp) {
+    if (!thr[cur_thr].named) { thr[cur_thr].named = true; thr[cur_thr].tp = tp; return; }
+    if (thr[cur_thr].tp == tp) return;
+    size_t t = 0;
+    while (t < nthr && !(thr[t].named && thr[t].tp == tp)) t++;
+    if (t == nthr) {
+        if (nthr == MAX_THR) { fprintf(stderr, "prof_truth: more than %d threads\n", MAX_THR); exit(2); }
+        thr[nthr++] = (struct thr){.tp = tp, .named = true};
+    }
+    thr[cur_thr].st = st; thr[cur_thr].n = n; thr[cur_thr].cap = cap;
+    st = thr[t].st; n = thr[t].n; cap = thr[t].cap;
+    cur_thr = t;
+}
+
+static tfn_t *tfn(size_t f) {
+    if (!thr[cur_thr].fn && !(thr[cur_thr].fn = calloc(syms.n + 1, sizeof(tfn_t)))) {
+        fprintf(stderr, "prof_truth: out of memory\n");
+        exit(2);
+    }
+    return &thr[cur_thr].fn[f];
+}
 
 static size_t func_of(uint64_t pc) {
     const elf_sym_t *s = elf_syms_lookup(&syms, pc);
@@ -90,12 +123,14 @@ int main(int argc, char **argv) {
     int hart = -1;
     uint64_t after = 0, before = UINT64_MAX;
     bool any_keep = false;
+    const char *threads_out = NULL;
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--hart")) hart = atoi(argv[i + 1]);
         else if (!strcmp(argv[i], "--after")) after = strtoull(argv[i + 1], NULL, 0);
         else if (!strcmp(argv[i], "--before")) before = strtoull(argv[i + 1], NULL, 0);
         else if (!strcmp(argv[i], "--keep")) { mark(argv[i + 1], true); any_keep = true; }
         else if (!strcmp(argv[i], "--drop")) mark(argv[i + 1], false);
+        else if (!strcmp(argv[i], "--threads")) threads_out = argv[i + 1];
         else { fprintf(stderr, "prof_truth: unknown option %s\n", argv[i]); return 2; }
     }
     char line[512];
@@ -123,13 +158,16 @@ int main(int argc, char **argv) {
         /* the frame this instruction opens (the call or trap before it) */
         if (pending_trap) push(f, sp, true);
         else if (pending_call) push(f, sp, false);
-        if ((pending_trap || pending_call) && pc == (f < syms.n ? syms.s[f].addr : pc)) fns[f].calls += cyc > after && cyc < before;
+        if ((pending_trap || pending_call) && pc == (f < syms.n ? syms.s[f].addr : pc) && cyc > after && cyc < before) {
+            fns[f].calls++;
+            tfn(f)->calls++;
+        }
         /* a plain jump to another function's first instruction: a tail call, the callee
          * takes the caller's frame */
         if (pending_jump && n && f < syms.n && pc == syms.s[f].addr && st[n - 1].f != f && !st[n - 1].trap) {
             st[n - 1].f = f;
             st[n - 1].drop |= fns[f].drop;
-            fns[f].calls += cyc > after && cyc < before;
+            if (cyc > after && cyc < before) { fns[f].calls++; tfn(f)->calls++; }
         }
         bool landed = pending_ret || pending_jump;
         pending_call = pending_trap = false;
@@ -141,13 +179,22 @@ int main(int argc, char **argv) {
             uint64_t c = have_prev ? cyc - prev_cyc : 0;
             fns[f].self_cyc += c;
             size_t a = attr_of(f, any_keep);
-            if (a != SIZE_MAX) { fns[a].attr_insn++; fns[a].attr_cyc += c; }
+            if (a != SIZE_MAX) { fns[a].attr_insn++; fns[a].attr_cyc += c; tfn(a)->attr_cyc += c; }
+            bool dropped = fns[f].drop;
+            for (size_t i = 0; i < n && !dropped; i++) dropped = st[i].drop;
+            uint64_t tc = dropped ? 0 : c;
             static uint64_t stamp;
             stamp++;
             fns[f].total_insn++;
+            fns[f].total_cyc += tc;
             fns[f].stamp = stamp;
-            for (size_t i = 0; i < n; i++)
-                if (fns[st[i].f].stamp != stamp) { fns[st[i].f].stamp = stamp; fns[st[i].f].total_insn++; }
+            tfn(f)->total_cyc += tc;
+            tfn(f)->stamp = stamp;
+            for (size_t i = 0; i < n; i++) {
+                if (fns[st[i].f].stamp != stamp) { fns[st[i].f].stamp = stamp; fns[st[i].f].total_insn++; fns[st[i].f].total_cyc += tc; }
+                tfn_t *t = tfn(st[i].f);
+                if (t->stamp != stamp) { t->stamp = stamp; t->total_cyc += tc; }
+            }
         }
         prev_cyc = cyc;
         have_prev = true;
@@ -168,6 +215,8 @@ int main(int argc, char **argv) {
             }
         }
         if (x2) sp = strtoull(x2 + 4, NULL, 16);
+        char *x4 = strstr(e, " x4=");
+        if (x4) switch_to(strtoull(x4 + 4, NULL, 16));
         if (ret && n && !st[n - 1].trap) n--;
         if (xret) { while (n && !st[n - 1].trap) n--; if (n) n--; }
         pending_call = call;
@@ -175,14 +224,30 @@ int main(int argc, char **argv) {
         pending_ret = ret;
     }
     fclose(in);
-    puts("function,address,calls,self_insn,self_cycles,attr_insn,attr_cycles,total_insn");
+    puts("function,address,calls,self_insn,self_cycles,attr_insn,attr_cycles,total_insn,total_cycles");
     for (size_t i = 0; i <= syms.n; i++) {
         const fn_t *x = &fns[i];
         if (!x->self_insn && !x->calls && !x->attr_insn && !x->total_insn) continue;
-        printf("%s,0x%08" PRIx64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
+        printf("%s,0x%08" PRIx64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n",
                i < syms.n ? syms.s[i].name : "(no symbol)", i < syms.n ? syms.s[i].addr : 0, x->calls, x->self_insn,
-               x->self_cyc, x->attr_insn, x->attr_cyc, x->total_insn);
+               x->self_cyc, x->attr_insn, x->attr_cyc, x->total_insn, x->total_cyc);
     }
+    if (threads_out) {
+        FILE *o = fopen(threads_out, "w");
+        if (!o) { fprintf(stderr, "prof_truth: cannot write %s\n", threads_out); return 2; }
+        fputs("thread,function,calls,attr_cycles,total_cycles\n", o);
+        for (size_t t = 0; t < nthr; t++)
+            for (size_t i = 0; thr[t].fn && i <= syms.n; i++) {
+                const tfn_t *x = &thr[t].fn[i];
+                if (!x->calls && !x->attr_cyc && !x->total_cyc) continue;
+                if (thr[t].named) fprintf(o, "0x%08" PRIx64 ",", thr[t].tp);
+                else fputs("-,", o);
+                fprintf(o, "%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", i < syms.n ? syms.s[i].name : "(no symbol)", x->calls,
+                        x->attr_cyc, x->total_cyc);
+            }
+        if (fclose(o)) return 2;
+    }
+    for (size_t t = 0; t < nthr; t++) { if (t != cur_thr) free(thr[t].st); free(thr[t].fn); }
     free(st);
     free(fns);
     elf_syms_free(&syms);

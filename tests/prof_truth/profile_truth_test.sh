@@ -20,6 +20,18 @@
 #   flow_fib, flow_timer_isr  the same on fib.c (fib's total) and timer_isr.c (the totals of
 #            busy_mem, busy_mul, ts_trap_entry, perf_timer_tick: handler frames nest and
 #            close at mret), no repair;
+#   threads_records  rr_threads.c (a timer-driven round robin of 3 threads, run
+#            --stm-thread-switch), `report` from the records: one section per thread (3, none
+#            "before its first thread switch"), each thread's calls of every function equal
+#            the truth's in that thread (prof_truth --threads: a stack per tp value); nothing
+#            unwound, unmatched or still active; the total cycles of rr_alpha, rr_beta,
+#            rr_gamma and rr_mix (uncompensated: every hook cycle counted, as in the truth
+#            without --drop) S satisfy T - U - TOL <= S <= T + TOL, T the truth's total over
+#            the running thread's time only and U the cycles the profile did not attribute
+#            (the intervals with a switch): switched-out time is not in a frame's total;
+#   threads_flow  the same program with --trace-insn btm, `report --from flow`: every
+#            function's self instructions equal the truth's, the total instructions of the
+#            rr_ functions too (a thread's frames do not count the other threads' instructions);
 #   waves    `run --waves-func thrower`: one window, ending with the instruction longjmp's
 #            return lands on; `--waves-func work`: 10 windows (one per call).
 set -u
@@ -32,6 +44,8 @@ keep=main,work,thrower; cmp="work thrower"; ncalls="work=10 thrower=1"
 case $case_ in
   records_fib|flow_fib) elf=$b/firmware/examples/fib.elf; keep=main,fib; cmp=fib; ncalls="fib=465" ;;
   flow_timer_isr) elf=$b/firmware/examples/timer_isr.elf; cmp="busy_mem busy_mul ts_trap_entry perf_timer_tick" ;;
+  threads_records|threads_flow) elf=$b/firmware/examples/rr_threads.elf; keep=rr_leaf,rr_tree,rr_hash,rr_mix,rr_alpha,rr_beta,rr_gamma
+    cmp="rr_leaf rr_tree rr_hash rr_mix rr_alpha rr_beta rr_gamma" ;;
 esac
 run=$b/test-runs/prof_truth_$case_
 fail() { echo "FAIL (profile truth $case_): $*"; exit 1; }
@@ -85,11 +99,14 @@ records|records_fib)
     }' "$run.truth" "$run.csv.d/report.csv")
   case $out in *FAIL*|"") fail "${out:-no comparison}" ;; esac
   echo "ok (profile truth $case_): $out" ;;
-flow|flow_fib|flow_timer_isr)
-  "$ts" run -q --trace-insn btm --retire-log "$run.retire" -o "$run" "$elf" > /dev/null || fail "run exited $?"
+flow|flow_fib|flow_timer_isr|threads_flow)
+  stm=; [ "$case_" = threads_flow ] && stm=--stm-thread-switch
+  "$ts" run -q --trace-insn btm $stm --retire-log "$run.retire" -o "$run" "$elf" > /dev/null || fail "run exited $?"
   "$ts" report --from flow -f csv "$run" > "$run.csv" || fail "report --from flow exited $?"
   "$ts" report --from flow "$run" > "$run.txt" || fail "report --from flow (text) exited $?"
-  if [ "$case_" = flow ]; then
+  if [ "$case_" = threads_flow ]; then
+    grep -q "^[0-9]* thread switch(es) (THREAD_SWITCH)" "$run.txt" || fail "no thread switch noted: $(head -3 "$run.txt")"
+  elif [ "$case_" = flow ]; then
     grep -q "return(s) landed in a function below the top of the call stack" "$run.txt" || fail "no repair noted"
   else
     grep -q "return(s) landed in a function below" "$run.txt" && fail "a repair without a longjmp: $(head -3 "$run.txt")"
@@ -114,6 +131,54 @@ flow|flow_fib|flow_timer_isr)
     }' "$run.truth" "$run.csv")
   case $out in *FAIL*|"") fail "${out:-no comparison}" ;; esac
   echo "ok (profile truth $case_): $out" ;;
+threads_records)
+  "$ts" run -q --stm-thread-switch --retire-log "$run.retire" -o "$run" "$elf" > /dev/null || fail "run exited $?"
+  "$ts" report "$run" > "$run.txt" 2> "$run.err" || fail "report exited $?"
+  "$ts" report -f csv -o "$run.csv.d" "$run" 2> /dev/null || fail "report -f csv exited $?"
+  grep -q "still active\|without a matching enter\|ended by the exit of a function below" "$run.txt" &&
+    fail "frames mixed: $(sed -n '/^Notes/,$p' "$run.txt")"
+  grep -q "before its first thread switch" "$run.txt" && fail "a thread before the first switch"
+  [ "$(grep -c '^  hart 0, thread 0x' "$run.txt")" = 3 ] || fail "not 3 threads: $(grep '^  hart' "$run.txt")"
+  on=$(riscv64-unknown-elf-nm "$elf" | awk '$3 == "perfTraceOn" { print "0x" $1 }')
+  off=$(riscv64-unknown-elf-nm "$elf" | awk '$3 == "perfTraceOff" { print "0x" $1 }')
+  con=$(awk -F, -v a="$on" '$3 == "call" && $5 == a { print $1; exit }' "$run/flow.csv")
+  coff=$(awk -F, -v a="$off" '$3 == "call" && $5 == a { print $1; exit }' "$run/flow.csv")
+  first=$(awk -F, -v a="$con" 'NR > 1 && $3 ~ /^__cyg_profile_func_/ && $1 > a { print $1; exit }' "$run/hooks.csv")
+  last=$(awk -F, -v b="$coff" 'NR > 1 && $3 ~ /^__cyg_profile_func_/ && $1 < b { c = $1 } END { print c }' "$run/hooks.csv")
+  [ -n "$con" ] && [ -n "$coff" ] && [ -n "$first" ] && [ -n "$last" ] || fail "no perfTraceOn/perfTraceOff or hook calls"
+  # calls from the call of perfTraceOn on (rr_alpha's is before the first hook); totals over the records' span
+  "$truth" "$elf" "$run.retire" --after "$con" --before "$coff" --keep "$keep" --threads "$run.thr" > /dev/null || fail "prof_truth exited $?"
+  "$truth" "$elf" "$run.retire" --after "$first" --before "$last" --keep "$keep" > "$run.truth" || fail "prof_truth exited $?"
+  U=$(sed -n 's/.*not attributed: \([0-9]*\) (intervals with a thread switch.*/\1/p' "$run.txt")
+  [ -n "$U" ] || fail "no cycles not attributed around the switches"
+  out=$(awk -v cmp="$cmp" '
+    BEGIN { nc = split(cmp, fs, " "); for (i = 1; i <= nc; i++) want[fs[i]] = 1 }
+    FILENAME ~ /thr$/ { split($0, a, ","); if (a[1] != "thread" && (a[2] in want)) { tc[a[1] "," a[2]] = a[3]; nt++ } next }
+    /^  hart 0, thread 0x/ { t = $4; sub(/:$/, "", t); next }
+    t != "" && NF == 3 && ($3 in want) { pc[t "," $3] = $1; np++ }
+    /^Instrumentation|^Notes|^ISR/ { t = "" }
+    END {
+      if (!nt) { print "FAIL: no truth per thread"; exit 1 }
+      for (k in tc) if (tc[k] + 0 != pc[k] + 0) { printf "FAIL: thread,function %s: %d calls, truth %d\n", k, pc[k], tc[k]; exit 1 }
+      for (k in pc) if (!(k in tc)) { printf "FAIL: thread,function %s: %d calls, none in the truth\n", k, pc[k]; exit 1 }
+      printf "%d thread/function call counts equal;", np
+    }' "$run.thr" "$run.txt")
+  case $out in *FAIL*|"") fail "${out:-no comparison}" ;; esac
+  out2=$(awk -F, -v U="$U" -v TOL="$TOL" '
+    FNR == 1 { for (i = 1; i <= NF; i++) col[FILENAME, $i] = i; next }
+    FILENAME ~ /truth$/ { T[$1] = $(col[FILENAME, "total_cycles"]); next }
+    { S[$(col[FILENAME, "function"])] = $(col[FILENAME, "cycles_total"]) }
+    END {
+      split("rr_alpha rr_beta rr_gamma rr_mix", fs, " ")
+      for (i = 1; i <= 4; i++) {
+        f = fs[i]
+        printf " %s total %d, truth %d;", f, S[f], T[f]
+        if (S[f] > T[f] + TOL || S[f] < T[f] - U - TOL) { printf " FAIL: outside [%d, %d]\n", T[f] - U - TOL, T[f] + TOL; exit 1 }
+      }
+      printf " not attributed %d\n", U
+    }' "$run.truth" "$run.csv.d/report.csv")
+  case $out2 in *FAIL*|"") fail "$out ${out2:-no comparison}" ;; esac
+  echo "ok (profile truth $case_): $out$out2" ;;
 waves)
   "$ts" run -q --waves "$run/w.fst" --waves-func thrower --retire-log "$run.retire" -o "$run" "$elf" > /dev/null ||
     fail "run exited $?"
