@@ -119,6 +119,7 @@ static void on_insn(void *vf, const pf_insn_t *i) {
     fc_src_t *s = get_src(f, i->src);
     if (!s) return;
     unsigned src = i->src % NXD_MAX_SRC;
+    if (i->cr & PF_CR_EXCEPTION) return;   /* an ecall: it traps, it does not retire (not counted) */
     size_t fn = func_of(f, s, i->pc);
     uint64_t k0 = s->k;                 /* the instruction before this one */
     if (s->ret) {                       /* a return landed here: in a function below the top of

@@ -19,6 +19,7 @@
  *    and the resumed ones the enter hook (caller -1, not a call), so that no frame counts
  *    the instructions of another thread; the first switch of a source names the thread
  *    running before it (counted in fc_t.switches);
+ *  - an ecall (pf_insn_t PF_CR_EXCEPTION) traps and does not retire: it is not counted;
  *  - an exception or interrupt (an EXCEPTION element; the handler's first instruction has
  *    PF_CR_INTERRUPT) opens a trap frame for the handler; an xRET closes frames up to and
  *    including the newest trap frame;

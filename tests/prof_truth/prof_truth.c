@@ -12,8 +12,10 @@
  *  - calls: link jumps (JAL/JALR/C.JAL/C.JALR writing ra or t0) to its first instruction,
  *    and traps whose handler starts there;
  *  - attr_insn, attr_cycles (with --keep): as a profile from enter/exit records sees them:
- *    code of a function not in --keep (uninstrumented) counts for the nearest kept function
- *    below it on the call stack; code under a call of a --drop function (the perf hooks,
+ *    a kept function's code counts for it between the return of its enter hook
+ *    (__cyg_profile_func_enter) and the call of its exit hook, before and after that (its
+ *    prologue and epilogue) for the kept function below it; code of a function not in
+ *    --keep (uninstrumented) counts for the nearest kept function below it on the call stack; code under a call of a --drop function (the perf hooks,
  *    whose cycles --compensate removes; what they tail-call included) counts for nobody; code with no kept function on the stack for
  *    nobody either. Without --keep they equal self;
  *  - total_insn: the instructions retired while the function has a frame on the stack (or
@@ -43,7 +45,10 @@
 
 typedef struct fn { uint64_t calls, self_insn, self_cyc, attr_insn, attr_cyc, total_insn, total_cyc, stamp; bool keep, drop; } fn_t;
 typedef struct tfn { uint64_t calls, attr_cyc, total_cyc, stamp; } tfn_t;
-typedef struct frame { size_t f; uint64_t sp; bool trap, drop; } frame_t;   /* drop: opened by a call to a --drop function */
+/* drop: opened by a call to a --drop function; hook: a call of the enter (1) or exit (2)
+ * hook; live: between the return of its enter hook and the call of its exit hook (the part of
+ * a function its records see) */
+typedef struct frame { size_t f; uint64_t sp; bool trap, drop, live; unsigned char hook; } frame_t;
 
 static elf_syms_t syms;
 static fn_t *fns;                 /* syms.n + 1: the last is "(no symbol)" */
@@ -89,7 +94,10 @@ static void push(size_t f, uint64_t sp, bool trap) {
         st = realloc(st, cap * sizeof *st);
         if (!st) { fprintf(stderr, "prof_truth: out of memory\n"); exit(2); }
     }
-    st[n++] = (frame_t){f, sp, trap, fns[f].drop};
+    unsigned char hook = f < syms.n && !strcmp(syms.s[f].name, "__cyg_profile_func_enter") ? 1
+                       : f < syms.n && !strcmp(syms.s[f].name, "__cyg_profile_func_exit") ? 2 : 0;
+    if (hook == 2 && n) st[n - 1].live = false;     /* its exit hook is called: the rest is the caller's */
+    st[n++] = (frame_t){f, sp, trap, fns[f].drop, false, hook};
 }
 
 static void mark(const char *list, bool keep) {
@@ -106,10 +114,12 @@ static void mark(const char *list, bool keep) {
 static size_t attr_of(size_t f, bool any_keep) {
     if (!any_keep) return f;
     /* the instruction's own function, then the frames from the top */
+    /* under a hook's call: nobody's, unless a trap came in since (a handler interrupting a
+     * hook is not the hook's cost: its code counts as if the hook were not there) */
     if (fns[f].drop) return SIZE_MAX;
-    for (size_t i = n; i > 0; i--) if (st[i - 1].drop) return SIZE_MAX;
-    if (fns[f].keep) return f;
-    for (size_t i = n; i > 0; i--) if (fns[st[i - 1].f].keep) return st[i - 1].f;
+    for (size_t i = n; i > 0 && !st[i - 1].trap; i--) if (st[i - 1].drop) return SIZE_MAX;
+    if (fns[f].keep && !(n && st[n - 1].f == f)) return f;      /* code of f without a frame of its own */
+    for (size_t i = n; i > 0; i--) if (fns[st[i - 1].f].keep && st[i - 1].live) return st[i - 1].f;
     return SIZE_MAX;
 }
 
@@ -217,7 +227,10 @@ int main(int argc, char **argv) {
         if (x2) sp = strtoull(x2 + 4, NULL, 16);
         char *x4 = strstr(e, " x4=");
         if (x4) switch_to(strtoull(x4 + 4, NULL, 16));
-        if (ret && n && !st[n - 1].trap) n--;
+        if (ret && n && !st[n - 1].trap) {
+            if (st[n - 1].hook == 1 && n > 1) st[n - 2].live = true;   /* its enter hook returned */
+            n--;
+        }
         if (xret) { while (n && !st[n - 1].trap) n--; if (n) n--; }
         pending_call = call;
         pending_jump = jump;

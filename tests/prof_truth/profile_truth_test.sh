@@ -20,6 +20,14 @@
 #   flow_fib, flow_timer_isr  the same on fib.c (fib's total) and timer_isr.c (the totals of
 #            busy_mem, busy_mul, ts_trap_entry, perf_timer_tick: handler frames nest and
 #            close at mret), no repair;
+#   records_traps, flow_traps  the same on nested_traps.c (a timer interrupt whose handler's
+#            function on_tick lets a software interrupt nest inside it, on_soft; ecalls from
+#            work handled by on_ecall, returning past the ecall): records within tolerance
+#            (nothing not attributed) for leaf and the handlers' functions, not for work (most
+#            ticks are taken inside a perf hook, when it turns interrupts back on, and the
+#            hook's measured cost then spans the handler: docs/commands/report.md), flow's self exact and the totals of work, leaf,
+#            on_tick, on_soft, on_ecall and ts_trap_entry equal (trap frames nest and close at
+#            their mret);
 #   threads_records  rr_threads.c (a timer-driven round robin of 3 threads, run
 #            --stm-thread-switch), `report` from the records: one section per thread (3, none
 #            "before its first thread switch"), each thread's calls of every function equal
@@ -44,6 +52,9 @@ keep=main,work,thrower; cmp="work thrower"; ncalls="work=10 thrower=1"
 case $case_ in
   records_fib|flow_fib) elf=$b/firmware/examples/fib.elf; keep=main,fib; cmp=fib; ncalls="fib=465" ;;
   flow_timer_isr) elf=$b/firmware/examples/timer_isr.elf; cmp="busy_mem busy_mul ts_trap_entry perf_timer_tick" ;;
+  records_traps|flow_traps) elf=$b/firmware/examples/nested_traps.elf; keep=work,leaf,on_tick,on_soft,on_ecall
+    cmp="leaf on_tick on_soft on_ecall"; ncalls="work=12 on_tick=12 on_soft=12 on_ecall=4 leaf=544"
+    [ "$case_" = flow_traps ] && cmp="work $cmp ts_trap_entry" ;;
   threads_records|threads_flow) elf=$b/firmware/examples/rr_threads.elf; keep=rr_leaf,rr_tree,rr_hash,rr_mix,rr_alpha,rr_beta,rr_gamma
     cmp="rr_leaf rr_tree rr_hash rr_mix rr_alpha rr_beta rr_gamma" ;;
 esac
@@ -51,7 +62,7 @@ run=$b/test-runs/prof_truth_$case_
 fail() { echo "FAIL (profile truth $case_): $*"; exit 1; }
 rm -rf "$run" "$run".*
 case $case_ in
-records|records_fib)
+records|records_fib|records_traps)
   "$ts" run -q --retire-log "$run.retire" -o "$run" "$elf" > /dev/null || fail "run exited $?"
   "$ts" report --elf "$elf" "$run/trace.rtd" > "$run.txt" 2> "$run.err" || fail "report exited $?"
   "$ts" report --compensate --elf "$elf" "$run/trace.rtd" > "$run.comp.txt" 2> /dev/null || fail "report --compensate exited $?"
@@ -99,7 +110,7 @@ records|records_fib)
     }' "$run.truth" "$run.csv.d/report.csv")
   case $out in *FAIL*|"") fail "${out:-no comparison}" ;; esac
   echo "ok (profile truth $case_): $out" ;;
-flow|flow_fib|flow_timer_isr|threads_flow)
+flow|flow_fib|flow_timer_isr|flow_traps|threads_flow)
   stm=; [ "$case_" = threads_flow ] && stm=--stm-thread-switch
   "$ts" run -q --trace-insn btm $stm --retire-log "$run.retire" -o "$run" "$elf" > /dev/null || fail "run exited $?"
   "$ts" report --from flow -f csv "$run" > "$run.csv" || fail "report --from flow exited $?"

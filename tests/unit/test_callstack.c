@@ -138,4 +138,20 @@ TS_TEST(threads) {
     cs_free(&m);
 }
 
+/* the first switch names the thread that ran before it (its frames stay) */
+TS_TEST(name_the_first_thread) {
+    begin();
+    push(1, 0, 0, false);
+    TS_ASSERT_EQ_I(cs_name(&m, 7), 0);
+    TS_ASSERT_EQ_U(cs_thread_id(&m), 7);
+    TS_ASSERT_EQ_U(cs_depth(&m), 1);
+    TS_ASSERT_EQ_I(cs_switch(&m, 8), 0);
+    TS_ASSERT_EQ_I(cs_name(&m, 7), -1);                  /* another thread has it */
+    TS_ASSERT_EQ_U(cs_thread_id(&m), 8);
+    TS_ASSERT_EQ_I(cs_switch(&m, 7), 0);
+    TS_ASSERT_EQ_U(cs_depth(&m), 1);
+    cs_clear_all(&m);
+    cs_free(&m);
+}
+
 TS_TEST_MAIN()

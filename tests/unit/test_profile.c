@@ -551,4 +551,78 @@ TS_TEST(callees_sorted_by_cost) {
     TS_ASSERT(a && b && a < b);
 }
 
+/* a record straight to the profile (no decoder: the thread switches come between records as
+ * report_cli.c hands them over), cycles change d */
+static void R(unsigned type, uint64_t addr, uint64_t d) {
+    perf_record_t r = {.core = 0, .type = type, .has_addr = true, .addr = addr, .has_call_site = true,
+                       .call_site = 0x90, .n = 1};
+    r.index[0] = 0;
+    r.delta[0] = d;
+    prof_record(prof, &r);
+}
+
+/* two threads: T1 (0x10, named by the first switch) runs a -> f, T2 (0x20) runs b while T1
+ * is switched out. Intervals: f's enter 10 (a's self), b's enter 7 (a switch in it: not
+ * attributed), b's exit 5 (b's self), f's exit 3 (a switch: not attributed), a's exit 4 (a's
+ * self). Totals count only their thread's intervals: a 10 + 4 = 14, f 0, b 5. */
+TS_TEST(threads_switch_stacks) {
+    begin();
+    end();                                   /* the header only */
+    prof_thread(prof, 0, 0x10);
+    R(PERF_FUNC_ENTER, A, 0);                /* the reference */
+    R(PERF_FUNC_ENTER, F, 10);
+    prof_thread(prof, 0, 0x20);
+    R(PERF_FUNC_ENTER, B, 7);
+    R(PERF_FUNC_EXIT, B, 5);
+    prof_thread(prof, 0, 0x10);
+    R(PERF_FUNC_EXIT, F, 3);
+    R(PERF_FUNC_EXIT, A, 4);
+    prof_finish(prof);
+    const prof_stats_t *s = prof_stats(prof);
+    TS_ASSERT_EQ_U(fn(A)->self[0], 14);
+    TS_ASSERT_EQ_U(fn(A)->total[0], 14);
+    TS_ASSERT_EQ_U(fn(F)->self[0], 0);
+    TS_ASSERT_EQ_U(fn(F)->total[0], 0);
+    TS_ASSERT_EQ_U(fn(B)->self[0], 5);
+    TS_ASSERT_EQ_U(fn(B)->total[0], 5);
+    TS_ASSERT_EQ_U(prof_unattributed(prof, 0), 10);
+    TS_ASSERT_EQ_U(prof_trace_total(prof, 0), 29);
+    TS_ASSERT_EQ_U(s->switches, 2);
+    TS_ASSERT_EQ_U(s->switch_events, 3);
+    TS_ASSERT_EQ_U(s->switch_intervals, 2);
+    TS_ASSERT_EQ_U(s->unattributed_intervals, 0);
+    TS_ASSERT_EQ_U(s->unwound + s->unmatched_exits + s->still_active + s->repairs, 0);
+    TS_ASSERT(edge(A, F) && edge(0, B) && edge(0, A));
+    static char buf[8192];
+    memset(buf, 0, sizeof buf);
+    FILE *o = fmemopen(buf, sizeof buf - 1, "w");
+    TS_ASSERT(o);
+    TS_ASSERT_EQ_I(prof_write_text(prof, o), 0);
+    fclose(o);
+    TS_ASSERT(strstr(buf, "hart 0, thread 0x00000010: switched in 2 time(s), self cycles 14"));
+    TS_ASSERT(strstr(buf, "hart 0, thread 0x00000020: switched in 1 time(s), self cycles 5"));
+    TS_ASSERT(!strstr(buf, "before its first thread switch"));
+}
+
+/* frames open at the first switch stay with a thread of their own */
+TS_TEST(threads_frames_before_the_first_switch) {
+    begin();
+    end();
+    R(PERF_FUNC_ENTER, A, 0);
+    prof_thread(prof, 0, 0x20);
+    R(PERF_FUNC_ENTER, B, 6);                /* not attributed */
+    R(PERF_FUNC_EXIT, B, 2);
+    prof_finish(prof);
+    TS_ASSERT_EQ_U(fn(A)->still_active, 1);
+    TS_ASSERT_EQ_U(fn(B)->total[0], 2);
+    TS_ASSERT_EQ_U(prof_stats(prof)->unmatched_exits, 0);
+    static char buf[8192];
+    memset(buf, 0, sizeof buf);
+    FILE *o = fmemopen(buf, sizeof buf - 1, "w");
+    TS_ASSERT(o);
+    TS_ASSERT_EQ_I(prof_write_text(prof, o), 0);
+    fclose(o);
+    TS_ASSERT(strstr(buf, "hart 0, before its first thread switch"));
+}
+
 TS_TEST_MAIN()
