@@ -143,15 +143,22 @@ static void waves_update(soc_t *s);
  * harness/callstack), the return to its link address closes it, and so does any other
  * return that leaves it: one that lands outside the function with the stack pointer above
  * the frame's call, or at it (longjmp); the waves dump while any hart has a frame open (and
- * the other conditions hold) */
-static void hook_flow(void *ctx, unsigned hart, bool ret, bool has_target, uint32_t target, uint32_t link, uint32_t sp) {
+ * the other conditions hold). One stack per thread (tp, as THREAD_SWITCH events name
+ * threads; the first tp seen names the thread running before it): a frame of a thread
+ * switched out is parked with it, so the window follows the running thread's stack (a
+ * switch is seen at the next call or return) */
+static void hook_flow(void *ctx, unsigned hart, bool ret, bool has_target, uint32_t target, uint32_t link, uint32_t sp,
+                      uint32_t tp) {
     soc_t *s = ctx;
     cs_t *cs = &s->func[hart].cs;
     if (!has_target) return;
     size_t before = cs_depth(cs);
+    uint64_t id = (uint64_t)tp | 1ull << 32;
+    if (cs_thread_id(cs) != id && (s->func[hart].named || cs_name(cs, id)) && cs_switch(cs, id)) return;
+    s->func[hart].named = true;
     if (!ret && target == s->cfg.waves_func_addr) {
         cs_push(cs, 0, link, sp, false);    /* too deep / no memory: not followed */
-    } else if (ret && before) {
+    } else if (ret && cs_depth(cs)) {
         if (target == cs_top(cs)->call_site) cs_pop(cs, CS_RETURN);
         else cs_unwind_left(cs, sp, target - s->cfg.waves_func_addr < s->cfg.waves_func_size ? 0 : CS_NO_FUNC);
     }

@@ -135,6 +135,7 @@ typedef struct soc {
                                * (harness/callstack: call site = the call's return address, sp
                                * at the call) */
         cs_t cs;
+        bool named;           /* the stack's thread is known (tp) */
     } func[SOC_MAX_HARTS];
     bool waves_open, waves_active;
     /* timestamp - cycle of every traced ITC store and software event (the cycle of its

@@ -40,6 +40,12 @@
 #   threads_flow  the same program with --trace-insn btm, `report --from flow`: every
 #            function's self instructions equal the truth's, the total instructions of the
 #            rr_ functions too (a thread's frames do not count the other threads' instructions);
+#   threads_waves  rr_threads.c, `run --waves-func rr_hash` (beta and gamma call it, and are
+#            preempted inside it): the windows' cycles W satisfy 0.95 T <= W <= T, T the truth's
+#            total cycles of rr_hash (on the running thread's stack only; hooks included). A
+#            switch is seen at the thread's next call or return, so W falls short of T by the
+#            lag after each switch (3 % measured); with one stack per hart, a return of another
+#            thread closes the window early (W 12 % short);
 #   waves    `run --waves-func thrower`: one window, ending with the instruction longjmp's
 #            return lands on; `--waves-func work`: 10 windows (one per call).
 set -u
@@ -190,6 +196,15 @@ threads_records)
     }' "$run.truth" "$run.csv.d/report.csv")
   case $out2 in *FAIL*|"") fail "$out ${out2:-no comparison}" ;; esac
   echo "ok (profile truth $case_): $out$out2" ;;
+threads_waves)
+  elf=$b/firmware/examples/rr_threads.elf
+  "$ts" run -q --waves "$run/w.fst" --waves-func rr_hash --retire-log "$run.retire" -o "$run" "$elf" > /dev/null ||
+    fail "run exited $?"
+  W=$(awk -F, 'NR > 1 { s += $2 - $1 } END { print s + 0 }' "$run/waves_windows.csv")
+  T=$("$truth" "$elf" "$run.retire" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $1 == "rr_hash" { print $c["total_cycles"] }')
+  [ -n "$T" ] || fail "no truth for rr_hash"
+  [ "$W" -le "$T" ] && [ $((W * 100)) -ge $((T * 95)) ] || fail "rr_hash windows $W cycles, truth $T"
+  echo "ok (profile truth threads_waves): rr_hash windows $W cycles, truth $T" ;;
 waves)
   "$ts" run -q --waves "$run/w.fst" --waves-func thrower --retire-log "$run.retire" -o "$run" "$elf" > /dev/null ||
     fail "run exited $?"
