@@ -274,7 +274,9 @@ static void jump_done(gt_log_t *g, const vcore_ports_t *p, bool has_target, uint
     log_flow(g, g->jump.cycle, g->hart, g->jump.ret ? "ret" : "call", g->jump.pc, has_target,
              target, !g->jump.ret, g->jump.link);
     if (has_target && !g->jump.ret) log_hook(g, g->jump.cycle, g->jump.pc, target, false, p->rf, g->jump.link);
-    if (g->flow_hook) g->flow_hook(g->flow_ctx, g->hart, g->jump.ret, has_target, target, g->jump.link);
+    /* sp after the jump: rf holds every write older than the instruction the port shows */
+    if (g->flow_hook)
+        g->flow_hook(g->flow_ctx, g->hart, g->jump.ret, has_target, target, g->jump.link, p ? p->rf[2] : 0, p ? p->rf[4] : 0);
 }
 
 void gt_log_finish(gt_log_t *g) {

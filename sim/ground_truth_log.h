@@ -44,8 +44,10 @@ typedef struct gt_log {
     unsigned hart;                /* the hart whose retire port the log watches (flow.csv) */
     bool tag_hart;                /* retire log lines start with "h<hart> " (several harts) */
     /* optional: told of every call and return when its target is known (has_target false:
-     * the run ended first); ctx is flow_ctx */
-    void (*flow_hook)(void *ctx, unsigned hart, bool ret, bool has_target, uint32_t target, uint32_t link);
+     * the run ended first), with the stack pointer and tp (the thread) after the jump; ctx
+     * is flow_ctx */
+    void (*flow_hook)(void *ctx, unsigned hart, bool ret, bool has_target, uint32_t target, uint32_t link, uint32_t sp,
+                      uint32_t tp);
     void *flow_ctx;
     FILE *itc, *counters, *flow;  /* NULL: that file is not written */
     char *itc_buf;                /* itc.csv rows not yet handed to stdio (the owner's; gt_log_itc) */

@@ -635,7 +635,7 @@ static int cmd_run(int argc, char **argv) {
         char serr[512];
         if (elf_syms_load(&syms, elf, serr, sizeof serr) == 0) {
             for (size_t i = 0; i < syms.n && !cfg.waves_func; i++)
-                if (!strcmp(syms.s[i].name, waves_func)) { cfg.waves_func = true; cfg.waves_func_addr = (uint32_t)syms.s[i].addr; }
+                if (!strcmp(syms.s[i].name, waves_func)) { cfg.waves_func = true; cfg.waves_func_addr = (uint32_t)syms.s[i].addr; cfg.waves_func_size = (uint32_t)(syms.s[i].size ? syms.s[i].size : 1); }
             elf_syms_free(&syms);
         }
         if (!cfg.waves_func) {

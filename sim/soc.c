@@ -146,24 +146,30 @@ static void host_exit(void *ctx, int code) {
 
 static void waves_update(soc_t *s);
 
-/* --waves-func: a call into the function opens a frame, the return to its link address
- * closes it; the waves dump while any hart has a frame open (and the other conditions hold) */
-static void hook_flow(void *ctx, unsigned hart, bool ret, bool has_target, uint32_t target, uint32_t link) {
+/* --waves-func: a call into the function opens a frame (the call model of
+ * harness/callstack), the return to its link address closes it, and so does any other
+ * return that leaves it: one that lands outside the function with the stack pointer above
+ * the frame's call, or at it (longjmp); the waves dump while any hart has a frame open (and
+ * the other conditions hold). One stack per thread (tp, as THREAD_SWITCH events name
+ * threads; the first tp seen names the thread running before it): a frame of a thread
+ * switched out is parked with it, so the window follows the running thread's stack (a
+ * switch is seen at the next call or return) */
+static void hook_flow(void *ctx, unsigned hart, bool ret, bool has_target, uint32_t target, uint32_t link, uint32_t sp,
+                      uint32_t tp) {
     soc_t *s = ctx;
-    __typeof__(s->func[0]) *f = &s->func[hart];
+    cs_t *cs = &s->func[hart].cs;
     if (!has_target) return;
+    size_t before = cs_depth(cs);
+    uint64_t id = (uint64_t)tp | 1ull << 32;
+    if (cs_thread_id(cs) != id && (s->func[hart].named || cs_name(cs, id)) && cs_switch(cs, id)) return;
+    s->func[hart].named = true;
     if (!ret && target == s->cfg.waves_func_addr) {
-        if (f->depth < sizeof f->link / sizeof f->link[0]) f->link[f->depth++] = link;
-        else f->lost++;
-    } else if (ret && f->lost && f->depth == sizeof f->link / sizeof f->link[0] &&
-               target == f->link[f->depth - 1]) {
-        f->lost--;     /* a return of a frame deeper than link[]: approximated by its link */
-    } else if (ret && f->depth && target == f->link[f->depth - 1]) {
-        f->depth--;
-    } else {
-        return;
+        cs_push(cs, 0, link, sp, false);    /* too deep / no memory: not followed */
+    } else if (ret && cs_depth(cs)) {
+        if (target == cs_top(cs)->call_site) cs_pop(cs, CS_RETURN);
+        else cs_unwind_left(cs, sp, target - s->cfg.waves_func_addr < s->cfg.waves_func_size ? 0 : CS_NO_FUNC);
     }
-    waves_update(s);
+    if (cs_depth(cs) != before) waves_update(s);
 }
 
 static void host_waves(void *ctx, bool on) {
@@ -295,6 +301,7 @@ void soc_free(soc_t *s) {
         if (h->te_ready) te_free(&h->te);
     }
     bus_free(&s->bus);
+    for (unsigned i = 0; i < SOC_MAX_HARTS; i++) cs_free(&s->func[i].cs);
     soc_close_outputs(s, NULL, 0);
     simctrl_free(&s->simctrl);
     if (s->funnel_ready) funnel_free(&s->funnel);
@@ -362,7 +369,7 @@ static void waves_update(soc_t *s) {
                      (s->cfg.waves_to == 0 || s->cycle < s->cfg.waves_to);
     bool was = s->waves_active;
     bool in_func = !s->cfg.waves_func;
-    for (unsigned i = 0; i < s->n && !in_func; i++) in_func = s->func[i].depth != 0;
+    for (unsigned i = 0; i < s->n && !in_func; i++) in_func = cs_depth(&s->func[i].cs) != 0;
     bool want = s->waves_open && s->waves_switch && in_window && in_func;
     /* a dumped stretch ends with one more sample, probe_dumping 0: the gap after it shows as
      * such, not as values that stopped changing */

@@ -45,6 +45,7 @@
 #include "clint.h"
 #include "ev_count.h"
 #include "funnel.h"
+#include "callstack.h"
 #include "ground_truth_log.h"
 #include "hang.h"
 #include <signal.h>
@@ -74,7 +75,7 @@ typedef struct soc_cfg {
     int waves_fst;            /* 1 FST, 0 VCD */
     uint64_t waves_from, waves_to;  /* cycle window [from, to); to = 0: no end */
     bool waves_func;          /* dump only while the function at waves_func_addr is on a call stack */
-    uint32_t waves_func_addr;
+    uint32_t waves_func_addr, waves_func_size;
     uint32_t gt_hooks[GT_HOOKS]; /* the perf hook functions' addresses for hooks.csv (0: none) */
     bool waves_by_firmware;   /* dumping starts off; simctrl WAVES switches it */
     bool waves_all;           /* dump every signal, not only those of the views */
@@ -135,10 +136,11 @@ typedef struct soc {
     const volatile sig_atomic_t *interrupt;
     bool waves_switch;        /* firmware's WAVES switch */
     hang_t hang;              /* hang detection (sim/hang.h) */
-    struct {                  /* --waves-func: per hart, the return addresses of the calls into
-                               * the function still open (innermost last) */
-        uint32_t link[64];
-        unsigned depth, lost;  /* lost: calls deeper than link[] holds */
+    struct {                  /* --waves-func: per hart, the frames of the function still open
+                               * (harness/callstack: call site = the call's return address, sp
+                               * at the call) */
+        cs_t cs;
+        bool named;           /* the stack's thread is known (tp) */
     } func[SOC_MAX_HARTS];
     bool waves_open, waves_active;
     /* timestamp - cycle of every traced ITC store and software event (the cycle of its

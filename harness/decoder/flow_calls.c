@@ -1,14 +1,18 @@
 /* flow_calls.c - function frames from the program flow (flow_calls.h). */
 #include "flow_calls.h"
+#include "callstack.h"
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct fc_frame { size_t func; bool trap; } fc_frame_t;
-
 typedef struct fc_src {
+    fc_t *f;
+    unsigned src;
     uint64_t k;             /* instructions so far */
-    fc_frame_t *st;
-    size_t n, cap;
+    cs_t cs;                /* the call stack (harness/callstack/callstack.h) */
+    bool ret;               /* the last instruction was a return: check where it landed */
+    bool named;             /* a THREAD_SWITCH came: the stack's thread is known */
+    bool switch_pending;    /* a THREAD_SWITCH to switch_id waits for the write to tp */
+    uint64_t switch_id;
     bool need_root;         /* the next instruction opens a root frame */
     bool call;              /* the last instruction was a call: the next one opens a frame */
     long caller;            /* ... made in this function */
@@ -30,45 +34,84 @@ static size_t func_of(fc_t *f, fc_src_t *s, uint64_t pc) {
     return y ? (size_t)(y - f->syms->s) : fc_nfunc(f) - 1;
 }
 
+/* a frame closes (every route: callstack.h) at the last instruction walked */
+static void frame_closed(void *ctx, uint64_t thread, const cs_frame_t *fr, void *user, cs_why_t why) {
+    fc_src_t *s = ctx;
+    (void)thread; (void)user; (void)why;
+    if (s->f->h.exit) s->f->h.exit(s->f->h.ctx, s->src, fr->func, s->k);
+}
+
 static fc_src_t *get_src(fc_t *f, unsigned src) {
     src %= NXD_MAX_SRC;
     if (!f->s[src]) {
         f->s[src] = calloc(1, sizeof *f->s[src]);
         if (!f->s[src]) { f->oom = true; return NULL; }
         f->s[src]->need_root = true;
+        f->s[src]->f = f;
+        f->s[src]->src = src;
+        cs_init(&f->s[src]->cs, 0, frame_closed, f->s[src]);
     }
     return f->s[src];
 }
 
-static void pop(fc_t *f, unsigned src, fc_src_t *s) {
-    s->n--;
-    if (f->h.exit) f->h.exit(f->h.ctx, src, s->st[s->n].func, s->k);
-}
+static size_t depth(const fc_src_t *s) { return cs_depth(&s->cs); }
+static const cs_frame_t *top(const fc_src_t *s) { return cs_top(&s->cs); }
 
 /* closes every frame; lost: the flow broke (else the trace ended) */
 static void close_all(fc_t *f, unsigned src, fc_src_t *s, bool lost) {
-    while (s->n) pop(f, src, s);
+    cs_clear(&s->cs);
     s->need_root = true;
     s->call = false;
+    s->ret = false;
     if (lost && f->h.lost) f->h.lost(f->h.ctx, src);
 }
 
 static bool push(fc_t *f, unsigned src, fc_src_t *s, size_t func, long caller, bool trap, uint64_t k) {
-    if (s->n == s->cap) {
-        size_t cap = s->cap ? 2 * s->cap : 64;
-        fc_frame_t *st = cap > FC_MAX_DEPTH ? NULL : realloc(s->st, cap * sizeof *st);
-        if (!st) {                      /* runaway recursion or no memory: start over */
-            if (cap <= FC_MAX_DEPTH) f->oom = true;
-            f->lost++;
-            close_all(f, src, s, true);
-            return false;
-        }
-        s->st = st;
-        s->cap = cap;
+    if (depth(s) >= FC_MAX_DEPTH || !cs_push(&s->cs, (uint32_t)func, 0, 0, trap)) {
+        /* runaway recursion or no memory: start over */
+        if (depth(s) < FC_MAX_DEPTH) f->oom = true;
+        f->lost++;
+        close_all(f, src, s, true);
+        return false;
     }
-    s->st[s->n++] = (fc_frame_t){func, trap};
     if (f->h.enter) f->h.enter(f->h.ctx, src, func, caller, trap, k);
     return true;
+}
+
+/* the pending THREAD_SWITCH: the stack of the thread switched out is parked (its frames
+ * stop: the exit hook now, without closing them) and the other's resumes (the enter hook
+ * now, not a call) */
+static void thread_switch(fc_t *f, unsigned src, fc_src_t *s) {
+    uint64_t id = s->switch_id;
+    s->switch_pending = false;
+    if (!s->named) {                    /* the first switch names the running thread */
+        s->named = true;
+        if (!cs_name(&s->cs, id)) return;
+    }
+    if (cs_thread_id(&s->cs) == id) return;
+    f->switches++;
+    for (size_t i = depth(s); i > 0; i--)
+        if (f->h.exit) f->h.exit(f->h.ctx, src, cs_at(&s->cs, i - 1)->func, s->k);
+    if (cs_switch(&s->cs, id)) { f->oom = true; return; }
+    for (size_t i = 0; i < depth(s); i++)
+        if (f->h.enter) f->h.enter(f->h.ctx, src, cs_at(&s->cs, i)->func, -1, false, s->k);
+    s->need_root = !depth(s);
+    s->ret = false;
+}
+
+/* the instruction writes x4 (tp) */
+static bool writes_tp(uint32_t raw, unsigned size) {
+    if (size == 4) {
+        unsigned op = raw & 0x7f, rd = raw >> 7 & 31;
+        if (rd != 4) return false;
+        return op == 0x37 || op == 0x17 || op == 0x6f || op == 0x67 || op == 0x03 || op == 0x13 || op == 0x33 ||
+               (op == 0x73 && (raw >> 12 & 7)) || op == 0x2f;
+    }
+    unsigned op = raw & 3, f3 = raw >> 13 & 7, rd = raw >> 7 & 31, rs2 = raw >> 2 & 31;
+    if (rd != 4) return false;
+    if (op == 1) return f3 == 0 || f3 == 2 || f3 == 3;           /* c.addi, c.li, c.lui */
+    if (op == 2) return f3 == 0 || f3 == 2 || (f3 == 4 && rs2);   /* c.slli, c.lwsp, c.mv/c.add */
+    return false;
 }
 
 static void on_insn(void *vf, const pf_insn_t *i) {
@@ -76,8 +119,20 @@ static void on_insn(void *vf, const pf_insn_t *i) {
     fc_src_t *s = get_src(f, i->src);
     if (!s) return;
     unsigned src = i->src % NXD_MAX_SRC;
+    if (i->cr & PF_CR_EXCEPTION) return;   /* an ecall: it traps, it does not retire (not counted) */
     size_t fn = func_of(f, s, i->pc);
     uint64_t k0 = s->k;                 /* the instruction before this one */
+    if (s->ret) {                       /* a return landed here: in a function below the top of
+                                           the stack, the frames above it were left (longjmp) */
+        s->ret = false;
+        const cs_frame_t *t = top(s);
+        if (t && t->func != fn && !(i->cr & PF_CR_INTERRUPT)) {
+            uint64_t k = s->k;
+            s->k = k0;                      /* they close at the return */
+            f->repairs += cs_unwind_to(&s->cs, CS_NO_FUNC, (uint32_t)fn, 0) ? 1 : 0;
+            s->k = k;
+        }
+    }
     if (i->cr & PF_CR_INTERRUPT) {      /* the handler's first instruction */
         s->call = false;                /* a call the trap came before: its callee never started */
         push(f, src, s, fn, s->need_root ? -1 : (long)s->last_func, true, k0);
@@ -87,11 +142,11 @@ static void on_insn(void *vf, const pf_insn_t *i) {
     } else if (s->need_root) {
         s->need_root = false;
         push(f, src, s, fn, -1, false, k0);
-    } else if (fn != s->last_func && s->n && s->sym && i->pc == s->sym->addr) {
+    } else if (fn != s->last_func && depth(s) && s->sym && i->pc == s->sym->addr) {
         /* a jump (or a fall) to another function's first instruction: a tail call, which
          * replaces the frame (a trap frame stays one, its xRET still closes it) */
-        bool trap = s->st[s->n - 1].trap;
-        pop(f, src, s);
+        bool trap = top(s)->trap;
+        cs_pop(&s->cs, CS_TAIL);
         push(f, src, s, fn, (long)s->last_func, trap, k0);
     }
     s->need_root = false;
@@ -99,15 +154,16 @@ static void on_insn(void *vf, const pf_insn_t *i) {
     s->last_func = fn;
     if (f->h.insn) f->h.insn(f->h.ctx, src, fn, s->k);
     if (i->cr & (PF_CR_RETURN | PF_CR_SWAP)) {
-        if (s->n && !s->st[s->n - 1].trap) pop(f, src, s);
-        if (!s->n) s->need_root = !(i->cr & PF_CR_SWAP);
+        if (depth(s) && !top(s)->trap) cs_pop(&s->cs, CS_RETURN);
+        if (!depth(s)) s->need_root = !(i->cr & PF_CR_SWAP);
+        s->ret = (i->cr & PF_CR_RETURN) && !(i->cr & PF_CR_SWAP);
     }
     if (i->cr & PF_CR_XRET) {
-        bool trap = false;
-        while (s->n && !trap) { trap = s->st[s->n - 1].trap; pop(f, src, s); }
-        if (!s->n) s->need_root = true;
+        if (!cs_trap_return(&s->cs)) cs_clear(&s->cs);
+        if (!depth(s)) s->need_root = true;
     }
     if (i->cr & (PF_CR_CALL | PF_CR_SWAP)) { s->call = true; s->caller = (long)fn; }
+    if (s->switch_pending && writes_tp(i->raw, i->size)) thread_switch(f, src, s);
 }
 
 static int on_elem(void *vf, const pf_elem_t *e) {
@@ -116,10 +172,19 @@ static int on_elem(void *vf, const pf_elem_t *e) {
     switch (e->type) {
     case PF_ELEM_NO_SYNC: case PF_ELEM_ADDR_NACC:
         if (!(s = get_src(f, e->src))) return 0;
-        if (s->n || !s->need_root) {
+        if (depth(s) || !s->need_root) {
             if (!(e->type == PF_ELEM_NO_SYNC && e->u.nosync.reason == PF_NOSYNC_STOPPED)) f->lost++;
             close_all(f, e->src % NXD_MAX_SRC, s, true);
         }
+        break;
+    case PF_ELEM_PE_CONTEXT:
+        /* a THREAD_SWITCH (Ownership, format 2: PROCESS = tp << 5 | ...), sent when the write
+         * to tp retired: the instructions walked so far came before it, and it takes effect
+         * after the next instruction walked that writes tp */
+        if ((e->u.ctx.process & 3) != 2 || !(s = get_src(f, e->src))) break;
+        if (s->switch_pending) thread_switch(f, e->src % NXD_MAX_SRC, s);   /* two in a row */
+        s->switch_pending = true;
+        s->switch_id = e->u.ctx.context | 1ull << 63;   /* 0: the thread before the first switch */
         break;
     case PF_ELEM_TIMESTAMP:
         /* program-trace messages only: an ITC store's message comes before the branch
@@ -155,7 +220,7 @@ void fc_eot(fc_t *f, uint64_t offset) {
 
 void fc_free(fc_t *f) {
     for (unsigned i = 0; i < NXD_MAX_SRC; i++) {
-        if (f->s[i]) free(f->s[i]->st);
+        if (f->s[i]) cs_free(&f->s[i]->cs);
         free(f->s[i]);
         f->s[i] = NULL;
     }

@@ -6,9 +6,20 @@
  * The rules (no instrumentation, the flow only):
  *  - a function is the ELF symbol holding the pc (one extra function, FC_NO_FUNC's index
  *    fc_nfunc() - 1, for code outside every symbol);
+ *  - the frames are harness/callstack/callstack.h's model;
  *  - a call (JAL/JALR with rd = x1/x5, pf_insn_t PF_CR_CALL) opens a frame for the function
  *    of the next instruction; a return (PF_CR_RETURN) closes the top frame; a co-routine swap
  *    (PF_CR_SWAP) closes one and opens one;
+ *  - a return that lands in a function below the top of the stack (longjmp's final return
+ *    into setjmp's caller) closes the frames above that function's topmost frame at the
+ *    return (counted in fc_t.repairs);
+ *  - a THREAD_SWITCH (an Ownership message of format 2: the software trace port's, run
+ *    --stm-thread-switch) parks the running thread's stack and resumes the new thread's
+ *    (callstack.h, one stack per thread): the parked frames get the exit hook at the switch
+ *    and the resumed ones the enter hook (caller -1, not a call), so that no frame counts
+ *    the instructions of another thread; the first switch of a source names the thread
+ *    running before it (counted in fc_t.switches);
+ *  - an ecall (pf_insn_t PF_CR_EXCEPTION) traps and does not retire: it is not counted;
  *  - an exception or interrupt (an EXCEPTION element; the handler's first instruction has
  *    PF_CR_INTERRUPT) opens a trap frame for the handler; an xRET closes frames up to and
  *    including the newest trap frame;
@@ -57,6 +68,8 @@ typedef struct fc {
     bool oom;
     bool prog_msg;          /* the message being walked is a program-trace one */
     uint64_t lost;          /* flow breaks (losses of sync, code outside the image, too deep) */
+    uint64_t repairs;       /* returns that landed below the top of the stack (longjmp) */
+    uint64_t switches;      /* THREAD_SWITCH events that changed the running thread */
 } fc_t;
 
 /* img: the program; syms: its functions (both outlive fc) */

@@ -287,6 +287,12 @@ int fp_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, const char *
         if (p->fc.lost)
             fprintf(out, "the flow broke %" PRIu64 " time(s) (lost messages or code outside the image): frames open "
                          "there were closed, and counting resumed at the next sync\n", p->fc.lost);
+        if (p->fc.switches)
+            fprintf(out, "%" PRIu64 " thread switch(es) (THREAD_SWITCH): one call stack per thread; a thread's frames do "
+                         "not count the instructions run while it is switched out\n", p->fc.switches);
+        if (p->fc.repairs)
+            fprintf(out, "%" PRIu64 " return(s) landed in a function below the top of the call stack (longjmp or another "
+                         "non-local exit): the frames above it closed at the return\n", p->fc.repairs);
     }
     for (unsigned i = 0; i < NXD_MAX_SRC && !rc; i++) {
         if (!p->s[i] || !p->s[i]->insns) continue;

@@ -1,5 +1,6 @@
 /* profile.c - gprof-like profile from perf records; see profile.h. */
 #include "profile.h"
+#include "callstack.h"
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -65,26 +66,47 @@ static bool reserve(void **arr, size_t *cap, size_t n, size_t sz) {
 }
 
 /* ---- state ------------------------------------------------------------------------------ */
-typedef struct frame {
+typedef struct frame {                    /* a frame's payload in the call-stack model */
     uint32_t func, edge;
-    uint64_t call_site;
+    uint32_t thr;                         /* its thread (prof_t.thr) */
     bool outer;                           /* no other activation of func below it */
     uint64_t cum[PERF_MAX_COUNTERS];      /* running totals at the enter */
     uint64_t hook_cum;                    /* running hook cycles at the enter */
 } frame_t;
 
+struct prof;
 typedef struct pcore {
+    struct prof *p;
+    unsigned hart;
+    cs_t cs;                              /* the call stack (callstack.h) */
     uint64_t cum[PERF_MAX_COUNTERS];      /* running totals (sum of counted deltas) */
     bool based[PERF_MAX_COUNTERS];        /* the counter has a reference value since the header */
     bool have_manual;
     uint64_t manual_cum[PERF_MAX_COUNTERS], manual_hook_cum;
-    frame_t *stack;
-    size_t depth, cap;
     uint64_t hook_cum;                    /* running total of the hook cycles counted */
     uint64_t hook_post;                   /* the previous record's hook cycles after its read */
     bool hook_set;                        /* prof_hook gave the next record's cost */
     uint64_t hook_pre, hook_next_post;
+    uint32_t thr;                         /* the running thread (prof_t.thr), PROF_NONE before the first record */
+    bool switched;                        /* a thread switch since the previous record */
 } pcore_t;
+
+/* a thread (THREAD_SWITCH events), or a hart's thread before its first switch: its own call
+ * stack (the model's thread id is the slot's index) and running totals while it runs */
+typedef struct pthr {
+    unsigned hart;
+    uint64_t id;                          /* the THREAD_SWITCH value (tp) */
+    bool named;                           /* id known (else: what ran before the first switch) */
+    uint64_t cum[PERF_MAX_COUNTERS], hook_cum;    /* parked running totals (current: pcore_t's) */
+    uint64_t switches_in;
+} pthr_t;
+
+/* a function in one thread */
+typedef struct pthfunc {
+    uint32_t thr, func;
+    uint32_t active;                      /* its frames on the thread's stack */
+    uint64_t calls, self[PERF_MAX_COUNTERS], hook_self;
+} pthfunc_t;
 
 typedef struct col { bool used; perf_counter_def_t def; char name[48]; } col_t;
 
@@ -93,10 +115,17 @@ struct prof {
     prof_stats_t st;
     col_t col[PERF_MAX_COUNTERS];
     uint64_t trace_total[PERF_MAX_COUNTERS], outside[PERF_MAX_COUNTERS];
+    uint64_t unattributed[PERF_MAX_COUNTERS];   /* intervals split in unknown shares (longjmp, thread switch) */
+    uint64_t unattr_switch[PERF_MAX_COUNTERS], hook_unattr_switch;   /* of them around a thread switch */
+    pthr_t *thr;
+    size_t nthr, capthr;
+    pthfunc_t *tf;
+    size_t ntf, captf;
+    idmap_t tfmap;                        /* thr << 32 | func -> tf */
+    bool finishing;                       /* prof_finish: frames closing are still active */
     pcore_t core[PERF_MAX_CORES];
     prof_func_t *func;
-    uint32_t *active;                     /* [func * PERF_MAX_CORES + hart]: frames on the stack */
-    size_t nfunc, capfunc, capactive;
+    size_t nfunc, capfunc;
     prof_edge_t *edge;
     size_t nedge, capedge;
     prof_site_t *site;
@@ -133,11 +162,19 @@ static const char *fname(const prof_t *p, uint32_t f, char *buf, size_t len) {
     return buf;
 }
 
+static void frame_closed(void *ctx, uint64_t thread, const cs_frame_t *cf, void *user, cs_why_t why);
+
 prof_t *prof_new(const prof_opts_t *o) {
     prof_t *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     if (o) p->o = *o;
     p->cyc = -1;
+    for (unsigned i = 0; i < PERF_MAX_CORES; i++) {
+        p->core[i].p = p;
+        p->core[i].hart = i;
+        p->core[i].thr = PROF_NONE;
+        cs_init(&p->core[i].cs, sizeof(frame_t), frame_closed, &p->core[i]);
+    }
     return p;
 }
 
@@ -195,11 +232,14 @@ int prof_parse_fields(prof_opts_t *o, const char *list, char *err, size_t errlen
 
 void prof_free(prof_t *p) {
     if (!p) return;
-    for (unsigned i = 0; i < PERF_MAX_CORES; i++) free(p->core[i].stack);
+    for (unsigned i = 0; i < PERF_MAX_CORES; i++) cs_free(&p->core[i].cs);
     free(p->func);
-    free(p->active);
+    free(p->thr);
+    free(p->tf);
+    idmap_free(&p->tfmap);
     free(p->edge);
     free(p->site);
+    for (size_t i = 0; i < p->nisr; i++) free(p->isr[i].func);
     free(p->isr);
     idmap_free(&p->fmap);
     idmap_free(&p->emap);
@@ -212,15 +252,48 @@ static uint32_t func_id(prof_t *p, uint64_t addr) {
     uint32_t f = idmap_get(&p->fmap, addr);
     if (f != PROF_NONE) return f;
     if (p->nfunc >= PROF_NONE - 1 || !reserve((void **)&p->func, &p->capfunc, p->nfunc, sizeof *p->func) ||
-        !reserve((void **)&p->active, &p->capactive, (p->nfunc + 1) * PERF_MAX_CORES, sizeof *p->active) ||
         idmap_put(&p->fmap, addr, (uint32_t)p->nfunc)) { p->oom = true; return PROF_NONE; }
     prof_func_t *fn = &p->func[p->nfunc];
     memset(fn, 0, sizeof *fn);
     uint64_t start;
     fn->addr = addr;
     fn->name = sym(p, addr, &start);
-    memset(&p->active[p->nfunc * PERF_MAX_CORES], 0, PERF_MAX_CORES * sizeof *p->active);
     return (uint32_t)p->nfunc++;
+}
+
+/* the function func in thread t (created on first use), or NULL */
+static pthfunc_t *tf_of(prof_t *p, uint32_t t, uint32_t func) {
+    uint64_t key = (uint64_t)t << 32 | func;
+    uint32_t i = idmap_get(&p->tfmap, key);
+    if (i != PROF_NONE) return &p->tf[i];
+    if (p->ntf >= PROF_NONE - 1 || !reserve((void **)&p->tf, &p->captf, p->ntf, sizeof *p->tf) ||
+        idmap_put(&p->tfmap, key, (uint32_t)p->ntf)) { p->oom = true; return NULL; }
+    pthfunc_t *x = &p->tf[p->ntf++];
+    memset(x, 0, sizeof *x);
+    x->thr = t;
+    x->func = func;
+    return x;
+}
+
+/* a new thread slot of a hart; PROF_NONE when out of memory */
+static uint32_t thr_new(prof_t *p, unsigned hart, uint64_t id, bool named) {
+    if (p->nthr >= PROF_NONE - 1 || !reserve((void **)&p->thr, &p->capthr, p->nthr, sizeof *p->thr)) {
+        p->oom = true;
+        return PROF_NONE;
+    }
+    pthr_t *t = &p->thr[p->nthr];
+    memset(t, 0, sizeof *t);
+    t->hart = hart;
+    t->id = id;
+    t->named = named;
+    return (uint32_t)p->nthr++;
+}
+
+/* the hart's running thread (its slot made on first use, the model's stack switched to it) */
+static uint32_t cur_thr(prof_t *p, pcore_t *c) {
+    if (c->thr == PROF_NONE && (c->thr = thr_new(p, c->hart, 0, false)) != PROF_NONE && cs_switch(&c->cs, c->thr))
+        p->oom = true;
+    return c->thr;
 }
 
 static uint64_t edge_key(uint32_t caller, uint32_t callee) { return (uint64_t)caller << 32 | callee; }
@@ -251,17 +324,61 @@ static prof_site_t *site_of(prof_t *p, uint64_t addr) {
     return st;
 }
 
+/* one clone suffix at s ("." and a known word, then ".N" digits for the numbered ones): its length, or 0 */
+static size_t clone_suffix(const char *s) {
+    static const struct { const char *w; bool num; } sfx[] = {
+        {".constprop", true}, {".isra", true}, {".part", true}, {".lto_priv", true}, {".cold", false}};
+    for (unsigned i = 0; i < sizeof sfx / sizeof sfx[0]; i++) {
+        size_t n = strlen(sfx[i].w);
+        if (strncmp(s, sfx[i].w, n)) continue;
+        if (sfx[i].num) {
+            if (s[n] != '.' || s[n + 1] < '0' || s[n + 1] > '9') continue;
+            n++;
+            while (s[n] >= '0' && s[n] <= '9') n++;
+        }
+        if (s[n] == 0 || s[n] == '.') return n;
+    }
+    return 0;
+}
+
+size_t prof_source_name_len(const char *name) {
+    size_t len = strlen(name);
+    /* the name ends with clone suffixes only from the first dot that starts one */
+    for (const char *d = strchr(name, '.'); d; d = strchr(d + 1, '.')) {
+        const char *q = d;
+        size_t n;
+        while ((n = clone_suffix(q))) q += n;
+        if (!*q && d != name) return (size_t)(d - name);
+    }
+    return len;
+}
+
 static prof_isr_t *isr_of(prof_t *p, uint64_t pc) {
     uint64_t start;
     const char *name = sym(p, pc, &start);
     uint32_t s = idmap_get(&p->imap, start);
     if (s != PROF_NONE) return &p->isr[s];
+    size_t blen = name ? prof_source_name_len(name) : 0;
+    for (size_t i = 0; name && i < p->nisr; i++)      /* another clone of the same function */
+        if (p->isr[i].func && strlen(p->isr[i].func) == blen && !strncmp(p->isr[i].func, name, blen)) {
+            if (idmap_put(&p->imap, start, (uint32_t)i)) { p->oom = true; return NULL; }
+            p->isr[i].symbols++;
+            return &p->isr[i];
+        }
+    char *base = NULL;
+    if (name) {
+        if (!(base = malloc(blen + 1))) { p->oom = true; return NULL; }
+        memcpy(base, name, blen);
+        base[blen] = 0;
+    }
     if (p->nisr >= PROF_NONE - 1 || !reserve((void **)&p->isr, &p->capisr, p->nisr, sizeof *p->isr) ||
-        idmap_put(&p->imap, start, (uint32_t)p->nisr)) { p->oom = true; return NULL; }
+        idmap_put(&p->imap, start, (uint32_t)p->nisr)) { free(base); p->oom = true; return NULL; }
     prof_isr_t *is = &p->isr[p->nisr++];
     memset(is, 0, sizeof *is);
     is->addr = start;
     is->name = name;
+    is->func = base;
+    is->symbols = 1;
     return is;
 }
 
@@ -288,60 +405,86 @@ void prof_header(void *vp, const perf_header_t *h) {
     }
 }
 
-static void pop(prof_t *p, pcore_t *c, unsigned hart) {
-    frame_t *fr = &c->stack[--c->depth];
-    p->active[(size_t)fr->func * PERF_MAX_CORES + hart]--;
+/* a frame closes (callstack.h): its total is the running totals' change since its enter */
+static void frame_closed(void *ctx, uint64_t thread, const cs_frame_t *cf, void *user, cs_why_t why) {
+    pcore_t *c = ctx;
+    prof_t *p = c->p;
+    const frame_t *fr = user;
+    char b1[32];
+    (void)thread;
+    (void)cf;
+    if (p->finishing) {                      /* charged up to the last record */
+        p->func[fr->func].still_active++;
+        p->st.still_active++;
+    }
+    if (why == CS_UNWOUND)
+        warn(p, "hart %u: %s left without its exit record: it ends at the exit of a function below it", c->hart,
+             fname(p, fr->func, b1, sizeof b1));
+    else if (why == CS_REPAIR && p->o.warn)
+        warn(p, "hart %u: %s left without its exit record (longjmp or the like): it ends at the record before an enter "
+             "called from below it", c->hart, fname(p, fr->func, b1, sizeof b1));
+    pthfunc_t *tf = tf_of(p, fr->thr, fr->func);
+    if (tf) tf->active--;
     if (!fr->outer) return;                  /* an inner activation of a recursion */
-    p->func[fr->func].hook_total += c->hook_cum - fr->hook_cum;
-    p->edge[fr->edge].hook_total += c->hook_cum - fr->hook_cum;
+    /* the running totals of the frame's thread: the hart's while it runs, else as parked */
+    const uint64_t *cum = fr->thr == c->thr ? c->cum : p->thr[fr->thr].cum;
+    uint64_t hook_cum = fr->thr == c->thr ? c->hook_cum : p->thr[fr->thr].hook_cum;
+    p->func[fr->func].hook_total += hook_cum - fr->hook_cum;
+    p->edge[fr->edge].hook_total += hook_cum - fr->hook_cum;
     for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++) {
-        uint64_t incl = c->cum[x] - fr->cum[x];
+        uint64_t incl = cum[x] - fr->cum[x];
         p->func[fr->func].total[x] += incl;
         p->edge[fr->edge].total[x] += incl;
     }
+}
+
+static uint32_t top_func(const pcore_t *c) {
+    size_t n = cs_depth(&c->cs);
+    return n ? ((const frame_t *)cs_user_at(&c->cs, n - 1))->func : PROF_NONE;
 }
 
 static void enter(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r, uint32_t top) {
     uint32_t f = func_id(p, r->addr);
     if (f == PROF_NONE) return;
     p->func[f].calls++;
+    pthfunc_t *tf = tf_of(p, c->thr, f);
+    if (!tf) return;
+    tf->calls++;
     uint32_t e = edge_id(p, top, f);
     if (e == PROF_NONE) return;
     p->edge[e].calls++;
-    if (c->depth >= PROF_MAX_DEPTH) {
+    if (cs_depth(&c->cs) >= PROF_MAX_DEPTH) {
         if (!p->st.too_deep++) warn(p, "hart %u: call stack deeper than %u frames: deeper calls are counted but not followed", hart, PROF_MAX_DEPTH);
         return;
     }
-    if (!reserve((void **)&c->stack, &c->cap, c->depth, sizeof *c->stack)) { p->oom = true; return; }
-    frame_t *fr = &c->stack[c->depth++];
+    frame_t *fr = cs_push(&c->cs, f, r->has_call_site ? r->call_site : 0, 0, false);
+    if (!fr) { p->oom = true; return; }
     fr->func = f;
     fr->edge = e;
-    fr->call_site = r->call_site;
-    fr->outer = p->active[(size_t)f * PERF_MAX_CORES + hart]++ == 0;
+    fr->thr = c->thr;
+    fr->outer = tf->active++ == 0;           /* per thread: a parked thread's frames are not below it */
     memcpy(fr->cum, c->cum, sizeof fr->cum);
     fr->hook_cum = c->hook_cum;
 }
 
 static void leave(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r) {
-    char b1[32], b2[32];
+    char b1[32];
     uint32_t f = idmap_get(&p->fmap, r->addr);
-    size_t k = c->depth;
-    while (k > 0 && c->stack[k - 1].func != f) k--;
-    if (!k) {
+    if (f == PROF_NONE || cs_exit(&c->cs, f)) {
         p->st.unmatched_exits++;
         snprintf(b1, sizeof b1, "0x%08" PRIx64, r->addr);
         warn(p, "hart %u: exit from %s without a matching enter (ignored)", hart,
              f != PROF_NONE ? fname(p, f, b1, sizeof b1) : b1);
-        return;
     }
-    while (c->depth > k) {                   /* exits that never came: unwind to the frame */
-        p->st.unwound++;
-        warn(p, "hart %u: exit from %s while %s is on top of the call stack: %s ends there", hart,
-             fname(p, f, b1, sizeof b1), fname(p, c->stack[c->depth - 1].func, b2, sizeof b2),
-             fname(p, c->stack[c->depth - 1].func, b2, sizeof b2));
-        pop(p, c, hart);
-    }
-    pop(p, c, hart);
+}
+
+/* frames an exit of addr would leave without their own exit (0: it returns from the top) */
+static size_t exit_unwinds(const prof_t *p, const pcore_t *c, uint64_t addr) {
+    uint32_t f = idmap_get(&p->fmap, addr);
+    size_t n = cs_depth(&c->cs);
+    for (size_t k = n; f != PROF_NONE && k > 0; k--)
+        if (((const frame_t *)cs_user_at(&c->cs, k - 1))->func == f) return n - k;
+    return 0;
 }
 
 int prof_cycles_index(const prof_t *p) {
@@ -364,15 +507,15 @@ void prof_record(void *vp, const perf_record_t *r) {
     unsigned hart = r->core % PERF_MAX_CORES;
     pcore_t *c = &p->core[hart];
     p->st.records++;
+    if (cur_thr(p, c) == PROF_NONE || p->oom) return;
     if (r->gap_before) {                     /* perf data lost: new stack, new baseline */
         p->st.gaps++;
-        if (c->depth)
+        size_t d = cs_depth(&c->cs);
+        if (d)
             warn(p, "hart %u: perf data lost before a record: the call stack (%zu frame(s)) ends at the last record before it",
-                 hart, c->depth);
-        while (c->depth) {                   /* charged up to the last record before the gap */
-            p->st.gap_ended++;
-            pop(p, c, hart);
-        }
+                 hart, d);
+        p->st.gap_ended += d;                /* charged up to the last record before the gap */
+        cs_clear(&c->cs);
         memset(c->based, 0, sizeof c->based);
         c->have_manual = false;
         c->hook_post = 0;
@@ -388,26 +531,71 @@ void prof_record(void *vp, const perf_record_t *r) {
         }
     }
     if (p->cyc < 0) p->cyc = prof_cycles_index(p);
+    /* frames control left by another route than their exit records (callstack.h): an enter
+     * called from below the top of the stack (longjmp), an exit of a function below the top;
+     * they end at the previous record, and this record's interval is split between them and
+     * the frame control went to in unknown shares: not attributed */
+    bool split = c->switched;                /* a thread switch in the interval: the threads' shares
+                                                are unknown, and no frame has it all */
+    if (!r->truncated && !r->addr_unknown && cs_depth(&c->cs)) {
+        if (r->type == PERF_FUNC_ENTER && r->has_call_site && p->o.sym) {
+            uint64_t start;
+            const char *n = sym(p, r->call_site, &start);
+            if (n) {
+                uint32_t ef = idmap_get(&p->fmap, r->addr), sf = idmap_get(&p->fmap, start);
+                const frame_t *was = cs_user_at(&c->cs, cs_depth(&c->cs) - 1);
+                uint32_t was_f = was->func;
+                size_t closed = cs_unwind_to(&c->cs, ef, sf, r->call_site);
+                if (closed) {
+                    split = true;
+                    p->st.repairs++;
+                    p->st.repaired += closed;
+                    p->func[was_f].left_top++;
+                }
+            }
+        } else if (r->type == PERF_FUNC_EXIT) {
+            uint32_t f = idmap_get(&p->fmap, r->addr);
+            size_t n = cs_depth(&c->cs);
+            if (f != PROF_NONE && ((const frame_t *)cs_user_at(&c->cs, n - 1))->func != f && exit_unwinds(p, c, r->addr)) {
+                p->func[((const frame_t *)cs_user_at(&c->cs, n - 1))->func].left_top++;
+                p->st.unwound += cs_unwind_above(&c->cs, f);
+                split = true;
+            }
+        }
+    }
     /* the counters' change since the previous record belongs to the function on top */
-    uint32_t top = c->depth ? c->stack[c->depth - 1].func : PROF_NONE;
+    uint32_t top = top_func(c);
+    pthfunc_t *ttf = top != PROF_NONE && !split ? tf_of(p, c->thr, top) : NULL;
+    uint64_t dl[PERF_MAX_COUNTERS], dh = 0;  /* this record's counted changes (ISR samples) */
+    uint32_t known = 0;
     for (unsigned i = 0; i < r->n && i < PERF_MAX_COUNTERS; i++) {
         unsigned x = r->index[i] % PERF_MAX_COUNTERS;
         if (r->delta_unknown >> i & 1) continue;             /* nothing known to count */
         if (!c->based[x]) { c->based[x] = true; continue; }   /* first value: the reference */
         uint64_t d = r->delta[i];
-        c->cum[x] += d;
+        dl[x] = d;
+        known |= 1u << x;
+        if (!c->switched) c->cum[x] += d;   /* the running thread's totals */
         p->trace_total[x] += d;
-        if (top != PROF_NONE) p->func[top].self[x] += d;
+        if (split) p->unattributed[x] += d;
+        else if (top != PROF_NONE) { p->func[top].self[x] += d; if (ttf) ttf->self[x] += d; }
         else p->outside[x] += d;
+        if (c->switched) p->unattr_switch[x] += d;
         if ((int)x == p->cyc) {              /* hook cycles inside this delta */
             uint64_t h = c->hook_post + c->hook_pre;
             if (h > d) h = d;
-            c->hook_cum += h;
+            if (!c->switched) c->hook_cum += h;
+            dh = h;
             p->st.hook_counted += h;
-            if (top != PROF_NONE) p->func[top].hook_self += h;
+            if (split) p->st.hook_unattributed += h;
+            else if (top != PROF_NONE) { p->func[top].hook_self += h; if (ttf) ttf->hook_self += h; }
             else p->st.hook_outside += h;
+            if (c->switched) p->hook_unattr_switch += h;
         }
     }
+    if (split && !c->switched) p->st.unattributed_intervals++;
+    if (c->switched) p->st.switch_intervals++;
+    c->switched = false;
     c->hook_post = c->hook_next_post;
     c->hook_set = false;
     c->hook_pre = c->hook_next_post = 0;
@@ -434,7 +622,11 @@ void prof_record(void *vp, const perf_record_t *r) {
     default: {
         p->st.isr++;
         prof_isr_t *s = isr_of(p, r->addr);
-        if (s) s->samples++;
+        if (!s) return;
+        s->samples++;
+        for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++)
+            if (known >> x & 1) { s->intervals[x]++; s->sum[x] += dl[x]; }
+        s->hook_sum += dh;
         break;
     }
     }
@@ -444,12 +636,39 @@ void prof_finish(prof_t *p) {
     if (p->oom) return;
     for (unsigned h = 0; h < PERF_MAX_CORES; h++) {
         pcore_t *c = &p->core[h];
-        while (c->depth) {                   /* charged up to the last record */
-            p->func[c->stack[c->depth - 1].func].still_active++;
-            p->st.still_active++;
-            pop(p, c, h);
-        }
+        p->finishing = true;                 /* every thread's frames: still active (frame_closed) */
+        cs_clear_all(&c->cs);
+        p->finishing = false;
     }
+}
+
+void prof_thread(prof_t *p, unsigned hart, uint64_t id) {
+    pcore_t *c = &p->core[hart % PERF_MAX_CORES];
+    if (p->oom) return;
+    uint32_t cur = cur_thr(p, c);
+    if (cur == PROF_NONE) return;
+    p->st.switch_events++;
+    if (p->thr[cur].named && p->thr[cur].id == id) return;   /* a tp write that keeps the thread */
+    uint32_t nt = PROF_NONE;
+    for (size_t i = 0; i < p->nthr && nt == PROF_NONE; i++)
+        if (p->thr[i].hart == c->hart && p->thr[i].named && p->thr[i].id == id) nt = (uint32_t)i;
+    if (nt == PROF_NONE && !p->thr[cur].named && !cs_depth(&c->cs)) {
+        p->thr[cur].named = true;            /* what ran before has no frames: it was this thread */
+        p->thr[cur].id = id;
+        p->thr[cur].switches_in++;
+        return;
+    }
+    if (nt == PROF_NONE && (nt = thr_new(p, c->hart, id, true)) == PROF_NONE) return;
+    pthr_t *t = &p->thr[cur];
+    memcpy(t->cum, c->cum, sizeof t->cum);   /* parked */
+    t->hook_cum = c->hook_cum;
+    if (cs_switch(&c->cs, nt)) { p->oom = true; return; }
+    c->thr = nt;
+    memcpy(c->cum, p->thr[nt].cum, sizeof c->cum);
+    c->hook_cum = p->thr[nt].hook_cum;
+    p->thr[nt].switches_in++;
+    p->st.switches++;
+    c->switched = true;
 }
 
 /* ---- queries ---------------------------------------------------------------------------- */
@@ -481,6 +700,7 @@ const prof_isr_t *prof_isr(const prof_t *p, uint64_t addr) {
 
 uint64_t prof_trace_total(const prof_t *p, unsigned index) { return index < PERF_MAX_COUNTERS ? p->trace_total[index] : 0; }
 uint64_t prof_outside(const prof_t *p, unsigned index) { return index < PERF_MAX_COUNTERS ? p->outside[index] : 0; }
+uint64_t prof_unattributed(const prof_t *p, unsigned index) { return index < PERF_MAX_COUNTERS ? p->unattributed[index] : 0; }
 
 /* ---- output ----------------------------------------------------------------------------- */
 typedef struct key { uint64_t k1, k2, k3, k4; uint32_t i; } skey_t;
@@ -510,6 +730,7 @@ static uint64_t f_total(const prof_t *p, const prof_func_t *f, unsigned x) { ret
 static uint64_t e_total(const prof_t *p, const prof_edge_t *e, unsigned x) { return e->total[x] - (comp(p, x) ? e->hook_total : 0); }
 static uint64_t t_total(const prof_t *p, unsigned x) { return p->trace_total[x] - (comp(p, x) ? p->st.hook_counted : 0); }
 static uint64_t t_outside(const prof_t *p, unsigned x) { return p->outside[x] - (comp(p, x) ? p->st.hook_outside : 0); }
+static uint64_t t_unattr(const prof_t *p, unsigned x) { return p->unattributed[x] - (comp(p, x) ? p->st.hook_unattributed : 0); }
 static void edge_totals(const prof_t *p, const prof_edge_t *e, uint64_t *out) {
     for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++) out[x] = e_total(p, e, x);
 }
@@ -646,9 +867,16 @@ static void flat(const prof_t *p, FILE *o, const skey_t *k) {
             p->o.compensate ? " (cycles compensated: the perf hooks' cycles subtracted)" : "",
             x0 >= 0 ? p->col[x0].name : "-", x0 >= 0 ? p->col[x0].name : "-", x0 >= 0 ? p->col[x0].name : "-");
     flat_rows(p, o, k, false, -1, true);
-    if (x0 >= 0)
-        fprintf(o, "\n  %s over the trace: %" PRIu64 ", of which outside any traced function: %" PRIu64 "\n",
-                p->col[x0].name, t_total(p, (unsigned)x0), t_outside(p, (unsigned)x0));
+    if (x0 >= 0) {
+        fprintf(o, "\n  %s over the trace: %" PRIu64 ", of which outside any traced function: %" PRIu64, p->col[x0].name,
+                t_total(p, (unsigned)x0), t_outside(p, (unsigned)x0));
+        if (p->st.unattributed_intervals || p->st.switch_intervals)
+            fprintf(o, ", not attributed: %" PRIu64 " (%s: Notes)", t_unattr(p, (unsigned)x0),
+                    !p->st.switch_intervals ? "control left a function without its exit record"
+                    : !p->st.unattributed_intervals ? "intervals with a thread switch"
+                    : "intervals with a thread switch, or in which control left a function without its exit record");
+        fputc('\n', o);
+    }
 }
 
 /* one call-graph line: calls as "a/b" (or a alone), the totals, the name */
@@ -784,11 +1012,63 @@ static void manual_table(const prof_t *p, FILE *o) {
     free(k);
 }
 
+/* per thread (with thread switches): its functions' calls and self of the primary counter */
+static void threads_table(const prof_t *p, FILE *o) {
+    if (!p->st.switch_events || !p->ntf) return;
+    int x0 = primary(p);
+    char nb[48];
+    fprintf(o, "\nThreads (a call stack per thread from the THREAD_SWITCH events; each thread's functions' calls and\n"
+               "self %s%s; the intervals with a switch are not attributed: Notes)\n", x0 >= 0 ? p->col[x0].name : "-",
+            p->o.compensate ? ", compensated" : "");
+    skey_t *k = malloc(p->ntf * sizeof *k);
+    if (!k) return;
+    for (size_t t = 0; t < p->nthr; t++) {
+        size_t nk = 0;
+        uint64_t self = 0;
+        for (size_t i = 0; i < p->ntf; i++) {
+            const pthfunc_t *x = &p->tf[i];
+            if (x->thr != t) continue;
+            uint64_t v = x0 >= 0 ? x->self[x0] - (comp(p, (unsigned)x0) ? x->hook_self : 0) : 0;
+            self += v;
+            k[nk++] = (skey_t){v, x->calls, 0, p->func[x->func].addr, (uint32_t)i};
+        }
+        if (!nk) continue;
+        qsort(k, nk, sizeof *k, by_key);
+        const pthr_t *th = &p->thr[t];
+        uint64_t start;
+        const char *n = th->named ? sym(p, th->id, &start) : NULL;
+        if (!th->named) fprintf(o, "\n  hart %u, before its first thread switch", th->hart);
+        else if (n && th->id != start) fprintf(o, "\n  hart %u, thread 0x%08" PRIx64 " (%s+0x%" PRIx64 ")", th->hart, th->id, n, th->id - start);
+        else if (n) fprintf(o, "\n  hart %u, thread 0x%08" PRIx64 " (%s)", th->hart, th->id, n);
+        else fprintf(o, "\n  hart %u, thread 0x%08" PRIx64, th->hart, th->id);
+        fprintf(o, ": switched in %" PRIu64 " time(s), self %s %" PRIu64 "\n\n  %12s %14s  function\n", th->switches_in,
+                x0 >= 0 ? p->col[x0].name : "-", self, "calls", "self");
+        for (size_t i = 0; i < nk; i++) {
+            const pthfunc_t *x = &p->tf[k[i].i];
+            fprintf(o, "  %12" PRIu64 " %14" PRIu64 "  %s\n", x->calls, k[i].k1, fname(p, x->func, nb, sizeof nb));
+        }
+    }
+    free(k);
+}
+
 static void isr_table(const prof_t *p, FILE *o) {
     if (!p->nisr) return;
     fprintf(o, "\nISR samples (the interrupted pc of each ISR record)\n\n"
-               "  samples: ISR records whose pc lies in the function (or at the pc, without symbols);\n"
-               "  %%: share of all %" PRIu64 " samples.\n\n  %9s %7s  function\n", p->st.isr, "samples", "%");
+               "  samples: ISR records whose pc lies in the source function (GCC's clones such as\n"
+               "  f.constprop.0, f.isra.0, f.part.0, f.cold counted as f; the symbols merged in brackets),\n"
+               "  or at the pc without symbols; %%: share of all %" PRIu64 " samples. Per counter the sum of\n"
+               "  the counter's change from the hart's previous record to the sample (the sampling period\n"
+               "  before the interrupt) and its mean per sample%s.\n\n  %9s %7s",
+            p->st.isr, p->o.compensate ? "; cycles compensated" : "", "samples", "%");
+    for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++) {
+        if (!p->col[x].used) continue;
+        char h[64];
+        snprintf(h, sizeof h, "mean %s", p->col[x].name);
+        fprintf(o, "  %*s", (int)width("mean ", p->col[x].name), h);
+        snprintf(h, sizeof h, "sum %s", p->col[x].name);
+        fprintf(o, "  %*s", (int)width("total ", p->col[x].name), h);
+    }
+    fputs("  function\n", o);
     skey_t *k = malloc(p->nisr * sizeof *k);
     if (!k) return;
     for (size_t i = 0; i < p->nisr; i++) k[i] = (skey_t){p->isr[i].samples, 0, 0, p->isr[i].addr, (uint32_t)i};
@@ -797,8 +1077,17 @@ static void isr_table(const prof_t *p, FILE *o) {
         const prof_isr_t *s = &p->isr[k[n].i];
         fprintf(o, "  %9" PRIu64 " ", s->samples);
         pct(o, s->samples, p->st.isr, 7);
-        if (s->name) fprintf(o, "  %s\n", s->name);
-        else fprintf(o, "  0x%08" PRIx64 "\n", s->addr);
+        for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++) {
+            if (!p->col[x].used) continue;
+            uint64_t sum = s->sum[x] - (comp(p, x) ? s->hook_sum : 0);
+            if (s->intervals[x]) fprintf(o, "  %*.1f", (int)width("mean ", p->col[x].name), (double)sum / (double)s->intervals[x]);
+            else fprintf(o, "  %*s", (int)width("mean ", p->col[x].name), "-");
+            fprintf(o, "  %*" PRIu64, (int)width("total ", p->col[x].name), sum);
+        }
+        if (!s->func) fprintf(o, "  0x%08" PRIx64 "\n", s->addr);
+        else if (s->symbols > 1) fprintf(o, "  %s (%s and %u other symbol(s))\n", s->func, s->name, s->symbols - 1);
+        else if (strcmp(s->func, s->name)) fprintf(o, "  %s (%s)\n", s->func, s->name);
+        else fprintf(o, "  %s\n", s->func);
     }
     free(k);
 }
@@ -851,6 +1140,32 @@ static void notes(const prof_t *p, FILE *o) {
     if (s->truncated) fprintf(o, "  %" PRIu64 " record(s) cut off (truncated): not used\n", s->truncated);
     if (s->unmatched_exits) fprintf(o, "  %" PRIu64 " exit record(s) without a matching enter: ignored\n", s->unmatched_exits);
     if (s->unwound) fprintf(o, "  %" PRIu64 " frame(s) without an exit, ended by the exit of a function below them\n", s->unwound);
+    if (s->repairs)
+        fprintf(o, "  %" PRIu64 " enter record(s) called from below the top of the call stack (the call site is not in the\n"
+                   "    top frame's function: a longjmp or another non-local exit): %" PRIu64 " frame(s) without an exit\n"
+                   "    closed there (repairs)\n", s->repairs, s->repaired);
+    if (s->switches || s->switch_events) {
+        int x0 = primary(p);
+        fprintf(o, "  %" PRIu64 " thread switch(es) (THREAD_SWITCH events: %" PRIu64 "): a call stack per thread; the %" PRIu64
+                   " interval(s)\n    between two records with a switch in them are not attributed",
+                s->switches, s->switch_events, s->switch_intervals);
+        if (x0 >= 0)
+            fprintf(o, " (%" PRIu64 " %s)", p->unattr_switch[x0] - (comp(p, (unsigned)x0) ? p->hook_unattr_switch : 0),
+                    p->col[x0].name);
+        fputs(" and\n    count in no frame's total (a thread's frames do not go on while it is switched out)\n", o);
+    }
+    if (s->unattributed_intervals) {
+        int x0 = primary(p);
+        uint64_t u = x0 >= 0 ? t_unattr(p, (unsigned)x0) - (p->unattr_switch[x0] - (comp(p, (unsigned)x0) ? p->hook_unattr_switch : 0)) : 0;
+        fprintf(o, "  %" PRIu64 " interval(s) between two records in which control left a function without its exit\n"
+                   "    record: the frames left end at the record before, and the interval's", s->unattributed_intervals);
+        if (x0 >= 0) fprintf(o, " %" PRIu64 " %s are\n    not", u, p->col[x0].name);
+        else fputs(" counts are\n    not", o);
+        fputs(" attributed (the trace does not say where control left): left from", o);
+        for (size_t i = 0; i < p->nfunc; i++)
+            if (p->func[i].left_top) fprintf(o, " %s (%" PRIu64 ")", fname(p, (uint32_t)i, nb, sizeof nb), p->func[i].left_top);
+        fputc('\n', o);
+    }
     if (s->too_deep) fprintf(o, "  %" PRIu64 " enter record(s) beyond %u frames: counted, not followed\n", s->too_deep, PROF_MAX_DEPTH);
     if (s->gaps)
         fprintf(o, "  %" PRIu64 " gap(s): perf data lost before a record (ITC overflow, or the start of a wrapped trace);\n"
@@ -884,6 +1199,7 @@ int prof_write_text(const prof_t *p, FILE *o) {
     } else {
         fputs("No function enter/exit records: no flat profile, no call graph.\n", o);
     }
+    threads_table(p, o);
     manual_table(p, o);
     isr_table(p, o);
     notes(p, o);

@@ -4,14 +4,22 @@
  * Fed with the perf decoder's headers and records in trace order (prof_header / prof_record
  * have the perf_dec_cb_t signatures), it keeps per hart a running total of every counter
  * (the sum of the records' width-wrapped deltas, so counters that wrap are followed) and a
- * shadow call stack built from the function enter/exit records:
+ * call stack (the model of harness/callstack/callstack.h) built from the function enter/exit records:
  *
  *  - enter: the function's calls and the caller->callee edge's calls count one; a frame
  *    (function, call site, caller, the running totals) is pushed.
  *  - exit: the topmost frame of that function is popped; its total (inclusive) cost is the
  *    change of the running totals since its enter. Frames above it (exits that never came)
- *    are unwound first, each as if it ended here, and counted with a warning. An exit with
- *    no frame of its function is counted, warned about and ignored.
+ *    are unwound first, each ending at the previous record, counted with a warning. An exit
+ *    with no frame of its function is counted, warned about and ignored.
+ *  - the call-site rule (with a symbolizer; harness/callstack/callstack.h): an enter whose
+ *    call site is not in the top frame's function unwinds to the frame that made the call
+ *    (a longjmp left the frames above it); they end at the previous record (counted,
+ *    "repairs" in the notes).
+ *  - after a repair or an unwound exit, the counters' change since the previous record is
+ *    split between the frame left and the frame control went to in unknown shares: it is
+ *    counted in the trace total as "not attributed" (prof_unattributed), not as any
+ *    function's self.
  *  - self (exclusive) cost: between two records of a hart, the counters' change is charged
  *    to the function on top of that hart's stack (to "outside" with an empty stack).
  *  - recursion: a function's total, and the total along a caller->callee edge, count only
@@ -21,8 +29,11 @@
  *    reported as still active.
  *  - manual records: per call site the records, and the counters' change from the hart's
  *    previous manual record to this one (charged to the later record's site).
- *  - ISR records: one sample for the function containing the interrupted pc (or the pc
- *    itself without symbols).
+ *  - ISR records: one sample for the source function containing the interrupted pc (the
+ *    symbol's name without GCC's clone suffixes .constprop.N, .isra.N, .part.N, .cold,
+ *    .lto_priv.N, so isort and isort.constprop.0 are one function; or the pc itself without
+ *    symbols), with the counters' change since the hart's previous record summed per
+ *    function (what ran in the sampling period before the interrupt).
  *  - truncated records are not used as events (counted); the counter values they did carry
  *    still advance the running totals so that the next record's deltas stay exact.
  *  - a header starts a new baseline: each counter's first value after it only sets the
@@ -59,6 +70,7 @@ typedef struct prof_func {
     const char *name;                 /* from the symbolizer, or NULL */
     uint64_t calls;                   /* enter records */
     uint64_t still_active;            /* activations open at the end of the trace */
+    uint64_t left_top;                /* times control left it, on top of the stack, without its exit */
     uint64_t self[PERF_MAX_COUNTERS]; /* by counter index */
     uint64_t total[PERF_MAX_COUNTERS];
     uint64_t hook_self, hook_total;   /* hook cycles inside self/total cycles (prof_hook) */
@@ -81,10 +93,15 @@ typedef struct prof_site {            /* manual records at one address */
     uint64_t hook_sum;                /* hook cycles inside those intervals' cycles */
 } prof_site_t;
 
-typedef struct prof_isr {             /* ISR samples in one function (or at one pc) */
-    uint64_t addr;                    /* function start, or the pc without a symbol */
-    const char *name;
+typedef struct prof_isr {             /* ISR samples in one source function (or at one pc) */
+    uint64_t addr;                    /* start of the first symbol sampled, or the pc without one */
+    const char *name;                 /* that symbol's name (e.g. isort.constprop.0), or NULL */
+    char *func;                       /* the source function: name without GCC's clone suffixes */
+    unsigned symbols;                 /* symbols merged into it (isort, isort.constprop.0: 2) */
     uint64_t samples;
+    uint64_t intervals[PERF_MAX_COUNTERS];  /* samples whose counter change is known, by counter */
+    uint64_t sum[PERF_MAX_COUNTERS];  /* counters' change since the hart's previous record */
+    uint64_t hook_sum;                /* hook cycles inside those cycles */
 } prof_isr_t;
 
 typedef struct prof_stats {
@@ -92,6 +109,13 @@ typedef struct prof_stats {
     uint64_t enters, exits, manual, isr;
     uint64_t unmatched_exits;         /* exits without a frame of their function: ignored */
     uint64_t unwound;                 /* frames popped by an exit of a function below them */
+    uint64_t repairs;                 /* enters called from below the top of the stack (longjmp) */
+    uint64_t repaired;                /* frames they closed */
+    uint64_t unattributed_intervals;  /* intervals split in unknown shares by a non-local exit (prof_unattributed) */
+    uint64_t switch_events;           /* prof_thread calls */
+    uint64_t switches;                /* of them that changed the running thread */
+    uint64_t switch_intervals;        /* intervals with a thread switch (not attributed) */
+    uint64_t hook_unattributed;       /* hook cycles inside them */
     uint64_t still_active;            /* frames open at the end of the trace */
     uint64_t too_deep;                /* enters beyond PROF_MAX_DEPTH, dropped */
     uint64_t gaps;                    /* records after lost perf data: the call stack was reset */
@@ -146,6 +170,14 @@ int prof_parse_fields(prof_opts_t *o, const char *list, char *err, size_t errlen
 /* end of the trace: closes the frames still open */
 void prof_finish(prof_t *p);
 
+/* a thread switch on a hart (a THREAD_SWITCH event: id = the new thread's tp), in trace
+ * order between the records: each thread keeps its own call stack and running totals; the
+ * interval from the record before the switch to the record after it is not attributed (the
+ * threads' shares of it are unknown) and counts in no frame's total. Frames open before a
+ * hart's first switch belong to a thread of their own ("before the first switch") unless
+ * that thread had none: the first switch then names it. */
+void prof_thread(prof_t *p, unsigned hart, uint64_t id);
+
 /* results (pointers stay valid until the next prof_record/prof_finish) */
 const prof_stats_t *prof_stats(const prof_t *p);
 size_t prof_nfuncs(const prof_t *p);
@@ -155,10 +187,16 @@ const prof_func_t *prof_func(const prof_t *p, uint64_t addr);
 const prof_edge_t *prof_edge(const prof_t *p, const prof_func_t *caller, const prof_func_t *callee);
 const prof_site_t *prof_site(const prof_t *p, uint64_t addr);
 const prof_isr_t *prof_isr(const prof_t *p, uint64_t addr);
+/* a symbol's source-function name: GCC's clone suffixes (.constprop.N, .isra.N, .part.N,
+ * .cold, .lto_priv.N, in any combination) removed; the length of that prefix of name */
+size_t prof_source_name_len(const char *name);
 /* sum of every counted delta of a counter index over the trace, and the part outside any
  * traced function */
 uint64_t prof_trace_total(const prof_t *p, unsigned index);
 uint64_t prof_outside(const prof_t *p, unsigned index);
+/* the part of the trace total in intervals split in unknown shares between frames: an enter
+ * called from below the top of the stack, or an exit of a function below it */
+uint64_t prof_unattributed(const prof_t *p, unsigned index);
 
 /* the report as text (flat profile, call graph, manual sites, ISR samples, notes), or the
  * flat profile as CSV; 0, or -1 if writing failed */

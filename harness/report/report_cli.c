@@ -96,6 +96,11 @@ typedef struct rctx {
     bool oom;
     uint64_t errors, gaps;
     unsigned warnings;
+    /* THREAD_SWITCH events that came while a record was assembled (the decoder hands a record
+     * over when the next one starts), in order; beyond SWITCH_QUEUE only the last is kept */
+#define SWITCH_QUEUE 16
+    unsigned switch_n[PERF_MAX_CORES];
+    uint64_t switch_id[PERF_MAX_CORES][SWITCH_QUEUE];
 } rctx_t;
 static prof_t *hart_prof(rctx_t *c, unsigned core) {
     core %= PERF_MAX_CORES;
@@ -120,13 +125,37 @@ static void r_record(void *v, const perf_record_t *r) {
         prof_hook(p, r->core, ok, pre, post);
     }
     prof_record(p, r);
+    unsigned k = r->core % PERF_MAX_CORES;
+    for (unsigned i = 0; i < c->switch_n[k]; i++)   /* the record's stores came before them */
+        prof_thread(p, k, c->switch_id[k][i]);
+    c->switch_n[k] = 0;
 }
 static void r_error(void *v, unsigned core, uint64_t off, const char *w) { ts_perf_diag(&((rctx_t *)v)->errors, &((rctx_t *)v)->gaps, core, off, w); }
 static void r_warn(void *v, const char *msg) {
     rctx_t *c = v;
     if (c->warnings++ < MAX_WARNINGS) fprintf(stderr, "tracesim: warning: %s\n", msg);
 }
-static int elem_to_perf(void *pd, const ts_elem_t *e) { perf_dec_feed_elem(pd, e); return 0; }
+/* elements to the perf decoder; THREAD_SWITCH events (software trace port) to the profile,
+ * after the record being assembled when one is */
+typedef struct r_elem { perf_dec_t *pd; rctx_t *rc; } r_elem_t;
+static int elem_to_perf(void *v, const ts_elem_t *e) {
+    r_elem_t *x = v;
+    if (e->type == TS_ELEM_STM && e->u.stm.event && !strcmp(e->u.stm.event, "THREAD_SWITCH")) {
+        unsigned k = e->src % PERF_MAX_CORES;
+        prof_t *p = x->rc->hart >= 0 && k != (unsigned)x->rc->hart ? NULL : x->rc->prof[k];
+        if (!p) return 0;                    /* before the hart's perf header: nothing to follow */
+        if (x->pd->core[k].in_record) {
+            rctx_t *c = x->rc;
+            if (c->switch_n[k] == SWITCH_QUEUE) c->switch_n[k]--;   /* the last replaces the one before */
+            c->switch_id[k][c->switch_n[k]++] = e->u.stm.value;
+        } else {
+            prof_thread(p, k, e->u.stm.value);
+        }
+        return 0;
+    }
+    perf_dec_feed_elem(x->pd, e);
+    return 0;
+}
 /* a manual record's address is the return address of its call of perfWriteCntrs: the line of
  * the call instruction (2 or 4 bytes before it) */
 static const char *line_of(void *sl, uint64_t addr, unsigned *line) { return addr >= 2 ? src_lines_at(sl, addr - 2, line) : NULL; }
@@ -358,7 +387,8 @@ int ts_report_main(int argc, char **argv) {
     }
     perf_dec_init(pd, (unsigned)perf_channel, &cb);
     for (int k = 0; k < ncfg; k++) perf_dec_set_config(pd, &cfgh[k]);
-    ts_elem_init(es, elem_to_perf, pd);
+    r_elem_t rel = {pd, &rc};
+    ts_elem_init(es, elem_to_perf, &rel);
     ts_trace_in_all(tin, ts_elem_from_msg, es);
     len = (size_t)tin->end;
     ts_elem_eot(es, len);

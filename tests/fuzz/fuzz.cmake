@@ -45,9 +45,9 @@ ts_fuzz_target(sweep
 set(CAPS_DIR ${CMAKE_SOURCE_DIR}/../shared/captures)
 ts_fuzz_target(flow
   SOURCES ${H}/fuzz/fuzz_flow.c ${H}/decoder/nexus_decode.c ${H}/decoder/prog_flow.c ${H}/decoder/rv_insn.c
-          ${H}/decoder/flow_calls.c ${H}/decoder/elf_syms.c
+          ${H}/decoder/flow_calls.c ${H}/callstack/callstack.c ${H}/decoder/elf_syms.c
           ${RF}/ts_file.c
-  INCLUDES ${RF} ${H}/decoder ${H}/cli
+  INCLUDES ${RF} ${H}/decoder ${H}/callstack ${H}/cli
   LIBS -lelf -DFUZZ_FLOW_ELF=${CAPS_DIR}/e31_hello_debug.elf
   SEEDS ${CAPS_DIR}/e31_hello_debug.rtd ${CAPS_DIR}/itc_printf.rtd ${CAPS_DIR}/timestamp.rtd
         # teInstruction 7 repeat counts (RESOURCE FULL RCODE 1, 9, 8; test_te_prog.c, timer_isr)
@@ -55,15 +55,15 @@ ts_fuzz_target(flow
 
 # the perf decoder's store path (what itc.csv feeds): 40-bit timestamps, every channel, cuts
 ts_fuzz_target(perfstore
-  SOURCES ${H}/fuzz/fuzz_perfstore.c ${H}/decoder/perf_decode.c ${H}/report/profile.c
-  INCLUDES ${RF} ${H}/decoder ${H}/report ${CMAKE_SOURCE_DIR}/rtl_model/regs
+  SOURCES ${H}/fuzz/fuzz_perfstore.c ${H}/decoder/perf_decode.c ${H}/report/profile.c ${H}/callstack/callstack.c
+  INCLUDES ${RF} ${H}/decoder ${H}/report ${H}/callstack ${CMAKE_SOURCE_DIR}/rtl_model/regs
   SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/perfstore/fib_stores.bin)
 # every run-folder reader (trace.json, stats.txt, itc.csv, perf_config.txt, marks.csv,
 # trace_events.csv, stm.csv): the whole host library, built with clang
-file(GLOB TS_FUZZ_LIB_SRC ${RF}/*.c ${H}/cli/*.c ${H}/decoder/*.c ${H}/check/*.c ${H}/report/*.c ${H}/waves/*.c ${H}/sweep/*.c)
+file(GLOB TS_FUZZ_LIB_SRC ${RF}/*.c ${H}/cli/*.c ${H}/decoder/*.c ${H}/callstack/*.c ${H}/check/*.c ${H}/report/*.c ${H}/waves/*.c ${H}/sweep/*.c)
 ts_fuzz_target(runfolder
   SOURCES ${H}/fuzz/fuzz_runfolder.c ${TS_FUZZ_LIB_SRC}
-  INCLUDES ${RF} ${H}/cli ${H}/decoder ${H}/check ${H}/report ${H}/waves ${H}/sweep ${CMAKE_SOURCE_DIR}/rtl_model/regs
+  INCLUDES ${RF} ${H}/cli ${H}/decoder ${H}/callstack ${H}/check ${H}/report ${H}/waves ${H}/sweep ${CMAKE_SOURCE_DIR}/rtl_model/regs
   LIBS -ldw -lelf
   SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/runfolder/trace_json ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/runfolder/itc_csv
         ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/runfolder/stats_txt)
@@ -80,7 +80,7 @@ ts_fuzz_target(filter
 set(TS_FUZZ_CHECK_RUN ${CMAKE_BINARY_DIR}/test-runs/fuzz_check_run)
 ts_fuzz_target(check
   SOURCES ${H}/fuzz/fuzz_check.c ${TS_FUZZ_LIB_SRC}
-  INCLUDES ${RF} ${H}/cli ${H}/decoder ${H}/check ${H}/report ${H}/waves ${H}/sweep ${CMAKE_SOURCE_DIR}/rtl_model/regs
+  INCLUDES ${RF} ${H}/cli ${H}/decoder ${H}/callstack ${H}/check ${H}/report ${H}/waves ${H}/sweep ${CMAKE_SOURCE_DIR}/rtl_model/regs
   LIBS -ldw -lelf -DFUZZ_CHECK_RUN=${TS_FUZZ_CHECK_RUN}
   SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/check/flow ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/check/counters)
 add_test(NAME fuzz.check.setup COMMAND ${CMAKE_BINARY_DIR}/tracesim run -q -o ${TS_FUZZ_CHECK_RUN} ${TS_FW_DIR}/examples/fib_raw_sram_1.elf)

@@ -16,11 +16,12 @@ static uint64_t t;
 static void on_warn(void *c, const char *m) { (void)c; (void)m; warnings++; }
 
 /* symbols: main 0x100, a 0x200, b 0x300, f 0x400 (16 bytes each); work [0x1000, 0x1100),
- * idle [0x2000, 0x2040) */
+ * idle [0x2000, 0x2040); GCC's clones of isort at 0x3000, 0x3200 and isort itself at 0x3100 */
 static const char *syms(void *c, uint64_t addr, uint64_t *start) {
     static const struct { uint64_t a, n; const char *name; } s[] = {
         {0x100, 16, "main"}, {0x200, 16, "a"}, {0x300, 16, "b"}, {0x400, 16, "f"},
-        {0x1000, 0x100, "work"}, {0x2000, 0x40, "idle"}};
+        {0x1000, 0x100, "work"}, {0x2000, 0x40, "idle"},
+        {0x3000, 0x40, "isort.constprop.0"}, {0x3100, 0x40, "isort"}, {0x3200, 0x40, "isort.part.0.isra.1"}};
     (void)c;
     for (unsigned i = 0; i < sizeof s / sizeof s[0]; i++)
         if (addr >= s[i].a && addr < s[i].a + s[i].n) { *start = s[i].a; return s[i].name; }
@@ -208,13 +209,18 @@ TS_TEST(mismatched_exits) {
     E(MAIN, 0);
     E(A, 10);          /* +10 main */
     E(B, 20);          /* +10 a */
-    X(A, 50);          /* +30 b; b has no exit: unwound here (total 30), then a (total 40) */
+    X(A, 50);          /* +30: b has no exit: control left b for a somewhere in these 30 cycles,
+                          the trace does not say where: b ends at the previous record (20:
+                          total 0), the 30 are not attributed; a ends here (total 40) */
     X(0x500, 60);      /* +10 main; never entered: ignored */
     X(B, 70);          /* +10 main; b is not on the stack: ignored */
     X(MAIN, 100);      /* +30 main */
     end();
-    TS_ASSERT_EQ_U(fn(B)->total[0], 30);
-    TS_ASSERT_EQ_U(fn(B)->self[0], 30);
+    TS_ASSERT_EQ_U(fn(B)->total[0], 0);
+    TS_ASSERT_EQ_U(fn(B)->self[0], 0);
+    TS_ASSERT_EQ_U(fn(B)->left_top, 1);
+    TS_ASSERT_EQ_U(prof_unattributed(prof, 0), 30);
+    TS_ASSERT_EQ_U(prof_stats(prof)->unattributed_intervals, 1);
     TS_ASSERT_EQ_U(fn(A)->total[0], 40);
     TS_ASSERT_EQ_U(fn(A)->self[0], 10);
     TS_ASSERT_EQ_U(fn(MAIN)->self[0], 10 + 10 + 10 + 30);
@@ -223,6 +229,71 @@ TS_TEST(mismatched_exits) {
     TS_ASSERT_EQ_U(prof_stats(prof)->unmatched_exits, 2);
     TS_ASSERT_EQ_U(warnings, 3);
     TS_ASSERT(!prof_func(prof, 0x500));
+}
+
+/* the issue's longjmp case: main calls work from 0x108; work calls a (the thrower) from
+ * 0x1010; a longjmps back into main, which runs uninstrumented code and calls work again
+ * from 0x108. That enter's call site lies in main, below the top frame (a): a and the first
+ * work end at their last record (20), the 80 cycles from it to the enter are not attributed
+ * (a's last instructions, the longjmp, main's code), and work's second call is main's. */
+TS_TEST(longjmp_enter_from_below) {
+    begin();
+    E(MAIN, 0);
+    rec2(PERF_FUNC_ENTER, 0x1000, 0x108, 10, 10);     /* +10 main */
+    rec2(PERF_FUNC_ENTER, A, 0x1010, 20, 20);         /* +10 work */
+    rec2(PERF_FUNC_ENTER, 0x1000, 0x108, 100, 100);   /* +80: not attributed */
+    rec2(PERF_FUNC_EXIT, 0x1000, 0x108, 130, 130);    /* +30 work */
+    X(MAIN, 150);                                     /* +20 main */
+    end();
+    TS_ASSERT_EQ_U(fn(A)->self[0], 0);
+    TS_ASSERT_EQ_U(fn(A)->total[0], 0);
+    TS_ASSERT(!prof_edge(prof, fn(A), fn(0x1000)));
+    TS_ASSERT_EQ_U(edge(MAIN, 0x1000)->calls, 2);
+    TS_ASSERT_EQ_U(edge(MAIN, 0x1000)->total[0], 10 + 30);
+    TS_ASSERT_EQ_U(fn(0x1000)->self[0], 10 + 30);
+    TS_ASSERT_EQ_U(fn(0x1000)->total[0], 10 + 30);
+    TS_ASSERT_EQ_U(fn(MAIN)->self[0], 10 + 20);
+    TS_ASSERT_EQ_U(fn(MAIN)->total[0], 150);
+    TS_ASSERT_EQ_U(fn(MAIN)->still_active, 0);
+    TS_ASSERT_EQ_U(prof_stats(prof)->still_active, 0);
+    TS_ASSERT_EQ_U(prof_stats(prof)->repairs, 1);
+    TS_ASSERT_EQ_U(prof_stats(prof)->repaired, 2);
+    TS_ASSERT_EQ_U(fn(A)->left_top, 1);
+    TS_ASSERT_EQ_U(prof_unattributed(prof, 0), 80);
+    TS_ASSERT_EQ_U(prof_trace_total(prof, 0), 150);
+    static char buf[8192];
+    memset(buf, 0, sizeof buf);
+    FILE *o = fmemopen(buf, sizeof buf - 1, "w");
+    TS_ASSERT(o);
+    TS_ASSERT_EQ_I(prof_write_text(prof, o), 0);
+    fclose(o);
+    if (!strstr(buf, "not attributed: 80 (control left") ||
+        !strstr(buf, "  1 enter record(s) called from below the top of the call stack") ||
+        !strstr(buf, "the interval's 80 cycles are\n    not attributed (the trace does not say where control left): left from a (1)\n"))
+        TS_FAIL("report:\n%s", buf);
+}
+
+/* recursion through one call site, and a call from code inlined into the caller (the
+ * hook's call site is then the caller's own return address), are not repairs */
+TS_TEST(recursion_and_inlined_calls_are_not_repairs) {
+    begin();
+    E(MAIN, 0);
+    rec2(PERF_FUNC_ENTER, 0x1000, 0x108, 10, 10);     /* work from main */
+    rec2(PERF_FUNC_ENTER, 0x1000, 0x1020, 20, 20);    /* work from work */
+    rec2(PERF_FUNC_ENTER, 0x1000, 0x1020, 30, 30);    /* again */
+    rec2(PERF_FUNC_ENTER, A, 0x1020, 40, 40);         /* a inlined into work: work's return address */
+    rec2(PERF_FUNC_EXIT, A, 0x1020, 50, 50);
+    rec2(PERF_FUNC_EXIT, 0x1000, 0x1020, 60, 60);
+    rec2(PERF_FUNC_EXIT, 0x1000, 0x1020, 70, 70);
+    rec2(PERF_FUNC_EXIT, 0x1000, 0x108, 80, 80);
+    X(MAIN, 90);
+    end();
+    TS_ASSERT_EQ_U(prof_stats(prof)->repairs, 0);
+    TS_ASSERT_EQ_U(prof_unattributed(prof, 0), 0);
+    TS_ASSERT_EQ_U(edge(0x1000, 0x1000)->calls, 2);
+    TS_ASSERT_EQ_U(edge(0x1000, A)->calls, 1);
+    TS_ASSERT_EQ_U(fn(0x1000)->self[0], 60);
+    TS_ASSERT_EQ_U(fn(A)->self[0], 10);
 }
 
 TS_TEST(open_frames_and_truncated_record) {
@@ -295,6 +366,13 @@ TS_TEST(isr_samples) {
     for (unsigned i = 0; i < 5; i++) rec2(PERF_ISR, pcs[i], 0, 100 * i, 0);
     end();
     TS_ASSERT_EQ_U(prof_isr(prof, 0x1000)->samples, 3);       /* work */
+    /* the first record's values are the reference: work's samples at 100 and 400 carry
+     * +100 cycles each, the load|store reading stays 0 */
+    TS_ASSERT_EQ_U(prof_isr(prof, 0x1000)->intervals[0], 2);
+    TS_ASSERT_EQ_U(prof_isr(prof, 0x1000)->sum[0], 200);
+    TS_ASSERT_EQ_U(prof_isr(prof, 0x1000)->intervals[3], 2);
+    TS_ASSERT_EQ_U(prof_isr(prof, 0x1000)->sum[3], 0);
+    TS_ASSERT_EQ_U(prof_isr(prof, 0x2000)->sum[0], 100);      /* 200 -> 300 */
     TS_ASSERT_EQ_U(prof_isr(prof, 0x2000)->samples, 1);       /* idle */
     TS_ASSERT_EQ_U(prof_isr(prof, 0x20a0)->samples, 1);       /* no symbol: by pc */
     TS_ASSERT(!prof_isr(prof, 0x1004));
@@ -304,8 +382,45 @@ TS_TEST(isr_samples) {
     TS_ASSERT(o);
     TS_ASSERT_EQ_I(prof_write_text(prof, o), 0);
     fclose(o);
-    TS_ASSERT(strstr(buf, "          3   60.00  work\n"));
-    TS_ASSERT(strstr(buf, "          1   20.00  0x000020a0\n"));
+    /* samples, %, mean and sum cycles (12 wide), mean and sum load|store (15, 16 wide) */
+    if (!strstr(buf, "          3   60.00         100.0           200              0.0                 0  work\n") ||
+        !strstr(buf, "          1   20.00         100.0           100              0.0                 0  0x000020a0\n"))
+        TS_FAIL("ISR table:\n%s", buf);
+}
+
+/* timer-ISR samples in GCC's clones of a function count for the source function */
+TS_TEST(isr_samples_by_source_function) {
+    begin();
+    static const uint64_t pcs[] = {0x1004, 0x3010, 0x3104, 0x3208, 0x3020};
+    for (unsigned i = 0; i < 5; i++) rec2(PERF_ISR, pcs[i], 0, 100 * i + i * i, 0);
+    end();
+    const prof_isr_t *s = prof_isr(prof, 0x3000);
+    TS_ASSERT(s);
+    TS_ASSERT(prof_isr(prof, 0x3100) == s && prof_isr(prof, 0x3200) == s);
+    TS_ASSERT_STR_EQ(s->func, "isort");
+    TS_ASSERT_EQ_U(s->symbols, 3);
+    TS_ASSERT_EQ_U(s->samples, 4);
+    /* cycles 0, 101, 204, 309, 416: the clones' samples carry 101 + 103 + 105 + 107 */
+    TS_ASSERT_EQ_U(s->sum[0], 416);
+    static char buf[8192];
+    memset(buf, 0, sizeof buf);
+    FILE *o = fmemopen(buf, sizeof buf - 1, "w");
+    TS_ASSERT(o);
+    TS_ASSERT_EQ_I(prof_write_text(prof, o), 0);
+    fclose(o);
+    if (!strstr(buf, "          4   80.00         104.0           416              0.0                 0  isort "
+                     "(isort.constprop.0 and 2 other symbol(s))\n"))
+        TS_FAIL("ISR table:\n%s", buf);
+    TS_ASSERT_EQ_U(prof_source_name_len("isort.constprop.0"), 5);
+    TS_ASSERT_EQ_U(prof_source_name_len("f.isra.0.constprop.1"), 1);
+    TS_ASSERT_EQ_U(prof_source_name_len("f.part.12.cold"), 1);
+    TS_ASSERT_EQ_U(prof_source_name_len("f.cold"), 1);
+    TS_ASSERT_EQ_U(prof_source_name_len("g.lto_priv.0"), 1);
+    TS_ASSERT_EQ_U(prof_source_name_len("x.y"), 3);               /* not a clone suffix */
+    TS_ASSERT_EQ_U(prof_source_name_len("f.constprop"), 11);      /* no number */
+    TS_ASSERT_EQ_U(prof_source_name_len("f.cold.x"), 8);
+    TS_ASSERT_EQ_U(prof_source_name_len(".cold"), 5);
+    TS_ASSERT_EQ_U(prof_source_name_len("main"), 4);
 }
 
 TS_TEST(random_records_survive) {
@@ -328,7 +443,7 @@ TS_TEST(random_records_survive) {
         }
         st(1, PERF_FUNC_EXIT);
         end();
-        uint64_t sum = prof_outside(prof, 0);
+        uint64_t sum = prof_outside(prof, 0) + prof_unattributed(prof, 0);
         for (size_t i = 0; i < prof_nfuncs(prof); i++) sum += prof_func_at(prof, i)->self[0];
         TS_ASSERT_EQ_U(sum, prof_trace_total(prof, 0));
         FILE *o = fopen("/dev/null", "w");
@@ -434,6 +549,80 @@ TS_TEST(callees_sorted_by_cost) {
     TS_ASSERT(m != NULL);
     const char *a = strstr(m, "      a [2]\n"), *b = strstr(m, "      b [3]\n");
     TS_ASSERT(a && b && a < b);
+}
+
+/* a record straight to the profile (no decoder: the thread switches come between records as
+ * report_cli.c hands them over), cycles change d */
+static void R(unsigned type, uint64_t addr, uint64_t d) {
+    perf_record_t r = {.core = 0, .type = type, .has_addr = true, .addr = addr, .has_call_site = true,
+                       .call_site = 0x90, .n = 1};
+    r.index[0] = 0;
+    r.delta[0] = d;
+    prof_record(prof, &r);
+}
+
+/* two threads: T1 (0x10, named by the first switch) runs a -> f, T2 (0x20) runs b while T1
+ * is switched out. Intervals: f's enter 10 (a's self), b's enter 7 (a switch in it: not
+ * attributed), b's exit 5 (b's self), f's exit 3 (a switch: not attributed), a's exit 4 (a's
+ * self). Totals count only their thread's intervals: a 10 + 4 = 14, f 0, b 5. */
+TS_TEST(threads_switch_stacks) {
+    begin();
+    end();                                   /* the header only */
+    prof_thread(prof, 0, 0x10);
+    R(PERF_FUNC_ENTER, A, 0);                /* the reference */
+    R(PERF_FUNC_ENTER, F, 10);
+    prof_thread(prof, 0, 0x20);
+    R(PERF_FUNC_ENTER, B, 7);
+    R(PERF_FUNC_EXIT, B, 5);
+    prof_thread(prof, 0, 0x10);
+    R(PERF_FUNC_EXIT, F, 3);
+    R(PERF_FUNC_EXIT, A, 4);
+    prof_finish(prof);
+    const prof_stats_t *s = prof_stats(prof);
+    TS_ASSERT_EQ_U(fn(A)->self[0], 14);
+    TS_ASSERT_EQ_U(fn(A)->total[0], 14);
+    TS_ASSERT_EQ_U(fn(F)->self[0], 0);
+    TS_ASSERT_EQ_U(fn(F)->total[0], 0);
+    TS_ASSERT_EQ_U(fn(B)->self[0], 5);
+    TS_ASSERT_EQ_U(fn(B)->total[0], 5);
+    TS_ASSERT_EQ_U(prof_unattributed(prof, 0), 10);
+    TS_ASSERT_EQ_U(prof_trace_total(prof, 0), 29);
+    TS_ASSERT_EQ_U(s->switches, 2);
+    TS_ASSERT_EQ_U(s->switch_events, 3);
+    TS_ASSERT_EQ_U(s->switch_intervals, 2);
+    TS_ASSERT_EQ_U(s->unattributed_intervals, 0);
+    TS_ASSERT_EQ_U(s->unwound + s->unmatched_exits + s->still_active + s->repairs, 0);
+    TS_ASSERT(edge(A, F) && edge(0, B) && edge(0, A));
+    static char buf[8192];
+    memset(buf, 0, sizeof buf);
+    FILE *o = fmemopen(buf, sizeof buf - 1, "w");
+    TS_ASSERT(o);
+    TS_ASSERT_EQ_I(prof_write_text(prof, o), 0);
+    fclose(o);
+    TS_ASSERT(strstr(buf, "hart 0, thread 0x00000010: switched in 2 time(s), self cycles 14"));
+    TS_ASSERT(strstr(buf, "hart 0, thread 0x00000020: switched in 1 time(s), self cycles 5"));
+    TS_ASSERT(!strstr(buf, "before its first thread switch"));
+}
+
+/* frames open at the first switch stay with a thread of their own */
+TS_TEST(threads_frames_before_the_first_switch) {
+    begin();
+    end();
+    R(PERF_FUNC_ENTER, A, 0);
+    prof_thread(prof, 0, 0x20);
+    R(PERF_FUNC_ENTER, B, 6);                /* not attributed */
+    R(PERF_FUNC_EXIT, B, 2);
+    prof_finish(prof);
+    TS_ASSERT_EQ_U(fn(A)->still_active, 1);
+    TS_ASSERT_EQ_U(fn(B)->total[0], 2);
+    TS_ASSERT_EQ_U(prof_stats(prof)->unmatched_exits, 0);
+    static char buf[8192];
+    memset(buf, 0, sizeof buf);
+    FILE *o = fmemopen(buf, sizeof buf - 1, "w");
+    TS_ASSERT(o);
+    TS_ASSERT_EQ_I(prof_write_text(prof, o), 0);
+    fclose(o);
+    TS_ASSERT(strstr(buf, "hart 0, before its first thread switch"));
 }
 
 TS_TEST_MAIN()
