@@ -51,6 +51,12 @@ static bool header_ok(const ts_run_file_t *rf, const char *line) {
     }
     size_t hl = strlen(h);
     if (hl >= 3 && !strcmp(h + hl - 3, "...")) return !strncmp(line, h, hl - 3);
+    const char *opt = strrchr(h, '[');
+    if (opt && h[hl - 1] == ']') {                    /* "[,status]" at the end: optional (older run folders) */
+        size_t bl = (size_t)(opt - h), ol = hl - bl - 2;
+        if (strncmp(line, h, bl)) return false;
+        return !line[bl] || (strlen(line + bl) == ol && !strncmp(line + bl, opt + 1, ol));
+    }
     return !strcmp(line, h);
 }
 

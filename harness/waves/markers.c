@@ -374,6 +374,17 @@ static size_t longest_line(int fd) {
     return cur > max ? cur : max;
 }
 
+/* a path GTKWave may run as a filter: it passes the view line to /bin/sh, split at blanks,
+ * so only these characters (make_view.sh's safe_path; another path is left to make_view.sh,
+ * which says in one line that the names are off) */
+static bool view_safe_path(const char *p) {
+    if (!*p || *p == '-') return false;
+    for (; *p; p++)
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || strchr("_./+,:@%=-", *p)))
+            return false;
+    return true;
+}
+
 /* a GTKWave process filter: "#!/bin/sh\nexec TRACESIM CMD [ELF]\n", every path one shell word */
 static int write_filter(const char *path, const char *self, const char *cmd, const char *elf, char *err, size_t errlen) {
     FILE *f = ts_fopen_output(path, "wx", err, errlen);
@@ -579,7 +590,7 @@ int ts_waves_main(int argc, char **argv) {
     char rabs[PATH_MAX];
     /* a path GTKWave's view line cannot hold (TS_VIEW_LINE_MAX) is left to make_view.sh,
      * which says in one line that the names are off */
-    if (sl > 0 && realpath(run, rabs) && strlen(rabs) + 20 <= 1000) {
+    if (sl > 0 && realpath(run, rabs) && strlen(rabs) + 20 <= 1000 && view_safe_path(rabs)) {
         char sp[PATH_MAX + 32], eabs[PATH_MAX];
         snprintf(sp, sizeof sp, "%s/stmfilter.sh", rabs);
         if (write_filter(sp, self, "stmfilter", NULL, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return 126; }

@@ -226,6 +226,15 @@ TS_TEST(run_folder_check_validates_csv_headers) {
     put(name, "instret,cycle\n", 0644);
     TS_ASSERT_EQ_I(ts_run_folder_check(dir, err, sizeof err), -1);
     TS_ASSERT(strstr(err, "/events.csv:1: not the header") != NULL);
+    put(name, "cycle,instret,load\n", 0644);
+    snprintf(name, sizeof name, "%s/itc.csv", dir);       /* status: an optional last column */
+    put(name, "cycle,hart,stimulus,offset,size,value\n", 0644);
+    TS_ASSERT_EQ_I(ts_run_folder_check(dir, err, sizeof err), 0);
+    put(name, "cycle,hart,stimulus,offset,size,value,status\n", 0644);
+    TS_ASSERT_EQ_I(ts_run_folder_check(dir, err, sizeof err), 0);
+    put(name, "cycle,hart,stimulus,offset,size,value,stat\n", 0644);
+    TS_ASSERT_EQ_I(ts_run_folder_check(dir, err, sizeof err), -1);
+    TS_ASSERT(strstr(err, "/itc.csv:1: not the header of itc.csv") != NULL);
     rm_rf(dir);
 }
 
