@@ -142,6 +142,11 @@ size_t cs_unwind_to(cs_t *c, uint32_t func, uint32_t site_func, uint64_t call_si
             k++;                         /* keep it (the loop's k-- follows) */
         } else if (call_site && f->call_site == call_site) {
             found = true;                /* the same call again: this frame was left */
+            /* unless it is the top frame: then code inlined into it made the call (GCC inlines
+             * a recursion into itself; the hook's call site is the frame's own return
+             * address), which the record does not tell apart from a function that left
+             * itself (longjmp) and is called again from the same place */
+            if (k == t->n) k++;
         }
     }
     if (!found || k == t->n) return 0;

@@ -16,7 +16,8 @@
  *                     call was inlined (the hook's call site is then that frame's own return
  *                     address, and func is another function); a frame of func itself with
  *                     that call site was left (the same call made again), so the call is
- *                     made below it. Frames above the calling frame close (CS_REPAIR: a
+ *                     made below it, unless that frame is the top one (an inlined
+ *                     recursion makes the same record: nothing closes). Frames above the calling frame close (CS_REPAIR: a
  *                     longjmp or the like left them); when no frame qualifies nothing closes
  *                     (a call from code without frames, e.g. an uninstrumented function).
  *  - return target:   cs_unwind_to(CS_NO_FUNC, f, 0) after a return that lands in function f
