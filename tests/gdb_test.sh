@@ -9,7 +9,8 @@
 #   fib     fib.elf: a watchpoint on the perf library's state (old/new value and the pc after
 #           the store, from the retire log), break fib (pc, a0 = FIB_N = 12), stepi 5 (pc and
 #           the mcycle delta from the retire log; mcycle 64 bits whole), monitor trace/hpm
-#           (mhpmevent3 as hpm.csv has it), continue to the exit
+#           (mhpmevent3 as hpm.csv has it), monitor messages 3 (offset, TCODE and time as
+#           tracesim decode of the reference run has them), continue to the exit
 #   sc      the same as fib on the SystemC platform (tracesim run --systemc, tracesim-sc)
 #   harts   fib_mh_sram.elf on 2 harts: two threads, thread 2 is hart 1 (mhartid), break fib in
 #           both, continue to the exit
@@ -71,6 +72,7 @@ ret=$run/ref/retire.log
     echo 'info registers pc mcycle'
     echo 'monitor trace'
     echo 'monitor hpm'
+    echo 'monitor messages 3'
   elif [ "$mode" = monitor ]; then
     echo 'monitor break cycle 1000'
     echo 'continue'
@@ -164,6 +166,18 @@ if [ "$mode" = fib ] || [ "$mode" = sc ]; then
   grep -q "mhpmevent3 0x$(printf %08x "$ev3") " "$g" || fail "monitor hpm: mhpmevent3 not $ev3 (hpm.csv)"
   grep -q "teControl 0x[0-9a-f]*: ACTIVE=1 ENABLE=1 TRACING=1" "$g" || fail "monitor trace: teControl not decoded"
   grep -q "ITC FIFO [0-9]* of 8 entries" "$g" || fail "monitor trace: no ITC FIFO fill"
+  # monitor messages: every whole message shown is the message of the final trace at that
+  # offset, with the same TCODE and time (tracesim decode of the reference run)
+  "$t" decode "$run/ref" > "$run/ref.decode" 2>&1 || fail "decode of the reference run"
+  nmsg=0
+  while read -r off name; do
+    tc=$(sed -n "s/^  @$off .*(TCODE \([0-9]*\)).* time \([0-9]*\)$/\1 \2/p" "$g" | head -1)
+    [ -n "$tc" ] || continue
+    grep -q "\"offset\": $off, \"tcode\": ${tc% *}, \"tics\": ${tc#* }}" "$run/ref.decode" ||
+      fail "monitor messages: @$off (TCODE/time $tc) is not in the decoded trace"
+    nmsg=$((nmsg + 1))
+  done < <(sed -n 's/^  @\([0-9]*\) \(.*\)$/\1 \2/p' "$g")
+  [ $nmsg -ge 2 ] || fail "monitor messages: fewer than 2 whole messages shown: $(grep -A4 'bytes in the' "$g")"
   grep -q "sink: base 0x.* WP 0x[0-9a-f]* (wrap [01]) RP" "$g" || fail "monitor trace: no sink WP/RP"
 elif [ "$mode" = monitor ]; then
   grep -q "^tracesim: monitor break cycle: before cycle 1000$" "$g" || fail "break cycle 1000: $(grep tracesim: "$g")"

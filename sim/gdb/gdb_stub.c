@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "gdb_stub.h"
 #include "ts_file.h"
+#include "nexus_decode.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -277,6 +278,59 @@ static void mon_hpm(gdb_stub_t *g, sbuf_t *b) {
     }
 }
 
+/* monitor messages N: the sink's content as trace.rtd would have it now (oldest byte first;
+ * the sink's partial word is not in it yet), decoded, the last N messages */
+#define MON_MSG_MAX 200
+typedef struct { nxd_msg_t m[MON_MSG_MAX]; unsigned n, cap; uint64_t total; } mon_ring_t;
+static int mon_msg(void *ctx, const nxd_msg_t *m) {
+    mon_ring_t *r = ctx;
+    r->m[r->total % r->cap] = *m;
+    r->total++;
+    if (r->n < r->cap) r->n++;
+    return 0;
+}
+
+static void mon_messages(gdb_stub_t *g, sbuf_t *b, unsigned want) {
+    soc_t *s = g->s;
+    const sink_t *k = soc_sink(s);
+    if (s->cfg.no_trace) { sb_printf(b, "the trace model is detached (--no-trace)\n"); return; }
+    if (k->kind == SINK_SBA && k->limit < k->base) { sb_printf(b, "the SBA sink's limit is below its base\n"); return; }
+    uint32_t size = k->kind == SINK_SRAM ? k->sram_size : (k->limit + k->width - k->base);
+    uint8_t *img = malloc(size ? size : 1);
+    mon_ring_t *r = calloc(1, sizeof *r);
+    if (!img || !r) { free(img); free(r); sb_printf(b, "out of memory\n"); return; }
+    uint32_t n = 0, wp = k->wp & ~1u;
+    const uint8_t *m = k->kind == SINK_SBA ? bus_ram(&s->bus, k->base, size) : NULL;
+    if (k->kind == SINK_SRAM) n = sink_sram_image(k, img, size);
+    else if (m && wp >= k->base && wp <= k->base + size) {
+        if (k->wp & 1u) { memcpy(img, m + (wp - k->base), k->base + size - wp); n = k->base + size - wp; }
+        memcpy(img + n, m, wp - k->base);
+        n += wp - k->base;
+    } else {
+        sb_printf(b, "the SBA sink [0x%08x, +%u) is not in RAM\n", k->base, size);
+        free(img); free(r);
+        return;
+    }
+    nxd_t d;
+    nxd_cfg_t cfg = {.srcbits = s->cfg.te.src_bits, .tsbits = s->cfg.te.ts_width ? s->cfg.te.ts_width : 40};
+    r->cap = want;
+    if (nxd_init(&d, &cfg) == 0) nxd_decode(&d, img, n, mon_msg, r);
+    sb_printf(b, "%u bytes in the %s sink%s, %" PRIu64 " messages decoded; the last %u:\n", n,
+              k->kind == SINK_SRAM ? "SRAM" : "SBA", k->wp & 1u ? " (wrapped: the oldest are gone)" : "", r->total, r->n);
+    for (unsigned i = 0; i < r->n; i++) {
+        const nxd_msg_t *x = &r->m[(r->total - r->n + i) % r->cap];
+        sb_printf(b, "  @%" PRIu64 " %s (TCODE %u)", x->offset, nxd_tcode_name(x->tcode), x->tcode);
+        if (x->status != NXD_OK) sb_printf(b, " %s", x->status == NXD_BAD ? x->error : "truncated");
+        if (x->has_src) sb_printf(b, " src %u", x->src);
+        for (unsigned f = 0; f < NXF__COUNT; f++)
+            if ((x->fmask >> f) & 1) sb_printf(b, " %s 0x%" PRIx64, nxd_field_name((enum nxd_field)f), x->f[f]);
+        if (x->tics_valid) sb_printf(b, " time %" PRIu64, x->tics);
+        sb_printf(b, "\n");
+    }
+    free(img);
+    free(r);
+}
+
 static void monitor(gdb_stub_t *g, const char *hex) {
     char cmd[512];
     size_t n = 0;
@@ -298,6 +352,7 @@ static void monitor(gdb_stub_t *g, const char *hex) {
                       "  cycle              the cycle and each hart's retired instructions\n"
                       "  trace              encoders, funnel and sink registers decoded, ITC FIFO fill\n"
                       "  hpm                the HPM counters and their event programming\n"
+                      "  messages [N]       the last N (10; at most 200) messages in the sink, decoded\n"
                       "  break cycle N      stop before cycle N\n"
                       "  break perf         stop after the next ITC store an encoder accepts (a perf record)\n"
                       "  break wrap         stop when the sink wraps (or stops on wrap)\n"
@@ -309,6 +364,9 @@ static void monitor(gdb_stub_t *g, const char *hex) {
             sb_printf(&b, "hart %u: pc 0x%08x, %" PRIu64 " instructions retired\n", h, g->pc[h], s->h[h].instret);
     } else if (!strcmp(cmd, "trace")) {
         mon_trace(g, &b);
+    } else if (sscanf(cmd, "messages %llu%c", &v, &extra) == 1 || !strcmp(cmd, "messages")) {
+        if (!strcmp(cmd, "messages")) v = 10;
+        mon_messages(g, &b, v < 1 ? 1 : v > MON_MSG_MAX ? MON_MSG_MAX : (unsigned)v);
     } else if (!strcmp(cmd, "hpm")) {
         mon_hpm(g, &b);
     } else if (sscanf(cmd, "break cycle %llu%c", &v, &extra) == 1) {
