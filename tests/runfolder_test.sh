@@ -112,7 +112,7 @@ elf_hash)
   cp "$fw/examples/fib.elf" "$tmp/fw/fib.elf"
   sed -i -e '/^elf_rel /d' -e '/^elf_fnv1a64 /d' -e '/^waves_rel /d' -e 's|^elf .*|elf fw/fib.elf|' -e 's|^waves .*|waves a/run/w.fst|' "$r/stats.txt"
   (cd "$tmp" && "$t" check a/run) > "$tmp/c.txt" 2> "$tmp/err" || { cat "$tmp/err"; fail "old-format check"; }
-  grep -Eq 'perf records equal' "$tmp/c.txt" && ! [ -s "$tmp/err" ] || fail "old-format run folder"
+  grep -Eq 'perf records in the trace: each equals the ground truth' "$tmp/c.txt" && ! [ -s "$tmp/err" ] || fail "old-format run folder"
   (cd "$tmp" && "$t" waves a/run --no-gui) > /dev/null 2>&1 || fail "old-format waves"
   ;;
 accept)
