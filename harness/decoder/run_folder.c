@@ -213,7 +213,8 @@ enum ts_run_finish ts_run_unfinished(const char *run_dir, char *msg, size_t len)
     if (!stats_last_line(run_dir, last, sizeof last)) {
         snprintf(path, sizeof path, "%s/uart.txt", run_dir);   /* made when a run starts */
         struct stat sb;
-        if (lstat(path, &sb)) return TS_RUN_FINISHED;          /* no run folder: the caller's reader says */
+        if (lstat(path, &sb) || !S_ISREG(sb.st_mode)) return TS_RUN_FINISHED;   /* no run folder (a link or FIFO
+                                                                   is no run's uart.txt): the caller's reader says */
         snprintf(msg, len, "%s: the run did not finish (killed before it wrote stats.txt): "
                            "its files are incomplete; run it again", run_dir);
         return TS_RUN_INCOMPLETE;
