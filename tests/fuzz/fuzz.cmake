@@ -32,8 +32,8 @@ endfunction()
 
 set(H ${CMAKE_SOURCE_DIR}/harness)
 ts_fuzz_target(elf
-  SOURCES ${H}/fuzz/fuzz_elf.c ${CMAKE_SOURCE_DIR}/sim/elf_read.c ${H}/decoder/elf_syms.c ${H}/cli/ts_file.c
-  INCLUDES ${CMAKE_SOURCE_DIR}/sim ${H}/decoder ${H}/cli
+  SOURCES ${H}/fuzz/fuzz_elf.c ${CMAKE_SOURCE_DIR}/sim/elf_read.c ${H}/decoder/elf_syms.c ${H}/cli/ts_file.c ${H}/elf/ts_elf.c
+  INCLUDES ${CMAKE_SOURCE_DIR}/sim ${H}/decoder ${H}/cli ${H}/elf
   LIBS -lelf
   SEEDS ${TS_FW_DIR}/hello.elf ${TS_FW_DIR}/tests/rv64.elf ${CMAKE_SOURCE_DIR}/../shared/captures/e31_hello_debug.elf)
 ts_fuzz_target(sweep
@@ -45,8 +45,8 @@ set(CAPS_DIR ${CMAKE_SOURCE_DIR}/../shared/captures)
 ts_fuzz_target(flow
   SOURCES ${H}/fuzz/fuzz_flow.c ${H}/decoder/nexus_decode.c ${H}/decoder/prog_flow.c ${H}/decoder/rv_insn.c
           ${H}/decoder/flow_calls.c ${H}/decoder/elf_syms.c
-          ${H}/cli/ts_file.c
-  INCLUDES ${H}/decoder ${H}/cli
+          ${H}/cli/ts_file.c ${H}/elf/ts_elf.c
+  INCLUDES ${H}/decoder ${H}/cli ${H}/elf
   LIBS -lelf -DFUZZ_FLOW_ELF=${CAPS_DIR}/e31_hello_debug.elf
   SEEDS ${CAPS_DIR}/e31_hello_debug.rtd ${CAPS_DIR}/itc_printf.rtd ${CAPS_DIR}/timestamp.rtd
         # teInstruction 7 repeat counts (RESOURCE FULL RCODE 1, 9, 8; test_te_prog.c, timer_isr)
@@ -59,18 +59,18 @@ ts_fuzz_target(perfstore
   SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/perfstore/fib_stores.bin)
 # every run-folder reader (trace.json, stats.txt, itc.csv, perf_config.txt, marks.csv,
 # trace_events.csv, stm.csv): the whole host library, built with clang
-file(GLOB TS_FUZZ_LIB_SRC ${H}/cli/*.c ${H}/decoder/*.c ${H}/check/*.c ${H}/report/*.c ${H}/waves/*.c ${H}/sweep/*.c)
+file(GLOB TS_FUZZ_LIB_SRC ${H}/elf/*.c ${H}/cli/*.c ${H}/decoder/*.c ${H}/check/*.c ${H}/report/*.c ${H}/waves/*.c ${H}/sweep/*.c)
 ts_fuzz_target(runfolder
   SOURCES ${H}/fuzz/fuzz_runfolder.c ${TS_FUZZ_LIB_SRC}
-  INCLUDES ${H}/cli ${H}/decoder ${H}/check ${H}/report ${H}/waves ${H}/sweep ${CMAKE_SOURCE_DIR}/rtl_model/regs
+  INCLUDES ${H}/cli ${H}/elf ${H}/decoder ${H}/check ${H}/report ${H}/waves ${H}/sweep ${CMAKE_SOURCE_DIR}/rtl_model/regs
   LIBS -ldw -lelf
   SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/runfolder/trace_json ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/runfolder/itc_csv
         ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/runfolder/stats_txt)
 
 # the GTKWave filter protocol: one answer line per line, symfilter and stmfilter
 ts_fuzz_target(filter
-  SOURCES ${H}/fuzz/fuzz_filter.c ${H}/waves/symfilter.c ${H}/waves/stmfilter.c ${H}/decoder/elf_syms.c ${H}/cli/ts_file.c ${H}/cli/ts_opts.c
-  INCLUDES ${H}/waves ${H}/decoder ${H}/cli ${CMAKE_SOURCE_DIR}/rtl_model/regs
+  SOURCES ${H}/fuzz/fuzz_filter.c ${H}/waves/symfilter.c ${H}/waves/stmfilter.c ${H}/decoder/elf_syms.c ${H}/cli/ts_file.c ${H}/cli/ts_opts.c ${H}/elf/ts_elf.c
+  INCLUDES ${H}/waves ${H}/decoder ${H}/cli ${H}/elf ${CMAKE_SOURCE_DIR}/rtl_model/regs
   LIBS -lelf -DFUZZ_FILTER_ELF=${CAPS_DIR}/e31_hello_debug.elf
   SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/filter/sym ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/filter/stm)
 
@@ -79,7 +79,7 @@ ts_fuzz_target(filter
 set(TS_FUZZ_CHECK_RUN ${CMAKE_BINARY_DIR}/test-runs/fuzz_check_run)
 ts_fuzz_target(check
   SOURCES ${H}/fuzz/fuzz_check.c ${TS_FUZZ_LIB_SRC}
-  INCLUDES ${H}/cli ${H}/decoder ${H}/check ${H}/report ${H}/waves ${H}/sweep ${CMAKE_SOURCE_DIR}/rtl_model/regs
+  INCLUDES ${H}/cli ${H}/elf ${H}/decoder ${H}/check ${H}/report ${H}/waves ${H}/sweep ${CMAKE_SOURCE_DIR}/rtl_model/regs
   LIBS -ldw -lelf -DFUZZ_CHECK_RUN=${TS_FUZZ_CHECK_RUN}
   SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/check/flow ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/check/counters)
 add_test(NAME fuzz.check.setup COMMAND ${CMAKE_BINARY_DIR}/tracesim run -q -o ${TS_FUZZ_CHECK_RUN} ${TS_FW_DIR}/examples/fib_raw_sram_1.elf)
