@@ -1,5 +1,6 @@
 /* flow_cli.c - program-flow listings and elements (flow_cli.h). */
 #include "flow_cli.h"
+#include "ts_text.h"
 #include <inttypes.h>
 #include <stddef.h>
 #include <string.h>
@@ -49,8 +50,18 @@ static void print_insn(void *vf, const pf_insn_t *i) {
             size_t n = strlen(s->name);
             if (n > 200 && n > room) n = 200;
             *p++ = ' ';
-            memcpy(p, s->name, n);
-            p += n;
+            if (!ts_text_has_ctl(s->name)) {
+                memcpy(p, s->name, n);
+                p += n;
+            } else {                           /* control characters as \xNN: none reaches a terminal */
+                static const char hx[] = "0123456789abcdef";
+                if (n > room / 4) n = room / 4;
+                for (size_t k = 0; k < n; k++) {
+                    unsigned char c = (unsigned char)s->name[k];
+                    if (ts_text_is_ctl(c)) { *p++ = '\\'; *p++ = 'x'; *p++ = hx[c >> 4]; *p++ = hx[c & 15]; }
+                    else *p++ = (char)c;
+                }
+            }
             p = put_str(p, "+0x");
             p = put_hex(p, i->pc - s->addr, 1);
         }

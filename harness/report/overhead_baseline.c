@@ -10,6 +10,7 @@
 #include "overhead_int.h"
 #include "ts_opts.h"
 #include "run_folder.h"
+#include "ts_text.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -89,15 +90,6 @@ static void xml_text(FILE *o, const char *s) {
         }
     }
 }
-static void csv_field(FILE *o, const char *s) {
-    if (!strpbrk(s, ",\"\n\r")) { fputs(s, o); return; }
-    fputc('"', o);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', o);
-        fputc(*s, o);
-    }
-    fputc('"', o);
-}
 
 static void write_md(FILE *o, const b_fw_t *fw, size_t n, unsigned channel) {
     const b_fw_t *b = &fw[0];
@@ -145,9 +137,9 @@ static void write_csv(FILE *o, const b_fw_t *fw, size_t n) {
     fputs("firmware,source,baseline,cycles,instructions,extra_cycles,overhead_percent,records,cycles_per_record\n", o);
     for (size_t i = 0; i < n; i++) {
         const b_fw_t *f = &fw[i];
-        csv_field(o, f->r.name);
+        ts_csv_field(o, f->r.name);
         fputc(',', o);
-        csv_field(o, f->from_run ? f->r.dir : f->r.elf);
+        ts_csv_field(o, f->from_run ? f->r.dir : f->r.elf);
         fprintf(o, ",%d,%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%.2f,%" PRIu64 ",", i == 0, f->r.cycles, f->r.instret,
                 i ? extra(f, &fw[0]) : 0, i ? pct_of(f, &fw[0]) : 0.0, f->r.records);
         if (i && f->r.records) fprintf(o, "%.2f", (double)extra(f, &fw[0]) / (double)f->r.records);

@@ -1,5 +1,6 @@
 /* profile.c - gprof-like profile from perf records; see profile.h. */
 #include "profile.h"
+#include "ts_text.h"
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -128,7 +129,7 @@ static const char *sym(const prof_t *p, uint64_t addr, uint64_t *start) {
 /* a function's name for text output */
 static const char *fname(const prof_t *p, uint32_t f, char *buf, size_t len) {
     if (f == PROF_NONE) return "<spontaneous>";
-    if (p->func[f].name) return p->func[f].name;
+    if (p->func[f].name) return ts_text_esc(p->func[f].name, buf, len);   /* no control character to a terminal */
     snprintf(buf, len, "0x%08" PRIx64, p->func[f].addr);
     return buf;
 }
@@ -323,7 +324,7 @@ static void enter(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r, 
 }
 
 static void leave(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r) {
-    char b1[32], b2[32];
+    char b1[256], b2[256];
     uint32_t f = idmap_get(&p->fmap, r->addr);
     size_t k = c->depth;
     while (k > 0 && c->stack[k - 1].func != f) k--;
@@ -565,12 +566,10 @@ static void field_head(const prof_t *p, enum prof_field f, unsigned x, char *h, 
 
 static bool per_counter(enum prof_field f) { return f == PF_SELF || f == PF_TOTAL || f == PF_SELF_MEAN || f == PF_TOTAL_MEAN; }
 
-static void csv_text(FILE *o, const char *s);
-
 /* one cell of the flat profile: field fl of function f (counter x), width w (0 in CSV) */
 static void cell(const prof_t *p, FILE *o, const prof_func_t *f, uint32_t fi, enum prof_field fl, unsigned x, int w, bool csv) {
     int x0 = primary(p);
-    char nb[32];
+    char nb[256];
     switch (fl) {
     case PF_PERCENT:
         if (x0 >= 0 && t_total(p, (unsigned)x0))
@@ -592,7 +591,7 @@ static void cell(const prof_t *p, FILE *o, const prof_func_t *f, uint32_t fi, en
         break;
     case PF_ADDRESS: fprintf(o, "%*s0x%08" PRIx64, w > 10 ? w - 10 : 0, "", f->addr); break;
     case PF_FUNCTION:
-        if (csv) csv_text(o, f->name ? f->name : "");
+        if (csv) ts_csv_field(o, f->name ? f->name : "");
         else fprintf(o, "%s%s", fname(p, fi, nb, sizeof nb), f->still_active ? " (still active)" : "");
         break;
     default: break;
@@ -682,7 +681,7 @@ static skey_t *edges_of(const prof_t *p, uint32_t f, bool callers, const uint32_
 
 static void call_graph(const prof_t *p, FILE *o, const skey_t *k, const uint32_t *rank) {
     int x0 = primary(p);
-    char nb[64], calls[48], idx[16];
+    char nb[256], calls[48], idx[16];
     uint64_t et[PERF_MAX_COUNTERS], ft[PERF_MAX_COUNTERS];
     fprintf(o, "\nCall graph\n\n"
                "  One block per function, by total %s: the lines above it are its callers, the lines\n"
@@ -779,7 +778,8 @@ static void manual_table(const prof_t *p, FILE *o) {
         char src[300];
         if (s->file) snprintf(src, sizeof src, "%s:%u", s->file, s->line);
         else snprintf(src, sizeof src, "-");
-        fprintf(o, "  %-*s  %s\n", wsrc, src, s->name ? s->name : "");
+        char eb[300], nb[256];
+        fprintf(o, "  %-*s  %s\n", wsrc, ts_text_esc(src, eb, sizeof eb), s->name ? ts_text_esc(s->name, nb, sizeof nb) : "");
     }
     free(k);
 }
@@ -797,7 +797,7 @@ static void isr_table(const prof_t *p, FILE *o) {
         const prof_isr_t *s = &p->isr[k[n].i];
         fprintf(o, "  %9" PRIu64 " ", s->samples);
         pct(o, s->samples, p->st.isr, 7);
-        if (s->name) fprintf(o, "  %s\n", s->name);
+        if (s->name) { fputs("  ", o); ts_text_put(o, s->name); fputc('\n', o); }
         else fprintf(o, "  0x%08" PRIx64 "\n", s->addr);
     }
     free(k);
@@ -843,7 +843,7 @@ static void instrumentation(const prof_t *p, FILE *o) {
 
 static void notes(const prof_t *p, FILE *o) {
     const prof_stats_t *s = &p->st;
-    char nb[32];
+    char nb[256];
     instrumentation(p, o);
     fprintf(o, "\nNotes\n\n");
     fprintf(o, "  %" PRIu64 " record(s): %" PRIu64 " enter, %" PRIu64 " exit, %" PRIu64 " manual, %" PRIu64
@@ -893,13 +893,6 @@ int prof_write_text(const prof_t *p, FILE *o) {
     return ferror(o) ? -1 : 0;
 }
 
-static void csv_text(FILE *o, const char *s) {        /* a CSV field, quoted when needed */
-    if (!strpbrk(s, ",\"\n")) { fputs(s, o); return; }
-    fputc('"', o);
-    for (; *s; s++) { if (*s == '"') fputc('"', o); fputc(*s, o); }
-    fputc('"', o);
-}
-
 bool prof_same_counters(const prof_t *a, const prof_t *b) {
     for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++)
         if (a->col[x].used != b->col[x].used || (a->col[x].used && strcmp(a->col[x].name, b->col[x].name))) return false;
@@ -925,7 +918,7 @@ static int write_csv(const prof_t *p, FILE *o, int hart, bool columns) {
     for (size_t n = 0; n < p->nfunc; n++) {
         const prof_func_t *f = &p->func[k[n].i];
         if (hart >= 0) fprintf(o, "%d,", hart);
-        csv_text(o, f->name ? f->name : "");
+        ts_csv_field(o, f->name ? f->name : "");
         fprintf(o, ",0x%08" PRIx64 ",%" PRIu64 ",%" PRIu64 ",", f->addr, f->calls, f->still_active);
         if (x0 >= 0 && t_total(p, (unsigned)x0)) fprintf(o, "%.2f", 100.0 * (double)f_self(p, f, (unsigned)x0) / (double)t_total(p, (unsigned)x0));
         for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++)

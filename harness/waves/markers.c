@@ -1,5 +1,6 @@
 /* markers.c - named points in time of a run and `tracesim waves`; see markers.h. */
 #include "markers.h"
+#include "ts_text.h"
 #include "run_folder.h"
 #include "run_losses.h"
 #include "cli_util.h"
@@ -288,11 +289,7 @@ void ts_tcl_word(FILE *f, const char *s) {
     }
 }
 
-void ts_log_text(FILE *f, const char *s) {
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\x%02x", *p);
-        else fputc(*p, f);
-}
+void ts_log_text(FILE *f, const char *s) { ts_text_put(f, s); }   /* the shared escaping (ts_text.h) */
 
 int ts_markers_write(const ts_markers_t *ms, const ts_waves_focus_t *fo, const char *dir, char *err, size_t errlen) {
     ts_losses_t loss;                  /* what the trace lacks (docs/lost-data.md); damaged: an error */
