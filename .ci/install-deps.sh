@@ -4,7 +4,7 @@
 set -eu
 pkgs="cmake make gcc g++ pkg-config verilator gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf
 picolibc-riscv64-unknown-elf libelf-dev libdw-dev libsystemc-dev gtkwave xvfb clang-14 liblz4-dev zlib1g-dev
-libclang-rt-14-dev valgrind slurm-wlm munge python3"
+libclang-rt-14-dev valgrind slurm-wlm munge python3 tcl time"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -96,7 +96,11 @@ static int print_elem(void *vf, const pf_elem_t *e) {
 }
 
 int ts_flow_open(ts_flow_t *f, FILE *out, const char *elf, bool instr, bool tag, char *err, size_t errlen) {
+    /* everything but the listing buffer itself, the fields after it included (len: the struct
+     * comes from malloc, and a length never set wrote heap bytes to the output) */
+    size_t tail = offsetof(ts_flow_t, buf) + sizeof f->buf;
     memset(f, 0, offsetof(ts_flow_t, buf));
+    memset((char *)f + tail, 0, sizeof *f - tail);
     f->out = out;
     f->tag = tag;
     if (elf) {
