@@ -4,7 +4,9 @@
 #         `report --from flow -f csv` are CSV per RFC 4180 (Python's csv module reads every row
 #         with the header's number of fields, and the name back whole)
 #   esc   fib renamed to fib<ESC>[31m: no ESC byte reaches stdout or stderr of `decode -f instr`,
-#         `report`, `report --from flow`, `waves --no-gui` (markers.txt), the name shown as \x1b
+#         `report`, `report --from flow`, `waves --no-gui` (markers.txt), `symfilter`'s answers,
+#         `decode -f perf`'s files, and (main renamed in hang_1.elf) run's hang report; the name
+#         shown as \x1b
 set -u
 b=$1; case_=$2
 ts=$b/tracesim_san
@@ -53,6 +55,23 @@ esc)
     [ "$cmd" = "waves --no-gui" ] && continue   # its markers name no function of this run
     grep -qF 'fib\x1b[31m' "$tmp/out$i" || fail "$cmd: the name is not shown escaped: $(grep -m1 fib "$tmp/out$i")"
   done
-  echo "ok: no ESC from the ELF reached the terminal" ;;
+  # the GTKWave PC filter (one answer line per PC), decode -f perf's files (ffl: lines), and
+  # run's hang report (hang_1.elf hangs in main)
+  printf '%x\n' "0x$(riscv64-unknown-elf-nm "$tmp/fw.elf" | awk '$3 == "main" { print $1 }')" > "$tmp/pcs"
+  nm_fib=$(riscv64-unknown-elf-nm "$tmp/fw.elf" | awk '$3 ~ /^fib/ { print $1 }')
+  echo "$nm_fib" >> "$tmp/pcs"
+  $ts symfilter "$tmp/fw.elf" < "$tmp/pcs" > "$tmp/filter" 2>&1 || fail "symfilter exited $?"
+  [ "$(wc -l < "$tmp/filter")" = 2 ] || fail "symfilter: not one line per PC: $(cat -v "$tmp/filter")"
+  if grep -q $'\e' "$tmp/filter"; then fail "symfilter: an ESC byte in its answer"; fi
+  grep -qxF 'fib\x1b[31m' "$tmp/filter" || fail "symfilter: the name is not shown escaped: $(cat -v "$tmp/filter")"
+  $ts decode -f perf -o "$tmp/perf" --elf "$tmp/fw.elf" "$tmp/r" > /dev/null 2> "$tmp/perf.err" || fail "decode -f perf exited $?"
+  if grep -rlq $'\e' "$tmp/perf" "$tmp/perf.err"; then fail "decode -f perf: an ESC byte in $(grep -rl $'\e' "$tmp/perf")"; fi
+  grep -rqF 'fib\x1b[31m' "$tmp/perf" || fail "decode -f perf: no file names the function escaped"
+  riscv64-unknown-elf-objcopy --redefine-sym "main=main"$'\e[31m' "$b/firmware/tests/hang_1.elf" "$tmp/hang.elf" || fail "objcopy"
+  $ts run -q -o "$tmp/h" "$tmp/hang.elf" > /dev/null 2> "$tmp/hang.err"; rc=$?
+  [ $rc = 127 ] || fail "the hang exited $rc: $(cat -v "$tmp/hang.err")"
+  if grep -q $'\e' "$tmp/hang.err"; then fail "run: an ESC byte in the hang report"; fi
+  grep -qF '<main\x1b[31m+0x' "$tmp/hang.err" || fail "run: the hang report does not name main escaped: $(cat -v "$tmp/hang.err")"
+  echo "ok: no ESC from the ELF reached the terminal, a filter answer or a perf file" ;;
 *) fail "unknown case" ;;
 esac

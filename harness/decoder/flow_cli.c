@@ -54,13 +54,7 @@ static void print_insn(void *vf, const pf_insn_t *i) {
                 memcpy(p, s->name, n);
                 p += n;
             } else {                           /* control characters as \xNN: none reaches a terminal */
-                static const char hx[] = "0123456789abcdef";
-                if (n > room / 4) n = room / 4;
-                for (size_t k = 0; k < n; k++) {
-                    unsigned char c = (unsigned char)s->name[k];
-                    if (ts_text_is_ctl(c)) { *p++ = '\\'; *p++ = 'x'; *p++ = hx[c >> 4]; *p++ = hx[c & 15]; }
-                    else *p++ = (char)c;
-                }
+                p += ts_text_cpy(p, room, s->name, n);
             }
             p = put_str(p, "+0x");
             p = put_hex(p, i->pc - s->addr, 1);
