@@ -1,37 +1,28 @@
-/* elf_read.c - see elf_read.h. Beyond libelf's own checks: the header and program-header
+/* elf_read.c - see elf_read.h. The file is opened and checked by the shared reader (ts_elf.h:
+ * RISC-V, sections and string tables inside the file); beyond that: the header and program-header
  * entry sizes must be the ELF32 ones (libelf accepts e_phentsize 0 and reads its own size),
  * every segment must lie inside the file and fit in 32 bits, and the entry point must be
  * inside a loadable segment. */
 #include "elf_read.h"
-#include "ts_file.h"
-#include <gelf.h>
-#include <libelf.h>
+#include "ts_elf.h"
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#ifndef EM_RISCV
-#define EM_RISCV 243
-#endif
-
 enum elf_load_status elf_read(const char *path, elf_seg_fn seg, void *ctx, uint32_t *entry, char *err, size_t errlen) {
     enum elf_load_status st = ELF_INVALID;
-    int fd = ts_open_input(path, err, errlen);
-    if (fd < 0) return ELF_CANNOT_OPEN;
-    if (elf_version(EV_CURRENT) == EV_NONE) {
-        snprintf(err, errlen, "libelf initialisation failed");
-        close(fd);
-        return ELF_INVALID;
+    ts_elf_t x;
+    switch (ts_elf_open(&x, path, err, errlen)) {   /* the shared checks (harness/elf/ts_elf.h) */
+    case TS_ELF_OK: break;
+    case TS_ELF_CANNOT_OPEN: return ELF_CANNOT_OPEN;
+    case TS_ELF_WRONG_ARCH: return ELF_WRONG_ARCH;
+    default: return ELF_INVALID;
     }
-    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-    size_t fsize = 0;
-    char *raw = e ? elf_rawfile(e, &fsize) : NULL;
-    GElf_Ehdr eh;
-    if (!e || elf_kind(e) != ELF_K_ELF || !raw || !gelf_getehdr(e, &eh)) {
-        snprintf(err, errlen, "%s is not an ELF file (or is truncated)", path);
-        goto out;
-    }
-    if (eh.e_ident[EI_CLASS] != ELFCLASS32 || eh.e_ident[EI_DATA] != ELFDATA2LSB || eh.e_machine != EM_RISCV) {
+    Elf *e = x.e;
+    size_t fsize = x.size;
+    const char *raw = x.raw;
+    GElf_Ehdr eh = x.eh;
+    if (eh.e_ident[EI_CLASS] != ELFCLASS32) {
         snprintf(err, errlen, "%s is not a 32-bit little-endian RISC-V ELF (class %d, machine %d)", path,
                  eh.e_ident[EI_CLASS], eh.e_machine);
         st = ELF_WRONG_ARCH;
@@ -96,7 +87,6 @@ enum elf_load_status elf_read(const char *path, elf_seg_fn seg, void *ctx, uint3
     *entry = (uint32_t)eh.e_entry;
     st = ELF_OK;
 out:
-    if (e) elf_end(e);
-    close(fd);
+    ts_elf_close(&x);
     return st;
 }

@@ -1,5 +1,6 @@
 /* hang.c - hang detection (see hang.h). Cold code: runs only during a probe. */
 #include "hang.h"
+#include "ts_text.h"
 #include "soc.h"
 #include "ev_bits.h"
 #include "elf_syms.h"
@@ -111,7 +112,8 @@ void soc_hang_report(const soc_t *s, const elf_syms_t *syms, FILE *f) {
         const hang_hart_t *g = &s->hang.h[i];
         char where[300] = "";
         const elf_sym_t *sym = syms ? elf_syms_lookup(syms, g->pc) : NULL;
-        if (sym) snprintf(where, sizeof where, " <%s+0x%" PRIx64 ">", sym->name, g->pc - sym->addr);
+        char nb[200];
+        if (sym) snprintf(where, sizeof where, " <%s+0x%" PRIx64 ">", ts_text_esc(sym->name, nb, sizeof nb), g->pc - sym->addr);
         fprintf(f, "tracesim: hart %u hangs at 0x%08" PRIx32 "%s: %s since cycle %" PRIu64 "\n", i, g->pc, where,
                 g->kind == HANG_WFI ? "waits in wfi with no interrupt that can wake it" : "jump to itself",
                 g->since);

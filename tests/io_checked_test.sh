@@ -13,7 +13,7 @@
 #   fifo_waves_marks               a run folder whose marks.csv is a named pipe: waves says so, 121 (an unreadable input)
 #   full_decode_messages|csv|timeline|elements|perf  decode -o DIR, the file on a full disk
 #   full_decode_stm                decode -f stm -o DIR (a run with software trace events)
-#   full_decode_itcprint           decode -f itcprint -o DIR (the itc_printf capture, if present)
+#   full_decode_itcprint           decode -f itcprint -o DIR (the itc_printf capture; without it: exit 77, a ctest skip)
 #   full_report full_report_csv    report -o DIR (report.txt / report.csv)
 #   full_overhead_md|csv|svg       overhead --baseline -o DIR
 #   full_waves_txt full_waves_tcl  waves --no-gui (markers.txt / markers.tcl)
@@ -67,7 +67,7 @@ full_decode_perf) run "$tmp/r"; outdir perf/fib.callret          # a file opened
 full_decode_stm)  run "$tmp/r" "$fw/examples/ovh_events_stm.elf"; outdir stm.txt
                   expect_full "$tmp/o/stm.txt" -- "$ts" decode -f stm -o "$tmp/o" "$tmp/r/trace.rtd" ;;
 full_decode_itcprint)
-                  [ -f "$caps/itc_printf.rtd" ] || { echo "no capture itc_printf.rtd: skipped"; exit 0; }
+                  [ -f "$caps/itc_printf.rtd" ] || { echo "no capture itc_printf.rtd: skipped"; exit 77; }
                   outdir itcprint.txt
                   expect_full "$tmp/o/itcprint.txt" -- "$ts" decode -f itcprint -o "$tmp/o" "$caps/itc_printf.rtd" ;;
 full_report)      run "$tmp/r"; outdir report.txt

@@ -63,6 +63,7 @@
  * itc.csv read 1 + 2 x harts times; measured 5 MiB at 100 k, 300 k and 1 M records (the
  * whole `check`; fw.check.memory). */
 #include "perf_check.h"
+#include "ts_text.h"
 #include "ts_file.h"
 #include "ts_run_json.h"
 #include "cli_util.h"
@@ -466,7 +467,9 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
         }
         if (b->gap_before) lost = true;
         char where[240];
+        char fnb[160];
         const char *fn = elf_syms_find(H->syms, b->addr);
+        if (fn) fn = ts_text_esc(fn, fnb, sizeof fnb);     /* no control character to the terminal */
         snprintf(where, sizeof where, "%srecord %" PRIu64 " (%s at 0x%08" PRIx64 "%s%s%s, first store at cycle %" PRIu64 ")", pre, k + 1,
                  rec_name(b), b->addr, fn ? " <" : "", fn ? fn : "", fn ? ">" : "", b->tics);
         /* the store that starts the record */

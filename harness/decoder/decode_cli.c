@@ -3,6 +3,7 @@
  * itcprint (strings printed through ITC on one channel), perf, csv, timeline and stm
  * (software trace port events, stm_decode.h). */
 #include "decode_cli.h"
+#include "ts_text.h"
 #include "ts_opts.h"
 #include "cli_util.h"
 #include "run_losses.h"
@@ -150,7 +151,7 @@ static void print_flush(pctx_t *c, unsigned src) {
     pbuf_t *b = c->src[src];
     if (!b || !b->len) return;
     if (c->tag) fprintf(c->out, "[%u] ", src);
-    fwrite(b->buf, 1, b->len, c->out);
+    ts_text_write_lines(c->out, b->buf, b->len);   /* the trace's control characters but \n, \t as \xNN */
     if (b->buf[b->len - 1] != '\n') fputc('\n', c->out);
     b->len = 0;
     c->strings++;

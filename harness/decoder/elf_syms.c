@@ -1,6 +1,6 @@
-/* elf_syms.c - function symbols through libelf (sorted, binary search). */
+/* elf_syms.c - function symbols through the shared ELF reader (ts_elf.h), sorted, binary search. */
 #include "elf_syms.h"
-#include "ts_file.h"
+#include "ts_elf.h"
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -23,32 +23,11 @@ static int by_addr(const void *a, const void *b) {
 
 int elf_syms_load(elf_syms_t *t, const char *path, char *err, size_t errlen) {
     memset(t, 0, sizeof *t);
-    int fd = ts_open_input(path, err, errlen);
-    if (fd < 0) return -1;
-    elf_version(EV_CURRENT);
-    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-    GElf_Ehdr eh;
-    size_t shnum = 0;
+    ts_elf_t x;                /* checked whole: sections and string tables inside the file */
+    if (ts_elf_open(&x, path, err, errlen) != TS_ELF_OK) return -1;
+    Elf *e = x.e;
     int rc = -1;
-    if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh)) {
-        snprintf(err, errlen, "%s is not an ELF file", path);
-        goto out;
-    }
-    if (eh.e_machine != EM_RISCV || eh.e_ident[EI_DATA] != ELFDATA2LSB) {
-        snprintf(err, errlen, "%s is not a little-endian RISC-V ELF (machine %d)", path, eh.e_machine);
-        goto out;
-    }
-    size_t fsize = 0, want_sh = eh.e_ident[EI_CLASS] == ELFCLASS32 ? sizeof(Elf32_Shdr) : sizeof(Elf64_Shdr);
-    /* libelf reports no sections at all when the header table lies outside the file: check
-     * the header's own numbers (e_shnum 0 with e_shoff set: the count is in section 0) */
-    size_t hdr_n = eh.e_shnum ? eh.e_shnum : 1;
-    if (!elf_rawfile(e, &fsize) || elf_getshdrnum(e, &shnum) ||
-        (eh.e_shoff && (eh.e_shentsize != want_sh || eh.e_shoff > fsize || hdr_n > (fsize - eh.e_shoff) / want_sh))) {
-        snprintf(err, errlen, "%s: the section headers lie outside the file or are malformed (corrupt ELF?)", path);
-        goto out;
-    }
-    size_t cap = 0, want_ent = eh.e_ident[EI_CLASS] == ELFCLASS32 ? sizeof(Elf32_Sym) : sizeof(Elf64_Sym);
-    size_t idx = 0;
+    size_t cap = 0, idx = 0;
     for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)); idx++) {
         GElf_Shdr sh;
         if (!gelf_getshdr(scn, &sh)) {
@@ -57,17 +36,25 @@ int elf_syms_load(elf_syms_t *t, const char *path, char *err, size_t errlen) {
         }
         if (sh.sh_type != SHT_SYMTAB) continue;
         Elf_Data *data = elf_getdata(scn, NULL);
-        if (sh.sh_entsize != want_ent || sh.sh_link == 0 || sh.sh_link >= shnum || !data ||
-            data->d_size < sh.sh_size) {
+        if (!data || data->d_size < sh.sh_size) {
             snprintf(err, errlen, "%s: the symbol table (section %zu) is malformed (corrupt ELF?)", path, idx + 1);
             goto out;
         }
         size_t n = sh.sh_size / sh.sh_entsize;
         for (size_t i = 0; i < n; i++) {
             GElf_Sym sym;
-            if (!gelf_getsym(data, (int)i, &sym) || GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value) continue;
-            const char *name = elf_strptr(e, sh.sh_link, sym.st_name);
-            if (!name || !*name) continue;
+            if (!gelf_getsym(data, (int)i, &sym)) {
+                snprintf(err, errlen, "%s: symbol %zu is unreadable (corrupt ELF)", path, i);
+                goto out;
+            }
+            if (GELF_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value) continue;
+            /* a name outside its string table is a corrupt file, not a nameless function */
+            const char *name = ts_elf_str(&x, sh.sh_link, sym.st_name);
+            if (!name) {
+                snprintf(err, errlen, "%s: the name of symbol %zu lies outside its string table (corrupt ELF)", path, i);
+                goto out;
+            }
+            if (!*name) continue;
             if (t->n == cap) {
                 cap = cap ? 2 * cap : 256;
                 elf_sym_t *ns = realloc(t->s, cap * sizeof *ns);
@@ -83,8 +70,7 @@ int elf_syms_load(elf_syms_t *t, const char *path, char *err, size_t errlen) {
     if (t->n) qsort(t->s, t->n, sizeof *t->s, by_addr);
     rc = 0;
 out:
-    if (e) elf_end(e);
-    close(fd);
+    ts_elf_close(&x);
     if (rc) elf_syms_free(t);
     return rc;
 }

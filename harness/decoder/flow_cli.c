@@ -1,5 +1,6 @@
 /* flow_cli.c - program-flow listings and elements (flow_cli.h). */
 #include "flow_cli.h"
+#include "ts_text.h"
 #include <inttypes.h>
 #include <stddef.h>
 #include <string.h>
@@ -49,8 +50,12 @@ static void print_insn(void *vf, const pf_insn_t *i) {
             size_t n = strlen(s->name);
             if (n > 200 && n > room) n = 200;
             *p++ = ' ';
-            memcpy(p, s->name, n);
-            p += n;
+            if (!ts_text_has_ctl(s->name)) {
+                memcpy(p, s->name, n);
+                p += n;
+            } else {                           /* control characters as \xNN: none reaches a terminal */
+                p += ts_text_cpy(p, room, s->name, n);
+            }
             p = put_str(p, "+0x");
             p = put_hex(p, i->pc - s->addr, 1);
         }
@@ -85,7 +90,11 @@ static int print_elem(void *vf, const pf_elem_t *e) {
 }
 
 int ts_flow_open(ts_flow_t *f, FILE *out, const char *elf, bool instr, bool tag, char *err, size_t errlen) {
+    /* everything but the listing buffer itself, the fields after it included (len: the struct
+     * comes from malloc, and a length never set wrote heap bytes to the output) */
+    size_t tail = offsetof(ts_flow_t, buf) + sizeof f->buf;
     memset(f, 0, offsetof(ts_flow_t, buf));
+    memset((char *)f + tail, 0, sizeof *f - tail);
     f->out = out;
     f->tag = tag;
     if (elf) {

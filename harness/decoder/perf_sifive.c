@@ -1,5 +1,6 @@
 /* perf_sifive.c - SiFive-format perf files; see perf_sifive.h. */
 #include "perf_sifive.h"
+#include "ts_text.h"
 #include "fmt_fast.h"
 #include "ts_file.h"
 #include <elfutils/libdw.h>
@@ -54,7 +55,11 @@ static void ffl_lookup(perf_sifive_t *p, uint64_t addr, char *buf, size_t len) {
         Dwarf_Line *line = dwarf_getsrc_die(cu, (Dwarf_Addr)addr);
         int ln = 0;
         const char *file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
-        if (file && !dwarf_lineno(line, &ln)) { snprintf(buf, len, " ffl:%s:%s:%d\n", file, fn, ln); return; }
+        char fb[300], nb[300];                  /* names from the ELF: control characters as \xNN */
+        if (file && !dwarf_lineno(line, &ln)) {
+            snprintf(buf, len, " ffl:%s:%s:%d\n", ts_text_esc(file, fb, sizeof fb), ts_text_esc(fn, nb, sizeof nb), ln);
+            return;
+        }
     }
     snprintf(buf, len, "\n");
 }

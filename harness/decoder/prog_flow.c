@@ -2,7 +2,7 @@
  * (prog_flow.h). */
 #include "prog_flow.h"
 #include "rv_insn.h"
-#include "ts_file.h"
+#include "ts_elf.h"
 #include <fcntl.h>
 #include <gelf.h>
 #include <libelf.h>
@@ -35,28 +35,12 @@ void pf_image_free(pf_image_t *img) {
 
 int pf_image_load(pf_image_t *img, const char *path, char *err, size_t errlen) {
     memset(img, 0, sizeof *img);
-    int fd = ts_open_input(path, err, errlen);
-    if (fd < 0) return -1;
-    elf_version(EV_CURRENT);
-    Elf *e = elf_begin(fd, ELF_C_READ, NULL);
-    GElf_Ehdr eh;
+    ts_elf_t x;                /* checked whole: sections and string tables inside the file */
+    if (ts_elf_open(&x, path, err, errlen) != TS_ELF_OK) return -1;
+    Elf *e = x.e;
     int rc = -1;
-    size_t fsize = 0, shnum = 0;
-    if (!e || elf_kind(e) != ELF_K_ELF || !gelf_getehdr(e, &eh) || !elf_rawfile(e, &fsize)) {
-        snprintf(err, errlen, "%s is not an ELF file", path);
-        goto out;
-    }
-    if (eh.e_machine != EM_RISCV || eh.e_ident[EI_DATA] != ELFDATA2LSB) {
-        snprintf(err, errlen, "%s is not a little-endian RISC-V ELF (machine %d)", path, eh.e_machine);
-        goto out;
-    }
-    img->rv64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
-    size_t want_sh = img->rv64 ? sizeof(Elf64_Shdr) : sizeof(Elf32_Shdr), hdr_n = eh.e_shnum ? eh.e_shnum : 1;
-    if (elf_getshdrnum(e, &shnum) ||
-        (eh.e_shoff && (eh.e_shentsize != want_sh || eh.e_shoff > fsize || hdr_n > (fsize - eh.e_shoff) / want_sh))) {
-        snprintf(err, errlen, "%s: the section headers lie outside the file or are malformed (corrupt ELF?)", path);
-        goto out;
-    }
+    size_t fsize = x.size;
+    img->rv64 = x.rv64;
     size_t idx = 0;
     for (Elf_Scn *scn = NULL; (scn = elf_nextscn(e, scn)); idx++) {
         GElf_Shdr sh;
@@ -87,8 +71,7 @@ int pf_image_load(pf_image_t *img, const char *path, char *err, size_t errlen) {
     }
     rc = 0;
 out:
-    if (e) elf_end(e);
-    close(fd);
+    ts_elf_close(&x);
     if (rc) pf_image_free(img);
     return rc;
 }

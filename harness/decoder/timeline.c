@@ -4,6 +4,7 @@
 #include "cli_util.h"
 #include "fmt_fast.h"
 #include "ts_run_json.h"
+#include "ts_text.h"
 #include <inttypes.h>
 #include <string.h>
 
@@ -91,7 +92,7 @@ void ts_csv_record(void *vctx, const perf_record_t *r) {
     *p++ = ',';
     if (fn) {
         fwrite(line, 1, (size_t)(p - line), c->out);
-        fputs(fn, c->out);
+        ts_csv_field(c->out, fn);              /* quoted per RFC 4180 when it must be */
         p = line;
     }
     for (unsigned i = 0; i < r->n && i < PERF_MAX_COUNTERS; i++) {

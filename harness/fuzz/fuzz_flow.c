@@ -1,8 +1,8 @@
 /* fuzz_flow.c - libFuzzer target over program-flow reconstruction (prog_flow.h): the input is
- * a trace (bytes -> Nexus messages -> program flow) walked over the real E31 program
- * (FUZZ_FLOW_ELF, a path without quotes, loaded once) and over the input's own bytes as RV32 / RV64 code at address
+ * a trace (bytes -> Nexus messages -> program flow) walked over a real program
+ * (FUZZ_FLOW_ELF, a path without quotes, loaded once: the build's fib.elf) and over the input's own bytes as RV32 / RV64 code at address
  * 0; decoded with SRC widths 0 and (size mod 9). Every element and instruction callback reads
- * what it is given. Over the E31 program the frames of flow_calls.h run too (hooks that
+ * what it is given. Over that program the frames of flow_calls.h run too (hooks that
  * abort when a frame closes that never opened or an instruction count goes back). Built by tests/fuzz/fuzz.cmake (fuzz.flow); a crash, hang, leak or
  * out-of-bounds access is a failure. */
 #include <stddef.h>
@@ -51,10 +51,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (!loaded) {
         char err[256];
         loaded = 1;
-        if (pf_image_load(&elf, STR(FUZZ_FLOW_ELF), err, sizeof err)) fprintf(stderr, "fuzz_flow: %s\n", err);
-        if (elf_syms_load(&syms, STR(FUZZ_FLOW_ELF), err, sizeof err)) fprintf(stderr, "fuzz_flow: %s\n", err);
+        /* no program to walk is an error, not a fuzz run over an empty image */
+        if (pf_image_load(&elf, STR(FUZZ_FLOW_ELF), err, sizeof err) ||
+            elf_syms_load(&syms, STR(FUZZ_FLOW_ELF), err, sizeof err)) {
+            fprintf(stderr, "fuzz_flow: %s\n", err);
+            abort();
+        }
     }
-    {                                       /* the frames over the E31 program */
+    {                                       /* the frames over that program */
         static fc_t f;
         fc_hooks_t h = {NULL, fc_enter, fc_exit, fc_insn, fc_timed, fc_lost};
         memset(fc_open, 0, sizeof fc_open);

@@ -3,6 +3,7 @@
 #include "flow_calls.h"
 #include "trace_in.h"
 #include "ts_run_json.h"
+#include "ts_text.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -196,13 +197,6 @@ static size_t *ranked(const fp_t *p, const fp_src_t *s, size_t *n) {
     return k;
 }
 
-static void csv_name(FILE *o, const char *s) {
-    if (!strpbrk(s, ",\"\n")) { fputs(s, o); return; }
-    fputc('"', o);
-    for (; *s; s++) { if (*s == '"') fputc('"', o); fputc(*s, o); }
-    fputc('"', o);
-}
-
 static int write_src(const fp_t *p, const fp_src_t *s, unsigned hart, bool csv, const char *unit, FILE *o) {
     size_t n;
     size_t *k = ranked(p, s, &n);
@@ -211,7 +205,7 @@ static int write_src(const fp_t *p, const fp_src_t *s, unsigned hart, bool csv, 
         for (size_t i = 0; i < n; i++) {
             const fp_fn_t *x = &s->fn[k[i]];
             fprintf(o, "%u,", hart);
-            csv_name(o, fc_func_name(&p->fc, k[i]));
+            ts_csv_field(o, fc_func_name(&p->fc, k[i]));
             fprintf(o, ",0x%08" PRIx64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", fc_func_addr(&p->fc, k[i]), x->calls, x->self, x->total);
             if (s->timed) fprintf(o, "%.0f,%.0f", x->self_cyc, x->total_cyc);
             else fputc(',', o);
@@ -232,7 +226,9 @@ static int write_src(const fp_t *p, const fp_src_t *s, unsigned hart, bool csv, 
         fprintf(o, "%6.2f%% %10" PRIu64 " %12" PRIu64 " %12" PRIu64, s->insns ? 100.0 * (double)x->self / (double)s->insns : 0.0,
                 x->calls, x->self, x->total);
         if (s->timed) fprintf(o, " %12.0f %12.0f", x->self_cyc, x->total_cyc);
-        fprintf(o, "  %s\n", fc_func_name(&p->fc, k[i]));
+        fputs("  ", o);
+        ts_text_put(o, fc_func_name(&p->fc, k[i]));    /* no control character to a terminal */
+        fputc('\n', o);
     }
     free(k);
     fputs("\nCall graph from the program flow (caller -> callee: calls; a trap's caller is the code it came after):\n", o);
@@ -243,9 +239,13 @@ static int write_src(const fp_t *p, const fp_src_t *s, unsigned hart, bool csv, 
         if (s->edge[i].calls) e[m++] = s->edge[i];
     qsort(e, m, sizeof *e, by_edge);
     if (!m) fputs("  no calls\n", o);
-    for (size_t i = 0; i < m; i++)
-        fprintf(o, "  %s -> %s: %" PRIu64 "\n", e[i].caller >= 0 ? fc_func_name(&p->fc, (size_t)e[i].caller) : "(start)",
-                fc_func_name(&p->fc, e[i].callee), e[i].calls);
+    for (size_t i = 0; i < m; i++) {
+        fputs("  ", o);
+        ts_text_put(o, e[i].caller >= 0 ? fc_func_name(&p->fc, (size_t)e[i].caller) : "(start)");
+        fputs(" -> ", o);
+        ts_text_put(o, fc_func_name(&p->fc, e[i].callee));
+        fprintf(o, ": %" PRIu64 "\n", e[i].calls);
+    }
     free(e);
     return 0;
 }

@@ -15,6 +15,7 @@
 #include "run_folder.h"
 #include "elf_syms.h"
 #include "ts_file.h"
+#include "ts_text.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -222,15 +223,6 @@ static void xml_text(FILE *o, const char *s) {
         }
     }
 }
-static void csv_field(FILE *o, const char *s) {
-    if (!strpbrk(s, ",\"\n\r")) { fputs(s, o); return; }
-    fputc('"', o);
-    for (; *s; s++) {
-        if (*s == '"') fputc('"', o);
-        fputc(*s, o);
-    }
-    fputc('"', o);
-}
 
 static void write_md(FILE *o, const b_fw_t *fw, size_t n, unsigned channel) {
     const b_fw_t *b = &fw[0];
@@ -310,9 +302,9 @@ static void write_csv(FILE *o, const b_fw_t *fw, size_t n) {
           "records_in_trace,shared_extra_cycles,shared_overhead_percent\n", o);
     for (size_t i = 0; i < n; i++) {
         const b_fw_t *f = &fw[i];
-        csv_field(o, f->r.name);
+        ts_csv_field(o, f->r.name);
         fputc(',', o);
-        csv_field(o, f->from_run ? f->r.dir : f->r.elf);
+        ts_csv_field(o, f->from_run ? f->r.dir : f->r.elf);
         fprintf(o, ",%d,%" PRIu64 ",%" PRIu64 ",%" PRId64 ",%.2f,%" PRIu64 ",", i == 0, f->r.cycles, f->r.instret,
                 i ? extra(f, &fw[0]) : 0, i ? pct_of(f, &fw[0]) : 0.0, n_made(f));
         if (i && n_made(f)) fprintf(o, "%.2f", per_rec(f, &fw[0]));

@@ -1,6 +1,7 @@
 /* profile.c - gprof-like profile from perf records; see profile.h. */
 #include "profile.h"
 #include "callstack.h"
+#include "ts_text.h"
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -157,7 +158,7 @@ static const char *sym(const prof_t *p, uint64_t addr, uint64_t *start) {
 /* a function's name for text output */
 static const char *fname(const prof_t *p, uint32_t f, char *buf, size_t len) {
     if (f == PROF_NONE) return "<spontaneous>";
-    if (p->func[f].name) return p->func[f].name;
+    if (p->func[f].name) return ts_text_esc(p->func[f].name, buf, len);   /* no control character to a terminal */
     snprintf(buf, len, "0x%08" PRIx64, p->func[f].addr);
     return buf;
 }
@@ -468,7 +469,7 @@ static void enter(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r, 
 }
 
 static void leave(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r) {
-    char b1[32];
+    char b1[256];
     uint32_t f = idmap_get(&p->fmap, r->addr);
     if (f == PROF_NONE || cs_exit(&c->cs, f)) {
         p->st.unmatched_exits++;
@@ -786,12 +787,10 @@ static void field_head(const prof_t *p, enum prof_field f, unsigned x, char *h, 
 
 static bool per_counter(enum prof_field f) { return f == PF_SELF || f == PF_TOTAL || f == PF_SELF_MEAN || f == PF_TOTAL_MEAN; }
 
-static void csv_text(FILE *o, const char *s);
-
 /* one cell of the flat profile: field fl of function f (counter x), width w (0 in CSV) */
 static void cell(const prof_t *p, FILE *o, const prof_func_t *f, uint32_t fi, enum prof_field fl, unsigned x, int w, bool csv) {
     int x0 = primary(p);
-    char nb[32];
+    char nb[256];
     switch (fl) {
     case PF_PERCENT:
         if (x0 >= 0 && t_total(p, (unsigned)x0))
@@ -813,7 +812,7 @@ static void cell(const prof_t *p, FILE *o, const prof_func_t *f, uint32_t fi, en
         break;
     case PF_ADDRESS: fprintf(o, "%*s0x%08" PRIx64, w > 10 ? w - 10 : 0, "", f->addr); break;
     case PF_FUNCTION:
-        if (csv) csv_text(o, f->name ? f->name : "");
+        if (csv) ts_csv_field(o, f->name ? f->name : "");
         else fprintf(o, "%s%s", fname(p, fi, nb, sizeof nb), f->still_active ? " (still active)" : "");
         break;
     default: break;
@@ -910,7 +909,7 @@ static skey_t *edges_of(const prof_t *p, uint32_t f, bool callers, const uint32_
 
 static void call_graph(const prof_t *p, FILE *o, const skey_t *k, const uint32_t *rank) {
     int x0 = primary(p);
-    char nb[64], calls[48], idx[16];
+    char nb[256], calls[48], idx[16];
     uint64_t et[PERF_MAX_COUNTERS], ft[PERF_MAX_COUNTERS];
     fprintf(o, "\nCall graph\n\n"
                "  One block per function, by total %s: the lines above it are its callers, the lines\n"
@@ -1007,7 +1006,8 @@ static void manual_table(const prof_t *p, FILE *o) {
         char src[300];
         if (s->file) snprintf(src, sizeof src, "%s:%u", s->file, s->line);
         else snprintf(src, sizeof src, "-");
-        fprintf(o, "  %-*s  %s\n", wsrc, src, s->name ? s->name : "");
+        char eb[300], nb[256];
+        fprintf(o, "  %-*s  %s\n", wsrc, ts_text_esc(src, eb, sizeof eb), s->name ? ts_text_esc(s->name, nb, sizeof nb) : "");
     }
     free(k);
 }
@@ -1084,10 +1084,19 @@ static void isr_table(const prof_t *p, FILE *o) {
             else fprintf(o, "  %*s", (int)width("mean ", p->col[x].name), "-");
             fprintf(o, "  %*" PRIu64, (int)width("total ", p->col[x].name), sum);
         }
-        if (!s->func) fprintf(o, "  0x%08" PRIx64 "\n", s->addr);
-        else if (s->symbols > 1) fprintf(o, "  %s (%s and %u other symbol(s))\n", s->func, s->name, s->symbols - 1);
-        else if (strcmp(s->func, s->name)) fprintf(o, "  %s (%s)\n", s->func, s->name);
-        else fprintf(o, "  %s\n", s->func);
+        if (!s->func) {
+            fprintf(o, "  0x%08" PRIx64 "\n", s->addr);
+            continue;
+        }
+        fputs("  ", o);   /* names from the ELF: control characters escaped (ts_text.h) */
+        ts_text_put(o, s->func);
+        if (s->symbols > 1 || strcmp(s->func, s->name)) {
+            fputs(" (", o);
+            ts_text_put(o, s->name);
+            if (s->symbols > 1) fprintf(o, " and %u other symbol(s)", s->symbols - 1);
+            fputc(')', o);
+        }
+        fputc('\n', o);
     }
     free(k);
 }
@@ -1132,7 +1141,7 @@ static void instrumentation(const prof_t *p, FILE *o) {
 
 static void notes(const prof_t *p, FILE *o) {
     const prof_stats_t *s = &p->st;
-    char nb[32];
+    char nb[256];
     instrumentation(p, o);
     fprintf(o, "\nNotes\n\n");
     fprintf(o, "  %" PRIu64 " record(s): %" PRIu64 " enter, %" PRIu64 " exit, %" PRIu64 " manual, %" PRIu64
@@ -1209,13 +1218,6 @@ int prof_write_text(const prof_t *p, FILE *o) {
     return ferror(o) ? -1 : 0;
 }
 
-static void csv_text(FILE *o, const char *s) {        /* a CSV field, quoted when needed */
-    if (!strpbrk(s, ",\"\n")) { fputs(s, o); return; }
-    fputc('"', o);
-    for (; *s; s++) { if (*s == '"') fputc('"', o); fputc(*s, o); }
-    fputc('"', o);
-}
-
 bool prof_same_counters(const prof_t *a, const prof_t *b) {
     for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++)
         if (a->col[x].used != b->col[x].used || (a->col[x].used && strcmp(a->col[x].name, b->col[x].name))) return false;
@@ -1241,7 +1243,7 @@ static int write_csv(const prof_t *p, FILE *o, int hart, bool columns) {
     for (size_t n = 0; n < p->nfunc; n++) {
         const prof_func_t *f = &p->func[k[n].i];
         if (hart >= 0) fprintf(o, "%d,", hart);
-        csv_text(o, f->name ? f->name : "");
+        ts_csv_field(o, f->name ? f->name : "");
         fprintf(o, ",0x%08" PRIx64 ",%" PRIu64 ",%" PRIu64 ",", f->addr, f->calls, f->still_active);
         if (x0 >= 0 && t_total(p, (unsigned)x0)) fprintf(o, "%.2f", 100.0 * (double)f_self(p, f, (unsigned)x0) / (double)t_total(p, (unsigned)x0));
         for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++)

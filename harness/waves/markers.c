@@ -1,5 +1,6 @@
 /* markers.c - named points in time of a run and `tracesim waves`; see markers.h. */
 #include "markers.h"
+#include "ts_text.h"
 #include "run_folder.h"
 #include "run_losses.h"
 #include "cli_util.h"
@@ -196,7 +197,8 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
     }
     /* perf records, decoded from the stores the encoders accepted, stamped with their cycle */
     elf_syms_t syms = {0};
-    bool have_syms = elf && !elf_syms_load(&syms, elf, err, errlen);
+    if (elf && elf_syms_load(&syms, elf, err, errlen)) return -1;   /* an ELF it cannot read: said, not unnamed */
+    bool have_syms = elf != NULL;
     rec_ctx_t *rc = calloc(1, sizeof *rc);
     perf_dec_t *pd = calloc(1, sizeof *pd);
     snprintf(path, sizeof path, "%s/itc.csv", run_dir);
@@ -296,13 +298,11 @@ void ts_tcl_word(FILE *f, const char *s) {
     }
 }
 
-void ts_log_text(FILE *f, const char *s) {
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\x%02x", *p);
-        else fputc(*p, f);
-}
+void ts_log_text(FILE *f, const char *s) { ts_text_put(f, s); }   /* the shared escaping (ts_text.h) */
 
 int ts_markers_write(const ts_markers_t *ms, const ts_waves_focus_t *fo, const char *dir, char *err, size_t errlen) {
+    ts_losses_t loss;                  /* what the trace lacks (docs/lost-data.md); damaged: an error */
+    if (ts_losses_read(dir, -1, &loss, err, errlen)) return -2;
     char path[4200];
     snprintf(path, sizeof path, "%s/markers.txt", dir);
     FILE *f = ts_fopen_output(path, "w", err, errlen);   /* a temporary file renamed over it (ts_file.h) */
@@ -311,9 +311,7 @@ int ts_markers_write(const ts_markers_t *ms, const ts_waves_focus_t *fo, const c
           "# in GTKWave's log viewer (tracesim waves opens it) a click on the cycle moves the marker there\n", f);
     if (ms->outside)
         fprintf(f, "# %zu marker(s) outside the dumped stretches of the waves (waves_windows.csv) left out\n", ms->outside);
-    ts_losses_t loss;                  /* what the trace lacks (docs/lost-data.md) */
-    char lerr[256];
-    if (!ts_losses_read(dir, -1, &loss, lerr, sizeof lerr)) ts_losses_print(f, "# loss: ", &loss);
+    ts_losses_print(f, "# loss: ", &loss);
     for (size_t i = 0; i < ms->n; i++) {
         fprintf(f, "%" PRIu64 "  ", ms->m[i].cycle);
         ts_log_text(f, ms->m[i].name);
@@ -571,10 +569,11 @@ int ts_waves_main(int argc, char **argv) {
         ts_markers_free(&ms);
         return 120;
     }
-    if (ts_markers_write(&ms, &focus, run, err, sizeof err)) {
+    int wrc = ts_markers_write(&ms, &focus, run, err, sizeof err);
+    if (wrc) {
         fprintf(stderr, "tracesim: %s\n", err);
         ts_markers_free(&ms);
-        return 126;
+        return wrc == -2 ? 121 : 126;       /* -2: a damaged trace.json / itc.csv */
     }
     size_t n = ms.n;
     ts_markers_free(&ms);

@@ -58,7 +58,9 @@ void ts_log_text(FILE *f, const char *s);
 typedef struct ts_waves_focus { uint64_t cycle, from, to; } ts_waves_focus_t;
 int ts_waves_focus(const ts_markers_t *ms, bool has_at, uint64_t at, ts_waves_focus_t *f, char *err, size_t errlen);
 /* markers.txt and markers.tcl in dir, with the zoom on f (NULL: none) at the end of
- * markers.tcl; 0 or -1 with err; every name in markers.tcl is one word made by ts_tcl_word */
+ * markers.tcl; 0, -1 with err when writing failed, -2 with err when the run's losses cannot be
+ * read (a damaged trace.json or itc.csv: nothing is written, the "# loss:" lines are never
+ * silently left out); every name in markers.tcl is one word made by ts_tcl_word */
 int ts_markers_write(const ts_markers_t *ms, const ts_waves_focus_t *f, const char *dir, char *err, size_t errlen);
 /* `tracesim waves RUNDIR [VIEW [HART]] [--no-gui]` */
 int ts_waves_main(int argc, char **argv);

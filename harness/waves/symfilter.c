@@ -4,6 +4,7 @@
  * trace's display format and a newline to the filter's stdin, then reads one line back; the
  * filter must answer every line and flush, or GTKWave waits. */
 #include "symfilter.h"
+#include "ts_text.h"
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -59,9 +60,10 @@ void ts_symfilter_line(const elf_syms_t *syms, const char *in, char *out, size_t
     char v[128];
     uint64_t a;
     const elf_sym_t *s = ts_filter_value(in, v, sizeof v, 8, UINT64_MAX, &a) ? elf_syms_lookup(syms, a) : NULL;
+    char nb[512];                             /* one answer line: a name's control characters as \xNN */
     if (!s) snprintf(out, outlen, "%s", v);
-    else if (a == s->addr) snprintf(out, outlen, "%s", s->name);
-    else snprintf(out, outlen, "%s+0x%" PRIx64, s->name, a - s->addr);
+    else if (a == s->addr) snprintf(out, outlen, "%s", ts_text_esc(s->name, nb, sizeof nb));
+    else snprintf(out, outlen, "%s+0x%" PRIx64, ts_text_esc(s->name, nb, sizeof nb), a - s->addr);
 }
 
 static void sym_line(void *ctx, const char *in, char *out, size_t outlen) { ts_symfilter_line(ctx, in, out, outlen); }

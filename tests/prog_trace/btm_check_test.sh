@@ -33,7 +33,7 @@ case $case_ in
 esac
 extra=()
 if [ "$case_" = systemc ]; then
-  [ -x "$b/tracesim-sc" ] || { echo "ok (btm systemc): no SystemC build, skipped"; exit 0; }
+  [ -x "$b/tracesim-sc" ] || { echo "btm systemc: no SystemC build, skipped"; exit 77; }
   for v in a b sc; do
     o=(); [ $v = sc ] && o=(--systemc)
     rm -rf "$run.$v"

@@ -19,6 +19,7 @@
  *   1026 8082       ret
  *   ...
  *   1040 30200073   mret                    trap handler */
+#include "flow_cli.h"
 #include "prog_flow.h"
 #include "rv_insn.h"
 #include "ts_test.h"
@@ -464,6 +465,26 @@ TS_TEST(timestamp_after_ranges) {
     TS_ASSERT_EQ_U(col.e[1].time, 1234);
     pf_free(&pf);
     pf_image_free(&img);
+}
+
+/* ts_flow_open on a struct from malloc whose bytes are not zero (as MALLOC_PERTURB_ or
+ * ASan's malloc_fill_byte leave them): an empty trace lists nothing. The listing buffer's
+ * length lies after the buffer and was left as malloc gave it, so heap bytes were written out
+ * (issue 34). */
+TS_TEST(flow_open_clears_the_whole_struct) {
+    ts_flow_t *f = malloc(sizeof *f);
+    TS_ASSERT(f);
+    memset(f, 0x81, sizeof *f);
+    FILE *o = tmpfile();
+    TS_ASSERT(o);
+    char err[256];
+    TS_ASSERT_EQ_I(ts_flow_open(f, o, NULL, true, false, err, sizeof err), 0);
+    TS_ASSERT_EQ_U(f->len, 0);
+    TS_ASSERT_EQ_I(ts_flow_close(f, 0), 0);
+    TS_ASSERT_EQ_I(fseek(o, 0, SEEK_END), 0);
+    TS_ASSERT_EQ_I(ftell(o), 0);
+    fclose(o);
+    free(f);
 }
 
 TS_TEST_MAIN()
