@@ -118,7 +118,7 @@ records|records_fib|records_traps)
   echo "ok (profile truth $case_): $out" ;;
 flow|flow_fib|flow_timer_isr|flow_traps|threads_flow)
   stm=; [ "$case_" = threads_flow ] && stm=--stm-thread-switch
-  "$ts" run -q --trace-insn btm $stm --retire-log "$run.retire" -o "$run" "$elf" > /dev/null || fail "run exited $?"
+  "$ts" run -q --trace-sram 1M --trace-insn btm $stm --retire-log "$run.retire" -o "$run" "$elf" > /dev/null || fail "run exited $?"
   "$ts" report --from flow -f csv "$run" > "$run.csv" || fail "report --from flow exited $?"
   "$ts" report --from flow "$run" > "$run.txt" || fail "report --from flow (text) exited $?"
   if [ "$case_" = threads_flow ]; then
