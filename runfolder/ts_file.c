@@ -599,3 +599,15 @@ void ts_input_close(ts_input_t *in) {
 void ts_input_remove_on_cut(const char *path) {
     snprintf(cut.rm, sizeof cut.rm, "%s", path ? path : "");
 }
+
+int ts_open_lock_file(const char *path, int cloexec) {
+    int f = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | (cloexec ? O_CLOEXEC : 0), 0666);
+    if (f < 0) return -1;
+    struct stat sb;
+    if (fstat(f, &sb) || !S_ISREG(sb.st_mode)) {
+        close(f);
+        errno = EINVAL;
+        return -1;
+    }
+    return f;
+}

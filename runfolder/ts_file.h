@@ -129,4 +129,8 @@ int ts_is_trace_bus_log(const unsigned char *head, size_t n);
 /* flushes stdout and checks it for write errors (call before exiting a command that wrote
  * its results there): 0, or -1 after printing "tracesim: cannot write the output (stdout): reason" */
 int ts_check_stdout(void);
+/* a lock file (flock): opened read-write, made if absent (mode 0666 less the umask), never
+ * truncated, never through a link (O_NOFOLLOW), and only a regular file (else -1, errno
+ * EINVAL); cloexec: not inherited by a child. The descriptor, or -1 with errno. */
+int ts_open_lock_file(const char *path, int cloexec);
 #endif

@@ -65,6 +65,11 @@ export LC_ALL=C
 # the reference run folder (with waves for `waves` and `run`'s w.fst)
 ref=$tmp/ref
 "$ts" run -q --waves "$ref/w.fst" -o "$ref" "$fib" > /dev/null 2>&1 || { echo "FAIL: the reference run failed"; exit 1; }
+# decode -f instr needs a program trace (it refuses a trace without one): a second reference run
+ref_insn=$tmp/ref_insn
+if [ "$cmd" = decode ]; then
+  "$ts" run -q --trace-insn btm -o "$ref_insn" "$fib" > /dev/null 2>&1 || { echo "FAIL: the reference run with program trace failed"; exit 1; }
+fi
 out_dir=$tmp/outside                      # where the canaries live: nothing here may change
 mkdir -p "$out_dir"
 stamp=$tmp/stamp
@@ -169,7 +174,8 @@ for name in $outputs; do
            messages.jsonl) f=messages ;; perf.csv) f=csv ;; timeline.json) f=timeline ;; elements.txt) f=elements ;;
            stm.txt) f=stm ;; instr.txt) f=instr ;; fib.perf|perf/*) f=perf ;;
            esac
-           run_case "$tmp/o" "$name" "$kind" output -- "$ts" decode -f $f --elf "$fib" -o "$tmp/o" "$tmp/c/trace.rtd" ;;
+           t=$tmp/c/trace.rtd; [ $f = instr ] && t=$ref_insn/trace.rtd
+           run_case "$tmp/o" "$name" "$kind" output -- "$ts" decode -f $f --elf "$fib" -o "$tmp/o" "$t" ;;
     report) fresh; mkdir -p "$tmp/o"; plant "$kind" "$tmp/o/$name" ""
            f=text; [ "$name" = report.csv ] && f=csv
            run_case "$tmp/o" "$name" "$kind" output -- "$ts" report -f $f -o "$tmp/o" "$tmp/c" ;;

@@ -139,10 +139,8 @@ static int point_dir(const sw_opts_t *o, const sw_point_t *pt, const char *file,
 static int lock_point(const char *dir, bool probe, int *fd) {
     char path[SW_PATH];
     if (fmt(path, sizeof path, "%s/%s", dir, SW_LOCK)) { errno = ENAMETOOLONG; return -1; }
-    int f = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | (probe ? O_CLOEXEC : 0), 0666);
+    int f = ts_open_lock_file(path, probe);   /* regular file, no link (ts_file.h) */
     if (f < 0) return -1;
-    struct stat sb;
-    if (fstat(f, &sb) || !S_ISREG(sb.st_mode)) { close(f); errno = EINVAL; return -1; }
     int r;
     while ((r = flock(f, LOCK_EX | LOCK_NB)) < 0 && errno == EINTR) {}
     if (r < 0) {
