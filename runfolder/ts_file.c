@@ -1,6 +1,7 @@
 /* ts_file.c - see ts_file.h */
 #define _GNU_SOURCE               /* MAP_POPULATE */
 #include "ts_file.h"
+#include <dirent.h>
 #include <errno.h>
 #include <pthread.h>
 #include <time.h>
@@ -611,3 +612,35 @@ int ts_open_lock_file(const char *path, int cloexec) {
     }
     return f;
 }
+
+/* ".NAME.<suffix>.tmp" (ts_fopen_output's temporary name for NAME) */
+static int is_stale_tmp_of(const char *entry, const char *name) {
+    size_t n = strlen(name), e = strlen(entry);
+    return e > n + 6 && entry[0] == '.' && !strncmp(entry + 1, name, n) && entry[n + 1] == '.' &&
+           !strcmp(entry + e - 4, ".tmp");
+}
+
+static int stale_tmp(const char *dir, const char *name, int remove_them) {
+    if (strchr(name, '/')) return 0;   /* names in the folder itself only */
+    DIR *d = opendir(dir);
+    if (!d) return 0;
+    int n = 0, rc = 0;
+    size_t dl = strlen(dir);
+    for (struct dirent *de; (de = readdir(d));) {
+        if (!is_stale_tmp_of(de->d_name, name)) continue;
+        char *p = malloc(dl + strlen(de->d_name) + 2);
+        if (!p) { rc = -1; break; }
+        sprintf(p, "%s/%s", dir, de->d_name);
+        struct stat sb;
+        if (!lstat(p, &sb) && S_ISREG(sb.st_mode)) {
+            n++;
+            if (remove_them && unlink(p) && errno != ENOENT) rc = -1;
+        }
+        free(p);
+    }
+    closedir(d);
+    return remove_them ? rc : n;
+}
+
+int ts_stale_tmp_count(const char *dir, const char *name) { return stale_tmp(dir, name, 0); }
+int ts_stale_tmp_remove(const char *dir, const char *name) { return stale_tmp(dir, name, 1); }

@@ -133,4 +133,9 @@ int ts_check_stdout(void);
  * truncated, never through a link (O_NOFOLLOW), and only a regular file (else -1, errno
  * EINVAL); cloexec: not inherited by a child. The descriptor, or -1 with errno. */
 int ts_open_lock_file(const char *path, int cloexec);
+/* the temporary files a writer killed before its close left for NAME in DIR (".NAME.*.tmp",
+ * regular files only): ts_stale_tmp_count counts them, ts_stale_tmp_remove removes them
+ * (0, or -1 with errno) */
+int ts_stale_tmp_count(const char *dir, const char *name);
+int ts_stale_tmp_remove(const char *dir, const char *name);
 #endif

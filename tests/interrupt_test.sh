@@ -34,8 +34,10 @@ r=$tmp/r
 start_long() {
   "$sim" $cmd -q -n 0 -o "$r" "$@" "$fw/tests/itc_forever.elf" > /dev/null 2> "$tmp/run.err" &
   pid=$!
-  for i in $(seq 100); do [ -f "$r/uart.txt" ] && break; sleep 0.05; done
-  [ -f "$r/uart.txt" ] || fail "the run did not start"
+  # stats.txt (no end marker yet) is the first file a run puts under its name; the others are
+  # written to temporary files and renamed into place when complete (runfolder/ts_file.h)
+  for i in $(seq 100); do [ -f "$r/stats.txt" ] && break; sleep 0.05; done
+  [ -f "$r/stats.txt" ] || fail "the run did not start"
   sleep 1
 }
 # one_line CMD_NAME STATUS PATTERN: $tmp/CMD_NAME.err is exactly one line matching PATTERN
@@ -109,7 +111,9 @@ kill9)
 rerun)
   start_long --waves "$r/w.fst"
   kill -9 "$pid"; wait "$pid" 2> /dev/null; pid=
-  [ -e "$r/w.fst" ] || fail "the killed run left no waves to remove"
+  # the killed run's waves: under a temporary name (renamed into place only when complete)
+  ls -a "$r" | grep -q '^\.w\.fst\..*\.tmp$' || fail "the killed run left no waves to remove: $(ls -a "$r")"
+  old_tmp=$(ls -a "$r" | grep '^\..*\.tmp$')   # the killed run's temporary files: the rerun removes them
   echo mine > "$r/notes.txt"                       # the user's
   printf 'x\n' > "$r/markers.txt"; printf 'x\n' > "$r/view.gtkw"   # as waves --no-gui leaves them
   grep -qx 'waves_rel w.fst' "$r/stats.txt" || fail "the killed run's stats.txt does not name its waves"
@@ -119,6 +123,7 @@ rerun)
   grep -q '^exit_reason running$' "$r/stats.txt" || fail "the new run's stats.txt is not there while it goes"
   grep -q '^end ok$' "$r/stats.txt" && fail "the earlier run's stats.txt is still there while the new run goes"
   for f in w.fst markers.txt view.gtkw; do [ -e "$r/$f" ] && fail "the earlier run's $f is still there"; done
+  for f in $old_tmp; do [ -e "$r/$f" ] && fail "the earlier run's temporary file $f is still there"; done
   # run names the earlier, unfinished run in the line every command prints (-q or not)
   grep -qx "tracesim: $r: the run did not finish (killed while it ran: stats.txt has no end marker 'end ok'): its files are removed, this run replaces them" "$tmp/run.err" ||
     fail "the rerun does not name the earlier run as unfinished"

@@ -3,6 +3,7 @@
 #include "elf_syms.h"
 #include "ts_file.h"
 #include <errno.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,8 +214,11 @@ enum ts_run_finish ts_run_unfinished(const char *run_dir, char *msg, size_t len)
     if (!stats_last_line(run_dir, last, sizeof last)) {
         snprintf(path, sizeof path, "%s/uart.txt", run_dir);   /* made when a run starts */
         struct stat sb;
-        if (lstat(path, &sb) || !S_ISREG(sb.st_mode)) return TS_RUN_FINISHED;   /* no run folder (a link or FIFO
-                                                                   is no run's uart.txt): the caller's reader says */
+        bool started = !lstat(path, &sb) && S_ISREG(sb.st_mode);   /* a link or FIFO is no run's uart.txt */
+        /* or the temporary files a killed run leaves (its outputs are renamed into place only
+         * when complete, runfolder/ts_file.h) */
+        for (size_t i = 0; !started && ts_run_outputs[i]; i++) started = ts_stale_tmp_count(run_dir, ts_run_outputs[i]) > 0;
+        if (!started) return TS_RUN_FINISHED;                      /* no run folder: the caller's reader says */
         snprintf(msg, len, "%s: the run did not finish (killed before it wrote stats.txt): "
                            "its files are incomplete; run it again", run_dir);
         return TS_RUN_INCOMPLETE;
@@ -288,6 +292,7 @@ int ts_run_clear_previous(const char *run_dir, char *err, size_t errlen) {
         snprintf(path, sizeof path, "%s/%s", run_dir, i ? "uart.txt" : "stats.txt");
         had_run = !lstat(path, &st) && S_ISREG(st.st_mode);
     }
+    for (size_t i = 0; !had_run && ts_run_outputs[i]; i++) had_run = ts_stale_tmp_count(run_dir, ts_run_outputs[i]) > 0;
     if (!had_run) return 0;
     /* the earlier run's waves, if inside the folder: recorded before stats.txt goes */
     if (ts_run_stat(run_dir, "waves_rel", waves, sizeof waves) && !inside_name(waves)) waves[0] = 0;
@@ -301,6 +306,11 @@ int ts_run_clear_previous(const char *run_dir, char *err, size_t errlen) {
             names = one;
         }
         for (size_t i = 0; names[i]; i++) {
+            if (names[i][0] && ts_stale_tmp_remove(run_dir, names[i])) {   /* a killed writer's temporary files */
+                snprintf(err, errlen, "cannot remove the temporary files of %s of the earlier run in %s: %s", names[i], run_dir,
+                         strerror(errno));
+                return -1;
+            }
             snprintf(path, sizeof path, "%s/%s", run_dir, names[i]);
             struct stat sb;
             if (lstat(path, &sb)) continue;
