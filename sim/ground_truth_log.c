@@ -295,12 +295,14 @@ __attribute__((noinline)) void gt_log_retire(gt_log_t *g, const vcore_ports_t *p
     unsigned hart = g->hart;
     uint32_t pc = *p->rvfi_pc;
     if (g->jump.pending) jump_done(g, p, true, pc);
-    g->mask = GT_LOG_EVENTS;
+    g->mask = g->tp_hook ? GT_LOG_EVENTS | EVB_RETIRE : GT_LOG_EVENTS;
     if (*p->rvfi_trap) {
         if (g->csr.pending) internal_error("counter CSR read by a trapping instruction");
         log_flow(g, cycle, hart, "trap", pc, true, *p->instr_addr, true, *p->rvfi_cause);
         return;
     }
+    /* rf: tp before this instruction's write */
+    if (g->tp_hook && *p->rvfi_rd == 4 && *p->rvfi_valid) g->tp_hook(g->flow_ctx, hart, p->rf[4], *p->rvfi_rd_wdata);
     uint32_t insn = *p->rvfi_insn;
     int call = 0;                  /* 1 call, -1 return, 2 a jump through a register (rd = x0) */
     if ((insn & 3u) == 3u) {

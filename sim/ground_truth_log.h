@@ -48,6 +48,10 @@ typedef struct gt_log {
      * is flow_ctx */
     void (*flow_hook)(void *ctx, unsigned hart, bool ret, bool has_target, uint32_t target, uint32_t link, uint32_t sp,
                       uint32_t tp);
+    /* optional: told of every retired write to tp (x4, the thread: a switch), with tp before
+     * and after it; ctx is flow_ctx. Set, gt_log_retire needs every retired instruction (mask
+     * and the owner's mask include EVB_RETIRE) */
+    void (*tp_hook)(void *ctx, unsigned hart, uint32_t old_tp, uint32_t new_tp);
     void *flow_ctx;
     FILE *itc, *counters, *flow;  /* NULL: that file is not written */
     char *itc_buf;                /* itc.csv rows not yet handed to stdio (the owner's; gt_log_itc) */

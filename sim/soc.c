@@ -146,6 +146,25 @@ static void host_exit(void *ctx, int code) {
 
 static void waves_update(soc_t *s);
 
+/* makes the stack of thread tp current on hart (the first tp seen names the stack in use);
+ * false: out of memory */
+static bool func_thread(soc_t *s, unsigned hart, uint32_t tp) {
+    cs_t *cs = &s->func[hart].cs;
+    uint64_t id = (uint64_t)tp | 1ull << 32;
+    if (cs_thread_id(cs) != id && (s->func[hart].named || cs_name(cs, id)) && cs_switch(cs, id)) return false;
+    s->func[hart].named = true;
+    return true;
+}
+
+/* a write to tp retired: the switch takes effect there, so a window closes with the last
+ * instruction of the thread switched out and opens with the first of the one switched in */
+static void hook_tp(void *ctx, unsigned hart, uint32_t old_tp, uint32_t new_tp) {
+    soc_t *s = ctx;
+    cs_t *cs = &s->func[hart].cs;
+    size_t before = cs_depth(cs);
+    if (func_thread(s, hart, old_tp) && func_thread(s, hart, new_tp) && cs_depth(cs) != before) waves_update(s);
+}
+
 /* --waves-func: a call into the function opens a frame (the call model of
  * harness/callstack), the return to its link address closes it, and so does any other
  * return that leaves it: one that lands outside the function with the stack pointer above
@@ -153,16 +172,14 @@ static void waves_update(soc_t *s);
  * the other conditions hold). One stack per thread (tp, as THREAD_SWITCH events name
  * threads; the first tp seen names the thread running before it): a frame of a thread
  * switched out is parked with it, so the window follows the running thread's stack (a
- * switch is seen at the next call or return) */
+ * switch takes effect at the write to tp: hook_tp) */
 static void hook_flow(void *ctx, unsigned hart, bool ret, bool has_target, uint32_t target, uint32_t link, uint32_t sp,
                       uint32_t tp) {
     soc_t *s = ctx;
     cs_t *cs = &s->func[hart].cs;
     if (!has_target) return;
     size_t before = cs_depth(cs);
-    uint64_t id = (uint64_t)tp | 1ull << 32;
-    if (cs_thread_id(cs) != id && (s->func[hart].named || cs_name(cs, id)) && cs_switch(cs, id)) return;
-    s->func[hart].named = true;
+    if (!func_thread(s, hart, tp)) return;
     if (!ret && target == s->cfg.waves_func_addr) {
         cs_push(cs, 0, link, sp, false);    /* too deep / no memory: not followed */
     } else if (ret && cs_depth(cs)) {
@@ -281,8 +298,9 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
         h->gt.tag_hart = s->n > 1;
         if (cfg->waves_path && cfg->waves_func) {
             h->gt.flow_hook = hook_flow;
+            h->gt.tp_hook = hook_tp;
             h->gt.flow_ctx = s;
-            h->gt.mask |= GT_LOG_EVENTS;
+            h->gt.mask |= GT_LOG_EVENTS | EVB_RETIRE;   /* every retirement: the writes to tp */
         }
         dpi_register_hart(i, &h->hpm, gt->counters ? gt_log_csr_hook : NULL, gt->hpm_writes ? gt_log_csrw_hook : NULL, &h->gt);
         gt_log_hpm_config(&h->gt, &h->hpm);

@@ -15,6 +15,7 @@ typedef struct fc_src {
     uint64_t switch_id;
     bool need_root;         /* the next instruction opens a root frame */
     bool call;              /* the last instruction was a call: the next one opens a frame */
+    bool xret;              /* the last instruction was an xRET: the next one is no tail call */
     long caller;            /* ... made in this function */
     size_t last_func;       /* the function of the last instruction */
     const elf_sym_t *sym;   /* the symbol hit last */
@@ -63,6 +64,7 @@ static void close_all(fc_t *f, unsigned src, fc_src_t *s, bool lost) {
     s->need_root = true;
     s->call = false;
     s->ret = false;
+    s->xret = false;
     if (lost && f->h.lost) f->h.lost(f->h.ctx, src);
 }
 
@@ -114,42 +116,62 @@ static bool writes_tp(uint32_t raw, unsigned size) {
     return false;
 }
 
-static void on_insn(void *vf, const pf_insn_t *i) {
-    fc_t *f = vf;
-    fc_src_t *s = get_src(f, i->src);
-    if (!s) return;
-    unsigned src = i->src % NXD_MAX_SRC;
-    if (i->cr & PF_CR_EXCEPTION) return;   /* an ecall: it traps, it does not retire (not counted) */
-    size_t fn = func_of(f, s, i->pc);
-    uint64_t k0 = s->k;                 /* the instruction before this one */
+/* the flow got to pc (function fn), k0 instructions walked: the instruction there retires
+ * next, or a trap preempts it (an ecall, or an interrupt after the instruction before it).
+ * Either way what the instruction before did takes effect here: a return lands, a call opens
+ * its callee's frame, a jump to another function's first instruction is a tail call. */
+static void arrive(fc_t *f, unsigned src, fc_src_t *s, size_t fn, uint64_t pc, uint64_t k0) {
     if (s->ret) {                       /* a return landed here: in a function below the top of
                                            the stack, the frames above it were left (longjmp) */
         s->ret = false;
         const cs_frame_t *t = top(s);
-        if (t && t->func != fn && !(i->cr & PF_CR_INTERRUPT)) {
+        if (t && t->func != fn) {
             uint64_t k = s->k;
             s->k = k0;                      /* they close at the return */
             f->repairs += cs_unwind_to(&s->cs, CS_NO_FUNC, (uint32_t)fn, 0) ? 1 : 0;
             s->k = k;
         }
     }
-    if (i->cr & PF_CR_INTERRUPT) {      /* the handler's first instruction */
-        s->call = false;                /* a call the trap came before: its callee never started */
-        push(f, src, s, fn, s->need_root ? -1 : (long)s->last_func, true, k0);
-    } else if (s->call) {
+    if (s->call) {
         s->call = false;
         push(f, src, s, fn, s->caller, false, k0);
     } else if (s->need_root) {
         s->need_root = false;
         push(f, src, s, fn, -1, false, k0);
-    } else if (fn != s->last_func && depth(s) && s->sym && i->pc == s->sym->addr) {
+    } else if (fn != s->last_func && !s->xret && depth(s) && s->sym && pc == s->sym->addr) {
         /* a jump (or a fall) to another function's first instruction: a tail call, which
-         * replaces the frame (a trap frame stays one, its xRET still closes it) */
+         * replaces the frame (a trap frame stays one, its xRET still closes it). Not after an
+         * xRET: it returns to the instruction its trap preempted (a callee's first one when
+         * the trap came right after the call: its frame is open below the trap's). */
         bool trap = top(s)->trap;
         cs_pop(&s->cs, CS_TAIL);
         push(f, src, s, fn, (long)s->last_func, trap, k0);
     }
     s->need_root = false;
+    s->last_func = fn;
+}
+
+static void on_insn(void *vf, const pf_insn_t *i) {
+    fc_t *f = vf;
+    fc_src_t *s = get_src(f, i->src);
+    if (!s) return;
+    unsigned src = i->src % NXD_MAX_SRC;
+    size_t fn = func_of(f, s, i->pc);
+    uint64_t k0 = s->k;                 /* the instruction before this one */
+    if (i->cr & PF_CR_EXCEPTION) {      /* an ecall: it traps, it does not retire (not counted) */
+        arrive(f, src, s, fn, i->pc, k0);
+        return;
+    }
+    if (i->cr & PF_CR_INTERRUPT) {      /* the handler's first instruction */
+        /* where the trap came from: done at its EXCEPTION element, when the trace told where
+         * the flow had got to; when not, a pending call's callee is not known */
+        s->call = false;
+        s->ret = false;
+        push(f, src, s, fn, s->need_root ? -1 : (long)s->last_func, true, k0);
+    } else
+        arrive(f, src, s, fn, i->pc, k0);
+    s->need_root = false;
+    s->xret = false;
     s->k++;
     s->last_func = fn;
     if (f->h.insn) f->h.insn(f->h.ctx, src, fn, s->k);
@@ -161,6 +183,7 @@ static void on_insn(void *vf, const pf_insn_t *i) {
     if (i->cr & PF_CR_XRET) {
         if (!cs_trap_return(&s->cs)) cs_clear(&s->cs);
         if (!depth(s)) s->need_root = true;
+        s->xret = true;
     }
     if (i->cr & (PF_CR_CALL | PF_CR_SWAP)) { s->call = true; s->caller = (long)fn; }
     if (s->switch_pending && writes_tp(i->raw, i->size)) thread_switch(f, src, s);
@@ -176,6 +199,14 @@ static int on_elem(void *vf, const pf_elem_t *e) {
             if (!(e->type == PF_ELEM_NO_SYNC && e->u.nosync.reason == PF_NOSYNC_STOPPED)) f->lost++;
             close_all(f, e->src % NXD_MAX_SRC, s, true);
         }
+        break;
+    case PF_ELEM_EXCEPTION:
+        /* the trap preempts the instruction the flow got to: what the one before it did
+         * takes effect there (arrive). An interrupt right after a call: the call retired and
+         * the handler returns to the callee's first instruction, so the callee's frame opens
+         * now, with none of its instructions run, and the trap frame above it */
+        if ((s = get_src(f, e->src)) && e->u.exc.from_ok)
+            arrive(f, e->src % NXD_MAX_SRC, s, func_of(f, s, e->u.exc.from), e->u.exc.from, s->k);
         break;
     case PF_ELEM_PE_CONTEXT:
         /* a THREAD_SWITCH (Ownership, format 2: PROCESS = tp << 5 | ...), sent when the write

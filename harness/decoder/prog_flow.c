@@ -435,6 +435,8 @@ int pf_from_msg(void *vp, const nxd_msg_t *m) {
             bool has_a = msg_addr(s, m, &a);
             if (w == 2) return 1;
             if (w == 0) {
+                uint64_t from = s->pc;
+                bool from_ok = s->pc_valid;
                 if (has_a) { s->pc = a; s->pc_valid = true; }
                 /* a sync restarts the flow at its address: after its I-CNT's calls, the call
                  * stack empties (as the encoder and dqr), and so do the counts the walk left
@@ -450,6 +452,8 @@ int pf_from_msg(void *vp, const nxd_msg_t *m) {
                     pf_elem_t e = {.type = PF_ELEM_EXCEPTION};
                     e.u.exc.b_type = bt;
                     e.u.exc.addr = a;
+                    e.u.exc.from = from;
+                    e.u.exc.from_ok = from_ok;
                     if (!rc) rc = emit(p, &c, &e);
                     s->isr = true;
                 }

@@ -112,7 +112,10 @@ typedef struct pf_elem {
             bool indirect;              /* ... an indirect jump (call/return/other) */
             bool taken;                 /* the last one changed the flow */
         } range;
-        struct { unsigned b_type; uint64_t addr; } exc;   /* addr: the handler */
+        /* addr: the handler; from (from_ok): where the flow had got to, the instruction the
+         * trap preempted (an interrupt after a call: the callee's first instruction);
+         * unknown after an ecall, or a jump whose target the trap's message would have told */
+        struct { unsigned b_type; uint64_t addr, from; bool from_ok; } exc;
         struct { uint64_t process; unsigned prv, v; uint64_t context; } ctx;
         struct { uint64_t addr; } nacc;
     } u;

@@ -30,7 +30,8 @@
  *
  * The call stack: a link jump opens a frame (the callee, the sp at the call); a plain jump
  * to another function's first instruction (a tail call) gives the top frame to the callee
- * (counted as a call); a trap opens a trap frame; a return (JALR x0 via ra/t0, C.JR ra) closes the top frame, an MRET/SRET the
+ * (counted as a call); a trap opens a trap frame (on top of the callee's frame when it
+ * preempts a call's target: the call retired, the handler returns to the callee); a return (JALR x0 via ra/t0, C.JR ra) closes the top frame, an MRET/SRET the
  * frames up to the newest trap frame. Where a return or a jump lands, the frames control
  * has left without their return close: those whose sp at the call lies below the current sp, and, from
  * the top, a frame whose sp at the call equals the current sp while the pc is outside its
@@ -161,10 +162,12 @@ int main(int argc, char **argv) {
         uint64_t cyc = strtoull(p, &e, 10);
         uint64_t pc = strtoull(e, &e, 16);
         while (*e == ' ') e++;
-        if (!strncmp(e, "trap", 4)) { pending_trap = true; pending_call = false; continue; }
-        uint32_t insn = (uint32_t)strtoul(e, &e, 16);
-        char *x2 = strstr(e, " x2=");
+        bool trap = !strncmp(e, "trap", 4);
         size_t f = func_of(pc);
+        /* pc: where control got to, the instruction that retires or the one a trap preempts
+         * (mepc). A call, jump or return the trap comes right after landed there all the
+         * same (the call retired, the handler returns to its callee's first instruction): it
+         * takes effect here, the callee's frame under the trap frame. */
         /* the frame this instruction opens (the call or trap before it) */
         if (pending_trap) push(f, sp, true);
         else if (pending_call) push(f, sp, false);
@@ -180,10 +183,13 @@ int main(int argc, char **argv) {
             if (cyc > after && cyc < before) { fns[f].calls++; tfn(f)->calls++; }
         }
         bool landed = pending_ret || pending_jump;
-        pending_call = pending_trap = false;
+        pending_call = pending_trap = pending_jump = pending_ret = false;
         /* frames left without their return (longjmp), where a return or jump lands */
         while (landed && n && !st[n - 1].trap && st[n - 1].sp && (st[n - 1].sp < sp || (st[n - 1].sp == sp && !in_func(st[n - 1].f, pc))))
             n--;
+        if (trap) { pending_trap = true; continue; }   /* its handler's first instruction opens the trap frame */
+        uint32_t insn = (uint32_t)strtoul(e, &e, 16);
+        char *x2 = strstr(e, " x2=");
         if (cyc > after && cyc < before) {
             fns[f].self_insn++;
             uint64_t c = have_prev ? cyc - prev_cyc : 0;
