@@ -14,6 +14,7 @@
 #include "sifive_trace.h"
 #include "sifive_bare_perf.h"
 #include "perf_config.h"
+#include "ctx_switch.h"
 
 #define NO_INSTR __attribute__((no_instrument_function))
 #define NTHREADS 3
@@ -56,34 +57,7 @@ NO_INSTR void pp_switch(void) {
 
 /* the timer's trap vector: every register but sp on the thread's stack (with mepc), sp into
  * its thread_t, then the next thread's sp and tp, its registers, mret */
-__asm__(".section .text.pp_trap\n"
-        ".align 4\n"
-        ".globl pp_trap\n"
-        "pp_trap:\n"
-        "  addi sp, sp, -128\n"
-        "  sw ra, 0(sp)\n  sw t0, 4(sp)\n  sw t1, 8(sp)\n  sw t2, 12(sp)\n"
-        "  sw s0, 16(sp)\n  sw s1, 20(sp)\n  sw a0, 24(sp)\n  sw a1, 28(sp)\n"
-        "  sw a2, 32(sp)\n  sw a3, 36(sp)\n  sw a4, 40(sp)\n  sw a5, 44(sp)\n"
-        "  sw a6, 48(sp)\n  sw a7, 52(sp)\n  sw s2, 56(sp)\n  sw s3, 60(sp)\n"
-        "  sw s4, 64(sp)\n  sw s5, 68(sp)\n  sw s6, 72(sp)\n  sw s7, 76(sp)\n"
-        "  sw s8, 80(sp)\n  sw s9, 84(sp)\n  sw s10, 88(sp)\n  sw s11, 92(sp)\n"
-        "  sw t3, 96(sp)\n  sw t4, 100(sp)\n  sw t5, 104(sp)\n  sw t6, 108(sp)\n"
-        "  csrr t0, mepc\n  sw t0, 112(sp)\n"
-        "  la t0, pp_cur\n  lw t1, 0(t0)\n  sw sp, 0(t1)\n  sw tp, 4(t1)\n"
-        "  call pp_switch\n"
-        "  la t0, pp_cur\n  lw t1, 0(t0)\n  lw sp, 0(t1)\n  lw tp, 4(t1)\n"
-        "  lw t0, 112(sp)\n  csrw mepc, t0\n"
-        "  lw ra, 0(sp)\n  lw t0, 4(sp)\n  lw t1, 8(sp)\n  lw t2, 12(sp)\n"
-        "  lw s0, 16(sp)\n  lw s1, 20(sp)\n  lw a0, 24(sp)\n  lw a1, 28(sp)\n"
-        "  lw a2, 32(sp)\n  lw a3, 36(sp)\n  lw a4, 40(sp)\n  lw a5, 44(sp)\n"
-        "  lw a6, 48(sp)\n  lw a7, 52(sp)\n  lw s2, 56(sp)\n  lw s3, 60(sp)\n"
-        "  lw s4, 64(sp)\n  lw s5, 68(sp)\n  lw s6, 72(sp)\n  lw s7, 76(sp)\n"
-        "  lw s8, 80(sp)\n  lw s9, 84(sp)\n  lw s10, 88(sp)\n  lw s11, 92(sp)\n"
-        "  lw t3, 96(sp)\n  lw t4, 100(sp)\n  lw t5, 104(sp)\n  lw t6, 108(sp)\n"
-        "  addi sp, sp, 128\n"
-        "  mret\n"
-        ".text\n");
-void pp_trap(void);
+CTX_SWITCH_TRAP(pp_trap, pp_cur, pp_switch);   /* ctx_switch.h */
 
 int main(void) {
     int rc = perfInit(sizeof tmm / sizeof tmm[0], fmm != NULL);
