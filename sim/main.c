@@ -720,16 +720,19 @@ static int cmd_run(int argc, char **argv) {
              : ls == ELF_OUTSIDE_RAM ? TS_EXIT_OUTSIDE_RAM : TS_EXIT_BAD_ELF;
     }
     soc_reset(&soc, entry);
+    /* SIGINT/SIGTERM: the run stops between cycles and writes what it has (exit_reason
+     * interrupted, status 128 + the signal); a second one ends the process at once. Caught
+     * before stats.txt appears: whoever sees the run going (stats.txt without an end
+     * marker) may signal it and gets an interrupted run, never a lost signal (a background
+     * job of a non-interactive shell starts with SIGINT ignored) */
+    soc.interrupt = &run_signal;
+    catch_stop_signals();
     if (write_stats_start(dir, elf, &cfg, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
         soc_free(&soc);
         if (made) remove_made_run_folder(dir, made_runs);
         return TS_EXIT_HOST;
     }
-    /* SIGINT/SIGTERM: the run stops between cycles and writes what it has (exit_reason
-     * interrupted, status 128 + the signal); a second one ends the process at once */
-    soc.interrupt = &run_signal;
-    catch_stop_signals();
     if (gdb_port >= 0) {   /* --gdb: the stub sees every cycle (sim/gdb/gdb_stub.h) */
         if (gdb_stub_open(&gdb, &soc, (unsigned)gdb_port, dir, err, sizeof err)) {
             fprintf(stderr, "tracesim: --gdb: %s\n", err);
