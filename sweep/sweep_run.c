@@ -6,9 +6,7 @@
 #include "cli_util.h"
 #include "sweep_run.h"
 #include "ts_run_json.h"
-#include "elements.h"
-#include "nexus_decode.h"
-#include "perf_decode.h"
+#include "ts_decoder.h"
 #include "ts_json.h"
 #include "ts_file.h"
 #include "run_folder.h"
@@ -282,10 +280,6 @@ static bool hpm_value(const char *text, const char *name, char *out, size_t len)
 static void on_record(void *ctx, const perf_record_t *rec) {
     if (!rec->truncated) ++*(uint64_t *)ctx;
 }
-static int elem_to_perf(void *ctx, const ts_elem_t *e) {
-    perf_dec_feed_elem(ctx, e);
-    return 0;
-}
 
 /* complete perf records of run/trace.rtd (settings from trace.json); no trace: 0 */
 static int count_records(const char *run, unsigned channel, uint64_t *records) {
@@ -303,21 +297,11 @@ static int count_records(const char *run, unsigned channel, uint64_t *records) {
         if (tj.has_srcbits) srcbits = tj.srcbits;
         if (tj.has_tsbits) tsbits = tj.tsbits;
     }
-    nxd_cfg_t cfg = {srcbits, tsbits};
-    perf_dec_t *pd = malloc(sizeof *pd);
-    if (!pd) { free(data); return -1; }
-    perf_dec_cb_t cb = {records, NULL, on_record, NULL};
-    perf_dec_init(pd, channel, &cb);
-    nxd_t d;
-    nxd_init(&d, &cfg);
-    ts_elem_stage_t es;
-    ts_elem_init(&es, elem_to_perf, pd);
-    nxd_decode(&d, data, len, ts_elem_from_msg, &es);
-    ts_elem_eot(&es, len);
-    perf_dec_finish(pd);
-    free(pd);
+    /* bytes -> messages -> elements -> perf records (ts_decoder.h) */
+    ts_pipeline_cfg_t cfg = {.trace = {srcbits, tsbits}, .perf_channel = channel, .perf_cb = {records, NULL, on_record, NULL}};
+    int rc = ts_pipeline_run(&cfg, data, len, NULL);
     free(data);
-    return 0;
+    return rc;
 }
 
 /* a figure's value as one CSV-safe line */

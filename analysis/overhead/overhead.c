@@ -4,9 +4,7 @@
 #include "ts_json.h"
 #include "ts_opts.h"
 #include "overhead_int.h"
-#include "elements.h"
-#include "nexus_decode.h"
-#include "perf_decode.h"
+#include "ts_decoder.h"
 #include "ts_file.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -309,10 +307,6 @@ static void on_record(void *ctx, const perf_record_t *rec) {
     if (rec->truncated) r->truncated++;
     else r->records++;
 }
-static int elem_to_perf(void *ctx, const ts_elem_t *e) {
-    perf_dec_feed_elem(ctx, e);
-    return 0;
-}
 
 /* the perf records in r->dir/trace.rtd (settings from trace.json) */
 int ovh_count_records(ovh_run_t *r, const char *json, unsigned channel, char *why, size_t whylen) {
@@ -322,21 +316,12 @@ int ovh_count_records(ovh_run_t *r, const char *json, unsigned channel, char *wh
     uint64_t srcbits = 0, tsbits = 40;
     ovh_json_u64(json, "srcbits", &srcbits);
     ovh_json_u64(json, "tsbits", &tsbits);
-    nxd_cfg_t cfg = {srcbits <= 8 ? (unsigned)srcbits : 0, tsbits >= 1 && tsbits <= 64 ? (unsigned)tsbits : 40};
-    perf_dec_t *pd = malloc(sizeof *pd);
-    if (!pd) { free(data); snprintf(why, whylen, "out of memory"); return -1; }
-    perf_dec_cb_t cb = {r, on_header, on_record, NULL};
-    perf_dec_init(pd, channel, &cb);
-    nxd_t d;
-    nxd_init(&d, &cfg);
-    ts_elem_stage_t es;
-    ts_elem_init(&es, elem_to_perf, pd);
-    nxd_decode(&d, data, len, ts_elem_from_msg, &es);
-    ts_elem_eot(&es, len);
-    perf_dec_finish(pd);
-    r->perf_errors = pd->errors;
-    free(pd);
+    /* bytes -> messages -> elements -> perf records (ts_decoder.h) */
+    ts_pipeline_cfg_t cfg = {.trace = {srcbits <= 8 ? (unsigned)srcbits : 0, tsbits >= 1 && tsbits <= 64 ? (unsigned)tsbits : 40},
+                             .perf_channel = channel, .perf_cb = {r, on_header, on_record, NULL}};
+    int rc = ts_pipeline_run(&cfg, data, len, &r->perf_errors);
     free(data);
+    if (rc) { snprintf(why, whylen, "out of memory"); return -1; }
     return 0;
 }
 
