@@ -1,5 +1,5 @@
 /* elf_read.h - reads the loadable segments of an RV32 executable with libelf, for the
- * loader (elf_load.h) and the fuzz target (harness/fuzz/fuzz_elf.c). Every field of the file
+ * loader (elf_load.h) and the fuzz target (tests/fuzz/fuzz_elf.c). Every field of the file
  * is checked before use: a malformed, truncated or hostile file gives one line, never a
  * crash, and a FIFO or device path is refused without blocking. */
 #ifndef TS_ELF_READ_H

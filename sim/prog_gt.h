@@ -1,6 +1,6 @@
 /* prog_gt.h - ground truth of program trace: prog_flow.csv in the run folder, what the core
  * retired while its encoder traced the program (teInstruction 3), as the flow's
- * discontinuities, for `tracesim check` (harness/check/prog_check.c). Written only while a
+ * discontinuities, for `tracesim check` (analysis/check/prog_check.c). Written only while a
  * hart's program trace runs (the file is created at the first such retirement), so a run
  * without program trace costs nothing and has no file.
  *

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # cli_opts_test.sh TRACESIM CMD - one command's option table as the user meets it
-# (harness/cli/ts_opts.h). For CMD (run, decode, check, report, overhead, waves, symfilter,
+# (cli/opts/ts_opts.h). For CMD (run, decode, check, report, overhead, waves, symfilter,
 # stmfilter, sweep, or tracesim-sc with TRACESIM the tracesim-sc binary):
 #  * an abbreviation of a known option is refused before anything runs: status 120, one line
 #    naming it and suggesting the option it abbreviates (getopt_long used to take it);

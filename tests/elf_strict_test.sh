@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # elf_strict_test.sh TRACESIM FW_DIR CASE - every ELF reader (the loader of `run`, the symbols
 # of `decode`, `report`, `waves --elf`, the code image of `decode -f instr`; one shared reader,
-# harness/elf/ts_elf.h) refuses an ELF it cannot read whole: one line on stderr naming the
+# elf/ts_elf.h) refuses an ELF it cannot read whole: one line on stderr naming the
 # file, status 122 for `run` (123 for /bin/true: not RISC-V, docs/commands/run.md), 121 for the
 # others; never "no symbols" and exit 0.
 #   strtab_outside   fib.elf with .strtab's sh_offset past the end of the file

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # interrupt_test.sh BUILD_DIR CASE [SIM] - runs that do not finish (docs/commands/run.md
-# "Interrupting a run"; harness/decoder/run_folder.h ts_run_unfinished).
+# "Interrupting a run"; analysis/run/run_folder.h ts_run_unfinished).
 #   sigint, sigterm  SIGINT / SIGTERM while a long run goes: exit 130 / 143 within seconds,
 #                    stats.txt says exit_reason interrupted with the signal and the cycle
 #                    (= its cycles), ends with "end ok", one stderr line names the cycle; the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # output_paths_test.sh SRC - no command opens an output or a run-folder file other than through
 # the run-folder I/O module (runfolder/ts_file.h, issue 34 item 1): outside the module, the C
-# sources of the commands (harness/, sim/, waves/fst/) have no fopen(..., "w"/"a"/"r"), no
+# sources of the commands (decoder/, elf/, analysis/, cli/, sweep/, waves/, sim/) have no fopen(..., "w"/"a"/"r"), no
 # open()/openat() of a file to read (O_RDONLY, O_RDWR; a folder opened O_DIRECTORY|O_NOFOLLOW
 # is allowed), no open()/openat()/posix_spawn_file_actions_addopen() with O_CREAT, no creat(), freopen(),
 # chmod() or mkstemp(); the shell script the commands run (waves/make_view.sh) redirects
@@ -13,9 +13,7 @@ cd "$src" || exit 1
 # file: reason (allowed to open files itself)
 allow=(
   "runfolder/ts_file.c"            # the module itself
-  "harness/fuzz/"                  # libFuzzer harnesses: /dev/null and their own scratch files, not commands
-  "harness/bench/"                 # benchmarks: /dev/null, not commands
-  "harness/docs/"                  # build-time doc tools: read the source tree's Markdown, print to stdout
+  "tools/docs/"                    # build-time doc tools: read the source tree's Markdown, print to stdout
   "sim/simctrl.c"                  # the firmware's host file I/O: its own confinement to RUN/host/ (openat O_CREAT|O_EXCL|O_NOFOLLOW, simctrl.h)
   "sim/systemc/example_sc_main.cpp" # an example of embedding the TLM models (writes the file its user names), not a tracesim command
 )
@@ -32,7 +30,7 @@ done < <(grep -rnE --include='*.c' --include='*.cpp' --include='*.h' \
   -e '(^|[^_a-z])(creat|freopen|mkstemp|mkostemp)[[:space:]]*\(' \
   -e '(^|[^_a-z.f])chmod[[:space:]]*\(' \
   -e '(^|[^_a-z])(open|openat)[[:space:]]*\([^;]*O_(RDONLY|RDWR)' \
-  harness sim waves/fst runfolder | grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/\*|\*|//)' |
+  decoder elf analysis cli sweep waves tools sim runfolder | grep -vE '^[^:]+:[0-9]+:[[:space:]]*(/\*|\*|//)' |
   grep -vE '(open|openat)[[:space:]]*\([^;]*O_DIRECTORY \| O_NOFOLLOW' |
   grep -vE 'addopen[[:space:]]*\([^;]*"/dev/null", O_(WRONLY|RDONLY), 0\)')
 # the shell the commands run: > only to /dev/null, &N, or "$t" (a mktemp file)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# overhead_test.sh BUILD_DIR CASE - `tracesim overhead` (harness/report/overhead.c); nothing
+# overhead_test.sh BUILD_DIR CASE - `tracesim overhead` (analysis/overhead/overhead.c); nothing
 # is timed.
 #   quick        --quick (fib, 1 counter): overhead.md has the expected rows, overhead.svg is
 #                well-formed with a bar per run, and every number agrees with the run folders

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # runfolder_test.sh BUILD_DIR CASE - the run folder as the unit of check, report, decode,
-# waves and overhead (harness/decoder/run_folder.h). Every case runs the ASan/UBSan build.
+# waves and overhead (analysis/run/run_folder.h). Every case runs the ASan/UBSan build.
 #   record    stats.txt of a run started in another folder with a relative ELF path: `elf` is
 #             the ELF's absolute path, `elf_rel` leads from the run folder to the same file,
 #             `elf_fnv1a64` is the 64-bit FNV-1a of the file (computed here in Python), `waves`

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# sweep_test.sh BUILD_DIR CASE - `tracesim sweep` with the local engine (harness/sweep/).
+# sweep_test.sh BUILD_DIR CASE - `tracesim sweep` with the local engine (sweep/).
 #   overhead     tests/sweeps/overhead.json, fib with 1 counter (the 5 runs of `tracesim
 #                overhead --quick`): every collected figure equals the
 #                overhead report's own table for the same runs (cycles, instructions,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# text_out_test.sh BUILD_DIR CASE - names from an ELF on their way out (harness/decoder/ts_text.h):
+# text_out_test.sh BUILD_DIR CASE - names from an ELF on their way out (decoder/include/ts_text.h):
 #   csv   fib.elf with `fib` renamed to a,b"c<newline>d: `decode -f csv`, `report -f csv` and
 #         `report --from flow -f csv` are CSV per RFC 4180 (Python's csv module reads every row
 #         with the header's number of fields, and the name back whole)

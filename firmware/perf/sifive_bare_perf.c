@@ -453,7 +453,7 @@ static inline PERF_NOINSTR perf_core_t *recording_core(void) {
 /* The three hooks are never inlined, also not by -flto: perfWriteCntrs reads its own return
  * address (an inlined copy would read its caller's), and a record is made inside a hook, whose
  * entry the simulator's ground truth (hooks.csv) and report's hook costs see. GCC may still
- * rename the one copy (perfWriteCntrs.isra.0); run and check find it (harness/decoder/elf_syms.h). */
+ * rename the one copy (perfWriteCntrs.isra.0); run and check find it (decoder/include/elf_syms.h). */
 __attribute__((noinline)) int perfWriteCntrs(void) {
     uintptr_t ra;
     CALLER_PC(ra);

@@ -8,7 +8,7 @@
  * return and trap -> INDIRECT BRANCH, not-taken branches and direct jumps only count; trace
  * stop -> Correlation EVCODE 4), 4.9 (counts flushed before a sync). Where the facts file is
  * silent the model decides, as follows (the ratified N-Trace specification was not needed for
- * these; the decoder the messages must satisfy is harness/decoder/prog_flow.c, which follows
+ * these; the decoder the messages must satisfy is decoder/src/prog_flow.c, which follows
  * SiFive's dqr):
  *  - Trace start (teTracing and teEnable set with teInstruction 3) emits SYNC (TCODE 9,
  *    SYNC 5 "trace enable", I-CNT 0) in place of the ITC-only ICT-WS; its F-ADDR is the pc
@@ -65,7 +65,7 @@
  *    BRANCH HISTORY or conditional branch. At a branch its I-CNT ends with the branch, HIST
  *    holds the outcomes before it and F-ADDR, where the branch went, gives its outcome: dqr
  *    (Trace::nextAddr, behaviour only) takes a branch that ends a 29's I-CNT with no history
- *    left that way, and so does harness/decoder/prog_flow.c; with 7 a run being counted is
+ *    left that way, and so does decoder/src/prog_flow.c; with 7 a run being counted is
  *    sent first. Never a SYNC (9): with outcomes pending it would break the decoder (4.9).
  *  - teInstruction 7, repeat-branch optimisation (facts 1.2 name it, 4.4 give RESOURCE FULL
  *    RCODE 8 = not-taken count, 9 = taken count, SiFive vendor codes; how they combine with
@@ -110,7 +110,7 @@
  *    teContext is off by default because dqr's BTM -> HTM switch on Ownership breaks its
  *    decoding of our BTM traces (checked by hand: fib with teContext decodes 84 of 129500
  *    instructions, "still has counts" at the first conditional branch; HTM traces with
- *    Ownership decode exactly); our decoder (harness/decoder/prog_flow.c) does not switch.
+ *    Ownership decode exactly); our decoder (decoder/src/prog_flow.c) does not switch.
  *    Event mode: ICT Context (te_event.c). */
 #include "te.h"
 

@@ -7,8 +7,7 @@
 #include <cstring>
 #include <vector>
 #include "ts_version.h"
-
-extern "C" int ts_cli_main(int argc, char **argv);
+#include "ts_cli.h"   // the tracesim dispatcher (cli/tracesim.c)
 
 int sc_main(int argc, char *argv[]) {
     // no "Simulation stopped by user" line when the firmware exits

@@ -17,7 +17,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 "$build/tracesim" run -q --trace-sram 8M --max-cycles 200000000 --out "$tmp/r" "$build/firmware/bench/bench_perf.elf" >/dev/null 2>&1 || true
 [ -s "$tmp/r/trace.rtd" ] || { echo "decode_speed.sh: no trace produced" >&2; exit 1; }
-"$build/harness/decode_bench" "$tmp/r/trace.rtd" 5
+"$build/tests/bench/decode_bench" "$tmp/r/trace.rtd" 5
 bytes=$(stat -c %s "$tmp/r/trace.rtd")
 echo "host: $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u '+%Y-%m-%d %H:%M UTC')"
 
@@ -51,13 +51,13 @@ mkdir -p "$tmp/f"
 cp "$tmp/r/trace.rtd" "$tmp/f/bench_perf.rtd"
 # host instructions (callgrind: the same on any load), per trace byte and per message
 if command -v valgrind >/dev/null 2>&1; then
-  nmsg=$("$build/harness/decode_bench" "$tmp/r/trace.rtd" 1 messages | sed -n 's/.* \([0-9]*\) messages.*/\1/p')
+  nmsg=$("$build/tests/bench/decode_bench" "$tmp/r/trace.rtd" 1 messages | sed -n 's/.* \([0-9]*\) messages.*/\1/p')
   # ir CMD...: the instructions callgrind counts for CMD
   ir() { valgrind --tool=callgrind --callgrind-out-file=/dev/null "$@" 2>&1 >/dev/null | sed -n 's/.*Collected : //p'; }
   # json: the messages and their JSON lines (decode -f messages without start-up and file);
   # its count less the messages' is the formatter's
   for what in messages perf json; do
-    n=$(ir "$build/harness/decode_bench" "$tmp/r/trace.rtd" 1 "$what")
+    n=$(ir "$build/tests/bench/decode_bench" "$tmp/r/trace.rtd" 1 "$what")
     [ "$what" = messages ] && nparse=$n
     awk -v w="$what" -v n="$n" -v b="$bytes" -v m="$nmsg" -v p="${nparse:-0}" 'BEGIN {
       printf "library to %-8s %6.1f host instructions per trace byte, %5.0f per message (callgrind)", w, n / b, n / m

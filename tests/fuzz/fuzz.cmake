@@ -32,25 +32,26 @@ function(ts_fuzz_target name)
   set(TS_FUZZ_TARGETS ${TS_FUZZ_TARGETS} ${name} CACHE INTERNAL "")
 endfunction()
 
-set(H ${CMAKE_SOURCE_DIR}/harness)
+set(S ${CMAKE_SOURCE_DIR})
+set(D ${CMAKE_SOURCE_DIR}/decoder)   # the decoder library: D/src, D/include
 set(RF ${CMAKE_SOURCE_DIR}/runfolder)   # the run-folder I/O module
 ts_fuzz_target(elf
-  SOURCES ${H}/fuzz/fuzz_elf.c ${CMAKE_SOURCE_DIR}/sim/elf_read.c ${H}/decoder/elf_syms.c ${RF}/ts_file.c ${H}/elf/ts_elf.c
-  INCLUDES ${RF} ${CMAKE_SOURCE_DIR}/sim ${H}/decoder ${H}/cli ${H}/elf
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_elf.c ${CMAKE_SOURCE_DIR}/sim/elf_read.c ${D}/src/elf_syms.c ${RF}/ts_file.c ${S}/elf/ts_elf.c
+  INCLUDES ${RF} ${CMAKE_SOURCE_DIR}/sim ${D}/include ${S}/elf
   LIBS -lelf
   SEEDS ${TS_FW_DIR}/hello.elf ${TS_FW_DIR}/tests/rv64.elf ${TS_FW_DIR}/examples/fib.elf)
 ts_fuzz_target(sweep
-  SOURCES ${H}/fuzz/fuzz_sweep.c ${H}/sweep/sweep_json.c ${H}/sweep/sweep_index.c ${H}/sweep/sweep_spec.c ${RF}/ts_file.c ${H}/cli/ts_opts.c
-  INCLUDES ${RF} ${H}/sweep ${H}/cli ${CMAKE_SOURCE_DIR}/rtl_model/regs
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_sweep.c ${RF}/ts_json.c ${RF}/ts_index.c ${S}/sweep/sweep_spec.c ${RF}/ts_file.c ${S}/cli/opts/ts_opts.c
+  INCLUDES ${RF} ${S}/sweep ${S}/cli/opts ${CMAKE_SOURCE_DIR}/rtl_model/regs
   SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/sweep/plan.json ${CMAKE_CURRENT_SOURCE_DIR}/sweeps/overhead.json
         ${CMAKE_CURRENT_SOURCE_DIR}/sweeps/mixed.json)
 # the ELF and traces of the build itself (fuzz.seeds.setup): fib.elf's run with program trace
 set(TS_FUZZ_SEEDS ${CMAKE_BINARY_DIR}/test-runs/fuzz_seeds)
 ts_fuzz_target(flow
-  SOURCES ${H}/fuzz/fuzz_flow.c ${H}/decoder/nexus_decode.c ${H}/decoder/prog_flow.c ${H}/decoder/rv_insn.c
-          ${H}/decoder/flow_calls.c ${H}/callstack/callstack.c ${H}/decoder/elf_syms.c
-          ${RF}/ts_file.c ${H}/elf/ts_elf.c
-  INCLUDES ${RF} ${H}/decoder ${H}/callstack ${H}/cli ${H}/elf
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_flow.c ${D}/src/nexus_decode.c ${D}/src/prog_flow.c ${D}/src/rv_insn.c
+          ${D}/src/flow_calls.c ${D}/src/callstack.c ${D}/src/elf_syms.c
+          ${RF}/ts_file.c ${S}/elf/ts_elf.c
+  INCLUDES ${RF} ${D}/include ${D}/src ${S}/elf
   LIBS -lelf -DFUZZ_FLOW_ELF=${TS_FW_DIR}/examples/fib.elf
   SEEDS ${TS_FUZZ_SEEDS}/htm.rtd ${TS_FUZZ_SEEDS}/btm.rtd ${TS_FUZZ_SEEDS}/htm-ret.rtd
         # teInstruction 7 repeat counts (RESOURCE FULL RCODE 1, 9, 8; test_te_prog.c, timer_isr)
@@ -58,23 +59,23 @@ ts_fuzz_target(flow
 
 # the perf decoder's store path (what itc.csv feeds): 40-bit timestamps, every channel, cuts
 ts_fuzz_target(perfstore
-  SOURCES ${H}/fuzz/fuzz_perfstore.c ${H}/decoder/perf_decode.c ${H}/report/profile.c ${H}/callstack/callstack.c
-  INCLUDES ${RF} ${H}/decoder ${H}/report ${H}/callstack ${CMAKE_SOURCE_DIR}/rtl_model/regs
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_perfstore.c ${D}/src/perf_decode.c ${S}/analysis/report/profile.c ${D}/src/callstack.c
+  INCLUDES ${RF} ${D}/include ${S}/analysis/report ${CMAKE_SOURCE_DIR}/rtl_model/regs
   SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/perfstore/fib_stores.bin)
 # every run-folder reader (trace.json, stats.txt, itc.csv, perf_config.txt, marks.csv,
 # trace_events.csv, stm.csv): the whole host library, built with clang
-file(GLOB TS_FUZZ_LIB_SRC ${RF}/*.c ${H}/elf/*.c ${H}/cli/*.c ${H}/decoder/*.c ${H}/callstack/*.c ${H}/check/*.c ${H}/report/*.c ${H}/waves/*.c ${H}/sweep/*.c)
+file(GLOB TS_FUZZ_LIB_SRC ${RF}/*.c ${S}/elf/*.c ${S}/cli/opts/*.c ${D}/src/*.c ${S}/analysis/*/*.c ${S}/waves/gtkwave/*.c ${S}/sweep/*.c)
 ts_fuzz_target(runfolder
-  SOURCES ${H}/fuzz/fuzz_runfolder.c ${TS_FUZZ_LIB_SRC}
-  INCLUDES ${RF} ${H}/cli ${H}/elf ${H}/decoder ${H}/callstack ${H}/check ${H}/report ${H}/waves ${H}/sweep ${CMAKE_SOURCE_DIR}/rtl_model/regs
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_runfolder.c ${TS_FUZZ_LIB_SRC}
+  INCLUDES ${RF} ${S}/cli/opts ${S}/elf ${D}/include ${D}/src ${S}/analysis/run ${S}/analysis/check ${S}/analysis/report ${S}/analysis/overhead ${S}/waves/gtkwave ${S}/sweep ${CMAKE_SOURCE_DIR}/rtl_model/regs
   LIBS -ldw -lelf
   SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/runfolder/trace_json ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/runfolder/itc_csv
         ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/runfolder/stats_txt)
 
 # the GTKWave filter protocol: one answer line per line, symfilter and stmfilter
 ts_fuzz_target(filter
-  SOURCES ${H}/fuzz/fuzz_filter.c ${H}/waves/symfilter.c ${H}/waves/stmfilter.c ${H}/decoder/elf_syms.c ${RF}/ts_file.c ${H}/cli/ts_opts.c ${H}/elf/ts_elf.c
-  INCLUDES ${RF} ${H}/waves ${H}/decoder ${H}/cli ${H}/elf ${CMAKE_SOURCE_DIR}/rtl_model/regs
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_filter.c ${S}/waves/gtkwave/symfilter.c ${S}/waves/gtkwave/stmfilter.c ${D}/src/elf_syms.c ${RF}/ts_file.c ${S}/cli/opts/ts_opts.c ${S}/elf/ts_elf.c
+  INCLUDES ${RF} ${S}/waves/gtkwave ${D}/include ${S}/cli/opts ${S}/elf ${CMAKE_SOURCE_DIR}/rtl_model/regs
   LIBS -lelf -DFUZZ_FILTER_ELF=${TS_FW_DIR}/examples/fib.elf
   SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/filter/sym ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/filter/stm)
 
@@ -82,8 +83,8 @@ ts_fuzz_target(filter
 # (counters.csv, flow.csv, hooks.csv, hpm_writes.csv, stm.csv, itc.csv, trace.json, stats.txt)
 set(TS_FUZZ_CHECK_RUN ${CMAKE_BINARY_DIR}/test-runs/fuzz_check_run)
 ts_fuzz_target(check
-  SOURCES ${H}/fuzz/fuzz_check.c ${TS_FUZZ_LIB_SRC}
-  INCLUDES ${RF} ${H}/cli ${H}/elf ${H}/decoder ${H}/callstack ${H}/check ${H}/report ${H}/waves ${H}/sweep ${CMAKE_SOURCE_DIR}/rtl_model/regs
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_check.c ${TS_FUZZ_LIB_SRC}
+  INCLUDES ${RF} ${S}/cli/opts ${S}/elf ${D}/include ${D}/src ${S}/analysis/run ${S}/analysis/check ${S}/analysis/report ${S}/analysis/overhead ${S}/waves/gtkwave ${S}/sweep ${CMAKE_SOURCE_DIR}/rtl_model/regs
   LIBS -ldw -lelf -DFUZZ_CHECK_RUN=${TS_FUZZ_CHECK_RUN}
   SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/check/flow ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/check/counters)
 add_test(NAME fuzz.check.setup COMMAND ${CMAKE_BINARY_DIR}/tracesim run -q -o ${TS_FUZZ_CHECK_RUN} ${TS_FW_DIR}/examples/fib_raw_sram_1.elf)

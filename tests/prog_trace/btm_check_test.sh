@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # btm_check_test.sh BUILD_DIR CASE - program trace in BTM (docs/program-trace.md) checked
 # instruction by instruction twice: by `tracesim check` (against the run's prog_flow.csv,
-# harness/check/prog_check.c) and by flow_vs_retire.py (against the full --retire-log, an
+# analysis/check/prog_check.c) and by flow_vs_retire.py (against the full --retire-log, an
 # independent ground truth):
 #   fib       fib.elf, `run --trace-insn btm`: one synchronised stretch, every instruction
 #             and every branch message's timestamp = retire cycle + one constant; the ITC

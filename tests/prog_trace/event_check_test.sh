@@ -2,7 +2,7 @@
 # event_check_test.sh BUILD_DIR CASE - event / PC-sample mode (teInstruction 1,
 # docs/program-trace.md): `run --trace-insn event`, then `tracesim check` (every call,
 # exception and interrupt message against flow.csv, PC samples against prog_flow.csv,
-# harness/check/event_check.c) and counts worked out here from the ground truth alone:
+# analysis/check/event_check.c) and counts worked out here from the ground truth alone:
 #   fib       calls: as many `call from=` elements in `decode --format elements` as flow.csv
 #             has calls inside the trace window; PC samples: floor(instructions traced / 256)
 #             (the sum of prog_flow.csv's n); two runs give the same trace.rtd;

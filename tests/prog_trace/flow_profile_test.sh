@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # flow_profile_test.sh BUILD_DIR CASE - `tracesim report` from the program flow
-# (harness/report/flow_profile.c) against the core's retire log (profile_vs_retire.py: every
+# (analysis/report/flow_profile.c) against the core's retire log (profile_vs_retire.py: every
 # function's self instructions from the log and the ELF's symbol ranges, fib's 465 calls
 # counted as link jumps in the log, its total instructions and, within 1 %, its cycles; and
 # the timeline's call slices of fib: 465, the outermost from its call to its return):

@@ -8,13 +8,13 @@ foreach(c port port_check threads threads_drops stop wrap mh nostm)
   add_test(NAME stm.dec.${c} COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/stm/dec_test.sh ${CMAKE_BINARY_DIR} ${c})
 endforeach()
 if(CLANG)
-  set(FUZZ_STM_SRC ${CMAKE_SOURCE_DIR}/harness/fuzz/fuzz_stm.c ${CMAKE_SOURCE_DIR}/harness/decoder/tl_time.c ${CMAKE_SOURCE_DIR}/harness/decoder/nexus_decode.c
-                   ${CMAKE_SOURCE_DIR}/harness/decoder/elements.c ${CMAKE_SOURCE_DIR}/harness/decoder/stm_decode.c)
+  set(FUZZ_STM_SRC ${CMAKE_SOURCE_DIR}/tests/fuzz/fuzz_stm.c ${CMAKE_SOURCE_DIR}/decoder/src/tl_time.c ${CMAKE_SOURCE_DIR}/decoder/src/nexus_decode.c
+                   ${CMAKE_SOURCE_DIR}/decoder/src/elements.c ${CMAKE_SOURCE_DIR}/decoder/src/stm_decode.c)
   add_custom_command(OUTPUT ${CMAKE_BINARY_DIR}/fuzz_stm
     COMMAND ${CLANG} -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all
-            -I${CMAKE_SOURCE_DIR}/harness/decoder -I${CMAKE_SOURCE_DIR}/rtl_model/regs ${FUZZ_STM_SRC} -o ${CMAKE_BINARY_DIR}/fuzz_stm
-    DEPENDS ${FUZZ_STM_SRC} ${CMAKE_SOURCE_DIR}/harness/decoder/nexus_decode.h ${CMAKE_SOURCE_DIR}/harness/decoder/elements.h
-            ${CMAKE_SOURCE_DIR}/harness/decoder/stm_decode.h ${CMAKE_SOURCE_DIR}/rtl_model/regs/stm.def
+            -I${CMAKE_SOURCE_DIR}/decoder/include -I${CMAKE_SOURCE_DIR}/rtl_model/regs ${FUZZ_STM_SRC} -o ${CMAKE_BINARY_DIR}/fuzz_stm
+    DEPENDS ${FUZZ_STM_SRC} ${CMAKE_SOURCE_DIR}/decoder/include/nexus_decode.h ${CMAKE_SOURCE_DIR}/decoder/include/elements.h
+            ${CMAKE_SOURCE_DIR}/decoder/include/stm_decode.h ${CMAKE_SOURCE_DIR}/rtl_model/regs/stm.def
     COMMENT "Building the libFuzzer software trace decoder target")
   add_custom_target(fuzz_stm_target ALL DEPENDS ${CMAKE_BINARY_DIR}/fuzz_stm)
   add_test(NAME fuzz.stm COMMAND sh -c

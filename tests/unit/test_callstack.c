@@ -1,4 +1,4 @@
-/* test_callstack.c - the call-stack model (harness/callstack/callstack.h): every route out
+/* test_callstack.c - the call-stack model (decoder/include/callstack.h): every route out
  * of a frame, checked by the order and reasons of the frames closed. Functions are numbers;
  * a closed frame is logged as "func:why" in close order. */
 #include <stdio.h>

@@ -1,4 +1,4 @@
-/* test_opts.c - the option tables of harness/cli/ts_opts.h: exact names (no prefix
+/* test_opts.c - the option tables of cli/opts/ts_opts.h: exact names (no prefix
  * matching), the value forms, numbers with their ranges, suffixes, overflow and signs, the
  * one-line errors, the help and Markdown layouts. Expected values are written by hand. */
 #include "ts_opts.h"

@@ -9,6 +9,7 @@
 #include "decode_cli.h"
 #include "perf_decode.h"
 #include "profile.h"
+#include "ts_decoder.h"
 #include "ts_test.h"
 #include <unistd.h>
 
@@ -1173,3 +1174,36 @@ TS_TEST(itc_csv_row_parser) {
 }
 
 TS_TEST_MAIN()
+
+/* ---- the whole pipeline in one call (ts_decoder.h): bytes -> messages -> elements -> perf
+ * records, on a trace built here (a raw header, two manual records, no timestamps) -------- */
+TS_TEST(pipeline_one_call) {
+    tb_t tb;
+    tb_start(&tb);
+    tb_header(&tb, PERF_RAW, NULL);
+    tb_store(&tb, 1, PERF_MANUAL, 0); tb_store(&tb, 4, 0x80001234, 0); tb_store(&tb, 4, 500, 0); tb_store(&tb, 4, 7, 0);
+    tb_store(&tb, 1, PERF_MANUAL, 0); tb_store(&tb, 4, 0x80001240, 0); tb_store(&tb, 4, 600, 0); tb_store(&tb, 4, 9, 0);
+    memset(&out, 0, sizeof out);
+    ts_pipeline_cfg_t cfg = {.trace = {0, 40}, .perf_channel = 6, .perf_cb = {&out, on_h, on_r, on_e}};
+    uint64_t errors = 99;
+    TS_ASSERT_EQ_I(ts_pipeline_run(&cfg, tb.b, tb.n, &errors), 0);
+    TS_ASSERT_EQ_U(errors, 0);
+    TS_ASSERT_EQ_U(out.nh, 1);
+    TS_ASSERT_EQ_U(out.h[0].def[1].width, 40);
+    TS_ASSERT_EQ_U(out.nr, 2);                   /* the last one too: the pipeline's end finishes the perf stage */
+    TS_ASSERT_EQ_U(out.r[0].addr, 0x80001234);
+    TS_ASSERT_EQ_U(out.r[0].value[0], 500);
+    TS_ASSERT_EQ_U(out.r[0].value[1], 7);
+    TS_ASSERT_EQ_U(out.r[1].addr, 0x80001240);
+    TS_ASSERT_EQ_U(out.r[1].delta[0], 100);
+    TS_ASSERT_EQ_U(out.r[1].value[1], 9);
+    TS_ASSERT_EQ_U(out.ne, 0);
+    /* the same on a channel that carries nothing: no header, no record */
+    memset(&out, 0, sizeof out);
+    cfg.perf_channel = 5;
+    TS_ASSERT_EQ_I(ts_pipeline_run(&cfg, tb.b, tb.n, NULL), 0);
+    TS_ASSERT_EQ_U(out.nh + out.nr, 0);
+    /* a trace configuration the decoder cannot take (SRC wider than 8 bits) */
+    cfg.trace.srcbits = 9;
+    TS_ASSERT_EQ_I(ts_pipeline_run(&cfg, tb.b, tb.n, NULL), -1);
+}

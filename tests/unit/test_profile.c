@@ -1,4 +1,4 @@
-/* test_profile.c - the profile behind `tracesim report` (harness/report/profile.c) on record
+/* test_profile.c - the profile behind `tracesim report` (analysis/report/profile.c) on record
  * sequences built by hand and fed through the perf protocol decoder (Raw header: counter 0
  * cycles, 64 bits; counter 3 a raw event, 12 bits wide). Every expected number is worked out
  * in the comments from the counter readings: the first record after the header is the

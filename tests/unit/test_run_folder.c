@@ -1,4 +1,4 @@
-/* test_run_folder.c - harness/decoder/run_folder.c: relative paths between folders (worked
+/* test_run_folder.c - analysis/run/run_folder.c: relative paths between folders (worked
  * by hand), the FNV-1a 64 hash (the published test vectors of the FNV reference: "" and
  * "a"), stats.txt lookups. */
 #include "run_folder.h"

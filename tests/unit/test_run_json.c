@@ -1,4 +1,4 @@
-/* test_run_json.c - trace.json through the strict reader (harness/cli/ts_run_json.h): values
+/* test_run_json.c - trace.json through the strict reader (analysis/run/ts_run_json.h): values
  * read back with their types and ranges, and each defect the issue found in the old text
  * search (no space after the colon, values past 32 bits, negative counts, garbage) is an error
  * naming the file, line and key. Files are written here; expected values by hand. */

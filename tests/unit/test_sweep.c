@@ -1,9 +1,9 @@
 /* test_sweep.c - the sweep runner's JSON reader, spec checks and point planning
- * (harness/sweep/): values and lines read back, every spec mistake as FILE:LINE with its
+ * (sweep/): values and lines read back, every spec mistake as FILE:LINE with its
  * message, point order, exclusions, ignored axes, --only, names and their hashes, and the
  * baseline of a point. Expected values are written by hand from the spec text. */
-#include "sweep_index.h"
-#include "sweep_json.h"
+#include "ts_index.h"
+#include "ts_json.h"
 #include "sweep_spec.h"
 #include "ts_test.h"
 #include <sys/stat.h>
