@@ -5,6 +5,7 @@
  */
 #include "soc.h"
 #include "dpi.h"
+#include "soc_targets.h"
 #include "ts_file.h"
 #include <errno.h>
 #include <stdarg.h>
@@ -205,8 +206,7 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
     s->n = cfg->harts;
     bool funnel = cfg->funnel || s->n > 1;
     s->cfg.funnel = funnel;
-    bus_targets_t dev = {.clint = &s->clint, .uart = &s->uart, .simctrl = &s->simctrl, .n_te = s->n,
-                         .funnel = funnel ? &s->funnel : NULL, .trace_detached = cfg->no_trace};
+    bus_targets_t dev = {.n_te = s->n, .funnel = funnel ? &s->funnel : NULL, .trace_detached = cfg->no_trace};
     for (unsigned i = 0; i < s->n; i++) dev.te[i] = &s->h[i].te;
     bus_hooks_t hooks = {.ctx = s, .guest_error = hook_guest_error,
                          .itc_store = cfg->out_dir ? hook_itc_store : NULL,
@@ -215,6 +215,13 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
                          .trace_access = cfg->trace_bus_log ? hook_trace_access : NULL,
                          .trace_sba = cfg->trace_bus_log ? hook_trace_sba : NULL};
     if (bus_init(&s->bus, cfg->ram_size, cfg->ram_wait, &dev, &hooks, err, errlen)) return -1;
+    /* the device models as the bus's targets (sim/soc_targets.h) */
+    bus_target_ops_t o[BUS_N_TARGETS] = {[BT_CLINT] = soc_target_clint(&s->clint), [BT_UART] = soc_target_uart(&s->uart),
+                                         [BT_SIMCTRL] = soc_target_simctrl(&s->simctrl)};
+    for (unsigned i = 0; i < s->n; i++) o[BT_TRACE0 + i] = soc_target_te(&s->h[i].te);
+    if (funnel) o[BT_FUNNEL] = soc_target_funnel(&s->funnel);
+    for (int t = BT_CLINT; t < BUS_N_TARGETS; t++)
+        if (o[t].read) bus_set_target(&s->bus, t, &o[t]);
     if (clint_init(&s->clint, s->n, cfg->mtime_div)) {
         snprintf(err, errlen, "invalid CLINT configuration");
         return -1;
@@ -641,7 +648,7 @@ SOC_INLINE void bus_and_irqs(soc_t *s, unsigned n, bool held0) {
     }
     /* mtime and the CLINT's lines change only when mtime advances or a CLINT register is
      * written (or at reset): driven then, they stay as driven in between */
-    if (__builtin_expect(clint_tick(&s->clint), 0))
+    if (__builtin_expect(bus_tick(&s->bus), 0))
         for (unsigned i = 0; i < n; i++) {
             soc_hart_t *h = &s->h[i];
             hpm_set_time(&h->hpm, s->clint.mtime);

@@ -1,0 +1,19 @@
+/* soc_targets.h - the SoC's device models as bus targets (sim/bus.h, bus_target_ops_t): each
+ * model is the context of its callbacks, which call its read/write (and the CLINT's tick).
+ * sim/soc.c registers them at their places of the memory map; a platform may replace a
+ * target's read/write afterwards (the SystemC platform, sim/systemc/ts_sc_platform.cpp). */
+#ifndef TS_SOC_TARGETS_H
+#define TS_SOC_TARGETS_H
+#include "bus.h"
+#include "clint.h"
+#include "funnel.h"
+#include "simctrl.h"
+#include "te.h"
+#include "uart.h"
+
+bus_target_ops_t soc_target_clint(clint_t *c);       /* with a tick: clint_tick */
+bus_target_ops_t soc_target_uart(uart_t *u);
+bus_target_ops_t soc_target_simctrl(simctrl_t *m);   /* hart: the accessing core's */
+bus_target_ops_t soc_target_te(te_t *t);             /* te_read / te_write's answers as they are */
+bus_target_ops_t soc_target_funnel(funnel_t *f);
+#endif
