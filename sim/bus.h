@@ -3,7 +3,11 @@
  *
  * Initiators: each core's instruction and data ports (bus_port_t, one per hart) and the trace
  * sink's SBA write port. Targets: RAM, the CLINT, the UART, simctrl, each trace encoder's
- * register page and the funnel's.
+ * register page and the funnel's. The bus owns the RAM and the decode; every other target is
+ * registered as callbacks with a context (bus_target_ops_t, bus_set_target: sim/soc.c
+ * registers the models, sim/soc_targets.h; the SystemC platform replaces them with TLM
+ * transactions), and a platform may take over the cores' RAM data accesses
+ * (bus_set_ram_access). Fetches and the direct RAM path make no call.
  *
  * Rules:
  * - Every device access is 1, 2 or 4 bytes, naturally aligned (the core traps on misaligned

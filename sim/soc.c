@@ -143,6 +143,18 @@ static void host_exit(void *ctx, int code) {
     soc_t *s = ctx;
     s->stop = SOC_EXIT;
     s->exit_code = code;
+    if (s->run_hooks.exit) s->run_hooks.exit(s->run_hooks.ctx, code);
+}
+
+static void host_mark(void *ctx, unsigned hart, uint32_t value) {
+    soc_t *s = ctx;
+    if (s->run_hooks.mark) s->run_hooks.mark(s->run_hooks.ctx, hart, value);
+}
+
+static void host_file(void *ctx, unsigned hart, uint32_t cmd, const char *name, uint32_t len, uint32_t status) {
+    soc_t *s = ctx;
+    (void)cmd;
+    if (s->run_hooks.host_io) s->run_hooks.host_io(s->run_hooks.ctx, hart, name, len, status);
 }
 
 static void waves_update(soc_t *s);
@@ -255,7 +267,8 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
     }
     uart_init(&s->uart, cfg->quiet ? NULL : stdout, s->uart_txt);
     simctrl_host_t host = {.ctx = s, .cycle = host_cycle, .instret = host_instret, .ram = host_ram,
-                           .exit = host_exit, .waves = host_waves, .harts = s->n, .guest_error = hook_guest_error};
+                           .exit = host_exit, .waves = host_waves, .harts = s->n, .guest_error = hook_guest_error,
+                           .mark = host_mark, .host_io = host_file};
     simctrl_init(&s->simctrl, &host, cfg->out_dir, s->marks_csv);
     simctrl_set_host_budget(&s->simctrl, cfg->host_io_limit);
     gt_log_t *gt = &s->h[0].gt;
@@ -648,7 +661,9 @@ SOC_INLINE void bus_and_irqs(soc_t *s, unsigned n, bool held0) {
     }
     /* mtime and the CLINT's lines change only when mtime advances or a CLINT register is
      * written (or at reset): driven then, they stay as driven in between */
-    if (__builtin_expect(bus_tick(&s->bus), 0))
+    bool changed = clint_tick(&s->clint);
+    if (__builtin_expect(s->bus.n_tick != 0, 0)) changed |= bus_tick(&s->bus);   /* targets with a tick */
+    if (__builtin_expect(changed, 0))
         for (unsigned i = 0; i < n; i++) {
             soc_hart_t *h = &s->h[i];
             hpm_set_time(&h->hpm, s->clint.mtime);

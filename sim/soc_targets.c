@@ -11,7 +11,6 @@ static enum bus_answer clint_wr(void *m, unsigned hart, uint32_t pc, uint32_t of
     (void)hart, (void)pc;
     return ok_err(clint_write(m, off, size, val));
 }
-static bool clint_tk(void *m) { return clint_tick(m); }
 
 static enum bus_answer uart_rd(void *m, unsigned hart, uint32_t pc, uint32_t off, unsigned size, uint32_t *val) {
     (void)hart, (void)pc;
@@ -51,7 +50,7 @@ static enum bus_answer funnel_wr(void *m, unsigned hart, uint32_t pc, uint32_t o
 }
 
 bus_target_ops_t soc_target_clint(clint_t *c) {
-    return (bus_target_ops_t){.ctx = c, .read = clint_rd, .write = clint_wr, .tick = clint_tk};
+    return (bus_target_ops_t){.ctx = c, .read = clint_rd, .write = clint_wr};
 }
 bus_target_ops_t soc_target_uart(uart_t *u) { return (bus_target_ops_t){.ctx = u, .read = uart_rd, .write = uart_wr}; }
 bus_target_ops_t soc_target_simctrl(simctrl_t *m) {

@@ -5,8 +5,10 @@
 #include "bus.h"
 #include "soc_targets.h"
 #include "ts_test.h"
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* a target that records its last access and answers what it is told */
 typedef struct fake_tgt {
@@ -137,19 +139,6 @@ TS_TEST(bus_tick_calls_registered_ticks) {
     rig_free(r);
 }
 
-/* the CLINT as a target: its tick is clint_tick (mtime advances every div cycles) */
-TS_TEST(bus_clint_target_ticks_the_model) {
-    rig_t *r = rig_new(NULL, 0);
-    clint_t c;
-    TS_ASSERT_EQ_I(clint_init(&c, 1, 4), 0);
-    bus_target_ops_t o = soc_target_clint(&c);
-    bus_set_target(&r->bus, BT_CLINT, &o);
-    uint64_t t0 = c.mtime;
-    for (int i = 0; i < 8; i++) bus_tick(&r->bus);
-    TS_ASSERT_EQ_U(c.mtime - t0, 2);
-    rig_free(r);
-}
-
 /* what became of an ITC store comes from the target's answer: a target that says "dropped"
  * without touching any encoder counter is a dropped store (and an itc_lost), "ignored" an
  * encoder that was off, "ok" traced; "wait" is held (no ground-truth row yet) */
@@ -277,6 +266,81 @@ TS_TEST(bus_ram_access_hook) {
     TS_ASSERT_EQ_U(r->bus.ram[0x40], 0x44);
     bus_port_free(&port);
     rig_free(r);
+}
+
+/* simctrl's hooks for the run hooks (soc_run_hooks_t): a MARK and a FILE_CMD are told to the
+ * host after the model did them, with the hart, the value, the name and FILE_STATUS */
+typedef struct sc_host {
+    uint8_t ram[64];
+    unsigned marks, ios, exits;
+    unsigned mark_hart, io_hart;
+    uint32_t mark_value, io_cmd, io_len, io_status;
+    char io_name[64];
+    bool io_named;
+} sc_host_t;
+static uint64_t sh_cycle(void *ctx) { (void)ctx; return 1000; }
+static uint64_t sh_instret(void *ctx, unsigned hart) { (void)ctx, (void)hart; return 10; }
+static uint8_t *sh_ram(void *ctx, uint32_t addr, uint32_t len) {
+    sc_host_t *h = ctx;
+    return addr <= sizeof h->ram && len <= sizeof h->ram - addr ? h->ram + addr : NULL;
+}
+static void sh_exit(void *ctx, int code) { (void)code; ((sc_host_t *)ctx)->exits++; }
+static void sh_waves(void *ctx, bool on) { (void)ctx, (void)on; }
+static void sh_mark(void *ctx, unsigned hart, uint32_t value) {
+    sc_host_t *h = ctx;
+    h->marks++, h->mark_hart = hart, h->mark_value = value;
+}
+static void sh_io(void *ctx, unsigned hart, uint32_t cmd, const char *name, uint32_t len, uint32_t status) {
+    sc_host_t *h = ctx;
+    h->ios++, h->io_hart = hart, h->io_cmd = cmd, h->io_len = len, h->io_status = status;
+    h->io_named = name != NULL;
+    snprintf(h->io_name, sizeof h->io_name, "%s", name ? name : "");
+}
+
+TS_TEST(simctrl_tells_marks_and_host_io) {
+    sc_host_t h = {0};
+    memcpy(h.ram, "out.txt\0hello", 14);
+    char dir[] = "/tmp/ts_seam_XXXXXX";
+    TS_ASSERT(mkdtemp(dir));
+    FILE *marks = tmpfile();
+    TS_ASSERT(marks);
+    simctrl_t m;
+    simctrl_host_t host = {.ctx = &h, .cycle = sh_cycle, .instret = sh_instret, .ram = sh_ram, .exit = sh_exit,
+                           .waves = sh_waves, .harts = 2, .mark = sh_mark, .host_io = sh_io};
+    simctrl_init(&m, &host, dir, marks);
+    simctrl_reset(&m);
+    TS_ASSERT(simctrl_write(&m, 1, 0x04, 4, 77));            /* MARK 77 by hart 1 */
+    TS_ASSERT_EQ_U(h.marks, 1);
+    TS_ASSERT_EQ_U(h.mark_hart, 1);
+    TS_ASSERT_EQ_U(h.mark_value, 77);
+    TS_ASSERT(simctrl_write(&m, 0, 0x20, 4, 0));             /* FILE_NAME "out.txt" */
+    TS_ASSERT(simctrl_write(&m, 0, 0x24, 4, 8));             /* FILE_ADDR: "hello" */
+    TS_ASSERT(simctrl_write(&m, 0, 0x28, 4, 5));
+    TS_ASSERT(simctrl_write(&m, 0, 0x2C, 4, 1));             /* create and write */
+    TS_ASSERT_EQ_U(h.ios, 1);
+    TS_ASSERT(h.io_named);
+    TS_ASSERT_STR_EQ(h.io_name, "out.txt");
+    TS_ASSERT_EQ_U(h.io_cmd, 1);
+    TS_ASSERT_EQ_U(h.io_len, 5);
+    TS_ASSERT_EQ_U(h.io_status, 0);
+    TS_ASSERT(simctrl_write(&m, 0, 0x20, 4, 60));            /* an empty name */
+    TS_ASSERT(simctrl_write(&m, 0, 0x2C, 4, 2));
+    TS_ASSERT_EQ_U(h.ios, 2);
+    TS_ASSERT(!h.io_named);
+    TS_ASSERT_EQ_U(h.io_status, 1);                          /* FILE_STATUS 1: bad name */
+    uint32_t v;
+    TS_ASSERT(simctrl_read(&m, 0, 0x30, 4, &v));
+    TS_ASSERT_EQ_U(v, h.io_status);
+    TS_ASSERT(simctrl_write(&m, 0, 0x00, 4, 3));             /* EXIT: the host's exit as before */
+    TS_ASSERT_EQ_U(h.exits, 1);
+    simctrl_free(&m);
+    fclose(marks);
+    char path[64];
+    snprintf(path, sizeof path, "%s/host/out.txt", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/host", dir);
+    rmdir(path);
+    rmdir(dir);
 }
 
 TS_TEST_MAIN()
