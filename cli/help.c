@@ -44,8 +44,8 @@ int ts_help_main(int argc, char **argv) {
         return TS_EXIT_USAGE;
     }
     /* every command, described once (cli/opts/ts_opts.h) */
-    const ts_cmd_t *const all_cmds[] = {ts_run_command(), &ts_decode_cmd, &ts_check_cmd, &ts_report_cmd, &ts_overhead_cmd,
-                                        &ts_waves_cmd, &ts_symfilter_cmd, &ts_stmfilter_cmd, &ts_sweep_cmd, ts_sc_command()};
+    const ts_cmd_t *const all_cmds[] = {&ts_run_cmd, &ts_decode_cmd, &ts_check_cmd, &ts_report_cmd, &ts_overhead_cmd,
+                                        &ts_waves_cmd, &ts_symfilter_cmd, &ts_stmfilter_cmd, &ts_sweep_cmd, &ts_sc_cmd};
     for (size_t i = 0; i < sizeof all_cmds / sizeof all_cmds[0]; i++) {
         if (strcmp(cmd, all_cmds[i]->name)) continue;
         if (md) ts_cmd_markdown(stdout, all_cmds[i]);

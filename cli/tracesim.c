@@ -20,6 +20,9 @@
 #include <stdio.h>
 #include <string.h>
 
+/* tracesim run: the run command (sim/run_cmd.h) on the SoC's own cycle loop */
+static int run_main(int argc, char **argv) { return ts_run_main(argc, argv, &ts_run_soc); }
+
 int ts_cli_main(int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
         ts_cli_usage(argc < 2 ? stderr : stdout);
@@ -33,9 +36,9 @@ int ts_cli_main(int argc, char **argv) {
         int rc = ts_help_main(argc - 1, argv + 1);
         return ts_check_stdout() && rc == 0 ? TS_EXIT_HOST : rc;
     }
-    ts_sweep_set_run_cmd(ts_run_command());   /* which run options a sweep spec may give (TS_OPT_PATH ones not) */
+    ts_sweep_set_run_cmd(&ts_run_cmd);   /* which run options a sweep spec may give (TS_OPT_PATH ones not) */
     static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
-        {"run", ts_run_main},           {"decode", ts_decode_main},       {"check", ts_check_main},
+        {"run", run_main},           {"decode", ts_decode_main},       {"check", ts_check_main},
         {"report", ts_report_main}, {"overhead", ts_overhead_main},   {"symfilter", ts_symfilter_main},
         {"stmfilter", ts_stmfilter_main}, {"waves", ts_waves_main}, {"sweep", ts_sweep_main}};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {

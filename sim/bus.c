@@ -151,16 +151,8 @@ static inline void ts_read(bus_t *b, unsigned hart, uint32_t pc, uint32_t off, c
         b->hooks.ts_read(b->hooks.ctx, hart, pc, off == TREG_TE_TS_LOWER ? lower : upper, val);
 }
 
-/* A device model's answer; with TS_BUS_TLM the access is a TLM-2.0 transaction to the
- * target instead (the model call is not made here: the target module makes it). */
-#ifdef TS_BUS_TLM
-#define DEV(tgt, call) bus_tlm_dev(b, (tgt), hart, pc, addr, size, we, val)
-#else
-#define DEV(tgt, call) (call)
-#endif
-static inline enum bus_status ok_err(bool ok) { return ok ? BUS_OK : BUS_ERR; }
-static inline enum bus_status te_status(enum te_access r) {
-    return r == TE_OK ? BUS_OK : r == TE_WAIT ? BUS_WAIT : BUS_ERR;
+static inline enum bus_status bus_status_of(enum bus_answer r) {
+    return r == BUS_A_ERR ? BUS_ERR : r == BUS_A_WAIT ? BUS_WAIT : BUS_OK;
 }
 
 static inline void trace_log(bus_t *b, unsigned hart, uint32_t addr, unsigned size, bool we, uint32_t val,
@@ -168,65 +160,68 @@ static inline void trace_log(bus_t *b, unsigned hart, uint32_t addr, unsigned si
     if (b->hooks.trace_access) b->hooks.trace_access(b->hooks.ctx, hart, addr, size, we, val, (int)st);
 }
 
+void bus_set_target(bus_t *b, int t, const bus_target_ops_t *ops) {
+    if (t <= BT_RAM || t >= BUS_N_TARGETS) return;
+    bool had = b->tgt[t].tick != NULL;
+    b->tgt[t] = *ops;
+    if (had != (ops->tick != NULL)) {          /* the tick list again, in target order */
+        b->n_tick = 0;
+        for (int i = 0; i < BUS_N_TARGETS; i++)
+            if (b->tgt[i].tick) b->tick[b->n_tick++] = (uint8_t)i;
+    }
+}
+
+void bus_set_ram_access(bus_t *b, bus_ram_access_fn fn, void *ctx) {
+    b->ram_access = fn;
+    b->ram_access_ctx = ctx;
+}
+
+/* what became of a stimulus store the encoder took or refused without a bus error (r): the
+ * sink that stopped on wrap is the funnel's when the encoder sends to it (the encoder still
+ * accepts), else its own (the encoder cleared teEnable and ignores it) */
+static int itc_status(const bus_t *b, const te_t *te, enum bus_answer r) {
+    if (r == BUS_A_DROPPED) return BUS_ITC_DROPPED_FIFO;
+    bool stopped = te_to_funnel(te) ? (b->dev.funnel && b->dev.funnel->sink.stopped) : te->sink.stopped;
+    if (stopped) return BUS_ITC_AFTER_STOP;
+    return r == BUS_A_OK ? BUS_ITC_TRACED : BUS_ITC_ENCODER_OFF;
+}
+
 enum bus_status bus_dev_access(bus_t *b, unsigned hart, uint32_t pc, uint32_t addr, unsigned size,
                                bool we, uint32_t *val) {
-    uint32_t page = addr & ~0xFFFu, off = addr & 0xFFFu;
+    int t = bus_target(b, addr, size);
+    const bus_target_ops_t *o = &b->tgt[t > BT_RAM ? t : BT_RAM];
+    if (!o->read) return BUS_ERR;          /* unmapped, or no target registered there */
+    uint32_t off = t == BT_CLINT ? addr - MAP_CLINT_BASE : addr & 0xFFFu;
+    if (t < BT_FUNNEL)                     /* CLINT, UART, simctrl: done or a bus error */
+        return bus_status_of(we ? o->write(o->ctx, hart, pc, off, size, *val) : o->read(o->ctx, hart, pc, off, size, val));
     const bus_targets_t *d = &b->dev;
-    if (addr - MAP_CLINT_BASE < MAP_CLINT_SIZE) {
-        return DEV(BT_CLINT, ok_err(we ? clint_write(d->clint, addr - MAP_CLINT_BASE, size, *val)
-                                       : clint_read(d->clint, addr - MAP_CLINT_BASE, size, val)));
-    }
-    if (page == MAP_UART_BASE)
-        return DEV(BT_UART, ok_err(we ? uart_write(d->uart, off, size, *val) : uart_read(d->uart, off, size, val)));
-    if (page == MAP_SIMCTRL_BASE)
-        return DEV(BT_SIMCTRL, ok_err(we ? simctrl_write(d->simctrl, hart, off, size, *val)
-                                         : simctrl_read(d->simctrl, hart, off, size, val)));
-    uint32_t te_n = (page - MAP_TRACE_BASE) >> 12;
-    bool te_page = page >= MAP_TRACE_BASE && te_n < (d->n_te ? d->n_te : 1);
-    if (te_page && d->trace_detached) {
+    bool funnel = t == BT_FUNNEL;
+    if (!funnel && d->trace_detached) {
         if (!we) {
             *val = (off == 0) ? 8u : 1u;   /* teControl says "empty", the rest "ready" */
             ts_read(b, hart, pc, off, "ts_lower", "ts_upper", *val);
         }
         return BUS_OK;
     }
-    if (te_page) {
-        te_t *te = d->te[te_n];
-        b->trace_touched = true;
-        if (b->trace_owed) bus_trace_catch_up(b);
-        if (!we) {
-            enum bus_status r = DEV(BT_TRACE0 + (int)te_n, te_status(te_read(te, off, size, val)));
-            trace_log(b, hart, addr, size, we, r == BUS_OK ? *val : 0, r);
-            if (r != BUS_OK) return BUS_ERR;
-            ts_read(b, hart, pc, off, "ts_lower", "ts_upper", *val);
-            return BUS_OK;
-        }
-        uint64_t before = te->itc_accepted, lost = te->lost;
-        enum bus_status r = DEV(BT_TRACE0 + (int)te_n, te_status(te_write(te, off, size, *val)));
-        if (b->hooks.itc_lost && te->lost != lost) b->hooks.itc_lost(b->hooks.ctx, te_n, (off - 0x80) >> 2);
-        trace_log(b, hart, addr, size, we, *val, r);
-        if (r != BUS_OK) return r;           /* BUS_WAIT: the data port counts ITC_STALL */
-        if (b->hooks.itc_store && off >= 0x80 && off < 0x100) {
-            /* what became of the store: the sink that stopped on wrap is the funnel's when
-             * the encoder sends to it (the encoder still accepts), else its own (the encoder
-             * cleared teEnable and drops) */
-            bool stopped = te_to_funnel(te) ? (d->funnel && d->funnel->sink.stopped) : te->sink.stopped;
-            int st = te->lost != lost ? BUS_ITC_DROPPED_FIFO : stopped ? BUS_ITC_AFTER_STOP
-                   : te->itc_accepted != before ? BUS_ITC_TRACED : BUS_ITC_ENCODER_OFF;
-            b->hooks.itc_store(b->hooks.ctx, te_n, (off - 0x80) >> 2, off & 3, size,
-                               size == 4 ? *val : *val & (size == 2 ? 0xFFFFu : 0xFFu), st);
-        }
-        return BUS_OK;
-    }
-    if (page == MAP_FUNNEL_BASE && d->funnel) {
-        if (!d->trace_detached) b->trace_touched = true;   /* --no-trace: no trace tick */
-        if (b->trace_owed) bus_trace_catch_up(b);
-        enum bus_status r = DEV(BT_FUNNEL, te_status(we ? funnel_write(d->funnel, off, size, *val)
-                                                         : funnel_read(d->funnel, off, size, val)));
-        trace_log(b, hart, addr, size, we, (we || r == BUS_OK) ? *val : 0, r);
+    if (!d->trace_detached) b->trace_touched = true;   /* --no-trace: no trace tick */
+    if (b->trace_owed) bus_trace_catch_up(b);
+    if (!we) {
+        enum bus_status r = bus_status_of(o->read(o->ctx, hart, pc, off, size, val));
+        trace_log(b, hart, addr, size, we, r == BUS_OK ? *val : 0, r);
         if (r != BUS_OK) return BUS_ERR;
-        if (!we) ts_read(b, hart, pc, off, "tf_ts_lower", "tf_ts_upper", *val);
+        if (funnel) ts_read(b, hart, pc, off, "tf_ts_lower", "tf_ts_upper", *val);
+        else ts_read(b, hart, pc, off, "ts_lower", "ts_upper", *val);
         return BUS_OK;
     }
-    return BUS_ERR;
+    enum bus_answer a = o->write(o->ctx, hart, pc, off, size, *val);
+    enum bus_status r = bus_status_of(a);
+    unsigned te_n = (unsigned)(t - BT_TRACE0);
+    if (!funnel && a == BUS_A_DROPPED && b->hooks.itc_lost) b->hooks.itc_lost(b->hooks.ctx, te_n, (off - 0x80) >> 2);
+    trace_log(b, hart, addr, size, we, *val, r);
+    if (funnel) return r == BUS_OK ? BUS_OK : BUS_ERR;
+    if (r != BUS_OK) return r;             /* BUS_WAIT: the data port counts ITC_STALL */
+    if (b->hooks.itc_store && off >= 0x80 && off < 0x100)
+        b->hooks.itc_store(b->hooks.ctx, te_n, (off - 0x80) >> 2, off & 3, size,
+                           size == 4 ? *val : *val & (size == 2 ? 0xFFFFu : 0xFFu), itc_status(b, d->te[te_n], a));
+    return BUS_OK;
 }

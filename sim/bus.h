@@ -3,7 +3,11 @@
  *
  * Initiators: each core's instruction and data ports (bus_port_t, one per hart) and the trace
  * sink's SBA write port. Targets: RAM, the CLINT, the UART, simctrl, each trace encoder's
- * register page and the funnel's.
+ * register page and the funnel's. The bus owns the RAM and the decode; every other target is
+ * registered as callbacks with a context (bus_target_ops_t, bus_set_target: sim/soc.c
+ * registers the models, sim/soc_targets.h; the SystemC platform replaces them with TLM
+ * transactions), and a platform may take over the cores' RAM data accesses
+ * (bus_set_ram_access). Fetches and the direct RAM path make no call.
  *
  * Rules:
  * - Every device access is 1, 2 or 4 bytes, naturally aligned (the core traps on misaligned
@@ -93,11 +97,36 @@ typedef struct bus_hooks {
 
 #define BUS_MAX_HARTS 8
 
-/* The device instances the bus dispatches to; the bus owns none of them. */
+/* A target's answer to an access: the values of rtl_model/trace/te.h's enum te_access (the
+ * CLINT, UART and simctrl answer BUS_A_OK or BUS_A_ERR; an encoder page also BUS_A_WAIT for a
+ * held stimulus store and, for a stimulus store, BUS_A_DROPPED or BUS_A_IGNORED). */
+enum bus_answer { BUS_A_OK = TE_OK, BUS_A_ERR = TE_ERR, BUS_A_WAIT = TE_WAIT, BUS_A_DROPPED = TE_DROPPED,
+                  BUS_A_IGNORED = TE_IGNORED };
+
+/* One bus target (a device block of the memory map: the CLINT, the UART, simctrl, the funnel
+ * page, each encoder page), registered with bus_set_target(). read/write: an access of size
+ * bytes (1, 2 or 4) at offset off of the block by the core of `hart`, whose instruction at pc
+ * made it. tick: NULL, or once per cycle in step 6 of sim/soc.h (bus_tick), true if the
+ * target's outputs changed (the CLINT: mtime and its interrupt lines). Each callback gets the
+ * target's ctx. A platform replaces a target's read/write to reach it another way (the SystemC
+ * platform: a TLM-2.0 transaction to the target module). */
+typedef struct bus_target_ops {
+    void *ctx;
+    enum bus_answer (*read)(void *ctx, unsigned hart, uint32_t pc, uint32_t off, unsigned size, uint32_t *val);
+    enum bus_answer (*write)(void *ctx, unsigned hart, uint32_t pc, uint32_t off, unsigned size, uint32_t val);
+    bool (*tick)(void *ctx);
+} bus_target_ops_t;
+
+/* NULL for the direct path (tracesim), else every data access of a core to RAM (not the
+ * fetches, not the SBA sink) goes through it: off is the RAM offset, *val the value stored or
+ * the one loaded (the SystemC platform: a TLM-2.0 transaction to its RAM module). */
+typedef void (*bus_ram_access_fn)(void *ctx, unsigned hart, uint32_t pc, uint32_t off, unsigned size, bool we,
+                                  uint32_t *val);
+
+/* The trace subsystem as the bus sees it (the bus owns none of it): to give the encoders and
+ * the funnel the trace ticks they missed (bus_trace_catch_up), to tell a store after the sink
+ * stopped on wrap (bus_itc_status), and which pages are mapped. */
 typedef struct bus_targets {
-    clint_t *clint;
-    uart_t *uart;
-    simctrl_t *simctrl;
     te_t *te[BUS_MAX_HARTS]; /* trace encoder of hart n, at MAP_TRACE_BASE + 0x1000 n */
     unsigned n_te;
     funnel_t *funnel;      /* NULL: no funnel (its page is unmapped) */
@@ -110,6 +139,11 @@ typedef struct bus {
     unsigned ram_wait;     /* wait states of a RAM access without a cache */
     bus_targets_t dev;
     bus_hooks_t hooks;
+    bus_target_ops_t tgt[BUS_N_TARGETS];    /* per enum bus_target (BT_RAM's unused) */
+    unsigned n_tick;
+    uint8_t tick[BUS_N_TARGETS];            /* the targets with a tick, in target order */
+    bus_ram_access_fn ram_access;           /* NULL: RAM data accesses made here */
+    void *ram_access_ctx;
     bool sba_busy;         /* the SBA sink wrote RAM this cycle: core data accesses to RAM wait */
     bool trace_touched;    /* an encoder or funnel register was accessed (cleared by the user:
                             * sim/soc.c's trace tick) */
@@ -180,20 +214,19 @@ enum bus_status bus_dev_access(bus_t *b, unsigned hart, uint32_t pc, uint32_t ad
 void bus_data_fault(bus_t *b, const bus_port_t *ip, uint32_t addr, unsigned size, bool we);
 void bus_sba_fault(bus_t *b, uint32_t addr);
 
-/* The SystemC platform (sim/systemc/) compiles the interconnect with TS_BUS_TLM: the same
- * decode, wait states, caches and arbitration, but every data access to RAM or a device is a
- * TLM-2.0 transaction to that target, made by bus_tlm_ram()/bus_tlm_dev() (defined there). */
-#ifdef TS_BUS_TLM
-#ifdef __cplusplus
-extern "C" {
-#endif
-void bus_tlm_ram(bus_t *b, unsigned hart, uint32_t pc, uint32_t addr, unsigned size, bool we, uint32_t *val);
-enum bus_status bus_tlm_dev(bus_t *b, int target, unsigned hart, uint32_t pc, uint32_t addr, unsigned size,
-                            bool we, uint32_t *val);
-#ifdef __cplusplus
+/* Registers (or replaces) the target t (BT_CLINT .. BT_TRACE0 + 7) */
+void bus_set_target(bus_t *b, int t, const bus_target_ops_t *ops);
+/* Every data access of a core to RAM through fn (NULL: the direct path again) */
+void bus_set_ram_access(bus_t *b, bus_ram_access_fn fn, void *ctx);
+/* The ticks of the targets that have one (step 6); true if any target's outputs changed */
+static inline bool bus_tick(bus_t *b) {
+    bool changed = false;
+    for (unsigned i = 0; i < b->n_tick; i++) {
+        const bus_target_ops_t *o = &b->tgt[b->tick[i]];
+        changed |= o->tick(o->ctx);
+    }
+    return changed;
 }
-#endif
-#endif
 
 /* ---- per cycle -------------------------------------------------------------------------- */
 
@@ -271,19 +304,17 @@ static inline void bus_service_data_req(bus_t *b, bus_port_t *ip) {
             if (ip->d_fill) cache_fill(&ip->dcache, addr);
         }
         if (we) {
-#ifdef TS_BUS_TLM
-            uint32_t wv = *p->data_wdata;
-            bus_tlm_ram(b, ip->hart, *p->data_pc, addr, size, true, &wv);
-#else
-            bus_ram_write(b, off, size, *p->data_wdata);
-#endif
+            if (__builtin_expect(b->ram_access != NULL, 0)) {
+                uint32_t wv = *p->data_wdata;
+                b->ram_access(b->ram_access_ctx, ip->hart, *p->data_pc, off, size, true, &wv);
+            } else {
+                bus_ram_write(b, off, size, *p->data_wdata);
+            }
             if (ip->record_stores) { ip->st_done = true; ip->st_addr = addr; ip->st_data = *p->data_wdata; ip->st_size = size; }
+        } else if (__builtin_expect(b->ram_access != NULL, 0)) {
+            b->ram_access(b->ram_access_ctx, ip->hart, *p->data_pc, off, size, false, p->data_rdata);
         } else {
-#ifdef TS_BUS_TLM
-            bus_tlm_ram(b, ip->hart, *p->data_pc, addr, size, false, p->data_rdata);
-#else
             bus_ram_read(b, off, size, p->data_rdata);
-#endif
         }
         *p->data_rdy = 1; *p->data_err = 0;
         return;
@@ -363,7 +394,7 @@ static inline int bus_target(const bus_t *b, uint32_t addr, unsigned size) {
     uint32_t page = addr & ~0xFFFu;
     if (page == MAP_UART_BASE) return BT_UART;
     if (page == MAP_SIMCTRL_BASE) return BT_SIMCTRL;
-    if (page == MAP_FUNNEL_BASE && b->dev.funnel) return BT_FUNNEL;
+    if (page == MAP_FUNNEL_BASE && b->tgt[BT_FUNNEL].read) return BT_FUNNEL;
     uint32_t n = (page - MAP_TRACE_BASE) >> 12;
     if (page >= MAP_TRACE_BASE && n < (b->dev.n_te ? b->dev.n_te : 1)) return BT_TRACE0 + (int)n;
     return BT_NONE;

@@ -98,18 +98,19 @@ static bool host_dir(simctrl_t *m) {
     return true;
 }
 
-static uint32_t file_cmd(simctrl_t *m, uint32_t cmd) {
+/* name: room for 256 bytes, the file's name when it is a valid one, else "" */
+static uint32_t file_cmd(simctrl_t *m, uint32_t cmd, char *name) {
+    name[0] = 0;
     if (cmd != 1 && cmd != 2) return 4;
-    char name[256];
     size_t n = 0;
     for (;; n++) {
-        const uint8_t *c = n < sizeof name ? m->host.ram(m->host.ctx, m->file_name + (uint32_t)n, 1) : NULL;
-        if (!c) return 1;
+        const uint8_t *c = n < 256 ? m->host.ram(m->host.ctx, m->file_name + (uint32_t)n, 1) : NULL;
+        if (!c) { name[0] = 0; return 1; }
         name[n] = (char)*c;
         if (!name[n]) break;
-        if (*c < 0x20 || *c == 0x7f || *c == '/') return 1;
+        if (*c < 0x20 || *c == 0x7f || *c == '/') { name[0] = 0; return 1; }
     }
-    if (n == 0 || !strcmp(name, ".") || !strcmp(name, "..")) return 1;
+    if (n == 0 || !strcmp(name, ".") || !strcmp(name, "..")) { name[0] = 0; return 1; }
     const uint8_t *buf = m->host.ram(m->host.ctx, m->file_addr, m->file_len);
     if (!buf) return 2;
     if (!m->run_dir || !host_dir(m)) return 3;
@@ -152,12 +153,18 @@ bool simctrl_write(simctrl_t *m, unsigned hart, uint32_t off, unsigned size, uin
         if (m->marks)
             fprintf(m->marks, "%u,%llu,%llu,%u\n", val, (unsigned long long)m->host.cycle(m->host.ctx),
                     (unsigned long long)m->host.instret(m->host.ctx, hart), hart);
+        if (m->host.mark) m->host.mark(m->host.ctx, hart, val);
         return true;
     case SIMCTRL_WAVES: m->host.waves(m->host.ctx, (val & 1) != 0); return true;
     case SIMCTRL_FILE_NAME: m->file_name = val; return true;
     case SIMCTRL_FILE_ADDR: m->file_addr = val; return true;
     case SIMCTRL_FILE_LEN: m->file_len = val; return true;
-    case SIMCTRL_FILE_CMD: m->file_status = file_cmd(m, val); return true;
+    case SIMCTRL_FILE_CMD: {
+        char name[256];
+        m->file_status = file_cmd(m, val, name);
+        if (m->host.host_io) m->host.host_io(m->host.ctx, hart, val, name[0] ? name : NULL, m->file_len, m->file_status);
+        return true;
+    }
     default: return false;
     }
 }

@@ -40,6 +40,11 @@ typedef struct simctrl_host {
     void (*waves)(void *ctx, bool on);           /* WAVES written */
     unsigned harts;                              /* HARTS reads this (1 if 0) */
     void (*guest_error)(void *ctx, const char *msg); /* optional: a firmware mistake, one line */
+    /* optional, told after the model did it: a MARK of `hart` (its marks row written), and a
+     * FILE_CMD (cmd as written; name NULL if FILE_NAME was no valid name; status as FILE_STATUS
+     * reads it afterwards) */
+    void (*mark)(void *ctx, unsigned hart, uint32_t value);
+    void (*host_io)(void *ctx, unsigned hart, uint32_t cmd, const char *name, uint32_t len, uint32_t status);
 } simctrl_host_t;
 
 #define SIMCTRL_HOST_BUDGET_DEFAULT (64ull << 20)  /* bytes of host files per run: 64 MiB */

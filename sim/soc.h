@@ -65,6 +65,17 @@ enum soc_stop {
     SOC_INTERRUPTED,     /* the host asked to stop (*interrupt non-zero: SIGINT/SIGTERM) */
 };
 
+/* Run hooks (soc_t run_hooks): what the firmware asked of simctrl, told to the host in the
+ * cycle of its store, after the SoC did it (NULL: none; cold paths only). ctx is the first
+ * argument of each. */
+typedef struct soc_run_hooks {
+    void *ctx;
+    void (*exit)(void *ctx, int code);                        /* EXIT: the run ends after this cycle */
+    void (*mark)(void *ctx, unsigned hart, uint32_t value);   /* MARK (its marks.csv row written) */
+    /* FILE_CMD: name NULL if FILE_NAME was no valid name; status as FILE_STATUS reads it */
+    void (*host_io)(void *ctx, unsigned hart, const char *name, uint32_t len, uint32_t status);
+} soc_run_hooks_t;
+
 typedef struct soc_cfg {
     uint32_t ram_size;        /* bytes, default 16 MiB */
     unsigned ram_wait;        /* wait states per RAM access (fetch and data), default 0 */
@@ -172,6 +183,7 @@ typedef struct soc {
      * run by setting s->stop. */
     void (*between)(void *ctx, struct soc *s);
     void *between_ctx;
+    soc_run_hooks_t run_hooks; /* set by the host after soc_init (all NULL: none) */
 } soc_t;
 
 void soc_default_cfg(soc_cfg_t *cfg);

@@ -306,11 +306,11 @@ static enum te_access stimulus_store(te_t *t, uint32_t off, unsigned size, uint3
     unsigned n = (off - TE_ITC_STIMULUS) >> 2, byte = off & 3;
     if ((size == 4 && byte) || (size == 2 && (byte & 1))) return TE_ERR;
     uint32_t c = t->control;
-    if ((c & (C_ACTIVE | C_ENABLE | C_TRACING)) != (C_ACTIVE | C_ENABLE | C_TRACING)) return TE_OK;
-    if (!((t->itc_enable >> n) & 1)) return TE_OK;
+    if ((c & (C_ACTIVE | C_ENABLE | C_TRACING)) != (C_ACTIVE | C_ENABLE | C_TRACING)) return TE_IGNORED;
+    if (!((t->itc_enable >> n) & 1)) return TE_IGNORED;
     unsigned mode = (c >> C_INSTRUMENTATION_SHIFT) & 3, kind;
     bool owner = n == 15 || n == 31;
-    if (mode == 0 || (mode == 2 && !owner)) return TE_OK;
+    if (mode == 0 || (mode == 2 && !owner)) return TE_IGNORED;
     kind = (mode >= 2 && owner) ? TE_OWN : TE_DQM;
     if (!itc_room(t)) {
         if (c & C_STALL_ENABLE) {
@@ -321,7 +321,7 @@ static enum te_access stimulus_store(te_t *t, uint32_t off, unsigned size, uint3
         }
         mark_lost(t);
         t->lost++;
-        return TE_OK;
+        return TE_DROPPED;
     }
     if (t->overflow_pending) push_resync(t);
     uint32_t mask = size == 4 ? 0xFFFFFFFFu : size == 2 ? 0xFFFFu : 0xFFu;
@@ -408,7 +408,7 @@ enum te_access te_read(te_t *t, uint32_t off, unsigned size, uint32_t *val) {
 
 enum te_access te_write(te_t *t, uint32_t off, unsigned size, uint32_t val) {
     if (off >= TE_ITC_STIMULUS && off < TE_ITC_STIMULUS + 0x80) {
-        if (!(t->control & C_ACTIVE)) return TE_OK;
+        if (!(t->control & C_ACTIVE)) return TE_IGNORED;
         return stimulus_store(t, off, size, val);
     }
     if (size != 4 || (off & 3)) return TE_ERR;

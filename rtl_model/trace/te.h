@@ -33,7 +33,19 @@ typedef struct te_cfg {
                              * --trace-context) */
 } te_cfg_t;
 
-enum te_access { TE_OK, TE_ERR, TE_WAIT };
+/* What became of a register access (te_read, te_write; funnel_read, funnel_write answer only
+ * the first three):
+ *   TE_OK       done; a stimulus store: the encoder took it into its ITC FIFO (itc_accepted)
+ *   TE_ERR      refused: a bus error (a register of the wrong size, a misaligned store)
+ *   TE_WAIT     a stimulus store held: full FIFO with teStallEnable (teStallOrOverflow set,
+ *               stall_cycles counts); nothing else changed, try it again in a later cycle
+ *   TE_DROPPED  a stimulus store lost: full FIFO without teStallEnable (`lost` counts,
+ *               teStallOrOverflow set, an Error message and a sync follow)
+ *   TE_IGNORED  a stimulus store the encoder does not trace: in reset (teActive 0), teEnable
+ *               or teTracing clear, the channel not in itcTraceEnable, teInstrumentation 0,
+ *               or 2 and not an Ownership channel (15, 31); nothing changed
+ * Only a store to the ITC stimulus registers (0x080..0x0FF) answers the last two. */
+enum te_access { TE_OK, TE_ERR, TE_WAIT, TE_DROPPED, TE_IGNORED };
 
 enum te_entry_kind { TE_DQM, TE_OWN, TE_ERROR, TE_SYNC, TE_STOP, TE_STM_OWN,
                      TE_PROG };   /* TE_PROG: a program trace message (te_prog.c) */

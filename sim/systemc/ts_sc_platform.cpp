@@ -123,7 +123,9 @@ private:
     bus_t *b_;
 };
 
-// The interconnect: sim/bus.c's rules, its leaf accesses as TLM transactions (bus_tlm_*).
+// The interconnect: sim/bus.c's rules, its leaf accesses as TLM transactions: the platform
+// plugs itself in as every device target of the bus (bus_set_target, a forwarder per target)
+// and as its RAM data path (bus_set_ram_access).
 class ts_bus_sc : public sc_module {
 public:
     typedef tlm_utils::simple_initiator_socket_optional<ts_bus_sc> out_socket;
@@ -140,6 +142,17 @@ public:
         gp_.set_extension(&retry_);
         gp_.set_data_ptr(buf_);
     }
+    // target t of the bus (sim/bus.h) as a transaction through out[t]; its tick stays the one
+    // registered before (the model's: time is sim/'s)
+    void plug(int t) {
+        fwd &f = fwd_[t];
+        f.bus = this;
+        f.target = t;
+        f.orig = s_->bus.tgt[t];
+        bus_target_ops_t ops = {&f, fwd_read, fwd_write, f.orig.tick ? fwd_tick : nullptr};
+        bus_set_target(&s_->bus, t, &ops);
+    }
+    void plug_ram() { bus_set_ram_access(&s_->bus, ram_access, this); }
     ~ts_bus_sc() override {
         gp_.clear_extension(&hart_);
         gp_.clear_extension(&retry_);
@@ -154,12 +167,12 @@ public:
             SC_REPORT_FATAL("tracesim/bus", "the RAM refused DMI");
         s_->bus.ram = dmi.get_dmi_ptr();
     }
-    enum bus_status access(int target, unsigned hart, uint32_t pc, uint32_t addr, unsigned size, bool we,
+    // an access of the bus to target t (offset off in it) as a transaction: the target's
+    // answer (enum bus_answer; an encoder page's from the model, ts_retry_ext::result)
+    enum bus_answer access(int target, unsigned hart, uint32_t pc, uint32_t off, unsigned size, bool we,
                            uint32_t *val) {
-        uint32_t base = target == BT_RAM ? s_->bus.ram_base : target == BT_CLINT ? (uint32_t)MAP_CLINT_BASE
-                                                                                 : addr & ~0xFFFu;
         gp_.set_command(we ? TLM_WRITE_COMMAND : TLM_READ_COMMAND);
-        gp_.set_address(addr - base);
+        gp_.set_address(off);
         gp_.set_data_length(size);
         gp_.set_streaming_width(size);
         gp_.set_byte_enable_ptr(nullptr);
@@ -168,16 +181,17 @@ public:
         hart_.hart = hart;
         hart_.pc = pc;
         retry_.held = false;
+        retry_.result = TE_OK;
         sc_time delay = local_;        // the access's time: the cycle, ahead of the kernel's time
         (*out[target])->b_transport(gp_, delay);
-        if (!gp_.is_response_ok()) return BUS_ERR;
-        if (retry_.held) return BUS_WAIT;
+        if (!gp_.is_response_ok()) return BUS_A_ERR;
+        if (retry_.held) return BUS_A_WAIT;
         if (!we) {
             uint32_t v = 0;
             for (unsigned i = 0; i < size; i++) v |= (uint32_t)buf_[i] << (8 * i);
             *val = v;
         }
-        return BUS_OK;
+        return (enum bus_answer)retry_.result;
     }
     // the trace modules this edge ticks (step 4, before the bus: their SBA words take the RAM
     // port of this cycle); empty with --no-trace
@@ -210,6 +224,31 @@ public:
         if (s_->stop == SOC_RUNNING && s_->interrupt && *s_->interrupt) s_->stop = SOC_INTERRUPTED;  // SIGINT/SIGTERM
     }
 private:
+    struct fwd {                       // the context of target `target`'s callbacks
+        ts_bus_sc *bus;
+        int target;
+        bus_target_ops_t orig;
+    };
+    static enum bus_answer fwd_read(void *ctx, unsigned hart, uint32_t pc, uint32_t off, unsigned size,
+                                    uint32_t *val) {
+        fwd *f = static_cast<fwd *>(ctx);
+        return f->bus->access(f->target, hart, pc, off, size, false, val);
+    }
+    static enum bus_answer fwd_write(void *ctx, unsigned hart, uint32_t pc, uint32_t off, unsigned size,
+                                     uint32_t val) {
+        fwd *f = static_cast<fwd *>(ctx);
+        return f->bus->access(f->target, hart, pc, off, size, true, &val);
+    }
+    static bool fwd_tick(void *ctx) {
+        fwd *f = static_cast<fwd *>(ctx);
+        return f->orig.tick(f->orig.ctx);
+    }
+    static void ram_access(void *ctx, unsigned hart, uint32_t pc, uint32_t off, unsigned size, bool we,
+                           uint32_t *val) {
+        if (static_cast<ts_bus_sc *>(ctx)->access(BT_RAM, hart, pc, off, size, we, val) != BUS_A_OK)
+            SC_REPORT_FATAL("tracesim/bus", "RAM access refused inside RAM");
+    }
+    fwd fwd_[BUS_N_TARGETS] = {};
     sc_time local_;
     soc_t *s_;
     tlm_generic_payload gp_;
@@ -259,8 +298,6 @@ private:
     ts_bus_sc &bus_;
 };
 
-static ts_bus_sc *the_bus;   // for bus_tlm_*: the platform of this process (one per run)
-
 struct platform {
     std::vector<std::unique_ptr<ts_core_sc>> cores;
     std::vector<std::unique_ptr<ts_te_sc>> te;
@@ -309,7 +346,13 @@ struct platform {
         // to the event's cycle first (soc.h: s->stm_event)
         s->stm_event = stm_event;
         s->stm_event_ctx = this;
-        the_bus = bus.get();
+        // the bus reaches its targets and its RAM through the sockets
+        bus->plug(BT_CLINT);
+        bus->plug(BT_UART);
+        bus->plug(BT_SIMCTRL);
+        for (unsigned i = 0; i < s->n; i++) bus->plug(BT_TRACE0 + (int)i);
+        if (s->funnel_on) bus->plug(BT_FUNNEL);
+        bus->plug_ram();
         clock.reset(new ts_clock_sc("clock", s, cores, *bus));
     }
     static enum te_stm_status stm_event(void *ctx, unsigned hart, uint64_t cycle, uint16_t id, uint32_t value) {
@@ -321,17 +364,8 @@ struct platform {
 
 using namespace tracesim;
 
-extern "C" void bus_tlm_ram(bus_t *, unsigned hart, uint32_t pc, uint32_t addr, unsigned size, bool we, uint32_t *val) {
-    if (the_bus->access(BT_RAM, hart, pc, addr, size, we, val) != BUS_OK)
-        SC_REPORT_FATAL("tracesim/bus", "RAM access refused inside RAM");
-}
-
-extern "C" enum bus_status bus_tlm_dev(bus_t *, int target, unsigned hart, uint32_t pc, uint32_t addr, unsigned size,
-                                       bool we, uint32_t *val) {
-    return the_bus->access(target, hart, pc, addr, size, we, val);
-}
-
-extern "C" enum soc_stop ts_sc_run(soc_t *s) {
+// builds the platform around an initialised and reset soc_t and runs it (ts_run_platform_t run)
+static enum soc_stop sc_run(soc_t *s) {
     // the platform lives until the process ends (SystemC modules are not torn down mid-run)
     platform *p = new platform(s);
     sc_start();
@@ -339,3 +373,5 @@ extern "C" enum soc_stop ts_sc_run(soc_t *s) {
     if (p->sink_owner->sink_stopped()) s->sink_stop_cycle = p->sink_owner->sink_stop_cycle();
     return s->stop;
 }
+
+extern "C" const ts_run_platform_t ts_run_sc = {&ts_sc_cmd, sc_run, true, false};

@@ -14,8 +14,9 @@
 //    funnel (step 4); the sink's SBA words are TLM writes through the interconnect into RAM;
 //  * ts_bus_sc: the interconnect. In each cycle, after the trace tick, it answers the
 //    harts' fetches and data requests (step 5) with sim/bus.c's own decode, wait states,
-//    caches and arbitration (compiled with TS_BUS_TLM), every data access made as a TLM-2.0
-//    transaction to its target; then the CLINT ticks and drives the interrupt lines (step 6), waves and the
+//    caches and arbitration (the same compiled code: the platform registers itself as every
+//    device target of the bus and as its RAM data path, sim/bus.h), every data access made as
+//    a TLM-2.0 transaction to its target; then the CLINT ticks and drives the interrupt lines (step 6), waves and the
 //    cycle count (step 7), and the run stops on EXIT or the cycle limit;
 //  * ts_ram_sc (RAM: blocking transport and DMI; fetches read through its DMI pointer) and
 //    ts_dev_sc targets around the CLINT, UART and simctrl C models.
@@ -27,10 +28,12 @@
 #ifndef TS_SC_PLATFORM_H
 #define TS_SC_PLATFORM_H
 extern "C" {
+#include "run_cmd.h"
 #include "soc.h"
 }
 
-// Builds the platform around an initialised and reset soc_t, runs it to EXIT or the cycle
-// limit (sc_start) and finishes the run as soc_run() does; returns the stop reason.
-extern "C" enum soc_stop ts_sc_run(soc_t *s);
+// The run command's platform for tracesim-sc (sim/run_cmd.h): its run builds the platform
+// around an initialised and reset soc_t, runs it to EXIT or the cycle limit (sc_start) and
+// finishes the run as soc_run() does; --waves-around-mark's first run is a child process.
+extern "C" const ts_run_platform_t ts_run_sc;
 #endif

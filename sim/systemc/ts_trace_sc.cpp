@@ -10,10 +10,12 @@ namespace tracesim {
 tlm_extension_base *ts_retry_ext::clone() const {
     ts_retry_ext *e = new ts_retry_ext;
     e->held = held;
+    e->result = result;
     return e;
 }
 void ts_retry_ext::copy_from(const tlm_extension_base &other) {
     held = static_cast<const ts_retry_ext &>(other).held;
+    result = static_cast<const ts_retry_ext &>(other).result;
 }
 
 void ts_trace_group::catch_up(uint64_t cycle) {
@@ -145,7 +147,8 @@ void ts_trace_sc::b_transport(tlm_generic_payload &gp, sc_time &delay) {
         delay += group_->period();                 // held: the store waits a cycle
         group_->catch_up(++cycle);
     }
-    if (r != TE_OK) { gp.set_response_status(TLM_GENERIC_ERROR_RESPONSE); return; }
+    if (r == TE_ERR) { gp.set_response_status(TLM_GENERIC_ERROR_RESPONSE); return; }
+    if (retry) retry->result = r;
     if (!we)
         for (unsigned i = 0; i < n; i++) p[lo + i] = (unsigned char)(val >> (8 * i));
     gp.set_response_status(TLM_OK_RESPONSE);

@@ -60,9 +60,12 @@ extern "C" {
 
 namespace tracesim {
 
-// Ignorable extension for a store the model holds (see above).
+// Ignorable extension for a store the model holds (see above); it also brings back the
+// model's answer to an access it did not refuse (enum te_access: TE_OK, or what became of a
+// stimulus store, TE_DROPPED or TE_IGNORED), which TLM's response status cannot carry.
 struct ts_retry_ext : tlm::tlm_extension<ts_retry_ext> {
     bool held = false;
+    int result = TE_OK;
     tlm::tlm_extension_base *clone() const override;
     void copy_from(const tlm::tlm_extension_base &other) override;
 };

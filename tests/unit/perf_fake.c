@@ -225,7 +225,7 @@ void perf_port_wr(uintptr_t addr, unsigned size, uint32_t v) {
         if (++waits == MAX_POLLS) fatal("a stalled stimulus store was never accepted");
         tick(EV_WRITE);                                      /* the store waits a cycle */
     }
-    if (r != TE_OK) fatal("%u-byte write of 0x%x to 0x%llx rejected by the model", size, v, (unsigned long long)addr);
+    if (r == TE_ERR) fatal("%u-byte write of 0x%x to 0x%llx rejected by the model", size, v, (unsigned long long)addr);
     if (b == 't') F.te_writes[k]++;
     else F.funnel_writes++;
     tick(EV_WRITE);

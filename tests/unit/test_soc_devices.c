@@ -3,6 +3,7 @@
  * fake host), and the interconnect (decode, RAM wait states, SBA-sink-wins arbitration, bus
  * errors) driven through a fake core port. Two instances of each work side by side. */
 #include "bus.h"
+#include "soc_targets.h"
 #include "simctrl.h"
 #include "uart.h"
 #include "ts_test.h"
@@ -399,10 +400,15 @@ static bus_rig_t *rig_new(unsigned ram_wait, unsigned dcache_size) {
     TS_ASSERT_EQ_I(clint_init(&r->clint, 1, 1), 0);
     uart_init(&r->uart, NULL, NULL);
     simctrl_fake(&r->simctrl, &r->host, NULL, NULL);
-    bus_targets_t dev = {.clint = &r->clint, .uart = &r->uart, .simctrl = &r->simctrl};
+    bus_targets_t dev = {0};
     bus_hooks_t hooks = {.ctx = r, .guest_error = rig_guest_error};
     char err[128];
     TS_ASSERT_EQ_I(bus_init(&r->bus, 4096, ram_wait, &dev, &hooks, err, sizeof err), 0);
+    bus_target_ops_t clint = soc_target_clint(&r->clint), uart = soc_target_uart(&r->uart),
+                     simctrl = soc_target_simctrl(&r->simctrl);
+    bus_set_target(&r->bus, BT_CLINT, &clint);
+    bus_set_target(&r->bus, BT_UART, &uart);
+    bus_set_target(&r->bus, BT_SIMCTRL, &simctrl);
     cache_cfg_t none = {0}, dc = {.size = dcache_size, .line = 16, .ways = 1, .miss_latency = 3};
     TS_ASSERT_EQ_I(bus_port_init(&r->port, &r->core.p, 0, &none, &dc, err, sizeof err), 0);
     bus_reset(&r->bus);
@@ -643,6 +649,8 @@ TS_TEST(bus_trace_page_access_marks_trace_touched) {
     TS_ASSERT_EQ_I(te_init(&t, &c), 0);
     r->bus.dev.te[0] = &t;
     r->bus.dev.n_te = 1;
+    bus_target_ops_t te = soc_target_te(&t);
+    bus_set_target(&r->bus, BT_TRACE0, &te);
     TS_ASSERT(!r->bus.trace_touched);
     TS_ASSERT_EQ_U(data_access(r, MAP_UART_BASE, 0, true, 'x'), 1);
     TS_ASSERT_EQ_U(data_access(r, MAP_RAM_BASE, 2, false, 0), 1);

@@ -139,13 +139,47 @@ TS_TEST(ownership_modes) {
     start(&t, 0x4FF04103u, 0);                      /* teInstrumentation 2: 15/31 only */
     wr(&t, TSC, 0x00008001u);
     ticks(&t, 2);
-    te_write(&t, STIM + 4 * 5, 4, 7);               /* dropped in mode 2 */
-    te_write(&t, STIM + 4 * 15, 4, 0x2C);           /* Ownership, PROCESS 0x2C */
+    TS_ASSERT_EQ_I(te_write(&t, STIM + 4 * 5, 4, 7), TE_IGNORED);   /* not traced in mode 2 */
+    TS_ASSERT_EQ_I(te_write(&t, STIM + 4 * 15, 4, 0x2C), TE_OK);   /* Ownership, PROCESS 0x2C */
     uint8_t got[64];
     drain_sram(&t, got, sizeof got, 1000);
     /* TCODE 2; 0x2C << 2 | 3 (no timestamp); trace off with TS 0 ^ 0; padding */
     static const uint8_t w[] = {0x08, 0xb3, 0x88, 0x00, 0x0d, 0x03, 0xff, 0xff};
     TS_ASSERT_MEM_EQ(got + 4, w, 8);
+    te_free(&t);
+}
+
+/* what became of a stimulus store is te_write's answer (te.h enum te_access): ignored in
+ * reset, with teEnable or teTracing clear, on a channel outside itcTraceEnable and in
+ * teInstrumentation 0; taken (TE_OK) with the FIFO's room; then dropped without
+ * teStallEnable, held with it; the counters agree with the answers */
+TS_TEST(stimulus_store_answers) {
+    te_t t = make_te(16384, 0, 2);
+    TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 1), TE_IGNORED);               /* in reset */
+    wr(&t, CTRL, 1);
+    wr(&t, CTRL, CTRL_SRAM & ~(3u << 7));                               /* teInstrumentation 0 */
+    wr(&t, ITCEN, 0xFFFFFFFFu);
+    wr(&t, CTRL, (CTRL_SRAM & ~(3u << 7)) | 4);
+    TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 1), TE_IGNORED);               /* ITC off */
+    wr(&t, CTRL, CTRL_SRAM);                                            /* teTracing 0 */
+    TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 1), TE_IGNORED);
+    wr(&t, ITCEN, 0xFFFFFFFEu);
+    wr(&t, CTRL, CTRL_SRAM | 4);                                        /* tracing; channel 0 off */
+    TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 1), TE_IGNORED);
+    TS_ASSERT_EQ_U(t.itc_accepted, 0);
+    ticks(&t, 100);                                                     /* the start/stop messages out */
+    TS_ASSERT_EQ_I(te_write(&t, STIM + 4, 4, 1), TE_OK);
+    TS_ASSERT_EQ_I(te_write(&t, STIM + 4, 4, 1), TE_OK);                /* depth 2: full */
+    TS_ASSERT_EQ_U(t.itc_accepted, 2);
+    TS_ASSERT_EQ_I(te_write(&t, STIM + 4, 4, 2), TE_DROPPED);
+    TS_ASSERT_EQ_I(te_write(&t, STIM + 4 + 2, 2, 3), TE_DROPPED);       /* any size */
+    TS_ASSERT_EQ_U(t.lost, 2);
+    TS_ASSERT_EQ_I(te_write(&t, STIM + 5, 4, 0), TE_ERR);               /* misaligned: an error first */
+    wr(&t, CTRL, CTRL_SRAM | 4 | (1u << 13));                           /* teStallEnable */
+    TS_ASSERT_EQ_I(te_write(&t, STIM + 4, 4, 4), TE_WAIT);
+    TS_ASSERT_EQ_U(t.lost, 2);
+    TS_ASSERT_EQ_U(t.itc_accepted, 2);
+    TS_ASSERT_EQ_I(te_write(&t, CTRL, 4, CTRL_SRAM | 4), TE_OK);        /* other registers: OK */
     te_free(&t);
 }
 
@@ -169,7 +203,7 @@ TS_TEST(fifo_overflow_error_and_resync) {
     te_t t = make_te(16384, 0, 2);
     start(&t, CTRL_SRAM, 0x40);
     TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 1), TE_OK);   /* sync + this fill the FIFO */
-    TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 2), TE_OK);   /* lost */
+    TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 2), TE_DROPPED);   /* lost: the store's answer says so */
     TS_ASSERT(rd(&t, CTRL) & (1u << 12));
     ticks(&t, 20);
     TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 3), TE_OK);
@@ -199,10 +233,15 @@ TS_TEST(stop_on_wrap_at_exact_byte) {
     te_t t = make_te(32, 0, 8);                      /* 32-byte SRAM */
     start(&t, CTRL_SRAM, 0);
     wr(&t, TSC, 0x00008001u);
+    unsigned ignored = 0;
     for (int i = 0; i < 10; i++) {                   /* 10 x 6 bytes: more than fits */
-        TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 0xFFFFFu), TE_OK);
+        bool enabled = rd(&t, CTRL) & 2;
+        /* taken while teEnable is set; once the sink stopped (teEnable cleared) ignored */
+        TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 0xFFFFFu), enabled ? TE_OK : TE_IGNORED);
+        ignored += !enabled;
         ticks(&t, 4);
     }
+    TS_ASSERT(ignored > 0);
     ticks(&t, 40);
     uint32_t c = rd(&t, CTRL);
     TS_ASSERT(!(c & 2));                              /* teEnable cleared */

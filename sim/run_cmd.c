@@ -1,4 +1,6 @@
-/* main.c - the tracesim command line: `tracesim run FW.elf [options]`. */
+/* run_cmd.c - `tracesim run FW.elf [options]` (and tracesim-sc, the same command on the
+ * SystemC platform): options, the run folder, the SoC's set-up and its outputs. The platform
+ * that runs the SoC is the caller's (run_cmd.h). */
 #include "cli_util.h"
 #include "ts_file.h"
 #include "ts_opts.h"
@@ -7,7 +9,6 @@
 #include "exit_codes.h"
 #include "run_outputs.h"
 #include "run_folder.h"
-#include "run_cmd.h"
 #include "soc.h"
 #include "gdb/gdb_stub.h"
 #include "elf_syms.h"
@@ -25,6 +26,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+#include "run_cmd.h"
 
 enum {
     O_OUT = 1, O_MAX_CYCLES, O_RAM_SIZE, O_RAM_WAIT, O_WAVES, O_WAVES_FROM, O_WAVES_TO, O_WAVES_BY_FW, O_WAVES_ALL,
@@ -33,7 +35,7 @@ enum {
     O_RETIRE_LOG, O_TRACE_BUS, O_FORCE, O_HOST_IO_LIMIT, O_SYSTEMC, O_GDB, O_QUIET, O_HELP, O_ELF_REFUSED
 };
 #define S TS_OPT_SUFFIX
-/* `tracesim run`'s options: the parser, --help and the docs' table (cli/opts/ts_opts.h) */
+/* `tracesim run`'s options: the parser, --help and the docs' table (harness/cli/ts_opts.h) */
 static const ts_opt_t run_opts[] = {
     {O_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, TS_OPT_PATH, "run folder (default: runs/<elf name>-<n>, first free n)"},
     {O_MAX_CYCLES, 'n', "max-cycles", TS_OPT_UINT, "N", 0, UINT64_MAX, 0, 0, S,
@@ -124,20 +126,19 @@ static const ts_exit_t run_exits[] = {
     "  DIR/stats.txt (cycles, instret, exit), uart.txt, hpm.csv, events.csv, trace.rtd and\n"       \
     "  trace.json (the trace sink), itc.csv, flow.csv, counters.csv, stm.csv, marks.csv and\n"     \
     "  perf_config.txt (the ground truth of tracesim check), the waves with --waves\n"
-/* the run command as tracesim describes it; tracesim-sc (TS_SYSTEMC) has the same options
- * but --systemc and --record-trace-bus */
-static const ts_cmd_t run_cmd = {"run", "tracesim run [options] FW.elf", RUN_ABOUT, run_opts, 0, RUN_OUTPUTS, run_exits, NULL};
-static const ts_cmd_t sc_cmd = {
+/* the run command as tracesim describes it; tracesim-sc has the same options but --systemc
+ * and --record-trace-bus */
+const ts_cmd_t ts_run_cmd = {"run", "tracesim run [options] FW.elf", RUN_ABOUT, run_opts, 0, RUN_OUTPUTS, run_exits, NULL};
+const ts_cmd_t ts_sc_cmd = {
     "tracesim-sc", "tracesim-sc [options] FW.elf\ntracesim run --systemc [options] FW.elf",
     "tracesim run on the SystemC/TLM-2.0 platform (built when pkg-config finds SystemC):\n"
     "the same options but --systemc and --record-trace-bus, the same outputs, cycles and\n"
     "exit statuses.\n",
     run_opts, TS_OPT_NOT_SC, RUN_OUTPUTS, run_exits, NULL};
-#ifdef TS_SYSTEMC
-#define THIS_RUN_CMD sc_cmd
-#else
-#define THIS_RUN_CMD run_cmd
-#endif
+
+/* tracesim run's platform: sim/soc.c's own cycle loop */
+const ts_run_platform_t ts_run_soc = {.cmd = &ts_run_cmd, .run = soc_run, .exec_systemc = true};
+
 
 static int bad_value(const char *opt, const char *val, const char *allowed) {
     fprintf(stderr, "tracesim: invalid value '%s' for %s (%s)\n", val, opt, allowed);
@@ -205,12 +206,8 @@ static int hpm_report(const soc_t *s, const char *dir, bool print, char *err, si
     return ts_fclose_output(f, path, err, errlen);
 }
 
-#ifdef TS_SYSTEMC
-enum soc_stop ts_sc_run(soc_t *s);   /* sim/systemc/ts_sc_platform.cpp */
-#endif
-
 /* the first run of --waves-around-mark, without waves; 0 or an exit status after one line */
-static int first_run(const soc_cfg_t *cfg, const char *elf) {
+static int first_run(const ts_run_platform_t *plat, const soc_cfg_t *cfg, const char *elf) {
     soc_t soc;
     char err[1024];
     int rc = 0;
@@ -223,11 +220,7 @@ static int first_run(const soc_cfg_t *cfg, const char *elf) {
         rc = TS_EXIT_BAD_ELF;
     } else {
         soc_reset(&soc, entry);
-#ifdef TS_SYSTEMC
-        ts_sc_run(&soc);
-#else
-        soc_run(&soc);
-#endif
+        plat->run(&soc);
     }
     soc_free(&soc);
     return rc;
@@ -236,39 +229,41 @@ static int first_run(const soc_cfg_t *cfg, const char *elf) {
 /* --waves-around-mark: a first run without waves finds the cycle of the first MARK of value v
  * (the simulation is deterministic, so the second run reaches it in the same cycle) and sets
  * the waves window to [cycle - n, cycle + n]. 0, or an exit status after a one-line message. */
-static int find_mark(soc_cfg_t *cfg, const char *elf, const char *dir, uint32_t v, uint64_t n) {
+static int find_mark(const ts_run_platform_t *plat, soc_cfg_t *cfg, const char *elf, const char *dir, uint32_t v,
+                     uint64_t n) {
     soc_cfg_t c1 = *cfg;
     c1.waves_path = NULL;
     c1.quiet = true;
     c1.progress = false;
     if (cfg->progress) fprintf(stderr, "tracesim: --waves-around-mark: first run, finding MARK %u\n", v);
-#ifdef TS_SYSTEMC
-    /* SystemC elaborates once per process: the first run is a child process of its own (the
-     * whole of it, so that no model state is shared across the fork), the real run this one */
-    fflush(NULL);
-    pid_t pid = fork();
-    if (pid == 0) {
-        int r = first_run(&c1, elf);
+    int rc;
+    if (plat->fork_first_run) {
+        /* SystemC elaborates once per process: the first run is a child process of its own (the
+         * whole of it, so that no model state is shared across the fork), the real run this one */
         fflush(NULL);
-        _exit(r);
+        pid_t pid = fork();
+        if (pid == 0) {
+            int r = first_run(plat, &c1, elf);
+            fflush(NULL);
+            _exit(r);
+        }
+        int st = 0;
+        if (pid < 0 || waitpid(pid, &st, 0) < 0) {
+            fprintf(stderr, "tracesim: --waves-around-mark: cannot start the first run: %s\n", strerror(errno));
+            return TS_EXIT_HOST;
+        }
+        if (WIFSIGNALED(st) && (WTERMSIG(st) == SIGINT || WTERMSIG(st) == SIGTERM)) {
+            fprintf(stderr, "tracesim: --waves-around-mark: interrupted during the first run\n");
+            return TS_EXIT_SIGNAL_BASE + WTERMSIG(st);
+        }
+        if (!WIFEXITED(st)) {
+            fprintf(stderr, "tracesim: --waves-around-mark: the first run died (signal %d)\n", WTERMSIG(st));
+            return TS_EXIT_HOST;
+        }
+        rc = WEXITSTATUS(st);
+    } else {
+        rc = first_run(plat, &c1, elf);
     }
-    int st = 0;
-    if (pid < 0 || waitpid(pid, &st, 0) < 0) {
-        fprintf(stderr, "tracesim: --waves-around-mark: cannot start the first run: %s\n", strerror(errno));
-        return TS_EXIT_HOST;
-    }
-    if (WIFSIGNALED(st) && (WTERMSIG(st) == SIGINT || WTERMSIG(st) == SIGTERM)) {
-        fprintf(stderr, "tracesim: --waves-around-mark: interrupted during the first run\n");
-        return TS_EXIT_SIGNAL_BASE + WTERMSIG(st);
-    }
-    if (!WIFEXITED(st)) {
-        fprintf(stderr, "tracesim: --waves-around-mark: the first run died (signal %d)\n", WTERMSIG(st));
-        return TS_EXIT_HOST;
-    }
-    int rc = WEXITSTATUS(st);
-#else
-    int rc = first_run(&c1, elf);
-#endif
     if (rc) return rc;
     char path[4200], line[256];
     snprintf(path, sizeof path, "%s/marks.csv", dir);
@@ -377,7 +372,7 @@ static int write_stats(const soc_t *soc, const soc_cfg_t *cfg, const char *dir, 
     FILE *f = ts_fopen_output(path, "w", err, errlen);   /* renamed into place at its close (ts_file.h) */
     if (!f) return -1;
     /* the ELF and the waves: absolute, and relative to the run folder (a moved or copied
-     * run folder finds them; analysis/run/run_folder.h), and the ELF's hash */
+     * run folder finds them; harness/decoder/run_folder.h), and the ELF's hash */
     char elf_abs[4096], elf_rel[4096];
     stats_paths(dir, elf, elf_abs, elf_rel);
     fprintf(f, "elf %s\nelf_rel %s\n", elf_abs, elf_rel);
@@ -421,7 +416,6 @@ static int write_stats(const soc_t *soc, const soc_cfg_t *cfg, const char *dir, 
     return ts_fclose_output(f, path, err, errlen);
 }
 
-#ifndef TS_SYSTEMC
 /* tracesim run --systemc: the same arguments to tracesim-sc, the SystemC build next to this
  * program (which itself links no SystemC) */
 static int run_systemc(int argc, char **argv) {
@@ -442,13 +436,11 @@ static int run_systemc(int argc, char **argv) {
     free(args);
     return TS_EXIT_HOST;
 }
-#endif
 
-static int cmd_run(int argc, char **argv) {
-#ifndef TS_SYSTEMC
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--systemc")) return run_systemc(argc, argv);
-#endif
+int ts_run_main(int argc, char **argv, const ts_run_platform_t *plat) {
+    if (plat->exec_systemc)
+        for (int i = 1; i < argc; i++)
+            if (!strcmp(argv[i], "--systemc")) return run_systemc(argc, argv);
     soc_cfg_t cfg;
     soc_default_cfg(&cfg);
     const char *out = NULL;
@@ -462,7 +454,7 @@ static int cmd_run(int argc, char **argv) {
     long gdb_port = -1;   /* --gdb */
     gdb_stub_t gdb = {0};
     ts_opts_t op;
-    ts_cmd_opts_init(&op, &THIS_RUN_CMD, argc, argv);
+    ts_cmd_opts_init(&op, plat->cmd, argc, argv);
     while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
         uint64_t v = op.u;
         switch (c) {
@@ -539,7 +531,7 @@ static int cmd_run(int argc, char **argv) {
             break;
         }
         case O_QUIET: cfg.quiet = true; break;
-        case O_HELP: ts_cmd_help(stdout, &THIS_RUN_CMD); return 0;
+        case O_HELP: ts_cmd_help(stdout, plat->cmd); return 0;
         }
     }
     if (!elf || two_elfs) {
@@ -671,7 +663,7 @@ static int cmd_run(int argc, char **argv) {
     cfg.out_dir = dir;
     cfg.progress = isatty(2);
     if (around) {
-        int r = find_mark(&cfg, elf, dir, (uint32_t)around_v, around_n);
+        int r = find_mark(plat, &cfg, elf, dir, (uint32_t)around_v, around_n);
         if (r) {
             if (made) remove_made_run_folder(dir, made_runs);
             return r;
@@ -721,11 +713,7 @@ static int cmd_run(int argc, char **argv) {
         soc.between_ctx = &gdb;
     }
     double t0 = now_s();
-#ifdef TS_SYSTEMC
-    enum soc_stop stop = ts_sc_run(&soc);
-#else
-    enum soc_stop stop = soc_run(&soc);
-#endif
+    enum soc_stop stop = plat->run(&soc);
     double secs = now_s() - t0;
     if (secs <= 0) secs = 1e-9;
 
@@ -735,7 +723,7 @@ static int cmd_run(int argc, char **argv) {
     double ipc = soc.cycle ? (double)instret / (double)soc.cycle : 0.0;
     /* every output written in full, or one line and TS_EXIT_HOST (a full disk, /dev/full);
      * stats.txt last, its end marker its last line: a run folder whose stats.txt lacks it is
-     * from a run that did not finish (analysis/run/run_folder.h ts_run_unfinished) */
+     * from a run that did not finish (harness/decoder/run_folder.h ts_run_unfinished) */
     if (hpm_report(&soc, dir, !cfg.quiet, err, sizeof err) || run_write_trace(&soc, err, sizeof err) ||
         soc_close_outputs(&soc, err, sizeof err) ||
         write_stats(&soc, &cfg, dir, elf, stop, rc, instret, ipc, secs, err, sizeof err)) {
@@ -775,7 +763,3 @@ static int cmd_run(int argc, char **argv) {
     return rc;
 }
 
-/* the run command for the dispatcher (run_cmd.h, cli/tracesim.c) */
-int ts_run_main(int argc, char **argv) { return cmd_run(argc, argv); }
-const ts_cmd_t *ts_run_command(void) { return &run_cmd; }
-const ts_cmd_t *ts_sc_command(void) { return &sc_cmd; }
