@@ -36,7 +36,7 @@ set(H ${CMAKE_SOURCE_DIR}/harness)
 set(RF ${CMAKE_SOURCE_DIR}/runfolder)   # the run-folder I/O module
 ts_fuzz_target(elf
   SOURCES ${H}/fuzz/fuzz_elf.c ${CMAKE_SOURCE_DIR}/sim/elf_read.c ${H}/decoder/elf_syms.c ${RF}/ts_file.c ${H}/elf/ts_elf.c
-  INCLUDES ${RF} ${CMAKE_SOURCE_DIR}/sim ${H}/decoder ${H}/cli ${H}/elf
+  INCLUDES ${RF} ${CMAKE_SOURCE_DIR}/sim ${H}/decoder ${H}/cli ${H}/elf ${CMAKE_SOURCE_DIR}/rtl_model/regs
   LIBS -lelf
   SEEDS ${TS_FW_DIR}/hello.elf ${TS_FW_DIR}/tests/rv64.elf ${TS_FW_DIR}/examples/fib.elf)
 ts_fuzz_target(sweep
@@ -50,7 +50,7 @@ ts_fuzz_target(flow
   SOURCES ${H}/fuzz/fuzz_flow.c ${H}/decoder/nexus_decode.c ${H}/decoder/prog_flow.c ${H}/decoder/rv_insn.c
           ${H}/decoder/flow_calls.c ${H}/callstack/callstack.c ${H}/decoder/elf_syms.c
           ${RF}/ts_file.c ${H}/elf/ts_elf.c
-  INCLUDES ${RF} ${H}/decoder ${H}/callstack ${H}/cli ${H}/elf
+  INCLUDES ${RF} ${H}/decoder ${H}/callstack ${H}/cli ${H}/elf ${CMAKE_SOURCE_DIR}/rtl_model/regs
   LIBS -lelf -DFUZZ_FLOW_ELF=${TS_FW_DIR}/examples/fib.elf
   SEEDS ${TS_FUZZ_SEEDS}/htm.rtd ${TS_FUZZ_SEEDS}/btm.rtd ${TS_FUZZ_SEEDS}/htm-ret.rtd
         # teInstruction 7 repeat counts (RESOURCE FULL RCODE 1, 9, 8; test_te_prog.c, timer_isr)
