@@ -1,12 +1,12 @@
 /* perf_wire.h - the SiFive perf library's wire format as ITC stores (trace-hw-facts.md 5.4,
  * 5.5): the header and the pieces of a record, each store preceded by the ready poll. Used
- * by the firmware that emits perf data (tests, benchmarks; the perf library builds on it). */
+ * by the firmware that emits perf data (tests, benchmarks; the perf library builds on it).
+ * The format's numbers (TS_PW_*) come from ts_perf_wire.h (rtl_model/regs/perf_wire.def). */
 #ifndef TS_PERF_WIRE_H
 #define TS_PERF_WIRE_H
 #include <stdint.h>
 #include "ts_trace.h"
-
-#include "ts_perf_wire.h"   /* TS_PW_*: rtl_model/regs/perf_wire.def */
+#include "ts_perf_wire.h"
 
 /* the sizes of the stores below */
 _Static_assert(TS_PW_BYTES_HEADER_MARKER == 4 && TS_PW_BYTES_HEADER_COUNT_TYPE == 1 && TS_PW_BYTES_HEADER_MASK == 4 &&

@@ -1,7 +1,8 @@
 /* sifive_bare_perf.h - tracesim's implementation of the SiFive trace performance library
  * for bare metal: the API of SiFive's manual (perfInit, perfManualInit, perfTimerISRInit,
  * perfFuncEntryExitInit, perfWriteCntrs, perfTraceOn/Off, perfWriteTrace), its types and
- * constants, byte-compatible output (header and records as ITC Data Acquisition messages),
+ * constants, byte-compatible output (header and records as ITC Data Acquisition messages,
+ * in the wire format of ts_perf_wire.h: rtl_model/regs/perf_wire.def),
  * plus a few documented extensions (perfGetTraceStatus, perfErrorString).
  *
  * Written from SiFive's manual and ../shared/spec/trace-hw-facts.md section 5; where the
@@ -13,7 +14,7 @@
 #define SIFIVE_BARE_PERF_H_
 #include <stdint.h>
 #include "sifive_trace.h"
-#include "ts_perf_wire.h"   /* the wire format: rtl_model/regs/perf_wire.def */
+#include "ts_perf_wire.h"
 
 #ifdef __cplusplus
 extern "C" {
