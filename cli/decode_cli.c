@@ -27,9 +27,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define EXIT_USAGE 120
-#define EXIT_NO_FILE 121
-#define EXIT_HOST 126
+#include "ts_exit_status.h"   /* TS_EXIT_*: rtl_model/regs/exit_status.def */
 
 enum { D_FORMAT = 1, D_TICK_HZ, D_SRCBITS, D_TSSIZE, D_HART, D_SRC, D_ITC_CHANNEL, D_PERF_CHANNEL, D_ELF,
        D_PERF_LINE_TIME, D_PERF_CONFIG, D_TIME, D_OUT, D_HELP };
@@ -159,8 +157,8 @@ static void print_flush(pctx_t *c, unsigned src) {
 
 static int itc_msg(void *vctx, const nxd_msg_t *m) {
     pctx_t *c = vctx;
-    if (m->status != NXD_OK || (m->tcode != 7 && m->tcode != 23)) return 0;
-    uint64_t tag = m->tcode == 7 ? m->f[NXF_IDTAG] : m->f[NXF_ADDR];
+    if (m->status != NXD_OK || (m->tcode != NX_DATA_ACQ && m->tcode != NX_AUX_ACCESS_WRITE)) return 0;
+    uint64_t tag = m->tcode == NX_DATA_ACQ ? m->f[NXF_IDTAG] : m->f[NXF_ADDR];
     if (tag < 4u * c->channel || tag > 4u * c->channel + 3) return 0;
     unsigned src = m->src % NXD_MAX_SRC;
     if (!c->src[src] && !(c->src[src] = calloc(1, sizeof *c->src[src]))) return 1;
@@ -237,15 +235,15 @@ static void perf_notes(const perf_dec_t *pd, int channel, const ts_trace_info_t 
 static void ict_event_text(FILE *o, const ts_elem_t *e) {
     unsigned cksrc = e->u.ict.cksrc, ckdf = e->u.ict.ckdf;
     uint64_t addr = e->u.ict.addr, data1 = e->u.ict.data1;
-    if (cksrc == 9 && ckdf == 1 && e->u.ict.has_addr)
+    if (cksrc == NX_CKSRC_CALL && ckdf == 1 && e->u.ict.has_addr)
         fprintf(o, " call from=0x%08" PRIx64 " to=0x%08" PRIx64, addr, addr ^ (data1 << 1));
-    else if (cksrc == 9) fprintf(o, " call");
-    else if ((cksrc == 10 || cksrc == 11) && ckdf == 1)
-        fprintf(o, " %s cause=%" PRIu64, cksrc == 10 ? "exception" : "interrupt", data1);
-    else if (cksrc == 15) fprintf(o, " pc_sample");
-    else if (cksrc == 13) fprintf(o, " context");
-    else if (cksrc == 8) fprintf(o, " trigger");
-    else if (cksrc == 14) fprintf(o, " watchpoint");
+    else if (cksrc == NX_CKSRC_CALL) fprintf(o, " call");
+    else if ((cksrc == NX_CKSRC_EXCEPTION || cksrc == NX_CKSRC_INTERRUPT) && ckdf == 1)
+        fprintf(o, " %s cause=%" PRIu64, cksrc == NX_CKSRC_EXCEPTION ? "exception" : "interrupt", data1);
+    else if (cksrc == NX_CKSRC_PC_SAMPLE) fprintf(o, " pc_sample");
+    else if (cksrc == NX_CKSRC_CONTEXT) fprintf(o, " context");
+    else if (cksrc == NX_CKSRC_TRIGGER) fprintf(o, " trigger");
+    else if (cksrc == NX_CKSRC_WATCHPOINT) fprintf(o, " watchpoint");
 }
 
 static int print_elem(void *vctx, const ts_elem_t *e) {
@@ -278,7 +276,7 @@ static int print_elem(void *vctx, const ts_elem_t *e) {
         break;
     case TS_ELEM_CORRELATION: case TS_ELEM_TRACE_OFF: case TS_ELEM_TRACE_ON: case TS_ELEM_TIMESTAMP:
     case TS_ELEM_ICT_EVENT:
-        if (e->msg && e->msg->tcode == 33)
+        if (e->msg && e->msg->tcode == NX_CORRELATION)
             fprintf(o, " evcode=%u cdf=%u i_cnt=%" PRIu64, e->u.corr.evcode, e->u.corr.cdf, e->u.corr.i_cnt);
         else if (e->msg) {
             fprintf(o, " cksrc=%u ckdf=%u data0=0x%" PRIx64, e->u.ict.cksrc, e->u.ict.ckdf, e->u.ict.data0);
@@ -301,11 +299,11 @@ typedef struct ev_count { uint64_t events, counts; } ev_count_t;
 static int ev_count_msg(void *v, const nxd_msg_t *m) {
     ev_count_t *c = v;
     unsigned t = m->tcode;
-    if ((t == 34 || t == 35) && (m->fmask >> NXF_CKSRC & 1)) {
+    if ((t == NX_ICT || t == NX_ICT_WS) && (m->fmask >> NXF_CKSRC & 1)) {
         uint64_t k = m->f[NXF_CKSRC];
-        if (k == 9 || k == 10 || k == 11 || k == 15 || (k == 0 && (m->fmask >> NXF_CKDATA1 & 1))) c->events++;
+        if (k == NX_CKSRC_CALL || k == NX_CKSRC_EXCEPTION || k == NX_CKSRC_INTERRUPT || k == NX_CKSRC_PC_SAMPLE || (k == NX_CKSRC_CONTROL && (m->fmask >> NXF_CKDATA1 & 1))) c->events++;
     }
-    if (t == 3 || t == 4 || t == 9 || t == 11 || t == 12 || t == 27 || t == 28 || t == 29 || t == 33) c->counts++;
+    if (nx_tcode_prog(t)) c->counts++;
     return 0;
 }
 
@@ -318,18 +316,18 @@ static int elem_flow_msg(void *v, const nxd_msg_t *m) {
 }
 
 /* --format timeline with an ELF: the call slices of the program flow (tl_flow.h), from a
- * second decode of the trace; the exit status so far, or EXIT_NO_FILE / EXIT_HOST */
+ * second decode of the trace; the exit status so far, or TS_EXIT_NO_FILE / TS_EXIT_HOST */
 static int timeline_flow(FILE *out, bool *first, const ts_tl_time_t *tt, const char *elf, const nxd_cfg_t *cfg,
                          const uint8_t *data, size_t len, size_t start, int hart, int rc) {
     char err[4600];
     tl_flow_t *tf = tl_flow_open(out, first, tt, elf, err, sizeof err);
-    if (!tf) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
+    if (!tf) { fprintf(stderr, "tracesim: %s\n", err); return TS_EXIT_NO_FILE; }
     nxd_t d;
     nxd_init(&d, cfg);
     d.offset = start;
     decode_msgs(&d, data + start, len - start, hart, tl_flow_msg, tf);
     int64_t slices = tl_flow_close(tf, len);
-    if (slices < 0) { fprintf(stderr, "tracesim: out of memory\n"); return EXIT_HOST; }
+    if (slices < 0) { fprintf(stderr, "tracesim: out of memory\n"); return TS_EXIT_HOST; }
     if (slices) fprintf(stderr, "tracesim: note: %" PRId64 " call slice(s) from the program flow (process \"program flow\")\n", slices);
     return rc;
 }
@@ -343,7 +341,7 @@ int ts_decode_main(int argc, char **argv) {
     ts_cmd_opts_init(&op, &ts_decode_cmd, argc, argv);
     while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
         switch (c) {
-        case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); return EXIT_USAGE;
+        case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); return TS_EXIT_USAGE;
         case TS_OPTS_POSITIONAL: input = op.arg; inputs++; break;
         case D_FORMAT: format = op.arg; break;
         case D_OUT: out_dir = op.arg; break;
@@ -356,7 +354,7 @@ int ts_decode_main(int argc, char **argv) {
         case D_PERF_LINE_TIME:
             if (strcmp(op.arg, "record") && strcmp(op.arg, "value")) {
                 fprintf(stderr, "tracesim: invalid value '%s' for --perf-line-time (record or value)\n", op.arg);
-                return EXIT_USAGE;
+                return TS_EXIT_USAGE;
             }
             value_time = !strcmp(op.arg, "value");
             break;
@@ -366,7 +364,7 @@ int ts_decode_main(int argc, char **argv) {
         case D_TIME:
             if (strcmp(op.arg, "cycles") && strcmp(op.arg, "ticks")) {
                 fprintf(stderr, "tracesim: invalid value '%s' for --time (cycles or ticks)\n", op.arg);
-                return EXIT_USAGE;
+                return TS_EXIT_USAGE;
             }
             time_cycles = !strcmp(op.arg, "cycles");
             break;
@@ -375,57 +373,57 @@ int ts_decode_main(int argc, char **argv) {
     if (strcmp(format, "messages") && strcmp(format, "itcprint") && strcmp(format, "csv") &&
         strcmp(format, "timeline") && strcmp(format, "elements") && strcmp(format, "perf") && strcmp(format, "stm") && strcmp(format, "instr")) {
         fprintf(stderr, "tracesim: unknown format '%s' (messages, elements, instr, itcprint, perf, csv, timeline, stm)\n", format);
-        return EXIT_USAGE;
+        return TS_EXIT_USAGE;
     }
     if (time_cycles >= 0 && strcmp(format, "csv") && strcmp(format, "timeline")) {
         fprintf(stderr, "tracesim: --time is for --format csv and timeline\n");
-        return EXIT_USAGE;
+        return TS_EXIT_USAGE;
     }
     if (inputs != 1) {
         fprintf(stderr, "tracesim: decode needs exactly one run folder or trace file (see tracesim decode --help)\n");
-        return EXIT_USAGE;
+        return TS_EXIT_USAGE;
     }
     bool want_instr = !strcmp(format, "instr");
     if (want_instr && !elf && !ts_is_dir(input)) {
         fprintf(stderr, "tracesim: --format instr needs the program: --elf FILE (or give the run folder)\n");
-        return EXIT_USAGE;
+        return TS_EXIT_USAGE;
     }
     if (out_dir) {
         struct stat osb;
         if (!*out_dir || (!stat(out_dir, &osb) && !S_ISDIR(osb.st_mode))) {
             fprintf(stderr, "tracesim: decode -o takes an output folder, not a file: '%s'\n", out_dir);
-            return EXIT_USAGE;
+            return TS_EXIT_USAGE;
         }
     }
     static ts_run_arg_t ra;
     ts_run_arg(input, &ra);
-    if (ra.run_dir[0] && ts_run_say_unfinished(ra.run_dir) == TS_RUN_INCOMPLETE) return EXIT_NO_FILE;
+    if (ra.run_dir[0] && ts_run_say_unfinished(ra.run_dir) == TS_RUN_INCOMPLETE) return TS_EXIT_NO_FILE;
     const char *path = ra.trace;
     static char elf_found[4400];
     char err[4600];
     if (ra.run_dir[0] && ts_run_folder_check(ra.run_dir, err, sizeof err)) {   /* the strict reader (ts_file.h) */
         fprintf(stderr, "tracesim: %s\n", err);
-        return EXIT_NO_FILE;
+        return TS_EXIT_NO_FILE;
     }
     bool wants_elf = !strcmp(format, "csv") || !strcmp(format, "perf") || !strcmp(format, "timeline") || want_instr;
     first_rec = UINT64_MAX;
     static ts_input_t in;                 /* mapped when big: no copy (ts_file.h) */
-    if (ts_input_open(&in, path, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
+    if (ts_input_open(&in, path, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return TS_EXIT_NO_FILE; }
     const uint8_t *data = in.p;
     size_t len = in.len;
     if ((ra.is_dir && wants_elf) || elf) {   /* the run's ELF, or a check of --elf against it */
         int er = ts_run_elf(ra.run_dir, elf, elf_found, sizeof elf_found, err, sizeof err);
-        if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return EXIT_NO_FILE; }
+        if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return TS_EXIT_NO_FILE; }
         if (er) elf = elf_found;
         else if (want_instr) {                  /* the flow cannot be followed without the program */
             fprintf(stderr, "tracesim: --format instr: %s; give the program: --elf FILE\n", err);
             ts_input_close(&in);
-            return EXIT_NO_FILE;
+            return TS_EXIT_NO_FILE;
         } else fprintf(stderr, "tracesim: warning: %s: addresses are not named\n", err);
     }
     if (elf) {                        /* the ELF readable before any output is made */
         elf_syms_t chk;
-        if (elf_syms_load(&chk, elf, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return EXIT_NO_FILE; }
+        if (elf_syms_load(&chk, elf, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return TS_EXIT_NO_FILE; }
         elf_syms_free(&chk);
     }
 
@@ -433,7 +431,7 @@ int ts_decode_main(int argc, char **argv) {
     if (ts_trace_harts(path, &srcbits, &tssize, hart, &harts, NULL, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
         ts_input_close(&in);
-        return EXIT_USAGE;
+        return TS_EXIT_USAGE;
     }
     nxd_cfg_t cfg = {(unsigned)srcbits, (unsigned)tssize};
     /* the perf header out of band; its channel unless --perf-channel says otherwise */
@@ -442,7 +440,7 @@ int ts_decode_main(int argc, char **argv) {
     unsigned cfg_channel = 6;
     if (cfg_path) {
         ncfg = ts_read_perf_config(cfg_path, cfgh, PERF_MAX_CORES, &cfg_channel, err, sizeof err);
-        if (ncfg < 0) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return EXIT_NO_FILE; }
+        if (ncfg < 0) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return TS_EXIT_NO_FILE; }
     }
     if (perf_channel < 0) perf_channel = (int)cfg_channel;
     /* a wrapped buffer starts in the middle of a message: decode from the first message end */
@@ -455,7 +453,7 @@ int ts_decode_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: %s is not a trace: %" PRIu64 " of the first %" PRIu64 " messages cannot be decoded (srcbits %d, "
                         "tssize %d; a trace.rtd of tracesim run is one)\n", path, nbad[1], nbad[0], srcbits, tssize);
         ts_input_close(&in);
-        return EXIT_NO_FILE;
+        return TS_EXIT_NO_FILE;
     }
     {                                 /* what the trace lacks, from the run folder's ground truth */
         ts_losses_t loss;
@@ -480,7 +478,7 @@ int ts_decode_main(int argc, char **argv) {
         if (out_dir) snprintf(dir, sizeof dir, "%s", out_dir);
         else { snprintf(dir, sizeof dir, "%s", path); char *sl = strrchr(dir, '/'); if (sl) *sl = 0; else snprintf(dir, sizeof dir, "."); }
         perf_sifive_t *ps = perf_sifive_open(dir, stem, elf, err, sizeof err);
-        if (!ps) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return elf ? EXIT_NO_FILE : EXIT_HOST; }
+        if (!ps) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return elf ? TS_EXIT_NO_FILE : TS_EXIT_HOST; }
         perf_sifive_set_line_time(ps, value_time);
         sctx_t sc = {ps, {0}};
         perf_dec_cb_t cb = {&sc, s_header, s_record, s_error};
@@ -490,7 +488,7 @@ int ts_decode_main(int argc, char **argv) {
         run_perf(&pd, &cfg, data, len, start, cfgh, ncfg, hart, NULL, NULL);
         ts_input_close(&in);
         perf_notes(&pd, perf_channel, &ti, cfg_path);
-        if (perf_sifive_close(ps, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_HOST; }
+        if (perf_sifive_close(ps, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return TS_EXIT_HOST; }
         return 0;
     }
     FILE *out = stdout;
@@ -499,14 +497,14 @@ int ts_decode_main(int argc, char **argv) {
         if (ts_mkdir_p(out_dir)) {
             fprintf(stderr, "tracesim: cannot create %s: %s\n", out_dir, strerror(errno));
             ts_input_close(&in);
-            return EXIT_HOST;
+            return TS_EXIT_HOST;
         }
         snprintf(opath, sizeof opath, "%s/%s", out_dir,
                  !strcmp(format, "messages") ? "messages.jsonl" : !strcmp(format, "csv") ? "perf.csv" :
                  !strcmp(format, "timeline") ? "timeline.json" : !strcmp(format, "elements") ? "elements.txt" :
                  !strcmp(format, "stm") ? "stm.txt" : !strcmp(format, "instr") ? "instr.txt" : "itcprint.txt");
         out = ts_fopen_output(opath, "w", err, sizeof err);   /* a temporary file, renamed at the end */
-        if (!out) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return EXIT_HOST; }
+        if (!out) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return TS_EXIT_HOST; }
         ts_input_remove_on_cut(ts_output_tmp_name(out));   /* the trace cut by another process meanwhile: no half file */
     }
     /* one big output buffer: a write per MiB, not per 4 KiB (write errors stay sticky in the
@@ -545,7 +543,7 @@ int ts_decode_main(int argc, char **argv) {
                 if (out != stdout) ts_output_abort(out);
                 free(obuf);
                 ts_input_close(&in);
-                return EXIT_NO_FILE;
+                return TS_EXIT_NO_FILE;
             }
             have_syms = true;
         }
@@ -556,7 +554,7 @@ int ts_decode_main(int argc, char **argv) {
             free(obuf);
             if (have_syms) elf_syms_free(&syms);
             ts_input_close(&in);
-            return EXIT_USAGE;
+            return TS_EXIT_USAGE;
         }
         ts_csv_t cc = {.out = out, .syms = have_syms ? &syms : NULL, .first_rec = &first_rec, .cycles = tt.cycles, .offset = tt.offset};
         static ts_tl_t tc;
@@ -580,7 +578,7 @@ int ts_decode_main(int argc, char **argv) {
         if (!csv) fputs("\n]}\n", out);
         if (st.untimed)
             fprintf(stderr, "tracesim: note: %" PRIu64 " software event(s) without a timestamp are not in the timeline\n", st.untimed);
-        if (st.oom) { fprintf(stderr, "tracesim: out of memory\n"); rc = EXIT_HOST; }
+        if (st.oom) { fprintf(stderr, "tracesim: out of memory\n"); rc = TS_EXIT_HOST; }
         if (tc.untimed)
             fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) without a timestamp are not in the timeline\n", tc.untimed);
         if (tc.unnamed)
@@ -601,7 +599,7 @@ int ts_decode_main(int argc, char **argv) {
         decode_msgs(&d, data + start, len - start, hart, ts_elem_from_msg, &es);
         ts_elem_eot(&es, len);
         stm_text_free(&sc);
-        if (sc.oom) { fprintf(stderr, "tracesim: out of memory\n"); rc = EXIT_HOST; }
+        if (sc.oom) { fprintf(stderr, "tracesim: out of memory\n"); rc = TS_EXIT_HOST; }
         if (sc.corrupt)
             fprintf(stderr, "tracesim: warning: %" PRIu64 " corrupt messages (listed as CORRUPT; decoding resynchronised)\n", sc.corrupt);
     } else if (!strcmp(format, "elements") || !strcmp(format, "instr")) {
@@ -623,7 +621,7 @@ int ts_decode_main(int argc, char **argv) {
                 if (out != stdout) ts_output_abort(out);   /* no empty instr.txt */
                 free(obuf);
                 ts_input_close(&in);
-                return EXIT_USAGE;
+                return TS_EXIT_USAGE;
             }
         }
         ts_flow_t *fl = malloc(sizeof *fl);
@@ -633,14 +631,14 @@ int ts_decode_main(int argc, char **argv) {
             if (out != stdout) ts_output_abort(out);
             free(obuf);
             ts_input_close(&in);
-            return fl ? EXIT_NO_FILE : EXIT_HOST;
+            return fl ? TS_EXIT_NO_FILE : TS_EXIT_HOST;
         }
         ts_elem_stage_t es;
         ts_elem_init(&es, print_elem, out);
         elem_flow_t ef = {&es, fl, instr};
         decode_msgs(&d, data + start, len - start, hart, elem_flow_msg, &ef);
         if (!instr) ts_elem_eot(&es, len);
-        if (ts_flow_close(fl, len)) { fprintf(stderr, "tracesim: out of memory\n"); rc = EXIT_HOST; }
+        if (ts_flow_close(fl, len)) { fprintf(stderr, "tracesim: out of memory\n"); rc = TS_EXIT_HOST; }
         free(fl);
     } else {
         static pctx_t pc;
@@ -654,7 +652,7 @@ int ts_decode_main(int argc, char **argv) {
     char werr[4400];
     if (out != stdout && ts_fclose_output(out, opath, werr, sizeof werr)) {   /* a full disk is never a silent short file */
         fprintf(stderr, "tracesim: %s\n", werr);
-        rc = EXIT_HOST;
+        rc = TS_EXIT_HOST;
     }
     free(obuf);
     fflush(stdout);

@@ -27,9 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define EXIT_USAGE 120
-#define EXIT_NO_FILE 121
-#define EXIT_HOST 126
+#include "ts_exit_status.h"   /* TS_EXIT_*: rtl_model/regs/exit_status.def */
 #define MAX_WARNINGS 10
 
 enum { R_FORMAT = 1, R_ELF, R_PERF_CHANNEL, R_SRCBITS, R_TSSIZE, R_HART, R_PERF_CONFIG, R_COMPENSATE, R_FIELDS,
@@ -174,13 +172,13 @@ static int flow_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, con
     bool made = out_path && access(out_path, F_OK);   /* a folder this call makes goes again if it writes nothing */
     if (out_path && ts_mkdir_p(out_path)) {
         fprintf(stderr, "tracesim: cannot create %s: %s\n", out_path, strerror(errno));
-        return EXIT_HOST;
+        return TS_EXIT_HOST;
     }
     FILE *out = out_path ? ts_fopen_output(out_file, "w", err, sizeof err) : stdout;
     if (!out) {
         fprintf(stderr, "tracesim: %s\n", err);
         if (made) rmdir(out_path);
-        return EXIT_HOST;
+        return TS_EXIT_HOST;
     }
     int rc = fp_report(path, cfg, wrapped, elf, hart, !strcmp(format, "csv"), out, err, sizeof err);
     int status = 0;
@@ -189,22 +187,22 @@ static int flow_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, con
             if (hart >= 0) fprintf(stderr, "tracesim: no program trace of hart %d in %s\n", hart, path);
             else fprintf(stderr, "tracesim: no program trace in %s (run with --trace-insn btm|htm|htm-ret)\n", path);
         }
-        status = required ? EXIT_NO_FILE : -1;
+        status = required ? TS_EXIT_NO_FILE : -1;
     } else if (rc == -1) {
         fprintf(stderr, "tracesim: %s\n", err);
-        status = EXIT_NO_FILE;
+        status = TS_EXIT_NO_FILE;
     } else if (rc) {
-        status = EXIT_HOST;
+        status = TS_EXIT_HOST;
     }
     char werr[4400];
     if (out != stdout) {
         if (status) ts_output_abort(out);   /* the name keeps what it had */
         else if (ts_fclose_output(out, out_file, werr, sizeof werr)) {
             fprintf(stderr, "tracesim: %s\n", werr);
-            status = EXIT_HOST;
+            status = TS_EXIT_HOST;
         }
         if (status && made) rmdir(out_path);
-    } else if (status == EXIT_HOST) {
+    } else if (status == TS_EXIT_HOST) {
         fprintf(stderr, "tracesim: writing the report to stdout failed\n");
     }
     return status;
@@ -223,7 +221,7 @@ int ts_report_main(int argc, char **argv) {
     ts_cmd_opts_init(&op, &ts_report_cmd, argc, argv);
     while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
         switch (c) {
-        case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); return EXIT_USAGE;
+        case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); return TS_EXIT_USAGE;
         case TS_OPTS_POSITIONAL: input = op.arg; inputs++; break;
         case R_FORMAT: format = op.arg; break;
         case R_OUT: out_path = op.arg; break;
@@ -241,19 +239,19 @@ int ts_report_main(int argc, char **argv) {
     }
     if (strcmp(format, "text") && strcmp(format, "csv")) {
         fprintf(stderr, "tracesim: unknown format '%s' for report (text, csv)\n", format);
-        return EXIT_USAGE;
+        return TS_EXIT_USAGE;
     }
     if (from && strcmp(from, "perf") && strcmp(from, "flow")) {
         fprintf(stderr, "tracesim: unknown --from '%s' for report (perf, flow)\n", from);
-        return EXIT_USAGE;
+        return TS_EXIT_USAGE;
     }
     if (from && !strcmp(from, "flow") && (compensate || fields || cfg_path)) {
         fprintf(stderr, "tracesim: --compensate, --fields and --perf-config are for perf records, not --from flow\n");
-        return EXIT_USAGE;
+        return TS_EXIT_USAGE;
     }
     if (inputs != 1) {
         fprintf(stderr, "tracesim: report needs exactly one run folder or trace file (see tracesim report --help)\n");
-        return EXIT_USAGE;
+        return TS_EXIT_USAGE;
     }
     char out_file[4400];
     if (out_path) {                          /* -o: an output folder, as in run, decode and overhead */
@@ -263,54 +261,54 @@ int ts_report_main(int argc, char **argv) {
             (ol > 4 && (!strcmp(out_path + ol - 4, ".txt") || !strcmp(out_path + ol - 4, ".csv")))) {
             fprintf(stderr, "tracesim: report -o takes an output folder (report.txt or report.csv is written in it), "
                             "not a file: '%s' (for one file: tracesim report ... > FILE)\n", out_path);
-            return EXIT_USAGE;
+            return TS_EXIT_USAGE;
         }
         snprintf(out_file, sizeof out_file, "%s/report.%s", out_path, strcmp(format, "csv") ? "txt" : "csv");
     }
     ts_run_arg_t ra;
     ts_run_arg(input, &ra);
-    if (ra.run_dir[0] && ts_run_say_unfinished(ra.run_dir) == TS_RUN_INCOMPLETE) return EXIT_NO_FILE;
+    if (ra.run_dir[0] && ts_run_say_unfinished(ra.run_dir) == TS_RUN_INCOMPLETE) return TS_EXIT_NO_FILE;
     const char *path = ra.trace;
     static char elf_found[4400];
     char err[4600];
     if (ra.run_dir[0] && ts_run_folder_check(ra.run_dir, err, sizeof err)) {   /* the strict reader (ts_file.h) */
         fprintf(stderr, "tracesim: %s\n", err);
-        return EXIT_NO_FILE;
+        return TS_EXIT_NO_FILE;
     }
     static rctx_t rc;
     memset(&rc, 0, sizeof rc);
     if (fields && prof_parse_fields(&rc.po, fields, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
-        return EXIT_USAGE;
+        return TS_EXIT_USAGE;
     }
     /* the trace is decoded in pieces (trace_in.h): what report holds of it is one buffer */
     size_t len;
     {
         FILE *probe = ts_fopen_input(path, err, sizeof err);   /* a regular file only */
         struct stat st;
-        if (!probe) { fprintf(stderr, "tracesim: %s\n", err); return EXIT_NO_FILE; }
+        if (!probe) { fprintf(stderr, "tracesim: %s\n", err); return TS_EXIT_NO_FILE; }
         len = fstat(fileno(probe), &st) ? 0 : (size_t)st.st_size;
         fclose(probe);
     }
     ts_trace_in_t *tin = calloc(1, sizeof *tin);   /* closed and freed on every way out */
-    if (!tin) { fprintf(stderr, "tracesim: out of memory\n"); return EXIT_HOST; }
+    if (!tin) { fprintf(stderr, "tracesim: out of memory\n"); return TS_EXIT_HOST; }
     if (ra.is_dir || elf) {                  /* the run's ELF, or a check of --elf against it */
         int er = ts_run_elf(ra.run_dir, elf, elf_found, sizeof elf_found, err, sizeof err);
-        if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); trace_in_free(tin); return EXIT_NO_FILE; }
+        if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); trace_in_free(tin); return TS_EXIT_NO_FILE; }
         if (er) elf = elf_found;
         else fprintf(stderr, "tracesim: warning: %s: functions by address\n", err);
     }
     if (compensate && !elf) {
         fprintf(stderr, "tracesim: --compensate needs the run's ELF (the perf hooks' addresses): give --elf\n");
         trace_in_free(tin);
-        return EXIT_USAGE;
+        return TS_EXIT_USAGE;
     }
     unsigned harts;
     bool harts_known;
     if (ts_trace_harts(path, &srcbits, &tssize, hart, &harts, &harts_known, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
         trace_in_free(tin);
-        return EXIT_USAGE;
+        return TS_EXIT_USAGE;
     }
     static perf_header_t cfgh[PERF_MAX_CORES];
     int ncfg = 0;
@@ -318,7 +316,7 @@ int ts_report_main(int argc, char **argv) {
     if (cfg_path && (ncfg = ts_read_perf_config(cfg_path, cfgh, PERF_MAX_CORES, &cfg_channel, err, sizeof err)) < 0) {
         fprintf(stderr, "tracesim: %s\n", err);
         trace_in_free(tin);
-        return EXIT_NO_FILE;
+        return TS_EXIT_NO_FILE;
     }
     if (perf_channel < 0) perf_channel = (int)cfg_channel;
     ts_trace_info_t ti;                      /* a wrapped buffer: decode from the first message end */
@@ -327,7 +325,7 @@ int ts_report_main(int argc, char **argv) {
     if (ts_trace_in_open(tin, path, &cfg, ti.wrapped)) {
         fprintf(stderr, "tracesim: cannot read %s\n", path);
         trace_in_free(tin);
-        return EXIT_NO_FILE;
+        return TS_EXIT_NO_FILE;
     }
     size_t start = (size_t)tin->start;
     if (ti.wrapped) ts_wrap_note(path, &ti, start);
@@ -335,7 +333,7 @@ int ts_report_main(int argc, char **argv) {
         trace_in_free(tin);
         if (!elf) {
             fprintf(stderr, "tracesim: --from flow needs the program the flow follows: give --elf FILE or a run folder\n");
-            return EXIT_USAGE;
+            return TS_EXIT_USAGE;
         }
         return flow_report(path, &cfg, ti.wrapped, elf, hart, format, out_path, out_file, true);
     }
@@ -343,7 +341,7 @@ int ts_report_main(int argc, char **argv) {
     if (elf && elf_syms_load(&syms, elf, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
         trace_in_free(tin);
-        return EXIT_NO_FILE;
+        return TS_EXIT_NO_FILE;
     }
     /* the hooks' cost: the run folder's ground truth beside the trace */
     static hook_cost_t hc;
@@ -358,7 +356,7 @@ int ts_report_main(int argc, char **argv) {
         if (have_gt || compensate) {
             if (hc_load(&hc, run_dir, &syms, err, sizeof err)) {
                 fprintf(stderr, "tracesim: %s%s\n", compensate ? "--compensate: " : "note: instrumentation cost not measured: ", err);
-                if (compensate) { elf_syms_free(&syms); trace_in_free(tin); return EXIT_NO_FILE; }
+                if (compensate) { elf_syms_free(&syms); trace_in_free(tin); return TS_EXIT_NO_FILE; }
             } else {
                 have_hc = true;
             }
@@ -382,7 +380,7 @@ int ts_report_main(int argc, char **argv) {
     int status = 0;
     if (!pd || !es) {
         fprintf(stderr, "tracesim: out of memory\n");
-        status = EXIT_HOST;
+        status = TS_EXIT_HOST;
         goto done;
     }
     perf_dec_init(pd, (unsigned)perf_channel, &cb);
@@ -399,13 +397,13 @@ int ts_report_main(int argc, char **argv) {
         if (rc.prof[k]) { prof_finish(rc.prof[k]); nprof++; }
     if (rc.oom) {
         fprintf(stderr, "tracesim: out of memory\n");
-        status = EXIT_HOST;
+        status = TS_EXIT_HOST;
         goto done;
     }
     if (hart >= 0 && !rc.prof[hart] && (pd->headers || pd->config_used)) {
         fprintf(stderr, "tracesim: no perf header of hart %d (marker 0x%08x) on ITC channel %d in %s\n", hart, pd->marker,
                 perf_channel, path);
-        status = EXIT_NO_FILE;
+        status = TS_EXIT_NO_FILE;
         goto done;
     }
     if (!pd->headers && !pd->config_used && !from && elf && !fields && !compensate) {
@@ -420,7 +418,7 @@ int ts_report_main(int argc, char **argv) {
         else
             fprintf(stderr, "tracesim: no perf header (marker 0x%08x)%s on ITC channel %d in %s\n", pd->marker,
                     cfg_path ? " and no perf record" : "", perf_channel, path);
-        status = EXIT_NO_FILE;
+        status = TS_EXIT_NO_FILE;
         goto done;
     }
     if (pd->config_used)
@@ -428,14 +426,14 @@ int ts_report_main(int argc, char **argv) {
 
     if (out_path && ts_mkdir_p(out_path)) {
         fprintf(stderr, "tracesim: cannot create %s: %s\n", out_path, strerror(errno));
-        status = EXIT_HOST;
+        status = TS_EXIT_HOST;
         goto done;
     }
     char oerr[4600];
     FILE *out = out_path ? ts_fopen_output(out_file, "w", oerr, sizeof oerr) : stdout;
     if (!out) {
         fprintf(stderr, "tracesim: %s\n", oerr);
-        status = EXIT_HOST;
+        status = TS_EXIT_HOST;
         goto done;
     }
     int wrc = 0;
@@ -497,10 +495,10 @@ int ts_report_main(int argc, char **argv) {
     char werr[4400];
     if (out != stdout && ts_fclose_output(out, out_file, werr, sizeof werr)) {   /* write errors included */
         fprintf(stderr, "tracesim: %s\n", werr);
-        status = EXIT_HOST;
+        status = TS_EXIT_HOST;
     } else if (wrc) {
         fprintf(stderr, "tracesim: writing the report to %s failed\n", out_path ? out_file : "stdout");
-        status = EXIT_HOST;
+        status = TS_EXIT_HOST;
     }
     if (have_hc && hc_failed(&hc))
         fprintf(stderr, "tracesim: warning: instrumentation cost measured only in part: %s\n", hc_failed(&hc));

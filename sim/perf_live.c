@@ -19,7 +19,7 @@ void perf_live_store(perf_live_t *p, unsigned hart, unsigned stim, unsigned off,
     unsigned ch = stim & 15;
     struct perf_live_ch *c = p->ch[ch];
     if (!c) {
-        if (size != 4 || value != PERF_MARKER || p->oom) return;
+        if (size != TS_PW_BYTES_HEADER_MARKER || value != TS_PW_MARKER || p->oom) return;
         if (!(c = calloc(1, sizeof *c))) { p->oom = true; return; }
         perf_dec_cb_t cb = {c, on_header, NULL, NULL};
         perf_dec_init(&c->dec, ch, &cb);

@@ -59,7 +59,7 @@ const ts_cmd_t ts_sweep_cmd = {
 
 static int usage_error(const char *what, const char *arg) {
     fprintf(stderr, "tracesim: sweep: %s%s%s (see tracesim sweep --help)\n", what, arg ? " " : "", arg ? arg : "");
-    return SW_EXIT_USAGE;
+    return TS_EXIT_USAGE;
 }
 
 /* an absolute path for a folder that may not exist yet */
@@ -81,12 +81,12 @@ int ts_sweep_main(int argc, char **argv) {
     const char *out = NULL, *build = NULL, *point = NULL;
     bool list = false, collect = false, slurm = false;
     char **only = calloc((size_t)argc, sizeof *only), **sbatch = calloc((size_t)argc, sizeof *sbatch);
-    if (!only || !sbatch) { free(only); free(sbatch); return SW_EXIT_HOST; }
+    if (!only || !sbatch) { free(only); free(sbatch); return TS_EXIT_HOST; }
     o.only = only;
     o.sbatch_args = sbatch;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     o.jobs = cpus > 0 ? (unsigned)cpus : 1;
-    int c, rc = SW_EXIT_USAGE;
+    int c, rc = TS_EXIT_USAGE;
     const char *spec_arg = NULL;
     ts_opts_t op;
     ts_cmd_opts_init(&op, &ts_sweep_cmd, argc, argv);
@@ -130,7 +130,7 @@ int ts_sweep_main(int argc, char **argv) {
     int lr = sw_spec_load(&spec, spec_arg, err, sizeof err);
     if (lr) {
         fprintf(stderr, "tracesim: sweep: %s\n", err);
-        rc = lr == -2 ? SW_EXIT_NO_FILE : SW_EXIT_USAGE;
+        rc = lr == -2 ? TS_EXIT_NO_FILE : TS_EXIT_USAGE;
         goto free_spec;
     }
     for (size_t i = 0; i < o.n_only; i++)
@@ -157,7 +157,7 @@ int ts_sweep_main(int argc, char **argv) {
     out_abs = absolute(out ? out : defout);
     if (!build_abs || !spec_abs || !out_abs) {
         fprintf(stderr, "tracesim: sweep: cannot make absolute paths: %s\n", strerror(errno));
-        rc = SW_EXIT_HOST;
+        rc = TS_EXIT_HOST;
         goto free_spec;
     }
     if (out && !*out) { rc = usage_error("empty --out", NULL); goto free_spec; }
@@ -166,17 +166,17 @@ int ts_sweep_main(int argc, char **argv) {
     o.build = build_abs;
     if (sw_plan(&spec, sel, build_abs, &plan, err, sizeof err)) {
         fprintf(stderr, "tracesim: sweep: %s\n", err);
-        rc = strstr(err, " not found") || strstr(err, "not a regular file") ? SW_EXIT_NO_FILE : SW_EXIT_USAGE;
+        rc = strstr(err, " not found") || strstr(err, "not a regular file") ? TS_EXIT_NO_FILE : TS_EXIT_USAGE;
         goto free_spec;
     }
     if (!run_cmd) {
         fprintf(stderr, "tracesim: sweep: this program does not describe tracesim run's options\n");
-        rc = SW_EXIT_HOST;
+        rc = TS_EXIT_HOST;
         goto free_spec;
     }
     if (sw_plan_check_paths(&spec, &plan, run_cmd, err, sizeof err)) {
         fprintf(stderr, "tracesim: sweep: %s\n", err);
-        rc = SW_EXIT_USAGE;
+        rc = TS_EXIT_USAGE;
         goto free_spec;
     }
     if (list) {
@@ -191,7 +191,7 @@ int ts_sweep_main(int argc, char **argv) {
     }
     if (!o.dry_run && ts_mkdir_p(o.out)) {
         fprintf(stderr, "tracesim: sweep: cannot create %s: %s\n", o.out, strerror(errno));
-        rc = SW_EXIT_HOST;
+        rc = TS_EXIT_HOST;
         goto free_spec;
     }
     if (point) {
@@ -206,7 +206,7 @@ int ts_sweep_main(int argc, char **argv) {
     } else if (collect) {
         size_t ok, failed, missing;
         rc = sw_collect(&spec, &plan, &o, &ok, &failed, &missing);
-        if (!o.quiet && rc != SW_EXIT_HOST)
+        if (!o.quiet && rc != TS_EXIT_HOST)
             fprintf(stderr, "sweep: %zu points: %zu ok, %zu failed, %zu not run; results in %s/results.csv and %s/summary.md\n",
                     plan.n, ok, failed, missing, o.out, o.out);
     } else if (slurm) {

@@ -130,7 +130,7 @@ static int point_dir(const sw_opts_t *o, const sw_point_t *pt, const char *file,
  * any of them lives and goes with the last: a worker killed with its driver keeps the point
  * locked while its run still writes, and frees it when it dies. A resumed sweep (or a second
  * one) never runs a locked point: the driver skips it (lock_point probe) and the point
- * command exits SW_EXIT_BUSY if it loses the race. The file itself is never removed (a new
+ * command exits TS_EXIT_BUSY if it loses the race. The file itself is never removed (a new
  * file would be a new lock). */
 /* 1 locked (*fd, keep it open), 0 a live worker holds it, -1 error (errno); probe: close-on-exec
  * and released at once (a look, not a hold) */
@@ -369,18 +369,18 @@ int sw_point_main(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *o) 
     char dir[SW_PATH];
     if (point_dir(o, pt, NULL, dir, sizeof dir)) {
         fprintf(stderr, "tracesim: sweep: path of point %s too long\n", pt->name);
-        return SW_EXIT_HOST;
+        return TS_EXIT_HOST;
     }
     /* the point's lock first: a live worker's point is neither cleared nor run again */
     int lk = -1, l = ts_mkdir_p(dir) ? -1 : lock_point(dir, false, &lk);
     if (l < 0) {
         fprintf(stderr, "tracesim: sweep: cannot lock %s/%s: %s\n", dir, SW_LOCK, strerror(errno));
-        return SW_EXIT_HOST;
+        return TS_EXIT_HOST;
     }
     if (l == 0) {
         fprintf(stderr, "sweep: point %s is being run by a live worker (another sweep's, or one whose sweep was "
                         "killed): not run\n", pt->name);
-        return SW_EXIT_BUSY;
+        return TS_EXIT_BUSY;
     }
     int rc = point_run(s, pt, o);
     close(lk);   /* the run and the check that inherited it have ended */
@@ -391,23 +391,23 @@ static int point_run(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *
     int state = sw_point_state(o, pt);
     if (state == 1 || (state == 2 && !o->retry_failed)) {
         if (!o->quiet) fprintf(stderr, "sweep: point %s is complete (%s)\n", pt->name, state == 1 ? "ok" : "failed");
-        return state == 1 ? 0 : SW_EXIT_FAILED;
+        return state == 1 ? 0 : TS_EXIT_FAILED;
     }
     char dir[SW_PATH], errf[SW_PATH], chk[SW_PATH];
     if (point_dir(o, pt, NULL, dir, sizeof dir) || point_dir(o, pt, "stderr.txt", errf, sizeof errf) ||
         point_dir(o, pt, "check.txt", chk, sizeof chk)) {
         fprintf(stderr, "tracesim: sweep: path of point %s too long\n", pt->name);
-        return SW_EXIT_HOST;
+        return TS_EXIT_HOST;
     }
     catch_signals();
     if (clear_point_dir(dir) || ts_mkdir_p(dir)) {
         fprintf(stderr, "tracesim: sweep: cannot create %s: %s\n", dir, strerror(errno));
-        return SW_EXIT_HOST;
+        return TS_EXIT_HOST;
     }
     double t0 = now_s();
     /* tracesim run -q -o DIR ARGS... ELF */
     char **argv = calloc(pt->n_args + 7, sizeof *argv);
-    if (!argv) return SW_EXIT_HOST;
+    if (!argv) return TS_EXIT_HOST;
     size_t k = 0;
     argv[k++] = "tracesim";
     argv[k++] = "run";
@@ -421,7 +421,7 @@ static int point_run(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *
     free(argv);
     if (pid < 0 && !sw_stop) {
         fprintf(stderr, "tracesim: sweep: cannot start the simulator: %s\n", strerror(errno));
-        return SW_EXIT_HOST;
+        return TS_EXIT_HOST;
     }
     int st = -1;
     if (pid > 0) {
@@ -430,7 +430,7 @@ static int point_run(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *
         st = wait_child(pid);
         sw_child = 0;
     }
-    if (sw_stop || (st != -1 && killed_by_stop(st))) return SW_EXIT_INTERRUPTED;
+    if (sw_stop || (st != -1 && killed_by_stop(st))) return TS_EXIT_INTERRUPTED;
 
     sbuf_t r = {0};
     char tail[2048], head[512], unf[4600];
@@ -454,7 +454,7 @@ static int point_run(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *
         add_error(&r, head, tail);
     } else if (s->check) {
         char **cv = calloc(s->n_check_args + 4, sizeof *cv);
-        if (!cv) { free(r.s); return SW_EXIT_HOST; }
+        if (!cv) { free(r.s); return TS_EXIT_HOST; }
         k = 0;
         cv[k++] = "tracesim";
         cv[k++] = "check";
@@ -468,11 +468,11 @@ static int point_run(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *
             st = wait_child(pid);
             sw_child = 0;
         }
-        if (sw_stop || (pid > 0 && killed_by_stop(st))) { free(r.s); return SW_EXIT_INTERRUPTED; }
+        if (sw_stop || (pid > 0 && killed_by_stop(st))) { free(r.s); return TS_EXIT_INTERRUPTED; }
         if (pid < 0) {
             fprintf(stderr, "tracesim: sweep: cannot start the check: %s\n", strerror(errno));
             free(r.s);
-            return SW_EXIT_HOST;
+            return TS_EXIT_HOST;
         }
         bool pass = WIFEXITED(st) && WEXITSTATUS(st) == 0;
         verdict = pass ? "pass" : "fail";
@@ -526,7 +526,7 @@ static int point_run(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *
     free(stats);
     free(hpm);
     free(ev);
-    if (!r.s) return SW_EXIT_HOST;
+    if (!r.s) return TS_EXIT_HOST;
     /* the status line goes first */
     sbuf_t out = {0};
     sb_add(&out, "status %s\n%s", ok ? "ok" : "failed", r.s);
@@ -534,10 +534,10 @@ static int point_run(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *
     if (!out.s || write_result(dir, out.s)) {
         fprintf(stderr, "tracesim: sweep: cannot write %s/result.txt: %s\n", dir, strerror(errno));
         free(out.s);
-        return SW_EXIT_HOST;
+        return TS_EXIT_HOST;
     }
     free(out.s);
-    return ok ? 0 : SW_EXIT_FAILED;
+    return ok ? 0 : TS_EXIT_FAILED;
 }
 
 /* ---- progress ------------------------------------------------------------------------------ */
@@ -609,7 +609,7 @@ static void finish_line(const sw_opts_t *o, size_t n, size_t ok, size_t failed, 
 int sw_local(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o) {
     double t0 = now_s();
     size_t *todo = calloc(p->n, sizeof *todo), n_todo = 0;
-    if (!todo) return SW_EXIT_HOST;
+    if (!todo) return TS_EXIT_HOST;
     progress_t pg = {.total = p->n, .t0 = t0, .last = 0, .tty = isatty(2), .quiet = o->quiet};
     for (size_t i = 0; i < p->n; i++) {
         int st = sw_point_state(o, &p->points[i]);
@@ -618,7 +618,7 @@ int sw_local(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o) {
     }
     unsigned jobs = o->jobs ? o->jobs : 1;
     struct { pid_t pid; size_t point; } *run = calloc(jobs, sizeof *run);
-    if (!run) { free(todo); return SW_EXIT_HOST; }
+    if (!run) { free(todo); return TS_EXIT_HOST; }
     catch_signals();
     size_t next = 0, busy = 0;   /* busy: points a live worker of another sweep holds */
     bool stopping = false;
@@ -645,7 +645,7 @@ int sw_local(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o) {
             free(argv);
             if (pid < 0) {
                 fprintf(stderr, "%stracesim: sweep: cannot start point %s: %s\n", pg.tty ? "\n" : "", pt->name, strerror(errno));
-                rc = SW_EXIT_HOST;
+                rc = TS_EXIT_HOST;
                 sw_stop = 1;
                 break;
             }
@@ -674,7 +674,7 @@ int sw_local(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o) {
                 pg.running--;
                 const sw_point_t *pt = &p->points[run[j].point];
                 int state = sw_point_state(o, pt);
-                if (state == 0 && WIFEXITED(st) && WEXITSTATUS(st) == SW_EXIT_BUSY) {
+                if (state == 0 && WIFEXITED(st) && WEXITSTATUS(st) == TS_EXIT_BUSY) {
                     /* it lost the race for the lock to a live worker: that one writes the result */
                     if (!o->quiet)
                         fprintf(stderr, "%ssweep: point %s is being run by a live worker: skipped\n", pg.tty ? "\n" : "", pt->name);
@@ -712,7 +712,7 @@ int sw_local(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o) {
         if (!o->quiet)
             fprintf(stderr, "sweep: interrupted: %zu of %zu points complete (their results stay); run the same command "
                             "again to resume\n", ok + failed, p->n);
-        return SW_EXIT_INTERRUPTED;
+        return TS_EXIT_INTERRUPTED;
     }
     finish_line(o, p->n, ok, failed, missing, pg.skipped, now_s() - t0);
     if (busy && !o->quiet)
@@ -795,7 +795,7 @@ static int slurm_engine(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t 
                         size_t skipped, double t0) {
     char exe[SW_PATH], cwd[SW_PATH];
     ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (k <= 0 || !getcwd(cwd, sizeof cwd)) { fprintf(stderr, "tracesim: sweep: cannot tell where this executable is\n"); return SW_EXIT_HOST; }
+    if (k <= 0 || !getcwd(cwd, sizeof cwd)) { fprintf(stderr, "tracesim: sweep: cannot tell where this executable is\n"); return TS_EXIT_HOST; }
     exe[k] = 0;
     if (!n) {
         if (o->dry_run) { fprintf(stderr, "sweep: every point is complete: nothing to submit\n"); return 0; }
@@ -808,12 +808,12 @@ static int slurm_engine(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t 
               sbatch_line_ok("--account", o->account) || sbatch_line_ok("--out", o->out) ||
               sbatch_line_ok("the working folder", cwd) || sbatch_line_ok("the spec's path", s->path);
     for (size_t i = 0; i < o->n_sbatch_args && !refused; i++) refused = sbatch_line_ok("--sbatch-arg", o->sbatch_args[i]);
-    if (refused) return SW_EXIT_USAGE;
+    if (refused) return TS_EXIT_USAGE;
     char *script = sbatch_script(s, p, o, todo, n, exe, cwd);
     if (!script || o->dry_run) {
         if (script) fputs(script, stdout);
         free(script);
-        return script ? 0 : SW_EXIT_HOST;
+        return script ? 0 : TS_EXIT_HOST;
     }
     /* failed points that are retried: their old result goes, so that they count as not run
      * until their task writes a new one */
@@ -826,7 +826,7 @@ static int slurm_engine(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t 
         fmt(sout, sizeof sout, "%s/sbatch.out", sdir) || fmt(serr, sizeof serr, "%s/sbatch.err", sdir) || ts_mkdir_p(sdir)) {
         fprintf(stderr, "tracesim: sweep: cannot create %s/slurm: %s\n", o->out, strerror(errno));
         free(script);
-        return SW_EXIT_HOST;
+        return TS_EXIT_HOST;
     }
     char werr[SW_PATH + 64];
     FILE *f = ts_fopen_output(spath, "w", werr, sizeof werr);
@@ -836,7 +836,7 @@ static int slurm_engine(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t 
         bad = ts_fclose_output(f, spath, werr, sizeof werr) != 0;
     }
     free(script);
-    if (bad) { fprintf(stderr, "tracesim: sweep: cannot write %s: %s\n", spath, strerror(errno)); return SW_EXIT_HOST; }
+    if (bad) { fprintf(stderr, "tracesim: sweep: cannot write %s: %s\n", spath, strerror(errno)); return TS_EXIT_HOST; }
     char *sb_argv[] = {"sbatch", "--parsable", spath, NULL};
     int st = run_tool(sb_argv, sout, serr);
     char line[1024];
@@ -844,7 +844,7 @@ static int slurm_engine(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t 
         tail_lines(serr, 1, line, sizeof line);
         fprintf(stderr, "tracesim: sweep: sbatch %s: %s\n", st == -1 ? "cannot be started" : "failed",
                 st == -1 ? strerror(errno) : line[0] ? line : "(no message)");
-        return SW_EXIT_HOST;
+        return TS_EXIT_HOST;
     }
     char *jt = slurp(sout, NULL), job[64] = "";
     if (jt) {
@@ -854,7 +854,7 @@ static int slurm_engine(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t 
     free(jt);
     if (!job[0] || strspn(job, "0123456789") != strlen(job)) {
         fprintf(stderr, "tracesim: sweep: sbatch printed no job id (see %s)\n", sout);
-        return SW_EXIT_HOST;
+        return TS_EXIT_HOST;
     }
     size_t chunk = o->chunk ? o->chunk : 1;
     if (!o->quiet)
@@ -881,7 +881,7 @@ static int slurm_engine(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t 
             if (strstr(line, "Invalid job id")) gone = true;       /* purged: long finished */
             else if (++errors >= 10) {
                 fprintf(stderr, "%stracesim: sweep: squeue keeps failing: %s\n", pg.tty ? "\n" : "", line[0] ? line : "(no message)");
-                rc = SW_EXIT_HOST;
+                rc = TS_EXIT_HOST;
                 break;
             }
         }
@@ -900,7 +900,7 @@ static int slurm_engine(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t 
             if (!o->quiet) fprintf(stderr, "sweep: interrupted: cancelled job %s; complete points stay, run again to resume\n", job);
             size_t ok, failed, missing;
             sw_collect(s, p, o, &ok, &failed, &missing);
-            return SW_EXIT_INTERRUPTED;
+            return TS_EXIT_INTERRUPTED;
         }
         for (double w = 0; w < o->poll && !sw_stop; w += 0.05) sleep_s(0.05);
     }
@@ -916,7 +916,7 @@ static int slurm_engine(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t 
 int sw_slurm(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o) {
     double t0 = now_s();
     size_t *todo = calloc(p->n, sizeof *todo), n = 0, skipped = 0;
-    if (!todo) return SW_EXIT_HOST;
+    if (!todo) return TS_EXIT_HOST;
     for (size_t i = 0; i < p->n; i++) {
         int st = sw_point_state(o, &p->points[i]);
         if (st == 0 || (st == 2 && o->retry_failed)) todo[n++] = i;
@@ -1092,7 +1092,7 @@ static int write_md(const sw_spec_t *s, const sw_plan_t *p, const res_t *res, co
 
 int sw_collect(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o, size_t *ok, size_t *failed, size_t *missing) {
     res_t *res = calloc(p->n, sizeof *res);
-    if (!res) return SW_EXIT_HOST;
+    if (!res) return TS_EXIT_HOST;
     *ok = *failed = *missing = 0;
     for (size_t i = 0; i < p->n; i++) {
         char path[SW_PATH];
@@ -1103,13 +1103,13 @@ int sw_collect(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o, size_
         else ++*missing;
     }
     char csv[SW_PATH], md[SW_PATH];
-    int rc = *failed || *missing ? SW_EXIT_FAILED : SW_EXIT_OK;
+    int rc = *failed || *missing ? TS_EXIT_FAILED : TS_EXIT_OK;
     res_werr[0] = 0;
     if (fmt(csv, sizeof csv, "%s/results.csv", o->out) || fmt(md, sizeof md, "%s/summary.md", o->out) ||
         write_csv(s, p, res, csv) || write_md(s, p, res, o, md, *ok, *failed, *missing)) {
         if (res_werr[0]) fprintf(stderr, "tracesim: sweep: %s\n", res_werr);   /* names the file */
         else fprintf(stderr, "tracesim: sweep: cannot write the results in %s: %s\n", o->out, strerror(errno));
-        rc = SW_EXIT_HOST;
+        rc = TS_EXIT_HOST;
     }
     for (size_t i = 0; i < p->n; i++) free(res[i].text);
     free(res);

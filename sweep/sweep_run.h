@@ -13,13 +13,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define SW_EXIT_OK 0
-#define SW_EXIT_FAILED 1          /* a point failed or did not run */
-#define SW_EXIT_USAGE 120         /* bad options or a bad spec */
-#define SW_EXIT_NO_FILE 121       /* the spec or a firmware ELF is missing */
-#define SW_EXIT_HOST 126          /* cannot create folders, write results, start or submit */
-#define SW_EXIT_INTERRUPTED 130   /* SIGINT/SIGTERM: complete points stay */
-#define SW_EXIT_BUSY 3            /* --point: a live worker holds the point's lock; not run */
+/* exit statuses: TS_EXIT_OK, TS_EXIT_FAILED (a point failed or did not run), TS_EXIT_USAGE
+ * (bad options or a bad spec), TS_EXIT_NO_FILE (the spec or a firmware ELF is missing),
+ * TS_EXIT_HOST (cannot create folders, write results, start or submit), TS_EXIT_INTERRUPTED
+ * (SIGINT/SIGTERM: complete points stay), TS_EXIT_BUSY (--point: a live worker holds the
+ * point's lock; not run): rtl_model/regs/exit_status.def */
+#include "ts_exit_status.h"
 
 typedef struct sw_opts {
     const char *spec;             /* absolute path of the spec */

@@ -249,16 +249,16 @@ static int on_msg(void *vc, const nxd_msg_t *m) {
     unsigned hart = m->has_src ? m->src : 0;
     if (hart >= EC_HARTS) return failf(c, "events: a message of source %u, not a hart of the run", hart);
     hart_t *H = &c->h[hart];
-    if (m->tcode == 8) {                                /* Error: messages lost */
+    if (m->tcode == NX_ERROR) {                                /* Error: messages lost */
         if (H->in_win) { H->gap = H->cgap = true; H->gaps++; }
         return 0;
     }
-    if (m->tcode != 34 && m->tcode != 35) return 0;
+    if (m->tcode != NX_ICT && m->tcode != NX_ICT_WS) return 0;
     unsigned cksrc = (unsigned)m->f[NXF_CKSRC];
     if (m->fmask >> NXF_F_ADDR & 1) H->addr = m->f[NXF_F_ADDR] << 1;
     else if (m->fmask >> NXF_U_ADDR & 1) H->addr ^= m->f[NXF_U_ADDR] << 1;
     uint64_t a = H->addr;
-    if (cksrc == 0) {
+    if (cksrc == NX_CKSRC_CONTROL) {
         uint64_t code = m->f[NXF_CONTROL];
         if (code == 2 && (m->fmask >> NXF_F_ADDR & 1)) {            /* trace on */
             size_t k = H->next_start;
@@ -287,7 +287,7 @@ static int on_msg(void *vc, const nxd_msg_t *m) {
         return 0;
     }
     if (!H->in_win) return failf(c, "events, hart %u: an event (CKSRC %u, offset %" PRIu64 ") outside tracing", hart, cksrc, m->offset);
-    if (cksrc == 15) {                                               /* PC sample */
+    if (cksrc == NX_CKSRC_PC_SAMPLE) {                                               /* PC sample */
         if (!m->tics_valid || !c->have_off) return 0;               /* cannot be placed in time */
         uint64_t cyc = m->tics - (uint64_t)c->off;
         size_t k = H->srow;
@@ -302,8 +302,8 @@ static int on_msg(void *vc, const nxd_msg_t *m) {
         H->timed++;
         return 0;
     }
-    if (cksrc == 13 && m->f[NXF_CKDF] == 1) return context_event(c, hart, m, a);
-    int kind = cksrc == 9 ? E_CALL : cksrc == 10 ? E_EXC : cksrc == 11 ? E_IRQ : -1;
+    if (cksrc == NX_CKSRC_CONTEXT && m->f[NXF_CKDF] == 1) return context_event(c, hart, m, a);
+    int kind = cksrc == NX_CKSRC_CALL ? E_CALL : cksrc == NX_CKSRC_EXCEPTION ? E_EXC : cksrc == NX_CKSRC_INTERRUPT ? E_IRQ : -1;
     if (kind < 0) return failf(c, "events, hart %u: CKSRC %u at offset %" PRIu64 " is not an event the encoder reports", hart, cksrc, m->offset);
     uint64_t d1 = m->f[NXF_CKDATA1];
     uint64_t target = a ^ (d1 << 1);
@@ -338,7 +338,7 @@ static int on_msg(void *vc, const nxd_msg_t *m) {
 /* a first pass: does the trace hold an event-mode trace start */
 static int find_on(void *vc, const nxd_msg_t *m) {
     bool *found = vc;
-    if (m->status == NXD_OK && m->tcode == 35 && m->f[NXF_CKSRC] == 0 && m->f[NXF_CKDF] == 1 && m->f[NXF_CONTROL] == 2) {
+    if (m->status == NXD_OK && m->tcode == NX_ICT_WS && m->f[NXF_CKSRC] == NX_CKSRC_CONTROL && m->f[NXF_CKDF] == 1 && m->f[NXF_CONTROL] == NX_CONTROL_TRACE_ON) {
         *found = true;
         return 1;
     }

@@ -46,6 +46,7 @@
 #include "run_losses.h"
 #include "trace_in.h"
 #include "ts_file.h"
+#include "ts_exit_status.h"   /* TS_EXIT_*: rtl_model/regs/exit_status.def */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -122,7 +123,7 @@ static void load_prog_own(ck_t *c, const char *dir) {
  * whose encoder reported privilege (an ITC store of such a value to stimulus 15/31 in the same
  * run would be taken for one: docs/program-trace.md) */
 static bool prog_ownership(const ck_t *c, const nxd_msg_t *m) {
-    return m->status == NXD_OK && m->tcode == 2 && c->prog_own[m->src % NH] && !(m->f[NXF_PROCESS] & ~(uint64_t)0x1C);
+    return m->status == NXD_OK && m->tcode == NX_OWNERSHIP && c->prog_own[m->src % NH] && !(m->f[NXF_PROCESS] & ~(uint64_t)0x1C);
 }
 
 /* hart h's traced row i of itc.csv (i at or after the last one asked for), or NULL */
@@ -171,7 +172,7 @@ static const ts_stm_row_t *stm_row(ck_t *c, unsigned h, size_t i) {
 /* 1: a software event of the port (in *ev), 0: not one, -1 a corrupt one (*why) */
 static int stm_event(const ck_t *c, const nxd_msg_t *m, ts_stm_ev_t *ev, const char **why) {
     int k = ts_stm_from_msg(m, ev, why);
-    if (k > 0 && m->tcode == 2 && !c->stm[m->src % NH].has_switch) return 0;   /* an ITC store */
+    if (k > 0 && m->tcode == NX_OWNERSHIP && !c->stm[m->src % NH].has_switch) return 0;   /* an ITC store */
     return k;
 }
 
@@ -183,7 +184,7 @@ static int count_store(void *vctx, const nxd_msg_t *m) {
     const char *why;
     int k = stm_event(c, m, &ev, &why);
     if (k > 0) c->stm_in_trace[m->src % NH]++;
-    else if (!k && m->status == NXD_OK && (m->tcode == 7 || m->tcode == 2)) c->in_trace[m->src % NH]++;
+    else if (!k && m->status == NXD_OK && (m->tcode == NX_DATA_ACQ || m->tcode == NX_OWNERSHIP)) c->in_trace[m->src % NH]++;
     return 0;
 }
 
@@ -266,12 +267,12 @@ static int on_msg(void *vctx, const nxd_msg_t *m) {
         c->failed = 1;
         return 1;
     }
-    if (m->tcode == 8) {                               /* that hart's encoder lost stores */
+    if (m->tcode == NX_ERROR) {                               /* that hart's encoder lost stores */
         c->errs[m->src % NH]++;
         for (unsigned k = 0; k < NH; k++)
             if (k == m->src % NH || !m->has_src) c->stm[k].errs_since++;
     }
-    if ((m->tcode != 7 && m->tcode != 2) || prog_ownership(c, m)) return 0;
+    if ((m->tcode != NX_DATA_ACQ && m->tcode != NX_OWNERSHIP) || prog_ownership(c, m)) return 0;
     unsigned h = m->src;
     char pre[24] = "";
     if (c->multi) snprintf(pre, sizeof pre, "hart %u: ", h);
@@ -303,7 +304,7 @@ static int on_msg(void *vctx, const nxd_msg_t *m) {
         c->failed = 1;
         return 1;
     }
-    if (m->tcode == 7) {
+    if (m->tcode == NX_DATA_ACQ) {
         uint64_t idtag = ((s->stim & 15u) << 2) | s->off;
         if (m->f[NXF_IDTAG] != idtag || m->f[NXF_DATA] != s->value) {
             snprintf(c->msg, sizeof c->msg,
@@ -528,11 +529,11 @@ int ts_check_main(int argc, char **argv) {
     ts_cmd_opts_init(&op, &ts_check_cmd, argc, argv);
     while ((oc = ts_opts_next(&op)) != TS_OPTS_END) {
         switch (oc) {
-        case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); return 120;
+        case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); return TS_EXIT_USAGE;
         case TS_OPTS_POSITIONAL:
             if (dir) {
                 fprintf(stderr, "tracesim: check takes one run folder (see tracesim check --help)\n");
-                return 120;
+                return TS_EXIT_USAGE;
             }
             dir = op.arg;
             break;
@@ -544,7 +545,7 @@ int ts_check_main(int argc, char **argv) {
     }
     if (!dir) {
         fprintf(stderr, "tracesim: check needs a run folder of tracesim run (see tracesim check --help)\n");
-        return 120;
+        return TS_EXIT_USAGE;
     }
     /* a trace file names its folder; the ELF: --elf, else the run's (run_folder.h) */
     ts_run_arg_t ra;
@@ -552,7 +553,7 @@ int ts_check_main(int argc, char **argv) {
     if (!ra.is_dir) {
         if (access(dir, F_OK)) {
             fprintf(stderr, "tracesim: check: no such run folder %s\n", dir);
-            return 121;
+            return TS_EXIT_NO_FILE;
         }
         char *sl = strrchr(ra.trace, '/');
         snprintf(ra.run_dir, sizeof ra.run_dir, "%.*s", sl ? (int)(sl - ra.trace) : 1, sl ? ra.trace : ".");
@@ -562,25 +563,25 @@ int ts_check_main(int argc, char **argv) {
         char rerr[4600];
         if (ts_run_folder_check(dir, rerr, sizeof rerr)) {
             fprintf(stderr, "tracesim: check: %s\n", rerr);
-            return 121;
+            return TS_EXIT_NO_FILE;
         }
     }
     /* a killed run: said as such, never blamed on the firmware; an interrupted one is checked
      * up to the cycle it stopped in (like a cycle limit) */
-    if (ts_run_say_unfinished(dir) == TS_RUN_INCOMPLETE) return 121;
+    if (ts_run_say_unfinished(dir) == TS_RUN_INCOMPLETE) return TS_EXIT_NO_FILE;
     if (perf_config) {       /* read at once, also when the trace does not need it (not wrapped) */
         static perf_header_t h[PERF_MAX_CORES];
         unsigned ch = 6;
         char cerr[4600];
         if (ts_read_perf_config(perf_config, h, PERF_MAX_CORES, &ch, cerr, sizeof cerr) < 0) {
             fprintf(stderr, "tracesim: check: %s\n", cerr);
-            return 121;
+            return TS_EXIT_NO_FILE;
         }
     }
     static char elf_found[4400];
     char elf_err[4600] = "";
     int er = ts_run_elf(dir, elf, elf_found, sizeof elf_found, elf_err, sizeof elf_err);
-    if (er < 0) { fprintf(stderr, "tracesim: %s\n", elf_err); return 121; }
+    if (er < 0) { fprintf(stderr, "tracesim: %s\n", elf_err); return TS_EXIT_NO_FILE; }
     elf = er ? elf_found : NULL;
     /* trace.rtd and itc.csv are read in pieces and row by row, never whole (memory) */
     size_t tlen = 0, jlen;
@@ -600,7 +601,7 @@ int ts_check_main(int argc, char **argv) {
     if (!trace || !json || !csv) {
         fprintf(stderr, "tracesim: %s lacks trace.rtd, trace.json or itc.csv (did the firmware use the trace encoder?)\n", dir);
         free(json); if (csv) fclose(csv); free(line);
-        return 121;
+        return TS_EXIT_NO_FILE;
     }
     static ck_t c;
     memset(&c, 0, sizeof c);
@@ -612,7 +613,7 @@ int ts_check_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: check: %s\n", serr);
         free(json); if (csv) fclose(csv); free(line);
         ck_free(&c);
-        return 121;
+        return TS_EXIT_NO_FILE;
     }
     /* trace.json and itc.csv read strictly: a damaged or forged file is an error naming the
      * file, the line and what is wrong, never a default or a silent end of the rows */
@@ -623,7 +624,7 @@ int ts_check_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: check: %s\n", jerr);
         free(json); if (csv) fclose(csv); free(line);
         ck_free(&c);
-        return 121;
+        return TS_EXIT_NO_FILE;
     }
     static const char itc_header[] = "cycle,hart,stimulus,offset,size,value";
     if (getline(&line, &lcap, csv) < 0 || strncmp(line, itc_header, sizeof itc_header - 1) ||
@@ -631,7 +632,7 @@ int ts_check_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: check: %s/itc.csv:1: not the header of itc.csv (%s[,status])\n", dir, itc_header);
         free(json); if (csv) fclose(csv); free(line);
         ck_free(&c);
-        return 121;
+        return TS_EXIT_NO_FILE;
     }
     unsigned max_hart = 0, lineno = 1;
     while (getline(&line, &lcap, csv) >= 0) {
@@ -642,14 +643,14 @@ int ts_check_main(int argc, char **argv) {
                             "expected)\n", dir, lineno);
             free(json); if (csv) fclose(csv); free(line);
             ck_free(&c);
-            return 121;
+            return TS_EXIT_NO_FILE;
         }
         unsigned hart = r.hart;
         if (hart >= NH) {
             fprintf(stderr, "tracesim: check: itc.csv has a store of hart %u (at most %u harts are checked)\n", hart, NH);
             free(json); if (csv) fclose(csv); free(line);
             ck_free(&c);
-            return 126;
+            return TS_EXIT_HOST;
         }
         if (hart > max_hart) max_hart = hart;
         c.made[hart]++;
@@ -704,7 +705,7 @@ int ts_check_main(int argc, char **argv) {
             fprintf(stderr, "tracesim: check FAILED: %s\n", why);
             free(json); free(line);
             ck_free(&c);
-            return 1;
+            return TS_EXIT_FAILED;
         }
     }
     /* the run's harts: trace.json, else what itc.csv and the SRC width allow */
@@ -716,14 +717,14 @@ int ts_check_main(int argc, char **argv) {
                 harts, harts == 1 ? "" : "s");
         free(json); if (csv) fclose(csv); free(line);
         ck_free(&c);
-        return 1;
+        return TS_EXIT_FAILED;
     }
     if (harts > 1 && !srcbits) {
         fprintf(stderr, "tracesim: check FAILED: the run has %u harts, but its messages carry no SRC field (trace.json srcbits 0): "
                         "the harts' messages cannot be told apart\n", harts);
         free(json); if (csv) fclose(csv); free(line);
         ck_free(&c);
-        return 1;
+        return TS_EXIT_FAILED;
     }
     unsigned nh = have_harts ? (harts < NH ? harts : NH) : max_hart + 1;    /* harts reported */
     nxd_cfg_t cfg = {srcbits, tsbits};
@@ -731,7 +732,7 @@ int ts_check_main(int argc, char **argv) {
     int rc = 0;
     if (oom || nxd_init(&d, &cfg)) {
         fprintf(stderr, "tracesim: check: bad trace settings or out of memory\n");
-        rc = 126;
+        rc = TS_EXIT_HOST;
     } else {
         /* a wrapped trace: from its first message end, and each hart's stores are its newest */
         snprintf(path, sizeof path, "%s/trace.rtd", dir);
@@ -772,7 +773,7 @@ int ts_check_main(int argc, char **argv) {
         for (unsigned h = 0; h < NH; h++) tot_timed += c.timed[h];
         if (c.failed) {
             fprintf(stderr, "tracesim: check FAILED: %s\n", c.msg);
-            rc = 1;
+            rc = TS_EXIT_FAILED;
         } else {
             /* one line per hart with several harts; the single-hart line as it always was */
             for (unsigned h = 0; h < (c.multi ? nh : 1); h++) {
@@ -824,10 +825,10 @@ int ts_check_main(int argc, char **argv) {
             int p = perf_check_run(&pc, &pr);
             if (p < 0 && strstr(pr.msg, "lacks")) {      /* ground truth missing: nothing to check against */
                 fprintf(stderr, "tracesim: check: %s: the perf records cannot be checked\n", pr.msg);
-                rc = 121;
+                rc = TS_EXIT_NO_FILE;
             } else if (p) {
                 fprintf(stderr, "tracesim: check FAILED: %s\n", !elf && p < 0 && elf_err[0] ? elf_err : pr.msg);
-                rc = 1;
+                rc = TS_EXIT_FAILED;
             } else if (pr.found) {
                 for (unsigned h = 0; h < (c.multi ? NH : 1) && rc == 0; h++) {
                     const perf_check_hart_t *hr = &pr.hart[h];
@@ -847,7 +848,7 @@ int ts_check_main(int argc, char **argv) {
                                 " were overwritten\n", hp,
                                 hr->records, hr->in_trace, cut, absent, wrapped_stop ? "" : " without a stop on wrap",
                                 hr->overwritten);
-                        rc = 1;
+                        rc = TS_EXIT_FAILED;
                         break;
                     }
                     printf("check: ");
@@ -893,7 +894,7 @@ int ts_check_main(int argc, char **argv) {
                     if (q == 2) q = prog_check_run(dir, elf, srcbits, tsbits, wrapped_stop, stdout, pmsg, sizeof pmsg);
                     if (q) {
                         fprintf(stderr, "tracesim: check %s: %s\n", q > 0 ? "FAILED" : "cannot check the program trace", pmsg);
-                        rc = q > 0 ? 1 : 121;
+                        rc = q > 0 ? TS_EXIT_FAILED : TS_EXIT_NO_FILE;
                     }
                 }
             }

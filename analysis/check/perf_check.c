@@ -109,11 +109,11 @@ static const sbi_ev_t sbi_ev[] = {
  * and whether the hardware had them (false: *got says what it had) */
 static bool header_def_ok(const perf_counter_def_t *d, const hpm_state_t *hw, unsigned tsbits, char *want, size_t wl,
                           char *got, size_t gl) {
-    unsigned n = d->index, csr = d->info & 0xFFFu;
-    if (n == 1) {                                            /* the trace timestamp: no CSR */
+    unsigned n = d->index, csr = d->info & TS_PW_INFO_CSR_MASK;
+    if (n == TS_PW_COUNTER_TS) {                                            /* the trace timestamp: no CSR */
         snprintf(want, wl, "type 0 code 0x80 (timestamp), no CSR, %u bits", tsbits);
         snprintf(got, gl, "type %u code 0x%x, CSR 0x%03x, %u bits", d->type, d->code, csr, d->width);
-        return d->type == 0 && d->code == 0x80 && csr == 0 && d->width == tsbits;
+        return d->type == TS_PW_EV_HW_GENERAL && d->code == 0x80 && csr == 0 && d->width == tsbits;
     }
     unsigned width = n == 0 ? hw->w_cycle : n == 2 ? hw->w_instret : hw->w_hpm;
     bool impl = (hw->implemented >> n) & 1u, inh = (hw->inhibit >> n) & 1u;
@@ -121,11 +121,11 @@ static bool header_def_ok(const perf_counter_def_t *d, const hpm_state_t *hw, un
     snprintf(got, gl, "%s%s, CSR 0x%03x, %u bits (mhpmevent%u 0x%x%s)", impl ? "" : "no such counter, ", inh ? "inhibited" : "counting",
              0xC00 + n, width, n, ev, n < 3 ? ", fixed" : "");
     char what[96];
-    if (d->type == 2) snprintf(what, sizeof what, "type 2 (raw) event_data 0x%" PRIx64, d->event_data);
+    if (d->type == TS_PW_EV_HW_RAW) snprintf(what, sizeof what, "type 2 (raw) event_data 0x%" PRIx64, d->event_data);
     else snprintf(what, sizeof what, "type %u code 0x%x", d->type, d->code);
     snprintf(want, wl, "%s, CSR 0x%03x, %u bits", what, csr, d->width);
     if (!impl || inh || csr != 0xC00u + n || d->width != width) return false;
-    if (d->type == 2) return n >= 3 && d->event_data == ev;
+    if (d->type == TS_PW_EV_HW_RAW) return n >= 3 && d->event_data == ev;
     for (size_t i = 0; i < sizeof sbi_ev / sizeof sbi_ev[0]; i++)
         if (sbi_ev[i].type == d->type && sbi_ev[i].code == d->code)
             return sbi_ev[i].counter >= 0 ? (int)n == sbi_ev[i].counter : n >= 3 && sbi_ev[i].ev && ev == sbi_ev[i].ev;
@@ -698,14 +698,14 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
         size_t s = si + 1;
         for (int na = (b->type == PERF_FUNC_ENTER || b->type == PERF_FUNC_EXIT) ? 2 : 1; na; na--) {
             const store_t *sa = gt_get(st, s);
-            s += (sa && (sa->value & 1u)) ? 2 : 1;
+            s += (sa && (sa->value & TS_PW_ADDR_HI)) ? 2 : 1;
         }
         for (unsigned i = 0; i < b->n; i++, s++) {
             const store_t *sl = gt_get(st, s);
             if (!sl) break;
             uint64_t low_cycle = sl->cycle;
             const store_t *sh = gt_get(st, s + 1);
-            if (sh && sh->size == 2) s++;
+            if (sh && sh->size == TS_PW_BYTES_RECORD_VALUE_HI) s++;
             const perf_counter_def_t *d = &h->def[i];
             for (const cread_t *c; (c = gt_get(cr, ci)) && c->cycle <= low_cycle; gt_drop(cr, ++ci))
                 if (c->idx >= 0 && c->idx < PERF_MAX_COUNTERS) { last_read[c->idx][c->hi] = *c; have_read[c->idx][c->hi] = true; }

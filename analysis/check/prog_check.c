@@ -259,7 +259,7 @@ static int feed_msg(void *vf, const nxd_msg_t *m) {
     if (m->status == NXD_OK) {          /* is the message right after a sync-type one */
         hart_st_t *H = &f->c->h[(m->has_src ? m->src : 0) % PC_HARTS];
         H->after_sync = H->prev_sync;
-        H->prev_sync = m->tcode == 9 || m->tcode == 11 || m->tcode == 12 || m->tcode == 29;
+        H->prev_sync = m->tcode == NX_SYNC || m->tcode == NX_DIRECT_BRANCH_WS || m->tcode == NX_INDIRECT_BRANCH_WS || m->tcode == NX_INDIRECT_BRANCH_HIST_WS;
     }
     int rc = pf_from_msg(f->pf, m);
     return rc || f->c->failed;

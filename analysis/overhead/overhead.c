@@ -6,6 +6,7 @@
 #include "overhead_int.h"
 #include "ts_decoder.h"
 #include "ts_file.h"
+#include "ts_exit_status.h"   /* TS_EXIT_*: rtl_model/regs/exit_status.def */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -20,9 +21,6 @@
 #include <unistd.h>
 
 #define OVH_FAILED 1          /* a run failed or left unusable results */
-#define OVH_USAGE 120
-#define OVH_NO_FILE 121
-#define OVH_HOST 126
 #define OVH_PERF_CHANNEL 6    /* PERF_CHANNEL of firmware/examples/perf_config.h */
 
 extern char **environ;
@@ -785,12 +783,12 @@ int ts_overhead_main(int argc, char **argv) {
     size_t nfw = 0;
     int c;
     char **fws = calloc((size_t)argc + 1, sizeof *fws);
-    if (!fws) { fprintf(stderr, "tracesim: overhead: out of memory\n"); return OVH_HOST; }
+    if (!fws) { fprintf(stderr, "tracesim: overhead: out of memory\n"); return TS_EXIT_HOST; }
     ts_opts_t op;
     ts_cmd_opts_init(&op, &ts_overhead_cmd, argc, argv);
     while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
         switch (c) {
-        case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); free(fws); return OVH_USAGE;
+        case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); free(fws); return TS_EXIT_USAGE;
         case TS_OPTS_POSITIONAL: fws[nfw++] = (char *)op.arg; break;
         case V_FIRMWARE_DIR: build = op.arg; break;
         case V_QUICK: quick = true; break;
@@ -801,7 +799,7 @@ int ts_overhead_main(int argc, char **argv) {
         }
     }
     if (baseline) {                               /* the overhead of the user's own builds */
-        int rc = OVH_USAGE;
+        int rc = TS_EXIT_USAGE;
         if (build || quick)
             fprintf(stderr, "tracesim: overhead: %s belongs to the self-measuring mode, not to --baseline\n",
                     build ? "--firmware-dir" : "--quick");
@@ -814,38 +812,38 @@ int ts_overhead_main(int argc, char **argv) {
     if (channel_given) {
         fprintf(stderr, "tracesim: overhead: --perf-channel belongs to --baseline (the ovh_* firmware uses channel %d)\n",
                 OVH_PERF_CHANNEL);
-        return OVH_USAGE;
+        return TS_EXIT_USAGE;
     }
     if (nfw) {
         fprintf(stderr, "tracesim: overhead takes firmware arguments only with --baseline PLAIN.elf (see tracesim overhead --help)\n");
-        return OVH_USAGE;
+        return TS_EXIT_USAGE;
     }
-    if (!*out) { fprintf(stderr, "tracesim: overhead: empty output folder name\n"); return OVH_USAGE; }
+    if (!*out) { fprintf(stderr, "tracesim: overhead: empty output folder name\n"); return TS_EXIT_USAGE; }
     struct stat osb;
     if (!stat(out, &osb) && !S_ISDIR(osb.st_mode)) {
         fprintf(stderr, "tracesim: overhead -o takes an output folder, not a file: '%s'\n", out);
-        return OVH_USAGE;
+        return TS_EXIT_USAGE;
     }
     char build_dir[OVH_PATH];
     if (build ? ovh_fmt(build_dir, sizeof build_dir, "%s", build) : default_build(build_dir, sizeof build_dir)) {
         fprintf(stderr, "tracesim: overhead: cannot tell where the firmware is (give --firmware-dir DIR)\n");
-        return OVH_USAGE;
+        return TS_EXIT_USAGE;
     }
 
     ovh_run_t *runs = calloc(MAX_RUNS, sizeof *runs);
-    if (!runs) { fprintf(stderr, "tracesim: overhead: out of memory\n"); return OVH_HOST; }
+    if (!runs) { fprintf(stderr, "tracesim: overhead: out of memory\n"); return TS_EXIT_HOST; }
     size_t n = plan_runs(runs, quick);
     for (size_t i = 0; i < n; i++) {
         if (ovh_fmt(runs[i].elf, sizeof runs[i].elf, "%s/%s.elf", build_dir, runs[i].name) || access(runs[i].elf, R_OK)) {
             fprintf(stderr, "tracesim: overhead: firmware %s/%s.elf not found (build the firmware, or give --firmware-dir DIR)\n",
                     build_dir, runs[i].name);
             free(runs);
-            return OVH_NO_FILE;
+            return TS_EXIT_NO_FILE;
         }
         if (ovh_fmt(runs[i].dir, sizeof runs[i].dir, "%s/runs/%s", out, runs[i].name) || ts_mkdir_p(runs[i].dir)) {
             fprintf(stderr, "tracesim: overhead: cannot create %s/runs/%s: %s\n", out, runs[i].name, strerror(errno));
             free(runs);
-            return OVH_HOST;
+            return TS_EXIT_HOST;
         }
     }
     for (size_t i = 0; i < n; i++) {
@@ -867,7 +865,7 @@ int ts_overhead_main(int argc, char **argv) {
         write_file(out, "overhead.svg", write_svg, runs, n, quick)) {
         if (wf_err[0]) fprintf(stderr, "tracesim: overhead: %s\n", wf_err);   /* names the file */
         else fprintf(stderr, "tracesim: overhead: cannot write the report in %s: %s\n", out, strerror(errno));
-        rc = OVH_HOST;
+        rc = TS_EXIT_HOST;
     } else {
         write_md(stdout, runs, n, quick);
         fprintf(stderr, "overhead: %zu runs; wrote %s/overhead.md and %s/overhead.svg\n", n, out, out);

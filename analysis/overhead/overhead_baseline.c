@@ -16,6 +16,7 @@
 #include "elf_syms.h"
 #include "ts_file.h"
 #include "ts_text.h"
+#include "ts_exit_status.h"   /* TS_EXIT_*: rtl_model/regs/exit_status.def */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -26,9 +27,6 @@
 #include <unistd.h>
 
 #define B_FAILED 1
-#define B_USAGE 120
-#define B_NO_FILE 121
-#define B_HOST 126
 
 typedef struct b_fw {
     ovh_run_t r;              /* r.name: the row's name, r.dir: its run folder, r.elf: "" for a run folder */
@@ -409,18 +407,18 @@ static void remove_made(const char *dir) {
 
 
 int ovh_baseline_run(const char *base, const char *out, unsigned channel, size_t nfw, char *const *fws) {
-    if (!base || !*base) { fprintf(stderr, "tracesim: overhead: --baseline needs an ELF or run folder\n"); return B_USAGE; }
+    if (!base || !*base) { fprintf(stderr, "tracesim: overhead: --baseline needs an ELF or run folder\n"); return TS_EXIT_USAGE; }
     if (!nfw) {
         fprintf(stderr, "tracesim: overhead --baseline %s: no firmware to compare (give FW.elf or run folders after it)\n", base);
-        return B_USAGE;
+        return TS_EXIT_USAGE;
     }
     if (!*out || (ts_is_dir(out) ? 0 : !access(out, F_OK))) {
         fprintf(stderr, "tracesim: overhead -o takes an output folder, not a file: '%s'\n", out);
-        return B_USAGE;
+        return TS_EXIT_USAGE;
     }
     size_t n = nfw + 1;
     b_fw_t *fw = calloc(n, sizeof *fw);
-    if (!fw) { fprintf(stderr, "tracesim: overhead: out of memory\n"); return B_HOST; }
+    if (!fw) { fprintf(stderr, "tracesim: overhead: out of memory\n"); return TS_EXIT_HOST; }
     int rc = 0;
     for (size_t i = 0; i < n && !rc; i++) {          /* check every argument before the first run */
         const char *arg = i ? fws[i - 1] : base;
@@ -446,22 +444,22 @@ int ovh_baseline_run(const char *base, const char *out, unsigned channel, size_t
             char rerr[OVH_PATH + 200];
             enum ts_run_finish fin = ts_run_say_unfinished(arg);   /* a run cut short costs nothing to compare */
             if (fin != TS_RUN_FINISHED) {
-                rc = B_NO_FILE;
+                rc = TS_EXIT_NO_FILE;
             } else if (access(sp, R_OK)) {
                 fprintf(stderr, "tracesim: overhead: %s%s is not a run folder (no stats.txt)\n", i ? "" : "baseline ", arg);
-                rc = B_NO_FILE;
+                rc = TS_EXIT_NO_FILE;
             } else if (ts_run_folder_check(arg, rerr, sizeof rerr)) {   /* the strict reader (ts_file.h) */
                 fprintf(stderr, "tracesim: overhead: %s\n", rerr);
-                rc = B_NO_FILE;
+                rc = TS_EXIT_NO_FILE;
             }
         } else if (stat(arg, &sb) || !S_ISREG(sb.st_mode) || access(arg, R_OK)) {
             fprintf(stderr, "tracesim: overhead: cannot open %s%s: %s\n", i ? "" : "the baseline ", arg,
                     errno ? strerror(errno) : "not a regular file");
-            rc = B_NO_FILE;
+            rc = TS_EXIT_NO_FILE;
         } else if (ovh_fmt(f->r.elf, sizeof f->r.elf, "%s", arg) ||
                    ovh_fmt(f->r.dir, sizeof f->r.dir, "%s/runs/%s", out, f->r.name)) {
             fprintf(stderr, "tracesim: overhead: path too long: %s\n", arg);
-            rc = B_USAGE;
+            rc = TS_EXIT_USAGE;
         }
     }
     /* the folders this command makes: out, out/runs, one per firmware; on a failure the failed
@@ -475,7 +473,7 @@ int ovh_baseline_run(const char *base, const char *out, unsigned channel, size_t
         bool made = !f->from_run && access(f->r.dir, F_OK) != 0;
         if (!f->from_run && ts_mkdir_p(f->r.dir)) {
             fprintf(stderr, "tracesim: overhead: cannot create %s: %s\n", f->r.dir, strerror(errno));
-            rc = B_HOST;
+            rc = TS_EXIT_HOST;
         } else if ((!f->from_run && ovh_simulate(&f->r, why, sizeof why)) || b_read(&f->r, channel, why, sizeof why)) {
             fprintf(stderr, "tracesim: overhead: %s failed: %s\n", f->r.name, why);
             rc = B_FAILED;
@@ -494,7 +492,7 @@ int ovh_baseline_run(const char *base, const char *out, unsigned channel, size_t
             write_out(out, "overhead.csv", csv_w, fw, n, channel) || write_out(out, "overhead.svg", svg_w, fw, n, channel)) {
             if (werr[0]) fprintf(stderr, "tracesim: overhead: %s\n", werr);   /* names the file */
             else fprintf(stderr, "tracesim: overhead: cannot write the report in %s: %s\n", out, strerror(errno));
-            rc = B_HOST;
+            rc = TS_EXIT_HOST;
         } else {
             write_md(stdout, fw, n, channel);
             fprintf(stderr, "overhead: wrote %s/overhead.md, overhead.csv and overhead.svg\n", out);

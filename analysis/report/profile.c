@@ -395,7 +395,7 @@ void prof_header(void *vp, const perf_header_t *h) {
         col_t *col = &p->col[d->index % PERF_MAX_COUNTERS];
         char name[48];
         perf_counter_name(d, name, sizeof name);
-        if (d->type == 2 && d->index != 1) raw_event_name(d->event_data, name, sizeof name);
+        if (d->type == TS_PW_EV_HW_RAW && d->index != TS_PW_COUNTER_TS) raw_event_name(d->event_data, name, sizeof name);
         if (!col->used) {
             col->used = true;
             col->def = *d;

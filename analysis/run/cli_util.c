@@ -111,7 +111,7 @@ int ts_perf_headers_from_itc(const char *itc_path, int want_channel, perf_header
         unsigned ch = row.stim & 15;
         if (want_channel >= 0 && ch != (unsigned)want_channel) continue;
         if (!dec[ch]) {
-            if (size != 4 || value != PERF_MARKER) continue;
+            if (size != TS_PW_BYTES_HEADER_MARKER || value != TS_PW_MARKER) continue;
             dec[ch] = malloc(sizeof *dec[ch]);
             w[ch] = calloc(1, sizeof *w[ch]);
             if (!dec[ch] || !w[ch]) { snprintf(err, errlen, "out of memory"); rc = -1; break; }

@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include "ts_nexus_codes.h"   /* the TCODEs (NX_*), field widths and codes: rtl_model/regs/nexus.def */
 
 #define NXD_MAX_MSG 64
 #define NXD_MAX_SRC 256

@@ -64,12 +64,21 @@
 #include "elements.h"
 #include "nexus_decode.h"
 
-#define PERF_MARKER 0x70657266u
-#define PERF_MAX_COUNTERS 32
+#include "ts_perf_wire.h"   /* the wire format (TS_PW_*): rtl_model/regs/perf_wire.def */
+
+#define PERF_MAX_COUNTERS TS_PW_MAX_COUNTERS
 #define PERF_MAX_CORES 16
 
-enum perf_count_type { PERF_RAW = 0, PERF_DELTA = 1, PERF_DELTA_XOR = 2 };
-enum perf_record_type { PERF_FUNC_ENTER = 0, PERF_FUNC_EXIT = 1, PERF_MANUAL = 2, PERF_ISR = 3 };
+/* the count and record types of perf_wire.def: PERF_RAW, PERF_DELTA, PERF_DELTA_XOR;
+ * PERF_FUNC_ENTER, PERF_FUNC_EXIT, PERF_MANUAL, PERF_ISR */
+enum perf_count_type {
+#define TS_PW_COUNT(name, value, sifive, desc) PERF_##name = value,
+#include "perf_wire.def"
+};
+enum perf_record_type {
+#define TS_PW_RECORD(name, value, sifive, addrs, desc) PERF_##name = value,
+#include "perf_wire.def"
+};
 
 typedef struct perf_counter_def {
     unsigned index;           /* counter index (bit of the mask) */

@@ -38,14 +38,14 @@ const char *ts_stm_event_name(unsigned id) {
 
 int ts_stm_from_msg(const nxd_msg_t *m, ts_stm_ev_t *ev, const char **why) {
     if (m->status != NXD_OK) return 0;
-    if (m->tcode == 7) {
+    if (m->tcode == NX_DATA_ACQ) {
         uint64_t tag = m->f[NXF_IDTAG];
         if (tag < (STM_IDTAG_BASE & ~3u)) return 0;         /* ITC */
         if ((tag & 3) != (STM_IDTAG_BASE & 3)) { *why = "software event IDTAG & 3 not 1"; return -1; }
         if (tag > STM_IDTAG_BASE + 4ull * 0xffff) { *why = "software event IDTAG above the last id 0xffff"; return -1; }
         ev->id = (unsigned)((tag - STM_IDTAG_BASE) >> 2);
         ev->value = m->f[NXF_DATA];
-    } else if (m->tcode == 2 && (m->f[NXF_PROCESS] & 3) == STM_OWN_FORMAT) {
+    } else if (m->tcode == NX_OWNERSHIP && (m->f[NXF_PROCESS] & 3) == STM_OWN_FORMAT) {
         ev->id = STM_ID_THREAD_SWITCH;
         ev->value = m->f[NXF_PROCESS] >> STM_OWN_SHIFT;
     } else {
@@ -73,7 +73,7 @@ int ts_elem_from_msg(void *vs, const nxd_msg_t *m) {
         e.u.err.what = m->error;
         return emit(s, &e);
     }
-    bool sync_msg = m->tcode == 9 || m->tcode == 11 || m->tcode == 12 || m->tcode == 29 || m->tcode == 35;
+    bool sync_msg = nx_tcode_full_ts(m->tcode);   /* SYNC, the WS types and ICT WS: a full address and time */
     if (!s->seen[src]) {
         s->seen[src] = true;
         if (!sync_msg) {                        /* data before any synchronisation */
@@ -85,8 +85,8 @@ int ts_elem_from_msg(void *vs, const nxd_msg_t *m) {
     }
     const uint64_t *f = m->f;
     unsigned t = m->tcode;
-    if (t == 3 || t == 4 || t == 9 || t == 11 || t == 12 || t == 27 || t == 28 || t == 29 || t == 33) s->prog[src] = true;
-    if (t == 2 && s->prog[src] && !(f[NXF_PROCESS] & ~(uint64_t)0x1C)) {
+    if (nx_tcode_prog(t)) s->prog[src] = true;
+    if (t == NX_OWNERSHIP && s->prog[src] && !(f[NXF_PROCESS] & ~(uint64_t)0x1C)) {
         e.type = TS_ELEM_PRIVILEGE;
         e.u.own.process = f[NXF_PROCESS];
         return emit(s, &e);
@@ -97,8 +97,8 @@ int ts_elem_from_msg(void *vs, const nxd_msg_t *m) {
     if (stm > 0) { e.type = TS_ELEM_STM; e.u.stm = ev; return emit(s, &e); }
     if (stm < 0) { e.type = TS_ELEM_CORRUPT; e.u.err.what = why; return emit(s, &e); }
     switch (m->tcode) {
-    case 7: case 23: {              /* IDTAG (or ADDR of Aux Access Write): channel and lane */
-        uint64_t tag = f[m->tcode == 7 ? NXF_IDTAG : NXF_ADDR];
+    case NX_DATA_ACQ: case NX_AUX_ACCESS_WRITE: {   /* IDTAG (or ADDR of Aux Access Write): channel and lane */
+        uint64_t tag = f[m->tcode == NX_DATA_ACQ ? NXF_IDTAG : NXF_ADDR];
         e.type = TS_ELEM_SWTRACE;
         e.u.sw.channel = (unsigned)(tag >> 2);
         e.u.sw.lane = (unsigned)(tag & 3);
@@ -106,49 +106,49 @@ int ts_elem_from_msg(void *vs, const nxd_msg_t *m) {
         e.u.sw.value = (uint32_t)f[NXF_DATA];
         break;
     }
-    case 2: e.type = TS_ELEM_OWNERSHIP; e.u.own.process = f[NXF_PROCESS]; break;
-    case 8:                         /* that source lost messages (every source without SRC) */
+    case NX_OWNERSHIP: e.type = TS_ELEM_OWNERSHIP; e.u.own.process = f[NXF_PROCESS]; break;
+    case NX_ERROR:                  /* that source lost messages (every source without SRC) */
         e.type = TS_ELEM_OVERFLOW;
         if (m->has_src) s->synced[src] = false;
         else memset(s->synced, 0, sizeof s->synced);
         break;
-    case 27:
+    case NX_RESOURCE_FULL:
         e.type = TS_ELEM_RESOURCE_FULL;
         e.u.rf.rcode = (unsigned)f[NXF_RCODE];
         e.u.rf.value = (m->fmask >> NXF_I_CNT & 1) ? f[NXF_I_CNT]
                      : (m->fmask >> NXF_HISTORY & 1) ? f[NXF_HISTORY] : f[NXF_COUNT];
         break;
-    case 9: case 11: case 12: case 29:
+    case NX_SYNC: case NX_DIRECT_BRANCH_WS: case NX_INDIRECT_BRANCH_WS: case NX_INDIRECT_BRANCH_HIST_WS:
         e.type = TS_ELEM_SYNC;
         s->addr[src] = f[NXF_F_ADDR] << 1;
         s->synced[src] = true;
         e.u.sync.reason = (unsigned)f[NXF_SYNC];
         e.u.sync.i_cnt = f[NXF_I_CNT];
         e.u.sync.addr = s->addr[src];
-        e.u.sync.has_hist = m->tcode == 29;
-        e.u.sync.hist = m->tcode == 29 ? f[NXF_HISTORY] : 0;
+        e.u.sync.has_hist = m->tcode == NX_INDIRECT_BRANCH_HIST_WS;
+        e.u.sync.hist = m->tcode == NX_INDIRECT_BRANCH_HIST_WS ? f[NXF_HISTORY] : 0;
         break;
-    case 3: case 4: case 28:
+    case NX_DIRECT_BRANCH: case NX_INDIRECT_BRANCH: case NX_INDIRECT_BRANCH_HIST:
         e.type = TS_ELEM_BRANCH;
-        e.u.br.indirect = m->tcode != 3;
+        e.u.br.indirect = m->tcode != NX_DIRECT_BRANCH;
         e.u.br.i_cnt = f[NXF_I_CNT];
-        if (m->tcode != 3) {
+        if (m->tcode != NX_DIRECT_BRANCH) {
             e.u.br.b_type = (unsigned)f[NXF_B_TYPE];
             s->addr[src] ^= f[NXF_U_ADDR] << 1;
             e.u.br.addr = s->addr[src];
         }
-        e.u.br.has_hist = m->tcode == 28;
-        e.u.br.hist = m->tcode == 28 ? f[NXF_HISTORY] : 0;
+        e.u.br.has_hist = m->tcode == NX_INDIRECT_BRANCH_HIST;
+        e.u.br.hist = m->tcode == NX_INDIRECT_BRANCH_HIST ? f[NXF_HISTORY] : 0;
         break;
-    case 33:
-        e.type = f[NXF_EVCODE] == 4 ? TS_ELEM_TRACE_OFF : TS_ELEM_CORRELATION;
+    case NX_CORRELATION:
+        e.type = f[NXF_EVCODE] == NX_EVCODE_TRACE_OFF ? TS_ELEM_TRACE_OFF : TS_ELEM_CORRELATION;
         e.u.corr.evcode = (unsigned)f[NXF_EVCODE];
         e.u.corr.cdf = (unsigned)f[NXF_CDF];
         e.u.corr.i_cnt = f[NXF_I_CNT];
         e.u.corr.hist = (m->fmask >> NXF_HISTORY & 1) ? f[NXF_HISTORY] : 0;
         s->synced[src] = false;
         break;
-    case 34: case 35: {
+    case NX_ICT: case NX_ICT_WS: {
         unsigned cksrc = (unsigned)f[NXF_CKSRC];
         e.u.ict.cksrc = cksrc;
         e.u.ict.ckdf = (unsigned)f[NXF_CKDF];
@@ -158,11 +158,11 @@ int ts_elem_from_msg(void *vs, const nxd_msg_t *m) {
         else if (m->fmask >> NXF_U_ADDR & 1) s->addr[src] ^= f[NXF_U_ADDR] << 1;
         e.u.ict.has_addr = (m->fmask >> NXF_F_ADDR & 1) || (m->fmask >> NXF_U_ADDR & 1);
         e.u.ict.addr = e.u.ict.has_addr ? s->addr[src] : 0;
-        if (m->tcode == 35) s->synced[src] = true;
-        if (cksrc == 0) {
+        if (m->tcode == NX_ICT_WS) s->synced[src] = true;
+        if (cksrc == NX_CKSRC_CONTROL) {
             uint64_t code = f[NXF_CONTROL];
-            e.type = code == 3 ? TS_ELEM_TRACE_OFF : code == 2 ? TS_ELEM_TRACE_ON
-                   : m->tcode == 35 ? TS_ELEM_TIMESTAMP : TS_ELEM_ICT_EVENT;
+            e.type = code == NX_CONTROL_TRACE_OFF ? TS_ELEM_TRACE_OFF : code == NX_CONTROL_TRACE_ON ? TS_ELEM_TRACE_ON
+                   : m->tcode == NX_ICT_WS ? TS_ELEM_TIMESTAMP : TS_ELEM_ICT_EVENT;
         } else {
             e.type = TS_ELEM_ICT_EVENT;
         }

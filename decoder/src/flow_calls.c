@@ -238,7 +238,7 @@ void fc_init(fc_t *f, const pf_image_t *img, const elf_syms_t *syms, const fc_ho
 int fc_msg(void *vf, const nxd_msg_t *m) {
     fc_t *f = vf;
     unsigned t = m->tcode;
-    f->prog_msg = t == 3 || t == 4 || t == 9 || t == 11 || t == 12 || t == 27 || t == 28 || t == 29 || t == 33;
+    f->prog_msg = nx_tcode_prog(t);
     return pf_from_msg(&f->pf, m);
 }
 

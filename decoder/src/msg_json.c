@@ -33,8 +33,8 @@ void mj_init(mj_t *c, FILE *out, bool process) {
 static uint32_t printed_fields(unsigned tcode, uint32_t fmask, bool ck, bool process) {
     uint32_t hide = (process ? 0 : 1u << NXF_PROCESS) | 1u << NXF_ETYPE | 1u << NXF_ECODE | 1u << NXF_CKDF |
                     1u << NXF_CKDATA0;
-    if (tcode == 12 || tcode == 29) hide |= 1u << NXF_B_TYPE;
-    if ((tcode != 34 && tcode != 35) || !ck) hide |= 1u << NXF_CKDATA1;
+    if (tcode == NX_INDIRECT_BRANCH_WS || tcode == NX_INDIRECT_BRANCH_HIST_WS) hide |= 1u << NXF_B_TYPE;
+    if ((tcode != NX_ICT && tcode != NX_ICT_WS) || !ck) hide |= 1u << NXF_CKDATA1;
     return fmask & ~hide;
 }
 
@@ -54,7 +54,7 @@ static __attribute__((noinline, cold)) void tpl_make(mj_tpl_t *t, uint32_t key, 
 /* the template of a message: the last line's, else one of MJ_TPL slots by a hash (made on
  * a miss) */
 static inline const mj_tpl_t *tpl_get(mj_t *c, const nxd_msg_t *m) {
-    bool ck = (m->fmask >> NXF_CKDATA1 & 1) && m->f[NXF_CKSRC] != 0;
+    bool ck = (m->fmask >> NXF_CKDATA1 & 1) && m->f[NXF_CKSRC] != NX_CKSRC_CONTROL;
     uint32_t key = MJ_KEY(m->tcode, m->fmask, ck);
     if (__builtin_expect(c->last->key == key, 1)) return c->last;
     mj_tpl_t *t = &c->tpl[(key * 0x9E3779B1u) >> 24];

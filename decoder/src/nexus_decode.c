@@ -14,24 +14,8 @@ int nxd_init(nxd_t *d, const nxd_cfg_t *cfg) {
 }
 
 const char *nxd_tcode_name(unsigned t) {
-    switch (t) {
-    case 2: return "OWNERSHIP TRACE";
-    case 3: return "DIRECT BRANCH";
-    case 4: return "INDIRECT BRANCH";
-    case 7: return "DATA ACQUISITION";
-    case 8: return "ERROR";
-    case 9: return "SYNC";
-    case 11: return "DIRECT BRANCH WS";
-    case 12: return "INDIRECT BRANCH WS";
-    case 23: return "AUX ACCESS WRITE";
-    case 27: return "RESOURCE FULL";
-    case 28: return "INDIRECT BRANCH HISTORY";
-    case 29: return "INDIRECT BRANCH HISTORY WS";
-    case 33: return "CORRELATION";
-    case 34: return "INCIRCUITTRACE";
-    case 35: return "INCIRCUITTRACE WS";
-    default: return "UNKNOWN";
-    }
+    const char *n = nx_tcode_text(t);   /* dqr's names: rtl_model/regs/nexus.def */
+    return n ? n : "UNKNOWN";
 }
 
 const char *nxd_field_name(enum nxd_field f) {

@@ -158,8 +158,8 @@ RD_INLINE uint64_t rd_var(rd_t *r, bool fast) {
 
 #define SET(m, fld, val) do { (m)->f[fld] = (val); (m)->fmask |= 1u << (fld); } while (0)
 
-/* TCODE 9, 11, 12, 29 and 35 (t < 64: the MDO of one byte) */
-static inline bool is_full_ts(unsigned t) { return (0x820001A00ull >> (t & 63)) & 1; }
+/* the TCODEs with a full timestamp (nexus.def: 9, 11, 12, 29 and 35; t < 64: the MDO of one byte) */
+static inline bool is_full_ts(unsigned t) { return (nx_full_ts_mask >> (t & 63)) & 1; }
 
 /* fields of one message; false with r->err set on a layout error (fast: the reader's fast form) */
 RD_INLINE bool parse_fields(nxd_t *d, nxd_msg_t *m, rd_t *r, bool fast) {
@@ -169,59 +169,59 @@ RD_INLINE bool parse_fields(nxd_t *d, nxd_msg_t *m, rd_t *r, bool fast) {
     if (d->cfg.srcbits) { m->has_src = true; m->src = (uint32_t)rd_fixed(r, d->cfg.srcbits, fast); }
     uint64_t v;
     switch (t) {
-    case 2: SET(m, NXF_PROCESS, rd_var(r, fast)); break;
-    case 3: SET(m, NXF_I_CNT, rd_var(r, fast)); break;
-    case 4: case 28:                /* INDIRECT BRANCH; with HISTORY for 28 */
-        SET(m, NXF_B_TYPE, rd_fixed(r, 2, fast));
+    case NX_OWNERSHIP: SET(m, NXF_PROCESS, rd_var(r, fast)); break;
+    case NX_DIRECT_BRANCH: SET(m, NXF_I_CNT, rd_var(r, fast)); break;
+    case NX_INDIRECT_BRANCH: case NX_INDIRECT_BRANCH_HIST:                /* INDIRECT BRANCH; with HISTORY for 28 */
+        SET(m, NXF_B_TYPE, rd_fixed(r, NX_W_B_TYPE, fast));
         SET(m, NXF_I_CNT, rd_var(r, fast));
         SET(m, NXF_U_ADDR, rd_var(r, fast));
-        if (t == 28) SET(m, NXF_HISTORY, rd_var(r, fast));
+        if (t == NX_INDIRECT_BRANCH_HIST) SET(m, NXF_HISTORY, rd_var(r, fast));
         break;
-    case 7: SET(m, NXF_IDTAG, rd_var(r, fast)); SET(m, NXF_DATA, rd_var(r, fast)); break;
-    case 8: SET(m, NXF_ETYPE, rd_fixed(r, 4, fast)); SET(m, NXF_ECODE, rd_var(r, fast)); break;
-    case 9: case 11:
-        SET(m, NXF_SYNC, rd_fixed(r, 4, fast));
+    case NX_DATA_ACQ: SET(m, NXF_IDTAG, rd_var(r, fast)); SET(m, NXF_DATA, rd_var(r, fast)); break;
+    case NX_ERROR: SET(m, NXF_ETYPE, rd_fixed(r, NX_W_ETYPE, fast)); SET(m, NXF_ECODE, rd_var(r, fast)); break;
+    case NX_SYNC: case NX_DIRECT_BRANCH_WS:
+        SET(m, NXF_SYNC, rd_fixed(r, NX_W_SYNC, fast));
         SET(m, NXF_I_CNT, rd_var(r, fast));
         SET(m, NXF_F_ADDR, rd_var(r, fast));
         break;
-    case 12: case 29:               /* INDIRECT BRANCH WS; with HISTORY for 29 */
-        SET(m, NXF_SYNC, rd_fixed(r, 4, fast));
-        SET(m, NXF_B_TYPE, rd_fixed(r, 2, fast));
+    case NX_INDIRECT_BRANCH_WS: case NX_INDIRECT_BRANCH_HIST_WS:               /* INDIRECT BRANCH WS; with HISTORY for 29 */
+        SET(m, NXF_SYNC, rd_fixed(r, NX_W_SYNC, fast));
+        SET(m, NXF_B_TYPE, rd_fixed(r, NX_W_B_TYPE, fast));
         SET(m, NXF_I_CNT, rd_var(r, fast));
         SET(m, NXF_F_ADDR, rd_var(r, fast));
-        if (t == 29) SET(m, NXF_HISTORY, rd_var(r, fast));
+        if (t == NX_INDIRECT_BRANCH_HIST_WS) SET(m, NXF_HISTORY, rd_var(r, fast));
         break;
-    case 23: SET(m, NXF_ADDR, rd_var(r, fast)); SET(m, NXF_DATA, rd_var(r, fast)); break;
-    case 27: {
-        unsigned rc = (unsigned)rd_fixed(r, 4, fast);
+    case NX_AUX_ACCESS_WRITE: SET(m, NXF_ADDR, rd_var(r, fast)); SET(m, NXF_DATA, rd_var(r, fast)); break;
+    case NX_RESOURCE_FULL: {
+        unsigned rc = (unsigned)rd_fixed(r, NX_W_RCODE, fast);
         SET(m, NXF_RCODE, rc);
         v = rd_var(r, fast);
-        if (rc == 0) SET(m, NXF_I_CNT, v);
-        else if (rc == 1) SET(m, NXF_HISTORY, v);
-        else if (rc == 8 || rc == 9) SET(m, NXF_COUNT, v);
+        if (rc == NX_RCODE_ICNT) SET(m, NXF_I_CNT, v);
+        else if (rc == NX_RCODE_HIST) SET(m, NXF_HISTORY, v);
+        else if (rc == NX_RCODE_NOT_TAKEN || rc == NX_RCODE_TAKEN) SET(m, NXF_COUNT, v);
         else { r->err = "unsupported RESOURCE FULL RCODE"; return false; }
         break;
     }
-    case 33: {
-        SET(m, NXF_EVCODE, rd_fixed(r, 4, fast));
-        unsigned cdf = (unsigned)rd_fixed(r, 2, fast);
+    case NX_CORRELATION: {
+        SET(m, NXF_EVCODE, rd_fixed(r, NX_W_EVCODE, fast));
+        unsigned cdf = (unsigned)rd_fixed(r, NX_W_CDF, fast);
         SET(m, NXF_CDF, cdf);
         SET(m, NXF_I_CNT, rd_var(r, fast));
         if (cdf == 1) SET(m, NXF_HISTORY, rd_var(r, fast));
         else if (cdf > 1) { r->err = "unsupported CORRELATION CDF"; return false; }
         break;
     }
-    case 34: case 35: {
-        unsigned src = (unsigned)rd_fixed(r, 4, fast), ckdf = (unsigned)rd_fixed(r, 2, fast);
+    case NX_ICT: case NX_ICT_WS: {
+        unsigned src = (unsigned)rd_fixed(r, NX_W_CKSRC, fast), ckdf = (unsigned)rd_fixed(r, NX_W_CKDF, fast);
         SET(m, NXF_CKSRC, src);
         SET(m, NXF_CKDF, ckdf);
         if (ckdf > 1) { r->err = "unsupported ICT CKDF"; return false; }
         SET(m, NXF_CKDATA0, rd_var(r, fast));
         if (ckdf == 1) SET(m, NXF_CKDATA1, rd_var(r, fast));
-        if (src == 0) SET(m, NXF_CONTROL, ckdf ? m->f[NXF_CKDATA1] : m->f[NXF_CKDATA0]);
+        if (src == NX_CKSRC_CONTROL) SET(m, NXF_CONTROL, ckdf ? m->f[NXF_CKDATA1] : m->f[NXF_CKDATA0]);
         /* CKDATA0 is an address (>> 1) for every CKSRC but Control without CKDF: full in
          * ICT-WS, XOR-compressed like U-ADDR in ICT (trace-hw-facts.md 4.4) */
-        if (src != 0 || ckdf == 1) SET(m, t == 35 ? NXF_F_ADDR : NXF_U_ADDR, m->f[NXF_CKDATA0]);
+        if (src != NX_CKSRC_CONTROL || ckdf == 1) SET(m, t == NX_ICT_WS ? NXF_F_ADDR : NXF_U_ADDR, m->f[NXF_CKDATA0]);
         break;
     }
     default:
@@ -250,7 +250,7 @@ RD_INLINE bool parse_da(nxd_msg_t *m, uint64_t w, const uint8_t *b, uint64_t fe,
     uint64_t x = mdo48w(w) >> 6;              /* the MDO of bytes 1.., 6 bits each */
     if (mlen > 8) x |= (uint64_t)(b[8] >> 2) << 42 | (uint64_t)(mlen > 9 ? b[9] >> 2 : 0) << 48;
     x &= (1ull << (6 * (mlen - 1))) - 1;       /* not the next message's bytes (<= 54 bits) */
-    m->tcode = 7;
+    m->tcode = NX_DATA_ACQ;
     m->f[NXF_IDTAG] = x & ((1ull << (6 * e1)) - 1);
     m->f[NXF_DATA] = (x >> (6 * e1)) & ((1ull << (6 * (e2 - e1))) - 1);
     m->fmask = 1u << NXF_IDTAG | 1u << NXF_DATA;
@@ -287,7 +287,7 @@ RD_INLINE void timestamp(nxd_t *d, nxd_msg_t *m) {
 RD_INLINE void time_ok(nxd_t *d, nxd_msg_t *m) {
     /* an Error message: that encoder lost messages, so its time is unknown until its next
      * full timestamp; with SRC fields the other sources keep theirs */
-    if (m->tcode == 8) {
+    if (m->tcode == NX_ERROR) {
         if (m->has_src) d->last_time[m->src % NXD_MAX_SRC] = 0;
         else forget_time(d);
     }
@@ -369,14 +369,14 @@ RD_INLINE int nxd_decode_part_t(nxd_t *d, const uint8_t *buf, size_t len, uint64
         r.ended = false;
         r.err = NULL;
         bool ok;
-        if (mlen <= 10 && len - start >= 8 && (w & 0xFF) == 7 << 2 && !d->cfg.srcbits && parse_da(mp, w, mp->bytes, fe, mlen)) {
+        if (mlen <= 10 && len - start >= 8 && (w & 0xFF) == NX_DATA_ACQ << 2 && !d->cfg.srcbits && parse_da(mp, w, mp->bytes, fe, mlen)) {
             ok = true;
         } else if (mlen <= 10 && len - start >= 8) {
             r.x = mdo48w(w);
             if (mlen > 8) r.x |= (uint64_t)(mp->bytes[8] >> 2) << 48 | (uint64_t)(mlen > 9 ? mp->bytes[9] >> 2 : 0) << 54;
             r.feb = end_bit5[fe & 31] | (uint64_t)end_bit5[(fe >> 5) & 31] << 30;
-            r.x >>= 6;                           /* TCODE is read (parse_fields) */
-            r.feb >>= 6;
+            r.x >>= NX_W_TCODE;                  /* TCODE is read (parse_fields) */
+            r.feb >>= NX_W_TCODE;
             r.left = 6 * (unsigned)mlen - 6;
             ok = parse_fields(d, mp, &r, true);
         } else {

@@ -24,10 +24,10 @@ static const struct { unsigned type, code; const char *name; } sbi_names[] = {
 };
 
 void perf_counter_name(const perf_counter_def_t *d, char *buf, size_t len) {
-    if (d->index == 1) { snprintf(buf, len, "timestamp"); return; }
-    if (d->type == 0 && d->code == 1) { snprintf(buf, len, "cycles"); return; }
-    if (d->type == 0 && d->code == 2) { snprintf(buf, len, "instructions"); return; }
-    if (d->type == 2) { snprintf(buf, len, "raw_0x%" PRIx64, d->event_data); return; }
+    if (d->index == TS_PW_COUNTER_TS) { snprintf(buf, len, "timestamp"); return; }
+    if (d->type == TS_PW_EV_HW_GENERAL && d->code == 1) { snprintf(buf, len, "cycles"); return; }
+    if (d->type == TS_PW_EV_HW_GENERAL && d->code == 2) { snprintf(buf, len, "instructions"); return; }
+    if (d->type == TS_PW_EV_HW_RAW) { snprintf(buf, len, "raw_0x%" PRIx64, d->event_data); return; }
     for (size_t i = 0; i < sizeof sbi_names / sizeof sbi_names[0]; i++)
         if (sbi_names[i].type == d->type && sbi_names[i].code == d->code) {
             size_t k = 0;
@@ -44,7 +44,7 @@ void perf_counter_name(const perf_counter_def_t *d, char *buf, size_t len) {
 void perf_dec_init(perf_dec_t *d, unsigned channel, const perf_dec_cb_t *cb) {
     memset(d, 0, sizeof *d);
     d->channel = channel;
-    d->marker = PERF_MARKER;
+    d->marker = TS_PW_MARKER;
     d->cb = *cb;
 }
 
@@ -162,7 +162,7 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
 
     /* the marker starts a header where a header can start: before any, or where a record
      * could start (the trace was switched off and on); elsewhere it is data */
-    if (size == 4 && v == d->marker && (c->st == PS_SYNC || c->st == PS_REC_TYPE || c->st == PS_RESYNC)) {
+    if (size == TS_PW_BYTES_HEADER_MARKER && v == d->marker && (c->st == PS_SYNC || c->st == PS_REC_TYPE || c->st == PS_RESYNC)) {
         start_header(d, c, core, m);
         return;
     }
@@ -170,7 +170,7 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
     case PS_SYNC:
         return;
     case PS_RESYNC:                                    /* after a gap: the next record type */
-        if (size != 1 || v > 3) return;
+        if (size != TS_PW_BYTES_RECORD_TYPE || v >= TS_PW_RECORD_TYPES) return;
         if (c->cfg_pending) {                          /* the out-of-band header is used now */
             c->cfg_pending = false;
             c->cfg_used = true;
@@ -180,17 +180,17 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
         c->st = PS_REC_TYPE;
         break;
     case PS_COUNT_TYPE:
-        if (size != 1 || v > 2) { error(d, core, m->offset, "count type is not an 8-bit 0..2"); c->st = PS_SYNC; return; }
+        if (size != TS_PW_BYTES_HEADER_COUNT_TYPE || v >= TS_PW_COUNT_TYPES) { error(d, core, m->offset, "count type is not an 8-bit 0..2"); c->st = PS_SYNC; return; }
         c->h.count_type = (enum perf_count_type)v;
         c->st = PS_MASK;
         return;
     case PS_MASK:
-        if (size != 4) { error(d, core, m->offset, "counter mask is not a 32-bit store"); c->st = PS_SYNC; return; }
+        if (size != TS_PW_BYTES_HEADER_MASK) { error(d, core, m->offset, "counter mask is not a 32-bit store"); c->st = PS_SYNC; return; }
         c->h.mask = (uint32_t)v;
         c->h.mask_tics_valid = m->tics_valid;
         c->h.mask_tics = m->tics;
         c->h.n = 0;
-        for (unsigned i = 0; i < 32; i++)
+        for (unsigned i = 0; i < TS_PW_MAX_COUNTERS; i++)
             if ((v >> i) & 1) c->h.def[c->h.n++].index = i;
         c->def_i = 0;
         c->st = c->h.n ? PS_DEF_TYPE : PS_REC_TYPE;
@@ -202,9 +202,9 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
     perf_counter_def_t *def = &c->h.def[c->def_i];
     switch (c->st) {
     case PS_DEF_TYPE:
-        if (size != 4 || v > 2) { error(d, core, m->offset, "counter definition has an unknown event type"); c->st = PS_SYNC; return; }
+        if (size != TS_PW_BYTES_DEF_TYPE || v > TS_PW_EV_HW_RAW) { error(d, core, m->offset, "counter definition has an unknown event type"); c->st = PS_SYNC; return; }
         def->type = (unsigned)v;
-        c->st = v == 2 ? PS_DEF_ED_LO : PS_DEF_CODE;
+        c->st = v == TS_PW_EV_HW_RAW ? PS_DEF_ED_LO : PS_DEF_CODE;
         return;
     case PS_DEF_CODE:
         def->code = (uint32_t)v;
@@ -220,7 +220,7 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
         return;
     case PS_DEF_INFO:
         def->info = (uint32_t)v;
-        def->width = ((def->info >> 12) & 0x3F) + 1;
+        def->width = ((def->info >> TS_PW_INFO_WIDTH_SHIFT) & TS_PW_INFO_WIDTH_MASK) + 1;
         def->tics_valid = m->tics_valid;
         def->tics = m->tics;
         if (def->width == 1) {
@@ -228,25 +228,25 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
                      "(counter_info 0x%08x)", def->index, def->info);
             warning(d, core, m->offset);
         }
-        if ((def->info & 0xFFF) == 0 && def->index != 1) {
+        if ((def->info & TS_PW_INFO_CSR_MASK) == 0 && def->index != TS_PW_COUNTER_TS) {
             snprintf(d->msg, sizeof d->msg, "warning: implausible perf header: counter %u has CSR 0 "
                      "(only counter 1, the timestamp, has none; counter_info 0x%08x)", def->index, def->info);
             warning(d, core, m->offset);
-        } else if (def->index != 1 && (((def->info & 0xF60u) != 0xC00u && (def->info & 0xF60u) != 0xB00u) ||
+        } else if (def->index != TS_PW_COUNTER_TS && (((def->info & 0xF60u) != 0xC00u && (def->info & 0xF60u) != 0xB00u) ||
                                        (def->info & 0x1Fu) != def->index)) {
             snprintf(d->msg, sizeof d->msg, "warning: implausible perf header: counter %u names CSR 0x%03x, which is not "
                      "counter %u's (0xc%02x)", def->index, def->info & 0xFFFu, def->index, def->index);
             warning(d, core, m->offset);
         }
-        if (def->type == 0 && def->code == 0) {
+        if (def->type == TS_PW_EV_HW_GENERAL && def->code == 0) {
             snprintf(d->msg, sizeof d->msg, "warning: implausible perf header: counter %u is a general event with code 0, "
                      "which names no event", def->index);
             warning(d, core, m->offset);
-        } else if (def->type == 2 && def->event_data == 0) {
+        } else if (def->type == TS_PW_EV_HW_RAW && def->event_data == 0) {
             snprintf(d->msg, sizeof d->msg, "warning: implausible perf header: counter %u is a raw event with event data 0, "
                      "which counts nothing", def->index);
             warning(d, core, m->offset);
-        } else if (def->index == 1 && (def->type != 0 || def->code != 0x80)) {
+        } else if (def->index == TS_PW_COUNTER_TS && (def->type != TS_PW_EV_HW_GENERAL || def->code != 0x80)) {
             snprintf(d->msg, sizeof d->msg, "warning: implausible perf header: counter 1 (the timestamp) is defined as type %u "
                      "code 0x%x, not the timestamp (type 0, code 0x80)", def->type, def->code);
             warning(d, core, m->offset);
@@ -259,18 +259,18 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
         }
         return;
     case PS_COUNTERS:
-        if (size == 2 && c->pending_low && c->low_off) {   /* its parts straddle a trace-off */
+        if (size == TS_PW_BYTES_RECORD_VALUE_HI && c->pending_low && c->low_off) {   /* its parts straddle a trace-off */
             perf_dec_gap(d, core, m->offset, "a trace-off between a counter value's low word and its high part");
             return;                                    /* the high part is not used */
         }
         c->low_off = false;
-        if (size == 2 && c->pending_low) {             /* bits 47:32 of the pending value */
-            add_value(c, (v & 0xFFFF) << 32 | c->low, m->tics_valid, m->tics);
+        if (size == TS_PW_BYTES_RECORD_VALUE_HI && c->pending_low) {   /* bits 47:32 of the pending value */
+            add_value(c, (v & ((1u << TS_PW_VALUE_HI_BITS) - 1)) << 32 | c->low, m->tics_valid, m->tics);
             c->pending_low = false;
             if (c->r.n == c->h.n) { c->st = PS_REC_TYPE; emit_record(d, c, false); }
             return;
         }
-        if (size == 4) {
+        if (size == TS_PW_BYTES_RECORD_VALUE) {
             flush_low(c, m);
             if (c->r.n == c->h.n) {
                 emit_record(d, c, false);
@@ -286,7 +286,7 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
             c->pending_low = true;
             return;
         }
-        if (size == 1) {                               /* the next record starts */
+        if (size == TS_PW_BYTES_RECORD_TYPE) {         /* the next record starts */
             flush_low(c, m);
             if (c->r.n != c->h.n) error(d, core, m->offset, "record with fewer counter values than the mask");
             emit_record(d, c, c->r.n != c->h.n);
@@ -301,7 +301,7 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
     }
     switch (c->st) {
     case PS_REC_TYPE:
-        if (size != 1 || v > 3) { error(d, core, m->offset, "record does not start with an 8-bit record type"); c->st = PS_SYNC; return; }
+        if (size != TS_PW_BYTES_RECORD_TYPE || v >= TS_PW_RECORD_TYPES) { error(d, core, m->offset, "record does not start with an 8-bit record type"); c->st = PS_SYNC; return; }
         memset(&c->r, 0, sizeof c->r);
         c->r.core = core;
         c->r.type = (enum perf_record_type)v;
@@ -317,10 +317,10 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
         return;
     case PS_ADDR:
     case PS_ADDR_HI: {
-        if (size != 4) { error(d, core, m->offset, "address is not a 32-bit store"); c->in_record = false; c->st = PS_SYNC; return; }
+        if (size != TS_PW_BYTES_RECORD_ADDR) { error(d, core, m->offset, "address is not a 32-bit store"); c->in_record = false; c->st = PS_SYNC; return; }
         uint64_t a, wire;
         if (c->st == PS_ADDR) {
-            if (v & 1) { c->addr_lo = v & ~1ull; c->st = PS_ADDR_HI; return; }
+            if (v & TS_PW_ADDR_HI) { c->addr_lo = v & ~(uint64_t)TS_PW_ADDR_HI; c->st = PS_ADDR_HI; return; }
             a = v;
         } else {
             a = c->addr_lo | v << 32;
@@ -370,13 +370,13 @@ void perf_dec_feed(perf_dec_t *d, const nxd_msg_t *m) {
     if (m->status == NXD_TRUNCATED) { d->cut = true; return; }
     d->cut = false;
     if (m->status == NXD_BAD) { gap_all(d, m->offset); return; }
-    if (m->tcode == 8) { perf_dec_gap(d, m->src, m->offset, GAP_OVERFLOW); return; }
-    if ((m->tcode == 33 && m->f[NXF_EVCODE] == 4) ||
-        ((m->tcode == 34 || m->tcode == 35) && m->f[NXF_CKSRC] == 0 && m->f[NXF_CONTROL] == 3)) {
+    if (m->tcode == NX_ERROR) { perf_dec_gap(d, m->src, m->offset, GAP_OVERFLOW); return; }
+    if ((m->tcode == NX_CORRELATION && m->f[NXF_EVCODE] == NX_EVCODE_TRACE_OFF) ||
+        ((m->tcode == NX_ICT || m->tcode == NX_ICT_WS) && m->f[NXF_CKSRC] == NX_CKSRC_CONTROL && m->f[NXF_CONTROL] == NX_CONTROL_TRACE_OFF)) {
         perf_dec_trace_off(d, m->src);
         return;
     }
-    if (m->tcode != 7) return;
+    if (m->tcode != NX_DATA_ACQ) return;
     uint64_t tag = m->f[NXF_IDTAG];
     if (tag < 4u * d->channel || tag > 4u * d->channel + 3) return;
     unsigned kind = (unsigned)(tag & 3);
@@ -579,12 +579,12 @@ int perf_config_parse(const char *text, perf_header_t *h, unsigned max, unsigned
             perf_counter_def_t *d = &cur->def[nseen - 1];
             unsigned f = KEY("type") ? CF_TYPE : KEY("code") ? CF_CODE : KEY("event_data") ? CF_ED : CF_INFO;
             if (seen[nseen - 1] & f) { snprintf(err, errlen, "line %u: %.*s given twice", line, (int)klen, tok); return -1; }
-            if (!cfg_num(val, p, f == CF_TYPE ? 2 : f == CF_ED ? UINT64_MAX : 0xFFFFFFFFu, &v)) goto bad_value;
+            if (!cfg_num(val, p, f == CF_TYPE ? TS_PW_EV_HW_RAW : f == CF_ED ? UINT64_MAX : 0xFFFFFFFFu, &v)) goto bad_value;
             seen[nseen - 1] |= f;
             if (f == CF_TYPE) d->type = (unsigned)v;
             else if (f == CF_CODE) d->code = (uint32_t)v;
             else if (f == CF_ED) d->event_data = v;
-            else { d->info = (uint32_t)v; d->width = ((d->info >> 12) & 0x3F) + 1; }
+            else { d->info = (uint32_t)v; d->width = ((d->info >> TS_PW_INFO_WIDTH_SHIFT) & TS_PW_INFO_WIDTH_MASK) + 1; }
         } else {
             snprintf(err, errlen, "line %u: unknown key '%.*s'", line, (int)(klen > 30 ? 30 : klen), tok);
             return -1;

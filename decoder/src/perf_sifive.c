@@ -153,7 +153,7 @@ void perf_sifive_header(void *ctx, const perf_header_t *h) {
         char line[256];
         snprintf(line, sizeof line,
                  "[%u] %d [Perf Cntr Def] [Counter=%u] [Type=%u] [Code=%u] [EventData=0x%08" PRIx64 "] [CntrCSR=0x%03x] [CntrBits=%u]\n",
-                 h->core, td, d->index, d->type, d->type == 2 ? 0 : d->code, d->type == 2 ? d->event_data : 0,
+                 h->core, td, d->index, d->type, d->type == TS_PW_EV_HW_RAW ? 0 : d->code, d->type == TS_PW_EV_HW_RAW ? d->event_data : 0,
                  d->info & 0xFFF, d->width);
         fputs(line, p->agg);
         if (d->index < PERF_MAX_COUNTERS) {

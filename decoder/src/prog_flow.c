@@ -266,7 +266,7 @@ static int walk(pf_t *p, pf_src_t *s, const cur_t *c) {
         case RV_BRANCH: {
             uint64_t tgt = pc + (uint64_t)(int64_t)in.imm, nt = pc + in.size;
             if (!s->htm) {
-                br = s->icnt <= units && (m->tcode == 3 || m->tcode == 11) ? PF_BR_TAKEN : PF_BR_NOT_TAKEN;
+                br = s->icnt <= units && (m->tcode == NX_DIRECT_BRANCH || m->tcode == NX_DIRECT_BRANCH_WS) ? PF_BR_TAKEN : PF_BR_NOT_TAKEN;
             } else if (ct == CT_HIST) {
                 br = (s->hist >> s->histbit) & 1 ? PF_BR_TAKEN : PF_BR_NOT_TAKEN;
                 s->histbit--;
@@ -276,7 +276,7 @@ static int walk(pf_t *p, pf_src_t *s, const cur_t *c) {
             } else if (ct == CT_NOT_TAKEN) {
                 s->not_taken--;
                 br = PF_BR_NOT_TAKEN;
-            } else if (s->icnt == units && m->tcode == 29) {
+            } else if (s->icnt == units && m->tcode == NX_INDIRECT_BRANCH_HIST_WS) {
                 /* the branch reports the sync: its outcome is where the sync says the flow goes */
                 uint64_t to = m->f[NXF_F_ADDR] << 1;
                 br = tgt == nt || to == nt ? PF_BR_NOT_TAKEN : to == tgt ? PF_BR_TAKEN : PF_BR_NONE;
@@ -297,7 +297,7 @@ static int walk(pf_t *p, pf_src_t *s, const cur_t *c) {
         p->instructions++;
         if (p->icb) {
             pf_insn_t ii = {c->src, pc, len == 2 ? raw & 0xffff : raw, in.size, br, cr, m->tics_valid, m->tics,
-                            m->tcode == 27 && m->f[NXF_RCODE] != 0};
+                            m->tcode == NX_RESOURCE_FULL && m->f[NXF_RCODE] != NX_RCODE_ICNT};
             p->icb(p->ictx, &ii);
         }
         /* the instruction range */
@@ -331,8 +331,8 @@ static bool set_counts(pf_src_t *s, const nxd_msg_t *m, uint64_t max) {
     uint64_t icnt = m->fmask & 1u << NXF_I_CNT ? m->f[NXF_I_CNT] : 0;
     uint64_t hist = m->fmask & 1u << NXF_HISTORY ? m->f[NXF_HISTORY] : 0;
     uint64_t tk = 0, ntk = 0;
-    if (m->tcode == 27 && m->f[NXF_RCODE] == 9) tk = m->f[NXF_COUNT];
-    if (m->tcode == 27 && m->f[NXF_RCODE] == 8) ntk = m->f[NXF_COUNT];
+    if (m->tcode == NX_RESOURCE_FULL && m->f[NXF_RCODE] == NX_RCODE_TAKEN) tk = m->f[NXF_COUNT];
+    if (m->tcode == NX_RESOURCE_FULL && m->f[NXF_RCODE] == NX_RCODE_NOT_TAKEN) ntk = m->f[NXF_COUNT];
     if (icnt > max || tk > max || ntk > max) return false;      /* corrupt (prog_flow.h) */
     s->icnt += (int64_t)icnt;
     bool busy = s->histbit >= 0 || s->taken || s->not_taken;
@@ -353,10 +353,10 @@ static bool set_counts(pf_src_t *s, const nxd_msg_t *m, uint64_t max) {
 }
 
 static bool has_counts(unsigned t) {
-    return t == 3 || t == 4 || t == 9 || t == 11 || t == 12 || t == 27 || t == 28 || t == 29 || t == 33;
+    return nx_tcode_prog(t);
 }
 
-static bool is_sync(unsigned t) { return t == 9 || t == 11 || t == 12 || t == 29; }
+static bool is_sync(unsigned t) { return t == NX_SYNC || t == NX_DIRECT_BRANCH_WS || t == NX_INDIRECT_BRANCH_WS || t == NX_INDIRECT_BRANCH_HIST_WS; }
 
 /* the address m reports, XORing a U-ADDR into the source's last one (updates it) */
 static bool msg_addr(pf_src_t *s, const nxd_msg_t *m, uint64_t *a) {
@@ -394,17 +394,17 @@ int pf_from_msg(void *vp, const nxd_msg_t *m) {
     if (m->status == NXD_TRUNCATED) return 0;
     cur_t c = {m, m->has_src ? m->src % NXD_MAX_SRC : 0};
     if (m->status == NXD_BAD) return lose_all(p, &c, PF_NOSYNC_LOST);
-    if (m->tcode == 8) {
+    if (m->tcode == NX_ERROR) {
         if (lose_all(p, &c, PF_NOSYNC_LOST)) return 1;
     }
     pf_src_t *s = get_src(p, c.src);
     if (!s) return 1;
     unsigned t = m->tcode;
-    bool ictws_addr = t == 35 && (m->fmask & 1u << NXF_F_ADDR);
+    bool ictws_addr = t == NX_ICT_WS && (m->fmask & 1u << NXF_F_ADDR);
     if (has_counts(t) || ictws_addr) { s->prog = true; p->prog = true; }
     bool first = !s->seen && s->prog;
     if (s->prog) s->seen = true;
-    if (t == 27 || t == 28 || t == 29 || (t == 33 && m->f[NXF_CDF] == 1)) s->htm = true;
+    if (t == NX_RESOURCE_FULL || t == NX_INDIRECT_BRANCH_HIST || t == NX_INDIRECT_BRANCH_HIST_WS || (t == NX_CORRELATION && m->f[NXF_CDF] == 1)) s->htm = true;
     int rc = 0;
     uint64_t a = 0;
     if (!s->synced) {
@@ -421,7 +421,7 @@ int pf_from_msg(void *vp, const nxd_msg_t *m) {
             e.u.on.tcode = t;
             e.u.on.addr = a;
             rc = emit(p, &c, &e);
-        } else if (first && t != 8) {
+        } else if (first && t != NX_ERROR) {
             pf_elem_t e = {.type = PF_ELEM_NO_SYNC};
             e.u.nosync.reason = PF_NOSYNC_START;
             rc = emit(p, &c, &e);
@@ -447,7 +447,7 @@ int pf_from_msg(void *vp, const nxd_msg_t *m) {
                     reset_counts(s);
                 }
                 unsigned bt = m->fmask & 1u << NXF_B_TYPE ? (unsigned)m->f[NXF_B_TYPE] : 0;
-                if (bt && (t == 4 || t == 12 || t == 28 || t == 29)) {
+                if (bt && (t == NX_INDIRECT_BRANCH || t == NX_INDIRECT_BRANCH_WS || t == NX_INDIRECT_BRANCH_HIST || t == NX_INDIRECT_BRANCH_HIST_WS)) {
                     rc = flush_other(p, s, c.src);
                     pf_elem_t e = {.type = PF_ELEM_EXCEPTION};
                     e.u.exc.b_type = bt;
@@ -457,15 +457,15 @@ int pf_from_msg(void *vp, const nxd_msg_t *m) {
                     if (!rc) rc = emit(p, &c, &e);
                     s->isr = true;
                 }
-                if (t == 33 && !rc) rc = lose(p, s, &c, PF_NOSYNC_STOPPED);
+                if (t == NX_CORRELATION && !rc) rc = lose(p, s, &c, PF_NOSYNC_STOPPED);
             }
         }
     } else
         msg_addr(s, m, &a);                                     /* ICT addresses */
-    bool ict_ctx = (t == 34 || t == 35) && m->f[NXF_CKSRC] == 13 && (m->fmask & 1u << NXF_CKDATA1);
-    if (!rc && (t == 2 || ict_ctx) && s->prog) {
+    bool ict_ctx = (t == NX_ICT || t == NX_ICT_WS) && m->f[NXF_CKSRC] == NX_CKSRC_CONTEXT && (m->fmask & 1u << NXF_CKDATA1);
+    if (!rc && (t == NX_OWNERSHIP || ict_ctx) && s->prog) {
         rc = flush_other(p, s, c.src);
-        uint64_t pr = t == 2 ? m->f[NXF_PROCESS] : m->f[NXF_CKDATA1];   /* ICT Context: the same layout */
+        uint64_t pr = t == NX_OWNERSHIP ? m->f[NXF_PROCESS] : m->f[NXF_CKDATA1];   /* ICT Context: the same layout */
         pf_elem_t e = {.type = PF_ELEM_PE_CONTEXT};
         e.u.ctx.process = pr;
         e.u.ctx.prv = (unsigned)(pr >> 2 & 3);

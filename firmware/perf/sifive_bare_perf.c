@@ -39,6 +39,10 @@
 #include <stddef.h>
 #include <string.h>
 
+_Static_assert(PERF_MAX_CNTRS == TS_PW_MAX_COUNTERS, "the counter mask of the wire format (perf_wire.def) has 32 bits");
+_Static_assert(TS_PW_BYTES_RECORD_TYPE == 1 && TS_PW_BYTES_RECORD_VALUE_HI == 2 && TS_PW_BYTES_HEADER_COUNT_TYPE == 1,
+               "perf_wire.def: the record type and count type are 8-bit stores (itc8), a value's bits 47:32 a 16-bit one (itc16)");
+
 /* teControl / tfControl / tsControl / teImpl bits (trace-hw-facts 1.2, 1.3, 1.6, 2.1) */
 enum {
     C_ACTIVE = 1u << 0, C_ENABLE = 1u << 1, C_TRACING = 1u << 2, C_EMPTY = 1u << 3,
@@ -175,7 +179,7 @@ static inline PERF_NOINSTR void itc8(volatile uint32_t *s, uint32_t v) {
 static inline PERF_NOINSTR void put_addr(volatile uint32_t *s, uintptr_t a) {
 #if UINTPTR_MAX > 0xFFFFFFFFu
     if (a >> 32) {
-        itc32(s, (uint32_t)a | 1u);
+        itc32(s, (uint32_t)a | TS_PW_ADDR_HI);
         itc32(s, (uint32_t)(a >> 32));
         return;
     }
@@ -806,14 +810,14 @@ static int setup_counters(perf_core_t *c, unsigned core, perfEvent *list, int n)
         unsigned idx = (unsigned)__builtin_ctz(m), w;
         perf_def_t *d = &c->def[c->n];
         *d = def_by_idx[idx];
-        if (idx == 1) {
+        if (idx == TS_PW_COUNTER_TS) {
             w = ts_width;
-            d->info = (w - 1u) << 12;                       /* not CSR-mapped: CSR field 0 */
+            d->info = (w - 1u) << TS_PW_INFO_WIDTH_SHIFT;           /* not CSR-mapped: CSR field 0 */
         } else {
             if (idx >= 3) perf_csr_write(0x320 + idx, ev_by_idx[idx]);
             w = probe_width(idx);
             if (!w) { perf_csr_write(CSR_MCOUNTINHIBIT, inhibit); return PERF_ERR_UNSUPPORTED; }
-            d->info = (w - 1u) << 12 | (0xC00u + idx);
+            d->info = (w - 1u) << TS_PW_INFO_WIDTH_SHIFT | (0xC00u + idx);
         }
         /* the w-bit mask from 32-bit shifts: GCC 14 makes (1ull << w) - 1 a libgcc
            __ashldi3 call on RV32, which a payload linking this library after libgcc lacks */

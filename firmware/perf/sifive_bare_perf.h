@@ -1,7 +1,8 @@
 /* sifive_bare_perf.h - tracesim's implementation of the SiFive trace performance library
  * for bare metal: the API of SiFive's manual (perfInit, perfManualInit, perfTimerISRInit,
  * perfFuncEntryExitInit, perfWriteCntrs, perfTraceOn/Off, perfWriteTrace), its types and
- * constants, byte-compatible output (header and records as ITC Data Acquisition messages),
+ * constants, byte-compatible output (header and records as ITC Data Acquisition messages,
+ * in the wire format of ts_perf_wire.h: rtl_model/regs/perf_wire.def),
  * plus a few documented extensions (perfGetTraceStatus, perfErrorString).
  *
  * Written from SiFive's manual and ../shared/spec/trace-hw-facts.md section 5; where the
@@ -13,6 +14,7 @@
 #define SIFIVE_BARE_PERF_H_
 #include <stdint.h>
 #include "sifive_trace.h"
+#include "ts_perf_wire.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -49,29 +51,26 @@ extern "C" {
 
 #define PERF_MAX_CORES   8
 #define PERF_MAX_CNTRS   32
-#define PERF_MARKER_VAL  (('p' << 24) | ('e' << 16) | ('r' << 8) | ('f' << 0))
+#define PERF_MARKER_VAL  TS_PW_MARKER   /* "perf" */
 #ifndef PERF_MEM_POOL_SIZE
 #define PERF_MEM_POOL_SIZE (256 * 1024)   /* bytes for SBA trace buffers (not zeroed at start) */
 #endif
 
+/* the event types, record types and count types of the wire format (perf_wire.def) under
+ * SiFive's names: perfEventHWGeneral, perfRecord_FuncEnter, perfCount_Raw ... */
 enum {
-    perfEventHWGeneral = 0,
-    perfEventHWCache = 1,
-    perfEventHWRaw = 2,
-    perfEventFW = 15,
+#define TS_PW_EVENT(name, value, sifive, words, desc) perfEvent##sifive = value,
+#include "perf_wire.def"
 };
 
 typedef enum {
-    perfRecord_FuncEnter = 0,
-    perfRecord_FuncExit = 1,
-    perfRecord_Manual = 2,
-    perfRecord_ISR = 3,
+#define TS_PW_RECORD(name, value, sifive, addrs, desc) perfRecord_##sifive = value,
+#include "perf_wire.def"
 } perfRecordType_t;
 
 typedef enum {
-    perfCount_Raw = 0,
-    perfCount_Delta = 1,
-    perfCount_DeltaXOR = 2,
+#define TS_PW_COUNT(name, value, sifive, desc) perfCount_##sifive = value,
+#include "perf_wire.def"
 } perfCountType_t;
 
 typedef struct {

@@ -39,7 +39,7 @@ static TS_NOINSTR void value(unsigned h, uint64_t v) {
 __attribute__((noinline)) TS_NOINSTR void perfWriteCntrs(void) {
     unsigned h = ts_hart_id();
     uint32_t ra = (uint32_t)(uintptr_t)__builtin_return_address(0);
-    ts_itc_write8(h, CH, PERF_WIRE_MANUAL);
+    ts_itc_write8(h, CH, TS_PW_REC_MANUAL);
     ts_itc_write32(h, CH, ra);
     value(h, ts_rdcycle());
     value(h, ts_rdinstret());
@@ -75,7 +75,7 @@ static int hart_main(void *arg) {
     unsigned h = ts_hart_id(), sink = 0;
     te_init(h);
     ts_barrier(&start_line, nharts);
-    ts_itc_write32(h, CH, PERF_WIRE_MARKER); ts_itc_write8(h, CH, PERF_WIRE_RAW); ts_itc_write32(h, CH, 0x5);
+    ts_itc_write32(h, CH, TS_PW_MARKER); ts_itc_write8(h, CH, TS_PW_COUNT_RAW); ts_itc_write32(h, CH, 0x5);
     ts_itc_write32(h, CH, 0); ts_itc_write32(h, CH, 1); ts_itc_write32(h, CH, (63u << 12) | 0xC00);
     ts_itc_write32(h, CH, 0); ts_itc_write32(h, CH, 2); ts_itc_write32(h, CH, (63u << 12) | 0xC02);
     for (unsigned r = 0; r < ROUNDS; r++) {

@@ -21,7 +21,7 @@ static volatile uint32_t buf[16];
 __attribute__((noinline)) int perfWriteCntrs(void) {
     uint32_t ra;
     __asm__ volatile("mv %0, ra" : "=r"(ra));
-    perf_wire_record(CH, PERF_WIRE_MANUAL);
+    perf_wire_record(CH, TS_PW_REC_MANUAL);
     perf_wire_addr(CH, ra);
     uint32_t ch = TS_CSR_READ(cycleh), cl = TS_CSR_READ(cycle);
     perf_wire_value(CH, (uint64_t)ch << 32 | cl);
@@ -34,10 +34,10 @@ int main(void) {
     TS_CSR_WRITE(mhpmevent4, 0x600);
     TS_CSR_WRITE(mcountinhibit, 0);
     ts_trace_itc_start(0, 1u << CH, 1);
-    perf_wire_header(CH, PERF_WIRE_RAW, 0x11);
-    perf_wire_def_code(CH, 0, 1, (63u << 12) | 0xC00);           /* cycles, 64 bits */
+    perf_wire_header(CH, TS_PW_COUNT_RAW, 0x11);
+    perf_wire_def_code(CH, TS_PW_EV_HW_GENERAL, 1, (63u << TS_PW_INFO_WIDTH_SHIFT) | 0xC00);   /* cycles, 64 bits */
 #if QUIRK
-    perf_wire_def_code(CH, 0, 0, 0xC04);                          /* SiFive's: type 0, code 0, 1 bit */
+    perf_wire_def_code(CH, TS_PW_EV_HW_GENERAL, 0, 0xC04);   /* SiFive's: type 0, code 0, 1 bit */
 #else
     ts_itc_write32(0, CH, 2);                                     /* raw event data 0x600, 40 bits */
     ts_itc_write32(0, CH, 0x600);

@@ -24,9 +24,9 @@ int main(void) {
     TS_TE_REG(0, ITC_TRACE_ENABLE) = 1u << CH;
     TS_TE_REG(0, CONTROL) |= 1u << 2;
     /* header: marker, count type Raw, mask {0, 2}, two HW-general definitions */
-    perf_wire_header(CH, PERF_WIRE_RAW, 0x5);
-    perf_wire_def_code(CH, 0, 1, (63u << 12) | 0xC00);
-    perf_wire_def_code(CH, 0, 2, (63u << 12) | 0xC02);
+    perf_wire_header(CH, TS_PW_COUNT_RAW, 0x5);
+    perf_wire_def_code(CH, TS_PW_EV_HW_GENERAL, 1, (63u << TS_PW_INFO_WIDTH_SHIFT) | 0xC00);
+    perf_wire_def_code(CH, TS_PW_EV_HW_GENERAL, 2, (63u << TS_PW_INFO_WIDTH_SHIFT) | 0xC02);
     /* mcycle crosses 2^32 during the run, so the 16-bit high parts are used too */
     TS_CSR_WRITE(mcycleh, 0);
     TS_CSR_WRITE(mcycle, 0xFFFFF000u);
@@ -34,7 +34,7 @@ int main(void) {
     for (int r = 0; r < 5; r++) {
         sink += work(50u + 100u * (unsigned)r);
         uint64_t c = ts_rdcycle(), i = ts_rdinstret();
-        perf_wire_record(CH, PERF_WIRE_MANUAL);
+        perf_wire_record(CH, TS_PW_REC_MANUAL);
         perf_wire_addr(CH, (uint32_t)(uintptr_t)work);
         perf_wire_value(CH, c);
         perf_wire_value(CH, i);
@@ -46,7 +46,7 @@ int main(void) {
     uint32_t site = (uint32_t)(uintptr_t)main + 8;
     for (int e = 0; e < 2; e++) {
         uint64_t c = ts_rdcycle(), i = ts_rdinstret();
-        perf_wire_record(CH, e ? PERF_WIRE_EXIT : PERF_WIRE_ENTER);
+        perf_wire_record(CH, e ? TS_PW_REC_FUNC_EXIT : TS_PW_REC_FUNC_ENTER);
         perf_wire_addr(CH, (uint32_t)(uintptr_t)work);
         perf_wire_addr(CH, site);
         perf_wire_value(CH, c);

@@ -9,15 +9,11 @@
 #ifndef TS_NEXUS_H
 #define TS_NEXUS_H
 #include <stdint.h>
+#include "ts_nexus_codes.h"
 
 #define NX_MAX_BYTES 40   /* longest message this packer can build (64-bit fields included) */
 
-enum nx_tcode {
-    NX_OWNERSHIP = 2, NX_DIRECT_BRANCH = 3, NX_INDIRECT_BRANCH = 4, NX_DATA_ACQ = 7,
-    NX_ERROR = 8, NX_SYNC = 9, NX_DIRECT_BRANCH_WS = 11, NX_INDIRECT_BRANCH_WS = 12,
-    NX_AUX_ACCESS_WRITE = 23, NX_RESOURCE_FULL = 27, NX_INDIRECT_BRANCH_HIST = 28,
-    NX_INDIRECT_BRANCH_HIST_WS = 29, NX_CORRELATION = 33, NX_ICT = 34, NX_ICT_WS = 35,
-};
+/* the TCODEs (NX_DATA_ACQ ...), fixed field widths (NX_W_*) and codes: rtl_model/regs/nexus.def */
 
 typedef struct nx_msg {
     uint8_t b[NX_MAX_BYTES];

@@ -137,7 +137,7 @@ static void push_resync(te_t *t) {
     fifo_push(t, TE_ERROR, 0, 0);
     fifo_push(t, TE_SYNC, 0, 0);
     t->overflow_pending = false;
-    if (t->prog.on) t->prog.sync_owed = 7;     /* program trace: a sync at the next retirement */
+    if (t->prog.on) t->prog.sync_owed = NX_SYNC_FIFO_OVERRUN; /* program trace: a sync at the next retirement */
 }
 /* a message lost on a full FIFO: flagged, Error + sync owed */
 static void mark_lost(te_t *t) {
@@ -155,7 +155,7 @@ static void pack(te_t *t, const te_entry_t *e, nx_msg_t *m) {
     uint32_t tsc = t->ts.control;
     bool ts_on = tsunit_enabled(&t->ts), full = false, rel = false;
     nx_begin(m);
-    nx_fixed(m, e->kind == TE_PROG ? e->tcode : tcode[e->kind], 6);
+    nx_fixed(m, e->kind == TE_PROG ? e->tcode : tcode[e->kind], NX_W_TCODE);
     if (t->cfg.src_bits && !(t->control & C_INHIBIT_SRC)) nx_fixed(m, t->cfg.hart, t->cfg.src_bits);
     switch (e->kind) {
     case TE_DQM:
@@ -172,7 +172,7 @@ static void pack(te_t *t, const te_entry_t *e, nx_msg_t *m) {
         rel = ts_on && (tsc & (1u << 19));
         break;
     case TE_ERROR:
-        nx_fixed(m, 0, 4);      /* ETYPE 0: FIFO overrun, messages lost */
+        nx_fixed(m, NX_ETYPE_OVERRUN, NX_W_ETYPE);   /* FIFO overrun, messages lost */
         nx_var(m, 0);           /* ECODE */
         break;
     case TE_PROG:
@@ -181,15 +181,15 @@ static void pack(te_t *t, const te_entry_t *e, nx_msg_t *m) {
         rel = rel && ts_on;
         break;
     case TE_STOP:               /* ICT: CKSRC 0 (control), CKDF 0, CKDATA0 3 (trace off) */
-        nx_fixed(m, 0, 4);
-        nx_fixed(m, 0, 2);
-        nx_var(m, 3);
+        nx_fixed(m, NX_CKSRC_CONTROL, NX_W_CKSRC);
+        nx_fixed(m, 0, NX_W_CKDF);
+        nx_var(m, NX_CONTROL_TRACE_OFF);
         rel = ts_on;
         break;
     default:                    /* ICT-WS: CKSRC 0 (control), CKDF 0, CKDATA0 0 (none) */
-        nx_fixed(m, 0, 4);
-        nx_fixed(m, 0, 2);
-        nx_var(m, 0);
+        nx_fixed(m, NX_CKSRC_CONTROL, NX_W_CKSRC);
+        nx_fixed(m, 0, NX_W_CKDF);
+        nx_var(m, NX_CONTROL_NONE);
         full = ts_on;
         break;
     }

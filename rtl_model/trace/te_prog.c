@@ -117,7 +117,6 @@
 static bool rep_flush(te_t *t);
 
 enum { C_ACTIVE = 1u << 0, C_ENABLE = 1u << 1, C_TRACING = 1u << 2 };
-enum { SYNC_ICNT_OVF = 4, SYNC_PERIODIC = 2, SYNC_TRACE_ENABLE = 5 };
 
 unsigned te_prog_warl(const te_prog_t *p, unsigned written) {
     if (!written && p->force) written = p->force;
@@ -136,9 +135,9 @@ void te_prog_control(te_t *t, uint32_t old, uint32_t nv) {
     bool now = running(nv);
     if (p->on && !p->stopping && !now) {        /* trace stop: Correlation with the I-CNT left */
         if (p->mode == TE_INSN_EVENT) {         /* event mode: ICT trace off (te_event.c) */
-            if (p->sync_owed != SYNC_TRACE_ENABLE) te_event_stop(t);
+            if (p->sync_owed != NX_SYNC_TRACE_ENABLE) te_event_stop(t);
         } else if (!p->lost && !p->sync_owed && rep_flush(t) && t->fifo_count < t->fifo_cap) {
-            te_entry_t e = {.kind = TE_PROG, .tcode = 33, .code = 4, .data = p->icnt,
+            te_entry_t e = {.kind = TE_PROG, .tcode = NX_CORRELATION, .code = NX_EVCODE_TRACE_OFF, .data = p->icnt,
                             .btype = p->mode >= TE_INSN_HTM, .idtag = p->hist};   /* btype: CDF */
             te_fifo_put(t, &e);
             p->messages++;
@@ -150,7 +149,7 @@ void te_prog_control(te_t *t, uint32_t old, uint32_t nv) {
         p->on = true;
         p->stopping = false;
         p->gt_start = true;
-        p->sync_owed = SYNC_TRACE_ENABLE;
+        p->sync_owed = NX_SYNC_TRACE_ENABLE;
         p->lost = false;
         p->icnt = 0;
         p->hist = 1;
@@ -184,11 +183,11 @@ static void emit(te_t *t, te_entry_t *e) {
     }
     te_fifo_put(t, e);
     p->messages++;
-    if (e->tcode == 2) return;                  /* Ownership: no counts, no branch message */
-    if (e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29) p->sync_sent = true;
-    if (e->tcode != 27 || e->code == 0) p->icnt = 0;
-    if (e->tcode != 27 || e->code == 1) { p->hist = 1; p->tail = 0; }
-    if (e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29) {
+    if (e->tcode == NX_OWNERSHIP) return;       /* Ownership: no counts, no branch message */
+    if (e->tcode == NX_SYNC || e->tcode == NX_DIRECT_BRANCH_WS || e->tcode == NX_INDIRECT_BRANCH_WS || e->tcode == NX_INDIRECT_BRANCH_HIST_WS) p->sync_sent = true;
+    if (e->tcode != NX_RESOURCE_FULL || e->code == NX_RCODE_ICNT) p->icnt = 0;
+    if (e->tcode != NX_RESOURCE_FULL || e->code == NX_RCODE_HIST) { p->hist = 1; p->tail = 0; }
+    if (e->tcode == NX_SYNC || e->tcode == NX_DIRECT_BRANCH_WS || e->tcode == NX_INDIRECT_BRANCH_WS || e->tcode == NX_INDIRECT_BRANCH_HIST_WS) {
         p->msgs_since_sync = 0;
         p->sp = 0;                      /* every sync empties the return stack (dqr's resetStack) */
     } else
@@ -203,11 +202,11 @@ static bool rep_flush(te_t *t) {
     te_prog_t *p = &t->prog;
     if (!p->rep) return true;
     if (p->hist != 1) {
-        te_entry_t h = {.kind = TE_PROG, .tcode = 27, .code = 1, .idtag = p->hist};
+        te_entry_t h = {.kind = TE_PROG, .tcode = NX_RESOURCE_FULL, .code = NX_RCODE_HIST, .idtag = p->hist};
         emit(t, &h);
     }
     if (!p->lost) {
-        te_entry_t c = {.kind = TE_PROG, .tcode = 27, .code = p->rep_taken ? 9 : 8, .idtag = p->rep};
+        te_entry_t c = {.kind = TE_PROG, .tcode = NX_RESOURCE_FULL, .code = p->rep_taken ? NX_RCODE_TAKEN : NX_RCODE_NOT_TAKEN, .idtag = p->rep};
         emit(t, &c);
     }
     p->rep = 0;
@@ -234,7 +233,7 @@ static void htm_outcome(te_t *t, bool taken) {
         return;
     }
     if (p->hist & 0x80000000u) {                        /* full: RESOURCE FULL, RCODE 1 */
-        te_entry_t f = {.kind = TE_PROG, .tcode = 27, .code = 1, .idtag = p->hist};
+        te_entry_t f = {.kind = TE_PROG, .tcode = NX_RESOURCE_FULL, .code = NX_RCODE_HIST, .idtag = p->hist};
         emit(t, &f);
     }
 }
@@ -248,7 +247,7 @@ static void htm_icnt_full(te_t *t) {
     unsigned maxinst = (t->control >> 20) & 15u;
     uint32_t limit = maxinst != 15 ? 1u << (maxinst + 5) : TE_ICNT_MAX - 1;
     if (p->icnt >= limit) {
-        te_entry_t f = {.kind = TE_PROG, .tcode = 27, .code = 0, .data = p->icnt};
+        te_entry_t f = {.kind = TE_PROG, .tcode = NX_RESOURCE_FULL, .code = NX_RCODE_ICNT, .data = p->icnt};
         emit(t, &f);
     }
 }
@@ -259,7 +258,7 @@ static void htm_retire(te_t *t, unsigned k, uint32_t pc, uint32_t insn, uint32_t
     te_prog_t *p = &t->prog;
     if (!trap && k == K_BRANCH && sync) {               /* the periodic sync at a branch */
         if (!rep_flush(t)) return;
-        te_entry_t e = {.kind = TE_PROG, .tcode = 29, .code = SYNC_PERIODIC, .data = p->icnt, .addr = npc,
+        te_entry_t e = {.kind = TE_PROG, .tcode = NX_INDIRECT_BRANCH_HIST_WS, .code = NX_SYNC_PERIODIC, .data = p->icnt, .addr = npc,
                         .idtag = p->hist};          /* HIST: the outcomes before it; F-ADDR gives its own */
         emit(t, &e);
         return;
@@ -286,9 +285,9 @@ static void htm_retire(te_t *t, unsigned k, uint32_t pc, uint32_t insn, uint32_t
         }
         if (!rep_flush(t)) return;
         te_entry_t e = {.kind = TE_PROG, .data = p->icnt, .addr = npc, .idtag = p->hist};
-        e.tcode = sync ? 29 : 28;
-        e.btype = trap ? 1 : 0;
-        e.code = SYNC_PERIODIC;
+        e.tcode = sync ? NX_INDIRECT_BRANCH_HIST_WS : NX_INDIRECT_BRANCH_HIST;
+        e.btype = trap ? NX_B_TYPE_TRAP : NX_B_TYPE_INDIRECT;
+        e.code = NX_SYNC_PERIODIC;
         emit(t, &e);
         return;
     }
@@ -333,7 +332,7 @@ static void retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap,
         p->hist = 1;
         p->tail = p->rep = 0;
         p->sp = 0;
-        te_entry_t e = {.kind = TE_PROG, .tcode = 9, .code = p->sync_owed, .addr = npc};
+        te_entry_t e = {.kind = TE_PROG, .tcode = NX_SYNC, .code = p->sync_owed, .addr = npc};
         p->sync_owed = 0;
         emit(t, &e);
         return;
@@ -348,23 +347,23 @@ static void retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap,
     bool sync = maxbtm != 15 && p->msgs_since_sync >= (1u << (maxbtm + 5));
     if (p->mode >= TE_INSN_HTM) { htm_retire(t, k, pc, insn, npc, trap, units, sync); return; }
     if (trap || k == K_JALR || k == K_XRET) {
-        e.tcode = sync ? 12 : 4;
-        e.btype = trap ? 1 : 0;
-        e.code = SYNC_PERIODIC;
+        e.tcode = sync ? NX_INDIRECT_BRANCH_WS : NX_INDIRECT_BRANCH;
+        e.btype = trap ? NX_B_TYPE_TRAP : NX_B_TYPE_INDIRECT;
+        e.code = NX_SYNC_PERIODIC;
         emit(t, &e);
         return;
     }
     if (k == K_BRANCH && npc != pc + 2 * units) {
-        e.tcode = sync ? 11 : 3;
-        e.code = SYNC_PERIODIC;
+        e.tcode = sync ? NX_DIRECT_BRANCH_WS : NX_DIRECT_BRANCH;
+        e.code = NX_SYNC_PERIODIC;
         emit(t, &e);
         return;
     }
     unsigned maxinst = (t->control >> 20) & 15u;
     uint32_t limit = maxinst != 15 ? 1u << (maxinst + 5) : TE_ICNT_MAX - 1;
     if (p->icnt >= limit) {
-        e.tcode = 9;
-        e.code = SYNC_ICNT_OVF;
+        e.tcode = NX_SYNC;
+        e.code = NX_SYNC_ICNT_OVF;
         emit(t, &e);
     }
 }
@@ -378,7 +377,7 @@ static void ownership(te_t *t) {
                   (p->priv != p->rep_priv || p->sync_sent);
     p->rep_priv = p->priv;      /* not reported (off, in a gap): the next sync reports it */
     if (!report) return;
-    te_entry_t e = {.kind = TE_PROG, .tcode = 2, .data = (uint32_t)p->priv << 2};
+    te_entry_t e = {.kind = TE_PROG, .tcode = NX_OWNERSHIP, .data = (uint32_t)p->priv << 2};
     if (p->sync_sent && t->fifo_count < t->fifo_cap) {   /* goes with its sync (the reserve) */
         te_fifo_put(t, &e);
         p->messages++;
@@ -398,25 +397,25 @@ void te_prog_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap
 
 void te_prog_pack(te_t *t, const te_entry_t *e, nx_msg_t *m, bool *full, bool *rel) {
     unsigned tsb = (t->ts.control >> 16) & 3u;
-    if (e->tcode == 2) {                                                 /* PROCESS */
+    if (e->tcode == NX_OWNERSHIP) {                                  /* PROCESS */
         nx_var(m, e->data);
         *full = false;
         *rel = (t->ts.control >> 19) & 1u;                               /* tsOwnership */
         return;
     }
-    bool ws = e->tcode == 9 || e->tcode == 11 || e->tcode == 12 || e->tcode == 29;
-    bool ind = e->tcode == 4 || e->tcode == 28;
-    if (e->tcode == 34 || e->tcode == 35) { te_event_pack(t, e, m, full, rel); return; }
-    if (e->tcode == 27) {                                                /* RCODE, RDATA */
-        nx_fixed(m, e->code, 4);
+    bool ws = e->tcode == NX_SYNC || e->tcode == NX_DIRECT_BRANCH_WS || e->tcode == NX_INDIRECT_BRANCH_WS || e->tcode == NX_INDIRECT_BRANCH_HIST_WS;
+    bool ind = e->tcode == NX_INDIRECT_BRANCH || e->tcode == NX_INDIRECT_BRANCH_HIST;
+    if (e->tcode == NX_ICT || e->tcode == NX_ICT_WS) { te_event_pack(t, e, m, full, rel); return; }
+    if (e->tcode == NX_RESOURCE_FULL) {                              /* RCODE, RDATA */
+        nx_fixed(m, e->code, NX_W_RCODE);
         nx_var(m, e->code ? e->idtag : e->data);
         *full = false;
         *rel = tsb == 3;
         return;
     }
-    if (ws) nx_fixed(m, e->code, 4);                                     /* SYNC */
-    if (e->tcode == 33) { nx_fixed(m, e->code, 4); nx_fixed(m, e->btype, 2); }   /* EVCODE, CDF */
-    if (ind || e->tcode == 12 || e->tcode == 29) nx_fixed(m, e->btype, 2);   /* B-TYPE */
+    if (ws) nx_fixed(m, e->code, NX_W_SYNC);                         /* SYNC */
+    if (e->tcode == NX_CORRELATION) { nx_fixed(m, e->code, NX_W_EVCODE); nx_fixed(m, e->btype, NX_W_CDF); }   /* EVCODE, CDF */
+    if (ind || e->tcode == NX_INDIRECT_BRANCH_WS || e->tcode == NX_INDIRECT_BRANCH_HIST_WS) nx_fixed(m, e->btype, NX_W_B_TYPE);   /* B-TYPE */
     nx_var(m, e->data);                                                  /* I-CNT */
     if (ws) {
         nx_var(m, e->addr >> 1);                                         /* F-ADDR */
@@ -425,7 +424,7 @@ void te_prog_pack(te_t *t, const te_entry_t *e, nx_msg_t *m, bool *full, bool *r
         nx_var(m, (e->addr ^ t->prog.last_addr) >> 1);                   /* U-ADDR */
         t->prog.last_addr = e->addr;
     }
-    if (e->tcode == 28 || e->tcode == 29 || (e->tcode == 33 && e->btype)) nx_var(m, e->idtag);   /* HIST */
+    if (e->tcode == NX_INDIRECT_BRANCH_HIST || e->tcode == NX_INDIRECT_BRANCH_HIST_WS || (e->tcode == NX_CORRELATION && e->btype)) nx_var(m, e->idtag);   /* HIST */
     *full = ws;
     *rel = !ws && (ind ? tsb == 1 || tsb == 3 : tsb == 3);
 }

@@ -37,7 +37,7 @@ set(D ${CMAKE_SOURCE_DIR}/decoder)   # the decoder library: D/src, D/include
 set(RF ${CMAKE_SOURCE_DIR}/runfolder)   # the run-folder I/O module
 ts_fuzz_target(elf
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_elf.c ${CMAKE_SOURCE_DIR}/sim/elf_read.c ${D}/src/elf_syms.c ${RF}/ts_file.c ${S}/elf/ts_elf.c
-  INCLUDES ${RF} ${CMAKE_SOURCE_DIR}/sim ${D}/include ${S}/elf
+  INCLUDES ${RF} ${CMAKE_SOURCE_DIR}/sim ${D}/include ${S}/elf ${CMAKE_SOURCE_DIR}/rtl_model/regs
   LIBS -lelf
   SEEDS ${TS_FW_DIR}/hello.elf ${TS_FW_DIR}/tests/rv64.elf ${TS_FW_DIR}/examples/fib.elf)
 ts_fuzz_target(sweep
@@ -51,7 +51,7 @@ ts_fuzz_target(flow
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_flow.c ${D}/src/nexus_decode.c ${D}/src/prog_flow.c ${D}/src/rv_insn.c
           ${D}/src/flow_calls.c ${D}/src/callstack.c ${D}/src/elf_syms.c
           ${RF}/ts_file.c ${S}/elf/ts_elf.c
-  INCLUDES ${RF} ${D}/include ${D}/src ${S}/elf
+  INCLUDES ${RF} ${D}/include ${D}/src ${S}/elf ${CMAKE_SOURCE_DIR}/rtl_model/regs
   LIBS -lelf -DFUZZ_FLOW_ELF=${TS_FW_DIR}/examples/fib.elf
   SEEDS ${TS_FUZZ_SEEDS}/htm.rtd ${TS_FUZZ_SEEDS}/btm.rtd ${TS_FUZZ_SEEDS}/htm-ret.rtd
         # teInstruction 7 repeat counts (RESOURCE FULL RCODE 1, 9, 8; test_te_prog.c, timer_isr)

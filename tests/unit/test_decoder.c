@@ -262,7 +262,9 @@ static uint64_t rnd(unsigned bits) {
 }
 
 TS_TEST(every_tcode_round_trip) {
-    static const unsigned tcodes[] = {2, 3, 4, 7, 8, 9, 11, 12, 23, 27, 28, 29, 33, 34, 35};
+    static const unsigned tcodes[] = {NX_OWNERSHIP, NX_DIRECT_BRANCH, NX_INDIRECT_BRANCH, NX_DATA_ACQ, NX_ERROR, NX_SYNC,
+                                      NX_DIRECT_BRANCH_WS, NX_INDIRECT_BRANCH_WS, NX_AUX_ACCESS_WRITE, NX_RESOURCE_FULL,
+                                      NX_INDIRECT_BRANCH_HIST, NX_INDIRECT_BRANCH_HIST_WS, NX_CORRELATION, NX_ICT, NX_ICT_WS};
     for (int round = 0; round < 200; round++) {
         for (unsigned k = 0; k < sizeof tcodes / sizeof tcodes[0]; k++) {
             unsigned t = tcodes[k], srcbits = round % 3 ? 2 : 0;
@@ -271,20 +273,20 @@ TS_TEST(every_tcode_round_trip) {
             for (int i = 0; i < 6; i++) f[i] = rnd(40);
             nx_msg_t m;
             nx_begin(&m);
-            nx_fixed(&m, t, 6);
+            nx_fixed(&m, t, NX_W_TCODE);
             if (srcbits) nx_fixed(&m, 2, srcbits);
             unsigned fx = 0, cdf = 0, rcode = 0;
             switch (t) {
-            case 2: case 3: nx_var(&m, f[0]); break;
-            case 4: nx_fixed(&m, fx = 1, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); break;
-            case 7: case 23: nx_var(&m, f[0]); nx_var(&m, f[1]); break;
-            case 8: nx_fixed(&m, 0, 4); nx_var(&m, f[0]); break;
-            case 9: case 11: nx_fixed(&m, fx = 5, 4); nx_var(&m, f[0]); nx_var(&m, f[1]); break;
-            case 12: nx_fixed(&m, 5, 4); nx_fixed(&m, 1, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); break;
-            case 27: nx_fixed(&m, rcode = (round % 2) ? 1 : 9, 4); nx_var(&m, f[0]); break;
-            case 28: nx_fixed(&m, 0, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); nx_var(&m, f[2]); break;
-            case 29: nx_fixed(&m, 2, 4); nx_fixed(&m, 0, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); nx_var(&m, f[2]); break;
-            case 33: nx_fixed(&m, 4, 4); nx_fixed(&m, cdf = round % 2, 2); nx_var(&m, f[0]); if (cdf) nx_var(&m, f[1]); break;
+            case NX_OWNERSHIP: case NX_DIRECT_BRANCH: nx_var(&m, f[0]); break;
+            case NX_INDIRECT_BRANCH: nx_fixed(&m, fx = 1, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); break;
+            case NX_DATA_ACQ: case NX_AUX_ACCESS_WRITE: nx_var(&m, f[0]); nx_var(&m, f[1]); break;
+            case NX_ERROR: nx_fixed(&m, 0, 4); nx_var(&m, f[0]); break;
+            case NX_SYNC: case NX_DIRECT_BRANCH_WS: nx_fixed(&m, fx = 5, 4); nx_var(&m, f[0]); nx_var(&m, f[1]); break;
+            case NX_INDIRECT_BRANCH_WS: nx_fixed(&m, 5, 4); nx_fixed(&m, 1, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); break;
+            case NX_RESOURCE_FULL: nx_fixed(&m, rcode = (round % 2) ? 1 : 9, 4); nx_var(&m, f[0]); break;
+            case NX_INDIRECT_BRANCH_HIST: nx_fixed(&m, 0, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); nx_var(&m, f[2]); break;
+            case NX_INDIRECT_BRANCH_HIST_WS: nx_fixed(&m, 2, 4); nx_fixed(&m, 0, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); nx_var(&m, f[2]); break;
+            case NX_CORRELATION: nx_fixed(&m, 4, 4); nx_fixed(&m, cdf = round % 2, 2); nx_var(&m, f[0]); if (cdf) nx_var(&m, f[1]); break;
             default: nx_fixed(&m, 8, 4); nx_fixed(&m, cdf = round % 2, 2); nx_var(&m, f[0]); if (cdf) nx_var(&m, f[1]); break;
             }
             if (ts) nx_var(&m, f[5]);
@@ -297,18 +299,18 @@ TS_TEST(every_tcode_round_trip) {
             TS_ASSERT_EQ_U(d->has_ts, ts);
             if (ts) TS_ASSERT_EQ_U(d->ts_field, f[5]);
             switch (t) {
-            case 2: TS_ASSERT_EQ_U(d->f[NXF_PROCESS], f[0]); break;
-            case 3: TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); break;
-            case 4: TS_ASSERT_EQ_U(d->f[NXF_B_TYPE], fx); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); TS_ASSERT_EQ_U(d->f[NXF_U_ADDR], f[1]); break;
-            case 7: TS_ASSERT_EQ_U(d->f[NXF_IDTAG], f[0]); TS_ASSERT_EQ_U(d->f[NXF_DATA], f[1]); break;
-            case 23: TS_ASSERT_EQ_U(d->f[NXF_ADDR], f[0]); TS_ASSERT_EQ_U(d->f[NXF_DATA], f[1]); break;
-            case 8: TS_ASSERT_EQ_U(d->f[NXF_ECODE], f[0]); break;
-            case 9: case 11: TS_ASSERT_EQ_U(d->f[NXF_SYNC], fx); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); TS_ASSERT_EQ_U(d->f[NXF_F_ADDR], f[1]); break;
-            case 12: TS_ASSERT_EQ_U(d->f[NXF_B_TYPE], 1); TS_ASSERT_EQ_U(d->f[NXF_F_ADDR], f[1]); break;
-            case 27: TS_ASSERT_EQ_U(d->f[NXF_RCODE], rcode); TS_ASSERT_EQ_U(d->f[rcode == 1 ? NXF_HISTORY : NXF_COUNT], f[0]); break;
-            case 28: TS_ASSERT_EQ_U(d->f[NXF_U_ADDR], f[1]); TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[2]); break;
-            case 29: TS_ASSERT_EQ_U(d->f[NXF_SYNC], 2); TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[2]); break;
-            case 33: TS_ASSERT_EQ_U(d->f[NXF_EVCODE], 4); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); if (cdf) TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[1]); break;
+            case NX_OWNERSHIP: TS_ASSERT_EQ_U(d->f[NXF_PROCESS], f[0]); break;
+            case NX_DIRECT_BRANCH: TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); break;
+            case NX_INDIRECT_BRANCH: TS_ASSERT_EQ_U(d->f[NXF_B_TYPE], fx); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); TS_ASSERT_EQ_U(d->f[NXF_U_ADDR], f[1]); break;
+            case NX_DATA_ACQ: TS_ASSERT_EQ_U(d->f[NXF_IDTAG], f[0]); TS_ASSERT_EQ_U(d->f[NXF_DATA], f[1]); break;
+            case NX_AUX_ACCESS_WRITE: TS_ASSERT_EQ_U(d->f[NXF_ADDR], f[0]); TS_ASSERT_EQ_U(d->f[NXF_DATA], f[1]); break;
+            case NX_ERROR: TS_ASSERT_EQ_U(d->f[NXF_ECODE], f[0]); break;
+            case NX_SYNC: case NX_DIRECT_BRANCH_WS: TS_ASSERT_EQ_U(d->f[NXF_SYNC], fx); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); TS_ASSERT_EQ_U(d->f[NXF_F_ADDR], f[1]); break;
+            case NX_INDIRECT_BRANCH_WS: TS_ASSERT_EQ_U(d->f[NXF_B_TYPE], 1); TS_ASSERT_EQ_U(d->f[NXF_F_ADDR], f[1]); break;
+            case NX_RESOURCE_FULL: TS_ASSERT_EQ_U(d->f[NXF_RCODE], rcode); TS_ASSERT_EQ_U(d->f[rcode == 1 ? NXF_HISTORY : NXF_COUNT], f[0]); break;
+            case NX_INDIRECT_BRANCH_HIST: TS_ASSERT_EQ_U(d->f[NXF_U_ADDR], f[1]); TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[2]); break;
+            case NX_INDIRECT_BRANCH_HIST_WS: TS_ASSERT_EQ_U(d->f[NXF_SYNC], 2); TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[2]); break;
+            case NX_CORRELATION: TS_ASSERT_EQ_U(d->f[NXF_EVCODE], 4); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); if (cdf) TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[1]); break;
             default: TS_ASSERT_EQ_U(d->f[NXF_CKSRC], 8); TS_ASSERT_EQ_U(d->f[NXF_CKDATA0], f[0]); if (cdf) TS_ASSERT_EQ_U(d->f[NXF_CKDATA1], f[1]); break;
             }
         }
@@ -349,8 +351,8 @@ static size_t ict_stream(uint8_t *b) {
         nx_msg_t m;
         nx_begin(&m);
         nx_fixed(&m, c->tcode, 6);
-        ict_field[k] = c->tcode == 35 ? c->addr >> 1 : (c->addr ^ last) >> 1;
-        if (c->tcode == 4) {
+        ict_field[k] = c->tcode == NX_ICT_WS ? c->addr >> 1 : (c->addr ^ last) >> 1;
+        if (c->tcode == NX_INDIRECT_BRANCH) {
             nx_fixed(&m, 0, 2);
             nx_var(&m, 5);
             nx_var(&m, ict_field[k]);
@@ -387,7 +389,7 @@ TS_TEST(ict_addresses_in_elements) {
         const ict_case_t *w = &ict_cases[k];
         const ts_elem_t *e = &c.e[k];
         if (e->type != w->type) TS_FAIL("message %u: element %s", k, ts_elem_name(e->type));
-        if (w->tcode == 4) { TS_ASSERT_EQ_U(e->u.br.addr, w->addr); continue; }
+        if (w->tcode == NX_INDIRECT_BRANCH) { TS_ASSERT_EQ_U(e->u.br.addr, w->addr); continue; }
         TS_ASSERT_EQ_U(e->u.ict.cksrc, w->cksrc);
         TS_ASSERT_EQ_U(e->u.ict.has_addr, w->addr != 0);
         if (e->u.ict.addr != w->addr) TS_FAIL("message %u: addr 0x%" PRIx64 ", expected 0x%" PRIx64, k, e->u.ict.addr, w->addr);
@@ -417,19 +419,19 @@ TS_TEST(ict_addresses_in_messages_json) {
         char want[256];
         uint64_t a = ict_field[k];
         /* fields in alphabetical order, as the reference files have them */
-        if (w->tcode == 4)
+        if (w->tcode == NX_INDIRECT_BRANCH)
             snprintf(want, sizeof want, "\"fields\": {\"b_type\": 0, \"i_cnt\": 5, \"u_addr\": %" PRIu64 "}", a);
-        else if (w->cksrc == 0 && !w->ckdf)
+        else if (w->cksrc == NX_CKSRC_CONTROL && !w->ckdf)
             snprintf(want, sizeof want, "\"fields\": {\"cksrc\": 0, \"control\": %" PRIu64 "}", w->ctl0);
-        else if (w->cksrc == 0)
+        else if (w->cksrc == NX_CKSRC_CONTROL)
             snprintf(want, sizeof want, "\"fields\": {\"cksrc\": 0, \"control\": %" PRIu64 ", \"%s\": %" PRIu64 "}",
-                     w->data1, w->tcode == 35 ? "f_addr" : "u_addr", a);
+                     w->data1, w->tcode == NX_ICT_WS ? "f_addr" : "u_addr", a);
         else if (w->ckdf)
             snprintf(want, sizeof want, "\"fields\": {\"ckdata1\": %" PRIu64 ", \"cksrc\": %u, \"%s\": %" PRIu64 "}",
-                     w->data1, w->cksrc, w->tcode == 35 ? "f_addr" : "u_addr", a);
+                     w->data1, w->cksrc, w->tcode == NX_ICT_WS ? "f_addr" : "u_addr", a);
         else
             snprintf(want, sizeof want, "\"fields\": {\"cksrc\": %u, \"%s\": %" PRIu64 "}",
-                     w->cksrc, w->tcode == 35 ? "f_addr" : "u_addr", a);
+                     w->cksrc, w->tcode == NX_ICT_WS ? "f_addr" : "u_addr", a);
         if (!strstr(line, want)) TS_FAIL("message %u:\n  got:  %s  want: %s", k, line, want);
     }
     TS_ASSERT(!fgets(line, sizeof line, f));

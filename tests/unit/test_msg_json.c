@@ -50,8 +50,8 @@ static size_t ref_line(char *o, size_t cap, uint64_t n, const nxd_msg_t *m, bool
         if (!(m->fmask >> k & 1)) continue;
         if (k == NXF_ETYPE || k == NXF_ECODE || k == NXF_CKDF || k == NXF_CKDATA0) continue;
         if (k == NXF_PROCESS && !process) continue;
-        if (k == NXF_B_TYPE && (m->tcode == 12 || m->tcode == 29)) continue;
-        if (k == NXF_CKDATA1 && !((m->tcode == 34 || m->tcode == 35) && m->f[NXF_CKSRC] != 0)) continue;
+        if (k == NXF_B_TYPE && (m->tcode == NX_INDIRECT_BRANCH_WS || m->tcode == NX_INDIRECT_BRANCH_HIST_WS)) continue;
+        if (k == NXF_CKDATA1 && !((m->tcode == NX_ICT || m->tcode == NX_ICT_WS) && m->f[NXF_CKSRC] != NX_CKSRC_CONTROL)) continue;
         f[nf++] = (enum nxd_field)k;
     }
     qsort(f, (size_t)nf, sizeof f[0], by_name);
@@ -68,7 +68,9 @@ static size_t ref_line(char *o, size_t cap, uint64_t n, const nxd_msg_t *m, bool
 /* a random message: any TCODE (the known ones mostly), any set of fields, every value size,
  * 1..64 bytes, with or without SRC and time, now and then corrupt */
 static void rnd_msg(nxd_msg_t *m, uint8_t *bytes) {
-    static const uint8_t known[] = {2, 3, 4, 7, 8, 9, 11, 12, 23, 27, 28, 29, 33, 34, 35};
+    static const uint8_t known[] = {NX_OWNERSHIP, NX_DIRECT_BRANCH, NX_INDIRECT_BRANCH, NX_DATA_ACQ, NX_ERROR, NX_SYNC,
+                                    NX_DIRECT_BRANCH_WS, NX_INDIRECT_BRANCH_WS, NX_AUX_ACCESS_WRITE, NX_RESOURCE_FULL,
+                                    NX_INDIRECT_BRANCH_HIST, NX_INDIRECT_BRANCH_HIST_WS, NX_CORRELATION, NX_ICT, NX_ICT_WS};
     static const char *const errs[] = {"unsupported TCODE", "message longer than 64 bytes", "fields after the timestamp"};
     memset(m, 0, sizeof *m);
     uint64_t r = rnd();

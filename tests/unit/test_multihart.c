@@ -239,7 +239,7 @@ TS_TEST(four_sources_interleaved_with_a_gap_on_one) {
     static const unsigned type[4] = {PERF_DELTA, PERF_RAW, PERF_DELTA, PERF_DELTA_XOR};
     uint32_t hv[4][6];
     for (unsigned s = 0; s < 4; s++) {
-        uint32_t v[6] = {PERF_MARKER, type[s], 0x1, 0, 1, (63u << 12) | 0xC00};
+        uint32_t v[6] = {TS_PW_MARKER, type[s], 0x1, 0, 1, (63u << 12) | 0xC00};
         memcpy(hv[s], v, sizeof v);
     }
     for (unsigned k = 0; k < 6; k++)
@@ -437,8 +437,8 @@ static void perf_trace(pk_t *p) {
     ictws(p, 1, 0x1000);
     uint64_t t = 0x1001;
     /* headers: hart 0 Raw cycles, hart 1 Raw cycles + instructions (index 2) */
-    static const uint32_t h0[] = {PERF_MARKER, PERF_RAW, 0x1, 0, 1, (63u << 12) | 0xC00};
-    static const uint32_t h1[] = {PERF_MARKER, PERF_RAW, 0x5, 0, 1, (63u << 12) | 0xC00, 0, 2, (63u << 12) | 0xC02};
+    static const uint32_t h0[] = {TS_PW_MARKER, PERF_RAW, 0x1, 0, 1, (63u << 12) | 0xC00};
+    static const uint32_t h1[] = {TS_PW_MARKER, PERF_RAW, 0x5, 0, 1, (63u << 12) | 0xC00, 0, 2, (63u << 12) | 0xC02};
     for (unsigned k = 0; k < 9; k++) {
         if (k < 6) dqm(p, 0, k == 1 ? 0x1B : 0x18, h0[k], t);
         dqm(p, 1, k == 1 ? 0x1B : 0x18, h1[k], t);

@@ -90,7 +90,9 @@ static uint64_t rnd_bits(unsigned bits) {
 }
 
 TS_TEST(both_field_readers_give_the_encoded_values) {
-    static const unsigned tcodes[] = {2, 3, 4, 7, 8, 9, 11, 12, 23, 27, 28, 29, 33, 34, 35};
+    static const unsigned tcodes[] = {NX_OWNERSHIP, NX_DIRECT_BRANCH, NX_INDIRECT_BRANCH, NX_DATA_ACQ, NX_ERROR, NX_SYNC,
+                                      NX_DIRECT_BRANCH_WS, NX_INDIRECT_BRANCH_WS, NX_AUX_ACCESS_WRITE, NX_RESOURCE_FULL,
+                                      NX_INDIRECT_BRANCH_HIST, NX_INDIRECT_BRANCH_HIST_WS, NX_CORRELATION, NX_ICT, NX_ICT_WS};
     static const unsigned widths[] = {1, 4, 6, 9, 13, 20, 27, 33, 44, 64};
     unsigned seen = 0;                                    /* bit L: a message of L bytes was checked */
     for (int round = 0; round < 400; round++) {
@@ -103,19 +105,19 @@ TS_TEST(both_field_readers_give_the_encoded_values) {
             unsigned fx1 = (unsigned)rnd_bits(4), fx2 = (unsigned)rnd_bits(2) & 1, rcode = round & 1 ? 1 : 8;
             nx_msg_t m;
             nx_begin(&m);
-            nx_fixed(&m, t, 6);
+            nx_fixed(&m, t, NX_W_TCODE);
             if (srcbits) nx_fixed(&m, src, srcbits);
             switch (t) {
-            case 2: case 3: nx_var(&m, f[0]); break;
-            case 4: nx_fixed(&m, fx2, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); break;
-            case 7: case 23: nx_var(&m, f[0]); nx_var(&m, f[1]); break;
-            case 8: nx_fixed(&m, fx1, 4); nx_var(&m, f[0]); break;
-            case 9: case 11: nx_fixed(&m, fx1, 4); nx_var(&m, f[0]); nx_var(&m, f[1]); break;
-            case 12: nx_fixed(&m, fx1, 4); nx_fixed(&m, fx2, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); break;
-            case 27: nx_fixed(&m, rcode, 4); nx_var(&m, f[0]); break;
-            case 28: nx_fixed(&m, fx2, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); nx_var(&m, f[2]); break;
-            case 29: nx_fixed(&m, fx1, 4); nx_fixed(&m, fx2, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); nx_var(&m, f[2]); break;
-            case 33: nx_fixed(&m, fx1, 4); nx_fixed(&m, fx2, 2); nx_var(&m, f[0]); if (fx2) nx_var(&m, f[1]); break;
+            case NX_OWNERSHIP: case NX_DIRECT_BRANCH: nx_var(&m, f[0]); break;
+            case NX_INDIRECT_BRANCH: nx_fixed(&m, fx2, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); break;
+            case NX_DATA_ACQ: case NX_AUX_ACCESS_WRITE: nx_var(&m, f[0]); nx_var(&m, f[1]); break;
+            case NX_ERROR: nx_fixed(&m, fx1, 4); nx_var(&m, f[0]); break;
+            case NX_SYNC: case NX_DIRECT_BRANCH_WS: nx_fixed(&m, fx1, 4); nx_var(&m, f[0]); nx_var(&m, f[1]); break;
+            case NX_INDIRECT_BRANCH_WS: nx_fixed(&m, fx1, 4); nx_fixed(&m, fx2, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); break;
+            case NX_RESOURCE_FULL: nx_fixed(&m, rcode, 4); nx_var(&m, f[0]); break;
+            case NX_INDIRECT_BRANCH_HIST: nx_fixed(&m, fx2, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); nx_var(&m, f[2]); break;
+            case NX_INDIRECT_BRANCH_HIST_WS: nx_fixed(&m, fx1, 4); nx_fixed(&m, fx2, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); nx_var(&m, f[2]); break;
+            case NX_CORRELATION: nx_fixed(&m, fx1, 4); nx_fixed(&m, fx2, 2); nx_var(&m, f[0]); if (fx2) nx_var(&m, f[1]); break;
             default: nx_fixed(&m, 9, 4); nx_fixed(&m, fx2, 2); nx_var(&m, f[0]); if (fx2) nx_var(&m, f[1]); break;
             }
             if (ts) nx_var(&m, f[3]);
@@ -134,18 +136,18 @@ TS_TEST(both_field_readers_give_the_encoded_values) {
                 TS_ASSERT_EQ_U(d->has_ts, ts);
                 if (ts) TS_ASSERT_EQ_U(d->ts_field, f[3]);
                 switch (t) {
-                case 2: TS_ASSERT_EQ_U(d->f[NXF_PROCESS], f[0]); break;
-                case 3: TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); break;
-                case 4: TS_ASSERT_EQ_U(d->f[NXF_B_TYPE], fx2); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); TS_ASSERT_EQ_U(d->f[NXF_U_ADDR], f[1]); break;
-                case 7: TS_ASSERT_EQ_U(d->f[NXF_IDTAG], f[0]); TS_ASSERT_EQ_U(d->f[NXF_DATA], f[1]); break;
-                case 23: TS_ASSERT_EQ_U(d->f[NXF_ADDR], f[0]); TS_ASSERT_EQ_U(d->f[NXF_DATA], f[1]); break;
-                case 8: TS_ASSERT_EQ_U(d->f[NXF_ETYPE], fx1); TS_ASSERT_EQ_U(d->f[NXF_ECODE], f[0]); break;
-                case 9: case 11: TS_ASSERT_EQ_U(d->f[NXF_SYNC], fx1); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); TS_ASSERT_EQ_U(d->f[NXF_F_ADDR], f[1]); break;
-                case 12: TS_ASSERT_EQ_U(d->f[NXF_SYNC], fx1); TS_ASSERT_EQ_U(d->f[NXF_B_TYPE], fx2); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); TS_ASSERT_EQ_U(d->f[NXF_F_ADDR], f[1]); break;
-                case 27: TS_ASSERT_EQ_U(d->f[NXF_RCODE], rcode); TS_ASSERT_EQ_U(d->f[rcode == 1 ? NXF_HISTORY : NXF_COUNT], f[0]); break;
-                case 28: TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); TS_ASSERT_EQ_U(d->f[NXF_U_ADDR], f[1]); TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[2]); break;
-                case 29: TS_ASSERT_EQ_U(d->f[NXF_SYNC], fx1); TS_ASSERT_EQ_U(d->f[NXF_F_ADDR], f[1]); TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[2]); break;
-                case 33: TS_ASSERT_EQ_U(d->f[NXF_EVCODE], fx1); TS_ASSERT_EQ_U(d->f[NXF_CDF], fx2); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); if (fx2) TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[1]); break;
+                case NX_OWNERSHIP: TS_ASSERT_EQ_U(d->f[NXF_PROCESS], f[0]); break;
+                case NX_DIRECT_BRANCH: TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); break;
+                case NX_INDIRECT_BRANCH: TS_ASSERT_EQ_U(d->f[NXF_B_TYPE], fx2); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); TS_ASSERT_EQ_U(d->f[NXF_U_ADDR], f[1]); break;
+                case NX_DATA_ACQ: TS_ASSERT_EQ_U(d->f[NXF_IDTAG], f[0]); TS_ASSERT_EQ_U(d->f[NXF_DATA], f[1]); break;
+                case NX_AUX_ACCESS_WRITE: TS_ASSERT_EQ_U(d->f[NXF_ADDR], f[0]); TS_ASSERT_EQ_U(d->f[NXF_DATA], f[1]); break;
+                case NX_ERROR: TS_ASSERT_EQ_U(d->f[NXF_ETYPE], fx1); TS_ASSERT_EQ_U(d->f[NXF_ECODE], f[0]); break;
+                case NX_SYNC: case NX_DIRECT_BRANCH_WS: TS_ASSERT_EQ_U(d->f[NXF_SYNC], fx1); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); TS_ASSERT_EQ_U(d->f[NXF_F_ADDR], f[1]); break;
+                case NX_INDIRECT_BRANCH_WS: TS_ASSERT_EQ_U(d->f[NXF_SYNC], fx1); TS_ASSERT_EQ_U(d->f[NXF_B_TYPE], fx2); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); TS_ASSERT_EQ_U(d->f[NXF_F_ADDR], f[1]); break;
+                case NX_RESOURCE_FULL: TS_ASSERT_EQ_U(d->f[NXF_RCODE], rcode); TS_ASSERT_EQ_U(d->f[rcode == 1 ? NXF_HISTORY : NXF_COUNT], f[0]); break;
+                case NX_INDIRECT_BRANCH_HIST: TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); TS_ASSERT_EQ_U(d->f[NXF_U_ADDR], f[1]); TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[2]); break;
+                case NX_INDIRECT_BRANCH_HIST_WS: TS_ASSERT_EQ_U(d->f[NXF_SYNC], fx1); TS_ASSERT_EQ_U(d->f[NXF_F_ADDR], f[1]); TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[2]); break;
+                case NX_CORRELATION: TS_ASSERT_EQ_U(d->f[NXF_EVCODE], fx1); TS_ASSERT_EQ_U(d->f[NXF_CDF], fx2); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); if (fx2) TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[1]); break;
                 default: TS_ASSERT_EQ_U(d->f[NXF_CKSRC], 9); TS_ASSERT_EQ_U(d->f[NXF_CKDATA0], f[0]); if (fx2) TS_ASSERT_EQ_U(d->f[NXF_CKDATA1], f[1]); break;
                 }
             }

@@ -34,7 +34,7 @@ static void st(unsigned size, uint64_t v) {
 /* header: count type, mask; counter 0 cycles (type 0 code 1, 64-bit mcycle), counter 3 a raw
  * event of the given width */
 static void header(unsigned type, unsigned w3) {
-    st(4, PERF_MARKER);
+    st(4, TS_PW_MARKER);
     st(1, type);
     st(4, 0x9);                                  /* counters 0 and 3 */
     st(4, 0); st(4, 1); st(4, (63u << 12) | 0xC00);
@@ -121,16 +121,16 @@ TS_TEST(second_header_and_truncated_record) {
 TS_TEST(marker_value_as_counter_data) {
     begin();
     header(PERF_RAW, 40);
-    st(1, PERF_MANUAL); st(4, 0x80000000); st(4, PERF_MARKER); st(4, 3);   /* a counter value */
+    st(1, PERF_MANUAL); st(4, 0x80000000); st(4, TS_PW_MARKER); st(4, 3);   /* a counter value */
     perf_dec_finish(&dec);
     TS_ASSERT_EQ_U(out.nh, 1);
-    TS_ASSERT_EQ_U(out.r[0].value[0], PERF_MARKER);
+    TS_ASSERT_EQ_U(out.r[0].value[0], TS_PW_MARKER);
     TS_ASSERT_EQ_U(out.r[0].value[1], 3);
 }
 
 TS_TEST(bad_sequences_are_errors_not_crashes) {
     begin();
-    st(4, PERF_MARKER); st(4, 5);                /* count type must be an 8-bit store */
+    st(4, TS_PW_MARKER); st(4, 5);                /* count type must be an 8-bit store */
     TS_ASSERT_EQ_U(out.ne, 1);
     header(PERF_RAW, 40);
     st(4, 0x80000000);                           /* record without a type byte */
@@ -216,7 +216,7 @@ TS_TEST(implausible_header_warns) {
     memset(&wl, 0, sizeof wl);
     perf_dec_cb_t cb = {&wl, NULL, on_w_rec, on_w};
     perf_dec_init(&dec, 6, &cb);
-    st(4, PERF_MARKER); st(1, PERF_RAW);
+    st(4, TS_PW_MARKER); st(1, PERF_RAW);
     st(4, 0xF);                                  /* counters 0..3 */
     st(4, 0); st(4, 1); st(4, (63u << 12) | 0xC00);         /* cycles: fine */
     st(4, 0); st(4, 0x80); st(4, (39u << 12) | 0);          /* timestamp: CSR 0 is right */
@@ -243,7 +243,7 @@ TS_TEST(implausible_header_definitions_warn) {
     memset(&wl, 0, sizeof wl);
     perf_dec_cb_t cb = {&wl, NULL, on_w_rec, on_w};
     perf_dec_init(&dec, 6, &cb);
-    st(4, PERF_MARKER); st(1, PERF_RAW);
+    st(4, TS_PW_MARKER); st(1, PERF_RAW);
     st(4, 0x72);                                 /* counters 1, 4, 5, 6 */
     st(4, 0); st(4, 5); st(4, (39u << 12) | 0);              /* counter 1 is not the timestamp */
     st(4, 0); st(4, 0); st(4, (39u << 12) | 0xC04);          /* general event code 0 */
@@ -309,7 +309,7 @@ static void tb_store(tb_t *tb, unsigned size, uint32_t v, uint64_t time) {
 static void tb_header(tb_t *tb, unsigned type, uint64_t *time) {
     uint64_t z = 0, *tm = time ? time : &z;
 #define T (time ? ++*tm : 0)
-    tb_store(tb, 4, PERF_MARKER, T); tb_store(tb, 1, type, T); tb_store(tb, 4, 0x9, T);
+    tb_store(tb, 4, TS_PW_MARKER, T); tb_store(tb, 1, type, T); tb_store(tb, 4, 0x9, T);
     tb_store(tb, 4, 0, T); tb_store(tb, 4, 1, T); tb_store(tb, 4, (63u << 12) | 0xC00, T);
     tb_store(tb, 4, 2, T); tb_store(tb, 4, 0x600, T); tb_store(tb, 4, 0, T); tb_store(tb, 4, (39u << 12) | 0xC03, T);
 #undef T
@@ -623,7 +623,7 @@ TS_TEST(gap_delta_xor_values_and_addresses_unknown) {
 
 TS_TEST(gap_in_header_waits_for_next_marker) {
     gbegin();
-    st(4, PERF_MARKER); st(1, PERF_RAW); st(4, 0x9);
+    st(4, TS_PW_MARKER); st(1, PERF_RAW); st(4, 0x9);
     err_msg();                                                    /* the definitions are lost */
     st(4, 2); st(4, 0x600); st(4, 0); st(4, (39u << 12) | 0xC03);
     st(1, PERF_MANUAL); st(4, 0x80000000); st(4, 1); st(4, 2);     /* no header: ignored */

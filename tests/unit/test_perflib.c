@@ -140,7 +140,7 @@ static int on_msg(void *ctx, const nxd_msg_t *m) {
     if (m->status != NXD_OK) return 0;
     t->last_tcode = m->tcode;
     t->last_ckdata0 = m->f[NXF_CKDATA0];
-    if (m->tcode == 7 && m->f[NXF_IDTAG] >> 2 == CH) {
+    if (m->tcode == NX_DATA_ACQ && m->f[NXF_IDTAG] >> 2 == CH) {
         unsigned k = (unsigned)(m->f[NXF_IDTAG] & 3);
         t->st = realloc(t->st, (t->nst + 1) * sizeof *t->st);
         if (!t->st) TS_FAIL("out of memory");

@@ -52,7 +52,7 @@ static void begin_with(const prof_opts_t *opts) {
     hook_i = 0;
     perf_dec_cb_t cb = {prof, prof_header, hook_n ? rec_hook : prof_record, NULL};
     perf_dec_init(&dec, 6, &cb);
-    st(4, PERF_MARKER); st(1, PERF_RAW); st(4, 0x9);
+    st(4, TS_PW_MARKER); st(1, PERF_RAW); st(4, 0x9);
     st(4, 0); st(4, 1); st(4, (63u << 12) | 0xC00);                  /* cycles, 64 bits */
     st(4, 2); st(4, 0x600); st(4, 0); st(4, (11u << 12) | 0xC03);   /* raw 0x600, 12 bits */
 }
@@ -435,7 +435,7 @@ TS_TEST(random_records_survive) {
             unsigned type = (x >> 8) % 4, which = (x >> 12) % 5;
             c += (x >> 16) % 100;
             if ((x >> 20) % 97 == 0) {                /* a new header: trace off and on */
-                st(4, PERF_MARKER); st(1, PERF_RAW); st(4, 0x9);
+                st(4, TS_PW_MARKER); st(1, PERF_RAW); st(4, 0x9);
                 st(4, 0); st(4, 1); st(4, (63u << 12) | 0xC00);
                 st(4, 2); st(4, 0x600); st(4, 0); st(4, (11u << 12) | 0xC03);
             }

@@ -133,8 +133,8 @@ TS_TEST(periodic_and_icnt_syncs) {
     for (unsigned i = 0; i < 33; i++) {
         ret(&t, 0x80000104u, 0x00b50463u, 0x80000104u + 8);   /* beq taken */
         te_entry_t *e = &t.fifo[(t.fifo_head + t.fifo_count - 1) % t.fifo_cap];
-        TS_ASSERT_EQ_U(e->tcode, i < 32 ? 3u : 11u);
-        ws += e->tcode == 11;
+        TS_ASSERT_EQ_U(e->tcode, i < 32 ? NX_DIRECT_BRANCH : NX_DIRECT_BRANCH_WS);
+        ws += e->tcode == NX_DIRECT_BRANCH_WS;
         for (int k = 0; k < 4; k++) te_tick(&t);
     }
     TS_ASSERT_EQ_U(ws, 1);

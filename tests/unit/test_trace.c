@@ -344,7 +344,7 @@ TS_TEST(funnel_interleaves_whole_messages) {
         TS_ASSERT(p < wp);
         p++;
         unsigned tcode = f.sink.sram[start] >> 2, src = (f.sink.sram[start + 1] >> 2) & 1;
-        if (tcode == 7) {
+        if (tcode == NX_DATA_ACQ) {
             /* IDTAG 0 ends in byte 1 (after TCODE and SRC); DATA bits 5:0 are byte 2 */
             unsigned d0 = (f.sink.sram[start + 2] >> 2) & 0x3F;
             TS_ASSERT_EQ_U(d0, src ? 0x15 : 0x2A);

@@ -9,6 +9,7 @@
 #include "stmfilter.h"
 #include "ts_file.h"
 #include "ts_opts.h"
+#include "ts_exit_status.h"   /* TS_EXIT_*: rtl_model/regs/exit_status.def */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -473,12 +474,12 @@ int ts_waves_main(int argc, char **argv) {
     ts_cmd_opts_init(&op, &ts_waves_cmd, argc, argv);
     while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
         switch (c) {
-        case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); return 120;
+        case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); return TS_EXIT_USAGE;
         case TS_OPTS_POSITIONAL:
             if (pos == 0) run = op.arg;
             else if (pos == 1) view = op.arg;
             else if (pos == 2) hart = op.arg;
-            else { fprintf(stderr, "tracesim: waves takes RUN_DIR [VIEW [HART]] (see tracesim waves --help)\n"); return 120; }
+            else { fprintf(stderr, "tracesim: waves takes RUN_DIR [VIEW [HART]] (see tracesim waves --help)\n"); return TS_EXIT_USAGE; }
             pos++;
             break;
         case W_NO_GUI: gui = false; break;
@@ -487,40 +488,40 @@ int ts_waves_main(int argc, char **argv) {
         case W_HELP: ts_cmd_help(stdout, &ts_waves_cmd); return 0;
         }
     }
-    if (!run) { fprintf(stderr, "tracesim: waves needs a run folder (see tracesim waves --help)\n"); return 120; }
+    if (!run) { fprintf(stderr, "tracesim: waves needs a run folder (see tracesim waves --help)\n"); return TS_EXIT_USAGE; }
     if (gui && !(getenv("DISPLAY") && *getenv("DISPLAY")) && !(getenv("WAYLAND_DISPLAY") && *getenv("WAYLAND_DISPLAY"))) {
         fprintf(stderr, "tracesim: no display: use --no-gui (writes the view and markers and prints the gtkwave command)\n");
-        return 126;
+        return TS_EXIT_HOST;
     }
     /* the waves and the ELF through stats.txt, from wherever the run folder is now
      * (run_folder.h); no ELF: PCs stay numbers */
     char waves[4400], elf[4400], err[4600];
     if (!ts_is_dir(run)) {
         fprintf(stderr, "tracesim: waves needs a run folder: %s is not a folder\n", run);
-        return 121;
+        return TS_EXIT_NO_FILE;
     }
     if (ts_run_folder_check(run, err, sizeof err)) {   /* the strict reader (ts_file.h) */
         fprintf(stderr, "tracesim: %s\n", err);
-        return 121;
+        return TS_EXIT_NO_FILE;
     }
-    if (ts_run_say_unfinished(run) == TS_RUN_INCOMPLETE) return 121;
+    if (ts_run_say_unfinished(run) == TS_RUN_INCOMPLETE) return TS_EXIT_NO_FILE;
     int wr = ts_run_path(run, "waves", waves, sizeof waves);
     if (wr < 0) {
         fprintf(stderr, "tracesim: %s/stats.txt names no waves (run with --waves FILE)\n", run);
-        return 121;
+        return TS_EXIT_NO_FILE;
     }
     if (wr == 0) {
         fprintf(stderr, "tracesim: cannot open the run's waves %s: %s\n", waves, strerror(ENOENT));
-        return 121;
+        return TS_EXIT_NO_FILE;
     }
-    if (waves_file_ok(waves, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return 121; }
+    if (waves_file_ok(waves, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return TS_EXIT_NO_FILE; }
     if (waves[0] == '-') {         /* a name GTKWave and fst2vcd would take as an option */
         memmove(waves + 2, waves, strnlen(waves, sizeof waves - 3) + 1);
         memcpy(waves, "./", 2);
         waves[sizeof waves - 1] = 0;
     }
     int er = ts_run_elf(run, elf_opt, elf, sizeof elf, err, sizeof err);
-    if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); return 121; }
+    if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); return TS_EXIT_NO_FILE; }
     /* the view: make_view.sh, with this tracesim as the PC filter, from $TRACESIM_WAVES_DIR,
      * else an installed tree's (BINDIR/../share/tracesim/waves), else the source tree's */
     char mv[4200], gtkw[4400], self[4096], mtxt[4400], mtcl[4400], inst[4200];
@@ -542,38 +543,38 @@ int ts_waves_main(int argc, char **argv) {
         snprintf(vf, sizeof vf, "%s/views/%s.gtkw", wdir, view);
         if (!name_ok || (strcmp(view, "harts") && access(vf, R_OK))) {
             fprintf(stderr, "tracesim: waves: no view '%s' (pipeline, bus, trace, hpm, harts)\n", view);
-            return 120;
+            return TS_EXIT_USAGE;
         }
         bool hart_ok = *hart != 0 && strlen(hart) < 4;
         for (const char *p = hart; *p; p++)
             if (*p < '0' || *p > '9') hart_ok = false;
         if (!hart_ok) {
             fprintf(stderr, "tracesim: waves: HART must be a hart number, not '%s'\n", hart);
-            return 120;
+            return TS_EXIT_USAGE;
         }
         /* stats.txt without harts (an older run): the view script checks the range */
         if (ts_run_stat(run, "harts", nh, sizeof nh) && (unsigned long)atoi(hart) >= strtoul(nh, NULL, 10)) {
             fprintf(stderr, "tracesim: waves: no hart %s: the run has %lu hart(s)\n", hart, strtoul(nh, NULL, 10));
-            return 120;
+            return TS_EXIT_USAGE;
         }
     }
     ts_markers_t ms;
     if (ts_markers_read(&ms, run, er ? elf : NULL, err, sizeof err)) {   /* a run-folder file missing or damaged */
         fprintf(stderr, "tracesim: %s\n", err);
         ts_markers_free(&ms);
-        return 121;
+        return TS_EXIT_NO_FILE;
     }
     ts_waves_focus_t focus;
     if (ts_waves_focus(&ms, has_at, at, &focus, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
         ts_markers_free(&ms);
-        return 120;
+        return TS_EXIT_USAGE;
     }
     int wrc = ts_markers_write(&ms, &focus, run, err, sizeof err);
     if (wrc) {
         fprintf(stderr, "tracesim: %s\n", err);
         ts_markers_free(&ms);
-        return wrc == -2 ? 121 : 126;       /* -2: a damaged trace.json / itc.csv */
+        return wrc == -2 ? TS_EXIT_NO_FILE : TS_EXIT_HOST;       /* -2: a damaged trace.json / itc.csv */
     }
     size_t n = ms.n;
     ts_markers_free(&ms);
@@ -592,11 +593,11 @@ int ts_waves_main(int argc, char **argv) {
     if (sl > 0 && realpath(run, rabs) && strlen(rabs) + 20 <= 1000 && view_safe_path(rabs)) {
         char sp[PATH_MAX + 32], eabs[PATH_MAX];
         snprintf(sp, sizeof sp, "%s/stmfilter.sh", rabs);
-        if (write_filter(sp, self, "stmfilter", NULL, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return 126; }
+        if (write_filter(sp, self, "stmfilter", NULL, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return TS_EXIT_HOST; }
         setenv("TS_STMFILTER", sp, 1);
         if (er && realpath(elf, eabs)) {
             snprintf(sp, sizeof sp, "%s/symfilter.sh", rabs);
-            if (write_filter(sp, self, "symfilter", eabs, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return 126; }
+            if (write_filter(sp, self, "symfilter", eabs, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return TS_EXIT_HOST; }
             setenv("TS_SYMFILTER", sp, 1);
         }
     }
@@ -607,22 +608,22 @@ int ts_waves_main(int argc, char **argv) {
     /* view.gtkw stays until the new one is made: a temporary file of its own per process
      * (two waves at once on one folder each rename a whole view into place) */
     int gfd = ts_open_output(gtkw, 0666, err, sizeof err);
-    if (gfd < 0) { fprintf(stderr, "tracesim: %s\n", err); return 126; }
+    if (gfd < 0) { fprintf(stderr, "tracesim: %s\n", err); return TS_EXIT_HOST; }
     if (run_wait(mva, gfd) != 0) {
         ts_output_abort_fd(gfd);
         fprintf(stderr, "tracesim: making the view '%s' failed (%s)\n", view, mv);
-        return 120;
+        return TS_EXIT_USAGE;
     }
     size_t longest = longest_line(gfd);
     if (longest > TS_VIEW_LINE_MAX) {   /* GTKWave would overflow a buffer on it (stack smashing) */
         ts_output_abort_fd(gfd);
         fprintf(stderr, "tracesim: waves: the view has a line of %zu characters, more than GTKWave reads safely (%d); "
                         "use a shorter run-folder path\n", longest, TS_VIEW_LINE_MAX);
-        return 126;
+        return TS_EXIT_HOST;
     }
     if (ts_close_output(gfd, gtkw, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
-        return 126;
+        return TS_EXIT_HOST;
     }
     char *ga[] = {"gtkwave", waves, gtkw, "-S", mtcl, "-l", mtxt, NULL};
     if (!gui) {
@@ -637,5 +638,5 @@ int ts_waves_main(int argc, char **argv) {
     }
     execvp("gtkwave", ga);
     fprintf(stderr, "tracesim: cannot run gtkwave: %s (Debian package gtkwave)\n", strerror(errno));
-    return 126;
+    return TS_EXIT_HOST;
 }

@@ -2,6 +2,7 @@
  * stmfilter.h. Groups and names come from stm.def (the X-macros), never numbers of its own. */
 #include "stmfilter.h"
 #include "symfilter.h"
+#include "ts_exit_status.h"   /* TS_EXIT_*: rtl_model/regs/exit_status.def */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -60,13 +61,13 @@ int ts_stmfilter_main(int argc, char **argv) {
     ts_opts_t op;
     ts_cmd_opts_init(&op, &ts_stmfilter_cmd, argc, argv);
     while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
-        if (c == TS_OPTS_ERROR) { fprintf(stderr, "tracesim: %s\n", op.err); return 120; }
+        if (c == TS_OPTS_ERROR) { fprintf(stderr, "tracesim: %s\n", op.err); return TS_EXIT_USAGE; }
         if (c == TS_OPTS_POSITIONAL) {
             fprintf(stderr, "tracesim: stmfilter takes no arguments (see tracesim stmfilter --help)\n");
-            return 120;
+            return TS_EXIT_USAGE;
         }
         ts_cmd_help(stdout, &ts_stmfilter_cmd);
         return 0;
     }
-    return ts_filter_loop(stm_line, NULL) ? 126 : 0;   /* the one line: main's check of stdout */
+    return ts_filter_loop(stm_line, NULL) ? TS_EXIT_HOST : 0;   /* the one line: main's check of stdout */
 }

@@ -5,6 +5,7 @@
  * filter must answer every line and flush, or GTKWave waits. */
 #include "symfilter.h"
 #include "ts_text.h"
+#include "ts_exit_status.h"   /* TS_EXIT_*: rtl_model/regs/exit_status.def */
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -91,21 +92,21 @@ int ts_symfilter_main(int argc, char **argv) {
     ts_opts_t op;
     ts_cmd_opts_init(&op, &ts_symfilter_cmd, argc, argv);
     while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
-        if (c == TS_OPTS_ERROR) { fprintf(stderr, "tracesim: %s\n", op.err); return 120; }
+        if (c == TS_OPTS_ERROR) { fprintf(stderr, "tracesim: %s\n", op.err); return TS_EXIT_USAGE; }
         if (c == TS_OPTS_POSITIONAL) { elf = op.arg; n++; }
         else { ts_cmd_help(stdout, &ts_symfilter_cmd); return 0; }
     }
     if (n != 1) {
         fprintf(stderr, "tracesim: symfilter needs exactly one ELF file (see tracesim symfilter --help)\n");
-        return 120;
+        return TS_EXIT_USAGE;
     }
     elf_syms_t syms = {0};
     char err[512];
     if (elf_syms_load(&syms, elf, err, sizeof err)) {
         fprintf(stderr, "tracesim: symfilter: %s\n", err);
-        return 122;
+        return TS_EXIT_BAD_ELF;
     }
     int rc = ts_filter_loop(sym_line, &syms);
     elf_syms_free(&syms);
-    return rc ? 126 : 0;          /* the one line: main's check of stdout */
+    return rc ? TS_EXIT_HOST : 0;          /* the one line: main's check of stdout */
 }
