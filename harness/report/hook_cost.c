@@ -401,8 +401,9 @@ bool hc_match(hook_cost_t *hc, const perf_record_t *r, uint64_t cycles_delta, ui
     /* a trap after the read, taken while the call was open: its post part is the cycles up
      * to the trap, and those from the last mret to the return are a later interval's */
     if (c.t1 != UINT64_MAX && c.tl != UINT64_MAX && c.t1 < c.tl && c.tl < c.x) {
-        uint64_t early = c.t1 - c.r, late = c.x - c.tl;
-        if (early + late <= *post) {
+        /* (hook cycles between two such traps go with the late part: the cost stays whole) */
+        uint64_t early = c.t1 - c.r, late = *post - early;
+        if (early <= *post) {
             if (h->nlate == h->caplate) {
                 size_t cap = h->caplate ? 2 * h->caplate : 8;
                 hc_late_t *l = realloc(h->late, cap * sizeof *l);

@@ -20,12 +20,13 @@
 #   flow_fib, flow_timer_isr  the same on fib.c (fib's total) and timer_isr.c (the totals of
 #            busy_mem, busy_mul, ts_trap_entry, perf_timer_tick: handler frames nest and
 #            close at mret), no repair;
-#   records_traps, flow_traps  the same on nested_traps.c (a timer interrupt whose handler's
+#   records_traps, flow_traps, records_traps_event  the same on nested_traps.c (the last
+#            with program trace in event mode, teInstruction 1: ecall traps there too) (a timer interrupt whose handler's
 #            function on_tick lets a software interrupt nest inside it, on_soft; ecalls from
 #            work handled by on_ecall, returning past the ecall): records within tolerance
-#            (nothing not attributed) for leaf and the handlers' functions, not for work (most
-#            ticks are taken inside a perf hook, when it turns interrupts back on, and the
-#            hook's measured cost then spans the handler: docs/commands/report.md), flow's self exact and the totals of work, leaf,
+#            (nothing not attributed) for work, leaf and the handlers' functions (most ticks
+#            are taken inside a perf hook, when it turns interrupts back on: the handler's own
+#            code is nobody's, docs/commands/report.md), flow's self exact and the totals of work, leaf,
 #            on_tick, on_soft, on_ecall and ts_trap_entry equal (trap frames nest and close at
 #            their mret);
 #   threads_records  rr_threads.c (a timer-driven round robin of 3 threads, run
@@ -52,7 +53,7 @@
 #            return lands on; `--waves-func work`: 10 windows (one per call).
 set -u
 b=$1; case_=$2; name=$2
-mode=btm        # the program trace mode of the flow cases (the *_event cases: event, teInstruction 1)
+mode=btm        # the program trace mode (records_traps_event: a run in event mode, teInstruction 1)
 TOL=16
 ts=$b/tracesim
 truth=$b/tests/prof_truth
