@@ -121,6 +121,11 @@ static void r_record(void *v, const perf_record_t *r) {
         /* a truncated record still pairs (its cycles value moves the next record's delta) */
         bool ok = hc_match(c->hc, r, d, &pre, &post);
         prof_hook(p, r->core, ok, pre, post);
+        if (ok) {
+            uint64_t handler, late, moved;
+            hc_match_traps(c->hc, r, &handler, &late, &moved);
+            prof_hook_traps(p, r->core, handler, late, moved);
+        }
     }
     prof_record(p, r);
     unsigned k = r->core % PERF_MAX_CORES;

@@ -35,6 +35,7 @@ static bool read_row(FILE *f, char **line, size_t *cap, unsigned n, row_t *r, bo
         r->hart = (unsigned)strtoul(fl[1], NULL, 10) % PERF_MAX_CORES;
         r->kind = 'o';
         if (n == 6) {                 /* flow.csv: cycle,hart,kind,pc,target,link */
+            r->pc = strtoull(fl[3], NULL, 16);
             r->target = strtoull(fl[4], NULL, 16);
             r->link = strtoull(fl[5], NULL, 16);
             r->kind = !strcmp(fl[2], "call") ? 'c' : !strcmp(fl[2], "ret") ? 'r' : !strcmp(fl[2], "trap") ? 'T'
@@ -141,7 +142,7 @@ static int open_call(hc_hart_t *h, uint64_t e, uint64_t link, int kind, char *er
         h->open = o;
         h->opencap = cap;
     }
-    h->open[h->nopen++] = (hc_open_t){{e, UINT64_MAX, UINT64_MAX, 0, 0, (uint8_t)kind}, link};
+    h->open[h->nopen++] = (hc_open_t){{e, UINT64_MAX, UINT64_MAX, 0, 0, UINT64_MAX, UINT64_MAX, (uint8_t)kind}, link, 0, 0, true, 0};
     return 0;
 }
 
@@ -187,8 +188,11 @@ static int src_fill(hook_cost_t *hc, hc_hart_t *h, char *err, size_t errlen) {
         uint64_t fc = h->have_f ? h->frow.cyc : UINT64_MAX, cc = h->have_c ? h->crow.cyc : UINT64_MAX,
                  hk = h->have_h ? h->hrow.cyc : UINT64_MAX;
         if (h->have_c && cc <= fc && cc <= hk) {
-            if (h->nopen) {
-                hc_call_t *c = &h->open[h->nopen - 1].c;
+            /* the call control is in (not one a trap left: another thread's, preempted) */
+            unsigned j = h->nopen;
+            while (j && !h->open[j - 1].inside) j--;
+            if (j) {
+                hc_call_t *c = &h->open[j - 1].c;
                 if (c->e < cc && c->r == UINT64_MAX) { c->r = cc; c->trap_pre = c->trap; }
             }
             h->have_c = src_next_ctr(h);
@@ -201,13 +205,58 @@ static int src_fill(hook_cost_t *hc, hc_hart_t *h, char *err, size_t errlen) {
                 /* the latest open call that returns there: the innermost, or, when a thread
                  * preempted inside a hook resumes, its own call below the other threads' */
                 unsigned j = h->nopen;
-                while (j && h->open[j - 1].link != r->target) j--;
+                while (j && !(h->open[j - 1].inside && h->open[j - 1].link == r->target)) j--;
+                if (!j) {                 /* (a call entered by a tail jump returns from its caller) */
+                    j = h->nopen;
+                    while (j && h->open[j - 1].link != r->target) j--;
+                }
                 if (j && close_call(hc, h, j - 1, r->cyc, err, errlen)) return -1;
             } else if (r->kind == 'T') {  /* a trap: its handler's cycles are not the open hooks' */
                 if (!h->traps++) h->trap_at = r->cyc;
-            } else if (r->kind == 'X' && h->traps && !--h->traps) {
                 for (unsigned j = 0; j < h->nopen; j++)
-                    if (h->open[j].c.e < h->trap_at) h->open[j].c.trap += r->cyc - h->trap_at;
+                    if (h->open[j].c.r < r->cyc && h->open[j].c.t1 == UINT64_MAX) h->open[j].c.t1 = r->cyc;
+                /* taken inside a hook call (the one control is in): the handler's own code is
+                 * neither the hook's cost nor the interrupted function's (hc_match_traps) */
+                unsigned j = h->nopen;
+                while (j && !h->open[j - 1].inside) j--;
+                if (j) {
+                    h->open[j - 1].inside = false;
+                    h->open[j - 1].trap_pc = r->pc;
+                    h->open[j - 1].level = h->traps;
+                    h->open[j - 1].left = r->cyc;
+                    if (h->ht_run < 0) {
+                        if (h->nht == h->capht) {
+                            size_t cap = h->capht ? 2 * h->capht : 8;
+                            hc_trap_t *t = realloc(h->ht, cap * sizeof *t);
+                            if (!t) { snprintf(err, errlen, "out of memory"); return -1; }
+                            h->ht = t;
+                            h->capht = cap;
+                        }
+                        h->ht[h->nht] = (hc_trap_t){r->cyc, UINT64_MAX, h->traps};
+                        h->ht_run = (long)h->nht++;
+                    }
+                }
+            } else if (r->kind == 'X' && h->traps) {
+                if (h->ht_run >= 0 && h->ht[h->ht_run].level == h->traps) {
+                    h->ht[h->ht_run].b = r->cyc;
+                    h->ht_run = -1;
+                }
+                /* the call the trap left resumes (the latest left at that pc) */
+                /* the call the trap left resumes: one left at that pc by a trap of this
+                 * level; of several (threads preempted at the same instruction of a hook),
+                 * the one left first (a round robin resumes the longest waiting) */
+                unsigned j = 0;
+                for (unsigned q = 0; q < h->nopen; q++)
+                    if (!h->open[q].inside && h->open[q].trap_pc == r->target && h->open[q].level == h->traps &&
+                        (!j || h->open[q].left < h->open[j - 1].left))
+                        j = q + 1;
+                if (j) {
+                    h->open[j - 1].inside = true;
+                    if (h->open[j - 1].c.t1 != UINT64_MAX) h->open[j - 1].c.tl = r->cyc;
+                }
+                if (!--h->traps)
+                    for (unsigned q = 0; q < h->nopen; q++)
+                        if (h->open[q].c.e < h->trap_at) h->open[q].c.trap += r->cyc - h->trap_at;
             }
             h->have_f = src_next_flow(h);
         } else {                      /* a tail jump into a hook: it returns to the jumping function's caller */
@@ -275,6 +324,7 @@ int hc_load(hook_cost_t *hc, const char *run_dir, const elf_syms_t *syms, char *
     if (rc) return -1;
     for (unsigned h = 0; h < PERF_MAX_CORES; h++) {
         memcpy(hc->h[h].addr, hc->addr, sizeof hc->addr);
+        hc->h[h].ht_run = -1;
         snprintf(hc->h[h].dir, sizeof hc->h[h].dir, "%s", run_dir);
     }
     return 0;
@@ -291,6 +341,8 @@ void hc_free(hook_cost_t *hc) {
         free(hh->cline);
         free(hh->c);
         free(hh->open);
+        free(hh->ht);
+        free(hh->late);
     }
     memset(hc, 0, sizeof *hc);
 }
@@ -313,11 +365,68 @@ bool hc_match(hook_cost_t *hc, const perf_record_t *r, uint64_t cycles_delta, ui
             if (c.r >= want) { found = c.kind == (uint8_t)r->type && c.r == want; break; }
     }
     if (!found) { h->dead = true; return false; }
-    h->anchored = true;
-    h->last_r = c.r;
     *pre = c.r - c.e - c.trap_pre;
     *post = c.x - c.r - (c.trap - c.trap_pre);
+    /* the interval from the previous record's read to this one's: the cycles of traps taken
+     * inside hooks outside any hook call (neither end inside the same trap: both records
+     * written in its handler bound the handler's instrumented code), and the hook cycles
+     * after such traps' mrets that fall in it */
+    h->handler = h->late_now = h->moved = 0;
+    if (h->anchored) {
+        uint64_t lr = h->last_r, rr = c.r;
+        for (size_t i = 0; i < h->nht; i++) {
+            uint64_t a = h->ht[i].a, b = h->ht[i].b;
+            if (a >= rr || b <= lr) continue;
+            bool pin = lr > a && lr < b, cin = rr > a && rr < b;
+            if (pin && cin) continue;
+            uint64_t ov = (b < rr ? b : rr) - (a > lr ? a : lr);
+            if (pin) ov -= ov < h->last_post ? ov : h->last_post;
+            if (cin) ov -= ov < *pre ? ov : *pre;
+            h->handler += ov;
+        }
+        size_t k = 0;
+        for (size_t i = 0; i < h->nlate; i++)
+            if (h->late[i].x <= rr) h->late_now += h->late[i].cycles;
+            else h->late[k++] = h->late[i];
+        h->nlate = k;
+        k = 0;
+        h->ht_run = -1;
+        for (size_t i = 0; i < h->nht; i++)
+            if (h->ht[i].b == UINT64_MAX || h->ht[i].b > rr) {
+                if (h->ht[i].b == UINT64_MAX) h->ht_run = (long)k;
+                h->ht[k++] = h->ht[i];
+            }
+        h->nht = k;
+    }
+    /* a trap after the read, taken while the call was open: its post part is the cycles up
+     * to the trap, and those from the last mret to the return are a later interval's */
+    if (c.t1 != UINT64_MAX && c.tl != UINT64_MAX && c.t1 < c.tl && c.tl < c.x) {
+        /* (hook cycles between two such traps go with the late part: the cost stays whole) */
+        uint64_t early = c.t1 - c.r, late = *post - early;
+        if (early <= *post) {
+            if (h->nlate == h->caplate) {
+                size_t cap = h->caplate ? 2 * h->caplate : 8;
+                hc_late_t *l = realloc(h->late, cap * sizeof *l);
+                if (!l) { h->dead = true; return false; }
+                h->late = l;
+                h->caplate = cap;
+            }
+            h->late[h->nlate++] = (hc_late_t){c.x, late};
+            *post = early;
+            h->moved = late;
+        }
+    }
+    h->anchored = true;
+    h->last_r = c.r;
+    h->last_post = *post;
     return true;
+}
+
+void hc_match_traps(const hook_cost_t *hc, const perf_record_t *r, uint64_t *handler, uint64_t *late, uint64_t *moved) {
+    const hc_hart_t *h = &hc->h[r->core % PERF_MAX_CORES];
+    *handler = h->handler;
+    *late = h->late_now;
+    *moved = h->moved;
 }
 
 const char *hc_failed(const hook_cost_t *hc) {

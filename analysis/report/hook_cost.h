@@ -33,10 +33,21 @@
 
 /* a hook call: entered at e, read the cycle counter at r, returned at x; trap: cycles of
  * trap handlers (an interrupt) that ran inside it, trap_pre of them before r */
-typedef struct hc_call { uint64_t e, r, x, trap, trap_pre; uint8_t kind; } hc_call_t;   /* kind: perf_record_type */
+/* t1: the first trap after r taken while it was open, tl: the last mret after r while it
+ * was open (UINT64_MAX: none): the post part before t1 and after tl are the hook's own */
+typedef struct hc_call { uint64_t e, r, x, trap, trap_pre, t1, tl; uint8_t kind; } hc_call_t;   /* kind: perf_record_type */
 
-typedef struct hc_open { hc_call_t c; uint64_t link; } hc_open_t;
-typedef struct hc_row { uint64_t cyc, target, link; unsigned hart; int hook; char kind; } hc_row_t;
+/* inside: control is in the call (it was entered, or the trap that left it, at cycle left
+ * and trap nesting level `level`, returned to trap_pc); a trap taken while a call is inside
+ * is a trap inside a hook */
+typedef struct hc_open { hc_call_t c; uint64_t link, trap_pc, left; bool inside; unsigned level; } hc_open_t;
+typedef struct hc_row { uint64_t cyc, pc, target, link; unsigned hart; int hook; char kind; } hc_row_t;
+/* a trap taken inside a hook call (the outermost such), from its trap to its mret (b:
+ * UINT64_MAX while it runs) */
+typedef struct hc_trap { uint64_t a, b; unsigned level; } hc_trap_t;
+/* hook cycles after a trap inside a hook (from its last mret to its return, at x): they
+ * belong to the interval between records that holds x */
+typedef struct hc_late { uint64_t x, cycles; } hc_late_t;
 
 /* one hart's hook calls, read from flow.csv and counters.csv as the records ask for them */
 typedef struct hc_hart {
@@ -55,7 +66,13 @@ typedef struct hc_hart {
     uint64_t addr[4];
     char dir[4096];
     bool anchored, dead;
-    uint64_t last_r;
+    uint64_t last_r, last_post;
+    hc_trap_t *ht;                    /* traps taken inside a hook call, not yet behind the records */
+    size_t nht, capht;
+    long ht_run;                      /* the one running (index into ht), or -1 */
+    hc_late_t *late;                  /* hook cycles after such traps, not yet handed out */
+    size_t nlate, caplate;
+    uint64_t handler, late_now, moved;    /* hc_match_traps of the last record matched */
 } hc_hart_t;
 
 typedef struct hook_cost {
@@ -75,6 +92,13 @@ void hc_free(hook_cost_t *hc);
 /* the hook call that wrote record r (cycles_delta: its cycles counter's delta, or UINT64_MAX
  * when the record has none or it is unknown): true with pre/post, false if not found */
 bool hc_match(hook_cost_t *hc, const perf_record_t *r, uint64_t cycles_delta, uint64_t *pre, uint64_t *post);
+/* after a successful hc_match: the cycles between the previous record's cycle read and this
+ * one's that a trap handler taken inside a hook call ran outside any hook (the handler's
+ * uninstrumented code: its entry up to the first hook call inside it, its exit from the last
+ * one's return to the mret), and the hook cycles of calls interrupted by such a trap that
+ * ran after its mret (the part of their cost in this interval, not in *post of their record);
+ * moved: that part of this record's own hook, left out of its *post (a later interval's) */
+void hc_match_traps(const hook_cost_t *hc, const perf_record_t *r, uint64_t *handler, uint64_t *late, uint64_t *moved);
 /* perf data of a hart was lost: its later records are not measured */
 void hc_reset(hook_cost_t *hc, unsigned hart);
 /* a reading error after hc_load (a file changed or unreadable): its text, or NULL */

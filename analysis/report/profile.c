@@ -88,6 +88,8 @@ typedef struct pcore {
     uint64_t hook_post;                   /* the previous record's hook cycles after its read */
     bool hook_set;                        /* prof_hook gave the next record's cost */
     uint64_t hook_pre, hook_next_post;
+    uint64_t hook_traps;                  /* prof_hook_traps: handler and late hook cycles of the next record's interval */
+    uint64_t hook_moved;                  /* the next record's hook cycles given to a later interval */
     uint32_t thr;                         /* the running thread (prof_t.thr), PROF_NONE before the first record */
     bool switched;                        /* a thread switch since the previous record */
 } pcore_t;
@@ -502,6 +504,14 @@ void prof_hook(prof_t *p, unsigned hart, bool measured, uint64_t pre, uint64_t p
     c->hook_next_post = measured ? post : 0;
 }
 
+void prof_hook_traps(prof_t *p, unsigned hart, uint64_t handler, uint64_t late, uint64_t moved) {
+    pcore_t *c = &p->core[hart % PERF_MAX_CORES];
+    c->hook_traps = handler + late;
+    c->hook_moved = moved;
+    p->st.handler_in_hooks += handler;
+    if (handler) p->st.handler_traps++;
+}
+
 void prof_record(void *vp, const perf_record_t *r) {
     prof_t *p = vp;
     if (p->oom) return;
@@ -526,7 +536,7 @@ void prof_record(void *vp, const perf_record_t *r) {
     if (p->st.hooks) {
         if (hook && !r->truncated && (unsigned)r->type < 4) {
             p->st.hook_n[r->type]++;
-            p->st.hook_cycles[r->type] += c->hook_pre + c->hook_next_post;
+            p->st.hook_cycles[r->type] += c->hook_pre + c->hook_next_post + c->hook_moved;
         } else {
             p->st.hook_unmeasured++;
         }
@@ -583,7 +593,7 @@ void prof_record(void *vp, const perf_record_t *r) {
         else p->outside[x] += d;
         if (c->switched) p->unattr_switch[x] += d;
         if ((int)x == p->cyc) {              /* hook cycles inside this delta */
-            uint64_t h = c->hook_post + c->hook_pre;
+            uint64_t h = c->hook_post + c->hook_pre + c->hook_traps;
             if (h > d) h = d;
             if (!c->switched) c->hook_cum += h;
             dh = h;
@@ -599,7 +609,7 @@ void prof_record(void *vp, const perf_record_t *r) {
     c->switched = false;
     c->hook_post = c->hook_next_post;
     c->hook_set = false;
-    c->hook_pre = c->hook_next_post = 0;
+    c->hook_pre = c->hook_next_post = c->hook_traps = c->hook_moved = 0;
     if (r->truncated) { p->st.truncated++; return; }
     if (r->addr_unknown) { p->st.unknown_addr++; return; }
     switch (r->type) {
@@ -1134,6 +1144,10 @@ static void instrumentation(const prof_t *p, FILE *o) {
                 p->trace_total[x] ? 100.0 * (double)s->hook_counted / (double)p->trace_total[x] : 0.0, p->trace_total[x],
                 p->o.compensate ? "; subtracted from every cycles figure above (--compensate)"
                                 : "; --compensate subtracts them from every cycles figure");
+        if (s->handler_in_hooks)
+            fprintf(o, "  with them %" PRIu64 " cycles of trap handlers taken inside a hook, outside any hook (the handler's own\n"
+                       "    entry and exit code, in %" PRIu64 " interval(s)): neither the hook's cost nor the interrupted function's\n",
+                    s->handler_in_hooks, s->handler_traps);
     } else {
         fputs("  the records carry no cycles counter: nothing to compensate\n", o);
     }
@@ -1218,10 +1232,51 @@ int prof_write_text(const prof_t *p, FILE *o) {
     return ferror(o) ? -1 : 0;
 }
 
+/* the CSV has a thread column: the trace has thread switches and per-thread figures */
+static bool csv_threads(const prof_t *p) { return p->st.switch_events && p->ntf; }
+
 bool prof_same_counters(const prof_t *a, const prof_t *b) {
+    if (csv_threads(a) != csv_threads(b)) return false;
     for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++)
         if (a->col[x].used != b->col[x].used || (a->col[x].used && strcmp(a->col[x].name, b->col[x].name))) return false;
     return true;
+}
+
+/* with thread switches, after the totals (thread "all"): per thread (its tp, "0x%08x", or
+ * "-" for what ran before the hart's first switch) and function, its calls, the share of
+ * the trace total and self per counter (compensated as the totals); still_active and the
+ * totals are empty (a thread's frames are counted in the totals of "all" rows). Threads in
+ * the order they appeared, functions by self of the primary counter. */
+static int thread_rows(const prof_t *p, FILE *o, int hart) {
+    int x0 = primary(p);
+    skey_t *k = malloc(p->ntf * sizeof *k);
+    if (!k) return -1;
+    for (size_t t = 0; t < p->nthr; t++) {
+        size_t nk = 0;
+        for (size_t i = 0; i < p->ntf; i++) {
+            const pthfunc_t *x = &p->tf[i];
+            if (x->thr != t) continue;
+            uint64_t v = x0 >= 0 ? x->self[x0] - (comp(p, (unsigned)x0) ? x->hook_self : 0) : 0;
+            k[nk++] = (skey_t){v, x->calls, 0, p->func[x->func].addr, (uint32_t)i};
+        }
+        qsort(k, nk, sizeof *k, by_key);
+        const pthr_t *th = &p->thr[t];
+        for (size_t i = 0; i < nk; i++) {
+            const pthfunc_t *x = &p->tf[k[i].i];
+            const prof_func_t *f = &p->func[x->func];
+            if (hart >= 0) fprintf(o, "%d,", hart);
+            if (th->named) fprintf(o, "0x%08" PRIx64 ",", th->id);
+            else fputs("-,", o);
+            ts_csv_field(o, f->name ? f->name : "");
+            fprintf(o, ",0x%08" PRIx64 ",%" PRIu64 ",,", f->addr, x->calls);
+            if (x0 >= 0 && t_total(p, (unsigned)x0)) fprintf(o, "%.2f", 100.0 * (double)k[i].k1 / (double)t_total(p, (unsigned)x0));
+            for (unsigned c = 0; c < PERF_MAX_COUNTERS; c++)
+                if (p->col[c].used) fprintf(o, ",%" PRIu64 ",", x->self[c] - (comp(p, c) ? x->hook_self : 0));
+            fputc('\n', o);
+        }
+    }
+    free(k);
+    return 0;
 }
 
 /* hart < 0: no hart column */
@@ -1234,8 +1289,11 @@ static int write_csv(const prof_t *p, FILE *o, int hart, bool columns) {
         return ferror(o) ? -1 : 0;
     }
     int x0 = primary(p);
+    bool thr = csv_threads(p);
     if (columns) {
-        fputs(hart >= 0 ? "hart,function,address,calls,still_active,percent" : "function,address,calls,still_active,percent", o);
+        if (hart >= 0) fputs("hart,", o);
+        if (thr) fputs("thread,", o);
+        fputs("function,address,calls,still_active,percent", o);
         for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++)
             if (p->col[x].used) fprintf(o, ",%s_self,%s_total", p->col[x].name, p->col[x].name);
         fputc('\n', o);
@@ -1243,6 +1301,7 @@ static int write_csv(const prof_t *p, FILE *o, int hart, bool columns) {
     for (size_t n = 0; n < p->nfunc; n++) {
         const prof_func_t *f = &p->func[k[n].i];
         if (hart >= 0) fprintf(o, "%d,", hart);
+        if (thr) fputs("all,", o);
         ts_csv_field(o, f->name ? f->name : "");
         fprintf(o, ",0x%08" PRIx64 ",%" PRIu64 ",%" PRIu64 ",", f->addr, f->calls, f->still_active);
         if (x0 >= 0 && t_total(p, (unsigned)x0)) fprintf(o, "%.2f", 100.0 * (double)f_self(p, f, (unsigned)x0) / (double)t_total(p, (unsigned)x0));
@@ -1251,6 +1310,7 @@ static int write_csv(const prof_t *p, FILE *o, int hart, bool columns) {
         fputc('\n', o);
     }
     free(k);
+    if (thr && thread_rows(p, o, hart)) return -1;
     return ferror(o) ? -1 : 0;
 }
 

@@ -126,6 +126,8 @@ typedef struct prof_stats {
     uint64_t hook_unmeasured;         /* records prof_hook could not measure */
     uint64_t hook_counted;            /* hook cycles inside the counted cycles (trace total) */
     uint64_t hook_outside;            /* of them outside any traced function */
+    uint64_t handler_in_hooks;        /* cycles of trap handlers taken inside hooks (prof_hook_traps), counted with the hook cycles */
+    uint64_t handler_traps;           /* intervals that held such cycles */
 } prof_stats_t;
 
 /* symbolizer: the name of the function containing addr and its start, or NULL */
@@ -162,6 +164,14 @@ void prof_record(void *p, const perf_record_t *r);
 /* the hook cost of the next record of `hart` (hook_cost.h): before prof_record of that
  * record; measured false when it could not be measured */
 void prof_hook(prof_t *p, unsigned hart, bool measured, uint64_t pre, uint64_t post);
+/* after prof_hook of a measured record: in the interval before it, the cycles of trap
+ * handlers taken inside hooks that ran outside any hook (their uninstrumented code) and hook
+ * cycles of a hook such a trap interrupted that ran after its mret (hook_cost.h,
+ * hc_match_traps). Both are taken out with the hook cycles (--compensate): the handler's
+ * code is neither the hook's cost nor the interrupted function's. moved: the part of this
+ * record's hook cost (post) given to a later interval that way (counted in its record type's
+ * hook cycles) */
+void prof_hook_traps(prof_t *p, unsigned hart, uint64_t handler, uint64_t late, uint64_t moved);
 /* the counter index named cycles, or -1 */
 int prof_cycles_index(const prof_t *p);
 /* --fields: a comma-separated list of names (percent, calls, self, total, self_mean,

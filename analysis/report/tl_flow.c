@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct tf_ev { size_t func; uint64_t k; bool begin; } tf_ev_t;
+typedef struct tf_ev { size_t func; uint64_t k; bool begin, resumed; } tf_ev_t;   /* resumed: a thread's frame continues, no call */
 typedef struct tf_src {
     tf_ev_t *ev;                /* waiting for the next timed point */
     size_t n, cap;
@@ -58,13 +58,13 @@ static void flush(tl_flow_t *t, unsigned src, tf_src_t *s, double base, uint64_t
         put_json_str(t->out, fc_func_name(&t->fc, e->func));
         fprintf(t->out, ", \"ph\": \"%s\", \"ts\": ", e->begin ? "B" : "E");
         ts_tl_put_ts(t->out, &t->tt, (uint64_t)(tics + 0.5));
-        fprintf(t->out, ", \"pid\": 1, \"tid\": %u}", src);
+        fprintf(t->out, ", \"pid\": 1, \"tid\": %u%s}", src, e->resumed ? ", \"args\": {\"resumed\": 1}" : "");
         t->slices += e->begin;
     }
     s->n = 0;
 }
 
-static void add(tl_flow_t *t, unsigned src, size_t func, uint64_t k, bool begin) {
+static void add(tl_flow_t *t, unsigned src, size_t func, uint64_t k, bool begin, bool resumed) {
     tf_src_t *s = src_of(t, src);
     if (!s) return;
     if (s->n == s->cap) {
@@ -74,14 +74,14 @@ static void add(tl_flow_t *t, unsigned src, size_t func, uint64_t k, bool begin)
         s->ev = ev;
         s->cap = cap;
     }
-    s->ev[s->n++] = (tf_ev_t){func, k, begin};
+    s->ev[s->n++] = (tf_ev_t){func, k, begin, resumed};
 }
 
 static void h_enter(void *v, unsigned src, size_t func, long caller, bool trap, uint64_t k) {
-    (void)caller, (void)trap;
-    add(v, src, func, k, true);
+    (void)trap;
+    add(v, src, func, k, true, caller == -2);   /* -2: a parked thread's frame resumes (flow_calls.h) */
 }
-static void h_exit(void *v, unsigned src, size_t func, uint64_t k) { add(v, src, func, k, false); }
+static void h_exit(void *v, unsigned src, size_t func, uint64_t k) { add(v, src, func, k, false, false); }
 
 static void h_timed(void *v, unsigned src, uint64_t k, uint64_t tm) {
     tl_flow_t *t = v;

@@ -16,7 +16,7 @@
  *  - a THREAD_SWITCH (an Ownership message of format 2: the software trace port's, run
  *    --stm-thread-switch) parks the running thread's stack and resumes the new thread's
  *    (callstack.h, one stack per thread): the parked frames get the exit hook at the switch
- *    and the resumed ones the enter hook (caller -1, not a call), so that no frame counts
+ *    and the resumed ones the enter hook (caller -2, not a call), so that no frame counts
  *    the instructions of another thread; the first switch of a source names the thread
  *    running before it (counted in fc_t.switches);
  *  - an ecall (pf_insn_t PF_CR_EXCEPTION) traps and does not retire: it is not counted;

@@ -96,7 +96,7 @@ static void thread_switch(fc_t *f, unsigned src, fc_src_t *s) {
         if (f->h.exit) f->h.exit(f->h.ctx, src, cs_at(&s->cs, i - 1)->func, s->k);
     if (cs_switch(&s->cs, id)) { f->oom = true; return; }
     for (size_t i = 0; i < depth(s); i++)
-        if (f->h.enter) f->h.enter(f->h.ctx, src, cs_at(&s->cs, i)->func, -1, false, s->k);
+        if (f->h.enter) f->h.enter(f->h.ctx, src, cs_at(&s->cs, i)->func, -2, false, s->k);
     s->need_root = !depth(s);
     s->ret = false;
 }

@@ -10,14 +10,18 @@
  *  - self_insn, self_cycles: the instructions retired with a pc inside the function, and
  *    their cycles (an instruction's cycles: its retire cycle minus the previous one's);
  *  - calls: link jumps (JAL/JALR/C.JAL/C.JALR writing ra or t0) to its first instruction,
- *    and traps whose handler starts there;
+ *    traps whose handler starts there, and an xRET there on a thread with no frame (a new
+ *    thread's entry function, started from a made-up trap frame: it opens a frame);
  *  - attr_insn, attr_cycles (with --keep): as a profile from enter/exit records sees them:
  *    a kept function's code counts for it between the return of its enter hook
  *    (__cyg_profile_func_enter) and the call of its exit hook, before and after that (its
  *    prologue and epilogue) for the kept function below it; code of a function not in
  *    --keep (uninstrumented) counts for the nearest kept function below it on the call stack; code under a call of a --drop function (the perf hooks,
  *    whose cycles --compensate removes; what they tail-call included) counts for nobody; code with no kept function on the stack for
- *    nobody either. Without --keep they equal self;
+ *    nobody either, and so does a trap handler's code taken inside a hook (the trap frame
+ *    above a --drop frame) that would count for a function below the hook (its entry up to
+ *    the enter hook of the first kept function it calls, its exit after the last one's exit
+ *    hook). Without --keep they equal self;
  *  - total_insn: the instructions retired while the function has a frame on the stack (or
  *    is the code running), each counted once however many frames it has (recursion);
  *  - total_cycles: their cycles, but not those of code under a --drop function (the hooks).
@@ -120,7 +124,18 @@ static size_t attr_of(size_t f, bool any_keep) {
     if (fns[f].drop) return SIZE_MAX;
     for (size_t i = n; i > 0 && !st[i - 1].trap; i--) if (st[i - 1].drop) return SIZE_MAX;
     if (fns[f].keep && !(n && st[n - 1].f == f)) return f;      /* code of f without a frame of its own */
-    for (size_t i = n; i > 0; i--) if (fns[st[i - 1].f].keep && st[i - 1].live) return st[i - 1].f;
+    for (size_t i = n; i > 0; i--)
+        if (fns[st[i - 1].f].keep && st[i - 1].live) {
+            /* a trap taken inside a hook above that frame: the handler's code (up to its
+             * first instrumented function's enter hook, after the last one's exit hook) is
+             * neither the hook's cost nor the interrupted function's: nobody's */
+            bool drop = false;
+            for (size_t j = i; j < n; j++) {
+                if (st[j].drop) drop = true;
+                else if (st[j].trap && drop) return SIZE_MAX;
+            }
+            return st[i - 1].f;
+        }
     return SIZE_MAX;
 }
 
@@ -146,7 +161,7 @@ int main(int argc, char **argv) {
     }
     char line[512];
     uint64_t prev_cyc = 0, sp = 0;
-    bool have_prev = false, pending_call = false, pending_trap = false, pending_jump = false, pending_ret = false;
+    bool have_prev = false, pending_call = false, pending_trap = false, pending_jump = false, pending_ret = false, pending_xret = false;
     while (fgets(line, sizeof line, in)) {
         char *p = line;
         if (p[0] == 'h') {                       /* several harts: "hN " first */
@@ -182,8 +197,14 @@ int main(int argc, char **argv) {
             st[n - 1].drop |= fns[f].drop;
             if (cyc > after && cyc < before) { fns[f].calls++; tfn(f)->calls++; }
         }
+        /* an xRET to a function's first instruction on a thread with no frame: a new thread
+         * starts there (its entry function, from a made-up trap frame) */
+        if (pending_xret && !trap && !n && f < syms.n && pc == syms.s[f].addr) {
+            push(f, sp, false);
+            if (cyc > after && cyc < before) { fns[f].calls++; tfn(f)->calls++; }
+        }
         bool landed = pending_ret || pending_jump;
-        pending_call = pending_trap = pending_jump = pending_ret = false;
+        pending_call = pending_trap = pending_jump = pending_ret = pending_xret = false;
         /* frames left without their return (longjmp), where a return or jump lands */
         while (landed && n && !st[n - 1].trap && st[n - 1].sp && (st[n - 1].sp < sp || (st[n - 1].sp == sp && !in_func(st[n - 1].f, pc))))
             n--;
@@ -241,6 +262,7 @@ int main(int argc, char **argv) {
         pending_call = call;
         pending_jump = jump;
         pending_ret = ret;
+        pending_xret = xret;
     }
     fclose(in);
     puts("function,address,calls,self_insn,self_cycles,attr_insn,attr_cycles,total_insn,total_cycles");

@@ -20,12 +20,13 @@
 #   flow_fib, flow_timer_isr  the same on fib.c (fib's total) and timer_isr.c (the totals of
 #            busy_mem, busy_mul, ts_trap_entry, perf_timer_tick: handler frames nest and
 #            close at mret), no repair;
-#   records_traps, flow_traps  the same on nested_traps.c (a timer interrupt whose handler's
+#   records_traps, flow_traps, records_traps_event  the same on nested_traps.c (the last
+#            with program trace in event mode, teInstruction 1: ecall traps there too) (a timer interrupt whose handler's
 #            function on_tick lets a software interrupt nest inside it, on_soft; ecalls from
 #            work handled by on_ecall, returning past the ecall): records within tolerance
-#            (nothing not attributed) for leaf and the handlers' functions, not for work (most
-#            ticks are taken inside a perf hook, when it turns interrupts back on, and the
-#            hook's measured cost then spans the handler: docs/commands/report.md), flow's self exact and the totals of work, leaf,
+#            (nothing not attributed) for work, leaf and the handlers' functions (most ticks
+#            are taken inside a perf hook, when it turns interrupts back on: the handler's own
+#            code is nobody's, docs/commands/report.md), flow's self exact and the totals of work, leaf,
 #            on_tick, on_soft, on_ecall and ts_trap_entry equal (trap frames nest and close at
 #            their mret);
 #   threads_records  rr_threads.c (a timer-driven round robin of 3 threads, run
@@ -51,7 +52,8 @@
 #   waves    `run --waves-func thrower`: one window, ending with the instruction longjmp's
 #            return lands on; `--waves-func work`: 10 windows (one per call).
 set -u
-b=$1; case_=$2
+b=$1; case_=$2; name=$2
+mode=btm        # the program trace mode (records_traps_event: a run in event mode, teInstruction 1)
 TOL=16
 ts=$b/tracesim
 truth=$b/tests/prof_truth
@@ -60,18 +62,20 @@ keep=main,work,thrower; cmp="work thrower"; ncalls="work=10 thrower=1"
 case $case_ in
   records_fib|flow_fib) elf=$b/firmware/examples/fib.elf; keep=main,fib; cmp=fib; ncalls="fib=465" ;;
   flow_timer_isr) elf=$b/firmware/examples/timer_isr.elf; cmp="busy_mem busy_mul ts_trap_entry perf_timer_tick" ;;
-  records_traps|flow_traps) elf=$b/firmware/examples/nested_traps.elf; keep=work,leaf,on_tick,on_soft,on_ecall
-    cmp="leaf on_tick on_soft on_ecall"; ncalls="work=12 on_tick=12 on_soft=12 on_ecall=4 leaf=544"
-    [ "$case_" = flow_traps ] && cmp="work $cmp ts_trap_entry" ;;
+  records_traps|flow_traps|records_traps_event|flow_traps_event) elf=$b/firmware/examples/nested_traps.elf; keep=work,leaf,on_tick,on_soft,on_ecall
+    cmp="work leaf on_tick on_soft on_ecall"; ncalls="work=12 on_tick=12 on_soft=12 on_ecall=4 leaf=544"
+    case $case_ in flow_*) cmp="work $cmp ts_trap_entry" ;; esac
+    case $case_ in *_event) mode=event; case_=${case_%_event} ;; esac ;;
   threads_records|threads_flow) elf=$b/firmware/examples/rr_threads.elf; keep=rr_leaf,rr_tree,rr_hash,rr_mix,rr_alpha,rr_beta,rr_gamma
     cmp="rr_leaf rr_tree rr_hash rr_mix rr_alpha rr_beta rr_gamma" ;;
 esac
-run=$b/test-runs/prof_truth_$case_
-fail() { echo "FAIL (profile truth $case_): $*"; exit 1; }
+run=$b/test-runs/prof_truth_$name
+fail() { echo "FAIL (profile truth $name): $*"; exit 1; }
 rm -rf "$run" "$run".*
 case $case_ in
 records|records_fib|records_traps)
-  "$ts" run -q --retire-log "$run.retire" -o "$run" "$elf" > /dev/null || fail "run exited $?"
+  ev=; [ "$name" != "$case_" ] && ev="--trace-insn $mode --trace-sram 1M"
+  "$ts" run -q $ev --retire-log "$run.retire" -o "$run" "$elf" > /dev/null || fail "run exited $?"
   "$ts" report --elf "$elf" "$run/trace.rtd" > "$run.txt" 2> "$run.err" || fail "report exited $?"
   "$ts" report --compensate --elf "$elf" "$run/trace.rtd" > "$run.comp.txt" 2> /dev/null || fail "report --compensate exited $?"
   "$ts" report --compensate -f csv --elf "$elf" -o "$run.csv.d" "$run/trace.rtd" 2> /dev/null || fail "report -f csv exited $?"
@@ -117,10 +121,10 @@ records|records_fib|records_traps)
       print ""
     }' "$run.truth" "$run.csv.d/report.csv")
   case $out in *FAIL*|"") fail "${out:-no comparison}" ;; esac
-  echo "ok (profile truth $case_): $out" ;;
+  echo "ok (profile truth $name): $out" ;;
 flow|flow_fib|flow_timer_isr|flow_traps|threads_flow)
   stm=; [ "$case_" = threads_flow ] && stm=--stm-thread-switch
-  "$ts" run -q --trace-sram 1M --trace-insn btm $stm --retire-log "$run.retire" -o "$run" "$elf" > /dev/null || fail "run exited $?"
+  "$ts" run -q --trace-sram 1M --trace-insn $mode $stm --retire-log "$run.retire" -o "$run" "$elf" > /dev/null || fail "run exited $?"
   "$ts" report --from flow -f csv "$run" > "$run.csv" || fail "report --from flow exited $?"
   "$ts" report --from flow "$run" > "$run.txt" || fail "report --from flow (text) exited $?"
   if [ "$case_" = threads_flow ]; then
@@ -149,7 +153,7 @@ flow|flow_fib|flow_timer_isr|flow_traps|threads_flow)
       printf "%d instructions: every function'"'"'s self equal; total of %s equal\n", n, cmp
     }' "$run.truth" "$run.csv")
   case $out in *FAIL*|"") fail "${out:-no comparison}" ;; esac
-  echo "ok (profile truth $case_): $out" ;;
+  echo "ok (profile truth $name): $out" ;;
 threads_records)
   "$ts" run -q --stm-thread-switch --retire-log "$run.retire" -o "$run" "$elf" > /dev/null || fail "run exited $?"
   "$ts" report "$run" > "$run.txt" 2> "$run.err" || fail "report exited $?"
@@ -183,9 +187,25 @@ threads_records)
       printf "%d thread/function call counts equal;", np
     }' "$run.thr" "$run.txt")
   case $out in *FAIL*|"") fail "${out:-no comparison}" ;; esac
+  # the same per thread from the CSV (report -f csv: a thread column, rows "all" and per thread)
+  outc=$(awk -F, -v cmp="$cmp" '
+    BEGIN { nc = split(cmp, fs, " "); for (i = 1; i <= nc; i++) want[fs[i]] = 1 }
+    FNR == 1 { for (i = 1; i <= NF; i++) col[FILENAME, $i] = i; next }
+    FILENAME ~ /thr$/ { if ($2 in want) tc[$1 "," $2] = $3; next }
+    !col[FILENAME, "thread"] { print "FAIL: report.csv has no thread column"; exit 1 }
+    { t = $(col[FILENAME, "thread"]); f = $(col[FILENAME, "function"]) }
+    t != "all" && (f in want) { pc[t "," f] = $(col[FILENAME, "calls"]); np++ }
+    END {
+      for (k in tc) if (tc[k] + 0 != pc[k] + 0) { printf "FAIL: report.csv thread,function %s: %d calls, truth %d\n", k, pc[k], tc[k]; exit 1 }
+      for (k in pc) if (!(k in tc)) { printf "FAIL: report.csv thread,function %s: %d calls, none in the truth\n", k, pc[k]; exit 1 }
+      printf " CSV: %d thread rows equal;", np
+    }' "$run.thr" "$run.csv.d/report.csv")
+  case $outc in *FAIL*|"") fail "${outc:-no comparison}" ;; esac
+  out="$out$outc"
   out2=$(awk -F, -v U="$U" -v TOL="$TOL" '
     FNR == 1 { for (i = 1; i <= NF; i++) col[FILENAME, $i] = i; next }
     FILENAME ~ /truth$/ { T[$1] = $(col[FILENAME, "total_cycles"]); next }
+    (col[FILENAME, "thread"] && $(col[FILENAME, "thread"]) != "all") { next }
     { S[$(col[FILENAME, "function"])] = $(col[FILENAME, "cycles_total"]) }
     END {
       split("rr_alpha rr_beta rr_gamma rr_mix", fs, " ")
@@ -197,7 +217,32 @@ threads_records)
       printf " not attributed %d\n", U
     }' "$run.truth" "$run.csv.d/report.csv")
   case $out2 in *FAIL*|"") fail "$out ${out2:-no comparison}" ;; esac
-  echo "ok (profile truth $case_): $out$out2" ;;
+  # compensated self cycles (the hooks' cycles out, measured under preemption) against the
+  # truth as records see it, within the tolerance: S - TOL * calls <= T <= S + Uc + TOL * calls
+  "$ts" report --compensate "$run" > "$run.comp.txt" 2>&1 || fail "report --compensate exited $?"
+  "$ts" report --compensate -f csv -o "$run.comp.d" "$run" 2> /dev/null || fail "report --compensate -f csv exited $?"
+  grep -Eq "measured only in part|not measured" "$run.comp.txt" && fail "hook cycles not all measured: $(grep -E 'measured only in part|not measured' "$run.comp.txt")"
+  Uc=$(sed -n 's/.*not attributed: \([0-9]*\) (intervals with a thread switch.*/\1/p' "$run.comp.txt")
+  [ -n "$Uc" ] || fail "no cycles not attributed in the compensated report"
+  "$truth" "$elf" "$run.retire" --after "$first" --before "$last" --keep "$keep" \
+    --drop __cyg_profile_func_enter,__cyg_profile_func_exit > "$run.ctruth" || fail "prof_truth exited $?"
+  out3=$(awk -F, -v U="$Uc" -v TOL="$TOL" -v cmp="$cmp" '
+    FNR == 1 { for (i = 1; i <= NF; i++) col[FILENAME, $i] = i; next }
+    FILENAME ~ /ctruth$/ { T[$1] = $(col[FILENAME, "attr_cycles"]); next }
+    (col[FILENAME, "thread"] && $(col[FILENAME, "thread"]) != "all") { next }
+    { S[$(col[FILENAME, "function"])] = $(col[FILENAME, "cycles_self"]); C[$(col[FILENAME, "function"])] = $(col[FILENAME, "calls"]) }
+    END {
+      nc = split(cmp, fs, " ")
+      for (i = 1; i <= nc; i++) {
+        f = fs[i]
+        lo = S[f] - TOL * C[f]; hi = S[f] + U + TOL * C[f]
+        printf " %s self %d, truth %d;", f, S[f], T[f]
+        if (T[f] < lo || T[f] > hi) { printf " FAIL: outside [%d, %d]\n", lo, hi; exit 1 }
+      }
+      printf " compensated, not attributed %d\n", U
+    }' "$run.ctruth" "$run.comp.d/report.csv")
+  case $out3 in *FAIL*|"") fail "$out$out2 ${out3:-no comparison}" ;; esac
+  echo "ok (profile truth $case_): $out$out2$out3" ;;
 threads_waves)
   elf=$b/firmware/examples/rr_threads.elf
   "$ts" run -q --waves "$run/w.fst" --waves-func rr_hash --retire-log "$run.retire" -o "$run" "$elf" > /dev/null ||
