@@ -23,6 +23,7 @@
 #                  (objdump: the perf library, the BSP and the hooks are not instrumented)
 #   sbi_payload    tests/sdk/sbi_payload (an S-mode payload returning 7) with the CMake
 #                  package's tracesim_sbi_payload() and with pkg-config tracesim-sbi: exit 7;
+#                  no SDK library after the libc/libgcc group on the CMake link lines;
 #                  firmware/sbi/sbi_perf_lib.c with tracesim::sbi_perf and pkg-config
 #                  tracesim-sbi-perf: exit 0, check passes on its 20 records
 #   waves          `tracesim waves RUN --no-gui` from the installed binary writes the view
@@ -208,6 +209,12 @@ sbi_payload)
   { cmake -S "$tmp/sbi" -B "$tmp/sbi/build" -DCMAKE_TOOLCHAIN_FILE="$P/share/tracesim/toolchain.cmake" \
           -DCMAKE_PREFIX_PATH="$P" && cmake --build "$tmp/sbi/build"; } > "$tmp/cmake.log" 2>&1 ||
     { cat "$tmp/cmake.log"; fail "cmake"; }
+  # the CMake package's link order: every SDK library before the libc/libgcc group, which
+  # must come last (perf_lib.elf links tracesim::sbi before tracesim::sbi_perf)
+  for lt in "$tmp"/sbi/build/CMakeFiles/*.elf.dir/link.txt; do
+    late=$(tr ' ' '\n' < "$lt" | awk '/^-Wl,--end-group$/ {e = 1; next} e && /\/lib\/tracesim\/lib[^\/]*\.a$/ {print}')
+    [ -z "$late" ] || fail "${lt#"$tmp"/}: SDK libraries after the libc/libgcc group: $late"
+  done
   riscv64-unknown-elf-gcc $(pkg-config --cflags tracesim-sbi) -O2 -g "$tmp/sbi/s_app.c" \
     $(pkg-config --libs tracesim-sbi) -o "$tmp/s_app_pc.elf" || fail "building with pkg-config tracesim-sbi"
   for elf in "$tmp/sbi/build/s_app.elf" "$tmp/s_app_pc.elf"; do
