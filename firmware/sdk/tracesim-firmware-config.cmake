@@ -53,23 +53,36 @@ if(NOT TARGET tracesim::bsp)
     INTERFACE_LINK_OPTIONS "-nostartfiles;-nodefaultlibs;-T${_ts_lib}/tracesim.ld;-Wl,--gc-sections;-Wl,--defsym=vfprintf=${_ts_vfprintf}"
     INTERFACE_LINK_LIBRARIES "-Wl,--start-group;${_ts_lib}/libbsp.a;${_ts_lib}/libc.a;${_ts_lib}/libgcc.a;-Wl,--end-group")
 
-  add_library(tracesim::perf INTERFACE IMPORTED)
+  # Each library is an imported target that names what it needs, so CMake puts every user of
+  # a library before it on the link line and the BSP's libc/libgcc group after all of them,
+  # whatever order a project links them in (a raw path in an INTERFACE target has no such
+  # order: libtsperf_sbi.a after the group left GCC 14's __ashldi3 unresolved).
+  add_library(tracesim::perf STATIC IMPORTED)
   set_target_properties(tracesim::perf PROPERTIES
-    INTERFACE_LINK_LIBRARIES "${_ts_lib}/libtsperf.a;tracesim::bsp")
+    IMPORTED_LOCATION "${_ts_lib}/libtsperf.a"
+    INTERFACE_LINK_LIBRARIES tracesim::bsp)
 
-  add_library(tracesim::stm INTERFACE IMPORTED)
+  add_library(tracesim::stm STATIC IMPORTED)
   set_target_properties(tracesim::stm PROPERTIES
-    INTERFACE_LINK_LIBRARIES "${_ts_lib}/libtsstm.a;tracesim::bsp")
+    IMPORTED_LOCATION "${_ts_lib}/libtsstm.a"
+    INTERFACE_LINK_LIBRARIES tracesim::bsp)
 
-  add_library(tracesim::sbi INTERFACE IMPORTED)
+  # the S-mode side of the SBI (the payload's calls), then the M-mode firmware
+  add_library(tracesim::_sbi_s STATIC IMPORTED)
+  set_target_properties(tracesim::_sbi_s PROPERTIES
+    IMPORTED_LOCATION "${_ts_lib}/libtssbi_s.a"
+    INTERFACE_LINK_LIBRARIES tracesim::bsp)
+  add_library(tracesim::sbi STATIC IMPORTED)
   set_target_properties(tracesim::sbi PROPERTIES
+    IMPORTED_LOCATION "${_ts_lib}/libtssbi.a"
     INTERFACE_SOURCES "${_ts_lib}/sbi_entry.o"
-    INTERFACE_LINK_LIBRARIES "${_ts_lib}/libtssbi.a;${_ts_lib}/libtssbi_s.a;tracesim::bsp")
+    INTERFACE_LINK_LIBRARIES "tracesim::_sbi_s;tracesim::bsp")
 
-  add_library(tracesim::sbi_perf INTERFACE IMPORTED)
+  add_library(tracesim::sbi_perf STATIC IMPORTED)
   set_target_properties(tracesim::sbi_perf PROPERTIES
+    IMPORTED_LOCATION "${_ts_lib}/libtsperf_sbi.a"
     INTERFACE_COMPILE_DEFINITIONS PERF_PORT_SBI
-    INTERFACE_LINK_LIBRARIES "${_ts_lib}/libtsperf_sbi.a;tracesim::sbi")
+    INTERFACE_LINK_LIBRARIES tracesim::sbi)
 endif()
 
 # tracesim_sbi_payload(name sources...): an ELF of the M-mode SBI firmware and an S-mode

@@ -253,11 +253,14 @@ threads_waves)
   # the window edges (docs/commands/waves.md): it opens as rr_hash's first instruction retires
   # (F: the cycles of those instructions, in T, not in W) and closes after the instruction a
   # return from rr_hash lands on (L: their cycles, in W, not in T); from the retire log
+  # hex() in the awk scripts: a string "0x..." + 0 is 0 in Debian 13's mawk and gawk (only
+  # Debian 12's mawk read it as hex)
   h=$(riscv64-unknown-elf-nm -S "$elf" | awk '$4 == "rr_hash" { print $1, $2 }')
   FL=$(awk -v lo="${h% *}" -v n="${h#* }" '
-    BEGIN { lo = ("0x" lo) + 0; hi = lo + ("0x" n) }
+    function hex(s,  i, v) { v = 0; s = tolower(s); for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+    BEGIN { lo = hex(lo); hi = lo + hex(n) }
     $3 == "trap" { next }
-    { pc = ("0x" $2) + 0; c = $1 - (seen ? prev : $1); prev = $1; seen = 1
+    { pc = hex($2); c = $1 - (seen ? prev : $1); prev = $1; seen = 1
       if (pc == lo) F += c
       if (land && (pc < lo || pc >= hi)) L += c
       land = pc >= lo && pc < hi && ($3 == "00008067" || $3 == "00008082") }
@@ -274,9 +277,10 @@ waves)
   # the window ends with the instruction longjmp's return lands on (as with a return)
   lj=$(riscv64-unknown-elf-nm -S "$elf" | awk '$4 == "longjmp" { print $1, $2 }')
   land=$(awk -v lo="${lj% *}" -v n="${lj#* }" '
-    BEGIN { lo = ("0x" lo) + 0; hi = lo + ("0x" n) }
+    function hex(s,  i, v) { v = 0; s = tolower(s); for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+    BEGIN { lo = hex(lo); hi = lo + hex(n) }
     ret { print $1; exit }
-    { pc = ("0x" $2) + 0; ret = pc >= lo && pc < hi && ($3 == "00008067" || $3 == "00008082") }' "$run.retire")
+    { pc = hex($2); ret = pc >= lo && pc < hi && ($3 == "00008067" || $3 == "00008082") }' "$run.retire")
   to=$(awk -F, 'NR == 2 { print $2 }' "$run/waves_windows.csv")
   [ -n "$land" ] && [ "$to" = $((land + 1)) ] || fail "thrower's window ends at $to, longjmp lands at $land"
   "$ts" run -q --waves "$run/w2.fst" --waves-func work -o "$run.work" "$elf" > /dev/null || fail "run (work) exited $?"
