@@ -9,10 +9,10 @@
 #            line starts with the hart frame "hart 0"; an unknown counter: exit 120, one line;
 #            fib: its recursion is in the stacks; longjmp: "[outside]" and "[not attributed]" (the
 #            longjmp) are.
-#   flow     fib.c, `report --from flow -f folded`: each function's counts as the last frame
-#            equal prof_truth's self instructions, the lines with fib its total instructions
-#            (every activation under the outermost counted once), all lines the truth's
-#            instructions.
+#   flow     fib.c, longjmp.c, nested_traps.c, `report --from flow -f folded`:
+#            each function's counts as the last frame equal prof_truth's self instructions,
+#            all lines the truth's instructions, and the lines with fib its total instructions
+#            (every activation under the outermost counted once).
 #   threads  rr_threads.c (3 threads, --stm-thread-switch), from the records and from the flow:
 #            every line's second frame is one of 3 threads "thread 0x...", the records' counts
 #            add up to the trace total and match `report -f csv` as for records, the flow's per-function counts equal the truth's self
@@ -78,14 +78,17 @@ records|records_longjmp)
   "$ts" report -f csv --counter cycles "$run" > /dev/null 2>&1; [ $? = 120 ] || fail "--counter without -f folded accepted"
   echo "ok (report folded $case_): $out instructions: $o2 compensated: $o3" ;;
 flow)
-  elf=$b/firmware/examples/fib.elf
-  "$ts" run -q --trace-sram 1M --trace-insn btm --retire-log "$run.retire" -o "$run" "$elf" > /dev/null || fail "run exited $?"
-  "$ts" report --from flow -f folded -o "$run.d" "$run" || fail "report --from flow -f folded exited $?"
-  f=$run.d/report.folded
+  msg=
+  for p in fib longjmp nested_traps; do
+  elf=$b/firmware/examples/$p.elf
+  r=$run.$p
+  "$ts" run -q --trace-sram 1M --trace-insn btm --retire-log "$r.retire" -o "$r" "$elf" > /dev/null || fail "$p: run exited $?"
+  "$ts" report --from flow -f folded -o "$r.d" "$r" || fail "$p: report --from flow -f folded exited $?"
+  f=$r.d/report.folded
   [ -s "$f" ] || fail "no $f"
-  lo=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["kind"] == "start" { print $c["cycle"]; exit }' "$run/prog_flow.csv")
-  hi=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["kind"] == "stop" { print $c["cycle"]; exit }' "$run/prog_flow.csv")
-  "$truth" "$elf" "$run.retire" --after "$lo" --before "$hi" > "$run.truth" || fail "prof_truth exited $?"
+  lo=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["kind"] == "start" { print $c["cycle"]; exit }' "$r/prog_flow.csv")
+  hi=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next } $c["kind"] == "stop" { print $c["cycle"]; exit }' "$r/prog_flow.csv")
+  "$truth" "$elf" "$r.retire" --after "$lo" --before "$hi" > "$r.truth" || fail "$p: prof_truth exited $?"
   sums "$f" > "$f.sums"
   out=$(awk -F, '
     FILENAME ~ /sums$/ { split($0, w, " "); v = w[length(w)]; x = $0; sub(/^[a-z]+ /, "", x); sub(/ [0-9]+$/, "", x)
@@ -95,11 +98,13 @@ flow)
       if (L[fn] + 0 != s + 0) { printf "FAIL: %s self_insn %d, folded leaf %d\n", fn, s, L[fn]; exit 1 }
       if (fn == "fib" && I[fn] + 0 != $(c["total_insn"]) + 0) { printf "FAIL: fib total_insn %d, folded %d\n", $(c["total_insn"]), I[fn]; exit 1 } }
     END { if (all + 0 != n) { printf "FAIL: folded %d instructions, truth %d\n", all, n; exit 1 }
-          printf "%d functions: self equal to the truth, fib total equal, %d instructions", m, n }' "$f.sums" "$run.truth")
-  case $out in *FAIL*|"") fail "${out:-no comparison}" ;; esac
-  "$ts" report --from flow -f folded --counter cycles "$run" > /dev/null 2> "$run.err"; rc=$?
-  [ "$rc" = 120 ] && grep -q "instructions" "$run.err" || fail "--from flow --counter cycles: exit $rc, $(cat "$run.err")"
-  echo "ok (report folded flow): $out" ;;
+          printf "%d functions: self equal to the truth, %d instructions", m, n }' "$f.sums" "$r.truth")
+  case $out in *FAIL*|"") fail "$p: ${out:-no comparison}" ;; esac
+  msg="$msg $p: $out;"
+  done
+  "$ts" report --from flow -f folded --counter cycles "$r" > /dev/null 2> "$r.err"; rc=$?
+  [ "$rc" = 120 ] && grep -q "instructions" "$r.err" || fail "--from flow --counter cycles: exit $rc, $(cat "$r.err")"
+  echo "ok (report folded flow):$msg fib's total equal" ;;
 threads)
   elf=$b/firmware/examples/rr_threads.elf
   "$ts" run -q --trace-sram 1M --trace-insn btm --stm-thread-switch --retire-log "$run.retire" -o "$run" "$elf" > /dev/null ||
