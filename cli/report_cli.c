@@ -13,6 +13,7 @@
 #include "nexus_decode.h"
 #include "perf_decode.h"
 #include "profile.h"
+#include "out_paths.h"
 #include "ts_opts.h"
 #include "run_folder.h"
 #include <sys/stat.h>
@@ -31,10 +32,16 @@
 #define MAX_WARNINGS 10
 
 enum { R_FORMAT = 1, R_ELF, R_PERF_CHANNEL, R_SRCBITS, R_TSSIZE, R_HART, R_PERF_CONFIG, R_COMPENSATE, R_FIELDS,
-       R_OUT, R_FROM, R_HELP };
+       R_OUT, R_FROM, R_COUNTER, R_HELP };
 /* `tracesim report`'s options: the parser, --help and docs/commands/report.md (ts_opts.h) */
 static const ts_opt_t report_opts[] = {
-    {R_FORMAT, 'f', "format", TS_OPT_STRING, "F", 0, 0, 0, 0, 0, "text (default) or csv (the flat profile)"},
+    {R_FORMAT, 'f', "format", TS_OPT_STRING, "F", 0, 0, 0, 0, 0, "text (default), csv (the flat profile), folded (folded stacks\n"
+     "of one counter for flame graphs: --counter), callgrind (for\n"
+     "KCacheGrind and callgrind_annotate: one hart, --hart)"},
+    {R_COUNTER, 0, "counter", TS_OPT_STRING, "NAME", 0, 0, 0, 0, 0,
+     "-f folded: the counter the stacks count (a perf counter's name\n"
+     "as the text report heads its columns; default: cycles, else the\n"
+     "first; from the program flow: instructions)"},
     {R_ELF, 0, "elf", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0,
      "name functions after the symbols of this ELF (default with\n"
      "RUN_DIR: the ELF that ran; a warning if FILE is not that one)"},
@@ -84,7 +91,8 @@ const ts_cmd_t ts_report_cmd = {
     "(calls, self and total of every counter per function), call graph, manual records per\n"
     "call site, ISR samples per function. From an instruction trace (run --trace-insn) with\n"
     "--from flow: instructions per function, calls and call graph from the program flow alone.\n",
-    report_opts, 0, "  stdout, or with -o DIR: DIR/report.txt (csv: DIR/report.csv)\n", report_exits, NULL};
+    report_opts, 0, "  stdout, or with -o DIR: DIR/report.txt (csv: DIR/report.csv, folded:\n"
+    "  DIR/report.folded, callgrind: DIR/report.callgrind)\n", report_exits, NULL};
 
 typedef struct rctx {
     prof_t *prof[PERF_MAX_CORES];     /* per hart, made when its first header arrives */
@@ -172,7 +180,7 @@ static const char *sym_of(void *syms, uint64_t addr, uint64_t *start) {
 /* --from flow (or no perf header): the flow profile (flow_profile.h) to stdout or
  * out_path/out_file; the exit status, or -1 (not required: the trace has no program trace) */
 static int flow_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, const char *elf, int hart, const char *format,
-                       const char *out_path, const char *out_file, bool required) {
+                       const char *counter, const char *out_path, const char *out_file, bool required) {
     char err[4600];
     bool made = out_path && access(out_path, F_OK);   /* a folder this call makes goes again if it writes nothing */
     if (out_path && ts_mkdir_p(out_path)) {
@@ -185,7 +193,9 @@ static int flow_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, con
         if (made) rmdir(out_path);
         return TS_EXIT_HOST;
     }
-    int rc = fp_report(path, cfg, wrapped, elf, hart, !strcmp(format, "csv"), out, err, sizeof err);
+    bool paths = !strcmp(format, "folded") || !strcmp(format, "callgrind");
+    int rc = paths ? fpath_report(path, cfg, wrapped, elf, hart, counter, !strcmp(format, "callgrind"), out, err, sizeof err)
+                   : fp_report(path, cfg, wrapped, elf, hart, !strcmp(format, "csv"), out, err, sizeof err);
     int status = 0;
     if (rc == 1) {
         if (required) {
@@ -196,6 +206,9 @@ static int flow_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, con
     } else if (rc == -1) {
         fprintf(stderr, "tracesim: %s\n", err);
         status = TS_EXIT_NO_FILE;
+    } else if (rc == -3) {                   /* fpath_report: a counter the flow does not have */
+        fprintf(stderr, "tracesim: %s\n", err);
+        status = TS_EXIT_USAGE;
     } else if (rc) {
         status = TS_EXIT_HOST;
     }
@@ -219,7 +232,8 @@ static void trace_in_free(ts_trace_in_t *t) {
 }
 
 int ts_report_main(int argc, char **argv) {
-    const char *format = "text", *out_path = NULL, *elf = NULL, *cfg_path = NULL, *fields = NULL, *input = NULL, *from = NULL;
+    const char *format = "text", *out_path = NULL, *elf = NULL, *cfg_path = NULL, *fields = NULL, *input = NULL, *from = NULL,
+               *counter = NULL;
     bool compensate = false;
     int srcbits = -1, tssize = -1, perf_channel = -1, hart = -1, c, inputs = 0;
     ts_opts_t op;
@@ -239,11 +253,17 @@ int ts_report_main(int argc, char **argv) {
         case R_COMPENSATE: compensate = true; break;
         case R_FIELDS: fields = op.arg; break;
         case R_FROM: from = op.arg; break;
+        case R_COUNTER: counter = op.arg; break;
         case R_HELP: ts_cmd_help(stdout, &ts_report_cmd); return 0;
         }
     }
-    if (strcmp(format, "text") && strcmp(format, "csv")) {
-        fprintf(stderr, "tracesim: unknown format '%s' for report (text, csv)\n", format);
+    if (strcmp(format, "text") && strcmp(format, "csv") && strcmp(format, "folded") && strcmp(format, "callgrind")) {
+        fprintf(stderr, "tracesim: unknown format '%s' for report (text, csv, folded, callgrind)\n", format);
+        return TS_EXIT_USAGE;
+    }
+    bool folded = !strcmp(format, "folded"), callgrind = !strcmp(format, "callgrind");
+    if (counter && !folded) {
+        fprintf(stderr, "tracesim: --counter is for -f folded\n");
         return TS_EXIT_USAGE;
     }
     if (from && strcmp(from, "perf") && strcmp(from, "flow")) {
@@ -268,7 +288,7 @@ int ts_report_main(int argc, char **argv) {
                             "not a file: '%s' (for one file: tracesim report ... > FILE)\n", out_path);
             return TS_EXIT_USAGE;
         }
-        snprintf(out_file, sizeof out_file, "%s/report.%s", out_path, strcmp(format, "csv") ? "txt" : "csv");
+        snprintf(out_file, sizeof out_file, "%s/report.%s", out_path, folded || callgrind ? format : strcmp(format, "csv") ? "txt" : "csv");
     }
     ts_run_arg_t ra;
     ts_run_arg(input, &ra);
@@ -340,7 +360,7 @@ int ts_report_main(int argc, char **argv) {
             fprintf(stderr, "tracesim: --from flow needs the program the flow follows: give --elf FILE or a run folder\n");
             return TS_EXIT_USAGE;
         }
-        return flow_report(path, &cfg, ti.wrapped, elf, hart, format, out_path, out_file, true);
+        return flow_report(path, &cfg, ti.wrapped, elf, hart, format, counter, out_path, out_file, true);
     }
     elf_syms_t syms;
     if (elf && elf_syms_load(&syms, elf, err, sizeof err)) {
@@ -377,6 +397,16 @@ int ts_report_main(int argc, char **argv) {
     rc.po.line_ctx = sl;
     rc.hc = have_hc ? &hc : NULL;
     rc.hart = hart;
+    rpaths_t *paths = NULL;                  /* -f folded: the call paths */
+    if ((folded || callgrind) && (!(paths = rp_new()))) {
+        fprintf(stderr, "tracesim: out of memory\n");
+        src_lines_close(sl);
+        if (elf) elf_syms_free(&syms);
+        if (have_hc) hc_free(&hc);
+        trace_in_free(tin);
+        return TS_EXIT_HOST;
+    }
+    if (paths) rp_attach(paths, &rc.po);
 
     /* bytes -> messages -> elements -> perf records -> profile */
     perf_dec_cb_t cb = {&rc, r_header, r_record, r_error};
@@ -413,7 +443,7 @@ int ts_report_main(int argc, char **argv) {
     }
     if (!pd->headers && !pd->config_used && !from && elf && !fields && !compensate) {
         /* no perf header: the profile from the program flow, if the trace has one */
-        int frc = flow_report(path, &cfg, ti.wrapped, elf, hart, format, out_path, out_file, false);
+        int frc = flow_report(path, &cfg, ti.wrapped, elf, hart, format, counter, out_path, out_file, false);
         if (frc >= 0) { status = frc; goto done; }
     }
     if (!pd->headers && !pd->config_used) {
@@ -444,7 +474,28 @@ int ts_report_main(int argc, char **argv) {
     int wrc = 0;
     /* a section per hart for a trace of several harts (or one chosen with --hart) */
     bool sections = hart >= 0 || nprof > 1 || (harts_known && harts > 1);
-    if (!strcmp(format, "csv")) {
+    if (folded) {
+        int frc = rp_write_folded(paths, rc.prof, counter, compensate, out, oerr, sizeof oerr);
+        if (frc == -1) {
+            fprintf(stderr, "tracesim: %s\n", oerr);
+            if (out != stdout) ts_output_abort(out);
+            status = TS_EXIT_USAGE;
+            goto done;
+        }
+        wrc = frc;
+    } else if (callgrind) {
+        char cmd[4400];
+        snprintf(cmd, sizeof cmd, "tracesim report %s%s%s", path, elf ? " (program " : "", elf ? elf : "");
+        if (elf) strncat(cmd, ")", sizeof cmd - strlen(cmd) - 1);
+        int crc = rp_write_callgrind(paths, rc.prof, compensate, sl, cmd, out, oerr, sizeof oerr);
+        if (crc == -1) {
+            fprintf(stderr, "tracesim: %s\n", oerr);
+            if (out != stdout) ts_output_abort(out);
+            status = TS_EXIT_USAGE;
+            goto done;
+        }
+        wrc = crc;
+    } else if (!strcmp(format, "csv")) {
         const prof_t *last = NULL;
         for (unsigned k = 0; k < PERF_MAX_CORES && !wrc; k++) {
             if (!rc.prof[k]) continue;
@@ -514,6 +565,7 @@ done:
     free(pd);
     free(es);
     for (unsigned k = 0; k < PERF_MAX_CORES; k++) prof_free(rc.prof[k]);
+    rp_free(paths);
     if (elf) elf_syms_free(&syms);
     if (have_hc) hc_free(&hc);
     src_lines_close(sl);

@@ -468,6 +468,7 @@ static void enter(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r, 
     fr->outer = tf->active++ == 0;           /* per thread: a parked thread's frames are not below it */
     memcpy(fr->cum, c->cum, sizeof fr->cum);
     fr->hook_cum = c->hook_cum;
+    if (p->o.path_enter) p->o.path_enter(p->o.path_ctx, hart, c->thr, &c->cs);
 }
 
 static void leave(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r) {
@@ -604,6 +605,7 @@ void prof_record(void *vp, const perf_record_t *r) {
             if (c->switched) p->hook_unattr_switch += h;
         }
     }
+    if (p->o.path_interval && known) p->o.path_interval(p->o.path_ctx, hart, c->thr, &c->cs, split, dl, known, dh);
     if (split && !c->switched) p->st.unattributed_intervals++;
     if (c->switched) p->st.switch_intervals++;
     c->switched = false;
@@ -683,6 +685,13 @@ void prof_thread(prof_t *p, unsigned hart, uint64_t id) {
 }
 
 /* ---- queries ---------------------------------------------------------------------------- */
+bool prof_thread_info(const prof_t *p, uint32_t thread, unsigned *hart, uint64_t *id) {
+    if (thread >= p->nthr) return false;
+    *hart = p->thr[thread].hart;
+    *id = p->thr[thread].id;
+    return p->thr[thread].named;
+}
+const char *prof_counter_name(const prof_t *p, unsigned x) { return x < PERF_MAX_COUNTERS && p->col[x].used ? p->col[x].name : NULL; }
 const prof_stats_t *prof_stats(const prof_t *p) { return &p->st; }
 size_t prof_nfuncs(const prof_t *p) { return p->nfunc; }
 const prof_func_t *prof_func_at(const prof_t *p, size_t i) { return i < p->nfunc ? &p->func[i] : NULL; }

@@ -62,6 +62,8 @@
 #include <stdio.h>
 #include "perf_decode.h"
 
+struct cs;
+
 #define PROF_NONE UINT32_MAX          /* no caller: called with an empty stack */
 #define PROF_MAX_DEPTH 16384          /* frames per hart; deeper enters are counted, dropped */
 
@@ -150,6 +152,15 @@ typedef struct prof_opts {
     void *line_ctx;
     bool compensate;                  /* subtract the hook cycles from every cycles figure */
     unsigned nfields;                 /* 0: the default columns */
+    /* the call paths (stack_tree.h, report -f folded/callgrind), may be NULL: every counted
+     * interval with the hart, its running thread (prof_thread_info), the call stack it is
+     * charged to (callstack.h: frames' func are function numbers, call_site), split: not
+     * attributed; the deltas by counter index for the bits of known, hook: the hook cycles
+     * inside the cycles delta. And every frame opened (an enter record), on top of stack. */
+    void (*path_interval)(void *ctx, unsigned hart, uint32_t thread, const struct cs *stack, bool split,
+                          const uint64_t *delta, uint32_t known, uint64_t hook);
+    void (*path_enter)(void *ctx, unsigned hart, uint32_t thread, const struct cs *stack);
+    void *path_ctx;
     enum prof_field fields[PROF_MAX_FIELDS];
 } prof_opts_t;
 
@@ -188,6 +199,11 @@ void prof_finish(prof_t *p);
  * that thread had none: the first switch then names it. */
 void prof_thread(prof_t *p, unsigned hart, uint64_t id);
 
+/* a thread slot (the path_interval callback's numbers): its hart and id; false when the id is
+ * unknown (what ran before the hart's first switch) */
+bool prof_thread_info(const prof_t *p, uint32_t thread, unsigned *hart, uint64_t *id);
+/* the name of counter index x (cycles, instret, load|store, ...), or NULL when unused */
+const char *prof_counter_name(const prof_t *p, unsigned x);
 /* results (pointers stay valid until the next prof_record/prof_finish) */
 const prof_stats_t *prof_stats(const prof_t *p);
 size_t prof_nfuncs(const prof_t *p);

@@ -70,6 +70,7 @@ typedef struct fc {
     uint64_t lost;          /* flow breaks (losses of sync, code outside the image, too deep) */
     uint64_t repairs;       /* returns that landed below the top of the stack (longjmp) */
     uint64_t switches;      /* THREAD_SWITCH events that changed the running thread */
+    uint64_t insn_pc;       /* the pc of the instruction the insn hook reports (during the call) */
 } fc_t;
 
 /* img: the program; syms: its functions (both outlive fc) */
@@ -80,6 +81,10 @@ int fc_msg(void *f, const nxd_msg_t *m);
 void fc_eot(fc_t *f, uint64_t offset);
 void fc_free(fc_t *f);
 size_t fc_nfunc(const fc_t *f);
+/* the call stack of src (callstack.h: its threads; th[cur] runs), NULL before its first
+ * instruction */
+struct cs;
+const struct cs *fc_stack(const fc_t *f, unsigned src);
 /* the function's name and start address (the no-symbol function: "(no symbol)", 0) */
 const char *fc_func_name(const fc_t *f, size_t func);
 uint64_t fc_func_addr(const fc_t *f, size_t func);

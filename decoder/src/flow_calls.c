@@ -21,6 +21,8 @@ typedef struct fc_src {
     const elf_sym_t *sym;   /* the symbol hit last */
 } fc_src_t;
 
+const struct cs *fc_stack(const fc_t *f, unsigned src) { return src < NXD_MAX_SRC && f->s[src] ? &f->s[src]->cs : NULL; }
+
 size_t fc_nfunc(const fc_t *f) { return (f->syms ? f->syms->n : 0) + 1; }
 
 const char *fc_func_name(const fc_t *f, size_t func) {
@@ -174,6 +176,7 @@ static void on_insn(void *vf, const pf_insn_t *i) {
     s->xret = false;
     s->k++;
     s->last_func = fn;
+    f->insn_pc = i->pc;
     if (f->h.insn) f->h.insn(f->h.ctx, src, fn, s->k);
     if (i->cr & (PF_CR_RETURN | PF_CR_SWAP)) {
         if (depth(s) && !top(s)->trap) cs_pop(&s->cs, CS_RETURN);
