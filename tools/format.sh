@@ -4,8 +4,10 @@
 # the formatted text (exit 1 if any, 0 if none).
 #
 # Files: every *.c, *.h, *.cpp, *.hpp that git tracks (outside a git checkout: found under DIR, build
-# folders left out), but those matching TS_FORMAT_EXCLUDE below (generated or third-party
-# code; none is tracked today: generated sources are made under the build folder).
+# folders left out), but those matching TS_FORMAT_EXCLUDE below: generated or third-party code
+# (none is tracked today: generated sources are made under the build folder), and the perf
+# library's examples (firmware/examples/: programs users read and copy next to SiFive's
+# manual, fib.c in the manual's own style; the docs quote their line numbers).
 #
 # clang-format's output differs between major versions: the .clang-format was made for
 # clang-format 14 (Debian 12). Another version (or none) exits 77 with one line on stderr,
@@ -19,7 +21,7 @@ while [ $# -gt 0 ]; do
     --check) check=1 ;;
     -C) [ $# -ge 2 ] || { echo "format.sh: -C needs a folder" >&2; exit 2; }
         dir=$2; shift ;;
-    -h|--help) sed -n '2,12p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
     *) echo "format.sh: unknown argument '$1' (usage: tools/format.sh [--check] [-C DIR])" >&2; exit 2 ;;
     esac
     shift
@@ -41,8 +43,8 @@ ver=$("$cf" --version 2>/dev/null | sed -n 's/.*clang-format version \([0-9][0-9
     echo "format.sh: $cf is version ${ver:-unknown}; .clang-format was made for clang-format $want, whose output differs from other versions (set CLANG_FORMAT to a clang-format $want)" >&2
     exit 77; }
 
-# generated or third-party files (shell patterns on the path from the top folder)
-TS_FORMAT_EXCLUDE='build*/* */generated/* */third_party/*'
+# generated or third-party files, the examples (shell patterns on the path from the top folder)
+TS_FORMAT_EXCLUDE='build*/* */generated/* */third_party/* firmware/examples/*'
 excluded() {
     for p in $TS_FORMAT_EXCLUDE; do
         case $1 in $p) return 0 ;; esac
