@@ -59,7 +59,7 @@ int ts_open_input(const char *path, char *err, size_t errlen);
 FILE *ts_fopen_input(const char *path, char *err, size_t errlen);
 /* A whole input file, read-only, for the commands that read big traces (`tracesim decode`).
  * A regular file of TS_MAP_MIN bytes or more is mapped (MAP_POPULATE: the page cache's own
- * pages, no copy and no page fault per 4 KiB; 8 MB in 0.5 ms instead of 6), a smaller one read
+ * pages, no copy and no page fault per 4 KiB, far cheaper than reading), a smaller one read
  * into memory. Another process cutting a mapped file while it is read would make the lost
  * pages raise SIGBUS: while an input is mapped, a handler ends the process with
  * "tracesim: P was cut while it was being read" and exit 121 (the inputs' code), after

@@ -149,7 +149,7 @@ static char *put_u64_fast(char *p, uint64_t v) {
 
 /* itc.csv row: cycle,hart,stimulus,offset,size,value,status; rows are gathered in itc_buf
  * and handed to stdio GT_ITC_BUF bytes at a time (one row per store of an ITC-heavy run:
- * stdio's per-call work was a third of a row's cost) */
+ * stdio's per-call work was a large part of a row's cost) */
 void gt_log_itc(gt_log_t *g, uint64_t cycle, unsigned hart, unsigned stim, unsigned off,
                 unsigned size, uint32_t value, int status) {
     static const char st[4][16] = {"traced\n", "dropped_fifo\n", "after_stop\n", "encoder_off\n"};

@@ -32,8 +32,8 @@
 /* Which edges need gt_log_retire, from the core's event vector of the same edge (ev_o and the
  * retire port are registered together from the same commit): a JAL, JALR or SYSTEM
  * instruction (CSR access, mret) retired, or a trap was taken; while a call/return waits
- * for its target, any retired instruction. One AND per cycle (callgrind, bench_int: 0.03 %
- * more host instructions; decoding every retired instruction's bits instead cost 1.4 %). */
+ * for its target, any retired instruction. One AND per cycle, far cheaper than decoding every
+ * retired instruction's bits (docs/performance.md, "What features cost the simulator"). */
 #define GT_LOG_EVENTS (EVB_JAL | EVB_JALR | EVB_SYSTEM | EVB_EXC_TAKEN | EVB_IRQ_TAKEN)
 
 /* the perf hook functions whose entries hooks.csv logs (their addresses come from the ELF) */

@@ -2,8 +2,8 @@
  *
  * tracesim run writes perf_config.txt (the last perf header each hart stored, for decoding a
  * trace that lost it) at the end of a run. It used to read itc.csv back for that
- * (ts_perf_headers_from_itc): about 73 host instructions per simulated cycle under ITC load
- * (bench_itc, docs/performance.md). The run's ITC hook feeds the traced stores here instead,
+ * (ts_perf_headers_from_itc), a cost per ITC store paid again at the end of every run
+ * (docs/performance.md, "Why it is fast"). The run's ITC hook feeds the traced stores here instead,
  * the same way: one perf decoder per ITC channel (stimulus mod 16), made when the channel's
  * first 32-bit marker store arrives (stores before it cannot belong to a header); a store on
  * a channel without one costs a load and a compare. */

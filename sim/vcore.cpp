@@ -28,7 +28,7 @@ static const char *const view_signals[] = {
 // The model's evaluation, Vts_soc_top___024root___eval(), which Vts_soc_top::eval_step()
 // calls after its bookkeeping, is defined in the generated Vts_soc_top___024root__DepSet_*.cpp.
 // vcore_eval() does its work directly (below) once the model has been initialised (its first
-// eval() does that), skipping eval_step()'s per-call work, about 30 host instructions per cycle. What that
+// eval() does that), skipping eval_step()'s per-call work, paid in every cycle. What that
 // work is in Verilator 5.006 and 5.032 (Vts_soc_top.cpp, verilated.h/.cpp), and why it can be
 // skipped for this model:
 //  - __Vm_activity = true: tells the trace dump that values may have changed. Done here too.
@@ -64,7 +64,8 @@ static const char *const view_signals[] = {
 // value (5.006: __Vtrigrprev__TOP__clk_i, 5.032: __Vtrigprevexpr___TOP__clk_i__0) and copies
 // clk_i there; the NBA loop then runs ___eval_nba once (and 5.032 clears its trigger after
 // it), and two more passes of both loops find nothing triggered. vcore_eval() does the same
-// without the loops (about 50 host instructions per cycle): it sets the trigger vectors as the
+// without the loops (their passes cost host instructions in every cycle; docs/performance.md,
+// "Why it is fast"): it sets the trigger vectors as the
 // loops would and calls the same two region functions, which run the model's logic. A model
 // with another trigger (a second clock, a negedge, an always_comb the loops would have to
 // settle) has wider trigger vectors, and then this does not compile: the assertions below
@@ -136,7 +137,7 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     // the core's CSR flops (rtl_model/core/ts_core.sv), read in place: marked public_flat_rd
     // there, so Verilator keeps them as members of the root under these names (5.006 and
     // 5.032 alike; a version that named them otherwise would stop this file compiling). An
-    // output port carrying them cost 21 host instructions per cycle (docs/performance.md).
+    // output port carrying them would be evaluated in every cycle.
     Vts_soc_top___024root *r = t->rootp;
     p.priv = &r->ts_soc_top__DOT__u_core__DOT__priv_q;
     p.mstatus_mie = &r->ts_soc_top__DOT__u_core__DOT__mstatus_mie_q;
@@ -246,8 +247,8 @@ extern "C" void vcore_waves_dump(vcore_t *v, uint64_t time) {
     if (v->fst) {
         v->fst->dump(time);
         // A block of the FST file every 4096 dumps: the writer's per-block costs (frame, time
-        // table, one LZ4 call per changed signal) are spread thin and the file is 8 % smaller
-        // than with 512; longer blocks gain nothing more (docs/performance.md, FST waves).
+        // table, one LZ4 call per changed signal) are spread thin and the file is smaller than
+        // with 512; longer blocks gain nothing more (docs/performance.md, FST waves).
         // Verilator's own writer (without liblz4) walks its change buffer per signal at each
         // flush and wants blocks of 512 to keep that walk in the cache.
 #if TS_OWN_FST

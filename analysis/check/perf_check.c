@@ -60,8 +60,8 @@
  * B's gaps are A's, at A's store positions: B decodes A (once more in the counting pass, for
  * a hart with gaps) until A has passed the store B is about to feed, so only the gaps between
  * the two are held, never the run's list. Cost: A is decoded 1 + 2 x harts times at most,
- * itc.csv read 1 + 2 x harts times; measured 5 MiB at 100 k, 300 k and 1 M records (the
- * whole `check`; fw.check.memory). */
+ * itc.csv read 1 + 2 x harts times; the whole `check` stays in constant memory whatever the
+ * number of records (fw.check.memory; figures in docs/performance.md, Memory). */
 #include "perf_check.h"
 #include "ts_text.h"
 #include "ts_file.h"

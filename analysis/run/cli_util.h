@@ -64,8 +64,8 @@ int ts_mkdir_p(const char *path);
 
 /* One data row of a run folder's itc.csv (`cycle,hart,stimulus,offset,size,0xvalue,status`,
  * the format sim/ground_truth_log.c writes; a row without the status column, from an older
- * run, is `traced`); the hand parser is ~10x cheaper than sscanf, which matters for files of
- * millions of rows. true if the line is such a row. status: what became of the store -
+ * run, is `traced`); parsed by hand, not with sscanf, whose per-call work dominates on files
+ * of millions of rows. true if the line is such a row. status: what became of the store -
  * traced (the encoder accepted it), dropped_fifo (lost on a full ITC FIFO), after_stop (made
  * after the sink stopped on wrap), encoder_off (the encoder was not tracing that channel). */
 enum ts_itc_status { TS_ITC_TRACED, TS_ITC_DROPPED_FIFO, TS_ITC_AFTER_STOP, TS_ITC_ENCODER_OFF };

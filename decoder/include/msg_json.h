@@ -56,7 +56,8 @@ typedef struct mj {
     void *sink_ctx;
     /* prealloc: out is a new regular file of this process's own (decode -o): its blocks are
      * allocated MJ_PREALLOC bytes ahead of the writes (fallocate, the size kept), which makes
-     * the kernel's write of a new page cheaper (about 0.15 of 0.2 ns a byte here); mj_end
+     * the kernel's write of a new page cheaper (docs/performance.md, "Messages on several
+     * threads"); mj_end
      * gives back what is left past the end */
     bool prealloc;
     uint64_t written, allocated;

@@ -94,8 +94,8 @@ enum {
 #define FX_SLOW 0x80000000u
 
 /* Per-core state. It lives in the non-zeroed section (about 1.4 KiB a core: zeroing 8 of
- * them at start-up would cost ~45k cycles); a core's state is cleared by its perfXXXInit and
- * only read when the zeroed flags in `perf` say it is valid. */
+ * them at start-up would cost every program tens of thousands of cycles); a core's state is
+ * cleared by its perfXXXInit and only read when the zeroed flags in `perf` say it is valid. */
 typedef struct perf_core {
     volatile uint32_t *stim;                /* itcStimulus[channel] (32-bit view) */
     perf_write1_t write1;                   /* the record writers for count_type */

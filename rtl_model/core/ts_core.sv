@@ -414,7 +414,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     .clk_i, .rst_ni, .start_i(div_start), .kill_i(div_kill),
     // the divider samples these with start_i only, for a divide (AluDiv 01110, AluDivu 01111,
     // AluRem 10000, AluRemu 10001): DIV/REM have bit 0 clear, REM/REMU bit 4 set. Bits, not
-    // compares: the port expressions are evaluated in every cycle (5 host instructions less)
+    // compares: the port expressions are evaluated in every cycle
     .signed_i(!ex_alu[0]),
     .rem_i(ex_alu[4]),
     .a_i(fwd_rs1), .b_i(fwd_rs2),
@@ -541,7 +541,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
 
   // CSRRS/CSRRC (and their immediate forms) write only when the rs1 field is not x0/0
   // (a function, evaluated only for a SYSTEM instruction in MEM and at a CSR commit: as a
-  // continuous assign Verilator computed it in every cycle, 18 host instructions)
+  // continuous assign Verilator computed it in every cycle)
   function automatic logic csr_writes();
     return (mem_c_q.csr_op == CsrRw) || (mem_c_q.rs1 != 5'd0);
   endfunction
@@ -764,7 +764,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       // (each is set only in the branches that read it: as defaults they were stored in every
       // cycle, being variables of the model)
       // (nested: Verilator evaluates both operands of &&, so is_counter_csr()'s range
-      // compares ran in every cycle, 32 host instructions)
+      // compares ran in every cycle)
       if (do_csr) begin
         if (!is_counter_csr(mem_c_q.csr_addr)) begin
           csr_old = csr_read_local(mem_c_q.csr_addr);
@@ -923,9 +923,9 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       wb_stm_value_q <= wb_a0_write ? wb_result_q : stm_a0_q;
     end
   end
-  // between events the port reads id 0, value 0 (NONE in the waves' filter). Measured: these
-  // outputs cost 13 host instructions per simulated cycle against 0x8000 and the WB result
-  // between events; registering them (a tp write known at commit) cost 24.
+  // between events the port reads id 0, value 0 (NONE in the waves' filter): cheaper per
+  // simulated cycle than 0x8000 and the WB result between events, and cheaper than
+  // registering them (a tp write known at commit).
   logic stm_tp_event;
   assign stm_tp_event = stm_tp_en_q && wb_wen_q && wb_rd_q == 5'd4;
   assign stm_enable_o = wb_stm_q || stm_tp_event;
@@ -940,19 +940,19 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // follows the instruction the retire port shows: the first valid of MEM, EX, ID
   // (mem/ex/id_valid_q, mem/ex/id_pc_q), else pc_q. A rework must keep that true (every
   // younger valid instruction on the right path once the retire port shows its elder) or
-  // give the port a next-pc (a registered one cost 23 host instructions per cycle).
+  // give the port a next-pc (a registered one costs host instructions in every cycle).
   // ---------------------------------------------------------------------------------------
   // ev_d is computed in the clocked block, once per cycle: as always_comb logic it depends on
   // the bus inputs, so Verilator evaluated it twice per cycle (the input region and after
-  // the edge), about 170 host instructions per simulated cycle.
+  // the edge), the largest of the model's cuts (docs/performance.md, Why it is fast).
   logic [EvBits-1:0] ev_q;
   logic        commit;
   assign commit = mem_done && !take_trap;
 
   // (a function: its value is local to the evaluation, which the C++ compiler keeps in a
   // register; a variable of the clocked block lives in the model). One OR of shifted bits:
-  // as one assignment per bit Verilator masked and merged every bit into the vector (5 host
-  // instructions per cycle more).
+  // as one assignment per bit Verilator masked and merged every bit into the vector in every
+  // cycle.
   function automatic logic [EvBits-1:0] ev_vector();
     // EvLoad, EvStore, EvAtomic (0), EvSystem, EvIntArith, EvCondBranch, EvJal, EvJalr,
     // EvMul, EvDiv of the committing instruction
@@ -961,7 +961,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     // ls_wait, wfi_wait, div_wait and the load-use hazard), nothing redirects (redirect_mem
     // covers a trap, an xRET and fence.i committing) and the fetch was answered. Then every
     // event but the cycle, the retirement, its class and MMIO is 0 and commit is mem_valid_q:
-    // four tests instead of building every bit (37 host instructions per cycle less).
+    // four tests instead of building every bit.
     if (!stall_id && !redirect_ex && !redirect_mem && instr_rdy_i) begin
       cls = mem_valid_q ? ev_class(mem_c_q) : 10'd0;
       return (EvBits'(1'b1)         << EvCycle) |

@@ -2,7 +2,7 @@
 
 // Clock edge of every flop. Synthesis, lint and other simulators see `posedge`. The tracesim
 // simulator builds with +define+TS_CLK_EDGE=edge and toggles clk_i once per cycle, so each
-// cycle costs one Verilator eval instead of two (about 1.5x faster); the behaviour per cycle
+// cycle costs one Verilator eval instead of two; the behaviour per cycle
 // is identical.
 `ifndef TS_CLK_EDGE
 `define TS_CLK_EDGE posedge
@@ -12,8 +12,8 @@
 // other simulators. The tracesim simulator builds with +define+TS_SYNC_RESET: it holds rst_ni
 // low from power-up for 4 clock edges (sim/soc.c soc_reset) and never lowers it again, so a
 // synchronous reset gives the same state in every cycle, and Verilator then evaluates one
-// trigger instead of two and keeps no delayed copies of the flops (about 5 % fewer host
-// instructions per simulated cycle).
+// trigger instead of two and keeps no delayed copies of the flops (fewer host instructions
+// per simulated cycle, docs/performance.md).
 `ifdef TS_SYNC_RESET
 `define TS_RST_EVENT
 `else
@@ -29,7 +29,7 @@ package ts_core_pkg;
   typedef enum logic [1:0] { CsrNone, CsrRw, CsrRs, CsrRc } csr_op_e;
 
   // ctrl_t is kept at 64 bits or less: Verilator handles a wider struct as a multi-word value
-  // and the simulator gets about 20 % slower (ecall/ebreak are separate decode outputs, used
+  // and the simulator gets much slower (ecall/ebreak are separate decode outputs, used
   // in ID only)
   typedef struct packed {
     logic [4:0]  rd;

@@ -30,8 +30,8 @@ module ts_decompress (
   assign rs1_p    = {2'b01, instr_i[9:7]};
   assign rs2_p    = {2'b01, instr_i[4:2]};
   // The immediates and the encodings as macros, expanded in the case branches that use them:
-  // as continuous assigns Verilator built all three immediates for every fetched word (17 host
-  // instructions per cycle more); as functions their arguments and results were variables of
+  // as continuous assigns Verilator built all three immediates for every fetched word, in
+  // every cycle; as functions their arguments and results were variables of
   // the model (the expander is combinational logic), stored in every cycle.
   // TS_IMM_CI: the sign-extended 6-bit immediate (C.ADDI, C.LI, C.ANDI); TS_J_OFF: C.J / C.JAL
   // offset; TS_B_OFF: C.BEQZ / C.BNEZ offset.

@@ -264,7 +264,8 @@ private:
 // global quantum (tlm_global_quantum; 1000 cycles unless the program set one). Every access
 // and SBA word carries its cycle's time as its TLM delay, so targets that look at time see
 // the cycle they happen in. A kernel process per clock edge (an sc_clock and two
-// SC_METHODs per cycle) costed about 1900 host instructions per cycle; this costs a loop.
+// SC_METHODs per cycle) nearly doubled the cost of a cycle; this costs a loop
+// (docs/performance.md, "SystemC platform").
 class ts_clock_sc : public sc_module {
 public:
     SC_HAS_PROCESS(ts_clock_sc);

@@ -33,7 +33,7 @@ typedef struct {
     int32_t pos;        /* in a block being written: chain offset, or -(handle) of an alias */
     uint32_t slen;      /* in a block being written: the stored chain's length in bytes */
     uint8_t kind;
-} sig_t;
+} fstw_sig_t;
 
 typedef struct { uint8_t *p; size_t len, cap; } buf_t;
 
@@ -42,7 +42,7 @@ struct fstw {
     int failed;
     char msg[300];
     char *path;
-    sig_t *sig;
+    fstw_sig_t *sig;
     uint32_t nsig, sigcap, nvars, nscopes, nenums, pending_enum;
     buf_t hier, frame, times, out, geom;
     uint32_t tcount, tidx;      /* time points in the block; index of the current one */
@@ -221,12 +221,12 @@ uint32_t fstw_var(fstw_t *w, int var_type, int direction, uint32_t bits, const c
     if (alias) return alias;
     if (w->nsig == w->sigcap) {
         uint32_t c = w->sigcap ? w->sigcap * 2 : 64;
-        sig_t *n = realloc(w->sig, c * sizeof *n);
+        fstw_sig_t *n = realloc(w->sig, c * sizeof *n);
         if (!n) { fail(w, "out of memory"); return 0; }
         w->sig = n;
         w->sigcap = c;
     }
-    sig_t *s = &w->sig[w->nsig];
+    fstw_sig_t *s = &w->sig[w->nsig];
     memset(s, 0, sizeof *s);
     s->kind = real ? K_REAL : bits == 1 ? K_BIT : K_VEC;
     s->bits = bits;
@@ -309,7 +309,7 @@ void fstw_enum_ref(fstw_t *w, uint32_t table) {
 
 /* ---- value changes ------------------------------------------------------------------- */
 
-static int grow(fstw_t *w, sig_t *s) {
+static int grow(fstw_t *w, fstw_sig_t *s) {
     uint32_t c = s->cap ? s->cap * 2 : 256;
     while (c - s->len < REC_MAX + s->nbytes) c *= 2;
     uint8_t *p = realloc(s->buf, c);
@@ -322,7 +322,7 @@ static int grow(fstw_t *w, sig_t *s) {
 }
 
 /* the frame (values at a block's start) keeps one '0'/'1' byte per bit */
-static void frame_from_bytes(fstw_t *w, const sig_t *s, const uint8_t *v) {
+static void frame_from_bytes(fstw_t *w, const fstw_sig_t *s, const uint8_t *v) {
     uint8_t *o = w->frame.p + s->valpos;
     if (s->kind == K_REAL) { memcpy(o, v, 8); return; }
     uint8_t *c = w->chars;
@@ -331,12 +331,12 @@ static void frame_from_bytes(fstw_t *w, const sig_t *s, const uint8_t *v) {
     memcpy(o, w->chars, s->bits);
 }
 
-static inline sig_t *sig_at(fstw_t *w, uint32_t h) {
+static inline fstw_sig_t *sig_at(fstw_t *w, uint32_t h) {
     return h - 1u < w->nsig ? &w->sig[h - 1u] : NULL;
 }
 
 /* a record's start: the time delta; returns where the value goes, NULL if out of memory */
-static inline uint8_t *rec_start(fstw_t *w, sig_t *s, uint32_t shift, uint32_t flag) {
+static inline uint8_t *rec_start(fstw_t *w, fstw_sig_t *s, uint32_t shift, uint32_t flag) {
     if (__builtin_expect(s->cap - s->len < REC_MAX + s->nbytes, 0) && grow(w, s)) return NULL;
     uint8_t *p = s->buf + s->len;
     uint32_t d = w->tidx - s->last_t;
@@ -347,7 +347,7 @@ static inline uint8_t *rec_start(fstw_t *w, sig_t *s, uint32_t shift, uint32_t f
 static void bit_slow(fstw_t *w, uint32_t h, unsigned v);
 
 void fstw_bit(fstw_t *w, uint32_t h, unsigned v) {
-    sig_t *s = sig_at(w, h);
+    fstw_sig_t *s = sig_at(w, h);
     if (!s) return;
     uint32_t len = s->len;
     if (__builtin_expect(s->fast != F1 || s->cap - len < REC_MAX, 0)) { bit_slow(w, h, v); return; }
@@ -361,7 +361,7 @@ void fstw_bit(fstw_t *w, uint32_t h, unsigned v) {
 }
 
 __attribute__((noinline)) static void bit_slow(fstw_t *w, uint32_t h, unsigned v) {
-    sig_t *s = sig_at(w, h);
+    fstw_sig_t *s = sig_at(w, h);
     if (s->kind != K_BIT) { fstw_u32(w, h, v); return; }
     v &= 1;
     if (__builtin_expect(!w->have_time, 0)) { w->frame.p[s->valpos] = (uint8_t)('0' + v); return; }
@@ -371,7 +371,7 @@ __attribute__((noinline)) static void bit_slow(fstw_t *w, uint32_t h, unsigned v
     s->len = (uint32_t)(p - s->buf);
 }
 
-static void put_vec(fstw_t *w, sig_t *s, const uint8_t *be) {
+static void put_vec(fstw_t *w, fstw_sig_t *s, const uint8_t *be) {
     if (!w->have_time) { frame_from_bytes(w, s, be); return; }
     uint8_t *p = rec_start(w, s, 1, 0);
     if (!p) return;
@@ -384,7 +384,7 @@ static void u32_slow(fstw_t *w, uint32_t h, uint32_t v);
 
 /* the short path: a variable of at most 32 bits with room for the record, time running */
 void fstw_u32(fstw_t *w, uint32_t h, uint32_t v) {
-    sig_t *s = sig_at(w, h);
+    fstw_sig_t *s = sig_at(w, h);
     if (!s) return;
     uint32_t len = s->len;
     if (__builtin_expect(s->fast != F32 || s->cap - len < REC_MAX + 4, 0)) { u32_slow(w, h, v); return; }
@@ -400,7 +400,7 @@ void fstw_u32(fstw_t *w, uint32_t h, uint32_t v) {
 }
 
 __attribute__((noinline)) static void u32_slow(fstw_t *w, uint32_t h, uint32_t v) {
-    sig_t *s = sig_at(w, h);
+    fstw_sig_t *s = sig_at(w, h);
     if (__builtin_expect(s->kind != K_VEC || s->bits > 32 || !w->have_time, 0)) {
         if (s->kind == K_BIT) { fstw_bit(w, h, v & 1); return; }
         if (s->kind == K_REAL) return;
@@ -418,7 +418,7 @@ __attribute__((noinline)) static void u32_slow(fstw_t *w, uint32_t h, uint32_t v
 }
 
 void fstw_u64(fstw_t *w, uint32_t h, uint64_t v) {
-    sig_t *s = sig_at(w, h);
+    fstw_sig_t *s = sig_at(w, h);
     if (!s) return;
     uint32_t len = s->len;
     if (__builtin_expect(s->fast == F64 && s->cap - len >= REC_MAX + 8, 1)) {
@@ -450,7 +450,7 @@ void fstw_u64(fstw_t *w, uint32_t h, uint64_t v) {
 }
 
 void fstw_words(fstw_t *w, uint32_t h, const uint32_t *v) {
-    sig_t *s = sig_at(w, h);
+    fstw_sig_t *s = sig_at(w, h);
     if (!s) return;
     if (s->kind != K_VEC) { fstw_u32(w, h, v[0]); return; }
     if (s->bits <= 32) { fstw_u32(w, h, v[0]); return; }
@@ -489,7 +489,7 @@ void fstw_words(fstw_t *w, uint32_t h, const uint32_t *v) {
 }
 
 void fstw_double(fstw_t *w, uint32_t h, double v) {
-    sig_t *s = sig_at(w, h);
+    fstw_sig_t *s = sig_at(w, h);
     if (!s || s->kind != K_REAL) return;
     if (!w->have_time) { memcpy(w->frame.p + s->valpos, &v, 8); return; }
     uint8_t *p = rec_start(w, s, 1, 1);
@@ -590,7 +590,7 @@ static void write_block(fstw_t *w) {
     uint64_t memreq = 0;
     uint32_t mask = w->dedup_mask;
     for (uint32_t i = 0; i < w->nsig; i++) {
-        sig_t *s = &w->sig[i];
+        fstw_sig_t *s = &w->sig[i];
         s->pos = 0;
         if (!s->len) continue;
         memreq += s->len;
@@ -622,7 +622,7 @@ static void write_block(fstw_t *w) {
         for (;;) {
             uint32_t e = w->dedup[k];
             if (!e) { w->dedup[k] = i + 1; s->pos = (int32_t)(at - vc_start); break; }
-            const sig_t *t = &w->sig[e - 1];
+            const fstw_sig_t *t = &w->sig[e - 1];
             if (t->slen == n && !memcmp(o->p + (size_t)t->pos + vc_start, o->p + at, n)) {
                 o->len = at;
                 s->pos = -(int32_t)e;
@@ -638,7 +638,7 @@ static void write_block(fstw_t *w) {
     int64_t prevpos = 0;
     int32_t prev_alias = 0;
     for (uint32_t i = 0; i < w->nsig; i++) {
-        sig_t *s = &w->sig[i];
+        fstw_sig_t *s = &w->sig[i];
         if (!s->len) { zeros++; continue; }
         if (buf_room(w, o, 32)) return;
         uint8_t *p = o->p + o->len;
@@ -665,7 +665,7 @@ static void write_block(fstw_t *w) {
     w->nblocks++;
     /* the next block starts from the last values and the last time point */
     for (uint32_t i = 0; i < w->nsig; i++) {
-        sig_t *s = &w->sig[i];
+        fstw_sig_t *s = &w->sig[i];
         if (!s->len) continue;
         if (s->kind == K_BIT) w->frame.p[s->valpos] = (uint8_t)('0' + s->last);
         else frame_from_bytes(w, s, s->buf + s->last);
@@ -685,7 +685,7 @@ void fstw_time(fstw_t *w, uint64_t t) {
         if (!w->lz4 && !(w->lz4 = LZ4_createStream())) fail(w, "out of memory");
         w->have_time = 1;
         for (uint32_t i = 0; i < w->nsig; i++) {    /* the emit functions' short paths */
-            sig_t *s = &w->sig[i];
+            fstw_sig_t *s = &w->sig[i];
             s->fast = s->kind == K_BIT ? F1 : s->kind == K_REAL ? F_NONE
                     : s->bits <= 32 ? F32 : s->bits <= 64 ? F64 : F_NONE;
         }
@@ -787,7 +787,7 @@ static void write_header(fstw_t *w) {
 static void initial_values_at_zero(fstw_t *w) {
     fstw_time(w, 0);
     for (uint32_t i = 0; i < w->nsig; i++) {
-        sig_t *s = &w->sig[i];
+        fstw_sig_t *s = &w->sig[i];
         const uint8_t *f = w->frame.p + s->valpos;
         if (s->kind == K_REAL) {
             double d;
