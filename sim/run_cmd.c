@@ -35,7 +35,7 @@ enum {
     O_RETIRE_LOG, O_TRACE_BUS, O_FORCE, O_HOST_IO_LIMIT, O_SYSTEMC, O_GDB, O_QUIET, O_HELP, O_ELF_REFUSED
 };
 #define S TS_OPT_SUFFIX
-/* `tracesim run`'s options: the parser, --help and the docs' table (harness/cli/ts_opts.h) */
+/* `tracesim run`'s options: the parser, --help and the docs' table (cli/opts/ts_opts.h) */
 static const ts_opt_t run_opts[] = {
     {O_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, TS_OPT_PATH, "run folder (default: runs/<elf name>-<n>, first free n)"},
     {O_MAX_CYCLES, 'n', "max-cycles", TS_OPT_UINT, "N", 0, UINT64_MAX, 0, 0, S,
@@ -372,7 +372,7 @@ static int write_stats(const soc_t *soc, const soc_cfg_t *cfg, const char *dir, 
     FILE *f = ts_fopen_output(path, "w", err, errlen);   /* renamed into place at its close (ts_file.h) */
     if (!f) return -1;
     /* the ELF and the waves: absolute, and relative to the run folder (a moved or copied
-     * run folder finds them; harness/decoder/run_folder.h), and the ELF's hash */
+     * run folder finds them; analysis/run/run_folder.h), and the ELF's hash */
     char elf_abs[4096], elf_rel[4096];
     stats_paths(dir, elf, elf_abs, elf_rel);
     fprintf(f, "elf %s\nelf_rel %s\n", elf_abs, elf_rel);
@@ -723,7 +723,7 @@ int ts_run_main(int argc, char **argv, const ts_run_platform_t *plat) {
     double ipc = soc.cycle ? (double)instret / (double)soc.cycle : 0.0;
     /* every output written in full, or one line and TS_EXIT_HOST (a full disk, /dev/full);
      * stats.txt last, its end marker its last line: a run folder whose stats.txt lacks it is
-     * from a run that did not finish (harness/decoder/run_folder.h ts_run_unfinished) */
+     * from a run that did not finish (analysis/run/run_folder.h ts_run_unfinished) */
     if (hpm_report(&soc, dir, !cfg.quiet, err, sizeof err) || run_write_trace(&soc, err, sizeof err) ||
         soc_close_outputs(&soc, err, sizeof err) ||
         write_stats(&soc, &cfg, dir, elf, stop, rc, instret, ipc, secs, err, sizeof err)) {

@@ -179,7 +179,7 @@ static void hook_tp(void *ctx, unsigned hart, uint32_t old_tp, uint32_t new_tp) 
 }
 
 /* --waves-func: a call into the function opens a frame (the call model of
- * harness/callstack), the return to its link address closes it, and so does any other
+ * decoder/include/callstack.h), the return to its link address closes it, and so does any other
  * return that leaves it: one that lands outside the function with the stack pointer above
  * the frame's call, or at it (longjmp); the waves dump while any hart has a frame open (and
  * the other conditions hold). One stack per thread (tp, as THREAD_SWITCH events name

@@ -148,7 +148,7 @@ typedef struct soc {
     bool waves_switch;        /* firmware's WAVES switch */
     hang_t hang;              /* hang detection (sim/hang.h) */
     struct {                  /* --waves-func: per hart, the frames of the function still open
-                               * (harness/callstack: call site = the call's return address, sp
+                               * (decoder/include/callstack.h: call site = the call's return address, sp
                                * at the call) */
         cs_t cs;
         bool named;           /* the stack's thread is known (tp) */
