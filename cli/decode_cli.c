@@ -27,10 +27,22 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "ts_exit_status.h"   /* TS_EXIT_*: rtl_model/regs/exit_status.def */
+#include "ts_exit_status.h" /* TS_EXIT_*: rtl_model/regs/exit_status.def */
 
-enum { D_FORMAT = 1, D_TICK_HZ, D_SRCBITS, D_TSSIZE, D_HART, D_SRC, D_ITC_CHANNEL, D_PERF_CHANNEL, D_ELF,
-       D_PERF_LINE_TIME, D_PERF_CONFIG, D_TIME, D_OUT, D_HELP };
+enum { D_FORMAT = 1,
+       D_TICK_HZ,
+       D_SRCBITS,
+       D_TSSIZE,
+       D_HART,
+       D_SRC,
+       D_ITC_CHANNEL,
+       D_PERF_CHANNEL,
+       D_ELF,
+       D_PERF_LINE_TIME,
+       D_PERF_CONFIG,
+       D_TIME,
+       D_OUT,
+       D_HELP };
 /* `tracesim decode`'s options: the parser, --help and docs/commands/decode.md (ts_opts.h) */
 static const ts_opt_t decode_opts[] = {
     {D_FORMAT, 'f', "format", TS_OPT_STRING, "F", 0, 0, 0, 0, 0,
@@ -97,7 +109,11 @@ const ts_cmd_t ts_decode_cmd = {
     "captures, which leave PROCESS out.\n"};
 
 /* ---- one source only (--hart): the messages of other sources are not passed on ---------- */
-typedef struct hfilt { nxd_cb cb; void *ctx; unsigned hart; } hfilt_t;
+typedef struct hfilt {
+    nxd_cb cb;
+    void *ctx;
+    unsigned hart;
+} hfilt_t;
 
 /* corrupt and cut-off messages are passed on: their SRC cannot be trusted, and every
  * source's decode must see them (a gap) */
@@ -129,18 +145,24 @@ static bool not_a_trace(const nxd_cfg_t *cfg, const uint8_t *buf, size_t len, ui
 
 /* nxd_decode through the --hart filter when one is set (hart < 0: none) */
 static void decode_msgs(nxd_t *d, const uint8_t *buf, size_t len, int hart, nxd_cb cb, void *ctx) {
-    if (hart < 0 || !d->cfg.srcbits) { nxd_decode(d, buf, len, cb, ctx); return; }
+    if (hart < 0 || !d->cfg.srcbits) {
+        nxd_decode(d, buf, len, cb, ctx);
+        return;
+    }
     hfilt_t h = {cb, ctx, (unsigned)hart};
     nxd_decode(d, buf, len, hart_filter, &h);
 }
 
 /* ---- ITC print: a string buffer per source (stores of several harts interleave); with SRC
  * fields every line starts with "[hart] ", as in SiFive's decoder for several cores -------- */
-typedef struct pbuf { char buf[4096]; size_t len; } pbuf_t;
+typedef struct pbuf {
+    char buf[4096];
+    size_t len;
+} pbuf_t;
 typedef struct pctx {
     FILE *out;
     unsigned channel;
-    bool tag;                 /* messages carry SRC: prefix "[src] " */
+    bool tag; /* messages carry SRC: prefix "[src] " */
     pbuf_t *src[NXD_MAX_SRC];
     uint64_t strings;
 } pctx_t;
@@ -149,7 +171,7 @@ static void print_flush(pctx_t *c, unsigned src) {
     pbuf_t *b = c->src[src];
     if (!b || !b->len) return;
     if (c->tag) fprintf(c->out, "[%u] ", src);
-    ts_text_write_lines(c->out, b->buf, b->len);   /* the trace's control characters but \n, \t as \xNN */
+    ts_text_write_lines(c->out, b->buf, b->len); /* the trace's control characters but \n, \t as \xNN */
     if (b->buf[b->len - 1] != '\n') fputc('\n', c->out);
     b->len = 0;
     c->strings++;
@@ -166,7 +188,10 @@ static int itc_msg(void *vctx, const nxd_msg_t *m) {
     unsigned nbytes = 4 - (unsigned)(tag & 3);
     for (unsigned k = 0; k < nbytes; k++) {
         char ch = (char)((m->f[NXF_DATA] >> (8 * k)) & 0xFF);
-        if (ch == 0) { print_flush(c, src); continue; }
+        if (ch == 0) {
+            print_flush(c, src);
+            continue;
+        }
         if (b->len < sizeof b->buf - 1) b->buf[b->len++] = ch;
         if (ch == '\n' || ch == '\r') print_flush(c, src);
     }
@@ -178,14 +203,24 @@ static uint64_t first_rec = UINT64_MAX;
 static void note_first(const perf_record_t *r) { ts_note_first(&first_rec, r); }
 
 /* ---- perf records as SiFive's decoder writes them: perf_sifive.c, errors on stderr -------- */
-typedef struct sctx { perf_sifive_t *ps; ts_csv_t ec; } sctx_t;
+typedef struct sctx {
+    perf_sifive_t *ps;
+    ts_csv_t ec;
+} sctx_t;
 static void s_header(void *v, const perf_header_t *h) { perf_sifive_header(((sctx_t *)v)->ps, h); }
-static void s_record(void *v, const perf_record_t *r) { note_first(r); perf_sifive_record(((sctx_t *)v)->ps, r); }
+static void s_record(void *v, const perf_record_t *r) {
+    note_first(r);
+    perf_sifive_record(((sctx_t *)v)->ps, r);
+}
 static void s_error(void *v, unsigned core, uint64_t off, const char *w) { ts_csv_error(&((sctx_t *)v)->ec, core, off, w); }
 
 /* the elements go to the perf decoder and, if set, to a second consumer (the timeline's
  * software trace events) */
-typedef struct tee { perf_dec_t *pd; ts_elem_cb cb; void *ctx; } tee_t;
+typedef struct tee {
+    perf_dec_t *pd;
+    ts_elem_cb cb;
+    void *ctx;
+} tee_t;
 static int elem_to_perf(void *vctx, const ts_elem_t *e) {
     tee_t *t = vctx;
     perf_dec_feed_elem(t->pd, e);
@@ -213,17 +248,20 @@ static void perf_notes(const perf_dec_t *pd, int channel, const ts_trace_info_t 
     if (!pd->headers && !pd->config_used) {
         if (cfg_path)
             fprintf(stderr, "tracesim: no perf header (marker 0x%08x) and no perf record on ITC channel %d "
-                            "(the header of %s was not used)\n", pd->marker, channel, cfg_path);
+                            "(the header of %s was not used)\n",
+                    pd->marker, channel, cfg_path);
         else if (ti->wrapped)
             fprintf(stderr, "tracesim: no perf header (marker 0x%08x) on ITC channel %d: the buffer wrapped and "
                             "the header was overwritten; give it out of band with --perf-config RUN_DIR/perf_config.txt "
-                            "(tracesim run writes it)\n", pd->marker, channel);
+                            "(tracesim run writes it)\n",
+                    pd->marker, channel);
         else
             fprintf(stderr, "tracesim: no perf header (marker 0x%08x) on ITC channel %d\n", pd->marker, channel);
     }
     if (pd->config_used)
         fprintf(stderr, "tracesim: note: no perf header before the records: they were decoded with the out-of-band "
-                        "header of %s from the first record start (offset %" PRIu64 ") on\n", cfg_path, first_rec);
+                        "header of %s from the first record start (offset %" PRIu64 ") on\n",
+                cfg_path, first_rec);
     if (pd->gaps || pd->config_used)
         fprintf(stderr, "tracesim: note: %" PRIu64 " gap(s) in the perf data%s: a record cut by a gap is marked "
                         "(truncated); values and addresses that depend on the lost data are left out, never guessed\n",
@@ -237,19 +275,26 @@ static void ict_event_text(FILE *o, const ts_elem_t *e) {
     uint64_t addr = e->u.ict.addr, data1 = e->u.ict.data1;
     if (cksrc == NX_CKSRC_CALL && ckdf == 1 && e->u.ict.has_addr)
         fprintf(o, " call from=0x%08" PRIx64 " to=0x%08" PRIx64, addr, addr ^ (data1 << 1));
-    else if (cksrc == NX_CKSRC_CALL) fprintf(o, " call");
+    else if (cksrc == NX_CKSRC_CALL)
+        fprintf(o, " call");
     else if ((cksrc == NX_CKSRC_EXCEPTION || cksrc == NX_CKSRC_INTERRUPT) && ckdf == 1)
         fprintf(o, " %s cause=%" PRIu64, cksrc == NX_CKSRC_EXCEPTION ? "exception" : "interrupt", data1);
-    else if (cksrc == NX_CKSRC_PC_SAMPLE) fprintf(o, " pc_sample");
-    else if (cksrc == NX_CKSRC_CONTEXT) fprintf(o, " context");
-    else if (cksrc == NX_CKSRC_TRIGGER) fprintf(o, " trigger");
-    else if (cksrc == NX_CKSRC_WATCHPOINT) fprintf(o, " watchpoint");
+    else if (cksrc == NX_CKSRC_PC_SAMPLE)
+        fprintf(o, " pc_sample");
+    else if (cksrc == NX_CKSRC_CONTEXT)
+        fprintf(o, " context");
+    else if (cksrc == NX_CKSRC_TRIGGER)
+        fprintf(o, " trigger");
+    else if (cksrc == NX_CKSRC_WATCHPOINT)
+        fprintf(o, " watchpoint");
 }
 
 static int print_elem(void *vctx, const ts_elem_t *e) {
     FILE *o = vctx;
     fprintf(o, "%8" PRIu64 " [%u] ", e->offset, e->src);
-    if (e->has_time) fprintf(o, "%12" PRIu64 " ", e->time); else fputs("           - ", o);
+    if (e->has_time) fprintf(o, "%12" PRIu64 " ", e->time);
+    else
+        fputs("           - ", o);
     fputs(ts_elem_name(e->type), o);
     switch (e->type) {
     case TS_ELEM_SWTRACE:
@@ -274,7 +319,10 @@ static int print_elem(void *vctx, const ts_elem_t *e) {
         if (e->u.br.indirect) fprintf(o, " b_type=%u addr=0x%08" PRIx64, e->u.br.b_type, e->u.br.addr);
         if (e->u.br.has_hist) fprintf(o, " hist=0x%" PRIx64, e->u.br.hist);
         break;
-    case TS_ELEM_CORRELATION: case TS_ELEM_TRACE_OFF: case TS_ELEM_TRACE_ON: case TS_ELEM_TIMESTAMP:
+    case TS_ELEM_CORRELATION:
+    case TS_ELEM_TRACE_OFF:
+    case TS_ELEM_TRACE_ON:
+    case TS_ELEM_TIMESTAMP:
     case TS_ELEM_ICT_EVENT:
         if (e->msg && e->msg->tcode == NX_CORRELATION)
             fprintf(o, " evcode=%u cdf=%u i_cnt=%" PRIu64, e->u.corr.evcode, e->u.corr.cdf, e->u.corr.i_cnt);
@@ -285,7 +333,8 @@ static int print_elem(void *vctx, const ts_elem_t *e) {
             if (e->type == TS_ELEM_ICT_EVENT) ict_event_text(o, e);
         }
         break;
-    case TS_ELEM_CORRUPT: case TS_ELEM_TRUNCATED: fprintf(o, " (%s)", e->u.err.what); break;
+    case TS_ELEM_CORRUPT:
+    case TS_ELEM_TRUNCATED: fprintf(o, " (%s)", e->u.err.what); break;
     default: break;
     }
     fputc('\n', o);
@@ -295,7 +344,9 @@ static int print_elem(void *vctx, const ts_elem_t *e) {
 /* --format instr on an event / PC-sample trace (teInstruction 1): its messages name some
  * instructions (calls, traps, samples), not every one, so a listing would look complete and
  * be wrong; counted in a first pass over the messages */
-typedef struct ev_count { uint64_t events, counts; } ev_count_t;
+typedef struct ev_count {
+    uint64_t events, counts;
+} ev_count_t;
 static int ev_count_msg(void *v, const nxd_msg_t *m) {
     ev_count_t *c = v;
     unsigned t = m->tcode;
@@ -308,7 +359,11 @@ static int ev_count_msg(void *v, const nxd_msg_t *m) {
 }
 
 /* --format elements / instr: the message elements (not for instr) and the program flow */
-typedef struct elem_flow { ts_elem_stage_t *es; ts_flow_t *fl; bool instr; } elem_flow_t;
+typedef struct elem_flow {
+    ts_elem_stage_t *es;
+    ts_flow_t *fl;
+    bool instr;
+} elem_flow_t;
 static int elem_flow_msg(void *v, const nxd_msg_t *m) {
     elem_flow_t *ef = v;
     if (!ef->instr && ts_elem_from_msg(ef->es, m)) return 1;
@@ -321,13 +376,19 @@ static int timeline_flow(FILE *out, bool *first, const ts_tl_time_t *tt, const c
                          const uint8_t *data, size_t len, size_t start, int hart, int rc) {
     char err[4600];
     tl_flow_t *tf = tl_flow_open(out, first, tt, elf, err, sizeof err);
-    if (!tf) { fprintf(stderr, "tracesim: %s\n", err); return TS_EXIT_NO_FILE; }
+    if (!tf) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        return TS_EXIT_NO_FILE;
+    }
     nxd_t d;
     nxd_init(&d, cfg);
     d.offset = start;
     decode_msgs(&d, data + start, len - start, hart, tl_flow_msg, tf);
     int64_t slices = tl_flow_close(tf, len);
-    if (slices < 0) { fprintf(stderr, "tracesim: out of memory\n"); return TS_EXIT_HOST; }
+    if (slices < 0) {
+        fprintf(stderr, "tracesim: out of memory\n");
+        return TS_EXIT_HOST;
+    }
     if (slices) fprintf(stderr, "tracesim: note: %" PRId64 " call slice(s) from the program flow (process \"program flow\")\n", slices);
     return rc;
 }
@@ -342,7 +403,10 @@ int ts_decode_main(int argc, char **argv) {
     while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
         switch (c) {
         case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); return TS_EXIT_USAGE;
-        case TS_OPTS_POSITIONAL: input = op.arg; inputs++; break;
+        case TS_OPTS_POSITIONAL:
+            input = op.arg;
+            inputs++;
+            break;
         case D_FORMAT: format = op.arg; break;
         case D_OUT: out_dir = op.arg; break;
         case D_SRCBITS: srcbits = (int)op.u; break;
@@ -359,7 +423,8 @@ int ts_decode_main(int argc, char **argv) {
             value_time = !strcmp(op.arg, "value");
             break;
         case D_PERF_CONFIG: cfg_path = op.arg; break;
-        case D_HART: case D_SRC: hart = (int)op.u; break;
+        case D_HART:
+        case D_SRC: hart = (int)op.u; break;
         case D_HELP: ts_cmd_help(stdout, &ts_decode_cmd); return 0;
         case D_TIME:
             if (strcmp(op.arg, "cycles") && strcmp(op.arg, "ticks")) {
@@ -401,33 +466,45 @@ int ts_decode_main(int argc, char **argv) {
     const char *path = ra.trace;
     static char elf_found[4400];
     char err[4600];
-    if (ra.run_dir[0] && ts_run_folder_check(ra.run_dir, err, sizeof err)) {   /* the strict reader (ts_file.h) */
+    if (ra.run_dir[0] && ts_run_folder_check(ra.run_dir, err, sizeof err)) { /* the strict reader (ts_file.h) */
         fprintf(stderr, "tracesim: %s\n", err);
         return TS_EXIT_NO_FILE;
     }
     bool wants_elf = !strcmp(format, "csv") || !strcmp(format, "perf") || !strcmp(format, "timeline") || want_instr;
     first_rec = UINT64_MAX;
-    static ts_input_t in;                 /* mapped when big: no copy (ts_file.h) */
-    if (ts_input_open(&in, path, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return TS_EXIT_NO_FILE; }
+    static ts_input_t in; /* mapped when big: no copy (ts_file.h) */
+    if (ts_input_open(&in, path, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        return TS_EXIT_NO_FILE;
+    }
     const uint8_t *data = in.p;
     size_t len = in.len;
-    if ((ra.is_dir && wants_elf) || elf) {   /* the run's ELF, or a check of --elf against it */
+    if ((ra.is_dir && wants_elf) || elf) { /* the run's ELF, or a check of --elf against it */
         int er = ts_run_elf(ra.run_dir, elf, elf_found, sizeof elf_found, err, sizeof err);
-        if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return TS_EXIT_NO_FILE; }
+        if (er < 0) {
+            fprintf(stderr, "tracesim: %s\n", err);
+            ts_input_close(&in);
+            return TS_EXIT_NO_FILE;
+        }
         if (er) elf = elf_found;
-        else if (want_instr) {                  /* the flow cannot be followed without the program */
+        else if (want_instr) { /* the flow cannot be followed without the program */
             fprintf(stderr, "tracesim: --format instr: %s; give the program: --elf FILE\n", err);
             ts_input_close(&in);
             return TS_EXIT_NO_FILE;
-        } else fprintf(stderr, "tracesim: warning: %s: addresses are not named\n", err);
+        } else
+            fprintf(stderr, "tracesim: warning: %s: addresses are not named\n", err);
     }
-    if (elf) {                        /* the ELF readable before any output is made */
+    if (elf) { /* the ELF readable before any output is made */
         elf_syms_t chk;
-        if (elf_syms_load(&chk, elf, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return TS_EXIT_NO_FILE; }
+        if (elf_syms_load(&chk, elf, err, sizeof err)) {
+            fprintf(stderr, "tracesim: %s\n", err);
+            ts_input_close(&in);
+            return TS_EXIT_NO_FILE;
+        }
         elf_syms_free(&chk);
     }
 
-    unsigned harts;                                      /* trace.json beside the trace */
+    unsigned harts; /* trace.json beside the trace */
     if (ts_trace_harts(path, &srcbits, &tssize, hart, &harts, NULL, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
         ts_input_close(&in);
@@ -440,7 +517,11 @@ int ts_decode_main(int argc, char **argv) {
     unsigned cfg_channel = 6;
     if (cfg_path) {
         ncfg = ts_read_perf_config(cfg_path, cfgh, PERF_MAX_CORES, &cfg_channel, err, sizeof err);
-        if (ncfg < 0) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return TS_EXIT_NO_FILE; }
+        if (ncfg < 0) {
+            fprintf(stderr, "tracesim: %s\n", err);
+            ts_input_close(&in);
+            return TS_EXIT_NO_FILE;
+        }
     }
     if (perf_channel < 0) perf_channel = (int)cfg_channel;
     /* a wrapped buffer starts in the middle of a message: decode from the first message end */
@@ -451,21 +532,23 @@ int ts_decode_main(int argc, char **argv) {
     uint64_t nbad[2];
     if (not_a_trace(&cfg, data + start, len - start, nbad)) {
         fprintf(stderr, "tracesim: %s is not a trace: %" PRIu64 " of the first %" PRIu64 " messages cannot be decoded (srcbits %d, "
-                        "tssize %d; a trace.rtd of tracesim run is one)\n", path, nbad[1], nbad[0], srcbits, tssize);
+                        "tssize %d; a trace.rtd of tracesim run is one)\n",
+                path, nbad[1], nbad[0], srcbits, tssize);
         ts_input_close(&in);
         return TS_EXIT_NO_FILE;
     }
-    {                                 /* what the trace lacks, from the run folder's ground truth */
+    { /* what the trace lacks, from the run folder's ground truth */
         ts_losses_t loss;
         char lerr[512];
         if (!ts_losses_read_for_trace(path, perf_channel, &loss, lerr, sizeof lerr)) {
-            loss.wrapped = false;                       /* the note above */
-            loss.by_status[TS_ITC_ENCODER_OFF] = 0;     /* never meant for the trace */
+            loss.wrapped = false;                   /* the note above */
+            loss.by_status[TS_ITC_ENCODER_OFF] = 0; /* never meant for the trace */
             ts_losses_print(stderr, "tracesim: note: ", &loss);
         }
         if (ti.found && len < ti.bytes)
             fprintf(stderr, "tracesim: note: %s holds %zu of the %" PRIu64 " bytes the sink kept (trace.json): the file was cut; "
-                            "a record at the cut is marked truncated\n", path, len, ti.bytes);
+                            "a record at the cut is marked truncated\n",
+                    path, len, ti.bytes);
     }
 
     if (!strcmp(format, "perf")) {
@@ -476,19 +559,32 @@ int ts_decode_main(int argc, char **argv) {
         char *dot = strrchr(stem, '.');
         if (dot && dot != stem) *dot = 0;
         if (out_dir) snprintf(dir, sizeof dir, "%s", out_dir);
-        else { snprintf(dir, sizeof dir, "%s", path); char *sl = strrchr(dir, '/'); if (sl) *sl = 0; else snprintf(dir, sizeof dir, "."); }
+        else {
+            snprintf(dir, sizeof dir, "%s", path);
+            char *sl = strrchr(dir, '/');
+            if (sl) *sl = 0;
+            else
+                snprintf(dir, sizeof dir, ".");
+        }
         perf_sifive_t *ps = perf_sifive_open(dir, stem, elf, err, sizeof err);
-        if (!ps) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return elf ? TS_EXIT_NO_FILE : TS_EXIT_HOST; }
+        if (!ps) {
+            fprintf(stderr, "tracesim: %s\n", err);
+            ts_input_close(&in);
+            return elf ? TS_EXIT_NO_FILE : TS_EXIT_HOST;
+        }
         perf_sifive_set_line_time(ps, value_time);
         sctx_t sc = {ps, {0}};
         perf_dec_cb_t cb = {&sc, s_header, s_record, s_error};
         static perf_dec_t pd;
         perf_dec_init(&pd, (unsigned)perf_channel, &cb);
-        if (ti.stopped || (ti.found && len < ti.bytes)) perf_dec_ended_early(&pd);   /* stopped on wrap or the file was cut: a pending low word may have lost its high part */
+        if (ti.stopped || (ti.found && len < ti.bytes)) perf_dec_ended_early(&pd); /* stopped on wrap or the file was cut: a pending low word may have lost its high part */
         run_perf(&pd, &cfg, data, len, start, cfgh, ncfg, hart, NULL, NULL);
         ts_input_close(&in);
         perf_notes(&pd, perf_channel, &ti, cfg_path);
-        if (perf_sifive_close(ps, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return TS_EXIT_HOST; }
+        if (perf_sifive_close(ps, err, sizeof err)) {
+            fprintf(stderr, "tracesim: %s\n", err);
+            return TS_EXIT_HOST;
+        }
         return 0;
     }
     FILE *out = stdout;
@@ -500,20 +596,29 @@ int ts_decode_main(int argc, char **argv) {
             return TS_EXIT_HOST;
         }
         snprintf(opath, sizeof opath, "%s/%s", out_dir,
-                 !strcmp(format, "messages") ? "messages.jsonl" : !strcmp(format, "csv") ? "perf.csv" :
-                 !strcmp(format, "timeline") ? "timeline.json" : !strcmp(format, "elements") ? "elements.txt" :
-                 !strcmp(format, "stm") ? "stm.txt" : !strcmp(format, "instr") ? "instr.txt" : "itcprint.txt");
-        out = ts_fopen_output(opath, "w", err, sizeof err);   /* a temporary file, renamed at the end */
-        if (!out) { fprintf(stderr, "tracesim: %s\n", err); ts_input_close(&in); return TS_EXIT_HOST; }
-        ts_input_remove_on_cut(ts_output_tmp_name(out));   /* the trace cut by another process meanwhile: no half file */
+                 !strcmp(format, "messages") ? "messages.jsonl" : !strcmp(format, "csv")  ? "perf.csv" :
+                                                              !strcmp(format, "timeline") ? "timeline.json" :
+                                                              !strcmp(format, "elements") ? "elements.txt" :
+                                                              !strcmp(format, "stm")      ? "stm.txt" :
+                                                              !strcmp(format, "instr")    ? "instr.txt" :
+                                                                                            "itcprint.txt");
+        out = ts_fopen_output(opath, "w", err, sizeof err); /* a temporary file, renamed at the end */
+        if (!out) {
+            fprintf(stderr, "tracesim: %s\n", err);
+            ts_input_close(&in);
+            return TS_EXIT_HOST;
+        }
+        ts_input_remove_on_cut(ts_output_tmp_name(out)); /* the trace cut by another process meanwhile: no half file */
     }
     /* one big output buffer: a write per MiB, not per 4 KiB (write errors stay sticky in the
      * stream: ts_fclose_output, and main's ts_check_stdout for stdout) */
     static char stdout_buf[1 << 20];
     char *obuf = NULL;
-    if (!strcmp(format, "messages")) setvbuf(out, NULL, _IONBF, 0);   /* msg_json's own 1 MiB blocks go out uncopied */
-    else if (out == stdout) setvbuf(stdout, stdout_buf, _IOFBF, sizeof stdout_buf);
-    else if ((obuf = malloc(1 << 20))) setvbuf(out, obuf, _IOFBF, 1 << 20);
+    if (!strcmp(format, "messages")) setvbuf(out, NULL, _IONBF, 0); /* msg_json's own 1 MiB blocks go out uncopied */
+    else if (out == stdout)
+        setvbuf(stdout, stdout_buf, _IOFBF, sizeof stdout_buf);
+    else if ((obuf = malloc(1 << 20)))
+        setvbuf(out, obuf, _IOFBF, 1 << 20);
     nxd_t d;
     nxd_init(&d, &cfg);
     d.offset = start;
@@ -521,12 +626,12 @@ int ts_decode_main(int argc, char **argv) {
     if (!strcmp(format, "messages")) {
         static mj_t jc;
         mj_init(&jc, out, ti.found);
-        jc.prealloc = out != stdout;              /* the new file of -o */
+        jc.prealloc = out != stdout; /* the new file of -o */
         unsigned threads = hart < 0 || !d.cfg.srcbits ? mjp_threads(out, len - start) : 1;
         if (hart < 0 || !d.cfg.srcbits) {
             if (mjp_decode(&jc, &d, data + start, len - start, threads, 0)) mj_decode(&jc, &d, data + start, len - start);
-        }
-        else decode_msgs(&d, data + start, len - start, hart, mj_msg, &jc);
+        } else
+            decode_msgs(&d, data + start, len - start, hart, mj_msg, &jc);
         mj_flush(&jc);
         mj_end(&jc);
         if (jc.truncated)
@@ -564,12 +669,11 @@ int ts_decode_main(int argc, char **argv) {
         tc.syms = have_syms ? &syms : NULL;
         tc.time = tt;
         tc.first = true;
-        perf_dec_cb_t cb = csv ? (perf_dec_cb_t){&cc, ts_csv_header, ts_csv_record, ts_csv_error}
-                               : (perf_dec_cb_t){&tc, ts_tl_header, ts_tl_record, ts_csv_error};
+        perf_dec_cb_t cb = csv ? (perf_dec_cb_t){&cc, ts_csv_header, ts_csv_record, ts_csv_error} : (perf_dec_cb_t){&tc, ts_tl_header, ts_tl_record, ts_csv_error};
         if (!csv) ts_tl_begin(out, &tt);
         static perf_dec_t pd;
         perf_dec_init(&pd, (unsigned)perf_channel, &cb);
-        if (ti.stopped || (ti.found && len < ti.bytes)) perf_dec_ended_early(&pd);   /* stopped on wrap or the file was cut: a pending low word may have lost its high part */
+        if (ti.stopped || (ti.found && len < ti.bytes)) perf_dec_ended_early(&pd); /* stopped on wrap or the file was cut: a pending low word may have lost its high part */
         stm_tl_t st;
         stm_tl_init(&st, out, &tc.first, &tt);
         run_perf(&pd, &cfg, data, len, start, cfgh, ncfg, hart, csv ? NULL : stm_tl_elem, &st);
@@ -578,15 +682,19 @@ int ts_decode_main(int argc, char **argv) {
         if (!csv) fputs("\n]}\n", out);
         if (st.untimed)
             fprintf(stderr, "tracesim: note: %" PRIu64 " software event(s) without a timestamp are not in the timeline\n", st.untimed);
-        if (st.oom) { fprintf(stderr, "tracesim: out of memory\n"); rc = TS_EXIT_HOST; }
+        if (st.oom) {
+            fprintf(stderr, "tracesim: out of memory\n");
+            rc = TS_EXIT_HOST;
+        }
         if (tc.untimed)
             fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) without a timestamp are not in the timeline\n", tc.untimed);
         if (tc.unnamed)
             fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) cut off before their address are not in the timeline\n", tc.unnamed);
         if (tc.unknown)
             fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) after a gap whose addresses are unknown (DeltaXOR) "
-                            "are not in the timeline\n", tc.unknown);
-        if (pd.headers || pd.config_used || !st.events)       /* a software trace timeline needs no perf data */
+                            "are not in the timeline\n",
+                    tc.unknown);
+        if (pd.headers || pd.config_used || !st.events) /* a software trace timeline needs no perf data */
             perf_notes(&pd, perf_channel, &ti, cfg_path);
         if (cc.truncated)
             fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) cut off (marked \"(truncated)\")\n", cc.truncated);
@@ -599,7 +707,10 @@ int ts_decode_main(int argc, char **argv) {
         decode_msgs(&d, data + start, len - start, hart, ts_elem_from_msg, &es);
         ts_elem_eot(&es, len);
         stm_text_free(&sc);
-        if (sc.oom) { fprintf(stderr, "tracesim: out of memory\n"); rc = TS_EXIT_HOST; }
+        if (sc.oom) {
+            fprintf(stderr, "tracesim: out of memory\n");
+            rc = TS_EXIT_HOST;
+        }
         if (sc.corrupt)
             fprintf(stderr, "tracesim: warning: %" PRIu64 " corrupt messages (listed as CORRUPT; decoding resynchronised)\n", sc.corrupt);
     } else if (!strcmp(format, "elements") || !strcmp(format, "instr")) {
@@ -615,10 +726,11 @@ int ts_decode_main(int argc, char **argv) {
                     fprintf(stderr, "tracesim: --format instr: %s is an event / PC-sample trace (teInstruction 1), which "
                                     "names only calls, traps and samples, not every instruction; its events: --format elements\n",
                             path);
-                else            /* instrumentation only: an empty listing would pass for a program that never ran */
+                else /* instrumentation only: an empty listing would pass for a program that never ran */
                     fprintf(stderr, "tracesim: --format instr: %s has no program trace (no branch, sync or "
-                                    "instruction-count message: teInstruction 0); run with --trace-insn for one\n", path);
-                if (out != stdout) ts_output_abort(out);   /* no empty instr.txt */
+                                    "instruction-count message: teInstruction 0); run with --trace-insn for one\n",
+                            path);
+                if (out != stdout) ts_output_abort(out); /* no empty instr.txt */
                 free(obuf);
                 ts_input_close(&in);
                 return TS_EXIT_USAGE;
@@ -638,7 +750,10 @@ int ts_decode_main(int argc, char **argv) {
         elem_flow_t ef = {&es, fl, instr};
         decode_msgs(&d, data + start, len - start, hart, elem_flow_msg, &ef);
         if (!instr) ts_elem_eot(&es, len);
-        if (ts_flow_close(fl, len)) { fprintf(stderr, "tracesim: out of memory\n"); rc = TS_EXIT_HOST; }
+        if (ts_flow_close(fl, len)) {
+            fprintf(stderr, "tracesim: out of memory\n");
+            rc = TS_EXIT_HOST;
+        }
         free(fl);
     } else {
         static pctx_t pc;
@@ -647,10 +762,13 @@ int ts_decode_main(int argc, char **argv) {
         pc.channel = (unsigned)channel;
         pc.tag = cfg.srcbits > 0;
         decode_msgs(&d, data + start, len - start, hart, itc_msg, &pc);
-        for (unsigned k = 0; k < NXD_MAX_SRC; k++) { print_flush(&pc, k); free(pc.src[k]); }
+        for (unsigned k = 0; k < NXD_MAX_SRC; k++) {
+            print_flush(&pc, k);
+            free(pc.src[k]);
+        }
     }
     char werr[4400];
-    if (out != stdout && ts_fclose_output(out, opath, werr, sizeof werr)) {   /* a full disk is never a silent short file */
+    if (out != stdout && ts_fclose_output(out, opath, werr, sizeof werr)) { /* a full disk is never a silent short file */
         fprintf(stderr, "tracesim: %s\n", werr);
         rc = TS_EXIT_HOST;
     }

@@ -27,7 +27,8 @@ void ts_cli_usage(FILE *f) {
           "       tracesim help [--markdown] COMMAND      (a command's options and exit statuses)\n"
           "       tracesim --version                      (version and the git commit it was built from)\n"
           "\n"
-          "Every command has --help (the same as tracesim help COMMAND).\n", f);
+          "Every command has --help (the same as tracesim help COMMAND).\n",
+          f);
 }
 
 /* tracesim help COMMAND: the command's --help; tracesim help --markdown COMMAND: its option
@@ -35,7 +36,7 @@ void ts_cli_usage(FILE *f) {
 int ts_help_main(int argc, char **argv) {
     bool md = argc >= 2 && !strcmp(argv[1], "--markdown");
     const char *cmd = argc == 2 + md ? argv[1 + md] : NULL;
-    if (argc == 1) {                      /* tracesim help: the commands */
+    if (argc == 1) { /* tracesim help: the commands */
         ts_cli_usage(stdout);
         return 0;
     }
@@ -49,10 +50,10 @@ int ts_help_main(int argc, char **argv) {
     for (size_t i = 0; i < sizeof all_cmds / sizeof all_cmds[0]; i++) {
         if (strcmp(cmd, all_cmds[i]->name)) continue;
         if (md) ts_cmd_markdown(stdout, all_cmds[i]);
-        else ts_cmd_help(stdout, all_cmds[i]);
+        else
+            ts_cmd_help(stdout, all_cmds[i]);
         return 0;
     }
     fprintf(stderr, "tracesim: help: unknown command '%s' (commands: run, decode, check, report, overhead, waves, symfilter, stmfilter, sweep, tracesim-sc)\n", cmd);
     return TS_EXIT_USAGE;
 }
-

@@ -28,16 +28,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ts_exit_status.h"   /* TS_EXIT_*: rtl_model/regs/exit_status.def */
+#include "ts_exit_status.h" /* TS_EXIT_*: rtl_model/regs/exit_status.def */
 #define MAX_WARNINGS 10
 
-enum { R_FORMAT = 1, R_ELF, R_PERF_CHANNEL, R_SRCBITS, R_TSSIZE, R_HART, R_PERF_CONFIG, R_COMPENSATE, R_FIELDS,
-       R_OUT, R_FROM, R_COUNTER, R_HELP };
+enum { R_FORMAT = 1,
+       R_ELF,
+       R_PERF_CHANNEL,
+       R_SRCBITS,
+       R_TSSIZE,
+       R_HART,
+       R_PERF_CONFIG,
+       R_COMPENSATE,
+       R_FIELDS,
+       R_OUT,
+       R_FROM,
+       R_COUNTER,
+       R_HELP };
 /* `tracesim report`'s options: the parser, --help and docs/commands/report.md (ts_opts.h) */
 static const ts_opt_t report_opts[] = {
     {R_FORMAT, 'f', "format", TS_OPT_STRING, "F", 0, 0, 0, 0, 0, "text (default), csv (the flat profile), folded (folded stacks\n"
-     "of one counter for flame graphs: --counter), callgrind (for\n"
-     "KCacheGrind and callgrind_annotate: one hart, --hart)"},
+                                                                 "of one counter for flame graphs: --counter), callgrind (for\n"
+                                                                 "KCacheGrind and callgrind_annotate: one hart, --hart)"},
     {R_COUNTER, 0, "counter", TS_OPT_STRING, "NAME", 0, 0, 0, 0, 0,
      "-f folded: the counter the stacks count (a perf counter's name\n"
      "as the text report heads its columns; default: cycles, else the\n"
@@ -92,13 +103,14 @@ const ts_cmd_t ts_report_cmd = {
     "call site, ISR samples per function. From an instruction trace (run --trace-insn) with\n"
     "--from flow: instructions per function, calls and call graph from the program flow alone.\n",
     report_opts, 0, "  stdout, or with -o DIR: DIR/report.txt (csv: DIR/report.csv, folded:\n"
-    "  DIR/report.folded, callgrind: DIR/report.callgrind)\n", report_exits, NULL};
+                    "  DIR/report.folded, callgrind: DIR/report.callgrind)\n",
+    report_exits, NULL};
 
 typedef struct rctx {
-    prof_t *prof[PERF_MAX_CORES];     /* per hart, made when its first header arrives */
+    prof_t *prof[PERF_MAX_CORES]; /* per hart, made when its first header arrives */
     prof_opts_t po;
-    int hart;                         /* --hart, or -1 */
-    hook_cost_t *hc;                  /* the hooks' cost from the ground truth, or NULL */
+    int hart;        /* --hart, or -1 */
+    hook_cost_t *hc; /* the hooks' cost from the ground truth, or NULL */
     bool oom;
     uint64_t errors, gaps;
     unsigned warnings;
@@ -114,13 +126,16 @@ static prof_t *hart_prof(rctx_t *c, unsigned core) {
     if (!c->prof[core] && !(c->prof[core] = prof_new(&c->po))) c->oom = true;
     return c->prof[core];
 }
-static void r_header(void *v, const perf_header_t *h) { prof_t *p = hart_prof(v, h->core); if (p) prof_header(p, h); }
+static void r_header(void *v, const perf_header_t *h) {
+    prof_t *p = hart_prof(v, h->core);
+    if (p) prof_header(p, h);
+}
 static void r_record(void *v, const perf_record_t *r) {
     rctx_t *c = v;
     if (c->hart >= 0 && r->core % PERF_MAX_CORES != (unsigned)c->hart) return;
     prof_t *p = c->prof[r->core % PERF_MAX_CORES];
     if (!p) return;
-    if (c->hc) {                      /* the record's hook call in the ground truth */
+    if (c->hc) { /* the record's hook call in the ground truth */
         if (r->gap_before) hc_reset(c->hc, r->core);
         int cyc = prof_cycles_index(p);
         uint64_t d = UINT64_MAX, pre = 0, post = 0;
@@ -137,7 +152,7 @@ static void r_record(void *v, const perf_record_t *r) {
     }
     prof_record(p, r);
     unsigned k = r->core % PERF_MAX_CORES;
-    for (unsigned i = 0; i < c->switch_n[k]; i++)   /* the record's stores came before them */
+    for (unsigned i = 0; i < c->switch_n[k]; i++) /* the record's stores came before them */
         prof_thread(p, k, c->switch_id[k][i]);
     c->switch_n[k] = 0;
 }
@@ -148,16 +163,19 @@ static void r_warn(void *v, const char *msg) {
 }
 /* elements to the perf decoder; THREAD_SWITCH events (software trace port) to the profile,
  * after the record being assembled when one is */
-typedef struct r_elem { perf_dec_t *pd; rctx_t *rc; } r_elem_t;
+typedef struct r_elem {
+    perf_dec_t *pd;
+    rctx_t *rc;
+} r_elem_t;
 static int elem_to_perf(void *v, const ts_elem_t *e) {
     r_elem_t *x = v;
     if (e->type == TS_ELEM_STM && e->u.stm.event && !strcmp(e->u.stm.event, "THREAD_SWITCH")) {
         unsigned k = e->src % PERF_MAX_CORES;
         prof_t *p = x->rc->hart >= 0 && k != (unsigned)x->rc->hart ? NULL : x->rc->prof[k];
-        if (!p) return 0;                    /* before the hart's perf header: nothing to follow */
+        if (!p) return 0; /* before the hart's perf header: nothing to follow */
         if (x->pd->core[k].in_record) {
             rctx_t *c = x->rc;
-            if (c->switch_n[k] == SWITCH_QUEUE) c->switch_n[k]--;   /* the last replaces the one before */
+            if (c->switch_n[k] == SWITCH_QUEUE) c->switch_n[k]--; /* the last replaces the one before */
             c->switch_id[k][c->switch_n[k]++] = e->u.stm.value;
         } else {
             prof_thread(p, k, e->u.stm.value);
@@ -182,7 +200,7 @@ static const char *sym_of(void *syms, uint64_t addr, uint64_t *start) {
 static int flow_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, const char *elf, int hart, const char *format,
                        const char *counter, const char *out_path, const char *out_file, bool required) {
     char err[4600];
-    bool made = out_path && access(out_path, F_OK);   /* a folder this call makes goes again if it writes nothing */
+    bool made = out_path && access(out_path, F_OK); /* a folder this call makes goes again if it writes nothing */
     if (out_path && ts_mkdir_p(out_path)) {
         fprintf(stderr, "tracesim: cannot create %s: %s\n", out_path, strerror(errno));
         return TS_EXIT_HOST;
@@ -194,19 +212,19 @@ static int flow_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, con
         return TS_EXIT_HOST;
     }
     bool paths = !strcmp(format, "folded") || !strcmp(format, "callgrind");
-    int rc = paths ? fpath_report(path, cfg, wrapped, elf, hart, counter, !strcmp(format, "callgrind"), out, err, sizeof err)
-                   : fp_report(path, cfg, wrapped, elf, hart, !strcmp(format, "csv"), out, err, sizeof err);
+    int rc = paths ? fpath_report(path, cfg, wrapped, elf, hart, counter, !strcmp(format, "callgrind"), out, err, sizeof err) : fp_report(path, cfg, wrapped, elf, hart, !strcmp(format, "csv"), out, err, sizeof err);
     int status = 0;
     if (rc == 1) {
         if (required) {
             if (hart >= 0) fprintf(stderr, "tracesim: no program trace of hart %d in %s\n", hart, path);
-            else fprintf(stderr, "tracesim: no program trace in %s (run with --trace-insn btm|htm|htm-ret)\n", path);
+            else
+                fprintf(stderr, "tracesim: no program trace in %s (run with --trace-insn btm|htm|htm-ret)\n", path);
         }
         status = required ? TS_EXIT_NO_FILE : -1;
     } else if (rc == -1) {
         fprintf(stderr, "tracesim: %s\n", err);
         status = TS_EXIT_NO_FILE;
-    } else if (rc == -3) {                   /* fpath_report: a counter the flow does not have */
+    } else if (rc == -3) { /* fpath_report: a counter the flow does not have */
         fprintf(stderr, "tracesim: %s\n", err);
         status = TS_EXIT_USAGE;
     } else if (rc) {
@@ -214,7 +232,7 @@ static int flow_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, con
     }
     char werr[4400];
     if (out != stdout) {
-        if (status) ts_output_abort(out);   /* the name keeps what it had */
+        if (status) ts_output_abort(out); /* the name keeps what it had */
         else if (ts_fclose_output(out, out_file, werr, sizeof werr)) {
             fprintf(stderr, "tracesim: %s\n", werr);
             status = TS_EXIT_HOST;
@@ -241,7 +259,10 @@ int ts_report_main(int argc, char **argv) {
     while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
         switch (c) {
         case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); return TS_EXIT_USAGE;
-        case TS_OPTS_POSITIONAL: input = op.arg; inputs++; break;
+        case TS_OPTS_POSITIONAL:
+            input = op.arg;
+            inputs++;
+            break;
         case R_FORMAT: format = op.arg; break;
         case R_OUT: out_path = op.arg; break;
         case R_SRCBITS: srcbits = (int)op.u; break;
@@ -279,16 +300,18 @@ int ts_report_main(int argc, char **argv) {
         return TS_EXIT_USAGE;
     }
     char out_file[4400];
-    if (out_path) {                          /* -o: an output folder, as in run, decode and overhead */
+    if (out_path) { /* -o: an output folder, as in run, decode and overhead */
         size_t ol = strlen(out_path);
         struct stat osb;
         if (!ol || (!stat(out_path, &osb) && !S_ISDIR(osb.st_mode)) ||
             (ol > 4 && (!strcmp(out_path + ol - 4, ".txt") || !strcmp(out_path + ol - 4, ".csv")))) {
             fprintf(stderr, "tracesim: report -o takes an output folder (report.txt or report.csv is written in it), "
-                            "not a file: '%s' (for one file: tracesim report ... > FILE)\n", out_path);
+                            "not a file: '%s' (for one file: tracesim report ... > FILE)\n",
+                    out_path);
             return TS_EXIT_USAGE;
         }
-        snprintf(out_file, sizeof out_file, "%s/report.%s", out_path, folded || callgrind ? format : strcmp(format, "csv") ? "txt" : "csv");
+        snprintf(out_file, sizeof out_file, "%s/report.%s", out_path, folded || callgrind ? format : strcmp(format, "csv") ? "txt" :
+                                                                                                                             "csv");
     }
     ts_run_arg_t ra;
     ts_run_arg(input, &ra);
@@ -296,7 +319,7 @@ int ts_report_main(int argc, char **argv) {
     const char *path = ra.trace;
     static char elf_found[4400];
     char err[4600];
-    if (ra.run_dir[0] && ts_run_folder_check(ra.run_dir, err, sizeof err)) {   /* the strict reader (ts_file.h) */
+    if (ra.run_dir[0] && ts_run_folder_check(ra.run_dir, err, sizeof err)) { /* the strict reader (ts_file.h) */
         fprintf(stderr, "tracesim: %s\n", err);
         return TS_EXIT_NO_FILE;
     }
@@ -309,19 +332,30 @@ int ts_report_main(int argc, char **argv) {
     /* the trace is decoded in pieces (trace_in.h): what report holds of it is one buffer */
     size_t len;
     {
-        FILE *probe = ts_fopen_input(path, err, sizeof err);   /* a regular file only */
+        FILE *probe = ts_fopen_input(path, err, sizeof err); /* a regular file only */
         struct stat st;
-        if (!probe) { fprintf(stderr, "tracesim: %s\n", err); return TS_EXIT_NO_FILE; }
+        if (!probe) {
+            fprintf(stderr, "tracesim: %s\n", err);
+            return TS_EXIT_NO_FILE;
+        }
         len = fstat(fileno(probe), &st) ? 0 : (size_t)st.st_size;
         fclose(probe);
     }
-    ts_trace_in_t *tin = calloc(1, sizeof *tin);   /* closed and freed on every way out */
-    if (!tin) { fprintf(stderr, "tracesim: out of memory\n"); return TS_EXIT_HOST; }
-    if (ra.is_dir || elf) {                  /* the run's ELF, or a check of --elf against it */
+    ts_trace_in_t *tin = calloc(1, sizeof *tin); /* closed and freed on every way out */
+    if (!tin) {
+        fprintf(stderr, "tracesim: out of memory\n");
+        return TS_EXIT_HOST;
+    }
+    if (ra.is_dir || elf) { /* the run's ELF, or a check of --elf against it */
         int er = ts_run_elf(ra.run_dir, elf, elf_found, sizeof elf_found, err, sizeof err);
-        if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); trace_in_free(tin); return TS_EXIT_NO_FILE; }
+        if (er < 0) {
+            fprintf(stderr, "tracesim: %s\n", err);
+            trace_in_free(tin);
+            return TS_EXIT_NO_FILE;
+        }
         if (er) elf = elf_found;
-        else fprintf(stderr, "tracesim: warning: %s: functions by address\n", err);
+        else
+            fprintf(stderr, "tracesim: warning: %s: functions by address\n", err);
     }
     if (compensate && !elf) {
         fprintf(stderr, "tracesim: --compensate needs the run's ELF (the perf hooks' addresses): give --elf\n");
@@ -344,7 +378,7 @@ int ts_report_main(int argc, char **argv) {
         return TS_EXIT_NO_FILE;
     }
     if (perf_channel < 0) perf_channel = (int)cfg_channel;
-    ts_trace_info_t ti;                      /* a wrapped buffer: decode from the first message end */
+    ts_trace_info_t ti; /* a wrapped buffer: decode from the first message end */
     ts_trace_info(path, &ti);
     nxd_cfg_t cfg = {(unsigned)srcbits, (unsigned)tssize};
     if (ts_trace_in_open(tin, path, &cfg, ti.wrapped)) {
@@ -381,7 +415,11 @@ int ts_report_main(int argc, char **argv) {
         if (have_gt || compensate) {
             if (hc_load(&hc, run_dir, &syms, err, sizeof err)) {
                 fprintf(stderr, "tracesim: %s%s\n", compensate ? "--compensate: " : "note: instrumentation cost not measured: ", err);
-                if (compensate) { elf_syms_free(&syms); trace_in_free(tin); return TS_EXIT_NO_FILE; }
+                if (compensate) {
+                    elf_syms_free(&syms);
+                    trace_in_free(tin);
+                    return TS_EXIT_NO_FILE;
+                }
             } else {
                 have_hc = true;
             }
@@ -397,7 +435,7 @@ int ts_report_main(int argc, char **argv) {
     rc.po.line_ctx = sl;
     rc.hc = have_hc ? &hc : NULL;
     rc.hart = hart;
-    rpaths_t *paths = NULL;                  /* -f folded: the call paths */
+    rpaths_t *paths = NULL; /* -f folded: the call paths */
     if ((folded || callgrind) && (!(paths = rp_new()))) {
         fprintf(stderr, "tracesim: out of memory\n");
         src_lines_close(sl);
@@ -425,11 +463,14 @@ int ts_report_main(int argc, char **argv) {
     ts_trace_in_all(tin, ts_elem_from_msg, es);
     len = (size_t)tin->end;
     ts_elem_eot(es, len);
-    if (ti.stopped || (ti.found && len < ti.bytes)) perf_dec_ended_early(pd);   /* stopped on wrap or the file was cut: a pending low word may have lost its high part */
+    if (ti.stopped || (ti.found && len < ti.bytes)) perf_dec_ended_early(pd); /* stopped on wrap or the file was cut: a pending low word may have lost its high part */
     perf_dec_finish(pd);
     unsigned nprof = 0;
     for (unsigned k = 0; k < PERF_MAX_CORES; k++)
-        if (rc.prof[k]) { prof_finish(rc.prof[k]); nprof++; }
+        if (rc.prof[k]) {
+            prof_finish(rc.prof[k]);
+            nprof++;
+        }
     if (rc.oom) {
         fprintf(stderr, "tracesim: out of memory\n");
         status = TS_EXIT_HOST;
@@ -444,12 +485,16 @@ int ts_report_main(int argc, char **argv) {
     if (!pd->headers && !pd->config_used && !from && elf && !fields && !compensate) {
         /* no perf header: the profile from the program flow, if the trace has one */
         int frc = flow_report(path, &cfg, ti.wrapped, elf, hart, format, counter, out_path, out_file, false);
-        if (frc >= 0) { status = frc; goto done; }
+        if (frc >= 0) {
+            status = frc;
+            goto done;
+        }
     }
     if (!pd->headers && !pd->config_used) {
         if (ti.wrapped && !cfg_path)
             fprintf(stderr, "tracesim: no perf header (marker 0x%08x) on ITC channel %d in %s: the buffer wrapped and the "
-                            "header was overwritten; give it with --perf-config RUN_DIR/perf_config.txt\n", pd->marker, perf_channel, path);
+                            "header was overwritten; give it with --perf-config RUN_DIR/perf_config.txt\n",
+                    pd->marker, perf_channel, path);
         else
             fprintf(stderr, "tracesim: no perf header (marker 0x%08x)%s on ITC channel %d in %s\n", pd->marker,
                     cfg_path ? " and no perf record" : "", perf_channel, path);
@@ -508,7 +553,8 @@ int ts_report_main(int argc, char **argv) {
         if (ti.wrapped) {
             fputs("the buffer wrapped: ", out);
             if (ti.written > ti.bytes) fprintf(out, "the oldest %" PRIu64 " bytes of the trace were overwritten", ti.written - ti.bytes);
-            else fputs("the oldest part of the trace was overwritten", out);
+            else
+                fputs("the oldest part of the trace was overwritten", out);
             fprintf(out, "; decoding starts at offset %zu%s%s\n", start, pd->config_used ? "; perf header from " : "",
                     pd->config_used ? cfg_path : "");
         }
@@ -519,18 +565,18 @@ int ts_report_main(int argc, char **argv) {
         if (!ts_losses_read_for_trace(path, perf_channel, &loss, lerr, sizeof lerr) && (loss.have_itc || ti.found)) {
             if (ti.found && len < ti.bytes)
                 fprintf(out, "the trace file holds %zu of the %" PRIu64 " bytes the sink kept (trace.json): it was cut, the profile "
-                        "covers the records before the cut\n", len, ti.bytes);
+                             "covers the records before the cut\n",
+                        len, ti.bytes);
             if (loss.stopped && loss.cycles && loss.stop_cycle <= loss.cycles)
-                fprintf(out, "the profile covers the run up to the stop on wrap at cycle %" PRIu64 " (the first %.1f %% of its %" PRIu64
-                        " cycles)\n", loss.stop_cycle, 100.0 * (double)loss.stop_cycle / (double)loss.cycles, loss.cycles);
+                fprintf(out, "the profile covers the run up to the stop on wrap at cycle %" PRIu64 " (the first %.1f %% of its %" PRIu64 " cycles)\n", loss.stop_cycle, 100.0 * (double)loss.stop_cycle / (double)loss.cycles, loss.cycles);
             else if (loss.stopped)
                 fprintf(out, "the profile covers the run up to the stop on wrap at cycle %" PRIu64 "\n", loss.stop_cycle);
             else if (ti.wrapped)
                 fputs("the profile covers the newest part of the run only (the buffer wrapped)\n", out);
             else if (!(ti.found && len < ti.bytes))
                 fputs("the profile covers every record in the trace (the buffer neither stopped nor wrapped)\n", out);
-            loss.wrapped = false;                        /* said above */
-            loss.by_status[TS_ITC_ENCODER_OFF] = 0;      /* never meant for the trace */
+            loss.wrapped = false;                   /* said above */
+            loss.by_status[TS_ITC_ENCODER_OFF] = 0; /* never meant for the trace */
             ts_losses_print(out, "", &loss);
         }
         if (sections) {
@@ -538,7 +584,8 @@ int ts_report_main(int argc, char **argv) {
             for (unsigned k = 0; k < PERF_MAX_CORES; k++)
                 if (rc.prof[k]) fprintf(out, " %u", k);
             if (hart >= 0) fprintf(out, " (--hart %d)", hart);
-            else if (harts_known && harts > nprof) fprintf(out, " (the trace has %u harts; the others wrote no perf header)", harts);
+            else if (harts_known && harts > nprof)
+                fprintf(out, " (the trace has %u harts; the others wrote no perf header)", harts);
             fputc('\n', out);
         }
         for (unsigned k = 0; k < PERF_MAX_CORES && !wrc; k++) {
@@ -549,7 +596,7 @@ int ts_report_main(int argc, char **argv) {
         }
     }
     char werr[4400];
-    if (out != stdout && ts_fclose_output(out, out_file, werr, sizeof werr)) {   /* write errors included */
+    if (out != stdout && ts_fclose_output(out, out_file, werr, sizeof werr)) { /* write errors included */
         fprintf(stderr, "tracesim: %s\n", werr);
         status = TS_EXIT_HOST;
     } else if (wrc) {

@@ -26,7 +26,8 @@ static int run_main(int argc, char **argv) { return ts_run_main(argc, argv, &ts_
 int ts_cli_main(int argc, char **argv) {
     if (argc < 2 || !strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
         ts_cli_usage(argc < 2 ? stderr : stdout);
-        return argc < 2 ? TS_EXIT_USAGE : ts_check_stdout() ? TS_EXIT_HOST : 0;
+        return argc < 2 ? TS_EXIT_USAGE : ts_check_stdout() ? TS_EXIT_HOST :
+                                                              0;
     }
     if (!strcmp(argv[1], "--version")) {
         printf("tracesim %s (commit %s)\n", TS_VERSION, TS_GIT_COMMIT);
@@ -36,11 +37,12 @@ int ts_cli_main(int argc, char **argv) {
         int rc = ts_help_main(argc - 1, argv + 1);
         return ts_check_stdout() && rc == 0 ? TS_EXIT_HOST : rc;
     }
-    ts_sweep_set_run_cmd(&ts_run_cmd);   /* which run options a sweep spec may give (TS_OPT_PATH ones not) */
-    static const struct { const char *name; int (*fn)(int, char **); } cmds[] = {
-        {"run", run_main},           {"decode", ts_decode_main},       {"check", ts_check_main},
-        {"report", ts_report_main}, {"overhead", ts_overhead_main},   {"symfilter", ts_symfilter_main},
-        {"stmfilter", ts_stmfilter_main}, {"waves", ts_waves_main}, {"sweep", ts_sweep_main}};
+    ts_sweep_set_run_cmd(&ts_run_cmd); /* which run options a sweep spec may give (TS_OPT_PATH ones not) */
+    static const struct {
+        const char *name;
+        int (*fn)(int, char **);
+    } cmds[] = {
+        {"run", run_main}, {"decode", ts_decode_main}, {"check", ts_check_main}, {"report", ts_report_main}, {"overhead", ts_overhead_main}, {"symfilter", ts_symfilter_main}, {"stmfilter", ts_stmfilter_main}, {"waves", ts_waves_main}, {"sweep", ts_sweep_main}};
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++) {
         if (strcmp(argv[1], cmds[i].name)) continue;
         int rc = cmds[i].fn(argc - 1, argv + 1);

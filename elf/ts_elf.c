@@ -112,5 +112,5 @@ const char *ts_elf_str(const ts_elf_t *x, size_t sec, size_t off) {
     GElf_Shdr sh;
     Elf_Scn *scn = sec && sec < x->shnum ? elf_getscn(x->e, sec) : NULL;
     if (!scn || !gelf_getshdr(scn, &sh) || sh.sh_type != SHT_STRTAB || off >= sh.sh_size) return NULL;
-    return x->raw + sh.sh_offset + off;   /* the table ends in a NUL (ts_elf_open) */
+    return x->raw + sh.sh_offset + off; /* the table ends in a NUL (ts_elf_open) */
 }

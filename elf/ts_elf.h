@@ -21,18 +21,18 @@
 
 enum ts_elf_status {
     TS_ELF_OK = 0,
-    TS_ELF_CANNOT_OPEN,   /* missing, unreadable or not a regular file */
-    TS_ELF_INVALID,       /* not an ELF, truncated or malformed */
-    TS_ELF_WRONG_ARCH,    /* an ELF, but not little-endian RISC-V */
+    TS_ELF_CANNOT_OPEN, /* missing, unreadable or not a regular file */
+    TS_ELF_INVALID,     /* not an ELF, truncated or malformed */
+    TS_ELF_WRONG_ARCH,  /* an ELF, but not little-endian RISC-V */
 };
 
 typedef struct ts_elf {
     int fd;
     Elf *e;
-    const char *raw;     /* the whole file */
+    const char *raw; /* the whole file */
     size_t size;
     GElf_Ehdr eh;
-    size_t shnum;        /* section headers, section 0 included */
+    size_t shnum; /* section headers, section 0 included */
     bool rv64;
 } ts_elf_t;
 

@@ -1,5 +1,5 @@
 /* ts_file.c - see ts_file.h */
-#define _GNU_SOURCE               /* MAP_POPULATE */
+#define _GNU_SOURCE /* MAP_POPULATE */
 #include "ts_file.h"
 #include <dirent.h>
 #include <errno.h>
@@ -53,7 +53,7 @@ static bool header_ok(const ts_run_file_t *rf, const char *line) {
     size_t hl = strlen(h);
     if (hl >= 3 && !strcmp(h + hl - 3, "...")) return !strncmp(line, h, hl - 3);
     const char *opt = strrchr(h, '[');
-    if (opt && h[hl - 1] == ']') {                    /* "[,status]" at the end: optional (older run folders) */
+    if (opt && h[hl - 1] == ']') { /* "[,status]" at the end: optional (older run folders) */
         size_t bl = (size_t)(opt - h), ol = hl - bl - 2;
         if (strncmp(line, h, bl)) return false;
         return !line[bl] || (strlen(line + bl) == ol && !strncmp(line + bl, opt + 1, ol));
@@ -67,10 +67,10 @@ int ts_run_folder_check(const char *run_dir, char *err, size_t errlen) {
         if (f->kind == RF_DIR || !strcmp(f->readers, "-") || !strcmp(f->readers, "GTKWave")) continue;
         snprintf(path, sizeof path, "%s/%s", run_dir, f->name);
         struct stat sb;
-        if (lstat(path, &sb)) continue;               /* absent: the reader that needs it says so */
+        if (lstat(path, &sb)) continue; /* absent: the reader that needs it says so */
         int fd = ts_open_input(path, err, errlen);
         if (fd < 0) return -1;
-        if (f->header) {                              /* a CSV: its header line, file:line */
+        if (f->header) { /* a CSV: its header line, file:line */
             ssize_t n = first_line(fd, line, sizeof line);
             if (n < 0 && !f->empty_ok) {
                 snprintf(err, errlen, "%s:1: empty: a run folder's %s starts with its header line (%s)", path, f->name, f->header);
@@ -92,16 +92,16 @@ int ts_run_folder_may_replace(const char *dir, int force, char *err, size_t errl
     char path[4400], line[4096];
     struct stat sb;
     if (force || lstat(dir, &sb) || !S_ISDIR(sb.st_mode)) return 0;
-    const char *found = NULL;                         /* a file of run's under its name */
+    const char *found = NULL; /* a file of run's under its name */
     bool ours = false;
     for (const ts_run_file_t *f = ts_run_files; f->name && !ours; f++) {
         if (f->kind == RF_DIR || strncmp(f->writer, "run", 3)) continue;
         snprintf(path, sizeof path, "%s/%s", dir, f->name);
-        if (lstat(path, &sb) || !S_ISREG(sb.st_mode) || sb.st_size == 0) continue;   /* the writer replaces the rest */
+        if (lstat(path, &sb) || !S_ISREG(sb.st_mode) || sb.st_size == 0) continue; /* the writer replaces the rest */
         if (!found) found = f->name;
         int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
         if (fd < 0) continue;
-        if (!strcmp(f->name, "trace.json")) {          /* its format, in its first bytes */
+        if (!strcmp(f->name, "trace.json")) { /* its format, in its first bytes */
             ssize_t n = pread(fd, line, sizeof line - 1, 0);
             line[n > 0 ? n : 0] = 0;
             ours = strstr(line, "\"format\": \"tracesim-trace-1\"") != NULL;
@@ -112,7 +112,8 @@ int ts_run_folder_may_replace(const char *dir, int force, char *err, size_t errl
         close(fd);
         if (n < 0) continue;
         if (f->header) ours = header_ok(f, line);
-        else if (!strcmp(f->name, "stats.txt")) ours = !strncmp(line, "elf ", 4);
+        else if (!strcmp(f->name, "stats.txt"))
+            ours = !strncmp(line, "elf ", 4);
     }
     if (!found || ours) return 0;
     snprintf(err, errlen, "%s holds %s and is not a previous run folder of tracesim run (use --force to replace its files)",
@@ -166,10 +167,10 @@ FILE *ts_fopen_input(const char *path, char *err, size_t errlen) {
  * SIGBUS handler's): ts_fclose_output finds its stream there, and an exit with outputs still
  * open removes their temporary files (nothing half-written under any name). */
 typedef struct out_ent {
-    FILE *f;              /* the stream (NULL: a descriptor output) */
+    FILE *f; /* the stream (NULL: a descriptor output) */
     int fd;
-    unsigned mode;        /* the final mode, umask applied */
-    char *tmp, *final;    /* tmp NULL: written in place (a device the user named, or the test hook) */
+    unsigned mode;     /* the final mode, umask applied */
+    char *tmp, *final; /* tmp NULL: written in place (a device the user named, or the test hook) */
     struct out_ent *next;
 } out_ent_t;
 static pthread_mutex_t out_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -233,7 +234,7 @@ static int out_create(const char *path, unsigned mode, bool user, out_ent_t **en
     size_t len = strlen(path);
     const char *slash = strrchr(path, '/');
     const char *base = slash ? slash + 1 : path;
-    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0;        /* with the '/' */
+    size_t dirlen = slash ? (size_t)(slash - path) + 1 : 0; /* with the '/' */
     if (!*base || !strcmp(base, ".") || !strcmp(base, "..")) {
         snprintf(err, errlen, "cannot create %s: %s", path, strerror(EISDIR));
         return -1;
@@ -244,12 +245,14 @@ static int out_create(const char *path, unsigned mode, bool user, out_ent_t **en
     char *tmp = malloc(dirlen + 256);
     char *fin = strdup(path);
     if (!e || !tmp || !fin) {
-        free(e); free(tmp); free(fin);
+        free(e);
+        free(tmp);
+        free(fin);
         snprintf(err, errlen, "cannot create %s: out of memory", path);
         return -1;
     }
     pthread_mutex_lock(&out_mu);
-    if (out_umask == ~0u) {               /* the umask, once (reading it means setting it) */
+    if (out_umask == ~0u) { /* the umask, once (reading it means setting it) */
         mode_t m = umask(022);
         umask(m);
         out_umask = (unsigned)m;
@@ -272,16 +275,19 @@ static int out_create(const char *path, unsigned mode, bool user, out_ent_t **en
         suf[6] = 0;
         memcpy(tmp, path, dirlen);
         if (strlen(base) <= 200) snprintf(tmp + dirlen, 256, ".%s.%s.tmp", base, suf);
-        else snprintf(tmp + dirlen, 256, ".tracesim.%s.tmp", suf);
+        else
+            snprintf(tmp + dirlen, 256, ".tracesim.%s.tmp", suf);
         /* O_EXCL never follows a link; O_NOFOLLOW says so twice */
-        fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);   /* RDWR: a writer may check what it wrote */
+        fd = open(tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600); /* RDWR: a writer may check what it wrote */
         e_no = errno;
         if (fd < 0 && e_no != EEXIST) break;
     }
     (void)len;
     if (fd < 0) {
         snprintf(err, errlen, "cannot create %s: %s", path, strerror(e_no));
-        free(e); free(tmp); free(fin);
+        free(e);
+        free(tmp);
+        free(fin);
         errno = e_no;
         return -1;
     }
@@ -336,7 +342,7 @@ const char *ts_output_tmp_name(FILE *f) {
 
 /* the temporary file given its mode and renamed over the name: 0, or -1 with the reason */
 static int out_commit(out_ent_t *e, const char *path, char *err, size_t errlen) {
-    if (!e->tmp) return 0;                /* written in place */
+    if (!e->tmp) return 0; /* written in place */
     if (fchmod(e->fd, e->mode) == 0 && rename(e->tmp, e->final) == 0) return 0;
     int en = errno;
     struct stat sb;
@@ -354,7 +360,7 @@ int ts_fclose_output(FILE *f, const char *path, char *err, size_t errlen) {
     errno = 0;
     if (fflush(f)) bad = 1;
     int en = errno;
-    if (e && !bad && out_commit(e, path, err, errlen)) {   /* before fclose: fchmod needs the fd */
+    if (e && !bad && out_commit(e, path, err, errlen)) { /* before fclose: fchmod needs the fd */
         fclose(f);
         if (e->tmp) unlink(e->tmp);
         out_free(e);
@@ -368,7 +374,7 @@ int ts_fclose_output(FILE *f, const char *path, char *err, size_t errlen) {
         if (e) out_free(e);
         return 0;
     }
-    if (e) {                              /* nothing half-written under the name */
+    if (e) { /* nothing half-written under the name */
         if (e->tmp) unlink(e->tmp);
         out_free(e);
     }
@@ -434,7 +440,7 @@ void ts_outputs_abort_all(void) {
     out_ent_t *e = outs;
     outs = NULL;
     pthread_mutex_unlock(&out_mu);
-    while (e) {                           /* the streams are left to exit's own flush: only the names */
+    while (e) { /* the streams are left to exit's own flush: only the names */
         out_ent_t *n = e->next;
         if (e->tmp) unlink(e->tmp);
         out_free(e);
@@ -452,15 +458,15 @@ int ts_is_waves_output(const unsigned char *b, size_t n) {
 
 int ts_is_retire_log(const unsigned char *b, size_t n) {
     size_t i = 0;
-    if (i < n && b[i] == 'h') {                       /* "hN " with several harts */
+    if (i < n && b[i] == 'h') { /* "hN " with several harts */
         i++;
         while (i < n && b[i] >= '0' && b[i] <= '9') i++;
         if (i >= n || b[i++] != ' ') return 0;
     }
     size_t d = i;
-    while (i < n && b[i] >= '0' && b[i] <= '9') i++;  /* the cycle */
+    while (i < n && b[i] >= '0' && b[i] <= '9') i++; /* the cycle */
     if (i == d || i >= n || b[i++] != ' ') return 0;
-    for (int k = 0; k < 8; k++, i++)                  /* the pc */
+    for (int k = 0; k < 8; k++, i++) /* the pc */
         if (i >= n || !((b[i] >= '0' && b[i] <= '9') || (b[i] >= 'a' && b[i] <= 'f'))) return 0;
     return i < n && b[i] == ' ';
 }
@@ -499,28 +505,29 @@ int ts_check_stdout(void) {
  * handler sees nothing else) ---- */
 static struct {
     volatile sig_atomic_t active;
-    uintptr_t lo, hi;                     /* the mapping */
-    char msg[4200];                       /* "tracesim: P was cut while it was being read\n" */
+    uintptr_t lo, hi; /* the mapping */
+    char msg[4200];   /* "tracesim: P was cut while it was being read\n" */
     size_t msglen;
-    char rm[4200];                        /* the output to remove ("": none) */
+    char rm[4200]; /* the output to remove ("": none) */
     struct sigaction old;
-    int fired;                            /* a thread is reporting the cut */
+    int fired; /* a thread is reporting the cut */
 } cut;
 
 static void on_sigbus(int sig, siginfo_t *si, void *uc) {
     (void)uc;
     uintptr_t a = (uintptr_t)si->si_addr;
-    if (cut.active && si->si_code > 0 && a >= cut.lo && a < cut.hi) {   /* a fault in the mapping */
+    if (cut.active && si->si_code > 0 && a >= cut.lo && a < cut.hi) { /* a fault in the mapping */
         /* the first thread to fault says it; any other waits for its _exit */
         if (__atomic_exchange_n(&cut.fired, 1, __ATOMIC_SEQ_CST))
             for (;;) pause();
-        if (cut.rm[0]) unlink(cut.rm);    /* first: nothing half-written stays, whatever stderr is */
-        if (write(2, cut.msg, cut.msglen) < 0) { /* nothing more to say */ }
+        if (cut.rm[0]) unlink(cut.rm);           /* first: nothing half-written stays, whatever stderr is */
+        if (write(2, cut.msg, cut.msglen) < 0) { /* nothing more to say */
+        }
         _exit(121);
     }
     /* not ours (another fault, or a SIGBUS sent by kill): what was there before acts on it */
     sigaction(SIGBUS, &cut.old, NULL);
-    if (si->si_code <= 0) raise(sig);     /* a fault recurs by itself when the handler returns */
+    if (si->si_code <= 0) raise(sig); /* a fault recurs by itself when the handler returns */
 }
 
 int ts_input_open(ts_input_t *in, const char *path, char *err, size_t errlen) {
@@ -542,24 +549,25 @@ int ts_input_open(ts_input_t *in, const char *path, char *err, size_t errlen) {
             in->maplen = size;
             in->p = m;
             in->len = size;
-            cut.rm[0] = 0;                    /* named after the mapping (ts_input_remove_on_cut) */
+            cut.rm[0] = 0; /* named after the mapping (ts_input_remove_on_cut) */
             cut.fired = 0;
             cut.lo = (uintptr_t)m;
             cut.hi = cut.lo + ((size + 4095) & ~(size_t)4095);
             int n = snprintf(cut.msg, sizeof cut.msg, "tracesim: %s was cut while it was being read\n", path);
-            cut.msglen = n < 0 ? 0 : (size_t)n < sizeof cut.msg ? (size_t)n : sizeof cut.msg - 1;
+            cut.msglen = n < 0 ? 0 : (size_t)n < sizeof cut.msg ? (size_t)n :
+                                                                  sizeof cut.msg - 1;
             struct sigaction sa;
             memset(&sa, 0, sizeof sa);
             sa.sa_sigaction = on_sigbus;
             sa.sa_flags = SA_SIGINFO;
             sigemptyset(&sa.sa_mask);
-            sigaddset(&sa.sa_mask, SIGPIPE);  /* stderr a closed pipe: still exit 121 */
+            sigaddset(&sa.sa_mask, SIGPIPE); /* stderr a closed pipe: still exit 121 */
             sigaction(SIGBUS, &sa, &cut.old);
             cut.active = 1;
             return 0;
         }
     }
-    char *buf = malloc(size + 1);         /* small, or not mappable: read */
+    char *buf = malloc(size + 1); /* small, or not mappable: read */
     if (!buf) {
         snprintf(err, errlen, "out of memory reading %s", path);
         close(fd);
@@ -575,7 +583,7 @@ int ts_input_open(ts_input_t *in, const char *path, char *err, size_t errlen) {
             close(fd);
             return -1;
         }
-        if (!r) break;                    /* cut since fstat: what is there */
+        if (!r) break; /* cut since fstat: what is there */
         got += (size_t)r;
     }
     close(fd);
@@ -621,7 +629,7 @@ static int is_stale_tmp_of(const char *entry, const char *name) {
 }
 
 static int stale_tmp(const char *dir, const char *name, int remove_them) {
-    if (strchr(name, '/')) return 0;   /* names in the folder itself only */
+    if (strchr(name, '/')) return 0; /* names in the folder itself only */
     DIR *d = opendir(dir);
     if (!d) return 0;
     int n = 0, rc = 0;
@@ -629,7 +637,10 @@ static int stale_tmp(const char *dir, const char *name, int remove_them) {
     for (struct dirent *de; (de = readdir(d));) {
         if (!is_stale_tmp_of(de->d_name, name)) continue;
         char *p = malloc(dl + strlen(de->d_name) + 2);
-        if (!p) { rc = -1; break; }
+        if (!p) {
+            rc = -1;
+            break;
+        }
         sprintf(p, "%s/%s", dir, de->d_name);
         struct stat sb;
         if (!lstat(p, &sb) && S_ISREG(sb.st_mode)) {

@@ -25,18 +25,22 @@
 /* The strict reader. A run-folder file (its file name is one of run_files.def's, wherever it
  * lies) is opened without following a link ("P is a link: ..."), and refused when it is larger
  * than its kind's cap ("P is N bytes: more than ..."); any input must be a regular file. */
-enum { RF_TEXT, RF_CSV, RF_JSON, RF_BIN, RF_DIR };
+enum { RF_TEXT,
+       RF_CSV,
+       RF_JSON,
+       RF_BIN,
+       RF_DIR };
 typedef struct ts_run_file {
     const char *name;
     int kind;
-    unsigned long long cap;      /* bytes */
+    unsigned long long cap; /* bytes */
     const char *cap_text;
     int empty_ok;
-    const char *readers;         /* the commands that read it ("-", "GTKWave": none of ours) */
-    const char *writer;          /* the command that writes it */
-    const char *header;          /* a CSV's header line (run_files.def says how it is matched); NULL: none */
+    const char *readers; /* the commands that read it ("-", "GTKWave": none of ours) */
+    const char *writer;  /* the command that writes it */
+    const char *header;  /* a CSV's header line (run_files.def says how it is matched); NULL: none */
 } ts_run_file_t;
-extern const ts_run_file_t ts_run_files[];   /* run_files.def, NULL-terminated */
+extern const ts_run_file_t ts_run_files[]; /* run_files.def, NULL-terminated */
 /* the entry of path's file name, or NULL when it is not a run-folder file */
 const ts_run_file_t *ts_run_file(const char *path);
 /* Every run-folder file a tracesim command reads (readers not "-" or "GTKWave": the outputs
@@ -69,9 +73,9 @@ FILE *ts_fopen_input(const char *path, char *err, size_t errlen);
  * time (a second one is read). */
 #define TS_MAP_MIN (1u << 20)
 typedef struct ts_input {
-    const unsigned char *p;   /* the bytes (NUL-terminated when read, not when mapped) */
+    const unsigned char *p; /* the bytes (NUL-terminated when read, not when mapped) */
     size_t len;
-    void *map;                /* the mapping (NULL: p was read into memory) */
+    void *map; /* the mapping (NULL: p was read into memory) */
     size_t maplen;
 } ts_input_t;
 /* 0, or -1 with a one-line reason in err (as ts_open_input, or out of memory) */

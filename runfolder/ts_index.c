@@ -6,7 +6,10 @@
 uint64_t sw_hash64(const void *p, size_t n) {
     const unsigned char *b = p;
     uint64_t h = 14695981039346656037ull;
-    for (size_t i = 0; i < n; i++) { h ^= b[i]; h *= 1099511628211ull; }
+    for (size_t i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 1099511628211ull;
+    }
     return h;
 }
 

@@ -10,18 +10,23 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum sj_type { SJ_NULL, SJ_BOOL, SJ_NUMBER, SJ_STRING, SJ_ARRAY, SJ_OBJECT };
+enum sj_type { SJ_NULL,
+               SJ_BOOL,
+               SJ_NUMBER,
+               SJ_STRING,
+               SJ_ARRAY,
+               SJ_OBJECT };
 
 typedef struct sj_value sj_value_t;
 struct sj_value {
     enum sj_type type;
-    unsigned line;          /* line of the value's first character (1-based) */
-    bool b;                 /* SJ_BOOL */
-    char *s;                /* SJ_STRING: decoded text; SJ_NUMBER: the number as written */
-    size_t n;               /* SJ_ARRAY, SJ_OBJECT: number of items/members */
-    sj_value_t **items;     /* SJ_ARRAY items, SJ_OBJECT member values */
-    char **keys;            /* SJ_OBJECT member names */
-    unsigned *key_lines;    /* SJ_OBJECT: line of each member name */
+    unsigned line;       /* line of the value's first character (1-based) */
+    bool b;              /* SJ_BOOL */
+    char *s;             /* SJ_STRING: decoded text; SJ_NUMBER: the number as written */
+    size_t n;            /* SJ_ARRAY, SJ_OBJECT: number of items/members */
+    sj_value_t **items;  /* SJ_ARRAY items, SJ_OBJECT member values */
+    char **keys;         /* SJ_OBJECT member names */
+    unsigned *key_lines; /* SJ_OBJECT: line of each member name */
 };
 
 /* parses text[0..len); NULL on error with "line N: what" in err */

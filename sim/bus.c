@@ -8,7 +8,7 @@
 #define TS_TREG(block, name, off, acc, desc) enum { TREG_##block##_##name = off };
 #include "trace_regs.def"
 _Static_assert((int)TREG_TF_TS_LOWER == (int)TREG_TE_TS_LOWER &&
-               (int)TREG_TF_TS_UPPER == (int)TREG_TE_TS_UPPER,
+                   (int)TREG_TF_TS_UPPER == (int)TREG_TE_TS_UPPER,
                "encoder and funnel timestamp registers share their offsets");
 
 int bus_init(bus_t *b, uint32_t ram_size, unsigned ram_wait, const bus_targets_t *dev,
@@ -24,7 +24,10 @@ int bus_init(bus_t *b, uint32_t ram_size, unsigned ram_wait, const bus_targets_t
     b->ram_size = ram_size;
     b->ram_wait = ram_wait;
     b->ram = calloc(1, ram_size);
-    if (!b->ram) { snprintf(err, errlen, "out of memory for %u bytes of RAM", ram_size); return -1; }
+    if (!b->ram) {
+        snprintf(err, errlen, "out of memory for %u bytes of RAM", ram_size);
+        return -1;
+    }
     return 0;
 }
 
@@ -66,7 +69,7 @@ void bus_service_data_all(bus_t *b) {
     }
     for (unsigned i = 0; i < n; i++) {
         bus_port_t *ip = b->port[i];
-        if (ip->held) continue;            /* held core: its answers wait for its next edge */
+        if (ip->held) continue; /* held core: its answers wait for its next edge */
         bool wins = true;
         if (tgt[i] != BT_NONE)
             for (unsigned j = 0; j < n && wins; j++)
@@ -74,7 +77,8 @@ void bus_service_data_all(bus_t *b) {
         if (!wins) {
             const vcore_ports_t *p = ip->p;
             ip->ev |= EVB_BUS_ARB;
-            *p->data_rdy = 0; *p->data_err = 0;
+            *p->data_rdy = 0;
+            *p->data_err = 0;
             continue;
         }
         if (tgt[i] != BT_NONE) b->last[tgt[i]] = (uint8_t)i;
@@ -88,11 +92,17 @@ int bus_port_init(bus_port_t *ip, const vcore_ports_t *p, unsigned hart, const c
     ip->p = p;
     ip->hart = hart;
     if (icache->size) {
-        if (cache_init(&ip->icache, icache)) { snprintf(err, errlen, "invalid I-cache configuration"); return -1; }
+        if (cache_init(&ip->icache, icache)) {
+            snprintf(err, errlen, "invalid I-cache configuration");
+            return -1;
+        }
         ip->icache_on = true;
     }
     if (dcache->size) {
-        if (cache_init(&ip->dcache, dcache)) { snprintf(err, errlen, "invalid D-cache configuration"); return -1; }
+        if (cache_init(&ip->dcache, dcache)) {
+            snprintf(err, errlen, "invalid D-cache configuration");
+            return -1;
+        }
         ip->dcache_on = true;
     }
     return 0;
@@ -132,7 +142,8 @@ static void guest_error(bus_t *b, const char *fmt, ...) {
     b->hooks.guest_error(b->hooks.ctx, msg);
 }
 
-static const char *size_name(unsigned size) { return size == 1 ? "byte" : size == 2 ? "half" : "word"; }
+static const char *size_name(unsigned size) { return size == 1 ? "byte" : size == 2 ? "half" :
+                                                                                      "word"; }
 
 void bus_data_fault(bus_t *b, const bus_port_t *ip, uint32_t addr, unsigned size, bool we) {
     guest_error(b, "%s access fault: %s %s at 0x%08x (pc 0x%08x)", we ? "store" : "load",
@@ -152,7 +163,8 @@ static inline void ts_read(bus_t *b, unsigned hart, uint32_t pc, uint32_t off, c
 }
 
 static inline enum bus_status bus_status_of(enum bus_answer r) {
-    return r == BUS_A_ERR ? BUS_ERR : r == BUS_A_WAIT ? BUS_WAIT : BUS_OK;
+    return r == BUS_A_ERR ? BUS_ERR : r == BUS_A_WAIT ? BUS_WAIT :
+                                                        BUS_OK;
 }
 
 static inline void trace_log(bus_t *b, unsigned hart, uint32_t addr, unsigned size, bool we, uint32_t val,
@@ -164,7 +176,7 @@ void bus_set_target(bus_t *b, int t, const bus_target_ops_t *ops) {
     if (t <= BT_RAM || t >= BUS_N_TARGETS) return;
     bool had = b->tgt[t].tick != NULL;
     b->tgt[t] = *ops;
-    if (had != (ops->tick != NULL)) {          /* the tick list again, in target order */
+    if (had != (ops->tick != NULL)) { /* the tick list again, in target order */
         b->n_tick = 0;
         for (int i = 0; i < BUS_N_TARGETS; i++)
             if (b->tgt[i].tick) b->tick[b->n_tick++] = (uint8_t)i;
@@ -190,27 +202,28 @@ enum bus_status bus_dev_access(bus_t *b, unsigned hart, uint32_t pc, uint32_t ad
                                bool we, uint32_t *val) {
     int t = bus_target(b, addr, size);
     const bus_target_ops_t *o = &b->tgt[t > BT_RAM ? t : BT_RAM];
-    if (!o->read) return BUS_ERR;          /* unmapped, or no target registered there */
+    if (!o->read) return BUS_ERR; /* unmapped, or no target registered there */
     uint32_t off = t == BT_CLINT ? addr - MAP_CLINT_BASE : addr & 0xFFFu;
-    if (t < BT_FUNNEL)                     /* CLINT, UART, simctrl: done or a bus error */
+    if (t < BT_FUNNEL) /* CLINT, UART, simctrl: done or a bus error */
         return bus_status_of(we ? o->write(o->ctx, hart, pc, off, size, *val) : o->read(o->ctx, hart, pc, off, size, val));
     const bus_targets_t *d = &b->dev;
     bool funnel = t == BT_FUNNEL;
     if (!funnel && d->trace_detached) {
         if (!we) {
-            *val = (off == 0) ? 8u : 1u;   /* teControl says "empty", the rest "ready" */
+            *val = (off == 0) ? 8u : 1u; /* teControl says "empty", the rest "ready" */
             ts_read(b, hart, pc, off, "ts_lower", "ts_upper", *val);
         }
         return BUS_OK;
     }
-    if (!d->trace_detached) b->trace_touched = true;   /* --no-trace: no trace tick */
+    if (!d->trace_detached) b->trace_touched = true; /* --no-trace: no trace tick */
     if (b->trace_owed) bus_trace_catch_up(b);
     if (!we) {
         enum bus_status r = bus_status_of(o->read(o->ctx, hart, pc, off, size, val));
         trace_log(b, hart, addr, size, we, r == BUS_OK ? *val : 0, r);
         if (r != BUS_OK) return BUS_ERR;
         if (funnel) ts_read(b, hart, pc, off, "tf_ts_lower", "tf_ts_upper", *val);
-        else ts_read(b, hart, pc, off, "ts_lower", "ts_upper", *val);
+        else
+            ts_read(b, hart, pc, off, "ts_lower", "ts_upper", *val);
         return BUS_OK;
     }
     enum bus_answer a = o->write(o->ctx, hart, pc, off, size, *val);
@@ -219,7 +232,7 @@ enum bus_status bus_dev_access(bus_t *b, unsigned hart, uint32_t pc, uint32_t ad
     if (!funnel && a == BUS_A_DROPPED && b->hooks.itc_lost) b->hooks.itc_lost(b->hooks.ctx, te_n, (off - 0x80) >> 2);
     trace_log(b, hart, addr, size, we, *val, r);
     if (funnel) return r == BUS_OK ? BUS_OK : BUS_ERR;
-    if (r != BUS_OK) return r;             /* BUS_WAIT: the data port counts ITC_STALL */
+    if (r != BUS_OK) return r; /* BUS_WAIT: the data port counts ITC_STALL */
     if (b->hooks.itc_store && off >= 0x80 && off < 0x100)
         b->hooks.itc_store(b->hooks.ctx, te_n, (off - 0x80) >> 2, off & 3, size,
                            size == 4 ? *val : *val & (size == 2 ? 0xFFFFu : 0xFFu), itc_status(b, d->te[te_n], a));

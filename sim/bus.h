@@ -58,19 +58,31 @@
 #include "uart.h"
 #include "vcore.h"
 
-#define TS_REGION(name, base, size, desc) enum { MAP_##name##_BASE = base, MAP_##name##_SIZE = size };
+#define TS_REGION(name, base, size, desc) enum { MAP_##name##_BASE = base, \
+                                                 MAP_##name##_SIZE = size };
 #include "soc_map.def"
 
-enum bus_status { BUS_OK, BUS_ERR, BUS_WAIT };
+enum bus_status { BUS_OK,
+                  BUS_ERR,
+                  BUS_WAIT };
 
 /* what became of an ITC stimulus store (itc.csv's status column, docs/reference/run-folder.md):
  * accepted by the encoder; dropped on a full FIFO (teStallEnable 0); made after the sink
  * stopped on wrap (the encoder, or the funnel, discards it); dropped because the encoder was
  * not tracing it (teEnable/teTracing clear, channel not in itcTraceEnable, mode 0) */
-enum bus_itc_status { BUS_ITC_TRACED, BUS_ITC_DROPPED_FIFO, BUS_ITC_AFTER_STOP, BUS_ITC_ENCODER_OFF };
+enum bus_itc_status { BUS_ITC_TRACED,
+                      BUS_ITC_DROPPED_FIFO,
+                      BUS_ITC_AFTER_STOP,
+                      BUS_ITC_ENCODER_OFF };
 
 /* arbitration targets (bus_target()); BT_NONE: unmapped, a bus error without arbitration */
-enum bus_target { BT_NONE = -1, BT_RAM = 0, BT_CLINT, BT_UART, BT_SIMCTRL, BT_FUNNEL, BT_TRACE0,
+enum bus_target { BT_NONE = -1,
+                  BT_RAM = 0,
+                  BT_CLINT,
+                  BT_UART,
+                  BT_SIMCTRL,
+                  BT_FUNNEL,
+                  BT_TRACE0,
                   BUS_N_TARGETS = BT_TRACE0 + 8 };
 
 /* Where the bus reports to; ctx is the first argument of each hook. */
@@ -100,7 +112,10 @@ typedef struct bus_hooks {
 /* A target's answer to an access: the values of rtl_model/trace/te.h's enum te_access (the
  * CLINT, UART and simctrl answer BUS_A_OK or BUS_A_ERR; an encoder page also BUS_A_WAIT for a
  * held stimulus store and, for a stimulus store, BUS_A_DROPPED or BUS_A_IGNORED). */
-enum bus_answer { BUS_A_OK = TE_OK, BUS_A_ERR = TE_ERR, BUS_A_WAIT = TE_WAIT, BUS_A_DROPPED = TE_DROPPED,
+enum bus_answer { BUS_A_OK = TE_OK,
+                  BUS_A_ERR = TE_ERR,
+                  BUS_A_WAIT = TE_WAIT,
+                  BUS_A_DROPPED = TE_DROPPED,
                   BUS_A_IGNORED = TE_IGNORED };
 
 /* One bus target (a device block of the memory map: the CLINT, the UART, simctrl, the funnel
@@ -129,31 +144,31 @@ typedef void (*bus_ram_access_fn)(void *ctx, unsigned hart, uint32_t pc, uint32_
 typedef struct bus_targets {
     te_t *te[BUS_MAX_HARTS]; /* trace encoder of hart n, at MAP_TRACE_BASE + 0x1000 n */
     unsigned n_te;
-    funnel_t *funnel;      /* NULL: no funnel (its page is unmapped) */
-    bool trace_detached;   /* --no-trace: the trace page reads 1 (teControl 8), ignores writes */
+    funnel_t *funnel;    /* NULL: no funnel (its page is unmapped) */
+    bool trace_detached; /* --no-trace: the trace page reads 1 (teControl 8), ignores writes */
 } bus_targets_t;
 
 typedef struct bus {
     uint8_t *ram;
     uint32_t ram_base, ram_size;
-    unsigned ram_wait;     /* wait states of a RAM access without a cache */
+    unsigned ram_wait; /* wait states of a RAM access without a cache */
     bus_targets_t dev;
     bus_hooks_t hooks;
-    bus_target_ops_t tgt[BUS_N_TARGETS];    /* per enum bus_target (BT_RAM's unused) */
+    bus_target_ops_t tgt[BUS_N_TARGETS]; /* per enum bus_target (BT_RAM's unused) */
     unsigned n_tick;
-    uint8_t tick[BUS_N_TARGETS];            /* the targets with a tick, in target order */
-    bus_ram_access_fn ram_access;           /* NULL: RAM data accesses made here */
+    uint8_t tick[BUS_N_TARGETS];  /* the targets with a tick, in target order */
+    bus_ram_access_fn ram_access; /* NULL: RAM data accesses made here */
     void *ram_access_ctx;
-    bool sba_busy;         /* the SBA sink wrote RAM this cycle: core data accesses to RAM wait */
-    bool trace_touched;    /* an encoder or funnel register was accessed (cleared by the user:
+    bool sba_busy;                        /* the SBA sink wrote RAM this cycle: core data accesses to RAM wait */
+    bool trace_touched;                   /* an encoder or funnel register was accessed (cleared by the user:
                             * sim/soc.c's trace tick) */
-    uint64_t trace_owed;   /* trace ticks the run controller skipped (an idle trace subsystem,
+    uint64_t trace_owed;                  /* trace ticks the run controller skipped (an idle trace subsystem,
                             * only timestamp units counting): given to the encoders and the
                             * funnel (bus_trace_catch_up) before any of their registers is
                             * accessed, and by the controller before it reads them */
-    struct bus_port *port[BUS_MAX_HARTS];   /* the data ports bus_service_data_all() arbitrates */
+    struct bus_port *port[BUS_MAX_HARTS]; /* the data ports bus_service_data_all() arbitrates */
     unsigned n_ports;
-    uint8_t last[BUS_N_TARGETS];            /* per target: the hart that won it last */
+    uint8_t last[BUS_N_TARGETS]; /* per target: the hart that won it last */
 } bus_t;
 
 /* One core as an initiator: its instruction and data ports (the Verilated top's pins), the
@@ -161,20 +176,20 @@ typedef struct bus {
 typedef struct bus_port {
     const vcore_ports_t *p;
     unsigned hart;
-    uint64_t ev;              /* bus-side events of this cycle (caches, ITC stall, SBA conflict,
+    uint64_t ev;             /* bus-side events of this cycle (caches, ITC stall, SBA conflict,
                                * bus arbitration) */
-    unsigned d_wait, i_wait;  /* wait states left for the request in progress */
-    bool d_busy, i_busy;      /* a request is waiting (its wait count is running) */
+    unsigned d_wait, i_wait; /* wait states left for the request in progress */
+    bool d_busy, i_busy;     /* a request is waiting (its wait count is running) */
     uint32_t i_busy_addr;
-    bool i_fill, d_fill;      /* the wait is a cache miss: fill the line when it ends */
+    bool i_fill, d_fill; /* the wait is a cache miss: fill the line when it ends */
     cache_t icache, dcache;
     bool icache_on, dcache_on;
-    uint32_t fetch_end;       /* no I-cache and no RAM wait states: ram_size - 3 (a fetch at
+    uint32_t fetch_end; /* no I-cache and no RAM wait states: ram_size - 3 (a fetch at
                                * RAM offset below it is answered at once), else 0 (set by
                                * bus_attach_port) */
-    bool record_stores;       /* keep the last completed RAM or device store (for the retire log) */
-    bool st_done;             /* a RAM store completed; cleared by whoever consumes it */
-    bool held;                /* the core was not clocked this cycle (its trace encoder's stall
+    bool record_stores; /* keep the last completed RAM or device store (for the retire log) */
+    bool st_done;       /* a RAM store completed; cleared by whoever consumes it */
+    bool held;          /* the core was not clocked this cycle (its trace encoder's stall
                                * request, sim/soc.c): its ports are not served, their answers
                                * stay as they were for the edge that comes */
     uint32_t st_addr, st_data, st_size;
@@ -248,7 +263,10 @@ static inline void bus_ram_write(bus_t *b, uint32_t off, unsigned size, uint32_t
     uint8_t *m = b->ram + off;
     m[0] = (uint8_t)val;
     if (size >= 2) m[1] = (uint8_t)(val >> 8);
-    if (size == 4) { m[2] = (uint8_t)(val >> 16); m[3] = (uint8_t)(val >> 24); }
+    if (size == 4) {
+        m[2] = (uint8_t)(val >> 16);
+        m[3] = (uint8_t)(val >> 24);
+    }
 }
 
 /* The SBA sink's port for this cycle (sink_t sba_valid, sba_addr, sba_data, width bytes):
@@ -258,7 +276,10 @@ static inline void bus_ram_write(bus_t *b, uint32_t off, unsigned size, uint32_t
 static inline bool bus_sba_write(bus_t *b, const sink_t *k) {
     b->sba_busy = false;
     if (!k->sba_valid) return true;
-    if (!bus_in_ram(b, k->sba_addr, k->width)) { bus_sba_fault(b, k->sba_addr); return false; }
+    if (!bus_in_ram(b, k->sba_addr, k->width)) {
+        bus_sba_fault(b, k->sba_addr);
+        return false;
+    }
     memcpy(b->ram + (k->sba_addr - b->ram_base), k->sba_data, k->width);
     b->sba_busy = true;
     if (b->hooks.trace_sba) b->hooks.trace_sba(b->hooks.ctx, k->sba_addr, k->sba_data, k->width);
@@ -287,18 +308,28 @@ static inline void bus_service_data_req(bus_t *b, bus_port_t *ip) {
     bool we = *p->data_we;
     uint32_t off = addr - b->ram_base;
     if (addr >= b->ram_base && off <= b->ram_size - size) {
-        if (b->sba_busy) {                 /* the SBA sink has the RAM this cycle */
+        if (b->sba_busy) { /* the SBA sink has the RAM this cycle */
             ip->ev |= EVB_SBA_CONFLICT;
-            *p->data_rdy = 0; *p->data_err = 0;
+            *p->data_rdy = 0;
+            *p->data_err = 0;
             return;
         }
         if (!ip->d_busy) {
             /* stores are write-through without allocation: they look up but never miss */
             unsigned w = bus_ram_access_wait(b, ip, &ip->dcache, ip->dcache_on, !we, addr,
                                              EVB_D_CACHE_ACCESS, EVB_D_CACHE_MISS, &ip->d_fill);
-            if (w) { ip->d_busy = true; ip->d_wait = w - 1; *p->data_rdy = 0; *p->data_err = 0; return; }
+            if (w) {
+                ip->d_busy = true;
+                ip->d_wait = w - 1;
+                *p->data_rdy = 0;
+                *p->data_err = 0;
+                return;
+            }
         } else if (ip->d_wait) {
-            ip->d_wait--; *p->data_rdy = 0; *p->data_err = 0; return;
+            ip->d_wait--;
+            *p->data_rdy = 0;
+            *p->data_err = 0;
+            return;
         } else {
             ip->d_busy = false;
             if (ip->d_fill) cache_fill(&ip->dcache, addr);
@@ -310,24 +341,40 @@ static inline void bus_service_data_req(bus_t *b, bus_port_t *ip) {
             } else {
                 bus_ram_write(b, off, size, *p->data_wdata);
             }
-            if (ip->record_stores) { ip->st_done = true; ip->st_addr = addr; ip->st_data = *p->data_wdata; ip->st_size = size; }
+            if (ip->record_stores) {
+                ip->st_done = true;
+                ip->st_addr = addr;
+                ip->st_data = *p->data_wdata;
+                ip->st_size = size;
+            }
         } else if (__builtin_expect(b->ram_access != NULL, 0)) {
             b->ram_access(b->ram_access_ctx, ip->hart, *p->data_pc, off, size, false, p->data_rdata);
         } else {
             bus_ram_read(b, off, size, p->data_rdata);
         }
-        *p->data_rdy = 1; *p->data_err = 0;
+        *p->data_rdy = 1;
+        *p->data_err = 0;
         return;
     }
     uint32_t val = we ? *p->data_wdata : 0;
     enum bus_status st = bus_dev_access(b, ip->hart, *p->data_pc, addr, size, we, &val);
-    if (st == BUS_WAIT) { ip->ev |= EVB_ITC_STALL; *p->data_rdy = 0; *p->data_err = 0; return; }   /* retried next cycle */
+    if (st == BUS_WAIT) {
+        ip->ev |= EVB_ITC_STALL;
+        *p->data_rdy = 0;
+        *p->data_err = 0;
+        return;
+    } /* retried next cycle */
     ip->d_busy = false;
     *p->data_rdy = 1;
     *p->data_err = st == BUS_ERR;
     if (!we) *p->data_rdata = val;
     /* a device store completed: the retire log shows it like a RAM store (mem[addr]size=value) */
-    else if (st == BUS_OK && ip->record_stores) { ip->st_done = true; ip->st_addr = addr; ip->st_data = *p->data_wdata; ip->st_size = size; }
+    else if (st == BUS_OK && ip->record_stores) {
+        ip->st_done = true;
+        ip->st_addr = addr;
+        ip->st_data = *p->data_wdata;
+        ip->st_size = size;
+    }
     if (st == BUS_ERR) bus_data_fault(b, ip, addr, size, we);
 }
 
@@ -335,7 +382,12 @@ static inline void bus_service_data_req(bus_t *b, bus_port_t *ip) {
  * idle port (most cycles) is answered inline; a request goes to bus_service_data_req. */
 static inline __attribute__((always_inline)) void bus_service_data(bus_t *b, bus_port_t *ip) {
     const vcore_ports_t *p = ip->p;
-    if (!*p->data_req) { *p->data_rdy = 0; *p->data_err = 0; ip->d_busy = false; return; }
+    if (!*p->data_req) {
+        *p->data_rdy = 0;
+        *p->data_err = 0;
+        ip->d_busy = false;
+        return;
+    }
     bus_service_data_req(b, ip);
 }
 
@@ -345,14 +397,24 @@ static inline void bus_service_fetch_any(bus_t *b, bus_port_t *ip, uint32_t addr
     uint32_t off = addr - b->ram_base;
     bool in_ram = addr >= b->ram_base && off <= b->ram_size - 2;
     if (ip->i_busy && ip->i_busy_addr == addr) {
-        if (ip->i_wait) { ip->i_wait--; *p->instr_rdy = 0; return; }
+        if (ip->i_wait) {
+            ip->i_wait--;
+            *p->instr_rdy = 0;
+            return;
+        }
         ip->i_busy = false;
         if (ip->i_fill) cache_fill(&ip->icache, addr);
     } else if (in_ram) {
         /* a new fetch (a redirect abandons a fetch in progress) */
         unsigned w = bus_ram_access_wait(b, ip, &ip->icache, ip->icache_on, true, addr,
                                          EVB_I_CACHE_ACCESS, EVB_I_CACHE_MISS, &ip->i_fill);
-        if (w) { ip->i_busy = true; ip->i_busy_addr = addr; ip->i_wait = w - 1; *p->instr_rdy = 0; return; }
+        if (w) {
+            ip->i_busy = true;
+            ip->i_busy_addr = addr;
+            ip->i_wait = w - 1;
+            *p->instr_rdy = 0;
+            return;
+        }
         ip->i_busy = false;
     }
     *p->instr_rdy = 1;
@@ -361,7 +423,7 @@ static inline void bus_service_fetch_any(bus_t *b, bus_port_t *ip, uint32_t addr
         *p->instr_err = 0;
     } else if (in_ram) {
         bus_ram_read(b, off, 2, p->instr_rdata);
-        *p->instr_err = 2;   /* only the upper halfword is outside RAM */
+        *p->instr_err = 2; /* only the upper halfword is outside RAM */
     } else {
         *p->instr_rdata = 0;
         *p->instr_err = 3;
@@ -377,7 +439,7 @@ static inline void bus_service_fetch_any(bus_t *b, bus_port_t *ip, uint32_t addr
 static inline __attribute__((always_inline)) void bus_service_fetch(bus_t *b, bus_port_t *ip) {
     const vcore_ports_t *p = ip->p;
     uint32_t addr = *p->instr_addr;
-    uint32_t off = addr - MAP_RAM_BASE;    /* below RAM: wraps past ram_size */
+    uint32_t off = addr - MAP_RAM_BASE; /* below RAM: wraps past ram_size */
     if (__builtin_expect(off < ip->fetch_end, 1)) {
         bus_ram_read(b, off, 4, p->instr_rdata);
         *p->instr_rdy = 1;

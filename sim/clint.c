@@ -28,7 +28,10 @@ static uint64_t *reg64(clint_t *c, uint32_t off, unsigned *half) {
 
 bool clint_read(clint_t *c, uint32_t off, unsigned size, uint32_t *val) {
     if (size != 4 || (off & 3)) return false;
-    if (off < 4 * c->harts) { *val = (c->msip >> (off >> 2)) & 1; return true; }
+    if (off < 4 * c->harts) {
+        *val = (c->msip >> (off >> 2)) & 1;
+        return true;
+    }
     unsigned half;
     uint64_t *r = reg64(c, off, &half);
     if (!r) return false;
@@ -48,6 +51,7 @@ bool clint_write(clint_t *c, uint32_t off, unsigned size, uint32_t val) {
     uint64_t *r = reg64(c, off, &half);
     if (!r) return false;
     if (half) *r = (*r & 0xFFFFFFFFull) | ((uint64_t)val << 32);
-    else      *r = (*r & 0xFFFFFFFF00000000ull) | val;
+    else
+        *r = (*r & 0xFFFFFFFF00000000ull) | val;
     return true;
 }

@@ -10,11 +10,11 @@
 
 typedef struct clint {
     unsigned harts, div;
-    unsigned left;            /* ticks until mtime advances (div after each advance) */
+    unsigned left; /* ticks until mtime advances (div after each advance) */
     uint64_t mtime;
     uint64_t mtimecmp[CLINT_MAX_HARTS];
     uint32_t msip;
-    bool changed;             /* a register was written (or the CLINT reset) since the last tick */
+    bool changed; /* a register was written (or the CLINT reset) since the last tick */
 } clint_t;
 
 int clint_init(clint_t *c, unsigned harts, unsigned div);
@@ -26,7 +26,12 @@ bool clint_write(clint_t *c, uint32_t off, unsigned size, uint32_t val);
  * (clint_timer_irq, clint_soft_irq) differ from what they were at the last tick, so a caller
  * that drives them may do so only then. */
 static inline bool clint_tick(clint_t *c) {
-    if (--c->left == 0) { c->left = c->div; c->mtime++; c->changed = false; return true; }
+    if (--c->left == 0) {
+        c->left = c->div;
+        c->mtime++;
+        c->changed = false;
+        return true;
+    }
     if (__builtin_expect(!c->changed, 1)) return false;
     c->changed = false;
     return true;

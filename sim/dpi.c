@@ -40,7 +40,7 @@ unsigned int ts_dpi_csr_read(unsigned int hart, unsigned int addr, unsigned int 
 void ts_dpi_csr_write(unsigned int hart, unsigned int addr, unsigned int value) {
     struct dpi_hart *h = hart_of(hart);
     hpm_csr_write(h->hpm, addr, value);
-    if (h->whook && addr >= 0x320u && addr <= 0x33Fu) {     /* mcountinhibit, mhpmevent3..31 */
+    if (h->whook && addr >= 0x320u && addr <= 0x33Fu) { /* mcountinhibit, mhpmevent3..31 */
         uint32_t v = 0;
         hpm_csr_read(h->hpm, addr, &v);
         h->whook(h->ctx, hart, addr, v);

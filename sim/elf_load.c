@@ -4,7 +4,11 @@
 #include "bus.h"
 #include <stdio.h>
 
-typedef struct load_ctx { soc_t *s; const char *path; uint32_t ram_base, ram_size; } load_ctx_t;
+typedef struct load_ctx {
+    soc_t *s;
+    const char *path;
+    uint32_t ram_base, ram_size;
+} load_ctx_t;
 
 static bool outside(const load_ctx_t *c, size_t index, uint32_t paddr, uint32_t memsz, char *err, size_t errlen) {
     snprintf(err, errlen, "%s: segment %zu [0x%08x, 0x%08llx) is outside RAM [0x%08x, 0x%08llx)", c->path, index, paddr,

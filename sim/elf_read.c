@@ -12,7 +12,7 @@
 enum elf_load_status elf_read(const char *path, elf_seg_fn seg, void *ctx, uint32_t *entry, char *err, size_t errlen) {
     enum elf_load_status st = ELF_INVALID;
     ts_elf_t x;
-    switch (ts_elf_open(&x, path, err, errlen)) {   /* the shared checks (elf/ts_elf.h) */
+    switch (ts_elf_open(&x, path, err, errlen)) { /* the shared checks (elf/ts_elf.h) */
     case TS_ELF_OK: break;
     case TS_ELF_CANNOT_OPEN: return ELF_CANNOT_OPEN;
     case TS_ELF_WRONG_ARCH: return ELF_WRONG_ARCH;

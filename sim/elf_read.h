@@ -10,10 +10,10 @@
 
 enum elf_load_status {
     ELF_OK = 0,
-    ELF_CANNOT_OPEN,      /* missing or unreadable file, or not a regular file */
-    ELF_INVALID,          /* not an ELF, truncated or malformed */
-    ELF_WRONG_ARCH,       /* not a 32-bit little-endian RISC-V executable */
-    ELF_OUTSIDE_RAM,      /* a loadable segment does not fit in RAM (the segment callback said so) */
+    ELF_CANNOT_OPEN, /* missing or unreadable file, or not a regular file */
+    ELF_INVALID,     /* not an ELF, truncated or malformed */
+    ELF_WRONG_ARCH,  /* not a 32-bit little-endian RISC-V executable */
+    ELF_OUTSIDE_RAM, /* a loadable segment does not fit in RAM (the segment callback said so) */
 };
 
 /* one loadable segment: file bytes [data, data + filesz) at paddr, then memsz - filesz zero

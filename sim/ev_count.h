@@ -12,12 +12,14 @@
 #include <stdint.h>
 #include <string.h>
 
-#define EV_COUNT_SLOTS 64         /* a power of two; 6 bits of the hash below */
+#define EV_COUNT_SLOTS 64 /* a power of two; 6 bits of the hash below */
 
 typedef struct ev_count {
-    uint64_t total[64];           /* cycles in which each event of the vector happened
+    uint64_t total[64]; /* cycles in which each event of the vector happened
                                    * (complete after ev_count_flush) */
-    struct { uint64_t ev, n; } slot[EV_COUNT_SLOTS];   /* vector value, cycles not yet in total */
+    struct {
+        uint64_t ev, n;
+    } slot[EV_COUNT_SLOTS]; /* vector value, cycles not yet in total */
 } ev_count_t;
 
 static inline void ev_count_reset(ev_count_t *c) { memset(c, 0, sizeof *c); }

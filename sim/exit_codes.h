@@ -4,7 +4,7 @@
  * 128 + n a signal); this adds the mapping of the firmware's exit code. */
 #ifndef TS_EXIT_CODES_H
 #define TS_EXIT_CODES_H
-#include "ts_exit_status.h"   /* TS_EXIT_*: rtl_model/regs/exit_status.def */
+#include "ts_exit_status.h" /* TS_EXIT_*: rtl_model/regs/exit_status.def */
 /* the exit status of a run whose firmware exited with code */
 static inline int ts_fw_exit_status(long long code) {
     return code >= 0 && code <= TS_EXIT_FW_MAX ? (int)code : TS_EXIT_FW_OTHER;

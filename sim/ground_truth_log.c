@@ -8,18 +8,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define GT_ITC_BUF 16384u   /* itc.csv bytes gathered before stdio gets them */
+#define GT_ITC_BUF 16384u /* itc.csv bytes gathered before stdio gets them */
 
 static FILE *open_out(const char *dir, const char *name, char *err, size_t errlen) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    return ts_fopen_output(path, "w", err, errlen);   /* renamed into place at its close (ts_file.h) */
+    return ts_fopen_output(path, "w", err, errlen); /* renamed into place at its close (ts_file.h) */
 }
 
 int gt_log_open(gt_log_t *g, const char *dir, char *err, size_t errlen) {
     if (!(g->itc = open_out(dir, "itc.csv", err, errlen))) return -1;
     fputs("cycle,hart,stimulus,offset,size,value,status\n", g->itc);
-    if (!(g->itc_buf = malloc(GT_ITC_BUF))) { snprintf(err, errlen, "out of memory"); return -1; }
+    if (!(g->itc_buf = malloc(GT_ITC_BUF))) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     g->itc_fill = 0;
     if (!(g->counters = open_out(dir, "counters.csv", err, errlen))) return -1;
     fputs("cycle,hart,pc,csr,value\n", g->counters);
@@ -38,7 +41,7 @@ int gt_log_open(gt_log_t *g, const char *dir, char *err, size_t errlen) {
 }
 
 int gt_log_open_retire(gt_log_t *g, const char *path, char *err, size_t errlen) {
-    return (g->retire = ts_fopen_output(path, "wu", err, errlen)) ? 0 : -1;   /* a user-named path */
+    return (g->retire = ts_fopen_output(path, "wu", err, errlen)) ? 0 : -1; /* a user-named path */
 }
 
 const char *const gt_hook_names[GT_HOOKS] = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "perfWriteCntrs"};
@@ -75,7 +78,7 @@ int gt_log_close(gt_log_t *g, const char *dir, const char *retire_path, char *er
         if (!fs[i]) continue;
         snprintf(path, sizeof path, "%s%s%s", i ? (dir ? dir : ".") : (retire_path ? retire_path : "the retire log"),
                  i ? "/" : "", i ? names[i] : "");
-        if (ts_fclose_output(fs[i], path, e, sizeof e) && !rc) {   /* a full disk: not a silent short log */
+        if (ts_fclose_output(fs[i], path, e, sizeof e) && !rc) { /* a full disk: not a silent short log */
             rc = -1;
             if (err) snprintf(err, errlen, "%s", e);
         }
@@ -87,19 +90,26 @@ int gt_log_close(gt_log_t *g, const char *dir, const char *retire_path, char *er
 static char *put_u64(char *p, uint64_t v) {
     char tmp[24];
     int n = 0;
-    do { tmp[n++] = (char)('0' + v % 10); v /= 10; } while (v);
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
     while (n) *p++ = tmp[--n];
     return p;
 }
 
 /* a hart number: one digit for the first ten (the common case costs no division) */
 static inline char *put_hart(char *p, unsigned hart) {
-    if (hart < 10) { *p++ = (char)('0' + hart); return p; }
+    if (hart < 10) {
+        *p++ = (char)('0' + hart);
+        return p;
+    }
     return put_u64(p, hart);
 }
 
 static char *put_hex32(char *p, uint32_t v) {
-    *p++ = '0'; *p++ = 'x';
+    *p++ = '0';
+    *p++ = 'x';
     for (int sh = 28; sh >= 0; sh -= 4) *p++ = "0123456789abcdef"[(v >> sh) & 15];
     return p;
 }
@@ -126,7 +136,7 @@ void gt_log_stm(gt_log_t *g, uint64_t cycle, unsigned hart, unsigned id, uint32_
 }
 
 void gt_log_itc_flush(gt_log_t *g) {
-    if (g->itc_fill) fwrite_unlocked(g->itc_buf, 1, g->itc_fill, g->itc);   /* errors: ferror, seen at close */
+    if (g->itc_fill) fwrite_unlocked(g->itc_buf, 1, g->itc_fill, g->itc); /* errors: ferror, seen at close */
     g->itc_fill = 0;
     fflush(g->itc);
 }
@@ -140,9 +150,17 @@ static char *put_u64_fast(char *p, uint64_t v) {
      * whole (a fixed-size copy, no library call; the caller's row has room), the end moved by
      * the digits' count */
     char tmp[40] = {0}, *e = tmp + 20, *q = e;
-    while (v >= 100) { unsigned r = (unsigned)(v % 100); v /= 100; q -= 2; memcpy(q, d2 + 2 * r, 2); }
-    if (v >= 10) { q -= 2; memcpy(q, d2 + 2 * v, 2); }
-    else *--q = (char)('0' + v);
+    while (v >= 100) {
+        unsigned r = (unsigned)(v % 100);
+        v /= 100;
+        q -= 2;
+        memcpy(q, d2 + 2 * r, 2);
+    }
+    if (v >= 10) {
+        q -= 2;
+        memcpy(q, d2 + 2 * v, 2);
+    } else
+        *--q = (char)('0' + v);
     memcpy(p, q, 20);
     return p + (e - q);
 }
@@ -154,17 +172,25 @@ void gt_log_itc(gt_log_t *g, uint64_t cycle, unsigned hart, unsigned stim, unsig
                 unsigned size, uint32_t value, int status) {
     static const char st[4][16] = {"traced\n", "dropped_fifo\n", "after_stop\n", "encoder_off\n"};
     static const uint8_t st_len[4] = {7, 13, 11, 12};
-    if (g->itc_fill > GT_ITC_BUF - 96) { fwrite_unlocked(g->itc_buf, 1, g->itc_fill, g->itc); g->itc_fill = 0; }
+    if (g->itc_fill > GT_ITC_BUF - 96) {
+        fwrite_unlocked(g->itc_buf, 1, g->itc_fill, g->itc);
+        g->itc_fill = 0;
+    }
     char *p = g->itc_buf + g->itc_fill;
-    p = put_u64_fast(p, cycle); *p++ = ',';
-    p = put_hart(p, hart); *p++ = ',';
-    p = put_u64_fast(p, stim); *p++ = ',';
-    *p++ = (char)('0' + off); *p++ = ',';
-    *p++ = (char)('0' + size); *p++ = ',';
+    p = put_u64_fast(p, cycle);
+    *p++ = ',';
+    p = put_hart(p, hart);
+    *p++ = ',';
+    p = put_u64_fast(p, stim);
+    *p++ = ',';
+    *p++ = (char)('0' + off);
+    *p++ = ',';
+    *p++ = (char)('0' + size);
+    *p++ = ',';
     p = put_hex32(p, value);
     *p++ = ',';
     unsigned k = (unsigned)status < 4 ? (unsigned)status : 3;
-    memcpy(p, st[k], 16);           /* the row's end is where the length says */
+    memcpy(p, st[k], 16); /* the row's end is where the length says */
     p += st_len[k];
     g->itc_fill = (size_t)(p - g->itc_buf);
 }
@@ -173,15 +199,20 @@ void gt_log_itc(gt_log_t *g, uint64_t cycle, unsigned hart, unsigned stim, unsig
 static void log_counter(gt_log_t *g, uint64_t cycle, unsigned hart, uint32_t pc, uint32_t csr,
                         const char *name, uint32_t value) {
     char line[96], *p = line;
-    p = put_u64(p, cycle); *p++ = ',';
-    p = put_hart(p, hart); *p++ = ',';
-    p = put_hex32(p, pc); *p++ = ',';
+    p = put_u64(p, cycle);
+    *p++ = ',';
+    p = put_hart(p, hart);
+    *p++ = ',';
+    p = put_hex32(p, pc);
+    *p++ = ',';
     if (name) {
         p = put_str(p, name);
     } else {
         unsigned n = csr & 0x1Fu;
         if ((csr & 0xF00u) == 0xB00u) *p++ = 'm';
-        p = put_str(p, n == 0 ? "cycle" : n == 1 ? "time" : n == 2 ? "instret" : "hpmcounter");
+        p = put_str(p, n == 0 ? "cycle" : n == 1 ? "time" :
+                                      n == 2     ? "instret" :
+                                                   "hpmcounter");
         if (n >= 3) p = put_u64(p, n);
         if (csr & 0x80u) *p++ = 'h';
     }
@@ -213,7 +244,8 @@ void gt_log_hpm_config(gt_log_t *g, const hpm_t *h) {
     uint32_t inh = 0;
     hpm_csr_read(h, 0x320, &inh);
     fprintf(g->hpm_writes, "0,%u,mcountinhibit,0x%08x\n0,%u,implemented,0x%08x\n0,%u,width_mcycle,%u\n"
-            "0,%u,width_minstret,%u\n0,%u,width_mhpmcounter,%u\n", g->hart, inh, g->hart, h->implemented, g->hart,
+                           "0,%u,width_minstret,%u\n0,%u,width_mhpmcounter,%u\n",
+            g->hart, inh, g->hart, h->implemented, g->hart,
             hpm_width(h, 0), g->hart, hpm_width(h, 2), g->hart, hpm_width(h, 3));
 }
 
@@ -231,10 +263,14 @@ static void log_flow(gt_log_t *g, uint64_t cycle, unsigned hart, const char *kin
                      bool has_target, uint32_t target, bool has_link, uint32_t link) {
     if (!g->flow) return;
     char line[96], *p = line;
-    p = put_u64(p, cycle); *p++ = ',';
-    p = put_hart(p, hart); *p++ = ',';
-    p = put_str(p, kind); *p++ = ',';
-    p = put_hex32(p, pc); *p++ = ',';
+    p = put_u64(p, cycle);
+    *p++ = ',';
+    p = put_hart(p, hart);
+    *p++ = ',';
+    p = put_str(p, kind);
+    *p++ = ',';
+    p = put_hex32(p, pc);
+    *p++ = ',';
     if (has_target) p = put_hex32(p, target);
     *p++ = ',';
     if (has_link) p = put_hex32(p, link);
@@ -249,17 +285,25 @@ static void log_flow(gt_log_t *g, uint64_t cycle, unsigned hart, const char *kin
 static void log_hook(gt_log_t *g, uint64_t cycle, uint32_t pc, uint32_t target, bool tail, const uint32_t *rf,
                      uint32_t ra) {
     if (!g->hooks || !target) return;
-    int k = target == g->hook[GT_HOOK_ENTER] ? GT_HOOK_ENTER : target == g->hook[GT_HOOK_EXIT] ? GT_HOOK_EXIT
-          : target == g->hook[GT_HOOK_MANUAL] ? GT_HOOK_MANUAL : -1;
+    int k = target == g->hook[GT_HOOK_ENTER] ? GT_HOOK_ENTER : target == g->hook[GT_HOOK_EXIT] ? GT_HOOK_EXIT :
+                                                           target == g->hook[GT_HOOK_MANUAL]   ? GT_HOOK_MANUAL :
+                                                                                                 -1;
     if (k < 0) return;
     char line[160], *p = line;
-    p = put_u64(p, cycle); *p++ = ',';
-    p = put_hart(p, g->hart); *p++ = ',';
-    p = put_str(p, gt_hook_names[k]); *p++ = ',';
-    p = put_str(p, tail ? "tail" : "call"); *p++ = ',';
-    p = put_hex32(p, pc); *p++ = ',';
-    p = put_hex32(p, rf[10]); *p++ = ',';
-    p = put_hex32(p, rf[11]); *p++ = ',';
+    p = put_u64(p, cycle);
+    *p++ = ',';
+    p = put_hart(p, g->hart);
+    *p++ = ',';
+    p = put_str(p, gt_hook_names[k]);
+    *p++ = ',';
+    p = put_str(p, tail ? "tail" : "call");
+    *p++ = ',';
+    p = put_hex32(p, pc);
+    *p++ = ',';
+    p = put_hex32(p, rf[10]);
+    *p++ = ',';
+    p = put_hex32(p, rf[11]);
+    *p++ = ',';
     p = put_hex32(p, ra);
     *p++ = '\n';
     fwrite_unlocked(line, 1, (size_t)(p - line), g->hooks);
@@ -304,22 +348,24 @@ __attribute__((noinline)) void gt_log_retire(gt_log_t *g, const vcore_ports_t *p
     /* rf: tp before this instruction's write */
     if (g->tp_hook && *p->rvfi_rd == 4 && *p->rvfi_valid) g->tp_hook(g->flow_ctx, hart, p->rf[4], *p->rvfi_rd_wdata);
     uint32_t insn = *p->rvfi_insn;
-    int call = 0;                  /* 1 call, -1 return, 2 a jump through a register (rd = x0) */
+    int call = 0; /* 1 call, -1 return, 2 a jump through a register (rd = x0) */
     if ((insn & 3u) == 3u) {
         unsigned op = insn & 0x7Fu, rd = (insn >> 7) & 31u, rs1 = (insn >> 15) & 31u;
-        if (op == 0x6Fu) {                                   /* JAL */
+        if (op == 0x6Fu) { /* JAL */
             call = is_link_reg(rd);
-            if (!rd) {                                       /* j: a tail call when it enters a hook */
+            if (!rd) { /* j: a tail call when it enters a hook */
                 uint32_t imm = ((insn >> 21) & 0x3FFu) << 1 | ((insn >> 20) & 1u) << 11 | (insn & 0xFF000u) |
                                (uint32_t)((int32_t)insn >> 31) << 20;
                 log_hook(g, cycle, pc, pc + imm, true, p->rf, p->rf[1]);
             }
-        } else if (op == 0x67u) {                            /* JALR */
-            call = is_link_reg(rd) ? 1 : (rd == 0 && is_link_reg(rs1)) ? -1 : rd == 0 && g->hooks ? 2 : 0;
-        } else if (op == 0x73u) {                            /* SYSTEM */
+        } else if (op == 0x67u) { /* JALR */
+            call = is_link_reg(rd) ? 1 : (rd == 0 && is_link_reg(rs1)) ? -1 :
+                                     rd == 0 && g->hooks               ? 2 :
+                                                                         0;
+        } else if (op == 0x73u) { /* SYSTEM */
             if (insn == 0x30200073u) log_flow(g, cycle, hart, "mret", pc, true, *p->instr_addr, false, 0);
             if (insn == 0x10200073u) log_flow(g, cycle, hart, "sret", pc, true, *p->instr_addr, false, 0);
-            if (g->csrw.pending) {                           /* hpm_writes.csv: cycle,hart,csr,value */
+            if (g->csrw.pending) { /* hpm_writes.csv: cycle,hart,csr,value */
                 if (g->csrw.csr == 0x320u)
                     fprintf(g->hpm_writes, "%llu,%u,mcountinhibit,0x%08x\n", (unsigned long long)cycle, hart, g->csrw.value);
                 else
@@ -337,17 +383,19 @@ __attribute__((noinline)) void gt_log_retire(gt_log_t *g, const vcore_ports_t *p
                 g->csr.pending = false;
             }
         }
-    } else if ((insn & 0xE003u) == 0x2001u) {                /* c.jal (RV32) */
+    } else if ((insn & 0xE003u) == 0x2001u) { /* c.jal (RV32) */
         call = 1;
-    } else if ((insn & 0xE003u) == 0xA001u) {                /* c.j: a tail call when it enters a hook */
+    } else if ((insn & 0xE003u) == 0xA001u) { /* c.j: a tail call when it enters a hook */
         uint32_t imm = ((insn >> 3) & 7u) << 1 | ((insn >> 11) & 1u) << 4 | ((insn >> 2) & 1u) << 5 |
                        ((insn >> 7) & 1u) << 6 | ((insn >> 6) & 1u) << 7 | ((insn >> 9) & 3u) << 8 |
                        ((insn >> 8) & 1u) << 10;
         if (insn & 0x1000u) imm |= 0xFFFFF800u;
         log_hook(g, cycle, pc, pc + imm, true, p->rf, p->rf[1]);
-    } else if ((insn & 0xE07Fu) == 0x8002u && (insn & 0x0F80u)) {   /* c.jr / c.jalr */
+    } else if ((insn & 0xE07Fu) == 0x8002u && (insn & 0x0F80u)) { /* c.jr / c.jalr */
         unsigned rs1 = (insn >> 7) & 31u;
-        call = (insn & 0x1000u) ? 1 : is_link_reg(rs1) ? -1 : g->hooks ? 2 : 0;
+        call = (insn & 0x1000u) ? 1 : is_link_reg(rs1) ? -1 :
+                                  g->hooks             ? 2 :
+                                                         0;
     }
     if (g->csr.pending) internal_error("counter CSR read without a CSR instruction retiring");
     if (call) {

@@ -37,12 +37,15 @@
 #define GT_LOG_EVENTS (EVB_JAL | EVB_JALR | EVB_SYSTEM | EVB_EXC_TAKEN | EVB_IRQ_TAKEN)
 
 /* the perf hook functions whose entries hooks.csv logs (their addresses come from the ELF) */
-enum { GT_HOOK_ENTER, GT_HOOK_EXIT, GT_HOOK_MANUAL, GT_HOOKS };
+enum { GT_HOOK_ENTER,
+       GT_HOOK_EXIT,
+       GT_HOOK_MANUAL,
+       GT_HOOKS };
 extern const char *const gt_hook_names[GT_HOOKS];
 
 typedef struct gt_log {
-    unsigned hart;                /* the hart whose retire port the log watches (flow.csv) */
-    bool tag_hart;                /* retire log lines start with "h<hart> " (several harts) */
+    unsigned hart; /* the hart whose retire port the log watches (flow.csv) */
+    bool tag_hart; /* retire log lines start with "h<hart> " (several harts) */
     /* optional: told of every call and return when its target is known (has_target false:
      * the run ended first), with the stack pointer and tp (the thread) after the jump; ctx
      * is flow_ctx */
@@ -53,30 +56,30 @@ typedef struct gt_log {
      * and the owner's mask include EVB_RETIRE) */
     void (*tp_hook)(void *ctx, unsigned hart, uint32_t old_tp, uint32_t new_tp);
     void *flow_ctx;
-    FILE *itc, *counters, *flow;  /* NULL: that file is not written */
-    char *itc_buf;                /* itc.csv rows not yet handed to stdio (the owner's; gt_log_itc) */
+    FILE *itc, *counters, *flow; /* NULL: that file is not written */
+    char *itc_buf;               /* itc.csv rows not yet handed to stdio (the owner's; gt_log_itc) */
     size_t itc_fill;
-    FILE *trace_events;           /* trace_events.csv: ITC stores lost, the sink stopping */
-    FILE *stm;                    /* stm.csv: every software trace port event */
-    FILE *retire;                 /* --retire-log; NULL: none */
-    FILE *hooks;                  /* hooks.csv; NULL: not written */
-    FILE *hpm_writes;             /* hpm_writes.csv; NULL: not written */
-    uint32_t hook[GT_HOOKS];      /* entry addresses of the hook functions (0: not in the ELF) */
-    uint32_t mask;                /* events of an edge that need gt_log_retire (0: no flow.csv) */
-    struct {                      /* a counter CSR read at the last edge, logged once the retire
+    FILE *trace_events;      /* trace_events.csv: ITC stores lost, the sink stopping */
+    FILE *stm;               /* stm.csv: every software trace port event */
+    FILE *retire;            /* --retire-log; NULL: none */
+    FILE *hooks;             /* hooks.csv; NULL: not written */
+    FILE *hpm_writes;        /* hpm_writes.csv; NULL: not written */
+    uint32_t hook[GT_HOOKS]; /* entry addresses of the hook functions (0: not in the ELF) */
+    uint32_t mask;           /* events of an edge that need gt_log_retire (0: no flow.csv) */
+    struct {                 /* a counter CSR read at the last edge, logged once the retire
                                    * port shows its instruction (a csrw, rd = x0, is no read) */
         bool pending;
         unsigned hart;
         uint32_t pc, csr, value;
     } csr;
-    struct {                      /* a write of mcountinhibit/mhpmevent at the last edge, logged
+    struct { /* a write of mcountinhibit/mhpmevent at the last edge, logged
                                    * once the retire port shows its instruction */
         bool pending;
         uint32_t csr, value;
     } csrw;
-    struct {                      /* a call or return waiting for its target: the pc of the
+    struct {                     /* a call or return waiting for its target: the pc of the
                                    * next instruction that retires or traps */
-        bool pending, ret, tail;  /* tail: a jump (rd = x0) that is no return, logged only
+        bool pending, ret, tail; /* tail: a jump (rd = x0) that is no return, logged only
                                    * when its target is a hook function */
         uint32_t pc, link;
         uint64_t cycle;

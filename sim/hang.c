@@ -68,7 +68,10 @@ void soc_hang_begin(soc_t *s) {
 }
 
 void soc_hang_observe(soc_t *s) {
-    if (s->stop != SOC_RUNNING) { probe_stop(s); return; }
+    if (s->stop != SOC_RUNNING) {
+        probe_stop(s);
+        return;
+    }
     bool all_stuck = true;
     for (unsigned i = 0; i < s->n; i++) {
         hang_hart_t *g = &s->hang.h[i];
@@ -93,17 +96,23 @@ void soc_hang_observe(soc_t *s) {
                 g->kind = HANG_LIVE;
             }
         }
-        if (g->kind == HANG_LIVE) { probe_stop(s); return; }
+        if (g->kind == HANG_LIVE) {
+            probe_stop(s);
+            return;
+        }
         if (!(g->kind == HANG_WFI || (g->kind == HANG_JUMP && g->count >= 3))) all_stuck = false;
     }
     if (all_stuck) {
         /* the state the decision rests on, once more for every hart at the same cycle */
         for (unsigned i = 0; i < s->n; i++)
-            if (can_be_woken(s, i, s->hang.h[i].kind == HANG_WFI)) { probe_stop(s); return; }
+            if (can_be_woken(s, i, s->hang.h[i].kind == HANG_WFI)) {
+                probe_stop(s);
+                return;
+            }
         s->stop = SOC_HANG;
         probe_stop(s);
     } else if (s->cycle >= s->hang.probe_end) {
-        soc_hang_begin(s);   /* undecided (harts stalled, or a slow loop): watch on afresh */
+        soc_hang_begin(s); /* undecided (harts stalled, or a slow loop): watch on afresh */
     }
 }
 

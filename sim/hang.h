@@ -28,22 +28,25 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define HANG_CHECK_PERIOD 4096u       /* a power of two */
+#define HANG_CHECK_PERIOD 4096u /* a power of two */
 #define HANG_MAX_HARTS 8
 
-enum hang_kind { HANG_UNSEEN = 0, HANG_JUMP, HANG_WFI, HANG_LIVE };
+enum hang_kind { HANG_UNSEEN = 0,
+                 HANG_JUMP,
+                 HANG_WFI,
+                 HANG_LIVE };
 
 typedef struct hang_hart {
-    uint8_t kind;             /* enum hang_kind */
-    uint8_t count;            /* HANG_JUMP: retires at pc seen so far */
-    uint32_t pc;              /* the jump's or the wfi's address */
-    uint64_t since;           /* cycle in which the probe first saw it there */
+    uint8_t kind;   /* enum hang_kind */
+    uint8_t count;  /* HANG_JUMP: retires at pc seen so far */
+    uint32_t pc;    /* the jump's or the wfi's address */
+    uint64_t since; /* cycle in which the probe first saw it there */
 } hang_hart_t;
 
 typedef struct hang {
     bool probing;
-    uint64_t probe_end;       /* an undecided probe gives up at this cycle */
-    uint64_t window;          /* cycles a probe may watch (hang_window()) */
+    uint64_t probe_end; /* an undecided probe gives up at this cycle */
+    uint64_t window;    /* cycles a probe may watch (hang_window()) */
     hang_hart_t h[HANG_MAX_HARTS];
 } hang_t;
 

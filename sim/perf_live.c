@@ -5,7 +5,7 @@
 
 struct perf_live_ch {
     perf_dec_t dec;
-    perf_header_t h[PERF_MAX_CORES];     /* the last header of each hart */
+    perf_header_t h[PERF_MAX_CORES]; /* the last header of each hart */
     bool have[PERF_MAX_CORES];
 };
 
@@ -20,7 +20,10 @@ void perf_live_store(perf_live_t *p, unsigned hart, unsigned stim, unsigned off,
     struct perf_live_ch *c = p->ch[ch];
     if (!c) {
         if (size != TS_PW_BYTES_HEADER_MARKER || value != TS_PW_MARKER || p->oom) return;
-        if (!(c = calloc(1, sizeof *c))) { p->oom = true; return; }
+        if (!(c = calloc(1, sizeof *c))) {
+            p->oom = true;
+            return;
+        }
         perf_dec_cb_t cb = {c, on_header, NULL, NULL};
         perf_dec_init(&c->dec, ch, &cb);
         p->ch[ch] = c;
@@ -29,7 +32,10 @@ void perf_live_store(perf_live_t *p, unsigned hart, unsigned stim, unsigned off,
 }
 
 int perf_live_headers(const perf_live_t *p, perf_header_t *h, unsigned max, unsigned *channel, char *err, size_t errlen) {
-    if (p->oom) { snprintf(err, errlen, "out of memory"); return -1; }
+    if (p->oom) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     for (unsigned ch = 0; ch < 16; ch++) {
         const struct perf_live_ch *c = p->ch[ch];
         unsigned n = 0;
@@ -44,5 +50,8 @@ int perf_live_headers(const perf_live_t *p, perf_header_t *h, unsigned max, unsi
 }
 
 void perf_live_free(perf_live_t *p) {
-    for (unsigned ch = 0; ch < 16; ch++) { free(p->ch[ch]); p->ch[ch] = NULL; }
+    for (unsigned ch = 0; ch < 16; ch++) {
+        free(p->ch[ch]);
+        p->ch[ch] = NULL;
+    }
 }

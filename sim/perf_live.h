@@ -15,8 +15,8 @@
 
 struct perf_live_ch;
 typedef struct perf_live {
-    struct perf_live_ch *ch[16];   /* NULL until the channel's first marker */
-    bool oom;                      /* a decoder could not be allocated: no headers */
+    struct perf_live_ch *ch[16]; /* NULL until the channel's first marker */
+    bool oom;                    /* a decoder could not be allocated: no headers */
 } perf_live_t;
 
 /* one ITC store the encoder accepted (an itc.csv row with status traced); value cut to size */

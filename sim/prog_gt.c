@@ -5,12 +5,16 @@
 static char *put_u64(char *p, uint64_t v) {
     char tmp[24];
     int n = 0;
-    do { tmp[n++] = (char)('0' + v % 10); v /= 10; } while (v);
+    do {
+        tmp[n++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
     while (n) *p++ = tmp[--n];
     return p;
 }
 static char *put_hex32(char *p, uint32_t v) {
-    *p++ = '0'; *p++ = 'x';
+    *p++ = '0';
+    *p++ = 'x';
     for (int sh = 28; sh >= 0; sh -= 4) *p++ = "0123456789abcdef"[(v >> sh) & 15];
     return p;
 }
@@ -18,12 +22,16 @@ static char *put_hex32(char *p, uint32_t v) {
 /* formatted by hand, not printf: a row every few instructions while program trace runs */
 static void row(FILE *f, uint64_t cycle, unsigned hart, const char *kind, uint32_t last, uint32_t next, uint64_t n) {
     char line[96], *p = line;
-    p = put_u64(p, cycle); *p++ = ',';
-    p = put_u64(p, hart); *p++ = ',';
+    p = put_u64(p, cycle);
+    *p++ = ',';
+    p = put_u64(p, hart);
+    *p++ = ',';
     while (*kind) *p++ = *kind++;
     *p++ = ',';
-    p = put_hex32(p, last); *p++ = ',';
-    p = put_hex32(p, next); *p++ = ',';
+    p = put_hex32(p, last);
+    *p++ = ',';
+    p = put_hex32(p, next);
+    *p++ = ',';
     p = put_u64(p, n);
     *p++ = '\n';
     fwrite_unlocked(line, 1, (size_t)(p - line), f);
@@ -35,13 +43,13 @@ static const char *kind_of(uint32_t insn) {
         case 0x63: return "branch";
         case 0x6F: return "jump";
         case 0x67: return "indirect";
-        case 0x73: return "xret";       /* the only SYSTEM instructions that change the flow */
+        case 0x73: return "xret"; /* the only SYSTEM instructions that change the flow */
         default: return "other";
         }
     }
     unsigned q = insn & 3u, f3 = (insn >> 13) & 7u;
     if (q == 1 && (f3 == 6 || f3 == 7)) return "branch";
-    if (q == 1 && (f3 == 1 || f3 == 5)) return "jump";                     /* c.jal / c.j */
+    if (q == 1 && (f3 == 1 || f3 == 5)) return "jump"; /* c.jal / c.j */
     if (q == 2 && f3 == 4 && ((insn >> 2) & 0x1Fu) == 0 && ((insn >> 7) & 0x1Fu)) return "indirect";
     return "other";
 }
@@ -60,9 +68,12 @@ static void retire(prog_gt_t *g, FILE *f, unsigned hart, uint64_t cycle, enum pr
         return;
     }
     uint32_t size = (insn & 3u) == 3u ? 4 : 2;
-    bool sys_trap = insn == 0x00000073u || insn == 0x00100073u || insn == 0x9002u;   /* ecall, ebreak */
+    bool sys_trap = insn == 0x00000073u || insn == 0x00100073u || insn == 0x9002u; /* ecall, ebreak */
     if (trap) {
-        if (sys_trap) { g->n++; g->last = pc; }
+        if (sys_trap) {
+            g->n++;
+            g->last = pc;
+        }
         row(f, cycle, hart, "trap", g->last, npc, g->n);
         g->n = 0;
         return;

@@ -31,12 +31,14 @@
 #include <stdio.h>
 
 typedef struct prog_gt {
-    uint32_t last;      /* the last executed traced instruction */
-    uint64_t n;         /* executed since the last row */
-    unsigned priv;      /* the privilege mode after the last retirement */
+    uint32_t last; /* the last executed traced instruction */
+    uint64_t n;    /* executed since the last row */
+    unsigned priv; /* the privilege mode after the last retirement */
 } prog_gt_t;
 
-enum prog_gt_phase { PROG_GT_RUN, PROG_GT_START, PROG_GT_STOP };
+enum prog_gt_phase { PROG_GT_RUN,
+                     PROG_GT_START,
+                     PROG_GT_STOP };
 /* one retirement (see te_prog.h for the arguments); f: the open prog_flow.csv; priv: the
  * hart's mode after it; ctx: the encoder reports privilege changes (priv rows) */
 void prog_gt_retire(prog_gt_t *g, FILE *f, unsigned hart, uint64_t cycle, enum prog_gt_phase phase, uint32_t pc,

@@ -29,10 +29,44 @@
 #include "run_cmd.h"
 
 enum {
-    O_OUT = 1, O_MAX_CYCLES, O_RAM_SIZE, O_RAM_WAIT, O_WAVES, O_WAVES_FROM, O_WAVES_TO, O_WAVES_BY_FW, O_WAVES_ALL,
-    O_WAVES_FUNC, O_WAVES_AROUND, O_HPM_COUNTERS, O_HPM_WIDTH, O_ICACHE, O_DCACHE, O_CACHE_WAYS, O_CACHE_LINE,
-    O_CACHE_MISS, O_TRACE_SRAM, O_ITC_DEPTH, O_SINK_WIDTH, O_HARTS, O_SRCBITS, O_FUNNEL, O_NO_TRACE, O_STM_TS, O_TRACE_INSN, O_TRACE_STALL, O_TRACE_CONTEXT,
-    O_RETIRE_LOG, O_TRACE_BUS, O_FORCE, O_HOST_IO_LIMIT, O_SYSTEMC, O_GDB, O_QUIET, O_HELP, O_ELF_REFUSED
+    O_OUT = 1,
+    O_MAX_CYCLES,
+    O_RAM_SIZE,
+    O_RAM_WAIT,
+    O_WAVES,
+    O_WAVES_FROM,
+    O_WAVES_TO,
+    O_WAVES_BY_FW,
+    O_WAVES_ALL,
+    O_WAVES_FUNC,
+    O_WAVES_AROUND,
+    O_HPM_COUNTERS,
+    O_HPM_WIDTH,
+    O_ICACHE,
+    O_DCACHE,
+    O_CACHE_WAYS,
+    O_CACHE_LINE,
+    O_CACHE_MISS,
+    O_TRACE_SRAM,
+    O_ITC_DEPTH,
+    O_SINK_WIDTH,
+    O_HARTS,
+    O_SRCBITS,
+    O_FUNNEL,
+    O_NO_TRACE,
+    O_STM_TS,
+    O_TRACE_INSN,
+    O_TRACE_STALL,
+    O_TRACE_CONTEXT,
+    O_RETIRE_LOG,
+    O_TRACE_BUS,
+    O_FORCE,
+    O_HOST_IO_LIMIT,
+    O_SYSTEMC,
+    O_GDB,
+    O_QUIET,
+    O_HELP,
+    O_ELF_REFUSED
 };
 #define S TS_OPT_SUFFIX
 /* `tracesim run`'s options: the parser, --help and the docs' table (cli/opts/ts_opts.h) */
@@ -118,13 +152,13 @@ static const ts_exit_t run_exits[] = {
                  "and wrote its folder up to there (stats.txt: exit_reason\n"
                  "interrupted); a second signal ends it at once"},
     {NULL, NULL}};
-#define RUN_ABOUT                                                                                   \
-    "Runs bare-metal RV32 firmware on the simulated SoC. UART output goes to stdout and\n"          \
-    "DIR/uart.txt; the exit status is the firmware's exit code (simctrl EXIT) when it is\n"          \
+#define RUN_ABOUT                                                                           \
+    "Runs bare-metal RV32 firmware on the simulated SoC. UART output goes to stdout and\n"  \
+    "DIR/uart.txt; the exit status is the firmware's exit code (simctrl EXIT) when it is\n" \
     "0 to 118, else 119 (the code is on stderr and in DIR/stats.txt).\n"
-#define RUN_OUTPUTS                                                                                 \
-    "  DIR/stats.txt (cycles, instret, exit), uart.txt, hpm.csv, events.csv, trace.rtd and\n"       \
-    "  trace.json (the trace sink), itc.csv, flow.csv, counters.csv, stm.csv, marks.csv and\n"     \
+#define RUN_OUTPUTS                                                                            \
+    "  DIR/stats.txt (cycles, instret, exit), uart.txt, hpm.csv, events.csv, trace.rtd and\n"  \
+    "  trace.json (the trace sink), itc.csv, flow.csv, counters.csv, stm.csv, marks.csv and\n" \
     "  perf_config.txt (the ground truth of tracesim check), the waves with --waves\n"
 /* the run command as tracesim describes it; tracesim-sc has the same options but --systemc
  * and --record-trace-bus */
@@ -159,7 +193,7 @@ static int hpm_report(const soc_t *s, const char *dir, bool print, char *err, si
     char path[4200], names[512];
     bool multi = s->n > 1;
     snprintf(path, sizeof path, "%s/hpm.csv", dir);
-    FILE *f = ts_fopen_output(path, "w", err, errlen);   /* a temporary file renamed at its close (ts_file.h) */
+    FILE *f = ts_fopen_output(path, "w", err, errlen); /* a temporary file renamed at its close (ts_file.h) */
     if (!f) return -1;
     if (f) fprintf(f, "%scounter,csr,mhpmevent,events,width,value\n", multi ? "hart," : "");
     bool header = false;
@@ -171,10 +205,13 @@ static int hpm_report(const soc_t *s, const char *dir, bool print, char *err, si
             if (!fixed && !m->sel[n]) continue;
             char name[32];
             if (n == 0) snprintf(name, sizeof name, "mcycle");
-            else if (n == 2) snprintf(name, sizeof name, "minstret");
-            else snprintf(name, sizeof name, "mhpmcounter%u", n);
+            else if (n == 2)
+                snprintf(name, sizeof name, "minstret");
+            else
+                snprintf(name, sizeof name, "mhpmcounter%u", n);
             if (fixed) snprintf(names, sizeof names, "%s", n == 0 ? "cycle" : "instret");
-            else hpm_event_names(m->event[n], names, sizeof names);
+            else
+                hpm_event_names(m->event[n], names, sizeof names);
             uint64_t v = hpm_counter(m, n);
             if (f) {
                 if (multi) fprintf(f, "%u,", h);
@@ -182,7 +219,10 @@ static int hpm_report(const soc_t *s, const char *dir, bool print, char *err, si
                         names, hpm_width(m, n), v);
             }
             if (print && !fixed) {
-                if (!header) { fputs("tracesim: HPM counters enabled by the firmware:\n", stderr); header = true; }
+                if (!header) {
+                    fputs("tracesim: HPM counters enabled by the firmware:\n", stderr);
+                    header = true;
+                }
                 char hart[16] = "";
                 if (multi) snprintf(hart, sizeof hart, "hart %u ", h);
                 fprintf(stderr, "  %s%-14s %20" PRIu64 "  mhpmevent 0x%08x (%s)%s\n", hart, name, v,
@@ -190,7 +230,7 @@ static int hpm_report(const soc_t *s, const char *dir, bool print, char *err, si
             }
         }
     }
-    if (ts_fclose_output(f, path, err, errlen)) return -1;   /* write errors included */
+    if (ts_fclose_output(f, path, err, errlen)) return -1; /* write errors included */
     snprintf(path, sizeof path, "%s/events.csv", dir);
     f = ts_fopen_output(path, "w", err, errlen);
     if (!f) return -1;
@@ -274,7 +314,10 @@ static int find_mark(const ts_run_platform_t *plat, soc_cfg_t *cfg, const char *
     while (f && !found && fgets(line, sizeof line, f)) {
         unsigned mv;
         unsigned long long mc;
-        if (sscanf(line, "%u,%llu,", &mv, &mc) == 2 && mv == v) { found = true; cycle = mc; }
+        if (sscanf(line, "%u,%llu,", &mv, &mc) == 2 && mv == v) {
+            found = true;
+            cycle = mc;
+        }
     }
     if (f) fclose(f);
     if (!found) {
@@ -298,7 +341,7 @@ static void remove_made_run_folder(const char *dir, bool made_runs) {
         closedir(d);
     }
     rmdir(dir);
-    if (made_runs) rmdir("runs");   /* the default runs/ made for it, if nothing else is in it */
+    if (made_runs) rmdir("runs"); /* the default runs/ made for it, if nothing else is in it */
 }
 
 /* a path of stats.txt, absolute (abs) and relative to the run folder dir (rel); each is the
@@ -307,16 +350,19 @@ static void stats_paths(const char *dir, const char *path, char abs[4096], char 
     char d[4096];
     snprintf(abs, 4096, "%s", path);
     snprintf(rel, 4096, "%s", path);
-    if (!realpath(path, abs)) { snprintf(abs, 4096, "%s", path); return; }
+    if (!realpath(path, abs)) {
+        snprintf(abs, 4096, "%s", path);
+        return;
+    }
     if (!realpath(dir, d) || ts_rel_path(d, abs, rel, 4096)) snprintf(rel, 4096, "%s", abs);
 }
 
 
 /* ---- SIGINT/SIGTERM during the run (docs/commands/run.md "Interrupting a run") ---------- */
-static volatile sig_atomic_t run_signal;   /* the signal that asked the run to stop, or 0 */
+static volatile sig_atomic_t run_signal; /* the signal that asked the run to stop, or 0 */
 static void on_stop_signal(int sig) {
     run_signal = sig;
-    signal(sig, SIG_DFL);   /* a second one: the default action, at once */
+    signal(sig, SIG_DFL); /* a second one: the default action, at once */
 }
 static void catch_stop_signals(void) {
     struct sigaction sa;
@@ -326,7 +372,8 @@ static void catch_stop_signals(void) {
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
 }
-static const char *signal_name(int sig) { return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : "a signal"; }
+static const char *signal_name(int sig) { return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" :
+                                                                                             "a signal"; }
 
 /* stats_paths for a file that may not exist yet (the waves before the run writes them): its
  * folder resolved, its name as given */
@@ -338,8 +385,10 @@ static void stats_paths_new(const char *dir, const char *path, char abs[4096], c
     char *sl = strrchr(parent, '/');
     const char *base = sl ? path + (sl - parent) + 1 : path;
     if (sl == parent) snprintf(parent, sizeof parent, "/");
-    else if (sl) *sl = 0;
-    else snprintf(parent, sizeof parent, ".");
+    else if (sl)
+        *sl = 0;
+    else
+        snprintf(parent, sizeof parent, ".");
     if (!*base || !realpath(parent, pabs)) return;
     if ((size_t)snprintf(abs, 4096, "%s%s%s", pabs, strcmp(pabs, "/") ? "/" : "", base) >= 4096) {
         snprintf(abs, 4096, "%s", path);
@@ -353,7 +402,7 @@ static void stats_paths_new(const char *dir, const char *path, char abs[4096], c
 static int write_stats_start(const char *dir, const char *elf, const soc_cfg_t *cfg, char *err, size_t errlen) {
     char path[4200], a[4096], r[4096];
     snprintf(path, sizeof path, "%s/stats.txt", dir);
-    FILE *f = ts_fopen_output(path, "w", err, errlen);   /* renamed into place at its close (ts_file.h) */
+    FILE *f = ts_fopen_output(path, "w", err, errlen); /* renamed into place at its close (ts_file.h) */
     if (!f) return -1;
     stats_paths(dir, elf, a, r);
     fprintf(f, "elf %s\nelf_rel %s\nexit_reason running\n", a, r);
@@ -369,7 +418,7 @@ static int write_stats(const soc_t *soc, const soc_cfg_t *cfg, const char *dir, 
                        int rc, uint64_t instret, double ipc, double secs, char *err, size_t errlen) {
     char path[4200];
     snprintf(path, sizeof path, "%s/stats.txt", dir);
-    FILE *f = ts_fopen_output(path, "w", err, errlen);   /* renamed into place at its close (ts_file.h) */
+    FILE *f = ts_fopen_output(path, "w", err, errlen); /* renamed into place at its close (ts_file.h) */
     if (!f) return -1;
     /* the ELF and the waves: absolute, and relative to the run folder (a moved or copied
      * run folder finds them; analysis/run/run_folder.h), and the ELF's hash */
@@ -379,8 +428,11 @@ static int write_stats(const soc_t *soc, const soc_cfg_t *cfg, const char *dir, 
     uint64_t elf_hash;
     if (!ts_file_fnv1a64(elf, &elf_hash)) fprintf(f, "elf_fnv1a64 0x%016" PRIx64 "\n", elf_hash);
     fprintf(f, "exit_reason %s\nexit_code %d\n",
-            stop == SOC_EXIT ? "exit" : stop == SOC_HANG ? "hang" : stop == SOC_INTERRUPTED ? "interrupted" : "cycle_limit", rc);
-    if (stop == SOC_EXIT) fprintf(f, "fw_exit_code %d\n", soc->exit_code);   /* the firmware's own, any value */
+            stop == SOC_EXIT ? "exit" : stop == SOC_HANG    ? "hang" :
+                                    stop == SOC_INTERRUPTED ? "interrupted" :
+                                                              "cycle_limit",
+            rc);
+    if (stop == SOC_EXIT) fprintf(f, "fw_exit_code %d\n", soc->exit_code); /* the firmware's own, any value */
     if (stop == SOC_INTERRUPTED) fprintf(f, "interrupted_by %s\ninterrupted_cycle %" PRIu64 "\n", signal_name(run_signal), soc->cycle);
     fprintf(f, "cycles %" PRIu64 "\ninstret %" PRIu64 "\nipc %.4f\nsim_seconds %.6f\nsim_hz %.0f\nguest_errors %" PRIu64 "\n",
             soc->cycle, instret, ipc, secs, (double)soc->cycle / secs, soc->guest_errors_total);
@@ -388,7 +440,7 @@ static int write_stats(const soc_t *soc, const soc_cfg_t *cfg, const char *dir, 
     uint64_t stm = 0;
     for (unsigned i = 0; i < soc->n; i++) stm += soc->h[i].stm_events;
     fprintf(f, "stm_events %" PRIu64 "\n", stm);
-    uint64_t pm = 0, pl = 0, stall = 0;   /* program trace (docs/program-trace.md): only if it ran */
+    uint64_t pm = 0, pl = 0, stall = 0; /* program trace (docs/program-trace.md): only if it ran */
     for (unsigned i = 0; i < soc->n; i++) {
         pm += soc->h[i].te.prog.messages;
         pl += soc->h[i].te.prog.lost_messages;
@@ -412,7 +464,7 @@ static int write_stats(const soc_t *soc, const soc_cfg_t *cfg, const char *dir, 
     if (soc->n > 1)
         for (unsigned i = 0; i < soc->n; i++)
             fprintf(f, "instret_hart%u %" PRIu64 "\n", i, soc->h[i].instret);
-    fprintf(f, "%s\n", TS_STATS_END);   /* written last: the run finished writing its folder */
+    fprintf(f, "%s\n", TS_STATS_END); /* written last: the run finished writing its folder */
     return ts_fclose_output(f, path, err, errlen);
 }
 
@@ -421,7 +473,10 @@ static int write_stats(const soc_t *soc, const soc_cfg_t *cfg, const char *dir, 
 static int run_systemc(int argc, char **argv) {
     char self[4096], prog[4200];
     ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
-    if (n <= 0) { fprintf(stderr, "tracesim: --systemc: cannot find this program's folder\n"); return TS_EXIT_HOST; }
+    if (n <= 0) {
+        fprintf(stderr, "tracesim: --systemc: cannot find this program's folder\n");
+        return TS_EXIT_HOST;
+    }
     self[n] = 0;
     snprintf(prog, sizeof prog, "%s/tracesim-sc", dirname(self));
     char **args = calloc((size_t)argc + 1, sizeof *args);
@@ -451,7 +506,7 @@ int ts_run_main(int argc, char **argv, const ts_run_platform_t *plat) {
     const char *waves_func = NULL, *elf = NULL;
     bool around = false, two_elfs = false, force_outputs = false;
     uint64_t around_v = 0, around_n = 0;
-    long gdb_port = -1;   /* --gdb */
+    long gdb_port = -1; /* --gdb */
     gdb_stub_t gdb = {0};
     ts_opts_t op;
     ts_cmd_opts_init(&op, plat->cmd, argc, argv);
@@ -459,7 +514,10 @@ int ts_run_main(int argc, char **argv, const ts_run_platform_t *plat) {
         uint64_t v = op.u;
         switch (c) {
         case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); return TS_EXIT_USAGE;
-        case TS_OPTS_POSITIONAL: two_elfs |= elf != NULL; elf = op.arg; break;
+        case TS_OPTS_POSITIONAL:
+            two_elfs |= elf != NULL;
+            elf = op.arg;
+            break;
         case O_OUT: out = op.arg; break;
         case O_MAX_CYCLES: cfg.max_cycles = v; break;
         case O_RAM_SIZE:
@@ -503,18 +561,23 @@ int ts_run_main(int argc, char **argv, const ts_run_platform_t *plat) {
         case O_TRACE_CONTEXT: cfg.te.context_force = true; break;
         case O_TRACE_INSN:
             if (!strcmp(op.arg, "btm")) cfg.te.insn_force = TE_INSN_BTM;
-            else if (!strcmp(op.arg, "htm")) cfg.te.insn_force = TE_INSN_HTM;
-            else if (!strcmp(op.arg, "htm-ret")) cfg.te.insn_force = TE_INSN_HTM_RET;
-            else if (!strcmp(op.arg, "event")) cfg.te.insn_force = TE_INSN_EVENT;
-            else if (!strcmp(op.arg, "off")) cfg.te.insn_force = TE_INSN_OFF;
-            else return bad_value("--trace-insn", op.arg, "btm, htm, htm-ret, event or off");
+            else if (!strcmp(op.arg, "htm"))
+                cfg.te.insn_force = TE_INSN_HTM;
+            else if (!strcmp(op.arg, "htm-ret"))
+                cfg.te.insn_force = TE_INSN_HTM_RET;
+            else if (!strcmp(op.arg, "event"))
+                cfg.te.insn_force = TE_INSN_EVENT;
+            else if (!strcmp(op.arg, "off"))
+                cfg.te.insn_force = TE_INSN_OFF;
+            else
+                return bad_value("--trace-insn", op.arg, "btm, htm, htm-ret, event or off");
             break;
         case O_TRACE_STALL: cfg.te.stall_force = true; break;
         case O_HARTS: cfg.harts = (unsigned)v; break;
-        case O_TRACE_BUS: cfg.trace_bus_log = op.arg; break;   /* not one of tracesim-sc (TS_OPT_NOT_SC) */
+        case O_TRACE_BUS: cfg.trace_bus_log = op.arg; break; /* not one of tracesim-sc (TS_OPT_NOT_SC) */
         case O_HOST_IO_LIMIT: cfg.host_io_limit = v; break;
         case O_GDB: gdb_port = (long)v; break;
-        case O_SYSTEMC: break;   /* handled before parsing (run_systemc) */
+        case O_SYSTEMC: break; /* handled before parsing (run_systemc) */
         case O_WAVES_FUNC: waves_func = op.arg; break;
         case O_WAVES_ALL: cfg.waves_all = true; break;
         case O_STM_TS: cfg.stm_thread_switch = true; break;
@@ -550,7 +613,7 @@ int ts_run_main(int argc, char **argv, const ts_run_platform_t *plat) {
         *side = cc;
         side->size = size;
     }
-    unsigned need = 0;   /* SRC bits that tell the harts apart */
+    unsigned need = 0; /* SRC bits that tell the harts apart */
     while ((1u << need) < cfg.harts) need++;
     if (srcbits >= 0 && (unsigned)srcbits < need) {
         fprintf(stderr, "tracesim: --srcbits %d cannot tell %u harts apart (at least %u)\n", srcbits, cfg.harts, need);
@@ -560,7 +623,8 @@ int ts_run_main(int argc, char **argv, const ts_run_platform_t *plat) {
     if (cfg.no_trace && (cfg.te.insn_force || cfg.te.stall_force || cfg.te.context_force)) {
         /* they force encoder registers: with the model detached they would do nothing */
         fprintf(stderr, "tracesim: %s needs the trace model, which --no-trace detaches\n",
-                cfg.te.insn_force ? "--trace-insn" : cfg.te.stall_force ? "--trace-stall" : "--trace-context");
+                cfg.te.insn_force ? "--trace-insn" : cfg.te.stall_force ? "--trace-stall" :
+                                                                          "--trace-context");
         return TS_EXIT_USAGE;
     }
     if (cfg.waves_to && cfg.waves_to <= cfg.waves_from) {
@@ -571,16 +635,17 @@ int ts_run_main(int argc, char **argv, const ts_run_platform_t *plat) {
         fprintf(stderr, "tracesim: cannot open %s: %s\n", elf, strerror(errno));
         return TS_EXIT_NO_FILE;
     }
-    {   /* the whole ELF before the run folder: a bad one leaves nothing behind */
+    { /* the whole ELF before the run folder: a bad one leaves nothing behind */
         char eerr[1024];
         enum elf_load_status es = elf_check(elf, cfg.ram_size, eerr, sizeof eerr);
         if (es != ELF_OK) {
             fprintf(stderr, "tracesim: %s\n", eerr);
-            return es == ELF_CANNOT_OPEN ? TS_EXIT_NO_FILE : es == ELF_WRONG_ARCH ? TS_EXIT_WRONG_ARCH
-                 : es == ELF_OUTSIDE_RAM ? TS_EXIT_OUTSIDE_RAM : TS_EXIT_BAD_ELF;
+            return es == ELF_CANNOT_OPEN ? TS_EXIT_NO_FILE : es == ELF_WRONG_ARCH ? TS_EXIT_WRONG_ARCH :
+                                                         es == ELF_OUTSIDE_RAM    ? TS_EXIT_OUTSIDE_RAM :
+                                                                                    TS_EXIT_BAD_ELF;
         }
     }
-    {   /* a user's file under an explicit output's name is not replaced unless it is a previous
+    { /* a user's file under an explicit output's name is not replaced unless it is a previous
          * output of run (its first bytes: ts_file.h) or --force */
         char oerr[4400];
         if ((cfg.retire_log && ts_output_may_replace(cfg.retire_log, "run", force_outputs, ts_is_retire_log, oerr, sizeof oerr)) ||
@@ -603,7 +668,11 @@ int ts_run_main(int argc, char **argv, const ts_run_platform_t *plat) {
         char serr[512];
         if (elf_syms_load(&syms, elf, serr, sizeof serr) == 0) {
             for (size_t i = 0; i < syms.n && !cfg.waves_func; i++)
-                if (!strcmp(syms.s[i].name, waves_func)) { cfg.waves_func = true; cfg.waves_func_addr = (uint32_t)syms.s[i].addr; cfg.waves_func_size = (uint32_t)(syms.s[i].size ? syms.s[i].size : 1); }
+                if (!strcmp(syms.s[i].name, waves_func)) {
+                    cfg.waves_func = true;
+                    cfg.waves_func_addr = (uint32_t)syms.s[i].addr;
+                    cfg.waves_func_size = (uint32_t)(syms.s[i].size ? syms.s[i].size : 1);
+                }
             elf_syms_free(&syms);
         }
         if (!cfg.waves_func) {
@@ -639,7 +708,7 @@ int ts_run_main(int argc, char **argv, const ts_run_platform_t *plat) {
             if (access(dir, F_OK)) break;
         }
     }
-    {   /* -o DIR of a user's (not a previous run folder): its files are not replaced unless --force */
+    { /* -o DIR of a user's (not a previous run folder): its files are not replaced unless --force */
         char oerr[4400];
         if (ts_run_folder_may_replace(dir, force_outputs, oerr, sizeof oerr)) {
             fprintf(stderr, "tracesim: %s\n", oerr);
@@ -651,7 +720,7 @@ int ts_run_main(int argc, char **argv, const ts_run_platform_t *plat) {
         fprintf(stderr, "tracesim: cannot create run folder %s: %s\n", dir, strerror(errno));
         return TS_EXIT_HOST;
     }
-    if (!made) {   /* a folder of an earlier run: none of its outputs may pass for this run's */
+    if (!made) { /* a folder of an earlier run: none of its outputs may pass for this run's */
         char cerr[4400];
         /* an earlier run that did not finish is named as every command names it */
         ts_run_say_unfinished_then(dir, "its files are removed, this run replaces them");
@@ -684,8 +753,9 @@ int ts_run_main(int argc, char **argv, const ts_run_platform_t *plat) {
         fprintf(stderr, "tracesim: %s\n", err);
         soc_free(&soc);
         if (made) remove_made_run_folder(dir, made_runs);
-        return ls == ELF_CANNOT_OPEN ? TS_EXIT_NO_FILE : ls == ELF_WRONG_ARCH ? TS_EXIT_WRONG_ARCH
-             : ls == ELF_OUTSIDE_RAM ? TS_EXIT_OUTSIDE_RAM : TS_EXIT_BAD_ELF;
+        return ls == ELF_CANNOT_OPEN ? TS_EXIT_NO_FILE : ls == ELF_WRONG_ARCH ? TS_EXIT_WRONG_ARCH :
+                                                     ls == ELF_OUTSIDE_RAM    ? TS_EXIT_OUTSIDE_RAM :
+                                                                                TS_EXIT_BAD_ELF;
     }
     soc_reset(&soc, entry);
     /* SIGINT/SIGTERM: the run stops between cycles and writes what it has (exit_reason
@@ -701,7 +771,7 @@ int ts_run_main(int argc, char **argv, const ts_run_platform_t *plat) {
         if (made) remove_made_run_folder(dir, made_runs);
         return TS_EXIT_HOST;
     }
-    if (gdb_port >= 0) {   /* --gdb: the stub sees every cycle (sim/gdb/gdb_stub.h) */
+    if (gdb_port >= 0) { /* --gdb: the stub sees every cycle (sim/gdb/gdb_stub.h) */
         if (gdb_stub_open(&gdb, &soc, (unsigned)gdb_port, dir, err, sizeof err)) {
             fprintf(stderr, "tracesim: --gdb: %s\n", err);
             gdb_stub_free(&gdb);
@@ -717,8 +787,9 @@ int ts_run_main(int argc, char **argv, const ts_run_platform_t *plat) {
     double secs = now_s() - t0;
     if (secs <= 0) secs = 1e-9;
 
-    int rc = stop == SOC_EXIT ? ts_fw_exit_status(soc.exit_code) : stop == SOC_HANG ? TS_EXIT_HANG
-           : stop == SOC_INTERRUPTED ? TS_EXIT_SIGNAL_BASE + run_signal : TS_EXIT_CYCLE_LIMIT;
+    int rc = stop == SOC_EXIT ? ts_fw_exit_status(soc.exit_code) : stop == SOC_HANG    ? TS_EXIT_HANG :
+                                                               stop == SOC_INTERRUPTED ? TS_EXIT_SIGNAL_BASE + run_signal :
+                                                                                         TS_EXIT_CYCLE_LIMIT;
     uint64_t instret = soc_instret(&soc);
     double ipc = soc.cycle ? (double)instret / (double)soc.cycle : 0.0;
     /* every output written in full, or one line and TS_EXIT_HOST (a full disk, /dev/full);
@@ -731,13 +802,15 @@ int ts_run_main(int argc, char **argv, const ts_run_platform_t *plat) {
         soc_free(&soc);
         return TS_EXIT_HOST;
     }
-    if (stop == SOC_EXIT && (soc.exit_code < 0 || soc.exit_code > TS_EXIT_FW_MAX))   /* sim/exit_codes.h: the rule */
+    if (stop == SOC_EXIT && (soc.exit_code < 0 || soc.exit_code > TS_EXIT_FW_MAX)) /* sim/exit_codes.h: the rule */
         fprintf(stderr, "tracesim: the firmware exited with code %d, outside 0..%d: exit status %d "
-                        "(the code is stats.txt's fw_exit_code)\n", soc.exit_code, TS_EXIT_FW_MAX, TS_EXIT_FW_OTHER);
+                        "(the code is stats.txt's fw_exit_code)\n",
+                soc.exit_code, TS_EXIT_FW_MAX, TS_EXIT_FW_OTHER);
     if (stop == SOC_INTERRUPTED)
         fprintf(stderr, "tracesim: interrupted by %s at cycle %" PRIu64 ": the run folder %s holds the run up to "
-                        "there (stats.txt: exit_reason interrupted)\n", signal_name(run_signal), soc.cycle, dir);
-    if (stop == SOC_HANG) {   /* one line per hart, with the function from the ELF's symbols */
+                        "there (stats.txt: exit_reason interrupted)\n",
+                signal_name(run_signal), soc.cycle, dir);
+    if (stop == SOC_HANG) { /* one line per hart, with the function from the ELF's symbols */
         elf_syms_t syms = {0};
         char serr[512];
         bool have = elf_syms_load(&syms, elf, serr, sizeof serr) == 0;
@@ -752,14 +825,17 @@ int ts_run_main(int argc, char **argv, const ts_run_platform_t *plat) {
                         "%.2f s, %.2f M cycles/s; run folder %s\n",
                 stop == SOC_EXIT ? "exit" : "stopped, status", stop == SOC_EXIT ? soc.exit_code : rc, soc.cycle, instret, ipc,
                 secs, (double)soc.cycle / secs / 1e6, dir);
-    if (!cfg.quiet) {                           /* what the trace lacks (docs/lost-data.md) */
+    if (!cfg.quiet) { /* what the trace lacks (docs/lost-data.md) */
         ts_losses_t loss;
         char lerr[512];
         if (ts_losses_read(dir, -1, &loss, lerr, sizeof lerr)) fprintf(stderr, "tracesim: warning: %s\n", lerr);
-        else ts_losses_print(stderr, "tracesim: note: ", &loss);
+        else
+            ts_losses_print(stderr, "tracesim: note: ", &loss);
     }
-    if (gdb_port >= 0) { gdb_stub_finish(&gdb, rc); gdb_stub_free(&gdb); }
+    if (gdb_port >= 0) {
+        gdb_stub_finish(&gdb, rc);
+        gdb_stub_free(&gdb);
+    }
     soc_free(&soc);
     return rc;
 }
-

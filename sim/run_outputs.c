@@ -35,14 +35,20 @@ int run_write_trace(soc_t *s, char *err, size_t errlen) {
     }
     uint32_t size = k->kind == SINK_SRAM ? k->sram_size : (k->limit + k->width - k->base);
     uint8_t *img = malloc(size ? size : 1);
-    if (!img) { snprintf(err, errlen, "out of memory for the trace image"); return -1; }
+    if (!img) {
+        snprintf(err, errlen, "out of memory for the trace image");
+        return -1;
+    }
     uint32_t n = 0, wp = k->wp & ~1u;
     bool wrapped = k->wp & 1u;
     const uint8_t *m = k->kind == SINK_SBA ? bus_ram(&s->bus, k->base, size) : NULL;
     if (k->kind == SINK_SRAM) {
         n = sink_sram_image(k, img, size);
     } else if (m && wp >= k->base && wp <= k->base + size) {
-        if (wrapped) { memcpy(img, m + (wp - k->base), k->base + size - wp); n = k->base + size - wp; }
+        if (wrapped) {
+            memcpy(img, m + (wp - k->base), k->base + size - wp);
+            n = k->base + size - wp;
+        }
         memcpy(img + n, m, wp - k->base);
         n += wp - k->base;
     } else {
@@ -52,7 +58,7 @@ int run_write_trace(soc_t *s, char *err, size_t errlen) {
     }
     char path[4200];
     snprintf(path, sizeof path, "%s/trace.rtd", s->cfg.out_dir);
-    FILE *f = ts_fopen_output(path, "wb", err, errlen);   /* renamed into place at its close (ts_file.h) */
+    FILE *f = ts_fopen_output(path, "wb", err, errlen); /* renamed into place at its close (ts_file.h) */
     if (!f) {
         free(img);
         return -1;
@@ -60,7 +66,7 @@ int run_write_trace(soc_t *s, char *err, size_t errlen) {
     errno = 0;
     size_t wn = fwrite(img, 1, n, f);
     int we = errno;
-    if (ts_fclose_output(f, path, err, errlen) || wn != n) {   /* write errors included */
+    if (ts_fclose_output(f, path, err, errlen) || wn != n) { /* write errors included */
         if (wn != n) snprintf(err, errlen, "cannot write %s: %s", path, we ? strerror(we) : "short write");
         free(img);
         return -1;
@@ -68,7 +74,8 @@ int run_write_trace(soc_t *s, char *err, size_t errlen) {
     free(img);
     if (queued && !k->stopped)
         fprintf(stderr, "tracesim: warning: %u trace messages/bytes were still queued in the encoder at exit "
-                        "(the firmware did not flush: clear teEnable and wait for teEmpty)\n", queued);
+                        "(the firmware did not flush: clear teEnable and wait for teEmpty)\n",
+                queued);
     const te_t *t0 = &s->h[0].te;
     bool src = t0->cfg.src_bits && !(t0->control & (1u << 15));
     snprintf(path, sizeof path, "%s/trace.json", s->cfg.out_dir);
@@ -88,12 +95,12 @@ int run_write_trace(soc_t *s, char *err, size_t errlen) {
      * cycle of its itc.csv / stm.csv row); absent when none was timed or the relation varied */
     if (s->ts_rel_seen && !s->ts_rel_varies) fprintf(f, ",\n  \"ts_cycle_offset\": %lld", (long long)s->ts_rel);
     fputs("\n}\n", f);
-    if (ts_fclose_output(f, path, err, errlen)) return -1;   /* write errors included */
+    if (ts_fclose_output(f, path, err, errlen)) return -1; /* write errors included */
     /* perf_config.txt: the perf header out of band, for decoding a trace that lost it */
     if (s->h[0].gt.itc && accepted) {
         char perr[512];
         gt_log_itc_flush(&s->h[0].gt);
-        if (ferror(s->h[0].gt.itc)) return 0;     /* itc.csv not written: the run fails at its close */
+        if (ferror(s->h[0].gt.itc)) return 0; /* itc.csv not written: the run fails at its close */
         perf_header_t h[PERF_MAX_CORES];
         unsigned ch = 6;
         int nh = perf_live_headers(&s->perf_live, h, PERF_MAX_CORES, &ch, perr, sizeof perr);

@@ -105,19 +105,27 @@ static uint32_t file_cmd(simctrl_t *m, uint32_t cmd, char *name) {
     size_t n = 0;
     for (;; n++) {
         const uint8_t *c = n < 256 ? m->host.ram(m->host.ctx, m->file_name + (uint32_t)n, 1) : NULL;
-        if (!c) { name[0] = 0; return 1; }
+        if (!c) {
+            name[0] = 0;
+            return 1;
+        }
         name[n] = (char)*c;
         if (!name[n]) break;
-        if (*c < 0x20 || *c == 0x7f || *c == '/') { name[0] = 0; return 1; }
+        if (*c < 0x20 || *c == 0x7f || *c == '/') {
+            name[0] = 0;
+            return 1;
+        }
     }
-    if (n == 0 || !strcmp(name, ".") || !strcmp(name, "..")) { name[0] = 0; return 1; }
+    if (n == 0 || !strcmp(name, ".") || !strcmp(name, "..")) {
+        name[0] = 0;
+        return 1;
+    }
     const uint8_t *buf = m->host.ram(m->host.ctx, m->file_addr, m->file_len);
     if (!buf) return 2;
     if (!m->run_dir || !host_dir(m)) return 3;
     if (m->budget_reported || m->file_len > m->host_budget - m->host_written) {
         if (!m->budget_reported)
-            guest_error(m, "simctrl: host file %s: %" PRIu32 " bytes refused, the run's host I/O budget of %" PRIu64
-                        " bytes is used up (tracesim run --host-io-limit); later writes fail too", name,
+            guest_error(m, "simctrl: host file %s: %" PRIu32 " bytes refused, the run's host I/O budget of %" PRIu64 " bytes is used up (tracesim run --host-io-limit); later writes fail too", name,
                         m->file_len, m->host_budget);
         m->budget_reported = true;
         return 5;
@@ -128,11 +136,17 @@ static uint32_t file_cmd(simctrl_t *m, uint32_t cmd, char *name) {
     } else {
         if (unlinkat(m->host_dir, name, 0) && errno != ENOENT) return 3;
         fd = openat(m->host_dir, name, fl | O_CREAT | O_EXCL, 0644);
-        if (fd >= 0 && !add_own(m, name)) { close(fd); return 3; }
+        if (fd >= 0 && !add_own(m, name)) {
+            close(fd);
+            return 3;
+        }
     }
     if (fd < 0) return 3;
     struct stat st;
-    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) { close(fd); return 3; }
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return 3;
+    }
     size_t done = 0;
     while (done < m->file_len) {
         ssize_t w = write(fd, buf + done, m->file_len - done);
@@ -148,7 +162,7 @@ static uint32_t file_cmd(simctrl_t *m, uint32_t cmd, char *name) {
 bool simctrl_write(simctrl_t *m, unsigned hart, uint32_t off, unsigned size, uint32_t val) {
     if (size != 4) return false;
     switch (off) {
-    case SIMCTRL_EXIT: m->host.exit(m->host.ctx, (int)(int32_t)val); return true;   /* the whole value, signed */
+    case SIMCTRL_EXIT: m->host.exit(m->host.ctx, (int)(int32_t)val); return true; /* the whole value, signed */
     case SIMCTRL_MARK:
         if (m->marks)
             fprintf(m->marks, "%u,%llu,%llu,%u\n", val, (unsigned long long)m->host.cycle(m->host.ctx),

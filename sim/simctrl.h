@@ -31,14 +31,14 @@
 #include <stdio.h>
 
 typedef struct simctrl_host {
-    void *ctx;                                   /* first argument of every callback */
-    uint64_t (*cycle)(void *ctx);                /* the simulator's cycle count */
+    void *ctx;                                     /* first argument of every callback */
+    uint64_t (*cycle)(void *ctx);                  /* the simulator's cycle count */
     uint64_t (*instret)(void *ctx, unsigned hart); /* retired instructions of that hart */
     /* guest RAM [addr, addr + len) as host memory, or NULL if it is not all RAM */
     uint8_t *(*ram)(void *ctx, uint32_t addr, uint32_t len);
-    void (*exit)(void *ctx, int code);           /* EXIT written: end after this cycle */
-    void (*waves)(void *ctx, bool on);           /* WAVES written */
-    unsigned harts;                              /* HARTS reads this (1 if 0) */
+    void (*exit)(void *ctx, int code);               /* EXIT written: end after this cycle */
+    void (*waves)(void *ctx, bool on);               /* WAVES written */
+    unsigned harts;                                  /* HARTS reads this (1 if 0) */
     void (*guest_error)(void *ctx, const char *msg); /* optional: a firmware mistake, one line */
     /* optional, told after the model did it: a MARK of `hart` (its marks row written), and a
      * FILE_CMD (cmd as written; name NULL if FILE_NAME was no valid name; status as FILE_STATUS
@@ -47,17 +47,17 @@ typedef struct simctrl_host {
     void (*host_io)(void *ctx, unsigned hart, uint32_t cmd, const char *name, uint32_t len, uint32_t status);
 } simctrl_host_t;
 
-#define SIMCTRL_HOST_BUDGET_DEFAULT (64ull << 20)  /* bytes of host files per run: 64 MiB */
+#define SIMCTRL_HOST_BUDGET_DEFAULT (64ull << 20) /* bytes of host files per run: 64 MiB */
 
 typedef struct simctrl {
     simctrl_host_t host;
-    const char *run_dir;   /* where FILE_CMD writes; NULL: FILE_CMD answers 3 */
-    FILE *marks;           /* marks.csv stream; NULL: marks are dropped */
+    const char *run_dir; /* where FILE_CMD writes; NULL: FILE_CMD answers 3 */
+    FILE *marks;         /* marks.csv stream; NULL: marks are dropped */
     uint32_t file_name, file_addr, file_len, file_status;
-    int host_dir;          /* RUN/host (a directory descriptor) when host_dir_open */
+    int host_dir; /* RUN/host (a directory descriptor) when host_dir_open */
     bool host_dir_open, budget_reported;
-    uint64_t host_budget, host_written;  /* bytes the firmware may write, has written */
-    char **own;            /* names this run created in RUN/host */
+    uint64_t host_budget, host_written; /* bytes the firmware may write, has written */
+    char **own;                         /* names this run created in RUN/host */
     size_t n_own, cap_own;
 } simctrl_t;
 

@@ -19,7 +19,7 @@
 extern char **environ;
 
 #define GUEST_ERRORS_SHOWN 20
-#define GUEST_ERRORS_LOGGED 10000   /* a trap loop must not fill the disk */
+#define GUEST_ERRORS_LOGGED 10000 /* a trap loop must not fill the disk */
 
 void soc_default_cfg(soc_cfg_t *cfg) {
     memset(cfg, 0, sizeof *cfg);
@@ -72,7 +72,7 @@ static int waves_to_vcd(soc_t *s) {
 static FILE *open_out(const char *dir, const char *name, char *err, size_t errlen) {
     char path[4096];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    return ts_fopen_output(path, "w", err, errlen);   /* renamed into place at its close (ts_file.h) */
+    return ts_fopen_output(path, "w", err, errlen); /* renamed into place at its close (ts_file.h) */
 }
 
 /* ---- what the models ask of the run controller ---------------------------------------- */
@@ -85,8 +85,11 @@ static void hook_guest_error(void *ctx, const char *msg) { soc_guest_error(ctx, 
 static void note_ts(soc_t *s, const te_t *t, uint64_t cycle) {
     if (!tsunit_enabled(&t->ts) || !(t->ts.control & (3u << 18))) return;
     int64_t rel = (int64_t)tsunit_now(&t->ts) - (int64_t)cycle;
-    if (!s->ts_rel_seen) { s->ts_rel_seen = true; s->ts_rel = rel; }
-    else if (rel != s->ts_rel) s->ts_rel_varies = true;     /* prescaled, stopped or written */
+    if (!s->ts_rel_seen) {
+        s->ts_rel_seen = true;
+        s->ts_rel = rel;
+    } else if (rel != s->ts_rel)
+        s->ts_rel_varies = true; /* prescaled, stopped or written */
 }
 
 static void hook_itc_store(void *ctx, unsigned hart, unsigned stim, unsigned off, unsigned size,
@@ -114,7 +117,8 @@ static void hook_trace_access(void *ctx, unsigned hart, uint32_t addr, unsigned 
                               int st) {
     soc_t *s = ctx;
     fprintf(s->trace_bus, "%llu %u %c 0x%08x %u 0x%08x %s\n", (unsigned long long)s->cycle, hart, we ? 'w' : 'r',
-            addr, size, val, st == BUS_OK ? "ok" : st == BUS_WAIT ? "wait" : "err");
+            addr, size, val, st == BUS_OK ? "ok" : st == BUS_WAIT ? "wait" :
+                                                                    "err");
 }
 
 static void hook_trace_sba(void *ctx, uint32_t addr, const uint8_t *data, unsigned width) {
@@ -194,10 +198,11 @@ static void hook_flow(void *ctx, unsigned hart, bool ret, bool has_target, uint3
     size_t before = cs_depth(cs);
     if (!func_thread(s, hart, tp)) return;
     if (!ret && target == s->cfg.waves_func_addr) {
-        cs_push(cs, 0, link, sp, false);    /* too deep / no memory: not followed */
+        cs_push(cs, 0, link, sp, false); /* too deep / no memory: not followed */
     } else if (ret && cs_depth(cs)) {
         if (target == cs_top(cs)->call_site) cs_pop(cs, CS_RETURN);
-        else cs_unwind_left(cs, sp, target - s->cfg.waves_func_addr < s->cfg.waves_func_size ? 0 : CS_NO_FUNC);
+        else
+            cs_unwind_left(cs, sp, target - s->cfg.waves_func_addr < s->cfg.waves_func_size ? 0 : CS_NO_FUNC);
     }
     if (cs_depth(cs) != before) waves_update(s);
 }
@@ -220,16 +225,10 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
     s->cfg.funnel = funnel;
     bus_targets_t dev = {.n_te = s->n, .funnel = funnel ? &s->funnel : NULL, .trace_detached = cfg->no_trace};
     for (unsigned i = 0; i < s->n; i++) dev.te[i] = &s->h[i].te;
-    bus_hooks_t hooks = {.ctx = s, .guest_error = hook_guest_error,
-                         .itc_store = cfg->out_dir ? hook_itc_store : NULL,
-                         .ts_read = cfg->out_dir ? hook_ts_read : NULL,
-                         .itc_lost = cfg->out_dir ? hook_itc_lost : NULL,
-                         .trace_access = cfg->trace_bus_log ? hook_trace_access : NULL,
-                         .trace_sba = cfg->trace_bus_log ? hook_trace_sba : NULL};
+    bus_hooks_t hooks = {.ctx = s, .guest_error = hook_guest_error, .itc_store = cfg->out_dir ? hook_itc_store : NULL, .ts_read = cfg->out_dir ? hook_ts_read : NULL, .itc_lost = cfg->out_dir ? hook_itc_lost : NULL, .trace_access = cfg->trace_bus_log ? hook_trace_access : NULL, .trace_sba = cfg->trace_bus_log ? hook_trace_sba : NULL};
     if (bus_init(&s->bus, cfg->ram_size, cfg->ram_wait, &dev, &hooks, err, errlen)) return -1;
     /* the device models as the bus's targets (sim/soc_targets.h) */
-    bus_target_ops_t o[BUS_N_TARGETS] = {[BT_CLINT] = soc_target_clint(&s->clint), [BT_UART] = soc_target_uart(&s->uart),
-                                         [BT_SIMCTRL] = soc_target_simctrl(&s->simctrl)};
+    bus_target_ops_t o[BUS_N_TARGETS] = {[BT_CLINT] = soc_target_clint(&s->clint), [BT_UART] = soc_target_uart(&s->uart), [BT_SIMCTRL] = soc_target_simctrl(&s->simctrl)};
     for (unsigned i = 0; i < s->n; i++) o[BT_TRACE0 + i] = soc_target_te(&s->h[i].te);
     if (funnel) o[BT_FUNNEL] = soc_target_funnel(&s->funnel);
     for (int t = BT_CLINT; t < BUS_N_TARGETS; t++)
@@ -240,11 +239,17 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
     }
     for (unsigned i = 0; i < s->n; i++) {
         soc_hart_t *h = &s->h[i];
-        if (hpm_init(&h->hpm, &cfg->hpm)) { snprintf(err, errlen, "invalid HPM configuration"); return -1; }
+        if (hpm_init(&h->hpm, &cfg->hpm)) {
+            snprintf(err, errlen, "invalid HPM configuration");
+            return -1;
+        }
         char name[16];
         snprintf(name, sizeof name, i ? "hart%u" : "soc", i);
         h->vc = vcore_new(i ? s->h[0].vc : NULL, name);
-        if (!h->vc) { snprintf(err, errlen, "cannot create the core model of hart %u", i); return -1; }
+        if (!h->vc) {
+            snprintf(err, errlen, "cannot create the core model of hart %u", i);
+            return -1;
+        }
         h->p = vcore_ports(h->vc);
         *h->p->hart_id = i;
     }
@@ -261,20 +266,22 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
         if (!(s->trace_bus = ts_fopen_output(cfg->trace_bus_log, "wu", err, errlen))) return -1;
         /* what a replay needs to build the same trace subsystem */
         fprintf(s->trace_bus, "# tracesim-trace-bus-1 harts %u funnel %d srcbits %u itc_depth %u sink_width %u "
-                "trace_sram %u ts_width %u ram_size %u\n# cycle hart r|w addr size value ok|wait|err, or cycle sba addr bytes; "
-                "last line: end cycles\n", s->n, funnel, cfg->te.src_bits, cfg->te.itc_depth, cfg->te.sink_bytes,
+                              "trace_sram %u ts_width %u ram_size %u\n# cycle hart r|w addr size value ok|wait|err, or cycle sba addr bytes; "
+                              "last line: end cycles\n",
+                s->n, funnel, cfg->te.src_bits, cfg->te.itc_depth, cfg->te.sink_bytes,
                 cfg->te.sram_size, cfg->te.ts_width, cfg->ram_size);
     }
     uart_init(&s->uart, cfg->quiet ? NULL : stdout, s->uart_txt);
-    simctrl_host_t host = {.ctx = s, .cycle = host_cycle, .instret = host_instret, .ram = host_ram,
-                           .exit = host_exit, .waves = host_waves, .harts = s->n, .guest_error = hook_guest_error,
-                           .mark = host_mark, .host_io = host_file};
+    simctrl_host_t host = {.ctx = s, .cycle = host_cycle, .instret = host_instret, .ram = host_ram, .exit = host_exit, .waves = host_waves, .harts = s->n, .guest_error = hook_guest_error, .mark = host_mark, .host_io = host_file};
     simctrl_init(&s->simctrl, &host, cfg->out_dir, s->marks_csv);
     simctrl_set_host_budget(&s->simctrl, cfg->host_io_limit);
     gt_log_t *gt = &s->h[0].gt;
     if (cfg->retire_log && gt_log_open_retire(gt, cfg->retire_log, err, errlen)) return -1;
     if (cfg->waves_path) {
-        if (!vcore_has_waves()) { snprintf(err, errlen, "this build has no waveform support"); return -1; }
+        if (!vcore_has_waves()) {
+            snprintf(err, errlen, "this build has no waveform support");
+            return -1;
+        }
         const char *path = cfg->waves_path;
         if (!cfg->waves_fst) {
             /* VCD: Verilator builds one trace format; write FST and convert with GTKWave's
@@ -308,10 +315,16 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
     for (unsigned i = 0; i < s->n; i++) {
         soc_hart_t *h = &s->h[i];
         if (bus_port_init(&h->port, h->p, i, &cfg->icache, &cfg->dcache, err, errlen)) return -1;
-        if (bus_attach_port(&s->bus, &h->port)) { snprintf(err, errlen, "too many bus ports"); return -1; }
+        if (bus_attach_port(&s->bus, &h->port)) {
+            snprintf(err, errlen, "too many bus ports");
+            return -1;
+        }
         h->port.record_stores = gt->retire != NULL;
         tc.hart = i;
-        if (te_init(&h->te, &tc)) { snprintf(err, errlen, "invalid trace encoder configuration"); return -1; }
+        if (te_init(&h->te, &tc)) {
+            snprintf(err, errlen, "invalid trace encoder configuration");
+            return -1;
+        }
         h->te_ready = true;
         if (funnel) funnel_attach(&s->funnel, &h->te);
         if (i) gt_log_share(&h->gt, gt, i);
@@ -320,7 +333,7 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
             h->gt.flow_hook = hook_flow;
             h->gt.tp_hook = hook_tp;
             h->gt.flow_ctx = s;
-            h->gt.mask |= GT_LOG_EVENTS | EVB_RETIRE;   /* every retirement: the writes to tp */
+            h->gt.mask |= GT_LOG_EVENTS | EVB_RETIRE; /* every retirement: the writes to tp */
         }
         dpi_register_hart(i, &h->hpm, gt->counters ? gt_log_csr_hook : NULL, gt->hpm_writes ? gt_log_csrw_hook : NULL, &h->gt);
         gt_log_hpm_config(&h->gt, &h->hpm);
@@ -331,7 +344,7 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
 }
 
 void soc_free(soc_t *s) {
-    for (unsigned i = s->n; i-- > 0;) {   /* hart 0's model owns the shared context: last */
+    for (unsigned i = s->n; i-- > 0;) { /* hart 0's model owns the shared context: last */
         soc_hart_t *h = &s->h[i];
         dpi_register_hart(i, NULL, NULL, NULL, NULL);
         if (h->vc) vcore_free(h->vc);
@@ -359,8 +372,11 @@ int soc_close_outputs(soc_t *s, char *err, size_t errlen) {
     for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++) {
         if (!*fs[i]) continue;
         if (i == 3) snprintf(path, sizeof path, "%s", s->cfg.trace_bus_log ? s->cfg.trace_bus_log : "the trace bus log");
-        else snprintf(path, sizeof path, "%s/%s", dir, i == 0 ? "uart.txt" : i == 1 ? "marks.csv" : i == 2 ? "guest_errors.log" : "waves_windows.csv");
-        if (ts_fclose_output(*fs[i], path, e, sizeof e) && !rc) {   /* a full disk: not a silent short file */
+        else
+            snprintf(path, sizeof path, "%s/%s", dir, i == 0 ? "uart.txt" : i == 1 ? "marks.csv" :
+                                                                        i == 2     ? "guest_errors.log" :
+                                                                                     "waves_windows.csv");
+        if (ts_fclose_output(*fs[i], path, e, sizeof e) && !rc) { /* a full disk: not a silent short file */
             rc = -1;
             if (err) snprintf(err, errlen, "%s", e);
         }
@@ -375,7 +391,7 @@ int soc_close_outputs(soc_t *s, char *err, size_t errlen) {
         s->prog_csv = NULL;
     }
     if (gt_log_close(&s->h[0].gt, s->cfg.out_dir, s->cfg.retire_log, rc ? NULL : err, errlen)) rc = -1;
-    if (s->waves_err[0] && !rc) {   /* the waveform file: a full disk is not a silent short file */
+    if (s->waves_err[0] && !rc) { /* the waveform file: a full disk is not a silent short file */
         rc = -1;
         if (err) snprintf(err, errlen, "%s", s->waves_err);
     }
@@ -414,7 +430,10 @@ static void waves_update(soc_t *s) {
     s->waves_closing = was && !want;
     s->waves_active = want || s->waves_closing;
     if (s->waves_active && !was)
-        for (unsigned i = 0; i < s->n; i++) { s->h[i].te.probe_tcode = 0; s->h[i].te.probe_nbytes = 0; }
+        for (unsigned i = 0; i < s->n; i++) {
+            s->h[i].te.probe_tcode = 0;
+            s->h[i].te.probe_nbytes = 0;
+        }
 }
 
 void soc_reset(soc_t *s, uint32_t entry) {
@@ -438,16 +457,24 @@ void soc_reset(soc_t *s, uint32_t entry) {
         *p->stm_tp_en = s->cfg.stm_thread_switch;
         h->stm_events = 0;
         *p->rst_n = 0;
-        *p->instr_rdy = 0; *p->data_rdy = 0; *p->instr_err = 0; *p->data_err = 0;
-        *p->irq_timer = 0; *p->irq_software = 0; *p->irq_lcof = 0;
+        *p->instr_rdy = 0;
+        *p->data_rdy = 0;
+        *p->instr_err = 0;
+        *p->data_err = 0;
+        *p->irq_timer = 0;
+        *p->irq_software = 0;
+        *p->irq_lcof = 0;
         *p->clk = 0;
         vcore_eval(h->vc);
-        for (int k = 0; k < 4; k++) { *p->clk ^= 1; vcore_eval(h->vc); }
+        for (int k = 0; k < 4; k++) {
+            *p->clk ^= 1;
+            vcore_eval(h->vc);
+        }
         *p->rst_n = 1;
         vcore_eval(h->vc);
     }
     s->cycle = 0;
-    s->trace_idle = s->cfg.no_trace;        /* --no-trace: never ticked */
+    s->trace_idle = s->cfg.no_trace; /* --no-trace: never ticked */
     memset(s->func, 0, sizeof s->func);
     s->stop = SOC_RUNNING;
     s->hang.probing = false;
@@ -495,19 +522,26 @@ SOC_INLINE void trace_tick(soc_t *s, unsigned n) {
      * (soc_stm_event); the ticks skipped are owed to the timestamp units and given before
      * anything reads them (bus_trace_catch_up). With --no-trace it is idle for good (its
      * pages do not mark the bus, see soc_reset). */
-    if (__builtin_expect(s->trace_idle && !s->bus.trace_touched, 1)) { s->bus.trace_owed++; return; }
+    if (__builtin_expect(s->trace_idle && !s->bus.trace_touched, 1)) {
+        s->bus.trace_owed++;
+        return;
+    }
     s->bus.trace_touched = false;
     if (s->bus.trace_owed) bus_trace_catch_up(&s->bus);
     for (unsigned i = 0; i < n; i++) te_tick(&s->h[i].te);
     sink_t *k = &s->h[0].te.sink;
-    if (s->funnel_on) { funnel_tick(&s->funnel); k = &s->funnel.sink; }
+    if (s->funnel_on) {
+        funnel_tick(&s->funnel);
+        k = &s->funnel.sink;
+    }
     if (__builtin_expect(k->stopped && !s->sink_stop_cycle, 0)) {
         s->sink_stop_cycle = s->cycle;
         gt_log_trace_event(&s->h[0].gt, s->cycle, s->funnel_on ? -1 : 0, "sink_stopped", 0);
     }
     if (!bus_sba_write(&s->bus, k)) {
         if (s->funnel_on) funnel_sink_error(&s->funnel);
-        else te_sink_error(&s->h[0].te);
+        else
+            te_sink_error(&s->h[0].te);
     }
     bool idle = !s->funnel_on || funnel_tick_idle(&s->funnel);
     for (unsigned i = 0; i < n && idle; i++) idle = te_tick_idle(&s->h[i].te);
@@ -558,7 +592,7 @@ static void waves_probe_hart(soc_t *s, soc_hart_t *h, bool first) {
     *p->probe_mcycle = hpm_counter(&h->hpm, 0);
     *p->probe_minstret = hpm_counter(&h->hpm, 2);
     for (unsigned i = 0; i < 8; i++) *p->probe_hpm[i] = hpm_counter(&h->hpm, 3 + i);
-    t->probe_tcode = 0;          /* consumed: the next cycle shows only its own activity */
+    t->probe_tcode = 0; /* consumed: the next cycle shows only its own activity */
     t->probe_nbytes = 0;
     vcore_eval(h->vc);
 }
@@ -572,16 +606,19 @@ static void waves_window_end(soc_t *s) {
 }
 
 static void waves_sample(soc_t *s) {
-    if (s->bus.trace_owed) bus_trace_catch_up(&s->bus);   /* the probes show the timestamps */
+    if (s->bus.trace_owed) bus_trace_catch_up(&s->bus); /* the probes show the timestamps */
     for (unsigned i = 0; i < s->n; i++) waves_probe_hart(s, &s->h[i], i == 0);
     if (s->funnel_on) s->funnel.probe_take = false;
-    vcore_waves_dump(s->h[0].vc, s->cycle);     /* one time unit per cycle */
-    if (s->waves_closing) {                     /* the sample after the stretch: dumping 0 */
+    vcore_waves_dump(s->h[0].vc, s->cycle); /* one time unit per cycle */
+    if (s->waves_closing) {                 /* the sample after the stretch: dumping 0 */
         waves_window_end(s);
         s->waves_closing = s->waves_active = false;
         return;
     }
-    if (!s->waves_win_open) { s->waves_win_open = true; s->waves_win_from = s->cycle; }
+    if (!s->waves_win_open) {
+        s->waves_win_open = true;
+        s->waves_win_from = s->cycle;
+    }
     s->waves_win_last = s->cycle;
 }
 
@@ -592,18 +629,25 @@ static void waves_sample(soc_t *s) {
 static void prog_retire(soc_t *s, soc_hart_t *h) {
     const vcore_ports_t *p = h->p;
     if (!*p->rvfi_valid && !*p->rvfi_trap) return;
-    uint32_t npc = *p->mem_valid ? *p->mem_pc : *p->ex_valid ? *p->ex_pc : *p->id_valid ? *p->id_pc : *p->if_pc;
+    uint32_t npc = *p->mem_valid ? *p->mem_pc : *p->ex_valid ? *p->ex_pc :
+                                            *p->id_valid     ? *p->id_pc :
+                                                               *p->if_pc;
     const te_prog_t *tp = &h->te.prog;
     if (s->cfg.out_dir && !s->prog_csv && !s->prog_csv_failed) {
         char err[4400];
         if ((s->prog_csv = open_out(s->cfg.out_dir, "prog_flow.csv", err, sizeof err))) fputs(PROG_GT_HEADER, s->prog_csv);
-        else { s->prog_csv_failed = true; soc_guest_error(s, "%s (program trace ground truth)", err); }
+        else {
+            s->prog_csv_failed = true;
+            soc_guest_error(s, "%s (program trace ground truth)", err);
+        }
     }
-    unsigned priv = *p->priv & 3u;      /* the mode after this retirement (priv_q after the edge) */
+    unsigned priv = *p->priv & 3u; /* the mode after this retirement (priv_q after the edge) */
     if (s->prog_csv) {
         bool ctx = tp->mode == TE_INSN_EVENT ? (h->te.evcontrol >> 5) & 1u : (h->te.control & TE_C_CONTEXT) != 0;
         prog_gt_retire(&h->pgt, s->prog_csv, h->port.hart, s->cycle - 1,
-                       tp->stopping ? PROG_GT_STOP : tp->gt_start ? PROG_GT_START : PROG_GT_RUN, *p->rvfi_pc,
+                       tp->stopping ? PROG_GT_STOP : tp->gt_start ? PROG_GT_START :
+                                                                    PROG_GT_RUN,
+                       *p->rvfi_pc,
                        *p->rvfi_insn, npc, *p->rvfi_trap, priv, ctx);
     }
     te_prog_priv(&h->te.prog, priv);
@@ -633,9 +677,12 @@ static void hart_held(soc_t *s, soc_hart_t *h) {
  * inlines it). Returns whether the hart was held. */
 SOC_INLINE bool hart_edge(soc_t *s, soc_hart_t *h, bool first) {
     const vcore_ports_t *p = h->p;
-    if (__builtin_expect(h->te.prog.on, 0) && te_prog_hold(&h->te)) { hart_held(s, h); return true; }
+    if (__builtin_expect(h->te.prog.on, 0) && te_prog_hold(&h->te)) {
+        hart_held(s, h);
+        return true;
+    }
     h->port.held = false;
-    *p->clk ^= 1;              /* one edge = one cycle (TS_CLK_EDGE=edge build) */
+    *p->clk ^= 1; /* one edge = one cycle (TS_CLK_EDGE=edge build) */
     vcore_eval(h->vc);
 
     uint64_t ev = account_events(h, first);
@@ -653,7 +700,10 @@ SOC_INLINE bool hart_edge(soc_t *s, soc_hart_t *h, bool first) {
  * hart 0 was held (its port.held) */
 SOC_INLINE void bus_and_irqs(soc_t *s, unsigned n, bool held0, bool ticks) {
     if (n == 1) {
-        if (!held0) { bus_service_fetch(&s->bus, &s->h[0].port); bus_service_data(&s->bus, &s->h[0].port); }
+        if (!held0) {
+            bus_service_fetch(&s->bus, &s->h[0].port);
+            bus_service_data(&s->bus, &s->h[0].port);
+        }
     } else {
         for (unsigned i = 0; i < n; i++)
             if (!s->h[i].port.held) bus_service_fetch(&s->bus, &s->h[i].port);
@@ -662,7 +712,7 @@ SOC_INLINE void bus_and_irqs(soc_t *s, unsigned n, bool held0, bool ticks) {
     /* mtime and the CLINT's lines change only when mtime advances or a CLINT register is
      * written (or at reset): driven then, they stay as driven in between */
     bool changed = clint_tick(&s->clint);
-    if (ticks && s->bus.n_tick) changed |= bus_tick(&s->bus);   /* targets with a tick */
+    if (ticks && s->bus.n_tick) changed |= bus_tick(&s->bus); /* targets with a tick */
     if (__builtin_expect(changed, 0))
         for (unsigned i = 0; i < n; i++) {
             soc_hart_t *h = &s->h[i];
@@ -685,7 +735,7 @@ SOC_INLINE void soc_step(soc_t *s, unsigned n, bool first, bool ticks) {
 }
 
 static void run_to(soc_t *s, uint64_t next) {
-    if (!s->cycle && 0 < next && s->stop == SOC_RUNNING) soc_step(s, s->n, true, true);   /* out of the loops */
+    if (!s->cycle && 0 < next && s->stop == SOC_RUNNING) soc_step(s, s->n, true, true); /* out of the loops */
     /* the loops without a bus tick (no target has one, the case of tracesim run) do not even
      * check for one: that check alone cost 4 host instructions per cycle (0.4 %) */
     if (s->bus.n_tick)
@@ -705,7 +755,8 @@ static enum soc_stop run_between(soc_t *s) {
         soc_step(s, s->n, !s->cycle, true);
         if (s->waves_open) waves_update(s);
         if (s->hang.probing) soc_hang_observe(s);
-        else if (!(s->cycle & (HANG_CHECK_PERIOD - 1))) soc_hang_begin(s);
+        else if (!(s->cycle & (HANG_CHECK_PERIOD - 1)))
+            soc_hang_begin(s);
         if (s->cycle >= max && s->stop == SOC_RUNNING) s->stop = SOC_CYCLE_LIMIT;
     }
     soc_run_end(s);
@@ -733,7 +784,8 @@ enum soc_stop soc_run(soc_t *s) {
         if (chunk < next) next = chunk;
         run_to(s, next);
         if (s->hang.probing) soc_hang_observe(s);
-        else if (!(s->cycle & (HANG_CHECK_PERIOD - 1))) soc_hang_begin(s);
+        else if (!(s->cycle & (HANG_CHECK_PERIOD - 1)))
+            soc_hang_begin(s);
         waves_update(s);
         if (show && !(s->cycle & 0xFFFFF)) progress(s, &t0, &last, &last_cycle);
         if (s->cycle >= max && s->stop == SOC_RUNNING) s->stop = SOC_CYCLE_LIMIT;
@@ -758,7 +810,7 @@ static bool trace_in_flight(const soc_t *s) {
 
 void soc_run_end(soc_t *s) {
     if (s->trace_bus) fprintf(s->trace_bus, "end %llu\n", (unsigned long long)s->cycle);
-    if (s->bus.trace_owed) bus_trace_catch_up(&s->bus);   /* the encoders' time as at the last cycle */
+    if (s->bus.trace_owed) bus_trace_catch_up(&s->bus); /* the encoders' time as at the last cycle */
     /* the cores stop here; the trace subsystem does not: what the encoders hold drains into
      * the sink as it would after the harts halt (a run cut by the cycle limit, or firmware
      * that exits without draining), so the trace ends with the last message emitted. Not
@@ -769,12 +821,19 @@ void soc_run_end(soc_t *s) {
         bool flushed = false;
         for (unsigned i = 0; i < s->n; i++) {
             sink_t *k = &s->h[i].te.sink;
-            if (k->fill && !k->stopped) { sink_flush(k); flushed = true; }
+            if (k->fill && !k->stopped) {
+                sink_flush(k);
+                flushed = true;
+            }
         }
-        if (s->funnel_on && s->funnel.sink.fill && !s->funnel.sink.stopped) { sink_flush(&s->funnel.sink); flushed = true; }
-        if (flushed && !bus_sba_write(&s->bus, soc_sink(s))) {   /* an SBA sink writes the word */
+        if (s->funnel_on && s->funnel.sink.fill && !s->funnel.sink.stopped) {
+            sink_flush(&s->funnel.sink);
+            flushed = true;
+        }
+        if (flushed && !bus_sba_write(&s->bus, soc_sink(s))) { /* an SBA sink writes the word */
             if (s->funnel_on) funnel_sink_error(&s->funnel);
-            else te_sink_error(&s->h[0].te);
+            else
+                te_sink_error(&s->h[0].te);
         }
     }
     if (s->stop == SOC_EXIT) {
@@ -805,14 +864,14 @@ void soc_stm_event(soc_t *s, soc_hart_t *h) {
     const vcore_ports_t *p = h->p;
     unsigned hart = h->port.hart, id = *p->stm_id;
     uint32_t value = *p->stm_value;
-    if (!s->cfg.no_trace) s->trace_idle = false;   /* it may be queued: the next trace tick runs */
-    if (s->bus.trace_owed) bus_trace_catch_up(&s->bus);   /* its time is the encoder's now */
-    enum te_stm_status st = s->cfg.no_trace ? TE_STMEV_OFF
-                          : s->stm_event ? s->stm_event(s->stm_event_ctx, hart, s->cycle, (uint16_t)id, value)
-                          : te_stm_event(&h->te, (uint16_t)id, value);
+    if (!s->cfg.no_trace) s->trace_idle = false;        /* it may be queued: the next trace tick runs */
+    if (s->bus.trace_owed) bus_trace_catch_up(&s->bus); /* its time is the encoder's now */
+    enum te_stm_status st = s->cfg.no_trace ? TE_STMEV_OFF : s->stm_event ? s->stm_event(s->stm_event_ctx, hart, s->cycle, (uint16_t)id, value) :
+                                                                            te_stm_event(&h->te, (uint16_t)id, value);
     h->stm_events++;
     gt_log_stm(&h->gt, s->cycle - 1, hart, id, value,
-               st == TE_STMEV_TRACED ? "traced" : st == TE_STMEV_LOST ? "lost" : "off");
+               st == TE_STMEV_TRACED ? "traced" : st == TE_STMEV_LOST ? "lost" :
+                                                                        "off");
     if (st == TE_STMEV_LOST) gt_log_trace_event(&h->gt, s->cycle - 1, (int)hart, "stm_lost", id);
     if (st == TE_STMEV_TRACED) note_ts(s, &h->te, s->cycle - 1);
     if (s->trace_bus)
@@ -828,5 +887,6 @@ void soc_step_end(soc_t *s) {
     s->cycle++;
     if (s->waves_open) waves_update(s);
     if (s->hang.probing) soc_hang_observe(s);
-    else if (!(s->cycle & (HANG_CHECK_PERIOD - 1))) soc_hang_begin(s);
+    else if (!(s->cycle & (HANG_CHECK_PERIOD - 1)))
+        soc_hang_begin(s);
 }

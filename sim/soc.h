@@ -59,10 +59,10 @@
 
 enum soc_stop {
     SOC_RUNNING = 0,
-    SOC_EXIT,            /* firmware wrote simctrl EXIT */
-    SOC_CYCLE_LIMIT,     /* --max-cycles reached */
-    SOC_HANG,            /* every hart stuck for good (sim/hang.h) */
-    SOC_INTERRUPTED,     /* the host asked to stop (*interrupt non-zero: SIGINT/SIGTERM) */
+    SOC_EXIT,        /* firmware wrote simctrl EXIT */
+    SOC_CYCLE_LIMIT, /* --max-cycles reached */
+    SOC_HANG,        /* every hart stuck for good (sim/hang.h) */
+    SOC_INTERRUPTED, /* the host asked to stop (*interrupt non-zero: SIGINT/SIGTERM) */
 };
 
 /* Run hooks (soc_t run_hooks): what the firmware asked of simctrl, told to the host in the
@@ -70,38 +70,38 @@ enum soc_stop {
  * argument of each. */
 typedef struct soc_run_hooks {
     void *ctx;
-    void (*exit)(void *ctx, int code);                        /* EXIT: the run ends after this cycle */
-    void (*mark)(void *ctx, unsigned hart, uint32_t value);   /* MARK (its marks.csv row written) */
+    void (*exit)(void *ctx, int code);                      /* EXIT: the run ends after this cycle */
+    void (*mark)(void *ctx, unsigned hart, uint32_t value); /* MARK (its marks.csv row written) */
     /* FILE_CMD: name NULL if FILE_NAME was no valid name; status as FILE_STATUS reads it */
     void (*host_io)(void *ctx, unsigned hart, const char *name, uint32_t len, uint32_t status);
 } soc_run_hooks_t;
 
 typedef struct soc_cfg {
-    uint32_t ram_size;        /* bytes, default 16 MiB */
-    unsigned ram_wait;        /* wait states per RAM access (fetch and data), default 0 */
-    unsigned mtime_div;       /* core cycles per mtime tick, default 100 */
-    uint64_t max_cycles;      /* 0 = no limit */
-    const char *out_dir;      /* run folder (must exist) */
-    const char *waves_path;   /* NULL: no waves */
-    int waves_fst;            /* 1 FST, 0 VCD */
-    uint64_t waves_from, waves_to;  /* cycle window [from, to); to = 0: no end */
-    bool waves_func;          /* dump only while the function at waves_func_addr is on a call stack */
+    uint32_t ram_size;             /* bytes, default 16 MiB */
+    unsigned ram_wait;             /* wait states per RAM access (fetch and data), default 0 */
+    unsigned mtime_div;            /* core cycles per mtime tick, default 100 */
+    uint64_t max_cycles;           /* 0 = no limit */
+    const char *out_dir;           /* run folder (must exist) */
+    const char *waves_path;        /* NULL: no waves */
+    int waves_fst;                 /* 1 FST, 0 VCD */
+    uint64_t waves_from, waves_to; /* cycle window [from, to); to = 0: no end */
+    bool waves_func;               /* dump only while the function at waves_func_addr is on a call stack */
     uint32_t waves_func_addr, waves_func_size;
     uint32_t gt_hooks[GT_HOOKS]; /* the perf hook functions' addresses for hooks.csv (0: none) */
-    bool waves_by_firmware;   /* dumping starts off; simctrl WAVES switches it */
-    bool waves_all;           /* dump every signal, not only those of the views */
-    bool quiet;               /* no UART echo on stdout, no progress */
-    bool progress;            /* progress line on stderr */
-    const char *retire_log;   /* NULL, or a file for the retire stream (cycle pc insn / trap) */
+    bool waves_by_firmware;      /* dumping starts off; simctrl WAVES switches it */
+    bool waves_all;              /* dump every signal, not only those of the views */
+    bool quiet;                  /* no UART echo on stdout, no progress */
+    bool progress;               /* progress line on stderr */
+    const char *retire_log;      /* NULL, or a file for the retire stream (cycle pc insn / trap) */
     hpm_cfg_t hpm;
     cache_cfg_t icache, dcache; /* size 0: no cache (default) */
-    te_cfg_t te;              /* trace encoders (hart and has_funnel are set per hart) */
-    unsigned harts;           /* 1..SOC_MAX_HARTS, default 1 */
-    bool funnel;              /* add a trace funnel at 0x1001_8000 (always there when harts > 1) */
-    bool no_trace;            /* detach the trace model: its page reads 1, ignores writes */
-    bool stm_thread_switch;   /* the cores emit THREAD_SWITCH on writes to tp (x4) */
-    uint64_t host_io_limit;   /* bytes the firmware may write to RUN/host (default 64 MiB) */
-    const char *trace_bus_log; /* NULL, or a file for every trace register access and SBA write
+    te_cfg_t te;                /* trace encoders (hart and has_funnel are set per hart) */
+    unsigned harts;             /* 1..SOC_MAX_HARTS, default 1 */
+    bool funnel;                /* add a trace funnel at 0x1001_8000 (always there when harts > 1) */
+    bool no_trace;              /* detach the trace model: its page reads 1, ignores writes */
+    bool stm_thread_switch;     /* the cores emit THREAD_SWITCH on writes to tp (x4) */
+    uint64_t host_io_limit;     /* bytes the firmware may write to RUN/host (default 64 MiB) */
+    const char *trace_bus_log;  /* NULL, or a file for every trace register access and SBA write
                                 * (--record-trace-bus; the SystemC replay test reads it) */
 } soc_cfg_t;
 
@@ -111,24 +111,24 @@ typedef struct soc_cfg {
 typedef struct soc_hart {
     vcore_t *vc;
     const vcore_ports_t *p;
-    bus_port_t port;          /* instruction and data ports on the bus */
+    bus_port_t port; /* instruction and data ports on the bus */
     hpm_t hpm;
     te_t te;
     bool te_ready;
     uint64_t instret;
-    ev_count_t ev;            /* cycles in which each event of the 64-bit vector happened
+    ev_count_t ev;        /* cycles in which each event of the 64-bit vector happened
                                * (ev.total: complete after soc_run_end) */
-    uint64_t stm_events;      /* software trace port events (all, whatever became of them) */
-    uint64_t held_cycles;     /* cycles the hart was held by its encoder's stall request */
-    gt_log_t gt;              /* ground truth of this hart (hart 0's log owns the files) */
-    prog_gt_t pgt;            /* program trace ground truth (prog_flow.csv) */
+    uint64_t stm_events;  /* software trace port events (all, whatever became of them) */
+    uint64_t held_cycles; /* cycles the hart was held by its encoder's stall request */
+    gt_log_t gt;          /* ground truth of this hart (hart 0's log owns the files) */
+    prog_gt_t pgt;        /* program trace ground truth (prog_flow.csv) */
 } soc_hart_t;
 
 typedef struct soc {
     soc_cfg_t cfg;
-    unsigned n;               /* harts */
+    unsigned n; /* harts */
     soc_hart_t h[SOC_MAX_HARTS];
-    bus_t bus;                /* interconnect and RAM */
+    bus_t bus; /* interconnect and RAM */
     clint_t clint;
     uart_t uart;
     simctrl_t simctrl;
@@ -141,34 +141,34 @@ typedef struct soc {
                                * unless a trace register was accessed (bus.trace_touched) */
     /* run control */
     enum soc_stop stop;
-    int exit_code;            /* the value the firmware wrote to simctrl EXIT (signed 32-bit) */
+    int exit_code; /* the value the firmware wrote to simctrl EXIT (signed 32-bit) */
     /* set by the host (tracesim run: a SIGINT/SIGTERM handler), read between cycles: when
      * non-zero the run stops with SOC_INTERRUPTED. NULL: never. */
     const volatile sig_atomic_t *interrupt;
-    bool waves_switch;        /* firmware's WAVES switch */
-    hang_t hang;              /* hang detection (sim/hang.h) */
-    struct {                  /* --waves-func: per hart, the frames of the function still open
+    bool waves_switch; /* firmware's WAVES switch */
+    hang_t hang;       /* hang detection (sim/hang.h) */
+    struct {           /* --waves-func: per hart, the frames of the function still open
                                * (decoder/include/callstack.h: call site = the call's return address, sp
                                * at the call) */
         cs_t cs;
-        bool named;           /* the stack's thread is known (tp) */
+        bool named; /* the stack's thread is known (tp) */
     } func[SOC_MAX_HARTS];
     bool waves_open, waves_active;
     /* timestamp - cycle of every traced ITC store and software event (the cycle of its
      * itc.csv / stm.csv row), while one constant: trace.json's ts_cycle_offset */
     bool ts_rel_seen, ts_rel_varies;
     int64_t ts_rel;
-    perf_live_t perf_live;    /* the perf headers of the traced ITC stores, for perf_config.txt */
-    bool waves_closing;       /* the next sample ends a dumped stretch: probe_dumping 0 */
-    bool waves_win_open;      /* a dumped stretch [waves_win_from, waves_win_last] is open */
+    perf_live_t perf_live; /* the perf headers of the traced ITC stores, for perf_config.txt */
+    bool waves_closing;    /* the next sample ends a dumped stretch: probe_dumping 0 */
+    bool waves_win_open;   /* a dumped stretch [waves_win_from, waves_win_last] is open */
     uint64_t waves_win_from, waves_win_last;
-    FILE *waves_csv;          /* waves_windows.csv: the dumped stretches (cycles [from, to)) */
-    char waves_tmp[4200];     /* VCD: FST written here first, converted at the end */
-    char waves_err[4400];     /* the waveform file could not be written (a full disk) */
+    FILE *waves_csv;      /* waves_windows.csv: the dumped stretches (cycles [from, to)) */
+    char waves_tmp[4200]; /* VCD: FST written here first, converted at the end */
+    char waves_err[4400]; /* the waveform file could not be written (a full disk) */
     /* outputs */
     FILE *uart_txt, *marks_csv, *guest_log, *trace_bus;
-    FILE *prog_csv;           /* prog_flow.csv (sim/prog_gt.h), created at the first traced retirement */
-    bool prog_csv_failed;     /* it could not be created (said once) */
+    FILE *prog_csv;       /* prog_flow.csv (sim/prog_gt.h), created at the first traced retirement */
+    bool prog_csv_failed; /* it could not be created (said once) */
     unsigned guest_errors;
     uint64_t guest_errors_total;
     /* NULL, or where software trace port events go instead of te_stm_event() on the hart's

@@ -16,7 +16,7 @@
 
 bus_target_ops_t soc_target_clint(clint_t *c);
 bus_target_ops_t soc_target_uart(uart_t *u);
-bus_target_ops_t soc_target_simctrl(simctrl_t *m);   /* hart: the accessing core's */
-bus_target_ops_t soc_target_te(te_t *t);             /* te_read / te_write's answers as they are */
+bus_target_ops_t soc_target_simctrl(simctrl_t *m); /* hart: the accessing core's */
+bus_target_ops_t soc_target_te(te_t *t);           /* te_read / te_write's answers as they are */
 bus_target_ops_t soc_target_funnel(funnel_t *f);
 #endif

@@ -12,8 +12,8 @@
 #include <stdio.h>
 
 typedef struct uart {
-    FILE *echo, *log;     /* where sent bytes go; NULL: nowhere */
-    uint64_t tx_bytes;    /* bytes sent since reset */
+    FILE *echo, *log;  /* where sent bytes go; NULL: nowhere */
+    uint64_t tx_bytes; /* bytes sent since reset */
 } uart_t;
 
 void uart_init(uart_t *u, FILE *echo, FILE *log);

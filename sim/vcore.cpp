@@ -73,18 +73,18 @@ static const char *const view_signals[] = {
 void Vts_soc_top___024root___eval_ico(Vts_soc_top___024root *vlSelf);
 void Vts_soc_top___024root___eval_nba(Vts_soc_top___024root *vlSelf);
 static_assert(std::is_same<decltype(Vts_soc_top___024root::__VicoTriggered), VlTriggerVec<1>>::value &&
-              std::is_same<decltype(Vts_soc_top___024root::__VactTriggered), VlTriggerVec<1>>::value &&
-              std::is_same<decltype(Vts_soc_top___024root::__VnbaTriggered), VlTriggerVec<1>>::value,
+                  std::is_same<decltype(Vts_soc_top___024root::__VactTriggered), VlTriggerVec<1>>::value &&
+                  std::is_same<decltype(Vts_soc_top___024root::__VnbaTriggered), VlTriggerVec<1>>::value,
               "vcore_eval's direct evaluation assumes one input-region and one clock trigger");
 #endif
 
 struct vcore {
-    Vts_soc_top___024root *root = nullptr;   // the model's state (its first member: hot)
+    Vts_soc_top___024root *root = nullptr; // the model's state (its first member: hot)
     Vts_soc_top__Syms *syms = nullptr;
-    bool direct = false;        // initialised and single-threaded: vcore_eval() calls ___eval
-    bool generic = false;       // TRACESIM_VCORE_EVAL=generic: always eval()
-    bool show = false;          // TRACESIM_VCORE_EVAL=show: say on stderr which one ran
-    std::string name;           // the model's scope: "soc", "hart1", ...
+    bool direct = false;  // initialised and single-threaded: vcore_eval() calls ___eval
+    bool generic = false; // TRACESIM_VCORE_EVAL=generic: always eval()
+    bool show = false;    // TRACESIM_VCORE_EVAL=show: say on stderr which one ran
+    std::string name;     // the model's scope: "soc", "hart1", ...
     VerilatedContext *ctx = nullptr;
     bool own_ctx = false;
     Vts_soc_top *top = nullptr;
@@ -105,7 +105,10 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
         v->ctx = share->ctx;
     } else {
         v->ctx = new (std::nothrow) VerilatedContext;
-        if (!v->ctx) { delete v; return nullptr; }
+        if (!v->ctx) {
+            delete v;
+            return nullptr;
+        }
         v->own_ctx = true;
         v->ctx->traceEverOn(true);
     }
@@ -118,22 +121,39 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     v->root = t->rootp;
     v->syms = t->rootp->vlSymsp;
     vcore_ports_t &p = v->ports;
-    p.clk = &t->clk_i; p.rst_n = &t->rst_ni; p.boot_addr = &t->boot_addr_i;
+    p.clk = &t->clk_i;
+    p.rst_n = &t->rst_ni;
+    p.boot_addr = &t->boot_addr_i;
     p.hart_id = &t->hart_id_i;
-    p.instr_addr = &t->instr_addr_o; p.instr_rdy = &t->instr_rdy_i;
-    p.instr_err = &t->instr_err_i; p.instr_rdata = &t->instr_rdata_i;
-    p.data_req = &t->data_req_o; p.data_we = &t->data_we_o; p.data_size = &t->data_size_o;
-    p.data_addr = &t->data_addr_o; p.data_wdata = &t->data_wdata_o;
+    p.instr_addr = &t->instr_addr_o;
+    p.instr_rdy = &t->instr_rdy_i;
+    p.instr_err = &t->instr_err_i;
+    p.instr_rdata = &t->instr_rdata_i;
+    p.data_req = &t->data_req_o;
+    p.data_we = &t->data_we_o;
+    p.data_size = &t->data_size_o;
+    p.data_addr = &t->data_addr_o;
+    p.data_wdata = &t->data_wdata_o;
     p.data_pc = &t->data_pc_o;
-    p.data_rdy = &t->data_rdy_i; p.data_err = &t->data_err_i; p.data_rdata = &t->data_rdata_i;
-    p.irq_timer = &t->irq_timer_i; p.irq_software = &t->irq_software_i;
+    p.data_rdy = &t->data_rdy_i;
+    p.data_err = &t->data_err_i;
+    p.data_rdata = &t->data_rdata_i;
+    p.irq_timer = &t->irq_timer_i;
+    p.irq_software = &t->irq_software_i;
     p.irq_lcof = &t->irq_lcof_i;
-    p.ev = &t->ev_o; p.rvfi_valid = &t->rvfi_valid_o; p.rvfi_trap = &t->rvfi_trap_o;
-    p.rvfi_pc = &t->rvfi_pc_o; p.rvfi_insn = &t->rvfi_insn_o; p.rvfi_cause = &t->rvfi_cause_o;
-    p.rvfi_rd = &t->rvfi_rd_o; p.rvfi_rd_wdata = &t->rvfi_rd_wdata_o;
+    p.ev = &t->ev_o;
+    p.rvfi_valid = &t->rvfi_valid_o;
+    p.rvfi_trap = &t->rvfi_trap_o;
+    p.rvfi_pc = &t->rvfi_pc_o;
+    p.rvfi_insn = &t->rvfi_insn_o;
+    p.rvfi_cause = &t->rvfi_cause_o;
+    p.rvfi_rd = &t->rvfi_rd_o;
+    p.rvfi_rd_wdata = &t->rvfi_rd_wdata_o;
     p.rf = &t->rootp->ts_soc_top__DOT__u_core__DOT__rf_q[0];
-    p.stm_tp_en = &t->stm_tp_en_i; p.stm_enable = &t->stm_enable_o;
-    p.stm_id = &t->stm_id_o; p.stm_value = &t->stm_value_o;
+    p.stm_tp_en = &t->stm_tp_en_i;
+    p.stm_enable = &t->stm_enable_o;
+    p.stm_id = &t->stm_id_o;
+    p.stm_value = &t->stm_value_o;
     // the core's CSR flops (rtl_model/core/ts_core.sv), read in place: marked public_flat_rd
     // there, so Verilator keeps them as members of the root under these names (5.006 and
     // 5.032 alike; a version that named them otherwise would stop this file compiling). An
@@ -152,22 +172,37 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     p.ex_pc = &r->ts_soc_top__DOT__u_core__DOT__ex_pc_q;
     p.id_pc = &r->ts_soc_top__DOT__u_core__DOT__id_pc_q;
     p.if_pc = &r->ts_soc_top__DOT__u_core__DOT__pc_q;
-    p.probe_cycle = &t->probe_cycle_i; p.probe_mcycle = &t->probe_mcycle_i;
+    p.probe_cycle = &t->probe_cycle_i;
+    p.probe_mcycle = &t->probe_mcycle_i;
     p.probe_dumping = &t->probe_dumping_i;
-    p.probe_minstret = &t->probe_minstret_i; p.probe_sink_bytes = &t->probe_sink_bytes_i;
-    p.probe_hpm[0] = &t->probe_hpm3_i; p.probe_hpm[1] = &t->probe_hpm4_i;
-    p.probe_hpm[2] = &t->probe_hpm5_i; p.probe_hpm[3] = &t->probe_hpm6_i;
-    p.probe_hpm[4] = &t->probe_hpm7_i; p.probe_hpm[5] = &t->probe_hpm8_i;
-    p.probe_hpm[6] = &t->probe_hpm9_i; p.probe_hpm[7] = &t->probe_hpm10_i;
-    p.probe_itc_level = &t->probe_itc_level_i; p.probe_itc_full = &t->probe_itc_full_i;
-    p.probe_itc_stall = &t->probe_itc_stall_i; p.probe_te_enable = &t->probe_te_enable_i;
-    p.probe_te_tracing = &t->probe_te_tracing_i; p.probe_te_empty = &t->probe_te_empty_i;
-    p.probe_te_overflow = &t->probe_te_overflow_i; p.probe_te_tcode = &t->probe_te_tcode_i;
-    p.probe_te_msg_len = &t->probe_te_msg_len_i; p.probe_sink_nbytes = &t->probe_sink_nbytes_i;
-    p.probe_sba_write = &t->probe_sba_write_i; p.probe_sba_conflict = &t->probe_sba_conflict_i;
-    p.probe_bus_arb = &t->probe_bus_arb_i; p.probe_funnel_take = &t->probe_funnel_take_i;
-    p.probe_funnel_src = &t->probe_funnel_src_i; p.probe_funnel_nbytes = &t->probe_funnel_nbytes_i;
-    p.probe_te_control = &t->probe_te_control_i; p.probe_sink_wp = &t->probe_sink_wp_i;
+    p.probe_minstret = &t->probe_minstret_i;
+    p.probe_sink_bytes = &t->probe_sink_bytes_i;
+    p.probe_hpm[0] = &t->probe_hpm3_i;
+    p.probe_hpm[1] = &t->probe_hpm4_i;
+    p.probe_hpm[2] = &t->probe_hpm5_i;
+    p.probe_hpm[3] = &t->probe_hpm6_i;
+    p.probe_hpm[4] = &t->probe_hpm7_i;
+    p.probe_hpm[5] = &t->probe_hpm8_i;
+    p.probe_hpm[6] = &t->probe_hpm9_i;
+    p.probe_hpm[7] = &t->probe_hpm10_i;
+    p.probe_itc_level = &t->probe_itc_level_i;
+    p.probe_itc_full = &t->probe_itc_full_i;
+    p.probe_itc_stall = &t->probe_itc_stall_i;
+    p.probe_te_enable = &t->probe_te_enable_i;
+    p.probe_te_tracing = &t->probe_te_tracing_i;
+    p.probe_te_empty = &t->probe_te_empty_i;
+    p.probe_te_overflow = &t->probe_te_overflow_i;
+    p.probe_te_tcode = &t->probe_te_tcode_i;
+    p.probe_te_msg_len = &t->probe_te_msg_len_i;
+    p.probe_sink_nbytes = &t->probe_sink_nbytes_i;
+    p.probe_sba_write = &t->probe_sba_write_i;
+    p.probe_sba_conflict = &t->probe_sba_conflict_i;
+    p.probe_bus_arb = &t->probe_bus_arb_i;
+    p.probe_funnel_take = &t->probe_funnel_take_i;
+    p.probe_funnel_src = &t->probe_funnel_src_i;
+    p.probe_funnel_nbytes = &t->probe_funnel_nbytes_i;
+    p.probe_te_control = &t->probe_te_control_i;
+    p.probe_sink_wp = &t->probe_sink_wp_i;
     p.probe_te_icnt = &t->probe_te_icnt_i;
     return v;
 }
@@ -238,7 +273,11 @@ extern "C" int vcore_waves_open(vcore_t *const *v, unsigned n, const char *path,
         return v[0]->vcd->isOpen() ? 0 : -1;
     }
 #endif
-    (void)v; (void)n; (void)path; (void)fst; (void)all;
+    (void)v;
+    (void)n;
+    (void)path;
+    (void)fst;
+    (void)all;
     return -1;
 }
 
@@ -256,13 +295,17 @@ extern "C" void vcore_waves_dump(vcore_t *v, uint64_t time) {
 #else
         static const unsigned block = 512;
 #endif
-        if (++v->fst_dumps == block) { v->fst_dumps = 0; v->fst->flush(); }
+        if (++v->fst_dumps == block) {
+            v->fst_dumps = 0;
+            v->fst->flush();
+        }
     }
 #endif
 #if VM_TRACE_VCD
     if (v->vcd) v->vcd->dump(time);
 #endif
-    (void)v; (void)time;
+    (void)v;
+    (void)time;
 }
 
 extern "C" int vcore_waves_close(vcore_t *v, char *err, size_t errlen) {
@@ -281,9 +324,15 @@ extern "C" int vcore_waves_close(vcore_t *v, char *err, size_t errlen) {
     }
 #endif
 #if VM_TRACE_VCD
-    if (v->vcd) { v->vcd->close(); delete v->vcd; v->vcd = nullptr; }
+    if (v->vcd) {
+        v->vcd->close();
+        delete v->vcd;
+        v->vcd = nullptr;
+    }
 #endif
-    (void)v; (void)err; (void)errlen;
+    (void)v;
+    (void)err;
+    (void)errlen;
     return rc;
 }
 
@@ -299,7 +348,7 @@ extern "C" int vcore_csr_peek(vcore_t *v, unsigned csr, uint32_t *val) {
                TS_Q(mstatus_mprv) << 17 | TS_Q(mstatus_tvm) << 20 | TS_Q(mstatus_tw) << 21 | TS_Q(mstatus_tsr) << 22;
         return 0;
     case 0x100: *val = sst; return 0;
-    case 0x301: *val = 1u << 30 | 1u << 8 | 1u << 12 | 1u << 2 | 1u << 18 | 1u << 20; return 0;   // RV32IMCSU
+    case 0x301: *val = 1u << 30 | 1u << 8 | 1u << 12 | 1u << 2 | 1u << 18 | 1u << 20; return 0; // RV32IMCSU
     case 0x302: *val = TS_Q(medeleg); return 0;
     case 0x303: *val = TS_Q(mideleg); return 0;
     case 0x304: *val = TS_Q(mie); return 0;

@@ -28,10 +28,10 @@ typedef struct vcore_ports {
     const uint32_t *ev;
     const uint8_t *rvfi_valid, *rvfi_trap, *rvfi_rd;
     const uint32_t *rvfi_pc, *rvfi_insn, *rvfi_cause, *rvfi_rd_wdata;
-    const uint32_t *rf;                 /* the register file x0..x31 (written at WB: after an edge
+    const uint32_t *rf; /* the register file x0..x31 (written at WB: after an edge
                                          * it holds the writes of every instruction older than
                                          * the one the retire port shows) */
-    uint8_t *stm_tp_en;                 /* software trace port */
+    uint8_t *stm_tp_en; /* software trace port */
     const uint8_t *stm_enable;
     const uint16_t *stm_id;
     const uint32_t *stm_value;

@@ -12,8 +12,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { O_OUT = 1, O_JOBS, O_BUILD, O_ONLY, O_RETRY, O_LIST, O_COLLECT, O_POINT, O_SLURM, O_DRY, O_PART, O_TIME,
-       O_ACCOUNT, O_SBATCH, O_CHUNK, O_POLL, O_QUIET, O_HELP };
+enum { O_OUT = 1,
+       O_JOBS,
+       O_BUILD,
+       O_ONLY,
+       O_RETRY,
+       O_LIST,
+       O_COLLECT,
+       O_POINT,
+       O_SLURM,
+       O_DRY,
+       O_PART,
+       O_TIME,
+       O_ACCOUNT,
+       O_SBATCH,
+       O_CHUNK,
+       O_POLL,
+       O_QUIET,
+       O_HELP };
 /* the options: parser, --help and docs (cli/opts/ts_opts.h) */
 static const ts_opt_t sweep_opts[] = {
     {O_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, 0, "sweep folder (default sweeps/<spec name>)"},
@@ -73,7 +89,7 @@ static char *absolute(const char *path) {
     return a;
 }
 
-static const ts_cmd_t *run_cmd;   /* tracesim run's options (ts_sweep_set_run_cmd) */
+static const ts_cmd_t *run_cmd; /* tracesim run's options (ts_sweep_set_run_cmd) */
 void ts_sweep_set_run_cmd(const ts_cmd_t *run) { run_cmd = run; }
 
 int ts_sweep_main(int argc, char **argv) {
@@ -81,7 +97,11 @@ int ts_sweep_main(int argc, char **argv) {
     const char *out = NULL, *build = NULL, *point = NULL;
     bool list = false, collect = false, slurm = false;
     char **only = calloc((size_t)argc, sizeof *only), **sbatch = calloc((size_t)argc, sizeof *sbatch);
-    if (!only || !sbatch) { free(only); free(sbatch); return TS_EXIT_HOST; }
+    if (!only || !sbatch) {
+        free(only);
+        free(sbatch);
+        return TS_EXIT_HOST;
+    }
     o.only = only;
     o.sbatch_args = sbatch;
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
@@ -94,7 +114,10 @@ int ts_sweep_main(int argc, char **argv) {
         switch (c) {
         case TS_OPTS_ERROR: fprintf(stderr, "tracesim: sweep: %s\n", op.err); goto done;
         case TS_OPTS_POSITIONAL:
-            if (spec_arg) { rc = usage_error("needs exactly one spec file", NULL); goto done; }
+            if (spec_arg) {
+                rc = usage_error("needs exactly one spec file", NULL);
+                goto done;
+            }
             spec_arg = op.arg;
             break;
         case O_OUT: out = op.arg; break;
@@ -114,10 +137,16 @@ int ts_sweep_main(int argc, char **argv) {
         case O_POLL: o.poll = op.r; break;
         case O_CHUNK: o.chunk = (unsigned)op.u; break;
         case O_QUIET: o.quiet = true; break;
-        case O_HELP: ts_cmd_help(stdout, &ts_sweep_cmd); rc = 0; goto done;
+        case O_HELP:
+            ts_cmd_help(stdout, &ts_sweep_cmd);
+            rc = 0;
+            goto done;
         }
     }
-    if (!spec_arg) { rc = usage_error("needs exactly one spec file", NULL); goto done; }
+    if (!spec_arg) {
+        rc = usage_error("needs exactly one spec file", NULL);
+        goto done;
+    }
     if ((list || collect || point) + slurm > 1 || list + collect + (point != NULL) > 1) {
         rc = usage_error("--list, --collect, --point and --slurm do not go together", NULL);
         goto done;
@@ -160,7 +189,10 @@ int ts_sweep_main(int argc, char **argv) {
         rc = TS_EXIT_HOST;
         goto free_spec;
     }
-    if (out && !*out) { rc = usage_error("empty --out", NULL); goto free_spec; }
+    if (out && !*out) {
+        rc = usage_error("empty --out", NULL);
+        goto free_spec;
+    }
     o.spec = spec_abs;
     o.out = out_abs;
     o.build = build_abs;
@@ -201,7 +233,10 @@ int ts_sweep_main(int argc, char **argv) {
         if (*point >= '0' && *point <= '9' && !*end && idx < plan.n) pt = &plan.points[idx];
         for (size_t i = 0; i < plan.n && !pt; i++)
             if (!strcmp(plan.points[i].name, point)) pt = &plan.points[i];
-        if (!pt) { rc = usage_error("no such point:", point); goto free_spec; }
+        if (!pt) {
+            rc = usage_error("no such point:", point);
+            goto free_spec;
+        }
         rc = sw_point_main(&spec, pt, &o);
     } else if (collect) {
         size_t ok, failed, missing;

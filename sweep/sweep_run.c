@@ -2,7 +2,7 @@
  *
  * Signals: the only globals of the sweep live here, for the signal handlers (a flag, and the
  * child a point command forwards SIGINT/SIGTERM/SIGHUP to). */
-#define _GNU_SOURCE                     /* nftw */
+#define _GNU_SOURCE /* nftw */
 #include "cli_util.h"
 #include "sweep_run.h"
 #include "ts_run_json.h"
@@ -28,16 +28,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#define SW_LOCK "point.lock"   /* a point's lock file (lock_point) */
+#define SW_LOCK "point.lock" /* a point's lock file (lock_point) */
 
 #define SW_PATH 4096
-#define SW_TAIL_LINES 5           /* stderr lines kept for a failed point */
+#define SW_TAIL_LINES 5 /* stderr lines kept for a failed point */
 
 extern char **environ;
 
-static volatile sig_atomic_t sw_stop;         /* a SIGINT/SIGTERM/SIGHUP arrived */
+static volatile sig_atomic_t sw_stop; /* a SIGINT/SIGTERM/SIGHUP arrived */
 static volatile sig_atomic_t sw_stop_sig;
-static volatile pid_t sw_child;               /* the point command's current child */
+static volatile pid_t sw_child; /* the point command's current child */
 
 static void on_signal(int sig) {
     sw_stop = 1;
@@ -80,7 +80,9 @@ static void sleep_s(double s) {
 
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw) {
-    (void)sb; (void)flag; (void)ftw;
+    (void)sb;
+    (void)flag;
+    (void)ftw;
     return remove(path) && errno != ENOENT ? -1 : 0;
 }
 static int rm_rf(const char *path) {
@@ -96,7 +98,7 @@ static int clear_point_dir(const char *dir) {
     while ((e = readdir(d))) {
         char path[SW_PATH];
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") || !strcmp(e->d_name, "point.log") ||
-            !strcmp(e->d_name, SW_LOCK)) continue;   /* the lock stays: it is what the workers share */
+            !strcmp(e->d_name, SW_LOCK)) continue; /* the lock stays: it is what the workers share */
         if (fmt(path, sizeof path, "%s/%s", dir, e->d_name) || rm_rf(path)) rc = -1;
     }
     closedir(d);
@@ -106,7 +108,7 @@ static int clear_point_dir(const char *dir) {
 /* a whole file, NUL-terminated; NULL if missing */
 static char *slurp(const char *path, size_t *len) {
     char e[4400];
-    FILE *f = ts_fopen_input(path, e, sizeof e);        /* a FIFO or folder reads as missing, at once */
+    FILE *f = ts_fopen_input(path, e, sizeof e); /* a FIFO or folder reads as missing, at once */
     if (!f) return NULL;
     struct stat sb;
     char *buf = NULL;
@@ -136,8 +138,11 @@ static int point_dir(const sw_opts_t *o, const sw_point_t *pt, const char *file,
  * and released at once (a look, not a hold) */
 static int lock_point(const char *dir, bool probe, int *fd) {
     char path[SW_PATH];
-    if (fmt(path, sizeof path, "%s/%s", dir, SW_LOCK)) { errno = ENAMETOOLONG; return -1; }
-    int f = ts_open_lock_file(path, probe);   /* regular file, no link (ts_file.h) */
+    if (fmt(path, sizeof path, "%s/%s", dir, SW_LOCK)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    int f = ts_open_lock_file(path, probe); /* regular file, no link (ts_file.h) */
     if (f < 0) return -1;
     int r;
     while ((r = flock(f, LOCK_EX | LOCK_NB)) < 0 && errno == EINTR) {}
@@ -149,7 +154,8 @@ static int lock_point(const char *dir, bool probe, int *fd) {
         return -1;
     }
     if (probe) close(f);
-    else *fd = f;
+    else
+        *fd = f;
     return 1;
 }
 
@@ -184,15 +190,20 @@ static pid_t spawn_self(char **argv, const char *out, const char *err, const cha
     int bad = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     bad |= (out && ofd < 0) || (err && !(out && !strcmp(err, out)) && efd < 0);
     if (ofd >= 0) bad |= posix_spawn_file_actions_adddup2(&fa, ofd, 1);
-    else bad |= posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    else
+        bad |= posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     if (err && out && !strcmp(err, out)) bad |= posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    else if (efd >= 0) bad |= posix_spawn_file_actions_adddup2(&fa, efd, 2);
-    else bad |= posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    else if (efd >= 0)
+        bad |= posix_spawn_file_actions_adddup2(&fa, efd, 2);
+    else
+        bad |= posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
     pid_t pid = -1;
     if (!bad) {
-        int rc = prog ? posix_spawnp(&pid, prog, &fa, NULL, argv, environ)
-                      : posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ);
-        if (rc) { errno = rc; pid = -1; }
+        int rc = prog ? posix_spawnp(&pid, prog, &fa, NULL, argv, environ) : posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ);
+        if (rc) {
+            errno = rc;
+            pid = -1;
+        }
     }
     posix_spawn_file_actions_destroy(&fa);
     if (ofd >= 0) close(ofd);
@@ -291,9 +302,12 @@ static int count_records(const char *run, unsigned channel, uint64_t *records) {
     if (!data) return 0;
     unsigned srcbits = 0, tsbits = 40;
     if (!fmt(path, sizeof path, "%s/trace.json", run)) {
-        ts_trace_json_t tj;                 /* typed and range-checked (ts_run_json.h) */
+        ts_trace_json_t tj; /* typed and range-checked (ts_run_json.h) */
         char jerr[512];
-        if (ts_trace_json_read(path, &tj, jerr, sizeof jerr)) { free(data); return -1; }
+        if (ts_trace_json_read(path, &tj, jerr, sizeof jerr)) {
+            free(data);
+            return -1;
+        }
         if (tj.has_srcbits) srcbits = tj.srcbits;
         if (tj.has_tsbits) tsbits = tj.tsbits;
     }
@@ -326,14 +340,20 @@ int sw_point_state(const sw_opts_t *o, const sw_point_t *pt) {
 static int write_result(const char *dir, const char *text) {
     char path[SW_PATH], err[SW_PATH + 64];
     if (fmt(path, sizeof path, "%s/result.txt", dir)) return -1;
-    FILE *f = ts_fopen_output(path, "w", err, sizeof err);   /* a temporary file renamed over it */
+    FILE *f = ts_fopen_output(path, "w", err, sizeof err); /* a temporary file renamed over it */
     if (!f) return -1;
     fputs(text, f);
-    if (fflush(f) || fsync(fileno(f))) { ts_output_abort(f); return -1; }
+    if (fflush(f) || fsync(fileno(f))) {
+        ts_output_abort(f);
+        return -1;
+    }
     return ts_fclose_output(f, path, err, sizeof err);
 }
 
-typedef struct sbuf { char *s; size_t n, cap; } sbuf_t;
+typedef struct sbuf {
+    char *s;
+    size_t n, cap;
+} sbuf_t;
 static void sb_add(sbuf_t *b, const char *f, ...) __attribute__((format(printf, 2, 3)));
 static void sb_add(sbuf_t *b, const char *f, ...) {
     for (;;) {
@@ -342,7 +362,10 @@ static void sb_add(sbuf_t *b, const char *f, ...) {
         size_t room = b->cap - b->n;
         int k = b->s ? vsnprintf(b->s + b->n, room, f, ap) : -2;
         va_end(ap);
-        if (k >= 0 && (size_t)k < room) { b->n += (size_t)k; return; }
+        if (k >= 0 && (size_t)k < room) {
+            b->n += (size_t)k;
+            return;
+        }
         if (k == -1) return;
         size_t cap = b->cap ? b->cap * 2 : 1024;
         while (k >= 0 && cap - b->n <= (size_t)k) cap *= 2;
@@ -379,11 +402,12 @@ int sw_point_main(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *o) 
     }
     if (l == 0) {
         fprintf(stderr, "sweep: point %s is being run by a live worker (another sweep's, or one whose sweep was "
-                        "killed): not run\n", pt->name);
+                        "killed): not run\n",
+                pt->name);
         return TS_EXIT_BUSY;
     }
     int rc = point_run(s, pt, o);
-    close(lk);   /* the run and the check that inherited it have ended */
+    close(lk); /* the run and the check that inherited it have ended */
     return rc;
 }
 
@@ -440,7 +464,8 @@ static int point_run(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *
     bool incomplete = ts_run_unfinished(dir, unf, sizeof unf) == TS_RUN_INCOMPLETE;
     const char *verdict = "-";
     if (WIFEXITED(st)) sb_add(&r, "exit %d\n", WEXITSTATUS(st));
-    else sb_add(&r, "exit signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+    else
+        sb_add(&r, "exit signal %d\n", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
     if (incomplete) {
         ts_run_say_unfinished_then(dir, "the point failed, no figure is read from it");
         ok = false;
@@ -450,11 +475,15 @@ static int point_run(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *
     } else if (!ok) {
         tail_lines(errf, SW_TAIL_LINES, tail, sizeof tail);
         if (WIFEXITED(st)) snprintf(head, sizeof head, "tracesim run: exit status %d (expected %d)", WEXITSTATUS(st), s->expect_exit);
-        else snprintf(head, sizeof head, "tracesim run: killed by signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+        else
+            snprintf(head, sizeof head, "tracesim run: killed by signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : 0);
         add_error(&r, head, tail);
     } else if (s->check) {
         char **cv = calloc(s->n_check_args + 4, sizeof *cv);
-        if (!cv) { free(r.s); return TS_EXIT_HOST; }
+        if (!cv) {
+            free(r.s);
+            return TS_EXIT_HOST;
+        }
         k = 0;
         cv[k++] = "tracesim";
         cv[k++] = "check";
@@ -468,7 +497,10 @@ static int point_run(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *
             st = wait_child(pid);
             sw_child = 0;
         }
-        if (sw_stop || (pid > 0 && killed_by_stop(st))) { free(r.s); return TS_EXIT_INTERRUPTED; }
+        if (sw_stop || (pid > 0 && killed_by_stop(st))) {
+            free(r.s);
+            return TS_EXIT_INTERRUPTED;
+        }
         if (pid < 0) {
             fprintf(stderr, "tracesim: sweep: cannot start the check: %s\n", strerror(errno));
             free(r.s);
@@ -495,7 +527,7 @@ static int point_run(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *
     char *json = !point_dir(o, pt, "trace.json", path, sizeof path) ? slurp(path, &jl) : NULL;
     char jerr[128];
     sj_value_t *tj = json ? sj_parse(json, jl, jerr, sizeof jerr) : NULL;
-    for (size_t i = 0; i < s->n_figs && !incomplete; i++) {   /* none from a run that did not finish */
+    for (size_t i = 0; i < s->n_figs && !incomplete; i++) { /* none from a run that did not finish */
         const sw_figure_t *f = &s->figs[i];
         bool have = false;
         val[0] = 0;
@@ -506,7 +538,8 @@ static int point_run(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *
         case FIG_TRACE: {
             const sj_value_t *v = sj_get(tj, f->arg);
             if (v && (v->type == SJ_NUMBER || v->type == SJ_STRING)) have = !fmt(val, sizeof val, "%s", v->s);
-            else if (v && v->type == SJ_BOOL) have = !fmt(val, sizeof val, "%s", v->b ? "true" : "false");
+            else if (v && v->type == SJ_BOOL)
+                have = !fmt(val, sizeof val, "%s", v->b ? "true" : "false");
             break;
         }
         case FIG_RECORDS: {
@@ -515,7 +548,8 @@ static int point_run(const sw_spec_t *s, const sw_point_t *pt, const sw_opts_t *
             break;
         }
         case FIG_CHECK: have = !fmt(val, sizeof val, "%s", verdict); break;
-        case FIG_OVERHEAD: case FIG_PER_RECORD: break;     /* derived when collecting */
+        case FIG_OVERHEAD:
+        case FIG_PER_RECORD: break; /* derived when collecting */
         }
         if (!have) continue;
         clean(val);
@@ -551,7 +585,8 @@ typedef struct progress {
 static void hms(double s, char *buf, size_t len) {
     long t = (long)(s + 0.5);
     if (t >= 3600) snprintf(buf, len, "%ld:%02ld:%02ld", t / 3600, t / 60 % 60, t % 60);
-    else snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
+    else
+        snprintf(buf, len, "%ld:%02ld", t / 60, t % 60);
 }
 
 static void show_progress(progress_t *pg, bool force) {
@@ -614,13 +649,20 @@ int sw_local(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o) {
     for (size_t i = 0; i < p->n; i++) {
         int st = sw_point_state(o, &p->points[i]);
         if (st == 0 || (st == 2 && o->retry_failed)) todo[n_todo++] = i;
-        else pg.skipped++;
+        else
+            pg.skipped++;
     }
     unsigned jobs = o->jobs ? o->jobs : 1;
-    struct { pid_t pid; size_t point; } *run = calloc(jobs, sizeof *run);
-    if (!run) { free(todo); return TS_EXIT_HOST; }
+    struct {
+        pid_t pid;
+        size_t point;
+    } *run = calloc(jobs, sizeof *run);
+    if (!run) {
+        free(todo);
+        return TS_EXIT_HOST;
+    }
     catch_signals();
-    size_t next = 0, busy = 0;   /* busy: points a live worker of another sweep holds */
+    size_t next = 0, busy = 0; /* busy: points a live worker of another sweep holds */
     bool stopping = false;
     double stop_at = 0;
     int rc = 0;
@@ -629,10 +671,11 @@ int sw_local(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o) {
             const sw_point_t *pt = &p->points[todo[next]];
             char pdir[SW_PATH];
             int held = point_dir(o, pt, NULL, pdir, sizeof pdir) || ts_mkdir_p(pdir) ? -1 : lock_point(pdir, true, NULL);
-            if (held == 0) {   /* a live worker runs it: never a second one beside it (its log stays too) */
+            if (held == 0) { /* a live worker runs it: never a second one beside it (its log stays too) */
                 if (!o->quiet)
                     fprintf(stderr, "%ssweep: point %s is being run by a live worker (another sweep's, or one whose "
-                                    "sweep was killed): skipped\n", pg.tty ? "\n" : "", pt->name);
+                                    "sweep was killed): skipped\n",
+                            pg.tty ? "\n" : "", pt->name);
                 busy++;
                 next++;
                 continue;
@@ -650,7 +693,11 @@ int sw_local(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o) {
                 break;
             }
             for (unsigned j = 0; j < jobs; j++)
-                if (!run[j].pid) { run[j].pid = pid; run[j].point = todo[next]; break; }
+                if (!run[j].pid) {
+                    run[j].pid = pid;
+                    run[j].point = todo[next];
+                    break;
+                }
             pg.running++;
             next++;
         }
@@ -660,7 +707,7 @@ int sw_local(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o) {
             for (unsigned j = 0; j < jobs; j++)
                 if (run[j].pid) kill(run[j].pid, SIGTERM);
         }
-        if (stopping && now_s() - stop_at > 10)          /* a point that does not stop */
+        if (stopping && now_s() - stop_at > 10) /* a point that does not stop */
             for (unsigned j = 0; j < jobs; j++)
                 if (run[j].pid) kill(run[j].pid, SIGKILL);
         if (!pg.running && (next == n_todo || sw_stop)) break;
@@ -695,7 +742,8 @@ int sw_local(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o) {
                     state = sw_point_state(o, pt);
                 }
                 if (state == 1) pg.done++;
-                else if (state == 2) pg.failed++;
+                else if (state == 2)
+                    pg.failed++;
                 reaped = true;
             }
         }
@@ -711,13 +759,15 @@ int sw_local(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o) {
     if (sw_stop && !rc) {
         if (!o->quiet)
             fprintf(stderr, "sweep: interrupted: %zu of %zu points complete (their results stay); run the same command "
-                            "again to resume\n", ok + failed, p->n);
+                            "again to resume\n",
+                    ok + failed, p->n);
         return TS_EXIT_INTERRUPTED;
     }
     finish_line(o, p->n, ok, failed, missing, pg.skipped, now_s() - t0);
     if (busy && !o->quiet)
         fprintf(stderr, "sweep: %zu point(s) were being run by live workers and were not run again; run the same "
-                        "command once they have ended to collect them\n", busy);
+                        "command once they have ended to collect them\n",
+                busy);
     return rc ? rc : crc;
 }
 
@@ -728,7 +778,8 @@ static void sh_quote(sbuf_t *b, const char *w) {
     sb_add(b, "'");
     for (const char *p = w; *p; p++) {
         if (*p == '\'') sb_add(b, "'\\''");
-        else sb_add(b, "%c", *p);
+        else
+            sb_add(b, "%c", *p);
     }
     sb_add(b, "'");
 }
@@ -741,7 +792,8 @@ static int sbatch_line_ok(const char *what, const char *v) {
     for (const unsigned char *p = (const unsigned char *)v; *p; p++)
         if (*p < 0x20 || *p == 0x7f) {
             fprintf(stderr, "tracesim: sweep: %s has a newline or control character; it would become a line "
-                            "of the sbatch script\n", what);
+                            "of the sbatch script\n",
+                    what);
             return -1;
         }
     return 0;
@@ -767,7 +819,8 @@ static char *sbatch_script(const sw_spec_t *s, const sw_plan_t *p, const sw_opts
         sh_quote(&b, p->points[todo[i]].name);
     }
     if (chunk == 1) sb_add(&b, "\n)\nexec ");
-    else sb_add(&b, "\n)\nrc=0\nfor p in \"${points[@]:$((SLURM_ARRAY_TASK_ID * %zu)):%zu}\"; do\n  ", chunk, chunk);
+    else
+        sb_add(&b, "\n)\nrc=0\nfor p in \"${points[@]:$((SLURM_ARRAY_TASK_ID * %zu)):%zu}\"; do\n  ", chunk, chunk);
     sh_quote(&b, exe);
     sb_add(&b, chunk == 1 ? " sweep -q --point \"${points[$SLURM_ARRAY_TASK_ID]}\" --out " : " sweep -q --point \"$p\" --out ");
     sh_quote(&b, o->out);
@@ -795,18 +848,24 @@ static int slurm_engine(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t 
                         size_t skipped, double t0) {
     char exe[SW_PATH], cwd[SW_PATH];
     ssize_t k = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    if (k <= 0 || !getcwd(cwd, sizeof cwd)) { fprintf(stderr, "tracesim: sweep: cannot tell where this executable is\n"); return TS_EXIT_HOST; }
+    if (k <= 0 || !getcwd(cwd, sizeof cwd)) {
+        fprintf(stderr, "tracesim: sweep: cannot tell where this executable is\n");
+        return TS_EXIT_HOST;
+    }
     exe[k] = 0;
     if (!n) {
-        if (o->dry_run) { fprintf(stderr, "sweep: every point is complete: nothing to submit\n"); return 0; }
+        if (o->dry_run) {
+            fprintf(stderr, "sweep: every point is complete: nothing to submit\n");
+            return 0;
+        }
         size_t ok, failed, missing;
         int rc = sw_collect(s, p, o, &ok, &failed, &missing);
         finish_line(o, p->n, ok, failed, missing, skipped, now_s() - t0);
         return rc;
     }
     int refused = sbatch_line_ok("--partition", o->partition) || sbatch_line_ok("--time", o->time) ||
-              sbatch_line_ok("--account", o->account) || sbatch_line_ok("--out", o->out) ||
-              sbatch_line_ok("the working folder", cwd) || sbatch_line_ok("the spec's path", s->path);
+                  sbatch_line_ok("--account", o->account) || sbatch_line_ok("--out", o->out) ||
+                  sbatch_line_ok("the working folder", cwd) || sbatch_line_ok("the spec's path", s->path);
     for (size_t i = 0; i < o->n_sbatch_args && !refused; i++) refused = sbatch_line_ok("--sbatch-arg", o->sbatch_args[i]);
     if (refused) return TS_EXIT_USAGE;
     char *script = sbatch_script(s, p, o, todo, n, exe, cwd);
@@ -836,14 +895,18 @@ static int slurm_engine(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t 
         bad = ts_fclose_output(f, spath, werr, sizeof werr) != 0;
     }
     free(script);
-    if (bad) { fprintf(stderr, "tracesim: sweep: cannot write %s: %s\n", spath, strerror(errno)); return TS_EXIT_HOST; }
+    if (bad) {
+        fprintf(stderr, "tracesim: sweep: cannot write %s: %s\n", spath, strerror(errno));
+        return TS_EXIT_HOST;
+    }
     char *sb_argv[] = {"sbatch", "--parsable", spath, NULL};
     int st = run_tool(sb_argv, sout, serr);
     char line[1024];
     if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st)) {
         tail_lines(serr, 1, line, sizeof line);
         fprintf(stderr, "tracesim: sweep: sbatch %s: %s\n", st == -1 ? "cannot be started" : "failed",
-                st == -1 ? strerror(errno) : line[0] ? line : "(no message)");
+                st == -1 ? strerror(errno) : line[0] ? line :
+                                                       "(no message)");
         return TS_EXIT_HOST;
     }
     char *jt = slurp(sout, NULL), job[64] = "";
@@ -878,7 +941,7 @@ static int slurm_engine(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t 
             errors = 0;
         } else {
             tail_lines(qerr, 1, line, sizeof line);
-            if (strstr(line, "Invalid job id")) gone = true;       /* purged: long finished */
+            if (strstr(line, "Invalid job id")) gone = true; /* purged: long finished */
             else if (++errors >= 10) {
                 fprintf(stderr, "%stracesim: sweep: squeue keeps failing: %s\n", pg.tty ? "\n" : "", line[0] ? line : "(no message)");
                 rc = TS_EXIT_HOST;
@@ -920,7 +983,8 @@ int sw_slurm(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o) {
     for (size_t i = 0; i < p->n; i++) {
         int st = sw_point_state(o, &p->points[i]);
         if (st == 0 || (st == 2 && o->retry_failed)) todo[n++] = i;
-        else skipped++;
+        else
+            skipped++;
     }
     int rc = slurm_engine(s, p, o, todo, n, skipped, t0);
     free(todo);
@@ -930,8 +994,8 @@ int sw_slurm(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o) {
 /* ---- results --------------------------------------------------------------------------------- */
 
 typedef struct res {
-    int state;                     /* 0 not run, 1 ok, 2 failed */
-    char *text;                    /* result.txt */
+    int state;  /* 0 not run, 1 ok, 2 failed */
+    char *text; /* result.txt */
 } res_t;
 
 static bool res_get(const res_t *r, const char *key, char *out, size_t len) {
@@ -964,7 +1028,10 @@ static bool figure(const sw_spec_t *s, const sw_plan_t *p, const res_t *res, siz
 }
 
 static void csv_cell(FILE *f, const char *v) {
-    if (!strpbrk(v, ",\"\n")) { fputs(v, f); return; }
+    if (!strpbrk(v, ",\"\n")) {
+        fputs(v, f);
+        return;
+    }
     fputc('"', f);
     for (const char *p = v; *p; p++) {
         if (*p == '"') fputc('"', f);
@@ -975,11 +1042,13 @@ static void csv_cell(FILE *f, const char *v) {
 static void md_cell(FILE *f, const char *v) {
     for (const char *p = v; *p; p++) {
         if (*p == '|') fputs("\\|", f);
-        else fputc(*p, f);
+        else
+            fputc(*p, f);
     }
 }
 
-static const char *state_name(int st) { return st == 1 ? "ok" : st == 2 ? "failed" : "not run"; }
+static const char *state_name(int st) { return st == 1 ? "ok" : st == 2 ? "failed" :
+                                                                          "not run"; }
 
 /* the error lines of a result, joined with sep */
 static void errors_of(const res_t *r, const char *sep, char *out, size_t len) {
@@ -996,7 +1065,7 @@ static void errors_of(const res_t *r, const char *sep, char *out, size_t len) {
     }
 }
 
-static char res_werr[SW_PATH + 64];   /* write_csv's, write_md's "cannot create|write P: reason" */
+static char res_werr[SW_PATH + 64]; /* write_csv's, write_md's "cannot create|write P: reason" */
 static int write_csv(const sw_spec_t *s, const sw_plan_t *p, const res_t *res, const char *path) {
     char *werr = res_werr;
     FILE *f = ts_fopen_output(path, "w", werr, sizeof res_werr);
@@ -1035,7 +1104,7 @@ static int write_csv(const sw_spec_t *s, const sw_plan_t *p, const res_t *res, c
         csv_cell(f, v);
         fputc('\n', f);
     }
-    return ts_fclose_output(f, path, werr, sizeof res_werr);   /* renamed over path when whole */
+    return ts_fclose_output(f, path, werr, sizeof res_werr); /* renamed over path when whole */
 }
 
 static int write_md(const sw_spec_t *s, const sw_plan_t *p, const res_t *res, const sw_opts_t *o, const char *path,
@@ -1087,7 +1156,7 @@ static int write_md(const sw_spec_t *s, const sw_plan_t *p, const res_t *res, co
         }
     }
     (void)o;
-    return ts_fclose_output(f, path, werr, sizeof res_werr);   /* renamed over path when whole */
+    return ts_fclose_output(f, path, werr, sizeof res_werr); /* renamed over path when whole */
 }
 
 int sw_collect(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o, size_t *ok, size_t *failed, size_t *missing) {
@@ -1099,16 +1168,19 @@ int sw_collect(const sw_spec_t *s, const sw_plan_t *p, const sw_opts_t *o, size_
         res[i].state = sw_point_state(o, &p->points[i]);
         if (res[i].state && !point_dir(o, &p->points[i], "result.txt", path, sizeof path)) res[i].text = slurp(path, NULL);
         if (res[i].state == 1) ++*ok;
-        else if (res[i].state == 2) ++*failed;
-        else ++*missing;
+        else if (res[i].state == 2)
+            ++*failed;
+        else
+            ++*missing;
     }
     char csv[SW_PATH], md[SW_PATH];
     int rc = *failed || *missing ? TS_EXIT_FAILED : TS_EXIT_OK;
     res_werr[0] = 0;
     if (fmt(csv, sizeof csv, "%s/results.csv", o->out) || fmt(md, sizeof md, "%s/summary.md", o->out) ||
         write_csv(s, p, res, csv) || write_md(s, p, res, o, md, *ok, *failed, *missing)) {
-        if (res_werr[0]) fprintf(stderr, "tracesim: sweep: %s\n", res_werr);   /* names the file */
-        else fprintf(stderr, "tracesim: sweep: cannot write the results in %s: %s\n", o->out, strerror(errno));
+        if (res_werr[0]) fprintf(stderr, "tracesim: sweep: %s\n", res_werr); /* names the file */
+        else
+            fprintf(stderr, "tracesim: sweep: cannot write the results in %s: %s\n", o->out, strerror(errno));
         rc = TS_EXIT_HOST;
     }
     for (size_t i = 0; i < p->n; i++) free(res[i].text);

@@ -21,20 +21,20 @@
 #include "ts_exit_status.h"
 
 typedef struct sw_opts {
-    const char *spec;             /* absolute path of the spec */
-    const char *out;              /* absolute sweep folder */
-    const char *build;            /* {build} */
-    char **only;                  /* the --only arguments, passed on to point commands */
+    const char *spec;  /* absolute path of the spec */
+    const char *out;   /* absolute sweep folder */
+    const char *build; /* {build} */
+    char **only;       /* the --only arguments, passed on to point commands */
     size_t n_only;
-    unsigned jobs;                /* local workers */
+    unsigned jobs; /* local workers */
     bool quiet, retry_failed;
     /* Slurm */
     bool dry_run;
     const char *partition, *time, *account;
     char **sbatch_args;
     size_t n_sbatch_args;
-    double poll;                  /* seconds between squeue polls */
-    unsigned chunk;               /* points per array task (1: one task per point) */
+    double poll;    /* seconds between squeue polls */
+    unsigned chunk; /* points per array task (1: one task per point) */
 } sw_opts_t;
 
 /* runs one point (the point command); 0 ok, 1 failed, 130 interrupted (no result written) */

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define NAME_MAX_LEN 48          /* longer point names are cut and get a hash */
+#define NAME_MAX_LEN 48 /* longer point names are cut and get a hash */
 
 typedef struct ctx {
     sw_spec_t *s;
@@ -162,7 +162,8 @@ static int parse_axes(ctx_t *c, const sj_value_t *axes) {
         if (want(c, nm, SJ_STRING, "an axis \"name\"")) return -1;
         if (!valid_name(nm->s))
             return bad(c, nm->line, "axis name \"%s\": letters, digits and '_', not starting with a digit "
-                                    "(and not build, spec_dir, point, status, exit, check, seconds or error)", nm->s);
+                                    "(and not build, spec_dir, point, status, exit, check, seconds or error)",
+                       nm->s);
         for (size_t b = 0; b < a; b++)
             if (!strcmp(s->axes[b].name, nm->s))
                 return bad(c, nm->line, "duplicate axis \"%s\" (first on line %u)", nm->s, s->axes[b].line);
@@ -267,7 +268,7 @@ static int parse_baseline(ctx_t *c, const sj_value_t *b, const char *what, int *
 
 static int parse_baselines(ctx_t *c, const sj_value_t *base, const sj_value_t *named) {
     sw_spec_t *s = c->s;
-    s->n_baselines = 1;                    /* slot 0: "baseline", set or not */
+    s->n_baselines = 1; /* slot 0: "baseline", set or not */
     if (!(s->baselines[0].name = dup(""))) return bad(c, 1, "out of memory");
     if (base) {
         if (parse_baseline(c, base, "\"baseline\"", s->baselines[0].vi)) return -1;
@@ -306,7 +307,9 @@ static const char *known_key(enum sw_fig_kind kind, const char *key) {
 #include "hpm_events.def"
 #undef TS_EVENT
         NULL};
-    const char *const *list = kind == FIG_STATS ? stats : kind == FIG_TRACE ? trace : kind == FIG_EVENTS ? events : NULL;
+    const char *const *list = kind == FIG_STATS ? stats : kind == FIG_TRACE ? trace :
+                                                      kind == FIG_EVENTS    ? events :
+                                                                              NULL;
     if (kind == FIG_HPM) {
         if (!strcmp(key, "mcycle") || !strcmp(key, "minstret")) return NULL;
         char *end;
@@ -320,9 +323,8 @@ static const char *known_key(enum sw_fig_kind kind, const char *key) {
     for (size_t i = 0; list[i]; i++)
         if (!strcmp(key, list[i])) return NULL;
     if (kind == FIG_STATS && !strncmp(key, "instret_hart", 12) && key[12] >= '0' && key[12] <= '9') return NULL;
-    return kind == FIG_STATS ? "not a key of stats.txt (cycles, instret, ipc, exit_code, guest_errors, ...)"
-         : kind == FIG_TRACE ? "not a key of trace.json (bytes, messages, itc_lost, wrapped, ...)"
-         : "not a column of events.csv (the event names of docs/reference/hpm-events.md)";
+    return kind == FIG_STATS ? "not a key of stats.txt (cycles, instret, ipc, exit_code, guest_errors, ...)" : kind == FIG_TRACE ? "not a key of trace.json (bytes, messages, itc_lost, wrapped, ...)" :
+                                                                                                                                   "not a column of events.csv (the event names of docs/reference/hpm-events.md)";
 }
 
 static int add_fig(ctx_t *c, const char *name, unsigned line, bool hidden) {
@@ -330,7 +332,10 @@ static int add_fig(ctx_t *c, const char *name, unsigned line, bool hidden) {
     for (size_t i = 0; i < s->n_figs; i++)
         if (!strcmp(s->figs[i].name, name)) {
             if (!hidden && !s->figs[i].hidden) return bad(c, line, "\"collect\": \"%s\" twice (first on line %u)", name, s->figs[i].line);
-            if (!hidden) { s->figs[i].hidden = false; s->figs[i].line = line; }
+            if (!hidden) {
+                s->figs[i].hidden = false;
+                s->figs[i].line = line;
+            }
             return (int)i;
         }
     sw_figure_t *f = realloc(s->figs, (s->n_figs + 1) * sizeof *f);
@@ -344,15 +349,20 @@ static int add_fig(ctx_t *c, const char *name, unsigned line, bool hidden) {
     f->base = -1;
     s->n_figs++;
     int idx = (int)s->n_figs - 1;
-    static const struct { const char *prefix; enum sw_fig_kind kind; } kinds[] = {
-        {"stats.", FIG_STATS}, {"hpm.", FIG_HPM}, {"events.", FIG_EVENTS}, {"trace.", FIG_TRACE},
-        {"overhead.", FIG_OVERHEAD}, {"per_record.", FIG_PER_RECORD}};
+    static const struct {
+        const char *prefix;
+        enum sw_fig_kind kind;
+    } kinds[] = {
+        {"stats.", FIG_STATS}, {"hpm.", FIG_HPM}, {"events.", FIG_EVENTS}, {"trace.", FIG_TRACE}, {"overhead.", FIG_OVERHEAD}, {"per_record.", FIG_PER_RECORD}};
     if (!strcmp(name, "check")) {
         if (!s->check) return bad(c, line, "\"collect\": \"check\" needs \"check\": true");
         s->figs[idx].kind = FIG_CHECK;
         return idx;
     }
-    if (!strcmp(name, "perf.records")) { s->figs[idx].kind = FIG_RECORDS; return idx; }
+    if (!strcmp(name, "perf.records")) {
+        s->figs[idx].kind = FIG_RECORDS;
+        return idx;
+    }
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         size_t pl = strlen(kinds[k].prefix);
         if (strncmp(name, kinds[k].prefix, pl)) continue;
@@ -389,7 +399,8 @@ static int add_fig(ctx_t *c, const char *name, unsigned line, bool hidden) {
         return idx;
     }
     return bad(c, line, "\"collect\": unknown figure \"%s\" (stats.KEY, hpm.COUNTER, events.COLUMN, trace.KEY, "
-                        "perf.records, check, overhead.FIGURE, per_record.FIGURE)", name);
+                        "perf.records, check, overhead.FIGURE, per_record.FIGURE)",
+               name);
 }
 
 static int parse_root(ctx_t *c, const sj_value_t *root) {
@@ -460,7 +471,8 @@ int sw_spec_parse(sw_spec_t *s, const char *text, size_t len, const char *fname,
     if (!s->path || !s->dir) return bad(&c, 1, "out of memory");
     char *slash = strrchr(s->dir, '/');
     if (slash) *(slash == s->dir ? slash + 1 : slash) = 0;
-    else strcpy(s->dir, ".");
+    else
+        strcpy(s->dir, ".");
     const char *base = slash ? strrchr(fname, '/') + 1 : fname;
     if (!(s->name = dup(base))) return bad(&c, 1, "out of memory");
     size_t bl = strlen(s->name);
@@ -468,7 +480,7 @@ int sw_spec_parse(sw_spec_t *s, const char *text, size_t len, const char *fname,
     char jerr[256];
     sj_value_t *root = sj_parse(text, len, jerr, sizeof jerr);
     if (!root) {
-        snprintf(err, errlen, "%s:%s", fname, jerr + 5);    /* "line N: what" -> "FILE:N: what" */
+        snprintf(err, errlen, "%s:%s", fname, jerr + 5); /* "line N: what" -> "FILE:N: what" */
         return -1;
     }
     int rc = parse_root(&c, root);
@@ -478,7 +490,7 @@ int sw_spec_parse(sw_spec_t *s, const char *text, size_t len, const char *fname,
 
 int sw_spec_load(sw_spec_t *s, const char *path, char *err, size_t errlen) {
     memset(s, 0, sizeof *s);
-    FILE *f = ts_fopen_input(path, err, errlen);      /* a FIFO is refused, never waited on */
+    FILE *f = ts_fopen_input(path, err, errlen); /* a FIFO is refused, never waited on */
     struct stat sb;
     if (!f) return -2;
     if (fstat(fileno(f), &sb)) {
@@ -489,7 +501,10 @@ int sw_spec_load(sw_spec_t *s, const char *path, char *err, size_t errlen) {
     char *text = malloc((size_t)sb.st_size + 1);
     size_t n = text ? fread(text, 1, (size_t)sb.st_size, f) : 0;
     fclose(f);
-    if (!text) { snprintf(err, errlen, "%s: out of memory", path); return -2; }
+    if (!text) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        return -2;
+    }
     text[n] = 0;
     if (memchr(text, 0, n)) {
         free(text);
@@ -535,16 +550,28 @@ void sw_spec_free(sw_spec_t *s) {
 
 int sw_only_parse(const sw_spec_t *s, const char *arg, int **only, char *err, size_t errlen) {
     const char *eq = strchr(arg, '=');
-    if (!eq || eq == arg || !eq[1]) { snprintf(err, errlen, "--only takes AXIS=VALUE[,VALUE...], not '%s'", arg); return -1; }
+    if (!eq || eq == arg || !eq[1]) {
+        snprintf(err, errlen, "--only takes AXIS=VALUE[,VALUE...], not '%s'", arg);
+        return -1;
+    }
     int a = axis_index(s, arg, (size_t)(eq - arg));
-    if (a < 0) { snprintf(err, errlen, "--only: %s has no axis \"%.*s\"", s->path, (int)(eq - arg), arg); return -1; }
+    if (a < 0) {
+        snprintf(err, errlen, "--only: %s has no axis \"%.*s\"", s->path, (int)(eq - arg), arg);
+        return -1;
+    }
     const sw_axis_t *x = &s->axes[a];
-    if (!only[a] && !(only[a] = calloc(x->n_values, sizeof *only[a]))) { snprintf(err, errlen, "out of memory"); return -1; }
+    if (!only[a] && !(only[a] = calloc(x->n_values, sizeof *only[a]))) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     for (const char *p = eq + 1;;) {
         const char *e = strchr(p, ',');
         size_t n = e ? (size_t)(e - p) : strlen(p);
         char *v = malloc(n + 1);
-        if (!v) { snprintf(err, errlen, "out of memory"); return -1; }
+        if (!v) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
         memcpy(v, p, n);
         v[n] = 0;
         size_t i = sw_index_find(&x->by_text, sw_hash64_str(v), v, value_eq, x);
@@ -574,7 +601,10 @@ void sw_sanitize(const char *in, char *out, size_t len) {
 
 uint32_t sw_hash(const char *s) {
     uint32_t h = 2166136261u;
-    for (; *s; s++) { h ^= (unsigned char)*s; h *= 16777619u; }
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 16777619u;
+    }
     return h;
 }
 
@@ -583,7 +613,10 @@ static char *subst(ctx_t *c, const char *t, unsigned line, const int *vi, const 
     const sw_spec_t *s = c->s;
     size_t cap = strlen(t) + 1, k = 0;
     char *out = malloc(cap);
-    if (!out) { bad(c, line, "out of memory"); return NULL; }
+    if (!out) {
+        bad(c, line, "out of memory");
+        return NULL;
+    }
     for (const char *p = t; *p;) {
         const char *rep = NULL;
         size_t skip = 1;
@@ -597,15 +630,21 @@ static char *subst(ctx_t *c, const char *t, unsigned line, const int *vi, const 
                 return NULL;
             }
             if (a >= 0) rep = s->axes[a].values[vi[a]].text;
-            else if (n == 5 && !strncmp(p + 1, "build", 5)) rep = build;
-            else if (n == 8 && !strncmp(p + 1, "spec_dir", 8)) rep = s->dir;
+            else if (n == 5 && !strncmp(p + 1, "build", 5))
+                rep = build;
+            else if (n == 8 && !strncmp(p + 1, "spec_dir", 8))
+                rep = s->dir;
             if (rep) skip = n + 2;
         }
         size_t rl = rep ? strlen(rep) : 1;
         if (k + rl + 1 > cap) {
             cap = 2 * (k + rl + 1);
             char *o = realloc(out, cap);
-            if (!o) { free(out); bad(c, line, "out of memory"); return NULL; }
+            if (!o) {
+                free(out);
+                bad(c, line, "out of memory");
+                return NULL;
+            }
             out = o;
         }
         memcpy(out + k, rep ? rep : p, rl);
@@ -783,7 +822,8 @@ static int plan(const sw_spec_t *s, int *const *only, const char *build, sw_plan
         uint64_t h = sw_hash64_str(p->points[i].name);
         size_t j = sw_index_find(&names, h, p->points[i].name, name_eq, p);
         if (j != SW_INDEX_NONE) clash[i] = clash[j] = true;
-        else if (sw_index_add(&names, h, i)) rc = bad(&c, 1, "out of memory");
+        else if (sw_index_add(&names, h, i))
+            rc = bad(&c, 1, "out of memory");
     }
     sw_index_free(&names);
     for (size_t i = 0; i < p->n && !rc; i++)
@@ -793,7 +833,8 @@ static int plan(const sw_spec_t *s, int *const *only, const char *build, sw_plan
         uint64_t h = sw_hash64_str(p->points[i].name);
         size_t j = sw_index_find(&names, h, p->points[i].name, name_eq, p);
         if (j != SW_INDEX_NONE) rc = bad(&c, 1, "points %zu and %zu both get the name %s", j, i, p->points[i].name);
-        else if (sw_index_add(&names, h, i)) rc = bad(&c, 1, "out of memory");
+        else if (sw_index_add(&names, h, i))
+            rc = bad(&c, 1, "out of memory");
     }
     sw_index_free(&names);
     return rc;
@@ -828,25 +869,40 @@ int sw_plan_check_paths(const sw_spec_t *s, const sw_plan_t *p, const ts_cmd_t *
         int *axis = calloc(n + 1, sizeof *axis), *val = calloc(n + 1, sizeof *val);
         unsigned *line = calloc(n + 1, sizeof *line);
         if (!argv || !axis || !val || !line) {
-            free(argv); free(axis); free(val); free(line);
+            free(argv);
+            free(axis);
+            free(val);
+            free(line);
             snprintf(err, errlen, "%s: out of memory", s->path);
             return -1;
         }
         size_t k = 0;
-        for (size_t j = 0; j < s->n_run && k < n; j++, k++) { axis[k] = -1; val[k] = -1; line[k] = s->run_line; }
+        for (size_t j = 0; j < s->n_run && k < n; j++, k++) {
+            axis[k] = -1;
+            val[k] = -1;
+            line[k] = s->run_line;
+        }
         for (size_t a = 0; a < s->n_axes; a++) {
             if (pt->vi[a] == SW_IGNORED) continue;
             const sw_axis_t *x = &s->axes[a];
-            for (size_t j = 0; j < x->n_run && k < n; j++, k++) { axis[k] = (int)a; val[k] = -1; line[k] = x->line; }
+            for (size_t j = 0; j < x->n_run && k < n; j++, k++) {
+                axis[k] = (int)a;
+                val[k] = -1;
+                line[k] = x->line;
+            }
             const sw_value_t *v = &x->values[pt->vi[a]];
-            for (size_t j = 0; j < v->n_run && k < n; j++, k++) { axis[k] = (int)a; val[k] = pt->vi[a]; line[k] = v->line; }
+            for (size_t j = 0; j < v->n_run && k < n; j++, k++) {
+                axis[k] = (int)a;
+                val[k] = pt->vi[a];
+                line[k] = v->line;
+            }
         }
         argv[0] = "run";
         for (size_t j = 0; j < n; j++) argv[j + 1] = pt->args[j];
         ts_opts_t op;
         ts_cmd_opts_init(&op, run, (int)n + 1, argv);
         int c, rc = 0;
-        size_t at = 1;   /* the argument the option's name is in */
+        size_t at = 1; /* the argument the option's name is in */
         while (!rc && (at = (size_t)op.i, c = ts_opts_next(&op)) != TS_OPTS_END && c != TS_OPTS_ERROR) {
             if (c == TS_OPTS_POSITIONAL || !op.opt || !(op.opt->flags & TS_OPT_PATH)) continue;
             size_t j = at >= 1 && at - 1 < n ? at - 1 : 0;
@@ -857,12 +913,16 @@ int sw_plan_check_paths(const sw_spec_t *s, const sw_plan_t *p, const ts_cmd_t *
             else if (axis[j] >= 0)
                 snprintf(where, sizeof where, "axis \"%s\"", s->axes[axis[j]].name);
             snprintf(err, errlen, "%s:%u: %s: run option --%s names a path (point %s: '%s'); a sweep writes only "
-                     "into its points' folders, so a spec may not give -o, --waves, --retire-log or any other "
-                     "option that names a file (docs/commands/sweep.md)", s->path, line[j], where, op.opt->name,
+                                  "into its points' folders, so a spec may not give -o, --waves, --retire-log or any other "
+                                  "option that names a file (docs/commands/sweep.md)",
+                     s->path, line[j], where, op.opt->name,
                      pt->name, op.arg ? op.arg : "");
             rc = -1;
         }
-        free(argv); free(axis); free(val); free(line);
+        free(argv);
+        free(axis);
+        free(val);
+        free(line);
         if (rc) return -1;
     }
     return 0;

@@ -15,53 +15,53 @@
 #include "ts_index.h"
 
 #define SW_MAX_AXES 32
-#define SW_IGNORED (-1)          /* value index of an axis that a point's value ignores */
+#define SW_IGNORED (-1) /* value index of an axis that a point's value ignores */
 
 typedef struct sw_value {
-    char *text;                  /* the value ("8" for the number 8) */
+    char *text; /* the value ("8" for the number 8) */
     unsigned line;
-    char **run;                  /* run options of this value (templates) */
+    char **run; /* run options of this value (templates) */
     size_t n_run;
-    char *firmware;              /* firmware template for points with this value, or NULL */
+    char *firmware; /* firmware template for points with this value, or NULL */
     unsigned fw_line;
-    uint32_t ignore;             /* bit a: axis a does not apply to points with this value */
+    uint32_t ignore; /* bit a: axis a does not apply to points with this value */
 } sw_value_t;
 
 typedef struct sw_axis {
     char *name;
     unsigned line;
-    char **run;                  /* run options of every value of the axis (templates) */
+    char **run; /* run options of every value of the axis (templates) */
     size_t n_run;
     sw_value_t *values;
     size_t n_values;
-    sw_index_t by_text;          /* values by text */
+    sw_index_t by_text; /* values by text */
 } sw_axis_t;
 
 enum sw_fig_kind {
-    FIG_STATS,        /* stats.KEY: a stats.txt value */
-    FIG_HPM,          /* hpm.COUNTER: value column of hpm.csv (mcycle, minstret, mhpmcounterN) */
-    FIG_EVENTS,       /* events.COLUMN: events.csv */
-    FIG_TRACE,        /* trace.KEY: a number or true/false of trace.json */
-    FIG_RECORDS,      /* perf.records: complete perf records decoded from trace.rtd */
-    FIG_CHECK,        /* check: pass or fail (exit status of tracesim check) */
-    FIG_OVERHEAD,     /* overhead.FIG[@B]: 100 * (FIG - FIG of the baseline) / FIG of the baseline */
-    FIG_PER_RECORD,   /* per_record.FIG[@B]: (FIG - FIG of the baseline) / perf.records */
+    FIG_STATS,      /* stats.KEY: a stats.txt value */
+    FIG_HPM,        /* hpm.COUNTER: value column of hpm.csv (mcycle, minstret, mhpmcounterN) */
+    FIG_EVENTS,     /* events.COLUMN: events.csv */
+    FIG_TRACE,      /* trace.KEY: a number or true/false of trace.json */
+    FIG_RECORDS,    /* perf.records: complete perf records decoded from trace.rtd */
+    FIG_CHECK,      /* check: pass or fail (exit status of tracesim check) */
+    FIG_OVERHEAD,   /* overhead.FIG[@B]: 100 * (FIG - FIG of the baseline) / FIG of the baseline */
+    FIG_PER_RECORD, /* per_record.FIG[@B]: (FIG - FIG of the baseline) / perf.records */
 };
 
 typedef struct sw_figure {
-    char *name;                  /* as written: "stats.cycles", "overhead.stats.cycles" */
+    char *name; /* as written: "stats.cycles", "overhead.stats.cycles" */
     enum sw_fig_kind kind;
-    const char *arg;             /* points into name: the key, column or base figure */
-    int base;                    /* FIG_OVERHEAD, FIG_PER_RECORD: index of the base figure */
-    int baseline;                /* and of the baseline in sw_spec_t.baselines */
+    const char *arg; /* points into name: the key, column or base figure */
+    int base;        /* FIG_OVERHEAD, FIG_PER_RECORD: index of the base figure */
+    int baseline;    /* and of the baseline in sw_spec_t.baselines */
     unsigned line;
-    bool hidden;                 /* collected for a derived figure only, not a column */
+    bool hidden; /* collected for a derived figure only, not a column */
 } sw_figure_t;
 
 typedef struct sw_spec {
-    char *path;                  /* the spec file as given */
-    char *dir;                   /* its folder ({spec_dir}) */
-    char *name;                  /* "name", default the file name without .json */
+    char *path; /* the spec file as given */
+    char *dir;  /* its folder ({spec_dir}) */
+    char *name; /* "name", default the file name without .json */
     char *firmware;
     unsigned fw_line;
     char **run;
@@ -69,35 +69,38 @@ typedef struct sw_spec {
     unsigned run_line;
     sw_axis_t axes[SW_MAX_AXES];
     size_t n_axes;
-    int **exclude;               /* per exclusion, per axis: NULL = any value, else a 0/1 per value */
+    int **exclude; /* per exclusion, per axis: NULL = any value, else a 0/1 per value */
     size_t n_exclude;
     bool check;
     char **check_args;
     size_t n_check_args;
-    int expect_exit;             /* the run's expected exit status (default 0) */
-    unsigned perf_channel;       /* for perf.records (default 6) */
+    int expect_exit;       /* the run's expected exit status (default 0) */
+    unsigned perf_channel; /* for perf.records (default 6) */
     /* baselines[0] is "baseline", the others "baselines": NAME; per axis the value index,
      * -1 = the point's own */
-    struct sw_baseline { char *name; int vi[SW_MAX_AXES]; } baselines[16];
+    struct sw_baseline {
+        char *name;
+        int vi[SW_MAX_AXES];
+    } baselines[16];
     size_t n_baselines;
-    bool has_baseline;           /* "baseline" given (baselines[0] is set) */
+    bool has_baseline; /* "baseline" given (baselines[0] is set) */
     sw_figure_t *figs;
     size_t n_figs;
 } sw_spec_t;
 
 typedef struct sw_point {
     size_t index;
-    int vi[SW_MAX_AXES];         /* value index per axis, or SW_IGNORED */
-    char *name;                  /* folder name */
-    char *elf;                   /* firmware, placeholders filled in */
-    char **args;                 /* run options, placeholders filled in */
+    int vi[SW_MAX_AXES]; /* value index per axis, or SW_IGNORED */
+    char *name;          /* folder name */
+    char *elf;           /* firmware, placeholders filled in */
+    char **args;         /* run options, placeholders filled in */
     size_t n_args;
 } sw_point_t;
 
 typedef struct sw_plan {
     sw_point_t *points;
     size_t n;
-    sw_index_t by_vi;            /* points by value indices (sw_plan_find) */
+    sw_index_t by_vi; /* points by value indices (sw_plan_find) */
 } sw_plan_t;
 
 /* parses a spec; 0, or -1 with "FILE:LINE: what" in err. fname is used for messages and

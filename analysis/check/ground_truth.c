@@ -46,7 +46,7 @@
 #include "run_losses.h"
 #include "trace_in.h"
 #include "ts_file.h"
-#include "ts_exit_status.h"   /* TS_EXIT_*: rtl_model/regs/exit_status.def */
+#include "ts_exit_status.h" /* TS_EXIT_*: rtl_model/regs/exit_status.def */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -61,19 +61,23 @@
 #define TS_STM_EVENT(name, id, desc) enum { STM_ID_##name = id };
 #include "stm.def"
 
-typedef struct store { uint64_t cycle; unsigned stim, off, size; uint32_t value; } store_t;
+typedef struct store {
+    uint64_t cycle;
+    unsigned stim, off, size;
+    uint32_t value;
+} store_t;
 
 /* one hart's stm.csv rows (traced and lost; off rows are only counted) and their check; the
  * rows are read in order as the check asks for them (stm_row), one held at a time */
 typedef struct stm_hart {
     FILE *f;
     char *line;
-    size_t lcap, idx;         /* cur is row idx of the hart (traced and lost rows: 0, 1, ...) */
+    size_t lcap, idx; /* cur is row idx of the hart (traced and lost rows: 0, 1, ...) */
     bool have, eof;
     ts_stm_row_t cur;
-    size_t traced_before;     /* traced rows before row idx */
+    size_t traced_before; /* traced rows before row idx */
     size_t n, next, traced, off;
-    bool has_switch;          /* a THREAD_SWITCH row: format-2 Ownership messages are events */
+    bool has_switch; /* a THREAD_SWITCH row: format-2 Ownership messages are events */
     uint64_t equal, timed, lost, errs_matched, errs_since;
 } stm_hart_t;
 
@@ -82,27 +86,27 @@ typedef struct stm_hart {
 typedef struct itc_cur {
     FILE *f;
     char *line;
-    size_t lcap, idx;         /* cur is the hart's traced row number idx */
+    size_t lcap, idx; /* cur is the hart's traced row number idx */
     bool have, eof;
     store_t cur;
 } itc_cur_t;
 
 typedef struct ck {
     const char *dir;
-    itc_cur_t cur[NH];        /* itc.csv rows per hart */
-    size_t n[NH], next[NH];   /* traced rows per hart; the next one to find in the trace */
+    itc_cur_t cur[NH];      /* itc.csv rows per hart */
+    size_t n[NH], next[NH]; /* traced rows per hart; the next one to find in the trace */
     uint64_t checked[NH], timed[NH], own[NH], errs[NH], msgs;
-    uint64_t made[NH], made_by[NH][4];   /* every ITC store the firmware made, per itc.csv status */
-    unsigned harts;           /* the run's harts: SRC values must be below */
-    bool multi;               /* several harts: messages name the hart */
+    uint64_t made[NH], made_by[NH][4]; /* every ITC store the firmware made, per itc.csv status */
+    unsigned harts;                    /* the run's harts: SRC values must be below */
+    bool multi;                        /* several harts: messages name the hart */
     bool have_offset;
     int64_t ts_offset;
     int failed;
     char msg[512];
-    stm_hart_t stm[NH];       /* stm.csv */
-    size_t stm_rows;          /* rows of every status */
-    size_t in_trace[NH], stm_in_trace[NH];   /* wrapped buffer: messages in the trace */
-    bool prog_own[NH];        /* prog_flow.csv has priv rows: the encoder reported privilege
+    stm_hart_t stm[NH];                    /* stm.csv */
+    size_t stm_rows;                       /* rows of every status */
+    size_t in_trace[NH], stm_in_trace[NH]; /* wrapped buffer: messages in the trace */
+    bool prog_own[NH];                     /* prog_flow.csv has priv rows: the encoder reported privilege
                                * (Ownership, PROCESS = PRV << 2, checked by prog_check.c) */
 } ck_t;
 
@@ -111,7 +115,7 @@ static void load_prog_own(ck_t *c, const char *dir) {
     char path[4200], line[256];
     snprintf(path, sizeof path, "%s/prog_flow.csv", dir);
     char ferr[4400];
-    FILE *f = ts_fopen_input(path, ferr, sizeof ferr);   /* the strict reader (ts_file.h); absent: none */
+    FILE *f = ts_fopen_input(path, ferr, sizeof ferr); /* the strict reader (ts_file.h); absent: none */
     if (!f) return;
     unsigned hart;
     while (fgets(line, sizeof line, f))
@@ -134,11 +138,14 @@ static const store_t *itc_at(ck_t *c, unsigned h, size_t i) {
         char path[4200], err[300];
         snprintf(path, sizeof path, "%s/itc.csv", c->dir);
         k->f = ts_fopen_input(path, err, sizeof err);
-        if (!k->f || getline(&k->line, &k->lcap, k->f) < 0) k->eof = true;     /* the header line */
+        if (!k->f || getline(&k->line, &k->lcap, k->f) < 0) k->eof = true; /* the header line */
     }
     while (!k->eof && (!k->have || k->idx < i)) {
         ts_itc_row_t r;
-        if (getline(&k->line, &k->lcap, k->f) < 0 || !ts_itc_row(k->line, &r)) { k->eof = true; break; }
+        if (getline(&k->line, &k->lcap, k->f) < 0 || !ts_itc_row(k->line, &r)) {
+            k->eof = true;
+            break;
+        }
         if (r.hart != h || r.status != TS_ITC_TRACED) continue;
         k->cur = (store_t){.cycle = r.cycle, .stim = r.stim, .off = r.off, .size = r.size, .value = r.value};
         k->idx = k->have ? k->idx + 1 : 0;
@@ -155,11 +162,14 @@ static const ts_stm_row_t *stm_row(ck_t *c, unsigned h, size_t i) {
         char path[4200], err[300];
         snprintf(path, sizeof path, "%s/stm.csv", c->dir);
         k->f = ts_fopen_input(path, err, sizeof err);
-        if (!k->f || getline(&k->line, &k->lcap, k->f) < 0) k->eof = true;     /* the header line */
+        if (!k->f || getline(&k->line, &k->lcap, k->f) < 0) k->eof = true; /* the header line */
     }
     while (!k->eof && (!k->have || k->idx < i)) {
         ts_stm_row_t r;
-        if (getline(&k->line, &k->lcap, k->f) < 0 || !ts_stm_row(k->line, &r)) { k->eof = true; break; }
+        if (getline(&k->line, &k->lcap, k->f) < 0 || !ts_stm_row(k->line, &r)) {
+            k->eof = true;
+            break;
+        }
         if (r.hart != h || r.status == TS_STM_OFF) continue;
         if (k->have) k->traced_before += k->cur.status == TS_STM_TRACED;
         k->cur = r;
@@ -172,7 +182,7 @@ static const ts_stm_row_t *stm_row(ck_t *c, unsigned h, size_t i) {
 /* 1: a software event of the port (in *ev), 0: not one, -1 a corrupt one (*why) */
 static int stm_event(const ck_t *c, const nxd_msg_t *m, ts_stm_ev_t *ev, const char **why) {
     int k = ts_stm_from_msg(m, ev, why);
-    if (k > 0 && m->tcode == NX_OWNERSHIP && !c->stm[m->src % NH].has_switch) return 0;   /* an ITC store */
+    if (k > 0 && m->tcode == NX_OWNERSHIP && !c->stm[m->src % NH].has_switch) return 0; /* an ITC store */
     return k;
 }
 
@@ -184,7 +194,8 @@ static int count_store(void *vctx, const nxd_msg_t *m) {
     const char *why;
     int k = stm_event(c, m, &ev, &why);
     if (k > 0) c->stm_in_trace[m->src % NH]++;
-    else if (!k && m->status == NXD_OK && (m->tcode == NX_DATA_ACQ || m->tcode == NX_OWNERSHIP)) c->in_trace[m->src % NH]++;
+    else if (!k && m->status == NXD_OK && (m->tcode == NX_DATA_ACQ || m->tcode == NX_OWNERSHIP))
+        c->in_trace[m->src % NH]++;
     return 0;
 }
 
@@ -193,8 +204,10 @@ static int count_store(void *vctx, const nxd_msg_t *m) {
 static bool check_time(ck_t *c, const nxd_msg_t *m, uint64_t cycle, const char *pre, const char *what, size_t k) {
     if (!m->tics_valid) return true;
     int64_t off = (int64_t)m->tics - (int64_t)cycle;
-    if (!c->have_offset) { c->ts_offset = off; c->have_offset = true; }
-    else if (off != c->ts_offset) {
+    if (!c->have_offset) {
+        c->ts_offset = off;
+        c->have_offset = true;
+    } else if (off != c->ts_offset) {
         snprintf(c->msg, sizeof c->msg,
                  "%s%s %zu at cycle %" PRIu64 " has timestamp %" PRIu64 ": %" PRId64 " cycles off (expected %s cycle + %" PRId64 "%s)",
                  pre, what, k, cycle, m->tics, off - c->ts_offset, what, c->ts_offset,
@@ -205,7 +218,10 @@ static bool check_time(ck_t *c, const nxd_msg_t *m, uint64_t cycle, const char *
     return true;
 }
 
-static int stm_fail(ck_t *c) { c->failed = 1; return 1; }
+static int stm_fail(ck_t *c) {
+    c->failed = 1;
+    return 1;
+}
 
 /* the lost rows before the next traced one need an Error message of the hart since the last
  * traced event */
@@ -219,7 +235,8 @@ static int stm_skip_lost(ck_t *c, unsigned h, const char *pre, uint64_t offset) 
     const ts_stm_row_t *r = &fr;
     if (!s->errs_since) {
         snprintf(c->msg, sizeof c->msg, "%ssoftware event id 0x%04x value 0x%08x (cycle %" PRIu64 ") was lost, but no Error "
-                 "message of the hart comes after the traced event before it and before %s", pre, r->id, r->value, r->cycle,
+                                        "message of the hart comes after the traced event before it and before %s",
+                 pre, r->id, r->value, r->cycle,
                  offset == UINT64_MAX ? "the end of the trace" : "the next one");
         if (offset != UINT64_MAX) snprintf(c->msg + strlen(c->msg), sizeof c->msg - strlen(c->msg), " (offset %" PRIu64 ")", offset);
         return stm_fail(c);
@@ -235,8 +252,7 @@ static int stm_msg(ck_t *c, const nxd_msg_t *m, unsigned h, const ts_stm_ev_t *e
     stm_hart_t *s = &c->stm[h];
     if (stm_skip_lost(c, h, pre, m->offset)) return 1;
     if (s->next >= s->n) {
-        snprintf(c->msg, sizeof c->msg, "%ssoftware event id 0x%04x value 0x%08" PRIx64 " at offset %" PRIu64
-                 " has no row in stm.csv (only %zu traced)", pre, ev->id, ev->value, m->offset, s->traced);
+        snprintf(c->msg, sizeof c->msg, "%ssoftware event id 0x%04x value 0x%08" PRIx64 " at offset %" PRIu64 " has no row in stm.csv (only %zu traced)", pre, ev->id, ev->value, m->offset, s->traced);
         return stm_fail(c);
     }
     const ts_stm_row_t *r = stm_row(c, h, s->next);
@@ -246,7 +262,8 @@ static int stm_msg(ck_t *c, const nxd_msg_t *m, unsigned h, const ts_stm_ev_t *e
     }
     if (ev->id != r->id || ev->value != r->value) {
         snprintf(c->msg, sizeof c->msg, "%ssoftware event %" PRIu64 " (cycle %" PRIu64 ", id 0x%04x, value 0x%08x) decoded as id "
-                 "0x%04x value 0x%08" PRIx64 " at offset %" PRIu64, pre, s->equal + 1, r->cycle, r->id, r->value, ev->id, ev->value,
+                                        "0x%04x value 0x%08" PRIx64 " at offset %" PRIu64,
+                 pre, s->equal + 1, r->cycle, r->id, r->value, ev->id, ev->value,
                  m->offset);
         return stm_fail(c);
     }
@@ -254,7 +271,7 @@ static int stm_msg(ck_t *c, const nxd_msg_t *m, unsigned h, const ts_stm_ev_t *e
     if (m->tics_valid) s->timed++;
     s->next++;
     s->equal++;
-    s->errs_since = 0;        /* an Error message matches lost events up to the next traced one only */
+    s->errs_since = 0; /* an Error message matches lost events up to the next traced one only */
     return 0;
 }
 
@@ -267,7 +284,7 @@ static int on_msg(void *vctx, const nxd_msg_t *m) {
         c->failed = 1;
         return 1;
     }
-    if (m->tcode == NX_ERROR) {                               /* that hart's encoder lost stores */
+    if (m->tcode == NX_ERROR) { /* that hart's encoder lost stores */
         c->errs[m->src % NH]++;
         for (unsigned k = 0; k < NH; k++)
             if (k == m->src % NH || !m->has_src) c->stm[k].errs_since++;
@@ -347,10 +364,22 @@ static void ck_made_line(const ck_t *c, unsigned h, bool wrapped) {
     if (c->multi) printf("hart %u: ", h);
     printf("%" PRIu64 " of %" PRIu64 " ITC stores the firmware made are in the trace; the rest:", in, made);
     const char *sep = " ";
-    if (cut) { printf("%s%" PRIu64 " accepted by the encoder but cut by the stop on wrap", sep, cut); sep = ", "; }
-    if (c->made_by[h][TS_ITC_AFTER_STOP]) { printf("%s%" PRIu64 " after the stop", sep, c->made_by[h][TS_ITC_AFTER_STOP]); sep = ", "; }
-    if (over) { printf("%s%" PRIu64 " overwritten when the buffer wrapped", sep, over); sep = ", "; }
-    if (c->made_by[h][TS_ITC_DROPPED_FIFO]) { printf("%s%" PRIu64 " dropped on a full ITC FIFO", sep, c->made_by[h][TS_ITC_DROPPED_FIFO]); sep = ", "; }
+    if (cut) {
+        printf("%s%" PRIu64 " accepted by the encoder but cut by the stop on wrap", sep, cut);
+        sep = ", ";
+    }
+    if (c->made_by[h][TS_ITC_AFTER_STOP]) {
+        printf("%s%" PRIu64 " after the stop", sep, c->made_by[h][TS_ITC_AFTER_STOP]);
+        sep = ", ";
+    }
+    if (over) {
+        printf("%s%" PRIu64 " overwritten when the buffer wrapped", sep, over);
+        sep = ", ";
+    }
+    if (c->made_by[h][TS_ITC_DROPPED_FIFO]) {
+        printf("%s%" PRIu64 " dropped on a full ITC FIFO", sep, c->made_by[h][TS_ITC_DROPPED_FIFO]);
+        sep = ", ";
+    }
     if (c->made_by[h][TS_ITC_ENCODER_OFF]) printf("%s%" PRIu64 " made while the encoder was not tracing", sep, c->made_by[h][TS_ITC_ENCODER_OFF]);
     printf("\n");
 }
@@ -391,11 +420,18 @@ static int stm_load(ck_t *c, const char *dir, char *err, size_t errlen) {
             rc = -1;
             break;
         }
-        if (r.hart >= NH) { snprintf(err, errlen, "%s/stm.csv:%u: an event of hart %u (at most %u harts are checked)", dir, lineno, r.hart, NH); rc = -1; break; }
+        if (r.hart >= NH) {
+            snprintf(err, errlen, "%s/stm.csv:%u: an event of hart %u (at most %u harts are checked)", dir, lineno, r.hart, NH);
+            rc = -1;
+            break;
+        }
         stm_hart_t *h = &c->stm[r.hart];
         c->stm_rows++;
         if (r.id == STM_ID_THREAD_SWITCH) h->has_switch = true;
-        if (r.status == TS_STM_OFF) { h->off++; continue; }
+        if (r.status == TS_STM_OFF) {
+            h->off++;
+            continue;
+        }
         h->n++;
         if (r.status == TS_STM_TRACED) h->traced++;
     }
@@ -407,13 +443,16 @@ static int stm_load(ck_t *c, const char *dir, char *err, size_t errlen) {
 /* a wrapped buffer holds the newest events: start at the traced row that leaves `in_trace` */
 static void stm_wrap_start(ck_t *c, unsigned h, size_t in_trace) {
     stm_hart_t *s = &c->stm[h];
-    if (!in_trace) { s->next = s->n; return; }
-    size_t skip = s->traced > in_trace ? s->traced - in_trace : 0, seen = 0, i = 0;   /* the traced row number `skip` */
+    if (!in_trace) {
+        s->next = s->n;
+        return;
+    }
+    size_t skip = s->traced > in_trace ? s->traced - in_trace : 0, seen = 0, i = 0; /* the traced row number `skip` */
     const ts_stm_row_t *r;
     for (; (r = stm_row(c, h, i)); i++)
         if (r->status == TS_STM_TRACED && seen++ == skip) break;
     s->next = r ? i : s->n;
-    while ((r = stm_row(c, h, s->next)) && r->status == TS_STM_LOST) s->next++;   /* before the oldest: not checkable */
+    while ((r = stm_row(c, h, s->next)) && r->status == TS_STM_LOST) s->next++; /* before the oldest: not checkable */
 }
 
 /* after the trace: lost rows at the end need an Error message; traced rows not decoded are
@@ -427,9 +466,14 @@ static void stm_end(ck_t *c, bool stopped) {
         if (stm_skip_lost(c, h, pre, UINT64_MAX)) return;
         if (s->next < s->n) {
             const ts_stm_row_t *r = stm_row(c, h, s->next);
-            if (!r) { snprintf(c->msg, sizeof c->msg, "%sstm.csv changed while it was read", pre); c->failed = 1; return; }
+            if (!r) {
+                snprintf(c->msg, sizeof c->msg, "%sstm.csv changed while it was read", pre);
+                c->failed = 1;
+                return;
+            }
             snprintf(c->msg, sizeof c->msg, "%s%zu software events are missing from the trace (first: cycle %" PRIu64 ", id 0x%04x, "
-                     "value 0x%08x)", pre, s->traced - (size_t)s->equal, r->cycle, r->id, r->value);
+                                            "value 0x%08x)",
+                     pre, s->traced - (size_t)s->equal, r->cycle, r->id, r->value);
             c->failed = 1;
         }
     }
@@ -443,18 +487,23 @@ static void stm_summary(ck_t *c, unsigned nh, bool wrapped) {
         printf("check: ");
         if (c->multi) printf("hart %u: ", h);
         printf("%" PRIu64 " of %zu software events equal, %" PRIu64 " lost (%" PRIu64 " Error messages matched), %" PRIu64
-               " timestamps equal", s->equal, s->traced, s->lost, s->errs_matched, s->timed);
+               " timestamps equal",
+               s->equal, s->traced, s->lost, s->errs_matched, s->timed);
         if (s->timed) printf(" (event cycle %+" PRId64 ")", c->ts_offset);
         if (s->off) printf("; %zu event(s) while not tracing (off), not in the trace", s->off);
         size_t left = 0;
-        if (s->next < s->n && stm_row(c, h, s->next)) left = s->traced - s->traced_before;   /* traced rows from next on */
+        if (s->next < s->n && stm_row(c, h, s->next)) left = s->traced - s->traced_before; /* traced rows from next on */
         if (left) printf("; %zu later events were cut by stop-on-wrap", left);
         if (wrapped) printf("; the buffer wrapped: the oldest %zu events were overwritten", s->traced - (size_t)s->equal - left);
         printf("\n");
     }
 }
 
-enum { C_PERF_CHANNEL = 1, C_ELF, C_PERF_CONFIG, C_OUT, C_HELP };
+enum { C_PERF_CHANNEL = 1,
+       C_ELF,
+       C_PERF_CONFIG,
+       C_OUT,
+       C_HELP };
 /* `tracesim check`'s options: the parser, --help and docs/commands/check.md (ts_opts.h) */
 static const ts_opt_t check_opts[] = {
     {C_PERF_CHANNEL, 0, "perf-channel", TS_OPT_UINT, "N", 0, 31, 0, 0, 0, "perf library channel (default 6)"},
@@ -494,7 +543,10 @@ static int gt_sink_stop(const char *dir, uint64_t *cycle, char *err, size_t errl
     char path[4200], ferr[300];
     snprintf(path, sizeof path, "%s/trace_events.csv", dir);
     FILE *f = ts_fopen_input(path, ferr, sizeof ferr);
-    if (!f) { snprintf(err, errlen, "%s", ferr); return -1; }
+    if (!f) {
+        snprintf(err, errlen, "%s", ferr);
+        return -1;
+    }
     char *line = NULL;
     size_t cap = 0;
     int rc = 0;
@@ -559,7 +611,7 @@ int ts_check_main(int argc, char **argv) {
         snprintf(ra.run_dir, sizeof ra.run_dir, "%.*s", sl ? (int)(sl - ra.trace) : 1, sl ? ra.trace : ".");
     }
     dir = ra.run_dir;
-    {   /* every run-folder file there as the strict reader takes it (ts_file.h) */
+    { /* every run-folder file there as the strict reader takes it (ts_file.h) */
         char rerr[4600];
         if (ts_run_folder_check(dir, rerr, sizeof rerr)) {
             fprintf(stderr, "tracesim: check: %s\n", rerr);
@@ -569,7 +621,7 @@ int ts_check_main(int argc, char **argv) {
     /* a killed run: said as such, never blamed on the firmware; an interrupted one is checked
      * up to the cycle it stopped in (like a cycle limit) */
     if (ts_run_say_unfinished(dir) == TS_RUN_INCOMPLETE) return TS_EXIT_NO_FILE;
-    if (perf_config) {       /* read at once, also when the trace does not need it (not wrapped) */
+    if (perf_config) { /* read at once, also when the trace does not need it (not wrapped) */
         static perf_header_t h[PERF_MAX_CORES];
         unsigned ch = 6;
         char cerr[4600];
@@ -581,7 +633,10 @@ int ts_check_main(int argc, char **argv) {
     static char elf_found[4400];
     char elf_err[4600] = "";
     int er = ts_run_elf(dir, elf, elf_found, sizeof elf_found, elf_err, sizeof elf_err);
-    if (er < 0) { fprintf(stderr, "tracesim: %s\n", elf_err); return TS_EXIT_NO_FILE; }
+    if (er < 0) {
+        fprintf(stderr, "tracesim: %s\n", elf_err);
+        return TS_EXIT_NO_FILE;
+    }
     elf = er ? elf_found : NULL;
     /* trace.rtd and itc.csv are read in pieces and row by row, never whole (memory) */
     size_t tlen = 0, jlen;
@@ -600,7 +655,9 @@ int ts_check_main(int argc, char **argv) {
     size_t lcap = 0;
     if (!trace || !json || !csv) {
         fprintf(stderr, "tracesim: %s lacks trace.rtd, trace.json or itc.csv (did the firmware use the trace encoder?)\n", dir);
-        free(json); if (csv) fclose(csv); free(line);
+        free(json);
+        if (csv) fclose(csv);
+        free(line);
         return TS_EXIT_NO_FILE;
     }
     static ck_t c;
@@ -611,7 +668,9 @@ int ts_check_main(int argc, char **argv) {
     load_prog_own(&c, dir);
     if (stm_load(&c, dir, serr, sizeof serr)) {
         fprintf(stderr, "tracesim: check: %s\n", serr);
-        free(json); if (csv) fclose(csv); free(line);
+        free(json);
+        if (csv) fclose(csv);
+        free(line);
         ck_free(&c);
         return TS_EXIT_NO_FILE;
     }
@@ -622,7 +681,9 @@ int ts_check_main(int argc, char **argv) {
     snprintf(jpath, sizeof jpath, "%s/trace.json", dir);
     if (ts_trace_json_read(jpath, &tj, jerr, sizeof jerr)) {
         fprintf(stderr, "tracesim: check: %s\n", jerr);
-        free(json); if (csv) fclose(csv); free(line);
+        free(json);
+        if (csv) fclose(csv);
+        free(line);
         ck_free(&c);
         return TS_EXIT_NO_FILE;
     }
@@ -630,7 +691,9 @@ int ts_check_main(int argc, char **argv) {
     if (getline(&line, &lcap, csv) < 0 || strncmp(line, itc_header, sizeof itc_header - 1) ||
         (line[sizeof itc_header - 1] != '\n' && strncmp(line + sizeof itc_header - 1, ",status\n", 8))) {
         fprintf(stderr, "tracesim: check: %s/itc.csv:1: not the header of itc.csv (%s[,status])\n", dir, itc_header);
-        free(json); if (csv) fclose(csv); free(line);
+        free(json);
+        if (csv) fclose(csv);
+        free(line);
         ck_free(&c);
         return TS_EXIT_NO_FILE;
     }
@@ -640,24 +703,29 @@ int ts_check_main(int argc, char **argv) {
         ts_itc_row_t r;
         if (!ts_itc_row(line, &r)) {
             fprintf(stderr, "tracesim: check: %s/itc.csv:%u: malformed row (cycle,hart,stimulus,offset,size,value[,status] "
-                            "expected)\n", dir, lineno);
-            free(json); if (csv) fclose(csv); free(line);
+                            "expected)\n",
+                    dir, lineno);
+            free(json);
+            if (csv) fclose(csv);
+            free(line);
             ck_free(&c);
             return TS_EXIT_NO_FILE;
         }
         unsigned hart = r.hart;
         if (hart >= NH) {
             fprintf(stderr, "tracesim: check: itc.csv has a store of hart %u (at most %u harts are checked)\n", hart, NH);
-            free(json); if (csv) fclose(csv); free(line);
+            free(json);
+            if (csv) fclose(csv);
+            free(line);
             ck_free(&c);
             return TS_EXIT_HOST;
         }
         if (hart > max_hart) max_hart = hart;
         c.made[hart]++;
         c.made_by[hart][r.status]++;
-        if (r.status == TS_ITC_TRACED) c.n[hart]++;        /* the others are not in the trace: counted */
+        if (r.status == TS_ITC_TRACED) c.n[hart]++; /* the others are not in the trace: counted */
     }
-    fclose(csv);                                       /* each hart's rows are read again as the trace needs them */
+    fclose(csv); /* each hart's rows are read again as the trace needs them */
     csv = NULL;
     free(line);
     line = NULL;
@@ -680,30 +748,37 @@ int ts_check_main(int argc, char **argv) {
         for (unsigned h = 0; h < NH; h++) after += c.made_by[h][TS_ITC_AFTER_STOP];
         if (tj.has_bytes && tlen < tj.bytes)
             snprintf(why, sizeof why, "%s/trace.rtd has %zu of the %" PRIu64 " bytes the sink wrote (trace.json \"bytes\"): "
-                     "%" PRIu64 " bytes are missing (the file was emptied or cut)", dir, tlen, tj.bytes, tj.bytes - tlen);
+                                      "%" PRIu64 " bytes are missing (the file was emptied or cut)",
+                     dir, tlen, tj.bytes, tj.bytes - tlen);
         else if (tj.has_bytes && tlen > tj.bytes)
             snprintf(why, sizeof why, "%s/trace.rtd has %zu bytes, but the sink wrote %" PRIu64 " (trace.json \"bytes\"): "
-                     "%" PRIu64 " bytes are not the sink's", dir, tlen, tj.bytes, (uint64_t)tlen - tj.bytes);
-        else if (tj.stopped_on_wrap && tj.has_bytes && !tj.bytes)   /* a sink stops on wrap when it is full */
+                                      "%" PRIu64 " bytes are not the sink's",
+                     dir, tlen, tj.bytes, (uint64_t)tlen - tj.bytes);
+        else if (tj.stopped_on_wrap && tj.has_bytes && !tj.bytes) /* a sink stops on wrap when it is full */
             snprintf(why, sizeof why, "trace.json says the sink stopped on wrap (it stops when full), but it holds 0 bytes "
-                     "(trace.json \"bytes\")");
+                                      "(trace.json \"bytes\")");
         else if (gs < 0 && (tj.stopped_on_wrap || after))
             snprintf(why, sizeof why, "the stop on wrap cannot be confirmed against the simulator's ground truth: %s", serr2);
         else if (tj.stopped_on_wrap && gs == 0)
             snprintf(why, sizeof why, "trace.json says the sink stopped on wrap at cycle %" PRIu64 ", but the simulator's ground "
-                     "truth has no stop (trace_events.csv has no sink_stopped row)", tj.stopped_at_cycle);
+                                      "truth has no stop (trace_events.csv has no sink_stopped row)",
+                     tj.stopped_at_cycle);
         else if (!tj.stopped_on_wrap && gs == 1)
             snprintf(why, sizeof why, "trace.json says the sink did not stop on wrap, but the simulator's ground truth has it "
-                     "stop at cycle %" PRIu64 " (trace_events.csv sink_stopped)", gt_stop);
+                                      "stop at cycle %" PRIu64 " (trace_events.csv sink_stopped)",
+                     gt_stop);
         else if (tj.stopped_on_wrap && tj.stopped_at_cycle != gt_stop)
             snprintf(why, sizeof why, "trace.json says the sink stopped on wrap at cycle %" PRIu64 ", but the simulator's ground "
-                     "truth has it stop at cycle %" PRIu64 " (trace_events.csv sink_stopped)", tj.stopped_at_cycle, gt_stop);
+                                      "truth has it stop at cycle %" PRIu64 " (trace_events.csv sink_stopped)",
+                     tj.stopped_at_cycle, gt_stop);
         else if (!tj.stopped_on_wrap && after)
             snprintf(why, sizeof why, "itc.csv has %" PRIu64 " stores made after a stop on wrap (after_stop), but trace.json "
-                     "says the sink did not stop", after);
+                                      "says the sink did not stop",
+                     after);
         if (why[0]) {
             fprintf(stderr, "tracesim: check FAILED: %s\n", why);
-            free(json); free(line);
+            free(json);
+            free(line);
             ck_free(&c);
             return TS_EXIT_FAILED;
         }
@@ -715,18 +790,23 @@ int ts_check_main(int argc, char **argv) {
     if (max_hart >= harts) {
         fprintf(stderr, "tracesim: check FAILED: itc.csv has stores of hart %u, but the run has %u hart%s (trace.json)\n", max_hart,
                 harts, harts == 1 ? "" : "s");
-        free(json); if (csv) fclose(csv); free(line);
+        free(json);
+        if (csv) fclose(csv);
+        free(line);
         ck_free(&c);
         return TS_EXIT_FAILED;
     }
     if (harts > 1 && !srcbits) {
         fprintf(stderr, "tracesim: check FAILED: the run has %u harts, but its messages carry no SRC field (trace.json srcbits 0): "
-                        "the harts' messages cannot be told apart\n", harts);
-        free(json); if (csv) fclose(csv); free(line);
+                        "the harts' messages cannot be told apart\n",
+                harts);
+        free(json);
+        if (csv) fclose(csv);
+        free(line);
         ck_free(&c);
         return TS_EXIT_FAILED;
     }
-    unsigned nh = have_harts ? (harts < NH ? harts : NH) : max_hart + 1;    /* harts reported */
+    unsigned nh = have_harts ? (harts < NH ? harts : NH) : max_hart + 1; /* harts reported */
     nxd_cfg_t cfg = {srcbits, tsbits};
     nxd_t d;
     int rc = 0;
@@ -791,7 +871,7 @@ int ts_check_main(int argc, char **argv) {
                 printf("\n");
                 ck_made_line(&c, h, wrapped);
             }
-            {                                              /* the stop, with what came after it */
+            { /* the stop, with what came after it */
                 ts_losses_t loss;
                 char lerr[512], stop_text[512];
                 if (!ts_losses_read(dir, (int)perf_channel, &loss, lerr, sizeof lerr) &&
@@ -801,7 +881,8 @@ int ts_check_main(int argc, char **argv) {
             stm_summary(&c, nh, wrapped);
             if (c.multi) {
                 printf("check: funnel: %" PRIu64 " ITC messages of %u harts, each a whole message (none corrupt), each hart's in "
-                       "order, none lost or duplicated", c.msgs, nh);
+                       "order, none lost or duplicated",
+                       c.msgs, nh);
                 if (tot_timed) printf("; one time base: %" PRIu64 " timestamps equal the store cycle + %" PRId64, tot_timed, c.ts_offset);
                 if (lost) printf("; %u stores were lost (ITC FIFO overflow), the trace says where", lost);
                 printf("\n");
@@ -811,7 +892,7 @@ int ts_check_main(int argc, char **argv) {
             ck_free(&c);
             perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop, wrapped, lost, 0, perf_config, c.multi, 0,
                                    tj.stopped_at_cycle /* confirmed above against trace_events.csv */};
-            {   /* program-trace messages lost (stats.txt): an Error message may stand for them alone */
+            { /* program-trace messages lost (stats.txt): an Error message may stand for them alone */
                 char sp[4200], sline[256];
                 snprintf(sp, sizeof sp, "%s/stats.txt", dir);
                 char sferr[4400];
@@ -823,7 +904,7 @@ int ts_check_main(int argc, char **argv) {
             }
             static perf_check_result_t pr;
             int p = perf_check_run(&pc, &pr);
-            if (p < 0 && strstr(pr.msg, "lacks")) {      /* ground truth missing: nothing to check against */
+            if (p < 0 && strstr(pr.msg, "lacks")) { /* ground truth missing: nothing to check against */
                 fprintf(stderr, "tracesim: check: %s: the perf records cannot be checked\n", pr.msg);
                 rc = TS_EXIT_NO_FILE;
             } else if (p) {
@@ -843,9 +924,7 @@ int ts_check_main(int argc, char **argv) {
                     if (hr->in_trace < cut || whole + cut + absent + hr->overwritten != hr->records || (absent && !wrapped_stop)) {
                         char hp[24] = "";
                         if (c.multi) snprintf(hp, sizeof hp, "hart %u: ", h);
-                        fprintf(stderr, "tracesim: check FAILED: %sthe counts contradict each other: the firmware made %" PRIu64
-                                " perf records, the trace holds %" PRIu64 " (%" PRIu64 " cut), %" PRIu64 " are not in it%s, %" PRIu64
-                                " were overwritten\n", hp,
+                        fprintf(stderr, "tracesim: check FAILED: %sthe counts contradict each other: the firmware made %" PRIu64 " perf records, the trace holds %" PRIu64 " (%" PRIu64 " cut), %" PRIu64 " are not in it%s, %" PRIu64 " were overwritten\n", hp,
                                 hr->records, hr->in_trace, cut, absent, wrapped_stop ? "" : " without a stop on wrap",
                                 hr->overwritten);
                         rc = TS_EXIT_FAILED;
@@ -854,7 +933,8 @@ int ts_check_main(int argc, char **argv) {
                     printf("check: ");
                     if (c.multi) printf("hart %u: ", h);
                     printf("compared %" PRIu64 " perf records in the trace: each equals the ground truth (%" PRIu64 " counter values "
-                           "as read, addresses from the control flow", whole, hr->values);
+                           "as read, addresses from the control flow",
+                           whole, hr->values);
                     if (pr.have_ts) printf(", timestamps = first store cycle + %" PRId64, pr.ts_offset);
                     printf(")");
                     if (hr->not_in_trace)
@@ -862,13 +942,15 @@ int ts_check_main(int argc, char **argv) {
                                hr->not_in_trace);
                     if (hr->cut_by_stop)
                         printf("; %" PRIu64 " made before the stop are not in it: the stop cut every store of %s (checked against "
-                               "the ground truth only)", hr->cut_by_stop, hr->cut_by_stop == 1 ? "it" : "each");
+                               "the ground truth only)",
+                               hr->cut_by_stop, hr->cut_by_stop == 1 ? "it" : "each");
                     if (hr->truncated)
                         printf("; %" PRIu64 " cut (%s): its part in the trace equals it", hr->truncated,
                                wrapped_stop ? "stop-on-wrap" : "the run stopped in the middle of it");
                     if (c.multi ? hr->gaps : pr.gaps)
                         printf("; %" PRIu64 " gap(s) (Error messages) reported, %" PRIu64 " record(s) cut by a gap, %" PRIu64
-                               " value(s) after a gap checked on the wire only", c.multi ? hr->gaps : pr.gaps, hr->cut_by_gap, hr->wire_only);
+                               " value(s) after a gap checked on the wire only",
+                               c.multi ? hr->gaps : pr.gaps, hr->cut_by_gap, hr->wire_only);
                     if (wrapped)
                         printf("; the buffer wrapped: the trace holds the newest %" PRIu64 " (decoded with the perf header from %s; "
                                "%" PRIu64 " value(s) of the first checked on the wire only), the %" PRIu64 " older ones were "
@@ -876,14 +958,15 @@ int ts_check_main(int argc, char **argv) {
                                hr->in_trace, pr.config_from, hr->wire_only, hr->overwritten);
                     printf("\n");
                 }
-                if (rc) {}
-                else if (pr.headers)
+                if (rc) {
+                } else if (pr.headers)
                     printf("check: %" PRIu64 " perf header(s): every counter definition (type, code or event data, CSR, width) "
-                           "equals the hardware's counter programming when the header was written (hpm_writes.csv)\n", pr.headers);
+                           "equals the hardware's counter programming when the header was written (hpm_writes.csv)\n",
+                           pr.headers);
                 else
                     printf("check: perf headers not compared with the hardware (the run folder has no hpm_writes.csv)\n");
             }
-            if (rc == 0) {                                 /* program trace (prog_check.h) */
+            if (rc == 0) { /* program trace (prog_check.h) */
                 char ppath[4200], pmsg[1024];
                 snprintf(ppath, sizeof ppath, "%s/prog_flow.csv", dir);
                 if (!access(ppath, F_OK) && wrapped) {
@@ -898,7 +981,7 @@ int ts_check_main(int argc, char **argv) {
                     }
                 }
             }
-            if (rc == 0)                                   /* the verdict, per hart with several */
+            if (rc == 0) /* the verdict, per hart with several */
                 for (unsigned h = 0; h < (c.multi ? nh : 1); h++) {
                     printf("check: ");
                     if (c.multi) printf("hart %u: ", h);
@@ -908,6 +991,8 @@ int ts_check_main(int argc, char **argv) {
         }
     }
     ck_free(&c);
-    free(json); if (csv) fclose(csv); free(line);
+    free(json);
+    if (csv) fclose(csv);
+    free(line);
     return rc;
 }

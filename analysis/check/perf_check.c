@@ -79,26 +79,67 @@
 #include <string.h>
 #include <sys/stat.h>
 
-typedef struct store { uint64_t cycle; unsigned hart, stim, off, size; uint32_t value; } store_t;
-typedef struct cread { uint64_t cycle; unsigned hart; uint32_t pc, value; int idx; bool hi; } cread_t;   /* idx 1 = timestamp */
-typedef struct flow { uint64_t cycle; unsigned hart; char kind; uint32_t pc, target, link; } flow_t;  /* kind c r t m */
+typedef struct store {
+    uint64_t cycle;
+    unsigned hart, stim, off, size;
+    uint32_t value;
+} store_t;
+typedef struct cread {
+    uint64_t cycle;
+    unsigned hart;
+    uint32_t pc, value;
+    int idx;
+    bool hi;
+} cread_t; /* idx 1 = timestamp */
+typedef struct flow {
+    uint64_t cycle;
+    unsigned hart;
+    char kind;
+    uint32_t pc, target, link;
+} flow_t; /* kind c r t m */
 /* hooks.csv: an entry into a hook function (kind GT_HOOK_*: enter, exit, perfWriteCntrs), by a
  * call or a tail jump, with the argument registers as the core had them */
-enum { HK_ENTER, HK_EXIT, HK_MANUAL };
-typedef struct hook { uint64_t cycle; unsigned hart; int kind; bool tail; uint32_t pc, a0, a1, ra; } hook_t;
+enum { HK_ENTER,
+       HK_EXIT,
+       HK_MANUAL };
+typedef struct hook {
+    uint64_t cycle;
+    unsigned hart;
+    int kind;
+    bool tail;
+    uint32_t pc, a0, a1, ra;
+} hook_t;
 static const char *const hook_name[] = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "perfWriteCntrs"};
 /* a hook call (hooks.csv entry, by a call or a tail jump) not yet returned from */
-typedef struct open_hook { hook_t e; bool done; } open_hook_t;   /* done: it wrote its record */
+typedef struct open_hook {
+    hook_t e;
+    bool done;
+} open_hook_t; /* done: it wrote its record */
 
 /* hpm_writes.csv: the HPM programming of each hart over time (cycle 0: the reset state and
  * the configuration, then every write of mcountinhibit and mhpmeventN) */
-typedef struct hpmw { uint64_t cycle; unsigned hart; int csr; uint32_t value; } hpmw_t;   /* csr: 0x320.. or HW_* */
-enum { HW_IMPL = -1, HW_W_CYCLE = -2, HW_W_INSTRET = -3, HW_W_HPM = -4 };
-typedef struct hpm_state { uint32_t event[32], inhibit, implemented; unsigned w_cycle, w_instret, w_hpm; } hpm_state_t;
+typedef struct hpmw {
+    uint64_t cycle;
+    unsigned hart;
+    int csr;
+    uint32_t value;
+} hpmw_t; /* csr: 0x320.. or HW_* */
+enum { HW_IMPL = -1,
+       HW_W_CYCLE = -2,
+       HW_W_INSTRET = -3,
+       HW_W_HPM = -4 };
+typedef struct hpm_state {
+    uint32_t event[32], inhibit, implemented;
+    unsigned w_cycle, w_instret, w_hpm;
+} hpm_state_t;
 
 /* the platform's events (rtl_model/regs/sbi_events.def): general code / cache index ->
  * counter (0, 2 fixed; -1 programmable) and mhpmevent */
-typedef struct sbi_ev { unsigned type, code; int counter; uint32_t ev; } sbi_ev_t;
+typedef struct sbi_ev {
+    unsigned type, code;
+    int counter;
+    uint32_t ev;
+} sbi_ev_t;
 static const sbi_ev_t sbi_ev[] = {
 #define TS_SBI_GENERAL(c, name, ctr, e) {0, c, ctr, e},
 #define TS_SBI_CACHE(cache, op, result, name, e) {1, (cache) << 3 | (op) << 1 | (result), -1, e},
@@ -110,19 +151,21 @@ static const sbi_ev_t sbi_ev[] = {
 static bool header_def_ok(const perf_counter_def_t *d, const hpm_state_t *hw, unsigned tsbits, char *want, size_t wl,
                           char *got, size_t gl) {
     unsigned n = d->index, csr = d->info & TS_PW_INFO_CSR_MASK;
-    if (n == TS_PW_COUNTER_TS) {                                            /* the trace timestamp: no CSR */
+    if (n == TS_PW_COUNTER_TS) { /* the trace timestamp: no CSR */
         snprintf(want, wl, "type 0 code 0x80 (timestamp), no CSR, %u bits", tsbits);
         snprintf(got, gl, "type %u code 0x%x, CSR 0x%03x, %u bits", d->type, d->code, csr, d->width);
         return d->type == TS_PW_EV_HW_GENERAL && d->code == 0x80 && csr == 0 && d->width == tsbits;
     }
-    unsigned width = n == 0 ? hw->w_cycle : n == 2 ? hw->w_instret : hw->w_hpm;
+    unsigned width = n == 0 ? hw->w_cycle : n == 2 ? hw->w_instret :
+                                                     hw->w_hpm;
     bool impl = (hw->implemented >> n) & 1u, inh = (hw->inhibit >> n) & 1u;
     uint32_t ev = n >= 3 ? hw->event[n] : 0;
     snprintf(got, gl, "%s%s, CSR 0x%03x, %u bits (mhpmevent%u 0x%x%s)", impl ? "" : "no such counter, ", inh ? "inhibited" : "counting",
              0xC00 + n, width, n, ev, n < 3 ? ", fixed" : "");
     char what[96];
     if (d->type == TS_PW_EV_HW_RAW) snprintf(what, sizeof what, "type 2 (raw) event_data 0x%" PRIx64, d->event_data);
-    else snprintf(what, sizeof what, "type %u code 0x%x", d->type, d->code);
+    else
+        snprintf(what, sizeof what, "type %u code 0x%x", d->type, d->code);
     snprintf(want, wl, "%s, CSR 0x%03x, %u bits", what, csr, d->width);
     if (!impl || inh || csr != 0xC00u + n || d->width != width) return false;
     if (d->type == TS_PW_EV_HW_RAW) return n >= 3 && d->event_data == ev;
@@ -156,16 +199,30 @@ static const char *line_of(const char *l, char *buf, size_t size) {
 static bool counter_of(const char *name, int *idx, bool *hi) {
     size_t len = strlen(name);
     *hi = len > 1 && name[len - 1] == 'h' && strncmp(name, "mhpmcounter", len) && len != 5;
-    if (!strcmp(name, "ts_lower") || !strcmp(name, "tf_ts_lower")) { *idx = 1; *hi = false; return true; }
-    if (!strcmp(name, "ts_upper") || !strcmp(name, "tf_ts_upper")) { *idx = 1; *hi = true; return true; }
+    if (!strcmp(name, "ts_lower") || !strcmp(name, "tf_ts_lower")) {
+        *idx = 1;
+        *hi = false;
+        return true;
+    }
+    if (!strcmp(name, "ts_upper") || !strcmp(name, "tf_ts_upper")) {
+        *idx = 1;
+        *hi = true;
+        return true;
+    }
     const char *p = name[0] == 'm' ? name + 1 : name;
     char base[32];
     size_t bl = strlen(p) - (*hi ? 1 : 0);
     if (bl >= sizeof base) return false;
     memcpy(base, p, bl);
     base[bl] = 0;
-    if (!strcmp(base, "cycle")) { *idx = 0; return true; }
-    if (!strcmp(base, "instret")) { *idx = 2; return true; }
+    if (!strcmp(base, "cycle")) {
+        *idx = 0;
+        return true;
+    }
+    if (!strcmp(base, "instret")) {
+        *idx = 2;
+        return true;
+    }
     if (!strncmp(base, "hpmcounter", 10)) {
         char *end;
         long n = strtol(base + 10, &end, 10);
@@ -176,7 +233,7 @@ static bool counter_of(const char *name, int *idx, bool *hi) {
     return false;
 }
 
-static uint64_t sym_addr(const elf_syms_t *s, const char *name) {   /* also a clone GCC renamed (elf_syms.h) */
+static uint64_t sym_addr(const elf_syms_t *s, const char *name) { /* also a clone GCC renamed (elf_syms.h) */
     const elf_sym_t *e = elf_syms_by_name(s, name);
     return e ? e->addr : UINT64_MAX;
 }
@@ -185,7 +242,8 @@ static uint64_t sym_addr(const elf_syms_t *s, const char *name) {   /* also a cl
  * the hook, no frame, no interrupt before the record) */
 static const char *addr_text(char *buf, size_t len, uint64_t a) {
     if (a == UINT64_MAX) snprintf(buf, len, "unknown (no matching call in flow.csv: is the ELF the run's firmware?)");
-    else snprintf(buf, len, "0x%08" PRIx64, a);
+    else
+        snprintf(buf, len, "0x%08" PRIx64, a);
     return buf;
 }
 
@@ -197,19 +255,23 @@ static uint64_t wmask(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
  * order) and keeps only a window of them: row i of the hart (0, 1, ...) is read when asked
  * for and forgotten once the caller has passed it (gt_drop). So what the check holds of a
  * file is the rows of the record being checked, not the run. */
-enum gt_file { GT_ITC, GT_CTR, GT_FLOW, GT_HOOK, GT_HPMW };
+enum gt_file { GT_ITC,
+               GT_CTR,
+               GT_FLOW,
+               GT_HOOK,
+               GT_HPMW };
 typedef struct gt_cur {
     FILE *f;
     enum gt_file kind;
     unsigned hart;
-    bool all_status;          /* itc.csv: after_stop rows too (stop on wrap) */
+    bool all_status; /* itc.csv: after_stop rows too (stop on wrap) */
     bool eof;
-    bool oom;                 /* a row could not be kept: the check must not go on */
+    bool oom; /* a row could not be kept: the check must not go on */
     char *line;
     size_t lcap;
-    unsigned char *buf;       /* rows base .. base + n - 1 */
+    unsigned char *buf; /* rows base .. base + n - 1 */
     size_t esz, base, n, cap;
-    char *refused;            /* the file is there but the strict reader refused it (ts_file.h): why */
+    char *refused; /* the file is there but the strict reader refused it (ts_file.h): why */
 } gt_cur_t;
 
 /* parses a hooks.csv row; false if it is not one */
@@ -220,7 +282,8 @@ static bool hook_row(const char *l, hook_t *e) {
                name, how, &e->pc, &e->a0, &e->a1, &e->ra) != 8)
         return false;
     e->kind = -1;
-    for (int k = 0; k < 3; k++) if (!strcmp(name, hook_name[k])) e->kind = k;
+    for (int k = 0; k < 3; k++)
+        if (!strcmp(name, hook_name[k])) e->kind = k;
     if (e->kind < 0 || (strcmp(how, "call") && strcmp(how, "tail"))) return false;
     e->tail = how[0] == 't';
     e->hart %= NH;
@@ -235,12 +298,18 @@ static bool hpmw_row(const char *l, hpmw_t *w, char *lb, size_t lbsize) {
     char *end;
     w->value = (uint32_t)strtoul(val, &end, 0);
     if (!strcmp(name, "mcountinhibit")) w->csr = 0x320;
-    else if (sscanf(name, "mhpmevent%u", &n) == 1 && n >= 3 && n <= 31) w->csr = 0x320 + (int)n;
-    else if (!strcmp(name, "implemented")) w->csr = HW_IMPL;
-    else if (!strcmp(name, "width_mcycle")) w->csr = HW_W_CYCLE;
-    else if (!strcmp(name, "width_minstret")) w->csr = HW_W_INSTRET;
-    else if (!strcmp(name, "width_mhpmcounter")) w->csr = HW_W_HPM;
-    else return false;
+    else if (sscanf(name, "mhpmevent%u", &n) == 1 && n >= 3 && n <= 31)
+        w->csr = 0x320 + (int)n;
+    else if (!strcmp(name, "implemented"))
+        w->csr = HW_IMPL;
+    else if (!strcmp(name, "width_mcycle"))
+        w->csr = HW_W_CYCLE;
+    else if (!strcmp(name, "width_minstret"))
+        w->csr = HW_W_INSTRET;
+    else if (!strcmp(name, "width_mhpmcounter"))
+        w->csr = HW_W_HPM;
+    else
+        return false;
     w->hart %= NH;
     return true;
 }
@@ -254,16 +323,28 @@ static bool next_line(FILE *f, char **line, size_t *cap) {
  * (the end of the file or the first row that does not parse, as the whole-file reader did) */
 static bool gt_read(gt_cur_t *c) {
     while (!c->eof) {
-        if (!next_line(c->f, &c->line, &c->lcap)) { c->eof = true; break; }
+        if (!next_line(c->f, &c->line, &c->lcap)) {
+            c->eof = true;
+            break;
+        }
         const char *l = c->line;
-        union { store_t s; cread_t r; flow_t f; hook_t h; hpmw_t w; } u;
+        union {
+            store_t s;
+            cread_t r;
+            flow_t f;
+            hook_t h;
+            hpmw_t w;
+        } u;
         memset(&u, 0, sizeof u);
         bool keep = false;
         char lb[256];
         switch (c->kind) {
         case GT_ITC: {
             ts_itc_row_t r;
-            if (!ts_itc_row(l, &r)) { c->eof = true; break; }
+            if (!ts_itc_row(l, &r)) {
+                c->eof = true;
+                break;
+            }
             if (r.status != TS_ITC_TRACED && !(r.status == TS_ITC_AFTER_STOP && c->all_status)) break;
             u.s = (store_t){r.cycle, r.hart % NH, r.stim, r.off, r.size, r.value};
             keep = u.s.hart == c->hart;
@@ -273,7 +354,10 @@ static bool gt_read(gt_cur_t *c) {
             char name[40];
             cread_t *cr = &u.r;
             if (sscanf(line_of(l, lb, sizeof lb), "%" SCNu64 ",%u,%" SCNx32 ",%39[^,],%" SCNx32, &cr->cycle, &cr->hart, &cr->pc, name,
-                       &cr->value) != 5) { c->eof = true; break; }
+                       &cr->value) != 5) {
+                c->eof = true;
+                break;
+            }
             keep = counter_of(name, &cr->idx, &cr->hi) && cr->hart == c->hart;
             break;
         }
@@ -284,21 +368,29 @@ static bool gt_read(gt_cur_t *c) {
                 c->eof = true;
                 break;
             }
-            const char *p = strchr(lb, ',');                    /* target and link may be empty */
+            const char *p = strchr(lb, ','); /* target and link may be empty */
             for (int k = 0; k < 3 && p; k++) p = strchr(p + 1, ',');
             if (p) f->target = (uint32_t)strtoul(p + 1, NULL, 16);
             if (p && (p = strchr(p + 1, ','))) f->link = (uint32_t)strtoul(p + 1, NULL, 16);
-            f->kind = kind[0] == 'c' ? 'c' : kind[0] == 'r' ? 'r' : kind[0] == 't' ? 't' : 'm';
+            f->kind = kind[0] == 'c' ? 'c' : kind[0] == 'r' ? 'r' :
+                                         kind[0] == 't'     ? 't' :
+                                                              'm';
             /* the check uses calls, returns and the traps into interrupt handlers only */
             keep = f->hart == c->hart && (f->kind == 'c' || f->kind == 'r' || (f->kind == 't' && (f->link & 0x80000000u)));
             break;
         }
         case GT_HOOK:
-            if (!hook_row(l, &u.h)) { c->eof = true; break; }
+            if (!hook_row(l, &u.h)) {
+                c->eof = true;
+                break;
+            }
             keep = u.h.hart == c->hart;
             break;
         case GT_HPMW:
-            if (!hpmw_row(l, &u.w, lb, sizeof lb)) { c->eof = true; break; }
+            if (!hpmw_row(l, &u.w, lb, sizeof lb)) {
+                c->eof = true;
+                break;
+            }
             keep = u.w.hart == c->hart;
             break;
         }
@@ -306,7 +398,10 @@ static bool gt_read(gt_cur_t *c) {
         if (c->n == c->cap) {
             size_t nc = c->cap ? 2 * c->cap : 16;
             unsigned char *p = realloc(c->buf, nc * c->esz);
-            if (!p) { c->eof = c->oom = true; return false; }
+            if (!p) {
+                c->eof = c->oom = true;
+                return false;
+            }
             c->buf = p;
             c->cap = nc;
         }
@@ -342,14 +437,14 @@ static bool gt_open(gt_cur_t *c, const char *dir, const char *name, enum gt_file
     c->esz = esz[kind];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     char oerr[4400];
-    c->f = ts_fopen_input(path, oerr, sizeof oerr);    /* a regular file only; a FIFO is refused at once */
+    c->f = ts_fopen_input(path, oerr, sizeof oerr); /* a regular file only; a FIFO is refused at once */
     struct stat lsb;
-    if (!c->f) {                                       /* absent, or there and refused (a link, 1 TiB) */
+    if (!c->f) { /* absent, or there and refused (a link, 1 TiB) */
         c->eof = true;
         if (!lstat(path, &lsb)) c->refused = strdup(oerr);
         return false;
     }
-    if (!next_line(c->f, &c->line, &c->lcap)) c->eof = true;   /* the header line */
+    if (!next_line(c->f, &c->line, &c->lcap)) c->eof = true; /* the header line */
     return true;
 }
 static void gt_close(gt_cur_t *c) {
@@ -367,13 +462,13 @@ static const char *rec_name(const crec_t *r) { return perf_record_name(r->type);
  * differs is kept, to be reported where the check of the hart's records begins */
 typedef struct hd_check {
     const perf_check_cfg_t *cfg;
-    gt_cur_t *hw;             /* the hart's rows of hpm_writes.csv */
+    gt_cur_t *hw; /* the hart's rows of hpm_writes.csv */
     hpm_state_t st;
     size_t wi;
     const char *pre;
     bool failed;
-    uint64_t ok;              /* headers equal to the hardware's programming */
-    char msg[sizeof ((perf_check_result_t *)0)->msg];
+    uint64_t ok; /* headers equal to the hardware's programming */
+    char msg[sizeof((perf_check_result_t *)0)->msg];
 } hd_check_t;
 
 static void check_header(void *ctx, const perf_header_t *hd, uint64_t k) {
@@ -382,18 +477,24 @@ static void check_header(void *ctx, const perf_header_t *hd, uint64_t k) {
     hpm_state_t *hw = &c->st;
     for (const hpmw_t *w; (w = gt_get(c->hw, c->wi)) && w->cycle < hd->tics; gt_drop(c->hw, ++c->wi)) {
         if (w->csr == 0x320) hw->inhibit = w->value;
-        else if (w->csr > 0x320 && w->csr <= 0x33F) hw->event[w->csr - 0x320] = w->value;
-        else if (w->csr == HW_IMPL) hw->implemented = w->value;
-        else if (w->csr == HW_W_CYCLE) hw->w_cycle = w->value;
-        else if (w->csr == HW_W_INSTRET) hw->w_instret = w->value;
-        else if (w->csr == HW_W_HPM) hw->w_hpm = w->value;
+        else if (w->csr > 0x320 && w->csr <= 0x33F)
+            hw->event[w->csr - 0x320] = w->value;
+        else if (w->csr == HW_IMPL)
+            hw->implemented = w->value;
+        else if (w->csr == HW_W_CYCLE)
+            hw->w_cycle = w->value;
+        else if (w->csr == HW_W_INSTRET)
+            hw->w_instret = w->value;
+        else if (w->csr == HW_W_HPM)
+            hw->w_hpm = w->value;
     }
     for (unsigned i = 0; i < hd->n; i++) {
         char want[160], got[160], cn[64];
         if (header_def_ok(&hd->def[i], hw, c->cfg->tsbits, want, sizeof want, got, sizeof got)) continue;
         perf_counter_name(&hd->def[i], cn, sizeof cn);
         snprintf(c->msg, sizeof c->msg, "%sperf header %" PRIu64 " (marker at cycle %" PRIu64 "): counter %u (%s) is defined as %s, "
-                 "but the hardware had %s (hpm_writes.csv)", c->pre, k + 1, hd->tics, hd->def[i].index, cn, want, got);
+                                        "but the hardware had %s (hpm_writes.csv)",
+                 c->pre, k + 1, hd->tics, hd->def[i].index, cn, want, got);
         c->failed = true;
         return;
     }
@@ -402,24 +503,24 @@ static void check_header(void *ctx, const perf_header_t *hd, uint64_t k) {
 
 /* what the counting passes found of a hart */
 typedef struct hart_sum {
-    uint64_t a_n, b_n, b0;    /* A's and B's records; B's before the oldest one in a wrapped trace */
-    uint64_t b_errors;        /* B's decoding errors */
+    uint64_t a_n, b_n, b0; /* A's and B's records; B's before the oldest one in a wrapped trace */
+    uint64_t b_errors;     /* B's decoding errors */
     bool have_h;
-    perf_header_t h;          /* B's last header */
-    hd_check_t hd;            /* B's headers against the hardware */
+    perf_header_t h; /* B's last header */
+    hd_check_t hd;   /* B's headers against the hardware */
 } hart_sum_t;
 
 /* one hart's ground truth and decodes */
 typedef struct hart_in {
     unsigned hart;
-    const char *pre;          /* "hart N: " with several harts, else "" */
-    gt_cur_t *st, *cr, *fl, *hk;        /* the hart's rows of itc.csv (B's stores), counters.csv, flow.csv, hooks.csv */
-    bool have_hpmw;           /* the run folder has hpm_writes.csv */
-    ps_a_t *A;                /* decode A, queueing the hart's records */
-    ps_b_t *B;                /* decode B of the hart, its stores from st */
+    const char *pre;             /* "hart N: " with several harts, else "" */
+    gt_cur_t *st, *cr, *fl, *hk; /* the hart's rows of itc.csv (B's stores), counters.csv, flow.csv, hooks.csv */
+    bool have_hpmw;              /* the run folder has hpm_writes.csv */
+    ps_a_t *A;                   /* decode A, queueing the hart's records */
+    ps_b_t *B;                   /* decode B of the hart, its stores from st */
     const hart_sum_t *sum;
     const elf_syms_t *syms;
-    bool have_hooks;          /* the run folder has hooks.csv */
+    bool have_hooks; /* the run folder has hooks.csv */
 } hart_in_t;
 
 /* checks hart H's records (steps 1-4 of the file comment); 0, or 1 with res->msg */
@@ -436,29 +537,35 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
         return 1;
     }
     if (H->have_hpmw) {
-        if (S->hd.failed) { snprintf(res->msg, sizeof res->msg, "%s", S->hd.msg); return 1; }
+        if (S->hd.failed) {
+            snprintf(res->msg, sizeof res->msg, "%s", S->hd.msg);
+            return 1;
+        }
         hr->headers = S->hd.ok;
     }
     const perf_header_t *h = &S->h;
     uint64_t prev_read[PERF_MAX_COUNTERS];
     memset(prev_read, 0, sizeof prev_read);
-    size_t si = 0, ci = 0, fi = 0, ki = 0;      /* cursors: stores, counter reads, flow rows, hook entries */
+    size_t si = 0, ci = 0, fi = 0, ki = 0; /* cursors: stores, counter reads, flow rows, hook entries */
     /* the hook calls entered and not yet returned (hooks.csv entries, closed by the flow.csv
      * return to their ra), the latest last: an interrupt handler's inside a main-line hook,
      * and other threads' when a thread was preempted inside a hook; no bound but the run's */
     open_hook_t *oh = malloc(16 * sizeof *oh);
     size_t noh = 0, ohcap = 16;
-    if (!oh) { snprintf(res->msg, sizeof res->msg, "out of memory"); return 1; }
+    if (!oh) {
+        snprintf(res->msg, sizeof res->msg, "out of memory");
+        return 1;
+    }
     uint64_t last_irq_pc = UINT64_MAX;
-    hook_t last_manual;                         /* the last entry of perfWriteCntrs */
+    hook_t last_manual; /* the last entry of perfWriteCntrs */
     bool have_manual = false;
     int rc = 1;
-    cread_t last_read[PERF_MAX_COUNTERS][2];    /* the last lo/hi read of each counter */
+    cread_t last_read[PERF_MAX_COUNTERS][2]; /* the last lo/hi read of each counter */
     bool have_read[PERF_MAX_COUNTERS][2];
     memset(have_read, 0, sizeof have_read);
-    bool lost = false;                          /* a gap since the header */
+    bool lost = false; /* a gap since the header */
     bool have_last_addr = false;
-    uint64_t last_addr = 0;                     /* the last address the previous record held */
+    uint64_t last_addr = 0; /* the last address the previous record held */
     for (uint64_t k = 0; k < b_n; k++) {
         const crec_t *b = ps_b_next(B);
         if (!b || B->oom) {
@@ -469,14 +576,17 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
         char where[240];
         char fnb[160];
         const char *fn = elf_syms_find(H->syms, b->addr);
-        if (fn) fn = ts_text_esc(fn, fnb, sizeof fnb);     /* no control character to the terminal */
+        if (fn) fn = ts_text_esc(fn, fnb, sizeof fnb); /* no control character to the terminal */
         snprintf(where, sizeof where, "%srecord %" PRIu64 " (%s at 0x%08" PRIx64 "%s%s%s, first store at cycle %" PRIu64 ")", pre, k + 1,
                  rec_name(b), b->addr, fn ? " <" : "", fn ? fn : "", fn ? ">" : "", b->tics);
         /* the store that starts the record */
         const store_t *s0;
         while ((s0 = gt_get(st, si)) && s0->cycle < b->tics) si++;
         gt_drop(st, si);
-        if (!s0) { snprintf(res->msg, sizeof res->msg, "%s: its store is not in itc.csv", where); goto out; }
+        if (!s0) {
+            snprintf(res->msg, sizeof res->msg, "%s: its store is not in itc.csv", where);
+            goto out;
+        }
         /* flow and hook entries up to the record, in cycle order (a call before the entry of
          * the hook it calls, same cycle): the call stack, which frames are hooks', the last
          * interrupt */
@@ -506,13 +616,19 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                 } else if (f->kind == 't' && (f->link & 0x80000000u)) {
                     last_irq_pc = f->pc;
                 }
-            } else {                    /* a hook entered (by a call or a tail jump): open */
+            } else { /* a hook entered (by a call or a tail jump): open */
                 hook_t e = *hn_;
                 gt_drop(hk, ++ki);
-                if (e.kind == HK_MANUAL) { last_manual = e; have_manual = true; }
+                if (e.kind == HK_MANUAL) {
+                    last_manual = e;
+                    have_manual = true;
+                }
                 if (noh == ohcap) {
                     open_hook_t *n = realloc(oh, 2 * ohcap * sizeof *oh);
-                    if (!n) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
+                    if (!n) {
+                        snprintf(res->msg, sizeof res->msg, "out of memory");
+                        goto out;
+                    }
                     oh = n;
                     ohcap *= 2;
                 }
@@ -520,7 +636,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
             }
         }
         /* 1. the trace's record equals the firmware's */
-        bool whole_in_trace = false;            /* its values are counted as compared in the trace */
+        bool whole_in_trace = false; /* its values are counted as compared in the trace */
         if (k >= b0 && k - b0 < a_n) {
             const crec_t *a = ps_a_next(A);
             if (!a || A->oom) {
@@ -539,9 +655,10 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                 goto out;
             }
             if (a->gap_before != b->gap_before || (!cut && (a->value_unknown != b->value_unknown ||
-                a->delta_unknown != b->delta_unknown || a->addr_unknown != b->addr_unknown))) {
+                                                            a->delta_unknown != b->delta_unknown || a->addr_unknown != b->addr_unknown))) {
                 snprintf(res->msg, sizeof res->msg, "%s: the trace's decode has %sa gap before it and marks values 0x%x, deltas 0x%x "
-                         "unknown; the stores' decode has %sa gap and marks 0x%x, 0x%x", where, a->gap_before ? "" : "no ",
+                                                    "unknown; the stores' decode has %sa gap and marks 0x%x, 0x%x",
+                         where, a->gap_before ? "" : "no ",
                          a->value_unknown, a->delta_unknown, b->gap_before ? "" : "no ", b->value_unknown, b->delta_unknown);
                 goto out;
             }
@@ -551,7 +668,8 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                          (h->count_type == PERF_DELTA_XOR && (a->delta_unknown != all || a->has_addr || a->has_call_site)) ||
                          (h->count_type == PERF_RAW && a->value_unknown))) {
                 snprintf(res->msg, sizeof res->msg, "%s: after a gap in a %s trace the decode gives values 0x%x, deltas 0x%x%s as known",
-                         where, h->count_type == PERF_RAW ? "Raw" : h->count_type == PERF_DELTA ? "Delta" : "DeltaXOR",
+                         where, h->count_type == PERF_RAW ? "Raw" : h->count_type == PERF_DELTA ? "Delta" :
+                                                                                                  "DeltaXOR",
                          all & ~a->value_unknown, all & ~a->delta_unknown, a->has_addr ? " and its address" : "");
                 goto out;
             }
@@ -569,8 +687,10 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
             /* 2. timestamps: one constant for the run, every hart (one master time base) */
             if (a->tics_valid) {
                 int64_t off = (int64_t)a->tics - (int64_t)b->tics;
-                if (!res->have_ts) { res->ts_offset = off; res->have_ts = 1; }
-                else if (off != res->ts_offset) {
+                if (!res->have_ts) {
+                    res->ts_offset = off;
+                    res->have_ts = 1;
+                } else if (off != res->ts_offset) {
                     snprintf(res->msg, sizeof res->msg, "%s: timestamp %" PRIu64 " is %" PRId64 " cycles off (expected store cycle + %" PRId64 ")",
                              where, a->tics, off - res->ts_offset, res->ts_offset);
                     goto out;
@@ -581,7 +701,8 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
             /* not in the trace: made after the sink stopped (its first store's cycle), or
              * made before it and every store of it still in the encoder when it stopped */
             if (cfg->stopped_on_wrap && b->tics_valid && b->tics <= cfg->stopped_at_cycle) hr->cut_by_stop++;
-            else hr->not_in_trace++;
+            else
+                hr->not_in_trace++;
         }
         /* 4. addresses (of the parts that were stored: the encoder drops the stores of a
          * record it stops in the middle of, so the firmware's last record may be cut too; a
@@ -598,7 +719,8 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
         if (b->type == PERF_ISR) {
             want_a = last_irq_pc;
         } else {
-            int want_kind = b->type == PERF_FUNC_ENTER ? HK_ENTER : b->type == PERF_FUNC_EXIT ? HK_EXIT : HK_MANUAL;
+            int want_kind = b->type == PERF_FUNC_ENTER ? HK_ENTER : b->type == PERF_FUNC_EXIT ? HK_EXIT :
+                                                                                                HK_MANUAL;
             /* the hook call that wrote it: an open call of its hook that has written no record
              * yet, with the record's own arguments (function and call site; a manual record's
              * ra), the latest such - not the latest call: a thread preempted between a hook's
@@ -608,8 +730,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
              * reported. */
             size_t m = noh;
             bool known = b->has_addr && !b->addr_unknown && (!two || b->has_call_site);
-            while (known && m && !(!oh[m - 1].done && oh[m - 1].e.kind == want_kind &&
-                                   (two ? oh[m - 1].e.a0 == b->addr && oh[m - 1].e.a1 == b->call_site : oh[m - 1].e.ra == b->addr)))
+            while (known && m && !(!oh[m - 1].done && oh[m - 1].e.kind == want_kind && (two ? oh[m - 1].e.a0 == b->addr && oh[m - 1].e.a1 == b->call_site : oh[m - 1].e.ra == b->addr)))
                 m--;
             if (!m) {
                 m = noh;
@@ -626,17 +747,18 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
             if (!e && b->type == PERF_MANUAL && have_manual) e = &last_manual;
             if (!H->have_hooks) {
                 snprintf(res->msg, sizeof res->msg, "%s: the run folder has no hooks.csv (the hooks' registers at entry): "
-                         "run the firmware again with this tracesim", where);
+                                                    "run the firmware again with this tracesim",
+                         where);
                 goto out;
             }
             if (!e) {
                 snprintf(res->msg, sizeof res->msg, "%s: no hook function (%s) was running when its first store was made "
-                         "(hooks.csv, flow.csv)", where, hook_name[want_kind]);
+                                                    "(hooks.csv, flow.csv)",
+                         where, hook_name[want_kind]);
                 goto out;
             }
             if (e->kind != want_kind) {
-                snprintf(res->msg, sizeof res->msg, "%s: the record type is wrong: it was written by %s, entered at cycle %" PRIu64
-                         " (pc 0x%08x, hooks.csv)", where, hook_name[e->kind], e->cycle, e->pc);
+                snprintf(res->msg, sizeof res->msg, "%s: the record type is wrong: it was written by %s, entered at cycle %" PRIu64 " (pc 0x%08x, hooks.csv)", where, hook_name[e->kind], e->cycle, e->pc);
                 goto out;
             }
             want_a = two ? e->a0 : e->ra;
@@ -645,19 +767,22 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                 if (two)
                     snprintf(res->msg, sizeof res->msg,
                              "%s: function 0x%08" PRIx64 " / call site 0x%08" PRIx64 ", but %s was entered with a0 = 0x%08" PRIx64
-                             ", a1 = 0x%08" PRIx64 " (cycle %" PRIu64 ", pc 0x%08x by %s, hooks.csv)", where, b->addr, b->call_site,
+                             ", a1 = 0x%08" PRIx64 " (cycle %" PRIu64 ", pc 0x%08x by %s, hooks.csv)",
+                             where, b->addr, b->call_site,
                              hook_name[e->kind], want_a, want_b, e->cycle, e->pc, e->tail ? "a tail jump" : "a call");
                 else
                     snprintf(res->msg, sizeof res->msg,
                              "%s: address 0x%08" PRIx64 ", but perfWriteCntrs was entered with ra = 0x%08" PRIx64 " (cycle %" PRIu64
-                             ", pc 0x%08x by %s, hooks.csv)", where, b->addr, want_a, e->cycle, e->pc, e->tail ? "a tail jump" : "a call");
+                             ", pc 0x%08x by %s, hooks.csv)",
+                             where, b->addr, want_a, e->cycle, e->pc, e->tail ? "a tail jump" : "a call");
                 goto out;
             }
             /* GCC passes a function's own address, also from an inlined copy */
             const elf_sym_t *fs = two ? elf_syms_lookup(H->syms, want_a) : NULL;
             if (two && (!fs || fs->addr != want_a)) {
                 snprintf(res->msg, sizeof res->msg, "%s: %s was entered with a0 = 0x%08" PRIx64 ", which is no function's entry in "
-                         "the ELF (cycle %" PRIu64 ", hooks.csv)", where, hook_name[e->kind], want_a, e->cycle);
+                                                    "the ELF (cycle %" PRIu64 ", hooks.csv)",
+                         where, hook_name[e->kind], want_a, e->cycle);
                 goto out;
             }
         }
@@ -686,11 +811,13 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
         /* the latch of a Delta header: the counter reads just before its first record */
         if (k == 0 && h->count_type == PERF_DELTA) {
             for (const cread_t *c; (c = gt_get(cr, ci)) && c->cycle < b->tics; gt_drop(cr, ++ci))
-                if (c->idx >= 0 && c->idx < PERF_MAX_COUNTERS) { last_read[c->idx][c->hi] = *c; have_read[c->idx][c->hi] = true; }
+                if (c->idx >= 0 && c->idx < PERF_MAX_COUNTERS) {
+                    last_read[c->idx][c->hi] = *c;
+                    have_read[c->idx][c->hi] = true;
+                }
             for (unsigned i = 0; i < h->n; i++) {
                 unsigned x = h->def[i].index;
-                prev_read[i] = !have_read[x][0] ? 0 : last_read[x][0].value |
-                               (h->def[i].width > 32 && have_read[x][1] ? (uint64_t)last_read[x][1].value << 32 : 0);
+                prev_read[i] = !have_read[x][0] ? 0 : last_read[x][0].value | (h->def[i].width > 32 && have_read[x][1] ? (uint64_t)last_read[x][1].value << 32 : 0);
             }
         }
         /* 3. values: walk the record's stores (type, addresses, then low word [+ high part]
@@ -708,7 +835,10 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
             if (sh && sh->size == TS_PW_BYTES_RECORD_VALUE_HI) s++;
             const perf_counter_def_t *d = &h->def[i];
             for (const cread_t *c; (c = gt_get(cr, ci)) && c->cycle <= low_cycle; gt_drop(cr, ++ci))
-                if (c->idx >= 0 && c->idx < PERF_MAX_COUNTERS) { last_read[c->idx][c->hi] = *c; have_read[c->idx][c->hi] = true; }
+                if (c->idx >= 0 && c->idx < PERF_MAX_COUNTERS) {
+                    last_read[c->idx][c->hi] = *c;
+                    have_read[c->idx][c->hi] = true;
+                }
             const cread_t *lo = have_read[d->index][0] ? &last_read[d->index][0] : NULL;
             const cread_t *hi = have_read[d->index][1] ? &last_read[d->index][1] : NULL;
             char cn[64];
@@ -741,7 +871,8 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
             }
             prev_read[i] = read;
             if (whole_in_trace) hr->values++;
-            else hr->values_gt++;
+            else
+                hr->values_gt++;
         }
         hr->records++;
         ps_rq_pop(&B->q);
@@ -754,7 +885,10 @@ out:
 
 /* B's stores from an itc.csv cursor of the hart; drop: forget each once fed (counting), else
  * the check's own reading of the cursor forgets them */
-typedef struct st_ctx { gt_cur_t *c; bool drop; } st_ctx_t;
+typedef struct st_ctx {
+    gt_cur_t *c;
+    bool drop;
+} st_ctx_t;
 static bool b_store(void *ctx, size_t j, ps_store_t *s) {
     st_ctx_t *x = ctx;
     const store_t *r = gt_get(x->c, j);
@@ -768,10 +902,10 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     memset(res, 0, sizeof *res);
     int rc = -1;
     char *stats = slurp(cfg->dir, "stats.txt");
-    perf_check_cfg_t cut_cfg = *cfg;   /* + whether the run ended before the firmware exited */
+    perf_check_cfg_t cut_cfg = *cfg; /* + whether the run ended before the firmware exited */
     cut_cfg.run_cut = stats && !strstr(stats, "\nexit_reason exit\n");
     cfg = &cut_cfg;
-    ps_a_t *A = calloc(1, sizeof *A), *A1 = calloc(1, sizeof *A1);   /* the trace's decode; another one for B's gaps */
+    ps_a_t *A = calloc(1, sizeof *A), *A1 = calloc(1, sizeof *A1); /* the trace's decode; another one for B's gaps */
     ps_b_t *B = calloc(1, sizeof *B);
     hart_sum_t *sum = calloc(NH, sizeof *sum);
     perf_header_t *cfgh = calloc(PERF_MAX_CORES, sizeof *cfgh);
@@ -785,11 +919,17 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
          flw = gt_open(&cfl, cfg->dir, "flow.csv", GT_FLOW, 0, false),
          hks = gt_open(&chk, cfg->dir, "hooks.csv", GT_HOOK, 0, false),
          hwr = gt_open(&chw, cfg->dir, "hpm_writes.csv", GT_HPMW, 0, false);
-    if (!cfgh || !A || !A1 || !B || !sum) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
-    {   /* a ground-truth file that is there but refused is an error, not "absent" */
+    if (!cfgh || !A || !A1 || !B || !sum) {
+        snprintf(res->msg, sizeof res->msg, "out of memory");
+        goto out;
+    }
+    { /* a ground-truth file that is there but refused is an error, not "absent" */
         const gt_cur_t *all[] = {&cst, &cct, &cfl, &chk, &chw};
         for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
-            if (all[i]->refused) { snprintf(res->msg, sizeof res->msg, "%s", all[i]->refused); goto out; }
+            if (all[i]->refused) {
+                snprintf(res->msg, sizeof res->msg, "%s", all[i]->refused);
+                goto out;
+            }
     }
     if (!itc || !ctr || !flw || !stats) {
         snprintf(res->msg, sizeof res->msg, "%s lacks%s%s%s%s", cfg->dir, itc ? "" : " itc.csv", ctr ? "" : " counters.csv",
@@ -800,12 +940,16 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
      * file's own header, with a hart the check knows: the first bad row is reported with its
      * file and line (a damaged or forged ground truth never ends the rows quietly) */
     {
-        unsigned run_harts = NH;                   /* the run's harts (trace.json), else every one checked */
+        unsigned run_harts = NH; /* the run's harts (trace.json), else every one checked */
         ts_trace_json_t tj;
         char tjp[4200], tje[512];
         snprintf(tjp, sizeof tjp, "%s/trace.json", cfg->dir);
         if (!ts_trace_json_read(tjp, &tj, tje, sizeof tje) && tj.has_harts && tj.harts < NH) run_harts = tj.harts;
-        struct { gt_cur_t *c; bool have; const char *name, *header; } vf[] = {
+        struct {
+            gt_cur_t *c;
+            bool have;
+            const char *name, *header;
+        } vf[] = {
             {&cct, ctr, "counters.csv", "cycle,hart,pc,csr,value"},
             {&cfl, flw, "flow.csv", "cycle,hart,kind,pc,target,link"},
             {&chk, hks, "hooks.csv", "cycle,hart,hook,how,pc,a0,a1,ra"},
@@ -836,13 +980,13 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
                 } else if (c == &chk) {
                     hook_t e;
                     ok = hook_row(c->line, &e);
-                    if (ok) sscanf(c->line, "%*u,%u", &hart);       /* before hook_row's % NH */
+                    if (ok) sscanf(c->line, "%*u,%u", &hart); /* before hook_row's % NH */
                 } else {
                     hpmw_t w;
                     ok = hpmw_row(c->line, &w, lb, sizeof lb);
                     if (ok) sscanf(c->line, "%*u,%u", &hart);
                 }
-                const char *hc = strchr(c->line, ',');       /* sscanf's %u takes "-1" as 4294967295 */
+                const char *hc = strchr(c->line, ','); /* sscanf's %u takes "-1" as 4294967295 */
                 if (c->line[0] == '-' || (hc && (hc[1] == '-' || hc[1] == '+' || hc[1] == ' '))) ok = false;
                 if (ok && hart >= run_harts) {
                     snprintf(res->msg, sizeof res->msg, "%s/%s:%u: a row of hart %u, but the run has %u hart%s", cfg->dir,
@@ -869,24 +1013,34 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
         if (r.status != TS_ITC_TRACED && !(r.status == TS_ITC_AFTER_STOP && cfg->stopped_on_wrap)) continue;
         nst_h[r.hart % NH]++;
     }
-    gt_close(&cst); gt_close(&cct); gt_close(&cfl); gt_close(&chk); gt_close(&chw);
+    gt_close(&cst);
+    gt_close(&cct);
+    gt_close(&cfl);
+    gt_close(&chk);
+    gt_close(&chw);
 
     /* the perf header out of band, for a wrapped trace: the file, else the stores' own */
     char path[4200], err[512];
     if (cfg->wrapped) {
         snprintf(path, sizeof path, "%s/perf_config.txt", cfg->dir);
         const char *cp = cfg->perf_config ? cfg->perf_config : path;
-        struct stat psb;   /* there (the reader refuses a link, FIFO or folder with one line) */
+        struct stat psb; /* there (the reader refuses a link, FIFO or folder with one line) */
         bool probe = !cfg->perf_config && !lstat(path, &psb);
         if (cfg->perf_config || probe) {
             unsigned ch = cfg->channel;
             ncfgh = ts_read_perf_config(cp, cfgh, PERF_MAX_CORES, &ch, err, sizeof err);
-            if (ncfgh < 0) { snprintf(res->msg, sizeof res->msg, "%s", err); goto out; }
+            if (ncfgh < 0) {
+                snprintf(res->msg, sizeof res->msg, "%s", err);
+                goto out;
+            }
             snprintf(res->config_from, sizeof res->config_from, "%s", cp);
         } else {
             snprintf(path, sizeof path, "%s/itc.csv", cfg->dir);
             ncfgh = ts_perf_headers_from_itc(path, (int)cfg->channel, cfgh, PERF_MAX_CORES, NULL, err, sizeof err);
-            if (ncfgh < 0) { snprintf(res->msg, sizeof res->msg, "%s", err); goto out; }
+            if (ncfgh < 0) {
+                snprintf(res->msg, sizeof res->msg, "%s", err);
+                goto out;
+            }
             snprintf(res->config_from, sizeof res->config_from, "the stores in itc.csv");
         }
     }
@@ -897,11 +1051,20 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     nxd_cfg_t ncfg = {cfg->srcbits, cfg->tsbits};
     {
         nxd_t nd;
-        if (nxd_init(&nd, &ncfg)) { snprintf(res->msg, sizeof res->msg, "bad trace settings"); goto out; }
+        if (nxd_init(&nd, &ncfg)) {
+            snprintf(res->msg, sizeof res->msg, "bad trace settings");
+            goto out;
+        }
     }
     int ao = ps_a_open(A, path, &ncfg, cfg, cfgh, ncfgh, PS_NONE, false);
-    if (ao == -1) { snprintf(res->msg, sizeof res->msg, "%s/trace.rtd missing", cfg->dir); goto out; }
-    if (ao) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
+    if (ao == -1) {
+        snprintf(res->msg, sizeof res->msg, "%s/trace.rtd missing", cfg->dir);
+        goto out;
+    }
+    if (ao) {
+        snprintf(res->msg, sizeof res->msg, "out of memory");
+        goto out;
+    }
     while (ps_a_step(A)) {}
     for (unsigned hh = 0; hh < NH; hh++) {
         res->hart[hh].gaps = A->gaps[hh];
@@ -914,7 +1077,8 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     char pre[NH][16];
     for (unsigned hh = 0; hh < NH; hh++) {
         if (cfg->multi_hart) snprintf(pre[hh], sizeof pre[hh], "hart %u: ", hh);
-        else pre[hh][0] = 0;
+        else
+            pre[hh][0] = 0;
     }
     for (unsigned hh = 0; hh < NH; hh++)
         if (A->stores[hh] > nst_h[hh]) {
@@ -925,7 +1089,7 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     for (unsigned hh = 0; hh < NH; hh++) {
         if (!nst_h[hh] && !A->stores[hh]) continue;
         size_t base = cfg->wrapped ? nst_h[hh] - (size_t)A->stores[hh] : 0;
-        bool gaps = A->gaps[hh] > 0;        /* A again, in step, for their positions */
+        bool gaps = A->gaps[hh] > 0; /* A again, in step, for their positions */
         if (gaps && (ao = ps_a_open(A1, path, &ncfg, cfg, cfgh, ncfgh, hh, false))) {
             snprintf(res->msg, sizeof res->msg, ao == -1 ? "%s/trace.rtd missing" : "out of memory", cfg->dir);
             goto out;
@@ -954,11 +1118,17 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
         if (gaps) ps_a_close(A1);
         gt_close(&cst);
         gt_close(&chw);
-        if (oom) { snprintf(res->msg, sizeof res->msg, "out of memory"); goto out; }
+        if (oom) {
+            snprintf(res->msg, sizeof res->msg, "out of memory");
+            goto out;
+        }
     }
     bool any = false;
     for (unsigned hh = 0; hh < NH; hh++) any |= sum[hh].have_h;
-    if (!any) { rc = 0; goto out; }                         /* no perf data: nothing to check */
+    if (!any) {
+        rc = 0;
+        goto out;
+    } /* no perf data: nothing to check */
     res->found = 1;
 
     /* symbols */
@@ -978,13 +1148,13 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     /* an ELF that is not the run's firmware (--elf) may lack the hooks the records name: say
      * so instead of comparing addresses with nothing */
     {
-        const char *miss = manual && sym_addr(&syms, "perfWriteCntrs") == UINT64_MAX ? "perfWriteCntrs"
-                         : hooks && sym_addr(&syms, "__cyg_profile_func_enter") == UINT64_MAX ? "__cyg_profile_func_enter"
-                         : hooks && sym_addr(&syms, "__cyg_profile_func_exit") == UINT64_MAX ? "__cyg_profile_func_exit" : NULL;
+        const char *miss = manual && sym_addr(&syms, "perfWriteCntrs") == UINT64_MAX ? "perfWriteCntrs" : hooks && sym_addr(&syms, "__cyg_profile_func_enter") == UINT64_MAX ? "__cyg_profile_func_enter" :
+                                                                                                      hooks && sym_addr(&syms, "__cyg_profile_func_exit") == UINT64_MAX      ? "__cyg_profile_func_exit" :
+                                                                                                                                                                               NULL;
         if (miss) {
             snprintf(res->msg, sizeof res->msg, "%s has no function %s (nor one clone of it that GCC renamed), the perf library's "
-                     "function whose %s a %s record holds: check compares perf records made through the library only "
-                     "(if this is not the ELF that ran, give the run's with --elf)",
+                                                "function whose %s a %s record holds: check compares perf records made through the library only "
+                                                "(if this is not the ELF that ran, give the run's with --elf)",
                      elf, miss, *miss == 'p' ? "return address" : "arguments", *miss == 'p' ? "manual" : "function enter/exit");
             goto out;
         }
@@ -998,12 +1168,14 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
     /* the encoder's own count of lost stores and the Error messages in the trace agree */
     if (cfg->itc_lost && !res->gaps) {
         snprintf(res->msg, sizeof res->msg, "the encoder lost %" PRIu64 " ITC stores (trace.json), but the trace has no Error "
-                 "message: the perf decode reports no gap", cfg->itc_lost);
+                                            "message: the perf decode reports no gap",
+                 cfg->itc_lost);
         goto out;
     }
     if (!cfg->itc_lost && !cfg->prog_lost && res->gaps) {
         snprintf(res->msg, sizeof res->msg, "the trace has %" PRIu64 " Error messages, but the encoder lost no ITC store (trace.json) "
-                 "and no program-trace message (stats.txt)", res->gaps);
+                                            "and no program-trace message (stats.txt)",
+                 res->gaps);
         goto out;
     }
     /* the records, hart by hart: A (queueing the hart's records) and B decoded again in step
@@ -1032,9 +1204,15 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
             hart_in_t H = {hh, pre[hh], &cst, &cct, &cfl, &chk, hwr, A, B, S, &syms, hks};
             hrc = check_hart(cfg, &H, res, hr);
         }
-        if (cst.oom || cct.oom || cfl.oom || chk.oom || A->oom || B->oom) { snprintf(res->msg, sizeof res->msg, "out of memory"); hrc = 1; }
+        if (cst.oom || cct.oom || cfl.oom || chk.oom || A->oom || B->oom) {
+            snprintf(res->msg, sizeof res->msg, "out of memory");
+            hrc = 1;
+        }
         ps_b_close(B);
-        gt_close(&cst); gt_close(&cct); gt_close(&cfl); gt_close(&chk);
+        gt_close(&cst);
+        gt_close(&cct);
+        gt_close(&cfl);
+        gt_close(&chk);
         if (hrc) goto out;
         res->records += hr->records;
         res->headers += hr->headers;
@@ -1051,8 +1229,16 @@ out:
     if (have_syms) elf_syms_free(&syms);
     if (A) ps_a_close(A);
     if (B) ps_b_close(B);
-    free(A); free(A1); free(B); free(sum); free(cfgh);
-    gt_close(&cst); gt_close(&cct); gt_close(&cfl); gt_close(&chk); gt_close(&chw);
+    free(A);
+    free(A1);
+    free(B);
+    free(sum);
+    free(cfgh);
+    gt_close(&cst);
+    gt_close(&cct);
+    gt_close(&cfl);
+    gt_close(&chk);
+    gt_close(&chw);
     free(stats);
     return rc;
 }

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define A_PIECE 1024          /* bytes of the trace decoded per step: a few records at most */
+#define A_PIECE 1024 /* bytes of the trace decoded per step: a few records at most */
 
 static bool rq_push(ps_rq_t *q, const perf_record_t *r, bool cut_by_gap) {
     if (q->head + q->n == q->cap) {
@@ -20,8 +20,7 @@ static bool rq_push(ps_rq_t *q, const perf_record_t *r, bool cut_by_gap) {
     }
     crec_t *c = &q->r[q->head + q->n++];
     memset(c, 0, sizeof *c);
-    *c = (crec_t){r->type, r->has_addr, r->has_call_site, r->tics_valid, r->truncated, r->gap_before, r->addr_unknown, cut_by_gap,
-                  r->n, r->value_unknown, r->delta_unknown, r->addr, r->call_site, r->tics, r->addr_wire, r->call_site_wire, {0}};
+    *c = (crec_t){r->type, r->has_addr, r->has_call_site, r->tics_valid, r->truncated, r->gap_before, r->addr_unknown, cut_by_gap, r->n, r->value_unknown, r->delta_unknown, r->addr, r->call_site, r->tics, r->addr_wire, r->call_site_wire, {0}};
     for (unsigned i = 0; i < r->n && i < PERF_MAX_COUNTERS; i++) c->raw[i] = r->raw[i];
     return true;
 }
@@ -34,7 +33,10 @@ void ps_rq_pop(ps_rq_t *q) {
 }
 
 /* ---- A ---- */
-static void a_header(void *ctx, const perf_header_t *h) { (void)ctx; (void)h; }
+static void a_header(void *ctx, const perf_header_t *h) {
+    (void)ctx;
+    (void)h;
+}
 static void a_record(void *ctx, const perf_record_t *r) {
     ps_a_t *a = ctx;
     unsigned h = r->core % PS_NH;
@@ -59,7 +61,10 @@ static int a_elem(void *ctx, const ts_elem_t *e) {
                 } else {
                     size_t nc = a->gcap ? 2 * a->gcap : 16;
                     uint64_t *p = realloc(a->gq, nc * sizeof *p);
-                    if (!p) { a->oom = true; goto feed; }
+                    if (!p) {
+                        a->oom = true;
+                        goto feed;
+                    }
                     a->gq = p;
                     a->gcap = nc;
                 }
@@ -94,7 +99,7 @@ bool ps_a_step(ps_a_t *a) {
     ts_trace_in_step(&a->tin, A_PIECE, ts_elem_from_msg, &a->es);
     if (a->tin.done) {
         ts_elem_eot(&a->es, a->tin.end);
-        if (a->stopped_on_wrap) perf_dec_ended_early(a->pd);   /* a pending low word may have lost its high part */
+        if (a->stopped_on_wrap) perf_dec_ended_early(a->pd); /* a pending low word may have lost its high part */
         perf_dec_finish(a->pd);
         a->ended = true;
     }
@@ -164,13 +169,13 @@ int ps_b_open(ps_b_t *b, const perf_check_cfg_t *cfg, unsigned hart, size_t base
 
 bool ps_b_step(ps_b_t *b) {
     if (b->ended) return false;
-    if (!b->b0_set && b->j == b->base) {  /* a wrapped trace's first store of the hart: what came before was overwritten */
+    if (!b->b0_set && b->j == b->base) { /* a wrapped trace's first store of the hart: what came before was overwritten */
         b_gap(b, "the start of the wrapped trace");
         b->b0 = b->records;
         b->b0_set = true;
     }
     ps_a_t *a = b->a;
-    if (a && b->j >= b->base) {           /* A's gaps before this store, A decoded past it first */
+    if (a && b->j >= b->base) { /* A's gaps before this store, A decoded past it first */
         uint64_t p = b->j - b->base;
         while (!a->ended && a->stores[b->hart] <= p) ps_a_step(a);
         while (a->gn && a->gq[a->gh] == p) {

@@ -18,41 +18,48 @@
 #include <stdint.h>
 
 #define PS_NH PERF_CHECK_HARTS
-#define PS_NONE PS_NH          /* no hart: count only */
+#define PS_NONE PS_NH /* no hart: count only */
 
 /* what the check needs of a decoded record */
 typedef struct crec {
     enum perf_record_type type;
     bool has_addr, has_call_site, tics_valid, truncated, gap_before, addr_unknown;
-    bool cut_by_gap;          /* B: truncated by a gap */
+    bool cut_by_gap; /* B: truncated by a gap */
     unsigned n;
     uint32_t value_unknown, delta_unknown;
     uint64_t addr, call_site, tics, addr_wire, call_site_wire;
-    uint64_t raw[PERF_MAX_COUNTERS];      /* the values as received */
+    uint64_t raw[PERF_MAX_COUNTERS]; /* the values as received */
 } crec_t;
 
 /* a FIFO of records */
-typedef struct ps_rq { crec_t *r; size_t head, n, cap; } ps_rq_t;
+typedef struct ps_rq {
+    crec_t *r;
+    size_t head, n, cap;
+} ps_rq_t;
 
 /* decode A: the trace */
 typedef struct ps_a {
     ts_trace_in_t tin;
     ts_elem_stage_t es;
     perf_dec_t *pd;
-    unsigned hart;            /* the hart whose records (queue_recs) and gaps are queued; PS_NONE: none */
+    unsigned hart; /* the hart whose records (queue_recs) and gaps are queued; PS_NONE: none */
     bool queue_recs;
     bool stopped_on_wrap;
-    bool ended;               /* the whole trace was decoded (and the perf decoder finished) */
+    bool ended; /* the whole trace was decoded (and the perf decoder finished) */
     bool oom;
-    uint64_t stores[PS_NH];   /* ITC stores (Data Acquisition, Ownership) per source so far */
+    uint64_t stores[PS_NH]; /* ITC stores (Data Acquisition, Ownership) per source so far */
     uint64_t records[PS_NH], errors[PS_NH], gaps[PS_NH];
-    ps_rq_t q;                /* the hart's records */
-    uint64_t *gq;             /* the hart's gaps not yet taken: before its store number gq[i] */
+    ps_rq_t q;    /* the hart's records */
+    uint64_t *gq; /* the hart's gaps not yet taken: before its store number gq[i] */
     size_t gh, gn, gcap;
 } ps_a_t;
 
 /* one ITC store of a hart for decode B */
-typedef struct ps_store { uint64_t cycle; unsigned stim, off; uint32_t value; } ps_store_t;
+typedef struct ps_store {
+    uint64_t cycle;
+    unsigned stim, off;
+    uint32_t value;
+} ps_store_t;
 /* store j of the hart (0, 1, ...; asked in order); false after the last */
 typedef bool (*ps_store_fn)(void *ctx, size_t j, ps_store_t *s);
 
@@ -63,17 +70,17 @@ typedef struct ps_b {
     bool queue_recs;
     ps_store_fn store;
     void *store_ctx;
-    ps_a_t *a;                /* A for the hart's gaps (NULL: the trace has none of this hart) */
-    size_t j, base;           /* the next store; the first one in a wrapped trace */
+    ps_a_t *a;      /* A for the hart's gaps (NULL: the trace has none of this hart) */
+    size_t j, base; /* the next store; the first one in a wrapped trace */
     bool wrapped, b0_set, in_gap, ended, oom;
-    uint64_t records, errors, b0;         /* b0: records before the oldest one in a wrapped trace */
-    bool manual, hooks;       /* a manual / an enter or exit record */
+    uint64_t records, errors, b0; /* b0: records before the oldest one in a wrapped trace */
+    bool manual, hooks;           /* a manual / an enter or exit record */
     ps_rq_t q;
     /* headers: the last one, and each one as it is decoded (on_header, if set) */
     bool have_h;
     perf_header_t h;
     uint64_t nhd;
-    void (*on_header)(void *ctx, const perf_header_t *h, uint64_t k);   /* k: 0, 1, ... */
+    void (*on_header)(void *ctx, const perf_header_t *h, uint64_t k); /* k: 0, 1, ... */
     void *hd_ctx;
 } ps_b_t;
 

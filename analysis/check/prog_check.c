@@ -29,25 +29,34 @@
 
 typedef struct gt_row {
     uint64_t cycle;
-    int kind;                 /* K_* */
+    int kind; /* K_* */
     uint32_t last, next;
     uint64_t n;
-    bool merged;              /* a trap right after it replaced its next: no time check */
+    bool merged; /* a trap right after it replaced its next: no time check */
 } gt_row_t;
-enum { K_START, K_BRANCH, K_JUMP, K_INDIRECT, K_XRET, K_TRAP, K_STOP };
+enum { K_START,
+       K_BRANCH,
+       K_JUMP,
+       K_INDIRECT,
+       K_XRET,
+       K_TRAP,
+       K_STOP };
 static const char *const kind_names[] = {"start", "branch", "jump", "indirect", "xret", "trap", "stop"};
 
 /* a priv row of prog_flow.csv: the mode went from `from` to `to` (from == to: the mode
  * tracing started in, right after a start row) */
-typedef struct priv_row { uint64_t cycle; unsigned from, to; } priv_row_t;
+typedef struct priv_row {
+    uint64_t cycle;
+    unsigned from, to;
+} priv_row_t;
 
 typedef struct hart_st {
     gt_row_t *r;
-    size_t n, cap, cur;       /* rows, the next one to match */
+    size_t n, cap, cur; /* rows, the next one to match */
     priv_row_t *p;
-    size_t np, pcap, pcur;    /* priv rows, the next one to match */
-    unsigned prv;             /* the mode the privilege reports have reached */
-    bool prev_sync, after_sync, ctx_gap;   /* message order, for the Ownership after a sync */
+    size_t np, pcap, pcur;               /* priv rows, the next one to match */
+    unsigned prv;                        /* the mode the privilege reports have reached */
+    bool prev_sync, after_sync, ctx_gap; /* message order, for the Ownership after a sync */
     uint64_t own_changes, own_syncs, own_timed;
     bool in_stretch, partial; /* partial: resynchronised inside the row at cur */
     bool have_prev;
@@ -81,15 +90,12 @@ static int decoded_row(pc_ctx_t *c, unsigned hart, uint64_t last, uint64_t next,
      * message ended at `last` (in HTM a taken branch or an inferred return ends none) */
     hart_st_t *H = &c->h[hart];
     if (H->cur >= H->n || H->r[H->cur].kind == K_STOP || H->r[H->cur].kind == K_START)
-        return failf(c, "program flow, hart %u: after %" PRIu64 " instructions the trace goes on from 0x%08" PRIx64
-                        " to 0x%08" PRIx64 ", but the core %s", hart, H->insns, last, next,
+        return failf(c, "program flow, hart %u: after %" PRIu64 " instructions the trace goes on from 0x%08" PRIx64 " to 0x%08" PRIx64 ", but the core %s", hart, H->insns, last, next,
                      H->cur >= H->n ? "retired nothing more while tracing" : "stopped tracing there");
     const gt_row_t *g = &H->r[H->cur];
     bool n_ok = H->partial ? n <= g->n : n == g->n;
     if (g->last != last || g->next != next || !n_ok)
-        return failf(c, "program flow, hart %u: instruction %" PRIu64 " of the trace: it says the flow went from 0x%08" PRIx64
-                        " to 0x%08" PRIx64 " after %" PRIu64 " instruction(s); the core went from 0x%08x to 0x%08x (%s) after %"
-                        PRIu64 " in cycle %" PRIu64, hart, H->insns, last, next, n, g->last, g->next, kind_names[g->kind],
+        return failf(c, "program flow, hart %u: instruction %" PRIu64 " of the trace: it says the flow went from 0x%08" PRIx64 " to 0x%08" PRIx64 " after %" PRIu64 " instruction(s); the core went from 0x%08x to 0x%08x (%s) after %" PRIu64 " in cycle %" PRIu64, hart, H->insns, last, next, n, g->last, g->next, kind_names[g->kind],
                      g->n, g->cycle);
     if (has_time && !g->merged) {
         int64_t o = (int64_t)(time - g->cycle);
@@ -98,10 +104,11 @@ static int decoded_row(pc_ctx_t *c, unsigned hart, uint64_t last, uint64_t next,
         bool late = deferred && (!c->have_off || o > c->off);
         if (late) {
             if (c->have_off) H->late++;
-        } else if (!c->have_off) { c->off = o; c->have_off = true; }
-        else if (o != c->off)
-            return failf(c, "program flow, hart %u: the message of the %s at 0x%08x has time %" PRIu64 ", its retire cycle is %"
-                            PRIu64 " (time - cycle %+" PRId64 ", the run's constant %+" PRId64 ")", hart, kind_names[g->kind],
+        } else if (!c->have_off) {
+            c->off = o;
+            c->have_off = true;
+        } else if (o != c->off)
+            return failf(c, "program flow, hart %u: the message of the %s at 0x%08x has time %" PRIu64 ", its retire cycle is %" PRIu64 " (time - cycle %+" PRId64 ", the run's constant %+" PRId64 ")", hart, kind_names[g->kind],
                          g->last, time, g->cycle, o, c->off);
         if (!late) H->timed++;
     }
@@ -120,12 +127,14 @@ static int end_stretch(pc_ctx_t *c, unsigned hart, bool stopped) {
     H->have_prev = false;
     if (H->cur >= H->n)
         return failf(c, "program flow, hart %u: the trace has instructions up to 0x%08" PRIx64 " the core did not retire while "
-                        "tracing", hart, H->prev_pc);
+                        "tracing",
+                     hart, H->prev_pc);
     const gt_row_t *g = &H->r[H->cur];
     if (stopped) {
         if (g->kind != K_STOP || g->last != H->prev_pc || (H->partial ? H->cnt > g->n : H->cnt != g->n))
             return failf(c, "program flow, hart %u: the trace stops after 0x%08" PRIx64 " (%" PRIu64 " instruction(s) since the last "
-                            "jump); the core's next event: %s from 0x%08x to 0x%08x after %" PRIu64 " in cycle %" PRIu64, hart,
+                            "jump); the core's next event: %s from 0x%08x to 0x%08x after %" PRIu64 " in cycle %" PRIu64,
+                         hart,
                          H->prev_pc, H->cnt, kind_names[g->kind], g->last, g->next, g->n, g->cycle);
         H->cur++;
         H->rows_ok++;
@@ -135,11 +144,14 @@ static int end_stretch(pc_ctx_t *c, unsigned hart, bool stopped) {
     /* lost sync or the end: what was decoded must be the start of the row in progress */
     if (H->cnt > g->n)
         return failf(c, "program flow, hart %u: the trace has %" PRIu64 " sequential instruction(s) up to 0x%08" PRIx64 ", the core "
-                        "retired %" PRIu64 " before its %s at 0x%08x", hart, H->cnt, H->prev_pc, g->n, kind_names[g->kind], g->last);
+                        "retired %" PRIu64 " before its %s at 0x%08x",
+                     hart, H->cnt, H->prev_pc, g->n, kind_names[g->kind], g->last);
     return 0;
 }
 
-static const char *prv_name(unsigned p) { return p == 0 ? "U" : p == 1 ? "S" : p == 3 ? "M" : "?"; }
+static const char *prv_name(unsigned p) { return p == 0 ? "U" : p == 1 ? "S" :
+                                                            p == 3     ? "M" :
+                                                                         "?"; }
 
 /* an Ownership message (FORMAT 0) of program trace: right after a sync-type message it reports
  * the current mode (the start row's priv row at trace start; after a gap the mode after every
@@ -150,36 +162,40 @@ static int ownership(pc_ctx_t *c, unsigned hart, const pf_elem_t *e) {
     unsigned prv = e->u.ctx.prv;
     if (H->after_sync) {
         if (H->pcur < H->np && H->p[H->pcur].from == H->p[H->pcur].to && H->p[H->pcur].to == prv) {
-            H->prv = prv;                   /* trace start */
+            H->prv = prv; /* trace start */
             H->pcur++;
         } else {
-            if (H->ctx_gap && H->cur) {     /* resync: the changes before it were lost */
+            if (H->ctx_gap && H->cur) { /* resync: the changes before it were lost */
                 uint64_t before = H->r[H->cur - 1].cycle;
                 while (H->pcur < H->np && H->p[H->pcur].cycle <= before) H->prv = H->p[H->pcur++].to;
             }
             if (prv != H->prv)
                 return failf(c, "privilege, hart %u: the Ownership message after the sync at offset %" PRIu64 " says %s-mode, the "
-                                "core was in %s-mode", hart, e->offset, prv_name(prv), prv_name(H->prv));
+                                "core was in %s-mode",
+                             hart, e->offset, prv_name(prv), prv_name(H->prv));
         }
         H->ctx_gap = false;
         H->own_syncs++;
         return 0;
     }
-    while (H->pcur < H->np && H->p[H->pcur].from == H->p[H->pcur].to) H->pcur++;   /* a start the trace lost */
+    while (H->pcur < H->np && H->p[H->pcur].from == H->p[H->pcur].to) H->pcur++; /* a start the trace lost */
     if (H->pcur >= H->np)
         return failf(c, "privilege, hart %u: the Ownership message at offset %" PRIu64 " reports a change to %s-mode; the core "
-                        "changed mode no more while tracing", hart, e->offset, prv_name(prv));
+                        "changed mode no more while tracing",
+                     hart, e->offset, prv_name(prv));
     const priv_row_t *g = &H->p[H->pcur];
     if (g->to != prv)
         return failf(c, "privilege, hart %u: the Ownership message at offset %" PRIu64 " reports a change to %s-mode; the core's "
-                        "next change: %s to %s-mode in cycle %" PRIu64, hart, e->offset, prv_name(prv), prv_name(g->from),
+                        "next change: %s to %s-mode in cycle %" PRIu64,
+                     hart, e->offset, prv_name(prv), prv_name(g->from),
                      prv_name(g->to), g->cycle);
     if (e->has_time) {
         int64_t o = (int64_t)(e->time - g->cycle);
-        if (!c->have_off) { c->off = o; c->have_off = true; }
-        else if (o != c->off)
-            return failf(c, "privilege, hart %u: the Ownership message at offset %" PRIu64 " (%s to %s-mode) has time %" PRIu64
-                            ", the change's retire cycle is %" PRIu64 " (time - cycle %+" PRId64 ", the run's constant %+" PRId64 ")",
+        if (!c->have_off) {
+            c->off = o;
+            c->have_off = true;
+        } else if (o != c->off)
+            return failf(c, "privilege, hart %u: the Ownership message at offset %" PRIu64 " (%s to %s-mode) has time %" PRIu64 ", the change's retire cycle is %" PRIu64 " (time - cycle %+" PRId64 ", the run's constant %+" PRId64 ")",
                          hart, e->offset, prv_name(g->from), prv_name(g->to), e->time, g->cycle, o, c->off);
         H->own_timed++;
     }
@@ -223,10 +239,14 @@ static int on_elem(void *vc, const pf_elem_t *e) {
             }
         }
         return failf(c, "program flow, hart %u: the trace synchronises at 0x%08" PRIx64 " (offset %" PRIu64 "), which the core "
-                        "never reached while tracing after its row %zu", e->src, e->u.on.addr, e->offset, H->cur);
+                        "never reached while tracing after its row %zu",
+                     e->src, e->u.on.addr, e->offset, H->cur);
     }
     if (e->type == PF_ELEM_NO_SYNC) {
-        if (e->u.nosync.reason == PF_NOSYNC_LOST) { H->gaps++; H->ctx_gap = true; }
+        if (e->u.nosync.reason == PF_NOSYNC_LOST) {
+            H->gaps++;
+            H->ctx_gap = true;
+        }
         return end_stretch(c, e->src, e->u.nosync.reason == PF_NOSYNC_STOPPED);
     }
     if (e->type == PF_ELEM_ADDR_NACC)
@@ -253,10 +273,13 @@ static void on_insn(void *vc, const pf_insn_t *i) {
     H->insns++;
 }
 
-typedef struct feed { pf_t *pf; pc_ctx_t *c; } feed_t;
+typedef struct feed {
+    pf_t *pf;
+    pc_ctx_t *c;
+} feed_t;
 static int feed_msg(void *vf, const nxd_msg_t *m) {
     feed_t *f = vf;
-    if (m->status == NXD_OK) {          /* is the message right after a sync-type one */
+    if (m->status == NXD_OK) { /* is the message right after a sync-type one */
         hart_st_t *H = &f->c->h[(m->has_src ? m->src : 0) % PC_HARTS];
         H->after_sync = H->prev_sync;
         H->prev_sync = m->tcode == NX_SYNC || m->tcode == NX_DIRECT_BRANCH_WS || m->tcode == NX_INDIRECT_BRANCH_WS || m->tcode == NX_INDIRECT_BRANCH_HIST_WS;
@@ -267,7 +290,7 @@ static int feed_msg(void *vf, const nxd_msg_t *m) {
 
 /* prog_flow.csv: cycle,hart,kind,last,next,n */
 static int load_gt(pc_ctx_t *c, const char *path, char *msg, size_t msglen) {
-    FILE *f = ts_fopen_input(path, msg, msglen);   /* the strict reader (ts_file.h) */
+    FILE *f = ts_fopen_input(path, msg, msglen); /* the strict reader (ts_file.h) */
     if (!f) return -1;
     char line[256];
     unsigned ln = 0;
@@ -275,7 +298,11 @@ static int load_gt(pc_ctx_t *c, const char *path, char *msg, size_t msglen) {
     while (fgets(line, sizeof line, f)) {
         ln++;
         if (ln == 1) {
-            if (strcmp(line, "cycle,hart,kind,last,next,n\n")) { snprintf(msg, msglen, "%s:1: not the header of prog_flow.csv", path); rc = -1; break; }
+            if (strcmp(line, "cycle,hart,kind,last,next,n\n")) {
+                snprintf(msg, msglen, "%s:1: not the header of prog_flow.csv", path);
+                rc = -1;
+                break;
+            }
             continue;
         }
         unsigned long long cyc, n;
@@ -284,16 +311,25 @@ static int load_gt(pc_ctx_t *c, const char *path, char *msg, size_t msglen) {
         int k = -1;
         bool priv = false;
         if (sscanf(line, "%llu,%u,%15[a-z],0x%x,0x%x,%llu", &cyc, &hart, kind, &last, &next, &n) == 6) {
-            for (int j = 0; j <= K_STOP; j++) if (!strcmp(kind, kind_names[j])) k = j;
+            for (int j = 0; j <= K_STOP; j++)
+                if (!strcmp(kind, kind_names[j])) k = j;
             priv = !strcmp(kind, "priv") && last < 4 && next < 4;
         }
-        if ((k < 0 && !priv) || hart >= PC_HARTS) { snprintf(msg, msglen, "%s:%u: malformed row", path, ln); rc = -1; break; }
+        if ((k < 0 && !priv) || hart >= PC_HARTS) {
+            snprintf(msg, msglen, "%s:%u: malformed row", path, ln);
+            rc = -1;
+            break;
+        }
         hart_st_t *H = &c->h[hart];
         if (priv) {
             if (H->np == H->pcap) {
                 size_t cap = H->pcap ? 2 * H->pcap : 256;
                 priv_row_t *p = realloc(H->p, cap * sizeof *p);
-                if (!p) { snprintf(msg, msglen, "out of memory reading %s", path); rc = -1; break; }
+                if (!p) {
+                    snprintf(msg, msglen, "out of memory reading %s", path);
+                    rc = -1;
+                    break;
+                }
                 H->p = p;
                 H->pcap = cap;
             }
@@ -301,14 +337,18 @@ static int load_gt(pc_ctx_t *c, const char *path, char *msg, size_t msglen) {
             continue;
         }
         if (k == K_TRAP && n == 0 && H->n && H->r[H->n - 1].kind != K_START && H->r[H->n - 1].kind != K_STOP) {
-            H->r[H->n - 1].next = next;                  /* the trap came before `next` executed */
+            H->r[H->n - 1].next = next; /* the trap came before `next` executed */
             H->r[H->n - 1].merged = true;
             continue;
         }
         if (H->n == H->cap) {
             size_t cap = H->cap ? 2 * H->cap : 1024;
             gt_row_t *r = realloc(H->r, cap * sizeof *r);
-            if (!r) { snprintf(msg, msglen, "out of memory reading %s", path); rc = -1; break; }
+            if (!r) {
+                snprintf(msg, msglen, "out of memory reading %s", path);
+                rc = -1;
+                break;
+            }
             H->r = r;
             H->cap = cap;
         }
@@ -330,14 +370,26 @@ int prog_check_run(const char *dir, const char *elf, unsigned srcbits, unsigned 
     pf_image_t img = {0};
     uint8_t *trace = NULL;
     if (load_gt(&c, path, msg, msglen)) goto out;
-    if (!elf) { snprintf(msg, msglen, "no ELF: the program flow cannot be rebuilt (--elf FILE)"); goto out; }
-    if (pf_image_load(&img, elf, err, sizeof err)) { snprintf(msg, msglen, "%s", err); goto out; }
+    if (!elf) {
+        snprintf(msg, msglen, "no ELF: the program flow cannot be rebuilt (--elf FILE)");
+        goto out;
+    }
+    if (pf_image_load(&img, elf, err, sizeof err)) {
+        snprintf(msg, msglen, "%s", err);
+        goto out;
+    }
     snprintf(path, sizeof path, "%s/trace.rtd", dir);
     size_t len;
-    if (!(trace = (uint8_t *)ts_read_file(path, &len, err, sizeof err))) { snprintf(msg, msglen, "%s", err); goto out; }
+    if (!(trace = (uint8_t *)ts_read_file(path, &len, err, sizeof err))) {
+        snprintf(msg, msglen, "%s", err);
+        goto out;
+    }
     nxd_cfg_t cfg = {srcbits, tsbits};
     nxd_t d;
-    if (nxd_init(&d, &cfg)) { snprintf(msg, msglen, "bad trace settings"); goto out; }
+    if (nxd_init(&d, &cfg)) {
+        snprintf(msg, msglen, "bad trace settings");
+        goto out;
+    }
     pf_t pf;
     pf_init(&pf, &img, on_elem, &c);
     pf_set_insn_cb(&pf, on_insn, &c);
@@ -347,8 +399,14 @@ int prog_check_run(const char *dir, const char *elf, unsigned srcbits, unsigned 
     for (unsigned h = 0; h < PC_HARTS && !c.failed; h++) end_stretch(&c, h, false);
     bool oom = pf.oom;
     pf_free(&pf);
-    if (oom) { snprintf(msg, msglen, "out of memory rebuilding the program flow"); goto out; }
-    if (c.failed) { rc = 1; goto out; }
+    if (oom) {
+        snprintf(msg, msglen, "out of memory rebuilding the program flow");
+        goto out;
+    }
+    if (c.failed) {
+        rc = 1;
+        goto out;
+    }
     rc = 0;
     for (unsigned h = 0; h < PC_HARTS; h++) {
         hart_st_t *H = &c.h[h];
@@ -359,14 +417,16 @@ int prog_check_run(const char *dir, const char *elf, unsigned srcbits, unsigned 
         }
         if (!H->stretches) {
             snprintf(msg, msglen, "program flow, hart %u: the core was traced (prog_flow.csv) but the trace holds no "
-                                  "program flow of it", h);
+                                  "program flow of it",
+                     h);
             rc = 1;
             goto out;
         }
         size_t left = 0;
         for (size_t k = H->cur; k < H->n; k++) left += H->r[k].kind != K_START && H->r[k].kind != K_STOP;
         fprintf(out, "check: program flow: hart %u: %" PRIu64 " instructions in %" PRIu64 " synchronised stretch(es) equal what the "
-                     "core retired (%" PRIu64 " rows: every taken branch, jump, trap and return, and each trace stop)", h, H->insns,
+                     "core retired (%" PRIu64 " rows: every taken branch, jump, trap and return, and each trace stop)",
+                h, H->insns,
                 H->stretches, H->rows_ok);
         if (H->timed) fprintf(out, "; %" PRIu64 " message timestamps = retire cycle %+" PRId64, H->timed, c.off);
         if (H->np) {
@@ -376,13 +436,15 @@ int prog_check_run(const char *dir, const char *elf, unsigned srcbits, unsigned 
             for (size_t k = H->pcur; k < H->np; k++)
                 if (H->p[k].from != H->p[k].to) {
                     if (H->p[k].cycle <= upto) missed++;
-                    else later++;
+                    else
+                        later++;
                 }
             if (missed && !H->gaps) {
                 const priv_row_t *g = &H->p[H->pcur];
                 while (g->from == g->to) g++;
                 snprintf(msg, msglen, "privilege, hart %u: the core changed from %s to %s-mode in cycle %" PRIu64 ", the trace has no "
-                                      "Ownership message for it (%zu change(s) missing)", h, prv_name(g->from), prv_name(g->to),
+                                      "Ownership message for it (%zu change(s) missing)",
+                         h, prv_name(g->from), prv_name(g->to),
                          g->cycle, missed);
                 rc = 1;
                 goto out;
@@ -400,7 +462,10 @@ int prog_check_run(const char *dir, const char *elf, unsigned srcbits, unsigned 
         fprintf(out, "\n");
     }
 out:
-    for (unsigned h = 0; h < PC_HARTS; h++) { free(c.h[h].r); free(c.h[h].p); }
+    for (unsigned h = 0; h < PC_HARTS; h++) {
+        free(c.h[h].r);
+        free(c.h[h].p);
+    }
     free(trace);
     pf_image_free(&img);
     return rc;

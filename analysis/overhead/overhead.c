@@ -6,7 +6,7 @@
 #include "overhead_int.h"
 #include "ts_decoder.h"
 #include "ts_file.h"
-#include "ts_exit_status.h"   /* TS_EXIT_*: rtl_model/regs/exit_status.def */
+#include "ts_exit_status.h" /* TS_EXIT_*: rtl_model/regs/exit_status.def */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -20,8 +20,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define OVH_FAILED 1          /* a run failed or left unusable results */
-#define OVH_PERF_CHANNEL 6    /* PERF_CHANNEL of firmware/examples/perf_config.h */
+#define OVH_FAILED 1       /* a run failed or left unusable results */
+#define OVH_PERF_CHANNEL 6 /* PERF_CHANNEL of firmware/examples/perf_config.h */
 
 extern char **environ;
 
@@ -42,12 +42,16 @@ static const ovh_example_t examples[] = {
      "timer ISR mode: a record every 100 us (10000 cycles) while 40 rounds of three functions run"},
 };
 #define N_EXAMPLES (sizeof examples / sizeof examples[0])
-static const unsigned event_lists[] = {1, 4, 8};      /* PERF_EVENTS */
+static const unsigned event_lists[] = {1, 4, 8}; /* PERF_EVENTS */
 #define N_LISTS (sizeof event_lists / sizeof event_lists[0])
 
 /* the per-event table: firmware/examples/events.c's variants ovh_events_<name>, the same loop
  * of EVENT_ROUNDS rounds with one event of a kind per round (KIND_NONE: none, the baseline) */
-enum ovh_kind { KIND_NONE, KIND_STM, KIND_STMI, KIND_ITC, KIND_PERF };
+enum ovh_kind { KIND_NONE,
+                KIND_STM,
+                KIND_STMI,
+                KIND_ITC,
+                KIND_PERF };
 typedef struct ovh_kind_desc {
     const char *name, *label, *code;
 } ovh_kind_desc_t;
@@ -59,15 +63,21 @@ static const ovh_kind_desc_t kinds[] = {
     {"perf", "perf record", "`perfWriteCntrs()`: a manual record, 1 counter (cycles)"},
 };
 #define N_KINDS (sizeof kinds / sizeof kinds[0])
-#define EVENT_ROUNDS 256      /* ROUNDS of firmware/examples/events.c */
-#define EVENT_ITC_CHANNEL 5   /* ITC_CHANNEL of events.c */
+#define EVENT_ROUNDS 256    /* ROUNDS of firmware/examples/events.c */
+#define EVENT_ITC_CHANNEL 5 /* ITC_CHANNEL of events.c */
 #define MAX_RUNS (N_EXAMPLES * (1 + 2 * 2 * N_LISTS) + N_KINDS)
 
 /* counters in a record for a PERF_EVENTS value (the lists of perf_config.h) */
 static unsigned counters_of(unsigned events) { return events == 8 ? 10 : events; }
 
 
-enum { V_BUILD_GONE = 1, V_FIRMWARE_DIR, V_QUICK, V_BASELINE, V_PERF_CHANNEL, V_OUT, V_HELP };
+enum { V_BUILD_GONE = 1,
+       V_FIRMWARE_DIR,
+       V_QUICK,
+       V_BASELINE,
+       V_PERF_CHANNEL,
+       V_OUT,
+       V_HELP };
 /* `tracesim overhead`'s options, both modes: the parser, --help and docs/commands/overhead.md */
 static const ts_opt_t overhead_opts[] = {
     {V_FIRMWARE_DIR, 0, "firmware-dir", TS_OPT_STRING, "DIR", 0, 0, 0, 0, 0,
@@ -124,7 +134,7 @@ char *ovh_slurp(const char *dir, const char *file, size_t *len) {
     char path[OVH_PATH];
     if (ovh_fmt(path, sizeof path, "%s/%s", dir, file)) return NULL;
     char e[OVH_PATH + 64];
-    FILE *f = ts_fopen_input(path, e, sizeof e);        /* a FIFO or folder reads as missing, at once */
+    FILE *f = ts_fopen_input(path, e, sizeof e); /* a FIFO or folder reads as missing, at once */
     if (!f) return NULL;
     struct stat sb;
     char *buf = NULL;
@@ -253,7 +263,10 @@ static void last_line(const char *dir, const char *file, char *out, size_t len) 
 /* runs r->elf into r->dir with this executable; 0, or -1 with a reason in why */
 int ovh_simulate(const ovh_run_t *r, char *why, size_t whylen) {
     char log[OVH_PATH];
-    if (ovh_fmt(log, sizeof log, "%s/stderr.txt", r->dir)) { snprintf(why, whylen, "path too long"); return -1; }
+    if (ovh_fmt(log, sizeof log, "%s/stderr.txt", r->dir)) {
+        snprintf(why, whylen, "path too long");
+        return -1;
+    }
     /* what an earlier run left must not pass for this one's (no trace is written when
      * nothing was traced) */
     static const char *const outputs[] = {"stats.txt", "events.csv", "trace.rtd", "trace.json"};
@@ -261,10 +274,14 @@ int ovh_simulate(const ovh_run_t *r, char *why, size_t whylen) {
         char p[OVH_PATH];
         if (!ovh_fmt(p, sizeof p, "%s/%s", r->dir, outputs[i])) unlink(p);
     }
-    int lfd = ts_open_log(log, why, whylen);   /* a planted link replaced, never followed */
+    int lfd = ts_open_log(log, why, whylen); /* a planted link replaced, never followed */
     if (lfd < 0) return -1;
     posix_spawn_file_actions_t fa;
-    if (posix_spawn_file_actions_init(&fa)) { close(lfd); snprintf(why, whylen, "out of memory"); return -1; }
+    if (posix_spawn_file_actions_init(&fa)) {
+        close(lfd);
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
     if (posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0) ||
         posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0) ||
         posix_spawn_file_actions_adddup2(&fa, lfd, 2)) {
@@ -281,10 +298,16 @@ int ovh_simulate(const ovh_run_t *r, char *why, size_t whylen) {
     int rc = posix_spawn(&pid, "/proc/self/exe", &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     close(lfd);
-    if (rc) { snprintf(why, whylen, "cannot start the simulator: %s", strerror(rc)); return -1; }
+    if (rc) {
+        snprintf(why, whylen, "cannot start the simulator: %s", strerror(rc));
+        return -1;
+    }
     int st;
     while (waitpid(pid, &st, 0) < 0)
-        if (errno != EINTR) { snprintf(why, whylen, "waitpid: %s", strerror(errno)); return -1; }
+        if (errno != EINTR) {
+            snprintf(why, whylen, "waitpid: %s", strerror(errno));
+            return -1;
+        }
     if (WIFEXITED(st) && WEXITSTATUS(st) == 0) return 0;
     char line[512];
     last_line(r->dir, "stderr.txt", line, sizeof line);
@@ -303,23 +326,31 @@ static void on_header(void *ctx, const perf_header_t *h) {
 static void on_record(void *ctx, const perf_record_t *rec) {
     ovh_run_t *r = ctx;
     if (rec->truncated) r->truncated++;
-    else r->records++;
+    else
+        r->records++;
 }
 
 /* the perf records in r->dir/trace.rtd (settings from trace.json) */
 int ovh_count_records(ovh_run_t *r, const char *json, unsigned channel, char *why, size_t whylen) {
     size_t len;
     uint8_t *data = (uint8_t *)ovh_slurp(r->dir, "trace.rtd", &len);
-    if (!data) { snprintf(why, whylen, "no trace.rtd in %s", r->dir); return -1; }
+    if (!data) {
+        snprintf(why, whylen, "no trace.rtd in %s", r->dir);
+        return -1;
+    }
     uint64_t srcbits = 0, tsbits = 40;
     ovh_json_u64(json, "srcbits", &srcbits);
     ovh_json_u64(json, "tsbits", &tsbits);
     /* bytes -> messages -> elements -> perf records (ts_decoder.h) */
     ts_pipeline_cfg_t cfg = {.trace = {srcbits <= 8 ? (unsigned)srcbits : 0, tsbits >= 1 && tsbits <= 64 ? (unsigned)tsbits : 40},
-                             .perf_channel = channel, .perf_cb = {r, on_header, on_record, NULL}};
+                             .perf_channel = channel,
+                             .perf_cb = {r, on_header, on_record, NULL}};
     int rc = ts_pipeline_run(&cfg, data, len, &r->perf_errors);
     free(data);
-    if (rc) { snprintf(why, whylen, "out of memory"); return -1; }
+    if (rc) {
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
     return 0;
 }
 
@@ -334,19 +365,29 @@ int ovh_count_made(ovh_run_t *r, unsigned channel, char *why, size_t whylen) {
     r->last_store = 0;
     r->last_hart = 0;
     char path[OVH_PATH];
-    if (ovh_fmt(path, sizeof path, "%s/itc.csv", r->dir)) { snprintf(why, whylen, "path too long: %s", r->dir); return -1; }
-    if (access(path, F_OK)) return 0;                    /* an older run folder: not known */
+    if (ovh_fmt(path, sizeof path, "%s/itc.csv", r->dir)) {
+        snprintf(why, whylen, "path too long: %s", r->dir);
+        return -1;
+    }
+    if (access(path, F_OK)) return 0; /* an older run folder: not known */
     char e[OVH_PATH + 64];
     FILE *f = ts_fopen_input(path, e, sizeof e);
-    if (!f) { snprintf(why, whylen, "%s", e); return -1; }
+    if (!f) {
+        snprintf(why, whylen, "%s", e);
+        return -1;
+    }
     perf_dec_t *pd = malloc(sizeof *pd);
-    if (!pd) { fclose(f); snprintf(why, whylen, "out of memory"); return -1; }
+    if (!pd) {
+        fclose(f);
+        snprintf(why, whylen, "out of memory");
+        return -1;
+    }
     perf_dec_cb_t cb = {r, NULL, count_made, NULL};
     perf_dec_init(pd, channel, &cb);
     char line[256];
     int rc = 0;
     uint64_t lineno = 1;
-    if (!fgets(line, sizeof line, f)) line[0] = 0;      /* the header */
+    if (!fgets(line, sizeof line, f)) line[0] = 0; /* the header */
     while (fgets(line, sizeof line, f)) {
         lineno++;
         ts_itc_row_t row;
@@ -357,13 +398,17 @@ int ovh_count_made(ovh_run_t *r, unsigned channel, char *why, size_t whylen) {
         }
         /* the firmware's stream as it wrote it: a store lost on the way is still a store made */
         perf_dec_feed_store(pd, row.hart, row.stim, row.off, row.value, row.cycle);
-        if (row.stim == channel) { r->last_store = row.cycle; r->last_hart = row.hart; }
+        if (row.stim == channel) {
+            r->last_store = row.cycle;
+            r->last_hart = row.hart;
+        }
     }
     perf_dec_finish(pd);
     free(pd);
     fclose(f);
     if (!rc) r->have_made = true;
-    else r->made = 0;
+    else
+        r->made = 0;
     return rc;
 }
 
@@ -381,7 +426,7 @@ static int read_results(ovh_run_t *r, char *why, size_t whylen) {
         snprintf(why, whylen, "no itc_stall/sba_conflict columns in %s/events.csv", r->dir);
     else if (!json && r->mode == MODE_ON)
         snprintf(why, whylen, "no trace.json in %s", r->dir);
-    else if (!json)                  /* the simulator writes no trace when nothing was traced */
+    else if (!json) /* the simulator writes no trace when nothing was traced */
         rc = 0;
     else {
         r->stopped = ovh_json_true(json, "stopped_on_wrap");
@@ -472,7 +517,8 @@ static int read_event_results(ovh_run_t *r, char *why, size_t whylen) {
         uint64_t n[N_KINDS] = {0, (uint64_t)stm, (uint64_t)stm, (uint64_t)itc, r->records};
         int own = r->kind == KIND_STMI ? KIND_STM : r->kind;
         r->n_events = n[r->kind];
-        r->ev_lost = r->kind == KIND_STM || r->kind == KIND_STMI ? (uint64_t)stm_lost : r->kind == KIND_ITC ? r->itc_lost : 0;
+        r->ev_lost = r->kind == KIND_STM || r->kind == KIND_STMI ? (uint64_t)stm_lost : r->kind == KIND_ITC ? r->itc_lost :
+                                                                                                              0;
         for (int k = KIND_STM; k < (int)N_KINDS; k++)
             if (k != KIND_STMI && k != own && n[k]) {
                 snprintf(why, whylen, "it holds %" PRIu64 " %s(s), not its own kind (rebuild the firmware)", n[k],
@@ -514,12 +560,14 @@ static double per_record(uint64_t v, uint64_t base, uint64_t records) {
 
 static void write_md(FILE *f, const ovh_run_t *runs, size_t n, bool quick) {
     fputs("# Instrumentation overhead of the perf library\n\n"
-          "Written by `tracesim overhead", f);
+          "Written by `tracesim overhead",
+          f);
     fputs(quick ? " --quick" : "", f);
     fputs("` (analysis/overhead/overhead.c): every run is a whole `tracesim run` of an `ovh_*` "
           "firmware variant (firmware/examples/CMakeLists.txt) with the default SoC (16 KiB "
           "SRAM sink, 8-entry ITC FIFO, no caches); Delta counts on ITC channel 6; the SBA "
-          "buffer is 32 KiB. Run folders: `runs/<variant>/` beside this file.\n", f);
+          "buffer is 32 KiB. Run folders: `runs/<variant>/` beside this file.\n",
+          f);
     for (unsigned ex = 0; ex < N_EXAMPLES; ex++) {
         const ovh_run_t *out = baseline(runs, n, ex);
         if (!out) continue;
@@ -527,13 +575,13 @@ static void write_md(FILE *f, const ovh_run_t *runs, size_t n, bool quick) {
         fputs("| mode | sink | counters | cycles | instructions | records | cycles per record "
               "| instructions per record | cycles per record over off | overhead (cycles) | ITC stall cycles "
               "| SBA conflict cycles |\n"
-              "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", f);
+              "|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+              f);
         for (size_t i = 0; i < n; i++) {
             const ovh_run_t *r = &runs[i];
             if (r->ex != ex) continue;
             if (r->mode == MODE_OUT) {
-                fprintf(f, "| out | - | - | %" PRIu64 " | %" PRIu64 " | 0 | - | - | - | (baseline) | %" PRIu64
-                           " | %" PRIu64 " |\n", r->cycles, r->instret, r->itc_stall, r->sba_conflict);
+                fprintf(f, "| out | - | - | %" PRIu64 " | %" PRIu64 " | 0 | - | - | - | (baseline) | %" PRIu64 " | %" PRIu64 " |\n", r->cycles, r->instret, r->itc_stall, r->sba_conflict);
                 continue;
             }
             uint64_t nrec = ovh_per_record_n(r);
@@ -562,7 +610,8 @@ static void write_md(FILE *f, const ovh_run_t *runs, size_t n, bool quick) {
                    "counter into the SRAM sink, ITC channel %d and stmEnable, and switches tracing on).\n\n",
                 EVENT_ROUNDS, EVENT_ITC_CHANNEL);
         fputs("| event | code | events | cycles | instructions | cycles per event | instructions per event "
-              "| ITC stall cycles |\n|---|---|--:|--:|--:|--:|--:|--:|\n", f);
+              "| ITC stall cycles |\n|---|---|--:|--:|--:|--:|--:|--:|\n",
+              f);
         for (size_t i = 0; i < n; i++) {
             const ovh_run_t *r = &runs[i];
             if (r->kind < 0) continue;
@@ -588,7 +637,8 @@ static void write_md(FILE *f, const ovh_run_t *runs, size_t n, bool quick) {
         if (r->wrapped) fputs(" the trace buffer wrapped: the oldest records are not in the trace;", f);
         if (fewer)
             fprintf(f, " %" PRIu64 " of the %" PRIu64 " records made reached the trace (the per-record figures "
-                       "count every record made);", r->records, r->made);
+                       "count every record made);",
+                    r->records, r->made);
         if (r->truncated) fprintf(f, " %" PRIu64 " record(s) cut off;", r->truncated);
         if (r->itc_lost) fprintf(f, " %" PRIu64 " ITC store(s) lost;", r->itc_lost);
         if (r->perf_errors) fprintf(f, " %" PRIu64 " perf data error(s) in the trace;", r->perf_errors);
@@ -619,7 +669,8 @@ static void write_md(FILE *f, const ovh_run_t *runs, size_t n, bool quick) {
           "the bus to the SBA sink.\n"
           "* one event: **events** counted in the run's ground truth (`stm.csv` rows `traced`, `itc.csv` `traced` rows "
           "of channel 5) or, for perf records, decoded from `trace.rtd`; **cycles per event** = (cycles - "
-          "cycles of `none`) / events, likewise **instructions per event**.\n", f);
+          "cycles of `none`) / events, likewise **instructions per event**.\n",
+          f);
 }
 
 /* ---- the chart ------------------------------------------------------------------------- */
@@ -641,20 +692,20 @@ double ovh_tick_step(double span, int *decimals) {
     return span;
 }
 
-#define SVG_GROUP_W 44        /* one configuration: off and on bars */
+#define SVG_GROUP_W 44 /* one configuration: off and on bars */
 #define SVG_BAR_W 16
 #define SVG_PLOT_H 220
 #define SVG_PLOT_TOP 96
-#define SVG_AXIS_W 46         /* tick labels left of each panel */
+#define SVG_AXIS_W 46 /* tick labels left of each panel */
 #define SVG_PANEL_GAP 24
-#define SVG_LEFT 28           /* the y axis title */
+#define SVG_LEFT 28 /* the y axis title */
 
 /* y of value v in a panel whose axis runs from bot (bottom) to top */
 static double ypos(double top, double bot, double v) {
     return SVG_PLOT_TOP + (double)SVG_PLOT_H * (top - v) / (top - bot);
 }
 
-static const char *const bar_fill[] = {"#9ecae1", "#2171b5"};   /* off, on */
+static const char *const bar_fill[] = {"#9ecae1", "#2171b5"}; /* off, on */
 
 static void write_svg(FILE *f, const ovh_run_t *runs, size_t n, bool quick) {
     /* panels: the examples present, with their configurations (sink x counters) */
@@ -670,12 +721,15 @@ static void write_svg(FILE *f, const ovh_run_t *runs, size_t n, bool quick) {
     for (unsigned p = 0; p < n_panels; p++) width += SVG_AXIS_W + (int)groups[p] * SVG_GROUP_W + SVG_PANEL_GAP;
     if (width < 640) width = 640;
     fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-               "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n", width, height, width, height);
+               "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n",
+            width, height, width, height);
     fprintf(f, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width, height);
     fprintf(f, "<text x=\"%d\" y=\"20\" font-size=\"14\" font-weight=\"bold\">Perf library instrumentation "
-               "overhead</text>\n", SVG_LEFT);
+               "overhead</text>\n",
+            SVG_LEFT);
     fprintf(f, "<text x=\"%d\" y=\"38\" fill=\"#555555\">extra cycles vs. the same program with the perf calls "
-               "compiled out; each example on its own scale</text>\n", SVG_LEFT);
+               "compiled out; each example on its own scale</text>\n",
+            SVG_LEFT);
     /* legend */
     const char *legend[] = {"off: initialised, tracing never switched on", "on: tracing"};
     for (int m = 0; m < 2; m++) {
@@ -765,11 +819,14 @@ static int default_build(char *buf, size_t len) {
     return ovh_fmt(buf, len, "%s/firmware/examples", exe);
 }
 
-static char wf_err[OVH_PATH + 200];   /* write_file's "cannot create|write P: reason" */
+static char wf_err[OVH_PATH + 200]; /* write_file's "cannot create|write P: reason" */
 static int write_file(const char *dir, const char *file, void (*writer)(FILE *, const ovh_run_t *, size_t, bool),
                       const ovh_run_t *runs, size_t n, bool quick) {
     char path[OVH_PATH];
-    if (ovh_fmt(path, sizeof path, "%s/%s", dir, file)) { errno = ENAMETOOLONG; return -1; }
+    if (ovh_fmt(path, sizeof path, "%s/%s", dir, file)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
     FILE *f = ts_fopen_output(path, "w", wf_err, sizeof wf_err);
     if (!f) return -1;
     writer(f, runs, n, quick);
@@ -783,22 +840,34 @@ int ts_overhead_main(int argc, char **argv) {
     size_t nfw = 0;
     int c;
     char **fws = calloc((size_t)argc + 1, sizeof *fws);
-    if (!fws) { fprintf(stderr, "tracesim: overhead: out of memory\n"); return TS_EXIT_HOST; }
+    if (!fws) {
+        fprintf(stderr, "tracesim: overhead: out of memory\n");
+        return TS_EXIT_HOST;
+    }
     ts_opts_t op;
     ts_cmd_opts_init(&op, &ts_overhead_cmd, argc, argv);
     while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
         switch (c) {
-        case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); free(fws); return TS_EXIT_USAGE;
+        case TS_OPTS_ERROR:
+            fprintf(stderr, "tracesim: %s\n", op.err);
+            free(fws);
+            return TS_EXIT_USAGE;
         case TS_OPTS_POSITIONAL: fws[nfw++] = (char *)op.arg; break;
         case V_FIRMWARE_DIR: build = op.arg; break;
         case V_QUICK: quick = true; break;
         case V_BASELINE: baseline = op.arg; break;
-        case V_PERF_CHANNEL: channel = (unsigned)op.u; channel_given = true; break;
+        case V_PERF_CHANNEL:
+            channel = (unsigned)op.u;
+            channel_given = true;
+            break;
         case V_OUT: out = op.arg; break;
-        case V_HELP: ts_cmd_help(stdout, &ts_overhead_cmd); free(fws); return 0;
+        case V_HELP:
+            ts_cmd_help(stdout, &ts_overhead_cmd);
+            free(fws);
+            return 0;
         }
     }
-    if (baseline) {                               /* the overhead of the user's own builds */
+    if (baseline) { /* the overhead of the user's own builds */
         int rc = TS_EXIT_USAGE;
         if (build || quick)
             fprintf(stderr, "tracesim: overhead: %s belongs to the self-measuring mode, not to --baseline\n",
@@ -818,7 +887,10 @@ int ts_overhead_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: overhead takes firmware arguments only with --baseline PLAIN.elf (see tracesim overhead --help)\n");
         return TS_EXIT_USAGE;
     }
-    if (!*out) { fprintf(stderr, "tracesim: overhead: empty output folder name\n"); return TS_EXIT_USAGE; }
+    if (!*out) {
+        fprintf(stderr, "tracesim: overhead: empty output folder name\n");
+        return TS_EXIT_USAGE;
+    }
     struct stat osb;
     if (!stat(out, &osb) && !S_ISDIR(osb.st_mode)) {
         fprintf(stderr, "tracesim: overhead -o takes an output folder, not a file: '%s'\n", out);
@@ -831,7 +903,10 @@ int ts_overhead_main(int argc, char **argv) {
     }
 
     ovh_run_t *runs = calloc(MAX_RUNS, sizeof *runs);
-    if (!runs) { fprintf(stderr, "tracesim: overhead: out of memory\n"); return TS_EXIT_HOST; }
+    if (!runs) {
+        fprintf(stderr, "tracesim: overhead: out of memory\n");
+        return TS_EXIT_HOST;
+    }
     size_t n = plan_runs(runs, quick);
     for (size_t i = 0; i < n; i++) {
         if (ovh_fmt(runs[i].elf, sizeof runs[i].elf, "%s/%s.elf", build_dir, runs[i].name) || access(runs[i].elf, R_OK)) {
@@ -863,8 +938,9 @@ int ts_overhead_main(int argc, char **argv) {
     wf_err[0] = 0;
     if (write_file(out, "overhead.md", write_md, runs, n, quick) ||
         write_file(out, "overhead.svg", write_svg, runs, n, quick)) {
-        if (wf_err[0]) fprintf(stderr, "tracesim: overhead: %s\n", wf_err);   /* names the file */
-        else fprintf(stderr, "tracesim: overhead: cannot write the report in %s: %s\n", out, strerror(errno));
+        if (wf_err[0]) fprintf(stderr, "tracesim: overhead: %s\n", wf_err); /* names the file */
+        else
+            fprintf(stderr, "tracesim: overhead: cannot write the report in %s: %s\n", out, strerror(errno));
         rc = TS_EXIT_HOST;
     } else {
         write_md(stdout, runs, n, quick);

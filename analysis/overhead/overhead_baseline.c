@@ -16,7 +16,7 @@
 #include "elf_syms.h"
 #include "ts_file.h"
 #include "ts_text.h"
-#include "ts_exit_status.h"   /* TS_EXIT_*: rtl_model/regs/exit_status.def */
+#include "ts_exit_status.h" /* TS_EXIT_*: rtl_model/regs/exit_status.def */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -29,8 +29,8 @@
 #define B_FAILED 1
 
 typedef struct b_fw {
-    ovh_run_t r;              /* r.name: the row's name, r.dir: its run folder, r.elf: "" for a run folder */
-    bool from_run;            /* given as a run folder */
+    ovh_run_t r;   /* r.name: the row's name, r.dir: its run folder, r.elf: "" for a run folder */
+    bool from_run; /* given as a run folder */
     /* the part of the run this firmware and the baseline share (shared_point): it ends at
      * cycle sh_fw here and sh_base in the baseline, a call or return both make (sh_what) */
     bool shared;
@@ -48,7 +48,12 @@ typedef struct b_fw {
  * of the first 32 such rows, the first. Not found
  * (no such row, a run folder without flow.csv or ELF): whole runs, said in the notes. */
 
-typedef struct flow_row { uint64_t cycle; unsigned hart; bool call; uint64_t pc, target; } flow_row_t;
+typedef struct flow_row {
+    uint64_t cycle;
+    unsigned hart;
+    bool call;
+    uint64_t pc, target;
+} flow_row_t;
 
 static bool flow_parse(const char *line, flow_row_t *r) {
     unsigned long long c, pc, t;
@@ -69,7 +74,8 @@ static FILE *flow_open(const char *dir) {
 static int load_syms(const ovh_run_t *r, elf_syms_t *t) {
     char path[OVH_PATH + 400], err[OVH_PATH + 400];
     if (r->elf[0]) snprintf(path, sizeof path, "%s", r->elf);
-    else if (ts_run_elf(r->dir, NULL, path, sizeof path, err, sizeof err) != 1) return -1;
+    else if (ts_run_elf(r->dir, NULL, path, sizeof path, err, sizeof err) != 1)
+        return -1;
     return elf_syms_load(t, path, err, sizeof err);
 }
 
@@ -83,7 +89,11 @@ static bool row_names(const elf_syms_t *t, const flow_row_t *r, const char **fro
 /* a call or return that may end the shared part: its names, kind and cycle here, its
  * occurrence number here (nth) and the cycle of the same occurrence in the baseline (0: none) */
 #define SH_CAND 32
-typedef struct sh_cand { char from[128], to[128]; bool call; uint64_t cycle, nth, base; } sh_cand_t;
+typedef struct sh_cand {
+    char from[128], to[128];
+    bool call;
+    uint64_t cycle, nth, base;
+} sh_cand_t;
 
 static bool cand_is(const sh_cand_t *c, const flow_row_t *r, const char *a, const char *b) {
     return c->call == r->call && !strcmp(c->from, a) && !strcmp(c->to, b);
@@ -94,7 +104,10 @@ static void shared_point(b_fw_t *f, const b_fw_t *base) {
     if (!f->r.have_made || !f->r.made) return;
     elf_syms_t fs = {0}, bs = {0};
     if (load_syms(&f->r, &fs)) return;
-    if (load_syms(&base->r, &bs)) { elf_syms_free(&fs); return; }
+    if (load_syms(&base->r, &bs)) {
+        elf_syms_free(&fs);
+        return;
+    }
     FILE *in = flow_open(f->r.dir);
     char line[256];
     sh_cand_t c[SH_CAND];
@@ -173,7 +186,7 @@ static int b_read(ovh_run_t *r, unsigned channel, char *why, size_t whylen) {
         char *json = ovh_slurp(r->dir, "trace.json", &len);
         char p[OVH_PATH + 16];
         snprintf(p, sizeof p, "%s/trace.rtd", r->dir);
-        if (!json || access(p, R_OK)) rc = 0;          /* nothing traced: no records */
+        if (!json || access(p, R_OK)) rc = 0; /* nothing traced: no records */
         else {
             rc = ovh_count_records(r, json, channel, why, whylen);
             r->stopped = ovh_json_true(json, "stopped_on_wrap");
@@ -226,13 +239,16 @@ static void write_md(FILE *o, const b_fw_t *fw, size_t n, unsigned channel) {
     const b_fw_t *b = &fw[0];
     fputs("# Instrumentation overhead over a baseline\n\nWritten by `tracesim overhead --baseline` "
           "(analysis/overhead/overhead_baseline.c): every firmware is a whole `tracesim run` with the default SoC "
-          "(or the run folder given); the baseline is `", o);
+          "(or the run folder given); the baseline is `",
+          o);
     md_name(o, b->r.name);
     fprintf(o, "`. Perf records (ITC channel %u): made = complete records in every perf store the firmware made "
-               "(`itc.csv`, the ground truth), in the trace = complete records decoded from `trace.rtd`.\n\n", channel);
+               "(`itc.csv`, the ground truth), in the trace = complete records decoded from `trace.rtd`.\n\n",
+            channel);
     fputs("| firmware | cycles | instructions | extra cycles | overhead (cycles) | shared part: extra cycles "
           "| shared part: overhead | perf records made | in the trace | cycles per record |\n"
-          "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n", o);
+          "|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n",
+          o);
     for (size_t i = 0; i < n; i++) {
         const b_fw_t *f = &fw[i];
         fputs("| ", o);
@@ -244,10 +260,12 @@ static void write_md(FILE *o, const b_fw_t *fw, size_t n, unsigned channel) {
         else {
             fprintf(o, " | %+" PRId64 " | %+.1f %%", extra(f, b), pct_of(f, b));
             if (f->shared) fprintf(o, " | %+" PRId64 " | %+.1f %%", sh_extra(f, b), sh_pct(f, b));
-            else fputs(" | (whole run) | (whole run)", o);
+            else
+                fputs(" | (whole run) | (whole run)", o);
             fprintf(o, " | %s | %" PRIu64, mk, f->r.records);
             if (n_made(f)) fprintf(o, " | %.1f |\n", per_rec(f, b));
-            else fputs(" | - |\n", o);
+            else
+                fputs(" | - |\n", o);
         }
     }
     bool note = false;
@@ -264,22 +282,27 @@ static void write_md(FILE *o, const b_fw_t *fw, size_t n, unsigned channel) {
         fputs("`:", o);
         if (r->stopped)
             fputs(" the trace buffer filled and tracing stopped (stop-on-wrap): later records are not in the trace, "
-                  "cycles per record counts every record made;", o);
+                  "cycles per record counts every record made;",
+                  o);
         if (r->wrapped)
             fputs(" the trace buffer wrapped: the oldest records are not in the trace, cycles per record counts every "
-                  "record made;", o);
+                  "record made;",
+                  o);
         if (!r->have_made)
             fputs(" no `itc.csv` (an older run folder): cycles per record divides by the records in the trace, which "
-                  "is too many cycles per record if records were lost;", o);
+                  "is too many cycles per record if records were lost;",
+                  o);
         if (i && fw[i].shared) {
             fprintf(o, " the shared part ends where `");
             md_name(o, fw[i].sh_what);
             fprintf(o, "` (cycle %" PRIu64 ", in the baseline %" PRIu64 "), the first call or return between functions "
-                       "both builds have after the last perf record;", fw[i].sh_fw, fw[i].sh_base);
+                       "both builds have after the last perf record;",
+                    fw[i].sh_fw, fw[i].sh_base);
         } else if (whole)
             fputs(" no call or return after the last perf record that both builds make (or no `flow.csv`, or no ELF): "
                   "the shared part is the whole run, which includes what only the instrumented build does after its "
-                  "last record (copying the trace out);", o);
+                  "last record (copying the trace out);",
+                  o);
         if (r->truncated) fprintf(o, " %" PRIu64 " record(s) cut off;", r->truncated);
         if (r->itc_lost) fprintf(o, " %" PRIu64 " ITC store(s) lost;", r->itc_lost);
         if (r->perf_errors) fprintf(o, " %" PRIu64 " perf data error(s) in the trace;", r->perf_errors);
@@ -292,12 +315,14 @@ static void write_md(FILE *o, const b_fw_t *fw, size_t n, unsigned channel) {
           "made, that both builds make (see the notes; it leaves out what only the instrumented build does after its "
           "last record, above all `perfWriteTrace()` copying out as much trace as the buffer kept), its extra cycles "
           "and overhead (extra / the baseline's cycles up to the same point); **cycles per record** = extra cycles of "
-          "the shared part / perf records made.\n", o);
+          "the shared part / perf records made.\n",
+          o);
 }
 
 static void write_csv(FILE *o, const b_fw_t *fw, size_t n) {
     fputs("firmware,source,baseline,cycles,instructions,extra_cycles,overhead_percent,records,cycles_per_record,"
-          "records_in_trace,shared_extra_cycles,shared_overhead_percent\n", o);
+          "records_in_trace,shared_extra_cycles,shared_overhead_percent\n",
+          o);
     for (size_t i = 0; i < n; i++) {
         const b_fw_t *f = &fw[i];
         ts_csv_field(o, f->r.name);
@@ -308,7 +333,8 @@ static void write_csv(FILE *o, const b_fw_t *fw, size_t n) {
         if (i && n_made(f)) fprintf(o, "%.2f", per_rec(f, &fw[0]));
         fprintf(o, ",%" PRIu64 ",", f->r.records);
         if (i) fprintf(o, "%" PRId64 ",%.2f", sh_extra(f, &fw[0]), sh_pct(f, &fw[0]));
-        else fputc(',', o);
+        else
+            fputc(',', o);
         fputc('\n', o);
     }
 }
@@ -333,7 +359,8 @@ static void write_svg(FILE *o, const b_fw_t *fw, size_t n) {
     int pw = (int)(n - 1) * (C_BAR + C_GAP) + C_GAP, width = C_LEFT + pw + 30, height = C_TOP + C_H + 60;
     if (width < 400) width = 400;
     fprintf(o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-               "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n", width, height, width, height);
+               "font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n",
+            width, height, width, height);
     fprintf(o, "<rect width=\"%d\" height=\"%d\" fill=\"#ffffff\"/>\n", width, height);
     fputs("<text x=\"20\" y=\"20\" font-size=\"14\" font-weight=\"bold\">Instrumentation overhead over ", o);
     xml_text(o, fw[0].r.name);
@@ -364,8 +391,14 @@ static void write_svg(FILE *o, const b_fw_t *fw, size_t n) {
 
 typedef void (*b_writer_t)(FILE *, const b_fw_t *, size_t, unsigned);
 static void md_w(FILE *o, const b_fw_t *f, size_t n, unsigned ch) { write_md(o, f, n, ch); }
-static void csv_w(FILE *o, const b_fw_t *f, size_t n, unsigned ch) { (void)ch; write_csv(o, f, n); }
-static void svg_w(FILE *o, const b_fw_t *f, size_t n, unsigned ch) { (void)ch; write_svg(o, f, n); }
+static void csv_w(FILE *o, const b_fw_t *f, size_t n, unsigned ch) {
+    (void)ch;
+    write_csv(o, f, n);
+}
+static void svg_w(FILE *o, const b_fw_t *f, size_t n, unsigned ch) {
+    (void)ch;
+    write_svg(o, f, n);
+}
 
 /* err: "cannot create|write P: reason" */
 static char werr[OVH_PATH + 200];
@@ -407,7 +440,10 @@ static void remove_made(const char *dir) {
 
 
 int ovh_baseline_run(const char *base, const char *out, unsigned channel, size_t nfw, char *const *fws) {
-    if (!base || !*base) { fprintf(stderr, "tracesim: overhead: --baseline needs an ELF or run folder\n"); return TS_EXIT_USAGE; }
+    if (!base || !*base) {
+        fprintf(stderr, "tracesim: overhead: --baseline needs an ELF or run folder\n");
+        return TS_EXIT_USAGE;
+    }
     if (!nfw) {
         fprintf(stderr, "tracesim: overhead --baseline %s: no firmware to compare (give FW.elf or run folders after it)\n", base);
         return TS_EXIT_USAGE;
@@ -418,16 +454,19 @@ int ovh_baseline_run(const char *base, const char *out, unsigned channel, size_t
     }
     size_t n = nfw + 1;
     b_fw_t *fw = calloc(n, sizeof *fw);
-    if (!fw) { fprintf(stderr, "tracesim: overhead: out of memory\n"); return TS_EXIT_HOST; }
+    if (!fw) {
+        fprintf(stderr, "tracesim: overhead: out of memory\n");
+        return TS_EXIT_HOST;
+    }
     int rc = 0;
-    for (size_t i = 0; i < n && !rc; i++) {          /* check every argument before the first run */
+    for (size_t i = 0; i < n && !rc; i++) { /* check every argument before the first run */
         const char *arg = i ? fws[i - 1] : base;
         b_fw_t *f = &fw[i];
         f->r.kind = -1;
         f->r.mode = MODE_ON;
         f->from_run = ts_is_dir(arg);
         name_of(arg, f->from_run, f->r.name, sizeof f->r.name);
-        for (unsigned k = 2; ; k++) {                  /* names are unique */
+        for (unsigned k = 2;; k++) { /* names are unique */
             bool taken = false;
             for (size_t j = 0; j < i; j++) taken |= !strcmp(fw[j].r.name, f->r.name);
             if (!taken) break;
@@ -442,13 +481,13 @@ int ovh_baseline_run(const char *base, const char *out, unsigned channel, size_t
             char sp[OVH_PATH + 16];
             snprintf(sp, sizeof sp, "%s/stats.txt", arg);
             char rerr[OVH_PATH + 200];
-            enum ts_run_finish fin = ts_run_say_unfinished(arg);   /* a run cut short costs nothing to compare */
+            enum ts_run_finish fin = ts_run_say_unfinished(arg); /* a run cut short costs nothing to compare */
             if (fin != TS_RUN_FINISHED) {
                 rc = TS_EXIT_NO_FILE;
             } else if (access(sp, R_OK)) {
                 fprintf(stderr, "tracesim: overhead: %s%s is not a run folder (no stats.txt)\n", i ? "" : "baseline ", arg);
                 rc = TS_EXIT_NO_FILE;
-            } else if (ts_run_folder_check(arg, rerr, sizeof rerr)) {   /* the strict reader (ts_file.h) */
+            } else if (ts_run_folder_check(arg, rerr, sizeof rerr)) { /* the strict reader (ts_file.h) */
                 fprintf(stderr, "tracesim: overhead: %s\n", rerr);
                 rc = TS_EXIT_NO_FILE;
             }
@@ -490,8 +529,9 @@ int ovh_baseline_run(const char *base, const char *out, unsigned channel, size_t
         werr[0] = 0;
         if (ts_mkdir_p(out) || write_out(out, "overhead.md", md_w, fw, n, channel) ||
             write_out(out, "overhead.csv", csv_w, fw, n, channel) || write_out(out, "overhead.svg", svg_w, fw, n, channel)) {
-            if (werr[0]) fprintf(stderr, "tracesim: overhead: %s\n", werr);   /* names the file */
-            else fprintf(stderr, "tracesim: overhead: cannot write the report in %s: %s\n", out, strerror(errno));
+            if (werr[0]) fprintf(stderr, "tracesim: overhead: %s\n", werr); /* names the file */
+            else
+                fprintf(stderr, "tracesim: overhead: cannot write the report in %s: %s\n", out, strerror(errno));
             rc = TS_EXIT_HOST;
         } else {
             write_md(stdout, fw, n, channel);

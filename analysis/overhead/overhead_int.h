@@ -9,25 +9,27 @@
 
 #define OVH_PATH 4096
 
-enum ovh_mode { MODE_OUT, MODE_OFF, MODE_ON };
+enum ovh_mode { MODE_OUT,
+                MODE_OFF,
+                MODE_ON };
 
 typedef struct ovh_run {
-    unsigned ex;                     /* N_EXAMPLES for the per-event runs */
-    int kind;                        /* enum ovh_kind of a per-event run, else -1 */
-    uint64_t n_events, ev_lost;      /* per-event runs: events that became messages, and lost */
+    unsigned ex;                /* N_EXAMPLES for the per-event runs */
+    int kind;                   /* enum ovh_kind of a per-event run, else -1 */
+    uint64_t n_events, ev_lost; /* per-event runs: events that became messages, and lost */
     enum ovh_mode mode;
-    unsigned sink, events;           /* not used for MODE_OUT */
+    unsigned sink, events; /* not used for MODE_OUT */
     char name[64];
     char elf[OVH_PATH], dir[OVH_PATH];
     uint64_t cycles, instret, itc_stall, sba_conflict, itc_lost;
     uint64_t records, truncated, headers, perf_errors;
-    unsigned hdr_counters;           /* counters in the (last) perf header */
-    bool have_made;                  /* itc.csv was read: made is known */
-    uint64_t made;                   /* complete perf records the firmware made (itc.csv: every
+    unsigned hdr_counters; /* counters in the (last) perf header */
+    bool have_made;        /* itc.csv was read: made is known */
+    uint64_t made;         /* complete perf records the firmware made (itc.csv: every
                                       * store on the channel, traced or not), the divisor of
                                       * cycles per record; records: those that reached the trace */
-    uint64_t last_store;             /* with have_made and made: the cycle of the last perf store */
-    unsigned last_hart;              /* and its hart */
+    uint64_t last_store;   /* with have_made and made: the cycle of the last perf store */
+    unsigned last_hart;    /* and its hart */
     bool stopped, wrapped;
 } ovh_run_t;
 

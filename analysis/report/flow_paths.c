@@ -11,10 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { COL_INSN, COL_N };
+enum { COL_INSN,
+       COL_N };
 
 typedef struct fpsrc {
-    uint32_t *stk;                    /* the nodes of the open frames, bottom first */
+    uint32_t *stk; /* the nodes of the open frames, bottom first */
     size_t n, cap;
     uint64_t insns;
 } fpsrc_t;
@@ -24,8 +25,8 @@ typedef struct fpaths {
     st_t t;
     fpsrc_t s[NXD_MAX_SRC];
     int hart;
-    bool oom, at;                     /* at: costs by pc, call sites (callgrind) */
-    src_lines_t *sl;                  /* the ELF's lines while writing callgrind */
+    bool oom, at;    /* at: costs by pc, call sites (callgrind) */
+    src_lines_t *sl; /* the ELF's lines while writing callgrind */
 } fpaths_t;
 
 static uint32_t thread_root(fpaths_t *p, unsigned src) {
@@ -43,29 +44,34 @@ static void h_enter(void *v, unsigned src, size_t func, long caller, bool trap, 
      * came after) is the fc's last reported one; none for a root or a thread resuming */
     uint64_t site = (caller >= 0 || trap) && p->at ? p->fc.insn_pc : 0;
     if (site && caller >= 0 && s->n && p->t.node[s->stk[s->n - 1]].func != (uint32_t)caller)
-        site = 0;                     /* a tail call's jump: made in the frame it replaced, not in the caller */
+        site = 0; /* a tail call's jump: made in the frame it replaced, not in the caller */
     uint32_t node = parent == ST_NONE ? ST_NONE : st_child(&p->t, parent, (uint32_t)func, site);
     if (s->n == s->cap) {
         size_t c = s->cap ? 2 * s->cap : 64;
         uint32_t *n = realloc(s->stk, c * sizeof *n);
-        if (!n) { p->oom = true; return; }
+        if (!n) {
+            p->oom = true;
+            return;
+        }
         s->stk = n;
         s->cap = c;
     }
     s->stk[s->n++] = node;
-    if (node != ST_NONE && (caller >= 0 || trap)) p->t.node[node].calls++;   /* a thread resuming is no call */
+    if (node != ST_NONE && (caller >= 0 || trap)) p->t.node[node].calls++; /* a thread resuming is no call */
 }
 
 static void h_exit(void *v, unsigned src, size_t func, uint64_t k) {
-    (void)func; (void)k;
+    (void)func;
+    (void)k;
     fpaths_t *p = v;
     if (p->hart >= 0 && src != (unsigned)p->hart) return;
     fpsrc_t *s = &p->s[src % NXD_MAX_SRC];
-    if (s->n) s->n--;                 /* frames close top first (flow_calls.h) */
+    if (s->n) s->n--; /* frames close top first (flow_calls.h) */
 }
 
 static void h_insn(void *v, unsigned src, size_t func, uint64_t k) {
-    (void)func; (void)k;
+    (void)func;
+    (void)k;
     fpaths_t *p = v;
     if (p->hart >= 0 && src != (unsigned)p->hart) return;
     fpsrc_t *s = &p->s[src % NXD_MAX_SRC];
@@ -80,7 +86,7 @@ static void h_insn(void *v, unsigned src, size_t func, uint64_t k) {
 
 static void h_lost(void *v, unsigned src) {
     fpaths_t *p = v;
-    p->s[src % NXD_MAX_SRC].n = 0;    /* every frame closed before (their exit hooks came) */
+    p->s[src % NXD_MAX_SRC].n = 0; /* every frame closed before (their exit hooks came) */
 }
 
 static const char *nm_func(void *v, uint32_t f) { return fc_func_name(&((fpaths_t *)v)->fc, f); }
@@ -89,7 +95,7 @@ static const char *nm_line(void *v, uint64_t addr, unsigned *line) { return src_
 static const char *nm_line_site(void *v, uint64_t site, unsigned *line) { return nm_line(v, site, line); }
 static bool nm_thread(void *v, unsigned hart, uint64_t thread, char *buf, size_t len) {
     const cs_t *cs = fc_stack(&((fpaths_t *)v)->fc, hart);
-    if (!cs || cs->nth < 2 || thread >= cs->nth) return false;   /* one thread: no thread frame */
+    if (!cs || cs->nth < 2 || thread >= cs->nth) return false; /* one thread: no thread frame */
     snprintf(buf, len, "thread 0x%08" PRIx64, cs->th[thread].id);
     return true;
 }
@@ -104,24 +110,42 @@ int fpath_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, const cha
     static elf_syms_t syms;
     memset(&img, 0, sizeof img);
     if (pf_image_load(&img, elf, err, errlen)) return -1;
-    if (elf_syms_load(&syms, elf, err, errlen)) { pf_image_free(&img); return -1; }
+    if (elf_syms_load(&syms, elf, err, errlen)) {
+        pf_image_free(&img);
+        return -1;
+    }
     fpaths_t *p = calloc(1, sizeof *p);
     ts_trace_in_t *tin = calloc(1, sizeof *tin);
     int rc = 0;
-    if (!p || !tin) { snprintf(err, errlen, "out of memory"); rc = -1; goto done; }
+    if (!p || !tin) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+        goto done;
+    }
     p->hart = hart;
     p->at = callgrind;
     st_init(&p->t, COL_N);
     fc_hooks_t h = {p, h_enter, h_exit, h_insn, NULL, h_lost};
     fc_init(&p->fc, &img, &syms, &h);
-    if (ts_trace_in_open(tin, path, cfg, wrapped)) { snprintf(err, errlen, "cannot read %s", path); rc = -1; goto done_fc; }
+    if (ts_trace_in_open(tin, path, cfg, wrapped)) {
+        snprintf(err, errlen, "cannot read %s", path);
+        rc = -1;
+        goto done_fc;
+    }
     ts_trace_in_all(tin, fc_msg, &p->fc);
     fc_eot(&p->fc, tin->end);
     ts_trace_in_close(tin);
-    if (p->oom || p->fc.oom || p->t.oom) { snprintf(err, errlen, "out of memory"); rc = -1; goto done_fc; }
+    if (p->oom || p->fc.oom || p->t.oom) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+        goto done_fc;
+    }
     bool any = false;
     for (unsigned i = 0; i < NXD_MAX_SRC; i++) any |= p->s[i].insns != 0;
-    if (!any) { rc = 1; goto done_fc; }
+    if (!any) {
+        rc = 1;
+        goto done_fc;
+    }
     if (callgrind) {
         src_lines_t *sl = src_lines_open(elf);
         /* names and lines: the names' ctx is p, the lines' the ELF's line table */

@@ -10,7 +10,7 @@
 
 typedef struct fp_fn {
     uint64_t self, total, calls;
-    uint64_t active, entry_k;       /* open frames; where the outermost opened */
+    uint64_t active, entry_k; /* open frames; where the outermost opened */
     double self_cyc, total_cyc;
     /* not yet timed (since the last timed point): instructions, and frame entries (-1) and
      * exits (+1) with the sum of their distances (in instructions) from that point */
@@ -20,16 +20,20 @@ typedef struct fp_fn {
     bool dirty;
 } fp_fn_t;
 
-typedef struct fp_edge { long caller; size_t callee; uint64_t calls; } fp_edge_t;
+typedef struct fp_edge {
+    long caller;
+    size_t callee;
+    uint64_t calls;
+} fp_edge_t;
 
 typedef struct fp_src {
     fp_fn_t *fn;
     size_t *dirty, ndirty;
-    bool have_a;                    /* the last timed point of this stretch: k_a at t_a */
+    bool have_a; /* the last timed point of this stretch: k_a at t_a */
     uint64_t k_a, t_a;
-    bool timed;                     /* cycles were attributed */
+    bool timed; /* cycles were attributed */
     uint64_t insns, trap_frames;
-    fp_edge_t *edge;                /* open addressing, nedge used of cedge (a power of 2) */
+    fp_edge_t *edge; /* open addressing, nedge used of cedge (a power of 2) */
     size_t nedge, cedge;
 } fp_src_t;
 
@@ -50,7 +54,11 @@ static fp_src_t *src_of(fp_t *p, unsigned src) {
         s->dirty = malloc(p->nfunc * sizeof *s->dirty);
     }
     if (!s || !s->fn || !s->dirty) {
-        if (s) { free(s->fn); free(s->dirty); free(s); }
+        if (s) {
+            free(s->fn);
+            free(s->dirty);
+            free(s);
+        }
         p->oom = true;
         return NULL;
     }
@@ -59,7 +67,10 @@ static fp_src_t *src_of(fp_t *p, unsigned src) {
 
 static fp_fn_t *touch(fp_src_t *s, size_t f) {
     fp_fn_t *x = &s->fn[f];
-    if (!x->dirty) { x->dirty = true; s->dirty[s->ndirty++] = f; }
+    if (!x->dirty) {
+        x->dirty = true;
+        s->dirty[s->ndirty++] = f;
+    }
     return x;
 }
 
@@ -80,14 +91,17 @@ static void resolve(fp_src_t *s, double base, double r) {
 static void pend_point(fp_src_t *s, size_t f, int sign, uint64_t k) {
     fp_fn_t *x = touch(s, f);
     x->pend_cnt += sign;
-    x->pend_dk += sign * (double)(k - (s->have_a ? s->k_a : k));   /* before the first point: all at its time */
+    x->pend_dk += sign * (double)(k - (s->have_a ? s->k_a : k)); /* before the first point: all at its time */
 }
 
 static void edge_add(fp_t *p, fp_src_t *s, long caller, size_t callee) {
     if (2 * (s->nedge + 1) > s->cedge) {
         size_t c = s->cedge ? 2 * s->cedge : 64;
         fp_edge_t *e = calloc(c, sizeof *e);
-        if (!e) { p->oom = true; return; }
+        if (!e) {
+            p->oom = true;
+            return;
+        }
         for (size_t i = 0; i < s->cedge; i++) {
             if (!s->edge[i].calls) continue;
             size_t h = ((size_t)s->edge[i].caller * 31 + s->edge[i].callee) & (c - 1);
@@ -100,7 +114,10 @@ static void edge_add(fp_t *p, fp_src_t *s, long caller, size_t callee) {
     }
     size_t h = ((size_t)caller * 31 + callee) & (s->cedge - 1);
     while (s->edge[h].calls && (s->edge[h].caller != caller || s->edge[h].callee != callee)) h = (h + 1) & (s->cedge - 1);
-    if (!s->edge[h].calls) { s->edge[h] = (fp_edge_t){caller, callee, 0}; s->nedge++; }
+    if (!s->edge[h].calls) {
+        s->edge[h] = (fp_edge_t){caller, callee, 0};
+        s->nedge++;
+    }
     s->edge[h].calls++;
 }
 
@@ -163,7 +180,8 @@ static void h_lost(void *v, unsigned src) {
     fp_src_t *s = src_of(p, src);
     if (!s) return;
     if (s->have_a) resolve(s, (double)s->t_a, 0);
-    else resolve(s, 0, 0);   /* no timed point in the stretch: no cycles */
+    else
+        resolve(s, 0, 0); /* no timed point in the stretch: no cycles */
     s->have_a = false;
 }
 
@@ -208,7 +226,8 @@ static int write_src(const fp_t *p, const fp_src_t *s, unsigned hart, bool csv, 
             ts_csv_field(o, fc_func_name(&p->fc, k[i]));
             fprintf(o, ",0x%08" PRIx64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", fc_func_addr(&p->fc, k[i]), x->calls, x->self, x->total);
             if (s->timed) fprintf(o, "%.0f,%.0f", x->self_cyc, x->total_cyc);
-            else fputc(',', o);
+            else
+                fputc(',', o);
             fputc('\n', o);
         }
         free(k);
@@ -217,7 +236,8 @@ static int write_src(const fp_t *p, const fp_src_t *s, unsigned hart, bool csv, 
     fprintf(o, "Flat profile from the program flow: %" PRIu64 " instructions", s->insns);
     if (s->trap_frames) fprintf(o, ", %" PRIu64 " trap handler frame(s)", s->trap_frames);
     if (s->timed) fprintf(o, "; %s estimated from the message timestamps (the instructions between two share the cycles between them evenly)\n\n", unit);
-    else fputs("; no timestamps: instruction counts only\n\n", o);
+    else
+        fputs("; no timestamps: instruction counts only\n\n", o);
     fprintf(o, "%7s %10s %12s %12s", "%insn", "calls", "self insn", "total insn");
     if (s->timed) fprintf(o, " %12s %12s", "self cyc", "total cyc");
     fputs("  function\n", o);
@@ -227,7 +247,7 @@ static int write_src(const fp_t *p, const fp_src_t *s, unsigned hart, bool csv, 
                 x->calls, x->self, x->total);
         if (s->timed) fprintf(o, " %12.0f %12.0f", x->self_cyc, x->total_cyc);
         fputs("  ", o);
-        ts_text_put(o, fc_func_name(&p->fc, k[i]));    /* no control character to a terminal */
+        ts_text_put(o, fc_func_name(&p->fc, k[i])); /* no control character to a terminal */
         fputc('\n', o);
     }
     free(k);
@@ -256,29 +276,46 @@ int fp_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, const char *
     static elf_syms_t syms;
     memset(&img, 0, sizeof img);
     if (pf_image_load(&img, elf, err, errlen)) return -1;
-    if (elf_syms_load(&syms, elf, err, errlen)) { pf_image_free(&img); return -1; }
+    if (elf_syms_load(&syms, elf, err, errlen)) {
+        pf_image_free(&img);
+        return -1;
+    }
     fp_t *p = calloc(1, sizeof *p);
     ts_trace_in_t *tin = calloc(1, sizeof *tin);
     int rc = 0;
-    if (!p || !tin) { snprintf(err, errlen, "out of memory"); rc = -1; goto done; }
+    if (!p || !tin) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+        goto done;
+    }
     p->hart = hart;
     fc_hooks_t h = {p, h_enter, h_exit, h_insn, h_timed, h_lost};
     fc_init(&p->fc, &img, &syms, &h);
     p->nfunc = fc_nfunc(&p->fc);
-    if (ts_trace_in_open(tin, path, cfg, wrapped)) { snprintf(err, errlen, "cannot read %s", path); rc = -1; goto done_fc; }
+    if (ts_trace_in_open(tin, path, cfg, wrapped)) {
+        snprintf(err, errlen, "cannot read %s", path);
+        rc = -1;
+        goto done_fc;
+    }
     ts_trace_in_all(tin, fc_msg, &p->fc);
     fc_eot(&p->fc, tin->end);
     ts_trace_in_close(tin);
     for (unsigned i = 0; i < NXD_MAX_SRC; i++)
         if (p->s[i]) h_lost(p, i);
-    if (p->oom || p->fc.oom) { snprintf(err, errlen, "out of memory"); rc = -1; goto done_fc; }
+    if (p->oom || p->fc.oom) {
+        snprintf(err, errlen, "out of memory");
+        rc = -1;
+        goto done_fc;
+    }
     bool any = false;
     for (unsigned i = 0; i < NXD_MAX_SRC; i++) any |= p->s[i] && p->s[i]->insns;
-    if (!any) { rc = 1; goto done_fc; }
+    if (!any) {
+        rc = 1;
+        goto done_fc;
+    }
     ts_trace_json_t tj;
     char jerr[256];
-    const char *unit = !ts_trace_json_beside(path, &tj, jerr, sizeof jerr) && tj.found && tj.has_ts_cycle_offset
-                           ? "cycles" : "timestamp ticks (no trace.json relating them to cycles)";
+    const char *unit = !ts_trace_json_beside(path, &tj, jerr, sizeof jerr) && tj.found && tj.has_ts_cycle_offset ? "cycles" : "timestamp ticks (no trace.json relating them to cycles)";
     unsigned nsrc = 0;
     for (unsigned i = 0; i < NXD_MAX_SRC; i++) nsrc += p->s[i] && p->s[i]->insns;
     if (csv) fputs("hart,function,address,calls,self_insn,total_insn,self_cycles,total_cycles\n", out);
@@ -286,19 +323,25 @@ int fp_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, const char *
         fprintf(out, "tracesim report %s (from the program flow; program from %s)\n", path, elf);
         if (p->fc.lost)
             fprintf(out, "the flow broke %" PRIu64 " time(s) (lost messages or code outside the image): frames open "
-                         "there were closed, and counting resumed at the next sync\n", p->fc.lost);
+                         "there were closed, and counting resumed at the next sync\n",
+                    p->fc.lost);
         if (p->fc.switches)
             fprintf(out, "%" PRIu64 " thread switch(es) (THREAD_SWITCH): one call stack per thread; a thread's frames do "
-                         "not count the instructions run while it is switched out\n", p->fc.switches);
+                         "not count the instructions run while it is switched out\n",
+                    p->fc.switches);
         if (p->fc.repairs)
             fprintf(out, "%" PRIu64 " return(s) landed in a function below the top of the call stack (longjmp or another "
-                         "non-local exit): the frames above it closed at the return\n", p->fc.repairs);
+                         "non-local exit): the frames above it closed at the return\n",
+                    p->fc.repairs);
     }
     for (unsigned i = 0; i < NXD_MAX_SRC && !rc; i++) {
         if (!p->s[i] || !p->s[i]->insns) continue;
         if (!csv && (nsrc > 1 || hart >= 0)) fprintf(out, "\n==== hart %u ====\n", i);
         if (!csv) fputc('\n', out);
-        if (write_src(p, p->s[i], i, csv, unit, out)) { snprintf(err, errlen, "out of memory"); rc = -1; }
+        if (write_src(p, p->s[i], i, csv, unit, out)) {
+            snprintf(err, errlen, "out of memory");
+            rc = -1;
+        }
     }
     if (!rc && ferror(out)) rc = -2;
 done_fc:
@@ -306,7 +349,12 @@ done_fc:
 done:
     if (p)
         for (unsigned i = 0; i < NXD_MAX_SRC; i++)
-            if (p->s[i]) { free(p->s[i]->fn); free(p->s[i]->dirty); free(p->s[i]->edge); free(p->s[i]); }
+            if (p->s[i]) {
+                free(p->s[i]->fn);
+                free(p->s[i]->dirty);
+                free(p->s[i]->edge);
+                free(p->s[i]);
+            }
     free(p);
     free(tin);
     pf_image_free(&img);

@@ -16,7 +16,7 @@ static const char *const hook_names[4] = {"__cyg_profile_func_enter", "__cyg_pro
 
 /* one row of flow.csv or counters.csv (6 or 5 fields), parsed; false at the end or on a row
  * that does not split into n fields (*bad set) */
-typedef hc_row_t row_t;   /* kind: c call, r ret, y cycle read, o other */
+typedef hc_row_t row_t; /* kind: c call, r ret, y cycle read, o other */
 
 static bool read_row(FILE *f, char **line, size_t *cap, unsigned n, row_t *r, bool *bad) {
     *bad = false;
@@ -29,20 +29,28 @@ static bool read_row(FILE *f, char **line, size_t *cap, unsigned n, row_t *r, bo
         unsigned k = 0;
         fl[k++] = s;
         for (char *q = s; *q && k < n; q++)
-            if (*q == ',') { *q = 0; fl[k++] = q + 1; }
-        if (k < n) { *bad = true; return false; }
+            if (*q == ',') {
+                *q = 0;
+                fl[k++] = q + 1;
+            }
+        if (k < n) {
+            *bad = true;
+            return false;
+        }
         r->cyc = strtoull(fl[0], NULL, 10);
         r->hart = (unsigned)strtoul(fl[1], NULL, 10) % PERF_MAX_CORES;
         r->kind = 'o';
-        if (n == 6) {                 /* flow.csv: cycle,hart,kind,pc,target,link */
+        if (n == 6) { /* flow.csv: cycle,hart,kind,pc,target,link */
             r->pc = strtoull(fl[3], NULL, 16);
             r->target = strtoull(fl[4], NULL, 16);
             r->link = strtoull(fl[5], NULL, 16);
-            r->kind = !strcmp(fl[2], "call") ? 'c' : !strcmp(fl[2], "ret") ? 'r' : !strcmp(fl[2], "trap") ? 'T'
-                    : !strcmp(fl[2], "mret") || !strcmp(fl[2], "sret") ? 'X' : 'o';
-        } else if (n == 5) {          /* counters.csv: cycle,hart,pc,csr,value */
+            r->kind = !strcmp(fl[2], "call") ? 'c' : !strcmp(fl[2], "ret")                        ? 'r' :
+                                                 !strcmp(fl[2], "trap")                           ? 'T' :
+                                                 !strcmp(fl[2], "mret") || !strcmp(fl[2], "sret") ? 'X' :
+                                                                                                    'o';
+        } else if (n == 5) { /* counters.csv: cycle,hart,pc,csr,value */
             r->kind = !strcmp(fl[3], "cycle") || !strcmp(fl[3], "mcycle") ? 'y' : 'o';
-        } else {                      /* hooks.csv: cycle,hart,hook,how,pc,a0,a1,ra - a tail jump into a hook */
+        } else { /* hooks.csv: cycle,hart,hook,how,pc,a0,a1,ra - a tail jump into a hook */
             r->hook = -1;
             for (int h = 0; h < 3; h++)
                 if (!strcmp(fl[2], hook_names[h])) r->hook = h;
@@ -102,7 +110,10 @@ static bool src_next_flow(hc_hart_t *h) {
     bool bad;
     row_t r;
     while (!h->f_eof) {
-        if (!read_row(h->flow, &h->fline, &h->fcap, 6, &r, &bad)) { h->f_eof = true; break; }
+        if (!read_row(h->flow, &h->fline, &h->fcap, 6, &r, &bad)) {
+            h->f_eof = true;
+            break;
+        }
         if (r.hart != h->hart) continue;
         h->frow = r;
         return true;
@@ -113,7 +124,10 @@ static bool src_next_ctr(hc_hart_t *h) {
     bool bad;
     row_t r;
     while (!h->c_eof) {
-        if (!read_row(h->ctr, &h->cline, &h->ccap, 5, &r, &bad)) { h->c_eof = true; break; }
+        if (!read_row(h->ctr, &h->cline, &h->ccap, 5, &r, &bad)) {
+            h->c_eof = true;
+            break;
+        }
         if (r.hart != h->hart || r.kind != 'y') continue;
         h->crow = r;
         return true;
@@ -125,7 +139,10 @@ static bool src_next_hook(hc_hart_t *h) {
     bool bad;
     row_t r;
     while (!h->h_eof) {
-        if (!read_row(h->hk, &h->hline, &h->hcap, 8, &r, &bad)) { h->h_eof = true; break; }
+        if (!read_row(h->hk, &h->hline, &h->hcap, 8, &r, &bad)) {
+            h->h_eof = true;
+            break;
+        }
         if (r.hart != h->hart || r.kind != 't') continue;
         h->hrow = r;
         return true;
@@ -135,10 +152,13 @@ static bool src_next_hook(hc_hart_t *h) {
 
 /* a hook entered at cycle e, returning to link: a new open call */
 static int open_call(hc_hart_t *h, uint64_t e, uint64_t link, int kind, char *err, size_t errlen) {
-    if (h->nopen == h->opencap) {     /* no bound: threads preempted inside hooks leave calls open */
+    if (h->nopen == h->opencap) { /* no bound: threads preempted inside hooks leave calls open */
         unsigned cap = h->opencap ? 2 * h->opencap : 8;
         hc_open_t *o = realloc(h->open, cap * sizeof *o);
-        if (!o) { snprintf(err, errlen, "out of memory"); return -1; }
+        if (!o) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
         h->open = o;
         h->opencap = cap;
     }
@@ -152,11 +172,17 @@ static int close_call(hook_cost_t *hc, hc_hart_t *h, unsigned j, uint64_t x, cha
     memmove(&h->open[j], &h->open[j + 1], (h->nopen - j - 1) * sizeof h->open[0]);
     h->nopen--;
     c.x = x;
-    if (c.r == UINT64_MAX) { hc->calls_no_read++; return 0; }
+    if (c.r == UINT64_MAX) {
+        hc->calls_no_read++;
+        return 0;
+    }
     if (h->n == h->cap) {
         size_t cap = h->cap ? 2 * h->cap : 16;
         hc_call_t *a = realloc(h->c, cap * sizeof *a);
-        if (!a) { snprintf(err, errlen, "out of memory"); return -1; }
+        if (!a) {
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
         h->c = a;
         h->cap = cap;
     }
@@ -193,7 +219,10 @@ static int src_fill(hook_cost_t *hc, hc_hart_t *h, char *err, size_t errlen) {
             while (j && !h->open[j - 1].inside) j--;
             if (j) {
                 hc_call_t *c = &h->open[j - 1].c;
-                if (c->e < cc && c->r == UINT64_MAX) { c->r = cc; c->trap_pre = c->trap; }
+                if (c->e < cc && c->r == UINT64_MAX) {
+                    c->r = cc;
+                    c->trap_pre = c->trap;
+                }
             }
             h->have_c = src_next_ctr(h);
         } else if (h->have_f && fc <= hk) {
@@ -206,12 +235,12 @@ static int src_fill(hook_cost_t *hc, hc_hart_t *h, char *err, size_t errlen) {
                  * preempted inside a hook resumes, its own call below the other threads' */
                 unsigned j = h->nopen;
                 while (j && !(h->open[j - 1].inside && h->open[j - 1].link == r->target)) j--;
-                if (!j) {                 /* (a call entered by a tail jump returns from its caller) */
+                if (!j) { /* (a call entered by a tail jump returns from its caller) */
                     j = h->nopen;
                     while (j && h->open[j - 1].link != r->target) j--;
                 }
                 if (j && close_call(hc, h, j - 1, r->cyc, err, errlen)) return -1;
-            } else if (r->kind == 'T') {  /* a trap: its handler's cycles are not the open hooks' */
+            } else if (r->kind == 'T') { /* a trap: its handler's cycles are not the open hooks' */
                 if (!h->traps++) h->trap_at = r->cyc;
                 for (unsigned j = 0; j < h->nopen; j++)
                     if (h->open[j].c.r < r->cyc && h->open[j].c.t1 == UINT64_MAX) h->open[j].c.t1 = r->cyc;
@@ -228,7 +257,10 @@ static int src_fill(hook_cost_t *hc, hc_hart_t *h, char *err, size_t errlen) {
                         if (h->nht == h->capht) {
                             size_t cap = h->capht ? 2 * h->capht : 8;
                             hc_trap_t *t = realloc(h->ht, cap * sizeof *t);
-                            if (!t) { snprintf(err, errlen, "out of memory"); return -1; }
+                            if (!t) {
+                                snprintf(err, errlen, "out of memory");
+                                return -1;
+                            }
                             h->ht = t;
                             h->capht = cap;
                         }
@@ -259,12 +291,12 @@ static int src_fill(hook_cost_t *hc, hc_hart_t *h, char *err, size_t errlen) {
                         if (h->open[q].c.e < h->trap_at) h->open[q].c.trap += r->cyc - h->trap_at;
             }
             h->have_f = src_next_flow(h);
-        } else {                      /* a tail jump into a hook: it returns to the jumping function's caller */
+        } else { /* a tail jump into a hook: it returns to the jumping function's caller */
             if (open_call(h, h->hrow.cyc, h->hrow.link, h->hrow.hook, err, errlen)) return -1;
             h->have_h = src_next_hook(h);
         }
     }
-    if (!h->have_f && !h->have_c && !h->have_h) {  /* the end: calls still open never returned */
+    if (!h->have_f && !h->have_c && !h->have_h) { /* the end: calls still open never returned */
         hc->calls_no_read += h->nopen;
         h->nopen = 0;
     }
@@ -274,7 +306,10 @@ static int src_fill(hook_cost_t *hc, hc_hart_t *h, char *err, size_t errlen) {
 /* the next hook call of the hart that read the cycle counter and returned, in the order of
  * their reads (the order of the records they wrote), into *out; false at the end */
 static bool src_take(hook_cost_t *hc, hc_hart_t *h, hc_call_t *out) {
-    if (src_fill(hc, h, hc->err, sizeof hc->err)) { h->failed = true; return false; }
+    if (src_fill(hc, h, hc->err, sizeof hc->err)) {
+        h->failed = true;
+        return false;
+    }
     long i = next_done(h, true);
     if (i < 0) return false;
     *out = h->c[i];
@@ -287,7 +322,10 @@ int hc_load(hook_cost_t *hc, const char *run_dir, const elf_syms_t *syms, char *
     for (unsigned k = 0; k < 4; k++) {
         hc->addr[k] = UINT64_MAX;
         for (size_t i = 0; i < syms->n; i++)
-            if (!strcmp(syms->s[i].name, hook_names[k])) { hc->addr[k] = syms->s[i].addr; break; }
+            if (!strcmp(syms->s[i].name, hook_names[k])) {
+                hc->addr[k] = syms->s[i].addr;
+                break;
+            }
     }
     if (hc->addr[0] == UINT64_MAX && hc->addr[2] == UINT64_MAX && hc->addr[3] == UINT64_MAX) {
         snprintf(err, errlen, "the ELF has none of the perf library's hooks (__cyg_profile_func_enter, perfWriteCntrs, perf_timer_tick)");
@@ -301,7 +339,10 @@ int hc_load(hook_cost_t *hc, const char *run_dir, const elf_syms_t *syms, char *
     char path[4200];
     snprintf(path, sizeof path, "%s/hooks.csv", run_dir);
     hc->have_hooks = !access(path, F_OK);
-    static const struct { const char *name, *head; unsigned n; } files[] = {
+    static const struct {
+        const char *name, *head;
+        unsigned n;
+    } files[] = {
         {"flow.csv", "cycle,hart,kind,pc,target,link", 6}, {"counters.csv", "cycle,hart,pc,csr,value", 5}, {"hooks.csv", HOOKS_HEAD, 8}};
     char *line = NULL;
     size_t cap = 0;
@@ -309,7 +350,10 @@ int hc_load(hook_cost_t *hc, const char *run_dir, const elf_syms_t *syms, char *
     for (unsigned i = 0; i < 3 && !rc; i++) {
         if (i == 2 && !hc->have_hooks) break;
         FILE *f = open_csv(run_dir, files[i].name, files[i].head, &line, &cap, err, errlen);
-        if (!f) { rc = -1; break; }
+        if (!f) {
+            rc = -1;
+            break;
+        }
         row_t r;
         bool bad = false;
         unsigned lineno = 1;
@@ -353,18 +397,30 @@ bool hc_match(hook_cost_t *hc, const perf_record_t *r, uint64_t cycles_delta, ui
     unsigned hart = r->core % PERF_MAX_CORES;
     hc_hart_t *h = &hc->h[hart];
     if (h->dead) return false;
-    if (!h->opened && src_open(h, hc, hart, hc->err, sizeof hc->err)) { h->dead = h->failed = true; return false; }
+    if (!h->opened && src_open(h, hc, hart, hc->err, sizeof hc->err)) {
+        h->dead = h->failed = true;
+        return false;
+    }
     hc_call_t c;
     bool found = false;
     if (!h->anchored) {
         while (src_take(hc, h, &c))
-            if (c.kind == (uint8_t)r->type) { found = true; break; }
+            if (c.kind == (uint8_t)r->type) {
+                found = true;
+                break;
+            }
     } else if (cycles_delta != UINT64_MAX) {
         uint64_t want = h->last_r + cycles_delta;
         while (src_take(hc, h, &c))
-            if (c.r >= want) { found = c.kind == (uint8_t)r->type && c.r == want; break; }
+            if (c.r >= want) {
+                found = c.kind == (uint8_t)r->type && c.r == want;
+                break;
+            }
     }
-    if (!found) { h->dead = true; return false; }
+    if (!found) {
+        h->dead = true;
+        return false;
+    }
     *pre = c.r - c.e - c.trap_pre;
     *post = c.x - c.r - (c.trap - c.trap_pre);
     /* the interval from the previous record's read to this one's: the cycles of traps taken
@@ -377,7 +433,7 @@ bool hc_match(hook_cost_t *hc, const perf_record_t *r, uint64_t cycles_delta, ui
         for (size_t i = 0; i < h->nht; i++) {
             uint64_t a = h->ht[i].a, b = h->ht[i].b;
             if (a >= rr || b <= lr) continue;
-            bool pin = lr > a && lr < b, cin = rr > a && rr < b;
+            bool pin = lr > a && lr<b, cin = rr> a && rr < b;
             if (pin && cin) continue;
             uint64_t ov = (b < rr ? b : rr) - (a > lr ? a : lr);
             if (pin) ov -= ov < h->last_post ? ov : h->last_post;
@@ -387,7 +443,8 @@ bool hc_match(hook_cost_t *hc, const perf_record_t *r, uint64_t cycles_delta, ui
         size_t k = 0;
         for (size_t i = 0; i < h->nlate; i++)
             if (h->late[i].x <= rr) h->late_now += h->late[i].cycles;
-            else h->late[k++] = h->late[i];
+            else
+                h->late[k++] = h->late[i];
         h->nlate = k;
         k = 0;
         h->ht_run = -1;
@@ -407,7 +464,10 @@ bool hc_match(hook_cost_t *hc, const perf_record_t *r, uint64_t cycles_delta, ui
             if (h->nlate == h->caplate) {
                 size_t cap = h->caplate ? 2 * h->caplate : 8;
                 hc_late_t *l = realloc(h->late, cap * sizeof *l);
-                if (!l) { h->dead = true; return false; }
+                if (!l) {
+                    h->dead = true;
+                    return false;
+                }
                 h->late = l;
                 h->caplate = cap;
             }

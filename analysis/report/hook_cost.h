@@ -35,53 +35,71 @@
  * trap handlers (an interrupt) that ran inside it, trap_pre of them before r */
 /* t1: the first trap after r taken while it was open, tl: the last mret after r while it
  * was open (UINT64_MAX: none): the post part before t1 and after tl are the hook's own */
-typedef struct hc_call { uint64_t e, r, x, trap, trap_pre, t1, tl; uint8_t kind; } hc_call_t;   /* kind: perf_record_type */
+typedef struct hc_call {
+    uint64_t e, r, x, trap, trap_pre, t1, tl;
+    uint8_t kind;
+} hc_call_t; /* kind: perf_record_type */
 
 /* inside: control is in the call (it was entered, or the trap that left it, at cycle left
  * and trap nesting level `level`, returned to trap_pc); a trap taken while a call is inside
  * is a trap inside a hook */
-typedef struct hc_open { hc_call_t c; uint64_t link, trap_pc, left; bool inside; unsigned level; } hc_open_t;
-typedef struct hc_row { uint64_t cyc, pc, target, link; unsigned hart; int hook; char kind; } hc_row_t;
+typedef struct hc_open {
+    hc_call_t c;
+    uint64_t link, trap_pc, left;
+    bool inside;
+    unsigned level;
+} hc_open_t;
+typedef struct hc_row {
+    uint64_t cyc, pc, target, link;
+    unsigned hart;
+    int hook;
+    char kind;
+} hc_row_t;
 /* a trap taken inside a hook call (the outermost such), from its trap to its mret (b:
  * UINT64_MAX while it runs) */
-typedef struct hc_trap { uint64_t a, b; unsigned level; } hc_trap_t;
+typedef struct hc_trap {
+    uint64_t a, b;
+    unsigned level;
+} hc_trap_t;
 /* hook cycles after a trap inside a hook (from its last mret to its return, at x): they
  * belong to the interval between records that holds x */
-typedef struct hc_late { uint64_t x, cycles; } hc_late_t;
+typedef struct hc_late {
+    uint64_t x, cycles;
+} hc_late_t;
 
 /* one hart's hook calls, read from flow.csv and counters.csv as the records ask for them */
 typedef struct hc_hart {
-    FILE *flow, *ctr, *hk;            /* the hart's own read position in each file */
+    FILE *flow, *ctr, *hk; /* the hart's own read position in each file */
     char *fline, *cline, *hline;
     size_t fcap, ccap, hcap;
-    hc_row_t frow, crow, hrow;        /* the next row of each file not yet processed */
+    hc_row_t frow, crow, hrow; /* the next row of each file not yet processed */
     bool have_f, have_c, have_h, f_eof, c_eof, h_eof, opened, failed;
-    hc_call_t *c;                     /* calls that returned, not yet handed out (any order) */
+    hc_call_t *c; /* calls that returned, not yet handed out (any order) */
     size_t n, cap;
-    hc_open_t *open;                  /* calls not yet returned, the latest entered last (an ISR's
+    hc_open_t *open; /* calls not yet returned, the latest entered last (an ISR's
                                          in a hook, other threads' when a hook was preempted) */
     unsigned nopen, opencap, hart;
-    unsigned traps;                   /* trap handlers running (nested), the outermost entered at trap_at */
+    unsigned traps; /* trap handlers running (nested), the outermost entered at trap_at */
     uint64_t trap_at;
     uint64_t addr[4];
     char dir[4096];
     bool anchored, dead;
     uint64_t last_r, last_post;
-    hc_trap_t *ht;                    /* traps taken inside a hook call, not yet behind the records */
+    hc_trap_t *ht; /* traps taken inside a hook call, not yet behind the records */
     size_t nht, capht;
-    long ht_run;                      /* the one running (index into ht), or -1 */
-    hc_late_t *late;                  /* hook cycles after such traps, not yet handed out */
+    long ht_run;     /* the one running (index into ht), or -1 */
+    hc_late_t *late; /* hook cycles after such traps, not yet handed out */
     size_t nlate, caplate;
-    uint64_t handler, late_now, moved;    /* hc_match_traps of the last record matched */
+    uint64_t handler, late_now, moved; /* hc_match_traps of the last record matched */
 } hc_hart_t;
 
 typedef struct hook_cost {
     hc_hart_t h[PERF_MAX_CORES];
-    uint64_t addr[4];                 /* the hooks' addresses (UINT64_MAX: not in the ELF) */
+    uint64_t addr[4]; /* the hooks' addresses (UINT64_MAX: not in the ELF) */
     char dir[4096];
-    bool have_hooks;                  /* the run folder has hooks.csv (hooks entered by tail jumps) */
-    char err[512];                    /* why a hart's reading stopped (hc_failed) */
-    uint64_t calls_no_read;           /* hook calls that read no cycle counter (no record) */
+    bool have_hooks;        /* the run folder has hooks.csv (hooks entered by tail jumps) */
+    char err[512];          /* why a hart's reading stopped (hc_failed) */
+    uint64_t calls_no_read; /* hook calls that read no cycle counter (no record) */
 } hook_cost_t;
 
 /* flow.csv and counters.csv of run_dir, hook addresses from syms: both files are checked

@@ -12,9 +12,9 @@
 _Static_assert(HOOK_COL < ST_MAX_COLS, "a column per counter and one for the hooks");
 
 struct rpaths {
-    st_t t[PERF_MAX_CORES];          /* per hart (one profile each): columns = counter indexes,
+    st_t t[PERF_MAX_CORES]; /* per hart (one profile each): columns = counter indexes,
                                         and HOOK_COL: the hook cycles inside the cycles */
-    const prof_t *p;                  /* the profile being named (writers) */
+    const prof_t *p;        /* the profile being named (writers) */
 };
 
 rpaths_t *rp_new(void) {
@@ -47,12 +47,14 @@ static void on_interval(void *v, unsigned hart, uint32_t thread, const cs_t *cs,
     st_t *t = &r->t[hart % PERF_MAX_CORES];
     uint32_t n;
     if (split) n = st_child(t, st_thread_root(t, hart, thread), ST_SPLIT, 0);
-    else if (!cs_depth(cs)) n = st_child(t, st_thread_root(t, hart, thread), ST_OUTSIDE, 0);
-    else n = node_of(t, hart, thread, cs);
+    else if (!cs_depth(cs))
+        n = st_child(t, st_thread_root(t, hart, thread), ST_OUTSIDE, 0);
+    else
+        n = node_of(t, hart, thread, cs);
     if (n == ST_NONE) return;
     for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++)
         if (known >> x & 1) st_add(t, n, x, delta[x]);
-    st_add(t, n, HOOK_COL, hook);     /* for --compensate */
+    st_add(t, n, HOOK_COL, hook); /* for --compensate */
 }
 
 static void on_enter(void *v, unsigned hart, uint32_t thread, const cs_t *cs) {
@@ -82,9 +84,10 @@ static bool nm_thread(void *v, unsigned hart, uint64_t thread, char *buf, size_t
     uint64_t id;
     unsigned h;
     (void)hart;
-    if (!prof_stats(p)->switch_events) return false;     /* one thread: no thread frame */
+    if (!prof_stats(p)->switch_events) return false; /* one thread: no thread frame */
     if (prof_thread_info(p, (uint32_t)thread, &h, &id)) snprintf(buf, len, "thread 0x%08" PRIx64, id);
-    else snprintf(buf, len, "thread before the first switch");
+    else
+        snprintf(buf, len, "thread before the first switch");
     return true;
 }
 
@@ -121,7 +124,7 @@ int rp_write_folded(rpaths_t *r, prof_t *const profs[PERF_MAX_CORES], const char
         st_t *t = &r->t[k];
         if (t->oom) return -2;
         int cyc = prof_cycles_index(profs[k]);
-        if (compensate && x == cyc)       /* the hooks' cycles out, node by node (once) */
+        if (compensate && x == cyc) /* the hooks' cycles out, node by node (once) */
             for (size_t i = 0; i < t->n; i++) {
                 t->cost[i * t->ncols + (unsigned)x] -= st_cost(t, (uint32_t)i, HOOK_COL);
                 t->cost[i * t->ncols + HOOK_COL] = 0;
@@ -134,7 +137,10 @@ int rp_write_folded(rpaths_t *r, prof_t *const profs[PERF_MAX_CORES], const char
 }
 
 /* ---- callgrind ---------------------------------------------------------------------------- */
-typedef struct cgnames { rpaths_t *r; void *sl; } cgnames_t;
+typedef struct cgnames {
+    rpaths_t *r;
+    void *sl;
+} cgnames_t;
 static const char *cg_func(void *v, uint32_t f) { return nm_func(((cgnames_t *)v)->r, f); }
 static uint64_t cg_addr(void *v, uint32_t f) { return nm_addr(((cgnames_t *)v)->r, f); }
 static bool cg_thread(void *v, unsigned hart, uint64_t thread, char *buf, size_t len) { return nm_thread(((cgnames_t *)v)->r, hart, thread, buf, len); }
@@ -146,7 +152,10 @@ int rp_write_callgrind(rpaths_t *r, prof_t *const profs[PERF_MAX_CORES], bool co
                        FILE *out, char *err, size_t errlen) {
     int k = -1, n = 0;
     for (unsigned h = 0; h < PERF_MAX_CORES; h++)
-        if (profs[h]) { k = (int)h; n++; }
+        if (profs[h]) {
+            k = (int)h;
+            n++;
+        }
     if (n != 1) {
         snprintf(err, errlen, "-f callgrind makes one hart's profile: the trace has perf records of %d harts, choose one with --hart N", n);
         return -1;
@@ -161,13 +170,13 @@ int rp_write_callgrind(rpaths_t *r, prof_t *const profs[PERF_MAX_CORES], bool co
     for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++) {
         const char *name = prof_counter_name(p, x);
         if (!name) continue;
-        size_t i = 0;                     /* an event name: letters, digits, '_' */
+        size_t i = 0; /* an event name: letters, digits, '_' */
         for (; name[i] && i + 1 < sizeof evbuf[0]; i++) {
             char c = name[i];
             evbuf[nc][i] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ? c : '_';
         }
         evbuf[nc][i] = 0;
-        if (compensate && (int)x == cyc) {   /* the hooks' cycles out, node by node (once) */
+        if (compensate && (int)x == cyc) { /* the hooks' cycles out, node by node (once) */
             for (size_t j = 0; j < t->n; j++) {
                 t->cost[j * t->ncols + x] -= st_cost(t, (uint32_t)j, HOOK_COL);
                 t->cost[j * t->ncols + HOOK_COL] = 0;

@@ -8,10 +8,18 @@
 #include <string.h>
 
 /* ---- uint64 -> uint32 open-addressing map ---------------------------------------------- */
-typedef struct idmap { uint64_t *key; uint32_t *val; size_t cap, n; } idmap_t;
+typedef struct idmap {
+    uint64_t *key;
+    uint32_t *val;
+    size_t cap, n;
+} idmap_t;
 
 static size_t slot_of(uint64_t k, size_t cap) {
-    k ^= k >> 33; k *= 0xff51afd7ed558ccdull; k ^= k >> 33; k *= 0xc4ceb9fe1a85ec53ull; k ^= k >> 33;
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ull;
+    k ^= k >> 33;
     return (size_t)k & (cap - 1);
 }
 
@@ -29,7 +37,11 @@ static int idmap_put(idmap_t *m, uint64_t key, uint32_t val) {
         size_t cap = m->cap ? 2 * m->cap : 64;
         uint64_t *k = malloc(cap * sizeof *k);
         uint32_t *v = malloc(cap * sizeof *v);
-        if (!k || !v) { free(k); free(v); return -1; }
+        if (!k || !v) {
+            free(k);
+            free(v);
+            return -1;
+        }
         memset(v, 0xFF, cap * sizeof *v);
         for (size_t i = 0; i < m->cap; i++) {
             if (m->val[i] == PROF_NONE) continue;
@@ -52,7 +64,10 @@ static int idmap_put(idmap_t *m, uint64_t key, uint32_t val) {
     return 0;
 }
 
-static void idmap_free(idmap_t *m) { free(m->key); free(m->val); }
+static void idmap_free(idmap_t *m) {
+    free(m->key);
+    free(m->val);
+}
 
 /* room for n + 1 elements of size sz in *arr */
 static bool reserve(void **arr, size_t *cap, size_t n, size_t sz) {
@@ -67,65 +82,69 @@ static bool reserve(void **arr, size_t *cap, size_t n, size_t sz) {
 }
 
 /* ---- state ------------------------------------------------------------------------------ */
-typedef struct frame {                    /* a frame's payload in the call-stack model */
+typedef struct frame { /* a frame's payload in the call-stack model */
     uint32_t func, edge;
-    uint32_t thr;                         /* its thread (prof_t.thr) */
-    bool outer;                           /* no other activation of func below it */
-    uint64_t cum[PERF_MAX_COUNTERS];      /* running totals at the enter */
-    uint64_t hook_cum;                    /* running hook cycles at the enter */
+    uint32_t thr;                    /* its thread (prof_t.thr) */
+    bool outer;                      /* no other activation of func below it */
+    uint64_t cum[PERF_MAX_COUNTERS]; /* running totals at the enter */
+    uint64_t hook_cum;               /* running hook cycles at the enter */
 } frame_t;
 
 struct prof;
 typedef struct pcore {
     struct prof *p;
     unsigned hart;
-    cs_t cs;                              /* the call stack (callstack.h) */
-    uint64_t cum[PERF_MAX_COUNTERS];      /* running totals (sum of counted deltas) */
-    bool based[PERF_MAX_COUNTERS];        /* the counter has a reference value since the header */
+    cs_t cs;                         /* the call stack (callstack.h) */
+    uint64_t cum[PERF_MAX_COUNTERS]; /* running totals (sum of counted deltas) */
+    bool based[PERF_MAX_COUNTERS];   /* the counter has a reference value since the header */
     bool have_manual;
     uint64_t manual_cum[PERF_MAX_COUNTERS], manual_hook_cum;
-    uint64_t hook_cum;                    /* running total of the hook cycles counted */
-    uint64_t hook_post;                   /* the previous record's hook cycles after its read */
-    bool hook_set;                        /* prof_hook gave the next record's cost */
+    uint64_t hook_cum;  /* running total of the hook cycles counted */
+    uint64_t hook_post; /* the previous record's hook cycles after its read */
+    bool hook_set;      /* prof_hook gave the next record's cost */
     uint64_t hook_pre, hook_next_post;
-    uint64_t hook_traps;                  /* prof_hook_traps: handler and late hook cycles of the next record's interval */
-    uint64_t hook_moved;                  /* the next record's hook cycles given to a later interval */
-    uint32_t thr;                         /* the running thread (prof_t.thr), PROF_NONE before the first record */
-    bool switched;                        /* a thread switch since the previous record */
+    uint64_t hook_traps; /* prof_hook_traps: handler and late hook cycles of the next record's interval */
+    uint64_t hook_moved; /* the next record's hook cycles given to a later interval */
+    uint32_t thr;        /* the running thread (prof_t.thr), PROF_NONE before the first record */
+    bool switched;       /* a thread switch since the previous record */
 } pcore_t;
 
 /* a thread (THREAD_SWITCH events), or a hart's thread before its first switch: its own call
  * stack (the model's thread id is the slot's index) and running totals while it runs */
 typedef struct pthr {
     unsigned hart;
-    uint64_t id;                          /* the THREAD_SWITCH value (tp) */
-    bool named;                           /* id known (else: what ran before the first switch) */
-    uint64_t cum[PERF_MAX_COUNTERS], hook_cum;    /* parked running totals (current: pcore_t's) */
+    uint64_t id;                               /* the THREAD_SWITCH value (tp) */
+    bool named;                                /* id known (else: what ran before the first switch) */
+    uint64_t cum[PERF_MAX_COUNTERS], hook_cum; /* parked running totals (current: pcore_t's) */
     uint64_t switches_in;
 } pthr_t;
 
 /* a function in one thread */
 typedef struct pthfunc {
     uint32_t thr, func;
-    uint32_t active;                      /* its frames on the thread's stack */
+    uint32_t active; /* its frames on the thread's stack */
     uint64_t calls, self[PERF_MAX_COUNTERS], hook_self;
 } pthfunc_t;
 
-typedef struct col { bool used; perf_counter_def_t def; char name[48]; } col_t;
+typedef struct col {
+    bool used;
+    perf_counter_def_t def;
+    char name[48];
+} col_t;
 
 struct prof {
     prof_opts_t o;
     prof_stats_t st;
     col_t col[PERF_MAX_COUNTERS];
     uint64_t trace_total[PERF_MAX_COUNTERS], outside[PERF_MAX_COUNTERS];
-    uint64_t unattributed[PERF_MAX_COUNTERS];   /* intervals split in unknown shares (longjmp, thread switch) */
-    uint64_t unattr_switch[PERF_MAX_COUNTERS], hook_unattr_switch;   /* of them around a thread switch */
+    uint64_t unattributed[PERF_MAX_COUNTERS];                      /* intervals split in unknown shares (longjmp, thread switch) */
+    uint64_t unattr_switch[PERF_MAX_COUNTERS], hook_unattr_switch; /* of them around a thread switch */
     pthr_t *thr;
     size_t nthr, capthr;
     pthfunc_t *tf;
     size_t ntf, captf;
-    idmap_t tfmap;                        /* thr << 32 | func -> tf */
-    bool finishing;                       /* prof_finish: frames closing are still active */
+    idmap_t tfmap;  /* thr << 32 | func -> tf */
+    bool finishing; /* prof_finish: frames closing are still active */
     pcore_t core[PERF_MAX_CORES];
     prof_func_t *func;
     size_t nfunc, capfunc;
@@ -136,7 +155,7 @@ struct prof {
     prof_isr_t *isr;
     size_t nisr, capisr;
     idmap_t fmap, emap, smap, imap;
-    int cyc;                              /* counter index named cycles, or -1 */
+    int cyc; /* counter index named cycles, or -1 */
     bool oom;
 };
 
@@ -160,7 +179,7 @@ static const char *sym(const prof_t *p, uint64_t addr, uint64_t *start) {
 /* a function's name for text output */
 static const char *fname(const prof_t *p, uint32_t f, char *buf, size_t len) {
     if (f == PROF_NONE) return "<spontaneous>";
-    if (p->func[f].name) return ts_text_esc(p->func[f].name, buf, len);   /* no control character to a terminal */
+    if (p->func[f].name) return ts_text_esc(p->func[f].name, buf, len); /* no control character to a terminal */
     snprintf(buf, len, "0x%08" PRIx64, p->func[f].addr);
     return buf;
 }
@@ -182,7 +201,10 @@ prof_t *prof_new(const prof_opts_t *o) {
 }
 
 /* ---- names of raw HPM events (rtl_model/regs/hpm_events.def) ---------------------------- */
-typedef struct ev_name { int cls, bit; const char *name; } ev_name_t;
+typedef struct ev_name {
+    int cls, bit;
+    const char *name;
+} ev_name_t;
 static const ev_name_t ev_names[] = {
 #define TS_EVENT(id, sv, index, cls, bit, csv, desc) {cls, bit, csv},
 #include "hpm_events.def"
@@ -222,10 +244,14 @@ int prof_parse_fields(prof_opts_t *o, const char *list, char *err, size_t errlen
         while (k < PF_NFIELDS && (strlen(field_names[k]) != n || strncmp(field_names[k], s, n))) k++;
         if (k == PF_NFIELDS) {
             snprintf(err, errlen, "unknown field '%.*s' for --fields (percent, calls, self, total, self_mean, "
-                     "total_mean, hook, address, function)", (int)(n > 64 ? 64 : n), s);
+                                  "total_mean, hook, address, function)",
+                     (int)(n > 64 ? 64 : n), s);
             return -1;
         }
-        if (o->nfields == PROF_MAX_FIELDS) { snprintf(err, errlen, "too many fields for --fields (%d at most)", PROF_MAX_FIELDS); return -1; }
+        if (o->nfields == PROF_MAX_FIELDS) {
+            snprintf(err, errlen, "too many fields for --fields (%d at most)", PROF_MAX_FIELDS);
+            return -1;
+        }
         o->fields[o->nfields++] = (enum prof_field)k;
         if (!s[n]) break;
         s += n + 1;
@@ -255,7 +281,10 @@ static uint32_t func_id(prof_t *p, uint64_t addr) {
     uint32_t f = idmap_get(&p->fmap, addr);
     if (f != PROF_NONE) return f;
     if (p->nfunc >= PROF_NONE - 1 || !reserve((void **)&p->func, &p->capfunc, p->nfunc, sizeof *p->func) ||
-        idmap_put(&p->fmap, addr, (uint32_t)p->nfunc)) { p->oom = true; return PROF_NONE; }
+        idmap_put(&p->fmap, addr, (uint32_t)p->nfunc)) {
+        p->oom = true;
+        return PROF_NONE;
+    }
     prof_func_t *fn = &p->func[p->nfunc];
     memset(fn, 0, sizeof *fn);
     uint64_t start;
@@ -270,7 +299,10 @@ static pthfunc_t *tf_of(prof_t *p, uint32_t t, uint32_t func) {
     uint32_t i = idmap_get(&p->tfmap, key);
     if (i != PROF_NONE) return &p->tf[i];
     if (p->ntf >= PROF_NONE - 1 || !reserve((void **)&p->tf, &p->captf, p->ntf, sizeof *p->tf) ||
-        idmap_put(&p->tfmap, key, (uint32_t)p->ntf)) { p->oom = true; return NULL; }
+        idmap_put(&p->tfmap, key, (uint32_t)p->ntf)) {
+        p->oom = true;
+        return NULL;
+    }
     pthfunc_t *x = &p->tf[p->ntf++];
     memset(x, 0, sizeof *x);
     x->thr = t;
@@ -305,7 +337,10 @@ static uint32_t edge_id(prof_t *p, uint32_t caller, uint32_t callee) {
     uint32_t e = idmap_get(&p->emap, edge_key(caller, callee));
     if (e != PROF_NONE) return e;
     if (p->nedge >= PROF_NONE - 1 || !reserve((void **)&p->edge, &p->capedge, p->nedge, sizeof *p->edge) ||
-        idmap_put(&p->emap, edge_key(caller, callee), (uint32_t)p->nedge)) { p->oom = true; return PROF_NONE; }
+        idmap_put(&p->emap, edge_key(caller, callee), (uint32_t)p->nedge)) {
+        p->oom = true;
+        return PROF_NONE;
+    }
     prof_edge_t *ed = &p->edge[p->nedge];
     memset(ed, 0, sizeof *ed);
     ed->caller = caller;
@@ -317,7 +352,10 @@ static prof_site_t *site_of(prof_t *p, uint64_t addr) {
     uint32_t s = idmap_get(&p->smap, addr);
     if (s != PROF_NONE) return &p->site[s];
     if (p->nsite >= PROF_NONE - 1 || !reserve((void **)&p->site, &p->capsite, p->nsite, sizeof *p->site) ||
-        idmap_put(&p->smap, addr, (uint32_t)p->nsite)) { p->oom = true; return NULL; }
+        idmap_put(&p->smap, addr, (uint32_t)p->nsite)) {
+        p->oom = true;
+        return NULL;
+    }
     prof_site_t *st = &p->site[p->nsite++];
     memset(st, 0, sizeof *st);
     uint64_t start;
@@ -329,7 +367,10 @@ static prof_site_t *site_of(prof_t *p, uint64_t addr) {
 
 /* one clone suffix at s ("." and a known word, then ".N" digits for the numbered ones): its length, or 0 */
 static size_t clone_suffix(const char *s) {
-    static const struct { const char *w; bool num; } sfx[] = {
+    static const struct {
+        const char *w;
+        bool num;
+    } sfx[] = {
         {".constprop", true}, {".isra", true}, {".part", true}, {".lto_priv", true}, {".cold", false}};
     for (unsigned i = 0; i < sizeof sfx / sizeof sfx[0]; i++) {
         size_t n = strlen(sfx[i].w);
@@ -362,20 +403,30 @@ static prof_isr_t *isr_of(prof_t *p, uint64_t pc) {
     uint32_t s = idmap_get(&p->imap, start);
     if (s != PROF_NONE) return &p->isr[s];
     size_t blen = name ? prof_source_name_len(name) : 0;
-    for (size_t i = 0; name && i < p->nisr; i++)      /* another clone of the same function */
+    for (size_t i = 0; name && i < p->nisr; i++) /* another clone of the same function */
         if (p->isr[i].func && strlen(p->isr[i].func) == blen && !strncmp(p->isr[i].func, name, blen)) {
-            if (idmap_put(&p->imap, start, (uint32_t)i)) { p->oom = true; return NULL; }
+            if (idmap_put(&p->imap, start, (uint32_t)i)) {
+                p->oom = true;
+                return NULL;
+            }
             p->isr[i].symbols++;
             return &p->isr[i];
         }
     char *base = NULL;
     if (name) {
-        if (!(base = malloc(blen + 1))) { p->oom = true; return NULL; }
+        if (!(base = malloc(blen + 1))) {
+            p->oom = true;
+            return NULL;
+        }
         memcpy(base, name, blen);
         base[blen] = 0;
     }
     if (p->nisr >= PROF_NONE - 1 || !reserve((void **)&p->isr, &p->capisr, p->nisr, sizeof *p->isr) ||
-        idmap_put(&p->imap, start, (uint32_t)p->nisr)) { free(base); p->oom = true; return NULL; }
+        idmap_put(&p->imap, start, (uint32_t)p->nisr)) {
+        free(base);
+        p->oom = true;
+        return NULL;
+    }
     prof_isr_t *is = &p->isr[p->nisr++];
     memset(is, 0, sizeof *is);
     is->addr = start;
@@ -390,7 +441,7 @@ void prof_header(void *vp, const perf_header_t *h) {
     prof_t *p = vp;
     pcore_t *c = &p->core[h->core % PERF_MAX_CORES];
     p->st.headers++;
-    memset(c->based, 0, sizeof c->based);      /* new reference values, same call stack */
+    memset(c->based, 0, sizeof c->based); /* new reference values, same call stack */
     c->have_manual = false;
     for (unsigned i = 0; i < h->n && i < PERF_MAX_COUNTERS; i++) {
         const perf_counter_def_t *d = &h->def[i];
@@ -416,7 +467,7 @@ static void frame_closed(void *ctx, uint64_t thread, const cs_frame_t *cf, void 
     char b1[32];
     (void)thread;
     (void)cf;
-    if (p->finishing) {                      /* charged up to the last record */
+    if (p->finishing) { /* charged up to the last record */
         p->func[fr->func].still_active++;
         p->st.still_active++;
     }
@@ -425,10 +476,11 @@ static void frame_closed(void *ctx, uint64_t thread, const cs_frame_t *cf, void 
              fname(p, fr->func, b1, sizeof b1));
     else if (why == CS_REPAIR && p->o.warn)
         warn(p, "hart %u: %s left without its exit record (longjmp or the like): it ends at the record before an enter "
-             "called from below it", c->hart, fname(p, fr->func, b1, sizeof b1));
+                "called from below it",
+             c->hart, fname(p, fr->func, b1, sizeof b1));
     pthfunc_t *tf = tf_of(p, fr->thr, fr->func);
     if (tf) tf->active--;
-    if (!fr->outer) return;                  /* an inner activation of a recursion */
+    if (!fr->outer) return; /* an inner activation of a recursion */
     /* the running totals of the frame's thread: the hart's while it runs, else as parked */
     const uint64_t *cum = fr->thr == c->thr ? c->cum : p->thr[fr->thr].cum;
     uint64_t hook_cum = fr->thr == c->thr ? c->hook_cum : p->thr[fr->thr].hook_cum;
@@ -461,11 +513,14 @@ static void enter(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r, 
         return;
     }
     frame_t *fr = cs_push(&c->cs, f, r->has_call_site ? r->call_site : 0, 0, false);
-    if (!fr) { p->oom = true; return; }
+    if (!fr) {
+        p->oom = true;
+        return;
+    }
     fr->func = f;
     fr->edge = e;
     fr->thr = c->thr;
-    fr->outer = tf->active++ == 0;           /* per thread: a parked thread's frames are not below it */
+    fr->outer = tf->active++ == 0; /* per thread: a parked thread's frames are not below it */
     memcpy(fr->cum, c->cum, sizeof fr->cum);
     fr->hook_cum = c->hook_cum;
     if (p->o.path_enter) p->o.path_enter(p->o.path_ctx, hart, c->thr, &c->cs);
@@ -520,13 +575,13 @@ void prof_record(void *vp, const perf_record_t *r) {
     pcore_t *c = &p->core[hart];
     p->st.records++;
     if (cur_thr(p, c) == PROF_NONE || p->oom) return;
-    if (r->gap_before) {                     /* perf data lost: new stack, new baseline */
+    if (r->gap_before) { /* perf data lost: new stack, new baseline */
         p->st.gaps++;
         size_t d = cs_depth(&c->cs);
         if (d)
             warn(p, "hart %u: perf data lost before a record: the call stack (%zu frame(s)) ends at the last record before it",
                  hart, d);
-        p->st.gap_ended += d;                /* charged up to the last record before the gap */
+        p->st.gap_ended += d; /* charged up to the last record before the gap */
         cs_clear(&c->cs);
         memset(c->based, 0, sizeof c->based);
         c->have_manual = false;
@@ -547,7 +602,7 @@ void prof_record(void *vp, const perf_record_t *r) {
      * called from below the top of the stack (longjmp), an exit of a function below the top;
      * they end at the previous record, and this record's interval is split between them and
      * the frame control went to in unknown shares: not attributed */
-    bool split = c->switched;                /* a thread switch in the interval: the threads' shares
+    bool split = c->switched; /* a thread switch in the interval: the threads' shares
                                                 are unknown, and no frame has it all */
     if (!r->truncated && !r->addr_unknown && cs_depth(&c->cs)) {
         if (r->type == PERF_FUNC_ENTER && r->has_call_site && p->o.sym) {
@@ -578,30 +633,39 @@ void prof_record(void *vp, const perf_record_t *r) {
     /* the counters' change since the previous record belongs to the function on top */
     uint32_t top = top_func(c);
     pthfunc_t *ttf = top != PROF_NONE && !split ? tf_of(p, c->thr, top) : NULL;
-    uint64_t dl[PERF_MAX_COUNTERS], dh = 0;  /* this record's counted changes (ISR samples) */
+    uint64_t dl[PERF_MAX_COUNTERS], dh = 0; /* this record's counted changes (ISR samples) */
     uint32_t known = 0;
     for (unsigned i = 0; i < r->n && i < PERF_MAX_COUNTERS; i++) {
         unsigned x = r->index[i] % PERF_MAX_COUNTERS;
-        if (r->delta_unknown >> i & 1) continue;             /* nothing known to count */
-        if (!c->based[x]) { c->based[x] = true; continue; }   /* first value: the reference */
+        if (r->delta_unknown >> i & 1) continue; /* nothing known to count */
+        if (!c->based[x]) {
+            c->based[x] = true;
+            continue;
+        } /* first value: the reference */
         uint64_t d = r->delta[i];
         dl[x] = d;
         known |= 1u << x;
-        if (!c->switched) c->cum[x] += d;   /* the running thread's totals */
+        if (!c->switched) c->cum[x] += d; /* the running thread's totals */
         p->trace_total[x] += d;
         if (split) p->unattributed[x] += d;
-        else if (top != PROF_NONE) { p->func[top].self[x] += d; if (ttf) ttf->self[x] += d; }
-        else p->outside[x] += d;
+        else if (top != PROF_NONE) {
+            p->func[top].self[x] += d;
+            if (ttf) ttf->self[x] += d;
+        } else
+            p->outside[x] += d;
         if (c->switched) p->unattr_switch[x] += d;
-        if ((int)x == p->cyc) {              /* hook cycles inside this delta */
+        if ((int)x == p->cyc) { /* hook cycles inside this delta */
             uint64_t h = c->hook_post + c->hook_pre + c->hook_traps;
             if (h > d) h = d;
             if (!c->switched) c->hook_cum += h;
             dh = h;
             p->st.hook_counted += h;
             if (split) p->st.hook_unattributed += h;
-            else if (top != PROF_NONE) { p->func[top].hook_self += h; if (ttf) ttf->hook_self += h; }
-            else p->st.hook_outside += h;
+            else if (top != PROF_NONE) {
+                p->func[top].hook_self += h;
+                if (ttf) ttf->hook_self += h;
+            } else
+                p->st.hook_outside += h;
             if (c->switched) p->hook_unattr_switch += h;
         }
     }
@@ -612,11 +676,23 @@ void prof_record(void *vp, const perf_record_t *r) {
     c->hook_post = c->hook_next_post;
     c->hook_set = false;
     c->hook_pre = c->hook_next_post = c->hook_traps = c->hook_moved = 0;
-    if (r->truncated) { p->st.truncated++; return; }
-    if (r->addr_unknown) { p->st.unknown_addr++; return; }
+    if (r->truncated) {
+        p->st.truncated++;
+        return;
+    }
+    if (r->addr_unknown) {
+        p->st.unknown_addr++;
+        return;
+    }
     switch (r->type) {
-    case PERF_FUNC_ENTER: p->st.enters++; enter(p, c, hart, r, top); break;
-    case PERF_FUNC_EXIT: p->st.exits++; leave(p, c, hart, r); break;
+    case PERF_FUNC_ENTER:
+        p->st.enters++;
+        enter(p, c, hart, r, top);
+        break;
+    case PERF_FUNC_EXIT:
+        p->st.exits++;
+        leave(p, c, hart, r);
+        break;
     case PERF_MANUAL: {
         p->st.manual++;
         prof_site_t *s = site_of(p, r->addr);
@@ -638,7 +714,10 @@ void prof_record(void *vp, const perf_record_t *r) {
         if (!s) return;
         s->samples++;
         for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++)
-            if (known >> x & 1) { s->intervals[x]++; s->sum[x] += dl[x]; }
+            if (known >> x & 1) {
+                s->intervals[x]++;
+                s->sum[x] += dl[x];
+            }
         s->hook_sum += dh;
         break;
     }
@@ -649,7 +728,7 @@ void prof_finish(prof_t *p) {
     if (p->oom) return;
     for (unsigned h = 0; h < PERF_MAX_CORES; h++) {
         pcore_t *c = &p->core[h];
-        p->finishing = true;                 /* every thread's frames: still active (frame_closed) */
+        p->finishing = true; /* every thread's frames: still active (frame_closed) */
         cs_clear_all(&c->cs);
         p->finishing = false;
     }
@@ -661,21 +740,24 @@ void prof_thread(prof_t *p, unsigned hart, uint64_t id) {
     uint32_t cur = cur_thr(p, c);
     if (cur == PROF_NONE) return;
     p->st.switch_events++;
-    if (p->thr[cur].named && p->thr[cur].id == id) return;   /* a tp write that keeps the thread */
+    if (p->thr[cur].named && p->thr[cur].id == id) return; /* a tp write that keeps the thread */
     uint32_t nt = PROF_NONE;
     for (size_t i = 0; i < p->nthr && nt == PROF_NONE; i++)
         if (p->thr[i].hart == c->hart && p->thr[i].named && p->thr[i].id == id) nt = (uint32_t)i;
     if (nt == PROF_NONE && !p->thr[cur].named && !cs_depth(&c->cs)) {
-        p->thr[cur].named = true;            /* what ran before has no frames: it was this thread */
+        p->thr[cur].named = true; /* what ran before has no frames: it was this thread */
         p->thr[cur].id = id;
         p->thr[cur].switches_in++;
         return;
     }
     if (nt == PROF_NONE && (nt = thr_new(p, c->hart, id, true)) == PROF_NONE) return;
     pthr_t *t = &p->thr[cur];
-    memcpy(t->cum, c->cum, sizeof t->cum);   /* parked */
+    memcpy(t->cum, c->cum, sizeof t->cum); /* parked */
     t->hook_cum = c->hook_cum;
-    if (cs_switch(&c->cs, nt)) { p->oom = true; return; }
+    if (cs_switch(&c->cs, nt)) {
+        p->oom = true;
+        return;
+    }
     c->thr = nt;
     memcpy(c->cum, p->thr[nt].cum, sizeof c->cum);
     c->hook_cum = p->thr[nt].hook_cum;
@@ -723,9 +805,12 @@ uint64_t prof_outside(const prof_t *p, unsigned index) { return index < PERF_MAX
 uint64_t prof_unattributed(const prof_t *p, unsigned index) { return index < PERF_MAX_COUNTERS ? p->unattributed[index] : 0; }
 
 /* ---- output ----------------------------------------------------------------------------- */
-typedef struct key { uint64_t k1, k2, k3, k4; uint32_t i; } skey_t;
+typedef struct key {
+    uint64_t k1, k2, k3, k4;
+    uint32_t i;
+} skey_t;
 
-static int by_key(const void *a, const void *b) {   /* k1..k3 descending, k4 ascending */
+static int by_key(const void *a, const void *b) { /* k1..k3 descending, k4 ascending */
     const skey_t *x = a, *y = b;
     if (x->k1 != y->k1) return x->k1 < y->k1 ? 1 : -1;
     if (x->k2 != y->k2) return x->k2 < y->k2 ? 1 : -1;
@@ -776,27 +861,33 @@ static unsigned width(const char *prefix, const char *name) {
 
 static void pct(FILE *o, uint64_t part, uint64_t whole, int w) {
     if (whole) fprintf(o, "%*.2f", w, 100.0 * (double)part / (double)whole);
-    else fprintf(o, "%*s", w, "-");
+    else
+        fprintf(o, "%*s", w, "-");
 }
 
 static const enum prof_field default_fields[] = {PF_PERCENT, PF_CALLS, PF_SELF, PF_TOTAL, PF_FUNCTION};
 
 static const enum prof_field *fields_of(const prof_t *p, unsigned *n) {
-    if (p->o.nfields) { *n = p->o.nfields; return p->o.fields; }
+    if (p->o.nfields) {
+        *n = p->o.nfields;
+        return p->o.fields;
+    }
     *n = sizeof default_fields / sizeof default_fields[0];
     return default_fields;
 }
 
 /* one column heading of the flat profile (counter x for the per-counter fields) */
 static void field_head(const prof_t *p, enum prof_field f, unsigned x, char *h, size_t len, bool csv) {
-    static const char *const pre[] = {[PF_SELF] = "self", [PF_TOTAL] = "total", [PF_SELF_MEAN] = "mean self",
-                                      [PF_TOTAL_MEAN] = "mean total"};
-    static const char *const suf[] = {[PF_SELF] = "self", [PF_TOTAL] = "total", [PF_SELF_MEAN] = "self_mean",
-                                      [PF_TOTAL_MEAN] = "total_mean"};
+    static const char *const pre[] = {[PF_SELF] = "self", [PF_TOTAL] = "total", [PF_SELF_MEAN] = "mean self", [PF_TOTAL_MEAN] = "mean total"};
+    static const char *const suf[] = {[PF_SELF] = "self", [PF_TOTAL] = "total", [PF_SELF_MEAN] = "self_mean", [PF_TOTAL_MEAN] = "total_mean"};
     switch (f) {
-    case PF_SELF: case PF_TOTAL: case PF_SELF_MEAN: case PF_TOTAL_MEAN:
+    case PF_SELF:
+    case PF_TOTAL:
+    case PF_SELF_MEAN:
+    case PF_TOTAL_MEAN:
         if (csv) snprintf(h, len, "%s_%s", p->col[x].name, suf[f]);
-        else snprintf(h, len, "%s %s", pre[f], p->col[x].name);
+        else
+            snprintf(h, len, "%s %s", pre[f], p->col[x].name);
         break;
     case PF_PERCENT: snprintf(h, len, csv ? "percent" : "%%"); break;
     case PF_HOOK: snprintf(h, len, csv ? "hook_cycles" : "hook cycles"); break;
@@ -814,25 +905,30 @@ static void cell(const prof_t *p, FILE *o, const prof_func_t *f, uint32_t fi, en
     case PF_PERCENT:
         if (x0 >= 0 && t_total(p, (unsigned)x0))
             fprintf(o, "%*.2f", w, 100.0 * (double)f_self(p, f, (unsigned)x0) / (double)t_total(p, (unsigned)x0));
-        else fprintf(o, "%*s", w, csv ? "" : "-");
+        else
+            fprintf(o, "%*s", w, csv ? "" : "-");
         break;
     case PF_CALLS: fprintf(o, "%*" PRIu64, w, f->calls); break;
     case PF_SELF: fprintf(o, "%*" PRIu64, w, f_self(p, f, x)); break;
     case PF_TOTAL: fprintf(o, "%*" PRIu64, w, f_total(p, f, x)); break;
-    case PF_SELF_MEAN: case PF_TOTAL_MEAN: {
+    case PF_SELF_MEAN:
+    case PF_TOTAL_MEAN: {
         uint64_t v = fl == PF_SELF_MEAN ? f_self(p, f, x) : f_total(p, f, x);
         if (f->calls) fprintf(o, "%*.1f", w, (double)v / (double)f->calls);
-        else fprintf(o, "%*s", w, csv ? "" : "-");
+        else
+            fprintf(o, "%*s", w, csv ? "" : "-");
         break;
     }
     case PF_HOOK:
         if (p->st.hooks) fprintf(o, "%*" PRIu64, w, f->hook_self);
-        else fprintf(o, "%*s", w, csv ? "" : "-");
+        else
+            fprintf(o, "%*s", w, csv ? "" : "-");
         break;
     case PF_ADDRESS: fprintf(o, "%*s0x%08" PRIx64, w > 10 ? w - 10 : 0, "", f->addr); break;
     case PF_FUNCTION:
         if (csv) ts_csv_field(o, f->name ? f->name : "");
-        else fprintf(o, "%s%s", fname(p, fi, nb, sizeof nb), f->still_active ? " (still active)" : "");
+        else
+            fprintf(o, "%s%s", fname(p, fi, nb, sizeof nb), f->still_active ? " (still active)" : "");
         break;
     default: break;
     }
@@ -849,22 +945,33 @@ static void flat_rows(const prof_t *p, FILE *o, const skey_t *k, bool csv, int h
         const prof_func_t *f = row >= 0 ? &p->func[k[row].i] : NULL;
         uint32_t fi = row >= 0 ? k[row].i : 0;
         bool first = true;
-        if (csv && hart >= 0) { if (f) fprintf(o, "%d", hart); else fputs("hart", o); first = false; }
+        if (csv && hart >= 0) {
+            if (f) fprintf(o, "%d", hart);
+            else
+                fputs("hart", o);
+            first = false;
+        }
         if (!csv) fputc(' ', o);
         for (unsigned i = 0; i < nf;) {
-            unsigned j = i + 1;                       /* [i, j): one field, or a group of per-counter ones */
-            if (per_counter(fl[i])) while (j < nf && per_counter(fl[j])) j++;
+            unsigned j = i + 1; /* [i, j): one field, or a group of per-counter ones */
+            if (per_counter(fl[i]))
+                while (j < nf && per_counter(fl[j])) j++;
             for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++) {
                 if (per_counter(fl[i]) && !p->col[x].used) continue;
                 for (unsigned g = i; g < j; g++) {
                     field_head(p, fl[g], x, h, sizeof h, csv);
-                    int w = csv ? 0 : fl[g] == PF_PERCENT ? 7 : fl[g] == PF_CALLS ? 9 : fl[g] == PF_FUNCTION ? 0
-                          : (int)(strlen(h) < 12 ? 12 : strlen(h));
-                    if (csv) { if (!first) fputc(',', o); }
-                    else fputs(fl[g] == PF_PERCENT || fl[g] == PF_CALLS ? " " : "  ", o);
+                    int w = csv ? 0 : fl[g] == PF_PERCENT ? 7 :
+                                  fl[g] == PF_CALLS       ? 9 :
+                                  fl[g] == PF_FUNCTION    ? 0 :
+                                                            (int)(strlen(h) < 12 ? 12 : strlen(h));
+                    if (csv) {
+                        if (!first) fputc(',', o);
+                    } else
+                        fputs(fl[g] == PF_PERCENT || fl[g] == PF_CALLS ? " " : "  ", o);
                     first = false;
                     if (!f) fprintf(o, "%*s", w, h);
-                    else cell(p, o, f, fi, fl[g], x, w, csv);
+                    else
+                        cell(p, o, f, fi, fl[g], x, w, csv);
                 }
                 if (!per_counter(fl[i])) break;
             }
@@ -890,9 +997,8 @@ static void flat(const prof_t *p, FILE *o, const skey_t *k) {
                 t_total(p, (unsigned)x0), t_outside(p, (unsigned)x0));
         if (p->st.unattributed_intervals || p->st.switch_intervals)
             fprintf(o, ", not attributed: %" PRIu64 " (%s: Notes)", t_unattr(p, (unsigned)x0),
-                    !p->st.switch_intervals ? "control left a function without its exit record"
-                    : !p->st.unattributed_intervals ? "intervals with a thread switch"
-                    : "intervals with a thread switch, or in which control left a function without its exit record");
+                    !p->st.switch_intervals ? "control left a function without its exit record" : !p->st.unattributed_intervals ? "intervals with a thread switch" :
+                                                                                                                                  "intervals with a thread switch, or in which control left a function without its exit record");
         fputc('\n', o);
     }
 }
@@ -901,7 +1007,9 @@ static void flat(const prof_t *p, FILE *o, const skey_t *k) {
 static void cg_line(const prof_t *p, FILE *o, const char *index, double share, bool with_share,
                     const char *calls, const uint64_t *tot, const char *name) {
     fprintf(o, "  %-7s", index);
-    if (with_share) fprintf(o, " %7.2f", share); else fprintf(o, " %7s", "");
+    if (with_share) fprintf(o, " %7.2f", share);
+    else
+        fprintf(o, " %7s", "");
     fprintf(o, " %13s", calls);
     for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++)
         if (p->col[x].used) fprintf(o, "  %*" PRIu64, (int)width("total ", p->col[x].name), tot[x]);
@@ -953,12 +1061,13 @@ static void call_graph(const prof_t *p, FILE *o, const skey_t *k, const uint32_t
         fputs("  ------------------------------------------------------------------------------\n", o);
         size_t ne;
         skey_t *ek = edges_of(p, f, true, rank, &ne);
-        for (size_t n2 = 0; ek && n2 < ne; n2++) {      /* callers */
+        for (size_t n2 = 0; ek && n2 < ne; n2++) { /* callers */
             const prof_edge_t *ed = &p->edge[ek[n2].i];
             char nm[96];
             snprintf(calls, sizeof calls, "%" PRIu64 "/%" PRIu64, ed->calls, fn->calls);
             if (ed->caller == PROF_NONE) snprintf(nm, sizeof nm, "    <spontaneous>");
-            else snprintf(nm, sizeof nm, "    %.60s [%u]", fname(p, ed->caller, nb, sizeof nb), rank[ed->caller]);
+            else
+                snprintf(nm, sizeof nm, "    %.60s [%u]", fname(p, ed->caller, nb, sizeof nb), rank[ed->caller]);
             edge_totals(p, ed, et);
             cg_line(p, o, "", 0, false, calls, et, nm);
         }
@@ -971,7 +1080,7 @@ static void call_graph(const prof_t *p, FILE *o, const skey_t *k, const uint32_t
         double share = x0 >= 0 && t_total(p, (unsigned)x0) ? 100.0 * (double)ft[x0] / (double)t_total(p, (unsigned)x0) : 0;
         cg_line(p, o, idx, share, x0 >= 0 && t_total(p, (unsigned)x0), calls, ft, nm);
         ek = edges_of(p, f, false, rank, &ne);
-        for (size_t n2 = 0; ek && n2 < ne; n2++) {      /* callees */
+        for (size_t n2 = 0; ek && n2 < ne; n2++) { /* callees */
             const prof_edge_t *ed = &p->edge[ek[n2].i];
             snprintf(calls, sizeof calls, "%" PRIu64 "/%" PRIu64, ed->calls, p->func[ed->callee].calls);
             snprintf(nm, sizeof nm, "    %.60s [%u]", fname(p, ed->callee, nb, sizeof nb), rank[ed->callee]);
@@ -988,7 +1097,8 @@ static void manual_table(const prof_t *p, FILE *o) {
                "  records: manual records from that address. total and mean: the counters' change from\n"
                "  the previous manual record of the same hart to one from this address (the first manual\n"
                "  record of a hart, and the first after a new perf header, start no interval)%s. source:\n"
-               "  the call site's file:line.\n\n", p->o.compensate ? "; cycles without the perf hooks' cycles" : "");
+               "  the call site's file:line.\n\n",
+            p->o.compensate ? "; cycles without the perf hooks' cycles" : "");
     int wsrc = 6;
     for (size_t i = 0; i < p->nsite; i++) {
         char b[300];
@@ -1008,7 +1118,7 @@ static void manual_table(const prof_t *p, FILE *o) {
     skey_t *k = malloc(p->nsite * sizeof *k);
     if (!k) return;
     for (size_t i = 0; i < p->nsite; i++) k[i] = (skey_t){0, 0, 0, p->site[i].addr, (uint32_t)i};
-    qsort(k, p->nsite, sizeof *k, by_key);                /* by address */
+    qsort(k, p->nsite, sizeof *k, by_key); /* by address */
     for (size_t n = 0; n < p->nsite; n++) {
         const prof_site_t *s = &p->site[k[n].i];
         char a[24];
@@ -1019,12 +1129,14 @@ static void manual_table(const prof_t *p, FILE *o) {
             int w = (int)width("total ", p->col[x].name);
             uint64_t sum = s->sum[x] - (comp(p, x) ? s->hook_sum : 0);
             if (s->intervals) fprintf(o, "  %*.1f", w, (double)sum / (double)s->intervals);
-            else fprintf(o, "  %*s", w, "-");
+            else
+                fprintf(o, "  %*s", w, "-");
             fprintf(o, "  %*" PRIu64, w, sum);
         }
         char src[300];
         if (s->file) snprintf(src, sizeof src, "%s:%u", s->file, s->line);
-        else snprintf(src, sizeof src, "-");
+        else
+            snprintf(src, sizeof src, "-");
         char eb[300], nb[256];
         fprintf(o, "  %-*s  %s\n", wsrc, ts_text_esc(src, eb, sizeof eb), s->name ? ts_text_esc(s->name, nb, sizeof nb) : "");
     }
@@ -1037,7 +1149,8 @@ static void threads_table(const prof_t *p, FILE *o) {
     int x0 = primary(p);
     char nb[48];
     fprintf(o, "\nThreads (a call stack per thread from the THREAD_SWITCH events; each thread's functions' calls and\n"
-               "self %s%s; the intervals with a switch are not attributed: Notes)\n", x0 >= 0 ? p->col[x0].name : "-",
+               "self %s%s; the intervals with a switch are not attributed: Notes)\n",
+            x0 >= 0 ? p->col[x0].name : "-",
             p->o.compensate ? ", compensated" : "");
     skey_t *k = malloc(p->ntf * sizeof *k);
     if (!k) return;
@@ -1057,9 +1170,12 @@ static void threads_table(const prof_t *p, FILE *o) {
         uint64_t start;
         const char *n = th->named ? sym(p, th->id, &start) : NULL;
         if (!th->named) fprintf(o, "\n  hart %u, before its first thread switch", th->hart);
-        else if (n && th->id != start) fprintf(o, "\n  hart %u, thread 0x%08" PRIx64 " (%s+0x%" PRIx64 ")", th->hart, th->id, n, th->id - start);
-        else if (n) fprintf(o, "\n  hart %u, thread 0x%08" PRIx64 " (%s)", th->hart, th->id, n);
-        else fprintf(o, "\n  hart %u, thread 0x%08" PRIx64, th->hart, th->id);
+        else if (n && th->id != start)
+            fprintf(o, "\n  hart %u, thread 0x%08" PRIx64 " (%s+0x%" PRIx64 ")", th->hart, th->id, n, th->id - start);
+        else if (n)
+            fprintf(o, "\n  hart %u, thread 0x%08" PRIx64 " (%s)", th->hart, th->id, n);
+        else
+            fprintf(o, "\n  hart %u, thread 0x%08" PRIx64, th->hart, th->id);
         fprintf(o, ": switched in %" PRIu64 " time(s), self %s %" PRIu64 "\n\n  %12s %14s  function\n", th->switches_in,
                 x0 >= 0 ? p->col[x0].name : "-", self, "calls", "self");
         for (size_t i = 0; i < nk; i++) {
@@ -1100,14 +1216,15 @@ static void isr_table(const prof_t *p, FILE *o) {
             if (!p->col[x].used) continue;
             uint64_t sum = s->sum[x] - (comp(p, x) ? s->hook_sum : 0);
             if (s->intervals[x]) fprintf(o, "  %*.1f", (int)width("mean ", p->col[x].name), (double)sum / (double)s->intervals[x]);
-            else fprintf(o, "  %*s", (int)width("mean ", p->col[x].name), "-");
+            else
+                fprintf(o, "  %*s", (int)width("mean ", p->col[x].name), "-");
             fprintf(o, "  %*" PRIu64, (int)width("total ", p->col[x].name), sum);
         }
         if (!s->func) {
             fprintf(o, "  0x%08" PRIx64 "\n", s->addr);
             continue;
         }
-        fputs("  ", o);   /* names from the ELF: control characters escaped (ts_text.h) */
+        fputs("  ", o); /* names from the ELF: control characters escaped (ts_text.h) */
         ts_text_put(o, s->func);
         if (s->symbols > 1 || strcmp(s->func, s->name)) {
             fputs(" (", o);
@@ -1130,7 +1247,8 @@ static void instrumentation(const prof_t *p, FILE *o) {
         return;
     }
     fputs("  cycles from the call of the perf hook that wrote a record to its return (flow.csv), per\n"
-          "  record type; measured, not estimated (hook_cost.h).\n\n", o);
+          "  record type; measured, not estimated (hook_cost.h).\n\n",
+          o);
     fprintf(o, "  %-34s %9s %12s %10s\n", "records", "measured", "hook cycles", "mean");
     uint64_t n = 0, cyc = 0;
     for (unsigned t = 0; t < 4; t++) {
@@ -1141,18 +1259,18 @@ static void instrumentation(const prof_t *p, FILE *o) {
                 (double)s->hook_cycles[t] / (double)s->hook_n[t]);
     }
     fprintf(o, "  %-34s %9" PRIu64 " %12" PRIu64, "all", n, cyc);
-    if (n) fprintf(o, " %10.1f\n", (double)cyc / (double)n); else fputc('\n', o);
+    if (n) fprintf(o, " %10.1f\n", (double)cyc / (double)n);
+    else
+        fputc('\n', o);
     if (s->hook_unmeasured)
         fprintf(o, "  %" PRIu64 " record(s) not measured (from the first record after lost perf data, or with no hook call\n"
                    "    of its kind and cycle count in flow.csv/counters.csv, on: their hook cycles count as the function's own)\n",
                 s->hook_unmeasured);
     int x = p->cyc;
     if (x >= 0) {
-        fprintf(o, "  %" PRIu64 " of these cycles lie between the first and the last record: %.2f %% of the %" PRIu64
-                   " cycles of the profile%s\n", s->hook_counted,
+        fprintf(o, "  %" PRIu64 " of these cycles lie between the first and the last record: %.2f %% of the %" PRIu64 " cycles of the profile%s\n", s->hook_counted,
                 p->trace_total[x] ? 100.0 * (double)s->hook_counted / (double)p->trace_total[x] : 0.0, p->trace_total[x],
-                p->o.compensate ? "; subtracted from every cycles figure above (--compensate)"
-                                : "; --compensate subtracts them from every cycles figure");
+                p->o.compensate ? "; subtracted from every cycles figure above (--compensate)" : "; --compensate subtracts them from every cycles figure");
         if (s->handler_in_hooks)
             fprintf(o, "  with them %" PRIu64 " cycles of trap handlers taken inside a hook, outside any hook (the handler's own\n"
                        "    entry and exit code, in %" PRIu64 " interval(s)): neither the hook's cost nor the interrupted function's\n",
@@ -1167,19 +1285,18 @@ static void notes(const prof_t *p, FILE *o) {
     char nb[256];
     instrumentation(p, o);
     fprintf(o, "\nNotes\n\n");
-    fprintf(o, "  %" PRIu64 " record(s): %" PRIu64 " enter, %" PRIu64 " exit, %" PRIu64 " manual, %" PRIu64
-               " ISR; %" PRIu64 " perf header(s)\n", s->records, s->enters, s->exits, s->manual, s->isr, s->headers);
+    fprintf(o, "  %" PRIu64 " record(s): %" PRIu64 " enter, %" PRIu64 " exit, %" PRIu64 " manual, %" PRIu64 " ISR; %" PRIu64 " perf header(s)\n", s->records, s->enters, s->exits, s->manual, s->isr, s->headers);
     if (s->truncated) fprintf(o, "  %" PRIu64 " record(s) cut off (truncated): not used\n", s->truncated);
     if (s->unmatched_exits) fprintf(o, "  %" PRIu64 " exit record(s) without a matching enter: ignored\n", s->unmatched_exits);
     if (s->unwound) fprintf(o, "  %" PRIu64 " frame(s) without an exit, ended by the exit of a function below them\n", s->unwound);
     if (s->repairs)
         fprintf(o, "  %" PRIu64 " enter record(s) called from below the top of the call stack (the call site is not in the\n"
                    "    top frame's function: a longjmp or another non-local exit): %" PRIu64 " frame(s) without an exit\n"
-                   "    closed there (repairs)\n", s->repairs, s->repaired);
+                   "    closed there (repairs)\n",
+                s->repairs, s->repaired);
     if (s->switches || s->switch_events) {
         int x0 = primary(p);
-        fprintf(o, "  %" PRIu64 " thread switch(es) (THREAD_SWITCH events: %" PRIu64 "): a call stack per thread; the %" PRIu64
-                   " interval(s)\n    between two records with a switch in them are not attributed",
+        fprintf(o, "  %" PRIu64 " thread switch(es) (THREAD_SWITCH events: %" PRIu64 "): a call stack per thread; the %" PRIu64 " interval(s)\n    between two records with a switch in them are not attributed",
                 s->switches, s->switch_events, s->switch_intervals);
         if (x0 >= 0)
             fprintf(o, " (%" PRIu64 " %s)", p->unattr_switch[x0] - (comp(p, (unsigned)x0) ? p->hook_unattr_switch : 0),
@@ -1190,9 +1307,11 @@ static void notes(const prof_t *p, FILE *o) {
         int x0 = primary(p);
         uint64_t u = x0 >= 0 ? t_unattr(p, (unsigned)x0) - (p->unattr_switch[x0] - (comp(p, (unsigned)x0) ? p->hook_unattr_switch : 0)) : 0;
         fprintf(o, "  %" PRIu64 " interval(s) between two records in which control left a function without its exit\n"
-                   "    record: the frames left end at the record before, and the interval's", s->unattributed_intervals);
+                   "    record: the frames left end at the record before, and the interval's",
+                s->unattributed_intervals);
         if (x0 >= 0) fprintf(o, " %" PRIu64 " %s are\n    not", u, p->col[x0].name);
-        else fputs(" counts are\n    not", o);
+        else
+            fputs(" counts are\n    not", o);
         fputs(" attributed (the trace does not say where control left): left from", o);
         for (size_t i = 0; i < p->nfunc; i++)
             if (p->func[i].left_top) fprintf(o, " %s (%" PRIu64 ")", fname(p, (uint32_t)i, nb, sizeof nb), p->func[i].left_top);
@@ -1202,7 +1321,8 @@ static void notes(const prof_t *p, FILE *o) {
     if (s->gaps)
         fprintf(o, "  %" PRIu64 " gap(s): perf data lost before a record (ITC overflow, or the start of a wrapped trace);\n"
                    "    at each the call stack was reset (%" PRIu64 " frame(s) ended at the last record before it) and the\n"
-                   "    counters' change across it is not counted\n", s->gaps, s->gap_ended);
+                   "    counters' change across it is not counted\n",
+                s->gaps, s->gap_ended);
     if (s->unknown_addr)
         fprintf(o, "  %" PRIu64 " record(s) after a gap with unknown addresses (DeltaXOR): not used\n", s->unknown_addr);
     if (s->still_active) {
@@ -1218,12 +1338,20 @@ static void notes(const prof_t *p, FILE *o) {
 int prof_write_text(const prof_t *p, FILE *o) {
     skey_t *kf = sorted_funcs(p, false), *kc = sorted_funcs(p, true);
     uint32_t *rank = malloc((p->nfunc ? p->nfunc : 1) * sizeof *rank);
-    if (!kf || !kc || !rank) { free(kf); free(kc); free(rank); return -1; }
+    if (!kf || !kc || !rank) {
+        free(kf);
+        free(kc);
+        free(rank);
+        return -1;
+    }
     for (size_t n = 0; n < p->nfunc; n++) rank[kc[n].i] = (uint32_t)n + 1;
     fputs("Counters:", o);
     bool any = false;
     for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++)
-        if (p->col[x].used) { fprintf(o, "%s %s (index %u)", any ? "," : "", p->col[x].name, x); any = true; }
+        if (p->col[x].used) {
+            fprintf(o, "%s %s (index %u)", any ? "," : "", p->col[x].name, x);
+            any = true;
+        }
     fputs(any ? "\n\n" : " none\n\n", o);
     if (p->nfunc) {
         flat(p, o, kf);
@@ -1275,7 +1403,8 @@ static int thread_rows(const prof_t *p, FILE *o, int hart) {
             const prof_func_t *f = &p->func[x->func];
             if (hart >= 0) fprintf(o, "%d,", hart);
             if (th->named) fprintf(o, "0x%08" PRIx64 ",", th->id);
-            else fputs("-,", o);
+            else
+                fputs("-,", o);
             ts_csv_field(o, f->name ? f->name : "");
             fprintf(o, ",0x%08" PRIx64 ",%" PRIu64 ",,", f->addr, x->calls);
             if (x0 >= 0 && t_total(p, (unsigned)x0)) fprintf(o, "%.2f", 100.0 * (double)k[i].k1 / (double)t_total(p, (unsigned)x0));
@@ -1292,7 +1421,7 @@ static int thread_rows(const prof_t *p, FILE *o, int hart) {
 static int write_csv(const prof_t *p, FILE *o, int hart, bool columns) {
     skey_t *k = sorted_funcs(p, false);
     if (!k) return -1;
-    if (p->o.nfields) {                      /* --fields: those columns */
+    if (p->o.nfields) { /* --fields: those columns */
         flat_rows(p, o, k, true, hart, columns);
         free(k);
         return ferror(o) ? -1 : 0;

@@ -64,8 +64,8 @@
 
 struct cs;
 
-#define PROF_NONE UINT32_MAX          /* no caller: called with an empty stack */
-#define PROF_MAX_DEPTH 16384          /* frames per hart; deeper enters are counted, dropped */
+#define PROF_NONE UINT32_MAX /* no caller: called with an empty stack */
+#define PROF_MAX_DEPTH 16384 /* frames per hart; deeper enters are counted, dropped */
 
 typedef struct prof_func {
     uint64_t addr;                    /* function address (enter/exit records) */
@@ -75,61 +75,61 @@ typedef struct prof_func {
     uint64_t left_top;                /* times control left it, on top of the stack, without its exit */
     uint64_t self[PERF_MAX_COUNTERS]; /* by counter index */
     uint64_t total[PERF_MAX_COUNTERS];
-    uint64_t hook_self, hook_total;   /* hook cycles inside self/total cycles (prof_hook) */
+    uint64_t hook_self, hook_total; /* hook cycles inside self/total cycles (prof_hook) */
 } prof_func_t;
 
 typedef struct prof_edge {
-    uint32_t caller, callee;          /* function numbers (prof_func_at); caller may be PROF_NONE */
+    uint32_t caller, callee; /* function numbers (prof_func_at); caller may be PROF_NONE */
     uint64_t calls;
     uint64_t total[PERF_MAX_COUNTERS];
     uint64_t hook_total;
 } prof_edge_t;
 
-typedef struct prof_site {            /* manual records at one address */
+typedef struct prof_site { /* manual records at one address */
     uint64_t addr;
     const char *name;
-    const char *file;                 /* source file and line of addr (opts.line), or NULL */
+    const char *file; /* source file and line of addr (opts.line), or NULL */
     unsigned line;
-    uint64_t records, intervals;      /* intervals: records with a previous manual record */
-    uint64_t sum[PERF_MAX_COUNTERS];  /* counters' change over those intervals */
-    uint64_t hook_sum;                /* hook cycles inside those intervals' cycles */
+    uint64_t records, intervals;     /* intervals: records with a previous manual record */
+    uint64_t sum[PERF_MAX_COUNTERS]; /* counters' change over those intervals */
+    uint64_t hook_sum;               /* hook cycles inside those intervals' cycles */
 } prof_site_t;
 
-typedef struct prof_isr {             /* ISR samples in one source function (or at one pc) */
-    uint64_t addr;                    /* start of the first symbol sampled, or the pc without one */
-    const char *name;                 /* that symbol's name (e.g. isort.constprop.0), or NULL */
-    char *func;                       /* the source function: name without GCC's clone suffixes */
-    unsigned symbols;                 /* symbols merged into it (isort, isort.constprop.0: 2) */
+typedef struct prof_isr { /* ISR samples in one source function (or at one pc) */
+    uint64_t addr;        /* start of the first symbol sampled, or the pc without one */
+    const char *name;     /* that symbol's name (e.g. isort.constprop.0), or NULL */
+    char *func;           /* the source function: name without GCC's clone suffixes */
+    unsigned symbols;     /* symbols merged into it (isort, isort.constprop.0: 2) */
     uint64_t samples;
-    uint64_t intervals[PERF_MAX_COUNTERS];  /* samples whose counter change is known, by counter */
-    uint64_t sum[PERF_MAX_COUNTERS];  /* counters' change since the hart's previous record */
-    uint64_t hook_sum;                /* hook cycles inside those cycles */
+    uint64_t intervals[PERF_MAX_COUNTERS]; /* samples whose counter change is known, by counter */
+    uint64_t sum[PERF_MAX_COUNTERS];       /* counters' change since the hart's previous record */
+    uint64_t hook_sum;                     /* hook cycles inside those cycles */
 } prof_isr_t;
 
 typedef struct prof_stats {
     uint64_t headers, records, truncated;
     uint64_t enters, exits, manual, isr;
-    uint64_t unmatched_exits;         /* exits without a frame of their function: ignored */
-    uint64_t unwound;                 /* frames popped by an exit of a function below them */
-    uint64_t repairs;                 /* enters called from below the top of the stack (longjmp) */
-    uint64_t repaired;                /* frames they closed */
-    uint64_t unattributed_intervals;  /* intervals split in unknown shares by a non-local exit (prof_unattributed) */
-    uint64_t switch_events;           /* prof_thread calls */
-    uint64_t switches;                /* of them that changed the running thread */
-    uint64_t switch_intervals;        /* intervals with a thread switch (not attributed) */
-    uint64_t hook_unattributed;       /* hook cycles inside them */
-    uint64_t still_active;            /* frames open at the end of the trace */
-    uint64_t too_deep;                /* enters beyond PROF_MAX_DEPTH, dropped */
-    uint64_t gaps;                    /* records after lost perf data: the call stack was reset */
-    uint64_t gap_ended;               /* frames ended by a gap */
-    uint64_t unknown_addr;            /* records whose addresses a gap made unknown: not used */
-    bool hooks;                       /* prof_hook was called: the instrumentation cost is known */
-    uint64_t hook_n[4], hook_cycles[4];   /* by record type: measured records, their hooks' cycles */
-    uint64_t hook_unmeasured;         /* records prof_hook could not measure */
-    uint64_t hook_counted;            /* hook cycles inside the counted cycles (trace total) */
-    uint64_t hook_outside;            /* of them outside any traced function */
-    uint64_t handler_in_hooks;        /* cycles of trap handlers taken inside hooks (prof_hook_traps), counted with the hook cycles */
-    uint64_t handler_traps;           /* intervals that held such cycles */
+    uint64_t unmatched_exits;           /* exits without a frame of their function: ignored */
+    uint64_t unwound;                   /* frames popped by an exit of a function below them */
+    uint64_t repairs;                   /* enters called from below the top of the stack (longjmp) */
+    uint64_t repaired;                  /* frames they closed */
+    uint64_t unattributed_intervals;    /* intervals split in unknown shares by a non-local exit (prof_unattributed) */
+    uint64_t switch_events;             /* prof_thread calls */
+    uint64_t switches;                  /* of them that changed the running thread */
+    uint64_t switch_intervals;          /* intervals with a thread switch (not attributed) */
+    uint64_t hook_unattributed;         /* hook cycles inside them */
+    uint64_t still_active;              /* frames open at the end of the trace */
+    uint64_t too_deep;                  /* enters beyond PROF_MAX_DEPTH, dropped */
+    uint64_t gaps;                      /* records after lost perf data: the call stack was reset */
+    uint64_t gap_ended;                 /* frames ended by a gap */
+    uint64_t unknown_addr;              /* records whose addresses a gap made unknown: not used */
+    bool hooks;                         /* prof_hook was called: the instrumentation cost is known */
+    uint64_t hook_n[4], hook_cycles[4]; /* by record type: measured records, their hooks' cycles */
+    uint64_t hook_unmeasured;           /* records prof_hook could not measure */
+    uint64_t hook_counted;              /* hook cycles inside the counted cycles (trace total) */
+    uint64_t hook_outside;              /* of them outside any traced function */
+    uint64_t handler_in_hooks;          /* cycles of trap handlers taken inside hooks (prof_hook_traps), counted with the hook cycles */
+    uint64_t handler_traps;             /* intervals that held such cycles */
 } prof_stats_t;
 
 /* symbolizer: the name of the function containing addr and its start, or NULL */
@@ -139,19 +139,27 @@ typedef const char *(*prof_sym_fn)(void *ctx, uint64_t addr, uint64_t *start);
 typedef const char *(*prof_line_fn)(void *ctx, uint64_t addr, unsigned *line);
 
 /* columns of the flat profile (--fields); SELF, TOTAL and the means give one per counter */
-enum prof_field { PF_PERCENT, PF_CALLS, PF_SELF, PF_TOTAL, PF_SELF_MEAN, PF_TOTAL_MEAN, PF_HOOK, PF_ADDRESS,
-                  PF_FUNCTION, PF_NFIELDS };
+enum prof_field { PF_PERCENT,
+                  PF_CALLS,
+                  PF_SELF,
+                  PF_TOTAL,
+                  PF_SELF_MEAN,
+                  PF_TOTAL_MEAN,
+                  PF_HOOK,
+                  PF_ADDRESS,
+                  PF_FUNCTION,
+                  PF_NFIELDS };
 #define PROF_MAX_FIELDS 32
 
 typedef struct prof_opts {
-    prof_sym_fn sym;                  /* may be NULL: addresses only */
+    prof_sym_fn sym; /* may be NULL: addresses only */
     void *sym_ctx;
-    void (*warn)(void *ctx, const char *msg);    /* may be NULL */
+    void (*warn)(void *ctx, const char *msg); /* may be NULL */
     void *warn_ctx;
-    prof_line_fn line;                /* may be NULL: manual sites without file:line */
+    prof_line_fn line; /* may be NULL: manual sites without file:line */
     void *line_ctx;
-    bool compensate;                  /* subtract the hook cycles from every cycles figure */
-    unsigned nfields;                 /* 0: the default columns */
+    bool compensate;  /* subtract the hook cycles from every cycles figure */
+    unsigned nfields; /* 0: the default columns */
     /* the call paths (stack_tree.h, report -f folded/callgrind), may be NULL: every counted
      * interval with the hart, its running thread (prof_thread_info), the call stack it is
      * charged to (callstack.h: frames' func are function numbers, call_site), split: not

@@ -18,8 +18,11 @@ src_lines_t *src_lines_open(const char *elf) {
     src_lines_t *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     char e[300];
-    s->fd = ts_open_input(elf, e, sizeof e);            /* a regular file only, never blocks */
-    if (s->fd < 0 || !(s->dw = dwarf_begin(s->fd, DWARF_C_READ))) { src_lines_close(s); return NULL; }
+    s->fd = ts_open_input(elf, e, sizeof e); /* a regular file only, never blocks */
+    if (s->fd < 0 || !(s->dw = dwarf_begin(s->fd, DWARF_C_READ))) {
+        src_lines_close(s);
+        return NULL;
+    }
     Dwarf_Off off = 0, next;
     size_t hsize, cap = 0;
     while (dwarf_nextcu(s->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {

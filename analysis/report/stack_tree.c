@@ -5,7 +5,11 @@
 #include <string.h>
 
 static uint64_t mix(uint64_t k) {
-    k ^= k >> 33; k *= 0xff51afd7ed558ccdull; k ^= k >> 33; k *= 0xc4ceb9fe1a85ec53ull; k ^= k >> 33;
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    k *= 0xc4ceb9fe1a85ec53ull;
+    k ^= k >> 33;
     return k;
 }
 static uint64_t node_hash(uint32_t parent, uint32_t func, uint64_t site) {
@@ -14,7 +18,8 @@ static uint64_t node_hash(uint32_t parent, uint32_t func, uint64_t site) {
 
 void st_init(st_t *t, unsigned ncols) {
     memset(t, 0, sizeof *t);
-    t->ncols = ncols > ST_MAX_COLS ? ST_MAX_COLS : ncols ? ncols : 1;
+    t->ncols = ncols > ST_MAX_COLS ? ST_MAX_COLS : ncols ? ncols :
+                                                           1;
 }
 
 void st_free(st_t *t) {
@@ -32,7 +37,11 @@ static bool grow_hash(st_t *t) {
     size_t cap = t->hcap ? 2 * t->hcap : 256;
     uint64_t *k = malloc(cap * sizeof *k);
     uint32_t *v = malloc(cap * sizeof *v);
-    if (!k || !v) { free(k); free(v); return false; }
+    if (!k || !v) {
+        free(k);
+        free(v);
+        return false;
+    }
     memset(v, 0xFF, cap * sizeof *v);
     for (size_t i = 0; i < t->hcap; i++) {
         if (t->hval[i] == ST_NONE) continue;
@@ -58,14 +67,23 @@ uint32_t st_child(st_t *t, uint32_t parent, uint32_t func, uint64_t site) {
             if (t->hkey[i] == h && x->parent == parent && x->func == func && x->site == site) return t->hval[i];
         }
     }
-    if ((t->n + 1) * 2 > t->hcap && !grow_hash(t)) { t->oom = true; return ST_NONE; }
-    if (t->n + 1 >= ST_NONE) { t->oom = true; return ST_NONE; }
+    if ((t->n + 1) * 2 > t->hcap && !grow_hash(t)) {
+        t->oom = true;
+        return ST_NONE;
+    }
+    if (t->n + 1 >= ST_NONE) {
+        t->oom = true;
+        return ST_NONE;
+    }
     if (t->n == t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 256;
         st_node_t *nn = realloc(t->node, cap * sizeof *nn);
         if (nn) t->node = nn;
         uint64_t *nc = nn ? realloc(t->cost, cap * t->ncols * sizeof *nc) : NULL;
-        if (!nn || !nc) { t->oom = true; return ST_NONE; }
+        if (!nn || !nc) {
+            t->oom = true;
+            return ST_NONE;
+        }
         t->cost = nc;
         t->cap = cap;
     }
@@ -90,13 +108,21 @@ void st_add_at(st_t *t, uint32_t node, uint64_t addr, unsigned col, uint64_t v) 
     if (t->lcap)
         for (size_t i = (size_t)h & (t->lcap - 1); t->lval[i] != ST_NONE; i = (i + 1) & (t->lcap - 1)) {
             st_at_cost_t *x = &t->lc[t->lval[i]];
-            if (t->lkey[i] == h && x->node == node && x->addr == addr) { x->cost[col] += v; return; }
+            if (t->lkey[i] == h && x->node == node && x->addr == addr) {
+                x->cost[col] += v;
+                return;
+            }
         }
     if ((t->nlc + 1) * 2 > t->lcap) {
         size_t cap = t->lcap ? 2 * t->lcap : 256;
         uint64_t *k = malloc(cap * sizeof *k);
         uint32_t *w = malloc(cap * sizeof *w);
-        if (!k || !w) { free(k); free(w); t->oom = true; return; }
+        if (!k || !w) {
+            free(k);
+            free(w);
+            t->oom = true;
+            return;
+        }
         memset(w, 0xFF, cap * sizeof *w);
         for (size_t i = 0; i < t->lcap; i++) {
             if (t->lval[i] == ST_NONE) continue;
@@ -114,7 +140,10 @@ void st_add_at(st_t *t, uint32_t node, uint64_t addr, unsigned col, uint64_t v) 
     if (t->nlc == t->caplc) {
         size_t cap = t->caplc ? 2 * t->caplc : 256;
         st_at_cost_t *n = realloc(t->lc, cap * sizeof *n);
-        if (!n) { t->oom = true; return; }
+        if (!n) {
+            t->oom = true;
+            return;
+        }
         t->lc = n;
         t->caplc = cap;
     }
@@ -138,14 +167,18 @@ static void put_frame(char **buf, size_t *len, size_t *cap, const char *s, bool 
         size_t c = *cap ? *cap : 256;
         while (*len + n + 2 > c) c *= 2;
         char *b = realloc(*buf, c);
-        if (!b) { *oom = true; return; }
+        if (!b) {
+            *oom = true;
+            return;
+        }
         *buf = b;
         *cap = c;
     }
     if (*len) (*buf)[(*len)++] = ';';
     for (size_t i = 0; i < n; i++) {
         unsigned char ch = (unsigned char)s[i];
-        (*buf)[(*len)++] = ch == ';' || ch < 0x20 || ch == 0x7f ? '_' : (i == n - 1 && ch == ' ') ? '_' : (char)ch;
+        (*buf)[(*len)++] = ch == ';' || ch < 0x20 || ch == 0x7f ? '_' : (i == n - 1 && ch == ' ') ? '_' :
+                                                                                                    (char)ch;
     }
     (*buf)[*len] = 0;
 }
@@ -170,7 +203,10 @@ static const char *frame_name(const st_t *t, uint32_t id, const st_names_t *nm, 
     }
 }
 
-typedef struct fline { char *s; uint64_t v; } fline_t;
+typedef struct fline {
+    char *s;
+    uint64_t v;
+} fline_t;
 static int by_text(const void *a, const void *b) { return strcmp(((const fline_t *)a)->s, ((const fline_t *)b)->s); }
 
 int st_write_folded(const st_t *t, unsigned col, const st_names_t *names, FILE *out) {
@@ -191,7 +227,10 @@ int st_write_folded(const st_t *t, unsigned col, const st_names_t *names, FILE *
             if (d == pcap) {
                 size_t c = pcap ? 2 * pcap : 64;
                 uint32_t *np = realloc(path, c * sizeof *np);
-                if (!np) { oom = true; break; }
+                if (!np) {
+                    oom = true;
+                    break;
+                }
                 path = np;
                 pcap = c;
             }
@@ -204,7 +243,11 @@ int st_write_folded(const st_t *t, unsigned col, const st_names_t *names, FILE *
             const char *n = frame_name(t, path[d], names, nb, sizeof nb);
             if (n) put_frame(&buf, &len, &cap, n, &oom);
         }
-        if (oom || !buf) { free(buf); oom = true; break; }
+        if (oom || !buf) {
+            free(buf);
+            oom = true;
+            break;
+        }
         ln[k].s = buf;
         ln[k++].v = v;
     }

@@ -17,18 +17,18 @@
 #define ST_MAX_COLS 40
 /* function numbers of the pseudo frames (a client's functions are numbered below ST_SPECIAL) */
 #define ST_SPECIAL 0xFFFFFF00u
-#define ST_OUTSIDE (ST_SPECIAL + 1)    /* cost with an empty stack: outside every function */
-#define ST_SPLIT (ST_SPECIAL + 2)      /* cost not attributed (split in unknown shares) */
-#define ST_HART (ST_SPECIAL + 3)       /* a root: its site is the hart */
-#define ST_THREAD (ST_SPECIAL + 4)     /* below a root: its site is the client's thread number */
+#define ST_OUTSIDE (ST_SPECIAL + 1) /* cost with an empty stack: outside every function */
+#define ST_SPLIT (ST_SPECIAL + 2)   /* cost not attributed (split in unknown shares) */
+#define ST_HART (ST_SPECIAL + 3)    /* a root: its site is the hart */
+#define ST_THREAD (ST_SPECIAL + 4)  /* below a root: its site is the client's thread number */
 
 typedef struct st_node {
     uint32_t parent, func;
-    uint64_t site;                     /* call site address (0: unknown); hart or thread for roots */
+    uint64_t site; /* call site address (0: unknown); hart or thread for roots */
     uint64_t calls;
 } st_node_t;
 
-typedef struct st_at_cost {            /* self cost of a node at one address (pc) */
+typedef struct st_at_cost { /* self cost of a node at one address (pc) */
     uint32_t node;
     uint64_t addr;
     uint64_t cost[ST_MAX_COLS];
@@ -37,12 +37,12 @@ typedef struct st_at_cost {            /* self cost of a node at one address (pc
 typedef struct st {
     unsigned ncols;
     st_node_t *node;
-    uint64_t *cost;                    /* ncols per node: self */
+    uint64_t *cost; /* ncols per node: self */
     size_t n, cap;
-    uint64_t *hkey;                    /* (parent, func, site) -> node: open addressing */
+    uint64_t *hkey; /* (parent, func, site) -> node: open addressing */
     uint32_t *hval;
     size_t hcap;
-    st_at_cost_t *lc;                  /* per (node, address) self costs, when given */
+    st_at_cost_t *lc; /* per (node, address) self costs, when given */
     size_t nlc, caplc;
     uint64_t *lkey;
     uint32_t *lval;

@@ -69,14 +69,18 @@ void ts_csv_record(void *vctx, const perf_record_t *r) {
         *p++ = ',';
         p = fmt_u64(p, r->core);
         p = fmt_str(p, ",gap,,,");
-        for (unsigned i = 0; i < nc && i < PERF_MAX_COUNTERS; i++) { *p++ = ','; *p++ = ','; }
+        for (unsigned i = 0; i < nc && i < PERF_MAX_COUNTERS; i++) {
+            *p++ = ',';
+            *p++ = ',';
+        }
         *p++ = '\n';
     }
     if (r->value_unknown || r->delta_unknown || r->addr_unknown) c->unknown++;
     if (r->tics_valid && c->cycles) p = fmt_i64(p, (int64_t)r->tics - c->offset);
-    else if (r->tics_valid) p = fmt_u64(p, r->tics);
+    else if (r->tics_valid)
+        p = fmt_u64(p, r->tics);
     const char *fn = NULL;
-    if (c->syms && r->has_addr) {                      /* the last function's range first */
+    if (c->syms && r->has_addr) { /* the last function's range first */
         const elf_sym_t *sym = elf_syms_lookup_cached(c->syms, &c->fn_cache, r->addr);
         fn = sym ? sym->name : NULL;
     }
@@ -86,13 +90,21 @@ void ts_csv_record(void *vctx, const perf_record_t *r) {
     p = fmt_str(p, perf_record_name(r->type));
     if (r->truncated) p = fmt_str(p, "(truncated)");
     *p++ = ',';
-    if (r->has_addr) { *p++ = '0'; *p++ = 'x'; p = fmt_hex(p, r->addr, 8); }
+    if (r->has_addr) {
+        *p++ = '0';
+        *p++ = 'x';
+        p = fmt_hex(p, r->addr, 8);
+    }
     *p++ = ',';
-    if (r->has_call_site) { *p++ = '0'; *p++ = 'x'; p = fmt_hex(p, r->call_site, 8); }
+    if (r->has_call_site) {
+        *p++ = '0';
+        *p++ = 'x';
+        p = fmt_hex(p, r->call_site, 8);
+    }
     *p++ = ',';
     if (fn) {
         fwrite(line, 1, (size_t)(p - line), c->out);
-        ts_csv_field(c->out, fn);              /* quoted per RFC 4180 when it must be */
+        ts_csv_field(c->out, fn); /* quoted per RFC 4180 when it must be */
         p = line;
     }
     for (unsigned i = 0; i < r->n && i < PERF_MAX_COUNTERS; i++) {
@@ -101,7 +113,10 @@ void ts_csv_record(void *vctx, const perf_record_t *r) {
         *p++ = ',';
         if (!(r->delta_unknown >> i & 1)) p = fmt_u64(p, r->delta[i]);
     }
-    for (unsigned i = r->n; i < nc && i < PERF_MAX_COUNTERS; i++) { *p++ = ','; *p++ = ','; }
+    for (unsigned i = r->n; i < nc && i < PERF_MAX_COUNTERS; i++) {
+        *p++ = ',';
+        *p++ = ',';
+    }
     *p++ = '\n';
     fwrite(line, 1, (size_t)(p - line), c->out);
     if (r->truncated) c->truncated++;
@@ -112,13 +127,16 @@ void ts_csv_error(void *vctx, unsigned core, uint64_t off, const char *what) {
 }
 
 /* ---- perf records as a Chrome/Perfetto trace-event timeline ----------------------------- */
-static void tl_sep(ts_tl_t *c) { fputs(c->first ? "\n" : ",\n", c->out); c->first = false; }
+static void tl_sep(ts_tl_t *c) {
+    fputs(c->first ? "\n" : ",\n", c->out);
+    c->first = false;
+}
 
 void ts_tl_header(void *vctx, const perf_header_t *h) {
     ts_tl_t *c = vctx;
     unsigned core = h->core % PERF_MAX_CORES;
     c->h[core] = *h;
-    c->have_last[core] = h->tics_valid;       /* the first deltas count from the header on */
+    c->have_last[core] = h->tics_valid; /* the first deltas count from the header on */
     c->last[core] = h->tics;
 }
 
@@ -127,8 +145,10 @@ static void put_json_str(FILE *o, const char *s) {
     fputc('"', o);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
         if (*p == '"' || *p == '\\') fprintf(o, "\\%c", *p);
-        else if (*p < 0x20 || *p >= 0x7f) fprintf(o, "\\u%04x", *p);
-        else fputc(*p, o);
+        else if (*p < 0x20 || *p >= 0x7f)
+            fprintf(o, "\\u%04x", *p);
+        else
+            fputc(*p, o);
     fputc('"', o);
 }
 
@@ -145,8 +165,8 @@ int ts_tl_time_setup(ts_tl_time_t *tt, const char *trace_path, int want, double 
     }
     if (want == 1) {
         snprintf(err, errlen, "--time cycles: %s", tj.found ? "trace.json beside the trace gives no ts_cycle_offset (no timed "
-                 "ITC store or software event, or the timestamp was prescaled, stopped or written)"
-                 : "no trace.json beside the trace (not a tracesim run folder): only trace ticks are known");
+                                                              "ITC store or software event, or the timestamp was prescaled, stopped or written)" :
+                                                              "no trace.json beside the trace (not a tracesim run folder): only trace ticks are known");
         return -1;
     }
     if (tj.found)
@@ -158,7 +178,8 @@ int ts_tl_time_setup(ts_tl_time_t *tt, const char *trace_path, int want, double 
 void ts_tl_begin(FILE *o, const ts_tl_time_t *tt) {
     if (tt->cycles)
         fprintf(o, "{\"otherData\": {\"clock\": \"simulator cycles: ts = cycle (1 us in the viewer = 1 cycle), "
-                   "timestamp = cycle + %" PRId64 "\"}, \"traceEvents\": [", tt->offset);
+                   "timestamp = cycle + %" PRId64 "\"}, \"traceEvents\": [",
+                tt->offset);
     else
         fputs("{\"displayTimeUnit\": \"ns\", \"otherData\": {\"clock\": \"trace timestamp ticks (--tick-hz)\"}, \"traceEvents\": [", o);
 }
@@ -168,7 +189,11 @@ void ts_tl_begin(FILE *o, const ts_tl_time_t *tt) {
 static void ev_start(ts_tl_t *c, const char *name, const char *ph, uint64_t tics, unsigned hart) {
     tl_sep(c);
     fputc('{', c->out);
-    if (name) { fputs("\"name\": ", c->out); put_json_str(c->out, name); fputs(", ", c->out); }
+    if (name) {
+        fputs("\"name\": ", c->out);
+        put_json_str(c->out, name);
+        fputs(", ", c->out);
+    }
     fprintf(c->out, "\"ph\": \"%s\", \"ts\": ", ph);
     ts_tl_put_ts(c->out, &c->time, tics);
     fprintf(c->out, ", \"pid\": 0, \"tid\": %u", hart);
@@ -180,13 +205,20 @@ static void rec_args(ts_tl_t *c, const perf_record_t *r, const char *fn) {
     FILE *o = c->out;
     fprintf(o, ", \"args\": {\"record\": \"%s\"", perf_record_name(r->type));
     if (r->has_addr && !r->addr_unknown) fprintf(o, ", \"address\": \"0x%08" PRIx64 "\"", r->addr);
-    if (fn) { fputs(", \"function\": ", o); put_json_str(o, fn); }
+    if (fn) {
+        fputs(", \"function\": ", o);
+        put_json_str(o, fn);
+    }
     if (r->has_call_site) fprintf(o, ", \"call_site\": \"0x%08" PRIx64 "\"", r->call_site);
     const perf_header_t *h = &c->h[r->core % PERF_MAX_CORES];
     for (unsigned i = 0; i < r->n && i < h->n && i < PERF_MAX_COUNTERS; i++) {
         char cn[64];
         perf_counter_name(&h->def[i], cn, sizeof cn);
-        if (!(r->value_unknown >> i & 1)) { fputs(", ", o); put_json_str(o, cn); fprintf(o, ": %" PRIu64, r->value[i]); }
+        if (!(r->value_unknown >> i & 1)) {
+            fputs(", ", o);
+            put_json_str(o, cn);
+            fprintf(o, ": %" PRIu64, r->value[i]);
+        }
         if (!(r->delta_unknown >> i & 1)) {
             char dn[80];
             snprintf(dn, sizeof dn, "%s_delta", cn);
@@ -207,10 +239,14 @@ void ts_tl_record(void *vctx, const perf_record_t *r) {
     ts_tl_t *c = vctx;
     ts_note_first(c->first_rec, r);
     unsigned core = r->core % PERF_MAX_CORES;
-    if (!r->tics_valid) { c->untimed++; c->have_last[core] = false; return; }
+    if (!r->tics_valid) {
+        c->untimed++;
+        c->have_last[core] = false;
+        return;
+    }
     uint64_t ts = r->tics;
     unsigned *open = &c->open[core];
-    if (!c->named[core]) {                               /* one track (thread) per hart */
+    if (!c->named[core]) { /* one track (thread) per hart */
         c->named[core] = true;
         tl_sep(c);
         fprintf(c->out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 0, \"tid\": %u, \"args\": {\"name\": \"hart %u\"}}",
@@ -228,14 +264,20 @@ void ts_tl_record(void *vctx, const perf_record_t *r) {
         ev_start(c, "gap: perf data lost", "i", ts, r->core);
         fputs(", \"s\": \"t\"}", c->out);
     }
-    if (r->truncated) {                                 /* cut off: only what arrived follows */
+    if (r->truncated) { /* cut off: only what arrived follows */
         char name[96];
         snprintf(name, sizeof name, "record cut off (truncated): %u of %u values", r->n, c->h[core].n);
         ev_start(c, name, "i", ts, r->core);
         fputs(", \"s\": \"t\"}", c->out);
     }
-    if (r->addr_unknown) { c->unknown++; return; }     /* DeltaXOR after a gap */
-    if (!r->has_addr) { c->unnamed++; return; }         /* cut off before its address */
+    if (r->addr_unknown) {
+        c->unknown++;
+        return;
+    } /* DeltaXOR after a gap */
+    if (!r->has_addr) {
+        c->unnamed++;
+        return;
+    } /* cut off before its address */
     const char *sym = c->syms ? elf_syms_find(c->syms, r->addr) : NULL;
     char name[320], addr[16];
     snprintf(addr, sizeof addr, "0x%08" PRIx64, r->addr);
@@ -243,7 +285,8 @@ void ts_tl_record(void *vctx, const perf_record_t *r) {
     if (r->type == PERF_FUNC_ENTER || r->type == PERF_FUNC_EXIT) {
         ev_start(c, fn, r->type == PERF_FUNC_ENTER ? "B" : "E", ts, r->core);
         if (r->type == PERF_FUNC_ENTER) (*open)++;
-        else if (*open) (*open)--;
+        else if (*open)
+            (*open)--;
     } else {
         snprintf(name, sizeof name, "%s %s", perf_record_name(r->type), fn);
         ev_start(c, name, "i", ts, r->core);

@@ -19,16 +19,16 @@ void ts_note_first(uint64_t *first_rec, const perf_record_t *r);
 typedef struct ts_csv {
     FILE *out;
     const elf_syms_t *syms;
-    perf_header_t h[PERF_MAX_CORES];      /* each hart's header */
+    perf_header_t h[PERF_MAX_CORES]; /* each hart's header */
     bool have_h[PERF_MAX_CORES];
-    bool have_header;         /* a column line was written, for the counters of cur */
+    bool have_header; /* a column line was written, for the counters of cur */
     perf_header_t cur;
-    unsigned ncols[PERF_MAX_CORES];       /* counters in each hart's header */
+    unsigned ncols[PERF_MAX_CORES]; /* counters in each hart's header */
     uint64_t truncated, errors, gaps, unknown;
-    uint64_t *first_rec;      /* ts_note_first, or NULL */
-    bool cycles;              /* first column "cycle" = timestamp - offset, else "timestamp" */
+    uint64_t *first_rec; /* ts_note_first, or NULL */
+    bool cycles;         /* first column "cycle" = timestamp - offset, else "timestamp" */
     int64_t offset;
-    elf_syms_cache_t fn_cache;            /* the last function found (zeroed: none) */
+    elf_syms_cache_t fn_cache; /* the last function found (zeroed: none) */
 } ts_csv_t;
 
 void ts_csv_header(void *vctx, const perf_header_t *h);
@@ -51,14 +51,14 @@ typedef struct ts_tl {
     FILE *out;
     const elf_syms_t *syms;
     ts_tl_time_t time;
-    bool have_last[PERF_MAX_CORES];       /* last[]: the hart's previous record (or header) time */
+    bool have_last[PERF_MAX_CORES]; /* last[]: the hart's previous record (or header) time */
     uint64_t last[PERF_MAX_CORES];
     perf_header_t h[PERF_MAX_CORES];
-    unsigned open[PERF_MAX_CORES];        /* slices begun and not ended, per hart */
-    bool named[PERF_MAX_CORES];           /* the hart's track has its name */
+    unsigned open[PERF_MAX_CORES]; /* slices begun and not ended, per hart */
+    bool named[PERF_MAX_CORES];    /* the hart's track has its name */
     bool first;
     uint64_t untimed, unnamed, unknown;
-    uint64_t *first_rec;      /* ts_note_first, or NULL */
+    uint64_t *first_rec; /* ts_note_first, or NULL */
 } ts_tl_t;
 
 void ts_tl_header(void *vctx, const perf_header_t *h);

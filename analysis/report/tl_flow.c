@@ -5,9 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct tf_ev { size_t func; uint64_t k; bool begin, resumed; } tf_ev_t;   /* resumed: a thread's frame continues, no call */
+typedef struct tf_ev {
+    size_t func;
+    uint64_t k;
+    bool begin, resumed;
+} tf_ev_t; /* resumed: a thread's frame continues, no call */
 typedef struct tf_src {
-    tf_ev_t *ev;                /* waiting for the next timed point */
+    tf_ev_t *ev; /* waiting for the next timed point */
     size_t n, cap;
     bool have_a, named;
     uint64_t k_a, t_a;
@@ -34,12 +38,17 @@ static void put_json_str(FILE *o, const char *s) {
     fputc('"', o);
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
         if (*p == '"' || *p == '\\') fprintf(o, "\\%c", *p);
-        else if (*p < 0x20 || *p >= 0x7f) fprintf(o, "\\u%04x", *p);
-        else fputc(*p, o);
+        else if (*p < 0x20 || *p >= 0x7f)
+            fprintf(o, "\\u%04x", *p);
+        else
+            fputc(*p, o);
     fputc('"', o);
 }
 
-static void sep(tl_flow_t *t) { fputs(*t->first ? "\n" : ",\n", t->out); *t->first = false; }
+static void sep(tl_flow_t *t) {
+    fputs(*t->first ? "\n" : ",\n", t->out);
+    *t->first = false;
+}
 
 /* the waiting events at time base + (k - k0) * r */
 static void flush(tl_flow_t *t, unsigned src, tf_src_t *s, double base, uint64_t k0, double r) {
@@ -70,7 +79,10 @@ static void add(tl_flow_t *t, unsigned src, size_t func, uint64_t k, bool begin,
     if (s->n == s->cap) {
         size_t cap = s->cap ? 2 * s->cap : 256;
         tf_ev_t *ev = realloc(s->ev, cap * sizeof *ev);
-        if (!ev) { t->oom = true; return; }
+        if (!ev) {
+            t->oom = true;
+            return;
+        }
         s->ev = ev;
         s->cap = cap;
     }
@@ -79,7 +91,7 @@ static void add(tl_flow_t *t, unsigned src, size_t func, uint64_t k, bool begin,
 
 static void h_enter(void *v, unsigned src, size_t func, long caller, bool trap, uint64_t k) {
     (void)trap;
-    add(v, src, func, k, true, caller == -2);   /* -2: a parked thread's frame resumes (flow_calls.h) */
+    add(v, src, func, k, true, caller == -2); /* -2: a parked thread's frame resumes (flow_calls.h) */
 }
 static void h_exit(void *v, unsigned src, size_t func, uint64_t k) { add(v, src, func, k, false, false); }
 
@@ -88,7 +100,8 @@ static void h_timed(void *v, unsigned src, uint64_t k, uint64_t tm) {
     tf_src_t *s = src_of(t, src);
     if (!s) return;
     if (!s->have_a || k <= s->k_a || tm < s->t_a) flush(t, src, s, (double)(s->have_a ? s->t_a : tm), k, 0);
-    else flush(t, src, s, (double)s->t_a, s->k_a, (double)(tm - s->t_a) / (double)(k - s->k_a));
+    else
+        flush(t, src, s, (double)s->t_a, s->k_a, (double)(tm - s->t_a) / (double)(k - s->k_a));
     s->have_a = true;
     s->k_a = k;
     s->t_a = tm;
@@ -106,12 +119,22 @@ static void h_lost(void *v, unsigned src) {
 
 tl_flow_t *tl_flow_open(FILE *out, bool *first, const ts_tl_time_t *tt, const char *elf, char *err, size_t errlen) {
     tl_flow_t *t = calloc(1, sizeof *t);
-    if (!t) { snprintf(err, errlen, "out of memory"); return NULL; }
+    if (!t) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
     t->out = out;
     t->first = first;
     t->tt = *tt;
-    if (pf_image_load(&t->img, elf, err, errlen)) { free(t); return NULL; }
-    if (elf_syms_load(&t->syms, elf, err, errlen)) { pf_image_free(&t->img); free(t); return NULL; }
+    if (pf_image_load(&t->img, elf, err, errlen)) {
+        free(t);
+        return NULL;
+    }
+    if (elf_syms_load(&t->syms, elf, err, errlen)) {
+        pf_image_free(&t->img);
+        free(t);
+        return NULL;
+    }
     fc_hooks_t h = {t, h_enter, h_exit, NULL, h_timed, h_lost};
     fc_init(&t->fc, &t->img, &t->syms, &h);
     return t;

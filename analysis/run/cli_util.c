@@ -11,7 +11,7 @@
 #include "ts_file.h"
 
 char *ts_read_file(const char *path, size_t *len, char *err, size_t errlen) {
-    FILE *f = ts_fopen_input(path, err, errlen);     /* a regular file only; a FIFO is refused at once */
+    FILE *f = ts_fopen_input(path, err, errlen); /* a regular file only; a FIFO is refused at once */
     if (!f) return NULL;
     struct stat sb;
     if (fstat(fileno(f), &sb)) {
@@ -20,7 +20,11 @@ char *ts_read_file(const char *path, size_t *len, char *err, size_t errlen) {
         return NULL;
     }
     char *buf = malloc((size_t)sb.st_size + 1);
-    if (!buf) { snprintf(err, errlen, "out of memory reading %s", path); fclose(f); return NULL; }
+    if (!buf) {
+        snprintf(err, errlen, "out of memory reading %s", path);
+        fclose(f);
+        return NULL;
+    }
     size_t n = fread(buf, 1, (size_t)sb.st_size, f);
     fclose(f);
     buf[n] = 0;
@@ -42,7 +46,7 @@ void ts_trace_info(const char *trace_path, ts_trace_info_t *ti) {
     memset(ti, 0, sizeof *ti);
     ts_trace_json_t tj;
     char err[512];
-    if (ts_trace_json_beside(trace_path, &tj, err, sizeof err) || !tj.found) return;   /* ts_trace_harts reports it */
+    if (ts_trace_json_beside(trace_path, &tj, err, sizeof err) || !tj.found) return; /* ts_trace_harts reports it */
     ti->found = true;
     ti->wrapped = tj.wrapped;
     ti->stopped = tj.stopped_on_wrap;
@@ -63,22 +67,33 @@ void ts_wrap_note(const char *trace_path, const ts_trace_info_t *ti, size_t star
                 ti->written - ti->bytes, start, trace_path);
     else
         fprintf(stderr, "tracesim: note: the sink buffer wrapped (trace.json): its oldest data was overwritten; "
-                        "decoding starts at offset %zu of %s, after the first message end\n", start, trace_path);
+                        "decoding starts at offset %zu of %s, after the first message end\n",
+                start, trace_path);
 }
 
 int ts_read_perf_config(const char *path, perf_header_t *h, unsigned max, unsigned *channel, char *err, size_t errlen) {
     size_t len;
     char e[300];
     char *text = ts_read_file(path, &len, e, sizeof e);
-    if (!text) { snprintf(err, errlen, "%s", e); return -1; }
-    if (strlen(text) != len) { snprintf(err, errlen, "%s: not a text file", path); free(text); return -1; }
+    if (!text) {
+        snprintf(err, errlen, "%s", e);
+        return -1;
+    }
+    if (strlen(text) != len) {
+        snprintf(err, errlen, "%s: not a text file", path);
+        free(text);
+        return -1;
+    }
     int n = perf_config_parse(text, h, max, channel, e, sizeof e);
     free(text);
     if (n < 0) snprintf(err, errlen, "%s: %s", path, e);
     return n;
 }
 
-typedef struct pcw { perf_header_t h[PERF_MAX_CORES]; bool have[PERF_MAX_CORES]; } pcw_t;
+typedef struct pcw {
+    perf_header_t h[PERF_MAX_CORES];
+    bool have[PERF_MAX_CORES];
+} pcw_t;
 static void pcw_header(void *ctx, const perf_header_t *h) {
     pcw_t *w = ctx;
     w->h[h->core % PERF_MAX_CORES] = *h;
@@ -95,17 +110,17 @@ int ts_perf_headers_from_itc(const char *itc_path, int want_channel, perf_header
     pcw_t *w[16] = {0};
     char line[256];
     int rc = 0;
-    if (!fgets(line, sizeof line, f)) line[0] = 0;       /* the column names */
+    if (!fgets(line, sizeof line, f)) line[0] = 0; /* the column names */
     unsigned lineno = 1;
     while (fgets(line, sizeof line, f)) {
         ts_itc_row_t row;
         lineno++;
-        if (!ts_itc_row(line, &row)) {                   /* a damaged itc.csv: say where, never stop quietly */
+        if (!ts_itc_row(line, &row)) { /* a damaged itc.csv: say where, never stop quietly */
             snprintf(err, errlen, "%s:%u: not an itc.csv row", itc_path, lineno);
             rc = -1;
             break;
         }
-        if (row.status != TS_ITC_TRACED) continue;          /* not in the trace */
+        if (row.status != TS_ITC_TRACED) continue; /* not in the trace */
         unsigned hart = row.hart, off = row.off, size = row.size;
         uint32_t value = row.value;
         unsigned ch = row.stim & 15;
@@ -114,7 +129,11 @@ int ts_perf_headers_from_itc(const char *itc_path, int want_channel, perf_header
             if (size != TS_PW_BYTES_HEADER_MARKER || value != TS_PW_MARKER) continue;
             dec[ch] = malloc(sizeof *dec[ch]);
             w[ch] = calloc(1, sizeof *w[ch]);
-            if (!dec[ch] || !w[ch]) { snprintf(err, errlen, "out of memory"); rc = -1; break; }
+            if (!dec[ch] || !w[ch]) {
+                snprintf(err, errlen, "out of memory");
+                rc = -1;
+                break;
+            }
             perf_dec_cb_t cb = {w[ch], pcw_header, NULL, NULL};
             perf_dec_init(dec[ch], ch, &cb);
         }
@@ -124,13 +143,19 @@ int ts_perf_headers_from_itc(const char *itc_path, int want_channel, perf_header
     int ch = -1;
     for (int c = 0; c < 16 && rc == 0 && ch < 0; c++)
         for (unsigned k = 0; w[c] && k < PERF_MAX_CORES; k++)
-            if (w[c]->have[k]) { ch = c; break; }
+            if (w[c]->have[k]) {
+                ch = c;
+                break;
+            }
     if (rc == 0 && ch >= 0) {
         for (unsigned k = 0; k < PERF_MAX_CORES && (unsigned)rc < max; k++)
             if (w[ch]->have[k]) h[rc++] = w[ch]->h[k];
         if (channel) *channel = (unsigned)ch;
     }
-    for (int c = 0; c < 16; c++) { free(dec[c]); free(w[c]); }
+    for (int c = 0; c < 16; c++) {
+        free(dec[c]);
+        free(w[c]);
+    }
     return rc;
 }
 
@@ -138,7 +163,10 @@ int ts_write_perf_config(const char *run_dir, char *err, size_t errlen) {
     char path[4200];
     snprintf(path, sizeof path, "%s/itc.csv", run_dir);
     perf_header_t *h = malloc(PERF_MAX_CORES * sizeof *h);
-    if (!h) { snprintf(err, errlen, "out of memory"); return -1; }
+    if (!h) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     unsigned ch = 6;
     int n = ts_perf_headers_from_itc(path, -1, h, PERF_MAX_CORES, &ch, err, errlen);
     int rc = n < 0 ? -1 : ts_write_perf_config_headers(run_dir, h, (unsigned)n, ch, err, errlen);
@@ -154,7 +182,8 @@ int ts_write_perf_config_headers(const char *run_dir, const perf_header_t *h, un
     FILE *o = ts_fopen_output(path, "w", err, errlen);
     if (!o) return -1;
     fprintf(o, "# the perf header of this run (the last one each hart stored), for decoding a trace\n"
-               "# whose header was overwritten: tracesim decode|report|check --perf-config %s\n", path);
+               "# whose header was overwritten: tracesim decode|report|check --perf-config %s\n",
+            path);
     for (unsigned k = 0; k < n; k++) perf_config_write(o, ch, &h[k]);
     if (ts_fclose_output(o, path, err, errlen)) return -1;
     return 1;
@@ -174,12 +203,13 @@ void ts_trace_defaults(const char *trace_path, int *srcbits, int *tssize) {
 int ts_trace_harts(const char *trace_path, int *srcbits, int *tssize, int hart, unsigned *harts,
                    bool *harts_known, char *err, size_t errlen) {
     ts_trace_json_t tj;
-    if (ts_trace_json_beside(trace_path, &tj, err, errlen)) return -1;   /* a damaged trace.json: say where */
+    if (ts_trace_json_beside(trace_path, &tj, err, errlen)) return -1; /* a damaged trace.json: say where */
     unsigned jsrc = tj.srcbits, jharts = tj.harts;
     bool have_src = tj.has_srcbits, have_harts = tj.has_harts;
     if (*srcbits >= 0 && have_src && (unsigned)*srcbits != jsrc) {
         snprintf(err, errlen, "--srcbits %d does not match the trace: trace.json says srcbits %u (%u hart%s)", *srcbits,
-                 jsrc, have_harts ? jharts : 1u, have_harts && jharts == 1 ? "" : have_harts ? "s" : "");
+                 jsrc, have_harts ? jharts : 1u, have_harts && jharts == 1 ? "" : have_harts ? "s" :
+                                                                                               "");
         return -1;
     }
     ts_trace_defaults(trace_path, srcbits, tssize);
@@ -190,8 +220,10 @@ int ts_trace_harts(const char *trace_path, int *srcbits, int *tssize, int hart, 
     }
     if (have_harts && jharts > 1 && !sb)
         fprintf(stderr, "tracesim: warning: trace.json says %u harts but the messages carry no SRC field (srcbits 0): "
-                        "the harts' messages cannot be told apart, everything is decoded as hart 0\n", jharts);
-    *harts = have_harts ? jharts : sb ? 1u << sb : 1u;
+                        "the harts' messages cannot be told apart, everything is decoded as hart 0\n",
+                jharts);
+    *harts = have_harts ? jharts : sb ? 1u << sb :
+                                        1u;
     if (harts_known) *harts_known = have_harts;
     if (hart >= 0 && (unsigned)hart >= (sb ? *harts : 1u)) {
         if (!sb)
@@ -207,7 +239,10 @@ int ts_trace_harts(const char *trace_path, int *srcbits, int *tssize, int hart, 
 int ts_mkdir_p(const char *path) {
     char buf[4096];
     int n = snprintf(buf, sizeof buf, "%s", path);
-    if (n < 0 || (size_t)n >= sizeof buf) { errno = ENAMETOOLONG; return -1; }
+    if (n < 0 || (size_t)n >= sizeof buf) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
     for (char *p = buf + 1; *p; p++) {
         if (*p != '/') continue;
         *p = 0;
@@ -216,7 +251,10 @@ int ts_mkdir_p(const char *path) {
     }
     if (mkdir(buf, 0777) && errno != EEXIST) return -1;
     struct stat sb;
-    if (stat(buf, &sb) || !S_ISDIR(sb.st_mode)) { errno = ENOTDIR; return -1; }
+    if (stat(buf, &sb) || !S_ISDIR(sb.st_mode)) {
+        errno = ENOTDIR;
+        return -1;
+    }
     return 0;
 }
 
@@ -242,8 +280,9 @@ bool ts_itc_row(const char *line, ts_itc_row_t *r) {
     uint32_t v = 0;
     int n = 0;
     for (;; p++, n++) {
-        int d = (*p >= '0' && *p <= '9') ? *p - '0' : (*p >= 'a' && *p <= 'f') ? *p - 'a' + 10
-              : (*p >= 'A' && *p <= 'F') ? *p - 'A' + 10 : -1;
+        int d = (*p >= '0' && *p <= '9') ? *p - '0' : (*p >= 'a' && *p <= 'f') ? *p - 'a' + 10 :
+                                                  (*p >= 'A' && *p <= 'F')     ? *p - 'A' + 10 :
+                                                                                 -1;
         if (d < 0) break;
         if (n == 8) return false;
         v = v << 4 | (uint32_t)d;
@@ -275,7 +314,7 @@ bool ts_stm_row(const char *line, ts_stm_row_t *r) {
     uint64_t v[4];
     const char *p = line;
     for (int i = 0; i < 4; i++) {
-        if (*p < '0' || *p > '9') return false;          /* no sign, no blank */
+        if (*p < '0' || *p > '9') return false; /* no sign, no blank */
         errno = 0;
         v[i] = strtoull(p, &end, i < 2 ? 10 : 16);
         if (errno || end == p || *end != ',') return false;

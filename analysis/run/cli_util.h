@@ -32,8 +32,8 @@ void ts_perf_diag(uint64_t *errors, uint64_t *gaps, unsigned core, uint64_t offs
 /* what trace.json beside a trace says about its sink (found: the file was read) */
 typedef struct ts_trace_info {
     bool found, wrapped, stopped;
-    uint64_t bytes;           /* bytes in the image */
-    uint64_t written;         /* bytes the sink wrote in all ("bytes_written"; 0 if absent) */
+    uint64_t bytes;   /* bytes in the image */
+    uint64_t written; /* bytes the sink wrote in all ("bytes_written"; 0 if absent) */
 } ts_trace_info_t;
 void ts_trace_info(const char *trace_path, ts_trace_info_t *ti);
 /* where decoding a wrapped sink image starts: after its first byte with MSEO 11 (the end of
@@ -68,13 +68,28 @@ int ts_mkdir_p(const char *path);
  * of millions of rows. true if the line is such a row. status: what became of the store -
  * traced (the encoder accepted it), dropped_fifo (lost on a full ITC FIFO), after_stop (made
  * after the sink stopped on wrap), encoder_off (the encoder was not tracing that channel). */
-enum ts_itc_status { TS_ITC_TRACED, TS_ITC_DROPPED_FIFO, TS_ITC_AFTER_STOP, TS_ITC_ENCODER_OFF };
-typedef struct ts_itc_row { uint64_t cycle; unsigned hart, stim, off, size; uint32_t value; enum ts_itc_status status; } ts_itc_row_t;
+enum ts_itc_status { TS_ITC_TRACED,
+                     TS_ITC_DROPPED_FIFO,
+                     TS_ITC_AFTER_STOP,
+                     TS_ITC_ENCODER_OFF };
+typedef struct ts_itc_row {
+    uint64_t cycle;
+    unsigned hart, stim, off, size;
+    uint32_t value;
+    enum ts_itc_status status;
+} ts_itc_row_t;
 bool ts_itc_row(const char *line, ts_itc_row_t *r);
 
 /* One data row of a run folder's stm.csv (`cycle,hart,0xid,0xvalue,status`, status traced,
  * lost or off; docs/firmware/software-trace.md). true if the line is such a row. */
-enum ts_stm_status { TS_STM_TRACED, TS_STM_LOST, TS_STM_OFF };
-typedef struct ts_stm_row { uint64_t cycle; unsigned hart, id; uint32_t value; enum ts_stm_status status; } ts_stm_row_t;
+enum ts_stm_status { TS_STM_TRACED,
+                     TS_STM_LOST,
+                     TS_STM_OFF };
+typedef struct ts_stm_row {
+    uint64_t cycle;
+    unsigned hart, id;
+    uint32_t value;
+    enum ts_stm_status status;
+} ts_stm_row_t;
 bool ts_stm_row(const char *line, ts_stm_row_t *r);
 #endif

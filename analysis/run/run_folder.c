@@ -13,16 +13,22 @@
 
 int ts_file_fnv1a64(const char *path, uint64_t *hash) {
     char err[256];
-    FILE *f = ts_fopen_input(path, err, sizeof err);     /* a regular file, never blocking */
-    if (!f) { errno = EINVAL; return -1; }
-    uint64_t h = 0xcbf29ce484222325ull;            /* FNV-1a 64: offset basis, prime 2^40 + 0x1b3 */
+    FILE *f = ts_fopen_input(path, err, sizeof err); /* a regular file, never blocking */
+    if (!f) {
+        errno = EINVAL;
+        return -1;
+    }
+    uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a 64: offset basis, prime 2^40 + 0x1b3 */
     unsigned char buf[65536];
     size_t n;
     while ((n = fread(buf, 1, sizeof buf, f)) > 0)
         for (size_t i = 0; i < n; i++) h = (h ^ buf[i]) * 0x100000001b3ull;
     int bad = ferror(f);
     fclose(f);
-    if (bad) { errno = EIO; return -1; }
+    if (bad) {
+        errno = EIO;
+        return -1;
+    }
     *hash = h;
     return 0;
 }
@@ -42,7 +48,7 @@ bool ts_run_stat(const char *run_dir, const char *key, char *out, size_t len) {
     if (!run_dir || !*run_dir) return false;
     snprintf(path, sizeof path, "%s/stats.txt", run_dir);
     char e[300];
-    FILE *f = ts_fopen_input(path, e, sizeof e);      /* a FIFO or folder: no stats.txt */
+    FILE *f = ts_fopen_input(path, e, sizeof e); /* a FIFO or folder: no stats.txt */
     if (!f) return false;
     size_t kl = strlen(key);
     bool found = false;
@@ -63,11 +69,15 @@ int ts_rel_path(const char *from, const char *to, char *rel, size_t len) {
         if (from[i - 1] == '/') common = i;
     }
     if (!from[i] && (to[i] == '/' || !to[i])) common = i;
-    else if (!from[i] && i && from[i - 1] == '/') common = i;
+    else if (!from[i] && i && from[i - 1] == '/')
+        common = i;
     size_t k = 0;
     rel[0] = 0;
-    for (const char *p = from + common; *p;) {       /* one ".." per component of from left */
-        if (*p == '/') { p++; continue; }
+    for (const char *p = from + common; *p;) { /* one ".." per component of from left */
+        if (*p == '/') {
+            p++;
+            continue;
+        }
         if (k + 3 >= len) return -1;
         memcpy(rel + k, "../", 4);
         k += 3;
@@ -78,7 +88,8 @@ int ts_rel_path(const char *from, const char *to, char *rel, size_t len) {
     int n = snprintf(rel + k, len - k, "%s", rest);
     if (n < 0 || (size_t)n >= len - k) return -1;
     if (!rel[0]) snprintf(rel, len, ".");
-    else if (rel[strlen(rel) - 1] == '/') rel[strlen(rel) - 1] = 0;
+    else if (rel[strlen(rel) - 1] == '/')
+        rel[strlen(rel) - 1] = 0;
     return 0;
 }
 
@@ -95,7 +106,8 @@ void ts_run_arg(const char *arg, ts_run_arg_t *ra) {
     snprintf(dir, sizeof dir, "%s", arg);
     char *sl = strrchr(dir, '/');
     if (sl) *sl = 0;
-    else snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, ".");
     snprintf(stats, sizeof stats, "%s/stats.txt", dir);
     if (is_file(stats)) snprintf(ra->run_dir, sizeof ra->run_dir, "%s", dir);
 }
@@ -119,7 +131,8 @@ static void mismatch(const char *elf, const char *run_dir, const char *elf_ran) 
     if (elf_syms_load(&syms, elf, err, sizeof err)) return;
     elf_syms_free(&syms);
     fprintf(stderr, "tracesim: warning: %s is not the ELF that ran in %s (its hash differs from stats.txt's elf_fnv1a64; "
-                    "the run was of %s): function names and checks may be wrong\n", elf, run_dir, elf_ran);
+                    "the run was of %s): function names and checks may be wrong\n",
+            elf, run_dir, elf_ran);
 }
 
 int ts_run_elf(const char *run_dir, const char *override, char *out, size_t len, char *err, size_t errlen) {
@@ -135,7 +148,10 @@ int ts_run_elf(const char *run_dir, const char *override, char *out, size_t len,
         if (have && (ts_file_fnv1a64(override, &h) || h != want)) mismatch(override, run_dir, ran);
         return 1;
     }
-    if (!run_dir || !*run_dir) { snprintf(err, errlen, "no run folder to find the ELF in; give it with --elf FW.elf"); return 0; }
+    if (!run_dir || !*run_dir) {
+        snprintf(err, errlen, "no run folder to find the ELF in; give it with --elf FW.elf");
+        return 0;
+    }
     char cand[4][4400], rel[4200];
     unsigned nc = 0;
     if (ts_run_stat(run_dir, "elf_rel", rel, sizeof rel))
@@ -154,7 +170,10 @@ int ts_run_elf(const char *run_dir, const char *override, char *out, size_t len,
         if (!is_file(cand[i])) continue;
         if (first < 0) first = (int)i;
         if (!have) break;
-        if (!ts_file_fnv1a64(cand[i], &h) && h == want) { first = (int)i; break; }
+        if (!ts_file_fnv1a64(cand[i], &h) && h == want) {
+            first = (int)i;
+            break;
+        }
     }
     if (first < 0) {
         if (strcmp(ran, "?"))
@@ -163,7 +182,7 @@ int ts_run_elf(const char *run_dir, const char *override, char *out, size_t len,
             snprintf(err, errlen, "%s/stats.txt names no ELF; give it with --elf FW.elf", run_dir);
         return 0;
     }
-    char real[4096];                                   /* the path without detours */
+    char real[4096]; /* the path without detours */
     snprintf(out, len, "%s", realpath(cand[first], real) ? real : cand[first]);
     if (have && (ts_file_fnv1a64(out, &h) || h != want)) mismatch(out, run_dir, ran);
     return 1;
@@ -181,10 +200,16 @@ int ts_run_path(const char *run_dir, const char *key, char *out, size_t len) {
     if (ts_run_stat(run_dir, key, v, sizeof v)) {
         if (!any) snprintf(out, len, "%s", v);
         any = true;
-        if (is_file(v)) { snprintf(out, len, "%s", v); return 1; }
+        if (is_file(v)) {
+            snprintf(out, len, "%s", v);
+            return 1;
+        }
         char p[4400];
         snprintf(p, sizeof p, "%s/%s", run_dir, v);
-        if (v[0] != '/' && is_file(p)) { snprintf(out, len, "%s", p); return 1; }
+        if (v[0] != '/' && is_file(p)) {
+            snprintf(out, len, "%s", p);
+            return 1;
+        }
         snprintf(out, len, "%s", v);
     }
     return any ? 0 : -1;
@@ -212,20 +237,22 @@ enum ts_run_finish ts_run_unfinished(const char *run_dir, char *msg, size_t len)
     msg[0] = 0;
     if (!run_dir || !*run_dir) return TS_RUN_FINISHED;
     if (!stats_last_line(run_dir, last, sizeof last)) {
-        snprintf(path, sizeof path, "%s/uart.txt", run_dir);   /* made when a run starts */
+        snprintf(path, sizeof path, "%s/uart.txt", run_dir); /* made when a run starts */
         struct stat sb;
-        bool started = !lstat(path, &sb) && S_ISREG(sb.st_mode);   /* a link or FIFO is no run's uart.txt */
+        bool started = !lstat(path, &sb) && S_ISREG(sb.st_mode); /* a link or FIFO is no run's uart.txt */
         /* or the temporary files a killed run leaves (its outputs are renamed into place only
          * when complete, runfolder/ts_file.h) */
         for (size_t i = 0; !started && ts_run_outputs[i]; i++) started = ts_stale_tmp_count(run_dir, ts_run_outputs[i]) > 0;
-        if (!started) return TS_RUN_FINISHED;                      /* no run folder: the caller's reader says */
+        if (!started) return TS_RUN_FINISHED; /* no run folder: the caller's reader says */
         snprintf(msg, len, "%s: the run did not finish (killed before it wrote stats.txt): "
-                           "its files are incomplete; run it again", run_dir);
+                           "its files are incomplete; run it again",
+                 run_dir);
         return TS_RUN_INCOMPLETE;
     }
     if (strcmp(last, TS_STATS_END)) {
         snprintf(msg, len, "%s: the run did not finish (killed while it ran: stats.txt has no end marker '%s'): "
-                           "its files are incomplete; run it again", run_dir, TS_STATS_END);
+                           "its files are incomplete; run it again",
+                 run_dir, TS_STATS_END);
         return TS_RUN_INCOMPLETE;
     }
     char reason[64], cycle[32] = "?", by[32] = "a signal";
@@ -245,7 +272,8 @@ enum ts_run_finish ts_run_unfinished(const char *run_dir, char *msg, size_t len)
 static void put_escaped(const char *m, FILE *f) {
     for (const unsigned char *c = (const unsigned char *)m; *c; c++)
         if (*c < 0x20 || *c == 0x7f) fprintf(f, "\\x%02x", *c);
-        else fputc(*c, f);
+        else
+            fputc(*c, f);
 }
 
 enum ts_run_finish ts_run_say_unfinished(const char *run_dir) { return ts_run_say_unfinished_then(run_dir, NULL); }
@@ -254,7 +282,7 @@ enum ts_run_finish ts_run_say_unfinished_then(const char *run_dir, const char *t
     char msg[4600];
     enum ts_run_finish r = ts_run_unfinished(run_dir, msg, sizeof msg);
     if (r != TS_RUN_FINISHED) {
-        if (then) {   /* the same line up to the reason's ')', then the caller's words */
+        if (then) { /* the same line up to the reason's ')', then the caller's words */
             char *b = strstr(msg, ": the run did not finish ("), *e = b ? strstr(b, "): ") : NULL;
             if (e) snprintf(e + 3, sizeof msg - (size_t)(e + 3 - msg), "%s", then);
         }
@@ -269,8 +297,8 @@ const char *const ts_run_outputs[] = {
     "stats.txt", "uart.txt", "marks.csv", "guest_errors.log", "waves_windows.csv", "prog_flow.csv", "hpm.csv",
     "events.csv", "trace.rtd", "trace.json", "itc.csv", "counters.csv", "flow.csv", "trace_events.csv", "stm.csv",
     "hooks.csv", "hpm_writes.csv", "perf_config.txt", "gdb.log", NULL};
-const char *const ts_run_derived_outputs[] = {   /* tracesim waves --no-gui / waves */
-    "markers.txt", "markers.tcl", "view.gtkw", "view.gtkw.new", "make_view.sh", NULL};
+const char *const ts_run_derived_outputs[] = {/* tracesim waves --no-gui / waves */
+                                              "markers.txt", "markers.tcl", "view.gtkw", "view.gtkw.new", "make_view.sh", NULL};
 
 /* a relative name inside the folder: no leading '/', no ".." component */
 static bool inside_name(const char *p) {
@@ -287,7 +315,7 @@ static bool inside_name(const char *p) {
 int ts_run_clear_previous(const char *run_dir, char *err, size_t errlen) {
     char path[4200], waves[4096] = "";
     struct stat st;
-    bool had_run = false;   /* only a folder an earlier run wrote: stats.txt or uart.txt, regular files */
+    bool had_run = false; /* only a folder an earlier run wrote: stats.txt or uart.txt, regular files */
     for (int i = 0; i < 2 && !had_run; i++) {
         snprintf(path, sizeof path, "%s/%s", run_dir, i ? "uart.txt" : "stats.txt");
         had_run = !lstat(path, &st) && S_ISREG(st.st_mode);
@@ -297,8 +325,9 @@ int ts_run_clear_previous(const char *run_dir, char *err, size_t errlen) {
     /* the earlier run's waves, if inside the folder: recorded before stats.txt goes */
     if (ts_run_stat(run_dir, "waves_rel", waves, sizeof waves) && !inside_name(waves)) waves[0] = 0;
     for (int list = 0; list < 3; list++) {
-        const char *const *names = list == 0 ? ts_run_outputs : list == 1 ? ts_run_derived_outputs : NULL;
-        char tmpw[4200];   /* a VCD's FST while the run goes (sim/soc.c) */
+        const char *const *names = list == 0 ? ts_run_outputs : list == 1 ? ts_run_derived_outputs :
+                                                                            NULL;
+        char tmpw[4200]; /* a VCD's FST while the run goes (sim/soc.c) */
         snprintf(tmpw, sizeof tmpw, "%s.tmp.fst", waves);
         const char *one[] = {waves, tmpw, NULL};
         if (list == 2) {
@@ -306,7 +335,7 @@ int ts_run_clear_previous(const char *run_dir, char *err, size_t errlen) {
             names = one;
         }
         for (size_t i = 0; names[i]; i++) {
-            if (names[i][0] && ts_stale_tmp_remove(run_dir, names[i])) {   /* a killed writer's temporary files */
+            if (names[i][0] && ts_stale_tmp_remove(run_dir, names[i])) { /* a killed writer's temporary files */
                 snprintf(err, errlen, "cannot remove the temporary files of %s of the earlier run in %s: %s", names[i], run_dir,
                          strerror(errno));
                 return -1;
@@ -314,7 +343,7 @@ int ts_run_clear_previous(const char *run_dir, char *err, size_t errlen) {
             snprintf(path, sizeof path, "%s/%s", run_dir, names[i]);
             struct stat sb;
             if (lstat(path, &sb)) continue;
-            if (S_ISDIR(sb.st_mode)) continue;   /* a folder of that name is no output of ours */
+            if (S_ISDIR(sb.st_mode)) continue; /* a folder of that name is no output of ours */
             if (unlink(path) && errno != ENOENT) {
                 snprintf(err, errlen, "cannot remove %s of the earlier run in %s: %s", names[i], run_dir, strerror(errno));
                 return -1;

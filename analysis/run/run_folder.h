@@ -36,9 +36,9 @@ int ts_rel_path(const char *from, const char *to, char *rel, size_t len);
  * a file is a trace as before, and its folder is its run folder if it holds stats.txt (else
  * run_dir is ""). */
 typedef struct ts_run_arg {
-    bool is_dir;              /* the argument was a folder */
-    char trace[4200];         /* the trace file */
-    char run_dir[4096];       /* the run folder, or "" */
+    bool is_dir;        /* the argument was a folder */
+    char trace[4200];   /* the trace file */
+    char run_dir[4096]; /* the run folder, or "" */
 } ts_run_arg_t;
 void ts_run_arg(const char *arg, ts_run_arg_t *ra);
 
@@ -61,10 +61,10 @@ int ts_run_path(const char *run_dir, const char *key, char *out, size_t len);
  * marker. */
 #define TS_STATS_END "end ok"
 enum ts_run_finish {
-    TS_RUN_FINISHED = 0,      /* stats.txt ends with the marker, exit_reason not interrupted;
+    TS_RUN_FINISHED = 0,    /* stats.txt ends with the marker, exit_reason not interrupted;
                                * also a folder that is no run folder (no stats.txt, no uart.txt) */
-    TS_RUN_INTERRUPTED = 1,   /* SIGINT/SIGTERM: the files are complete up to interrupted_cycle */
-    TS_RUN_INCOMPLETE = 2,    /* killed: no stats.txt or no end marker; the files are partial */
+    TS_RUN_INTERRUPTED = 1, /* SIGINT/SIGTERM: the files are complete up to interrupted_cycle */
+    TS_RUN_INCOMPLETE = 2,  /* killed: no stats.txt or no end marker; the files are partial */
 };
 /* Whether the run in run_dir finished; for the other two, msg is the one line every command
  * that reads a run folder prints (ts_run_say_unfinished): "RUN: the run did not finish

@@ -16,7 +16,11 @@ static char *slurp(const char *dir, const char *name) {
     return ts_read_file(path, &len, err, sizeof err);
 }
 
-typedef struct rec_count { uint64_t n, after; bool stopped; uint64_t stop; } rec_count_t;
+typedef struct rec_count {
+    uint64_t n, after;
+    bool stopped;
+    uint64_t stop;
+} rec_count_t;
 static void count_record(void *ctx, const perf_record_t *r) {
     rec_count_t *c = ctx;
     c->n++;
@@ -28,7 +32,7 @@ int ts_losses_read(const char *run_dir, int channel, ts_losses_t *l, char *err, 
     char jpath[4200];
     snprintf(jpath, sizeof jpath, "%s/trace.json", run_dir);
     ts_trace_json_t tj;
-    if (ts_trace_json_read(jpath, &tj, err, errlen)) return -1;        /* damaged: say where */
+    if (ts_trace_json_read(jpath, &tj, err, errlen)) return -1; /* damaged: say where */
     char *stats = slurp(run_dir, "stats.txt");
     if (tj.found) {
         l->stopped = tj.stopped_on_wrap;
@@ -53,13 +57,17 @@ int ts_losses_read(const char *run_dir, int channel, ts_losses_t *l, char *err, 
     }
     char path[4200];
     snprintf(path, sizeof path, "%s/itc.csv", run_dir);
-    if (access(path, F_OK)) return 0;                    /* no itc.csv: nothing to count */
-    FILE *f = ts_fopen_input(path, err, errlen);        /* a FIFO or folder is refused at once */
+    if (access(path, F_OK)) return 0;            /* no itc.csv: nothing to count */
+    FILE *f = ts_fopen_input(path, err, errlen); /* a FIFO or folder is refused at once */
     if (!f) return -1;
     l->have_itc = true;
     perf_dec_t *pd = malloc(sizeof *pd);
     rec_count_t rc = {0, 0, l->stopped, l->stop_cycle};
-    if (!pd) { fclose(f); snprintf(err, errlen, "out of memory"); return -1; }
+    if (!pd) {
+        fclose(f);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
     perf_dec_cb_t cb = {&rc, NULL, count_record, NULL};
     perf_dec_init(pd, (unsigned)channel, &cb);
     char line[256];
@@ -95,7 +103,8 @@ int ts_losses_read_for_trace(const char *trace_path, int channel, ts_losses_t *l
     snprintf(dir, sizeof dir, "%s", trace_path);
     char *slash = strrchr(dir, '/');
     if (slash) *slash = 0;
-    else snprintf(dir, sizeof dir, ".");
+    else
+        snprintf(dir, sizeof dir, ".");
     return ts_losses_read(dir, channel, l, err, errlen);
 }
 
@@ -106,8 +115,7 @@ bool ts_losses_stop_text(const ts_losses_t *l, char *buf, size_t len) {
         snprintf(pct, sizeof pct, " (%.1f %% of the run)", 100.0 * (double)l->stop_cycle / (double)l->cycles);
     uint64_t later = l->by_status[TS_ITC_AFTER_STOP];
     if (l->have_itc && l->has_status)
-        snprintf(buf, len, "trace stopped on wrap at cycle %" PRIu64 "%s: %" PRIu64 " later ITC store%s, about %" PRIu64
-                 " perf record%s, %s not in the trace", l->stop_cycle, pct, later, later == 1 ? "" : "s", l->perf_after_stop,
+        snprintf(buf, len, "trace stopped on wrap at cycle %" PRIu64 "%s: %" PRIu64 " later ITC store%s, about %" PRIu64 " perf record%s, %s not in the trace", l->stop_cycle, pct, later, later == 1 ? "" : "s", l->perf_after_stop,
                  l->perf_after_stop == 1 ? "" : "s", later + l->perf_after_stop == 1 ? "is" : "are");
     else
         snprintf(buf, len, "trace stopped on wrap at cycle %" PRIu64 "%s: what the firmware wrote later is not in the trace",
@@ -118,11 +126,15 @@ bool ts_losses_stop_text(const ts_losses_t *l, char *buf, size_t len) {
 int ts_losses_print(FILE *f, const char *prefix, const ts_losses_t *l) {
     int n = 0;
     char buf[512];
-    if (ts_losses_stop_text(l, buf, sizeof buf)) { fprintf(f, "%s%s\n", prefix, buf); n++; }
+    if (ts_losses_stop_text(l, buf, sizeof buf)) {
+        fprintf(f, "%s%s\n", prefix, buf);
+        n++;
+    }
     uint64_t drop = l->by_status[TS_ITC_DROPPED_FIFO], off = l->by_status[TS_ITC_ENCODER_OFF];
     if (drop) {
         fprintf(f, "%s%" PRIu64 " of %" PRIu64 " ITC stores were dropped on a full ITC FIFO (teStallEnable 0): "
-                   "Error messages in the trace mark the gaps\n", prefix, drop, l->stores);
+                   "Error messages in the trace mark the gaps\n",
+                prefix, drop, l->stores);
         n++;
     }
     if (l->wrapped) {

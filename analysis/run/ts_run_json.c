@@ -9,7 +9,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define TS_RUN_JSON_MAX (16u << 20)   /* a trace.json is a few hundred bytes; more is not one */
+#define TS_RUN_JSON_MAX (16u << 20) /* a trace.json is a few hundred bytes; more is not one */
 
 int ts_run_json_open(ts_run_json_t *j, const char *path, char *err, size_t errlen) {
     memset(j, 0, sizeof *j);
@@ -23,7 +23,8 @@ int ts_run_json_open(ts_run_json_t *j, const char *path, char *err, size_t errle
     bool rerr = ferror(f);
     fclose(f);
     if (!text || rerr || n > TS_RUN_JSON_MAX) {
-        snprintf(err, errlen, "%s: %s", path, !text ? "out of memory" : rerr ? "read error" : "larger than 16 MiB");
+        snprintf(err, errlen, "%s: %s", path, !text ? "out of memory" : rerr ? "read error" :
+                                                                               "larger than 16 MiB");
         free(text);
         return -1;
     }
@@ -31,7 +32,7 @@ int ts_run_json_open(ts_run_json_t *j, const char *path, char *err, size_t errle
     j->root = sj_parse(text, n, jerr, sizeof jerr);
     free(text);
     if (!j->root) {
-        snprintf(err, errlen, "%s:%s", path, jerr + 5);     /* "line N: what" -> "PATH:N: what" */
+        snprintf(err, errlen, "%s:%s", path, jerr + 5); /* "line N: what" -> "PATH:N: what" */
         return -1;
     }
     if (j->root->type != SJ_OBJECT) {
@@ -112,11 +113,14 @@ int ts_trace_json_read(const char *path, ts_trace_json_t *t, char *err, size_t e
     const char *fmt = NULL, *sink = NULL;
     uint64_t u;
     int bad = 0;
-#define U(key, min, max, field, has)                                                     \
-    if (!bad) {                                                                         \
-        int k = ts_run_json_uint(&j, key, min, max, &u, err, errlen);                   \
-        if (k < 0) bad = 1;                                                             \
-        else if (k) { field = u; has; }                                                 \
+#define U(key, min, max, field, has)                                  \
+    if (!bad) {                                                       \
+        int k = ts_run_json_uint(&j, key, min, max, &u, err, errlen); \
+        if (k < 0) bad = 1;                                           \
+        else if (k) {                                                 \
+            field = u;                                                \
+            has;                                                      \
+        }                                                             \
     }
 #define B(key, field) \
     if (!bad && ts_run_json_bool(&j, key, &field, err, errlen) < 0) bad = 1;
@@ -161,6 +165,7 @@ int ts_trace_json_beside(const char *trace_path, ts_trace_json_t *t, char *err, 
     char jpath[4200];
     const char *slash = strrchr(trace_path, '/');
     if (slash) snprintf(jpath, sizeof jpath, "%.*s/trace.json", (int)(slash - trace_path), trace_path);
-    else snprintf(jpath, sizeof jpath, "trace.json");
+    else
+        snprintf(jpath, sizeof jpath, "trace.json");
     return ts_trace_json_read(jpath, t, err, errlen);
 }

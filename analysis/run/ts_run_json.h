@@ -11,7 +11,7 @@
 #include "ts_json.h"
 
 typedef struct ts_run_json {
-    sj_value_t *root;        /* the top-level object, NULL when the file was not there */
+    sj_value_t *root; /* the top-level object, NULL when the file was not there */
     char path[4200];
 } ts_run_json_t;
 
@@ -33,17 +33,17 @@ int ts_run_json_string(const ts_run_json_t *j, const char *key, const char **out
  * range-checked. Keys that are absent keep their zero/false value (and has_* is false); a key
  * of the wrong type or out of range, or a "format" other than tracesim-trace-1, is an error. */
 typedef struct ts_trace_json {
-    bool found;                      /* the file exists (and was valid) */
+    bool found; /* the file exists (and was valid) */
     bool has_srcbits, has_tsbits, has_harts, has_bytes;
-    unsigned srcbits;                /* 0..8 */
-    unsigned tsbits;                 /* 1..64 */
-    unsigned harts;                  /* 1..8 */
-    unsigned sink_width;             /* 0 (absent) or 4..32 */
+    unsigned srcbits;    /* 0..8 */
+    unsigned tsbits;     /* 1..64 */
+    unsigned harts;      /* 1..8 */
+    unsigned sink_width; /* 0 (absent) or 4..32 */
     bool through_funnel, wrapped, stopped_on_wrap;
     uint64_t start, wp, stopped_at_cycle, bytes, messages, itc_lost, itc_stall_cycles, queued_at_exit, bytes_written;
-    uint64_t other_sink_bytes;       /* behind a funnel: what encoders wrote into their own sinks */
-    char sink[16];                   /* "sram", "sba", ... or "" */
-    bool has_ts_cycle_offset;        /* timestamp = cycle + ts_cycle_offset (run folder rows) */
+    uint64_t other_sink_bytes; /* behind a funnel: what encoders wrote into their own sinks */
+    char sink[16];             /* "sram", "sba", ... or "" */
+    bool has_ts_cycle_offset;  /* timestamp = cycle + ts_cycle_offset (run folder rows) */
     int64_t ts_cycle_offset;
 } ts_trace_json_t;
 

@@ -22,7 +22,7 @@ void ts_cmd_opts_init(ts_opts_t *o, const ts_cmd_t *cmd, int argc, char **argv) 
 }
 
 int ts_parse_uint(const char *s, uint64_t min, uint64_t max, unsigned flags, uint64_t *out) {
-    if (!s || !((*s >= '0' && *s <= '9'))) return -1;           /* no sign, no space, not empty */
+    if (!s || !((*s >= '0' && *s <= '9'))) return -1; /* no sign, no space, not empty */
     uint64_t v = 0;
     const char *p = s;
     unsigned base = 10;
@@ -34,16 +34,21 @@ int ts_parse_uint(const char *s, uint64_t min, uint64_t max, unsigned flags, uin
     for (; *p; p++) {
         unsigned d;
         if (*p >= '0' && *p <= '9') d = (unsigned)(*p - '0');
-        else if (base == 16 && *p >= 'a' && *p <= 'f') d = (unsigned)(*p - 'a' + 10);
-        else if (base == 16 && *p >= 'A' && *p <= 'F') d = (unsigned)(*p - 'A' + 10);
-        else break;
-        if (v > (UINT64_MAX - d) / base) return -1;            /* overflow */
+        else if (base == 16 && *p >= 'a' && *p <= 'f')
+            d = (unsigned)(*p - 'a' + 10);
+        else if (base == 16 && *p >= 'A' && *p <= 'F')
+            d = (unsigned)(*p - 'A' + 10);
+        else
+            break;
+        if (v > (UINT64_MAX - d) / base) return -1; /* overflow */
         v = v * base + d;
     }
     if (*p && (flags & TS_OPT_SUFFIX) && !p[1]) {
-        unsigned shift = (*p == 'K' || *p == 'k') ? 10 : (*p == 'M' || *p == 'm') ? 20 : (*p == 'G' || *p == 'g') ? 30 : 0;
+        unsigned shift = (*p == 'K' || *p == 'k') ? 10 : (*p == 'M' || *p == 'm') ? 20 :
+                                                     (*p == 'G' || *p == 'g')     ? 30 :
+                                                                                    0;
         if (!shift) return -1;
-        if (v > (UINT64_MAX >> shift)) return -1;              /* overflow */
+        if (v > (UINT64_MAX >> shift)) return -1; /* overflow */
         v <<= shift;
         p++;
     }
@@ -75,7 +80,8 @@ void ts_opt_range(const ts_opt_t *opt, char *buf, size_t len) {
     fmt_num(opt->min, opt->flags, a, sizeof a);
     fmt_num(opt->max, opt->flags, b, sizeof b);
     if (opt->max == UINT64_MAX) snprintf(buf, len, "%s or more", a);
-    else snprintf(buf, len, "%s to %s", a, b);
+    else
+        snprintf(buf, len, "%s to %s", a, b);
     if (opt->flags & TS_OPT_SUFFIX) {
         size_t k = strlen(buf);
         snprintf(buf + k, len - k, "; suffixes K, M, G");
@@ -123,8 +129,11 @@ const char *ts_opts_closest(const ts_opt_t *table, unsigned without, const char 
         bool prefix = n && n < m && !strncmp(t->name, name, n);
         unsigned dist = edit_distance(name, n, t->name, m);
         if (!prefix && (dist > 2 || dist >= n)) continue;
-        unsigned key = (prefix ? 0 : 1000) + dist;     /* an abbreviation first, then a typo */
-        if (key < best_key) { best_key = key; best = t->name; }
+        unsigned key = (prefix ? 0 : 1000) + dist; /* an abbreviation first, then a typo */
+        if (key < best_key) {
+            best_key = key;
+            best = t->name;
+        }
     }
     return best;
 }
@@ -174,8 +183,11 @@ int ts_opts_next(ts_opts_t *o) {
         const char *name = a + 2, *eq = strchr(name, '=');
         size_t n = eq ? (size_t)(eq - name) : strlen(name);
         for (const ts_opt_t *t = o->table; t->id; t++)
-            if (strlen(t->name) == n && !strncmp(t->name, name, n)) { o->opt = t; break; }
-        if (o->opt && (o->opt->flags & o->without))     /* tracesim run's, not tracesim-sc's */
+            if (strlen(t->name) == n && !strncmp(t->name, name, n)) {
+                o->opt = t;
+                break;
+            }
+        if (o->opt && (o->opt->flags & o->without)) /* tracesim run's, not tracesim-sc's */
             return fail(o, "--%s is not an option of %s%s", o->opt->name, strncmp(o->cmd, "tracesim", 8) ? "tracesim " : "", o->cmd);
         if (!o->opt) {
             char shown[128];
@@ -188,7 +200,10 @@ int ts_opts_next(ts_opts_t *o) {
         if (eq) inline_val = eq + 1;
     } else {
         for (const ts_opt_t *t = o->table; t->id; t++)
-            if (!(t->flags & o->without) && t->short_name && t->short_name == a[1]) { o->opt = t; break; }
+            if (!(t->flags & o->without) && t->short_name && t->short_name == a[1]) {
+                o->opt = t;
+                break;
+            }
         if (!o->opt) {
             char shown[3] = {'-', a[1], 0};
             return fail(o, "unknown option '%s'", shown);
@@ -215,7 +230,8 @@ int ts_opts_next(ts_opts_t *o) {
 static void left_part(const ts_opt_t *t, char *buf, size_t len, bool markdown) {
     char sh[8] = "    ";
     if (t->short_name) snprintf(sh, sizeof sh, "-%c, ", t->short_name);
-    else if (markdown) sh[0] = 0;
+    else if (markdown)
+        sh[0] = 0;
     snprintf(buf, len, "%s%s--%s%s%s%s", markdown ? "`" : "  ", sh, t->name, t->metavar ? " " : "",
              t->metavar ? t->metavar : "", markdown ? "`" : "");
 }
@@ -256,7 +272,8 @@ void ts_opts_help_without(FILE *f, const ts_opt_t *table, unsigned without) {
         full_help(t, help, sizeof help);
         size_t l = strlen(left);
         if (l < 24) fprintf(f, "%-25s", left);
-        else fprintf(f, "%s\n%25s", left, "");
+        else
+            fprintf(f, "%s\n%25s", left, "");
         indented(f, help, 25);
     }
 }
@@ -265,10 +282,14 @@ void ts_opts_help_without(FILE *f, const ts_opt_t *table, unsigned without) {
 static void cell(FILE *f, const char *p) {
     for (; *p; p++) {
         if (*p == '\n') fputc(' ', f);
-        else if (*p == '|') fputs("\\|", f);
-        else if (*p == '<') fputs("&lt;", f);
-        else if (*p == '>') fputs("&gt;", f);
-        else fputc(*p, f);
+        else if (*p == '|')
+            fputs("\\|", f);
+        else if (*p == '<')
+            fputs("&lt;", f);
+        else if (*p == '>')
+            fputs("&gt;", f);
+        else
+            fputc(*p, f);
     }
 }
 
@@ -280,7 +301,7 @@ void ts_opts_markdown_without(FILE *f, const ts_opt_t *table, unsigned without) 
         left_part(t, left, sizeof left, true);
         full_help(t, help, sizeof help);
         fputs("| ", f);
-        for (const char *p = left; *p; p++) {      /* a | in a code span still ends the cell */
+        for (const char *p = left; *p; p++) { /* a | in a code span still ends the cell */
             if (*p == '|') fputc('\\', f);
             fputc(*p, f);
         }

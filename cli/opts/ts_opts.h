@@ -27,50 +27,52 @@
 #include <stdio.h>
 
 enum ts_opt_kind {
-    TS_OPT_FLAG,       /* no value */
-    TS_OPT_STRING,     /* any value (a path, a name, a list the command parses) */
-    TS_OPT_UINT,       /* an unsigned integer in [min, max] */
-    TS_OPT_REAL,       /* a finite real number in [rmin, rmax] */
+    TS_OPT_FLAG,   /* no value */
+    TS_OPT_STRING, /* any value (a path, a name, a list the command parses) */
+    TS_OPT_UINT,   /* an unsigned integer in [min, max] */
+    TS_OPT_REAL,   /* a finite real number in [rmin, rmax] */
 };
 
-#define TS_OPT_SUFFIX 1u   /* TS_OPT_UINT: K, M, G suffixes allowed */
-#define TS_OPT_REFUSE 2u   /* not an option of the command, but a name users may try (a renamed
+#define TS_OPT_SUFFIX 1u /* TS_OPT_UINT: K, M, G suffixes allowed */
+#define TS_OPT_REFUSE 2u /* not an option of the command, but a name users may try (a renamed
                             * option, one of another command): the parser refuses it with the
                             * help text as the message; never in --help or the docs */
-#define TS_OPT_NOT_SC 4u   /* an option of `tracesim run` that tracesim-sc does not have
+#define TS_OPT_NOT_SC 4u /* an option of `tracesim run` that tracesim-sc does not have
                             * (a ts_cmd_t's `without` mask leaves such options out) */
-#define TS_OPT_PATH 8u     /* its value names a file or folder the command writes: a sweep
+#define TS_OPT_PATH 8u   /* its value names a file or folder the command writes: a sweep
                             * spec may not give it (sweep/: a point writes only into its
                             * own folder); every such option of `tracesim run` carries it */
 
 typedef struct ts_opt {
-    int id;                 /* what ts_opts_next returns for it (> 0) */
-    char short_name;        /* 'o' for -o, or 0 */
-    const char *name;       /* long name without the dashes */
+    int id;           /* what ts_opts_next returns for it (> 0) */
+    char short_name;  /* 'o' for -o, or 0 */
+    const char *name; /* long name without the dashes */
     enum ts_opt_kind kind;
-    const char *metavar;    /* the value's name in the help ("N", "FILE"); NULL for flags */
-    uint64_t min, max;      /* TS_OPT_UINT */
-    double rmin, rmax;      /* TS_OPT_REAL */
+    const char *metavar; /* the value's name in the help ("N", "FILE"); NULL for flags */
+    uint64_t min, max;   /* TS_OPT_UINT */
+    double rmin, rmax;   /* TS_OPT_REAL */
     unsigned flags;
-    const char *help;       /* the help text; '\n' starts a new line */
+    const char *help; /* the help text; '\n' starts a new line */
 } ts_opt_t;
 
-enum { TS_OPTS_END = 0, TS_OPTS_POSITIONAL = -1, TS_OPTS_ERROR = -2 };
+enum { TS_OPTS_END = 0,
+       TS_OPTS_POSITIONAL = -1,
+       TS_OPTS_ERROR = -2 };
 
 typedef struct ts_opts {
-    const char *cmd;        /* "run": errors say "see tracesim run --help" */
-    const ts_opt_t *table;  /* the options, ended by an entry with id 0 */
+    const char *cmd;       /* "run": errors say "see tracesim run --help" */
+    const ts_opt_t *table; /* the options, ended by an entry with id 0 */
     int argc;
     char **argv;
-    int i;                  /* next argument to look at (starts at 1: argv[0] is the command) */
-    bool only_positional;   /* after "--" */
+    int i;                /* next argument to look at (starts at 1: argv[0] is the command) */
+    bool only_positional; /* after "--" */
     /* the result of the last ts_opts_next */
-    const ts_opt_t *opt;    /* the option, or NULL for a positional argument */
-    const char *arg;        /* the value as written, or the positional argument */
-    uint64_t u;             /* TS_OPT_UINT */
-    double r;               /* TS_OPT_REAL */
-    char err[512];          /* TS_OPTS_ERROR: the one-line message, without "tracesim: " */
-    unsigned without;       /* options with any of these flags are not the command's */
+    const ts_opt_t *opt; /* the option, or NULL for a positional argument */
+    const char *arg;     /* the value as written, or the positional argument */
+    uint64_t u;          /* TS_OPT_UINT */
+    double r;            /* TS_OPT_REAL */
+    char err[512];       /* TS_OPTS_ERROR: the one-line message, without "tracesim: " */
+    unsigned without;    /* options with any of these flags are not the command's */
 } ts_opts_t;
 
 /* one exit status of a command: "0", "120", "0-119"; the meaning ('\n' starts a new line) */

@@ -42,33 +42,33 @@
 #include <stdint.h>
 
 #define CS_NO_FUNC UINT32_MAX
-#define CS_MAX_DEPTH (1u << 20)      /* frames per thread; deeper pushes fail (counted) */
+#define CS_MAX_DEPTH (1u << 20) /* frames per thread; deeper pushes fail (counted) */
 
 typedef enum cs_why {
-    CS_RETURN,        /* its own exit/return */
-    CS_UNWOUND,       /* the exit of a function below it came first */
-    CS_REPAIR,        /* an enter's call site lies below it (longjmp or another non-local exit) */
-    CS_SP,            /* the stack pointer passed above it */
-    CS_TRAP_RETURN,   /* the xRET of its trap (or of a trap above it) */
-    CS_TAIL,          /* replaced by a tail call */
-    CS_CLEAR,         /* cs_clear/cs_clear_all: loss of data, end of the trace */
+    CS_RETURN,      /* its own exit/return */
+    CS_UNWOUND,     /* the exit of a function below it came first */
+    CS_REPAIR,      /* an enter's call site lies below it (longjmp or another non-local exit) */
+    CS_SP,          /* the stack pointer passed above it */
+    CS_TRAP_RETURN, /* the xRET of its trap (or of a trap above it) */
+    CS_TAIL,        /* replaced by a tail call */
+    CS_CLEAR,       /* cs_clear/cs_clear_all: loss of data, end of the trace */
 } cs_why_t;
 
 typedef struct cs_frame {
-    uint32_t func;            /* the client's function number */
-    uint64_t call_site;       /* return address of the call (0: unknown) */
-    uint64_t sp;              /* stack pointer at the call (0: unknown) */
-    bool trap;                /* opened by an exception or interrupt */
+    uint32_t func;      /* the client's function number */
+    uint64_t call_site; /* return address of the call (0: unknown) */
+    uint64_t sp;        /* stack pointer at the call (0: unknown) */
+    bool trap;          /* opened by an exception or interrupt */
 } cs_frame_t;
 
 typedef struct cs_stats {
-    uint64_t repairs;         /* cs_unwind_to calls that closed frames */
-    uint64_t repaired;        /* frames they closed */
-    uint64_t unwound;         /* frames closed by the exit of a function below them */
-    uint64_t sp_closed;       /* frames closed by the stack pointer */
-    uint64_t unmatched;       /* cs_exit without a frame of the function */
-    uint64_t too_deep;        /* pushes refused at CS_MAX_DEPTH */
-    uint64_t switches;        /* cs_switch to another thread */
+    uint64_t repairs;   /* cs_unwind_to calls that closed frames */
+    uint64_t repaired;  /* frames they closed */
+    uint64_t unwound;   /* frames closed by the exit of a function below them */
+    uint64_t sp_closed; /* frames closed by the stack pointer */
+    uint64_t unmatched; /* cs_exit without a frame of the function */
+    uint64_t too_deep;  /* pushes refused at CS_MAX_DEPTH */
+    uint64_t switches;  /* cs_switch to another thread */
 } cs_stats_t;
 
 /* thread: the id given to cs_switch (0 before any) */
@@ -85,14 +85,14 @@ typedef struct cs {
     size_t user_size;
     cs_close_fn close_fn;
     void *ctx;
-    cs_thread_t *th;          /* threads; th[cur] is current */
+    cs_thread_t *th; /* threads; th[cur] is current */
     size_t nth, capth, cur;
     cs_stats_t st;
     bool oom;
 } cs_t;
 
 void cs_init(cs_t *c, size_t user_size, cs_close_fn close_fn, void *ctx);
-void cs_free(cs_t *c);               /* no frames close */
+void cs_free(cs_t *c); /* no frames close */
 /* make thread id current (its stack kept from its last switch-out); -1 out of memory */
 int cs_switch(cs_t *c, uint64_t id);
 uint64_t cs_thread_id(const cs_t *c);
@@ -103,7 +103,7 @@ size_t cs_depth(const cs_t *c);
 /* frame i of the current thread (0: the bottom), and its payload */
 const cs_frame_t *cs_at(const cs_t *c, size_t i);
 void *cs_user_at(const cs_t *c, size_t i);
-const cs_frame_t *cs_top(const cs_t *c);     /* NULL when empty */
+const cs_frame_t *cs_top(const cs_t *c); /* NULL when empty */
 /* a new frame on top; its payload (zeroed) for the client to fill; NULL when too deep or
  * out of memory (the frame is not pushed) */
 void *cs_push(cs_t *c, uint32_t func, uint64_t call_site, uint64_t sp, bool trap);

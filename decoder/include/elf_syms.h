@@ -4,8 +4,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-typedef struct elf_sym { uint64_t addr, size; char *name; } elf_sym_t;
-typedef struct elf_syms { elf_sym_t *s; size_t n; } elf_syms_t;
+typedef struct elf_sym {
+    uint64_t addr, size;
+    char *name;
+} elf_sym_t;
+typedef struct elf_syms {
+    elf_sym_t *s;
+    size_t n;
+} elf_syms_t;
 
 /* 0 on success; -1 with a one-line reason in err */
 int elf_syms_load(elf_syms_t *t, const char *path, char *err, size_t errlen);
@@ -23,6 +29,9 @@ const elf_sym_t *elf_syms_lookup(const elf_syms_t *t, uint64_t addr);
 /* elf_syms_lookup with the last answer remembered: the addresses [lo, hi) that give the same
  * symbol (up to its end or the next symbol's start) are answered without a search. A zeroed
  * cache is empty; it belongs to one table. */
-typedef struct elf_syms_cache { uint64_t lo, hi; const elf_sym_t *s; } elf_syms_cache_t;
+typedef struct elf_syms_cache {
+    uint64_t lo, hi;
+    const elf_sym_t *s;
+} elf_syms_cache_t;
 const elf_sym_t *elf_syms_lookup_cached(const elf_syms_t *t, elf_syms_cache_t *c, uint64_t addr);
 #endif

@@ -42,7 +42,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define FC_MAX_DEPTH (1u << 20)    /* deeper stacks: the flow is treated as lost */
+#define FC_MAX_DEPTH (1u << 20) /* deeper stacks: the flow is treated as lost */
 
 typedef struct fc_hooks {
     void *ctx;
@@ -66,11 +66,11 @@ typedef struct fc {
     pf_t pf;
     struct fc_src *s[NXD_MAX_SRC];
     bool oom;
-    bool prog_msg;          /* the message being walked is a program-trace one */
-    uint64_t lost;          /* flow breaks (losses of sync, code outside the image, too deep) */
-    uint64_t repairs;       /* returns that landed below the top of the stack (longjmp) */
-    uint64_t switches;      /* THREAD_SWITCH events that changed the running thread */
-    uint64_t insn_pc;       /* the pc of the instruction the insn hook reports (during the call) */
+    bool prog_msg;     /* the message being walked is a program-trace one */
+    uint64_t lost;     /* flow breaks (losses of sync, code outside the image, too deep) */
+    uint64_t repairs;  /* returns that landed below the top of the stack (longjmp) */
+    uint64_t switches; /* THREAD_SWITCH events that changed the running thread */
+    uint64_t insn_pc;  /* the pc of the instruction the insn hook reports (during the call) */
 } fc_t;
 
 /* img: the program; syms: its functions (both outlive fc) */

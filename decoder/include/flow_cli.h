@@ -11,10 +11,10 @@ typedef struct ts_flow {
     pf_image_t img;
     elf_syms_t syms;
     bool have_syms;
-    bool tag;               /* messages carry SRC: lines start with "[src] " */
-    const elf_sym_t *last;  /* symbol of the last instruction printed */
+    bool tag;              /* messages carry SRC: lines start with "[src] " */
+    const elf_sym_t *last; /* symbol of the last instruction printed */
     pf_t pf;
-    char buf[1 << 16];      /* listing output buffer */
+    char buf[1 << 16]; /* listing output buffer */
     size_t len;
 } ts_flow_t;
 

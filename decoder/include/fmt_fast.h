@@ -18,7 +18,7 @@ static inline unsigned fmt_u64_digits(uint64_t v) {
                                      1000000000000ull, 10000000000000ull, 100000000000000ull,
                                      1000000000000000ull, 10000000000000000ull, 100000000000000000ull,
                                      1000000000000000000ull, 10000000000000000000ull};
-    unsigned t = ((64u - (unsigned)__builtin_clzll(v | 1)) * 1233u) >> 12;   /* floor(bits * log10 2) */
+    unsigned t = ((64u - (unsigned)__builtin_clzll(v | 1)) * 1233u) >> 12; /* floor(bits * log10 2) */
     return t + (v >= p10[t]);
 }
 
@@ -29,9 +29,12 @@ static inline char *fmt_u64(char *p, uint64_t v) {
         "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
         "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
         "8081828384858687888990919293949596979899";
-    if (v < 10) { *p = (char)('0' + v); return p + 1; }
+    if (v < 10) {
+        *p = (char)('0' + v);
+        return p + 1;
+    }
     char *e = p + fmt_u64_digits(v), *q = e;
-    while (v >= 100000000u) {                 /* the low 8 digits */
+    while (v >= 100000000u) { /* the low 8 digits */
         uint64_t h = v / 100000000u;
         uint32_t lo = (uint32_t)(v - h * 100000000u);
         for (int k = 0; k < 4; k++) {
@@ -50,7 +53,8 @@ static inline char *fmt_u64(char *p, uint64_t v) {
         x = h;
     }
     if (x >= 10) memcpy(q - 2, d2 + 2 * x, 2);
-    else q[-1] = (char)('0' + x);
+    else
+        q[-1] = (char)('0' + x);
     return e;
 }
 
@@ -73,15 +77,15 @@ static inline uint64_t fmt_8digits(uint32_t v) {
 static inline void fmt_8digits_pair(uint32_t a, uint32_t b, uint64_t *da, uint64_t *db) {
 #if defined(__SSE2__)
     __m128i x = _mm_set_epi64x((long long)b, (long long)a);
-    __m128i hi = _mm_srli_epi64(_mm_mul_epu32(x, _mm_set1_epi32((int)0xD1B71759u)), 45);   /* v / 10^4 */
-    __m128i lo = _mm_sub_epi32(x, _mm_mul_epu32(hi, _mm_set1_epi32(10000)));                 /* v % 10^4 */
-    __m128i g = _mm_or_si128(hi, _mm_slli_epi64(lo, 32));      /* 32-bit lanes: a/10^4, a%10^4, b/10^4, b%10^4 */
-    __m128i q = _mm_srli_epi16(_mm_mulhi_epu16(g, _mm_set1_epi16(5243)), 3);                  /* / 100 */
+    __m128i hi = _mm_srli_epi64(_mm_mul_epu32(x, _mm_set1_epi32((int)0xD1B71759u)), 45); /* v / 10^4 */
+    __m128i lo = _mm_sub_epi32(x, _mm_mul_epu32(hi, _mm_set1_epi32(10000)));             /* v % 10^4 */
+    __m128i g = _mm_or_si128(hi, _mm_slli_epi64(lo, 32));                                /* 32-bit lanes: a/10^4, a%10^4, b/10^4, b%10^4 */
+    __m128i q = _mm_srli_epi16(_mm_mulhi_epu16(g, _mm_set1_epi16(5243)), 3);             /* / 100 */
     __m128i r = _mm_sub_epi16(g, _mm_mullo_epi16(q, _mm_set1_epi16(100)));
-    g = _mm_or_si128(q, _mm_slli_epi32(r, 16));                /* 16-bit lanes: the 2-digit quarters in order */
-    q = _mm_mulhi_epu16(g, _mm_set1_epi16(6554));              /* / 10 */
+    g = _mm_or_si128(q, _mm_slli_epi32(r, 16));   /* 16-bit lanes: the 2-digit quarters in order */
+    q = _mm_mulhi_epu16(g, _mm_set1_epi16(6554)); /* / 10 */
     r = _mm_sub_epi16(g, _mm_mullo_epi16(q, _mm_set1_epi16(10)));
-    g = _mm_or_si128(q, _mm_slli_epi16(r, 8));                 /* bytes: the digits, most significant first */
+    g = _mm_or_si128(q, _mm_slli_epi16(r, 8)); /* bytes: the digits, most significant first */
     *da = (uint64_t)_mm_cvtsi128_si64(g);
     *db = (uint64_t)_mm_cvtsi128_si64(_mm_unpackhi_epi64(g, g));
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -130,11 +134,11 @@ static inline char *fmt_u64_room24(char *p, uint64_t v) {
     }
     if (v < 100000000u) {
         uint64_t d = fmt_8digits((uint32_t)v);
-        unsigned lz = (unsigned)__builtin_ctzll(d) >> 3;  /* leading zero digits: d's low zero bytes */
+        unsigned lz = (unsigned)__builtin_ctzll(d) >> 3; /* leading zero digits: d's low zero bytes */
         fmt_put8(p, (d + 0x3030303030303030ull) >> (8 * lz));
         return p + 8 - lz;
     }
-    if (v < 10000000000ull) {                 /* 9 or 10 digits: 1 or 2, then 8 */
+    if (v < 10000000000ull) { /* 9 or 10 digits: 1 or 2, then 8 */
         uint32_t h = (uint32_t)(v / 100000000u);
         memcpy(p, fmt_d2_lead() + 2 * h, 2);
         p += 1 + (h >= 10);
@@ -142,7 +146,7 @@ static inline char *fmt_u64_room24(char *p, uint64_t v) {
         return p + 8;
     }
     uint64_t d, lo, mid = 0;
-    int full = 1;                             /* 8-digit groups after the first */
+    int full = 1; /* 8-digit groups after the first */
     lo = fmt_8digits((uint32_t)(v % 100000000u));
     v /= 100000000u;
     if (v >= 100000000u) {
@@ -151,11 +155,15 @@ static inline char *fmt_u64_room24(char *p, uint64_t v) {
         v /= 100000000u;
         full = 2;
     }
-    d = fmt_8digits((uint32_t)v);             /* the leading group, without its leading zeros */
+    d = fmt_8digits((uint32_t)v); /* the leading group, without its leading zeros */
     unsigned lz = (unsigned)__builtin_ctzll(d) >> 3;
     fmt_put8(p, (d + 0x3030303030303030ull) >> (8 * lz));
     p += 8 - lz;
-    if (full == 2) { fmt_put8(p, lo + 0x3030303030303030ull); p += 8; lo = mid; }
+    if (full == 2) {
+        fmt_put8(p, lo + 0x3030303030303030ull);
+        p += 8;
+        lo = mid;
+    }
     fmt_put8(p, lo + 0x3030303030303030ull);
     return p + 8;
 }
@@ -164,7 +172,10 @@ static inline char *fmt_u64_room24(char *p, uint64_t v) {
  * division (the messages' "n"). The digits end at d[FMT_CTR_END]; the bytes before the
  * leading digit are '0', so a carry into a new leading digit needs no test. */
 #define FMT_CTR_END 40
-typedef struct fmt_ctr { char d[FMT_CTR_END + 24]; unsigned len; } fmt_ctr_t;
+typedef struct fmt_ctr {
+    char d[FMT_CTR_END + 24];
+    unsigned len;
+} fmt_ctr_t;
 
 /* the counter at 0 */
 static inline void fmt_ctr_init(fmt_ctr_t *c) {
@@ -176,7 +187,10 @@ static inline void fmt_ctr_init(fmt_ctr_t *c) {
 static inline void fmt_ctr_set(fmt_ctr_t *c, uint64_t v) {
     memset(c->d, '0', sizeof c->d);
     char *q = c->d + FMT_CTR_END;
-    do { *--q = (char)('0' + v % 10); v /= 10; } while (v);
+    do {
+        *--q = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
     c->len = (unsigned)(c->d + FMT_CTR_END - q);
 }
 
@@ -224,14 +238,14 @@ static inline char *fmt_hex3_bytes(char *p, const uint8_t *b, uint32_t n, const 
     case 12: FMT_HEX3(12); /* fall through */
     case 11: FMT_HEX3(11); /* fall through */
     case 10: FMT_HEX3(10); /* fall through */
-    case 9: FMT_HEX3(9); /* fall through */
-    case 8: FMT_HEX3(8); /* fall through */
-    case 7: FMT_HEX3(7); /* fall through */
-    case 6: FMT_HEX3(6); /* fall through */
-    case 5: FMT_HEX3(5); /* fall through */
-    case 4: FMT_HEX3(4); /* fall through */
-    case 3: FMT_HEX3(3); /* fall through */
-    case 2: FMT_HEX3(2); /* fall through */
+    case 9: FMT_HEX3(9);   /* fall through */
+    case 8: FMT_HEX3(8);   /* fall through */
+    case 7: FMT_HEX3(7);   /* fall through */
+    case 6: FMT_HEX3(6);   /* fall through */
+    case 5: FMT_HEX3(5);   /* fall through */
+    case 4: FMT_HEX3(4);   /* fall through */
+    case 3: FMT_HEX3(3);   /* fall through */
+    case 2: FMT_HEX3(2);   /* fall through */
     case 1: FMT_HEX3(1); break;
     default: return p;
     }
@@ -241,7 +255,10 @@ static inline char *fmt_hex3_bytes(char *p, const uint8_t *b, uint32_t n, const 
 
 /* "%" PRId64: at most 20 characters */
 static inline char *fmt_i64(char *p, int64_t v) {
-    if (v < 0) { *p++ = '-'; return fmt_u64(p, (uint64_t)0 - (uint64_t)v); }
+    if (v < 0) {
+        *p++ = '-';
+        return fmt_u64(p, (uint64_t)0 - (uint64_t)v);
+    }
     return fmt_u64(p, (uint64_t)v);
 }
 

@@ -22,33 +22,36 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define MJ_LINE_MAX 2048      /* the most one line (and its scratch) takes: mj_line's room */
+#define MJ_LINE_MAX 2048 /* the most one line (and its scratch) takes: mj_line's room */
 #define MJ_PREALLOC (32u << 20)
-#define MJ_TPL 256            /* template slots (hashed by TCODE and the fields present) */
+#define MJ_TPL 256 /* template slots (hashed by TCODE and the fields present) */
 
 /* a printed field of a template: the text before its value ('"data": ', then
  * ', "idtag": '), its length and the field's id, in 16 bytes: copied whole (len and id land
  * in the scratch after the text and are overwritten) */
-typedef struct mj_fld { char s[14]; uint8_t len, id; } mj_fld_t;
+typedef struct mj_fld {
+    char s[14];
+    uint8_t len, id;
+} mj_fld_t;
 
 /* the fields part of a line for one (TCODE, fields present, CKSRC 0 or not): its printed
  * fields in by-name order */
 typedef struct mj_tpl {
-    uint32_t key;             /* MJ_KEY of what it is for; 0: empty slot */
-    uint32_t nf;              /* printed fields */
+    uint32_t key; /* MJ_KEY of what it is for; 0: empty slot */
+    uint32_t nf;  /* printed fields */
     mj_fld_t f[NXF__COUNT];
 } mj_tpl_t;
 
 typedef struct mj {
     FILE *out;
-    bool process;             /* Ownership messages show PROCESS (a tracesim run) */
+    bool process; /* Ownership messages show PROCESS (a tracesim run) */
     uint64_t n, truncated, bad;
-    fmt_ctr_t nd;             /* n in decimal */
-    char name[64][64];        /* ', "name": "TCODE NAME", "offset": ' */
-    char tail[64][2][32];     /* ', "tcode": T}\n' and ', "tcode": T, "tics": ' */
+    fmt_ctr_t nd;         /* n in decimal */
+    char name[64][64];    /* ', "name": "TCODE NAME", "offset": ' */
+    char tail[64][2][32]; /* ', "tcode": T}\n' and ', "tcode": T, "tics": ' */
     uint8_t name_len[64], tail_len[64][2];
-    uint32_t hex3[256];       /* a byte as "hh:" (fmt_hex3_bytes) */
-    mj_tpl_t *last;           /* the template of the last line */
+    uint32_t hex3[256]; /* a byte as "hh:" (fmt_hex3_bytes) */
+    mj_tpl_t *last;     /* the template of the last line */
     mj_tpl_t tpl[MJ_TPL];
     /* where mj_flush puts the block: NULL for out (fwrite), else sink(sink_ctx, ...) (a decode
      * in parts: msg_json_par.c writes the parts' blocks in order) */
@@ -61,7 +64,7 @@ typedef struct mj {
      * gives back what is left past the end */
     bool prealloc;
     uint64_t written, allocated;
-    size_t used;              /* bytes in buf not yet written (mj_flush) */
+    size_t used; /* bytes in buf not yet written (mj_flush) */
     char buf[1 << 20];
 } mj_t;
 

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MJP_PART (32u << 10)  /* trace bytes per part (~0.8 MB of lines: one block) */
+#define MJP_PART (32u << 10) /* trace bytes per part (~0.8 MB of lines: one block) */
 
 /* mj_decode(c, d, buf, len) with `threads` threads (1: mj_decode itself) and parts of about
  * `part` bytes (0: MJP_PART): the same lines to c->out, in one fwrite per block, and the same

@@ -18,48 +18,69 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "ts_nexus_codes.h"   /* the TCODEs (NX_*), field widths and codes: rtl_model/regs/nexus.def */
+#include "ts_nexus_codes.h" /* the TCODEs (NX_*), field widths and codes: rtl_model/regs/nexus.def */
 
 #define NXD_MAX_MSG 64
 #define NXD_MAX_SRC 256
 
-enum nxd_status { NXD_OK, NXD_TRUNCATED, NXD_BAD };
+enum nxd_status { NXD_OK,
+                  NXD_TRUNCATED,
+                  NXD_BAD };
 
 /* field identifiers (JSON names in nxd_field_name) */
 enum nxd_field {
-    NXF_IDTAG, NXF_DATA, NXF_PROCESS, NXF_I_CNT, NXF_F_ADDR, NXF_U_ADDR, NXF_HISTORY, NXF_RCODE,
-    NXF_COUNT, NXF_SYNC, NXF_B_TYPE, NXF_EVCODE, NXF_CDF, NXF_CKSRC, NXF_CKDF, NXF_CKDATA0,
-    NXF_CKDATA1, NXF_CONTROL, NXF_ETYPE, NXF_ECODE, NXF_ADDR, NXF__COUNT
+    NXF_IDTAG,
+    NXF_DATA,
+    NXF_PROCESS,
+    NXF_I_CNT,
+    NXF_F_ADDR,
+    NXF_U_ADDR,
+    NXF_HISTORY,
+    NXF_RCODE,
+    NXF_COUNT,
+    NXF_SYNC,
+    NXF_B_TYPE,
+    NXF_EVCODE,
+    NXF_CDF,
+    NXF_CKSRC,
+    NXF_CKDF,
+    NXF_CKDATA0,
+    NXF_CKDATA1,
+    NXF_CONTROL,
+    NXF_ETYPE,
+    NXF_ECODE,
+    NXF_ADDR,
+    NXF__COUNT
 };
 
 typedef struct nxd_msg {
-    uint64_t offset;          /* byte offset of the first byte */
-    const uint8_t *bytes;     /* points into the input */
+    uint64_t offset;      /* byte offset of the first byte */
+    const uint8_t *bytes; /* points into the input */
     uint32_t len;
     enum nxd_status status;
-    const char *error;        /* for NXD_BAD: what was wrong */
+    const char *error; /* for NXD_BAD: what was wrong */
     uint8_t tcode;
     bool has_src;
     uint32_t src;
-    bool has_ts;              /* the message carries a TSTAMP field */
+    bool has_ts; /* the message carries a TSTAMP field */
     uint64_t ts_field;
-    bool tics_valid;          /* the absolute time is known */
+    bool tics_valid; /* the absolute time is known */
     uint64_t tics;
-    uint32_t fmask;           /* bit f set: fields[f] present */
+    uint32_t fmask; /* bit f set: fields[f] present */
     uint64_t f[NXF__COUNT];
 } nxd_msg_t;
 
 typedef struct nxd_cfg {
-    unsigned srcbits;         /* SRC field width, 0..8 */
-    unsigned tsbits;          /* timestamp width for wrap handling (default 40) */
+    unsigned srcbits; /* SRC field width, 0..8 */
+    unsigned tsbits;  /* timestamp width for wrap handling (default 40) */
 } nxd_cfg_t;
 
 typedef struct nxd {
     nxd_cfg_t cfg;
-    uint64_t ts_span, ts_mask;        /* 2^tsbits (0 for 64) and its mask (nxd_init) */
+    uint64_t ts_span, ts_mask; /* 2^tsbits (0 for 64) and its mask (nxd_init) */
     uint64_t last_time[NXD_MAX_SRC];
-    uint64_t offset;          /* bytes consumed so far (nxd_decode_stream: decoded or skipped) */
-    uint8_t carry[2 * NXD_MAX_MSG];       /* nxd_decode_stream: a message begun in the last piece */
+    uint64_t offset;                /* bytes consumed so far (nxd_decode_stream: decoded or skipped) */
+    uint8_t carry[2 * NXD_MAX_MSG]; /* nxd_decode_stream: a message begun in the last piece */
     size_t ncarry;
     uint64_t messages, bad, skipped;
 } nxd_t;

@@ -64,7 +64,7 @@
 #include "elements.h"
 #include "nexus_decode.h"
 
-#include "ts_perf_wire.h"   /* the wire format (TS_PW_*): rtl_model/regs/perf_wire.def */
+#include "ts_perf_wire.h" /* the wire format (TS_PW_*): rtl_model/regs/perf_wire.def */
 
 #define PERF_MAX_COUNTERS TS_PW_MAX_COUNTERS
 #define PERF_MAX_CORES 16
@@ -81,14 +81,14 @@ enum perf_record_type {
 };
 
 typedef struct perf_counter_def {
-    unsigned index;           /* counter index (bit of the mask) */
-    unsigned type;            /* 0 HW general, 1 HW cache, 2 HW raw */
-    uint32_t code;            /* type 0/1 */
-    uint64_t event_data;      /* type 2 */
-    uint32_t info;            /* counter_info: CSR in 11:0, width - 1 in 17:12 */
-    unsigned width;           /* ((info >> 12) & 0x3F) + 1 */
+    unsigned index;      /* counter index (bit of the mask) */
+    unsigned type;       /* 0 HW general, 1 HW cache, 2 HW raw */
+    uint32_t code;       /* type 0/1 */
+    uint64_t event_data; /* type 2 */
+    uint32_t info;       /* counter_info: CSR in 11:0, width - 1 in 17:12 */
+    unsigned width;      /* ((info >> 12) & 0x3F) + 1 */
     bool tics_valid;
-    uint64_t tics;            /* time of the store that completed the definition (its counter_info) */
+    uint64_t tics; /* time of the store that completed the definition (its counter_info) */
 } perf_counter_def_t;
 
 typedef struct perf_header {
@@ -98,38 +98,38 @@ typedef struct perf_header {
     unsigned n;
     perf_counter_def_t def[PERF_MAX_COUNTERS];
     bool tics_valid;
-    uint64_t tics;            /* time of the marker */
+    uint64_t tics; /* time of the marker */
     bool mask_tics_valid;
-    uint64_t mask_tics;       /* time of the counter mask's store */
+    uint64_t mask_tics; /* time of the counter mask's store */
 } perf_header_t;
 
 typedef struct perf_record {
     unsigned core;
     enum perf_record_type type;
-    bool has_addr;            /* addr arrived whole (false only in a truncated record) */
-    uint64_t addr;            /* function (enter/exit), caller PC (manual), mepc (ISR); 0 if absent */
-    bool has_call_site;       /* enter/exit: call_site arrived whole */
-    uint64_t call_site;       /* enter/exit only; 0 if absent */
+    bool has_addr;      /* addr arrived whole (false only in a truncated record) */
+    uint64_t addr;      /* function (enter/exit), caller PC (manual), mepc (ISR); 0 if absent */
+    bool has_call_site; /* enter/exit: call_site arrived whole */
+    uint64_t call_site; /* enter/exit only; 0 if absent */
     bool tics_valid;
-    uint64_t tics;            /* time of the record-type store */
+    uint64_t tics; /* time of the record-type store */
     bool addr_tics_valid;
-    uint64_t addr_tics;       /* time of the store that completed the address (enter/exit: the call site) */
-    uint64_t offset;          /* trace offset of the record-type store's message */
-    unsigned n;               /* counters present (fewer than the header's if truncated) */
+    uint64_t addr_tics; /* time of the store that completed the address (enter/exit: the call site) */
+    uint64_t offset;    /* trace offset of the record-type store's message */
+    unsigned n;         /* counters present (fewer than the header's if truncated) */
     unsigned index[PERF_MAX_COUNTERS];
-    uint64_t raw[PERF_MAX_COUNTERS];      /* as received (48 bits at most) */
-    uint64_t value[PERF_MAX_COUNTERS];    /* absolute (Raw, DeltaXOR) or running (Delta) */
-    uint64_t delta[PERF_MAX_COUNTERS];    /* change since the previous record, mod 2^width */
+    uint64_t raw[PERF_MAX_COUNTERS];   /* as received (48 bits at most) */
+    uint64_t value[PERF_MAX_COUNTERS]; /* absolute (Raw, DeltaXOR) or running (Delta) */
+    uint64_t delta[PERF_MAX_COUNTERS]; /* change since the previous record, mod 2^width */
     bool vtics_valid[PERF_MAX_COUNTERS];
-    uint64_t vtics[PERF_MAX_COUNTERS];    /* time of the message that completed the value */
+    uint64_t vtics[PERF_MAX_COUNTERS]; /* time of the message that completed the value */
     bool truncated;
     /* after a gap (see above); all false/0 in a record of an unbroken trace */
-    bool gap_before;          /* perf data of this hart was lost between the previous record and this one */
-    uint32_t value_unknown;   /* bit i: value[i] is unknown (0): Delta/DeltaXOR after a gap */
-    uint32_t delta_unknown;   /* bit i: delta[i] is unknown (0): DeltaXOR after a gap, Raw's first value after it */
-    bool addr_unknown;        /* DeltaXOR after a gap: the addresses are XORed into lost ones (has_addr,
+    bool gap_before;                    /* perf data of this hart was lost between the previous record and this one */
+    uint32_t value_unknown;             /* bit i: value[i] is unknown (0): Delta/DeltaXOR after a gap */
+    uint32_t delta_unknown;             /* bit i: delta[i] is unknown (0): DeltaXOR after a gap, Raw's first value after it */
+    bool addr_unknown;                  /* DeltaXOR after a gap: the addresses are XORed into lost ones (has_addr,
                                  has_call_site false, addr/call_site 0; addr_wire/call_site_wire as received) */
-    uint64_t addr_wire, call_site_wire;   /* the address fields as received (DeltaXOR: the XOR) */
+    uint64_t addr_wire, call_site_wire; /* the address fields as received (DeltaXOR: the XOR) */
 } perf_record_t;
 
 typedef struct perf_dec_cb {
@@ -139,44 +139,54 @@ typedef struct perf_dec_cb {
     void (*error)(void *ctx, unsigned core, uint64_t offset, const char *what);
 } perf_dec_cb_t;
 
-enum perf_state { PS_SYNC, PS_COUNT_TYPE, PS_MASK, PS_DEF_TYPE, PS_DEF_CODE, PS_DEF_ED_LO,
-                  PS_DEF_ED_HI, PS_DEF_INFO, PS_REC_TYPE, PS_ADDR, PS_ADDR_HI, PS_COUNTERS,
+enum perf_state { PS_SYNC,
+                  PS_COUNT_TYPE,
+                  PS_MASK,
+                  PS_DEF_TYPE,
+                  PS_DEF_CODE,
+                  PS_DEF_ED_LO,
+                  PS_DEF_ED_HI,
+                  PS_DEF_INFO,
+                  PS_REC_TYPE,
+                  PS_ADDR,
+                  PS_ADDR_HI,
+                  PS_COUNTERS,
                   PS_RESYNC /* header known, data lost: waits for a record-type byte */ };
 
 typedef struct perf_core {
     enum perf_state st;
     perf_header_t h;
-    unsigned def_i;           /* definition being read */
+    unsigned def_i; /* definition being read */
     perf_record_t r;
-    unsigned addr_i;          /* 0: first address, 1: call site */
+    unsigned addr_i; /* 0: first address, 1: call site */
     uint64_t addr_lo, prev_addr;
-    bool pending_low;         /* a counter's low word waits for a possible high part */
-    bool low_off;             /* tracing went off while it waited (perf_dec_trace_off) */
+    bool pending_low; /* a counter's low word waits for a possible high part */
+    bool low_off;     /* tracing went off while it waited (perf_dec_trace_off) */
     uint32_t low;
     bool low_tics_valid;
-    uint64_t low_tics;        /* time of that low word */
+    uint64_t low_tics; /* time of that low word */
     bool have_prev;
-    uint64_t prev[PERF_MAX_COUNTERS];     /* previous absolute value per counter index */
+    uint64_t prev[PERF_MAX_COUNTERS]; /* previous absolute value per counter index */
     bool in_record;
-    unsigned got_addrs;       /* addresses of the current record that arrived whole */
-    bool gap;                 /* a gap since the last record: the next one gets gap_before */
-    bool lost;                /* a gap since the header: Delta/DeltaXOR values are unknown */
-    uint32_t prev_known;      /* bit per counter index: prev[] is known (Raw deltas) */
-    perf_header_t cfg;        /* the out-of-band header (perf_dec_set_config) */
-    bool cfg_pending;         /* given, not used yet */
-    bool cfg_used;            /* records were decoded with it (until the trace's own header) */
+    unsigned got_addrs;  /* addresses of the current record that arrived whole */
+    bool gap;            /* a gap since the last record: the next one gets gap_before */
+    bool lost;           /* a gap since the header: Delta/DeltaXOR values are unknown */
+    uint32_t prev_known; /* bit per counter index: prev[] is known (Raw deltas) */
+    perf_header_t cfg;   /* the out-of-band header (perf_dec_set_config) */
+    bool cfg_pending;    /* given, not used yet */
+    bool cfg_used;       /* records were decoded with it (until the trace's own header) */
 } perf_core_t;
 
 typedef struct perf_dec {
-    unsigned channel;         /* ITC stimulus channel (default 6) */
+    unsigned channel; /* ITC stimulus channel (default 6) */
     uint32_t marker;
     perf_dec_cb_t cb;
     perf_core_t core[PERF_MAX_CORES];
     uint64_t headers, records, errors, warnings, gaps;
-    uint64_t config_used;     /* cores whose records were decoded with an out-of-band header */
-    bool cut;                 /* a message was cut off by the end of the trace */
-    bool ended_early;         /* the trace did not end normally (perf_dec_ended_early) */
-    char msg[160];            /* text of the last formatted warning */
+    uint64_t config_used; /* cores whose records were decoded with an out-of-band header */
+    bool cut;             /* a message was cut off by the end of the trace */
+    bool ended_early;     /* the trace did not end normally (perf_dec_ended_early) */
+    char msg[160];        /* text of the last formatted warning */
 } perf_dec_t;
 
 void perf_dec_init(perf_dec_t *d, unsigned channel, const perf_dec_cb_t *cb);

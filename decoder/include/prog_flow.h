@@ -54,12 +54,15 @@
 #define PF_MAX_COUNT (1u << 20)
 
 /* ---- the program image ------------------------------------------------------------------ */
-typedef struct pf_seg { uint64_t base, size; uint8_t *data; } pf_seg_t;
+typedef struct pf_seg {
+    uint64_t base, size;
+    uint8_t *data;
+} pf_seg_t;
 typedef struct pf_image {
     pf_seg_t *seg;
     size_t n;
     bool rv64;
-    size_t last;            /* index of the segment hit last */
+    size_t last; /* index of the segment hit last */
 } pf_image_t;
 
 /* the executable sections (SHF_ALLOC + SHF_EXECINSTR, with contents) of a RISC-V ELF;
@@ -71,76 +74,100 @@ void pf_image_free(pf_image_t *img);
 
 /* ---- elements ----------------------------------------------------------------------------- */
 enum pf_elem_type {
-    PF_ELEM_NO_SYNC,        /* not (or no longer) synchronised: u.nosync.reason */
-    PF_ELEM_TRACE_ON,       /* flow starts at a sync: u.on.reason (SYNC code), u.on.addr */
-    PF_ELEM_INSTR_RANGE,    /* instructions [start, end) ran: u.range */
-    PF_ELEM_EXCEPTION,      /* exception / interrupt (B-TYPE 1..3): u.exc */
-    PF_ELEM_PE_CONTEXT,     /* Ownership, or ICT Context (CKSRC 13; CKDATA1 as PROCESS): u.ctx */
-    PF_ELEM_TIMESTAMP,      /* a message carried a (reconstructed) time: the element's time */
-    PF_ELEM_ADDR_NACC,      /* code at u.nacc.addr is not in the image */
-    PF_ELEM_EO_TRACE,       /* end of the trace */
+    PF_ELEM_NO_SYNC,     /* not (or no longer) synchronised: u.nosync.reason */
+    PF_ELEM_TRACE_ON,    /* flow starts at a sync: u.on.reason (SYNC code), u.on.addr */
+    PF_ELEM_INSTR_RANGE, /* instructions [start, end) ran: u.range */
+    PF_ELEM_EXCEPTION,   /* exception / interrupt (B-TYPE 1..3): u.exc */
+    PF_ELEM_PE_CONTEXT,  /* Ownership, or ICT Context (CKSRC 13; CKDATA1 as PROCESS): u.ctx */
+    PF_ELEM_TIMESTAMP,   /* a message carried a (reconstructed) time: the element's time */
+    PF_ELEM_ADDR_NACC,   /* code at u.nacc.addr is not in the image */
+    PF_ELEM_EO_TRACE,    /* end of the trace */
 };
 
-enum pf_nosync { PF_NOSYNC_START, PF_NOSYNC_STOPPED, PF_NOSYNC_LOST, PF_NOSYNC_BAD_FLOW };
+enum pf_nosync { PF_NOSYNC_START,
+                 PF_NOSYNC_STOPPED,
+                 PF_NOSYNC_LOST,
+                 PF_NOSYNC_BAD_FLOW };
 
 /* type of the last instruction of a range */
 enum pf_itype {
-    PF_I_OTHER,     /* no control flow (the range ended for another reason) */
-    PF_I_BRANCH,    /* direct: conditional branch, JAL/C.J without link */
-    PF_I_INDIRECT,  /* indirect jump that is neither call nor return */
-    PF_I_CALL,      /* JAL/JALR/C.JAL/C.JALR with rd = x1/x5 */
-    PF_I_RETURN,    /* JALR/C.JR with rs1 = x1/x5, rd not a link */
-    PF_I_TRAP,      /* ECALL / EBREAK */
-    PF_I_XRET,      /* MRET / SRET / URET */
+    PF_I_OTHER,    /* no control flow (the range ended for another reason) */
+    PF_I_BRANCH,   /* direct: conditional branch, JAL/C.J without link */
+    PF_I_INDIRECT, /* indirect jump that is neither call nor return */
+    PF_I_CALL,     /* JAL/JALR/C.JAL/C.JALR with rd = x1/x5 */
+    PF_I_RETURN,   /* JALR/C.JR with rs1 = x1/x5, rd not a link */
+    PF_I_TRAP,     /* ECALL / EBREAK */
+    PF_I_XRET,     /* MRET / SRET / URET */
 };
 
 typedef struct pf_elem {
     enum pf_elem_type type;
     unsigned src;
-    uint64_t offset;        /* byte offset of the message that produced it */
+    uint64_t offset; /* byte offset of the message that produced it */
     bool has_time;
-    uint64_t time;          /* that message's reconstructed time */
+    uint64_t time; /* that message's reconstructed time */
     union {
-        struct { enum pf_nosync reason; } nosync;
-        struct { unsigned reason, tcode; uint64_t addr; } on;   /* reason: SYNC code (0 for ICT-WS) */
         struct {
-            uint64_t start, end;        /* end: the address after the last instruction */
-            uint64_t n;                 /* instructions */
-            uint64_t last;              /* address of the last instruction */
+            enum pf_nosync reason;
+        } nosync;
+        struct {
+            unsigned reason, tcode;
+            uint64_t addr;
+        } on; /* reason: SYNC code (0 for ICT-WS) */
+        struct {
+            uint64_t start, end; /* end: the address after the last instruction */
+            uint64_t n;          /* instructions */
+            uint64_t last;       /* address of the last instruction */
             enum pf_itype last_type;
-            bool cond;                  /* the last one is a conditional branch */
-            bool indirect;              /* ... an indirect jump (call/return/other) */
-            bool taken;                 /* the last one changed the flow */
+            bool cond;     /* the last one is a conditional branch */
+            bool indirect; /* ... an indirect jump (call/return/other) */
+            bool taken;    /* the last one changed the flow */
         } range;
         /* addr: the handler; from (from_ok): where the flow had got to, the instruction the
          * trap preempted (an interrupt after a call: the callee's first instruction);
          * unknown after an ecall, or a jump whose target the trap's message would have told */
-        struct { unsigned b_type; uint64_t addr, from; bool from_ok; } exc;
-        struct { uint64_t process; unsigned prv, v; uint64_t context; } ctx;
-        struct { uint64_t addr; } nacc;
+        struct {
+            unsigned b_type;
+            uint64_t addr, from;
+            bool from_ok;
+        } exc;
+        struct {
+            uint64_t process;
+            unsigned prv, v;
+            uint64_t context;
+        } ctx;
+        struct {
+            uint64_t addr;
+        } nacc;
     } u;
 } pf_elem_t;
 
 /* one retired instruction (optional, for listings) */
-enum { PF_BR_NONE, PF_BR_TAKEN, PF_BR_NOT_TAKEN };
-enum { PF_CR_CALL = 1, PF_CR_RETURN = 2, PF_CR_SWAP = 4, PF_CR_INTERRUPT = 8, PF_CR_EXCEPTION = 16,
+enum { PF_BR_NONE,
+       PF_BR_TAKEN,
+       PF_BR_NOT_TAKEN };
+enum { PF_CR_CALL = 1,
+       PF_CR_RETURN = 2,
+       PF_CR_SWAP = 4,
+       PF_CR_INTERRUPT = 8,
+       PF_CR_EXCEPTION = 16,
        PF_CR_XRET = 32 };
 typedef struct pf_insn {
     unsigned src;
     uint64_t pc;
-    uint32_t raw;           /* as stored: 16 bits for a compressed one */
-    unsigned size;          /* bytes */
-    unsigned br;            /* PF_BR_* (conditional branches) */
-    unsigned cr;            /* PF_CR_* bits */
+    uint32_t raw;  /* as stored: 16 bits for a compressed one */
+    unsigned size; /* bytes */
+    unsigned br;   /* PF_BR_* (conditional branches) */
+    unsigned cr;   /* PF_CR_* bits */
     bool has_time;
     uint64_t time;
-    bool deferred;          /* walked under a RESOURCE FULL RCODE 1/8/9 (history or a repeat
+    bool deferred; /* walked under a RESOURCE FULL RCODE 1/8/9 (history or a repeat
                              * count): such a message may be sent after the instruction (when
                              * a run of equal outcomes ends), so its time is no earlier than
                              * the instruction's but not necessarily equal to it */
 } pf_insn_t;
 
-typedef int (*pf_elem_cb)(void *ctx, const pf_elem_t *e);       /* non-zero: stop */
+typedef int (*pf_elem_cb)(void *ctx, const pf_elem_t *e); /* non-zero: stop */
 typedef void (*pf_insn_cb)(void *ctx, const pf_insn_t *i);
 
 struct pf_src;
@@ -148,13 +175,13 @@ typedef struct pf {
     const pf_image_t *img;
     pf_elem_cb cb;
     void *ctx;
-    pf_insn_cb icb;         /* NULL: no per-instruction calls */
+    pf_insn_cb icb; /* NULL: no per-instruction calls */
     void *ictx;
     struct pf_src *s[NXD_MAX_SRC];
-    uint64_t max_count;     /* PF_MAX_COUNT unless changed after pf_init */
+    uint64_t max_count; /* PF_MAX_COUNT unless changed after pf_init */
     bool oom;
-    bool prog;              /* some source carried program trace */
-    uint64_t instructions;  /* retired instructions reconstructed */
+    bool prog;             /* some source carried program trace */
+    uint64_t instructions; /* retired instructions reconstructed */
     uint64_t ranges, nacc, lost;
 } pf_t;
 

@@ -11,9 +11,13 @@
 #include "tl_time.h"
 #include <stdio.h>
 
-#define STM_NAME_MAX 4096     /* longer names are cut (marked "...") */
+#define STM_NAME_MAX 4096 /* longer names are cut (marked "...") */
 
-typedef struct stm_name { char s[STM_NAME_MAX + 1]; size_t len; bool cut; } stm_name_t;
+typedef struct stm_name {
+    char s[STM_NAME_MAX + 1];
+    size_t len;
+    bool cut;
+} stm_name_t;
 
 /* ---- --format stm: one line per event ----------------------------------------------------
  *   TIME HART GROUP ID NAME VALUE        1234 0 USER 0x0012 - 0x00000005
@@ -23,7 +27,7 @@ typedef struct stm_name { char s[STM_NAME_MAX + 1]; size_t len; bool cut; } stm_
  * TIME is "-" when the message's time is unknown. */
 typedef struct stm_text {
     FILE *out;
-    stm_name_t *name[NXD_MAX_SRC];        /* allocated on a hart's first THREAD_NAME */
+    stm_name_t *name[NXD_MAX_SRC]; /* allocated on a hart's first THREAD_NAME */
     uint64_t events, names, lost, corrupt;
     bool oom;
 } stm_text_t;
@@ -40,19 +44,23 @@ void stm_text_free(stm_text_t *t);
  * in args; an Error message an instant "messages lost" on the hart's track. Each track gets
  * one thread_name, written at the end: the last name its thread got, else "tp 0x..." (tid 0:
  * "hart N"). */
-typedef struct stm_tl_tp { uint64_t tp; unsigned tid; stm_name_t *name; } stm_tl_tp_t;
+typedef struct stm_tl_tp {
+    uint64_t tp;
+    unsigned tid;
+    stm_name_t *name;
+} stm_tl_tp_t;
 typedef struct stm_tl_hart {
     bool seen, running;
-    unsigned tid;                         /* track of the running thread (0: none yet) */
-    uint64_t tp, start, last;             /* running thread, its switch-in, latest time */
-    stm_name_t name, slice;               /* name being assembled; the running thread's */
+    unsigned tid;             /* track of the running thread (0: none yet) */
+    uint64_t tp, start, last; /* running thread, its switch-in, latest time */
+    stm_name_t name, slice;   /* name being assembled; the running thread's */
     stm_tl_tp_t *tps;
     size_t ntps, cap;
 } stm_tl_hart_t;
 
 typedef struct stm_tl {
     FILE *out;
-    bool *first;              /* shared with the perf timeline: no comma before the first */
+    bool *first; /* shared with the perf timeline: no comma before the first */
     ts_tl_time_t time;
     stm_tl_hart_t *h[NXD_MAX_SRC];
     uint64_t events, untimed;

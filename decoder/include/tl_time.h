@@ -8,7 +8,11 @@
 #include <stdint.h>
 #include <stdio.h>
 
-typedef struct ts_tl_time { bool cycles; int64_t offset; double us_per_tick; } ts_tl_time_t;
+typedef struct ts_tl_time {
+    bool cycles;
+    int64_t offset;
+    double us_per_tick;
+} ts_tl_time_t;
 
 /* the simulator cycle of timestamp tics */
 int64_t ts_tl_cycle(const ts_tl_time_t *tt, uint64_t tics);

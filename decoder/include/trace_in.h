@@ -13,9 +13,9 @@
 typedef struct ts_trace_in {
     FILE *f;
     nxd_t nd;
-    uint64_t start;           /* where decoding starts: 0, or after the first message end of a wrapped trace */
-    uint64_t end;             /* the offset after the last byte read (the trace's length when done) */
-    bool done;                /* the last piece was decoded */
+    uint64_t start; /* where decoding starts: 0, or after the first message end of a wrapped trace */
+    uint64_t end;   /* the offset after the last byte read (the trace's length when done) */
+    bool done;      /* the last piece was decoded */
     uint8_t buf[TS_TRACE_IN_BUF];
 } ts_trace_in_t;
 

@@ -20,19 +20,19 @@
 #include <stdint.h>
 
 typedef struct ts_pipeline_cfg {
-    nxd_cfg_t trace;                  /* srcbits, tsbits */
-    unsigned perf_channel;            /* the ITC channel of the perf records */
-    perf_dec_cb_t perf_cb;            /* the perf records' destination (perf_decode.h) */
-    const perf_header_t *headers;     /* out-of-band perf headers (perf_dec_set_config), or NULL */
+    nxd_cfg_t trace;              /* srcbits, tsbits */
+    unsigned perf_channel;        /* the ITC channel of the perf records */
+    perf_dec_cb_t perf_cb;        /* the perf records' destination (perf_decode.h) */
+    const perf_header_t *headers; /* out-of-band perf headers (perf_dec_set_config), or NULL */
     unsigned nheaders;
-    ts_elem_cb elem_cb;               /* also every element, after the perf stage saw it (NULL: none) */
+    ts_elem_cb elem_cb; /* also every element, after the perf stage saw it (NULL: none) */
     void *elem_ctx;
 } ts_pipeline_cfg_t;
 
 typedef struct ts_pipeline {
     nxd_t nexus;
     ts_elem_stage_t elem;
-    perf_dec_t *perf;                 /* the perf stage (its counters: headers, records, errors, ...) */
+    perf_dec_t *perf; /* the perf stage (its counters: headers, records, errors, ...) */
     ts_elem_cb elem_cb;
     void *elem_ctx;
 } ts_pipeline_t;

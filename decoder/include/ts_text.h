@@ -25,7 +25,8 @@ static inline bool ts_text_has_ctl(const char *s) {
 static inline void ts_text_put(FILE *f, const char *s) {
     for (const unsigned char *p = (const unsigned char *)s; *p; p++)
         if (ts_text_is_ctl(*p)) fprintf(f, "\\x%02x", *p);
-        else fputc(*p, f);
+        else
+            fputc(*p, f);
 }
 
 /* the first n bytes of s (or fewer, at a NUL) escaped into dst, at most room bytes, never a
@@ -36,7 +37,10 @@ static inline size_t ts_text_cpy(char *dst, size_t room, const char *s, size_t n
     for (const unsigned char *p = (const unsigned char *)s; n && *p; p++, n--) {
         if (ts_text_is_ctl(*p)) {
             if (k + 4 > room) break;
-            dst[k++] = '\\'; dst[k++] = 'x'; dst[k++] = hx[*p >> 4]; dst[k++] = hx[*p & 15];
+            dst[k++] = '\\';
+            dst[k++] = 'x';
+            dst[k++] = hx[*p >> 4];
+            dst[k++] = hx[*p & 15];
         } else {
             if (k + 1 > room) break;
             dst[k++] = (char)*p;
@@ -57,15 +61,22 @@ static inline const char *ts_text_esc(const char *s, char *buf, size_t len) {
 static inline void ts_text_write_lines(FILE *f, const char *s, size_t n) {
     size_t k = 0;
     while (k < n && (!ts_text_is_ctl((unsigned char)s[k]) || s[k] == '\n' || s[k] == '\t')) k++;
-    if (k == n) { fwrite(s, 1, n, f); return; }          /* the usual case: nothing to escape */
+    if (k == n) {
+        fwrite(s, 1, n, f);
+        return;
+    } /* the usual case: nothing to escape */
     for (const unsigned char *p = (const unsigned char *)s; n; p++, n--)
         if (ts_text_is_ctl(*p) && *p != '\n' && *p != '\t') fprintf(f, "\\x%02x", *p);
-        else fputc(*p, f);
+        else
+            fputc(*p, f);
 }
 
 /* s as one CSV field (RFC 4180) */
 static inline void ts_csv_field(FILE *o, const char *s) {
-    if (!strpbrk(s, ",\"\r\n")) { fputs(s, o); return; }
+    if (!strpbrk(s, ",\"\r\n")) {
+        fputs(s, o);
+        return;
+    }
     fputc('"', o);
     for (; *s; s++) {
         if (*s == '"') fputc('"', o);

@@ -11,7 +11,10 @@ void cs_init(cs_t *c, size_t user_size, cs_close_fn close_fn, void *ctx) {
 }
 
 void cs_free(cs_t *c) {
-    for (size_t i = 0; i < c->nth; i++) { free(c->th[i].f); free(c->th[i].user); }
+    for (size_t i = 0; i < c->nth; i++) {
+        free(c->th[i].f);
+        free(c->th[i].user);
+    }
     free(c->th);
     c->th = NULL;
     c->nth = c->capth = c->cur = 0;
@@ -33,7 +36,10 @@ int cs_switch(cs_t *c, uint64_t id) {
     if (c->nth == c->capth) {
         size_t cap = c->capth ? 2 * c->capth : 4;
         cs_thread_t *t = realloc(c->th, cap * sizeof *t);
-        if (!t) { c->oom = true; return -1; }
+        if (!t) {
+            c->oom = true;
+            return -1;
+        }
         c->th = t;
         c->capth = cap;
     }
@@ -70,15 +76,24 @@ const cs_frame_t *cs_top(const cs_t *c) {
 void *cs_push(cs_t *c, uint32_t func, uint64_t call_site, uint64_t sp, bool trap) {
     cs_thread_t *t = cur(c);
     if (!t) return NULL;
-    if (t->n >= CS_MAX_DEPTH) { c->st.too_deep++; return NULL; }
+    if (t->n >= CS_MAX_DEPTH) {
+        c->st.too_deep++;
+        return NULL;
+    }
     if (t->n == t->cap) {
         size_t cap = t->cap ? 2 * t->cap : 32;
         cs_frame_t *f = realloc(t->f, cap * sizeof *f);
-        if (!f) { c->oom = true; return NULL; }
+        if (!f) {
+            c->oom = true;
+            return NULL;
+        }
         t->f = f;
         if (c->user_size) {
             unsigned char *u = realloc(t->user, cap * c->user_size);
-            if (!u) { c->oom = true; return NULL; }
+            if (!u) {
+                c->oom = true;
+                return NULL;
+            }
             t->user = u;
         }
         t->cap = cap;
@@ -108,8 +123,14 @@ int cs_exit(cs_t *c, uint32_t func) {
     if (!t) return -1;
     size_t k = t->n;
     while (k > 0 && t->f[k - 1].func != func) k--;
-    if (!k) { c->st.unmatched++; return -1; }
-    while (t->n > k) { c->st.unwound++; pop(c, t, CS_UNWOUND); }
+    if (!k) {
+        c->st.unmatched++;
+        return -1;
+    }
+    while (t->n > k) {
+        c->st.unwound++;
+        pop(c, t, CS_UNWOUND);
+    }
     pop(c, t, CS_RETURN);
     return 0;
 }
@@ -139,9 +160,9 @@ size_t cs_unwind_to(cs_t *c, uint32_t func, uint32_t site_func, uint64_t call_si
         const cs_frame_t *f = &t->f[k - 1];
         if ((site_func != CS_NO_FUNC && f->func == site_func) || (call_site && f->call_site == call_site && f->func != func)) {
             found = true;
-            k++;                         /* keep it (the loop's k-- follows) */
+            k++; /* keep it (the loop's k-- follows) */
         } else if (call_site && f->call_site == call_site) {
-            found = true;                /* the same call again: this frame was left */
+            found = true; /* the same call again: this frame was left */
             /* unless it is the top frame: then code inlined into it made the call (GCC inlines
              * a recursion into itself; the hook's call site is the frame's own return
              * address), which the record does not tell apart from a function that left
@@ -160,7 +181,10 @@ size_t cs_unwind_to(cs_t *c, uint32_t func, uint32_t site_func, uint64_t call_si
 size_t cs_unwind_sp(cs_t *c, uint64_t sp) {
     cs_thread_t *t = cur(c);
     size_t closed = 0;
-    while (t && t->n && t->f[t->n - 1].sp && t->f[t->n - 1].sp < sp) { pop(c, t, CS_SP); closed++; }
+    while (t && t->n && t->f[t->n - 1].sp && t->f[t->n - 1].sp < sp) {
+        pop(c, t, CS_SP);
+        closed++;
+    }
     c->st.sp_closed += closed;
     return closed;
 }

@@ -25,13 +25,15 @@ static int emit(ts_elem_stage_t *s, ts_elem_t *e) { return s->cb(s->ctx, e); }
 #include "stm.def"
 
 const char *ts_stm_group_name(unsigned id) {
-#define TS_STM_GROUP(name, first, last, desc) if (id - (unsigned)(first) <= (unsigned)(last) - (first)) return #name;
+#define TS_STM_GROUP(name, first, last, desc) \
+    if (id - (unsigned)(first) <= (unsigned)(last) - (first)) return #name;
 #include "stm.def"
     return "?";
 }
 
 const char *ts_stm_event_name(unsigned id) {
-#define TS_STM_EVENT(name, num, desc) if (id == (num)) return #name;
+#define TS_STM_EVENT(name, num, desc) \
+    if (id == (num)) return #name;
 #include "stm.def"
     return NULL;
 }
@@ -40,9 +42,15 @@ int ts_stm_from_msg(const nxd_msg_t *m, ts_stm_ev_t *ev, const char **why) {
     if (m->status != NXD_OK) return 0;
     if (m->tcode == NX_DATA_ACQ) {
         uint64_t tag = m->f[NXF_IDTAG];
-        if (tag < (STM_IDTAG_BASE & ~3u)) return 0;         /* ITC */
-        if ((tag & 3) != (STM_IDTAG_BASE & 3)) { *why = "software event IDTAG & 3 not 1"; return -1; }
-        if (tag > STM_IDTAG_BASE + 4ull * 0xffff) { *why = "software event IDTAG above the last id 0xffff"; return -1; }
+        if (tag < (STM_IDTAG_BASE & ~3u)) return 0; /* ITC */
+        if ((tag & 3) != (STM_IDTAG_BASE & 3)) {
+            *why = "software event IDTAG & 3 not 1";
+            return -1;
+        }
+        if (tag > STM_IDTAG_BASE + 4ull * 0xffff) {
+            *why = "software event IDTAG above the last id 0xffff";
+            return -1;
+        }
         ev->id = (unsigned)((tag - STM_IDTAG_BASE) >> 2);
         ev->value = m->f[NXF_DATA];
     } else if (m->tcode == NX_OWNERSHIP && (m->f[NXF_PROCESS] & 3) == STM_OWN_FORMAT) {
@@ -66,17 +74,21 @@ int ts_elem_from_msg(void *vs, const nxd_msg_t *m) {
     e.has_time = m->tics_valid;
     e.time = m->tics;
     e.msg = m;
-    if (m->status == NXD_TRUNCATED) { e.type = TS_ELEM_TRUNCATED; e.u.err.what = m->error; return emit(s, &e); }
+    if (m->status == NXD_TRUNCATED) {
+        e.type = TS_ELEM_TRUNCATED;
+        e.u.err.what = m->error;
+        return emit(s, &e);
+    }
     if (m->status == NXD_BAD) {
-        memset(s->synced, 0, sizeof s->synced);          /* the decoder resynchronises */
+        memset(s->synced, 0, sizeof s->synced); /* the decoder resynchronises */
         e.type = TS_ELEM_CORRUPT;
         e.u.err.what = m->error;
         return emit(s, &e);
     }
-    bool sync_msg = nx_tcode_full_ts(m->tcode);   /* SYNC, the WS types and ICT WS: a full address and time */
+    bool sync_msg = nx_tcode_full_ts(m->tcode); /* SYNC, the WS types and ICT WS: a full address and time */
     if (!s->seen[src]) {
         s->seen[src] = true;
-        if (!sync_msg) {                        /* data before any synchronisation */
+        if (!sync_msg) { /* data before any synchronisation */
             ts_elem_t ns = e;
             ns.type = TS_ELEM_NO_SYNC;
             int rc = emit(s, &ns);
@@ -94,31 +106,48 @@ int ts_elem_from_msg(void *vs, const nxd_msg_t *m) {
     ts_stm_ev_t ev;
     const char *why = NULL;
     int stm = ts_stm_from_msg(m, &ev, &why);
-    if (stm > 0) { e.type = TS_ELEM_STM; e.u.stm = ev; return emit(s, &e); }
-    if (stm < 0) { e.type = TS_ELEM_CORRUPT; e.u.err.what = why; return emit(s, &e); }
+    if (stm > 0) {
+        e.type = TS_ELEM_STM;
+        e.u.stm = ev;
+        return emit(s, &e);
+    }
+    if (stm < 0) {
+        e.type = TS_ELEM_CORRUPT;
+        e.u.err.what = why;
+        return emit(s, &e);
+    }
     switch (m->tcode) {
-    case NX_DATA_ACQ: case NX_AUX_ACCESS_WRITE: {   /* IDTAG (or ADDR of Aux Access Write): channel and lane */
+    case NX_DATA_ACQ:
+    case NX_AUX_ACCESS_WRITE: { /* IDTAG (or ADDR of Aux Access Write): channel and lane */
         uint64_t tag = f[m->tcode == NX_DATA_ACQ ? NXF_IDTAG : NXF_ADDR];
         e.type = TS_ELEM_SWTRACE;
         e.u.sw.channel = (unsigned)(tag >> 2);
         e.u.sw.lane = (unsigned)(tag & 3);
-        e.u.sw.size = e.u.sw.lane == 3 ? 1 : e.u.sw.lane == 2 ? 2 : 4;
+        e.u.sw.size = e.u.sw.lane == 3 ? 1 : e.u.sw.lane == 2 ? 2 :
+                                                                4;
         e.u.sw.value = (uint32_t)f[NXF_DATA];
         break;
     }
-    case NX_OWNERSHIP: e.type = TS_ELEM_OWNERSHIP; e.u.own.process = f[NXF_PROCESS]; break;
-    case NX_ERROR:                  /* that source lost messages (every source without SRC) */
+    case NX_OWNERSHIP:
+        e.type = TS_ELEM_OWNERSHIP;
+        e.u.own.process = f[NXF_PROCESS];
+        break;
+    case NX_ERROR: /* that source lost messages (every source without SRC) */
         e.type = TS_ELEM_OVERFLOW;
         if (m->has_src) s->synced[src] = false;
-        else memset(s->synced, 0, sizeof s->synced);
+        else
+            memset(s->synced, 0, sizeof s->synced);
         break;
     case NX_RESOURCE_FULL:
         e.type = TS_ELEM_RESOURCE_FULL;
         e.u.rf.rcode = (unsigned)f[NXF_RCODE];
-        e.u.rf.value = (m->fmask >> NXF_I_CNT & 1) ? f[NXF_I_CNT]
-                     : (m->fmask >> NXF_HISTORY & 1) ? f[NXF_HISTORY] : f[NXF_COUNT];
+        e.u.rf.value = (m->fmask >> NXF_I_CNT & 1) ? f[NXF_I_CNT] : (m->fmask >> NXF_HISTORY & 1) ? f[NXF_HISTORY] :
+                                                                                                    f[NXF_COUNT];
         break;
-    case NX_SYNC: case NX_DIRECT_BRANCH_WS: case NX_INDIRECT_BRANCH_WS: case NX_INDIRECT_BRANCH_HIST_WS:
+    case NX_SYNC:
+    case NX_DIRECT_BRANCH_WS:
+    case NX_INDIRECT_BRANCH_WS:
+    case NX_INDIRECT_BRANCH_HIST_WS:
         e.type = TS_ELEM_SYNC;
         s->addr[src] = f[NXF_F_ADDR] << 1;
         s->synced[src] = true;
@@ -128,7 +157,9 @@ int ts_elem_from_msg(void *vs, const nxd_msg_t *m) {
         e.u.sync.has_hist = m->tcode == NX_INDIRECT_BRANCH_HIST_WS;
         e.u.sync.hist = m->tcode == NX_INDIRECT_BRANCH_HIST_WS ? f[NXF_HISTORY] : 0;
         break;
-    case NX_DIRECT_BRANCH: case NX_INDIRECT_BRANCH: case NX_INDIRECT_BRANCH_HIST:
+    case NX_DIRECT_BRANCH:
+    case NX_INDIRECT_BRANCH:
+    case NX_INDIRECT_BRANCH_HIST:
         e.type = TS_ELEM_BRANCH;
         e.u.br.indirect = m->tcode != NX_DIRECT_BRANCH;
         e.u.br.i_cnt = f[NXF_I_CNT];
@@ -148,21 +179,24 @@ int ts_elem_from_msg(void *vs, const nxd_msg_t *m) {
         e.u.corr.hist = (m->fmask >> NXF_HISTORY & 1) ? f[NXF_HISTORY] : 0;
         s->synced[src] = false;
         break;
-    case NX_ICT: case NX_ICT_WS: {
+    case NX_ICT:
+    case NX_ICT_WS: {
         unsigned cksrc = (unsigned)f[NXF_CKSRC];
         e.u.ict.cksrc = cksrc;
         e.u.ict.ckdf = (unsigned)f[NXF_CKDF];
         e.u.ict.data0 = f[NXF_CKDATA0];
         e.u.ict.data1 = (m->fmask >> NXF_CKDATA1 & 1) ? f[NXF_CKDATA1] : 0;
         if (m->fmask >> NXF_F_ADDR & 1) s->addr[src] = f[NXF_F_ADDR] << 1;
-        else if (m->fmask >> NXF_U_ADDR & 1) s->addr[src] ^= f[NXF_U_ADDR] << 1;
+        else if (m->fmask >> NXF_U_ADDR & 1)
+            s->addr[src] ^= f[NXF_U_ADDR] << 1;
         e.u.ict.has_addr = (m->fmask >> NXF_F_ADDR & 1) || (m->fmask >> NXF_U_ADDR & 1);
         e.u.ict.addr = e.u.ict.has_addr ? s->addr[src] : 0;
         if (m->tcode == NX_ICT_WS) s->synced[src] = true;
         if (cksrc == NX_CKSRC_CONTROL) {
             uint64_t code = f[NXF_CONTROL];
-            e.type = code == NX_CONTROL_TRACE_OFF ? TS_ELEM_TRACE_OFF : code == NX_CONTROL_TRACE_ON ? TS_ELEM_TRACE_ON
-                   : m->tcode == NX_ICT_WS ? TS_ELEM_TIMESTAMP : TS_ELEM_ICT_EVENT;
+            e.type = code == NX_CONTROL_TRACE_OFF ? TS_ELEM_TRACE_OFF : code == NX_CONTROL_TRACE_ON ? TS_ELEM_TRACE_ON :
+                                                                    m->tcode == NX_ICT_WS           ? TS_ELEM_TIMESTAMP :
+                                                                                                      TS_ELEM_ICT_EVENT;
         } else {
             e.type = TS_ELEM_ICT_EVENT;
         }

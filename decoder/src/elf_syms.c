@@ -23,7 +23,7 @@ static int by_addr(const void *a, const void *b) {
 
 int elf_syms_load(elf_syms_t *t, const char *path, char *err, size_t errlen) {
     memset(t, 0, sizeof *t);
-    ts_elf_t x;                /* checked whole: sections and string tables inside the file */
+    ts_elf_t x; /* checked whole: sections and string tables inside the file */
     if (ts_elf_open(&x, path, err, errlen) != TS_ELF_OK) return -1;
     Elf *e = x.e;
     int rc = -1;
@@ -58,12 +58,18 @@ int elf_syms_load(elf_syms_t *t, const char *path, char *err, size_t errlen) {
             if (t->n == cap) {
                 cap = cap ? 2 * cap : 256;
                 elf_sym_t *ns = realloc(t->s, cap * sizeof *ns);
-                if (!ns) { snprintf(err, errlen, "%s: out of memory reading its symbols", path); goto out; }
+                if (!ns) {
+                    snprintf(err, errlen, "%s: out of memory reading its symbols", path);
+                    goto out;
+                }
                 t->s = ns;
             }
             t->s[t->n].addr = sym.st_value;
             t->s[t->n].size = sym.st_size;
-            if (!(t->s[t->n].name = strdup(name))) { snprintf(err, errlen, "%s: out of memory reading its symbols", path); goto out; }
+            if (!(t->s[t->n].name = strdup(name))) {
+                snprintf(err, errlen, "%s: out of memory reading its symbols", path);
+                goto out;
+            }
             t->n++;
         }
     }
@@ -110,16 +116,21 @@ const elf_sym_t *elf_syms_by_name(const elf_syms_t *t, const char *name) {
         const char *sn = t->s[i].name;
         if (!sn) continue;
         if (!strcmp(sn, name)) return &t->s[i];
-        if (is_clone_of(sn, name) && (!clone || clone->addr != t->s[i].addr)) { clone = &t->s[i]; clones++; }
+        if (is_clone_of(sn, name) && (!clone || clone->addr != t->s[i].addr)) {
+            clone = &t->s[i];
+            clones++;
+        }
     }
     return clones == 1 ? clone : NULL;
 }
 
 const elf_sym_t *elf_syms_lookup(const elf_syms_t *t, uint64_t addr) {
     size_t lo = 0, hi = t->n;
-    while (lo < hi) {                      /* last symbol with start <= addr */
+    while (lo < hi) { /* last symbol with start <= addr */
         size_t mid = (lo + hi) / 2;
-        if (t->s[mid].addr <= addr) lo = mid + 1; else hi = mid;
+        if (t->s[mid].addr <= addr) lo = mid + 1;
+        else
+            hi = mid;
     }
     if (!lo) return NULL;
     const elf_sym_t *s = &t->s[lo - 1];
@@ -129,7 +140,7 @@ const elf_sym_t *elf_syms_lookup(const elf_syms_t *t, uint64_t addr) {
 const elf_sym_t *elf_syms_lookup_cached(const elf_syms_t *t, elf_syms_cache_t *c, uint64_t addr) {
     if (c->s && addr >= c->lo && addr < c->hi) return c->s;
     const elf_sym_t *s = elf_syms_lookup(t, addr);
-    if (s) {                               /* the same answer up to its end or the next start */
+    if (s) { /* the same answer up to its end or the next start */
         uint64_t end = s->addr + (s->size ? s->size : 1);
         if (s + 1 < t->s + t->n && s[1].addr < end) end = s[1].addr;
         c->lo = s->addr;

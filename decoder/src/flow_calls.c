@@ -7,18 +7,18 @@
 typedef struct fc_src {
     fc_t *f;
     unsigned src;
-    uint64_t k;             /* instructions so far */
-    cs_t cs;                /* the call stack (decoder/include/callstack.h) */
-    bool ret;               /* the last instruction was a return: check where it landed */
-    bool named;             /* a THREAD_SWITCH came: the stack's thread is known */
-    bool switch_pending;    /* a THREAD_SWITCH to switch_id waits for the write to tp */
+    uint64_t k;          /* instructions so far */
+    cs_t cs;             /* the call stack (decoder/include/callstack.h) */
+    bool ret;            /* the last instruction was a return: check where it landed */
+    bool named;          /* a THREAD_SWITCH came: the stack's thread is known */
+    bool switch_pending; /* a THREAD_SWITCH to switch_id waits for the write to tp */
     uint64_t switch_id;
-    bool need_root;         /* the next instruction opens a root frame */
-    bool call;              /* the last instruction was a call: the next one opens a frame */
-    bool xret;              /* the last instruction was an xRET: the next one is no tail call */
-    long caller;            /* ... made in this function */
-    size_t last_func;       /* the function of the last instruction */
-    const elf_sym_t *sym;   /* the symbol hit last */
+    bool need_root;       /* the next instruction opens a root frame */
+    bool call;            /* the last instruction was a call: the next one opens a frame */
+    bool xret;            /* the last instruction was an xRET: the next one is no tail call */
+    long caller;          /* ... made in this function */
+    size_t last_func;     /* the function of the last instruction */
+    const elf_sym_t *sym; /* the symbol hit last */
 } fc_src_t;
 
 const struct cs *fc_stack(const fc_t *f, unsigned src) { return src < NXD_MAX_SRC && f->s[src] ? &f->s[src]->cs : NULL; }
@@ -40,7 +40,9 @@ static size_t func_of(fc_t *f, fc_src_t *s, uint64_t pc) {
 /* a frame closes (every route: callstack.h) at the last instruction walked */
 static void frame_closed(void *ctx, uint64_t thread, const cs_frame_t *fr, void *user, cs_why_t why) {
     fc_src_t *s = ctx;
-    (void)thread; (void)user; (void)why;
+    (void)thread;
+    (void)user;
+    (void)why;
     if (s->f->h.exit) s->f->h.exit(s->f->h.ctx, s->src, fr->func, s->k);
 }
 
@@ -48,7 +50,10 @@ static fc_src_t *get_src(fc_t *f, unsigned src) {
     src %= NXD_MAX_SRC;
     if (!f->s[src]) {
         f->s[src] = calloc(1, sizeof *f->s[src]);
-        if (!f->s[src]) { f->oom = true; return NULL; }
+        if (!f->s[src]) {
+            f->oom = true;
+            return NULL;
+        }
         f->s[src]->need_root = true;
         f->s[src]->f = f;
         f->s[src]->src = src;
@@ -88,7 +93,7 @@ static bool push(fc_t *f, unsigned src, fc_src_t *s, size_t func, long caller, b
 static void thread_switch(fc_t *f, unsigned src, fc_src_t *s) {
     uint64_t id = s->switch_id;
     s->switch_pending = false;
-    if (!s->named) {                    /* the first switch names the running thread */
+    if (!s->named) { /* the first switch names the running thread */
         s->named = true;
         if (!cs_name(&s->cs, id)) return;
     }
@@ -96,7 +101,10 @@ static void thread_switch(fc_t *f, unsigned src, fc_src_t *s) {
     f->switches++;
     for (size_t i = depth(s); i > 0; i--)
         if (f->h.exit) f->h.exit(f->h.ctx, src, cs_at(&s->cs, i - 1)->func, s->k);
-    if (cs_switch(&s->cs, id)) { f->oom = true; return; }
+    if (cs_switch(&s->cs, id)) {
+        f->oom = true;
+        return;
+    }
     for (size_t i = 0; i < depth(s); i++)
         if (f->h.enter) f->h.enter(f->h.ctx, src, cs_at(&s->cs, i)->func, -2, false, s->k);
     s->need_root = !depth(s);
@@ -113,8 +121,8 @@ static bool writes_tp(uint32_t raw, unsigned size) {
     }
     unsigned op = raw & 3, f3 = raw >> 13 & 7, rd = raw >> 7 & 31, rs2 = raw >> 2 & 31;
     if (rd != 4) return false;
-    if (op == 1) return f3 == 0 || f3 == 2 || f3 == 3;           /* c.addi, c.li, c.lui */
-    if (op == 2) return f3 == 0 || f3 == 2 || (f3 == 4 && rs2);   /* c.slli, c.lwsp, c.mv/c.add */
+    if (op == 1) return f3 == 0 || f3 == 2 || f3 == 3;          /* c.addi, c.li, c.lui */
+    if (op == 2) return f3 == 0 || f3 == 2 || (f3 == 4 && rs2); /* c.slli, c.lwsp, c.mv/c.add */
     return false;
 }
 
@@ -123,13 +131,13 @@ static bool writes_tp(uint32_t raw, unsigned size) {
  * Either way what the instruction before did takes effect here: a return lands, a call opens
  * its callee's frame, a jump to another function's first instruction is a tail call. */
 static void arrive(fc_t *f, unsigned src, fc_src_t *s, size_t fn, uint64_t pc, uint64_t k0) {
-    if (s->ret) {                       /* a return landed here: in a function below the top of
+    if (s->ret) { /* a return landed here: in a function below the top of
                                            the stack, the frames above it were left (longjmp) */
         s->ret = false;
         const cs_frame_t *t = top(s);
         if (t && t->func != fn) {
             uint64_t k = s->k;
-            s->k = k0;                      /* they close at the return */
+            s->k = k0; /* they close at the return */
             f->repairs += cs_unwind_to(&s->cs, CS_NO_FUNC, (uint32_t)fn, 0) ? 1 : 0;
             s->k = k;
         }
@@ -159,12 +167,12 @@ static void on_insn(void *vf, const pf_insn_t *i) {
     if (!s) return;
     unsigned src = i->src % NXD_MAX_SRC;
     size_t fn = func_of(f, s, i->pc);
-    uint64_t k0 = s->k;                 /* the instruction before this one */
-    if (i->cr & PF_CR_EXCEPTION) {      /* an ecall: it traps, it does not retire (not counted) */
+    uint64_t k0 = s->k;            /* the instruction before this one */
+    if (i->cr & PF_CR_EXCEPTION) { /* an ecall: it traps, it does not retire (not counted) */
         arrive(f, src, s, fn, i->pc, k0);
         return;
     }
-    if (i->cr & PF_CR_INTERRUPT) {      /* the handler's first instruction */
+    if (i->cr & PF_CR_INTERRUPT) { /* the handler's first instruction */
         /* where the trap came from: done at its EXCEPTION element, when the trace told where
          * the flow had got to; when not, a pending call's callee is not known */
         s->call = false;
@@ -188,7 +196,10 @@ static void on_insn(void *vf, const pf_insn_t *i) {
         if (!depth(s)) s->need_root = true;
         s->xret = true;
     }
-    if (i->cr & (PF_CR_CALL | PF_CR_SWAP)) { s->call = true; s->caller = (long)fn; }
+    if (i->cr & (PF_CR_CALL | PF_CR_SWAP)) {
+        s->call = true;
+        s->caller = (long)fn;
+    }
     if (s->switch_pending && writes_tp(i->raw, i->size)) thread_switch(f, src, s);
 }
 
@@ -196,7 +207,8 @@ static int on_elem(void *vf, const pf_elem_t *e) {
     fc_t *f = vf;
     fc_src_t *s;
     switch (e->type) {
-    case PF_ELEM_NO_SYNC: case PF_ELEM_ADDR_NACC:
+    case PF_ELEM_NO_SYNC:
+    case PF_ELEM_ADDR_NACC:
         if (!(s = get_src(f, e->src))) return 0;
         if (depth(s) || !s->need_root) {
             if (!(e->type == PF_ELEM_NO_SYNC && e->u.nosync.reason == PF_NOSYNC_STOPPED)) f->lost++;
@@ -216,9 +228,9 @@ static int on_elem(void *vf, const pf_elem_t *e) {
          * to tp retired: the instructions walked so far came before it, and it takes effect
          * after the next instruction walked that writes tp */
         if ((e->u.ctx.process & 3) != 2 || !(s = get_src(f, e->src))) break;
-        if (s->switch_pending) thread_switch(f, e->src % NXD_MAX_SRC, s);   /* two in a row */
+        if (s->switch_pending) thread_switch(f, e->src % NXD_MAX_SRC, s); /* two in a row */
         s->switch_pending = true;
-        s->switch_id = e->u.ctx.context | 1ull << 63;   /* 0: the thread before the first switch */
+        s->switch_id = e->u.ctx.context | 1ull << 63; /* 0: the thread before the first switch */
         break;
     case PF_ELEM_TIMESTAMP:
         /* program-trace messages only: an ITC store's message comes before the branch

@@ -30,12 +30,18 @@ static void print_insn(void *vf, const pf_insn_t *i) {
     ts_flow_t *f = vf;
     if (f->len > sizeof f->buf - 512) out_flush(f);
     char *p = f->buf + f->len;
-    if (f->tag) { *p++ = '['; p += sprintf(p, "%u", i->src); *p++ = ']'; *p++ = ' '; }
+    if (f->tag) {
+        *p++ = '[';
+        p += sprintf(p, "%u", i->src);
+        *p++ = ']';
+        *p++ = ' ';
+    }
     p = put_hex(p, i->pc, 8);
     *p++ = ' ';
     p = put_hex(p, i->raw, i->size == 2 ? 4 : 8);
     if (i->br == PF_BR_TAKEN) p = put_str(p, " t");
-    else if (i->br == PF_BR_NOT_TAKEN) p = put_str(p, " nt");
+    else if (i->br == PF_BR_NOT_TAKEN)
+        p = put_str(p, " nt");
     if (i->cr & PF_CR_CALL) p = put_str(p, " call");
     if (i->cr & PF_CR_RETURN) p = put_str(p, " return");
     if (i->cr & PF_CR_SWAP) p = put_str(p, " swap");
@@ -53,7 +59,7 @@ static void print_insn(void *vf, const pf_insn_t *i) {
             if (!ts_text_has_ctl(s->name)) {
                 memcpy(p, s->name, n);
                 p += n;
-            } else {                           /* control characters as \xNN: none reaches a terminal */
+            } else { /* control characters as \xNN: none reaches a terminal */
                 p += ts_text_cpy(p, room, s->name, n);
             }
             p = put_str(p, "+0x");
@@ -68,7 +74,9 @@ static int print_elem(void *vf, const pf_elem_t *e) {
     ts_flow_t *f = vf;
     FILE *o = f->out;
     fprintf(o, "%8" PRIu64 " [%u] ", e->offset, e->src);
-    if (e->has_time) fprintf(o, "%12" PRIu64 " ", e->time); else fputs("           - ", o);
+    if (e->has_time) fprintf(o, "%12" PRIu64 " ", e->time);
+    else
+        fputs("           - ", o);
     fprintf(o, "flow %s", pf_elem_name(e->type));
     switch (e->type) {
     case PF_ELEM_NO_SYNC: fprintf(o, " (%s)", pf_nosync_name(e->u.nosync.reason)); break;
@@ -76,7 +84,8 @@ static int print_elem(void *vf, const pf_elem_t *e) {
     case PF_ELEM_INSTR_RANGE:
         fprintf(o, " 0x%08" PRIx64 "-0x%08" PRIx64 " n=%" PRIu64 " last=0x%08" PRIx64 " %s%s%s", e->u.range.start,
                 e->u.range.end, e->u.range.n, e->u.range.last, pf_itype_name(e->u.range.last_type),
-                e->u.range.cond ? " cond" : "", e->u.range.last_type == PF_I_OTHER ? "" : e->u.range.taken ? " taken" : " not-taken");
+                e->u.range.cond ? " cond" : "", e->u.range.last_type == PF_I_OTHER ? "" : e->u.range.taken ? " taken" :
+                                                                                                             " not-taken");
         break;
     case PF_ELEM_EXCEPTION: fprintf(o, " b_type=%u handler=0x%08" PRIx64, e->u.exc.b_type, e->u.exc.addr); break;
     case PF_ELEM_PE_CONTEXT:
@@ -99,7 +108,10 @@ int ts_flow_open(ts_flow_t *f, FILE *out, const char *elf, bool instr, bool tag,
     f->tag = tag;
     if (elf) {
         if (pf_image_load(&f->img, elf, err, errlen)) return -1;
-        if (elf_syms_load(&f->syms, elf, err, errlen)) { pf_image_free(&f->img); return -1; }
+        if (elf_syms_load(&f->syms, elf, err, errlen)) {
+            pf_image_free(&f->img);
+            return -1;
+        }
         f->have_syms = true;
     }
     pf_init(&f->pf, &f->img, instr ? NULL : print_elem, f);
@@ -114,8 +126,7 @@ int ts_flow_close(ts_flow_t *f, uint64_t end_offset) {
     out_flush(f);
     int rc = f->pf.oom ? -1 : 0;
     if (f->pf.lost || f->pf.nacc)
-        fprintf(stderr, "tracesim: note: program flow: %" PRIu64 " loss(es) of sync, %" PRIu64
-                        " jump(s) to code outside the image%s\n", f->pf.lost, f->pf.nacc, f->have_syms ? "" : " (no --elf)");
+        fprintf(stderr, "tracesim: note: program flow: %" PRIu64 " loss(es) of sync, %" PRIu64 " jump(s) to code outside the image%s\n", f->pf.lost, f->pf.nacc, f->have_syms ? "" : " (no --elf)");
     pf_free(&f->pf);
     pf_image_free(&f->img);
     if (f->have_syms) elf_syms_free(&f->syms);

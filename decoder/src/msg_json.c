@@ -1,5 +1,5 @@
 /* msg_json.c - the messages JSON lines; see msg_json.h. */
-#define _GNU_SOURCE               /* fallocate */
+#define _GNU_SOURCE /* fallocate */
 #include "msg_json.h"
 #include <fcntl.h>
 #include <unistd.h>
@@ -13,11 +13,11 @@
 #define MJ_KEY(tcode, fmask, ck) (1u | (uint32_t)(tcode) << 1 | (uint32_t)(ck) << 7 | (uint32_t)(fmask) << 8)
 
 void mj_init(mj_t *c, FILE *out, bool process) {
-    memset(c, 0, offsetof(mj_t, buf));     /* not the 1 MiB block: its pages are touched when it fills */
+    memset(c, 0, offsetof(mj_t, buf)); /* not the 1 MiB block: its pages are touched when it fills */
     c->out = out;
     c->process = process;
     fmt_ctr_init(&c->nd);
-    for (unsigned t = 0; t < 64; t++) {       /* the constant pieces, made once */
+    for (unsigned t = 0; t < 64; t++) { /* the constant pieces, made once */
         c->name_len[t] = (uint8_t)snprintf(c->name[t], sizeof c->name[t], ", \"name\": \"%s\", \"offset\": ", nxd_tcode_name(t));
         c->tail_len[t][0] = (uint8_t)snprintf(c->tail[t][0], sizeof c->tail[t][0], ", \"tcode\": %u}\n", t);
         c->tail_len[t][1] = (uint8_t)snprintf(c->tail[t][1], sizeof c->tail[t][1], ", \"tcode\": %u, \"tics\": ", t);
@@ -68,7 +68,7 @@ static __attribute__((noinline)) char *bad_line(mj_t *c, char *p, const nxd_msg_
     memcpy(p, e0, sizeof e0 - 1);
     p += sizeof e0 - 1;
     size_t el = strlen(m->error);
-    if (el > 512) el = 512;                   /* the decoder's own short texts */
+    if (el > 512) el = 512; /* the decoder's own short texts */
     memcpy(p, m->error, el);
     p += el;
     memcpy(p, e1, sizeof e1 - 1);
@@ -105,7 +105,7 @@ static inline __attribute__((always_inline)) char *line(mj_t *c, char *p, const 
     memcpy(p, c->name[tc], 64);
     p += c->name_len[tc];
     if (m->tics_valid && !m->has_src && m->offset < 100000000u && m->tics < 100000000u) {
-        uint64_t doff, dtics;                 /* the usual case: both numbers' digits at once */
+        uint64_t doff, dtics; /* the usual case: both numbers' digits at once */
         fmt_8digits_pair((uint32_t)m->offset, (uint32_t)m->tics, &doff, &dtics);
         p = fmt_put_digits8(p, doff);
         memcpy(p, c->tail[tc][1], 32);
@@ -133,7 +133,8 @@ char *mj_line(mj_t *c, char *p, const nxd_msg_t *m) { return line(c, p, m); }
 void mj_write(mj_t *c, const char *p, size_t n) {
     if (c->prealloc && c->written + n > c->allocated) {
         if (fallocate(fileno(c->out), FALLOC_FL_KEEP_SIZE, (off_t)c->allocated, MJ_PREALLOC)) c->prealloc = false;
-        else c->allocated += MJ_PREALLOC;    /* (not there: the writes allocate as they go) */
+        else
+            c->allocated += MJ_PREALLOC; /* (not there: the writes allocate as they go) */
     }
     fwrite(p, 1, n, c->out);
     c->written += n;
@@ -141,7 +142,8 @@ void mj_write(mj_t *c, const char *p, size_t n) {
 
 void mj_end(mj_t *c) {
     if (c->allocated > c->written && !ferror(c->out) && !fflush(c->out)) {
-        if (ftruncate(fileno(c->out), (off_t)c->written)) { /* the size is right; only blocks past it stay */ }
+        if (ftruncate(fileno(c->out), (off_t)c->written)) { /* the size is right; only blocks past it stay */
+        }
     }
     c->allocated = 0;
 }
@@ -149,14 +151,18 @@ void mj_end(mj_t *c) {
 void mj_flush(mj_t *c) {
     if (c->used) {
         if (c->sink) c->sink(c->sink_ctx, c->buf, c->used);
-        else mj_write(c, c->buf, c->used);
+        else
+            mj_write(c, c->buf, c->used);
     }
     c->used = 0;
 }
 
 static inline __attribute__((always_inline)) int mj_msg_inl(void *ctx, const nxd_msg_t *m) {
     mj_t *c = ctx;
-    if (m->status == NXD_TRUNCATED) { c->truncated++; return 0; }
+    if (m->status == NXD_TRUNCATED) {
+        c->truncated++;
+        return 0;
+    }
     if (c->used > sizeof c->buf - MJ_LINE_MAX) mj_flush(c);
     c->used = (size_t)(line(c, c->buf + c->used, m) - c->buf);
     return 0;

@@ -1,5 +1,5 @@
 /* msg_json_par.c - the messages JSON lines on several threads; see msg_json_par.h. */
-#define _GNU_SOURCE               /* sched_getaffinity, CPU_COUNT */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "msg_json_par.h"
 #include <errno.h>
 #include <pthread.h>
@@ -18,26 +18,26 @@
 typedef struct mjp_blk mjp_blk_t;
 
 typedef struct mjp {
-    mj_t *proto;                  /* the caller's context: out, process, prealloc, written */
+    mj_t *proto; /* the caller's context: out, process, prealloc, written */
     const uint8_t *buf;
     size_t len, nparts, step;
-    size_t *cut;                  /* part k is buf[cut[k], cut[k + 1]) */
-    nxd_t zero;                   /* the settings, no times, counters 0: a part's parse starts so */
+    size_t *cut; /* part k is buf[cut[k], cut[k + 1]) */
+    nxd_t zero;  /* the settings, no times, counters 0: a part's parse starts so */
     /* the decoder's state at cut[k] (the times after part k - 1) and the lines before part k,
      * in slot k % nring: only parts not yet written are being worked on, at most one per
      * context, so nring = contexts + 2 slots hold every state still to be read */
     nxd_t *state;
     uint64_t *nstart;
     size_t nring;
-    mjp_blk_t **done;             /* done[k]: part k formatted, its last block not written yet */
-    mjp_blk_t **pool;             /* the free contexts */
+    mjp_blk_t **done; /* done[k]: part k formatted, its last block not written yet */
+    mjp_blk_t **pool; /* the free contexts */
     size_t nfree;
     pthread_mutex_t mu;
     pthread_cond_t cv;
-    size_t ready;                 /* state[0..ready) known */
-    size_t next;                  /* the next part to take */
-    size_t turn;                  /* the first part not all written */
-    bool writing;                 /* a thread is writing (one at a time, in order) */
+    size_t ready; /* state[0..ready) known */
+    size_t next;  /* the next part to take */
+    size_t turn;  /* the first part not all written */
+    bool writing; /* a thread is writing (one at a time, in order) */
     uint64_t truncated, bad;
 } mjp_t;
 
@@ -99,7 +99,7 @@ static void drain(mjp_t *s) {
 
 typedef struct mjp_worker {
     mjp_t *s;
-    nxd_msg_t *msg;               /* one step's messages (s->step of them) */
+    nxd_msg_t *msg; /* one step's messages (s->step of them) */
 } mjp_worker_t;
 
 /* part k into b: parsed (no state needed), then, once the state at its start is known,
@@ -109,9 +109,9 @@ static void do_part(mjp_worker_t *w, mjp_blk_t *b, size_t k) {
     mj_t *c = &b->c;
     c->truncated = c->bad = 0;
     c->used = 0;
-    nxd_t p = s->zero;            /* the parse: counters of this part alone */
+    nxd_t p = s->zero; /* the parse: counters of this part alone */
     p.offset = s->zero.offset + s->cut[k];
-    nxd_t t;                      /* the times, from state[k] on */
+    nxd_t t; /* the times, from state[k] on */
     uint64_t lines = 0;
     size_t pos = s->cut[k], end = s->cut[k + 1];
     for (bool first = true; first || pos < end; first = false) {
@@ -129,8 +129,8 @@ static void do_part(mjp_worker_t *w, mjp_blk_t *b, size_t k) {
         }
         nxd_time(&t, w->msg, n);
         lines += n;
-        if (n && w->msg[n - 1].status == NXD_TRUNCATED) lines--;   /* counted, not listed */
-        if (pos >= end) {         /* the state after the part, for the part after it */
+        if (n && w->msg[n - 1].status == NXD_TRUNCATED) lines--; /* counted, not listed */
+        if (pos >= end) {                                        /* the state after the part, for the part after it */
             t.messages += p.messages;
             t.bad += p.bad;
             t.skipped += p.skipped;
@@ -153,7 +153,10 @@ static void *work(void *arg) {
     for (;;) {
         if (s->next >= s->nparts) break;
         /* a free context first, then a part: the part next in order always has a context */
-        if (!s->nfree) { pthread_cond_wait(&s->cv, &s->mu); continue; }
+        if (!s->nfree) {
+            pthread_cond_wait(&s->cv, &s->mu);
+            continue;
+        }
         mjp_blk_t *b = s->pool[--s->nfree];
         size_t k = b->part = s->next++;
         pthread_mutex_unlock(&s->mu);
@@ -170,7 +173,10 @@ static void *work(void *arg) {
 }
 
 int mjp_decode(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len, unsigned threads, size_t part) {
-    if (threads <= 1) { mj_decode(c, d, buf, len); return 0; }
+    if (threads <= 1) {
+        mj_decode(c, d, buf, len);
+        return 0;
+    }
     if (!part) part = MJP_PART;
     size_t max = len / part + 2, nblk = (size_t)threads + 1;
     mjp_t s;
@@ -214,7 +220,7 @@ int mjp_decode(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len, unsigned threa
         w[nw].s = &s;
         if (nw && pthread_create(&th[nw], NULL, work, &w[nw])) break;
     }
-    if (nw >= 2) {               /* else nothing started: the caller decodes alone */
+    if (nw >= 2) { /* else nothing started: the caller decodes alone */
         work(&w[0]);
         for (unsigned i = 1; i < nw; i++) pthread_join(th[i], NULL);
         c->truncated = s.truncated;
@@ -222,7 +228,7 @@ int mjp_decode(mj_t *c, nxd_t *d, const uint8_t *buf, size_t len, unsigned threa
         c->n = s.nstart[s.nparts % s.nring];
         fmt_ctr_set(&c->nd, c->n);
         *d = s.state[s.nparts % s.nring];
-        d->offset = s.zero.offset + len;              /* as mj_decode */
+        d->offset = s.zero.offset + len; /* as mj_decode */
         rc = 0;
     }
     pthread_cond_destroy(&s.cv);
@@ -257,8 +263,9 @@ unsigned mjp_threads(FILE *out, size_t len) {
     if (want == 1 || len < MJP_MIN_BYTES) return 1;
     struct stat sb;
     if (fstat(fileno(out), &sb) || !S_ISREG(sb.st_mode)) return 1;
-    cpu_set_t set;                            /* no more threads than CPUs to run them */
+    cpu_set_t set; /* no more threads than CPUs to run them */
     int n = sched_getaffinity(0, sizeof set, &set) ? 1 : CPU_COUNT(&set);
     if (!want) want = 8;
-    return n < 2 ? 1 : want < (unsigned)n ? want : (unsigned)n;
+    return n < 2 ? 1 : want < (unsigned)n ? want :
+                                            (unsigned)n;
 }

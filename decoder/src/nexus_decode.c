@@ -14,7 +14,7 @@ int nxd_init(nxd_t *d, const nxd_cfg_t *cfg) {
 }
 
 const char *nxd_tcode_name(unsigned t) {
-    const char *n = nx_tcode_text(t);   /* dqr's names: rtl_model/regs/nexus.def */
+    const char *n = nx_tcode_text(t); /* dqr's names: rtl_model/regs/nexus.def */
     return n ? n : "UNKNOWN";
 }
 
@@ -56,8 +56,11 @@ int nxd_decode_stream(nxd_t *d, const uint8_t *buf, size_t len, bool more, nxd_c
         if (take) memcpy(d->carry + keep, buf, take);
         size_t n = keep + take;
         int rc = decode_part(d, d->carry, n, d->offset, keep, more || take < len, &used, cb, ctx);
-        if (rc) { d->ncarry = 0; return rc; }
-        if (used < keep) {                   /* still cut off: only possible when this piece is short */
+        if (rc) {
+            d->ncarry = 0;
+            return rc;
+        }
+        if (used < keep) { /* still cut off: only possible when this piece is short */
             memmove(d->carry, d->carry + used, n - used);
             d->ncarry = n - used;
             d->offset += used;
@@ -72,7 +75,7 @@ int nxd_decode_stream(nxd_t *d, const uint8_t *buf, size_t len, bool more, nxd_c
     if (rc) return rc;
     d->offset += used;
     pos += used;
-    if (pos < len) {                         /* a message begun at the end of the piece: fewer than 64 bytes */
+    if (pos < len) { /* a message begun at the end of the piece: fewer than 64 bytes */
         memcpy(d->carry, buf + pos, len - pos);
         d->ncarry = len - pos;
     }

@@ -47,7 +47,10 @@ static inline int scan_msg(const uint8_t *b, size_t avail, uint64_t *fend) {
     for (; x < lim; x++) {
         unsigned s = b[x] & 3;
         if (s) fe |= 1ull << x;
-        if (s == 3) { *fend = fe; return (int)x + 1; }
+        if (s == 3) {
+            *fend = fe;
+            return (int)x + 1;
+        }
     }
     *fend = fe;
     return avail <= NXD_MAX_MSG ? 0 : -1;
@@ -64,7 +67,7 @@ static inline uint64_t mdo48w(uint64_t w) {
 
 /* bit 6x+5 set for each bit x of a 5-bit byte mask: the last payload bit of byte x */
 static const uint32_t end_bit5[32] = {
-#define E1(v) (((v) & 1u) << 5 | ((v) & 2u) << 10 | ((v) & 4u) << 15 | ((v) & 8u) << 20 | ((v) & 16u) << 25)
+#define E1(v) (((v)&1u) << 5 | ((v)&2u) << 10 | ((v)&4u) << 15 | ((v)&8u) << 20 | ((v)&16u) << 25)
 #define E4(v) E1(v), E1((v) + 1), E1((v) + 2), E1((v) + 3)
     E4(0), E4(4), E4(8), E4(12), E4(16), E4(20), E4(24), E4(28)
 #undef E4
@@ -78,11 +81,11 @@ static const uint32_t end_bit5[32] = {
  * errors and positions (a fixed field cut off by the end takes the position to the end). */
 typedef struct rd {
     const uint8_t *b;
-    uint32_t len, i, k;       /* general */
-    uint64_t fe;              /* general: bit x: byte x ends a field (MSEO 01, 10 or 11) */
-    uint64_t x, feb;          /* fast: the payload bits not read yet, LSB first; their field ends */
-    unsigned left;            /* fast: payload bits not read yet */
-    bool ended;               /* the last variable field ended the message (MSEO 11) */
+    uint32_t len, i, k; /* general */
+    uint64_t fe;        /* general: bit x: byte x ends a field (MSEO 01, 10 or 11) */
+    uint64_t x, feb;    /* fast: the payload bits not read yet, LSB first; their field ends */
+    unsigned left;      /* fast: payload bits not read yet */
+    bool ended;         /* the last variable field ended the message (MSEO 11) */
     const char *err;
 } rd_t;
 
@@ -91,31 +94,45 @@ typedef struct rd {
 /* n (<= 8) bits from the current position, up to 6 per byte (LSB first) */
 RD_INLINE uint64_t rd_fixed(rd_t *r, unsigned n, bool fast) {
     if (fast) {
-        if (n > r->left) { r->err = "fixed field past the end of the message"; r->left = 0; r->x = r->feb = 0; return 0; }
+        if (n > r->left) {
+            r->err = "fixed field past the end of the message";
+            r->left = 0;
+            r->x = r->feb = 0;
+            return 0;
+        }
         uint64_t v = r->x & ((1u << n) - 1);
         r->x >>= n;
         r->feb >>= n;
         r->left -= n;
         return v;
     }
-    if (r->i + 2 < r->len) {                  /* 18 MDO bits at hand: k + n <= 13 */
+    if (r->i + 2 < r->len) { /* 18 MDO bits at hand: k + n <= 13 */
         const uint8_t *q = r->b + r->i;
         uint32_t w = (uint32_t)(q[0] >> 2) | (uint32_t)(q[1] >> 2) << 6 | (uint32_t)(q[2] >> 2) << 12;
         uint64_t v = (w >> r->k) & ((1u << n) - 1);
         r->k += n;
-        while (r->k >= 6) { r->k -= 6; r->i++; }
+        while (r->k >= 6) {
+            r->k -= 6;
+            r->i++;
+        }
         return v;
     }
-    uint64_t v = 0;                           /* near the end: a byte at a time */
+    uint64_t v = 0; /* near the end: a byte at a time */
     unsigned got = 0;
     while (got < n) {
-        if (r->i >= r->len) { r->err = "fixed field past the end of the message"; return 0; }
+        if (r->i >= r->len) {
+            r->err = "fixed field past the end of the message";
+            return 0;
+        }
         unsigned take = 6 - r->k;
         if (take > n - got) take = n - got;
         v |= (uint64_t)((r->b[r->i] >> (2 + r->k)) & ((1u << take) - 1)) << got;
         got += take;
         r->k += take;
-        if (r->k == 6) { r->k = 0; r->i++; }
+        if (r->k == 6) {
+            r->k = 0;
+            r->i++;
+        }
     }
     return v;
 }
@@ -123,29 +140,44 @@ RD_INLINE uint64_t rd_fixed(rd_t *r, unsigned n, bool fast) {
 /* a variable field: from the current bit to the end of the next byte with MSEO 01 or 11
  * (or the reserved 10) */
 RD_INLINE uint64_t rd_var(rd_t *r, bool fast) {
-    if (fast) {                               /* ended only with no end left: one test for both */
-        if (!r->feb) { r->err = r->ended ? "more fields than the message holds" : "variable field without an end"; return 0; }
-        unsigned c = (unsigned)__builtin_ctzll(r->feb) + 1;   /* the field's width */
-        uint64_t v = r->x & (r->feb ^ (r->feb - 1));          /* its bits: up to its end (c <= 60) */
+    if (fast) { /* ended only with no end left: one test for both */
+        if (!r->feb) {
+            r->err = r->ended ? "more fields than the message holds" : "variable field without an end";
+            return 0;
+        }
+        unsigned c = (unsigned)__builtin_ctzll(r->feb) + 1; /* the field's width */
+        uint64_t v = r->x & (r->feb ^ (r->feb - 1));        /* its bits: up to its end (c <= 60) */
         r->x >>= c;
         r->feb >>= c;
         r->left -= c;
-        r->ended = !r->feb;                   /* the last byte's end read: only it has MSEO 11 */
+        r->ended = !r->feb; /* the last byte's end read: only it has MSEO 11 */
         return v;
     }
-    if (r->ended) { r->err = "more fields than the message holds"; return 0; }
+    if (r->ended) {
+        r->err = "more fields than the message holds";
+        return 0;
+    }
     uint32_t i = r->i;
     uint64_t rest = i < r->len ? r->fe >> i : 0;
-    if (!rest) { r->err = "variable field without an end"; return 0; }
+    if (!rest) {
+        r->err = "variable field without an end";
+        return 0;
+    }
     uint32_t j = i + (uint32_t)__builtin_ctzll(rest);
     unsigned got = 6 - r->k;
     uint64_t v = (uint64_t)(r->b[i] >> (2 + r->k));
     for (uint32_t x = i + 1; x <= j; x++) {
         uint64_t chunk = r->b[x] >> 2;
         if (got >= 64) {
-            if (chunk) { r->err = "variable field wider than 64 bits"; return 0; }
+            if (chunk) {
+                r->err = "variable field wider than 64 bits";
+                return 0;
+            }
         } else {
-            if (got > 58 && (chunk >> (64 - got))) { r->err = "variable field wider than 64 bits"; return 0; }
+            if (got > 58 && (chunk >> (64 - got))) {
+                r->err = "variable field wider than 64 bits";
+                return 0;
+            }
             v |= chunk << got;
         }
         got += 6;
@@ -156,50 +188,74 @@ RD_INLINE uint64_t rd_var(rd_t *r, bool fast) {
     return v;
 }
 
-#define SET(m, fld, val) do { (m)->f[fld] = (val); (m)->fmask |= 1u << (fld); } while (0)
+#define SET(m, fld, val)           \
+    do {                           \
+        (m)->f[fld] = (val);       \
+        (m)->fmask |= 1u << (fld); \
+    } while (0)
 
 /* the TCODEs with a full timestamp (nexus.def: 9, 11, 12, 29 and 35; t < 64: the MDO of one byte) */
 static inline bool is_full_ts(unsigned t) { return (nx_full_ts_mask >> (t & 63)) & 1; }
 
 /* fields of one message; false with r->err set on a layout error (fast: the reader's fast form) */
 RD_INLINE bool parse_fields(nxd_t *d, nxd_msg_t *m, rd_t *r, bool fast) {
-    unsigned t = r->b[0] >> 2;               /* TCODE: the MDO of the first byte */
+    unsigned t = r->b[0] >> 2; /* TCODE: the MDO of the first byte */
     r->i = 1;
     m->tcode = (uint8_t)t;
-    if (d->cfg.srcbits) { m->has_src = true; m->src = (uint32_t)rd_fixed(r, d->cfg.srcbits, fast); }
+    if (d->cfg.srcbits) {
+        m->has_src = true;
+        m->src = (uint32_t)rd_fixed(r, d->cfg.srcbits, fast);
+    }
     uint64_t v;
     switch (t) {
     case NX_OWNERSHIP: SET(m, NXF_PROCESS, rd_var(r, fast)); break;
     case NX_DIRECT_BRANCH: SET(m, NXF_I_CNT, rd_var(r, fast)); break;
-    case NX_INDIRECT_BRANCH: case NX_INDIRECT_BRANCH_HIST:                /* INDIRECT BRANCH; with HISTORY for 28 */
+    case NX_INDIRECT_BRANCH:
+    case NX_INDIRECT_BRANCH_HIST: /* INDIRECT BRANCH; with HISTORY for 28 */
         SET(m, NXF_B_TYPE, rd_fixed(r, NX_W_B_TYPE, fast));
         SET(m, NXF_I_CNT, rd_var(r, fast));
         SET(m, NXF_U_ADDR, rd_var(r, fast));
         if (t == NX_INDIRECT_BRANCH_HIST) SET(m, NXF_HISTORY, rd_var(r, fast));
         break;
-    case NX_DATA_ACQ: SET(m, NXF_IDTAG, rd_var(r, fast)); SET(m, NXF_DATA, rd_var(r, fast)); break;
-    case NX_ERROR: SET(m, NXF_ETYPE, rd_fixed(r, NX_W_ETYPE, fast)); SET(m, NXF_ECODE, rd_var(r, fast)); break;
-    case NX_SYNC: case NX_DIRECT_BRANCH_WS:
+    case NX_DATA_ACQ:
+        SET(m, NXF_IDTAG, rd_var(r, fast));
+        SET(m, NXF_DATA, rd_var(r, fast));
+        break;
+    case NX_ERROR:
+        SET(m, NXF_ETYPE, rd_fixed(r, NX_W_ETYPE, fast));
+        SET(m, NXF_ECODE, rd_var(r, fast));
+        break;
+    case NX_SYNC:
+    case NX_DIRECT_BRANCH_WS:
         SET(m, NXF_SYNC, rd_fixed(r, NX_W_SYNC, fast));
         SET(m, NXF_I_CNT, rd_var(r, fast));
         SET(m, NXF_F_ADDR, rd_var(r, fast));
         break;
-    case NX_INDIRECT_BRANCH_WS: case NX_INDIRECT_BRANCH_HIST_WS:               /* INDIRECT BRANCH WS; with HISTORY for 29 */
+    case NX_INDIRECT_BRANCH_WS:
+    case NX_INDIRECT_BRANCH_HIST_WS: /* INDIRECT BRANCH WS; with HISTORY for 29 */
         SET(m, NXF_SYNC, rd_fixed(r, NX_W_SYNC, fast));
         SET(m, NXF_B_TYPE, rd_fixed(r, NX_W_B_TYPE, fast));
         SET(m, NXF_I_CNT, rd_var(r, fast));
         SET(m, NXF_F_ADDR, rd_var(r, fast));
         if (t == NX_INDIRECT_BRANCH_HIST_WS) SET(m, NXF_HISTORY, rd_var(r, fast));
         break;
-    case NX_AUX_ACCESS_WRITE: SET(m, NXF_ADDR, rd_var(r, fast)); SET(m, NXF_DATA, rd_var(r, fast)); break;
+    case NX_AUX_ACCESS_WRITE:
+        SET(m, NXF_ADDR, rd_var(r, fast));
+        SET(m, NXF_DATA, rd_var(r, fast));
+        break;
     case NX_RESOURCE_FULL: {
         unsigned rc = (unsigned)rd_fixed(r, NX_W_RCODE, fast);
         SET(m, NXF_RCODE, rc);
         v = rd_var(r, fast);
         if (rc == NX_RCODE_ICNT) SET(m, NXF_I_CNT, v);
-        else if (rc == NX_RCODE_HIST) SET(m, NXF_HISTORY, v);
-        else if (rc == NX_RCODE_NOT_TAKEN || rc == NX_RCODE_TAKEN) SET(m, NXF_COUNT, v);
-        else { r->err = "unsupported RESOURCE FULL RCODE"; return false; }
+        else if (rc == NX_RCODE_HIST)
+            SET(m, NXF_HISTORY, v);
+        else if (rc == NX_RCODE_NOT_TAKEN || rc == NX_RCODE_TAKEN)
+            SET(m, NXF_COUNT, v);
+        else {
+            r->err = "unsupported RESOURCE FULL RCODE";
+            return false;
+        }
         break;
     }
     case NX_CORRELATION: {
@@ -208,14 +264,21 @@ RD_INLINE bool parse_fields(nxd_t *d, nxd_msg_t *m, rd_t *r, bool fast) {
         SET(m, NXF_CDF, cdf);
         SET(m, NXF_I_CNT, rd_var(r, fast));
         if (cdf == 1) SET(m, NXF_HISTORY, rd_var(r, fast));
-        else if (cdf > 1) { r->err = "unsupported CORRELATION CDF"; return false; }
+        else if (cdf > 1) {
+            r->err = "unsupported CORRELATION CDF";
+            return false;
+        }
         break;
     }
-    case NX_ICT: case NX_ICT_WS: {
+    case NX_ICT:
+    case NX_ICT_WS: {
         unsigned src = (unsigned)rd_fixed(r, NX_W_CKSRC, fast), ckdf = (unsigned)rd_fixed(r, NX_W_CKDF, fast);
         SET(m, NXF_CKSRC, src);
         SET(m, NXF_CKDF, ckdf);
-        if (ckdf > 1) { r->err = "unsupported ICT CKDF"; return false; }
+        if (ckdf > 1) {
+            r->err = "unsupported ICT CKDF";
+            return false;
+        }
         SET(m, NXF_CKDATA0, rd_var(r, fast));
         if (ckdf == 1) SET(m, NXF_CKDATA1, rd_var(r, fast));
         if (src == NX_CKSRC_CONTROL) SET(m, NXF_CONTROL, ckdf ? m->f[NXF_CKDATA1] : m->f[NXF_CKDATA0]);
@@ -233,7 +296,10 @@ RD_INLINE bool parse_fields(nxd_t *d, nxd_msg_t *m, rd_t *r, bool fast) {
         m->has_ts = true;
         m->ts_field = rd_var(r, fast);
         if (r->err) return false;
-        if (!r->ended) { r->err = "fields after the timestamp"; return false; }
+        if (!r->ended) {
+            r->err = "fields after the timestamp";
+            return false;
+        }
     }
     return true;
 }
@@ -244,12 +310,12 @@ RD_INLINE bool parse_fields(nxd_t *d, nxd_msg_t *m, rd_t *r, bool fast) {
  * values parse_fields reads the long way. false, with nothing set, for any other number of
  * ends: parse_fields then reports what is wrong. */
 RD_INLINE bool parse_da(nxd_msg_t *m, uint64_t w, const uint8_t *b, uint64_t fe, int mlen) {
-    uint64_t f1 = fe & (fe - 1), f2 = f1 & (f1 - 1);  /* fe less its first end, its first two */
+    uint64_t f1 = fe & (fe - 1), f2 = f1 & (f1 - 1); /* fe less its first end, its first two */
     if (!f1 || (f2 & (f2 - 1))) return false;
-    unsigned e1 = (unsigned)__builtin_ctzll(fe), e2 = (unsigned)__builtin_ctzll(f1);   /* e1 >= 1 */
-    uint64_t x = mdo48w(w) >> 6;              /* the MDO of bytes 1.., 6 bits each */
+    unsigned e1 = (unsigned)__builtin_ctzll(fe), e2 = (unsigned)__builtin_ctzll(f1); /* e1 >= 1 */
+    uint64_t x = mdo48w(w) >> 6;                                                     /* the MDO of bytes 1.., 6 bits each */
     if (mlen > 8) x |= (uint64_t)(b[8] >> 2) << 42 | (uint64_t)(mlen > 9 ? b[9] >> 2 : 0) << 48;
-    x &= (1ull << (6 * (mlen - 1))) - 1;       /* not the next message's bytes (<= 54 bits) */
+    x &= (1ull << (6 * (mlen - 1))) - 1; /* not the next message's bytes (<= 54 bits) */
     m->tcode = NX_DATA_ACQ;
     m->f[NXF_IDTAG] = x & ((1ull << (6 * e1)) - 1);
     m->f[NXF_DATA] = (x >> (6 * e1)) & ((1ull << (6 * (e2 - e1))) - 1);
@@ -272,7 +338,7 @@ RD_INLINE void timestamp(nxd_t *d, nxd_msg_t *m) {
         t = (m->ts_field & mask) + (*last & ~mask);
         if (t < *last) t += span;
     } else {
-        if (!*last) return;                  /* nothing to XOR against yet */
+        if (!*last) return; /* nothing to XOR against yet */
         t = *last ^ m->ts_field;
         if (t < *last) t += span;
     }
@@ -289,14 +355,16 @@ RD_INLINE void time_ok(nxd_t *d, nxd_msg_t *m) {
      * full timestamp; with SRC fields the other sources keep theirs */
     if (m->tcode == NX_ERROR) {
         if (m->has_src) d->last_time[m->src % NXD_MAX_SRC] = 0;
-        else forget_time(d);
+        else
+            forget_time(d);
     }
     timestamp(d, m);
 }
 
 RD_INLINE void nxd_time_msg(nxd_t *d, nxd_msg_t *m) {
     if (m->status == NXD_OK) time_ok(d, m);
-    else if (m->status == NXD_BAD) forget_time(d);
+    else if (m->status == NXD_BAD)
+        forget_time(d);
 }
 
 /* a finished message: to the callback, or kept where it was built (store: nxd_parse) */
@@ -316,20 +384,26 @@ RD_INLINE int nxd_decode_part_t(nxd_t *d, const uint8_t *buf, size_t len, uint64
     *used = len;
     while (i < stop) {
         uint8_t c = buf[i];
-        if ((c & 3) != 0 || c == 0x00) { i++; d->skipped++; continue; }   /* 0xFF too (MSEO 11) */
+        if ((c & 3) != 0 || c == 0x00) {
+            i++;
+            d->skipped++;
+            continue;
+        } /* 0xFF too (MSEO 11) */
         size_t start = i;
         uint64_t fe, w = 0, e3 = 0;
         int mlen;
-        if (len - start >= 8) {              /* a message within these 8 bytes: found without a loop */
+        if (len - start >= 8) { /* a message within these 8 bytes: found without a loop */
             w = ld64(buf + start);
             uint64_t lo = w & LSB8, hi = (w >> 1) & LSB8;
             e3 = lo & hi;
             if (e3) {
                 mlen = (__builtin_ctzll(e3) >> 3) + 1;
                 fe = gather8(lo | hi) & ((2ull << (mlen - 1)) - 1);
-            } else mlen = scan_msg(buf + start, len - start, &fe);
-        } else mlen = scan_msg(buf + start, len - start, &fe);
-        nxd_msg_t mloc, *mp = store ? store + *nstore : &mloc;   /* built in place when stored */
+            } else
+                mlen = scan_msg(buf + start, len - start, &fe);
+        } else
+            mlen = scan_msg(buf + start, len - start, &fe);
+        nxd_msg_t mloc, *mp = store ? store + *nstore : &mloc; /* built in place when stored */
         mp->status = NXD_OK;
         mp->error = NULL;
         mp->has_src = mp->has_ts = mp->tics_valid = false;
@@ -338,8 +412,11 @@ RD_INLINE int nxd_decode_part_t(nxd_t *d, const uint8_t *buf, size_t len, uint64
         mp->tics = mp->ts_field = 0;
         mp->offset = base + start;
         mp->bytes = buf + start;
-        if (mlen == 0) {                     /* cut off by the end of the input */
-            if (more) { *used = start; return 0; }
+        if (mlen == 0) { /* cut off by the end of the input */
+            if (more) {
+                *used = start;
+                return 0;
+            }
             mp->len = (uint32_t)(len - start);
             mp->status = NXD_TRUNCATED;
             mp->tcode = buf[start] >> 2;
@@ -355,7 +432,7 @@ RD_INLINE int nxd_decode_part_t(nxd_t *d, const uint8_t *buf, size_t len, uint64
             d->bad++;
             if (timed) forget_time(d);
             int rc = NXD_EMIT(mp);
-            i = start + 1;                   /* resync at the next byte */
+            i = start + 1; /* resync at the next byte */
             if (rc) return rc;
             continue;
         }
@@ -375,7 +452,7 @@ RD_INLINE int nxd_decode_part_t(nxd_t *d, const uint8_t *buf, size_t len, uint64
             r.x = mdo48w(w);
             if (mlen > 8) r.x |= (uint64_t)(mp->bytes[8] >> 2) << 48 | (uint64_t)(mlen > 9 ? mp->bytes[9] >> 2 : 0) << 54;
             r.feb = end_bit5[fe & 31] | (uint64_t)end_bit5[(fe >> 5) & 31] << 30;
-            r.x >>= NX_W_TCODE;                  /* TCODE is read (parse_fields) */
+            r.x >>= NX_W_TCODE; /* TCODE is read (parse_fields) */
             r.feb >>= NX_W_TCODE;
             r.left = 6 * (unsigned)mlen - 6;
             ok = parse_fields(d, mp, &r, true);

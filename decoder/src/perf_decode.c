@@ -17,17 +17,32 @@ const char *perf_record_name(enum perf_record_type t) {
 
 /* OpenSBI event names (SBI PMU extension; the table rtl_model/regs/sbi_events.def lists
  * them with this platform's mapping, the names are the standard's) */
-static const struct { unsigned type, code; const char *name; } sbi_names[] = {
+static const struct {
+    unsigned type, code;
+    const char *name;
+} sbi_names[] = {
 #define TS_SBI_GENERAL(code, name, counter, ev) {0, code, #name},
 #define TS_SBI_CACHE(cache, op, result, name, ev) {1, (cache) << 3 | (op) << 1 | (result), #name},
 #include "sbi_events.def"
 };
 
 void perf_counter_name(const perf_counter_def_t *d, char *buf, size_t len) {
-    if (d->index == TS_PW_COUNTER_TS) { snprintf(buf, len, "timestamp"); return; }
-    if (d->type == TS_PW_EV_HW_GENERAL && d->code == 1) { snprintf(buf, len, "cycles"); return; }
-    if (d->type == TS_PW_EV_HW_GENERAL && d->code == 2) { snprintf(buf, len, "instructions"); return; }
-    if (d->type == TS_PW_EV_HW_RAW) { snprintf(buf, len, "raw_0x%" PRIx64, d->event_data); return; }
+    if (d->index == TS_PW_COUNTER_TS) {
+        snprintf(buf, len, "timestamp");
+        return;
+    }
+    if (d->type == TS_PW_EV_HW_GENERAL && d->code == 1) {
+        snprintf(buf, len, "cycles");
+        return;
+    }
+    if (d->type == TS_PW_EV_HW_GENERAL && d->code == 2) {
+        snprintf(buf, len, "instructions");
+        return;
+    }
+    if (d->type == TS_PW_EV_HW_RAW) {
+        snprintf(buf, len, "raw_0x%" PRIx64, d->event_data);
+        return;
+    }
     for (size_t i = 0; i < sizeof sbi_names / sizeof sbi_names[0]; i++)
         if (sbi_names[i].type == d->type && sbi_names[i].code == d->code) {
             size_t k = 0;
@@ -60,7 +75,10 @@ static void warning(perf_dec_t *d, unsigned core, uint64_t off) {
 
 static uint64_t wmask(unsigned w) { return w >= 64 ? ~0ull : (1ull << w) - 1; }
 
-typedef struct sw { bool tics_valid; uint64_t tics, offset; } sw_t;
+typedef struct sw {
+    bool tics_valid;
+    uint64_t tics, offset;
+} sw_t;
 
 /* completes the next counter of the current record with the received value v; tv/tics: the
  * time of the message that completed it */
@@ -73,9 +91,18 @@ static void add_value(perf_core_t *c, uint64_t v, bool tv, uint64_t tics) {
     /* after a gap (see perf_decode.h): what the lost records carried is unknown */
     bool vu = false, du = false;
     switch (c->h.count_type) {
-    case PERF_DELTA: abs = (prev + v) & wmask(def->width); vu = c->lost; break;
-    case PERF_DELTA_XOR: abs = prev ^ v; vu = du = c->lost; break;
-    default: abs = v; du = !(c->prev_known >> idx & 1); break;
+    case PERF_DELTA:
+        abs = (prev + v) & wmask(def->width);
+        vu = c->lost;
+        break;
+    case PERF_DELTA_XOR:
+        abs = prev ^ v;
+        vu = du = c->lost;
+        break;
+    default:
+        abs = v;
+        du = !(c->prev_known >> idx & 1);
+        break;
     }
     uint32_t bit = 1u << r->n;
     r->index[r->n] = def->index;
@@ -110,7 +137,8 @@ static void emit_record(perf_dec_t *d, perf_core_t *c, bool truncated) {
 static void flush_low(perf_core_t *c, const sw_t *m) {
     if (!c->pending_low) return;
     if (m) add_value(c, c->low, m->tics_valid, m->tics);
-    else add_value(c, c->low, c->low_tics_valid, c->low_tics);
+    else
+        add_value(c, c->low, c->low_tics_valid, c->low_tics);
     c->pending_low = c->low_off = false;
 }
 
@@ -127,9 +155,9 @@ static void start_header(perf_dec_t *d, perf_core_t *c, unsigned core, const sw_
     c->prev_addr = 0;
     c->pending_low = false;
     memset(c->prev, 0, sizeof c->prev);
-    c->prev_known = ~0u;                  /* every counter starts from 0 (Delta: the latch) */
-    c->lost = false;                      /* c->gap stays: the next record follows lost data, */
-    if (c->cfg_pending) c->gap = false;   /* unless nothing was decoded before this header */
+    c->prev_known = ~0u;                /* every counter starts from 0 (Delta: the latch) */
+    c->lost = false;                    /* c->gap stays: the next record follows lost data, */
+    if (c->cfg_pending) c->gap = false; /* unless nothing was decoded before this header */
     c->cfg_pending = false;
 }
 
@@ -148,7 +176,7 @@ static bool same_header(const perf_header_t *a, const perf_header_t *b) {
 static void header_done(perf_dec_t *d, perf_core_t *c, unsigned core, const sw_t *m) {
     if (c->cfg_used && !same_header(&c->h, &c->cfg)) {
         snprintf(d->msg, sizeof d->msg, "warning: the trace's perf header differs from the out-of-band "
-                 "configuration (--perf-config) that decoded the records before it");
+                                        "configuration (--perf-config) that decoded the records before it");
         warning(d, core, m->offset);
     }
     c->cfg_used = false;
@@ -169,9 +197,9 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
     switch (c->st) {
     case PS_SYNC:
         return;
-    case PS_RESYNC:                                    /* after a gap: the next record type */
+    case PS_RESYNC: /* after a gap: the next record type */
         if (size != TS_PW_BYTES_RECORD_TYPE || v >= TS_PW_RECORD_TYPES) return;
-        if (c->cfg_pending) {                          /* the out-of-band header is used now */
+        if (c->cfg_pending) { /* the out-of-band header is used now */
             c->cfg_pending = false;
             c->cfg_used = true;
             d->config_used++;
@@ -180,12 +208,20 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
         c->st = PS_REC_TYPE;
         break;
     case PS_COUNT_TYPE:
-        if (size != TS_PW_BYTES_HEADER_COUNT_TYPE || v >= TS_PW_COUNT_TYPES) { error(d, core, m->offset, "count type is not an 8-bit 0..2"); c->st = PS_SYNC; return; }
+        if (size != TS_PW_BYTES_HEADER_COUNT_TYPE || v >= TS_PW_COUNT_TYPES) {
+            error(d, core, m->offset, "count type is not an 8-bit 0..2");
+            c->st = PS_SYNC;
+            return;
+        }
         c->h.count_type = (enum perf_count_type)v;
         c->st = PS_MASK;
         return;
     case PS_MASK:
-        if (size != TS_PW_BYTES_HEADER_MASK) { error(d, core, m->offset, "counter mask is not a 32-bit store"); c->st = PS_SYNC; return; }
+        if (size != TS_PW_BYTES_HEADER_MASK) {
+            error(d, core, m->offset, "counter mask is not a 32-bit store");
+            c->st = PS_SYNC;
+            return;
+        }
         c->h.mask = (uint32_t)v;
         c->h.mask_tics_valid = m->tics_valid;
         c->h.mask_tics = m->tics;
@@ -202,7 +238,11 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
     perf_counter_def_t *def = &c->h.def[c->def_i];
     switch (c->st) {
     case PS_DEF_TYPE:
-        if (size != TS_PW_BYTES_DEF_TYPE || v > TS_PW_EV_HW_RAW) { error(d, core, m->offset, "counter definition has an unknown event type"); c->st = PS_SYNC; return; }
+        if (size != TS_PW_BYTES_DEF_TYPE || v > TS_PW_EV_HW_RAW) {
+            error(d, core, m->offset, "counter definition has an unknown event type");
+            c->st = PS_SYNC;
+            return;
+        }
         def->type = (unsigned)v;
         c->st = v == TS_PW_EV_HW_RAW ? PS_DEF_ED_LO : PS_DEF_CODE;
         return;
@@ -225,30 +265,36 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
         def->tics = m->tics;
         if (def->width == 1) {
             snprintf(d->msg, sizeof d->msg, "warning: implausible perf header: counter %u has a width of 1 bit "
-                     "(counter_info 0x%08x)", def->index, def->info);
+                                            "(counter_info 0x%08x)",
+                     def->index, def->info);
             warning(d, core, m->offset);
         }
         if ((def->info & TS_PW_INFO_CSR_MASK) == 0 && def->index != TS_PW_COUNTER_TS) {
             snprintf(d->msg, sizeof d->msg, "warning: implausible perf header: counter %u has CSR 0 "
-                     "(only counter 1, the timestamp, has none; counter_info 0x%08x)", def->index, def->info);
+                                            "(only counter 1, the timestamp, has none; counter_info 0x%08x)",
+                     def->index, def->info);
             warning(d, core, m->offset);
         } else if (def->index != TS_PW_COUNTER_TS && (((def->info & 0xF60u) != 0xC00u && (def->info & 0xF60u) != 0xB00u) ||
-                                       (def->info & 0x1Fu) != def->index)) {
+                                                      (def->info & 0x1Fu) != def->index)) {
             snprintf(d->msg, sizeof d->msg, "warning: implausible perf header: counter %u names CSR 0x%03x, which is not "
-                     "counter %u's (0xc%02x)", def->index, def->info & 0xFFFu, def->index, def->index);
+                                            "counter %u's (0xc%02x)",
+                     def->index, def->info & 0xFFFu, def->index, def->index);
             warning(d, core, m->offset);
         }
         if (def->type == TS_PW_EV_HW_GENERAL && def->code == 0) {
             snprintf(d->msg, sizeof d->msg, "warning: implausible perf header: counter %u is a general event with code 0, "
-                     "which names no event", def->index);
+                                            "which names no event",
+                     def->index);
             warning(d, core, m->offset);
         } else if (def->type == TS_PW_EV_HW_RAW && def->event_data == 0) {
             snprintf(d->msg, sizeof d->msg, "warning: implausible perf header: counter %u is a raw event with event data 0, "
-                     "which counts nothing", def->index);
+                                            "which counts nothing",
+                     def->index);
             warning(d, core, m->offset);
         } else if (def->index == TS_PW_COUNTER_TS && (def->type != TS_PW_EV_HW_GENERAL || def->code != 0x80)) {
             snprintf(d->msg, sizeof d->msg, "warning: implausible perf header: counter 1 (the timestamp) is defined as type %u "
-                     "code 0x%x, not the timestamp (type 0, code 0x80)", def->type, def->code);
+                                            "code 0x%x, not the timestamp (type 0, code 0x80)",
+                     def->type, def->code);
             warning(d, core, m->offset);
         }
         if (++c->def_i == c->h.n) {
@@ -259,15 +305,18 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
         }
         return;
     case PS_COUNTERS:
-        if (size == TS_PW_BYTES_RECORD_VALUE_HI && c->pending_low && c->low_off) {   /* its parts straddle a trace-off */
+        if (size == TS_PW_BYTES_RECORD_VALUE_HI && c->pending_low && c->low_off) { /* its parts straddle a trace-off */
             perf_dec_gap(d, core, m->offset, "a trace-off between a counter value's low word and its high part");
-            return;                                    /* the high part is not used */
+            return; /* the high part is not used */
         }
         c->low_off = false;
-        if (size == TS_PW_BYTES_RECORD_VALUE_HI && c->pending_low) {   /* bits 47:32 of the pending value */
+        if (size == TS_PW_BYTES_RECORD_VALUE_HI && c->pending_low) { /* bits 47:32 of the pending value */
             add_value(c, (v & ((1u << TS_PW_VALUE_HI_BITS) - 1)) << 32 | c->low, m->tics_valid, m->tics);
             c->pending_low = false;
-            if (c->r.n == c->h.n) { c->st = PS_REC_TYPE; emit_record(d, c, false); }
+            if (c->r.n == c->h.n) {
+                c->st = PS_REC_TYPE;
+                emit_record(d, c, false);
+            }
             return;
         }
         if (size == TS_PW_BYTES_RECORD_VALUE) {
@@ -275,7 +324,10 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
             if (c->r.n == c->h.n) {
                 emit_record(d, c, false);
                 c->st = PS_REC_TYPE;
-                if (v == d->marker) { start_header(d, c, core, m); return; }
+                if (v == d->marker) {
+                    start_header(d, c, core, m);
+                    return;
+                }
                 error(d, core, m->offset, "more counter values than the mask has");
                 c->st = PS_SYNC;
                 return;
@@ -286,12 +338,12 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
             c->pending_low = true;
             return;
         }
-        if (size == TS_PW_BYTES_RECORD_TYPE) {         /* the next record starts */
+        if (size == TS_PW_BYTES_RECORD_TYPE) { /* the next record starts */
             flush_low(c, m);
             if (c->r.n != c->h.n) error(d, core, m->offset, "record with fewer counter values than the mask");
             emit_record(d, c, c->r.n != c->h.n);
             c->st = PS_REC_TYPE;
-            break;                                     /* handled below as a record type */
+            break; /* handled below as a record type */
         }
         error(d, core, m->offset, "unexpected store size in the counter values");
         c->st = PS_SYNC;
@@ -301,7 +353,11 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
     }
     switch (c->st) {
     case PS_REC_TYPE:
-        if (size != TS_PW_BYTES_RECORD_TYPE || v >= TS_PW_RECORD_TYPES) { error(d, core, m->offset, "record does not start with an 8-bit record type"); c->st = PS_SYNC; return; }
+        if (size != TS_PW_BYTES_RECORD_TYPE || v >= TS_PW_RECORD_TYPES) {
+            error(d, core, m->offset, "record does not start with an 8-bit record type");
+            c->st = PS_SYNC;
+            return;
+        }
         memset(&c->r, 0, sizeof c->r);
         c->r.core = core;
         c->r.type = (enum perf_record_type)v;
@@ -317,10 +373,19 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
         return;
     case PS_ADDR:
     case PS_ADDR_HI: {
-        if (size != TS_PW_BYTES_RECORD_ADDR) { error(d, core, m->offset, "address is not a 32-bit store"); c->in_record = false; c->st = PS_SYNC; return; }
+        if (size != TS_PW_BYTES_RECORD_ADDR) {
+            error(d, core, m->offset, "address is not a 32-bit store");
+            c->in_record = false;
+            c->st = PS_SYNC;
+            return;
+        }
         uint64_t a, wire;
         if (c->st == PS_ADDR) {
-            if (v & TS_PW_ADDR_HI) { c->addr_lo = v & ~(uint64_t)TS_PW_ADDR_HI; c->st = PS_ADDR_HI; return; }
+            if (v & TS_PW_ADDR_HI) {
+                c->addr_lo = v & ~(uint64_t)TS_PW_ADDR_HI;
+                c->st = PS_ADDR_HI;
+                return;
+            }
             a = v;
         } else {
             a = c->addr_lo | v << 32;
@@ -330,16 +395,33 @@ static void feed(perf_dec_t *d, unsigned src, unsigned size, uint64_t v, const s
         c->prev_addr = a;
         /* DeltaXOR after a gap: XORed into an address that was lost */
         bool unknown = c->lost && c->h.count_type == PERF_DELTA_XOR;
-        if (unknown) { c->r.addr_unknown = true; a = 0; }
-        if (c->addr_i == 0) { c->r.addr = a; c->r.has_addr = !unknown; c->r.addr_wire = wire; }
-        else { c->r.call_site = a; c->r.has_call_site = !unknown; c->r.call_site_wire = wire; }
+        if (unknown) {
+            c->r.addr_unknown = true;
+            a = 0;
+        }
+        if (c->addr_i == 0) {
+            c->r.addr = a;
+            c->r.has_addr = !unknown;
+            c->r.addr_wire = wire;
+        } else {
+            c->r.call_site = a;
+            c->r.has_call_site = !unknown;
+            c->r.call_site_wire = wire;
+        }
         c->got_addrs++;
         bool two = c->r.type == PERF_FUNC_ENTER || c->r.type == PERF_FUNC_EXIT;
-        if (two && c->addr_i == 0) { c->addr_i = 1; c->st = PS_ADDR; return; }
+        if (two && c->addr_i == 0) {
+            c->addr_i = 1;
+            c->st = PS_ADDR;
+            return;
+        }
         c->r.addr_tics_valid = m->tics_valid;
         c->r.addr_tics = m->tics;
         c->st = PS_COUNTERS;
-        if (!c->h.n) { c->st = PS_REC_TYPE; emit_record(d, c, false); }
+        if (!c->h.n) {
+            c->st = PS_REC_TYPE;
+            emit_record(d, c, false);
+        }
         return;
     }
     default:
@@ -355,22 +437,43 @@ static void gap_all(perf_dec_t *d, uint64_t offset) {
 }
 
 void perf_dec_feed_elem(perf_dec_t *d, const ts_elem_t *e) {
-    if (e->type == TS_ELEM_TRUNCATED) { d->cut = true; return; }
+    if (e->type == TS_ELEM_TRUNCATED) {
+        d->cut = true;
+        return;
+    }
     if (e->type == TS_ELEM_EOT || e->type == TS_ELEM_NO_SYNC) return;
-    d->cut = false;                                    /* a whole message came after it */
-    if (e->type == TS_ELEM_OVERFLOW) { perf_dec_gap(d, e->src, e->offset, GAP_OVERFLOW); return; }
-    if (e->type == TS_ELEM_TRACE_OFF) { perf_dec_trace_off(d, e->src); return; }
-    if (e->type == TS_ELEM_CORRUPT && e->msg && e->msg->status == NXD_BAD) { gap_all(d, e->offset); return; }
+    d->cut = false; /* a whole message came after it */
+    if (e->type == TS_ELEM_OVERFLOW) {
+        perf_dec_gap(d, e->src, e->offset, GAP_OVERFLOW);
+        return;
+    }
+    if (e->type == TS_ELEM_TRACE_OFF) {
+        perf_dec_trace_off(d, e->src);
+        return;
+    }
+    if (e->type == TS_ELEM_CORRUPT && e->msg && e->msg->status == NXD_BAD) {
+        gap_all(d, e->offset);
+        return;
+    }
     if (e->type != TS_ELEM_SWTRACE || e->u.sw.channel != d->channel) return;
     sw_t m = {e->has_time, e->time, e->offset};
     feed(d, e->src, e->u.sw.size, e->u.sw.value, &m);
 }
 
 void perf_dec_feed(perf_dec_t *d, const nxd_msg_t *m) {
-    if (m->status == NXD_TRUNCATED) { d->cut = true; return; }
+    if (m->status == NXD_TRUNCATED) {
+        d->cut = true;
+        return;
+    }
     d->cut = false;
-    if (m->status == NXD_BAD) { gap_all(d, m->offset); return; }
-    if (m->tcode == NX_ERROR) { perf_dec_gap(d, m->src, m->offset, GAP_OVERFLOW); return; }
+    if (m->status == NXD_BAD) {
+        gap_all(d, m->offset);
+        return;
+    }
+    if (m->tcode == NX_ERROR) {
+        perf_dec_gap(d, m->src, m->offset, GAP_OVERFLOW);
+        return;
+    }
     if ((m->tcode == NX_CORRELATION && m->f[NXF_EVCODE] == NX_EVCODE_TRACE_OFF) ||
         ((m->tcode == NX_ICT || m->tcode == NX_ICT_WS) && m->f[NXF_CKSRC] == NX_CKSRC_CONTROL && m->f[NXF_CONTROL] == NX_CONTROL_TRACE_OFF)) {
         perf_dec_trace_off(d, m->src);
@@ -381,14 +484,16 @@ void perf_dec_feed(perf_dec_t *d, const nxd_msg_t *m) {
     if (tag < 4u * d->channel || tag > 4u * d->channel + 3) return;
     unsigned kind = (unsigned)(tag & 3);
     sw_t s = {m->tics_valid, m->tics, m->offset};
-    feed(d, m->src, kind == 3 ? 1 : kind == 2 ? 2 : 4, m->f[NXF_DATA], &s);
+    feed(d, m->src, kind == 3 ? 1 : kind == 2 ? 2 :
+                                                4,
+         m->f[NXF_DATA], &s);
 }
 
 void perf_dec_finish(perf_dec_t *d) {
     for (unsigned i = 0; i < PERF_MAX_CORES; i++) {
         perf_core_t *c = &d->core[i];
         if (!c->in_record) continue;
-        if (d->cut || d->ended_early) c->pending_low = false;   /* its high part may have been cut off */
+        if (d->cut || d->ended_early) c->pending_low = false; /* its high part may have been cut off */
         flush_low(c, NULL);
         emit_record(d, c, !complete(c));
     }
@@ -404,16 +509,17 @@ void perf_dec_trace_off(perf_dec_t *d, unsigned src) {
 void perf_dec_gap(perf_dec_t *d, unsigned core, uint64_t offset, const char *why) {
     core %= PERF_MAX_CORES;
     perf_core_t *c = &d->core[core];
-    if (c->st == PS_SYNC) return;                      /* no header: nothing to lose */
+    if (c->st == PS_SYNC) return; /* no header: nothing to lose */
     d->gaps++;
     if (c->st >= PS_COUNT_TYPE && c->st <= PS_DEF_INFO) {
-        c->st = PS_SYNC;                               /* records until the next header are lost */
+        c->st = PS_SYNC; /* records until the next header are lost */
         c->gap = true;
         snprintf(d->msg, sizeof d->msg, "gap: %s, in the middle of a perf header: records are "
-                 "ignored until the next header", why);
+                                        "ignored until the next header",
+                 why);
     } else {
-        if (c->in_record) {                            /* incomplete: never completed */
-            c->pending_low = false;                    /* its high part may be what was lost */
+        if (c->in_record) {         /* incomplete: never completed */
+            c->pending_low = false; /* its high part may be what was lost */
             emit_record(d, c, true);
         }
         c->pending_low = c->low_off = false;
@@ -437,7 +543,7 @@ void perf_dec_set_config(perf_dec_t *d, const perf_header_t *h) {
     if (c->h.n > PERF_MAX_COUNTERS) c->h.n = PERF_MAX_COUNTERS;
     c->cfg = c->h;
     c->cfg_pending = true;
-    c->st = PS_RESYNC;                                 /* as after a gap */
+    c->st = PS_RESYNC; /* as after a gap */
     c->gap = true;
     c->lost = true;
     c->prev_known = 0;
@@ -473,7 +579,10 @@ static bool cfg_num(const char *p, const char *end, uint64_t max, uint64_t *out)
     return true;
 }
 
-enum { CF_TYPE = 1, CF_CODE = 2, CF_ED = 4, CF_INFO = 8 };
+enum { CF_TYPE = 1,
+       CF_CODE = 2,
+       CF_ED = 4,
+       CF_INFO = 8 };
 
 static bool same_nocase(const char *a, const char *b, size_t n) {
     for (size_t i = 0; i < n; i++)
@@ -512,11 +621,20 @@ int perf_config_parse(const char *text, perf_header_t *h, unsigned max, unsigned
     uint32_t hart_used = 0;
     perf_header_t *cur = NULL;
     char e2[200];
-    if (!max) { snprintf(err, errlen, "no room for a header"); return -1; }
+    if (!max) {
+        snprintf(err, errlen, "no room for a header");
+        return -1;
+    }
     const char *p = text;
     for (;;) {
-        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') { if (*p == '\n') line++; p++; }
-        if (*p == '#') { while (*p && *p != '\n') p++; continue; }
+        while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n') {
+            if (*p == '\n') line++;
+            p++;
+        }
+        if (*p == '#') {
+            while (*p && *p != '\n') p++;
+            continue;
+        }
         if (!*p) break;
         const char *tok = p;
         while (*p && !isspace((unsigned char)*p) && *p != '#') p++;
@@ -540,8 +658,14 @@ int perf_config_parse(const char *text, perf_header_t *h, unsigned max, unsigned
             if (open) {
                 if (!cfg_check(cur, have_ct, have_mask, seen, nseen, e2, sizeof e2)) goto bad_header;
             }
-            if (hart_used >> hart & 1) { snprintf(err, errlen, "line %u: hart %u given twice", line, (unsigned)hart); return -1; }
-            if (nh == max) { snprintf(err, errlen, "line %u: more than %u harts", line, max); return -1; }
+            if (hart_used >> hart & 1) {
+                snprintf(err, errlen, "line %u: hart %u given twice", line, (unsigned)hart);
+                return -1;
+            }
+            if (nh == max) {
+                snprintf(err, errlen, "line %u: more than %u harts", line, max);
+                return -1;
+            }
             hart_used |= 1u << hart;
             cur = &h[nh++];
             memset(cur, 0, sizeof *cur);
@@ -568,23 +692,39 @@ int perf_config_parse(const char *text, perf_header_t *h, unsigned max, unsigned
             if (!have_mask || !cfg_num(val, p, 31, &v) || !(cur->mask >> v & 1) ||
                 (nseen && cur->def[nseen - 1].index >= v) || nseen >= PERF_MAX_COUNTERS) {
                 snprintf(err, errlen, "line %u: counter=%.*s: counters must follow the mask line, be bits of the "
-                         "mask and ascend", line, (int)(p - val > 20 ? 20 : p - val), val);
+                                      "mask and ascend",
+                         line, (int)(p - val > 20 ? 20 : p - val), val);
                 return -1;
             }
             seen[nseen] = 0;
             cur->def[nseen++].index = (unsigned)v;
             cur->n = nseen;
         } else if (KEY("type") || KEY("code") || KEY("event_data") || KEY("info")) {
-            if (!nseen) { snprintf(err, errlen, "line %u: %.*s before any counter=", line, (int)klen, tok); return -1; }
+            if (!nseen) {
+                snprintf(err, errlen, "line %u: %.*s before any counter=", line, (int)klen, tok);
+                return -1;
+            }
             perf_counter_def_t *d = &cur->def[nseen - 1];
-            unsigned f = KEY("type") ? CF_TYPE : KEY("code") ? CF_CODE : KEY("event_data") ? CF_ED : CF_INFO;
-            if (seen[nseen - 1] & f) { snprintf(err, errlen, "line %u: %.*s given twice", line, (int)klen, tok); return -1; }
-            if (!cfg_num(val, p, f == CF_TYPE ? TS_PW_EV_HW_RAW : f == CF_ED ? UINT64_MAX : 0xFFFFFFFFu, &v)) goto bad_value;
+            unsigned f = KEY("type") ? CF_TYPE : KEY("code")   ? CF_CODE :
+                                             KEY("event_data") ? CF_ED :
+                                                                 CF_INFO;
+            if (seen[nseen - 1] & f) {
+                snprintf(err, errlen, "line %u: %.*s given twice", line, (int)klen, tok);
+                return -1;
+            }
+            if (!cfg_num(val, p, f == CF_TYPE ? TS_PW_EV_HW_RAW : f == CF_ED ? UINT64_MAX :
+                                                                               0xFFFFFFFFu,
+                         &v)) goto bad_value;
             seen[nseen - 1] |= f;
             if (f == CF_TYPE) d->type = (unsigned)v;
-            else if (f == CF_CODE) d->code = (uint32_t)v;
-            else if (f == CF_ED) d->event_data = v;
-            else { d->info = (uint32_t)v; d->width = ((d->info >> TS_PW_INFO_WIDTH_SHIFT) & TS_PW_INFO_WIDTH_MASK) + 1; }
+            else if (f == CF_CODE)
+                d->code = (uint32_t)v;
+            else if (f == CF_ED)
+                d->event_data = v;
+            else {
+                d->info = (uint32_t)v;
+                d->width = ((d->info >> TS_PW_INFO_WIDTH_SHIFT) & TS_PW_INFO_WIDTH_MASK) + 1;
+            }
         } else {
             snprintf(err, errlen, "line %u: unknown key '%.*s'", line, (int)(klen > 30 ? 30 : klen), tok);
             return -1;
@@ -598,8 +738,14 @@ int perf_config_parse(const char *text, perf_header_t *h, unsigned max, unsigned
         return -1;
 #undef KEY
     }
-    if (!open) { snprintf(err, errlen, "no perf header in the configuration"); return -1; }
-    if (!cfg_check(cur, have_ct, have_mask, seen, nseen, e2, sizeof e2)) { snprintf(err, errlen, "%s", e2); return -1; }
+    if (!open) {
+        snprintf(err, errlen, "no perf header in the configuration");
+        return -1;
+    }
+    if (!cfg_check(cur, have_ct, have_mask, seen, nseen, e2, sizeof e2)) {
+        snprintf(err, errlen, "%s", e2);
+        return -1;
+    }
     return (int)nh;
 }
 

@@ -16,7 +16,12 @@
  * of the perf format's time, and records name the same few addresses again and again */
 #define FFL_CACHE 1024
 #define FFL_TEXT 240
-typedef struct ffl_entry { uint64_t addr; bool valid; unsigned short len; char text[FFL_TEXT]; } ffl_entry_t;
+typedef struct ffl_entry {
+    uint64_t addr;
+    bool valid;
+    unsigned short len;
+    char text[FFL_TEXT];
+} ffl_entry_t;
 
 struct perf_sifive {
     char dir[4096], name[256], elf[4096];
@@ -26,21 +31,23 @@ struct perf_sifive {
     bool have_syms;
     Dwarf *dw;
     int dw_fd;
-    Dwarf_Die *cus;           /* compile units (looked up by dwarf_haspc: the address-range
+    Dwarf_Die *cus; /* compile units (looked up by dwarf_haspc: the address-range
                                  table of GCC 12's RISC-V DWARF 5 does not satisfy dwarf_addrdie) */
     size_t ncu, last_cu;
     unsigned cur_core;
     perf_header_t h[PERF_MAX_CORES];
-    bool value_time;          /* every line carries the time of the message that completed it */
+    bool value_time; /* every line carries the time of the message that completed it */
     int failed;
-    char *obuf[3 + PERF_MAX_COUNTERS];    /* the files' output buffers (perf_sifive_close's order) */
-    ffl_entry_t *ffl_cache;   /* FFL_CACHE entries, direct-mapped by address (NULL: none) */
+    char *obuf[3 + PERF_MAX_COUNTERS]; /* the files' output buffers (perf_sifive_close's order) */
+    ffl_entry_t *ffl_cache;            /* FFL_CACHE entries, direct-mapped by address (NULL: none) */
 };
 
 void perf_sifive_set_line_time(perf_sifive_t *p, bool value_time) { p->value_time = value_time; }
 
 static const char *type_name(enum perf_count_type t) {
-    return t == PERF_RAW ? "RAW" : t == PERF_DELTA ? "Delta" : t == PERF_DELTA_XOR ? "DeltaXOR" : "unknown";
+    return t == PERF_RAW ? "RAW" : t == PERF_DELTA ? "Delta" :
+                               t == PERF_DELTA_XOR ? "DeltaXOR" :
+                                                     "unknown";
 }
 
 /* " ffl:file:function:line\n", or "\n" when the address has no source position */
@@ -49,13 +56,16 @@ static void ffl_lookup(perf_sifive_t *p, uint64_t addr, char *buf, size_t len) {
     Dwarf_Die *cu = NULL;
     for (size_t k = 0; fn && k < p->ncu && !cu; k++) {
         size_t i = (p->last_cu + k) % p->ncu;
-        if (dwarf_haspc(&p->cus[i], (Dwarf_Addr)addr) == 1) { cu = &p->cus[i]; p->last_cu = i; }
+        if (dwarf_haspc(&p->cus[i], (Dwarf_Addr)addr) == 1) {
+            cu = &p->cus[i];
+            p->last_cu = i;
+        }
     }
     if (cu) {
         Dwarf_Line *line = dwarf_getsrc_die(cu, (Dwarf_Addr)addr);
         int ln = 0;
         const char *file = line ? dwarf_linesrc(line, NULL, NULL) : NULL;
-        char fb[300], nb[300];                  /* names from the ELF: control characters as \xNN */
+        char fb[300], nb[300]; /* names from the ELF: control characters as \xNN */
         if (file && !dwarf_lineno(line, &ln)) {
             snprintf(buf, len, " ffl:%s:%s:%d\n", ts_text_esc(file, fb, sizeof fb), ts_text_esc(fn, nb, sizeof nb), ln);
             return;
@@ -68,7 +78,10 @@ static void ffl_lookup(perf_sifive_t *p, uint64_t addr, char *buf, size_t len) {
  * looked up every time, into buf) */
 static const char *ffl(perf_sifive_t *p, uint64_t addr, char *buf, size_t len, size_t *tlen) {
     ffl_entry_t *e = p->ffl_cache ? &p->ffl_cache[(addr >> 1) % FFL_CACHE] : NULL;
-    if (e && e->valid && e->addr == addr) { *tlen = e->len; return e->text; }
+    if (e && e->valid && e->addr == addr) {
+        *tlen = e->len;
+        return e->text;
+    }
     ffl_lookup(p, addr, buf, len);
     *tlen = strlen(buf);
     if (e && *tlen < FFL_TEXT) {
@@ -85,8 +98,11 @@ static FILE *open_file(perf_sifive_t *p, unsigned slot, const char *sub, const c
     char path[4600];
     snprintf(path, sizeof path, "%s%s/%s.%s", p->dir, sub, p->name, suffix);
     char err[4800];
-    FILE *f = ts_fopen_output(path, "w", err, sizeof err);   /* renamed at perf_sifive_close */
-    if (!f) { p->failed = 1; return NULL; }
+    FILE *f = ts_fopen_output(path, "w", err, sizeof err); /* renamed at perf_sifive_close */
+    if (!f) {
+        p->failed = 1;
+        return NULL;
+    }
     if ((p->obuf[slot] = malloc(1 << 18))) setvbuf(f, p->obuf[slot], _IOFBF, 1 << 18);
     fprintf(f, "# ELFPATH=%s\n", p->elf);
     if (with_type) fprintf(f, "# COUNT_TYPE: %s\n", p->count_type ? p->count_type : "unknown");
@@ -95,7 +111,10 @@ static FILE *open_file(perf_sifive_t *p, unsigned slot, const char *sub, const c
 
 perf_sifive_t *perf_sifive_open(const char *dir, const char *name, const char *elf, char *err, size_t errlen) {
     perf_sifive_t *p = calloc(1, sizeof *p);
-    if (!p) { snprintf(err, errlen, "out of memory"); return NULL; }
+    if (!p) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
     snprintf(p->dir, sizeof p->dir, "%s", dir);
     snprintf(p->name, sizeof p->name, "%s", name);
     snprintf(p->elf, sizeof p->elf, "%s", elf ? elf : "");
@@ -108,11 +127,14 @@ perf_sifive_t *perf_sifive_open(const char *dir, const char *name, const char *e
         return NULL;
     }
     if (elf) {
-        if (elf_syms_load(&p->syms, elf, err, errlen)) { free(p); return NULL; }
+        if (elf_syms_load(&p->syms, elf, err, errlen)) {
+            free(p);
+            return NULL;
+        }
         p->have_syms = true;
         char derr[512];
-        p->dw_fd = ts_open_input(elf, derr, sizeof derr);   /* -1: no source lines, the symbols still name */
-        if (p->dw_fd >= 0) p->dw = dwarf_begin(p->dw_fd, DWARF_C_READ);   /* NULL: no DWARF */
+        p->dw_fd = ts_open_input(elf, derr, sizeof derr);               /* -1: no source lines, the symbols still name */
+        if (p->dw_fd >= 0) p->dw = dwarf_begin(p->dw_fd, DWARF_C_READ); /* NULL: no DWARF */
         Dwarf_Off off = 0, next;
         size_t hsize, cap = 0;
         while (p->dw && dwarf_nextcu(p->dw, off, &next, &hsize, NULL, NULL, NULL) == 0) {
@@ -126,7 +148,7 @@ perf_sifive_t *perf_sifive_open(const char *dir, const char *name, const char *e
             off = next;
         }
     }
-    p->ffl_cache = calloc(FFL_CACHE, sizeof *p->ffl_cache);   /* NULL: every address looked up */
+    p->ffl_cache = calloc(FFL_CACHE, sizeof *p->ffl_cache); /* NULL: every address looked up */
     p->agg = open_file(p, 0, "", "perf", false);
     if (!p->agg) {
         snprintf(err, errlen, "cannot create %s/%s.perf: %s", dir, name, strerror(errno));
@@ -202,14 +224,18 @@ void perf_sifive_record(void *ctx, const perf_record_t *r) {
          * "[%u] %d [Func Exit] [Func at 0x%08x] [Returning to 0x%08x]%s" */
         *q++ = '[';
         q = fmt_u64(q, r->core);
-        *q++ = ']'; *q++ = ' ';
+        *q++ = ']';
+        *q++ = ' ';
         q = fmt_i64(q, ta);
         q = fmt_str(q, r->type == PERF_FUNC_ENTER ? " [Func Enter at 0x" : " [Func Exit] [Func at 0x");
         q = fmt_hex(q, r->addr, 8);
         q = fmt_str(q, r->type == PERF_FUNC_ENTER ? "] [Called From 0x" : "] [Returning to 0x");
         q = fmt_hex(q, r->call_site, 8);
         *q++ = ']';
-        if (p->callret) { fwrite(line, 1, (size_t)(q - line), p->callret); fwrite(ft, 1, fl, p->callret); }
+        if (p->callret) {
+            fwrite(line, 1, (size_t)(q - line), p->callret);
+            fwrite(ft, 1, fl, p->callret);
+        }
         if (r->type == PERF_FUNC_EXIT) pc = r->call_site;
     } else {
         if (!p->addr) p->addr = open_file(p, 1, "/perf", "address", true);
@@ -217,12 +243,16 @@ void perf_sifive_record(void *ctx, const perf_record_t *r) {
         /* "[%u] %d PC=0x%08x [Address]%s" */
         *q++ = '[';
         q = fmt_u64(q, r->core);
-        *q++ = ']'; *q++ = ' ';
+        *q++ = ']';
+        *q++ = ' ';
         q = fmt_i64(q, ta);
         q = fmt_str(q, " PC=0x");
         q = fmt_hex(q, r->addr, 8);
         q = fmt_str(q, " [Address]");
-        if (p->addr) { fwrite(line, 1, (size_t)(q - line), p->addr); fwrite(ft, 1, fl, p->addr); }
+        if (p->addr) {
+            fwrite(line, 1, (size_t)(q - line), p->addr);
+            fwrite(ft, 1, fl, p->addr);
+        }
     }
     fwrite(line, 1, (size_t)(q - line), p->agg);
     fwrite(ft, 1, fl, p->agg);
@@ -231,13 +261,14 @@ void perf_sifive_record(void *ctx, const perf_record_t *r) {
         /* Delta: the delta as received (what SiFive's decoder prints); Raw: the reading;
          * DeltaXOR: the XOR-accumulated value */
         uint64_t v = delta ? r->raw[i] : r->value[i];
-        if (!delta && (r->value_unknown >> i & 1)) continue;      /* DeltaXOR after a gap */
+        if (!delta && (r->value_unknown >> i & 1)) continue; /* DeltaXOR after a gap */
         int tl = p->value_time ? (int)(uint32_t)r->vtics[i] : t;
         /* "[%u] %d PC=0x%08x [Perf Cntr] [Index=%u] [Value=%" PRId64 "] %s" */
         q = line;
         *q++ = '[';
         q = fmt_u64(q, r->core);
-        *q++ = ']'; *q++ = ' ';
+        *q++ = ']';
+        *q++ = ' ';
         q = fmt_i64(q, tl);
         q = fmt_str(q, " PC=0x");
         q = fmt_hex(q, pc, 8);
@@ -245,7 +276,8 @@ void perf_sifive_record(void *ctx, const perf_record_t *r) {
         q = fmt_u64(q, r->index[i]);
         q = fmt_str(q, "] [Value=");
         q = fmt_i64(q, (int64_t)v);
-        *q++ = ']'; *q++ = ' ';
+        *q++ = ']';
+        *q++ = ' ';
         fwrite(line, 1, (size_t)(q - line), p->agg);
         fwrite(ft, 1, fl, p->agg);
         if (r->index[i] < PERF_MAX_COUNTERS && p->chan[r->index[i]]) {
@@ -266,9 +298,11 @@ int perf_sifive_close(perf_sifive_t *p, char *err, size_t errlen) {
         if (!all[i]) continue;
         if (i >= 3) snprintf(suffix, sizeof suffix, "perfchannel%u", i - 3);
         snprintf(path, sizeof path, "%s%s/%s.%s", p->dir, i ? "/perf" : "", p->name,
-                 i == 0 ? "perf" : i == 1 ? "address" : i == 2 ? "callret" : suffix);   /* as open_file names them */
-        if (rc) ts_output_abort(all[i]);   /* a file failed: none of them stays half made */
-        else if (ts_fclose_output(all[i], path, e, sizeof e)) {   /* write errors included */
+                 i == 0 ? "perf" : i == 1 ? "address" :
+                               i == 2     ? "callret" :
+                                            suffix);                /* as open_file names them */
+        if (rc) ts_output_abort(all[i]);                        /* a file failed: none of them stays half made */
+        else if (ts_fclose_output(all[i], path, e, sizeof e)) { /* write errors included */
             rc = -1;
             if (err) snprintf(err, errlen, "%s", e);
         }

@@ -35,7 +35,7 @@ void pf_image_free(pf_image_t *img) {
 
 int pf_image_load(pf_image_t *img, const char *path, char *err, size_t errlen) {
     memset(img, 0, sizeof *img);
-    ts_elf_t x;                /* checked whole: sections and string tables inside the file */
+    ts_elf_t x; /* checked whole: sections and string tables inside the file */
     if (ts_elf_open(&x, path, err, errlen) != TS_ELF_OK) return -1;
     Elf *e = x.e;
     int rc = -1;
@@ -96,22 +96,26 @@ static const uint8_t *img_at(const pf_image_t *img, uint64_t addr, unsigned need
 }
 
 /* ---- per-source state ---------------------------------------------------------------- */
-enum { CT_NONE, CT_ICNT, CT_HIST, CT_TAKEN, CT_NOT_TAKEN };
+enum { CT_NONE,
+       CT_ICNT,
+       CT_HIST,
+       CT_TAKEN,
+       CT_NOT_TAKEN };
 
 typedef struct pf_src {
     bool seen, synced, htm, pc_valid, isr;
-    bool prog;              /* program trace seen: the source's elements are reported */
+    bool prog; /* program trace seen: the source's elements are reported */
     uint64_t pc, faddr;
     int64_t icnt;
     uint64_t hist;
-    int histbit;            /* next HIST bit to use; -1: none */
+    int histbit; /* next HIST bit to use; -1: none */
     uint64_t taken, not_taken;
     /* the open instruction range */
     bool r_open;
     uint64_t r_start, r_end, r_n, r_off, r_last;
     bool r_has_time;
     uint64_t r_time;
-    unsigned sp;            /* entries on the call stack */
+    unsigned sp; /* entries on the call stack */
     uint64_t stack[PF_STACK_DEPTH];
 } pf_src_t;
 
@@ -136,14 +140,23 @@ void pf_init(pf_t *p, const pf_image_t *img, pf_elem_cb cb, void *ctx) {
     p->max_count = PF_MAX_COUNT;
 }
 
-void pf_set_insn_cb(pf_t *p, pf_insn_cb icb, void *ictx) { p->icb = icb; p->ictx = ictx; }
+void pf_set_insn_cb(pf_t *p, pf_insn_cb icb, void *ictx) {
+    p->icb = icb;
+    p->ictx = ictx;
+}
 
 void pf_free(pf_t *p) {
-    for (unsigned i = 0; i < NXD_MAX_SRC; i++) { free(p->s[i]); p->s[i] = NULL; }
+    for (unsigned i = 0; i < NXD_MAX_SRC; i++) {
+        free(p->s[i]);
+        p->s[i] = NULL;
+    }
 }
 
 /* the message being processed (element offset and time) */
-typedef struct cur { const nxd_msg_t *m; unsigned src; } cur_t;
+typedef struct cur {
+    const nxd_msg_t *m;
+    unsigned src;
+} cur_t;
 
 static int emit(pf_t *p, const cur_t *c, pf_elem_t *e) {
     e->src = c->src;
@@ -219,7 +232,8 @@ static int walk(pf_t *p, pf_src_t *s, const cur_t *c) {
         unsigned len = b ? rv_insn_len(raw) : 0;
         if (b && len > 2) {
             if (avail < len) b = NULL;
-            else raw |= (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+            else
+                raw |= (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
         }
         if (!b) {
             int rc = flush_other(p, s, c->src);
@@ -238,13 +252,16 @@ static int walk(pf_t *p, pf_src_t *s, const cur_t *c) {
         unsigned br = PF_BR_NONE, cr = 0;
         switch (in.kind) {
         case RV_JAL:
-            if (rv_is_link(in.rd)) { push(s, pc + in.size); cr |= PF_CR_CALL; }
+            if (rv_is_link(in.rd)) {
+                push(s, pc + in.size);
+                cr |= PF_CR_CALL;
+            }
             next = pc + (uint64_t)(int64_t)in.imm;
             break;
         case RV_JALR:
             next_ok = false;
             if (rv_is_link(in.rd)) {
-                if (rv_is_link(in.rs1) && in.rd != in.rs1) {        /* return and call (co-routine) */
+                if (rv_is_link(in.rs1) && in.rd != in.rs1) { /* return and call (co-routine) */
                     next_ok = pop(s, &popped);
                     next = popped;
                     cr |= PF_CR_SWAP;
@@ -259,7 +276,7 @@ static int walk(pf_t *p, pf_src_t *s, const cur_t *c) {
             /* BTM: a return that does not use up the I-CNT was inferred: this is HTM */
             if (!s->htm && (cr & (PF_CR_RETURN | PF_CR_SWAP)) && s->icnt > units) s->htm = true;
             if (!s->htm) {
-                next_ok = s->icnt > units;                       /* jump to the next instruction */
+                next_ok = s->icnt > units; /* jump to the next instruction */
                 next = pc + in.size;
             }
             break;
@@ -279,21 +296,31 @@ static int walk(pf_t *p, pf_src_t *s, const cur_t *c) {
             } else if (s->icnt == units && m->tcode == NX_INDIRECT_BRANCH_HIST_WS) {
                 /* the branch reports the sync: its outcome is where the sync says the flow goes */
                 uint64_t to = m->f[NXF_F_ADDR] << 1;
-                br = tgt == nt || to == nt ? PF_BR_NOT_TAKEN : to == tgt ? PF_BR_TAKEN : PF_BR_NONE;
+                br = tgt == nt || to == nt ? PF_BR_NOT_TAKEN : to == tgt ? PF_BR_TAKEN :
+                                                                           PF_BR_NONE;
                 if (br == PF_BR_NONE) next = to;
             } else
-                unknown = true;                                  /* its outcome comes later */
+                unknown = true; /* its outcome comes later */
             if (br == PF_BR_TAKEN) next = tgt;
             break;
         }
-        case RV_ECALL: next_ok = false; cr |= PF_CR_EXCEPTION; break;
-        case RV_XRET: next_ok = false; cr |= PF_CR_XRET; break;
+        case RV_ECALL:
+            next_ok = false;
+            cr |= PF_CR_EXCEPTION;
+            break;
+        case RV_XRET:
+            next_ok = false;
+            cr |= PF_CR_XRET;
+            break;
         default: break;
         }
         if (unknown) return 0;
         s->icnt -= units;
         if (!next_ok && ctype(s) != CT_NONE) return lose(p, s, c, PF_NOSYNC_BAD_FLOW) ? 2 : 1;
-        if (s->isr) { cr |= PF_CR_INTERRUPT; s->isr = false; }
+        if (s->isr) {
+            cr |= PF_CR_INTERRUPT;
+            s->isr = false;
+        }
         p->instructions++;
         if (p->icb) {
             pf_insn_t ii = {c->src, pc, len == 2 ? raw & 0xffff : raw, in.size, br, cr, m->tics_valid, m->tics,
@@ -314,9 +341,11 @@ static int walk(pf_t *p, pf_src_t *s, const cur_t *c) {
         s->r_end = pc + in.size;
         s->r_last = pc;
         if (in.kind != RV_OTHER) {
-            enum pf_itype t = in.kind == RV_ECALL ? PF_I_TRAP : in.kind == RV_XRET ? PF_I_XRET :
-                              cr & (PF_CR_CALL | PF_CR_SWAP) ? PF_I_CALL : cr & PF_CR_RETURN ? PF_I_RETURN :
-                              in.kind == RV_JALR ? PF_I_INDIRECT : PF_I_BRANCH;
+            enum pf_itype t = in.kind == RV_ECALL ? PF_I_TRAP : in.kind == RV_XRET         ? PF_I_XRET :
+                                                            cr & (PF_CR_CALL | PF_CR_SWAP) ? PF_I_CALL :
+                                                            cr & PF_CR_RETURN              ? PF_I_RETURN :
+                                                            in.kind == RV_JALR             ? PF_I_INDIRECT :
+                                                                                             PF_I_BRANCH;
             bool taken = in.kind != RV_BRANCH || br == PF_BR_TAKEN;
             if (flush(p, s, c->src, t, in.kind == RV_BRANCH, in.kind == RV_JALR, taken, pc)) return 2;
         }
@@ -333,7 +362,7 @@ static bool set_counts(pf_src_t *s, const nxd_msg_t *m, uint64_t max) {
     uint64_t tk = 0, ntk = 0;
     if (m->tcode == NX_RESOURCE_FULL && m->f[NXF_RCODE] == NX_RCODE_TAKEN) tk = m->f[NXF_COUNT];
     if (m->tcode == NX_RESOURCE_FULL && m->f[NXF_RCODE] == NX_RCODE_NOT_TAKEN) ntk = m->f[NXF_COUNT];
-    if (icnt > max || tk > max || ntk > max) return false;      /* corrupt (prog_flow.h) */
+    if (icnt > max || tk > max || ntk > max) return false; /* corrupt (prog_flow.h) */
     s->icnt += (int64_t)icnt;
     bool busy = s->histbit >= 0 || s->taken || s->not_taken;
     if (hist) {
@@ -361,8 +390,10 @@ static bool is_sync(unsigned t) { return t == NX_SYNC || t == NX_DIRECT_BRANCH_W
 /* the address m reports, XORing a U-ADDR into the source's last one (updates it) */
 static bool msg_addr(pf_src_t *s, const nxd_msg_t *m, uint64_t *a) {
     if (m->fmask & 1u << NXF_F_ADDR) s->faddr = m->f[NXF_F_ADDR] << 1;
-    else if (m->fmask & 1u << NXF_U_ADDR) s->faddr ^= m->f[NXF_U_ADDR] << 1;
-    else return false;
+    else if (m->fmask & 1u << NXF_U_ADDR)
+        s->faddr ^= m->f[NXF_U_ADDR] << 1;
+    else
+        return false;
     *a = s->faddr;
     return true;
 }
@@ -370,7 +401,10 @@ static bool msg_addr(pf_src_t *s, const nxd_msg_t *m, uint64_t *a) {
 static pf_src_t *get_src(pf_t *p, unsigned src) {
     if (!p->s[src]) {
         p->s[src] = calloc(1, sizeof *p->s[src]);
-        if (!p->s[src]) { p->oom = true; return NULL; }
+        if (!p->s[src]) {
+            p->oom = true;
+            return NULL;
+        }
         p->s[src]->histbit = -1;
     }
     return p->s[src];
@@ -401,7 +435,10 @@ int pf_from_msg(void *vp, const nxd_msg_t *m) {
     if (!s) return 1;
     unsigned t = m->tcode;
     bool ictws_addr = t == NX_ICT_WS && (m->fmask & 1u << NXF_F_ADDR);
-    if (has_counts(t) || ictws_addr) { s->prog = true; p->prog = true; }
+    if (has_counts(t) || ictws_addr) {
+        s->prog = true;
+        p->prog = true;
+    }
     bool first = !s->seen && s->prog;
     if (s->prog) s->seen = true;
     if (t == NX_RESOURCE_FULL || t == NX_INDIRECT_BRANCH_HIST || t == NX_INDIRECT_BRANCH_HIST_WS || (t == NX_CORRELATION && m->f[NXF_CDF] == 1)) s->htm = true;
@@ -414,7 +451,7 @@ int pf_from_msg(void *vp, const nxd_msg_t *m) {
             s->synced = true;
             s->pc = a;
             s->pc_valid = true;
-            s->sp = 0;                                          /* a sync empties the call stack */
+            s->sp = 0; /* a sync empties the call stack */
             reset_counts(s);
             pf_elem_t e = {.type = PF_ELEM_TRACE_ON};
             e.u.on.reason = m->fmask & 1u << NXF_SYNC ? (unsigned)m->f[NXF_SYNC] : 0;
@@ -437,7 +474,10 @@ int pf_from_msg(void *vp, const nxd_msg_t *m) {
             if (w == 0) {
                 uint64_t from = s->pc;
                 bool from_ok = s->pc_valid;
-                if (has_a) { s->pc = a; s->pc_valid = true; }
+                if (has_a) {
+                    s->pc = a;
+                    s->pc_valid = true;
+                }
                 /* a sync restarts the flow at its address: after its I-CNT's calls, the call
                  * stack empties (as the encoder and dqr), and so do the counts the walk left
                  * (a negative I-CNT after a history walk, a branch still waiting): kept, they
@@ -461,11 +501,11 @@ int pf_from_msg(void *vp, const nxd_msg_t *m) {
             }
         }
     } else
-        msg_addr(s, m, &a);                                     /* ICT addresses */
+        msg_addr(s, m, &a); /* ICT addresses */
     bool ict_ctx = (t == NX_ICT || t == NX_ICT_WS) && m->f[NXF_CKSRC] == NX_CKSRC_CONTEXT && (m->fmask & 1u << NXF_CKDATA1);
     if (!rc && (t == NX_OWNERSHIP || ict_ctx) && s->prog) {
         rc = flush_other(p, s, c.src);
-        uint64_t pr = t == NX_OWNERSHIP ? m->f[NXF_PROCESS] : m->f[NXF_CKDATA1];   /* ICT Context: the same layout */
+        uint64_t pr = t == NX_OWNERSHIP ? m->f[NXF_PROCESS] : m->f[NXF_CKDATA1]; /* ICT Context: the same layout */
         pf_elem_t e = {.type = PF_ELEM_PE_CONTEXT};
         e.u.ctx.process = pr;
         e.u.ctx.prv = (unsigned)(pr >> 2 & 3);

@@ -14,19 +14,19 @@
 #include <stdint.h>
 
 enum rv_kind {
-    RV_OTHER,      /* falls through to pc + size */
-    RV_BRANCH,     /* conditional branch (BEQ..BGEU, C.BEQZ, C.BNEZ), target pc + imm */
-    RV_JAL,        /* JAL / C.J / C.JAL: direct jump, target pc + imm */
-    RV_JALR,       /* JALR / C.JR / C.JALR: indirect jump */
-    RV_ECALL,      /* ECALL / EBREAK / C.EBREAK: a trap */
-    RV_XRET,       /* MRET / SRET / URET */
+    RV_OTHER,  /* falls through to pc + size */
+    RV_BRANCH, /* conditional branch (BEQ..BGEU, C.BEQZ, C.BNEZ), target pc + imm */
+    RV_JAL,    /* JAL / C.J / C.JAL: direct jump, target pc + imm */
+    RV_JALR,   /* JALR / C.JR / C.JALR: indirect jump */
+    RV_ECALL,  /* ECALL / EBREAK / C.EBREAK: a trap */
+    RV_XRET,   /* MRET / SRET / URET */
 };
 
 typedef struct rv_insn {
-    uint8_t size;           /* bytes: 2, 4, 6 or 8 */
-    uint8_t kind;           /* enum rv_kind */
-    uint8_t rd, rs1;        /* for RV_JAL / RV_JALR (link register rules) */
-    int32_t imm;            /* branch / jump offset in bytes (RV_BRANCH, RV_JAL) */
+    uint8_t size;    /* bytes: 2, 4, 6 or 8 */
+    uint8_t kind;    /* enum rv_kind */
+    uint8_t rd, rs1; /* for RV_JAL / RV_JALR (link register rules) */
+    int32_t imm;     /* branch / jump offset in bytes (RV_BRANCH, RV_JAL) */
 } rv_insn_t;
 
 /* length in bytes of the instruction whose first 16-bit parcel is lo (0: longer than 64

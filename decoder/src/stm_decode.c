@@ -14,11 +14,15 @@ static bool name_add(stm_name_t *n, uint64_t value) {
         char ch = (char)(value >> (8 * k) & 0xFF);
         if (!ch) return true;
         if (n->len < STM_NAME_MAX) n->s[n->len++] = ch;
-        else n->cut = true;
+        else
+            n->cut = true;
     }
     return false;
 }
-static void name_clear(stm_name_t *n) { n->len = 0; n->cut = false; }
+static void name_clear(stm_name_t *n) {
+    n->len = 0;
+    n->cut = false;
+}
 
 /* the name as a quoted string: JSON escapes, so that it is valid in both outputs */
 static void put_quoted(FILE *o, const stm_name_t *n) {
@@ -26,8 +30,10 @@ static void put_quoted(FILE *o, const stm_name_t *n) {
     for (size_t i = 0; i < n->len; i++) {
         unsigned char ch = (unsigned char)n->s[i];
         if (ch == '"' || ch == '\\') fprintf(o, "\\%c", ch);
-        else if (ch < 0x20 || ch >= 0x7f) fprintf(o, "\\u%04x", ch);
-        else fputc(ch, o);
+        else if (ch < 0x20 || ch >= 0x7f)
+            fprintf(o, "\\u%04x", ch);
+        else
+            fputc(ch, o);
     }
     if (n->cut) fputs("...", o);
     fputc('"', o);
@@ -41,7 +47,8 @@ void stm_text_init(stm_text_t *t, FILE *out) {
 
 static void put_time(FILE *o, const ts_elem_t *e) {
     if (e->has_time) fprintf(o, "%" PRIu64, e->time);
-    else fputc('-', o);
+    else
+        fputc('-', o);
 }
 
 static void text_drop_names(stm_text_t *t, const ts_elem_t *e, bool all) {
@@ -56,7 +63,8 @@ int stm_text_elem(void *vt, const ts_elem_t *e) {
         t->lost++;
         put_time(o, e);
         fprintf(o, " %u ERROR messages lost (Error message at offset %" PRIu64 ": the FIFO overran, software events "
-                   "or ITC stores were dropped here)\n", e->src, e->offset);
+                   "or ITC stores were dropped here)\n",
+                e->src, e->offset);
         text_drop_names(t, e, !e->msg || !e->msg->has_src);
         return 0;
     }
@@ -74,7 +82,10 @@ int stm_text_elem(void *vt, const ts_elem_t *e) {
     fprintf(o, " %u %s 0x%04x %s 0x%08" PRIx64 "\n", e->src, ev->group, ev->id, ev->event ? ev->event : "-", ev->value);
     if (!is_thread_name(ev)) return 0;
     stm_name_t **n = &t->name[e->src % NXD_MAX_SRC];
-    if (!*n && !(*n = calloc(1, sizeof **n))) { t->oom = true; return 1; }
+    if (!*n && !(*n = calloc(1, sizeof **n))) {
+        t->oom = true;
+        return 1;
+    }
     if (!name_add(*n, ev->value)) return 0;
     t->names++;
     put_time(o, e);
@@ -98,15 +109,20 @@ void stm_tl_init(stm_tl_t *t, FILE *out, bool *first, const ts_tl_time_t *time) 
     t->time = *time;
 }
 
-static void tl_sep(stm_tl_t *t) { fputs(*t->first ? "\n" : ",\n", t->out); *t->first = false; }
+static void tl_sep(stm_tl_t *t) {
+    fputs(*t->first ? "\n" : ",\n", t->out);
+    *t->first = false;
+}
 
 static void tl_thread_meta(stm_tl_t *t, unsigned hart, unsigned tid, const stm_name_t *name, uint64_t tp) {
     tl_sep(t);
     fprintf(t->out, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": %u, \"tid\": %u, \"args\": {\"name\": ",
             1 + hart, tid);
     if (name && name->len) put_quoted(t->out, name);
-    else if (tid) fprintf(t->out, "\"tp 0x%08" PRIx64 "\"", tp);
-    else fprintf(t->out, "\"hart %u\"", hart);
+    else if (tid)
+        fprintf(t->out, "\"tp 0x%08" PRIx64 "\"", tp);
+    else
+        fprintf(t->out, "\"hart %u\"", hart);
     fputs("}}", t->out);
 }
 
@@ -114,7 +130,10 @@ static void tl_thread_meta(stm_tl_t *t, unsigned hart, unsigned tid, const stm_n
 static stm_tl_hart_t *tl_hart(stm_tl_t *t, unsigned hart) {
     stm_tl_hart_t **h = &t->h[hart % NXD_MAX_SRC];
     if (*h) return *h;
-    if (!(*h = calloc(1, sizeof **h))) { t->oom = true; return NULL; }
+    if (!(*h = calloc(1, sizeof **h))) {
+        t->oom = true;
+        return NULL;
+    }
     tl_sep(t);
     fprintf(t->out, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": %u, \"args\": {\"name\": \"hart %u software trace\"}}",
             1 + hart, hart);
@@ -126,7 +145,8 @@ static void tl_close_slice(stm_tl_t *t, unsigned hart, stm_tl_hart_t *h, uint64_
     tl_sep(t);
     fputs("{\"name\": ", t->out);
     if (h->slice.len) put_quoted(t->out, &h->slice);
-    else fprintf(t->out, "\"tp 0x%08" PRIx64 "\"", h->tp);
+    else
+        fprintf(t->out, "\"tp 0x%08" PRIx64 "\"", h->tp);
     fputs(", \"ph\": \"X\", \"ts\": ", t->out);
     ts_tl_put_ts(t->out, &t->time, h->start);
     fputs(", \"dur\": ", t->out);
@@ -142,7 +162,10 @@ static int tl_tid(stm_tl_t *t, unsigned hart, stm_tl_hart_t *h, uint64_t tp) {
     if (h->ntps == h->cap) {
         size_t nc = h->cap ? 2 * h->cap : 16;
         stm_tl_tp_t *n = realloc(h->tps, nc * sizeof *n);
-        if (!n) { t->oom = true; return -1; }
+        if (!n) {
+            t->oom = true;
+            return -1;
+        }
         h->tps = n;
         h->cap = nc;
     }
@@ -202,13 +225,19 @@ int stm_tl_elem(void *vt, const ts_elem_t *e) {
     }
     const ts_stm_ev_t *ev = &e->u.stm;
     if (is_thread_switch(ev)) return tl_switch(t, hart, h, e->time, ev->value);
-    if (!is_thread_name(ev)) { tl_instant(t, hart, h, e->time, ev); return 0; }
+    if (!is_thread_name(ev)) {
+        tl_instant(t, hart, h, e->time, ev);
+        return 0;
+    }
     if (!name_add(&h->name, ev->value)) return 0;
-    if (h->running) {                     /* the running thread's name: slice and track */
+    if (h->running) { /* the running thread's name: slice and track */
         h->slice = h->name;
         for (size_t i = 0; i < h->ntps; i++) {
             if (h->tps[i].tid != h->tid) continue;
-            if (!h->tps[i].name && !(h->tps[i].name = malloc(sizeof *h->tps[i].name))) { t->oom = true; return 1; }
+            if (!h->tps[i].name && !(h->tps[i].name = malloc(sizeof *h->tps[i].name))) {
+                t->oom = true;
+                return 1;
+            }
             *h->tps[i].name = h->slice;
         }
     }
@@ -221,7 +250,7 @@ void stm_tl_finish(stm_tl_t *t) {
         stm_tl_hart_t *h = t->h[k];
         if (!h) continue;
         tl_close_slice(t, k, h, h->last);
-        tl_thread_meta(t, k, 0, NULL, 0);             /* one thread_name per track */
+        tl_thread_meta(t, k, 0, NULL, 0); /* one thread_name per track */
         for (size_t i = 0; i < h->ntps; i++) {
             tl_thread_meta(t, k, h->tps[i].tid, h->tps[i].name, h->tps[i].tp);
             free(h->tps[i].name);

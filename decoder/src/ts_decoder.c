@@ -13,7 +13,7 @@ static int to_perf(void *ctx, const ts_elem_t *e) {
 int ts_pipeline_init(ts_pipeline_t *p, const ts_pipeline_cfg_t *cfg) {
     memset(p, 0, sizeof *p);
     if (nxd_init(&p->nexus, &cfg->trace)) return -1;
-    p->perf = malloc(sizeof *p->perf);       /* big (per-hart state): not on the caller's stack */
+    p->perf = malloc(sizeof *p->perf); /* big (per-hart state): not on the caller's stack */
     if (!p->perf) return -1;
     perf_dec_init(p->perf, cfg->perf_channel, &cfg->perf_cb);
     for (unsigned k = 0; cfg->headers && k < cfg->nheaders; k++) perf_dec_set_config(p->perf, &cfg->headers[k]);
@@ -42,7 +42,10 @@ void ts_pipeline_free(ts_pipeline_t *p) {
 
 int ts_pipeline_run(const ts_pipeline_cfg_t *cfg, const uint8_t *buf, size_t len, uint64_t *perf_errors) {
     ts_pipeline_t p;
-    if (ts_pipeline_init(&p, cfg)) { ts_pipeline_free(&p); return -1; }
+    if (ts_pipeline_init(&p, cfg)) {
+        ts_pipeline_free(&p);
+        return -1;
+    }
     ts_pipeline_decode(&p, buf, len);
     ts_pipeline_end(&p, len, false);
     if (perf_errors) *perf_errors = p.perf->errors;

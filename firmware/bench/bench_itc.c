@@ -7,7 +7,7 @@
 #include "ts_trace.h"
 
 int main(void) {
-    ts_trace_itc_start(0, 1u << 6, 0);                          /* SRAM, wrap around */
+    ts_trace_itc_start(0, 1u << 6, 0); /* SRAM, wrap around */
     uint32_t x = 1;
     for (uint32_t i = 0; i < 1500000; i++) {
         x = x * 1664525u + 1013904223u;

@@ -13,7 +13,7 @@ int main(void) {
     perf_wire_header(CH, TS_PW_COUNT_RAW, 0x5);
     perf_wire_def_code(CH, TS_PW_EV_HW_GENERAL, 1, (63u << TS_PW_INFO_WIDTH_SHIFT) | 0xC00);
     perf_wire_def_code(CH, TS_PW_EV_HW_GENERAL, 2, (63u << TS_PW_INFO_WIDTH_SHIFT) | 0xC02);
-    while (TS_TE_REG(0, CONTROL) & 2) {               /* until stop-on-wrap clears teEnable */
+    while (TS_TE_REG(0, CONTROL) & 2) { /* until stop-on-wrap clears teEnable */
         perf_wire_record(CH, TS_PW_REC_MANUAL);
         perf_wire_addr(CH, 0x80000100u);
         perf_wire_value(CH, TS_CSR_READ(cycle));

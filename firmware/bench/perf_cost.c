@@ -17,13 +17,16 @@
 
 #define N 64
 
-void perf_cost_empty(void);          /* perf_cost_instr.c, built without instrumentation */
-void perf_cost_instrumented(void);   /* perf_cost_instr.c, built with -finstrument-functions */
+void perf_cost_empty(void);        /* perf_cost_instr.c, built without instrumentation */
+void perf_cost_instrumented(void); /* perf_cost_instr.c, built with -finstrument-functions */
 
 int main(void) {
     int rc = perfInit(1, fmm != NULL);
     if (!rc) rc = perfManualInit(perfCntrList, PERF_N_EVENTS, PERF_CHANNEL, PERF_COUNT, PERF_SBA);
-    if (rc) { printf("perf init failed: %s\n", perfErrorString(rc)); return 1; }
+    if (rc) {
+        printf("perf init failed: %s\n", perfErrorString(rc));
+        return 1;
+    }
     perfTraceOn();
     ts_mark(1);
     for (int i = 0; i < N; i++) perfWriteCntrs();
@@ -42,12 +45,13 @@ int main(void) {
     volatile uint32_t *stim = (volatile uint32_t *)(uintptr_t)TS_TE_STIM_ADDR(0, PERF_CHANNEL);
     ts_mark(9);
     for (int i = 0; i < N; i++) {
-        while (*stim == 0) { }
+        while (*stim == 0) {}
         *stim = (uint32_t)i;
     }
     ts_mark(10);
     ts_mark(11);
-    for (int i = 0; i < N; i++) __asm__ volatile("" ::: "memory");
+    for (int i = 0; i < N; i++) __asm__ volatile("" ::
+                                                     : "memory");
     ts_mark(12);
     perfTraceOff();
     perfTraceStatus_t st;

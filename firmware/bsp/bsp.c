@@ -9,7 +9,10 @@ static int ts_uart_putc(char c, FILE *f) {
     TS_UART(TXDATA) = (uint8_t)c;
     return (unsigned char)c;
 }
-static int ts_uart_getc(FILE *f) { (void)f; return EOF; }
+static int ts_uart_getc(FILE *f) {
+    (void)f;
+    return EOF;
+}
 
 /* not static: ts_harts.c switches its put function to line-locked output (ts_harts.h) */
 FILE ts_stdio = FDEV_SETUP_STREAM(ts_uart_putc, ts_uart_getc, NULL, _FDEV_SETUP_RW);
@@ -18,7 +21,7 @@ FILE *const stdout = &ts_stdio;
 FILE *const stderr = &ts_stdio;
 
 void _exit(int code) {
-    ts_flush_line();                          /* several harts: this hart's unterminated line */
+    ts_flush_line(); /* several harts: this hart's unterminated line */
     TS_SIMCTRL(EXIT) = (uint32_t)code;
     for (;;) __asm__ volatile("wfi");
 }
@@ -29,7 +32,8 @@ static ts_trap_handler_t irq_handlers[16];
 
 void ts_set_trap_handler(uint32_t cause, ts_trap_handler_t h) {
     if (cause & 0x80000000u) irq_handlers[cause & 15] = h;
-    else exc_handlers[cause & 15] = h;
+    else
+        exc_handlers[cause & 15] = h;
 }
 
 uint32_t ts_trap_dispatch(uint32_t mcause, uint32_t mepc, uint32_t mtval);
@@ -63,13 +67,19 @@ void ts_set_mtimecmp(uint64_t t) {
 
 uint64_t ts_sim_cycles(void) {
     uint32_t hi, lo;
-    do { hi = TS_SIMCTRL(CYCLE_HI); lo = TS_SIMCTRL(CYCLE_LO); } while (hi != TS_SIMCTRL(CYCLE_HI));
+    do {
+        hi = TS_SIMCTRL(CYCLE_HI);
+        lo = TS_SIMCTRL(CYCLE_LO);
+    } while (hi != TS_SIMCTRL(CYCLE_HI));
     return ((uint64_t)hi << 32) | lo;
 }
 
 uint64_t ts_sim_instret(void) {
     uint32_t hi, lo;
-    do { hi = TS_SIMCTRL(INSTRET_HI); lo = TS_SIMCTRL(INSTRET_LO); } while (hi != TS_SIMCTRL(INSTRET_HI));
+    do {
+        hi = TS_SIMCTRL(INSTRET_HI);
+        lo = TS_SIMCTRL(INSTRET_LO);
+    } while (hi != TS_SIMCTRL(INSTRET_HI));
     return ((uint64_t)hi << 32) | lo;
 }
 

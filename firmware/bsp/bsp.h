@@ -9,8 +9,8 @@
  * -finstrument-functions (the perf library's entry/exit hooks must not recurse) */
 #define TS_NOINSTR __attribute__((no_instrument_function))
 
-#define TS_MTIME_HZ 1000000u          /* mtime ticks per second (1 MHz timebase) */
-#define TS_CORE_HZ  100000000u        /* nominal core clock */
+#define TS_MTIME_HZ 1000000u  /* mtime ticks per second (1 MHz timebase) */
+#define TS_CORE_HZ 100000000u /* nominal core clock */
 
 /* trap handlers: return the mepc to resume at (e.g. mepc + 4 to skip an instruction) */
 typedef uint32_t (*ts_trap_handler_t)(uint32_t mcause, uint32_t mepc, uint32_t mtval);
@@ -20,7 +20,7 @@ typedef uint32_t (*ts_trap_handler_t)(uint32_t mcause, uint32_t mepc, uint32_t m
 void ts_set_trap_handler(uint32_t cause, ts_trap_handler_t h);
 
 uint64_t ts_mtime(void);
-void ts_set_mtimecmp(uint64_t t);   /* the calling hart's mtimecmp */
+void ts_set_mtimecmp(uint64_t t); /* the calling hart's mtimecmp */
 /* simulator's own cycle/instret count (simctrl), independent of the HPM */
 uint64_t ts_sim_cycles(void);
 uint64_t ts_sim_instret(void);

@@ -14,14 +14,17 @@
 
 #define PRESERVE(name) __attribute__((section(".preserve.ts_harts_" name)))
 
-enum { ST_IDLE = 0, ST_START = 0x53544152u, ST_RUNNING = 0x52554E21u, ST_DONE = 0x444F4E45u };
+enum { ST_IDLE = 0,
+       ST_START = 0x53544152u,
+       ST_RUNNING = 0x52554E21u,
+       ST_DONE = 0x444F4E45u };
 
 typedef struct {
-    volatile uint32_t state;        /* ST_*: IDLE free, START posted, RUNNING, DONE (result kept) */
+    volatile uint32_t state; /* ST_*: IDLE free, START posted, RUNNING, DONE (result kept) */
     volatile ts_hart_fn_t fn;
     void *volatile arg;
     volatile int ret;
-    volatile uint32_t tls_ready;    /* the hart's thread-local block was initialised */
+    volatile uint32_t tls_ready; /* the hart's thread-local block was initialised */
     uint32_t pad[3];
 } ts_slot_t;
 
@@ -35,23 +38,26 @@ static ts_line_t lines[TS_MAX_HARTS] PRESERVE("lines");
 static ts_lock_t start_lock PRESERVE("start_lock");
 static ts_lock_t print_lock PRESERVE("print_lock");
 static volatile uint32_t print_owner PRESERVE("print_owner");
-static uint32_t n_harts PRESERVE("n_harts");              /* ts_num_harts() at activation */
+static uint32_t n_harts PRESERVE("n_harts"); /* ts_num_harts() at activation */
 
-extern FILE ts_stdio;                                      /* bsp.c */
+extern FILE ts_stdio; /* bsp.c */
 static int ts_putc_lines(char c, FILE *f);
 #define ACTIVE() (*(int (*volatile *)(char, FILE *)) & ts_stdio.put == ts_putc_lines)
-extern char __stack[], __ts_hart_stack_size[];            /* tracesim.ld */
-void _init_tls(void *tls);                                 /* picolibc */
+extern char __stack[], __ts_hart_stack_size[]; /* tracesim.ld */
+void _init_tls(void *tls);                     /* picolibc */
 void _set_tls(void *tls);
 
-#define FENCE() __asm__ volatile("fence rw, rw" ::: "memory")
-#define BARRIER() __asm__ volatile("" ::: "memory")
+#define FENCE() __asm__ volatile("fence rw, rw" :: \
+                                     : "memory")
+#define BARRIER() __asm__ volatile("" :: \
+                                       : "memory")
 
 /* about 20 cycles without a memory access (fetches have their own path): a spinning hart
  * leaves the RAM port to the others */
 static inline TS_NOINSTR void pause(void) {
     uint32_t n = 9;
-    __asm__ volatile("1: addi %0, %0, -1\n\tbnez %0, 1b" : "+r"(n));
+    __asm__ volatile("1: addi %0, %0, -1\n\tbnez %0, 1b"
+                     : "+r"(n));
 }
 
 static inline TS_NOINSTR volatile uint32_t *msip_of(unsigned hart) {
@@ -60,7 +66,8 @@ static inline TS_NOINSTR volatile uint32_t *msip_of(unsigned hart) {
 
 unsigned ts_num_harts(void) {
     uint32_t n = TS_SIMCTRL(HARTS);
-    return n == 0 ? 1u : n > TS_MAX_HARTS ? TS_MAX_HARTS : n;
+    return n == 0 ? 1u : n > TS_MAX_HARTS ? TS_MAX_HARTS :
+                                            n;
 }
 
 /* ---- lock ------------------------------------------------------------------------------
@@ -125,7 +132,7 @@ int ts_barrier(ts_barrier_t *b, unsigned n) {
 /* ---- stdout, line by line ------------------------------------------------------------ */
 
 static TS_NOINSTR void emit(ts_line_t *L, unsigned me) {
-    int nested = print_owner == me;            /* an interrupt handler of the printing hart */
+    int nested = print_owner == me; /* an interrupt handler of the printing hart */
     if (!nested) {
         ts_lock(&print_lock);
         print_owner = me;
@@ -168,7 +175,7 @@ static TS_NOINSTR void activate(void) {
     }
     print_owner = 0xFFu;
     FENCE();
-    ts_stdio.put = ts_putc_lines;                          /* from here on: activated */
+    ts_stdio.put = ts_putc_lines; /* from here on: activated */
     FENCE();
 }
 
@@ -229,9 +236,10 @@ void ts_hart_park(unsigned hart) {
             *msip = 0;
             FENCE();
             if (ACTIVE() && s->state == ST_START) break;
-            __asm__ volatile("wfi" ::: "memory");
+            __asm__ volatile("wfi" ::
+                                 : "memory");
         }
-        if (!s->tls_ready) {                 /* thread-local block at the bottom of the stack area */
+        if (!s->tls_ready) { /* thread-local block at the bottom of the stack area */
             void *tls = __stack - (uintptr_t)__ts_hart_stack_size * (hart + 1u);
             _init_tls(tls);
             _set_tls(tls);
@@ -243,7 +251,7 @@ void ts_hart_park(unsigned hart) {
         TS_CSR_WRITE(mie, 0);
         int r = fn(arg);
         TS_CSR_CLEAR(mstatus, 8u);
-        TS_CSR_WRITE(mie, 8u);               /* MSIE only again */
+        TS_CSR_WRITE(mie, 8u); /* MSIE only again */
         s->ret = r;
         FENCE();
         s->state = ST_DONE;

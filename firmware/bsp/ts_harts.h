@@ -20,15 +20,15 @@
 #define TS_NOINSTR __attribute__((no_instrument_function))
 #endif
 
-#define TS_MAX_HARTS 8u                /* harts the BSP supports (stacks, locks) */
-#define TS_HART_STACK_SIZE 0x4000u     /* bytes of stack per hart (tracesim.ld) */
+#define TS_MAX_HARTS 8u            /* harts the BSP supports (stacks, locks) */
+#define TS_HART_STACK_SIZE 0x4000u /* bytes of stack per hart (tracesim.ld) */
 
 /* ts_hart_start / ts_hart_join results */
 enum {
     TS_HART_OK = 0,
-    TS_HART_EINVAL = -1,    /* no such hart (>= ts_num_harts()), the calling hart itself, or hart 0 */
-    TS_HART_EBUSY = -2,     /* the hart runs a function, or its result was not joined yet */
-    TS_HART_EIDLE = -3,     /* ts_hart_join: nothing was started on that hart */
+    TS_HART_EINVAL = -1, /* no such hart (>= ts_num_harts()), the calling hart itself, or hart 0 */
+    TS_HART_EBUSY = -2,  /* the hart runs a function, or its result was not joined yet */
+    TS_HART_EIDLE = -3,  /* ts_hart_join: nothing was started on that hart */
 };
 
 typedef int (*ts_hart_fn_t)(void *arg);
@@ -36,7 +36,8 @@ typedef int (*ts_hart_fn_t)(void *arg);
 /* this hart's number (mhartid) */
 static inline TS_NOINSTR unsigned ts_hart_id(void) {
     unsigned h;
-    __asm__ volatile("csrr %0, mhartid" : "=r"(h));
+    __asm__ volatile("csrr %0, mhartid"
+                     : "=r"(h));
     return h;
 }
 /* harts in the SoC (simctrl HARTS; 1 on a single-hart SoC), at most TS_MAX_HARTS are used */

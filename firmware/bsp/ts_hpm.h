@@ -8,30 +8,30 @@
 
 enum ts_hpm_event {
 #define TS_EVENT(id, sv, idx, cls, bit, csv, desc) \
-    TS_HPM_##id = ((cls) < 0 ? 0u : ((1u << ((bit) & 31)) | (unsigned)(cls))),
+    TS_HPM_##id = ((cls) < 0 ? 0u : ((1u << ((bit)&31)) | (unsigned)(cls))),
 #include "hpm_events.def"
 #undef TS_EVENT
 };
 
 typedef struct ts_sbi_general {
-    unsigned code;          /* SBI PMU hardware general event code (type 0) */
+    unsigned code; /* SBI PMU hardware general event code (type 0) */
     const char *name;
-    int counter;            /* 0 mcycle, 2 minstret, -1 programmable with mhpmevent */
-    uint32_t mhpmevent;     /* 0 with counter -1: not supported */
+    int counter;        /* 0 mcycle, 2 minstret, -1 programmable with mhpmevent */
+    uint32_t mhpmevent; /* 0 with counter -1: not supported */
 } ts_sbi_general_t;
 
 typedef struct ts_sbi_cache {
-    unsigned cache_id, op_id, result_id;   /* SBI PMU hardware cache event (type 1) */
+    unsigned cache_id, op_id, result_id; /* SBI PMU hardware cache event (type 1) */
     const char *name;
-    uint32_t mhpmevent;     /* 0: not supported */
+    uint32_t mhpmevent; /* 0: not supported */
 } ts_sbi_cache_t;
 
 static const ts_sbi_general_t ts_sbi_general_events[] = {
-#define TS_SBI_GENERAL(code, name, counter, ev) { code, #name, counter, ev },
+#define TS_SBI_GENERAL(code, name, counter, ev) {code, #name, counter, ev},
 #include "sbi_events.def"
 };
 static const ts_sbi_cache_t ts_sbi_cache_events[] = {
-#define TS_SBI_CACHE(cache, op, result, name, ev) { cache, op, result, #name, ev },
+#define TS_SBI_CACHE(cache, op, result, name, ev) {cache, op, result, #name, ev},
 #include "sbi_events.def"
 };
 #define TS_SBI_N_GENERAL (sizeof ts_sbi_general_events / sizeof ts_sbi_general_events[0])

@@ -11,7 +11,8 @@
 #define TS_TREG(block, name, off, acc, desc) enum { TS_##block##_##name = off };
 #include "trace_regs.def"
 #define TS_TFIELD(reg, name, lsb, width, desc) \
-    enum { TS_##reg##_##name##_LSB = lsb, TS_##reg##_##name = (int)((((1ull << (width)) - 1) << (lsb)) & 0xFFFFFFFFu) };
+    enum { TS_##reg##_##name##_LSB = lsb,      \
+           TS_##reg##_##name = (int)((((1ull << (width)) - 1) << (lsb)) & 0xFFFFFFFFu) };
 #include "trace_regs.def"
 
 /* encoder of hart n, funnel */
@@ -22,15 +23,15 @@
 /* ITC stores the way SiFive software does them: wait while the stimulus reads 0 */
 static inline TS_NOINSTR void ts_itc_write32(unsigned hart, unsigned n, uint32_t v) {
     volatile uint32_t *p = (volatile uint32_t *)(uintptr_t)TS_TE_STIM_ADDR(hart, n);
-    while (*p == 0) { }
+    while (*p == 0) {}
     *p = v;
 }
 static inline TS_NOINSTR void ts_itc_write16(unsigned hart, unsigned n, uint16_t v) {
-    while (*(volatile uint32_t *)(uintptr_t)TS_TE_STIM_ADDR(hart, n) == 0) { }
+    while (*(volatile uint32_t *)(uintptr_t)TS_TE_STIM_ADDR(hart, n) == 0) {}
     *(volatile uint16_t *)(uintptr_t)(TS_TE_STIM_ADDR(hart, n) + 2) = v;
 }
 static inline TS_NOINSTR void ts_itc_write8(unsigned hart, unsigned n, uint8_t v) {
-    while (*(volatile uint32_t *)(uintptr_t)TS_TE_STIM_ADDR(hart, n) == 0) { }
+    while (*(volatile uint32_t *)(uintptr_t)TS_TE_STIM_ADDR(hart, n) == 0) {}
     *(volatile uint8_t *)(uintptr_t)(TS_TE_STIM_ADDR(hart, n) + 3) = v;
 }
 /* the simplest ITC set-up: encoder active and enabled, SRAM sink (stop-on-wrap if asked),
@@ -48,6 +49,6 @@ static inline TS_NOINSTR void ts_trace_itc_start(unsigned hart, uint32_t mask, i
 /* stops tracing and waits until everything reached the sink */
 static inline TS_NOINSTR void ts_trace_flush(unsigned hart) {
     TS_TE_REG(hart, CONTROL) &= ~6u;
-    while (!(TS_TE_REG(hart, CONTROL) & 8)) { }
+    while (!(TS_TE_REG(hart, CONTROL) & 8)) {}
 }
 #endif

@@ -11,13 +11,16 @@ uint32_t perf_csr_read(unsigned csr) {
     switch (csr) {
     case CSR_MCOUNTEREN: return perf_csrr(CSR_MCOUNTEREN);
     case CSR_MCOUNTINHIBIT: return perf_csrr(CSR_MCOUNTINHIBIT);
-#define RD_EVENT(n) case 0x320 + (n): return perf_csrr(0x320 + (n));
-#define RD_CTR(n) case 0xB00 + (n): return perf_csrr(0xB00 + (n)); \
-                  case 0xB80 + (n): return perf_csrr(0xB80 + (n));
-    PERF_REP_HPM(RD_EVENT)
-    RD_CTR(0)
-    RD_CTR(2)
-    PERF_REP_HPM(RD_CTR)
+#define RD_EVENT(n)   \
+    case 0x320 + (n): \
+        return perf_csrr(0x320 + (n));
+#define RD_CTR(n)                                    \
+    case 0xB00 + (n): return perf_csrr(0xB00 + (n)); \
+    case 0xB80 + (n): return perf_csrr(0xB80 + (n));
+        PERF_REP_HPM(RD_EVENT)
+        RD_CTR(0)
+        RD_CTR(2)
+        PERF_REP_HPM(RD_CTR)
 #undef RD_EVENT
 #undef RD_CTR
     default: return 0;
@@ -28,13 +31,17 @@ void perf_csr_write(unsigned csr, uint32_t v) {
     switch (csr) {
     case CSR_MCOUNTEREN: perf_csrw(CSR_MCOUNTEREN, v); return;
     case CSR_MCOUNTINHIBIT: perf_csrw(CSR_MCOUNTINHIBIT, v); return;
-#define WR_EVENT(n) case 0x320 + (n): perf_csrw(0x320 + (n), v); return;
-#define WR_CTR(n) case 0xB00 + (n): perf_csrw(0xB00 + (n), v); return; \
-                  case 0xB80 + (n): perf_csrw(0xB80 + (n), v); return;
-    PERF_REP_HPM(WR_EVENT)
-    WR_CTR(0)
-    WR_CTR(2)
-    PERF_REP_HPM(WR_CTR)
+#define WR_EVENT(n)                \
+    case 0x320 + (n):              \
+        perf_csrw(0x320 + (n), v); \
+        return;
+#define WR_CTR(n)                                        \
+    case 0xB00 + (n): perf_csrw(0xB00 + (n), v); return; \
+    case 0xB80 + (n): perf_csrw(0xB80 + (n), v); return;
+        PERF_REP_HPM(WR_EVENT)
+        WR_CTR(0)
+        WR_CTR(2)
+        PERF_REP_HPM(WR_CTR)
 #undef WR_EVENT
 #undef WR_CTR
     default: return;
@@ -66,7 +73,7 @@ uint64_t perf_port_timebase(void) { return TS_MTIME_HZ; }
 
 void perf_port_set_mtimecmp(unsigned hart, uint64_t t) {
     volatile uint32_t *cmp = (volatile uint32_t *)(uintptr_t)(TS_CLINT_BASE + TS_CLINT_MTIMECMP + 8u * hart);
-    cmp[1] = 0xFFFFFFFFu;             /* no spurious interrupt while the halves change */
+    cmp[1] = 0xFFFFFFFFu; /* no spurious interrupt while the halves change */
     cmp[0] = (uint32_t)t;
     cmp[1] = (uint32_t)(t >> 32);
 }
@@ -81,8 +88,8 @@ static PERF_NOINSTR uint32_t perf_timer_trap(uint32_t mcause, uint32_t mepc, uin
 int perf_port_timer_start(unsigned hart, uint64_t first_deadline) {
     ts_set_trap_handler(0x80000007u, perf_timer_trap);
     perf_port_set_mtimecmp(hart, first_deadline);
-    TS_CSR_SET(mie, 1u << 7);          /* MTIE */
-    TS_CSR_SET(mstatus, 1u << 3);      /* MIE */
+    TS_CSR_SET(mie, 1u << 7);     /* MTIE */
+    TS_CSR_SET(mstatus, 1u << 3); /* MIE */
     return 0;
 }
 

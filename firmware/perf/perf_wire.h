@@ -10,9 +10,9 @@
 
 /* the sizes of the stores below */
 _Static_assert(TS_PW_BYTES_HEADER_MARKER == 4 && TS_PW_BYTES_HEADER_COUNT_TYPE == 1 && TS_PW_BYTES_HEADER_MASK == 4 &&
-               TS_PW_BYTES_DEF_TYPE == 4 && TS_PW_BYTES_DEF_CODE == 4 && TS_PW_BYTES_DEF_INFO == 4 &&
-               TS_PW_BYTES_RECORD_TYPE == 1 && TS_PW_BYTES_RECORD_ADDR == 4 && TS_PW_BYTES_RECORD_ADDR_HI == 4 &&
-               TS_PW_BYTES_RECORD_VALUE == 4 && TS_PW_BYTES_RECORD_VALUE_HI == 2 && TS_PW_VALUE_HI_BITS == 16,
+                   TS_PW_BYTES_DEF_TYPE == 4 && TS_PW_BYTES_DEF_CODE == 4 && TS_PW_BYTES_DEF_INFO == 4 &&
+                   TS_PW_BYTES_RECORD_TYPE == 1 && TS_PW_BYTES_RECORD_ADDR == 4 && TS_PW_BYTES_RECORD_ADDR_HI == 4 &&
+                   TS_PW_BYTES_RECORD_VALUE == 4 && TS_PW_BYTES_RECORD_VALUE_HI == 2 && TS_PW_VALUE_HI_BITS == 16,
                "perf_wire.def and perf_wire.h disagree on a store's size");
 
 /* starts a header: marker, count type (TS_PW_COUNT_*), counter mask; definitions follow */
@@ -31,8 +31,11 @@ static inline TS_NOINSTR void perf_wire_def_code(unsigned ch, unsigned type, uin
 static inline TS_NOINSTR void perf_wire_record(unsigned ch, unsigned type) { ts_itc_write8(0, ch, (uint8_t)type); }
 /* an address: low word with bit 0 (TS_PW_ADDR_HI) set when a high word follows */
 static inline TS_NOINSTR void perf_wire_addr(unsigned ch, uint64_t a) {
-    if (a >> 32) { ts_itc_write32(0, ch, (uint32_t)a | TS_PW_ADDR_HI); ts_itc_write32(0, ch, (uint32_t)(a >> 32)); }
-    else ts_itc_write32(0, ch, (uint32_t)a);
+    if (a >> 32) {
+        ts_itc_write32(0, ch, (uint32_t)a | TS_PW_ADDR_HI);
+        ts_itc_write32(0, ch, (uint32_t)(a >> 32));
+    } else
+        ts_itc_write32(0, ch, (uint32_t)a);
 }
 /* a counter value: low word, and bits 47:32 as a 16-bit store when not zero */
 static inline TS_NOINSTR void perf_wire_value(unsigned ch, uint64_t v) {

@@ -21,39 +21,39 @@ extern "C" {
 #endif
 
 /* OpenSBI hardware general event codes (type perfEventHWGeneral) */
-#define HW_NO_EVENT                 0
-#define HW_CPU_CYCLES               1
-#define HW_INSTRUCTIONS             2
-#define HW_CACHE_REFERENCES         3
-#define HW_CACHE_MISSES             4
-#define HW_BRANCH_INSTRUCTIONS      5
-#define HW_BRANCH_MISSES            6
-#define HW_BUS_CYCLES               7
-#define HW_STALLED_CYCLES_FRONTEND  8
-#define HW_STALLED_CYCLES_BACKEND   9
-#define HW_REF_CPU_CYCLES           10
-#define HW_REF_CPU_CYLES            HW_REF_CPU_CYCLES   /* SiFive's header spells it so */
-#define HW_TIMESTAMP                (0x80)              /* SiFive: the trace timestamp */
+#define HW_NO_EVENT 0
+#define HW_CPU_CYCLES 1
+#define HW_INSTRUCTIONS 2
+#define HW_CACHE_REFERENCES 3
+#define HW_CACHE_MISSES 4
+#define HW_BRANCH_INSTRUCTIONS 5
+#define HW_BRANCH_MISSES 6
+#define HW_BUS_CYCLES 7
+#define HW_STALLED_CYCLES_FRONTEND 8
+#define HW_STALLED_CYCLES_BACKEND 9
+#define HW_REF_CPU_CYCLES 10
+#define HW_REF_CPU_CYLES HW_REF_CPU_CYCLES /* SiFive's header spells it so */
+#define HW_TIMESTAMP (0x80)                /* SiFive: the trace timestamp */
 
 /* OpenSBI hardware cache event fields (type perfEventHWCache) */
-#define HW_CACHE_L1D    0
-#define HW_CACHE_L1I    1
-#define HW_CACHE_LL     2
-#define HW_CACHE_DTLB   3
-#define HW_CACHE_ITLB   4
-#define HW_CACHE_BPU    5
-#define HW_CACHE_NODE   6
-#define HW_CACHE_OP_READ      0
-#define HW_CACHE_OP_WRITE     1
-#define HW_CACHE_OP_PREFETCH  2
+#define HW_CACHE_L1D 0
+#define HW_CACHE_L1I 1
+#define HW_CACHE_LL 2
+#define HW_CACHE_DTLB 3
+#define HW_CACHE_ITLB 4
+#define HW_CACHE_BPU 5
+#define HW_CACHE_NODE 6
+#define HW_CACHE_OP_READ 0
+#define HW_CACHE_OP_WRITE 1
+#define HW_CACHE_OP_PREFETCH 2
 #define HW_CACHE_RESULT_ACCESS 0
-#define HW_CACHE_RESULT_MISS   1
+#define HW_CACHE_RESULT_MISS 1
 
-#define PERF_MAX_CORES   8
-#define PERF_MAX_CNTRS   32
-#define PERF_MARKER_VAL  TS_PW_MARKER   /* "perf" */
+#define PERF_MAX_CORES 8
+#define PERF_MAX_CNTRS 32
+#define PERF_MARKER_VAL TS_PW_MARKER /* "perf" */
 #ifndef PERF_MEM_POOL_SIZE
-#define PERF_MEM_POOL_SIZE (256 * 1024)   /* bytes for SBA trace buffers (not zeroed at start) */
+#define PERF_MEM_POOL_SIZE (256 * 1024) /* bytes for SBA trace buffers (not zeroed at start) */
 #endif
 
 /* the event types, record types and count types of the wire format (perf_wire.def) under
@@ -74,11 +74,11 @@ typedef enum {
 } perfCountType_t;
 
 typedef struct {
-    unsigned int ctrIdx;      /* out: the counter index the library assigned */
-    int type;                 /* perfEventHWGeneral, perfEventHWCache, perfEventHWRaw */
+    unsigned int ctrIdx; /* out: the counter index the library assigned */
+    int type;            /* perfEventHWGeneral, perfEventHWCache, perfEventHWRaw */
     union {
-        int code;             /* type 0: HW_... */
-        struct {              /* type 1: HW_CACHE_... */
+        int code; /* type 0: HW_... */
+        struct {  /* type 1: HW_CACHE_... */
             int cache_id;
             int op_id;
             int result_id;
@@ -91,21 +91,21 @@ typedef struct {
 /* Error codes (every call returns 0 or one of these). */
 enum perfError {
     PERF_OK = 0,
-    PERF_ERR_ARG = 1,            /* bad argument: NULL list, count, channel, interval, cores */
-    PERF_ERR_INIT_TWICE = 2,     /* perfInit, or this core's perfXXXInit, called again */
-    PERF_ERR_NOT_INIT = 3,       /* perfInit / perfXXXInit not called first */
-    PERF_ERR_TOO_MANY = 4,       /* more than PERF_MAX_CNTRS events */
-    PERF_ERR_EVENT_TYPE = 5,     /* unknown event type (or the unsupported perfEventFW) */
-    PERF_ERR_EVENT_CODE = 6,     /* unknown general code or cache id/op/result */
-    PERF_ERR_UNSUPPORTED = 7,    /* an event this hardware cannot count */
-    PERF_ERR_NO_COUNTER = 8,     /* no free hardware counter left for an event */
-    PERF_ERR_DUPLICATE = 9,      /* the same fixed counter asked for twice */
-    PERF_ERR_POOL = 10,          /* SBA buffer larger than what is left of the pool */
-    PERF_ERR_CORE = 11,          /* this hart is outside tmm[] (perfInit's num_cores) */
-    PERF_ERR_NO_TRACE = 12,      /* tmm[core] is NULL, or the encoder lacks the sink/ITC asked for */
-    PERF_ERR_TIMER = 13,         /* timer interrupt set-up failed */
-    PERF_ERR_IO = 14,            /* perfWriteTrace: the host could not write the file */
-    PERF_ERR_BUSY = 15,          /* perfWriteTrace: another hart still records into the shared funnel sink */
+    PERF_ERR_ARG = 1,         /* bad argument: NULL list, count, channel, interval, cores */
+    PERF_ERR_INIT_TWICE = 2,  /* perfInit, or this core's perfXXXInit, called again */
+    PERF_ERR_NOT_INIT = 3,    /* perfInit / perfXXXInit not called first */
+    PERF_ERR_TOO_MANY = 4,    /* more than PERF_MAX_CNTRS events */
+    PERF_ERR_EVENT_TYPE = 5,  /* unknown event type (or the unsupported perfEventFW) */
+    PERF_ERR_EVENT_CODE = 6,  /* unknown general code or cache id/op/result */
+    PERF_ERR_UNSUPPORTED = 7, /* an event this hardware cannot count */
+    PERF_ERR_NO_COUNTER = 8,  /* no free hardware counter left for an event */
+    PERF_ERR_DUPLICATE = 9,   /* the same fixed counter asked for twice */
+    PERF_ERR_POOL = 10,       /* SBA buffer larger than what is left of the pool */
+    PERF_ERR_CORE = 11,       /* this hart is outside tmm[] (perfInit's num_cores) */
+    PERF_ERR_NO_TRACE = 12,   /* tmm[core] is NULL, or the encoder lacks the sink/ITC asked for */
+    PERF_ERR_TIMER = 13,      /* timer interrupt set-up failed */
+    PERF_ERR_IO = 14,         /* perfWriteTrace: the host could not write the file */
+    PERF_ERR_BUSY = 15,       /* perfWriteTrace: another hart still records into the shared funnel sink */
 };
 
 /* Several harts (docs/firmware/bsp.md): one hart calls perfInit(N, 1)
@@ -142,13 +142,13 @@ void __cyg_profile_func_exit(void *this_fn, void *call_site) __attribute__((no_i
 
 /* ---- tracesim extensions -------------------------------------------------------------- */
 typedef struct {
-    int initialized;          /* this core ran a perfXXXInit */
-    int recording;            /* between perfTraceOn and perfTraceOff */
-    int stopped;              /* the buffer filled with stop-on-wrap: the encoder stopped */
-    int wrapped;              /* the buffer wrapped (oldest data overwritten) */
-    uint32_t bytes;           /* valid bytes in the buffer (after a flush: all of them) */
-    uint32_t size;            /* buffer size in bytes */
-    uint32_t records;         /* records written by this core since its init */
+    int initialized;  /* this core ran a perfXXXInit */
+    int recording;    /* between perfTraceOn and perfTraceOff */
+    int stopped;      /* the buffer filled with stop-on-wrap: the encoder stopped */
+    int wrapped;      /* the buffer wrapped (oldest data overwritten) */
+    uint32_t bytes;   /* valid bytes in the buffer (after a flush: all of them) */
+    uint32_t size;    /* buffer size in bytes */
+    uint32_t records; /* records written by this core since its init */
 } perfTraceStatus_t;
 
 /* Status of the calling core's trace buffer; does not flush. */

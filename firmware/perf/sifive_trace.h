@@ -19,64 +19,70 @@
 /* one ITC stimulus register: 32-bit store at +0, 16-bit at +2, 8-bit at +3 */
 union ITC_Stimulus {
     uint32_t reg_size_32;
-    struct { uint16_t reserved16; uint16_t reg_size_16; };
-    struct { uint8_t reserved8[3]; uint8_t reg_size_8; };
+    struct {
+        uint16_t reserved16;
+        uint16_t reg_size_16;
+    };
+    struct {
+        uint8_t reserved8[3];
+        uint8_t reg_size_8;
+    };
 };
 
 struct TraceRegMemMap {
-    uint32_t te_control_register;          /* 0x000 teControl */
-    uint32_t te_impl_register;             /* 0x004 teImpl */
-    uint32_t reserved_08;                  /* 0x008 */
-    uint32_t ev_control_register;          /* 0x00C evControl */
-    uint32_t te_sinkbase_register;         /* 0x010 teSinkBase */
-    uint32_t te_sinkbasehigh_register;     /* 0x014 teSinkBaseHigh */
-    uint32_t te_sinklimit_register;        /* 0x018 teSinkLimit (last word address) */
-    uint32_t te_sink_wp_register;          /* 0x01C teSinkWP (bit 0: wrap) */
-    uint32_t te_sink_rp_register;          /* 0x020 teSinkRP */
-    uint32_t te_sink_data_register;        /* 0x024 teSinkData */
-    uint32_t reserved_28_2c[2];            /* 0x028 */
-    uint32_t te_fifo_register;             /* 0x030 teFifo */
-    uint32_t te_btmcount_register;         /* 0x034 teBtmCount */
-    uint32_t te_wordcount_register;        /* 0x038 teWordCount */
-    uint32_t reserved_3c;                  /* 0x03C */
-    uint32_t ts_control_register;          /* 0x040 tsControl */
-    uint32_t ts_lower_register;            /* 0x044 tsLower */
-    uint32_t ts_upper_register;            /* 0x048 tsUpper */
-    uint32_t reserved_4c;                  /* 0x04C */
-    uint32_t xti_control_register;         /* 0x050 xtiControl */
-    uint32_t xto_control_register;         /* 0x054 xtoControl */
-    uint32_t wp_control_register;          /* 0x058 wpControl */
-    uint32_t reserved_5c;                  /* 0x05C */
-    uint32_t itc_traceenable_register;     /* 0x060 itcTraceEnable */
-    uint32_t itc_trigenable_register;      /* 0x064 itcTrigEnable */
-    uint32_t reserved_68_7c[6];            /* 0x068 */
-    union ITC_Stimulus itc_stimulus_register[32];   /* 0x080 itcStimulus[0..31] */
-    uint32_t pc_sampling_register[32];     /* 0x100 */
-    uint32_t reserved_180_dfc[800];        /* 0x180 */
-    uint32_t atb_control_register;         /* 0xE00 */
-    uint32_t reserved_e04_efc[63];         /* 0xE04 */
-    uint32_t pib_control_register;         /* 0xF00 */
+    uint32_t te_control_register;                 /* 0x000 teControl */
+    uint32_t te_impl_register;                    /* 0x004 teImpl */
+    uint32_t reserved_08;                         /* 0x008 */
+    uint32_t ev_control_register;                 /* 0x00C evControl */
+    uint32_t te_sinkbase_register;                /* 0x010 teSinkBase */
+    uint32_t te_sinkbasehigh_register;            /* 0x014 teSinkBaseHigh */
+    uint32_t te_sinklimit_register;               /* 0x018 teSinkLimit (last word address) */
+    uint32_t te_sink_wp_register;                 /* 0x01C teSinkWP (bit 0: wrap) */
+    uint32_t te_sink_rp_register;                 /* 0x020 teSinkRP */
+    uint32_t te_sink_data_register;               /* 0x024 teSinkData */
+    uint32_t reserved_28_2c[2];                   /* 0x028 */
+    uint32_t te_fifo_register;                    /* 0x030 teFifo */
+    uint32_t te_btmcount_register;                /* 0x034 teBtmCount */
+    uint32_t te_wordcount_register;               /* 0x038 teWordCount */
+    uint32_t reserved_3c;                         /* 0x03C */
+    uint32_t ts_control_register;                 /* 0x040 tsControl */
+    uint32_t ts_lower_register;                   /* 0x044 tsLower */
+    uint32_t ts_upper_register;                   /* 0x048 tsUpper */
+    uint32_t reserved_4c;                         /* 0x04C */
+    uint32_t xti_control_register;                /* 0x050 xtiControl */
+    uint32_t xto_control_register;                /* 0x054 xtoControl */
+    uint32_t wp_control_register;                 /* 0x058 wpControl */
+    uint32_t reserved_5c;                         /* 0x05C */
+    uint32_t itc_traceenable_register;            /* 0x060 itcTraceEnable */
+    uint32_t itc_trigenable_register;             /* 0x064 itcTrigEnable */
+    uint32_t reserved_68_7c[6];                   /* 0x068 */
+    union ITC_Stimulus itc_stimulus_register[32]; /* 0x080 itcStimulus[0..31] */
+    uint32_t pc_sampling_register[32];            /* 0x100 */
+    uint32_t reserved_180_dfc[800];               /* 0x180 */
+    uint32_t atb_control_register;                /* 0xE00 */
+    uint32_t reserved_e04_efc[63];                /* 0xE04 */
+    uint32_t pib_control_register;                /* 0xF00 */
 };
 
 struct TfTraceRegMemMap {
-    uint32_t tf_control_register;          /* 0x000 tfControl */
-    uint32_t tf_impl_register;             /* 0x004 tfImpl */
-    uint32_t reserved_08;                  /* 0x008 */
-    uint32_t reserved_0c;                  /* 0x00C */
-    uint32_t tf_sinkbase_register;         /* 0x010 */
-    uint32_t tf_sinkbasehigh_register;     /* 0x014 */
-    uint32_t tf_sinklimit_register;        /* 0x018 */
-    uint32_t tf_sink_wp_register;          /* 0x01C */
-    uint32_t tf_sink_rp_register;          /* 0x020 */
-    uint32_t tf_sink_data_register;        /* 0x024 */
-    uint32_t reserved_28_3c[6];            /* 0x028 */
-    uint32_t ts_control_register;          /* 0x040 funnel timestamp unit (master) */
-    uint32_t ts_lower_register;            /* 0x044 */
-    uint32_t ts_upper_register;            /* 0x048 */
-    uint32_t reserved_4c_dfc[877];         /* 0x04C */
-    uint32_t atb_control_register;         /* 0xE00 */
-    uint32_t reserved_e04_efc[63];         /* 0xE04 */
-    uint32_t pib_control_register;         /* 0xF00 */
+    uint32_t tf_control_register;      /* 0x000 tfControl */
+    uint32_t tf_impl_register;         /* 0x004 tfImpl */
+    uint32_t reserved_08;              /* 0x008 */
+    uint32_t reserved_0c;              /* 0x00C */
+    uint32_t tf_sinkbase_register;     /* 0x010 */
+    uint32_t tf_sinkbasehigh_register; /* 0x014 */
+    uint32_t tf_sinklimit_register;    /* 0x018 */
+    uint32_t tf_sink_wp_register;      /* 0x01C */
+    uint32_t tf_sink_rp_register;      /* 0x020 */
+    uint32_t tf_sink_data_register;    /* 0x024 */
+    uint32_t reserved_28_3c[6];        /* 0x028 */
+    uint32_t ts_control_register;      /* 0x040 funnel timestamp unit (master) */
+    uint32_t ts_lower_register;        /* 0x044 */
+    uint32_t ts_upper_register;        /* 0x048 */
+    uint32_t reserved_4c_dfc[877];     /* 0x04C */
+    uint32_t atb_control_register;     /* 0xE00 */
+    uint32_t reserved_e04_efc[63];     /* 0xE04 */
+    uint32_t pib_control_register;     /* 0xF00 */
 };
 
 /* The layout must equal the single register table. */

@@ -18,10 +18,10 @@
 #include "s_trap.h"
 #include "bsp.h"
 
-unsigned perf_sbi_hartid;                  /* hart 0: the only one (set by the payload) */
+unsigned perf_sbi_hartid; /* hart 0: the only one (set by the payload) */
 
 static int ready;
-static uint32_t hw_mask;                   /* counters 0..31 that exist (bit 1: time) */
+static uint32_t hw_mask; /* counters 0..31 that exist (bit 1: time) */
 static uint8_t width[32];
 static uint32_t ev_shadow[32];
 static uint64_t ctr_shadow[32];
@@ -70,11 +70,10 @@ static PERF_NOINSTR void unconfigure(unsigned n) {
 
 static PERF_NOINSTR void start(unsigned n) {
     if (!((configured >> n) & 1)) {
-        uint32_t idx = n == 0 ? SBI_PMU_EVENT_IDX(0u, SBI_PMU_HW_CPU_CYCLES)
-                     : n == 2 ? SBI_PMU_EVENT_IDX(0u, SBI_PMU_HW_INSTRUCTIONS)
-                              : SBI_PMU_EVENT_IDX(2u, 0);
+        uint32_t idx = n == 0 ? SBI_PMU_EVENT_IDX(0u, SBI_PMU_HW_CPU_CYCLES) : n == 2 ? SBI_PMU_EVENT_IDX(0u, SBI_PMU_HW_INSTRUCTIONS) :
+                                                                                        SBI_PMU_EVENT_IDX(2u, 0);
         struct sbiret r = sbi_pmu_counter_config_matching(n, 1, 0, idx, n >= 3 ? ev_shadow[n] : 0);
-        if (r.error || (uint32_t)r.value != n) return;      /* stays stopped: reads 0 */
+        if (r.error || (uint32_t)r.value != n) return; /* stays stopped: reads 0 */
         configured |= 1u << n;
     }
     sbi_pmu_counter_start(n, 1, SBI_PMU_START_SET_INIT_VALUE, ctr_shadow[n]);
@@ -107,7 +106,7 @@ void perf_csr_write(unsigned csr, uint32_t v) {
         uint64_t c = counter_now(n);
         c = (csr & 0x80) ? ((uint64_t)v << 32) | (uint32_t)c : (c & 0xFFFFFFFF00000000ull) | v;
         ctr_shadow[n] = c & wmask(n);
-        if (!((inhibit_shadow >> n) & 1)) {                 /* running: restart at the value */
+        if (!((inhibit_shadow >> n) & 1)) { /* running: restart at the value */
             sbi_pmu_counter_stop(n, 1, 0);
             sbi_pmu_counter_start(n, 1, SBI_PMU_START_SET_INIT_VALUE, ctr_shadow[n]);
         }
@@ -116,7 +115,10 @@ void perf_csr_write(unsigned csr, uint32_t v) {
 
 uint64_t perf_port_mtime(void) { return ts_rdtime(); }
 uint64_t perf_port_timebase(void) { return TS_MTIME_HZ; }
-void perf_port_set_mtimecmp(unsigned hart, uint64_t t) { (void)hart; sbi_set_timer(t); }
+void perf_port_set_mtimecmp(unsigned hart, uint64_t t) {
+    (void)hart;
+    sbi_set_timer(t);
+}
 
 static PERF_NOINSTR uint32_t perf_stimer_trap(uint32_t scause, uint32_t sepc, uint32_t stval) {
     (void)scause;
@@ -129,8 +131,8 @@ int perf_port_timer_start(unsigned hart, uint64_t first_deadline) {
     (void)hart;
     s_set_trap_handler(0x80000005u, perf_stimer_trap);
     if (sbi_set_timer(first_deadline).error) return -1;
-    __asm__ volatile("csrs sie, %0" :: "r"(1u << 5));     /* STIE */
-    __asm__ volatile("csrs sstatus, %0" :: "r"(2u));      /* SIE */
+    __asm__ volatile("csrs sie, %0" ::"r"(1u << 5)); /* STIE */
+    __asm__ volatile("csrs sstatus, %0" ::"r"(2u));  /* SIE */
     return 0;
 }
 

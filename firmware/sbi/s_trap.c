@@ -7,7 +7,8 @@ static s_trap_handler_t s_exc[16], s_irq[16];
 
 void s_set_trap_handler(uint32_t cause, s_trap_handler_t h) {
     if (cause & 0x80000000u) s_irq[cause & 15] = h;
-    else s_exc[cause & 15] = h;
+    else
+        s_exc[cause & 15] = h;
 }
 
 uint32_t s_trap_dispatch(uint32_t scause, uint32_t sepc, uint32_t stval);

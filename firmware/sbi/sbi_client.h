@@ -9,7 +9,10 @@
 #include <stdint.h>
 #include "sbi_defs.h"
 
-struct sbiret { long error; long value; };
+struct sbiret {
+    long error;
+    long value;
+};
 struct sbiret sbi_ecall(uint32_t eid, uint32_t fid, uint32_t a0, uint32_t a1, uint32_t a2,
                         uint32_t a3, uint32_t a4, uint32_t a5);
 
@@ -33,9 +36,9 @@ uint64_t s_read_counter(unsigned n);
 /* ---- perf-style client ------------------------------------------------------------------ */
 #define SPERF_MAX_COUNTERS 64
 typedef struct spmu {
-    unsigned n;                                  /* counters */
-    uint32_t info[SPERF_MAX_COUNTERS];           /* counter_info of each */
-    uint64_t all_mask;                           /* (low 32 bits used on RV32: first 32) */
+    unsigned n;                        /* counters */
+    uint32_t info[SPERF_MAX_COUNTERS]; /* counter_info of each */
+    uint64_t all_mask;                 /* (low 32 bits used on RV32: first 32) */
 } spmu_t;
 /* 0, or an SBI error: no PMU extension (-2) or a failing call */
 long spmu_init(spmu_t *p);
@@ -44,10 +47,10 @@ typedef struct sperf_event {
     const char *name;
     uint32_t event_idx;
     uint64_t data;
-    uint32_t cfg_flags;                          /* SBI_PMU_CFG_FLAG_SET_*INH */
-    uint64_t period;                             /* 0: counting; else sampling every `period` */
+    uint32_t cfg_flags; /* SBI_PMU_CFG_FLAG_SET_*INH */
+    uint64_t period;    /* 0: counting; else sampling every `period` */
     /* filled in: */
-    int ctr;                                     /* counter_idx, -1 if none */
+    int ctr; /* counter_idx, -1 if none */
     uint32_t info;
     uint64_t start_value, count;
     uint32_t samples;
@@ -66,7 +69,11 @@ long sperf_stop(spmu_t *p, sperf_event_t *e, int reset);
 /* sampling: LCOFI delegated to S-mode; on each overflow of a sampling event the interrupted
  * pc goes into the histogram (hist_bins buckets of hist_shift-bit granularity from
  * hist_base) and the counter restarts at -period */
-typedef struct sperf_hist { uint32_t base, shift, nbins; uint32_t *bins; uint32_t outside; } sperf_hist_t;
+typedef struct sperf_hist {
+    uint32_t base, shift, nbins;
+    uint32_t *bins;
+    uint32_t outside;
+} sperf_hist_t;
 void sperf_sampling_begin(spmu_t *p, sperf_event_t **evs, unsigned n, sperf_hist_t *hist);
 void sperf_sampling_end(void);
 

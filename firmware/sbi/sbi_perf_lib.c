@@ -24,13 +24,16 @@ static perfEvent list[] = {
     {.type = perfEventHWGeneral, .code = HW_INSTRUCTIONS},
     {.type = perfEventHWGeneral, .code = HW_BRANCH_INSTRUCTIONS},
     {.type = perfEventHWCache, .cache_id = HW_CACHE_L1D, .op_id = HW_CACHE_OP_READ, .result_id = HW_CACHE_RESULT_ACCESS},
-    {.type = perfEventHWRaw, .event_data = 0x20000},     /* multiplies */
+    {.type = perfEventHWRaw, .event_data = 0x20000}, /* multiplies */
 };
 
 static uint32_t table[64];
 __attribute__((noinline)) static uint32_t work(uint32_t seed) {
     uint32_t s = seed;
-    for (unsigned i = 0; i < 64; i++) { table[i] = s = s * 1664525u + 1013904223u; s ^= s >> 7; }
+    for (unsigned i = 0; i < 64; i++) {
+        table[i] = s = s * 1664525u + 1013904223u;
+        s ^= s >> 7;
+    }
     return s;
 }
 
@@ -38,7 +41,10 @@ int s_main(void);
 int s_main(void) {
     int rc = perfInit(1, 0);
     if (!rc) rc = perfManualInit(list, 5, 6, (perfCountType_t)COUNT, 0);
-    if (rc) { printf("perf init failed: %s\n", perfErrorString(rc)); return 1; }
+    if (rc) {
+        printf("perf init failed: %s\n", perfErrorString(rc));
+        return 1;
+    }
     /* the library's counters are the ones the SBI layer configured: same indices */
     for (int i = 0; i < 5; i++) printf("event %d: counter %d, info 0x%08lx\n", i, list[i].ctrIdx, (unsigned long)list[i].ctrInfo);
     if (list[0].ctrIdx != 0 || list[1].ctrIdx != 2 || list[2].ctrIdx != 3) return 2;

@@ -7,7 +7,7 @@ void ts_stm_thread_name(const char *s) {
         unsigned k;
         for (k = 0; k < 4 && s[k]; k++) w |= (uint32_t)(uint8_t)s[k] << (8 * k);
         ts_stm_event(TS_STM_ID_THREAD_NAME, w);
-        if (k < 4) return;                  /* this word held the NUL */
+        if (k < 4) return; /* this word held the NUL */
         s += 4;
     }
 }

@@ -28,22 +28,28 @@
 
 #define TS_STM_STR_(x) #x
 #define TS_STM_STR(x) TS_STM_STR_(x)
-#define TS_STM_CSR_NUM 0x7c0   /* = TS_STM_CSR (an assembler operand needs a literal) */
+#define TS_STM_CSR_NUM 0x7c0 /* = TS_STM_CSR (an assembler operand needs a literal) */
 _Static_assert(TS_STM_CSR_NUM == TS_STM_CSR, "stm.def and ts_stm.h disagree on the CSR");
 
 /* emit (id, value): the move into a0 and the CSR write. id 0 emits nothing. M-mode only. */
 static inline __attribute__((always_inline, no_instrument_function)) void ts_stm_event(uint16_t id, uint32_t value) {
     register uint32_t a0 __asm__("a0") = value;
-    __asm__ volatile("csrw " TS_STM_STR(TS_STM_CSR_NUM) ", %1" : : "r"(a0), "r"((uint32_t)id) : "memory");
+    __asm__ volatile("csrw " TS_STM_STR(TS_STM_CSR_NUM) ", %1"
+                     :
+                     : "r"(a0), "r"((uint32_t)id)
+                     : "memory");
 }
 
 /* emit (id, value) with a constant id 1..31 in the instruction itself (csrwi): no register
  * holds the id */
-#define TS_STM_EVENT_I(id, value)                                                                 \
-    do {                                                                                          \
+#define TS_STM_EVENT_I(id, value)                                                                   \
+    do {                                                                                            \
         _Static_assert((id) >= 1 && (id) <= 31, "TS_STM_EVENT_I: the id must be a constant 1..31"); \
-        register uint32_t ts_stm_a0_ __asm__("a0") = (value);                                     \
-        __asm__ volatile("csrwi " TS_STM_STR(TS_STM_CSR_NUM) ", %1" : : "r"(ts_stm_a0_), "i"(id) : "memory"); \
+        register uint32_t ts_stm_a0_ __asm__("a0") = (value);                                       \
+        __asm__ volatile("csrwi " TS_STM_STR(TS_STM_CSR_NUM) ", %1"                                 \
+                         :                                                                          \
+                         : "r"(ts_stm_a0_), "i"(id)                                                 \
+                         : "memory");                                                               \
     } while (0)
 
 /* THREAD_NAME events for s: 4 bytes per event, little-endian (s[0] in bits 7:0); the last

@@ -8,13 +8,14 @@
 #include <string.h>
 
 const hpm_event_info_t hpm_events[] = {
-#define TS_EVENT(id, sv, idx, cls, bit, csv, desc) { #id, csv, desc, idx, cls, bit },
+#define TS_EVENT(id, sv, idx, cls, bit, csv, desc) {#id, csv, desc, idx, cls, bit},
 #include "hpm_events.def"
 #undef TS_EVENT
 };
 const unsigned hpm_n_events = sizeof hpm_events / sizeof hpm_events[0];
 
-enum { EV_CYCLE_BIT = 1u << 0, EV_RETIRE_BIT = 1u << 1 };
+enum { EV_CYCLE_BIT = 1u << 0,
+       EV_RETIRE_BIT = 1u << 1 };
 
 void hpm_default_cfg(hpm_cfg_t *cfg) {
     cfg->n_hpm = 29;
@@ -35,8 +36,9 @@ int hpm_init(hpm_t *h, const hpm_cfg_t *cfg) {
     h->implemented = 0x7u;
     for (unsigned i = 0; i < cfg->n_hpm; i++) h->implemented |= 1u << (3 + i);
     for (unsigned i = 0; i < HPM_MAX_COUNTERS; i++) {
-        unsigned w = i == 0 ? cfg->width_cycle : i == 2 ? cfg->width_instret :
-                     (h->implemented >> i) & 1 ? cfg->width_hpm : 0;
+        unsigned w = i == 0 ? cfg->width_cycle : i == 2                ? cfg->width_instret :
+                                             (h->implemented >> i) & 1 ? cfg->width_hpm :
+                                                                         0;
         h->mask[i] = (i == 1 || w == 0) ? 0 : width_mask(w);
     }
     hpm_reset(h);
@@ -125,8 +127,14 @@ unsigned hpm_width(const hpm_t *h, unsigned n) {
 static int counter_of(unsigned csr, bool *hi, bool *user) {
     unsigned base = csr & 0xF7F; /* fold the high-half bit (0x080) */
     *hi = (csr & 0x080) != 0;
-    if (base >= 0xB00 && base <= 0xB1F && base != 0xB01) { *user = false; return (int)(base - 0xB00); }
-    if (base >= 0xC00 && base <= 0xC1F) { *user = true; return (int)(base - 0xC00); }
+    if (base >= 0xB00 && base <= 0xB1F && base != 0xB01) {
+        *user = false;
+        return (int)(base - 0xB00);
+    }
+    if (base >= 0xC00 && base <= 0xC1F) {
+        *user = true;
+        return (int)(base - 0xC00);
+    }
     return -1;
 }
 
@@ -138,15 +146,27 @@ bool hpm_csr_read(const hpm_t *h, unsigned csr, uint32_t *val) {
         *val = hi ? (uint32_t)(v >> 32) : (uint32_t)v;
         return true;
     }
-    if (csr == 0x306) { *val = h->counteren; return true; }
-    if (csr == 0x320) { *val = h->inhibit; return true; }
-    if (csr >= 0x323 && csr <= 0x33F) { *val = h->event[csr - 0x320]; return true; }
+    if (csr == 0x306) {
+        *val = h->counteren;
+        return true;
+    }
+    if (csr == 0x320) {
+        *val = h->inhibit;
+        return true;
+    }
+    if (csr >= 0x323 && csr <= 0x33F) {
+        *val = h->event[csr - 0x320];
+        return true;
+    }
     if (csr >= 0x723 && csr <= 0x73F) {
         unsigned i = csr - 0x720;
         *val = ((uint32_t)h->evh[i] << 28) | (((h->ofl >> i) & 1u) << 31);
         return true;
     }
-    if (csr == 0xDA0) { *val = h->ofl; return true; }
+    if (csr == 0xDA0) {
+        *val = h->ofl;
+        return true;
+    }
     return false;
 }
 
@@ -154,27 +174,33 @@ bool hpm_csr_read(const hpm_t *h, unsigned csr, uint32_t *val) {
 static void update_inhibit(hpm_t *h) {
     memset(h->inh, 0, sizeof h->inh);
     for (unsigned i = 3; i < HPM_MAX_COUNTERS; i++) {
-        if (h->evh[i] & 4) h->inh[3] |= 1u << i;   /* MINH */
-        if (h->evh[i] & 2) h->inh[1] |= 1u << i;   /* SINH */
-        if (h->evh[i] & 1) h->inh[0] |= 1u << i;   /* UINH */
+        if (h->evh[i] & 4) h->inh[3] |= 1u << i; /* MINH */
+        if (h->evh[i] & 2) h->inh[1] |= 1u << i; /* SINH */
+        if (h->evh[i] & 1) h->inh[0] |= 1u << i; /* UINH */
     }
 }
 
 bool hpm_csr_write(hpm_t *h, unsigned csr, uint32_t val) {
     bool hi, user;
-    h->quiet = 0;                   /* whatever it changes: the next tick looks at everything */
+    h->quiet = 0; /* whatever it changes: the next tick looks at everything */
     int n = counter_of(csr, &hi, &user);
     if (n >= 0) {
         if (user || n == 1 || !((h->implemented >> n) & 1)) return true; /* read-only / WARL */
         uint64_t v = h->ctr[n];
-        v = hi ? ((uint64_t)val << 32) | (v & 0xFFFFFFFFull)
-               : (v & 0xFFFFFFFF00000000ull) | val;
+        v = hi ? ((uint64_t)val << 32) | (v & 0xFFFFFFFFull) : (v & 0xFFFFFFFF00000000ull) | val;
         h->ctr[n] = v & h->mask[n];
         h->written |= 1u << n;
         return true;
     }
-    if (csr == 0x306) { h->counteren = val & h->implemented; return true; }
-    if (csr == 0x320) { h->inhibit = val & h->implemented & ~0x2u; update_active(h); return true; }
+    if (csr == 0x306) {
+        h->counteren = val & h->implemented;
+        return true;
+    }
+    if (csr == 0x320) {
+        h->inhibit = val & h->implemented & ~0x2u;
+        update_active(h);
+        return true;
+    }
     if (csr >= 0x323 && csr <= 0x33F) {
         unsigned i = csr - 0x320;
         if ((h->implemented >> i) & 1) {
@@ -187,18 +213,21 @@ bool hpm_csr_write(hpm_t *h, unsigned csr, uint32_t val) {
     if (csr >= 0x723 && csr <= 0x73F) {
         unsigned i = csr - 0x720;
         if ((h->implemented >> i) & 1) {
-            h->evh[i] = (uint8_t)((val >> 28) & 7u);          /* MINH, SINH, UINH */
+            h->evh[i] = (uint8_t)((val >> 28) & 7u); /* MINH, SINH, UINH */
             h->ofl = (h->ofl & ~(1u << i)) | ((val >> 31) << i);
             update_inhibit(h);
         }
         return true;
     }
-    if (csr == 0xDA0) return true;                            /* read-only */
+    if (csr == 0xDA0) return true; /* read-only */
     return false;
 }
 
 void hpm_tick_held(hpm_t *h, uint64_t ev) {
     uint8_t lcof = h->lcof;
     hpm_tick(h, ev | EV_CYCLE_BIT);
-    if (lcof) { h->lcof = 1; h->quiet = 0; }  /* the request of the last cycle the hart ran stays up */
+    if (lcof) {
+        h->lcof = 1;
+        h->quiet = 0;
+    } /* the request of the last cycle the hart ran stays up */
 }

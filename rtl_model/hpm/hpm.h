@@ -28,36 +28,36 @@
 #define HPM_MAX_COUNTERS 32
 
 typedef struct hpm_cfg {
-    unsigned n_hpm;           /* programmable counters 3..(3+n_hpm-1); 0..29, default 29 */
-    unsigned width_cycle;     /* 1..64, default 64 */
-    unsigned width_instret;   /* 1..64, default 64 */
-    unsigned width_hpm;       /* 1..64, default 40 */
+    unsigned n_hpm;         /* programmable counters 3..(3+n_hpm-1); 0..29, default 29 */
+    unsigned width_cycle;   /* 1..64, default 64 */
+    unsigned width_instret; /* 1..64, default 64 */
+    unsigned width_hpm;     /* 1..64, default 40 */
 } hpm_cfg_t;
 
 typedef struct hpm {
     hpm_cfg_t cfg;
     uint64_t ctr[HPM_MAX_COUNTERS];
-    uint64_t mask[HPM_MAX_COUNTERS];      /* 2^width - 1 */
-    uint32_t event[HPM_MAX_COUNTERS];     /* mhpmeventN as written (WARL: implemented only) */
-    uint64_t sel[HPM_MAX_COUNTERS];       /* event-vector bits selected by event[] */
-    uint32_t implemented;                 /* bit n: counter n exists (bit 1 = time) */
-    uint32_t inhibit;                     /* mcountinhibit */
-    uint32_t counteren;                   /* mcounteren */
-    uint32_t written;                     /* counters written since the last tick */
-    uint32_t active;                      /* counters that may count: implemented & !inhibit */
-    uint64_t time;                        /* CLINT mtime, pushed by the simulator */
-    uint32_t ofl;                         /* OF bits (scountovf) */
-    uint32_t inh[4];                      /* counters inhibited in mode U, S, -, M (xINH) */
-    uint8_t evh[HPM_MAX_COUNTERS];        /* mhpmeventNh bits 31:28 (OF excluded: in ofl) */
-    uint8_t priv;                         /* mode of the cycle the next tick counts */
-    uint8_t priv_next;                    /* mode from the cycle after that on */
-    uint8_t lcof;                         /* the last tick overflowed a counter with OF clear */
-    uint8_t quiet;                        /* the next tick can change only mcycle and minstret:
+    uint64_t mask[HPM_MAX_COUNTERS];    /* 2^width - 1 */
+    uint32_t event[HPM_MAX_COUNTERS];   /* mhpmeventN as written (WARL: implemented only) */
+    uint64_t sel[HPM_MAX_COUNTERS];     /* event-vector bits selected by event[] */
+    uint32_t implemented;               /* bit n: counter n exists (bit 1 = time) */
+    uint32_t inhibit;                   /* mcountinhibit */
+    uint32_t counteren;                 /* mcounteren */
+    uint32_t written;                   /* counters written since the last tick */
+    uint32_t active;                    /* counters that may count: implemented & !inhibit */
+    uint64_t time;                      /* CLINT mtime, pushed by the simulator */
+    uint32_t ofl;                       /* OF bits (scountovf) */
+    uint32_t inh[4];                    /* counters inhibited in mode U, S, -, M (xINH) */
+    uint8_t evh[HPM_MAX_COUNTERS];      /* mhpmeventNh bits 31:28 (OF excluded: in ofl) */
+    uint8_t priv;                       /* mode of the cycle the next tick counts */
+    uint8_t priv_next;                  /* mode from the cycle after that on */
+    uint8_t lcof;                       /* the last tick overflowed a counter with OF clear */
+    uint8_t quiet;                      /* the next tick can change only mcycle and minstret:
                                            * nothing written since the last tick, no mode change
                                            * due, lcof clear, no programmable counter that may
                                            * count in this mode, mcycle and minstret 64 bits
                                            * wide (cleared by every change) */
-    uint64_t quiet_cycle, quiet_retire;   /* while quiet: the ev bits mcycle and minstret count
+    uint64_t quiet_cycle, quiet_retire; /* while quiet: the ev bits mcycle and minstret count
                                            * (0 when inhibited) */
 } hpm_t;
 
@@ -111,7 +111,10 @@ void hpm_tick_held(hpm_t *h, uint64_t ev);
 static inline void hpm_set_time(hpm_t *h, uint64_t mtime) { h->time = mtime; }
 /* The core's privilege mode (0 U, 1 S, 3 M) changes at the end of the cycle the next tick
  * counts: that tick still counts in the old mode, the ones after it in `priv`. */
-static inline void hpm_set_priv(hpm_t *h, unsigned priv) { h->priv_next = (uint8_t)(priv & 3); h->quiet = 0; }
+static inline void hpm_set_priv(hpm_t *h, unsigned priv) {
+    h->priv_next = (uint8_t)(priv & 3);
+    h->quiet = 0;
+}
 /* 64-bit value of counter n (0..31; 1 = time) */
 uint64_t hpm_counter(const hpm_t *h, unsigned n);
 /* Width in bits of counter n (0 if not implemented). */

@@ -16,7 +16,10 @@ int cache_init(cache_t *c, const cache_cfg_t *cfg) {
     c->line_shift = (unsigned)__builtin_ctz(cfg->line);
     c->tag = calloc((size_t)c->sets * cfg->ways, sizeof *c->tag);
     c->lru = calloc(c->sets, 1);
-    if (!c->tag || !c->lru) { cache_free(c); return -1; }
+    if (!c->tag || !c->lru) {
+        cache_free(c);
+        return -1;
+    }
     return 0;
 }
 
@@ -39,7 +42,7 @@ bool cache_access(cache_t *c, uint32_t addr) {
     c->accesses++;
     for (unsigned w = 0; w < c->cfg.ways; w++) {
         if (t[w] == key) {
-            c->lru[set] = (uint8_t)(w ^ 1);   /* the other way is replaced next */
+            c->lru[set] = (uint8_t)(w ^ 1); /* the other way is replaced next */
             return true;
         }
     }

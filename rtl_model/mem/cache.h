@@ -11,17 +11,17 @@
 #include <stdbool.h>
 
 typedef struct cache_cfg {
-    unsigned size;          /* bytes, power of two, >= line * ways */
-    unsigned line;          /* bytes, power of two, 4..256 */
-    unsigned ways;          /* 1 or 2 */
-    unsigned miss_latency;  /* cycles a miss holds the access */
+    unsigned size;         /* bytes, power of two, >= line * ways */
+    unsigned line;         /* bytes, power of two, 4..256 */
+    unsigned ways;         /* 1 or 2 */
+    unsigned miss_latency; /* cycles a miss holds the access */
 } cache_cfg_t;
 
 typedef struct cache {
     cache_cfg_t cfg;
     unsigned sets, line_shift;
-    uint32_t *tag;          /* sets * ways; bit 0 = valid (tags are line addresses) */
-    uint8_t *lru;           /* per set: the way to replace next */
+    uint32_t *tag; /* sets * ways; bit 0 = valid (tags are line addresses) */
+    uint8_t *lru;  /* per set: the way to replace next */
     uint64_t accesses, misses;
 } cache_t;
 

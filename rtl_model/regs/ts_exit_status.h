@@ -10,7 +10,9 @@ enum {
 };
 static inline const char *ts_exit_name(int status) {
     switch (status) {
-#define TS_EXIT(name, status, cmds, meaning) case status: return #name;
+#define TS_EXIT(name, status, cmds, meaning) \
+    case status:                             \
+        return #name;
 #include "exit_status.def"
     default: return 0;
     }

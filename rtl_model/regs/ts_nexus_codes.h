@@ -38,7 +38,9 @@ static inline int nx_tcode_prog(unsigned t) { return (int)(nx_prog_mask >> (t & 
 /* dqr's name of TCODE t, or NULL */
 static inline const char *nx_tcode_text(unsigned t) {
     switch (t) {
-#define TS_NX_TCODE(name, tcode, text, ts, prog, fields) case tcode: return text;
+#define TS_NX_TCODE(name, tcode, text, ts, prog, fields) \
+    case tcode:                                          \
+        return text;
 #include "nexus.def"
     default: return 0;
     }

@@ -28,13 +28,13 @@ enum {
 #define TS_PW_STORE(part, name, bytes, when, value) TS_PW_BYTES_##part##_##name = bytes,
 #include "perf_wire.def"
 };
-enum {   /* how many; the values run from 0 without a hole (tests/unit/test_wire_defs.c) */
-    TS_PW_COUNT_TYPES = 0
-#define TS_PW_COUNT(name, value, sifive, desc) + 1
+enum { /* how many; the values run from 0 without a hole (tests/unit/test_wire_defs.c) */
+       TS_PW_COUNT_TYPES = 0
+#define TS_PW_COUNT(name, value, sifive, desc) +1
 #include "perf_wire.def"
-    ,
-    TS_PW_RECORD_TYPES = 0
-#define TS_PW_RECORD(name, value, sifive, addrs, desc) + 1
+       ,
+       TS_PW_RECORD_TYPES = 0
+#define TS_PW_RECORD(name, value, sifive, addrs, desc) +1
 #include "perf_wire.def"
 };
 #endif

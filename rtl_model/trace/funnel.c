@@ -12,8 +12,12 @@
 #define TS_TREG(block, name, off, acc, desc) enum { block##_##name = off };
 #include "trace_regs.def"
 
-enum { F_ACTIVE = 1u << 0, F_ENABLE = 1u << 1, F_EMPTY = 1u << 3, F_STOP_ON_WRAP = 1u << 14,
-       F_SINK_ERROR = 1u << 27, F_WRITABLE = 0x00004007u };
+enum { F_ACTIVE = 1u << 0,
+       F_ENABLE = 1u << 1,
+       F_EMPTY = 1u << 3,
+       F_STOP_ON_WRAP = 1u << 14,
+       F_SINK_ERROR = 1u << 27,
+       F_WRITABLE = 0x00004007u };
 
 int funnel_init(funnel_t *f, unsigned sink_bytes, unsigned sram_size, unsigned ts_width) {
     memset(f, 0, sizeof *f);
@@ -103,7 +107,10 @@ void funnel_tick(funnel_t *f) {
 }
 
 static void write_control(funnel_t *f, uint32_t v) {
-    if (!(v & F_ACTIVE)) { funnel_reset(f); return; }
+    if (!(v & F_ACTIVE)) {
+        funnel_reset(f);
+        return;
+    }
     uint32_t old = f->control, keep = old & F_SINK_ERROR;
     if (v & F_SINK_ERROR) keep = 0;
     unsigned sink = v >> 28;
@@ -119,10 +126,21 @@ static void write_control(funnel_t *f, uint32_t v) {
 
 enum te_access funnel_read(funnel_t *f, uint32_t off, unsigned size, uint32_t *val) {
     if (size != 4 || (off & 3)) return TE_ERR;
-    unsigned sb = f->sink.width == 4 ? 0 : f->sink.width == 8 ? 1 : f->sink.width == 16 ? 2 : 3;
-    if (off == TF_CONTROL) { *val = f->control | ((funnel_empty(f) && !f->flushing) ? F_EMPTY : 0); return TE_OK; }
-    if (off == TF_IMPL) { *val = (1u << 4) | (1u << 7) | sb << 16; return TE_OK; }
-    if (off == TF_SINK_DATA && !(f->control & F_ACTIVE)) { *val = 0; return TE_OK; }
+    unsigned sb = f->sink.width == 4 ? 0 : f->sink.width == 8 ? 1 :
+                                       f->sink.width == 16    ? 2 :
+                                                                3;
+    if (off == TF_CONTROL) {
+        *val = f->control | ((funnel_empty(f) && !f->flushing) ? F_EMPTY : 0);
+        return TE_OK;
+    }
+    if (off == TF_IMPL) {
+        *val = (1u << 4) | (1u << 7) | sb << 16;
+        return TE_OK;
+    }
+    if (off == TF_SINK_DATA && !(f->control & F_ACTIVE)) {
+        *val = 0;
+        return TE_OK;
+    }
     if (sink_reg_read(&f->sink, off, val) || tsunit_reg_read(&f->ts, off, val)) return TE_OK;
     *val = 0;
     return off < 0x1000 ? TE_OK : TE_ERR;
@@ -130,8 +148,11 @@ enum te_access funnel_read(funnel_t *f, uint32_t off, unsigned size, uint32_t *v
 
 enum te_access funnel_write(funnel_t *f, uint32_t off, unsigned size, uint32_t val) {
     if (size != 4 || (off & 3)) return TE_ERR;
-    if (off == TF_CONTROL) { write_control(f, val); return TE_OK; }
+    if (off == TF_CONTROL) {
+        write_control(f, val);
+        return TE_OK;
+    }
     if (!(f->control & F_ACTIVE)) return TE_OK;
     if (!sink_reg_write(&f->sink, off, val)) tsunit_reg_write(&f->ts, off, val);
-    return TE_OK;                             /* read-only and reserved offsets ignore writes */
+    return TE_OK; /* read-only and reserved offsets ignore writes */
 }

@@ -11,7 +11,7 @@
 
 typedef struct funnel {
     te_t *in[FUNNEL_MAX_INPUTS];
-    unsigned n_in, next;       /* round-robin pointer */
+    unsigned n_in, next; /* round-robin pointer */
     uint32_t control;
     tsunit_t ts;
     sink_t sink;

@@ -25,8 +25,9 @@ void nx_fixed(nx_msg_t *m, uint64_t v, unsigned bits) { put_bits(m, v, bits); }
 void nx_var_unaligned(nx_msg_t *m, uint64_t v) {
     unsigned start = m->pos;
     put_bits(m, v, v ? 64u - (unsigned)__builtin_clzll(v) : 0u);
-    if (m->pos % 6) m->pos += 6 - m->pos % 6;        /* to the end of this byte */
-    else if (m->pos == start) m->pos += 6;           /* zero on a byte boundary: one byte */
+    if (m->pos % 6) m->pos += 6 - m->pos % 6; /* to the end of this byte */
+    else if (m->pos == start)
+        m->pos += 6; /* zero on a byte boundary: one byte */
     unsigned last = m->pos / 6 - 1;
     if (last < NX_MAX_BYTES) m->b[last] = (uint8_t)((m->b[last] & ~3u) | 1u);
 }

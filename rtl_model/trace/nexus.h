@@ -11,14 +11,14 @@
 #include <stdint.h>
 #include "ts_nexus_codes.h"
 
-#define NX_MAX_BYTES 40   /* longest message this packer can build (64-bit fields included) */
+#define NX_MAX_BYTES 40 /* longest message this packer can build (64-bit fields included) */
 
 /* the TCODEs (NX_DATA_ACQ ...), fixed field widths (NX_W_*) and codes: rtl_model/regs/nexus.def */
 
 typedef struct nx_msg {
     uint8_t b[NX_MAX_BYTES];
-    unsigned len;     /* bytes, valid after nx_end */
-    unsigned pos;     /* payload bits written so far */
+    unsigned len; /* bytes, valid after nx_end */
+    unsigned pos; /* payload bits written so far */
 } nx_msg_t;
 
 void nx_begin(nx_msg_t *m);
@@ -27,7 +27,10 @@ void nx_fixed(nx_msg_t *m, uint64_t v, unsigned bits);
 void nx_var_unaligned(nx_msg_t *m, uint64_t v);
 static inline void nx_var(nx_msg_t *m, uint64_t v) {
     unsigned start = m->pos;
-    if (start % 6 != 0) { nx_var_unaligned(m, v); return; }
+    if (start % 6 != 0) {
+        nx_var_unaligned(m, v);
+        return;
+    }
     /* on a byte boundary (the common case): 6 bits per byte, no bit arithmetic; the same
      * bytes as the general path */
     unsigned byte = start / 6;

@@ -22,7 +22,7 @@ void sink_free(sink_t *s) {
 }
 
 void sink_reset(sink_t *s) {
-    memset(s->sram, 0xFF, s->sram_size);   /* idle bytes, never 0x00 */
+    memset(s->sram, 0xFF, s->sram_size); /* idle bytes, never 0x00 */
     s->kind = SINK_SRAM;
     s->stop_on_wrap = false;
     s->base = s->limit = s->wp = s->rp = 0;
@@ -57,15 +57,21 @@ static void commit_word(sink_t *s) {
     s->words++;
     s->fill = 0;
     if (addr == sink_last(s) || (s->kind == SINK_SBA && addr > s->limit)) {
-        if (s->stop_on_wrap) { s->stopped = true; s->wp = addr + s->width; }
-        else s->wp = sink_start(s) | 1u;
+        if (s->stop_on_wrap) {
+            s->stopped = true;
+            s->wp = addr + s->width;
+        } else
+            s->wp = sink_start(s) | 1u;
     } else {
         s->wp = (addr + s->width) | (s->wp & 1u);
     }
 }
 
 bool sink_push(sink_t *s, uint8_t byte) {
-    if (s->stopped) { s->discarded++; return false; }
+    if (s->stopped) {
+        s->discarded++;
+        return false;
+    }
     s->word[s->fill++] = byte;
     if (s->fill == s->width) commit_word(s);
     return true;
@@ -74,9 +80,12 @@ bool sink_push(sink_t *s, uint8_t byte) {
 unsigned sink_push_bytes(sink_t *s, const uint8_t *p, unsigned n) {
     unsigned done = 0;
     while (done < n) {
-        if (s->stopped) { s->discarded += n - done; return done; }
+        if (s->stopped) {
+            s->discarded += n - done;
+            return done;
+        }
         unsigned room = s->width - s->fill, k = n - done < room ? n - done : room;
-        for (unsigned i = 0; i < k; i++) s->word[s->fill + i] = p[done + i];   /* a few bytes */
+        for (unsigned i = 0; i < k; i++) s->word[s->fill + i] = p[done + i]; /* a few bytes */
         s->fill += k;
         done += k;
         if (s->fill == s->width) {
@@ -104,12 +113,17 @@ void sink_write_rp(sink_t *s, uint32_t v) { s->rp = v & (s->sram_size - 1) & ~3u
 void sink_write_base(sink_t *s, uint32_t v) { s->base = v & ~(s->width - 1); }
 void sink_write_limit(sink_t *s, uint32_t v) { s->limit = v & ~(s->width - 1); }
 
-enum { R_BASE = 0x10, R_BASE_HIGH = 0x14, R_LIMIT = 0x18, R_WP = 0x1C, R_RP = 0x20, R_DATA = 0x24 };
+enum { R_BASE = 0x10,
+       R_BASE_HIGH = 0x14,
+       R_LIMIT = 0x18,
+       R_WP = 0x1C,
+       R_RP = 0x20,
+       R_DATA = 0x24 };
 
 bool sink_reg_read(sink_t *s, uint32_t off, uint32_t *val) {
     switch (off) {
     case R_BASE: *val = s->base; return true;
-    case R_BASE_HIGH: *val = 0; return true;     /* 32-bit system: WARL 0 */
+    case R_BASE_HIGH: *val = 0; return true; /* 32-bit system: WARL 0 */
     case R_LIMIT: *val = s->limit; return true;
     case R_WP: *val = s->wp; return true;
     case R_RP: *val = s->rp; return true;
@@ -125,7 +139,7 @@ bool sink_reg_write(sink_t *s, uint32_t off, uint32_t val) {
     case R_LIMIT: sink_write_limit(s, val); return true;
     case R_WP: sink_write_wp(s, val); return true;
     case R_RP: sink_write_rp(s, val); return true;
-    case R_DATA: return true;                    /* read-only */
+    case R_DATA: return true; /* read-only */
     default: return false;
     }
 }

@@ -12,16 +12,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-enum sink_kind { SINK_SRAM, SINK_SBA };
+enum sink_kind { SINK_SRAM,
+                 SINK_SBA };
 
 typedef struct sink {
-    unsigned width;            /* bytes per sink word: 4, 8, 16 or 32 */
-    unsigned sram_size;        /* bytes of SRAM (power of two, >= width) */
+    unsigned width;     /* bytes per sink word: 4, 8, 16 or 32 */
+    unsigned sram_size; /* bytes of SRAM (power of two, >= width) */
     uint8_t *sram;
     enum sink_kind kind;
     bool stop_on_wrap;
-    uint32_t base, limit;      /* SBA buffer: first and last word address */
-    uint32_t wp, rp;           /* wp bit 0 = wrap flag */
+    uint32_t base, limit; /* SBA buffer: first and last word address */
+    uint32_t wp, rp;      /* wp bit 0 = wrap flag */
     uint8_t word[32];
     unsigned fill;             /* bytes in word[] */
     bool stopped;              /* stop-on-wrap happened */

@@ -44,16 +44,27 @@
 #include "trace_regs.def"
 
 enum {
-    C_ACTIVE = 1u << 0, C_ENABLE = 1u << 1, C_TRACING = 1u << 2, C_EMPTY = 1u << 3,
-    C_INSTRUMENTATION_SHIFT = 7, C_STALL_OR_OVERFLOW = 1u << 12, C_STALL_ENABLE = 1u << 13,
-    C_STOP_ON_WRAP = 1u << 14, C_INHIBIT_SRC = 1u << 15, C_SINK_ERROR = 1u << 27,
-    C_SINK_SHIFT = 28, C_CONTEXT = TE_C_CONTEXT,
+    C_ACTIVE = 1u << 0,
+    C_ENABLE = 1u << 1,
+    C_TRACING = 1u << 2,
+    C_EMPTY = 1u << 3,
+    C_INSTRUMENTATION_SHIFT = 7,
+    C_STALL_OR_OVERFLOW = 1u << 12,
+    C_STALL_ENABLE = 1u << 13,
+    C_STOP_ON_WRAP = 1u << 14,
+    C_INHIBIT_SRC = 1u << 15,
+    C_SINK_ERROR = 1u << 27,
+    C_SINK_SHIFT = 28,
+    C_CONTEXT = TE_C_CONTEXT,
     /* bits kept as written: active, enable, tracing, instrumentation, teContext (bit 9, TCI
      * v1's trTeContext: Ownership messages in BTM/HTM, te_prog.c), stall enable, stop-on-wrap,
      * inhibit SRC, sync counters (the rest are status, WARL or actions) */
     C_WRITABLE = 0x00FFE387u,
 };
-enum { SINK_DEFAULT = 0, SINK_CODE_SRAM = 4, SINK_CODE_SBA = 7, SINK_CODE_FUNNEL = 8 };
+enum { SINK_DEFAULT = 0,
+       SINK_CODE_SRAM = 4,
+       SINK_CODE_SBA = 7,
+       SINK_CODE_FUNNEL = 8 };
 
 void te_default_cfg(te_cfg_t *c) {
     c->hart = 0;
@@ -75,7 +86,10 @@ int te_init(te_t *t, const te_cfg_t *cfg) {
     if (sink_init(&t->sink, cfg->sink_bytes, cfg->sram_size)) return -1;
     t->fifo_cap = cfg->itc_depth + 4;
     t->fifo = calloc(t->fifo_cap, sizeof *t->fifo);
-    if (!t->fifo) { sink_free(&t->sink); return -1; }
+    if (!t->fifo) {
+        sink_free(&t->sink);
+        return -1;
+    }
     tsunit_init(&t->ts, 3, cfg->ts_width, NULL);
     te_reset(t);
     return 0;
@@ -90,7 +104,7 @@ void te_free(te_t *t) {
 void te_reset(te_t *t) {
     t->control = 0;
     t->evcontrol = t->xti = t->xto = t->wpctl = t->itc_enable = t->itc_trig = 0;
-    if (t->cfg.insn_force == TE_INSN_EVENT) t->evcontrol = 0x3Fu;   /* run --trace-insn event */
+    if (t->cfg.insn_force == TE_INSN_EVENT) t->evcontrol = 0x3Fu; /* run --trace-insn event */
     t->stm_control = t->stm_lost = 0;
     tsunit_reset(&t->ts);
     sink_reset(&t->sink);
@@ -118,14 +132,14 @@ bool te_empty(const te_t *t) {
 }
 
 static void fifo_push(te_t *t, uint8_t kind, uint32_t idtag, uint32_t data) {
-    if (t->fifo_count == t->fifo_cap) return;   /* cannot happen: callers check room */
+    if (t->fifo_count == t->fifo_cap) return; /* cannot happen: callers check room */
     te_entry_t *e = &t->fifo[(t->fifo_head + t->fifo_count) % t->fifo_cap];
     *e = (te_entry_t){.kind = kind, .idtag = idtag, .data = data, .ts = tsunit_now(&t->ts)};
     t->fifo_count++;
 }
 
 void te_fifo_put(te_t *t, const te_entry_t *src) {
-    if (t->fifo_count == t->fifo_cap) return;   /* cannot happen: callers check room */
+    if (t->fifo_count == t->fifo_cap) return; /* cannot happen: callers check room */
     te_entry_t *e = &t->fifo[(t->fifo_head + t->fifo_count) % t->fifo_cap];
     *e = *src;
     e->ts = tsunit_now(&t->ts);
@@ -145,13 +159,12 @@ static void mark_lost(te_t *t) {
     t->overflow_pending = true;
 }
 void te_fifo_lost(te_t *t) { mark_lost(t); }
-void te_fifo_resync(te_t *t) { if (t->overflow_pending && t->fifo_count + 2 <= t->fifo_cap) push_resync(t); }
+void te_fifo_resync(te_t *t) {
+    if (t->overflow_pending && t->fifo_count + 2 <= t->fifo_cap) push_resync(t);
+}
 
 static void pack(te_t *t, const te_entry_t *e, nx_msg_t *m) {
-    static const uint8_t tcode[] = {[TE_DQM] = NX_DATA_ACQ, [TE_OWN] = NX_OWNERSHIP,
-                                    [TE_ERROR] = NX_ERROR, [TE_SYNC] = NX_ICT_WS,
-                                    [TE_STOP] = NX_ICT, [TE_STM_OWN] = NX_OWNERSHIP,
-                                    [TE_PROG] = 0};
+    static const uint8_t tcode[] = {[TE_DQM] = NX_DATA_ACQ, [TE_OWN] = NX_OWNERSHIP, [TE_ERROR] = NX_ERROR, [TE_SYNC] = NX_ICT_WS, [TE_STOP] = NX_ICT, [TE_STM_OWN] = NX_OWNERSHIP, [TE_PROG] = 0};
     uint32_t tsc = t->ts.control;
     bool ts_on = tsunit_enabled(&t->ts), full = false, rel = false;
     nx_begin(m);
@@ -167,26 +180,26 @@ static void pack(te_t *t, const te_entry_t *e, nx_msg_t *m) {
         nx_var(m, e->data);
         rel = ts_on && (tsc & (1u << 19));
         break;
-    case TE_STM_OWN:            /* THREAD_SWITCH: PROCESS = tp << 5 | V 0 | PRV | format */
+    case TE_STM_OWN: /* THREAD_SWITCH: PROCESS = tp << 5 | V 0 | PRV | format */
         nx_var(m, (uint64_t)e->data << STM_OWN_SHIFT | STM_OWN_PRV << 2 | STM_OWN_FORMAT);
         rel = ts_on && (tsc & (1u << 19));
         break;
     case TE_ERROR:
-        nx_fixed(m, NX_ETYPE_OVERRUN, NX_W_ETYPE);   /* FIFO overrun, messages lost */
-        nx_var(m, 0);           /* ECODE */
+        nx_fixed(m, NX_ETYPE_OVERRUN, NX_W_ETYPE); /* FIFO overrun, messages lost */
+        nx_var(m, 0);                              /* ECODE */
         break;
     case TE_PROG:
         te_prog_pack(t, e, m, &full, &rel);
         full = full && ts_on;
         rel = rel && ts_on;
         break;
-    case TE_STOP:               /* ICT: CKSRC 0 (control), CKDF 0, CKDATA0 3 (trace off) */
+    case TE_STOP: /* ICT: CKSRC 0 (control), CKDF 0, CKDATA0 3 (trace off) */
         nx_fixed(m, NX_CKSRC_CONTROL, NX_W_CKSRC);
         nx_fixed(m, 0, NX_W_CKDF);
         nx_var(m, NX_CONTROL_TRACE_OFF);
         rel = ts_on;
         break;
-    default:                    /* ICT-WS: CKSRC 0 (control), CKDF 0, CKDATA0 0 (none) */
+    default: /* ICT-WS: CKSRC 0 (control), CKDF 0, CKDATA0 0 (none) */
         nx_fixed(m, NX_CKSRC_CONTROL, NX_W_CKSRC);
         nx_fixed(m, 0, NX_W_CKDF);
         nx_var(m, NX_CONTROL_NONE);
@@ -236,11 +249,11 @@ void te_work(te_t *t) {
         unsigned took = sink_push_bytes(&t->sink, m->b + t->out_pos, want);
         for (unsigned i = 0; i < took && t->probe_nbytes < 8; i++)
             t->probe_bytes[t->probe_nbytes++] = m->b[t->out_pos + i];
-        if (t->sink.stopped) {                    /* stop-on-wrap: the buffer is full */
+        if (t->sink.stopped) { /* stop-on-wrap: the buffer is full */
             t->control &= ~C_ENABLE;
-            t->sink.discarded += m->len - t->out_pos - want;   /* sink counted want - took */
+            t->sink.discarded += m->len - t->out_pos - want; /* sink counted want - took */
             discard_all(t);
-            te_prog_sink_stopped(t);   /* no more branch messages (nothing would drain them) */
+            te_prog_sink_stopped(t); /* no more branch messages (nothing would drain them) */
             return;
         }
         budget -= took;
@@ -270,13 +283,15 @@ void te_port_pop(te_t *t) {
 void te_sink_error(te_t *t) { t->control |= C_SINK_ERROR; }
 
 static uint32_t impl_value(const te_t *t) {
-    unsigned sb = t->cfg.sink_bytes == 4 ? 0 : t->cfg.sink_bytes == 8 ? 1 : t->cfg.sink_bytes == 16 ? 2 : 3;
+    unsigned sb = t->cfg.sink_bytes == 4 ? 0 : t->cfg.sink_bytes == 8 ? 1 :
+                                           t->cfg.sink_bytes == 16    ? 2 :
+                                                                        3;
     return (1u << 4) | (1u << 7) | (t->cfg.has_funnel ? 1u << 8 : 0) | sb << 16 |
            (t->cfg.hart & 15u) << 20 | (t->cfg.src_bits & 7u) << 24 | (t->cfg.hart & 15u) << 28;
 }
 
 static uint32_t control_value(const te_t *t) {
-    uint32_t v = t->control | 1u << 24;           /* teSliceFormat = 1 */
+    uint32_t v = t->control | 1u << 24; /* teSliceFormat = 1 */
     if (te_empty(t) && !t->flushing) v |= C_EMPTY;
     return v;
 }
@@ -324,7 +339,8 @@ static enum te_access stimulus_store(te_t *t, uint32_t off, unsigned size, uint3
         return TE_DROPPED;
     }
     if (t->overflow_pending) push_resync(t);
-    uint32_t mask = size == 4 ? 0xFFFFFFFFu : size == 2 ? 0xFFFFu : 0xFFu;
+    uint32_t mask = size == 4 ? 0xFFFFFFFFu : size == 2 ? 0xFFFFu :
+                                                          0xFFu;
     fifo_push(t, (uint8_t)kind, ((n & 15) << 2) | byte, val & mask);
     t->itc_accepted++;
     return TE_OK;
@@ -333,47 +349,51 @@ static enum te_access stimulus_store(te_t *t, uint32_t off, unsigned size, uint3
 enum te_stm_status te_stm_event(te_t *t, uint16_t id, uint32_t value) {
     uint32_t on = C_ACTIVE | C_ENABLE | C_TRACING;
     if ((t->control & on) != on || !(t->stm_control & 1) || !id) return TE_STMEV_OFF;
-    if (!itc_room(t)) {                       /* no back-pressure: drop and count */
+    if (!itc_room(t)) { /* no back-pressure: drop and count */
         mark_lost(t);
         t->stm_lost++;
         return TE_STMEV_LOST;
     }
     if (t->overflow_pending) push_resync(t);
     if (id == STM_ID_THREAD_SWITCH) fifo_push(t, TE_STM_OWN, 0, value);
-    else fifo_push(t, TE_DQM, STM_IDTAG_BASE + 4u * id, value);
+    else
+        fifo_push(t, TE_DQM, STM_IDTAG_BASE + 4u * id, value);
     return TE_STMEV_TRACED;
 }
 
 static void write_control(te_t *t, uint32_t v) {
-    if (!(v & C_ACTIVE)) { te_reset(t); return; }
-    if (t->cfg.stall_force) v |= C_STALL_ENABLE;                   /* run --trace-stall */
+    if (!(v & C_ACTIVE)) {
+        te_reset(t);
+        return;
+    }
+    if (t->cfg.stall_force) v |= C_STALL_ENABLE; /* run --trace-stall */
     uint32_t old = t->control;
     uint32_t keep = old & (C_STALL_OR_OVERFLOW | C_SINK_ERROR);
-    if (!(v & C_STALL_OR_OVERFLOW)) keep &= ~C_STALL_OR_OVERFLOW;   /* writing 0 clears */
-    if (v & C_SINK_ERROR) keep &= ~C_SINK_ERROR;                   /* W1C */
+    if (!(v & C_STALL_OR_OVERFLOW)) keep &= ~C_STALL_OR_OVERFLOW; /* writing 0 clears */
+    if (v & C_SINK_ERROR) keep &= ~C_SINK_ERROR;                  /* W1C */
     unsigned sink = v >> C_SINK_SHIFT;
     if (!(sink == SINK_DEFAULT || sink == SINK_CODE_SRAM || sink == SINK_CODE_SBA ||
           (sink == SINK_CODE_FUNNEL && t->cfg.has_funnel)))
-        sink = SINK_DEFAULT;                                       /* WARL */
+        sink = SINK_DEFAULT; /* WARL */
     uint32_t nv = (v & C_WRITABLE & ~(0xFu << C_SINK_SHIFT)) | keep | sink << C_SINK_SHIFT |
                   te_prog_warl(&t->prog, (v >> 4) & 7u) << 4;
-    if (!((v >> 4) & 7u) && t->prog.force == TE_INSN_EVENT) nv &= ~(0xFu << 20);   /* forced: PC samples on */
-    if (t->cfg.context_force) nv |= C_CONTEXT;                     /* run --trace-context */
+    if (!((v >> 4) & 7u) && t->prog.force == TE_INSN_EVENT) nv &= ~(0xFu << 20); /* forced: PC samples on */
+    if (t->cfg.context_force) nv |= C_CONTEXT;                                   /* run --trace-context */
     t->control = nv;
     bool prog_was = t->prog.on;
-    te_prog_control(t, old, nv);           /* program trace: start (sync owed) or stop */
+    te_prog_control(t, old, nv); /* program trace: start (sync owed) or stop */
     t->sink.kind = sink == SINK_CODE_SBA ? SINK_SBA : SINK_SRAM;
     t->sink.stop_on_wrap = (nv & C_STOP_ON_WRAP) != 0;
     bool was_on = (old & (C_ACTIVE | C_ENABLE)) == (C_ACTIVE | C_ENABLE);
     bool on = (nv & C_ENABLE) != 0;
     if (was_on && (old & C_TRACING) && !((nv & C_TRACING) && on) && t->fifo_count < t->fifo_cap &&
         !prog_was)
-        fifo_push(t, TE_STOP, 0, 0);                              /* trace stop */
-    if (was_on && !on && !te_empty(t)) t->flushing = true;         /* drain to the sink */
+        fifo_push(t, TE_STOP, 0, 0);                       /* trace stop */
+    if (was_on && !on && !te_empty(t)) t->flushing = true; /* drain to the sink */
     if (on) t->flushing = false;
     if (on && (nv & C_TRACING) && !((old & C_TRACING) && was_on) && t->fifo_count < t->fifo_cap &&
         !t->prog.on)
-        fifo_push(t, TE_SYNC, 0, 0);                              /* trace start */
+        fifo_push(t, TE_SYNC, 0, 0); /* trace start */
 }
 
 enum te_access te_read(te_t *t, uint32_t off, unsigned size, uint32_t *val) {
@@ -401,7 +421,10 @@ enum te_access te_read(te_t *t, uint32_t off, unsigned size, uint32_t *val) {
     case TE_STM_LOST: *val = t->stm_lost; return TE_OK;
     default:
         if (sink_reg_read(&t->sink, off, val) || tsunit_reg_read(&t->ts, off, val)) return TE_OK;
-        if (off < 0x1000) { *val = 0; return TE_OK; }   /* reserved: reads 0 */
+        if (off < 0x1000) {
+            *val = 0;
+            return TE_OK;
+        } /* reserved: reads 0 */
         return TE_ERR;
     }
 }
@@ -412,8 +435,11 @@ enum te_access te_write(te_t *t, uint32_t off, unsigned size, uint32_t val) {
         return stimulus_store(t, off, size, val);
     }
     if (size != 4 || (off & 3)) return TE_ERR;
-    if (off == TE_CONTROL) { write_control(t, val); return TE_OK; }
-    if (!(t->control & C_ACTIVE)) return TE_OK;            /* in reset: ignored */
+    if (off == TE_CONTROL) {
+        write_control(t, val);
+        return TE_OK;
+    }
+    if (!(t->control & C_ACTIVE)) return TE_OK; /* in reset: ignored */
     switch (off) {
     case TE_EVCONTROL: t->evcontrol = val & 0x3Fu; break;
     case TE_XTI_CONTROL: t->xti = val; break;
@@ -423,7 +449,7 @@ enum te_access te_write(te_t *t, uint32_t off, unsigned size, uint32_t val) {
     case TE_ITC_TRIG_ENABLE: t->itc_trig = val; break;
     case TE_STM_CONTROL: t->stm_control = val & 1u; break;
     case TE_STM_LOST: t->stm_lost = val; break;
-    default:                                               /* sink, timestamp, or ignored */
+    default: /* sink, timestamp, or ignored */
         if (!sink_reg_write(&t->sink, off, val)) tsunit_reg_write(&t->ts, off, val);
         break;
     }

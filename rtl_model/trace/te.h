@@ -17,18 +17,18 @@
 #include "tsunit.h"
 
 typedef struct te_cfg {
-    unsigned hart;          /* teImpl.hartId and srcID */
-    unsigned src_bits;      /* teImpl.nSrcBits (0..7) */
-    unsigned itc_depth;     /* ITC FIFO entries (default 8) */
-    unsigned sink_bytes;    /* sink width: 4, 8, 16, 32 (default 4) */
-    unsigned sram_size;     /* SRAM sink bytes (default 16 KiB) */
-    unsigned ts_width;      /* timestamp bits (default 40) */
-    bool has_funnel;        /* the encoder can sink into a funnel (teSink = 8) */
-    unsigned insn_force;    /* teInstruction forced on every teControl write that leaves it 0
+    unsigned hart;       /* teImpl.hartId and srcID */
+    unsigned src_bits;   /* teImpl.nSrcBits (0..7) */
+    unsigned itc_depth;  /* ITC FIFO entries (default 8) */
+    unsigned sink_bytes; /* sink width: 4, 8, 16, 32 (default 4) */
+    unsigned sram_size;  /* SRAM sink bytes (default 16 KiB) */
+    unsigned ts_width;   /* timestamp bits (default 40) */
+    bool has_funnel;     /* the encoder can sink into a funnel (teSink = 8) */
+    unsigned insn_force; /* teInstruction forced on every teControl write that leaves it 0
                              * (run --trace-insn; 0: none). 1 (event) also forces
                              * teSyncMaxInst 0 (PC samples) and resets evControl to 0x3F */
-    bool stall_force;       /* teStallEnable set on every teControl write (run --trace-stall) */
-    bool context_force;     /* teControl bit 9 (teContext: Ownership messages on privilege
+    bool stall_force;    /* teStallEnable set on every teControl write (run --trace-stall) */
+    bool context_force;  /* teControl bit 9 (teContext: Ownership messages on privilege
                              * changes, te_prog.c) set on every teControl write (run
                              * --trace-context) */
 } te_cfg_t;
@@ -45,42 +45,51 @@ typedef struct te_cfg {
  *               or teTracing clear, the channel not in itcTraceEnable, teInstrumentation 0,
  *               or 2 and not an Ownership channel (15, 31); nothing changed
  * Only a store to the ITC stimulus registers (0x080..0x0FF) answers the last two. */
-enum te_access { TE_OK, TE_ERR, TE_WAIT, TE_DROPPED, TE_IGNORED };
+enum te_access { TE_OK,
+                 TE_ERR,
+                 TE_WAIT,
+                 TE_DROPPED,
+                 TE_IGNORED };
 
-enum te_entry_kind { TE_DQM, TE_OWN, TE_ERROR, TE_SYNC, TE_STOP, TE_STM_OWN,
-                     TE_PROG };   /* TE_PROG: a program trace message (te_prog.c) */
+enum te_entry_kind { TE_DQM,
+                     TE_OWN,
+                     TE_ERROR,
+                     TE_SYNC,
+                     TE_STOP,
+                     TE_STM_OWN,
+                     TE_PROG }; /* TE_PROG: a program trace message (te_prog.c) */
 typedef struct te_entry {
     uint8_t kind;
-    uint8_t tcode, code, btype;   /* TE_PROG: TCODE, SYNC/EVCODE/RCODE, B-TYPE */
-    uint32_t idtag;         /* ITC: 0..0x3f; software trace: IDTAG_BASE (0x40001) + 4 id */
-    uint32_t data;          /* TE_PROG: I-CNT (or RDATA) */
-    uint32_t addr;          /* TE_PROG: the address to report (F-ADDR or U-ADDR) */
-    uint64_t ts;            /* time of the store (or of the event) */
+    uint8_t tcode, code, btype; /* TE_PROG: TCODE, SYNC/EVCODE/RCODE, B-TYPE */
+    uint32_t idtag;             /* ITC: 0..0x3f; software trace: IDTAG_BASE (0x40001) + 4 id */
+    uint32_t data;              /* TE_PROG: I-CNT (or RDATA) */
+    uint32_t addr;              /* TE_PROG: the address to report (F-ADDR or U-ADDR) */
+    uint64_t ts;                /* time of the store (or of the event) */
 } te_entry_t;
 
-#define TE_OUTQ 4           /* packed messages waiting for the sink */
+#define TE_OUTQ 4 /* packed messages waiting for the sink */
 
 typedef struct te {
     te_cfg_t cfg;
-    uint32_t control;       /* writable teControl bits */
+    uint32_t control; /* writable teControl bits */
     uint32_t evcontrol, xti, xto, wpctl, itc_enable, itc_trig;
-    uint32_t stm_control, stm_lost;   /* software trace port: stmControl, stmLost */
+    uint32_t stm_control, stm_lost; /* software trace port: stmControl, stmLost */
     tsunit_t ts;
     sink_t sink;
-    te_entry_t *fifo;       /* ring, itc_depth + 4 entries (room for Error + sync) */
+    te_entry_t *fifo; /* ring, itc_depth + 4 entries (room for Error + sync) */
     unsigned fifo_cap, fifo_head, fifo_count;
-    bool overflow_pending;  /* a store was lost: Error + sync owed */
+    bool overflow_pending; /* a store was lost: Error + sync owed */
     nx_msg_t outq[TE_OUTQ];
-    unsigned outq_head, outq_count, out_pos;   /* out_pos: bytes of the head message sent */
-    bool flushing;          /* teEnable went 0 with data queued */
+    unsigned outq_head, outq_count, out_pos; /* out_pos: bytes of the head message sent */
+    bool flushing;                           /* teEnable went 0 with data queued */
     bool have_last_ts;
-    uint64_t last_ts;       /* full time of the previous timestamped message */
+    uint64_t last_ts; /* full time of the previous timestamped message */
     uint64_t messages, lost, stall_cycles, itc_accepted;
-    bool stalled;           /* the last stimulus store was held (for the ITC-stall event) */
+    bool stalled; /* the last stimulus store was held (for the ITC-stall event) */
     /* for waveform probes: the last message packed and the bytes that entered the sink
      * since the consumer (sim/soc.c) last cleared probe_tcode and probe_nbytes */
     uint8_t probe_tcode, probe_len, probe_nbytes, probe_bytes[8];
-    te_prog_t prog;         /* program trace (te_prog.h) */
+    te_prog_t prog; /* program trace (te_prog.h) */
 } te_t;
 
 void te_default_cfg(te_cfg_t *c);
@@ -124,7 +133,9 @@ bool te_itc_store_waits(const te_t *t, uint32_t off);
 /* a software trace port event (docs/firmware/software-trace.md) from the hart's core, in the
  * cycle after its commit and before this cycle's te_tick (so it gets the timestamp an ITC store
  * of its commit cycle gets). Never stalls: returns what became of it. */
-enum te_stm_status { TE_STMEV_TRACED, TE_STMEV_LOST, TE_STMEV_OFF };
+enum te_stm_status { TE_STMEV_TRACED,
+                     TE_STMEV_LOST,
+                     TE_STMEV_OFF };
 enum te_stm_status te_stm_event(te_t *t, uint16_t id, uint32_t value);
 /* funnel port: the next whole message (NULL if none) and its removal */
 const nx_msg_t *te_port_peek(const te_t *t);

@@ -51,7 +51,10 @@
  *    as soon as there is room again. */
 #include "te.h"
 
-enum { EV_CALL = 1u << 2, EV_INTERRUPT = 1u << 3, EV_EXCEPTION = 1u << 4, EV_CONTEXT = 1u << 5 };
+enum { EV_CALL = 1u << 2,
+       EV_INTERRUPT = 1u << 3,
+       EV_EXCEPTION = 1u << 4,
+       EV_CONTEXT = 1u << 5 };
 
 /* queues one ICT message: TCODE 35 when a full address is owed, 34 otherwise */
 static void ev_emit(te_t *t, unsigned cksrc, unsigned ckdf, uint32_t addr, uint32_t data1) {
@@ -62,10 +65,9 @@ static void ev_emit(te_t *t, unsigned cksrc, unsigned ckdf, uint32_t addr, uint3
         p->ev_full = true;
         return;
     }
-    if (t->overflow_pending) te_fifo_resync(t);     /* Error + ITC sync come first */
+    if (t->overflow_pending) te_fifo_resync(t);                 /* Error + ITC sync come first */
     if (p->sync_owed == NX_SYNC_FIFO_OVERRUN) p->sync_owed = 0; /* (set by the resync: nothing to count) */
-    te_entry_t e = {.kind = TE_PROG, .tcode = p->ev_full ? NX_ICT_WS : NX_ICT, .code = (uint8_t)cksrc, .btype = (uint8_t)ckdf,
-                    .addr = addr, .data = data1};
+    te_entry_t e = {.kind = TE_PROG, .tcode = p->ev_full ? NX_ICT_WS : NX_ICT, .code = (uint8_t)cksrc, .btype = (uint8_t)ckdf, .addr = addr, .data = data1};
     te_fifo_put(t, &e);
     p->ev_full = false;
     p->messages++;
@@ -79,14 +81,14 @@ static bool is_call(uint32_t insn) {
         unsigned op = insn & 0x7Fu;
         return (op == 0x6Fu || op == 0x67u) && is_link((insn >> 7) & 31u);
     }
-    if ((insn & 0xE003u) == 0x2001u) return true;                               /* c.jal */
-    return (insn & 0xF07Fu) == 0x9002u && (insn & 0x0F80u);                     /* c.jalr */
+    if ((insn & 0xE003u) == 0x2001u) return true;           /* c.jal */
+    return (insn & 0xF07Fu) == 0x9002u && (insn & 0x0F80u); /* c.jalr */
 }
 
 void te_event_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause) {
     te_prog_t *p = &t->prog;
-    if (p->sync_owed == NX_SYNC_TRACE_ENABLE) { /* the store that started tracing: trace on */
-        if (t->overflow_pending || !te_fifo_room(t)) return;   /* waits for room, as BTM's sync */
+    if (p->sync_owed == NX_SYNC_TRACE_ENABLE) {              /* the store that started tracing: trace on */
+        if (t->overflow_pending || !te_fifo_room(t)) return; /* waits for room, as BTM's sync */
         p->sync_owed = 0;
         p->ev_full = true;
         p->ev_count = 0;
@@ -94,8 +96,11 @@ void te_event_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool tra
         ev_emit(t, NX_CKSRC_CONTROL, 1, npc, NX_CONTROL_TRACE_ON);
         return;
     }
-    if (p->sync_owed == NX_SYNC_FIFO_OVERRUN) { p->sync_owed = 0; p->ev_full = true; }   /* after an overflow */
-    bool sys = insn == 0x00000073u || insn == 0x00100073u || insn == 0x9002u;   /* ecall, ebreak */
+    if (p->sync_owed == NX_SYNC_FIFO_OVERRUN) {
+        p->sync_owed = 0;
+        p->ev_full = true;
+    }                                                                         /* after an overflow */
+    bool sys = insn == 0x00000073u || insn == 0x00100073u || insn == 0x9002u; /* ecall, ebreak */
     bool executed = !trap || sys;
     if (trap) {
         bool irq = (cause >> 31) != 0;
@@ -104,7 +109,7 @@ void te_event_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool tra
     } else if ((t->evcontrol & EV_CALL) && is_call(insn)) {
         ev_emit(t, NX_CKSRC_CALL, 1, pc, (pc ^ npc) >> 1);
     }
-    if (p->priv != p->rep_priv) {               /* a trap or xRET changed the privilege */
+    if (p->priv != p->rep_priv) { /* a trap or xRET changed the privilege */
         p->rep_priv = p->priv;
         if (t->evcontrol & EV_CONTEXT) ev_emit(t, NX_CKSRC_CONTEXT, 1, pc, (uint32_t)p->priv << 2);
     }
@@ -116,7 +121,7 @@ void te_event_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool tra
 }
 
 void te_event_stop(te_t *t) {
-    if (t->fifo_count >= t->fifo_cap) return;   /* as the ITC-only trace-off message */
+    if (t->fifo_count >= t->fifo_cap) return; /* as the ITC-only trace-off message */
     te_entry_t e = {.kind = TE_PROG, .tcode = NX_ICT, .code = NX_CKSRC_CONTROL, .btype = 0, .data = NX_CONTROL_TRACE_OFF};
     te_fifo_put(t, &e);
     t->prog.messages++;
@@ -124,14 +129,14 @@ void te_event_stop(te_t *t) {
 
 /* TCODE 34/35 fields after TCODE and SRC */
 void te_event_pack(te_t *t, const te_entry_t *e, nx_msg_t *m, bool *full, bool *rel) {
-    nx_fixed(m, e->code, NX_W_CKSRC);                                    /* CKSRC */
-    nx_fixed(m, e->btype, NX_W_CKDF);                                     /* CKDF */
+    nx_fixed(m, e->code, NX_W_CKSRC); /* CKSRC */
+    nx_fixed(m, e->btype, NX_W_CKDF); /* CKDF */
     if (e->code == NX_CKSRC_CONTROL && !e->btype) {
-        nx_var(m, e->data);                                              /* control code */
+        nx_var(m, e->data); /* control code */
     } else {
         nx_var(m, e->tcode == NX_ICT_WS ? e->addr >> 1 : (e->addr ^ t->prog.last_addr) >> 1);
         t->prog.last_addr = e->addr;
-        if (e->btype) nx_var(m, e->data);                                /* CKDATA1 */
+        if (e->btype) nx_var(m, e->data); /* CKDATA1 */
     }
     *full = e->tcode == NX_ICT_WS;
     *rel = e->tcode == NX_ICT;

@@ -116,7 +116,9 @@
 
 static bool rep_flush(te_t *t);
 
-enum { C_ACTIVE = 1u << 0, C_ENABLE = 1u << 1, C_TRACING = 1u << 2 };
+enum { C_ACTIVE = 1u << 0,
+       C_ENABLE = 1u << 1,
+       C_TRACING = 1u << 2 };
 
 unsigned te_prog_warl(const te_prog_t *p, unsigned written) {
     if (!written && p->force) written = p->force;
@@ -133,19 +135,18 @@ void te_prog_control(te_t *t, uint32_t old, uint32_t nv) {
     (void)old;
     p->mode = (nv >> 4) & 7u;
     bool now = running(nv);
-    if (p->on && !p->stopping && !now) {        /* trace stop: Correlation with the I-CNT left */
-        if (p->mode == TE_INSN_EVENT) {         /* event mode: ICT trace off (te_event.c) */
+    if (p->on && !p->stopping && !now) { /* trace stop: Correlation with the I-CNT left */
+        if (p->mode == TE_INSN_EVENT) {  /* event mode: ICT trace off (te_event.c) */
             if (p->sync_owed != NX_SYNC_TRACE_ENABLE) te_event_stop(t);
         } else if (!p->lost && !p->sync_owed && rep_flush(t) && t->fifo_count < t->fifo_cap) {
-            te_entry_t e = {.kind = TE_PROG, .tcode = NX_CORRELATION, .code = NX_EVCODE_TRACE_OFF, .data = p->icnt,
-                            .btype = p->mode >= TE_INSN_HTM, .idtag = p->hist};   /* btype: CDF */
+            te_entry_t e = {.kind = TE_PROG, .tcode = NX_CORRELATION, .code = NX_EVCODE_TRACE_OFF, .data = p->icnt, .btype = p->mode >= TE_INSN_HTM, .idtag = p->hist}; /* btype: CDF */
             te_fifo_put(t, &e);
             p->messages++;
         }
-        p->stopping = true;                     /* `on` until the store that stopped it retires */
+        p->stopping = true; /* `on` until the store that stopped it retires */
         p->sync_owed = 0;
         p->lost = false;
-    } else if ((!p->on || p->stopping) && now) {   /* trace start: a sync at the next retirement */
+    } else if ((!p->on || p->stopping) && now) { /* trace start: a sync at the next retirement */
         p->on = true;
         p->stopping = false;
         p->gt_start = true;
@@ -168,7 +169,11 @@ void te_prog_sink_stopped(te_t *t) {
 }
 
 /* instruction classes the encoder needs (RV32IC encodings) */
-enum { K_OTHER, K_BRANCH, K_JALR, K_XRET, K_ECALL };
+enum { K_OTHER,
+       K_BRANCH,
+       K_JALR,
+       K_XRET,
+       K_ECALL };
 
 /* queues a message (room checked); a lost one stops counting until the resync. A message
  * reports (and clears) the I-CNT, HTM's history too, except RESOURCE FULL (RCODE 1 reports
@@ -183,15 +188,18 @@ static void emit(te_t *t, te_entry_t *e) {
     }
     te_fifo_put(t, e);
     p->messages++;
-    if (e->tcode == NX_OWNERSHIP) return;       /* Ownership: no counts, no branch message */
+    if (e->tcode == NX_OWNERSHIP) return; /* Ownership: no counts, no branch message */
     if (e->tcode == NX_SYNC || e->tcode == NX_DIRECT_BRANCH_WS || e->tcode == NX_INDIRECT_BRANCH_WS || e->tcode == NX_INDIRECT_BRANCH_HIST_WS) p->sync_sent = true;
     if (e->tcode != NX_RESOURCE_FULL || e->code == NX_RCODE_ICNT) p->icnt = 0;
-    if (e->tcode != NX_RESOURCE_FULL || e->code == NX_RCODE_HIST) { p->hist = 1; p->tail = 0; }
+    if (e->tcode != NX_RESOURCE_FULL || e->code == NX_RCODE_HIST) {
+        p->hist = 1;
+        p->tail = 0;
+    }
     if (e->tcode == NX_SYNC || e->tcode == NX_DIRECT_BRANCH_WS || e->tcode == NX_INDIRECT_BRANCH_WS || e->tcode == NX_INDIRECT_BRANCH_HIST_WS) {
         p->msgs_since_sync = 0;
-        p->sp = 0;                      /* every sync empties the return stack (dqr's resetStack) */
+        p->sp = 0; /* every sync empties the return stack (dqr's resetStack) */
     } else
-        p->msgs_since_sync++;          /* HTM: RESOURCE FULL too (a loop of branches sends only those) */
+        p->msgs_since_sync++; /* HTM: RESOURCE FULL too (a loop of branches sends only those) */
 }
 
 /* teInstruction 7: a run being counted ends: the outcomes before it (HIST, if any: RESOURCE
@@ -218,28 +226,30 @@ static void htm_outcome(te_t *t, bool taken) {
     te_prog_t *p = &t->prog;
     if (p->rep) {
         if (taken == p->rep_taken) {
-            if (++p->rep == TE_REP_MAX) rep_flush(t);      /* the counter is full */
+            if (++p->rep == TE_REP_MAX) rep_flush(t); /* the counter is full */
             return;
         }
         if (!rep_flush(t)) return;
     }
     p->tail = p->tail && (p->hist & 1u) == taken ? p->tail + 1 : 1;
     p->hist = p->hist << 1 | taken;
-    if (p->mode == TE_INSN_HTM_RET && p->tail == TE_REP_MIN) {   /* a run: out of HIST, counted */
+    if (p->mode == TE_INSN_HTM_RET && p->tail == TE_REP_MIN) { /* a run: out of HIST, counted */
         p->hist >>= TE_REP_MIN;
         p->rep = TE_REP_MIN;
         p->rep_taken = taken;
         p->tail = 0;
         return;
     }
-    if (p->hist & 0x80000000u) {                        /* full: RESOURCE FULL, RCODE 1 */
+    if (p->hist & 0x80000000u) { /* full: RESOURCE FULL, RCODE 1 */
         te_entry_t f = {.kind = TE_PROG, .tcode = NX_RESOURCE_FULL, .code = NX_RCODE_HIST, .idtag = p->hist};
         emit(t, &f);
     }
 }
 
 static bool is_link(unsigned r) { return r == 1 || r == 5; }
-static void rs_push(te_prog_t *p, uint32_t a) { if (p->sp < TE_RSTACK_DEPTH) p->stack[p->sp++] = a; }
+static void rs_push(te_prog_t *p, uint32_t a) {
+    if (p->sp < TE_RSTACK_DEPTH) p->stack[p->sp++] = a;
+}
 
 /* HTM: I-CNT full (teSyncMaxInst's limit, or the 16-bit counter): RESOURCE FULL, RCODE 0 */
 static void htm_icnt_full(te_t *t) {
@@ -256,20 +266,19 @@ static void htm_icnt_full(te_t *t) {
 static void htm_retire(te_t *t, unsigned k, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, unsigned units,
                        bool sync) {
     te_prog_t *p = &t->prog;
-    if (!trap && k == K_BRANCH && sync) {               /* the periodic sync at a branch */
+    if (!trap && k == K_BRANCH && sync) { /* the periodic sync at a branch */
         if (!rep_flush(t)) return;
-        te_entry_t e = {.kind = TE_PROG, .tcode = NX_INDIRECT_BRANCH_HIST_WS, .code = NX_SYNC_PERIODIC, .data = p->icnt, .addr = npc,
-                        .idtag = p->hist};          /* HIST: the outcomes before it; F-ADDR gives its own */
+        te_entry_t e = {.kind = TE_PROG, .tcode = NX_INDIRECT_BRANCH_HIST_WS, .code = NX_SYNC_PERIODIC, .data = p->icnt, .addr = npc, .idtag = p->hist}; /* HIST: the outcomes before it; F-ADDR gives its own */
         emit(t, &e);
         return;
     }
-    if (!trap && k == K_BRANCH) {                       /* the outcome into the history */
+    if (!trap && k == K_BRANCH) { /* the outcome into the history */
         htm_outcome(t, npc != pc + 2 * units);
-        if (!p->lost) htm_icnt_full(t);                 /* a loop of branches only counts too */
+        if (!p->lost) htm_icnt_full(t); /* a loop of branches only counts too */
         return;
     }
-    if (!trap && (insn & 0x7Fu) == 0x6Fu && is_link((insn >> 7) & 31u)) rs_push(p, pc + 4);      /* jal, rd link */
-    if (!trap && (insn & 3u) == 1u && ((insn >> 13) & 7u) == 1u) rs_push(p, pc + 2);             /* c.jal */
+    if (!trap && (insn & 0x7Fu) == 0x6Fu && is_link((insn >> 7) & 31u)) rs_push(p, pc + 4); /* jal, rd link */
+    if (!trap && (insn & 3u) == 1u && ((insn >> 13) & 7u) == 1u) rs_push(p, pc + 2);        /* c.jal */
     if (trap || k == K_JALR || k == K_XRET) {
         if (!trap && k == K_JALR) {
             bool c16 = (insn & 3u) != 3u;
@@ -278,7 +287,10 @@ static void htm_retire(te_t *t, unsigned k, uint32_t pc, uint32_t insn, uint32_t
             bool ret = is_link(rs1) && (!is_link(rd) || rd != rs1);
             uint32_t top = 0;
             bool had = false;
-            if (ret && p->sp) { top = p->stack[--p->sp]; had = true; }
+            if (ret && p->sp) {
+                top = p->stack[--p->sp];
+                had = true;
+            }
             if (is_link(rd)) rs_push(p, pc + 2 * units);
             /* teInstruction 7: a return to where the stack says is inferred, no message */
             if (ret && had && top == npc && p->mode == TE_INSN_HTM_RET) return;
@@ -307,10 +319,10 @@ static unsigned classify(uint32_t insn) {
         }
     }
     unsigned q = insn & 3u, f3 = (insn >> 13) & 7u;
-    if (q == 1 && (f3 == 6 || f3 == 7)) return K_BRANCH;                 /* c.beqz / c.bnez */
+    if (q == 1 && (f3 == 6 || f3 == 7)) return K_BRANCH; /* c.beqz / c.bnez */
     if (q == 2 && f3 == 4 && ((insn >> 2) & 0x1Fu) == 0) {
-        if (((insn >> 7) & 0x1Fu) != 0) return K_JALR;                   /* c.jr / c.jalr */
-        if (insn & 0x1000u) return K_ECALL;                              /* c.ebreak */
+        if (((insn >> 7) & 0x1Fu) != 0) return K_JALR; /* c.jr / c.jalr */
+        if (insn & 0x1000u) return K_ECALL;            /* c.ebreak */
     }
     return K_OTHER;
 }
@@ -318,12 +330,15 @@ static unsigned classify(uint32_t insn) {
 static void retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause) {
     te_prog_t *p = &t->prog;
     p->gt_start = false;
-    if (p->stopping) {                          /* the store that stopped tracing */
+    if (p->stopping) { /* the store that stopped tracing */
         p->on = p->stopping = false;
         return;
     }
-    if (p->mode == TE_INSN_EVENT) { te_event_retire(t, pc, insn, npc, trap, cause); return; }
-    if (p->sync_owed) {                         /* trace start or resync: flow starts at npc */
+    if (p->mode == TE_INSN_EVENT) {
+        te_event_retire(t, pc, insn, npc, trap, cause);
+        return;
+    }
+    if (p->sync_owed) { /* trace start or resync: flow starts at npc */
         /* the Error and its ITC sync come first; no room: the next retirement tries again (the
          * gap grows, nothing more is lost) */
         if (t->overflow_pending || !te_fifo_room(t)) return;
@@ -337,15 +352,18 @@ static void retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap,
         emit(t, &e);
         return;
     }
-    if (p->lost) return;                        /* a gap: until the resync */
+    if (p->lost) return; /* a gap: until the resync */
     unsigned k = classify(insn), units = (insn & 3u) == 3u ? 2 : 1;
-    if (trap && k != K_ECALL) units = 0;        /* it did not execute */
+    if (trap && k != K_ECALL) units = 0; /* it did not execute */
     p->icnt += units;
     p->retired += units != 0;
     te_entry_t e = {.kind = TE_PROG, .data = p->icnt, .addr = npc};
     unsigned maxbtm = (t->control >> 16) & 15u;
     bool sync = maxbtm != 15 && p->msgs_since_sync >= (1u << (maxbtm + 5));
-    if (p->mode >= TE_INSN_HTM) { htm_retire(t, k, pc, insn, npc, trap, units, sync); return; }
+    if (p->mode >= TE_INSN_HTM) {
+        htm_retire(t, k, pc, insn, npc, trap, units, sync);
+        return;
+    }
     if (trap || k == K_JALR || k == K_XRET) {
         e.tcode = sync ? NX_INDIRECT_BRANCH_WS : NX_INDIRECT_BRANCH;
         e.btype = trap ? NX_B_TYPE_TRAP : NX_B_TYPE_INDIRECT;
@@ -375,10 +393,10 @@ static void ownership(te_t *t) {
     te_prog_t *p = &t->prog;
     bool report = (t->control & TE_C_CONTEXT) && !p->lost && !p->sync_owed &&
                   (p->priv != p->rep_priv || p->sync_sent);
-    p->rep_priv = p->priv;      /* not reported (off, in a gap): the next sync reports it */
+    p->rep_priv = p->priv; /* not reported (off, in a gap): the next sync reports it */
     if (!report) return;
     te_entry_t e = {.kind = TE_PROG, .tcode = NX_OWNERSHIP, .data = (uint32_t)p->priv << 2};
-    if (p->sync_sent && t->fifo_count < t->fifo_cap) {   /* goes with its sync (the reserve) */
+    if (p->sync_sent && t->fifo_count < t->fifo_cap) { /* goes with its sync (the reserve) */
         te_fifo_put(t, &e);
         p->messages++;
         return;
@@ -397,34 +415,40 @@ void te_prog_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap
 
 void te_prog_pack(te_t *t, const te_entry_t *e, nx_msg_t *m, bool *full, bool *rel) {
     unsigned tsb = (t->ts.control >> 16) & 3u;
-    if (e->tcode == NX_OWNERSHIP) {                                  /* PROCESS */
+    if (e->tcode == NX_OWNERSHIP) { /* PROCESS */
         nx_var(m, e->data);
         *full = false;
-        *rel = (t->ts.control >> 19) & 1u;                               /* tsOwnership */
+        *rel = (t->ts.control >> 19) & 1u; /* tsOwnership */
         return;
     }
     bool ws = e->tcode == NX_SYNC || e->tcode == NX_DIRECT_BRANCH_WS || e->tcode == NX_INDIRECT_BRANCH_WS || e->tcode == NX_INDIRECT_BRANCH_HIST_WS;
     bool ind = e->tcode == NX_INDIRECT_BRANCH || e->tcode == NX_INDIRECT_BRANCH_HIST;
-    if (e->tcode == NX_ICT || e->tcode == NX_ICT_WS) { te_event_pack(t, e, m, full, rel); return; }
-    if (e->tcode == NX_RESOURCE_FULL) {                              /* RCODE, RDATA */
+    if (e->tcode == NX_ICT || e->tcode == NX_ICT_WS) {
+        te_event_pack(t, e, m, full, rel);
+        return;
+    }
+    if (e->tcode == NX_RESOURCE_FULL) { /* RCODE, RDATA */
         nx_fixed(m, e->code, NX_W_RCODE);
         nx_var(m, e->code ? e->idtag : e->data);
         *full = false;
         *rel = tsb == 3;
         return;
     }
-    if (ws) nx_fixed(m, e->code, NX_W_SYNC);                         /* SYNC */
-    if (e->tcode == NX_CORRELATION) { nx_fixed(m, e->code, NX_W_EVCODE); nx_fixed(m, e->btype, NX_W_CDF); }   /* EVCODE, CDF */
-    if (ind || e->tcode == NX_INDIRECT_BRANCH_WS || e->tcode == NX_INDIRECT_BRANCH_HIST_WS) nx_fixed(m, e->btype, NX_W_B_TYPE);   /* B-TYPE */
-    nx_var(m, e->data);                                                  /* I-CNT */
+    if (ws) nx_fixed(m, e->code, NX_W_SYNC); /* SYNC */
+    if (e->tcode == NX_CORRELATION) {
+        nx_fixed(m, e->code, NX_W_EVCODE);
+        nx_fixed(m, e->btype, NX_W_CDF);
+    }                                                                                                                           /* EVCODE, CDF */
+    if (ind || e->tcode == NX_INDIRECT_BRANCH_WS || e->tcode == NX_INDIRECT_BRANCH_HIST_WS) nx_fixed(m, e->btype, NX_W_B_TYPE); /* B-TYPE */
+    nx_var(m, e->data);                                                                                                         /* I-CNT */
     if (ws) {
-        nx_var(m, e->addr >> 1);                                         /* F-ADDR */
+        nx_var(m, e->addr >> 1); /* F-ADDR */
         t->prog.last_addr = e->addr;
     } else if (ind) {
-        nx_var(m, (e->addr ^ t->prog.last_addr) >> 1);                   /* U-ADDR */
+        nx_var(m, (e->addr ^ t->prog.last_addr) >> 1); /* U-ADDR */
         t->prog.last_addr = e->addr;
     }
-    if (e->tcode == NX_INDIRECT_BRANCH_HIST || e->tcode == NX_INDIRECT_BRANCH_HIST_WS || (e->tcode == NX_CORRELATION && e->btype)) nx_var(m, e->idtag);   /* HIST */
+    if (e->tcode == NX_INDIRECT_BRANCH_HIST || e->tcode == NX_INDIRECT_BRANCH_HIST_WS || (e->tcode == NX_CORRELATION && e->btype)) nx_var(m, e->idtag); /* HIST */
     *full = ws;
     *rel = !ws && (ind ? tsb == 1 || tsb == 3 : tsb == 3);
 }

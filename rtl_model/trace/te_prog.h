@@ -9,7 +9,11 @@
 
 /* teInstruction values the model implements (WARL: others read back as te_prog.c says);
  * 1: event / PC-sample mode (te_event.c) */
-enum { TE_INSN_OFF = 0, TE_INSN_EVENT = 1, TE_INSN_BTM = 3, TE_INSN_HTM = 6, TE_INSN_HTM_RET = 7 };
+enum { TE_INSN_OFF = 0,
+       TE_INSN_EVENT = 1,
+       TE_INSN_BTM = 3,
+       TE_INSN_HTM = 6,
+       TE_INSN_HTM_RET = 7 };
 
 /* event mode: a PC sample every TE_PC_SAMPLE_PERIOD executed instructions while teSyncMaxInst
  * is 0 (te_event.c) */
@@ -33,33 +37,33 @@ enum { TE_INSN_OFF = 0, TE_INSN_EVENT = 1, TE_INSN_BTM = 3, TE_INSN_HTM = 6, TE_
 #define TE_C_CONTEXT (1u << 9)
 
 typedef struct te_prog {
-    unsigned mode;          /* teInstruction as read back (0, 1, 3, 6 or 7) */
-    unsigned force;         /* run option (--trace-insn): a teControl write with teInstruction
+    unsigned mode;     /* teInstruction as read back (0, 1, 3, 6 or 7) */
+    unsigned force;    /* run option (--trace-insn): a teControl write with teInstruction
                              * 0 gets this mode instead (0: no forcing) */
-    bool on;                /* program trace running: the SoC passes every retirement */
-    bool gt_start;          /* tracing started: the next retirement is the store that did it */
-    bool stopping;          /* tracing stopped: the next retirement is the store that did it
+    bool on;           /* program trace running: the SoC passes every retirement */
+    bool gt_start;     /* tracing started: the next retirement is the store that did it */
+    bool stopping;     /* tracing stopped: the next retirement is the store that did it
                              * (`on` stays set until then, for the ground truth) */
-    uint8_t sync_owed;      /* SYNC code of a sync owed at the next retirement (5 trace
+    uint8_t sync_owed; /* SYNC code of a sync owed at the next retirement (5 trace
                              * enable, 7 after an overflow), 0 none */
-    bool lost;              /* a message was lost: nothing is counted until the resync */
-    uint32_t icnt;          /* 16-bit units retired since the last message */
-    uint32_t hist;          /* HTM: branch outcomes after a 1 stop bit, newest in bit 0 */
-    unsigned sp;            /* HTM 7: return stack entries */
+    bool lost;         /* a message was lost: nothing is counted until the resync */
+    uint32_t icnt;     /* 16-bit units retired since the last message */
+    uint32_t hist;     /* HTM: branch outcomes after a 1 stop bit, newest in bit 0 */
+    unsigned sp;       /* HTM 7: return stack entries */
     uint32_t stack[TE_RSTACK_DEPTH];
-    uint32_t msgs_since_sync;   /* program trace messages (not Ownership) since the last sync-type one */
-    uint64_t last_addr;     /* the last address a message reported (U-ADDR base; pack time) */
-    bool ev_full;           /* event mode: the next event message is TCODE 35 (full address) */
-    uint32_t ev_count;      /* event mode: instructions executed since the last PC sample */
-    uint8_t priv;           /* the hart's privilege after the retirement being passed (0 U,
+    uint32_t msgs_since_sync;                  /* program trace messages (not Ownership) since the last sync-type one */
+    uint64_t last_addr;                        /* the last address a message reported (U-ADDR base; pack time) */
+    bool ev_full;                              /* event mode: the next event message is TCODE 35 (full address) */
+    uint32_t ev_count;                         /* event mode: instructions executed since the last PC sample */
+    uint8_t priv;                              /* the hart's privilege after the retirement being passed (0 U,
                              * 1 S, 3 M; te_prog_priv), 3 after reset */
-    uint8_t rep_priv;       /* the privilege the trace last reported (or would have) */
-    bool sync_sent;         /* this retirement emitted a sync-type message (9, 11, 12, 29) */
-    uint64_t messages, lost_messages, retired;   /* statistics */
-    uint64_t hold_cycles;   /* cycles the hart was held (teStallEnable: te_prog_hold) */
-    unsigned tail;          /* HTM 7: newest outcomes in HIST that are all equal (0: none) */
-    uint32_t rep;           /* HTM 7: equal outcomes counted in a run (0: no run) */
-    bool rep_taken;         /* ... their outcome */
+    uint8_t rep_priv;                          /* the privilege the trace last reported (or would have) */
+    bool sync_sent;                            /* this retirement emitted a sync-type message (9, 11, 12, 29) */
+    uint64_t messages, lost_messages, retired; /* statistics */
+    uint64_t hold_cycles;                      /* cycles the hart was held (teStallEnable: te_prog_hold) */
+    unsigned tail;                             /* HTM 7: newest outcomes in HIST that are all equal (0: none) */
+    uint32_t rep;                              /* HTM 7: equal outcomes counted in a run (0: no run) */
+    bool rep_taken;                            /* ... their outcome */
 } te_prog_t;
 
 struct te;

@@ -22,14 +22,19 @@
  * more than the FIFO holds can still be lost (documented in docs/lost-data.md). */
 #include "te.h"
 
-enum { C_ACTIVE = 1u << 0, C_ENABLE = 1u << 1, C_TRACING = 1u << 2, C_STALL_OR_OVERFLOW = 1u << 12,
+enum { C_ACTIVE = 1u << 0,
+       C_ENABLE = 1u << 1,
+       C_TRACING = 1u << 2,
+       C_STALL_OR_OVERFLOW = 1u << 12,
        C_STALL_ENABLE = 1u << 13 };
 
 unsigned te_prog_worst_case(const te_t *t) {
     unsigned n;
     if (t->prog.mode == TE_INSN_EVENT) n = 2u + ((t->evcontrol >> 5) & 1u);
-    else n = (t->prog.mode == TE_INSN_HTM_RET ? 3u : t->prog.mode == TE_INSN_HTM ? 2u : 1u) +
-             ((t->control & TE_C_CONTEXT) != 0);
+    else
+        n = (t->prog.mode == TE_INSN_HTM_RET ? 3u : t->prog.mode == TE_INSN_HTM ? 2u :
+                                                                                  1u) +
+            ((t->control & TE_C_CONTEXT) != 0);
     if (t->stm_control & 1u) n++;
     return n;
 }
@@ -49,7 +54,7 @@ bool te_prog_must_hold(const te_t *t) {
 
 bool te_prog_hold(te_t *t) {
     if (!te_prog_must_hold(t)) return false;
-    t->control |= C_STALL_OR_OVERFLOW;   /* "set when an overflow happened or the hart was stalled" */
+    t->control |= C_STALL_OR_OVERFLOW; /* "set when an overflow happened or the hart was stalled" */
     t->prog.hold_cycles++;
     return true;
 }

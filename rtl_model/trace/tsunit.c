@@ -25,7 +25,7 @@ uint32_t tsunit_read_control(const tsunit_t *t) {
 }
 
 void tsunit_write_control(tsunit_t *t, uint32_t v) {
-    if (!(v & 1u)) {                 /* tsActive = 0: reset, keep only what was written */
+    if (!(v & 1u)) { /* tsActive = 0: reset, keep only what was written */
         tsunit_reset(t);
         t->control = v & TS_WRITABLE & ~1u;
         t->period = 1u << (2 * ((t->control >> 8) & 3u));
@@ -33,7 +33,10 @@ void tsunit_write_control(tsunit_t *t, uint32_t v) {
     }
     t->control = v & TS_WRITABLE;
     t->period = 1u << (2 * ((t->control >> 8) & 3u));
-    if (v & 4u) { t->counter = 0; t->pre = 0; }   /* tsReset */
+    if (v & 4u) {
+        t->counter = 0;
+        t->pre = 0;
+    } /* tsReset */
 }
 
 void tsunit_write_lower(tsunit_t *t, uint32_t v) {
@@ -44,7 +47,9 @@ void tsunit_write_upper(tsunit_t *t, uint32_t v) {
     t->counter = ((t->counter & 0xFFFFFFFFull) | (uint64_t)v << 32) & t->mask;
 }
 
-enum { R_CONTROL = 0x40, R_LOWER = 0x44, R_UPPER = 0x48 };
+enum { R_CONTROL = 0x40,
+       R_LOWER = 0x44,
+       R_UPPER = 0x48 };
 
 bool tsunit_reg_read(const tsunit_t *t, uint32_t off, uint32_t *val) {
     switch (off) {

@@ -10,12 +10,12 @@
 
 typedef struct tsunit {
     unsigned type, width;
-    uint32_t control;          /* writable bits as written */
+    uint32_t control; /* writable bits as written */
     uint64_t counter;
-    unsigned pre;              /* clocks since the last increment */
-    unsigned period;           /* clocks per increment (from tsPrescale) */
-    uint64_t mask;             /* 2^width - 1 */
-    const struct tsunit *master;  /* slave units read this one's counter */
+    unsigned pre;                /* clocks since the last increment */
+    unsigned period;             /* clocks per increment (from tsPrescale) */
+    uint64_t mask;               /* 2^width - 1 */
+    const struct tsunit *master; /* slave units read this one's counter */
 } tsunit_t;
 
 void tsunit_init(tsunit_t *t, unsigned type, unsigned width, const tsunit_t *master);
@@ -43,9 +43,13 @@ static inline void tsunit_tick(tsunit_t *t) {
 static inline void tsunit_advance(tsunit_t *t, uint64_t n) {
     if ((t->control & 3u) != 3u || t->master || !n) return;
     uint64_t inc = 0, pre = t->pre;
-    if (pre >= t->period) { inc = 1; pre = 0; n--; }     /* tsPrescale lowered since: one tick wraps it */
+    if (pre >= t->period) {
+        inc = 1;
+        pre = 0;
+        n--;
+    } /* tsPrescale lowered since: one tick wraps it */
     pre += n;
-    unsigned sh = (unsigned)__builtin_ctz(t->period);    /* 1, 4, 16 or 64 clocks an increment */
+    unsigned sh = (unsigned)__builtin_ctz(t->period); /* 1, 4, 16 or 64 clocks an increment */
     inc += pre >> sh;
     t->pre = (unsigned)(pre & (t->period - 1u));
     t->counter = (t->counter + inc) & t->mask;

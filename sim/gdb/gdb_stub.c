@@ -20,11 +20,11 @@ static const char *const gpr_names[32] = {"zero", "ra", "sp", "gp", "tp", "t0", 
                                           "s6", "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
 
 /* the CSRs of the core (vcore_csr_peek) */
-static const struct { unsigned csr; const char *name; } core_csrs[] = {
-    {0x300, "mstatus"}, {0x301, "misa"},     {0x302, "medeleg"},  {0x303, "mideleg"}, {0x304, "mie"},
-    {0x305, "mtvec"},   {0x340, "mscratch"}, {0x341, "mepc"},     {0x342, "mcause"},  {0x343, "mtval"},
-    {0x344, "mip"},     {0x100, "sstatus"},  {0x105, "stvec"},    {0x106, "scounteren"}, {0x140, "sscratch"},
-    {0x141, "sepc"},    {0x142, "scause"},   {0x143, "stval"},    {0xF14, "mhartid"}};
+static const struct {
+    unsigned csr;
+    const char *name;
+} core_csrs[] = {
+    {0x300, "mstatus"}, {0x301, "misa"}, {0x302, "medeleg"}, {0x303, "mideleg"}, {0x304, "mie"}, {0x305, "mtvec"}, {0x340, "mscratch"}, {0x341, "mepc"}, {0x342, "mcause"}, {0x343, "mtval"}, {0x344, "mip"}, {0x100, "sstatus"}, {0x105, "stvec"}, {0x106, "scounteren"}, {0x140, "sscratch"}, {0x141, "sepc"}, {0x142, "scause"}, {0x143, "stval"}, {0xF14, "mhartid"}};
 
 /* the HPM model's CSRs: mcycle 0xB00, minstret 0xB02, mhpmcounterN 0xB00+N (64 bits whole in
  * the target description, like the counters themselves), their h halves 0xB80+N (32 bits),
@@ -32,7 +32,11 @@ static const struct { unsigned csr; const char *name; } core_csrs[] = {
 static bool is_counter(unsigned csr) { return csr >= 0xB00 && csr < 0xB20 && csr != 0xB01; }
 static bool is_counter_h(unsigned csr) { return csr >= 0xB80 && csr < 0xBA0 && csr != 0xB81; }
 
-typedef struct sbuf { char *p; size_t n, cap; bool oom; } sbuf_t;
+typedef struct sbuf {
+    char *p;
+    size_t n, cap;
+    bool oom;
+} sbuf_t;
 static void sb_printf(sbuf_t *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void sb_printf(sbuf_t *b, const char *fmt, ...) {
     va_list ap;
@@ -40,11 +44,20 @@ static void sb_printf(sbuf_t *b, const char *fmt, ...) {
         va_start(ap, fmt);
         int k = vsnprintf(b->p ? b->p + b->n : NULL, b->p ? b->cap - b->n : 0, fmt, ap);
         va_end(ap);
-        if (k < 0) { b->oom = true; return; }
-        if (b->p && b->n + (size_t)k < b->cap) { b->n += (size_t)k; return; }
+        if (k < 0) {
+            b->oom = true;
+            return;
+        }
+        if (b->p && b->n + (size_t)k < b->cap) {
+            b->n += (size_t)k;
+            return;
+        }
         size_t cap = (b->cap + (size_t)k + 256) * 2;
         char *q = realloc(b->p, cap);
-        if (!q) { b->oom = true; return; }
+        if (!q) {
+            b->oom = true;
+            return;
+        }
         b->p = q;
         b->cap = cap;
     }
@@ -70,8 +83,10 @@ static char *target_xml(const soc_t *s, size_t *len) {
         if (n == 1 || !((m->implemented >> n) & 1)) continue;
         char name[24];
         if (n == 0) snprintf(name, sizeof name, "mcycle");
-        else if (n == 2) snprintf(name, sizeof name, "minstret");
-        else snprintf(name, sizeof name, "mhpmcounter%u", n);
+        else if (n == 2)
+            snprintf(name, sizeof name, "minstret");
+        else
+            snprintf(name, sizeof name, "mhpmcounter%u", n);
         sb_printf(&b, "<reg name=\"%s\" bitsize=\"64\" type=\"uint64\" regnum=\"%u\" save-restore=\"no\" group=\"system\"/>\n"
                       "<reg name=\"%sh\" bitsize=\"32\" regnum=\"%u\" save-restore=\"no\" group=\"system\"/>\n",
                   name, REG_CSR0 + 0xB00 + n, name, REG_CSR0 + 0xB80 + n);
@@ -81,8 +96,12 @@ static char *target_xml(const soc_t *s, size_t *len) {
     }
     sb_printf(&b, "</feature>\n<feature name=\"org.gnu.gdb.riscv.virtual\">\n"
                   "<reg name=\"priv\" bitsize=\"32\" regnum=\"%u\" save-restore=\"no\" group=\"system\"/>\n"
-                  "</feature>\n</target>\n", REG_CSR0 + 0x1000);
-    if (b.oom) { free(b.p); return NULL; }
+                  "</feature>\n</target>\n",
+              REG_CSR0 + 0x1000);
+    if (b.oom) {
+        free(b.p);
+        return NULL;
+    }
     *len = b.n;
     return b.p;
 }
@@ -102,14 +121,23 @@ static uint32_t gpr(const soc_t *s, unsigned h, unsigned r) {
 static int reg_read(const gdb_stub_t *g, unsigned h, unsigned regnum, uint64_t *v, unsigned *bytes) {
     const soc_t *s = g->s;
     *bytes = 4;
-    if (regnum < 32) { *v = gpr(s, h, regnum); return 0; }
-    if (regnum == REG_PC) { *v = g->pc[h]; return 0; }
+    if (regnum < 32) {
+        *v = gpr(s, h, regnum);
+        return 0;
+    }
+    if (regnum == REG_PC) {
+        *v = g->pc[h];
+        return 0;
+    }
     if (regnum < REG_CSR0) return -1;
     unsigned csr = regnum - REG_CSR0;
     const hpm_t *m = &s->h[h].hpm;
     uint32_t w;
-    if (csr == 0x1000) csr = 0xFFF;   /* priv: the privilege mode */
-    if (csr == 0xF14) { *v = h; return 0; }
+    if (csr == 0x1000) csr = 0xFFF; /* priv: the privilege mode */
+    if (csr == 0xF14) {
+        *v = h;
+        return 0;
+    }
     if (is_counter(csr)) {
         if (!((m->implemented >> (csr - 0xB00)) & 1)) return -1;
         *v = hpm_counter(m, csr - 0xB00);
@@ -121,10 +149,22 @@ static int reg_read(const gdb_stub_t *g, unsigned h, unsigned regnum, uint64_t *
         *v = hpm_counter(m, csr - 0xB80) >> 32;
         return 0;
     }
-    if (csr >= 0x323 && csr < 0x340) { *v = m->event[csr - 0x320]; return 0; }
-    if (csr == 0x320) { *v = m->inhibit; return 0; }
-    if (csr == 0x306) { *v = m->counteren; return 0; }
-    if (vcore_csr_peek(s->h[h].vc, csr, &w) == 0) { *v = w; return 0; }
+    if (csr >= 0x323 && csr < 0x340) {
+        *v = m->event[csr - 0x320];
+        return 0;
+    }
+    if (csr == 0x320) {
+        *v = m->inhibit;
+        return 0;
+    }
+    if (csr == 0x306) {
+        *v = m->counteren;
+        return 0;
+    }
+    if (vcore_csr_peek(s->h[h].vc, csr, &w) == 0) {
+        *v = w;
+        return 0;
+    }
     return -1;
 }
 
@@ -150,7 +190,9 @@ static bool hexnum(const char **p, uint64_t *v) {
     uint64_t x = 0;
     unsigned n = 0;
     for (;; q++, n++) {
-        int c = *q, d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        int c = *q, d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+                                                     c >= 'A' && c <= 'F'     ? c - 'A' + 10 :
+                                                                                -1;
         if (d < 0) break;
         if (n == 16) return false;
         x = x << 4 | (uint64_t)d;
@@ -187,7 +229,10 @@ static bool get_le(const char *p, unsigned bytes, uint64_t *v) {
 
 /* a thread id (GDB: hart + 1; -1 all, 0 any) */
 static bool thread_id(const gdb_stub_t *g, const char *p, int *h) {
-    if (!strcmp(p, "-1") || !strcmp(p, "0")) { *h = -1; return true; }
+    if (!strcmp(p, "-1") || !strcmp(p, "0")) {
+        *h = -1;
+        return true;
+    }
     uint64_t v;
     if (!hexnum(&p, &v) || *p || v < 1 || v > g->s->n) return false;
     *h = (int)v - 1;
@@ -216,7 +261,10 @@ static void mon_out(gdb_stub_t *g, sbuf_t *b) {
     }
 }
 
-static const struct { const char *name; unsigned lsb, width; } te_fields[] = {
+static const struct {
+    const char *name;
+    unsigned lsb, width;
+} te_fields[] = {
 #define TS_TFIELD(reg, name, lsb, width, desc) {#reg "." #name, lsb, width},
 #include "trace_regs.def"
 #undef TS_TFIELD
@@ -234,22 +282,23 @@ static void show_fields(sbuf_t *b, const char *reg, uint32_t v) {
 }
 
 static void show_sink(sbuf_t *b, const char *who, const sink_t *k) {
-    sb_printf(b, "  %s sink: base 0x%08x limit 0x%08x WP 0x%08x (wrap %u) RP 0x%08x, stop-on-wrap %u%s, %" PRIu64
-                 " words written, %" PRIu64 " bytes discarded\n",
+    sb_printf(b, "  %s sink: base 0x%08x limit 0x%08x WP 0x%08x (wrap %u) RP 0x%08x, stop-on-wrap %u%s, %" PRIu64 " words written, %" PRIu64 " bytes discarded\n",
               who, k->base, k->limit, k->wp & ~1u, k->wp & 1u, k->rp, k->stop_on_wrap ? 1 : 0,
               k->stopped ? " (stopped)" : "", k->words, k->discarded);
 }
 
 static void mon_trace(gdb_stub_t *g, sbuf_t *b) {
     soc_t *s = g->s;
-    if (s->cfg.no_trace) { sb_printf(b, "the trace model is detached (--no-trace)\n"); return; }
+    if (s->cfg.no_trace) {
+        sb_printf(b, "the trace model is detached (--no-trace)\n");
+        return;
+    }
     for (unsigned i = 0; i < s->n; i++) {
         const te_t *t = &s->h[i].te;
         uint32_t c = te_control(t);
         sb_printf(b, "encoder %u (0x%08x): teControl 0x%08x:", i, MAP_TRACE_BASE + 0x1000u * i, c);
         show_fields(b, "TE_CONTROL", c);
-        sb_printf(b, "  ITC FIFO %u of %u entries%s, itcTraceEnable 0x%08x, %" PRIu64 " stores accepted, %" PRIu64
-                     " messages, %" PRIu64 " lost\n",
+        sb_printf(b, "  ITC FIFO %u of %u entries%s, itcTraceEnable 0x%08x, %" PRIu64 " stores accepted, %" PRIu64 " messages, %" PRIu64 " lost\n",
                   t->fifo_count, t->cfg.itc_depth, t->overflow_pending ? " (overflow pending)" : "", t->itc_enable,
                   t->itc_accepted, t->messages, t->lost);
         if (!s->funnel_on) show_sink(b, "encoder", &t->sink);
@@ -281,7 +330,11 @@ static void mon_hpm(gdb_stub_t *g, sbuf_t *b) {
 /* monitor messages N: the sink's content as trace.rtd would have it now (oldest byte first;
  * the sink's partial word is not in it yet), decoded, the last N messages */
 #define MON_MSG_MAX 200
-typedef struct { nxd_msg_t m[MON_MSG_MAX]; unsigned n, cap; uint64_t total; } mon_ring_t;
+typedef struct {
+    nxd_msg_t m[MON_MSG_MAX];
+    unsigned n, cap;
+    uint64_t total;
+} mon_ring_t;
 static int mon_msg(void *ctx, const nxd_msg_t *m) {
     mon_ring_t *r = ctx;
     r->m[r->total % r->cap] = *m;
@@ -293,22 +346,37 @@ static int mon_msg(void *ctx, const nxd_msg_t *m) {
 static void mon_messages(gdb_stub_t *g, sbuf_t *b, unsigned want) {
     soc_t *s = g->s;
     const sink_t *k = soc_sink(s);
-    if (s->cfg.no_trace) { sb_printf(b, "the trace model is detached (--no-trace)\n"); return; }
-    if (k->kind == SINK_SBA && k->limit < k->base) { sb_printf(b, "the SBA sink's limit is below its base\n"); return; }
+    if (s->cfg.no_trace) {
+        sb_printf(b, "the trace model is detached (--no-trace)\n");
+        return;
+    }
+    if (k->kind == SINK_SBA && k->limit < k->base) {
+        sb_printf(b, "the SBA sink's limit is below its base\n");
+        return;
+    }
     uint32_t size = k->kind == SINK_SRAM ? k->sram_size : (k->limit + k->width - k->base);
     uint8_t *img = malloc(size ? size : 1);
     mon_ring_t *r = calloc(1, sizeof *r);
-    if (!img || !r) { free(img); free(r); sb_printf(b, "out of memory\n"); return; }
+    if (!img || !r) {
+        free(img);
+        free(r);
+        sb_printf(b, "out of memory\n");
+        return;
+    }
     uint32_t n = 0, wp = k->wp & ~1u;
     const uint8_t *m = k->kind == SINK_SBA ? bus_ram(&s->bus, k->base, size) : NULL;
     if (k->kind == SINK_SRAM) n = sink_sram_image(k, img, size);
     else if (m && wp >= k->base && wp <= k->base + size) {
-        if (k->wp & 1u) { memcpy(img, m + (wp - k->base), k->base + size - wp); n = k->base + size - wp; }
+        if (k->wp & 1u) {
+            memcpy(img, m + (wp - k->base), k->base + size - wp);
+            n = k->base + size - wp;
+        }
         memcpy(img + n, m, wp - k->base);
         n += wp - k->base;
     } else {
         sb_printf(b, "the SBA sink [0x%08x, +%u) is not in RAM\n", k->base, size);
-        free(img); free(r);
+        free(img);
+        free(r);
         return;
     }
     nxd_t d;
@@ -338,11 +406,17 @@ static void monitor(gdb_stub_t *g, const char *hex) {
         char t[3] = {hex[0], hex[1], 0};
         const char *tp = t;
         uint64_t v;
-        if (!hexnum(&tp, &v) || *tp) { rsp_puts(&g->r, "E01"); return; }
+        if (!hexnum(&tp, &v) || *tp) {
+            rsp_puts(&g->r, "E01");
+            return;
+        }
         cmd[n++] = (char)v;
     }
     cmd[n] = 0;
-    if (hex[0]) { rsp_puts(&g->r, "E01"); return; }
+    if (hex[0]) {
+        rsp_puts(&g->r, "E01");
+        return;
+    }
     sbuf_t b = {0};
     soc_t *s = g->s;
     unsigned long long v;
@@ -366,12 +440,16 @@ static void monitor(gdb_stub_t *g, const char *hex) {
         mon_trace(g, &b);
     } else if (sscanf(cmd, "messages %llu%c", &v, &extra) == 1 || !strcmp(cmd, "messages")) {
         if (!strcmp(cmd, "messages")) v = 10;
-        mon_messages(g, &b, v < 1 ? 1 : v > MON_MSG_MAX ? MON_MSG_MAX : (unsigned)v);
+        mon_messages(g, &b, v < 1 ? 1 : v > MON_MSG_MAX ? MON_MSG_MAX :
+                                                          (unsigned)v);
     } else if (!strcmp(cmd, "hpm")) {
         mon_hpm(g, &b);
     } else if (sscanf(cmd, "break cycle %llu%c", &v, &extra) == 1) {
         if (v <= s->cycle) sb_printf(&b, "cycle %llu is not ahead (now %" PRIu64 ")\n", v, s->cycle);
-        else { g->break_cycle = v; sb_printf(&b, "will stop before cycle %llu\n", v); }
+        else {
+            g->break_cycle = v;
+            sb_printf(&b, "will stop before cycle %llu\n", v);
+        }
     } else if (!strcmp(cmd, "break perf")) {
         g->break_perf = true;
         for (unsigned h = 0; h < s->n; h++) g->perf_seen[h] = s->h[h].te.itc_accepted;
@@ -390,7 +468,11 @@ static void monitor(gdb_stub_t *g, const char *hex) {
     } else {
         sb_printf(&b, "unknown monitor command '%s' (monitor help)\n", cmd);
     }
-    if (b.oom) { free(b.p); rsp_puts(&g->r, "E02"); return; }
+    if (b.oom) {
+        free(b.p);
+        rsp_puts(&g->r, "E02");
+        return;
+    }
     mon_out(g, &b);
     free(b.p);
     rsp_puts(&g->r, "OK");
@@ -406,15 +488,27 @@ static void stop_reply(gdb_stub_t *g, int sig, unsigned hart, const char *extra)
 
 static void mem_read(gdb_stub_t *g, const char *a) {
     uint64_t addr, len;
-    if (!hexnum(&a, &addr) || *a++ != ',' || !hexnum(&a, &len) || *a) { rsp_puts(&g->r, "E01"); return; }
-    if (len > RSP_PKT_MAX / 2 - 8) len = RSP_PKT_MAX / 2 - 8;   /* GDB asks again for the rest */
-    if (!len) { rsp_puts(&g->r, ""); return; }
+    if (!hexnum(&a, &addr) || *a++ != ',' || !hexnum(&a, &len) || *a) {
+        rsp_puts(&g->r, "E01");
+        return;
+    }
+    if (len > RSP_PKT_MAX / 2 - 8) len = RSP_PKT_MAX / 2 - 8; /* GDB asks again for the rest */
+    if (!len) {
+        rsp_puts(&g->r, "");
+        return;
+    }
     /* RAM only: device registers can have read side effects (the ITC FIFO, UART rx, sink
      * data): refused; `monitor trace` shows the trace registers without touching them */
-    if (!ram_range(g->s, addr, len)) { rsp_puts(&g->r, "E14"); return; }
+    if (!ram_range(g->s, addr, len)) {
+        rsp_puts(&g->r, "E14");
+        return;
+    }
     const uint8_t *m = bus_ram(&g->s->bus, (uint32_t)addr, (uint32_t)len);
     static char out[RSP_PKT_MAX];
-    for (uint64_t i = 0; i < len; i++) { out[2 * i] = hexd[m[i] >> 4]; out[2 * i + 1] = hexd[m[i] & 15]; }
+    for (uint64_t i = 0; i < len; i++) {
+        out[2 * i] = hexd[m[i] >> 4];
+        out[2 * i + 1] = hexd[m[i] & 15];
+    }
     rsp_put(&g->r, out, 2 * len);
 }
 
@@ -422,26 +516,44 @@ static void mem_read(gdb_stub_t *g, const char *a) {
 static void mem_write(gdb_stub_t *g, const char *a, size_t plen, bool binary) {
     const char *end = a + plen - 1;
     uint64_t addr, len;
-    if (!hexnum(&a, &addr) || *a++ != ',' || !hexnum(&a, &len) || *a++ != ':') { rsp_puts(&g->r, "E01"); return; }
-    if (!len) { rsp_puts(&g->r, "OK"); return; }   /* GDB's probe for X */
-    if (len > RSP_PKT_MAX || !ram_range(g->s, addr, len)) { rsp_puts(&g->r, "E14"); return; }
+    if (!hexnum(&a, &addr) || *a++ != ',' || !hexnum(&a, &len) || *a++ != ':') {
+        rsp_puts(&g->r, "E01");
+        return;
+    }
+    if (!len) {
+        rsp_puts(&g->r, "OK");
+        return;
+    } /* GDB's probe for X */
+    if (len > RSP_PKT_MAX || !ram_range(g->s, addr, len)) {
+        rsp_puts(&g->r, "E14");
+        return;
+    }
     static uint8_t buf[RSP_PKT_MAX];
     uint64_t k = 0;
     for (const char *p = a; p < end + 1 && k <= len;) {
         if (binary) {
             uint8_t c = (uint8_t)*p++;
-            if (c == 0x7d) { if (p > end) break; c = (uint8_t)(*p++ ^ 0x20); }
+            if (c == 0x7d) {
+                if (p > end) break;
+                c = (uint8_t)(*p++ ^ 0x20);
+            }
             if (k < len) buf[k] = c;
             k++;
         } else {
             uint64_t v;
-            if (!get_le(p, 1, &v)) { rsp_puts(&g->r, "E01"); return; }
+            if (!get_le(p, 1, &v)) {
+                rsp_puts(&g->r, "E01");
+                return;
+            }
             if (k < len) buf[k] = (uint8_t)v;
             k++;
             p += 2;
         }
     }
-    if (k != len) { rsp_puts(&g->r, "E01"); return; }
+    if (k != len) {
+        rsp_puts(&g->r, "E01");
+        return;
+    }
     memcpy(bus_ram(&g->s->bus, (uint32_t)addr, (uint32_t)len), buf, len);
     g->writes++;
     if (g->log) {
@@ -476,7 +588,8 @@ static bool reg_write(gdb_stub_t *g, unsigned h, unsigned regnum, uint64_t v) {
 }
 
 static bool add_bp(gdb_stub_t *g, uint32_t a) {
-    for (unsigned i = 0; i < g->nbp; i++) if (g->bp[i] == a) return true;
+    for (unsigned i = 0; i < g->nbp; i++)
+        if (g->bp[i] == a) return true;
     if (g->nbp == GDB_MAX_BP) return false;
     g->bp[g->nbp++] = a;
     return true;
@@ -484,7 +597,10 @@ static bool add_bp(gdb_stub_t *g, uint32_t a) {
 
 static bool del_bp(gdb_stub_t *g, uint32_t a) {
     for (unsigned i = 0; i < g->nbp; i++)
-        if (g->bp[i] == a) { g->bp[i] = g->bp[--g->nbp]; return true; }
+        if (g->bp[i] == a) {
+            g->bp[i] = g->bp[--g->nbp];
+            return true;
+        }
     return true;
 }
 
@@ -499,9 +615,15 @@ static void z_packet(gdb_stub_t *g, const char *p, bool insert) {
         rsp_puts(&g->r, (insert ? add_bp(g, (uint32_t)addr) : del_bp(g, (uint32_t)addr)) ? "OK" : "E0e");
         return;
     }
-    if (!kind || kind > 0x10000) { rsp_puts(&g->r, "E01"); return; }
+    if (!kind || kind > 0x10000) {
+        rsp_puts(&g->r, "E01");
+        return;
+    }
     if (insert) {
-        if (g->nwp == GDB_MAX_WP) { rsp_puts(&g->r, "E0e"); return; }
+        if (g->nwp == GDB_MAX_WP) {
+            rsp_puts(&g->r, "E0e");
+            return;
+        }
         g->wp[g->nwp].addr = (uint32_t)addr;
         g->wp[g->nwp].len = (uint32_t)kind;
         g->wp[g->nwp].type = (int)type;
@@ -519,19 +641,32 @@ static void z_packet(gdb_stub_t *g, const char *p, bool insert) {
 static void qxfer_features(gdb_stub_t *g, const char *p) {
     /* qXfer:features:read:target.xml:OFF,LEN */
     static const char pre[] = "target.xml:";
-    if (strncmp(p, pre, sizeof pre - 1)) { rsp_puts(&g->r, "E00"); return; }
+    if (strncmp(p, pre, sizeof pre - 1)) {
+        rsp_puts(&g->r, "E00");
+        return;
+    }
     p += sizeof pre - 1;
     uint64_t off, len;
-    if (!hexnum(&p, &off) || *p++ != ',' || !hexnum(&p, &len) || *p) { rsp_puts(&g->r, "E01"); return; }
+    if (!hexnum(&p, &off) || *p++ != ',' || !hexnum(&p, &len) || *p) {
+        rsp_puts(&g->r, "E01");
+        return;
+    }
     size_t xl = 0;
     char *x = target_xml(g->s, &xl);
-    if (!x) { rsp_puts(&g->r, "E02"); return; }
+    if (!x) {
+        rsp_puts(&g->r, "E02");
+        return;
+    }
     if (len > RSP_PKT_MAX - 16) len = RSP_PKT_MAX - 16;
     static char out[RSP_PKT_MAX];
-    if (off >= xl) { rsp_puts(&g->r, "l"); free(x); return; }
+    if (off >= xl) {
+        rsp_puts(&g->r, "l");
+        free(x);
+        return;
+    }
     size_t k = xl - off < len ? xl - off : len;
     out[0] = off + k >= xl ? 'l' : 'm';
-    memcpy(out + 1, x + off, k);    /* the XML has none of $ # } * */
+    memcpy(out + 1, x + off, k); /* the XML has none of $ # } * */
     rsp_put(&g->r, out, k + 1);
     free(x);
 }
@@ -543,8 +678,11 @@ static bool vcont(gdb_stub_t *g, const char *p, int *step) {
     while (*p == ';') {
         p++;
         char a = *p++;
-        if (a == 'C' || a == 'S') { uint64_t sig; if (!hexnum(&p, &sig)) return false; }
-        else if (a != 'c' && a != 's') return false;
+        if (a == 'C' || a == 'S') {
+            uint64_t sig;
+            if (!hexnum(&p, &sig)) return false;
+        } else if (a != 'c' && a != 's')
+            return false;
         int h = -1;
         if (*p == ':') {
             p++;
@@ -565,7 +703,7 @@ static void command_loop(gdb_stub_t *g) {
     soc_t *s = g->s;
     for (;;) {
         enum rsp_ev ev = rsp_get(&g->r, true);
-        if (ev == RSP_INTERRUPT) continue;     /* already halted */
+        if (ev == RSP_INTERRUPT) continue; /* already halted */
         if (ev == RSP_CLOSED || ev == RSP_NONE) {
             fprintf(stderr, "tracesim: gdb: the debugger went away at cycle %" PRIu64 "; the run goes on without it\n", s->cycle);
             glog(g, "connection closed: the run goes on without the debugger");
@@ -614,9 +752,15 @@ static void command_loop(gdb_stub_t *g) {
             uint64_t n, v;
             size_t hl = a[0] ? strlen(a) : 0;
             (void)hl;
-            if (!hexnum(&a, &n) || *a++ != '=' || n > 0x2000) { rsp_puts(&g->r, "E01"); break; }
+            if (!hexnum(&a, &n) || *a++ != '=' || n > 0x2000) {
+                rsp_puts(&g->r, "E01");
+                break;
+            }
             size_t digits = strlen(a);
-            if ((digits != 8 && digits != 16) || !get_le(a, (unsigned)digits / 2, &v)) { rsp_puts(&g->r, "E01"); break; }
+            if ((digits != 8 && digits != 16) || !get_le(a, (unsigned)digits / 2, &v)) {
+                rsp_puts(&g->r, "E01");
+                break;
+            }
             rsp_puts(&g->r, reg_write(g, g->g_hart, (unsigned)n, v) ? "OK" : "E01");
             break;
         }
@@ -627,9 +771,13 @@ static void command_loop(gdb_stub_t *g) {
         case 'z': z_packet(g, p + 1, false); break;
         case 'H': {
             int h;
-            if ((p[1] != 'g' && p[1] != 'c') || !thread_id(g, p + 2, &h)) { rsp_puts(&g->r, "E01"); break; }
+            if ((p[1] != 'g' && p[1] != 'c') || !thread_id(g, p + 2, &h)) {
+                rsp_puts(&g->r, "E01");
+                break;
+            }
             if (p[1] == 'g') g->g_hart = h < 0 ? g->stop_hart : (unsigned)h;
-            else g->c_hart = h < 0 ? g->stop_hart : (unsigned)h;
+            else
+                g->c_hart = h < 0 ? g->stop_hart : (unsigned)h;
             rsp_puts(&g->r, "OK");
             break;
         }
@@ -638,12 +786,18 @@ static void command_loop(gdb_stub_t *g) {
             rsp_puts(&g->r, thread_id(g, p + 1, &h) && h >= 0 ? "OK" : "E01");
             break;
         }
-        case 'c': case 's': case 'C': case 'S': {
+        case 'c':
+        case 's':
+        case 'C':
+        case 'S': {
             /* an address to resume at is refused unless it is where the hart is */
             const char *a = p + 1;
             uint64_t v;
             if ((p[0] == 'C' || p[0] == 'S') && hexnum(&a, &v) && *a == ';') a++;
-            if (*a && (!hexnum(&a, &v) || v != g->pc[g->c_hart])) { rsp_puts(&g->r, "E01"); break; }
+            if (*a && (!hexnum(&a, &v) || v != g->pc[g->c_hart])) {
+                rsp_puts(&g->r, "E01");
+                break;
+            }
             g->step_hart = p[0] == 's' || p[0] == 'S' ? (int)g->c_hart : -1;
             return;
         }
@@ -655,25 +809,29 @@ static void command_loop(gdb_stub_t *g) {
             return;
         case 'k':
             glog(g, "killed by the debugger");
-            fprintf(stderr, "tracesim: gdb: killed by the debugger at cycle %" PRIu64
-                            "; the run folder is written as for a cycle limit\n", s->cycle);
+            fprintf(stderr, "tracesim: gdb: killed by the debugger at cycle %" PRIu64 "; the run folder is written as for a cycle limit\n", s->cycle);
             s->stop = SOC_CYCLE_LIMIT;
             g->detached = true;
             rsp_close(&g->r);
             return;
         case 'v':
-            if (!strcmp(p, "vCont?")) { rsp_puts(&g->r, "vCont;c;C;s;S"); break; }
+            if (!strcmp(p, "vCont?")) {
+                rsp_puts(&g->r, "vCont;c;C;s;S");
+                break;
+            }
             if (!strncmp(p, "vCont;", 6)) {
                 int step;
-                if (!vcont(g, p + 5, &step)) { rsp_puts(&g->r, "E01"); break; }
+                if (!vcont(g, p + 5, &step)) {
+                    rsp_puts(&g->r, "E01");
+                    break;
+                }
                 g->step_hart = step;
                 return;
             }
             if (!strncmp(p, "vKill", 5)) {
                 rsp_puts(&g->r, "OK");
                 glog(g, "killed by the debugger");
-                fprintf(stderr, "tracesim: gdb: killed by the debugger at cycle %" PRIu64
-                                "; the run folder is written as for a cycle limit\n", s->cycle);
+                fprintf(stderr, "tracesim: gdb: killed by the debugger at cycle %" PRIu64 "; the run folder is written as for a cycle limit\n", s->cycle);
                 s->stop = SOC_CYCLE_LIMIT;
                 g->detached = true;
                 rsp_close(&g->r);
@@ -702,10 +860,16 @@ static void command_loop(gdb_stub_t *g) {
             } else if (!strncmp(p, "qThreadExtraInfo,", 17)) {
                 int h;
                 char txt[32];
-                if (!thread_id(g, p + 17, &h) || h < 0) { rsp_puts(&g->r, "E01"); break; }
+                if (!thread_id(g, p + 17, &h) || h < 0) {
+                    rsp_puts(&g->r, "E01");
+                    break;
+                }
                 snprintf(txt, sizeof txt, "hart %d", h);
                 size_t k = 0;
-                for (const char *t = txt; *t; t++) { out[k++] = hexd[(uint8_t)*t >> 4]; out[k++] = hexd[*t & 15]; }
+                for (const char *t = txt; *t; t++) {
+                    out[k++] = hexd[(uint8_t)*t >> 4];
+                    out[k++] = hexd[*t & 15];
+                }
                 rsp_put(&g->r, out, k);
             } else if (!strncmp(p, "qRcmd,", 6)) {
                 monitor(g, p + 6);
@@ -715,7 +879,7 @@ static void command_loop(gdb_stub_t *g) {
                 rsp_puts(&g->r, "");
             }
             break;
-        default: rsp_puts(&g->r, ""); break;   /* not supported */
+        default: rsp_puts(&g->r, ""); break; /* not supported */
         }
     }
 }
@@ -731,7 +895,7 @@ static void halt(gdb_stub_t *g, const char *why) {
 void gdb_stub_between(void *ctx, soc_t *s) {
     gdb_stub_t *g = ctx;
     if (g->detached || s->stop != SOC_RUNNING) return;
-    if (!g->connected) {   /* before the first cycle: wait for GDB */
+    if (!g->connected) { /* before the first cycle: wait for GDB */
         char err[256];
         if (rsp_accept(&g->r, err, sizeof err)) {
             fprintf(stderr, "tracesim: gdb: %s; the run goes on without the debugger\n", err);
@@ -763,17 +927,31 @@ void gdb_stub_between(void *ctx, soc_t *s) {
                 if ((uint64_t)a + n <= g->wp[k].addr || a >= (uint64_t)g->wp[k].addr + g->wp[k].len) continue;
                 sig = 5;
                 hart = i;
-                snprintf(extra, sizeof extra, "%s:%x;", t == 2 ? "watch" : t == 3 ? "rwatch" : "awatch", a);
+                snprintf(extra, sizeof extra, "%s:%x;", t == 2 ? "watch" : t == 3 ? "rwatch" :
+                                                                                    "awatch",
+                         a);
                 why = "watchpoint";
                 break;
             }
         }
         if (!*p->rvfi_valid && !*p->rvfi_trap) continue;
-        g->pc[i] = *p->mem_valid ? *p->mem_pc : *p->ex_valid ? *p->ex_pc : *p->id_valid ? *p->id_pc : *p->if_pc;
+        g->pc[i] = *p->mem_valid ? *p->mem_pc : *p->ex_valid ? *p->ex_pc :
+                                            *p->id_valid     ? *p->id_pc :
+                                                               *p->if_pc;
         if (sig) continue;
-        if (g->step_hart == (int)i) { sig = 5; hart = i; why = "step"; continue; }
+        if (g->step_hart == (int)i) {
+            sig = 5;
+            hart = i;
+            why = "step";
+            continue;
+        }
         for (unsigned k = 0; k < g->nbp; k++)
-            if (g->bp[k] == g->pc[i]) { sig = 5; hart = i; why = "breakpoint"; break; }
+            if (g->bp[k] == g->pc[i]) {
+                sig = 5;
+                hart = i;
+                why = "breakpoint";
+                break;
+            }
     }
     if (!sig && g->break_cycle && s->cycle >= g->break_cycle) {
         g->break_cycle = 0;
@@ -809,14 +987,17 @@ void gdb_stub_between(void *ctx, soc_t *s) {
     /* Ctrl-C: one non-blocking look at the socket every poll_every cycles */
     if (!sig && !(s->cycle & (g->poll_every - 1))) {
         enum rsp_ev ev = rsp_get(&g->r, false);
-        if (ev == RSP_INTERRUPT) { sig = 2; hart = g->c_hart; why = "interrupt"; }
-        else if (ev == RSP_CLOSED) {
+        if (ev == RSP_INTERRUPT) {
+            sig = 2;
+            hart = g->c_hart;
+            why = "interrupt";
+        } else if (ev == RSP_CLOSED) {
             fprintf(stderr, "tracesim: gdb: the debugger went away at cycle %" PRIu64 "; the run goes on without it\n", s->cycle);
             glog(g, "connection closed: the run goes on without the debugger");
             g->detached = true;
             return;
         } else if (ev == RSP_PACKET) {
-            rsp_puts(&g->r, "E01");   /* all-stop: nothing is answered while running */
+            rsp_puts(&g->r, "E01"); /* all-stop: nothing is answered while running */
         }
     }
     if (!sig) return;
@@ -825,7 +1006,8 @@ void gdb_stub_between(void *ctx, soc_t *s) {
     if (why && strncmp(why, "monitor", 7) == 0) {
         sbuf_t b = {0};
         if (!strcmp(why, "monitor break cycle")) sb_printf(&b, "tracesim: %s: before cycle %" PRIu64 "\n", why, s->cycle);
-        else sb_printf(&b, "tracesim: %s in cycle %" PRIu64 " (hart %u)\n", why, s->cycle - 1, hart);
+        else
+            sb_printf(&b, "tracesim: %s in cycle %" PRIu64 " (hart %u)\n", why, s->cycle - 1, hart);
         if (!b.oom) mon_out(g, &b);
         free(b.p);
     }
@@ -840,7 +1022,7 @@ int gdb_stub_open(gdb_stub_t *g, soc_t *s, unsigned port, const char *run_dir, c
     rsp_init(&g->r, stderr);
     for (unsigned i = 0; i < s->n; i++) g->pc[i] = *s->h[i].p->boot_addr;
     snprintf(g->log_path, sizeof g->log_path, "%s/gdb.log", run_dir);
-    g->log = ts_fopen_output(g->log_path, "w", err, errlen);   /* a planted link is replaced, never followed */
+    g->log = ts_fopen_output(g->log_path, "w", err, errlen); /* a planted link is replaced, never followed */
     if (!g->log) return -1;
     unsigned bound = 0;
     if (rsp_listen(&g->r, port, &bound, err, errlen)) return -1;

@@ -27,23 +27,26 @@ typedef struct gdb_stub {
     rsp_t r;
     soc_t *s;
     FILE *log;
-    char log_path[4200];   /* RUN/gdb.log: written through a temporary file, renamed at the end (ts_file.h) */                      /* RUN/gdb.log */
+    char log_path[4200]; /* RUN/gdb.log: written through a temporary file, renamed at the end (ts_file.h) */ /* RUN/gdb.log */
     bool connected, detached;
-    uint32_t pc[SOC_MAX_HARTS];     /* each hart's pc at a halt */
+    uint32_t pc[SOC_MAX_HARTS]; /* each hart's pc at a halt */
     uint32_t bp[GDB_MAX_BP];
     unsigned nbp;
-    struct { uint32_t addr, len; int type; } wp[GDB_MAX_WP];   /* type 2 write, 3 read, 4 access */
+    struct {
+        uint32_t addr, len;
+        int type;
+    } wp[GDB_MAX_WP]; /* type 2 write, 3 read, 4 access */
     unsigned nwp;
-    int step_hart;                  /* -1: continue */
-    unsigned g_hart, c_hart;        /* Hg, Hc */
+    int step_hart;           /* -1: continue */
+    unsigned g_hart, c_hart; /* Hg, Hc */
     unsigned stop_hart;
-    char stop[96];                  /* the last stop reply */
-    uint64_t break_cycle;           /* monitor break cycle N (0: none) */
-    bool break_perf, break_wrap, break_overflow;   /* monitor break perf / wrap / overflow */
+    char stop[96];                               /* the last stop reply */
+    uint64_t break_cycle;                        /* monitor break cycle N (0: none) */
+    bool break_perf, break_wrap, break_overflow; /* monitor break perf / wrap / overflow */
     uint64_t perf_seen[SOC_MAX_HARTS], lost_seen[SOC_MAX_HARTS];
     bool wrap_seen;
-    unsigned poll_every;            /* cycles between two looks for Ctrl-C (a power of two) */
-    uint64_t writes;                /* writes GDB made (logged) */
+    unsigned poll_every; /* cycles between two looks for Ctrl-C (a power of two) */
+    uint64_t writes;     /* writes GDB made (logged) */
 } gdb_stub_t;
 
 /* Listens on 127.0.0.1:port (0: any free port) and prints the port on stderr; the log is

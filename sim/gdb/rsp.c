@@ -19,13 +19,16 @@ void rsp_init(rsp_t *r, FILE *log) {
 
 int rsp_listen(rsp_t *r, unsigned port, unsigned *bound, char *err, size_t errlen) {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-    if (fd < 0) { snprintf(err, errlen, "socket: %s", strerror(errno)); return -1; }
+    if (fd < 0) {
+        snprintf(err, errlen, "socket: %s", strerror(errno));
+        return -1;
+    }
     int one = 1;
     setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     struct sockaddr_in a = {0};
     a.sin_family = AF_INET;
     a.sin_port = htons((uint16_t)port);
-    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);     /* 127.0.0.1 only */
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK); /* 127.0.0.1 only */
     socklen_t al = sizeof a;
     if (bind(fd, (struct sockaddr *)&a, sizeof a) || listen(fd, 1) || getsockname(fd, (struct sockaddr *)&a, &al)) {
         snprintf(err, errlen, "cannot listen on 127.0.0.1:%u: %s", port, strerror(errno));
@@ -41,10 +44,13 @@ int rsp_accept(rsp_t *r, char *err, size_t errlen) {
     /* a signal (Ctrl-C on tracesim with a handler installed) ends the wait: the run goes on
      * without the debugger and the handler's owner decides */
     int fd = accept4(r->lfd, NULL, NULL, SOCK_CLOEXEC);
-    if (fd < 0) { snprintf(err, errlen, "accept: %s", strerror(errno)); return -1; }
+    if (fd < 0) {
+        snprintf(err, errlen, "accept: %s", strerror(errno));
+        return -1;
+    }
     int one = 1;
     setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
-    close(r->lfd);          /* one debugger per run */
+    close(r->lfd); /* one debugger per run */
     r->lfd = -1;
     r->fd = fd;
     r->st = RSP_IDLE;
@@ -56,7 +62,10 @@ static bool send_all(rsp_t *r, const char *p, size_t n) {
     while (n && r->fd >= 0) {
         ssize_t k = send(r->fd, p, n, MSG_NOSIGNAL);
         if (k < 0 && errno == EINTR) continue;
-        if (k <= 0) { rsp_close(r); return false; }
+        if (k <= 0) {
+            rsp_close(r);
+            return false;
+        }
         p += k;
         n -= (size_t)k;
     }
@@ -75,8 +84,12 @@ static int fill(rsp_t *r, bool block) {
     if (r->fd < 0) return -1;
     for (;;) {
         ssize_t k = recv(r->fd, r->in, sizeof r->in, block ? 0 : MSG_DONTWAIT);
-        if (k > 0) { r->in_pos = 0; r->in_len = (size_t)k; return 1; }
-        if (k < 0 && errno == EINTR && !block) continue;   /* blocking: a signal ends the wait (rsp_accept) */
+        if (k > 0) {
+            r->in_pos = 0;
+            r->in_len = (size_t)k;
+            return 1;
+        }
+        if (k < 0 && errno == EINTR && !block) continue; /* blocking: a signal ends the wait (rsp_accept) */
         if (k < 0 && !block && (errno == EAGAIN || errno == EWOULDBLOCK)) return 0;
         return -1;
     }
@@ -97,24 +110,32 @@ enum rsp_ev rsp_get(rsp_t *r, bool block) {
         int c = r->in[r->in_pos++];
         switch (r->st) {
         case RSP_IDLE:
-            if (c == '$') { r->st = RSP_DATA; r->len = 0; r->sum = 0; }
-            else if (c == 0x03) return RSP_INTERRUPT;
-            else if (c == '-') {   /* our last packet arrived damaged: again, a few times */
+            if (c == '$') {
+                r->st = RSP_DATA;
+                r->len = 0;
+                r->sum = 0;
+            } else if (c == 0x03)
+                return RSP_INTERRUPT;
+            else if (c == '-') { /* our last packet arrived damaged: again, a few times */
                 if (r->last_len && r->resends++ < 3) send_all(r, r->last, r->last_len);
             } else if (c != '+') {
                 if (!r->garbage++ && r->log)
                     fprintf(r->log, "tracesim: gdb: ignoring bytes outside a packet (0x%02x ...)\n", c);
             }
             break;
-        case RSP_SKIP:      /* the rest of a packet too long to keep */
+        case RSP_SKIP: /* the rest of a packet too long to keep */
             if (c == '#') r->st = RSP_CS1;
             break;
         case RSP_DATA:
-            if (c == '#') { r->st = RSP_CS1; break; }
+            if (c == '#') {
+                r->st = RSP_CS1;
+                break;
+            }
             r->sum = (uint8_t)(r->sum + c);
-            if (c == '$') {   /* a new packet start inside a packet: the old one is lost */
+            if (c == '$') { /* a new packet start inside a packet: the old one is lost */
                 if (r->log) fprintf(r->log, "tracesim: gdb: packet restarted before its end; dropped\n");
-                r->len = 0; r->sum = 0;
+                r->len = 0;
+                r->sum = 0;
                 break;
             }
             if (r->len == RSP_PKT_MAX) {
@@ -140,7 +161,10 @@ enum rsp_ev rsp_get(rsp_t *r, bool block) {
         case RSP_CS2: {
             r->st = RSP_IDLE;
             int v = hexval(c);
-            if (r->len == (size_t)-1) { send_all(r, "-", 1); break; }   /* too long: dropped */
+            if (r->len == (size_t)-1) {
+                send_all(r, "-", 1);
+                break;
+            } /* too long: dropped */
             if (v < 0 || (uint8_t)(r->cs | v) != r->sum) {
                 r->bad_cs++;
                 if (r->log) fprintf(r->log, "tracesim: gdb: bad checksum; packet dropped (asked again)\n");
@@ -166,7 +190,10 @@ bool rsp_put(rsp_t *r, const char *data, size_t len) {
     }
     uint8_t sum = 0;
     r->last[0] = '$';
-    for (size_t i = 0; i < len; i++) { r->last[1 + i] = data[i]; sum = (uint8_t)(sum + (uint8_t)data[i]); }
+    for (size_t i = 0; i < len; i++) {
+        r->last[1 + i] = data[i];
+        sum = (uint8_t)(sum + (uint8_t)data[i]);
+    }
     static const char hx[] = "0123456789abcdef";
     r->last[1 + len] = '#';
     r->last[2 + len] = hx[sum >> 4];

@@ -11,25 +11,32 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#define RSP_PKT_MAX 0x4000          /* the PacketSize we announce (qSupported) */
+#define RSP_PKT_MAX 0x4000 /* the PacketSize we announce (qSupported) */
 
-enum rsp_state { RSP_IDLE, RSP_DATA, RSP_CS1, RSP_CS2, RSP_SKIP };
-enum rsp_ev { RSP_NONE, RSP_PACKET, RSP_INTERRUPT, RSP_CLOSED };
+enum rsp_state { RSP_IDLE,
+                 RSP_DATA,
+                 RSP_CS1,
+                 RSP_CS2,
+                 RSP_SKIP };
+enum rsp_ev { RSP_NONE,
+              RSP_PACKET,
+              RSP_INTERRUPT,
+              RSP_CLOSED };
 
 typedef struct rsp {
-    int lfd, fd;                    /* listening socket, connection (-1: none) */
-    FILE *log;                      /* one line per problem (stderr) */
+    int lfd, fd; /* listening socket, connection (-1: none) */
+    FILE *log;   /* one line per problem (stderr) */
     enum rsp_state st;
-    char pkt[RSP_PKT_MAX + 1];      /* the packet being read, then the one returned */
+    char pkt[RSP_PKT_MAX + 1]; /* the packet being read, then the one returned */
     size_t len;
     uint8_t sum, cs;
-    bool interrupt;                 /* a 0x03 seen while reading a packet's way */
-    uint8_t in[4096];               /* bytes received, not yet parsed */
+    bool interrupt;   /* a 0x03 seen while reading a packet's way */
+    uint8_t in[4096]; /* bytes received, not yet parsed */
     size_t in_pos, in_len;
-    char *last;                     /* the last packet sent, framed (resent on '-') */
+    char *last; /* the last packet sent, framed (resent on '-') */
     size_t last_len, last_cap;
     unsigned resends;
-    uint64_t garbage, bad_cs, too_long;   /* what was dropped */
+    uint64_t garbage, bad_cs, too_long; /* what was dropped */
 } rsp_t;
 
 void rsp_init(rsp_t *r, FILE *log);
@@ -44,6 +51,6 @@ enum rsp_ev rsp_get(rsp_t *r, bool block);
 /* Sends one packet (framed, checksummed); false if the connection is gone. */
 bool rsp_put(rsp_t *r, const char *data, size_t len);
 bool rsp_puts(rsp_t *r, const char *data);
-void rsp_close(rsp_t *r);       /* the connection (the listener is closed at accept) */
+void rsp_close(rsp_t *r); /* the connection (the listener is closed at accept) */
 void rsp_free(rsp_t *r);
 #endif

@@ -41,39 +41,39 @@ struct cpu : sc_module {
         unsigned char d[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16), (unsigned char)(v >> 24)};
         tlm::tlm_generic_payload gp;
         gp.set_command(we ? tlm::TLM_WRITE_COMMAND : tlm::TLM_READ_COMMAND);
-        gp.set_address(off);   // offset in the block's 4 KiB page (a router would subtract the base)
+        gp.set_address(off); // offset in the block's 4 KiB page (a router would subtract the base)
         gp.set_data_ptr(d);
         gp.set_data_length(4);
         gp.set_streaming_width(4);
         sc_time delay = qk.get_local_time();
-        s->b_transport(gp, delay);   // the module catches up to sc_time_stamp() + delay
+        s->b_transport(gp, delay); // the module catches up to sc_time_stamp() + delay
         if (!gp.is_response_ok()) SC_REPORT_ERROR("cpu", gp.get_response_string().c_str());
         qk.set(delay);
-        qk.inc(sc_time(10, SC_NS));  // one cycle per access
+        qk.inc(sc_time(10, SC_NS)); // one cycle per access
         if (qk.need_sync()) qk.sync();
         return d[0] | d[1] << 8 | d[2] << 16 | (uint32_t)d[3] << 24;
     }
     void run() {
         // funnel: active, SBA sink into [0x8000_0000, +4 KiB), master timestamp counting
         access(funnel, true, 0x000, 1);
-        access(funnel, true, 0x000, (7u << 28) | 1u);   // SBA sink (before its registers)
-        access(funnel, true, 0x010, 0x80000000u);   // tfSinkBase
-        access(funnel, true, 0x018, 0x80000ffcu);   // tfSinkLimit: last word
-        access(funnel, true, 0x01c, 0x80000000u);   // tfSinkWP
-        access(funnel, true, 0x040, 3);             // tsControl: active, count
-        access(funnel, true, 0x000, (7u << 28) | 3u);   // enable
+        access(funnel, true, 0x000, (7u << 28) | 1u); // SBA sink (before its registers)
+        access(funnel, true, 0x010, 0x80000000u);     // tfSinkBase
+        access(funnel, true, 0x018, 0x80000ffcu);     // tfSinkLimit: last word
+        access(funnel, true, 0x01c, 0x80000000u);     // tfSinkWP
+        access(funnel, true, 0x040, 3);               // tsControl: active, count
+        access(funnel, true, 0x000, (7u << 28) | 3u); // enable
         for (auto *te : {&te0, &te1}) {
-            access(*te, true, 0x000, 1);                                   // teActive
-            access(*te, true, 0x040, (1u << 15) | (1u << 18) | 1u);        // timestamps on ITC messages
-            access(*te, true, 0x060, 1);                                   // stimulus 0
-            access(*te, true, 0x000, (8u << 28) | (1u << 7) | 7u);         // to the funnel, tracing
+            access(*te, true, 0x000, 1);                            // teActive
+            access(*te, true, 0x040, (1u << 15) | (1u << 18) | 1u); // timestamps on ITC messages
+            access(*te, true, 0x060, 1);                            // stimulus 0
+            access(*te, true, 0x000, (8u << 28) | (1u << 7) | 7u);  // to the funnel, tracing
         }
         for (uint32_t i = 0; i < 10; i++) {
-            while (!access(te0, false, 0x080, 0)) {}   // stimulus reads 1 while the FIFO has room
+            while (!access(te0, false, 0x080, 0)) {} // stimulus reads 1 while the FIFO has room
             access(te0, true, 0x080, i);
             access(te1, true, 0x080, 100 + i);
         }
-        for (auto *te : {&te0, &te1}) {                 // stop, drain, then the funnel
+        for (auto *te : {&te0, &te1}) { // stop, drain, then the funnel
             access(*te, true, 0x000, (8u << 28) | (1u << 7) | 1u);
             while (!(access(*te, false, 0x000, 0) & 8)) {}
         }
@@ -86,14 +86,14 @@ struct cpu : sc_module {
 int sc_main(int argc, char *argv[]) {
     te_cfg_t c;
     te_default_cfg(&c);
-    c.src_bits = 1;          // two sources
+    c.src_bits = 1; // two sources
     c.has_funnel = true;
     c.hart = 0;
     tracesim::ts_te_sc te0("te0", c);
     c.hart = 1;
     tracesim::ts_te_sc te1("te1", c);
     tracesim::ts_funnel_sc funnel("funnel");
-    funnel.attach(te0);      // encoders tick before the funnel, every cycle
+    funnel.attach(te0); // encoders tick before the funnel, every cycle
     funnel.attach(te1);
     memory mem("mem");
     funnel.sba.bind(mem.socket);

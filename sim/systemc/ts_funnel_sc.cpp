@@ -7,7 +7,8 @@ ts_funnel_sc::ts_funnel_sc(sc_core::sc_module_name name, const ts_funnel_cfg &cf
     : ts_trace_sc(name, period), f_(&own_), owned_(false) {
     if (funnel_init(&own_, cfg.sink_bytes, cfg.sram_size, cfg.ts_width))
         SC_REPORT_ERROR("tracesim/funnel", "invalid trace funnel configuration");
-    else owned_ = true;
+    else
+        owned_ = true;
 }
 
 ts_funnel_sc::ts_funnel_sc(sc_core::sc_module_name name, funnel_t *model, const sc_core::sc_time &period)
@@ -18,10 +19,10 @@ ts_funnel_sc::~ts_funnel_sc() {
 }
 
 void ts_funnel_sc::attach(ts_te_sc &te) {
-    bool known = false;   // a wrapped funnel model may have the encoder attached already
+    bool known = false; // a wrapped funnel model may have the encoder attached already
     for (unsigned i = 0; i < f_->n_in; i++) known |= f_->in[i] == te.te_;
     if (!known && funnel_attach(f_, te.te_)) SC_REPORT_ERROR("tracesim/funnel", "more than 8 encoders");
     join(te);
 }
 
-}  // namespace tracesim
+} // namespace tracesim

@@ -11,13 +11,13 @@
 namespace tracesim {
 
 struct ts_funnel_cfg {
-    unsigned sink_bytes = 4;     // sink width: 4, 8, 16, 32
-    unsigned sram_size = 16384;  // SRAM sink bytes (power of two)
-    unsigned ts_width = 40;      // timestamp bits
+    unsigned sink_bytes = 4;    // sink width: 4, 8, 16, 32
+    unsigned sram_size = 16384; // SRAM sink bytes (power of two)
+    unsigned ts_width = 40;     // timestamp bits
 };
 
 class ts_funnel_sc : public ts_trace_sc {
-public:
+  public:
     ts_funnel_sc(sc_core::sc_module_name name, const ts_funnel_cfg &cfg = ts_funnel_cfg(),
                  const sc_core::sc_time &period = sc_core::sc_time(10, sc_core::SC_NS));
     ts_funnel_sc(sc_core::sc_module_name name, funnel_t *model,
@@ -29,7 +29,7 @@ public:
     funnel_t *model() { return f_; }
     const sink_t *sink() const override { return &f_->sink; }
 
-private:
+  private:
     void tick_model() override { funnel_tick(f_); }
     enum te_access access(uint32_t off, unsigned size, bool we, uint32_t *val) override {
         return we ? funnel_write(f_, off, size, *val) : funnel_read(f_, off, size, val);
@@ -40,5 +40,5 @@ private:
     bool owned_;
 };
 
-}  // namespace tracesim
+} // namespace tracesim
 #endif

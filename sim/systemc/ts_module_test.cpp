@@ -30,8 +30,11 @@ struct tester : sc_module {
     std::function<void(tester &)> body;
     SC_HAS_PROCESS(tester);
     tester(sc_module_name n, std::function<void(tester &)> b) : sc_module(n), body(std::move(b)) { SC_THREAD(run); }
-    bool done = false;   // the body ran to its end (the cases check this too)
-    void run() { body(*this); done = true; }
+    bool done = false; // the body ran to its end (the cases check this too)
+    void run() {
+        body(*this);
+        done = true;
+    }
     result go(tlm_command cmd, uint64_t addr, unsigned len, uint32_t v, sc_time delay = SC_ZERO_TIME,
               const unsigned char *be = nullptr, unsigned be_len = 0, unsigned sw = 0, bool retry = false) {
         unsigned char d[8] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16), (unsigned char)(v >> 24)};
@@ -75,7 +78,7 @@ void run_case(ts_trace_sc &target, std::function<void(tester &)> body) {
     TS_ASSERT(t.done);
 }
 
-}  // namespace
+} // namespace
 
 TS_TEST(sizes_and_byte_enables) {
     ts_te_sc te("te", cfg());
@@ -93,7 +96,7 @@ TS_TEST(sizes_and_byte_enables) {
         te_t *m = te.model();
         TS_ASSERT_EQ_U(m->fifo_count, n0 + 3);
         const te_entry_t &last = m->fifo[(m->fifo_head + m->fifo_count - 1) % m->fifo_cap];
-        TS_ASSERT_EQ_U(last.idtag, 3);      // the enabled byte 3 became a byte store at +3
+        TS_ASSERT_EQ_U(last.idtag, 3); // the enabled byte 3 became a byte store at +3
         TS_ASSERT_EQ_U(last.data, 0x77);
         TS_ASSERT_EQ_U(t.go(TLM_IGNORE_COMMAND, 0x080, 4, 0).st, TLM_OK_RESPONSE);
         TS_ASSERT_EQ_U(m->fifo_count, n0 + 3);
@@ -105,15 +108,15 @@ TS_TEST(error_responses) {
     run_case(te, [&](tester &t) {
         static const unsigned char gap[4] = {TLM_BYTE_ENABLED, 0, TLM_BYTE_ENABLED, 0};
         static const unsigned char none[4] = {0, 0, 0, 0};
-        TS_ASSERT_EQ_U(t.rd(0x1000).st, TLM_ADDRESS_ERROR_RESPONSE);           // outside the page
-        TS_ASSERT_EQ_U(t.go(TLM_READ_COMMAND, 0x082, 4, 0).st, TLM_ADDRESS_ERROR_RESPONSE);   // misaligned
-        TS_ASSERT_EQ_U(t.go(TLM_READ_COMMAND, 0x080, 8, 0).st, TLM_BURST_ERROR_RESPONSE);     // 8 bytes
+        TS_ASSERT_EQ_U(t.rd(0x1000).st, TLM_ADDRESS_ERROR_RESPONSE);                        // outside the page
+        TS_ASSERT_EQ_U(t.go(TLM_READ_COMMAND, 0x082, 4, 0).st, TLM_ADDRESS_ERROR_RESPONSE); // misaligned
+        TS_ASSERT_EQ_U(t.go(TLM_READ_COMMAND, 0x080, 8, 0).st, TLM_BURST_ERROR_RESPONSE);   // 8 bytes
         TS_ASSERT_EQ_U(t.go(TLM_READ_COMMAND, 0x080, 3, 0).st, TLM_BURST_ERROR_RESPONSE);
         TS_ASSERT_EQ_U(t.go(TLM_READ_COMMAND, 0x080, 4, 0, SC_ZERO_TIME, nullptr, 0, 2).st, TLM_BURST_ERROR_RESPONSE);
         TS_ASSERT_EQ_U(t.go(TLM_WRITE_COMMAND, 0x080, 4, 0, SC_ZERO_TIME, gap, 4).st, TLM_BYTE_ENABLE_ERROR_RESPONSE);
         TS_ASSERT_EQ_U(t.go(TLM_WRITE_COMMAND, 0x080, 4, 0, SC_ZERO_TIME, none, 4).st, TLM_BYTE_ENABLE_ERROR_RESPONSE);
-        TS_ASSERT_EQ_U(t.go(TLM_READ_COMMAND, 0x000, 1, 0).st, TLM_GENERIC_ERROR_RESPONSE);   // byte load of teControl
-        TS_ASSERT_EQ_U(t.go(TLM_WRITE_COMMAND, 0x010, 2, 0).st, TLM_GENERIC_ERROR_RESPONSE);  // halfword to a sink register
+        TS_ASSERT_EQ_U(t.go(TLM_READ_COMMAND, 0x000, 1, 0).st, TLM_GENERIC_ERROR_RESPONSE);  // byte load of teControl
+        TS_ASSERT_EQ_U(t.go(TLM_WRITE_COMMAND, 0x010, 2, 0).st, TLM_GENERIC_ERROR_RESPONSE); // halfword to a sink register
     });
 }
 
@@ -145,19 +148,19 @@ TS_TEST(lazy_catch_up_equals_lock_step) {
     ls.clk(clk);
     tester a("a", [&](tester &t) {
         t.wr(0x000, 1);
-        t.wr(0x040, 3);                                    // tsActive, tsCount
-        TS_ASSERT_EQ_U(lt.cycles_ticked(), 1);             // ticked up to cycle 0
-        result r = t.rd(0x044, P * 1000.0);                // 1000 cycles later, no wait()
+        t.wr(0x040, 3);                        // tsActive, tsCount
+        TS_ASSERT_EQ_U(lt.cycles_ticked(), 1); // ticked up to cycle 0
+        result r = t.rd(0x044, P * 1000.0);    // 1000 cycles later, no wait()
         TS_ASSERT_EQ_U(lt.cycles_ticked(), 1001);
         TS_ASSERT_EQ_U(r.val, 1000);
         TS_ASSERT_EQ_U(sc_time_stamp().value(), 0);
     });
     tester b("b", [&](tester &t) {
-        wait(P * 0.5);                                     // between two edges
+        wait(P * 0.5); // between two edges
         t.wr(0x000, 1);
         t.wr(0x040, 3);
         wait(P * 1000.0);
-        TS_ASSERT_EQ_U(t.rd(0x044).val, 1000);             // the clock ticked it meanwhile
+        TS_ASSERT_EQ_U(t.rd(0x044).val, 1000); // the clock ticked it meanwhile
         TS_ASSERT_EQ_U(ls.cycles_ticked(), 1001);
         sc_stop();
     });
@@ -173,22 +176,22 @@ TS_TEST(held_store) {
     c.itc_depth = 2;
     ts_te_sc te("te", c);
     run_case(te, [&](tester &t) {
-        start(t, 1u << 13);                                // teStallEnable
+        start(t, 1u << 13); // teStallEnable
         // the packer takes one entry per cycle: two stores at one time fill the FIFO
         sc_time at = P * 10.0;
         t.wr(0x080, 1, at);
         t.wr(0x080, 2, at);
-        TS_ASSERT_EQ_U(t.rd(0x080, at).val, 0);            // full
+        TS_ASSERT_EQ_U(t.rd(0x080, at).val, 0); // full
         result r = t.go(TLM_WRITE_COMMAND, 0x080, 4, 3, at, nullptr, 0, 0, true);
         TS_ASSERT(r.held);
         TS_ASSERT_EQ_U(r.st, TLM_OK_RESPONSE);
-        TS_ASSERT(r.delay == at);                          // answered at once
+        TS_ASSERT(r.delay == at); // answered at once
         TS_ASSERT_EQ_U(te.model()->itc_accepted, 2);
-        r = t.wr(0x080, 3, at);                            // without the extension: waits a cycle
+        r = t.wr(0x080, 3, at); // without the extension: waits a cycle
         TS_ASSERT_EQ_U(r.st, TLM_OK_RESPONSE);
         TS_ASSERT(r.delay == at + P);
         TS_ASSERT_EQ_U(te.model()->itc_accepted, 3);
-        TS_ASSERT_EQ_U(te.model()->stall_cycles, 2);       // both held attempts counted
+        TS_ASSERT_EQ_U(te.model()->stall_cycles, 2); // both held attempts counted
     });
 }
 
@@ -204,11 +207,11 @@ TS_TEST(funnel_group) {
     f.attach(te0);
     f.attach(te1);
     tester idle1("idle1", [](tester &) {}), idle2("idle2", [](tester &) {});
-    idle1.out.bind(te1.regs);   // every target socket is bound
+    idle1.out.bind(te1.regs); // every target socket is bound
     idle2.out.bind(f.regs);
     run_case(te0, [&](tester &t) {
         t.wr(0x000, 1);
-        TS_ASSERT_EQ_U((t.rd(0x040).val >> 4) & 7, 4);     // a slave timestamp unit
+        TS_ASSERT_EQ_U((t.rd(0x040).val >> 4) & 7, 4); // a slave timestamp unit
         f.catch_up_cycle(41);
         TS_ASSERT_EQ_U(te0.cycles_ticked(), 42);
         TS_ASSERT_EQ_U(te1.cycles_ticked(), 42);

@@ -49,7 +49,7 @@ struct access_rec {
     unsigned hart;
     bool we;
     uint32_t addr, size, value;
-    std::string answer;   // ok, wait, err
+    std::string answer; // ok, wait, err
     unsigned line;
 };
 struct stm_rec {
@@ -103,7 +103,11 @@ log_file read_log(const char *path) {
             continue;
         }
         if (line.empty() || line[0] == '#') continue;
-        if (line.rfind("end ", 0) == 0) { L.end = std::strtoull(line.c_str() + 4, nullptr, 10); L.have_end = true; continue; }
+        if (line.rfind("end ", 0) == 0) {
+            L.end = std::strtoull(line.c_str() + 4, nullptr, 10);
+            L.have_end = true;
+            continue;
+        }
         std::string a, b, c, d, e, f;
         uint64_t cycle;
         is >> cycle >> a;
@@ -145,7 +149,7 @@ log_file read_log(const char *path) {
 
 // The SBA sink's memory: RAM as the SoC has it, untimed; checks every write against the log.
 class replay_mem : public sc_module {
-public:
+  public:
     tlm_utils::simple_target_socket<replay_mem> socket;
     replay_mem(sc_module_name name, uint32_t base, uint32_t size, const std::vector<sba_rec> &want)
         : sc_module(name), socket("socket"), base_(base), size_(size), want_(want) {
@@ -156,7 +160,8 @@ public:
     void finish() const {
         if (writes != want_.size()) fail("%zu SBA words written, the run wrote %zu", writes, want_.size());
     }
-private:
+
+  private:
     void b_transport(tlm_generic_payload &gp, sc_time &delay) {
         uint64_t a = gp.get_address();
         unsigned len = gp.get_data_length();
@@ -179,9 +184,9 @@ private:
 
 // The cores' side: every recorded access at its recorded time, loosely timed.
 class traffic_source : public sc_module {
-public:
+  public:
     std::vector<std::unique_ptr<tlm_utils::simple_initiator_socket<traffic_source>>> te_out;
-    tlm_utils::simple_initiator_socket_optional<traffic_source> funnel_out;   // unbound without a funnel
+    tlm_utils::simple_initiator_socket_optional<traffic_source> funnel_out; // unbound without a funnel
     SC_HAS_PROCESS(traffic_source);
     traffic_source(sc_module_name name, const log_file &L, unsigned harts, bool hold, ts_trace_sc *sink_owner,
                    std::vector<ts_te_sc *> te)
@@ -195,7 +200,8 @@ public:
     }
     unsigned reads = 0, writes = 0, held = 0, stm = 0;
     bool done = false;
-private:
+
+  private:
     // the software trace events the log has before line `line`, at their time (sim/soc.c: in
     // their cycle before its trace tick; the module catches up to the cycle before)
     void stm_before(tlm_utils::tlm_quantumkeeper &qk, unsigned line) {
@@ -221,7 +227,7 @@ private:
             size_t last = i;
             if (hold_ && r.answer == "wait")
                 while (last + 1 < acc.size() && acc[last + 1].answer == "wait" && acc[last + 1].addr == r.addr) last++;
-            if (hold_ && r.answer == "wait") last++;   // the attempt that was taken
+            if (hold_ && r.answer == "wait") last++; // the attempt that was taken
             if (last >= acc.size()) fail("line %u: a held store that was never taken", r.line);
             sc_time at = kPeriod * (double)r.cycle;
             sc_time now = sc_time_stamp() + qk.get_local_time();
@@ -245,7 +251,8 @@ private:
             sc_time before = delay;
             target(r)->b_transport(gp, delay);
             if (!hold_) gp.clear_extension(&ext);
-            std::string got = !gp.is_response_ok() ? "err" : ext.held ? "wait" : "ok";
+            std::string got = !gp.is_response_ok() ? "err" : ext.held ? "wait" :
+                                                                        "ok";
             const access_rec &taken = acc[last];
             if (got != taken.answer)
                 fail("line %u: %c 0x%08x answered %s, the run's %s", taken.line, r.we ? 'w' : 'r', r.addr, got.c_str(),
@@ -313,7 +320,7 @@ std::vector<uint8_t> sink_image(const sink_t *k, const replay_mem &mem) {
     return img;
 }
 
-}  // namespace
+} // namespace
 
 int sc_main(int argc, char *argv[]) {
     if (argc < 4 || argc > 5 || (argc == 5 && std::strcmp(argv[4], "--hold"))) {
@@ -342,7 +349,7 @@ int sc_main(int argc, char *argv[]) {
         tc.hart = i;
         char n[16];
         std::snprintf(n, sizeof n, "te%u", i);
-        te.emplace_back(new ts_te_sc(n, tc, kPeriod));   // no clock: loosely timed
+        te.emplace_back(new ts_te_sc(n, tc, kPeriod)); // no clock: loosely timed
     }
     std::unique_ptr<ts_funnel_sc> funnel;
     ts_trace_sc *owner = te[0].get();
@@ -370,7 +377,8 @@ int sc_main(int argc, char *argv[]) {
     for (size_t i = 0; i < got.size(); i++)
         if (got[i] != want[i]) fail("sink image byte %zu is 0x%02x, in %s 0x%02x", i, got[i], argv[2], want[i]);
     std::printf("replay: %u reads and %u writes (%u held stores), %u software trace events, %zu SBA words, %zu trace "
-                "bytes equal to %s (%u harts%s, global quantum %u cycles%s)\n", src.reads, src.writes, src.held, src.stm,
+                "bytes equal to %s (%u harts%s, global quantum %u cycles%s)\n",
+                src.reads, src.writes, src.held, src.stm,
                 mem.writes, got.size(),
                 argv[2], harts, has_funnel ? ", funnel" : "", quantum, hold ? ", held stores kept by the target" : "");
     return 0;

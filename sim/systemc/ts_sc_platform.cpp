@@ -12,27 +12,32 @@ using namespace tlm;
 
 namespace tracesim {
 
-static const sc_time kPeriod(10, SC_NS);   // 100 MHz (the waves have one time unit per cycle)
+static const sc_time kPeriod(10, SC_NS);     // 100 MHz (the waves have one time unit per cycle)
 static const unsigned kQuantumCycles = 1000; // the default global quantum, in cycles
 
 // The hart and pc of a data access (simctrl answers per hart).
 struct ts_hart_ext : tlm_extension<ts_hart_ext> {
     unsigned hart = 0;
     uint32_t pc = 0;
-    tlm_extension_base *clone() const override { auto *e = new ts_hart_ext; *e = *this; return e; }
+    tlm_extension_base *clone() const override {
+        auto *e = new ts_hart_ext;
+        *e = *this;
+        return e;
+    }
     void copy_from(const tlm_extension_base &o) override { *this = static_cast<const ts_hart_ext &>(o); }
 };
 
 // One hart's Verilated core: steps 1-3 of sim/soc.h at the rising edge of each cycle
 // (called by the platform's clock thread, ts_clock_sc; `now` is the cycle's local time).
 class ts_core_sc : public sc_module {
-public:
+  public:
     ts_core_sc(sc_module_name name, soc_t *s, unsigned hart) : sc_module(name), s_(s), hart_(hart) {}
     void edge(const sc_time &now) {
         sc_assert(s_->cycle == now.value() / kPeriod.value());
         soc_step_hart(s_, hart_);
     }
-private:
+
+  private:
     soc_t *s_;
     unsigned hart_;
 };
@@ -40,14 +45,15 @@ private:
 // A C device model of sim/ (CLINT, UART, simctrl) as a TLM target: 1, 2 or 4 bytes at an
 // offset of its block; the model's "no" is TLM_GENERIC_ERROR_RESPONSE (a bus error).
 class ts_dev_sc : public sc_module {
-public:
+  public:
     typedef bool (*fn_t)(void *model, unsigned hart, uint32_t off, unsigned size, bool we, uint32_t *val);
     tlm_utils::simple_target_socket<ts_dev_sc> socket;
     ts_dev_sc(sc_module_name name, void *model, uint32_t size, fn_t fn)
         : sc_module(name), socket("socket"), model_(model), size_(size), fn_(fn) {
         socket.register_b_transport(this, &ts_dev_sc::b_transport);
     }
-private:
+
+  private:
     void b_transport(tlm_generic_payload &gp, sc_time &) {
         unsigned len = gp.get_data_length();
         uint64_t off = gp.get_address();
@@ -55,7 +61,10 @@ private:
             gp.set_response_status(TLM_BURST_ERROR_RESPONSE);
             return;
         }
-        if (off + len > size_) { gp.set_response_status(TLM_ADDRESS_ERROR_RESPONSE); return; }
+        if (off + len > size_) {
+            gp.set_response_status(TLM_ADDRESS_ERROR_RESPONSE);
+            return;
+        }
         ts_hart_ext *e = nullptr;
         gp.get_extension(e);
         unsigned char *p = gp.get_data_ptr();
@@ -91,23 +100,28 @@ static bool simctrl_fn(void *m, unsigned hart, uint32_t off, unsigned size, bool
 
 // RAM (the interconnect's RAM array) as a TLM target: any length inside it, and DMI.
 class ts_ram_sc : public sc_module {
-public:
+  public:
     tlm_utils::simple_target_socket<ts_ram_sc> socket;
     ts_ram_sc(sc_module_name name, bus_t *b) : sc_module(name), socket("socket"), b_(b) {
         socket.register_b_transport(this, &ts_ram_sc::b_transport);
         socket.register_get_direct_mem_ptr(this, &ts_ram_sc::get_dmi);
     }
-private:
+
+  private:
     void b_transport(tlm_generic_payload &gp, sc_time &) {
         uint64_t off = gp.get_address();
         unsigned len = gp.get_data_length();
-        if (off + len > b_->ram_size) { gp.set_response_status(TLM_ADDRESS_ERROR_RESPONSE); return; }
+        if (off + len > b_->ram_size) {
+            gp.set_response_status(TLM_ADDRESS_ERROR_RESPONSE);
+            return;
+        }
         if (gp.get_byte_enable_ptr() || gp.get_streaming_width() < len) {
             gp.set_response_status(TLM_BURST_ERROR_RESPONSE);
             return;
         }
         if (gp.is_write()) std::memcpy(b_->ram + off, gp.get_data_ptr(), len);
-        else if (gp.is_read()) std::memcpy(gp.get_data_ptr(), b_->ram + off, len);
+        else if (gp.is_read())
+            std::memcpy(gp.get_data_ptr(), b_->ram + off, len);
         gp.set_dmi_allowed(true);
         gp.set_response_status(TLM_OK_RESPONSE);
     }
@@ -127,10 +141,10 @@ private:
 // plugs itself in as every device target of the bus (bus_set_target, a forwarder per target)
 // and as its RAM data path (bus_set_ram_access).
 class ts_bus_sc : public sc_module {
-public:
+  public:
     typedef tlm_utils::simple_initiator_socket_optional<ts_bus_sc> out_socket;
-    tlm_utils::simple_target_socket<ts_bus_sc> sba_in;   // the trace sink's SBA writes
-    std::vector<std::unique_ptr<out_socket>> out;        // per enum bus_target
+    tlm_utils::simple_target_socket<ts_bus_sc> sba_in; // the trace sink's SBA writes
+    std::vector<std::unique_ptr<out_socket>> out;      // per enum bus_target
     ts_bus_sc(sc_module_name name, soc_t *s) : sc_module(name), sba_in("sba_in"), s_(s) {
         for (int t = 0; t < BUS_N_TARGETS; t++) {
             char n[32];
@@ -182,7 +196,7 @@ public:
         hart_.pc = pc;
         retry_.held = false;
         retry_.result = TE_OK;
-        sc_time delay = local_;        // the access's time: the cycle, ahead of the kernel's time
+        sc_time delay = local_; // the access's time: the cycle, ahead of the kernel's time
         (*out[target])->b_transport(gp_, delay);
         if (!gp_.is_response_ok()) return BUS_A_ERR;
         if (retry_.held) return BUS_A_WAIT;
@@ -217,14 +231,15 @@ public:
         local_ = local;
         for (ts_trace_sc *t : trace) t->catch_up_cycle(s_->cycle);
         soc_step_bus(s_);
-        soc_step_end(s_);           // the probes (probe_sba_write_i) see this cycle's SBA word
+        soc_step_end(s_); // the probes (probe_sba_write_i) see this cycle's SBA word
         s_->bus.sba_busy = false;
         if (s_->stop == SOC_RUNNING && s_->cfg.max_cycles && s_->cycle >= s_->cfg.max_cycles)
             s_->stop = SOC_CYCLE_LIMIT;
-        if (s_->stop == SOC_RUNNING && s_->interrupt && *s_->interrupt) s_->stop = SOC_INTERRUPTED;  // SIGINT/SIGTERM
+        if (s_->stop == SOC_RUNNING && s_->interrupt && *s_->interrupt) s_->stop = SOC_INTERRUPTED; // SIGINT/SIGTERM
     }
-private:
-    struct fwd {                       // the context of target `target`'s callbacks
+
+  private:
+    struct fwd { // the context of target `target`'s callbacks
         ts_bus_sc *bus;
         int target;
         bus_target_ops_t orig;
@@ -267,21 +282,22 @@ private:
 // SC_METHODs per cycle) nearly doubled the cost of a cycle; this costs a loop
 // (docs/performance.md, "SystemC platform").
 class ts_clock_sc : public sc_module {
-public:
+  public:
     SC_HAS_PROCESS(ts_clock_sc);
     ts_clock_sc(sc_module_name name, soc_t *s, std::vector<std::unique_ptr<ts_core_sc>> &cores, ts_bus_sc &bus)
         : sc_module(name), s_(s), cores_(cores), bus_(bus) {
         SC_THREAD(run);
     }
-private:
+
+  private:
     void run() {
         tlm_utils::tlm_quantumkeeper qk;
         if (tlm_global_quantum::instance().get() == SC_ZERO_TIME)
             tlm_global_quantum::instance().set(kPeriod * static_cast<double>(kQuantumCycles));
         qk.reset();
-        wait(kPeriod * static_cast<double>(s_->cycle));   // the first cycle's time (0 after reset)
+        wait(kPeriod * static_cast<double>(s_->cycle)); // the first cycle's time (0 after reset)
         while (s_->stop == SOC_RUNNING) {
-            if (s_->between) {      // the debugger (sim/gdb/gdb_stub.h) may halt here, between two cycles
+            if (s_->between) { // the debugger (sim/gdb/gdb_stub.h) may halt here, between two cycles
                 s_->between(s_->between_ctx, s_);
                 if (s_->stop != SOC_RUNNING) break;
             }
@@ -333,7 +349,7 @@ struct platform {
             if (!s->cfg.no_trace) bus->trace.push_back(funnel.get());
             for (auto &t : te) funnel->attach(*t);
             bus->out[BT_FUNNEL]->bind(funnel->regs);
-            funnel->sba.bind(bus->sba_in);   // the encoders' own SBA words are dropped
+            funnel->sba.bind(bus->sba_in); // the encoders' own SBA words are dropped
             sink_owner = funnel.get();
         } else {
             te[0]->sba.bind(bus->sba_in);
@@ -361,7 +377,7 @@ struct platform {
     }
 };
 
-}  // namespace tracesim
+} // namespace tracesim
 
 using namespace tracesim;
 

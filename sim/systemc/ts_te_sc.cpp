@@ -6,7 +6,8 @@ namespace tracesim {
 ts_te_sc::ts_te_sc(sc_core::sc_module_name name, const te_cfg_t &cfg, const sc_core::sc_time &period)
     : ts_trace_sc(name, period), te_(&own_), owned_(false) {
     if (te_init(&own_, &cfg)) SC_REPORT_ERROR("tracesim/te", "invalid trace encoder configuration");
-    else owned_ = true;
+    else
+        owned_ = true;
 }
 
 ts_te_sc::ts_te_sc(sc_core::sc_module_name name, te_t *model, const sc_core::sc_time &period)
@@ -23,4 +24,4 @@ ts_te_sc::~ts_te_sc() {
     if (owned_) te_free(&own_);
 }
 
-}  // namespace tracesim
+} // namespace tracesim

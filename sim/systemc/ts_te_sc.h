@@ -8,7 +8,7 @@
 namespace tracesim {
 
 class ts_te_sc : public ts_trace_sc {
-public:
+  public:
     // a module with its own encoder model (te_default_cfg() gives the defaults); a bad
     // configuration is an SC_REPORT_ERROR
     ts_te_sc(sc_core::sc_module_name name, const te_cfg_t &cfg,
@@ -27,7 +27,7 @@ public:
     enum te_stm_status stm_event(uint64_t cycle, uint16_t id, uint32_t value);
     const sink_t *sink() const override { return &te_->sink; }
 
-private:
+  private:
     void tick_model() override { te_tick(te_); }
     enum te_access access(uint32_t off, unsigned size, bool we, uint32_t *val) override {
         return we ? te_write(te_, off, size, *val) : te_read(te_, off, size, val);
@@ -39,5 +39,5 @@ private:
     friend class ts_funnel_sc;
 };
 
-}  // namespace tracesim
+} // namespace tracesim
 #endif

@@ -61,7 +61,7 @@ void ts_trace_sc::on_clock() {
         next_trigger(SC_ZERO_TIME);
         return;
     }
-    edge_seen_ = false;                       // static sensitivity again: the next edge
+    edge_seen_ = false; // static sensitivity again: the next edge
     group_->catch_up(group_->cycle_of(sc_time_stamp()));
 }
 
@@ -97,13 +97,18 @@ void ts_trace_sc::after_tick(uint64_t cycle) {
 static bool enabled_part(const tlm_generic_payload &gp, unsigned len, unsigned *lo, unsigned *n) {
     const unsigned char *be = gp.get_byte_enable_ptr();
     unsigned be_len = gp.get_byte_enable_length();
-    if (!be) { *lo = 0; *n = len; return true; }
+    if (!be) {
+        *lo = 0;
+        *n = len;
+        return true;
+    }
     if (!be_len) return false;
     int first = -1, last = -1;
     for (unsigned i = 0; i < len; i++) {
         if (be[i % be_len] == TLM_BYTE_ENABLED) {
             if (first < 0) first = (int)i;
-            else if (last != (int)i - 1) return false;   // a gap
+            else if (last != (int)i - 1)
+                return false; // a gap
             last = (int)i;
         }
     }
@@ -119,18 +124,30 @@ void ts_trace_sc::b_transport(tlm_generic_payload &gp, sc_time &delay) {
     gp.get_extension(retry);
     if (retry) retry->held = false;
     tlm_command cmd = gp.get_command();
-    if (cmd == TLM_IGNORE_COMMAND) { gp.set_response_status(TLM_OK_RESPONSE); return; }
+    if (cmd == TLM_IGNORE_COMMAND) {
+        gp.set_response_status(TLM_OK_RESPONSE);
+        return;
+    }
     uint64_t addr = gp.get_address();
     unsigned len = gp.get_data_length();
-    if (addr >= 0x1000) { gp.set_response_status(TLM_ADDRESS_ERROR_RESPONSE); return; }
+    if (addr >= 0x1000) {
+        gp.set_response_status(TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+    }
     if ((len != 1 && len != 2 && len != 4) || gp.get_streaming_width() < len) {
         gp.set_response_status(TLM_BURST_ERROR_RESPONSE);
         return;
     }
     unsigned lo, n;
-    if (!enabled_part(gp, len, &lo, &n)) { gp.set_response_status(TLM_BYTE_ENABLE_ERROR_RESPONSE); return; }
+    if (!enabled_part(gp, len, &lo, &n)) {
+        gp.set_response_status(TLM_BYTE_ENABLE_ERROR_RESPONSE);
+        return;
+    }
     uint32_t off = (uint32_t)addr + lo;
-    if (off % n || off + n > 0x1000) { gp.set_response_status(TLM_ADDRESS_ERROR_RESPONSE); return; }
+    if (off % n || off + n > 0x1000) {
+        gp.set_response_status(TLM_ADDRESS_ERROR_RESPONSE);
+        return;
+    }
     unsigned char *p = gp.get_data_ptr();
     bool we = cmd == TLM_WRITE_COMMAND;
     uint32_t val = 0;
@@ -142,12 +159,22 @@ void ts_trace_sc::b_transport(tlm_generic_payload &gp, sc_time &delay) {
     for (unsigned waited = 0;; waited++) {
         r = access(off, n, we, &val);
         if (r != TE_WAIT) break;
-        if (retry) { retry->held = true; gp.set_response_status(TLM_OK_RESPONSE); return; }
-        if (waited == (1u << 24)) { gp.set_response_status(TLM_GENERIC_ERROR_RESPONSE); return; }
-        delay += group_->period();                 // held: the store waits a cycle
+        if (retry) {
+            retry->held = true;
+            gp.set_response_status(TLM_OK_RESPONSE);
+            return;
+        }
+        if (waited == (1u << 24)) {
+            gp.set_response_status(TLM_GENERIC_ERROR_RESPONSE);
+            return;
+        }
+        delay += group_->period(); // held: the store waits a cycle
         group_->catch_up(++cycle);
     }
-    if (r == TE_ERR) { gp.set_response_status(TLM_GENERIC_ERROR_RESPONSE); return; }
+    if (r == TE_ERR) {
+        gp.set_response_status(TLM_GENERIC_ERROR_RESPONSE);
+        return;
+    }
     if (retry) retry->result = r;
     if (!we)
         for (unsigned i = 0; i < n; i++) p[lo + i] = (unsigned char)(val >> (8 * i));
@@ -155,10 +182,10 @@ void ts_trace_sc::b_transport(tlm_generic_payload &gp, sc_time &delay) {
 }
 
 bool ts_trace_sc::get_direct_mem_ptr(tlm_generic_payload &, tlm_dmi &dmi) {
-    dmi.allow_none();               // never: every access has to reach the model
+    dmi.allow_none(); // never: every access has to reach the model
     dmi.set_start_address(0);
     dmi.set_end_address(0xFFF);
     return false;
 }
 
-}  // namespace tracesim
+} // namespace tracesim

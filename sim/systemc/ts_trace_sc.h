@@ -74,21 +74,21 @@ class ts_trace_sc;
 
 // Modules that tick together; a module starts in a group of its own.
 class ts_trace_group {
-public:
+  public:
     explicit ts_trace_group(const sc_core::sc_time &period) : period_(period) {}
     // ticks every cycle up to and including `cycle` that has not been ticked yet
     void catch_up(uint64_t cycle);
-    uint64_t ticked() const { return ticked_; }   // cycles ticked (the next is this one)
+    uint64_t ticked() const { return ticked_; } // cycles ticked (the next is this one)
     const sc_core::sc_time &period() const { return period_; }
     uint64_t cycle_of(const sc_core::sc_time &t) const { return t.value() / period_.value(); }
-    std::vector<ts_trace_sc *> members;           // in tick order
-private:
+    std::vector<ts_trace_sc *> members; // in tick order
+  private:
     sc_core::sc_time period_;
     uint64_t ticked_ = 0;
 };
 
 class ts_trace_sc : public sc_core::sc_module {
-public:
+  public:
     tlm_utils::simple_target_socket<ts_trace_sc> regs;
     tlm_utils::simple_initiator_socket_optional<ts_trace_sc> sba;
     // lock-step clock (optional): bound, every rising edge ticks the model
@@ -109,7 +109,7 @@ public:
     const sc_core::sc_time &period() const { return group_->period(); }
     virtual const sink_t *sink() const = 0;
 
-protected:
+  protected:
     friend class ts_trace_group;
     // the model's verbs
     virtual void tick_model() = 0;
@@ -117,18 +117,18 @@ protected:
     virtual void sink_error() = 0;
     // after every member ticked in `cycle`: the SBA word of this cycle, if any
     void after_tick(uint64_t cycle);
-    void join(ts_trace_sc &member);   // member ticks in this module's group, before it
+    void join(ts_trace_sc &member); // member ticks in this module's group, before it
     std::shared_ptr<ts_trace_group> group_;
 
-private:
+  private:
     void on_clock();
     void end_of_elaboration() override;
     void b_transport(tlm::tlm_generic_payload &gp, sc_core::sc_time &delay);
     bool get_direct_mem_ptr(tlm::tlm_generic_payload &gp, tlm::tlm_dmi &dmi);
-    bool edge_seen_ = false;   // lock-step: the rising edge came, the tick is one delta later
+    bool edge_seen_ = false; // lock-step: the rising edge came, the tick is one delta later
     bool stop_seen_ = false;
     uint64_t stop_cycle_ = 0;
 };
 
-}  // namespace tracesim
+} // namespace tracesim
 #endif

@@ -18,31 +18,52 @@ static double now(void) {
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
 }
-static int count(void *ctx, const nxd_msg_t *m) { (*(uint64_t *)ctx) += m->len; return 0; }
+static int count(void *ctx, const nxd_msg_t *m) {
+    (*(uint64_t *)ctx) += m->len;
+    return 0;
+}
 static void on_r(void *ctx, const perf_record_t *r) { (*(uint64_t *)ctx) += r->n; }
-static int feed(void *ctx, const nxd_msg_t *m) { perf_dec_feed(ctx, m); return 0; }
+static int feed(void *ctx, const nxd_msg_t *m) {
+    perf_dec_feed(ctx, m);
+    return 0;
+}
 
 int main(int argc, char **argv) {
-    if (argc < 2) { fprintf(stderr, "usage: decode_bench TRACE.rtd [ROUNDS [messages|perf|json]]\n"); return 2; }
+    if (argc < 2) {
+        fprintf(stderr, "usage: decode_bench TRACE.rtd [ROUNDS [messages|perf|json]]\n");
+        return 2;
+    }
     int rounds = argc > 2 ? atoi(argv[2]) : 5;
     const char *only = argc > 3 ? argv[3] : "";
     bool run_j = !strcmp(only, "json");
     bool run_m = strcmp(only, "perf") != 0 && !run_j, run_p = strcmp(only, "messages") != 0 && !run_j;
-    if (*only && run_m && run_p) { fprintf(stderr, "decode_bench: '%s' is not messages, perf or json\n", only); return 2; }
+    if (*only && run_m && run_p) {
+        fprintf(stderr, "decode_bench: '%s' is not messages, perf or json\n", only);
+        return 2;
+    }
     FILE *f = fopen(argv[1], "rb");
-    if (!f) { perror(argv[1]); return 1; }
+    if (!f) {
+        perror(argv[1]);
+        return 1;
+    }
     fseek(f, 0, SEEK_END);
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
     uint8_t *b = malloc((size_t)n);
-    if (!b || fread(b, 1, (size_t)n, f) != (size_t)n) { fprintf(stderr, "read failed\n"); return 1; }
+    if (!b || fread(b, 1, (size_t)n, f) != (size_t)n) {
+        fprintf(stderr, "read failed\n");
+        return 1;
+    }
     fclose(f);
     nxd_cfg_t cfg = {0, 40};
     double best_m = 1e9, best_p = 1e9, best_j = 1e9;
     static mj_t jc;
     FILE *devnull = run_j ? fopen("/dev/null", "w") : NULL;
-    if (run_j && !devnull) { perror("/dev/null"); return 1; }
-    if (devnull) setvbuf(devnull, NULL, _IONBF, 0);        /* as decode -f messages: the blocks go out uncopied */
+    if (run_j && !devnull) {
+        perror("/dev/null");
+        return 1;
+    }
+    if (devnull) setvbuf(devnull, NULL, _IONBF, 0); /* as decode -f messages: the blocks go out uncopied */
     uint64_t msgs = 0, recs = 0, vals = 0;
     for (int r = 0; r < rounds; r++) {
         nxd_t d;

@@ -17,15 +17,25 @@ static double now(void) {
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
-static int count(void *c, const pf_elem_t *e) { (void)e; ++*(uint64_t *)c; return 0; }
+static int count(void *c, const pf_elem_t *e) {
+    (void)e;
+    ++*(uint64_t *)c;
+    return 0;
+}
 
 int main(int argc, char **argv) {
-    if (argc != 4) { fprintf(stderr, "usage: flow_bench ELF TRACE REPS\n"); return 2; }
+    if (argc != 4) {
+        fprintf(stderr, "usage: flow_bench ELF TRACE REPS\n");
+        return 2;
+    }
     char err[512];
     size_t len;
     uint8_t *data = (uint8_t *)ts_read_file(argv[2], &len, err, sizeof err);
     pf_image_t img;
-    if (!data || pf_image_load(&img, argv[1], err, sizeof err)) { fprintf(stderr, "flow_bench: %s\n", err); return 1; }
+    if (!data || pf_image_load(&img, argv[1], err, sizeof err)) {
+        fprintf(stderr, "flow_bench: %s\n", err);
+        return 1;
+    }
     int reps = atoi(argv[3]);
     if (reps < 1) reps = 1;
     double best_e = 0, best_l = 0;
@@ -47,7 +57,10 @@ int main(int argc, char **argv) {
         /* the listing */
         FILE *o = fopen("/dev/null", "w");
         ts_flow_t *f = malloc(sizeof *f);
-        if (!o || !f || ts_flow_open(f, o, argv[1], true, false, err, sizeof err)) { fprintf(stderr, "flow_bench: %s\n", err); return 1; }
+        if (!o || !f || ts_flow_open(f, o, argv[1], true, false, err, sizeof err)) {
+            fprintf(stderr, "flow_bench: %s\n", err);
+            return 1;
+        }
         t0 = now();
         for (int r = 0; r < reps; r++) {
             nxd_t d;

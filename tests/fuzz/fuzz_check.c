@@ -28,7 +28,10 @@ static char *slurp(const char *path, size_t *len) {
     long n = ftell(f);
     fseek(f, 0, SEEK_SET);
     char *b = malloc((size_t)n + 1);
-    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) { free(b); b = NULL; }
+    if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+        free(b);
+        b = NULL;
+    }
     fclose(f);
     *len = (size_t)n;
     return b;
@@ -44,7 +47,8 @@ static void put(const char *name, const void *data, size_t len) {
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc; (void)argv;
+    (void)argc;
+    (void)argv;
     snprintf(dir, sizeof dir, "/tmp/fuzz_check.XXXXXX");
     if (!mkdtemp(dir)) abort();
     static const char *const all[] = {"counters.csv", "flow.csv", "hooks.csv", "hpm_writes.csv", "stm.csv", "itc.csv",
@@ -57,10 +61,17 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
         if (!b) continue;
         put(all[i], b, len);
         for (size_t k = 0; k < NFILES; k++)
-            if (!strcmp(files[k], all[i])) { orig[k] = b; orig_len[k] = len; b = NULL; }
+            if (!strcmp(files[k], all[i])) {
+                orig[k] = b;
+                orig_len[k] = len;
+                b = NULL;
+            }
         free(b);
     }
-    if (!orig[0]) { fprintf(stderr, "fuzz_check: no run folder at %s\n", STR(FUZZ_CHECK_RUN)); abort(); }
+    if (!orig[0]) {
+        fprintf(stderr, "fuzz_check: no run folder at %s\n", STR(FUZZ_CHECK_RUN));
+        abort();
+    }
     if (!freopen("/dev/null", "w", stdout)) abort();
     return 0;
 }

@@ -14,7 +14,11 @@
 #include "perf_decode.h"
 #include "profile.h"
 
-typedef struct fctx { perf_dec_t *pd; uint64_t n, chars; unsigned channel; } fctx_t;
+typedef struct fctx {
+    perf_dec_t *pd;
+    uint64_t n, chars;
+    unsigned channel;
+} fctx_t;
 
 static void on_h(void *c, const perf_header_t *h) { prof_header(c, h); }
 static void on_r(void *c, const perf_record_t *r) {
@@ -25,7 +29,12 @@ static void on_r(void *c, const perf_record_t *r) {
     if (r->has_call_site) sink += r->call_site;
     prof_record(c, r);
 }
-static void on_e(void *c, unsigned core, uint64_t off, const char *w) { (void)c; (void)core; (void)off; (void)w; }
+static void on_e(void *c, unsigned core, uint64_t off, const char *w) {
+    (void)c;
+    (void)core;
+    (void)off;
+    (void)w;
+}
 
 static int on_elem(void *vctx, const ts_elem_t *e) {
     fctx_t *c = vctx;
@@ -40,7 +49,10 @@ static int on_elem(void *vctx, const ts_elem_t *e) {
 /* the two-step decode of `decode -f messages` on several threads (msg_json_par.h): nxd_parse
  * of the bytes in two pieces cut anywhere, each followed by nxd_time, gives nxd_decode's
  * messages and leaves the decoder where it does; a difference is a crash */
-typedef struct keep { nxd_msg_t m[512]; size_t n; } keep_t;
+typedef struct keep {
+    nxd_msg_t m[512];
+    size_t n;
+} keep_t;
 static int keep_msg(void *ctx, const nxd_msg_t *m) {
     keep_t *k = ctx;
     if (k->n < 512) k->m[k->n] = *m;
@@ -67,7 +79,7 @@ static void two_step_check(const nxd_cfg_t *cfg, const uint8_t *b, size_t n, siz
     nxd_init(&t, cfg);
     ref.n = 0;
     nxd_decode(&a, b, n, keep_msg, &ref);
-    if (ref.n > 512 || n > 512) return;       /* (the fuzzer's inputs are mostly shorter) */
+    if (ref.n > 512 || n > 512) return; /* (the fuzzer's inputs are mostly shorter) */
     if (cut > n) cut = n;
     size_t k = nxd_parse(&p, b, n, cut, got);
     size_t at = (size_t)p.offset;
@@ -103,7 +115,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int ncfg = perf_config_parse(text, cfgh, 4, NULL, err, sizeof err);
     if (ncfg <= 0 && (size & 1))
         ncfg = perf_config_parse("count_type=DeltaXOR mask=0x5 counter=0 type=0 code=1 info=0x3fc00 "
-                                 "counter=2 type=2 event_data=0x600 info=0x0bc02", cfgh, 4, NULL, err, sizeof err);
+                                 "counter=2 type=2 event_data=0x600 info=0x0bc02",
+                                 cfgh, 4, NULL, err, sizeof err);
     for (int k = 0; k < ncfg; k++) perf_dec_set_config(&pd, &cfgh[k]);
     fctx_t c = {&pd, 0, 0, 0};
     ts_elem_stage_t es;

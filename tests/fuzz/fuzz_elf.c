@@ -18,10 +18,13 @@ static bool seg(void *ctx, size_t index, uint32_t paddr, const void *data, uint3
                 size_t errlen) {
     volatile uint8_t sum = 0;
     const uint8_t *b = data;
-    for (uint32_t i = 0; i < filesz; i += 64) sum ^= b[i];          /* touch the bytes: inside the file */
+    for (uint32_t i = 0; i < filesz; i += 64) sum ^= b[i]; /* touch the bytes: inside the file */
     if (filesz) sum ^= b[filesz - 1];
-    if ((uint64_t)paddr + memsz > (uint64_t)UINT32_MAX + 1) abort();  /* promised by elf_read */
-    (void)ctx; (void)index; (void)err; (void)errlen;
+    if ((uint64_t)paddr + memsz > (uint64_t)UINT32_MAX + 1) abort(); /* promised by elf_read */
+    (void)ctx;
+    (void)index;
+    (void)err;
+    (void)errlen;
     return true;
 }
 
@@ -29,7 +32,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     int fd = memfd_create("fuzz.elf", 0);
     if (fd < 0) return 0;
-    if (size && write(fd, data, size) != (ssize_t)size) { close(fd); return 0; }
+    if (size && write(fd, data, size) != (ssize_t)size) {
+        close(fd);
+        return 0;
+    }
     char path[64], err[512];
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     uint32_t entry;

@@ -19,15 +19,22 @@
 static elf_syms_t syms;
 
 static void sym_line(void *ctx, const char *in, char *out, size_t outlen) { ts_symfilter_line(ctx, in, out, outlen); }
-static void stm_line(void *ctx, const char *in, char *out, size_t outlen) { (void)ctx; ts_stmfilter_line(in, out, outlen); }
+static void stm_line(void *ctx, const char *in, char *out, size_t outlen) {
+    (void)ctx;
+    ts_stmfilter_line(in, out, outlen);
+}
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc; (void)argv;
+    (void)argc;
+    (void)argv;
     char err[512];
 #define STR2(x) #x
 #define STR(x) STR2(x)
-    if (elf_syms_load(&syms, STR(FUZZ_FILTER_ELF), err, sizeof err)) { fprintf(stderr, "%s\n", err); abort(); }
+    if (elf_syms_load(&syms, STR(FUZZ_FILTER_ELF), err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        abort();
+    }
     return 0;
 }
 
@@ -45,7 +52,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     dup2(out, 1);
     clearerr(stdin);
     if (data[0] & 1) ts_filter_loop(sym_line, &syms);
-    else ts_filter_loop(stm_line, NULL);
+    else
+        ts_filter_loop(stm_line, NULL);
     fflush(stdout);
     dup2(saved_in, 0);
     dup2(saved_out, 1);

@@ -24,7 +24,10 @@ static int on_elem(void *c, const pf_elem_t *e) {
     sink += (uint64_t)pf_elem_name(e->type)[0] + (uint64_t)pf_itype_name(e->u.range.last_type)[0];
     return 0;
 }
-static void on_insn(void *c, const pf_insn_t *i) { (void)c; sink += i->pc + i->raw + i->size + i->br + i->cr; }
+static void on_insn(void *c, const pf_insn_t *i) {
+    (void)c;
+    sink += i->pc + i->raw + i->size + i->br + i->cr;
+}
 
 /* frames open per source, and the last instruction count seen */
 static uint64_t fc_open[NXD_MAX_SRC], fc_k[NXD_MAX_SRC];
@@ -39,9 +42,21 @@ static void fc_exit(void *c, unsigned src, size_t func, uint64_t k) {
     if (!fc_open[src]-- || k < fc_k[src]) abort();
     sink += func;
 }
-static void fc_insn(void *c, unsigned src, size_t func, uint64_t k) { (void)c; if (k != fc_k[src] + 1) abort(); fc_k[src] = k; sink += func; }
-static void fc_timed(void *c, unsigned src, uint64_t k, uint64_t t) { (void)c; if (k != fc_k[src]) abort(); sink += t; }
-static void fc_lost(void *c, unsigned src) { (void)c; if (fc_open[src]) abort(); }
+static void fc_insn(void *c, unsigned src, size_t func, uint64_t k) {
+    (void)c;
+    if (k != fc_k[src] + 1) abort();
+    fc_k[src] = k;
+    sink += func;
+}
+static void fc_timed(void *c, unsigned src, uint64_t k, uint64_t t) {
+    (void)c;
+    if (k != fc_k[src]) abort();
+    sink += t;
+}
+static void fc_lost(void *c, unsigned src) {
+    (void)c;
+    if (fc_open[src]) abort();
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -58,7 +73,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
             abort();
         }
     }
-    {                                       /* the frames over that program */
+    { /* the frames over that program */
         static fc_t f;
         fc_hooks_t h = {NULL, fc_enter, fc_exit, fc_insn, fc_timed, fc_lost};
         memset(fc_open, 0, sizeof fc_open);
@@ -85,7 +100,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         static pf_t p;
         pf_init(&p, imgs[k], on_elem, NULL);
         pf_set_insn_cb(&p, on_insn, NULL);
-        p.max_count = 4096;                 /* the E31's I-CNT limit: keeps each run short */
+        p.max_count = 4096; /* the E31's I-CNT limit: keeps each run short */
         nxd_decode(&d, data, size, pf_from_msg, &p);
         pf_eot(&p, size);
         pf_free(&p);

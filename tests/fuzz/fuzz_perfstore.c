@@ -12,11 +12,14 @@
 #include "perf_decode.h"
 #include "profile.h"
 
-typedef struct fctx { prof_t *prof[PERF_MAX_CORES]; uint64_t n; } fctx_t;
+typedef struct fctx {
+    prof_t *prof[PERF_MAX_CORES];
+    uint64_t n;
+} fctx_t;
 
 static void on_h(void *vc, const perf_header_t *h) {
     fctx_t *c = vc;
-    if (h->core >= PERF_MAX_CORES) abort();                 /* the decoder's promise */
+    if (h->core >= PERF_MAX_CORES) abort(); /* the decoder's promise */
     if (!c->prof[h->core]) {
         prof_opts_t po;
         memset(&po, 0, sizeof po);
@@ -29,7 +32,12 @@ static void on_r(void *vc, const perf_record_t *r) {
     c->n++;
     if (r->core < PERF_MAX_CORES && c->prof[r->core]) prof_record(c->prof[r->core], r);
 }
-static void on_e(void *vc, unsigned core, uint64_t off, const char *what) { (void)vc; (void)core; (void)off; (void)what; }
+static void on_e(void *vc, unsigned core, uint64_t off, const char *what) {
+    (void)vc;
+    (void)core;
+    (void)off;
+    (void)what;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
@@ -43,10 +51,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     for (size_t i = 1; i + 8 <= size; i += 8) {
         const uint8_t *p = data + i;
         unsigned hart = p[0] >> 4, op = (p[0] >> 2) & 3, off = p[0] & 3;
-        t = (t + (uint64_t)(p[2] | p[3] << 8)) & ((1ull << 40) - 1);      /* 40-bit timestamps */
+        t = (t + (uint64_t)(p[2] | p[3] << 8)) & ((1ull << 40) - 1); /* 40-bit timestamps */
         uint32_t v = (uint32_t)p[4] | (uint32_t)p[5] << 8 | (uint32_t)p[6] << 16 | (uint32_t)p[7] << 24;
         if (op == 3) perf_dec_trace_off(&d, hart % PERF_MAX_CORES);
-        else perf_dec_feed_store(&d, hart, p[1] & 31, off, v, t);
+        else
+            perf_dec_feed_store(&d, hart, p[1] & 31, off, v, t);
     }
     if (size & 1) perf_dec_ended_early(&d);
     perf_dec_finish(&d);

@@ -24,7 +24,8 @@ static const char *const files[] = {"trace.json", "stats.txt", "itc.csv", "perf_
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc; (void)argv;
+    (void)argc;
+    (void)argv;
     snprintf(dir, sizeof dir, "/tmp/fuzz_runfolder.XXXXXX");
     if (!mkdtemp(dir)) abort();
     return 0;
@@ -34,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     if (size < 1) return 0;
     char path[256], err[1024], out[4400];
-    for (size_t i = 0; i < NFILES; i++) {                      /* only the chosen file exists */
+    for (size_t i = 0; i < NFILES; i++) { /* only the chosen file exists */
         snprintf(path, sizeof path, "%s/%s", dir, files[i]);
         unlink(path);
     }
@@ -59,7 +60,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     ts_losses_t l;
     if (!ts_losses_read(dir, -1, &l, err, sizeof err)) {
         FILE *devnull = fopen("/dev/null", "w");
-        if (devnull) { ts_losses_print(devnull, "# ", &l); fclose(devnull); }
+        if (devnull) {
+            ts_losses_print(devnull, "# ", &l);
+            fclose(devnull);
+        }
     }
     ts_markers_t ms;
     if (!ts_markers_read(&ms, dir, NULL, err, sizeof err)) ts_markers_free(&ms);

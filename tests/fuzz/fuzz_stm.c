@@ -7,7 +7,10 @@
 #include "elements.h"
 #include "stm_decode.h"
 
-typedef struct fctx { stm_text_t *t; stm_tl_t *tl; } fctx_t;
+typedef struct fctx {
+    stm_text_t *t;
+    stm_tl_t *tl;
+} fctx_t;
 
 static int on_elem(void *vctx, const ts_elem_t *e) {
     fctx_t *c = vctx;
@@ -31,7 +34,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     fctx_t c = {&t, &tl};
     ts_elem_stage_t es;
     ts_elem_init(&es, on_elem, &c);
-    size_t half = (size - 1) / 2;                      /* two pieces: the state carries over */
+    size_t half = (size - 1) / 2; /* two pieces: the state carries over */
     nxd_decode(&d, data + 1, half, ts_elem_from_msg, &es);
     nxd_decode(&d, data + 1 + half, size - 1 - half, ts_elem_from_msg, &es);
     ts_elem_eot(&es, size - 1);

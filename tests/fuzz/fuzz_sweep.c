@@ -14,7 +14,8 @@ static char build[64];
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
-    (void)argc; (void)argv;
+    (void)argc;
+    (void)argv;
     snprintf(build, sizeof build, "/tmp/fuzz_sweep.XXXXXX");
     if (!mkdtemp(build)) abort();
     char fw[128];

@@ -6,9 +6,15 @@
 #include "cli_util.h"
 
 int main(int argc, char **argv) {
-    if (argc != 2) { fprintf(stderr, "usage: perf_config_reread RUN_DIR\n"); return 1; }
+    if (argc != 2) {
+        fprintf(stderr, "usage: perf_config_reread RUN_DIR\n");
+        return 1;
+    }
     char err[600];
     int rc = ts_write_perf_config(argv[1], err, sizeof err);
-    if (rc < 0) { fprintf(stderr, "perf_config_reread: %s\n", err); return 1; }
+    if (rc < 0) {
+        fprintf(stderr, "perf_config_reread: %s\n", err);
+        return 1;
+    }
     return rc ? 0 : 2;
 }

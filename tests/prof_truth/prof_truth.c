@@ -48,33 +48,60 @@
 #include <string.h>
 #include "elf_syms.h"
 
-typedef struct fn { uint64_t calls, self_insn, self_cyc, attr_insn, attr_cyc, total_insn, total_cyc, stamp; bool keep, drop; } fn_t;
-typedef struct tfn { uint64_t calls, attr_cyc, total_cyc, stamp; } tfn_t;
+typedef struct fn {
+    uint64_t calls, self_insn, self_cyc, attr_insn, attr_cyc, total_insn, total_cyc, stamp;
+    bool keep, drop;
+} fn_t;
+typedef struct tfn {
+    uint64_t calls, attr_cyc, total_cyc, stamp;
+} tfn_t;
 /* drop: opened by a call to a --drop function; hook: a call of the enter (1) or exit (2)
  * hook; live: between the return of its enter hook and the call of its exit hook (the part of
  * a function its records see) */
-typedef struct frame { size_t f; uint64_t sp; bool trap, drop, live; unsigned char hook; } frame_t;
+typedef struct frame {
+    size_t f;
+    uint64_t sp;
+    bool trap, drop, live;
+    unsigned char hook;
+} frame_t;
 
 static elf_syms_t syms;
-static fn_t *fns;                 /* syms.n + 1: the last is "(no symbol)" */
+static fn_t *fns; /* syms.n + 1: the last is "(no symbol)" */
 static frame_t *st;
 static size_t n, cap;
 /* threads (tp values): the running one's stack is st/n/cap, the others parked here */
 #define MAX_THR 64
-static struct thr { uint64_t tp; bool named; frame_t *st; size_t n, cap; tfn_t *fn; } thr[MAX_THR];
+static struct thr {
+    uint64_t tp;
+    bool named;
+    frame_t *st;
+    size_t n, cap;
+    tfn_t *fn;
+} thr[MAX_THR];
 static size_t nthr = 1, cur_thr;
 
 static void switch_to(uint64_t tp) {
-    if (!thr[cur_thr].named) { thr[cur_thr].named = true; thr[cur_thr].tp = tp; return; }
+    if (!thr[cur_thr].named) {
+        thr[cur_thr].named = true;
+        thr[cur_thr].tp = tp;
+        return;
+    }
     if (thr[cur_thr].tp == tp) return;
     size_t t = 0;
     while (t < nthr && !(thr[t].named && thr[t].tp == tp)) t++;
     if (t == nthr) {
-        if (nthr == MAX_THR) { fprintf(stderr, "prof_truth: more than %d threads\n", MAX_THR); exit(2); }
+        if (nthr == MAX_THR) {
+            fprintf(stderr, "prof_truth: more than %d threads\n", MAX_THR);
+            exit(2);
+        }
         thr[nthr++] = (struct thr){.tp = tp, .named = true};
     }
-    thr[cur_thr].st = st; thr[cur_thr].n = n; thr[cur_thr].cap = cap;
-    st = thr[t].st; n = thr[t].n; cap = thr[t].cap;
+    thr[cur_thr].st = st;
+    thr[cur_thr].n = n;
+    thr[cur_thr].cap = cap;
+    st = thr[t].st;
+    n = thr[t].n;
+    cap = thr[t].cap;
     cur_thr = t;
 }
 
@@ -97,11 +124,14 @@ static void push(size_t f, uint64_t sp, bool trap) {
     if (n == cap) {
         cap = cap ? 2 * cap : 256;
         st = realloc(st, cap * sizeof *st);
-        if (!st) { fprintf(stderr, "prof_truth: out of memory\n"); exit(2); }
+        if (!st) {
+            fprintf(stderr, "prof_truth: out of memory\n");
+            exit(2);
+        }
     }
-    unsigned char hook = f < syms.n && !strcmp(syms.s[f].name, "__cyg_profile_func_enter") ? 1
-                       : f < syms.n && !strcmp(syms.s[f].name, "__cyg_profile_func_exit") ? 2 : 0;
-    if (hook == 2 && n) st[n - 1].live = false;     /* its exit hook is called: the rest is the caller's */
+    unsigned char hook = f < syms.n && !strcmp(syms.s[f].name, "__cyg_profile_func_enter") ? 1 : f < syms.n && !strcmp(syms.s[f].name, "__cyg_profile_func_exit") ? 2 :
+                                                                                                                                                                    0;
+    if (hook == 2 && n) st[n - 1].live = false; /* its exit hook is called: the rest is the caller's */
     st[n++] = (frame_t){f, sp, trap, fns[f].drop, false, hook};
 }
 
@@ -109,8 +139,13 @@ static void mark(const char *list, bool keep) {
     char *dup = strdup(list), *save = NULL;
     for (char *t = strtok_r(dup, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
         const elf_sym_t *s = elf_syms_by_name(&syms, t);
-        if (!s) { fprintf(stderr, "prof_truth: no function '%s'\n", t); exit(2); }
-        if (keep) fns[s - syms.s].keep = true; else fns[s - syms.s].drop = true;
+        if (!s) {
+            fprintf(stderr, "prof_truth: no function '%s'\n", t);
+            exit(2);
+        }
+        if (keep) fns[s - syms.s].keep = true;
+        else
+            fns[s - syms.s].drop = true;
     }
     free(dup);
 }
@@ -122,8 +157,9 @@ static size_t attr_of(size_t f, bool any_keep) {
     /* under a hook's call: nobody's, unless a trap came in since (a handler interrupting a
      * hook is not the hook's cost: its code counts as if the hook were not there) */
     if (fns[f].drop) return SIZE_MAX;
-    for (size_t i = n; i > 0 && !st[i - 1].trap; i--) if (st[i - 1].drop) return SIZE_MAX;
-    if (fns[f].keep && !(n && st[n - 1].f == f)) return f;      /* code of f without a frame of its own */
+    for (size_t i = n; i > 0 && !st[i - 1].trap; i--)
+        if (st[i - 1].drop) return SIZE_MAX;
+    if (fns[f].keep && !(n && st[n - 1].f == f)) return f; /* code of f without a frame of its own */
     for (size_t i = n; i > 0; i--)
         if (fns[st[i - 1].f].keep && st[i - 1].live) {
             /* a trap taken inside a hook above that frame: the handler's code (up to its
@@ -132,7 +168,8 @@ static size_t attr_of(size_t f, bool any_keep) {
             bool drop = false;
             for (size_t j = i; j < n; j++) {
                 if (st[j].drop) drop = true;
-                else if (st[j].trap && drop) return SIZE_MAX;
+                else if (st[j].trap && drop)
+                    return SIZE_MAX;
             }
             return st[i - 1].f;
         }
@@ -140,31 +177,49 @@ static size_t attr_of(size_t f, bool any_keep) {
 }
 
 int main(int argc, char **argv) {
-    if (argc < 3) { fprintf(stderr, "usage: prof_truth ELF RETIRE_LOG [--hart N] [--after C] [--before C] [--keep L] [--drop L]\n"); return 2; }
+    if (argc < 3) {
+        fprintf(stderr, "usage: prof_truth ELF RETIRE_LOG [--hart N] [--after C] [--before C] [--keep L] [--drop L]\n");
+        return 2;
+    }
     char err[256];
-    if (elf_syms_load(&syms, argv[1], err, sizeof err)) { fprintf(stderr, "prof_truth: %s\n", err); return 2; }
+    if (elf_syms_load(&syms, argv[1], err, sizeof err)) {
+        fprintf(stderr, "prof_truth: %s\n", err);
+        return 2;
+    }
     fns = calloc(syms.n + 1, sizeof *fns);
     FILE *in = fopen(argv[2], "r");
-    if (!fns || !in) { fprintf(stderr, "prof_truth: cannot read %s\n", argv[2]); return 2; }
+    if (!fns || !in) {
+        fprintf(stderr, "prof_truth: cannot read %s\n", argv[2]);
+        return 2;
+    }
     int hart = -1;
     uint64_t after = 0, before = UINT64_MAX;
     bool any_keep = false;
     const char *threads_out = NULL;
     for (int i = 3; i + 1 < argc; i += 2) {
         if (!strcmp(argv[i], "--hart")) hart = atoi(argv[i + 1]);
-        else if (!strcmp(argv[i], "--after")) after = strtoull(argv[i + 1], NULL, 0);
-        else if (!strcmp(argv[i], "--before")) before = strtoull(argv[i + 1], NULL, 0);
-        else if (!strcmp(argv[i], "--keep")) { mark(argv[i + 1], true); any_keep = true; }
-        else if (!strcmp(argv[i], "--drop")) mark(argv[i + 1], false);
-        else if (!strcmp(argv[i], "--threads")) threads_out = argv[i + 1];
-        else { fprintf(stderr, "prof_truth: unknown option %s\n", argv[i]); return 2; }
+        else if (!strcmp(argv[i], "--after"))
+            after = strtoull(argv[i + 1], NULL, 0);
+        else if (!strcmp(argv[i], "--before"))
+            before = strtoull(argv[i + 1], NULL, 0);
+        else if (!strcmp(argv[i], "--keep")) {
+            mark(argv[i + 1], true);
+            any_keep = true;
+        } else if (!strcmp(argv[i], "--drop"))
+            mark(argv[i + 1], false);
+        else if (!strcmp(argv[i], "--threads"))
+            threads_out = argv[i + 1];
+        else {
+            fprintf(stderr, "prof_truth: unknown option %s\n", argv[i]);
+            return 2;
+        }
     }
     char line[512];
     uint64_t prev_cyc = 0, sp = 0;
     bool have_prev = false, pending_call = false, pending_trap = false, pending_jump = false, pending_ret = false, pending_xret = false;
     while (fgets(line, sizeof line, in)) {
         char *p = line;
-        if (p[0] == 'h') {                       /* several harts: "hN " first */
+        if (p[0] == 'h') { /* several harts: "hN " first */
             int h = atoi(p + 1);
             p = strchr(p, ' ');
             if (!p) continue;
@@ -185,7 +240,8 @@ int main(int argc, char **argv) {
          * takes effect here, the callee's frame under the trap frame. */
         /* the frame this instruction opens (the call or trap before it) */
         if (pending_trap) push(f, sp, true);
-        else if (pending_call) push(f, sp, false);
+        else if (pending_call)
+            push(f, sp, false);
         if ((pending_trap || pending_call) && pc == (f < syms.n ? syms.s[f].addr : pc) && cyc > after && cyc < before) {
             fns[f].calls++;
             tfn(f)->calls++;
@@ -195,20 +251,29 @@ int main(int argc, char **argv) {
         if (pending_jump && n && f < syms.n && pc == syms.s[f].addr && st[n - 1].f != f && !st[n - 1].trap) {
             st[n - 1].f = f;
             st[n - 1].drop |= fns[f].drop;
-            if (cyc > after && cyc < before) { fns[f].calls++; tfn(f)->calls++; }
+            if (cyc > after && cyc < before) {
+                fns[f].calls++;
+                tfn(f)->calls++;
+            }
         }
         /* an xRET to a function's first instruction on a thread with no frame: a new thread
          * starts there (its entry function, from a made-up trap frame) */
         if (pending_xret && !trap && !n && f < syms.n && pc == syms.s[f].addr) {
             push(f, sp, false);
-            if (cyc > after && cyc < before) { fns[f].calls++; tfn(f)->calls++; }
+            if (cyc > after && cyc < before) {
+                fns[f].calls++;
+                tfn(f)->calls++;
+            }
         }
         bool landed = pending_ret || pending_jump;
         pending_call = pending_trap = pending_jump = pending_ret = pending_xret = false;
         /* frames left without their return (longjmp), where a return or jump lands */
         while (landed && n && !st[n - 1].trap && st[n - 1].sp && (st[n - 1].sp < sp || (st[n - 1].sp == sp && !in_func(st[n - 1].f, pc))))
             n--;
-        if (trap) { pending_trap = true; continue; }   /* its handler's first instruction opens the trap frame */
+        if (trap) {
+            pending_trap = true;
+            continue;
+        } /* its handler's first instruction opens the trap frame */
         uint32_t insn = (uint32_t)strtoul(e, &e, 16);
         char *x2 = strstr(e, " x2=");
         if (cyc > after && cyc < before) {
@@ -216,7 +281,11 @@ int main(int argc, char **argv) {
             uint64_t c = have_prev ? cyc - prev_cyc : 0;
             fns[f].self_cyc += c;
             size_t a = attr_of(f, any_keep);
-            if (a != SIZE_MAX) { fns[a].attr_insn++; fns[a].attr_cyc += c; tfn(a)->attr_cyc += c; }
+            if (a != SIZE_MAX) {
+                fns[a].attr_insn++;
+                fns[a].attr_cyc += c;
+                tfn(a)->attr_cyc += c;
+            }
             bool dropped = fns[f].drop;
             for (size_t i = 0; i < n && !dropped; i++) dropped = st[i].drop;
             uint64_t tc = dropped ? 0 : c;
@@ -228,9 +297,16 @@ int main(int argc, char **argv) {
             tfn(f)->total_cyc += tc;
             tfn(f)->stamp = stamp;
             for (size_t i = 0; i < n; i++) {
-                if (fns[st[i].f].stamp != stamp) { fns[st[i].f].stamp = stamp; fns[st[i].f].total_insn++; fns[st[i].f].total_cyc += tc; }
+                if (fns[st[i].f].stamp != stamp) {
+                    fns[st[i].f].stamp = stamp;
+                    fns[st[i].f].total_insn++;
+                    fns[st[i].f].total_cyc += tc;
+                }
                 tfn_t *t = tfn(st[i].f);
-                if (t->stamp != stamp) { t->stamp = stamp; t->total_cyc += tc; }
+                if (t->stamp != stamp) {
+                    t->stamp = stamp;
+                    t->total_cyc += tc;
+                }
             }
         }
         prev_cyc = cyc;
@@ -239,26 +315,39 @@ int main(int argc, char **argv) {
         bool call = false, ret = false, xret = false, jump = false;
         if ((insn & 3) == 3) {
             unsigned op = insn & 0x7f, rd = insn >> 7 & 31, rs1 = insn >> 15 & 31;
-            if (op == 0x6f) { call = rd == 1 || rd == 5; jump = rd == 0; }
-            else if (op == 0x67) { call = rd == 1 || rd == 5; ret = rd == 0 && (rs1 == 1 || rs1 == 5); jump = rd == 0 && !ret; }
-            else if (insn == 0x30200073 || insn == 0x10200073) xret = true;
+            if (op == 0x6f) {
+                call = rd == 1 || rd == 5;
+                jump = rd == 0;
+            } else if (op == 0x67) {
+                call = rd == 1 || rd == 5;
+                ret = rd == 0 && (rs1 == 1 || rs1 == 5);
+                jump = rd == 0 && !ret;
+            } else if (insn == 0x30200073 || insn == 0x10200073)
+                xret = true;
         } else {
             unsigned op = insn & 3, f3 = insn >> 13 & 7, rs1 = insn >> 7 & 31, rs2 = insn >> 2 & 31;
-            if (op == 1 && f3 == 1) call = true;                                 /* c.jal (RV32) */
-            else if (op == 1 && f3 == 5) jump = true;                            /* c.j */
+            if (op == 1 && f3 == 1) call = true; /* c.jal (RV32) */
+            else if (op == 1 && f3 == 5)
+                jump = true; /* c.j */
             else if (op == 2 && f3 == 4 && rs2 == 0 && rs1) {
-                if (insn >> 12 & 1) call = true;                                 /* c.jalr */
-                else { ret = rs1 == 1 || rs1 == 5; jump = !ret; }                /* c.jr */
+                if (insn >> 12 & 1) call = true; /* c.jalr */
+                else {
+                    ret = rs1 == 1 || rs1 == 5;
+                    jump = !ret;
+                } /* c.jr */
             }
         }
         if (x2) sp = strtoull(x2 + 4, NULL, 16);
         char *x4 = strstr(e, " x4=");
         if (x4) switch_to(strtoull(x4 + 4, NULL, 16));
         if (ret && n && !st[n - 1].trap) {
-            if (st[n - 1].hook == 1 && n > 1) st[n - 2].live = true;   /* its enter hook returned */
+            if (st[n - 1].hook == 1 && n > 1) st[n - 2].live = true; /* its enter hook returned */
             n--;
         }
-        if (xret) { while (n && !st[n - 1].trap) n--; if (n) n--; }
+        if (xret) {
+            while (n && !st[n - 1].trap) n--;
+            if (n) n--;
+        }
         pending_call = call;
         pending_jump = jump;
         pending_ret = ret;
@@ -275,20 +364,27 @@ int main(int argc, char **argv) {
     }
     if (threads_out) {
         FILE *o = fopen(threads_out, "w");
-        if (!o) { fprintf(stderr, "prof_truth: cannot write %s\n", threads_out); return 2; }
+        if (!o) {
+            fprintf(stderr, "prof_truth: cannot write %s\n", threads_out);
+            return 2;
+        }
         fputs("thread,function,calls,attr_cycles,total_cycles\n", o);
         for (size_t t = 0; t < nthr; t++)
             for (size_t i = 0; thr[t].fn && i <= syms.n; i++) {
                 const tfn_t *x = &thr[t].fn[i];
                 if (!x->calls && !x->attr_cyc && !x->total_cyc) continue;
                 if (thr[t].named) fprintf(o, "0x%08" PRIx64 ",", thr[t].tp);
-                else fputs("-,", o);
+                else
+                    fputs("-,", o);
                 fprintf(o, "%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 "\n", i < syms.n ? syms.s[i].name : "(no symbol)", x->calls,
                         x->attr_cyc, x->total_cyc);
             }
         if (fclose(o)) return 2;
     }
-    for (size_t t = 0; t < nthr; t++) { if (t != cur_thr) free(thr[t].st); free(thr[t].fn); }
+    for (size_t t = 0; t < nthr; t++) {
+        if (t != cur_thr) free(thr[t].st);
+        free(thr[t].fn);
+    }
     free(st);
     free(fns);
     elf_syms_free(&syms);

@@ -1,4 +1,4 @@
-#define _POSIX_C_SOURCE 200809L  /* open_memstream */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
 /* test_stm_dec.c - software trace port events from hand-encoded Nexus bytes: the generic
  * element (elements.h TS_ELEM_STM), corrupt and edge IDTAGs, the perf decoder ignoring the
  * events, and the text of `tracesim decode --format stm` (stm_decode.h).
@@ -19,8 +19,15 @@
 #include "ts_test.h"
 #include <stdlib.h>
 
-typedef struct col { ts_elem_t e[32]; unsigned n; } col_t;
-static int put(void *c, const ts_elem_t *e) { col_t *o = c; if (o->n < 32) o->e[o->n++] = *e; return 0; }
+typedef struct col {
+    ts_elem_t e[32];
+    unsigned n;
+} col_t;
+static int put(void *c, const ts_elem_t *e) {
+    col_t *o = c;
+    if (o->n < 32) o->e[o->n++] = *e;
+    return 0;
+}
 
 static col_t run(const uint8_t *b, size_t n) {
     col_t c;
@@ -44,7 +51,7 @@ static const uint8_t user12[] = {0x1c, 0x24, 0x04, 0x00, 0x05, 0x17};
 
 TS_TEST(user_event_element) {
     col_t c = run(user12, sizeof user12);
-    TS_ASSERT_EQ_U(c.n, 3);                              /* NO_SYNC, STM, EOT */
+    TS_ASSERT_EQ_U(c.n, 3); /* NO_SYNC, STM, EOT */
     TS_ASSERT_EQ_I(c.e[0].type, TS_ELEM_NO_SYNC);
     TS_ASSERT_EQ_I(c.e[1].type, TS_ELEM_STM);
     TS_ASSERT_EQ_U(c.e[1].u.stm.id, 0x12);
@@ -66,7 +73,7 @@ static const uint8_t name_main[] = {0x8c, 0x00, 0x01, 0x00, 0x00, 0x07,
 
 TS_TEST(thread_name_with_timestamp) {
     col_t c = run(name_main, sizeof name_main);
-    TS_ASSERT_EQ_U(c.n, 3);                              /* TIMESTAMP, STM, EOT */
+    TS_ASSERT_EQ_U(c.n, 3); /* TIMESTAMP, STM, EOT */
     TS_ASSERT_EQ_I(c.e[0].type, TS_ELEM_TIMESTAMP);
     TS_ASSERT_EQ_I(c.e[1].type, TS_ELEM_STM);
     TS_ASSERT_EQ_U(c.e[1].u.stm.id, 0x4000);
@@ -87,13 +94,13 @@ static const uint8_t switches[] = {0x08, 0x38, 0x00, 0x80, 0x00, 0x00, 0x00, 0x0
 
 TS_TEST(thread_switch_37_bit_process) {
     col_t c = run(switches, sizeof switches);
-    TS_ASSERT_EQ_U(c.n, 4);                              /* NO_SYNC, STM, OWNERSHIP, EOT */
+    TS_ASSERT_EQ_U(c.n, 4); /* NO_SYNC, STM, OWNERSHIP, EOT */
     TS_ASSERT_EQ_I(c.e[1].type, TS_ELEM_STM);
     TS_ASSERT_EQ_U(c.e[1].u.stm.id, 0x8000);
     TS_ASSERT_EQ_U(c.e[1].u.stm.value, 0x80001000u);
     TS_ASSERT_STR_EQ(c.e[1].u.stm.group, "SYS");
     TS_ASSERT_STR_EQ(c.e[1].u.stm.event, "THREAD_SWITCH");
-    TS_ASSERT_EQ_I(c.e[2].type, TS_ELEM_OWNERSHIP);    /* format 0: not a software event */
+    TS_ASSERT_EQ_I(c.e[2].type, TS_ELEM_OWNERSHIP); /* format 0: not a software event */
     TS_ASSERT_EQ_U(c.e[2].u.own.process, 0x1234);
 }
 
@@ -117,7 +124,7 @@ static const uint8_t edges[] = {0x1c, 0x00, 0x00, 0x00, 0x05, 0x1f,
 
 TS_TEST(corrupt_and_edge_idtags) {
     col_t c = run(edges, sizeof edges);
-    TS_ASSERT_EQ_U(c.n, 8);                              /* NO_SYNC, 6 messages, EOT */
+    TS_ASSERT_EQ_U(c.n, 8); /* NO_SYNC, 6 messages, EOT */
     TS_ASSERT_EQ_I(c.e[1].type, TS_ELEM_CORRUPT);
     TS_ASSERT(strstr(c.e[1].u.err.what, "IDTAG & 3 not 1") != NULL);
     TS_ASSERT_EQ_I(c.e[2].type, TS_ELEM_CORRUPT);
@@ -152,10 +159,23 @@ TS_TEST(group_names_from_stm_def) {
 }
 
 /* the perf decoder on every perf channel sees none of the events as perf data */
-typedef struct pcount { unsigned headers, records, errors; } pcount_t;
-static void p_h(void *c, const perf_header_t *h) { (void)h; ((pcount_t *)c)->headers++; }
-static void p_r(void *c, const perf_record_t *r) { (void)r; ((pcount_t *)c)->records++; }
-static void p_e(void *c, unsigned core, uint64_t off, const char *w) { (void)core; (void)off; (void)w; ((pcount_t *)c)->errors++; }
+typedef struct pcount {
+    unsigned headers, records, errors;
+} pcount_t;
+static void p_h(void *c, const perf_header_t *h) {
+    (void)h;
+    ((pcount_t *)c)->headers++;
+}
+static void p_r(void *c, const perf_record_t *r) {
+    (void)r;
+    ((pcount_t *)c)->records++;
+}
+static void p_e(void *c, unsigned core, uint64_t off, const char *w) {
+    (void)core;
+    (void)off;
+    (void)w;
+    ((pcount_t *)c)->errors++;
+}
 
 TS_TEST(perf_decoder_ignores_events) {
     col_t all[3] = {run(user12, sizeof user12), run(name_main, sizeof name_main), run(switches, sizeof switches)};
@@ -200,11 +220,11 @@ TS_TEST(text_lines) {
     stm_text_free(&t);
     fclose(f);
     TS_ASSERT_STR_EQ(text,
-        "- 0 USER 0x0012 - 0x00000005\n"
-        "- 0 COM 0x4000 THREAD_NAME 0x00006261\n"
-        "- 0 name \"ab\"\n"
-        "- 0 ERROR messages lost (Error message at offset 14: the FIFO overran, software events or ITC stores were dropped here)\n"
-        "- 0 CORRUPT offset 16: software event IDTAG & 3 not 1\n");
+                     "- 0 USER 0x0012 - 0x00000005\n"
+                     "- 0 COM 0x4000 THREAD_NAME 0x00006261\n"
+                     "- 0 name \"ab\"\n"
+                     "- 0 ERROR messages lost (Error message at offset 14: the FIFO overran, software events or ITC stores were dropped here)\n"
+                     "- 0 CORRUPT offset 16: software event IDTAG & 3 not 1\n");
     TS_ASSERT_EQ_U(t.events, 2);
     TS_ASSERT_EQ_U(t.names, 1);
     TS_ASSERT_EQ_U(t.lost, 1);

@@ -18,8 +18,8 @@ enum {
 #define EV_WRITE (EV_BASE | (1u << PF_EV_STORE))
 
 #define BLOCK_SIZE 0x1000u
-#define POOL_SPAN ((uint32_t)PERF_MEM_POOL_SIZE)   /* bus window of the mapped host memory */
-#define MAX_POLLS 1000000u                         /* consecutive "not ready" stimulus reads */
+#define POOL_SPAN ((uint32_t)PERF_MEM_POOL_SIZE) /* bus window of the mapped host memory */
+#define MAX_POLLS 1000000u                       /* consecutive "not ready" stimulus reads */
 #define MAX_FILES 16
 
 typedef struct pf_file_ent {
@@ -31,23 +31,23 @@ typedef struct pf_file_ent {
 static struct {
     bool ready;
     pf_cfg_t cfg;
-    te_t te[PF_MAX_TE];        /* encoder k of hart k */
+    te_t te[PF_MAX_TE]; /* encoder k of hart k */
     unsigned n_te;
     funnel_t funnel;
-    hpm_t hpm[PF_MAX_TE];      /* hart k's counters (hart >= n_te: hpm[0]) */
+    hpm_t hpm[PF_MAX_TE]; /* hart k's counters (hart >= n_te: hpm[0]) */
     unsigned hart;
-    int lock_ready;            /* perf_port_lock_init was called */
+    int lock_ready; /* perf_port_lock_init was called */
     int lock_held;
-    unsigned locks;            /* perf_port_lock calls */
+    unsigned locks; /* perf_port_lock calls */
     unsigned te_writes[PF_MAX_TE], funnel_writes;
     uint64_t mtime, cycles;
-    unsigned trace_phase;      /* core cycles since the last trace tick */
+    unsigned trace_phase; /* core cycles since the last trace tick */
     unsigned csr_writes, not_ready;
     pf_timer_t timer;
     pf_read_t *log;
     unsigned nlog, caplog;
-    uintptr_t map_host;        /* host address mapped at PF_BUS_BASE (0: none yet) */
-    uint8_t *shadow;           /* POOL_SPAN bytes: what the SBA sink wrote */
+    uintptr_t map_host; /* host address mapped at PF_BUS_BASE (0: none yet) */
+    uint8_t *shadow;    /* POOL_SPAN bytes: what the SBA sink wrote */
     pf_file_ent_t files[MAX_FILES];
     unsigned nfiles, host_writes;
 } F;
@@ -132,7 +132,10 @@ void pf_set_mtime(uint64_t t) { F.mtime = t; }
 const pf_timer_t *pf_timer(void) { return &F.timer; }
 uint64_t pf_cycles(void) { return F.cycles; }
 unsigned pf_csr_writes(void) { return F.csr_writes; }
-unsigned pf_reads(const pf_read_t **log) { *log = F.log; return F.nlog; }
+unsigned pf_reads(const pf_read_t **log) {
+    *log = F.log;
+    return F.nlog;
+}
 unsigned pf_file_count(void) { return F.nfiles; }
 unsigned pf_host_writes(void) { return F.host_writes; }
 
@@ -200,7 +203,7 @@ uint32_t perf_port_rd32(uintptr_t addr) {
     char b = block_of(addr, &off, &k);
     enum te_access r = b == 't' ? te_read(&F.te[k], off, 4, &v) : funnel_read(&F.funnel, off, 4, &v);
     if (r != TE_OK) fatal("32-bit read of 0x%llx rejected by the model", (unsigned long long)addr);
-    if (off == SIFIVE_TRACE_TE_TS_LOWER) {                    /* the timestamp, as the library reads it */
+    if (off == SIFIVE_TRACE_TE_TS_LOWER) { /* the timestamp, as the library reads it */
         const tsunit_t *ts = b == 't' ? &F.te[k].ts : &F.funnel.ts;
         log_read(PF_KEY_TS, tsunit_now(ts));
     }
@@ -223,11 +226,12 @@ void perf_port_wr(uintptr_t addr, unsigned size, uint32_t v) {
         r = b == 't' ? te_write(&F.te[k], off, size, v) : funnel_write(&F.funnel, off, size, v);
         if (r != TE_WAIT) break;
         if (++waits == MAX_POLLS) fatal("a stalled stimulus store was never accepted");
-        tick(EV_WRITE);                                      /* the store waits a cycle */
+        tick(EV_WRITE); /* the store waits a cycle */
     }
     if (r == TE_ERR) fatal("%u-byte write of 0x%x to 0x%llx rejected by the model", size, v, (unsigned long long)addr);
     if (b == 't') F.te_writes[k]++;
-    else F.funnel_writes++;
+    else
+        F.funnel_writes++;
     tick(EV_WRITE);
 }
 
@@ -239,7 +243,7 @@ unsigned perf_port_hartid(void) {
 uint32_t perf_port_bus_addr(const void *p) {
     need_init();
     uintptr_t a = (uintptr_t)p;
-    if (!F.map_host) F.map_host = a;              /* the first SBA buffer: the pool's start */
+    if (!F.map_host) F.map_host = a; /* the first SBA buffer: the pool's start */
     if (a < F.map_host || a - F.map_host >= POOL_SPAN) fatal("perf_port_bus_addr(%p): outside the mapped pool", p);
     return PF_BUS_BASE + (uint32_t)(a - F.map_host);
 }
@@ -304,8 +308,14 @@ void perf_port_unlock(void) {
 
 /* ---- timer ------------------------------------------------------------------------------ */
 
-uint64_t perf_port_mtime(void) { need_init(); return F.mtime; }
-uint64_t perf_port_timebase(void) { need_init(); return F.cfg.timebase; }
+uint64_t perf_port_mtime(void) {
+    need_init();
+    return F.mtime;
+}
+uint64_t perf_port_timebase(void) {
+    need_init();
+    return F.cfg.timebase;
+}
 
 void perf_port_set_mtimecmp(unsigned hart, uint64_t t) {
     need_init();
@@ -386,7 +396,7 @@ uint8_t *pf_trace_image(uint32_t *len) {
     out = malloc(end - start + 1);
     if (!out) fatal("out of memory");
     uint32_t n = 0;
-    if (k->wp & 1u) {                                        /* wrapped: [WP, end) first */
+    if (k->wp & 1u) { /* wrapped: [WP, end) first */
         memcpy(out, pf_sba_shadow(wp, end - wp), end - wp);
         n = end - wp;
     }

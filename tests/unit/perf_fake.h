@@ -34,15 +34,15 @@
 
 #define PF_TE_BASE 0x10000000u
 #define PF_FUNNEL_BASE 0x10018000u
-#define PF_BUS_BASE 0x80000000u     /* bus address of the first host pointer that is mapped */
-#define PF_KEY_TS 1u                /* log key of a master timestamp read (PERF_KEY_TS) */
-#define PF_MAX_TE 8u                /* encoders (harts) at most */
+#define PF_BUS_BASE 0x80000000u /* bus address of the first host pointer that is mapped */
+#define PF_KEY_TS 1u            /* log key of a master timestamp read (PERF_KEY_TS) */
+#define PF_MAX_TE 8u            /* encoders (harts) at most */
 
 typedef struct pf_cfg {
-    te_cfg_t te;            /* the encoder (te.has_funnel: it can sink into the funnel) */
+    te_cfg_t te; /* the encoder (te.has_funnel: it can sink into the funnel) */
     hpm_cfg_t hpm;
-    bool funnel;            /* a funnel at PF_FUNNEL_BASE with the encoder attached */
-    unsigned funnel_sram;   /* funnel SRAM bytes */
+    bool funnel;          /* a funnel at PF_FUNNEL_BASE with the encoder attached */
+    unsigned funnel_sram; /* funnel SRAM bytes */
     unsigned funnel_ts_width;
     unsigned hart;          /* perf_port_hartid() */
     uint64_t mtime;         /* perf_port_mtime() (tests move it with pf_set_mtime) */
@@ -57,17 +57,17 @@ typedef struct pf_cfg {
 } pf_cfg_t;
 
 typedef struct pf_read {
-    unsigned key;           /* perf_port_counter_read's key, or PF_KEY_TS */
-    uint64_t value;         /* what the library got */
+    unsigned key;   /* perf_port_counter_read's key, or PF_KEY_TS */
+    uint64_t value; /* what the library got */
 } pf_read_t;
 
 typedef struct pf_timer {
-    unsigned starts;        /* perf_port_timer_start calls */
+    unsigned starts; /* perf_port_timer_start calls */
     unsigned start_hart;
     uint64_t first_deadline;
-    unsigned cmp_writes;    /* perf_port_set_mtimecmp calls */
+    unsigned cmp_writes; /* perf_port_set_mtimecmp calls */
     unsigned cmp_hart;
-    uint64_t mtimecmp;      /* the last value set */
+    uint64_t mtimecmp; /* the last value set */
 } pf_timer_t;
 
 void pf_default_cfg(pf_cfg_t *c);
@@ -75,9 +75,9 @@ void pf_default_cfg(pf_cfg_t *c);
 void pf_init(const pf_cfg_t *c);
 void pf_free(void);
 
-te_t *pf_te(void);                  /* encoder 0 */
-te_t *pf_te_of(unsigned k);         /* encoder k (NULL if there is none) */
-hpm_t *pf_hpm_of(unsigned k);       /* hart k's HPM model (NULL if k >= n_te) */
+te_t *pf_te(void);            /* encoder 0 */
+te_t *pf_te_of(unsigned k);   /* encoder k (NULL if there is none) */
+hpm_t *pf_hpm_of(unsigned k); /* hart k's HPM model (NULL if k >= n_te) */
 /* perf_port_lock calls so far, and whether the lock is held now (the fake is fatal on a
  * lock before perfInit, a nested lock and an unlock without a lock) */
 unsigned pf_locks(void);
@@ -85,21 +85,21 @@ unsigned pf_locks(void);
 unsigned pf_te_writes(unsigned k);
 unsigned pf_funnel_writes(void);
 int pf_lock_held(void);
-funnel_t *pf_funnel(void);          /* NULL without a funnel */
-hpm_t *pf_hpm(void);                /* the current hart's */
+funnel_t *pf_funnel(void); /* NULL without a funnel */
+hpm_t *pf_hpm(void);       /* the current hart's */
 void pf_set_hart(unsigned hart);
 void pf_set_mtime(uint64_t t);
 const pf_timer_t *pf_timer(void);
 
-uint64_t pf_cycles(void);           /* MMIO accesses (= cycles) so far */
-unsigned pf_csr_writes(void);       /* CSR writes other than mcounteren */
+uint64_t pf_cycles(void);     /* MMIO accesses (= cycles) so far */
+unsigned pf_csr_writes(void); /* CSR writes other than mcounteren */
 /* the counter read log, oldest first */
 unsigned pf_reads(const pf_read_t **log);
 
 /* a host file written through perf_port_host_write (NULL if none); its length in *len */
 const uint8_t *pf_file(const char *name, uint32_t *len);
 unsigned pf_file_count(void);
-unsigned pf_host_writes(void);      /* perf_port_host_write calls, accepted or not */
+unsigned pf_host_writes(void); /* perf_port_host_write calls, accepted or not */
 
 /* the sink the library set up: the funnel's when the encoder sinks into it */
 const sink_t *pf_sink(void);

@@ -25,10 +25,19 @@ static inline size_t rnd_trace_gen(uint64_t *s, uint8_t *b, size_t cap, bool har
     size_t n = 0;
     while (n + 80 < cap) {
         uint64_t r = rnd_next(s);
-        if (r % 50 == 0) { b[n++] = 0xff; continue; }
-        if (r % 97 == 0) { b[n++] = (uint8_t)rnd_next(s); continue; }
-        if (hard && r % 89 == 0) { b[n++] = 0x00; continue; }
-        if (hard && r % 331 == 0) {           /* no end in 64 bytes: too long, resynchronised */
+        if (r % 50 == 0) {
+            b[n++] = 0xff;
+            continue;
+        }
+        if (r % 97 == 0) {
+            b[n++] = (uint8_t)rnd_next(s);
+            continue;
+        }
+        if (hard && r % 89 == 0) {
+            b[n++] = 0x00;
+            continue;
+        }
+        if (hard && r % 331 == 0) { /* no end in 64 bytes: too long, resynchronised */
             for (int i = 0; i < 70; i++) b[n++] = 0x90;
             continue;
         }
@@ -39,7 +48,7 @@ static inline size_t rnd_trace_gen(uint64_t *s, uint8_t *b, size_t cap, bool har
             b[n++] = (uint8_t)(rnd_next(s) << 2) | mseo;
         }
     }
-    b[n++] = 7 << 2;                          /* cut off */
+    b[n++] = 7 << 2; /* cut off */
     b[n++] = 0x04;
     return n;
 }

@@ -7,7 +7,10 @@
 #include "te.h"
 #include "ts_test.h"
 
-enum { TE_CTRL = 0x000, TE_WP = 0x01C, TE_RP = 0x020, TE_DATA = 0x024 };
+enum { TE_CTRL = 0x000,
+       TE_WP = 0x01C,
+       TE_RP = 0x020,
+       TE_DATA = 0x024 };
 
 static inline uint32_t rd(te_t *t, uint32_t off) {
     uint32_t v = 0xdeadbeef;

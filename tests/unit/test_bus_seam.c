@@ -46,7 +46,10 @@ typedef struct rig {
     uint32_t itc_value;
 } rig_t;
 
-static void rg_error(void *ctx, const char *msg) { (void)msg; ((rig_t *)ctx)->guest_errors++; }
+static void rg_error(void *ctx, const char *msg) {
+    (void)msg;
+    ((rig_t *)ctx)->guest_errors++;
+}
 static void rg_itc(void *ctx, unsigned hart, unsigned stim, unsigned off, unsigned size, uint32_t value, int status) {
     rig_t *r = ctx;
     (void)off, (void)size;
@@ -113,14 +116,14 @@ TS_TEST(bus_funnel_page_mapped_by_registration) {
     uint32_t v;
     TS_ASSERT_EQ_I(bus_dev_access(&r->bus, 0, 0, MAP_FUNNEL_BASE + 0x20, 4, false, &v), BUS_OK);
     TS_ASSERT_EQ_U(f.off, 0x20);
-    TS_ASSERT(r->bus.trace_touched);            /* a trace page: the trace tick runs again */
+    TS_ASSERT(r->bus.trace_touched); /* a trace page: the trace tick runs again */
     rig_free(r);
 }
 
 /* bus_tick: every registered tick once, in target order; true if any target changed */
 TS_TEST(bus_tick_calls_registered_ticks) {
     rig_t *r = rig_new(NULL, 0);
-    TS_ASSERT(!bus_tick(&r->bus));             /* none registered */
+    TS_ASSERT(!bus_tick(&r->bus)); /* none registered */
     fake_tgt_t a = {.answer = BUS_A_OK}, b = {.answer = BUS_A_OK};
     bus_target_ops_t oa = {.ctx = &a, .read = fk_rd, .write = fk_wr, .tick = fk_tick};
     bus_target_ops_t ob = {.ctx = &b, .read = fk_rd, .write = fk_wr, .tick = fk_tick};
@@ -131,7 +134,7 @@ TS_TEST(bus_tick_calls_registered_ticks) {
     TS_ASSERT(bus_tick(&r->bus));
     TS_ASSERT_EQ_U(a.ticks, 2);
     TS_ASSERT_EQ_U(b.ticks, 2);
-    bus_target_ops_t nb = {.ctx = &b, .read = fk_rd, .write = fk_wr};   /* replaced without a tick */
+    bus_target_ops_t nb = {.ctx = &b, .read = fk_rd, .write = fk_wr}; /* replaced without a tick */
     bus_set_target(&r->bus, BT_UART, &nb);
     bus_tick(&r->bus);
     TS_ASSERT_EQ_U(a.ticks, 3);
@@ -146,7 +149,7 @@ TS_TEST(bus_itc_status_from_the_answer) {
     te_cfg_t c;
     te_default_cfg(&c);
     te_t te;
-    TS_ASSERT_EQ_I(te_init(&te, &c), 0);   /* only its sink state is looked at (stopped: no) */
+    TS_ASSERT_EQ_I(te_init(&te, &c), 0); /* only its sink state is looked at (stopped: no) */
     rig_t *r = rig_new(&te, 1);
     fake_tgt_t f = {.answer = BUS_A_DROPPED};
     bus_target_ops_t o = {.ctx = &f, .read = fk_rd, .write = fk_wr};
@@ -195,7 +198,7 @@ TS_TEST(bus_itc_status_with_the_encoder) {
     bus_set_target(&r->bus, BT_TRACE0, &o);
     uint32_t v = 7;
     TS_ASSERT_EQ_I(bus_dev_access(&r->bus, 0, 0, MAP_TRACE_BASE + 0x80, 4, true, &v), BUS_OK);
-    TS_ASSERT_EQ_I(r->itc_status, BUS_ITC_ENCODER_OFF);            /* in reset */
+    TS_ASSERT_EQ_I(r->itc_status, BUS_ITC_ENCODER_OFF); /* in reset */
     /* as tests/unit/test_trace.c starts it: teActive, then SRAM sink, teEnable, ITC mode 1
      * (0x4FF04083), every channel enabled, then teTracing (no tick: the FIFO fills) */
     const uint32_t setup[][2] = {{0x000, 1}, {0x000, 0x4FF04083u}, {0x060, 0xFFFFFFFFu}, {0x000, 0x4FF04087u}};
@@ -212,7 +215,7 @@ TS_TEST(bus_itc_status_with_the_encoder) {
     TS_ASSERT(traced >= 1);
     TS_ASSERT(dropped >= 1);
     TS_ASSERT_EQ_U(traced + dropped, 8);
-    TS_ASSERT_EQ_U(te.itc_accepted, traced);                         /* the model's own counts agree */
+    TS_ASSERT_EQ_U(te.itc_accepted, traced); /* the model's own counts agree */
     TS_ASSERT_EQ_U(te.lost, dropped);
     TS_ASSERT_EQ_U(r->lost_calls, dropped);
     te_free(&te);
@@ -232,15 +235,15 @@ static void rh(void *ctx, unsigned hart, uint32_t pc, uint32_t off, unsigned siz
     (void)hart, (void)pc;
     h->calls++, h->off = off, h->size = size, h->we = we;
     if (we) h->val = *val;
-    else *val = 0xCAFEF00Du;
+    else
+        *val = 0xCAFEF00Du;
 }
 
 TS_TEST(bus_ram_access_hook) {
     rig_t *r = rig_new(NULL, 0);
     uint32_t addr = MAP_RAM_BASE + 0x40, wdata = 0x11223344u, pc = 0, rdata = 0;
     uint8_t req = 1, we = 1, size = 2, rdy = 0, err = 0;
-    vcore_ports_t p = {.data_req = &req, .data_we = &we, .data_size = &size, .data_addr = &addr,
-                       .data_wdata = &wdata, .data_pc = &pc, .data_rdy = &rdy, .data_err = &err, .data_rdata = &rdata};
+    vcore_ports_t p = {.data_req = &req, .data_we = &we, .data_size = &size, .data_addr = &addr, .data_wdata = &wdata, .data_pc = &pc, .data_rdy = &rdy, .data_err = &err, .data_rdata = &rdata};
     bus_port_t port;
     char e[64];
     cache_cfg_t none = {0};
@@ -254,7 +257,7 @@ TS_TEST(bus_ram_access_hook) {
     TS_ASSERT_EQ_U(h.off, 0x40);
     TS_ASSERT_EQ_U(h.size, 4);
     TS_ASSERT_EQ_U(h.val, 0x11223344u);
-    TS_ASSERT_EQ_U(r->bus.ram[0x40], 0);          /* the bus's own RAM untouched */
+    TS_ASSERT_EQ_U(r->bus.ram[0x40], 0); /* the bus's own RAM untouched */
     we = 0;
     bus_service_data(&r->bus, &port);
     TS_ASSERT_EQ_U(h.calls, 2);
@@ -278,13 +281,22 @@ typedef struct sc_host {
     char io_name[64];
     bool io_named;
 } sc_host_t;
-static uint64_t sh_cycle(void *ctx) { (void)ctx; return 1000; }
-static uint64_t sh_instret(void *ctx, unsigned hart) { (void)ctx, (void)hart; return 10; }
+static uint64_t sh_cycle(void *ctx) {
+    (void)ctx;
+    return 1000;
+}
+static uint64_t sh_instret(void *ctx, unsigned hart) {
+    (void)ctx, (void)hart;
+    return 10;
+}
 static uint8_t *sh_ram(void *ctx, uint32_t addr, uint32_t len) {
     sc_host_t *h = ctx;
     return addr <= sizeof h->ram && len <= sizeof h->ram - addr ? h->ram + addr : NULL;
 }
-static void sh_exit(void *ctx, int code) { (void)code; ((sc_host_t *)ctx)->exits++; }
+static void sh_exit(void *ctx, int code) {
+    (void)code;
+    ((sc_host_t *)ctx)->exits++;
+}
 static void sh_waves(void *ctx, bool on) { (void)ctx, (void)on; }
 static void sh_mark(void *ctx, unsigned hart, uint32_t value) {
     sc_host_t *h = ctx;
@@ -305,33 +317,32 @@ TS_TEST(simctrl_tells_marks_and_host_io) {
     FILE *marks = tmpfile();
     TS_ASSERT(marks);
     simctrl_t m;
-    simctrl_host_t host = {.ctx = &h, .cycle = sh_cycle, .instret = sh_instret, .ram = sh_ram, .exit = sh_exit,
-                           .waves = sh_waves, .harts = 2, .mark = sh_mark, .host_io = sh_io};
+    simctrl_host_t host = {.ctx = &h, .cycle = sh_cycle, .instret = sh_instret, .ram = sh_ram, .exit = sh_exit, .waves = sh_waves, .harts = 2, .mark = sh_mark, .host_io = sh_io};
     simctrl_init(&m, &host, dir, marks);
     simctrl_reset(&m);
-    TS_ASSERT(simctrl_write(&m, 1, 0x04, 4, 77));            /* MARK 77 by hart 1 */
+    TS_ASSERT(simctrl_write(&m, 1, 0x04, 4, 77)); /* MARK 77 by hart 1 */
     TS_ASSERT_EQ_U(h.marks, 1);
     TS_ASSERT_EQ_U(h.mark_hart, 1);
     TS_ASSERT_EQ_U(h.mark_value, 77);
-    TS_ASSERT(simctrl_write(&m, 0, 0x20, 4, 0));             /* FILE_NAME "out.txt" */
-    TS_ASSERT(simctrl_write(&m, 0, 0x24, 4, 8));             /* FILE_ADDR: "hello" */
+    TS_ASSERT(simctrl_write(&m, 0, 0x20, 4, 0)); /* FILE_NAME "out.txt" */
+    TS_ASSERT(simctrl_write(&m, 0, 0x24, 4, 8)); /* FILE_ADDR: "hello" */
     TS_ASSERT(simctrl_write(&m, 0, 0x28, 4, 5));
-    TS_ASSERT(simctrl_write(&m, 0, 0x2C, 4, 1));             /* create and write */
+    TS_ASSERT(simctrl_write(&m, 0, 0x2C, 4, 1)); /* create and write */
     TS_ASSERT_EQ_U(h.ios, 1);
     TS_ASSERT(h.io_named);
     TS_ASSERT_STR_EQ(h.io_name, "out.txt");
     TS_ASSERT_EQ_U(h.io_cmd, 1);
     TS_ASSERT_EQ_U(h.io_len, 5);
     TS_ASSERT_EQ_U(h.io_status, 0);
-    TS_ASSERT(simctrl_write(&m, 0, 0x20, 4, 60));            /* an empty name */
+    TS_ASSERT(simctrl_write(&m, 0, 0x20, 4, 60)); /* an empty name */
     TS_ASSERT(simctrl_write(&m, 0, 0x2C, 4, 2));
     TS_ASSERT_EQ_U(h.ios, 2);
     TS_ASSERT(!h.io_named);
-    TS_ASSERT_EQ_U(h.io_status, 1);                          /* FILE_STATUS 1: bad name */
+    TS_ASSERT_EQ_U(h.io_status, 1); /* FILE_STATUS 1: bad name */
     uint32_t v;
     TS_ASSERT(simctrl_read(&m, 0, 0x30, 4, &v));
     TS_ASSERT_EQ_U(v, h.io_status);
-    TS_ASSERT(simctrl_write(&m, 0, 0x00, 4, 3));             /* EXIT: the host's exit as before */
+    TS_ASSERT(simctrl_write(&m, 0, 0x00, 4, 3)); /* EXIT: the host's exit as before */
     TS_ASSERT_EQ_U(h.exits, 1);
     simctrl_free(&m);
     fclose(marks);

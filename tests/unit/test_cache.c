@@ -16,7 +16,7 @@ TS_TEST(bad_geometry_rejected) {
 }
 
 TS_TEST(direct_mapped_hits_and_conflicts) {
-    cache_t c = make(1024, 32, 1);            /* 32 sets */
+    cache_t c = make(1024, 32, 1); /* 32 sets */
     TS_ASSERT(!cache_access(&c, 0x80000000));
     cache_fill(&c, 0x80000000);
     TS_ASSERT(cache_access(&c, 0x8000001C));  /* same line */
@@ -30,12 +30,12 @@ TS_TEST(direct_mapped_hits_and_conflicts) {
 }
 
 TS_TEST(two_way_lru) {
-    cache_t c = make(1024, 32, 2);            /* 16 sets: 0x200 apart share a set */
+    cache_t c = make(1024, 32, 2); /* 16 sets: 0x200 apart share a set */
     cache_fill(&c, 0x0000);
     cache_fill(&c, 0x0200);
     TS_ASSERT(cache_access(&c, 0x0000));
     TS_ASSERT(cache_access(&c, 0x0200));
-    TS_ASSERT(cache_access(&c, 0x0000));      /* 0x0200 is now least recently used */
+    TS_ASSERT(cache_access(&c, 0x0000)); /* 0x0200 is now least recently used */
     cache_fill(&c, 0x0400);
     TS_ASSERT(cache_access(&c, 0x0000));
     TS_ASSERT(!cache_access(&c, 0x0200));

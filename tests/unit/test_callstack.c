@@ -15,7 +15,10 @@ static void on_close(void *ctx, uint64_t thread, const cs_frame_t *f, void *user
 }
 
 static cs_t m;
-static void begin(void) { log_[0] = 0; cs_init(&m, sizeof(int), on_close, NULL); }
+static void begin(void) {
+    log_[0] = 0;
+    cs_init(&m, sizeof(int), on_close, NULL);
+}
 static void push(uint32_t func, uint64_t site, uint64_t sp, bool trap) {
     int *u = cs_push(&m, func, site, sp, trap);
     TS_ASSERT(u);
@@ -25,14 +28,17 @@ static void push(uint32_t func, uint64_t site, uint64_t sp, bool trap) {
 /* a return closes its frame; an exit below the top unwinds the frames above it first */
 TS_TEST(return_and_unwound) {
     begin();
-    push(1, 0, 0, false); push(2, 0, 0, false); push(3, 0, 0, false);
+    push(1, 0, 0, false);
+    push(2, 0, 0, false);
+    push(3, 0, 0, false);
     TS_ASSERT_EQ_I(cs_exit(&m, 3), 0);
     TS_ASSERT_STR_EQ(log_, "0/3:return(30)");
     push(4, 0, 0, false);
     TS_ASSERT_EQ_I(cs_exit(&m, 1), 0);
     TS_ASSERT_STR_EQ(log_, "0/3:return(30) 0/4:unwound(40) 0/2:unwound(20) 0/1:return(10)");
     TS_ASSERT_EQ_U(cs_stats(&m)->unwound, 2);
-    push(5, 0, 0, false); push(6, 0, 0, false);
+    push(5, 0, 0, false);
+    push(6, 0, 0, false);
     TS_ASSERT_EQ_U(cs_unwind_above(&m, 5), 1);
     TS_ASSERT_EQ_U(cs_unwind_above(&m, 9), 0);
     TS_ASSERT_EQ_U(cs_depth(&m), 1);
@@ -45,7 +51,9 @@ TS_TEST(return_and_unwound) {
  * site lies in main: work and thrower close as repairs, main stays */
 TS_TEST(longjmp_call_site) {
     begin();
-    push(1, 0x10, 0, false); push(2, 0x104, 0, false); push(3, 0x208, 0, false);
+    push(1, 0x10, 0, false);
+    push(2, 0x104, 0, false);
+    push(3, 0x208, 0, false);
     TS_ASSERT_EQ_U(cs_unwind_to(&m, 2, 1, 0x108), 2);
     TS_ASSERT_STR_EQ(log_, "0/3:repair(30) 0/2:repair(20)");
     TS_ASSERT_EQ_U(cs_depth(&m), 1);
@@ -69,12 +77,14 @@ TS_TEST(longjmp_call_site) {
  * closes thrower and the old work frame; recursion from one site is not a repair */
 TS_TEST(longjmp_no_caller_frame) {
     begin();
-    push(2, 0x104, 0, false); push(3, 0x208, 0, false);
+    push(2, 0x104, 0, false);
+    push(3, 0x208, 0, false);
     TS_ASSERT_EQ_U(cs_unwind_to(&m, 2, CS_NO_FUNC, 0x104), 2);
     TS_ASSERT_STR_EQ(log_, "0/3:repair(30) 0/2:repair(20)");
     TS_ASSERT_EQ_U(cs_depth(&m), 0);
-    push(2, 0x104, 0, false); push(2, 0x230, 0, false);
-    TS_ASSERT_EQ_U(cs_unwind_to(&m, 2, 2, 0x230), 0);      /* work calls itself */
+    push(2, 0x104, 0, false);
+    push(2, 0x230, 0, false);
+    TS_ASSERT_EQ_U(cs_unwind_to(&m, 2, 2, 0x230), 0); /* work calls itself */
     TS_ASSERT_EQ_U(cs_depth(&m), 2);
     cs_free(&m);
 }
@@ -94,8 +104,10 @@ TS_TEST(inlined_recursion_is_not_a_repair) {
 /* the stack pointer back above a frame's call closes it (stack grows down) */
 TS_TEST(stack_pointer) {
     begin();
-    push(1, 0, 0x1000, false); push(2, 0, 0xff0, false); push(3, 0, 0xfe0, false);
-    TS_ASSERT_EQ_U(cs_unwind_sp(&m, 0xfe0), 0);          /* at its own call's sp: still in it */
+    push(1, 0, 0x1000, false);
+    push(2, 0, 0xff0, false);
+    push(3, 0, 0xfe0, false);
+    TS_ASSERT_EQ_U(cs_unwind_sp(&m, 0xfe0), 0); /* at its own call's sp: still in it */
     TS_ASSERT_EQ_U(cs_unwind_sp(&m, 0xff8), 2);
     TS_ASSERT_STR_EQ(log_, "0/3:sp(30) 0/2:sp(20)");
     cs_free(&m);
@@ -104,12 +116,16 @@ TS_TEST(stack_pointer) {
 /* nested traps: an xRET closes the handler's frames down to its trap frame only */
 TS_TEST(nested_traps) {
     begin();
-    push(1, 0, 0, false); push(8, 0, 0, true); push(2, 0, 0, false); push(9, 0, 0, true); push(3, 0, 0, false);
+    push(1, 0, 0, false);
+    push(8, 0, 0, true);
+    push(2, 0, 0, false);
+    push(9, 0, 0, true);
+    push(3, 0, 0, false);
     TS_ASSERT_EQ_U(cs_trap_return(&m), 2);
     TS_ASSERT_STR_EQ(log_, "0/3:trap return(30) 0/9:trap return(90)");
     TS_ASSERT_EQ_U(cs_trap_return(&m), 2);
     TS_ASSERT_EQ_U(cs_depth(&m), 1);
-    TS_ASSERT_EQ_U(cs_trap_return(&m), 0);               /* no trap frame: nothing */
+    TS_ASSERT_EQ_U(cs_trap_return(&m), 0); /* no trap frame: nothing */
     TS_ASSERT_EQ_U(cs_depth(&m), 1);
     cs_free(&m);
 }
@@ -117,7 +133,8 @@ TS_TEST(nested_traps) {
 /* a tail call replaces the top frame, keeping its call site and trap mark */
 TS_TEST(tail_call) {
     begin();
-    push(1, 0, 0, false); push(2, 0x44, 0x800, true);
+    push(1, 0, 0, false);
+    push(2, 0x44, 0x800, true);
     int *u = cs_tail(&m, 5);
     TS_ASSERT(u);
     TS_ASSERT_STR_EQ(log_, "0/2:tail call(20)");
@@ -135,16 +152,18 @@ TS_TEST(tail_call) {
 TS_TEST(threads) {
     begin();
     TS_ASSERT_EQ_I(cs_switch(&m, 7), 0);
-    push(1, 0, 0, false); push(2, 0, 0, false);
+    push(1, 0, 0, false);
+    push(2, 0, 0, false);
     TS_ASSERT_EQ_I(cs_switch(&m, 8), 0);
     TS_ASSERT_EQ_U(cs_depth(&m), 0);
-    push(3, 0, 0, false); push(2, 0, 0, false);
+    push(3, 0, 0, false);
+    push(2, 0, 0, false);
     TS_ASSERT_EQ_I(cs_switch(&m, 7), 0);
     TS_ASSERT_EQ_U(cs_depth(&m), 2);
     TS_ASSERT_EQ_I(cs_exit(&m, 2), 0);
     TS_ASSERT_STR_EQ(log_, "7/2:return(20)");
-    TS_ASSERT_EQ_I(cs_exit(&m, 3), -1);                   /* thread 8's frame: not here */
-    TS_ASSERT_EQ_U(cs_stats(&m)->switches, 2);           /* 7 -> 8 -> 7 */
+    TS_ASSERT_EQ_I(cs_exit(&m, 3), -1);        /* thread 8's frame: not here */
+    TS_ASSERT_EQ_U(cs_stats(&m)->switches, 2); /* 7 -> 8 -> 7 */
     cs_clear_all(&m);
     TS_ASSERT_STR_EQ(log_, "7/2:return(20) 7/1:clear(10) 8/2:clear(20) 8/3:clear(30)");
     cs_free(&m);
@@ -158,7 +177,7 @@ TS_TEST(name_the_first_thread) {
     TS_ASSERT_EQ_U(cs_thread_id(&m), 7);
     TS_ASSERT_EQ_U(cs_depth(&m), 1);
     TS_ASSERT_EQ_I(cs_switch(&m, 8), 0);
-    TS_ASSERT_EQ_I(cs_name(&m, 7), -1);                  /* another thread has it */
+    TS_ASSERT_EQ_I(cs_name(&m, 7), -1); /* another thread has it */
     TS_ASSERT_EQ_U(cs_thread_id(&m), 8);
     TS_ASSERT_EQ_I(cs_switch(&m, 7), 0);
     TS_ASSERT_EQ_U(cs_depth(&m), 1);

@@ -11,7 +11,10 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-typedef struct coll { nxd_msg_t m[64]; unsigned n; } coll_t;
+typedef struct coll {
+    nxd_msg_t m[64];
+    unsigned n;
+} coll_t;
 static int collect(void *ctx, const nxd_msg_t *m) {
     coll_t *c = ctx;
     if (c->n < 64) c->m[c->n++] = *m;
@@ -37,7 +40,7 @@ TS_TEST(worked_example_with_timestamps) {
     TS_ASSERT_EQ_U(c.m[1].tcode, 7);
     TS_ASSERT_EQ_U(c.m[1].f[NXF_IDTAG], 0x18);
     TS_ASSERT_EQ_U(c.m[1].f[NXF_DATA], 0x12345678);
-    TS_ASSERT_EQ_U(c.m[1].tics, 4133);                 /* 0x1000 ^ 0x25 */
+    TS_ASSERT_EQ_U(c.m[1].tics, 4133); /* 0x1000 ^ 0x25 */
     TS_ASSERT_EQ_U(c.m[1].offset, 6);
 }
 
@@ -58,9 +61,9 @@ TS_TEST(src_field) {
 }
 
 TS_TEST(error_forgets_time) {
-    static const uint8_t b[] = {0x8c, 0x00, 0x01, 0x00, 0x00, 0x07,   /* full 0x1000 */
-                                0x20, 0x03,                           /* Error */
-                                0x1c, 0x01, 0x05, 0x07};              /* DQM, TS xor 1 */
+    static const uint8_t b[] = {0x8c, 0x00, 0x01, 0x00, 0x00, 0x07, /* full 0x1000 */
+                                0x20, 0x03,                         /* Error */
+                                0x1c, 0x01, 0x05, 0x07};            /* DQM, TS xor 1 */
     coll_t c = run(b, sizeof b, 0);
     TS_ASSERT_EQ_U(c.n, 3);
     TS_ASSERT_EQ_U(c.m[1].tcode, 8);
@@ -68,8 +71,8 @@ TS_TEST(error_forgets_time) {
 }
 
 TS_TEST(unknown_tcode_and_resync) {
-    static const uint8_t b[] = {0x04, 0x03,                          /* TCODE 1: unsupported */
-                                0x1c, 0x0d, 0x2b};                    /* DQM IDTAG 3 DATA 0x0A */
+    static const uint8_t b[] = {0x04, 0x03,        /* TCODE 1: unsupported */
+                                0x1c, 0x0d, 0x2b}; /* DQM IDTAG 3 DATA 0x0A */
     coll_t c = run(b, sizeof b, 0);
     TS_ASSERT_EQ_U(c.n, 2);
     TS_ASSERT_EQ_I(c.m[0].status, NXD_BAD);
@@ -86,9 +89,9 @@ TS_TEST(truncated_at_end) {
 }
 
 TS_TEST(field_wider_than_64_bits_is_bad) {
-    uint8_t b[20] = {0x1c, 0x01};                     /* DQM, IDTAG 0, then 13 DATA bytes */
+    uint8_t b[20] = {0x1c, 0x01}; /* DQM, IDTAG 0, then 13 DATA bytes */
     for (int i = 2; i < 15; i++) b[i] = 0xFC;
-    b[15] = 0xFF;                                     /* ends the message: field > 64 bits */
+    b[15] = 0xFF; /* ends the message: field > 64 bits */
     coll_t c = run(b, 16, 0);
     TS_ASSERT_EQ_U(c.n, 1);
     TS_ASSERT_EQ_I(c.m[0].status, NXD_BAD);
@@ -97,7 +100,7 @@ TS_TEST(field_wider_than_64_bits_is_bad) {
 TS_TEST(overlong_message_is_bad) {
     uint8_t b[80];
     b[0] = 0x1c;
-    for (int i = 1; i < 80; i++) b[i] = 0x04;         /* never ends */
+    for (int i = 1; i < 80; i++) b[i] = 0x04; /* never ends */
     coll_t c = run(b, sizeof b, 0);
     TS_ASSERT(c.n >= 1);
     TS_ASSERT_EQ_I(c.m[0].status, NXD_BAD);
@@ -109,7 +112,10 @@ TS_TEST(random_bytes_survive) {
     for (int round = 0; round < 300; round++) {
         uint8_t b[512];
         size_t n = 1 + (size_t)(round * 7 % 511);
-        for (size_t i = 0; i < n; i++) { x = x * 1103515245u + 12345u; b[i] = (uint8_t)(x >> 16); }
+        for (size_t i = 0; i < n; i++) {
+            x = x * 1103515245u + 12345u;
+            b[i] = (uint8_t)(x >> 16);
+        }
         for (unsigned sb = 0; sb <= 8; sb += 4) {
             nxd_cfg_t cfg = {sb, 40};
             nxd_t d;
@@ -129,11 +135,21 @@ TS_TEST(random_bytes_survive) {
  * trace - offsets, lengths, bytes, statuses, errors, fields, times - and the same counts,
  * on well-formed traces (messages spanning pieces), random bytes (corrupt, truncated) and
  * runs without a message end (messages longer than 64 bytes, resync inside the carry) */
-typedef struct smsg { nxd_msg_t m; uint8_t b[NXD_MAX_MSG]; } smsg_t;
-typedef struct scoll { smsg_t *m; unsigned n, cap; } scoll_t;
+typedef struct smsg {
+    nxd_msg_t m;
+    uint8_t b[NXD_MAX_MSG];
+} smsg_t;
+typedef struct scoll {
+    smsg_t *m;
+    unsigned n, cap;
+} scoll_t;
 static int scollect(void *ctx, const nxd_msg_t *m) {
     scoll_t *c = ctx;
-    if (c->n < c->cap) { c->m[c->n].m = *m; memcpy(c->m[c->n].b, m->bytes, m->len); c->n++; }
+    if (c->n < c->cap) {
+        c->m[c->n].m = *m;
+        memcpy(c->m[c->n].b, m->bytes, m->len);
+        c->n++;
+    }
     return 0;
 }
 TS_TEST(stream_pieces_equal_whole) {
@@ -146,9 +162,11 @@ TS_TEST(stream_pieces_equal_whole) {
         for (size_t i = 0; i < n; i++) {
             x = x * 1103515245u + 12345u;
             uint8_t r = (uint8_t)(x >> 16);
-            if (flavour == 0) b[i] = ex[i % sizeof ex];                      /* well-formed messages */
-            else if (flavour == 1) b[i] = r;                                 /* anything */
-            else b[i] = (r & 0xFC) | ((x >> 8) % 97 == 0 ? 3 : (r & 1));     /* message ends rare: long runs */
+            if (flavour == 0) b[i] = ex[i % sizeof ex]; /* well-formed messages */
+            else if (flavour == 1)
+                b[i] = r; /* anything */
+            else
+                b[i] = (r & 0xFC) | ((x >> 8) % 97 == 0 ? 3 : (r & 1)); /* message ends rare: long runs */
         }
         for (unsigned sb = 0; sb <= 4; sb += 4) {
             nxd_cfg_t cfg = {sb, 40};
@@ -166,7 +184,10 @@ TS_TEST(stream_pieces_equal_whole) {
                 size_t at = 0;
                 while (at < n) {
                     size_t len = sizes[k];
-                    if (!len) { x = x * 1103515245u + 12345u; len = (x >> 16) % 150; }   /* random, some empty */
+                    if (!len) {
+                        x = x * 1103515245u + 12345u;
+                        len = (x >> 16) % 150;
+                    } /* random, some empty */
                     if (len > n - at) len = n - at;
                     nxd_decode_stream(&e, b + at, len, true, scollect, &cp);
                     at += len;
@@ -206,7 +227,7 @@ TS_TEST(trace_in_pieces_and_wrap_start) {
     static smsg_t whole[3000], part[3000];
     static const uint8_t ex[] = {0x8c, 0x00, 0x01, 0x00, 0x00, 0x07, 0x1c, 0x61, 0xe0, 0x64, 0x14, 0x34, 0x49, 0x97, 0xff};
     size_t n = sizeof b, lead = TS_TRACE_IN_BUF + 100;
-    for (size_t i = 0; i < n; i++) b[i] = i < lead ? 0x04 : ex[(i - lead) % sizeof ex];    /* no message end before lead */
+    for (size_t i = 0; i < n; i++) b[i] = i < lead ? 0x04 : ex[(i - lead) % sizeof ex]; /* no message end before lead */
     char path[] = "/tmp/ts_trace_in_XXXXXX";
     int fd = mkstemp(path);
     TS_ASSERT(fd >= 0);
@@ -256,8 +277,11 @@ TS_TEST(bad_config_rejected) {
 static uint32_t rnd_state = 99;
 static uint64_t rnd(unsigned bits) {
     uint64_t v = 0;
-    for (int i = 0; i < 3; i++) { rnd_state = rnd_state * 1103515245u + 12345u; v = v << 21 ^ (rnd_state >> 8); }
-    unsigned shift = (unsigned)(rnd_state >> 3) % (bits + 1);     /* mix small and large values */
+    for (int i = 0; i < 3; i++) {
+        rnd_state = rnd_state * 1103515245u + 12345u;
+        v = v << 21 ^ (rnd_state >> 8);
+    }
+    unsigned shift = (unsigned)(rnd_state >> 3) % (bits + 1); /* mix small and large values */
     return bits >= 64 ? v >> shift : (v & ((1ull << bits) - 1)) >> shift;
 }
 
@@ -277,17 +301,63 @@ TS_TEST(every_tcode_round_trip) {
             if (srcbits) nx_fixed(&m, 2, srcbits);
             unsigned fx = 0, cdf = 0, rcode = 0;
             switch (t) {
-            case NX_OWNERSHIP: case NX_DIRECT_BRANCH: nx_var(&m, f[0]); break;
-            case NX_INDIRECT_BRANCH: nx_fixed(&m, fx = 1, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); break;
-            case NX_DATA_ACQ: case NX_AUX_ACCESS_WRITE: nx_var(&m, f[0]); nx_var(&m, f[1]); break;
-            case NX_ERROR: nx_fixed(&m, 0, 4); nx_var(&m, f[0]); break;
-            case NX_SYNC: case NX_DIRECT_BRANCH_WS: nx_fixed(&m, fx = 5, 4); nx_var(&m, f[0]); nx_var(&m, f[1]); break;
-            case NX_INDIRECT_BRANCH_WS: nx_fixed(&m, 5, 4); nx_fixed(&m, 1, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); break;
-            case NX_RESOURCE_FULL: nx_fixed(&m, rcode = (round % 2) ? 1 : 9, 4); nx_var(&m, f[0]); break;
-            case NX_INDIRECT_BRANCH_HIST: nx_fixed(&m, 0, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); nx_var(&m, f[2]); break;
-            case NX_INDIRECT_BRANCH_HIST_WS: nx_fixed(&m, 2, 4); nx_fixed(&m, 0, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); nx_var(&m, f[2]); break;
-            case NX_CORRELATION: nx_fixed(&m, 4, 4); nx_fixed(&m, cdf = round % 2, 2); nx_var(&m, f[0]); if (cdf) nx_var(&m, f[1]); break;
-            default: nx_fixed(&m, 8, 4); nx_fixed(&m, cdf = round % 2, 2); nx_var(&m, f[0]); if (cdf) nx_var(&m, f[1]); break;
+            case NX_OWNERSHIP:
+            case NX_DIRECT_BRANCH: nx_var(&m, f[0]); break;
+            case NX_INDIRECT_BRANCH:
+                nx_fixed(&m, fx = 1, 2);
+                nx_var(&m, f[0]);
+                nx_var(&m, f[1]);
+                break;
+            case NX_DATA_ACQ:
+            case NX_AUX_ACCESS_WRITE:
+                nx_var(&m, f[0]);
+                nx_var(&m, f[1]);
+                break;
+            case NX_ERROR:
+                nx_fixed(&m, 0, 4);
+                nx_var(&m, f[0]);
+                break;
+            case NX_SYNC:
+            case NX_DIRECT_BRANCH_WS:
+                nx_fixed(&m, fx = 5, 4);
+                nx_var(&m, f[0]);
+                nx_var(&m, f[1]);
+                break;
+            case NX_INDIRECT_BRANCH_WS:
+                nx_fixed(&m, 5, 4);
+                nx_fixed(&m, 1, 2);
+                nx_var(&m, f[0]);
+                nx_var(&m, f[1]);
+                break;
+            case NX_RESOURCE_FULL:
+                nx_fixed(&m, rcode = (round % 2) ? 1 : 9, 4);
+                nx_var(&m, f[0]);
+                break;
+            case NX_INDIRECT_BRANCH_HIST:
+                nx_fixed(&m, 0, 2);
+                nx_var(&m, f[0]);
+                nx_var(&m, f[1]);
+                nx_var(&m, f[2]);
+                break;
+            case NX_INDIRECT_BRANCH_HIST_WS:
+                nx_fixed(&m, 2, 4);
+                nx_fixed(&m, 0, 2);
+                nx_var(&m, f[0]);
+                nx_var(&m, f[1]);
+                nx_var(&m, f[2]);
+                break;
+            case NX_CORRELATION:
+                nx_fixed(&m, 4, 4);
+                nx_fixed(&m, cdf = round % 2, 2);
+                nx_var(&m, f[0]);
+                if (cdf) nx_var(&m, f[1]);
+                break;
+            default:
+                nx_fixed(&m, 8, 4);
+                nx_fixed(&m, cdf = round % 2, 2);
+                nx_var(&m, f[0]);
+                if (cdf) nx_var(&m, f[1]);
+                break;
             }
             if (ts) nx_var(&m, f[5]);
             nx_end(&m);
@@ -301,17 +371,52 @@ TS_TEST(every_tcode_round_trip) {
             switch (t) {
             case NX_OWNERSHIP: TS_ASSERT_EQ_U(d->f[NXF_PROCESS], f[0]); break;
             case NX_DIRECT_BRANCH: TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); break;
-            case NX_INDIRECT_BRANCH: TS_ASSERT_EQ_U(d->f[NXF_B_TYPE], fx); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); TS_ASSERT_EQ_U(d->f[NXF_U_ADDR], f[1]); break;
-            case NX_DATA_ACQ: TS_ASSERT_EQ_U(d->f[NXF_IDTAG], f[0]); TS_ASSERT_EQ_U(d->f[NXF_DATA], f[1]); break;
-            case NX_AUX_ACCESS_WRITE: TS_ASSERT_EQ_U(d->f[NXF_ADDR], f[0]); TS_ASSERT_EQ_U(d->f[NXF_DATA], f[1]); break;
+            case NX_INDIRECT_BRANCH:
+                TS_ASSERT_EQ_U(d->f[NXF_B_TYPE], fx);
+                TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]);
+                TS_ASSERT_EQ_U(d->f[NXF_U_ADDR], f[1]);
+                break;
+            case NX_DATA_ACQ:
+                TS_ASSERT_EQ_U(d->f[NXF_IDTAG], f[0]);
+                TS_ASSERT_EQ_U(d->f[NXF_DATA], f[1]);
+                break;
+            case NX_AUX_ACCESS_WRITE:
+                TS_ASSERT_EQ_U(d->f[NXF_ADDR], f[0]);
+                TS_ASSERT_EQ_U(d->f[NXF_DATA], f[1]);
+                break;
             case NX_ERROR: TS_ASSERT_EQ_U(d->f[NXF_ECODE], f[0]); break;
-            case NX_SYNC: case NX_DIRECT_BRANCH_WS: TS_ASSERT_EQ_U(d->f[NXF_SYNC], fx); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); TS_ASSERT_EQ_U(d->f[NXF_F_ADDR], f[1]); break;
-            case NX_INDIRECT_BRANCH_WS: TS_ASSERT_EQ_U(d->f[NXF_B_TYPE], 1); TS_ASSERT_EQ_U(d->f[NXF_F_ADDR], f[1]); break;
-            case NX_RESOURCE_FULL: TS_ASSERT_EQ_U(d->f[NXF_RCODE], rcode); TS_ASSERT_EQ_U(d->f[rcode == 1 ? NXF_HISTORY : NXF_COUNT], f[0]); break;
-            case NX_INDIRECT_BRANCH_HIST: TS_ASSERT_EQ_U(d->f[NXF_U_ADDR], f[1]); TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[2]); break;
-            case NX_INDIRECT_BRANCH_HIST_WS: TS_ASSERT_EQ_U(d->f[NXF_SYNC], 2); TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[2]); break;
-            case NX_CORRELATION: TS_ASSERT_EQ_U(d->f[NXF_EVCODE], 4); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); if (cdf) TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[1]); break;
-            default: TS_ASSERT_EQ_U(d->f[NXF_CKSRC], 8); TS_ASSERT_EQ_U(d->f[NXF_CKDATA0], f[0]); if (cdf) TS_ASSERT_EQ_U(d->f[NXF_CKDATA1], f[1]); break;
+            case NX_SYNC:
+            case NX_DIRECT_BRANCH_WS:
+                TS_ASSERT_EQ_U(d->f[NXF_SYNC], fx);
+                TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]);
+                TS_ASSERT_EQ_U(d->f[NXF_F_ADDR], f[1]);
+                break;
+            case NX_INDIRECT_BRANCH_WS:
+                TS_ASSERT_EQ_U(d->f[NXF_B_TYPE], 1);
+                TS_ASSERT_EQ_U(d->f[NXF_F_ADDR], f[1]);
+                break;
+            case NX_RESOURCE_FULL:
+                TS_ASSERT_EQ_U(d->f[NXF_RCODE], rcode);
+                TS_ASSERT_EQ_U(d->f[rcode == 1 ? NXF_HISTORY : NXF_COUNT], f[0]);
+                break;
+            case NX_INDIRECT_BRANCH_HIST:
+                TS_ASSERT_EQ_U(d->f[NXF_U_ADDR], f[1]);
+                TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[2]);
+                break;
+            case NX_INDIRECT_BRANCH_HIST_WS:
+                TS_ASSERT_EQ_U(d->f[NXF_SYNC], 2);
+                TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[2]);
+                break;
+            case NX_CORRELATION:
+                TS_ASSERT_EQ_U(d->f[NXF_EVCODE], 4);
+                TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]);
+                if (cdf) TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[1]);
+                break;
+            default:
+                TS_ASSERT_EQ_U(d->f[NXF_CKSRC], 8);
+                TS_ASSERT_EQ_U(d->f[NXF_CKDATA0], f[0]);
+                if (cdf) TS_ASSERT_EQ_U(d->f[NXF_CKDATA1], f[1]);
+                break;
             }
         }
     }
@@ -323,25 +428,25 @@ TS_TEST(every_tcode_round_trip) {
  * an indirect branch in the middle that must XOR against the address the ICT left. */
 typedef struct ict_case {
     unsigned tcode, cksrc, ckdf;
-    uint64_t addr;            /* absolute address carried (0: none, CKSRC 0 CKDF 0) */
-    uint64_t data1, ctl0;     /* CKDATA1 when CKDF 1; CKDATA0 when it is a control code */
+    uint64_t addr;        /* absolute address carried (0: none, CKSRC 0 CKDF 0) */
+    uint64_t data1, ctl0; /* CKDATA1 when CKDF 1; CKDATA0 when it is a control code */
     enum ts_elem_type type;
 } ict_case_t;
 static const ict_case_t ict_cases[] = {
-    {35, 0, 1, 0x80000200, 2, 0, TS_ELEM_TRACE_ON},     /* control: trace on, with address */
-    {34, 9, 0, 0x80000480, 0, 0, TS_ELEM_ICT_EVENT},    /* inferable call */
-    {34, 10, 1, 0x80000010, 7, 0, TS_ELEM_ICT_EVENT},   /* exception, cause 7 */
-    {35, 15, 0, 0x80001000, 0, 0, TS_ELEM_ICT_EVENT},   /* PC sample */
-    {34, 0, 0, 0, 0, 3, TS_ELEM_TRACE_OFF},             /* control 3, no address */
-    {4, 0, 0, 0x80001100, 0, 0, TS_ELEM_BRANCH},        /* indirect branch, U-ADDR */
-    {34, 14, 1, 0x80001104, 3, 0, TS_ELEM_ICT_EVENT},   /* watchpoint 3 */
-    {34, 8, 0, 0x80000ff0, 0, 0, TS_ELEM_ICT_EVENT},    /* external trigger */
-    {34, 11, 1, 0x80000020, 0x8000000bu, 0, TS_ELEM_ICT_EVENT},  /* interrupt */
+    {35, 0, 1, 0x80000200, 2, 0, TS_ELEM_TRACE_ON},               /* control: trace on, with address */
+    {34, 9, 0, 0x80000480, 0, 0, TS_ELEM_ICT_EVENT},              /* inferable call */
+    {34, 10, 1, 0x80000010, 7, 0, TS_ELEM_ICT_EVENT},             /* exception, cause 7 */
+    {35, 15, 0, 0x80001000, 0, 0, TS_ELEM_ICT_EVENT},             /* PC sample */
+    {34, 0, 0, 0, 0, 3, TS_ELEM_TRACE_OFF},                       /* control 3, no address */
+    {4, 0, 0, 0x80001100, 0, 0, TS_ELEM_BRANCH},                  /* indirect branch, U-ADDR */
+    {34, 14, 1, 0x80001104, 3, 0, TS_ELEM_ICT_EVENT},             /* watchpoint 3 */
+    {34, 8, 0, 0x80000ff0, 0, 0, TS_ELEM_ICT_EVENT},              /* external trigger */
+    {34, 11, 1, 0x80000020, 0x8000000bu, 0, TS_ELEM_ICT_EVENT},   /* interrupt */
     {34, 13, 1, 0x80000024, (5u << 2) | 2, 0, TS_ELEM_ICT_EVENT}, /* context */
-    {34, 0, 1, 0x80002000, 2, 0, TS_ELEM_TRACE_ON},     /* control with a compressed address */
+    {34, 0, 1, 0x80002000, 2, 0, TS_ELEM_TRACE_ON},               /* control with a compressed address */
 };
 #define N_ICT (sizeof ict_cases / sizeof ict_cases[0])
-static uint64_t ict_field[N_ICT];                      /* the address field as sent (>> 1) */
+static uint64_t ict_field[N_ICT]; /* the address field as sent (>> 1) */
 
 static size_t ict_stream(uint8_t *b) {
     size_t n = 0;
@@ -370,8 +475,15 @@ static size_t ict_stream(uint8_t *b) {
     return n;
 }
 
-typedef struct ecol { ts_elem_t e[32]; unsigned n; } ecol_t;
-static int put_elem(void *c, const ts_elem_t *e) { ecol_t *o = c; if (o->n < 32) o->e[o->n++] = *e; return 0; }
+typedef struct ecol {
+    ts_elem_t e[32];
+    unsigned n;
+} ecol_t;
+static int put_elem(void *c, const ts_elem_t *e) {
+    ecol_t *o = c;
+    if (o->n < 32) o->e[o->n++] = *e;
+    return 0;
+}
 
 TS_TEST(ict_addresses_in_elements) {
     uint8_t b[512];
@@ -389,7 +501,10 @@ TS_TEST(ict_addresses_in_elements) {
         const ict_case_t *w = &ict_cases[k];
         const ts_elem_t *e = &c.e[k];
         if (e->type != w->type) TS_FAIL("message %u: element %s", k, ts_elem_name(e->type));
-        if (w->tcode == NX_INDIRECT_BRANCH) { TS_ASSERT_EQ_U(e->u.br.addr, w->addr); continue; }
+        if (w->tcode == NX_INDIRECT_BRANCH) {
+            TS_ASSERT_EQ_U(e->u.br.addr, w->addr);
+            continue;
+        }
         TS_ASSERT_EQ_U(e->u.ict.cksrc, w->cksrc);
         TS_ASSERT_EQ_U(e->u.ict.has_addr, w->addr != 0);
         if (e->u.ict.addr != w->addr) TS_FAIL("message %u: addr 0x%" PRIx64 ", expected 0x%" PRIx64, k, e->u.ict.addr, w->addr);

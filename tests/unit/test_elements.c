@@ -5,8 +5,15 @@
 #include "elements.h"
 #include "ts_test.h"
 
-typedef struct col { ts_elem_t e[32]; unsigned n; } col_t;
-static int put(void *c, const ts_elem_t *e) { col_t *o = c; if (o->n < 32) o->e[o->n++] = *e; return 0; }
+typedef struct col {
+    ts_elem_t e[32];
+    unsigned n;
+} col_t;
+static int put(void *c, const ts_elem_t *e) {
+    col_t *o = c;
+    if (o->n < 32) o->e[o->n++] = *e;
+    return 0;
+}
 
 static col_t run(const uint8_t *b, size_t n) {
     static col_t c;
@@ -37,9 +44,9 @@ TS_TEST(sync_then_indirect_branch_address) {
 }
 
 TS_TEST(no_sync_swtrace_lanes_and_trace_off) {
-    static const uint8_t b[] = {0x1c, 0x6d, 0x09, 0x07,        /* DQM IDTAG 0x1B (ch 6 lane 3), TS */
+    static const uint8_t b[] = {0x1c, 0x6d, 0x09, 0x07,             /* DQM IDTAG 0x1B (ch 6 lane 3), TS */
                                 0x1c, 0x69, 0xbc, 0xec, 0x2d, 0x57, /* IDTAG 0x1A: lane 2 */
-                                0x88, 0x00, 0x0d, 0x03};       /* ICT control 3: trace off */
+                                0x88, 0x00, 0x0d, 0x03};            /* ICT control 3: trace off */
     col_t c = run(b, sizeof b);
     TS_ASSERT_EQ_U(c.n, 5);
     TS_ASSERT_EQ_I(c.e[0].type, TS_ELEM_NO_SYNC);
@@ -54,9 +61,9 @@ TS_TEST(no_sync_swtrace_lanes_and_trace_off) {
 }
 
 TS_TEST(overflow_corrupt_truncated) {
-    static const uint8_t b[] = {0x20, 0x03,                    /* ERROR */
-                                0x04, 0x03,                    /* TCODE 1: corrupt */
-                                0x1c, 0x61};                   /* cut off */
+    static const uint8_t b[] = {0x20, 0x03,  /* ERROR */
+                                0x04, 0x03,  /* TCODE 1: corrupt */
+                                0x1c, 0x61}; /* cut off */
     col_t c = run(b, sizeof b);
     TS_ASSERT_EQ_U(c.n, 5);
     TS_ASSERT_EQ_I(c.e[0].type, TS_ELEM_NO_SYNC);

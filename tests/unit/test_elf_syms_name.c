@@ -4,8 +4,8 @@
 #include "ts_test.h"
 #include <stddef.h>
 
-#define TABLE(...)                                                   \
-    elf_sym_t s_[] = {__VA_ARGS__};                                  \
+#define TABLE(...)                  \
+    elf_sym_t s_[] = {__VA_ARGS__}; \
     elf_syms_t t = {s_, sizeof s_ / sizeof s_[0]}
 
 TS_TEST(exact_name_first) {

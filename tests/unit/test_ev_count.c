@@ -29,7 +29,7 @@ TS_TEST(many_vectors_same_totals) {
     }
     ev_count_flush(&c);
     for (unsigned b = 0; b < 64; b++) TS_ASSERT_EQ_U(c.total[b], want[b]);
-    ev_count_flush(&c);                 /* a second flush adds nothing */
+    ev_count_flush(&c); /* a second flush adds nothing */
     for (unsigned b = 0; b < 64; b++) TS_ASSERT_EQ_U(c.total[b], want[b]);
 }
 
@@ -38,7 +38,7 @@ TS_TEST(alternating_and_direct_adds) {
     uint64_t want[64] = {0};
     ev_count_reset(&c);
     for (unsigned k = 0; k < 1000; k++) add_both(&c, want, k & 1 ? 0x3 : 0x1ull << 63 | 0x1);
-    c.total[5] += 7;                    /* a held cycle's event goes into total directly (soc.c) */
+    c.total[5] += 7; /* a held cycle's event goes into total directly (soc.c) */
     want[5] += 7;
     add_both(&c, want, 0);
     ev_count_flush(&c);

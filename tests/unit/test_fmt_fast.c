@@ -20,7 +20,7 @@ static uint64_t value(unsigned k) {
     if (k < sizeof edge / sizeof edge[0]) return edge[k];
     uint64_t x = 0x9E3779B97F4A7C15ull * (k + 1);
     x ^= x >> 29;
-    return x >> (k % 64);                 /* every magnitude */
+    return x >> (k % 64); /* every magnitude */
 }
 
 TS_TEST(integers_as_printf_writes_them) {
@@ -44,17 +44,24 @@ TS_TEST(integers_as_printf_writes_them) {
 TS_TEST(integers_at_every_digit_and_bit_border) {
     uint64_t v[200];
     unsigned n = 0;
-    for (uint64_t p = 1, k = 0; k < 20; k++, p *= 10) { v[n++] = p - 1; v[n++] = p; v[n++] = p + 1; }
-    for (unsigned b = 1; b < 64; b++) { v[n++] = (1ull << b) - 1; v[n++] = 1ull << b; }
+    for (uint64_t p = 1, k = 0; k < 20; k++, p *= 10) {
+        v[n++] = p - 1;
+        v[n++] = p;
+        v[n++] = p + 1;
+    }
+    for (unsigned b = 1; b < 64; b++) {
+        v[n++] = (1ull << b) - 1;
+        v[n++] = 1ull << b;
+    }
     v[n++] = UINT64_MAX;
-    v[n++] = 100000000ull * 100000000ull - 1;             /* 16 nines: two 8-digit steps */
+    v[n++] = 100000000ull * 100000000ull - 1; /* 16 nines: two 8-digit steps */
     for (unsigned k = 0; k < n; k++) {
         char want[64], got[64];
         memset(got, 'x', sizeof got);
         snprintf(want, sizeof want, "%" PRIu64, v[k]);
         char *e = fmt_u64(got, v[k]);
         TS_ASSERT_EQ_U((size_t)(e - got), strlen(want));
-        TS_ASSERT_EQ_U((unsigned char)*e, 'x');           /* nothing written past the end */
+        TS_ASSERT_EQ_U((unsigned char)*e, 'x'); /* nothing written past the end */
         *e = 0;
         TS_ASSERT_STR_EQ(got, want);
     }
@@ -63,8 +70,10 @@ TS_TEST(integers_at_every_digit_and_bit_border) {
 /* the hot path's variant: the same digits, scratch only within the 24 bytes it may use */
 TS_TEST(integers_with_room_as_printf_writes_them) {
     for (unsigned k = 0; k < 20000 + 64 * 3; k++) {
-        uint64_t v = k < 20000 ? value(k) : k % 3 == 0 ? 1ull << (k % 64) : k % 3 == 1 ? (1ull << (k % 64)) - 1 : 0;
-        if (k >= 20000 && k % 3 == 2) {                   /* every power of ten - 1, itself and + 1 */
+        uint64_t v = k < 20000 ? value(k) : k % 3 == 0 ? 1ull << (k % 64) :
+                                        k % 3 == 1     ? (1ull << (k % 64)) - 1 :
+                                                         0;
+        if (k >= 20000 && k % 3 == 2) { /* every power of ten - 1, itself and + 1 */
             uint64_t p10 = 1;
             for (unsigned e = 0; e < (k / 3) % 20; e++) p10 *= 10;
             v = p10 - 1 + (k / 60) % 3;
@@ -74,7 +83,7 @@ TS_TEST(integers_with_room_as_printf_writes_them) {
         snprintf(want, sizeof want, "%" PRIu64, v);
         char *e = fmt_u64_room24(got, v);
         TS_ASSERT_EQ_U((size_t)(e - got), strlen(want));
-        TS_ASSERT_EQ_U((unsigned char)got[24], 'x');      /* nothing past the 24 bytes of room */
+        TS_ASSERT_EQ_U((unsigned char)got[24], 'x'); /* nothing past the 24 bytes of room */
         *e = 0;
         TS_ASSERT_STR_EQ(got, want);
     }
@@ -108,7 +117,7 @@ TS_TEST(json_field_order_is_by_name) {
     for (int k = 0; k < NXF__COUNT; k++) {
         enum nxd_field f = nxd_fields_by_name[k];
         TS_ASSERT(f < NXF__COUNT);
-        TS_ASSERT(!(seen >> f & 1));      /* every field once */
+        TS_ASSERT(!(seen >> f & 1)); /* every field once */
         seen |= 1u << f;
         if (k) TS_ASSERT(strcmp(nxd_field_name(nxd_fields_by_name[k - 1]), nxd_field_name(f)) < 0);
     }
@@ -118,17 +127,17 @@ TS_TEST(json_field_order_is_by_name) {
 TS_TEST(cached_symbol_lookup_answers_as_the_search) {
     /* outer [0x100,0x200) holds inner [0x150,0x160); two aliases at 0x300 (size 0x10 and 0);
      * a symbol of size 0 at 0x400 (covers 0x400 only); a gap after 0x410 */
-    elf_sym_t s[] = {{0x100, 0x100, "outer"}, {0x150, 0x10, "inner"}, {0x300, 0x10, "a1"},
-                     {0x300, 0, "a2"}, {0x400, 0, "z"}, {0x404, 0xc, "after"}};
+    elf_sym_t s[] = {{0x100, 0x100, "outer"}, {0x150, 0x10, "inner"}, {0x300, 0x10, "a1"}, {0x300, 0, "a2"}, {0x400, 0, "z"}, {0x404, 0xc, "after"}};
     elf_syms_t t = {s, sizeof s / sizeof s[0]};
     elf_syms_cache_t c = {0, 0, NULL};
     /* up and down and around, so the cache is hit from every side */
     for (unsigned pass = 0; pass < 3; pass++)
         for (uint64_t a0 = 0xf0; a0 < 0x420; a0++) {
-            uint64_t a = pass == 1 ? 0x420 + 0xf0 - a0 : pass == 2 ? (a0 * 37) % 0x330 + 0xf0 : a0;
+            uint64_t a = pass == 1 ? 0x420 + 0xf0 - a0 : pass == 2 ? (a0 * 37) % 0x330 + 0xf0 :
+                                                                     a0;
             TS_ASSERT(elf_syms_lookup_cached(&t, &c, a) == elf_syms_lookup(&t, a));
         }
-    TS_ASSERT(elf_syms_lookup(&t, 0x170) == NULL);        /* after inner, inside outer: none (the search's answer) */
+    TS_ASSERT(elf_syms_lookup(&t, 0x170) == NULL); /* after inner, inside outer: none (the search's answer) */
     TS_ASSERT(elf_syms_lookup_cached(&t, &c, 0x120) == &s[0]);
     TS_ASSERT(elf_syms_lookup_cached(&t, &c, 0x170) == NULL);
 }
@@ -160,7 +169,7 @@ TS_TEST(bytes_as_colon_hex_as_printf_writes_them) {
     for (unsigned k = 0; k < 2000; k++) {
         uint32_t n = 1 + k % 64;
         for (uint32_t i = 0; i < n; i++) b[i] = (uint8_t)((k * 131 + i * 29 + (i * i) / 3) & 0xff);
-        if (k < 256) b[0] = (uint8_t)k;                   /* every byte value */
+        if (k < 256) b[0] = (uint8_t)k; /* every byte value */
         char want[256] = "", got[256];
         size_t w = 0;
         for (uint32_t i = 0; i < n; i++) w += (size_t)snprintf(want + w, sizeof want - w, "%s%02x", i ? ":" : "", b[i]);

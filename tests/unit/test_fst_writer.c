@@ -18,7 +18,7 @@ static char dir_[64];
 static char made_[4][300];
 static int nmade_;
 
-static void cleanup(void) {   /* the files a case made, then the folder */
+static void cleanup(void) { /* the files a case made, then the folder */
     for (int i = 0; i < nmade_; i++) {
         char vcd[320];
         snprintf(vcd, sizeof vcd, "%s.vcd", made_[i]);
@@ -139,23 +139,23 @@ TS_TEST(widths_times_blocks) {
     fstw_upscope(w);
     uint32_t e = fstw_var(w, FSTW_VT_SV_LOGIC, 0, 70, "e [69:0]", 0);
     uint32_t f = fstw_var(w, FSTW_VT_SV_LOGIC, 0, 8, "f [7:0]", 0);
-    TS_ASSERT_EQ_U(fstw_var(w, FSTW_VT_SV_LOGIC, 0, 32, "c_again [31:0]", c), c);   /* an alias */
+    TS_ASSERT_EQ_U(fstw_var(w, FSTW_VT_SV_LOGIC, 0, 32, "c_again [31:0]", c), c); /* an alias */
     fstw_upscope(w);
     TS_ASSERT_EQ_U(a, 1);
     TS_ASSERT_EQ_U(f, 6);
 
     fstw_time(w, 0);
     fstw_bit(w, a, 1);
-    fstw_u32(w, b, 0x15);                       /* 10101 */
+    fstw_u32(w, b, 0x15); /* 10101 */
     fstw_u32(w, c, 0xdeadbeefu);
     fstw_u64(w, d, 0x8000000000000001ull);
     const uint32_t e0[3] = {0x00000003u, 0x80000000u, 0x25u}; /* bits 69..64: 100101 */
     fstw_words(w, e, e0);
-    fstw_u32(w, f, 0x5a);                       /* the only value f ever gets */
+    fstw_u32(w, f, 0x5a); /* the only value f ever gets */
     fstw_time(w, 3);
     fstw_bit(w, a, 0);
     fstw_u32(w, c, 1);
-    fstw_flush(w);                              /* the block ends at the next time point */
+    fstw_flush(w); /* the block ends at the next time point */
     fstw_time(w, 10);
     fstw_u32(w, b, 0x1f);
     fstw_time(w, 11);
@@ -220,7 +220,7 @@ TS_TEST(long_chains_and_shared_data) {
     fstw_upscope(w);
     for (uint32_t t = 0; t < 4000; t++) {
         fstw_time(w, 2 * t);
-        fstw_u32(w, x, t);                      /* x = y = t at time 2t */
+        fstw_u32(w, x, t); /* x = y = t at time 2t */
         fstw_u32(w, y, t);
         if (t % 3 == 0) fstw_bit(w, z, (t / 3) & 1);
         if (t % 1000 == 999) fstw_flush(w);
@@ -272,7 +272,7 @@ TS_TEST(values_without_time) {
     char expect[] = "$timescale\n\t1ns\n$end\n$scope module t $end\n"
                     "$var logic 12 ! x [11:0] $end\n$var logic 1 \" y $end\n"
                     "$var logic 3 # never [2:0] $end\n$upscope $end\n$enddefinitions $end\n"
-                    "#0\n$dumpvars\nb101001011100 !\n1\"\n";  /* fst2vcd closes $dumpvars at the next time */
+                    "#0\n$dumpvars\nb101001011100 !\n1\"\n"; /* fst2vcd closes $dumpvars at the next time */
     sort_time_points(expect);
     TS_ASSERT_STR_EQ(vcd, expect);
     free(vcd);
@@ -291,7 +291,7 @@ TS_TEST(full_disk_is_an_error) {
         fstw_u32(w, x, t * 2654435761u);
         if (t % 512 == 511) fstw_flush(w);
     }
-    TS_ASSERT(fstw_failed(w));                  /* found while running: the blocks overflow the buffer */
+    TS_ASSERT(fstw_failed(w)); /* found while running: the blocks overflow the buffer */
     TS_ASSERT_EQ_I(fstw_close(w, err, sizeof err), -1);
     TS_ASSERT_STR_EQ(err, "/dev/full: No space left on device");
 }
@@ -311,8 +311,8 @@ TS_TEST(misuse) {
     fstw_u32(w, 0, 1);
     fstw_u32(w, x + 1, 1);
     fstw_u64(w, 12345, 1);
-    fstw_bit(w, x, 1);                          /* an 8-bit variable given one bit: value 1 */
-    fstw_time(w, 4);                            /* back in time: ignored */
+    fstw_bit(w, x, 1); /* an 8-bit variable given one bit: value 1 */
+    fstw_time(w, 4);   /* back in time: ignored */
     TS_ASSERT(!fstw_failed(w));
     TS_ASSERT_EQ_U(fstw_var(w, FSTW_VT_SV_LOGIC, 0, 8, "late [7:0]", 0), 0);
     TS_ASSERT(fstw_failed(w));

@@ -80,9 +80,12 @@ static void rnd_msg(nxd_msg_t *m, uint8_t *bytes) {
     m->offset = rnd_value();
     m->tcode = (r >> 8) % 4 ? known[(r >> 12) % sizeof known] : (uint8_t)((r >> 16) % 64);
     m->status = (r >> 24) % 16 == 0 ? NXD_BAD : NXD_OK;
-    if (m->status == NXD_BAD) { m->error = errs[(r >> 28) % 3]; return; }
+    if (m->status == NXD_BAD) {
+        m->error = errs[(r >> 28) % 3];
+        return;
+    }
     m->fmask = (uint32_t)rnd() & ((1u << NXF__COUNT) - 1);
-    if ((r >> 30) % 3 == 0) m->fmask &= (uint32_t)rnd();          /* fewer fields */
+    if ((r >> 30) % 3 == 0) m->fmask &= (uint32_t)rnd(); /* fewer fields */
     for (int k = 0; k < NXF__COUNT; k++) m->f[k] = rnd_value();
     if ((r >> 34) % 2) m->f[NXF_CKSRC] = 0;
     m->has_src = (r >> 36) % 2;
@@ -92,7 +95,7 @@ static void rnd_msg(nxd_msg_t *m, uint8_t *bytes) {
 }
 
 TS_TEST(lines_as_printf_writes_them) {
-    static mj_t c[2];                         /* without and with PROCESS */
+    static mj_t c[2]; /* without and with PROCESS */
     mj_init(&c[0], stdout, false);
     mj_init(&c[1], stdout, true);
     static char got[MJ_LINE_MAX], want[4096];
@@ -170,13 +173,13 @@ TS_TEST(loop_with_formatter_equals_callback) {
         mj_flush(&b);
         size_t na, nb;
         char *ta = read_all(fa, &na), *tb = read_all(fb, &nb);
-        TS_ASSERT(na > (1u << 20));            /* more than one block */
+        TS_ASSERT(na > (1u << 20)); /* more than one block */
         TS_ASSERT_EQ_U(na, nb);
         TS_ASSERT(!memcmp(ta, tb, na));
         TS_ASSERT_EQ_U(a.n, b.n);
         TS_ASSERT_EQ_U(a.bad, b.bad);
         TS_ASSERT(a.bad > 0);
-        TS_ASSERT_EQ_U(a.truncated, 1);       /* the cut-off message: counted, not listed */
+        TS_ASSERT_EQ_U(a.truncated, 1); /* the cut-off message: counted, not listed */
         size_t lines = 0;
         for (size_t i = 0; i < na; i++) lines += ta[i] == '\n';
         TS_ASSERT_EQ_U(lines, a.n);

@@ -41,7 +41,7 @@ typedef struct out {
 } out_t;
 
 /* the lines of buf with `threads` threads and parts of `part` bytes (threads 1: mj_decode) */
-static uint64_t base;             /* the offset of buf[0] (a wrapped trace starts after its first message end) */
+static uint64_t base; /* the offset of buf[0] (a wrapped trace starts after its first message end) */
 
 static void run(out_t *o, const uint8_t *buf, size_t len, unsigned srcbits, unsigned threads, size_t part) {
     static mj_t c;
@@ -52,7 +52,8 @@ static void run(out_t *o, const uint8_t *buf, size_t len, unsigned srcbits, unsi
     o->d.offset = base;
     mj_init(&c, f, false);
     if (threads == 1) mj_decode(&c, &o->d, buf, len);
-    else TS_ASSERT_EQ_I(mjp_decode(&c, &o->d, buf, len, threads, part), 0);
+    else
+        TS_ASSERT_EQ_I(mjp_decode(&c, &o->d, buf, len, threads, part), 0);
     mj_flush(&c);
     o->text = read_all(f, &o->len);
     TS_ASSERT(!ferror(f));
@@ -139,7 +140,7 @@ TS_TEST(parts_longer_than_a_block) {
     size_t len = rnd_trace(t, cap);
     out_t ref;
     run(&ref, t, len, 0, 1, 0);
-    TS_ASSERT(ref.len > 4 * (1u << 20));     /* about 1.7 MiB a part */
+    TS_ASSERT(ref.len > 4 * (1u << 20)); /* about 1.7 MiB a part */
     for (unsigned threads = 2; threads <= 3; threads++) {
         out_t o;
         run(&o, t, len, 0, threads, len / 3);
@@ -158,11 +159,11 @@ TS_TEST(xor_times_across_every_cut) {
     TS_ASSERT(t);
     /* SYNC (TCODE 9): SYNC 4 bits, I-CNT, F-ADDR, TSTAMP 0x3F */
     t[n++] = 9 << 2;
-    t[n++] = 0x05 << 2;                       /* SYNC 5, I-CNT's first 2 bits */
-    t[n++] = 1 | 0x01 << 2;                   /* I-CNT ends */
-    t[n++] = 1 | 0x10 << 2;                   /* F-ADDR ends */
-    t[n++] = 3 | 0x3F << 2;                   /* TSTAMP, message ends */
-    while (n + 8 < cap) {                     /* DATA ACQUISITION: IDTAG, DATA, TSTAMP (XOR) */
+    t[n++] = 0x05 << 2;     /* SYNC 5, I-CNT's first 2 bits */
+    t[n++] = 1 | 0x01 << 2; /* I-CNT ends */
+    t[n++] = 1 | 0x10 << 2; /* F-ADDR ends */
+    t[n++] = 3 | 0x3F << 2; /* TSTAMP, message ends */
+    while (n + 8 < cap) {   /* DATA ACQUISITION: IDTAG, DATA, TSTAMP (XOR) */
         t[n++] = 7 << 2;
         t[n++] = 1 | (uint8_t)((rnd() % 16) << 2);
         t[n++] = 1 | (uint8_t)((rnd() % 64) << 2);
@@ -171,7 +172,7 @@ TS_TEST(xor_times_across_every_cut) {
     out_t ref;
     run(&ref, t, n, 0, 1, 0);
     TS_ASSERT_EQ_U(ref.bad, 0);
-    TS_ASSERT_EQ_U(count(ref.text, "\"tics\": "), ref.n);   /* every line has its time */
+    TS_ASSERT_EQ_U(count(ref.text, "\"tics\": "), ref.n); /* every line has its time */
     TS_ASSERT(ref.n > 4000);
     static const size_t parts[] = {1, 3, 100, 4096};
     for (size_t p = 0; p < sizeof parts / sizeof parts[0]; p++) {
@@ -200,7 +201,10 @@ static uint8_t *read_file(const char *path, size_t *len) {
 
 /* the real captures, cut everywhere, against their reference files */
 TS_TEST(real_captures_equal_reference) {
-    static const struct { const char *name; unsigned srcbits; } caps[] = {
+    static const struct {
+        const char *name;
+        unsigned srcbits;
+    } caps[] = {
         {"itc-timestamp", 0}, {"itc_printf", 0}, {"timestamp", 0}, {"dv-650", 4}};
     for (size_t i = 0; i < sizeof caps / sizeof caps[0]; i++) {
         char path[4096];
@@ -231,7 +235,10 @@ TS_TEST(real_captures_equal_reference) {
 /* the two-step decode of the threads (nexus_decode.h): nxd_parse of pieces of any size in
  * order, each followed by nxd_time of its messages, gives the messages nxd_decode gives (the
  * same fields, status, error, times) and leaves the decoder where it does */
-typedef struct msgs { nxd_msg_t *m; size_t n, cap; } msgs_t;
+typedef struct msgs {
+    nxd_msg_t *m;
+    size_t n, cap;
+} msgs_t;
 static int keep_cb(void *ctx, const nxd_msg_t *m) {
     msgs_t *k = ctx;
     TS_ASSERT(k->n < k->cap);
@@ -266,7 +273,7 @@ TS_TEST(parse_then_time_is_decode) {
         nxd_decode(&a, t, len, keep_cb, &ref);
         TS_ASSERT(a.bad > 50 && ref.n > 1000);
         for (size_t si = 0; si < sizeof steps / sizeof steps[0]; si++) {
-            nxd_t p, tm;                      /* the parse's counters, the times */
+            nxd_t p, tm; /* the parse's counters, the times */
             nxd_init(&p, &cfg);
             nxd_init(&tm, &cfg);
             size_t n = 0;
@@ -274,7 +281,7 @@ TS_TEST(parse_then_time_is_decode) {
                 size_t at = (size_t)p.offset, lim = steps[si] < len - at ? steps[si] : len - at;
                 size_t k = nxd_parse(&p, t + at, len - at, lim, got + n);
                 TS_ASSERT(k <= lim);
-                TS_ASSERT(p.offset > at);     /* every step moves on */
+                TS_ASSERT(p.offset > at); /* every step moves on */
                 nxd_time(&tm, got + n, k);
                 n += k;
             }
@@ -302,7 +309,7 @@ TS_TEST(counter_set_prints_as_printf) {
         snprintf(want, sizeof want, "%" PRIu64, v[i]);
         TS_ASSERT_STR_EQ(got, want);
         if (v[i] == UINT64_MAX) continue;
-        fmt_ctr_inc(&c);                      /* and counts on from there */
+        fmt_ctr_inc(&c); /* and counts on from there */
         memset(got, 0, sizeof got);
         *fmt_ctr_put(got, &c) = 0;
         snprintf(want, sizeof want, "%" PRIu64, v[i] + 1);

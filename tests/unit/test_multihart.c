@@ -21,17 +21,30 @@
 
 /* ---- a Nexus packer: fields LSB first, 6 MDO bits per byte, variable fields minimal and
  * ending on a byte boundary with MSEO 01 (11 for the last field of the message) ------------ */
-typedef struct pk { uint8_t b[16384]; size_t n; unsigned pos; unsigned srcbits; } pk_t;
+typedef struct pk {
+    uint8_t b[16384];
+    size_t n;
+    unsigned pos;
+    unsigned srcbits;
+} pk_t;
 static void pk_bit(pk_t *p, unsigned v) {
     if (v) p->b[p->n + p->pos / 6] |= (uint8_t)(1u << (2 + p->pos % 6));
     p->pos++;
 }
-static void pk_fixed(pk_t *p, uint64_t v, unsigned n) { for (unsigned i = 0; i < n; i++) pk_bit(p, (unsigned)(v >> i & 1)); }
+static void pk_fixed(pk_t *p, uint64_t v, unsigned n) {
+    for (unsigned i = 0; i < n; i++) pk_bit(p, (unsigned)(v >> i & 1));
+}
 static void pk_var(pk_t *p, uint64_t v, bool last) {
-    do { pk_bit(p, (unsigned)(v & 1)); v >>= 1; } while (v || p->pos % 6);
+    do {
+        pk_bit(p, (unsigned)(v & 1));
+        v >>= 1;
+    } while (v || p->pos % 6);
     p->b[p->n + p->pos / 6 - 1] |= last ? 3 : 1;
 }
-static void pk_end(pk_t *p) { p->n += p->pos / 6; p->pos = 0; }
+static void pk_end(pk_t *p) {
+    p->n += p->pos / 6;
+    p->pos = 0;
+}
 static void pk_head(pk_t *p, unsigned tcode, unsigned src) {
     pk_fixed(p, tcode, 6);
     if (p->srcbits) pk_fixed(p, src, p->srcbits);
@@ -49,9 +62,9 @@ static void dqm(pk_t *p, unsigned src, unsigned idtag, uint32_t data, uint64_t t
 /* ICT-WS Control(0,0) with a full timestamp (trace start, and the sync after an overflow) */
 static void ictws(pk_t *p, unsigned src, uint64_t t) {
     pk_head(p, 35, src);
-    pk_fixed(p, 0, 4);                 /* CKSRC 0 */
-    pk_fixed(p, 0, 2);                 /* CKDF 0 */
-    pk_var(p, 0, false);               /* CKDATA0 = control 0 */
+    pk_fixed(p, 0, 4);   /* CKSRC 0 */
+    pk_fixed(p, 0, 2);   /* CKDF 0 */
+    pk_var(p, 0, false); /* CKDATA0 = control 0 */
     pk_var(p, t, true);
     last_t[src] = t;
     pk_end(p);
@@ -82,7 +95,10 @@ TS_TEST(packer_matches_worked_example_with_src) {
 }
 
 /* ---- messages and elements per source -------------------------------------------------- */
-typedef struct coll { nxd_msg_t m[64]; unsigned n; } coll_t;
+typedef struct coll {
+    nxd_msg_t m[64];
+    unsigned n;
+} coll_t;
 static int collect(void *ctx, const nxd_msg_t *m) {
     coll_t *c = ctx;
     if (c->n < 64) c->m[c->n++] = *m;
@@ -103,10 +119,10 @@ static void two_sources(pk_t *p) {
     pk_init(p, 1);
     ictws(p, 0, 0x1000);
     ictws(p, 1, 0x1002);
-    dqm(p, 1, 0x18, 0xB, 0x1005);      /* TSTAMP field 0x1002 ^ 0x1005 = 7 */
-    dqm(p, 0, 0x18, 0xA, 0x1005);      /* 0x1000 ^ 0x1005 = 5 */
-    dqm(p, 1, 0x1B, 0xC, 0x1007);      /* 8-bit store, 0x1005 ^ 0x1007 = 2 */
-    dqm(p, 0, 0x1A, 0xD, 0x1006);      /* 16-bit store, 0x1005 ^ 0x1006 = 3 */
+    dqm(p, 1, 0x18, 0xB, 0x1005); /* TSTAMP field 0x1002 ^ 0x1005 = 7 */
+    dqm(p, 0, 0x18, 0xA, 0x1005); /* 0x1000 ^ 0x1005 = 5 */
+    dqm(p, 1, 0x1B, 0xC, 0x1007); /* 8-bit store, 0x1005 ^ 0x1007 = 2 */
+    dqm(p, 0, 0x1A, 0xD, 0x1006); /* 16-bit store, 0x1005 ^ 0x1006 = 3 */
 }
 
 TS_TEST(two_sources_keep_their_source_and_time) {
@@ -138,11 +154,11 @@ TS_TEST(error_on_one_source_keeps_the_others_time) {
     ictws(&p, 0, 0x1000);
     ictws(&p, 1, 0x1000);
     err_msg(&p, 1);
-    dqm(&p, 0, 0x18, 1, 0x1001);       /* field 1: 0x1001 */
-    dqm(&p, 1, 0x18, 2, 0x1003);       /* field 0x1000 ^ 0x1003 = 3, but source 1 forgot 0x1000 */
+    dqm(&p, 0, 0x18, 1, 0x1001); /* field 1: 0x1001 */
+    dqm(&p, 1, 0x18, 2, 0x1003); /* field 0x1000 ^ 0x1003 = 3, but source 1 forgot 0x1000 */
     ictws(&p, 1, 0x1010);
-    dqm(&p, 1, 0x18, 3, 0x1011);       /* field 1: 0x1011 */
-    dqm(&p, 0, 0x18, 4, 0x1012);       /* field 0x1001 ^ 0x1012 = 0x13: 0x1012 */
+    dqm(&p, 1, 0x18, 3, 0x1011); /* field 1: 0x1011 */
+    dqm(&p, 0, 0x18, 4, 0x1012); /* field 0x1001 ^ 0x1012 = 0x13: 0x1012 */
     coll_t c;
     decode(&p, 1, &c);
     TS_ASSERT_EQ_U(c.n, 8);
@@ -157,7 +173,10 @@ TS_TEST(error_on_one_source_keeps_the_others_time) {
     TS_ASSERT_EQ_U(c.m[7].tics, 0x1012);
 }
 
-typedef struct ecoll { ts_elem_t e[64]; unsigned n; } ecoll_t;
+typedef struct ecoll {
+    ts_elem_t e[64];
+    unsigned n;
+} ecoll_t;
 static int ecollect(void *ctx, const ts_elem_t *e) {
     ecoll_t *c = ctx;
     if (c->n < 64) c->e[c->n++] = *e;
@@ -189,19 +208,31 @@ TS_TEST(elements_carry_the_source) {
     TS_ASSERT_EQ_U(c.e[4].u.sw.channel, 6);
     TS_ASSERT_EQ_U(c.e[4].u.sw.size, 1);
     TS_ASSERT_EQ_U(c.e[5].u.sw.size, 2);
-    TS_ASSERT(es.synced[1]);             /* the overflow of source 0 leaves source 1 synchronised */
+    TS_ASSERT(es.synced[1]); /* the overflow of source 0 leaves source 1 synchronised */
     TS_ASSERT(!es.synced[0]);
 }
 
 /* ---- perf records of four interleaved sources ------------------------------------------ */
-typedef struct pout { perf_header_t h[8]; perf_record_t r[64]; unsigned nh, nr, ngap, nerr; } pout_t;
-static void o_h(void *c, const perf_header_t *h) { pout_t *o = c; if (o->nh < 8) o->h[o->nh++] = *h; }
-static void o_r(void *c, const perf_record_t *r) { pout_t *o = c; if (o->nr < 64) o->r[o->nr++] = *r; }
+typedef struct pout {
+    perf_header_t h[8];
+    perf_record_t r[64];
+    unsigned nh, nr, ngap, nerr;
+} pout_t;
+static void o_h(void *c, const perf_header_t *h) {
+    pout_t *o = c;
+    if (o->nh < 8) o->h[o->nh++] = *h;
+}
+static void o_r(void *c, const perf_record_t *r) {
+    pout_t *o = c;
+    if (o->nr < 64) o->r[o->nr++] = *r;
+}
 static void o_e(void *c, unsigned core, uint64_t off, const char *w) {
-    (void)core; (void)off;
+    (void)core;
+    (void)off;
     pout_t *o = c;
     if (!strncmp(w, "gap: ", 5)) o->ngap++;
-    else if (strncmp(w, "warning: ", 9)) o->nerr++;
+    else if (strncmp(w, "warning: ", 9))
+        o->nerr++;
 }
 static perf_dec_t pdec;
 static pout_t pout;
@@ -213,14 +244,15 @@ static void pstore(unsigned src, unsigned size, uint32_t v) {
     m.tcode = 7;
     m.has_src = true;
     m.src = src;
-    m.f[NXF_IDTAG] = 24 + (size == 4 ? 0 : size == 2 ? 2 : 3);
+    m.f[NXF_IDTAG] = 24 + (size == 4 ? 0 : size == 2 ? 2 :
+                                                       3);
     m.f[NXF_DATA] = v;
     m.tics_valid = true;
     m.tics = ptime++;
     m.offset = ptime;
     perf_dec_feed(&pdec, &m);
 }
-static void perror_msg(unsigned src) {          /* an Error message of one source */
+static void perror_msg(unsigned src) { /* an Error message of one source */
     nxd_msg_t m;
     memset(&m, 0, sizeof m);
     m.status = NXD_OK;
@@ -256,7 +288,8 @@ TS_TEST(four_sources_interleaved_with_a_gap_on_one) {
     for (unsigned s = 0; s < 4; s++) pstore(s, 1, PERF_MANUAL);
     for (unsigned s = 0; s < 4; s++) pstore(s, 4, (0x80000200 + 0x10 * s) ^ (s == 3 ? 0x80000130 : 0));
     perror_msg(2);
-    for (unsigned s = 0; s < 4; s++) if (s != 2) pstore(s, 4, 20 + s);
+    for (unsigned s = 0; s < 4; s++)
+        if (s != 2) pstore(s, 4, 20 + s);
     /* round 3: every hart stores 30 + s */
     for (unsigned s = 0; s < 4; s++) pstore(s, 1, PERF_MANUAL);
     for (unsigned s = 0; s < 4; s++) pstore(s, 4, (0x80000300 + 0x10 * s) ^ (s == 3 ? 0x80000230 : 0));
@@ -319,7 +352,8 @@ static void write_json(unsigned harts, unsigned srcbits, unsigned lost) {
     char j[512];
     snprintf(j, sizeof j, "{\n  \"format\": \"tracesim-trace-1\",\n  \"sink\": \"sram\",\n  \"through_funnel\": true,\n"
                           "  \"harts\": %u,\n  \"srcbits\": %u,\n  \"tsbits\": 40,\n  \"wrapped\": false,\n"
-                          "  \"stopped_on_wrap\": false,\n  \"itc_lost\": %u\n}\n", harts, srcbits, lost);
+                          "  \"stopped_on_wrap\": false,\n  \"itc_lost\": %u\n}\n",
+             harts, srcbits, lost);
     write_text("trace.json", j);
 }
 static char outbuf[65536];
@@ -339,7 +373,9 @@ static int run(int (*fn)(int, char **), int argc, char **argv) {
     fflush(stderr);
     dup2(o1, 1);
     dup2(o2, 2);
-    close(fd); close(o1); close(o2);
+    close(fd);
+    close(o1);
+    close(o2);
     FILE *f = fopen(path, "rb");
     TS_ASSERT(f);
     size_t n = fread(outbuf, 1, sizeof outbuf - 1, f);
@@ -387,11 +423,11 @@ TS_TEST(decode_hart_filter_and_bad_uses) {
     TS_ASSERT_EQ_I(run(ts_decode_main, 4, a2), 0);
     TS_ASSERT_EQ_I(count(outbuf, "\"src\": 1"), 3);
     TS_ASSERT_EQ_I(count(outbuf, "\"src\": 0"), 0);
-    TS_ASSERT(strstr(outbuf, "\"tics\": 4103"));            /* 0x1007 */
+    TS_ASSERT(strstr(outbuf, "\"tics\": 4103")); /* 0x1007 */
     /* elements of hart 0 only */
     char *a3[] = {"decode", "-f", "elements", "--hart", "0", path};
     TS_ASSERT_EQ_I(run(ts_decode_main, 6, a3), 0);
-    TS_ASSERT_EQ_I(count(outbuf, " [0] "), 4);            /* TIMESTAMP, 2 SWTRACE, EOT */
+    TS_ASSERT_EQ_I(count(outbuf, " [0] "), 4); /* TIMESTAMP, 2 SWTRACE, EOT */
     TS_ASSERT_EQ_I(count(outbuf, " [1] "), 0);
     /* bad uses: one line, status 120 */
     char *b1[] = {"decode", "--hart", "9", path};
@@ -403,7 +439,7 @@ TS_TEST(decode_hart_filter_and_bad_uses) {
     char *b3[] = {"report", "--hart", "2", path};
     TS_ASSERT_EQ_I(run(ts_report_main, 4, b3), 120);
     TS_ASSERT_STR_EQ(outbuf, "tracesim: --hart 2: the trace has 2 harts (0..1, trace.json)\n");
-    write_json(4, 1, 0);                                   /* 4 harts do not fit in 1 SRC bit */
+    write_json(4, 1, 0); /* 4 harts do not fit in 1 SRC bit */
     TS_ASSERT_EQ_I(run(ts_decode_main, 2, a1), 120);
     TS_ASSERT_STR_EQ(outbuf, "tracesim: trace.json says 4 harts, more than 1 SRC bit can tell apart\n");
     cleanup();
@@ -416,10 +452,10 @@ TS_TEST(itcprint_per_hart) {
     pk_init(&p, 1);
     ictws(&p, 0, 0x1000);
     ictws(&p, 1, 0x1000);
-    dqm(&p, 0, 0, 0x6c6c6548, 0x1001);   /* "Hell" on channel 0 */
-    dqm(&p, 1, 0, 0x6c726f57, 0x1001);   /* "Worl" */
-    dqm(&p, 0, 2, 0x0a6f, 0x1002);       /* "o\n" (16-bit) */
-    dqm(&p, 1, 2, 0x0a64, 0x1002);       /* "d\n" */
+    dqm(&p, 0, 0, 0x6c6c6548, 0x1001); /* "Hell" on channel 0 */
+    dqm(&p, 1, 0, 0x6c726f57, 0x1001); /* "Worl" */
+    dqm(&p, 0, 2, 0x0a6f, 0x1002);     /* "o\n" (16-bit) */
+    dqm(&p, 1, 2, 0x0a64, 0x1002);     /* "d\n" */
     write_file("trace.rtd", p.b, p.n);
     write_json(2, 1, 0);
     char path[128];
@@ -446,15 +482,32 @@ static void perf_trace(pk_t *p) {
     }
     /* hart 0: enter f (0x80000200, called from 0x80000100) at 1000 cycles, exit at 1500;
      * hart 1: enter g (0x80000300) at 2000 cycles / 10 instructions, exit at 2600 / 70 */
-    dqm(p, 0, 0x1B, PERF_FUNC_ENTER, t); dqm(p, 1, 0x1B, PERF_FUNC_ENTER, t); t++;
-    dqm(p, 0, 0x18, 0x80000200, t); dqm(p, 1, 0x18, 0x80000300, t); t++;
-    dqm(p, 0, 0x18, 0x80000100, t); dqm(p, 1, 0x18, 0x80000104, t); t++;
-    dqm(p, 0, 0x18, 1000, t); dqm(p, 1, 0x18, 2000, t); t++;
-    dqm(p, 1, 0x18, 10, t); t++;
-    dqm(p, 0, 0x1B, PERF_FUNC_EXIT, t); dqm(p, 1, 0x1B, PERF_FUNC_EXIT, t); t++;
-    dqm(p, 0, 0x18, 0x80000200, t); dqm(p, 1, 0x18, 0x80000300, t); t++;
-    dqm(p, 0, 0x18, 0x80000100, t); dqm(p, 1, 0x18, 0x80000104, t); t++;
-    dqm(p, 0, 0x18, 1500, t); dqm(p, 1, 0x18, 2600, t); t++;
+    dqm(p, 0, 0x1B, PERF_FUNC_ENTER, t);
+    dqm(p, 1, 0x1B, PERF_FUNC_ENTER, t);
+    t++;
+    dqm(p, 0, 0x18, 0x80000200, t);
+    dqm(p, 1, 0x18, 0x80000300, t);
+    t++;
+    dqm(p, 0, 0x18, 0x80000100, t);
+    dqm(p, 1, 0x18, 0x80000104, t);
+    t++;
+    dqm(p, 0, 0x18, 1000, t);
+    dqm(p, 1, 0x18, 2000, t);
+    t++;
+    dqm(p, 1, 0x18, 10, t);
+    t++;
+    dqm(p, 0, 0x1B, PERF_FUNC_EXIT, t);
+    dqm(p, 1, 0x1B, PERF_FUNC_EXIT, t);
+    t++;
+    dqm(p, 0, 0x18, 0x80000200, t);
+    dqm(p, 1, 0x18, 0x80000300, t);
+    t++;
+    dqm(p, 0, 0x18, 0x80000100, t);
+    dqm(p, 1, 0x18, 0x80000104, t);
+    t++;
+    dqm(p, 0, 0x18, 1500, t);
+    dqm(p, 1, 0x18, 2600, t);
+    t++;
     dqm(p, 1, 0x18, 70, t);
 }
 
@@ -471,22 +524,22 @@ TS_TEST(perf_csv_timeline_and_report_per_hart) {
     TS_ASSERT_EQ_I(run(ts_decode_main, 6, a1), 0);
     const char *csv = slurp("perf.csv");
     TS_ASSERT_STR_EQ(csv,
-        "timestamp,hart,record,address,call_site,function,cycles,cycles_delta\n"
-        "4106,0,enter,0x80000200,0x80000100,,1000,1000\n"
-        "timestamp,hart,record,address,call_site,function,cycles,cycles_delta,instructions,instructions_delta\n"
-        "4106,1,enter,0x80000300,0x80000104,,2000,2000,10,10\n"
-        "timestamp,hart,record,address,call_site,function,cycles,cycles_delta\n"
-        "4111,0,exit,0x80000200,0x80000100,,1500,500\n"
-        "timestamp,hart,record,address,call_site,function,cycles,cycles_delta,instructions,instructions_delta\n"
-        "4111,1,exit,0x80000300,0x80000104,,2600,600,70,60\n");
+                     "timestamp,hart,record,address,call_site,function,cycles,cycles_delta\n"
+                     "4106,0,enter,0x80000200,0x80000100,,1000,1000\n"
+                     "timestamp,hart,record,address,call_site,function,cycles,cycles_delta,instructions,instructions_delta\n"
+                     "4106,1,enter,0x80000300,0x80000104,,2000,2000,10,10\n"
+                     "timestamp,hart,record,address,call_site,function,cycles,cycles_delta\n"
+                     "4111,0,exit,0x80000200,0x80000100,,1500,500\n"
+                     "timestamp,hart,record,address,call_site,function,cycles,cycles_delta,instructions,instructions_delta\n"
+                     "4111,1,exit,0x80000300,0x80000104,,2600,600,70,60\n");
     /* --hart 1: one column line, hart 1's rows */
     char *a2[] = {"decode", "-f", "csv", "--hart", "1", "-o", dir, path};
     TS_ASSERT_EQ_I(run(ts_decode_main, 8, a2), 0);
     csv = slurp("perf.csv");
     TS_ASSERT_STR_EQ(csv,
-        "timestamp,hart,record,address,call_site,function,cycles,cycles_delta,instructions,instructions_delta\n"
-        "4106,1,enter,0x80000300,0x80000104,,2000,2000,10,10\n"
-        "4111,1,exit,0x80000300,0x80000104,,2600,600,70,60\n");
+                     "timestamp,hart,record,address,call_site,function,cycles,cycles_delta,instructions,instructions_delta\n"
+                     "4106,1,enter,0x80000300,0x80000104,,2000,2000,10,10\n"
+                     "4111,1,exit,0x80000300,0x80000104,,2600,600,70,60\n");
     /* timeline: one named track (tid) per hart, a slice on each */
     char *a3[] = {"decode", "-f", "timeline", "-o", dir, path};
     TS_ASSERT_EQ_I(run(ts_decode_main, 6, a3), 0);
@@ -511,15 +564,15 @@ TS_TEST(perf_csv_timeline_and_report_per_hart) {
     char *a5[] = {"report", "-f", "csv", path};
     TS_ASSERT_EQ_I(run(ts_report_main, 4, a5), 0);
     TS_ASSERT_STR_EQ(outbuf,
-        "hart,function,address,calls,still_active,percent,cycles_self,cycles_total\n"
-        "0,,0x80000200,1,0,100.00,500,500\n"
-        "hart,function,address,calls,still_active,percent,cycles_self,cycles_total,instructions_self,instructions_total\n"
-        "1,,0x80000300,1,0,100.00,600,600,60,60\n");
+                     "hart,function,address,calls,still_active,percent,cycles_self,cycles_total\n"
+                     "0,,0x80000200,1,0,100.00,500,500\n"
+                     "hart,function,address,calls,still_active,percent,cycles_self,cycles_total,instructions_self,instructions_total\n"
+                     "1,,0x80000300,1,0,100.00,600,600,60,60\n");
     char *a6[] = {"report", "-f", "csv", "--hart", "1", path};
     TS_ASSERT_EQ_I(run(ts_report_main, 6, a6), 0);
     TS_ASSERT_STR_EQ(outbuf,
-        "hart,function,address,calls,still_active,percent,cycles_self,cycles_total,instructions_self,instructions_total\n"
-        "1,,0x80000300,1,0,100.00,600,600,60,60\n");
+                     "hart,function,address,calls,still_active,percent,cycles_self,cycles_total,instructions_self,instructions_total\n"
+                     "1,,0x80000300,1,0,100.00,600,600,60,60\n");
     cleanup();
 }
 
@@ -547,7 +600,7 @@ static void check_folder(pk_t *p, bool drop_hart1_second, uint32_t hart1_first) 
     /* the rest of the ground truth a run folder has (no perf record to check) */
     write_text("counters.csv", "cycle,hart,pc,csr,value\n");
     write_text("flow.csv", "cycle,hart,kind,pc,target,link\n");
-    write_text("stats.txt", "cycles 200\nend ok\n");   /* a run that finished (its end marker) */
+    write_text("stats.txt", "cycles 200\nend ok\n"); /* a run that finished (its end marker) */
 }
 static int check(void) {
     char *a[] = {"check", dir};

@@ -26,7 +26,7 @@ TS_TEST(scan_frames_the_worked_examples) {
     uint64_t fe = 0;
     TS_ASSERT_EQ_I(scan(dq, sizeof dq, &fe), 8);
     TS_ASSERT_EQ_U(fe, 1u << 1 | 1u << 6 | 1u << 7);
-    TS_ASSERT_EQ_I(scan(dq, 8, &fe), 8);                  /* exactly the message: the byte path */
+    TS_ASSERT_EQ_I(scan(dq, 8, &fe), 8); /* exactly the message: the byte path */
     TS_ASSERT_EQ_U(fe, 1u << 1 | 1u << 6 | 1u << 7);
     /* the same store with 2 SRC bits: SRC and IDTAG share byte 1, IDTAG ends in byte 2 */
     static const uint8_t src[] = {0x1c, 0x84, 0x05, 0xe0, 0x64, 0x14, 0x34, 0x49, 0x97, 0xff};
@@ -45,24 +45,27 @@ TS_TEST(scan_frames_the_worked_examples) {
 TS_TEST(scan_cut_off_and_too_long) {
     uint8_t b[70];
     uint64_t fe;
-    memset(b, 0x10, sizeof b);                            /* MDO 4, MSEO 00: no end anywhere */
-    TS_ASSERT_EQ_I(scan(b, 7, &fe), 0);                   /* cut off by the end of the input */
+    memset(b, 0x10, sizeof b);          /* MDO 4, MSEO 00: no end anywhere */
+    TS_ASSERT_EQ_I(scan(b, 7, &fe), 0); /* cut off by the end of the input */
     TS_ASSERT_EQ_I(scan(b, 63, &fe), 0);
-    TS_ASSERT_EQ_I(scan(b, 64, &fe), 0);                  /* 64 bytes, input ends: still cut off */
-    TS_ASSERT_EQ_I(scan(b, 65, &fe), -1);                 /* 64 bytes and more input: too long */
+    TS_ASSERT_EQ_I(scan(b, 64, &fe), 0);  /* 64 bytes, input ends: still cut off */
+    TS_ASSERT_EQ_I(scan(b, 65, &fe), -1); /* 64 bytes and more input: too long */
     TS_ASSERT_EQ_U(fe, 0);
-    b[63] = 0x13;                                         /* the 64th byte ends it: the longest message */
+    b[63] = 0x13; /* the 64th byte ends it: the longest message */
     TS_ASSERT_EQ_I(scan(b, 70, &fe), 64);
     TS_ASSERT_EQ_U(fe, 1ull << 63);
-    b[20] = 0x11;                                         /* a field end in the 3rd word */
+    b[20] = 0x11; /* a field end in the 3rd word */
     TS_ASSERT_EQ_I(scan(b, 64, &fe), 64);
     TS_ASSERT_EQ_U(fe, 1ull << 63 | 1ull << 20);
-    b[9] = 0x13;                                          /* an end in the 2nd word: later flags dropped */
+    b[9] = 0x13; /* an end in the 2nd word: later flags dropped */
     TS_ASSERT_EQ_I(scan(b, 70, &fe), 10);
     TS_ASSERT_EQ_U(fe, 1ull << 9);
 }
 
-typedef struct one { nxd_msg_t m; unsigned n; } one_t;
+typedef struct one {
+    nxd_msg_t m;
+    unsigned n;
+} one_t;
 static int keep(void *ctx, const nxd_msg_t *m) {
     one_t *o = ctx;
     if (!o->n++) o->m = *m;
@@ -85,7 +88,10 @@ static one_t decode1(const uint8_t *b, size_t n, size_t pad, unsigned srcbits) {
 static uint32_t rs = 12345;
 static uint64_t rnd_bits(unsigned bits) {
     uint64_t v = 0;
-    for (int i = 0; i < 3; i++) { rs = rs * 1103515245u + 12345u; v = v << 21 ^ (rs >> 8); }
+    for (int i = 0; i < 3; i++) {
+        rs = rs * 1103515245u + 12345u;
+        v = v << 21 ^ (rs >> 8);
+    }
     return bits >= 64 ? v : v & ((1ull << bits) - 1);
 }
 
@@ -94,7 +100,7 @@ TS_TEST(both_field_readers_give_the_encoded_values) {
                                       NX_DIRECT_BRANCH_WS, NX_INDIRECT_BRANCH_WS, NX_AUX_ACCESS_WRITE, NX_RESOURCE_FULL,
                                       NX_INDIRECT_BRANCH_HIST, NX_INDIRECT_BRANCH_HIST_WS, NX_CORRELATION, NX_ICT, NX_ICT_WS};
     static const unsigned widths[] = {1, 4, 6, 9, 13, 20, 27, 33, 44, 64};
-    unsigned seen = 0;                                    /* bit L: a message of L bytes was checked */
+    unsigned seen = 0; /* bit L: a message of L bytes was checked */
     for (int round = 0; round < 400; round++) {
         for (unsigned k = 0; k < sizeof tcodes / sizeof tcodes[0]; k++) {
             unsigned t = tcodes[k], srcbits = (unsigned)round % 9, src = (unsigned)rnd_bits(srcbits);
@@ -108,23 +114,69 @@ TS_TEST(both_field_readers_give_the_encoded_values) {
             nx_fixed(&m, t, NX_W_TCODE);
             if (srcbits) nx_fixed(&m, src, srcbits);
             switch (t) {
-            case NX_OWNERSHIP: case NX_DIRECT_BRANCH: nx_var(&m, f[0]); break;
-            case NX_INDIRECT_BRANCH: nx_fixed(&m, fx2, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); break;
-            case NX_DATA_ACQ: case NX_AUX_ACCESS_WRITE: nx_var(&m, f[0]); nx_var(&m, f[1]); break;
-            case NX_ERROR: nx_fixed(&m, fx1, 4); nx_var(&m, f[0]); break;
-            case NX_SYNC: case NX_DIRECT_BRANCH_WS: nx_fixed(&m, fx1, 4); nx_var(&m, f[0]); nx_var(&m, f[1]); break;
-            case NX_INDIRECT_BRANCH_WS: nx_fixed(&m, fx1, 4); nx_fixed(&m, fx2, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); break;
-            case NX_RESOURCE_FULL: nx_fixed(&m, rcode, 4); nx_var(&m, f[0]); break;
-            case NX_INDIRECT_BRANCH_HIST: nx_fixed(&m, fx2, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); nx_var(&m, f[2]); break;
-            case NX_INDIRECT_BRANCH_HIST_WS: nx_fixed(&m, fx1, 4); nx_fixed(&m, fx2, 2); nx_var(&m, f[0]); nx_var(&m, f[1]); nx_var(&m, f[2]); break;
-            case NX_CORRELATION: nx_fixed(&m, fx1, 4); nx_fixed(&m, fx2, 2); nx_var(&m, f[0]); if (fx2) nx_var(&m, f[1]); break;
-            default: nx_fixed(&m, 9, 4); nx_fixed(&m, fx2, 2); nx_var(&m, f[0]); if (fx2) nx_var(&m, f[1]); break;
+            case NX_OWNERSHIP:
+            case NX_DIRECT_BRANCH: nx_var(&m, f[0]); break;
+            case NX_INDIRECT_BRANCH:
+                nx_fixed(&m, fx2, 2);
+                nx_var(&m, f[0]);
+                nx_var(&m, f[1]);
+                break;
+            case NX_DATA_ACQ:
+            case NX_AUX_ACCESS_WRITE:
+                nx_var(&m, f[0]);
+                nx_var(&m, f[1]);
+                break;
+            case NX_ERROR:
+                nx_fixed(&m, fx1, 4);
+                nx_var(&m, f[0]);
+                break;
+            case NX_SYNC:
+            case NX_DIRECT_BRANCH_WS:
+                nx_fixed(&m, fx1, 4);
+                nx_var(&m, f[0]);
+                nx_var(&m, f[1]);
+                break;
+            case NX_INDIRECT_BRANCH_WS:
+                nx_fixed(&m, fx1, 4);
+                nx_fixed(&m, fx2, 2);
+                nx_var(&m, f[0]);
+                nx_var(&m, f[1]);
+                break;
+            case NX_RESOURCE_FULL:
+                nx_fixed(&m, rcode, 4);
+                nx_var(&m, f[0]);
+                break;
+            case NX_INDIRECT_BRANCH_HIST:
+                nx_fixed(&m, fx2, 2);
+                nx_var(&m, f[0]);
+                nx_var(&m, f[1]);
+                nx_var(&m, f[2]);
+                break;
+            case NX_INDIRECT_BRANCH_HIST_WS:
+                nx_fixed(&m, fx1, 4);
+                nx_fixed(&m, fx2, 2);
+                nx_var(&m, f[0]);
+                nx_var(&m, f[1]);
+                nx_var(&m, f[2]);
+                break;
+            case NX_CORRELATION:
+                nx_fixed(&m, fx1, 4);
+                nx_fixed(&m, fx2, 2);
+                nx_var(&m, f[0]);
+                if (fx2) nx_var(&m, f[1]);
+                break;
+            default:
+                nx_fixed(&m, 9, 4);
+                nx_fixed(&m, fx2, 2);
+                nx_var(&m, f[0]);
+                if (fx2) nx_var(&m, f[1]);
+                break;
             }
             if (ts) nx_var(&m, f[3]);
             nx_end(&m);
             if (m.len > NXD_MAX_MSG) continue;
             if (m.len < 32) seen |= 1u << m.len;
-            for (size_t pad = 0; pad <= 8; pad += 8) {    /* alone (byte path below 8 bytes), then padded */
+            for (size_t pad = 0; pad <= 8; pad += 8) { /* alone (byte path below 8 bytes), then padded */
                 one_t o = decode1(m.b, m.len, pad, srcbits);
                 const nxd_msg_t *d = &o.m;
                 if (o.n != 1 || d->status != NXD_OK)
@@ -138,27 +190,74 @@ TS_TEST(both_field_readers_give_the_encoded_values) {
                 switch (t) {
                 case NX_OWNERSHIP: TS_ASSERT_EQ_U(d->f[NXF_PROCESS], f[0]); break;
                 case NX_DIRECT_BRANCH: TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); break;
-                case NX_INDIRECT_BRANCH: TS_ASSERT_EQ_U(d->f[NXF_B_TYPE], fx2); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); TS_ASSERT_EQ_U(d->f[NXF_U_ADDR], f[1]); break;
-                case NX_DATA_ACQ: TS_ASSERT_EQ_U(d->f[NXF_IDTAG], f[0]); TS_ASSERT_EQ_U(d->f[NXF_DATA], f[1]); break;
-                case NX_AUX_ACCESS_WRITE: TS_ASSERT_EQ_U(d->f[NXF_ADDR], f[0]); TS_ASSERT_EQ_U(d->f[NXF_DATA], f[1]); break;
-                case NX_ERROR: TS_ASSERT_EQ_U(d->f[NXF_ETYPE], fx1); TS_ASSERT_EQ_U(d->f[NXF_ECODE], f[0]); break;
-                case NX_SYNC: case NX_DIRECT_BRANCH_WS: TS_ASSERT_EQ_U(d->f[NXF_SYNC], fx1); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); TS_ASSERT_EQ_U(d->f[NXF_F_ADDR], f[1]); break;
-                case NX_INDIRECT_BRANCH_WS: TS_ASSERT_EQ_U(d->f[NXF_SYNC], fx1); TS_ASSERT_EQ_U(d->f[NXF_B_TYPE], fx2); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); TS_ASSERT_EQ_U(d->f[NXF_F_ADDR], f[1]); break;
-                case NX_RESOURCE_FULL: TS_ASSERT_EQ_U(d->f[NXF_RCODE], rcode); TS_ASSERT_EQ_U(d->f[rcode == 1 ? NXF_HISTORY : NXF_COUNT], f[0]); break;
-                case NX_INDIRECT_BRANCH_HIST: TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); TS_ASSERT_EQ_U(d->f[NXF_U_ADDR], f[1]); TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[2]); break;
-                case NX_INDIRECT_BRANCH_HIST_WS: TS_ASSERT_EQ_U(d->f[NXF_SYNC], fx1); TS_ASSERT_EQ_U(d->f[NXF_F_ADDR], f[1]); TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[2]); break;
-                case NX_CORRELATION: TS_ASSERT_EQ_U(d->f[NXF_EVCODE], fx1); TS_ASSERT_EQ_U(d->f[NXF_CDF], fx2); TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]); if (fx2) TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[1]); break;
-                default: TS_ASSERT_EQ_U(d->f[NXF_CKSRC], 9); TS_ASSERT_EQ_U(d->f[NXF_CKDATA0], f[0]); if (fx2) TS_ASSERT_EQ_U(d->f[NXF_CKDATA1], f[1]); break;
+                case NX_INDIRECT_BRANCH:
+                    TS_ASSERT_EQ_U(d->f[NXF_B_TYPE], fx2);
+                    TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]);
+                    TS_ASSERT_EQ_U(d->f[NXF_U_ADDR], f[1]);
+                    break;
+                case NX_DATA_ACQ:
+                    TS_ASSERT_EQ_U(d->f[NXF_IDTAG], f[0]);
+                    TS_ASSERT_EQ_U(d->f[NXF_DATA], f[1]);
+                    break;
+                case NX_AUX_ACCESS_WRITE:
+                    TS_ASSERT_EQ_U(d->f[NXF_ADDR], f[0]);
+                    TS_ASSERT_EQ_U(d->f[NXF_DATA], f[1]);
+                    break;
+                case NX_ERROR:
+                    TS_ASSERT_EQ_U(d->f[NXF_ETYPE], fx1);
+                    TS_ASSERT_EQ_U(d->f[NXF_ECODE], f[0]);
+                    break;
+                case NX_SYNC:
+                case NX_DIRECT_BRANCH_WS:
+                    TS_ASSERT_EQ_U(d->f[NXF_SYNC], fx1);
+                    TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]);
+                    TS_ASSERT_EQ_U(d->f[NXF_F_ADDR], f[1]);
+                    break;
+                case NX_INDIRECT_BRANCH_WS:
+                    TS_ASSERT_EQ_U(d->f[NXF_SYNC], fx1);
+                    TS_ASSERT_EQ_U(d->f[NXF_B_TYPE], fx2);
+                    TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]);
+                    TS_ASSERT_EQ_U(d->f[NXF_F_ADDR], f[1]);
+                    break;
+                case NX_RESOURCE_FULL:
+                    TS_ASSERT_EQ_U(d->f[NXF_RCODE], rcode);
+                    TS_ASSERT_EQ_U(d->f[rcode == 1 ? NXF_HISTORY : NXF_COUNT], f[0]);
+                    break;
+                case NX_INDIRECT_BRANCH_HIST:
+                    TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]);
+                    TS_ASSERT_EQ_U(d->f[NXF_U_ADDR], f[1]);
+                    TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[2]);
+                    break;
+                case NX_INDIRECT_BRANCH_HIST_WS:
+                    TS_ASSERT_EQ_U(d->f[NXF_SYNC], fx1);
+                    TS_ASSERT_EQ_U(d->f[NXF_F_ADDR], f[1]);
+                    TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[2]);
+                    break;
+                case NX_CORRELATION:
+                    TS_ASSERT_EQ_U(d->f[NXF_EVCODE], fx1);
+                    TS_ASSERT_EQ_U(d->f[NXF_CDF], fx2);
+                    TS_ASSERT_EQ_U(d->f[NXF_I_CNT], f[0]);
+                    if (fx2) TS_ASSERT_EQ_U(d->f[NXF_HISTORY], f[1]);
+                    break;
+                default:
+                    TS_ASSERT_EQ_U(d->f[NXF_CKSRC], 9);
+                    TS_ASSERT_EQ_U(d->f[NXF_CKDATA0], f[0]);
+                    if (fx2) TS_ASSERT_EQ_U(d->f[NXF_CKDATA1], f[1]);
+                    break;
                 }
             }
         }
     }
-    for (unsigned len = 2; len <= 14; len++)              /* both readers and their border were exercised */
+    for (unsigned len = 2; len <= 14; len++) /* both readers and their border were exercised */
         if (!((seen >> len) & 1)) TS_FAIL("no message of %u bytes was made", len);
 }
 
 TS_TEST(both_field_readers_report_the_same_layout_errors) {
-    static const struct { uint8_t b[12]; unsigned n, srcbits; const char *err; } bad[] = {
+    static const struct {
+        uint8_t b[12];
+        unsigned n, srcbits;
+        const char *err;
+    } bad[] = {
         /* INDIRECT BRANCH whose I-CNT ends the message: U-ADDR is missing */
         {{0x10, 0x07}, 2, 0, "more fields than the message holds"},
         {{0x10, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04, 0x04, 0x07}, 9, 0, "more fields than the message holds"},

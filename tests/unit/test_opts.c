@@ -4,7 +4,14 @@
 #include "ts_opts.h"
 #include "ts_test.h"
 
-enum { O_OUT = 1, O_HARTS, O_HART, O_QUIET, O_RAM, O_HZ, O_CYC, O_MODE };
+enum { O_OUT = 1,
+       O_HARTS,
+       O_HART,
+       O_QUIET,
+       O_RAM,
+       O_HZ,
+       O_CYC,
+       O_MODE };
 static const ts_opt_t table[] = {
     {O_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, 0, "run folder <d> a|b"},
     {O_HARTS, 0, "harts", TS_OPT_UINT, "N", 1, 8, 0, 0, 0, "harts in the SoC"},
@@ -27,11 +34,17 @@ static const char *run(int argc, const char *const *argv) {
         int r = ts_opts_next(&o);
         size_t k = strlen(out);
         if (r == TS_OPTS_END) break;
-        if (r == TS_OPTS_ERROR) { snprintf(out + k, sizeof out - k, "err=%s", o.err); break; }
+        if (r == TS_OPTS_ERROR) {
+            snprintf(out + k, sizeof out - k, "err=%s", o.err);
+            break;
+        }
         if (r == TS_OPTS_POSITIONAL) snprintf(out + k, sizeof out - k, "pos=%s;", o.arg);
-        else if (o.opt->kind == TS_OPT_UINT) snprintf(out + k, sizeof out - k, "%d=%" PRIu64 ";", r, o.u);
-        else if (o.opt->kind == TS_OPT_REAL) snprintf(out + k, sizeof out - k, "%d=%g;", r, o.r);
-        else snprintf(out + k, sizeof out - k, "%d=%s;", r, o.arg ? o.arg : "");
+        else if (o.opt->kind == TS_OPT_UINT)
+            snprintf(out + k, sizeof out - k, "%d=%" PRIu64 ";", r, o.u);
+        else if (o.opt->kind == TS_OPT_REAL)
+            snprintf(out + k, sizeof out - k, "%d=%g;", r, o.r);
+        else
+            snprintf(out + k, sizeof out - k, "%d=%s;", r, o.arg ? o.arg : "");
     }
     return out;
 }
@@ -54,7 +67,7 @@ TS_TEST(exact_names) {
     TS_ASSERT_STR_EQ(RUN("run", "-x"), "err=unknown option '-x' (see tracesim run --help)");
     TS_ASSERT_STR_EQ(RUN("run", "--out"), "err=option --out needs a value (see tracesim run --help)");
     TS_ASSERT_STR_EQ(RUN("run", "--out="), "err=empty value for --out (see tracesim run --help)");
-    TS_ASSERT_STR_EQ(RUN("run", "--nope=3"), "err=unknown option '--nope'; did you mean --mode? (see tracesim run --help)");   /* 2 edits */
+    TS_ASSERT_STR_EQ(RUN("run", "--nope=3"), "err=unknown option '--nope'; did you mean --mode? (see tracesim run --help)"); /* 2 edits */
     TS_ASSERT_STR_EQ(RUN("run", "--frobnicate"), "err=unknown option '--frobnicate' (see tracesim run --help)");
 }
 
@@ -86,10 +99,10 @@ TS_TEST(numbers) {
     TS_ASSERT_STR_EQ(RUN("run", "--tick-hz", "nan"), "err=invalid value 'nan' for --tick-hz (1 to 1e+12)");
     TS_ASSERT_STR_EQ(RUN("run", "--tick-hz", " 5"), "err=invalid value ' 5' for --tick-hz (1 to 1e+12)");
     uint64_t v = 0;
-    TS_ASSERT_EQ_I(ts_parse_uint("16777215G", 0, UINT64_MAX, TS_OPT_SUFFIX, &v), 0);   /* (2^24 - 1) << 30 fits */
+    TS_ASSERT_EQ_I(ts_parse_uint("16777215G", 0, UINT64_MAX, TS_OPT_SUFFIX, &v), 0); /* (2^24 - 1) << 30 fits */
     TS_ASSERT_EQ_U(v, 0xFFFFFFull << 30);
     TS_ASSERT_EQ_I(ts_parse_uint("17179869184G", 0, UINT64_MAX, TS_OPT_SUFFIX, &v), -1); /* 2^34 << 30 = 2^64 */
-    TS_ASSERT_EQ_I(ts_parse_uint("10K", 0, UINT64_MAX, 0, &v), -1);                    /* no suffixes allowed */
+    TS_ASSERT_EQ_I(ts_parse_uint("10K", 0, UINT64_MAX, 0, &v), -1);                      /* no suffixes allowed */
 }
 
 TS_TEST(help_layout) {
@@ -122,7 +135,7 @@ TS_TEST(help_layout) {
         "| `--ram-size BYTES` | RAM size [4K to 1G; suffixes K, M, G] |\n"
         "| `--tick-hz HZ` | ticks per second [1 to 1e+12] |\n"
         "| `-n, --max-cycles N` | cycle limit [0 or more; suffixes K, M, G] |\n"
-        "| `--mode a\\|b` | a or b |\n";    /* GitHub's tables: a | in a code span is escaped too */
+        "| `--mode a\\|b` | a or b |\n"; /* GitHub's tables: a | in a code span is escaped too */
     TS_ASSERT_STR_EQ(buf, md);
     free(buf);
 }
@@ -130,20 +143,23 @@ TS_TEST(help_layout) {
 /* the closest name: an abbreviation (the nearest of those it starts), else at most 2 edits
  * (insert, delete, substitute, swap two neighbours) and fewer edits than the name's length */
 TS_TEST(closest) {
-    TS_ASSERT_STR_EQ(ts_opts_closest(table, 0, "har", 3), "hart");           /* hart 1, harts 2 away */
+    TS_ASSERT_STR_EQ(ts_opts_closest(table, 0, "har", 3), "hart"); /* hart 1, harts 2 away */
     TS_ASSERT_STR_EQ(ts_opts_closest(table, 0, "ha", 2), "hart");
     TS_ASSERT_STR_EQ(ts_opts_closest(table, 0, "max", 3), "max-cycles");
-    TS_ASSERT_STR_EQ(ts_opts_closest(table, 0, "quite", 5), "quiet");        /* a swap: 1 edit */
+    TS_ASSERT_STR_EQ(ts_opts_closest(table, 0, "quite", 5), "quiet"); /* a swap: 1 edit */
     TS_ASSERT_STR_EQ(ts_opts_closest(table, 0, "ram-sise", 8), "ram-size");
     TS_ASSERT_STR_EQ(ts_opts_closest(table, 0, "tickhz", 6), "tick-hz");
-    TS_ASSERT(ts_opts_closest(table, 0, "x", 1) == NULL);                    /* 1 edit, but all of it */
+    TS_ASSERT(ts_opts_closest(table, 0, "x", 1) == NULL); /* 1 edit, but all of it */
     TS_ASSERT(ts_opts_closest(table, 0, "cache", 5) == NULL);
-    TS_ASSERT_STR_EQ(ts_opts_closest(table, 0, "hartsss", 7), "harts");      /* 2 deletions */
-    TS_ASSERT(ts_opts_closest(table, 0, "hartssss", 8) == NULL);             /* 3 */
+    TS_ASSERT_STR_EQ(ts_opts_closest(table, 0, "hartsss", 7), "harts"); /* 2 deletions */
+    TS_ASSERT(ts_opts_closest(table, 0, "hartssss", 8) == NULL);        /* 3 */
 }
 
 /* a refused name (a renamed option) and an option a command leaves out (`without`) */
-enum { P_KEEP = 1, P_OLD, P_RUNONLY, P_HELP };
+enum { P_KEEP = 1,
+       P_OLD,
+       P_RUNONLY,
+       P_HELP };
 static const ts_opt_t ptable[] = {
     {P_KEEP, 0, "firmware-dir", TS_OPT_STRING, "DIR", 0, 0, 0, 0, 0, "the firmware"},
     {P_OLD, 0, "build", TS_OPT_STRING, "DIR", 0, 0, 0, 0, TS_OPT_REFUSE, "--build is now --firmware-dir DIR"},
@@ -161,7 +177,10 @@ static const char *prun(const ts_cmd_t *cmd, int argc, const char *const *argv) 
     out[0] = 0;
     for (int r; (r = ts_opts_next(&o)) != TS_OPTS_END;) {
         size_t k = strlen(out);
-        if (r == TS_OPTS_ERROR) { snprintf(out + k, sizeof out - k, "err=%s", o.err); break; }
+        if (r == TS_OPTS_ERROR) {
+            snprintf(out + k, sizeof out - k, "err=%s", o.err);
+            break;
+        }
         snprintf(out + k, sizeof out - k, "%d=%s;", r, o.arg ? o.arg : "");
     }
     return out;
@@ -176,7 +195,7 @@ TS_TEST(refused_and_without) {
     TS_ASSERT_STR_EQ(PRUN(&scmd, "run", "-r", "f"), "err=unknown option '-r' (see tracesim-sc --help)");
     TS_ASSERT_STR_EQ(PRUN(&scmd, "run", "--recor", "f"), "err=unknown option '--recor' (see tracesim-sc --help)");
     TS_ASSERT_STR_EQ(PRUN(&pcmd, "run", "--recor", "f"), "err=unknown option '--recor'; did you mean --record? (see tracesim run --help)");
-    TS_ASSERT_STR_EQ(PRUN(&pcmd, "run", "--buil", "f"), "err=unknown option '--buil' (see tracesim run --help)");  /* never suggests a refused one */
+    TS_ASSERT_STR_EQ(PRUN(&pcmd, "run", "--buil", "f"), "err=unknown option '--buil' (see tracesim run --help)"); /* never suggests a refused one */
 }
 
 TS_TEST(cmd_help_and_markdown) {
@@ -186,57 +205,57 @@ TS_TEST(cmd_help_and_markdown) {
     ts_cmd_help(f, &pcmd);
     fclose(f);
     TS_ASSERT_STR_EQ(buf,
-        "usage: tracesim run A\n"
-        "       tracesim run B\n"
-        "\n"
-        "Does it.\n"
-        "\n"
-        "options:\n"
-        "      --firmware-dir DIR\n"
-        "                         the firmware\n"
-        "  -r, --record FILE      record the bus\n"
-        "  -h, --help             this text\n"
-        "\n"
-        "outputs:\n"
-        "  DIR/x\n"
-        "\n"
-        "exit status:\n"
-        "  0       ok\n"
-        "  0-119   the firmware's\n"
-        "          exit code\n"
-        "  120     usage <x|y>\n"
-        "\n"
-        "More.\n");
+                     "usage: tracesim run A\n"
+                     "       tracesim run B\n"
+                     "\n"
+                     "Does it.\n"
+                     "\n"
+                     "options:\n"
+                     "      --firmware-dir DIR\n"
+                     "                         the firmware\n"
+                     "  -r, --record FILE      record the bus\n"
+                     "  -h, --help             this text\n"
+                     "\n"
+                     "outputs:\n"
+                     "  DIR/x\n"
+                     "\n"
+                     "exit status:\n"
+                     "  0       ok\n"
+                     "  0-119   the firmware's\n"
+                     "          exit code\n"
+                     "  120     usage <x|y>\n"
+                     "\n"
+                     "More.\n");
     free(buf);
     f = open_memstream(&buf, &len);
     ts_cmd_help(f, &scmd);
     fclose(f);
     TS_ASSERT_STR_EQ(buf,
-        "usage: tracesim-sc A\n"
-        "\n"
-        "options:\n"
-        "      --firmware-dir DIR\n"
-        "                         the firmware\n"
-        "  -h, --help             this text\n"
-        "\n"
-        "exit status:\n"
-        "  0       ok\n"
-        "  0-119   the firmware's\n"
-        "          exit code\n"
-        "  120     usage <x|y>\n");
+                     "usage: tracesim-sc A\n"
+                     "\n"
+                     "options:\n"
+                     "      --firmware-dir DIR\n"
+                     "                         the firmware\n"
+                     "  -h, --help             this text\n"
+                     "\n"
+                     "exit status:\n"
+                     "  0       ok\n"
+                     "  0-119   the firmware's\n"
+                     "          exit code\n"
+                     "  120     usage <x|y>\n");
     free(buf);
     f = open_memstream(&buf, &len);
     ts_cmd_markdown(f, &scmd);
     fclose(f);
     TS_ASSERT_STR_EQ(buf,
-        "| option | meaning |\n|---|---|\n"
-        "| `--firmware-dir DIR` | the firmware |\n"
-        "| `-h, --help` | this text |\n"
-        "\n"
-        "| exit status | meaning |\n|---|---|\n"
-        "| 0 | ok |\n"
-        "| 0-119 | the firmware's exit code |\n"
-        "| 120 | usage &lt;x\\|y&gt; |\n");
+                     "| option | meaning |\n|---|---|\n"
+                     "| `--firmware-dir DIR` | the firmware |\n"
+                     "| `-h, --help` | this text |\n"
+                     "\n"
+                     "| exit status | meaning |\n|---|---|\n"
+                     "| 0 | ok |\n"
+                     "| 0-119 | the firmware's exit code |\n"
+                     "| 120 | usage &lt;x\\|y&gt; |\n");
     free(buf);
 }
 

@@ -17,9 +17,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "perf_decode.h"
-#undef PERF_MAX_CORES                 /* perf_decode.h's (16 sources) vs the library's (8 harts) */
+#undef PERF_MAX_CORES /* perf_decode.h's (16 sources) vs the library's (8 harts) */
 #include "perf_fake.h"
-#include "perf_port.h"               /* perf_timer_tick */
+#include "perf_port.h" /* perf_timer_tick */
 #include "sifive_bare_perf.h"
 #include "ts_test.h"
 
@@ -28,7 +28,7 @@
 struct TraceRegMemMap volatile *tmm[] = {(struct TraceRegMemMap *)PF_TE_BASE, NULL};
 struct TfTraceRegMemMap volatile *fmm = NULL;
 
-#define CH 6                            /* the perf channel of every positive case */
+#define CH 6 /* the perf channel of every positive case */
 #define POOL ((uint32_t)PERF_MEM_POOL_SIZE)
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -58,24 +58,34 @@ static void begin_models(const pf_cfg_t *cfg) {
     pf_init(cfg ? cfg : &dflt);
 }
 /* starts a case on fresh models (cfg NULL: the defaults) */
-#define BEGIN(cfg)                               \
-    do {                                         \
-        if (run_elsewhere()) return;             \
-        begin_models(cfg);                       \
+#define BEGIN(cfg)                   \
+    do {                             \
+        if (run_elsewhere()) return; \
+        begin_models(cfg);           \
     } while (0)
 
 /* ---- events ------------------------------------------------------------------------------ */
 
-#define GEN(c) {.ctrIdx = 0xDEAD, .type = perfEventHWGeneral, .code = (c), .ctrInfo = 0xDEAD}
-#define CACHE(i, o, r) {.ctrIdx = 0xDEAD, .type = perfEventHWCache, .cache_id = (i), .op_id = (o), .result_id = (r), .ctrInfo = 0xDEAD}
-#define RAW(ed) {.ctrIdx = 0xDEAD, .type = perfEventHWRaw, .event_data = (ed), .ctrInfo = 0xDEAD}
-#define TYPE(t) {.ctrIdx = 0xDEAD, .type = (t), .ctrInfo = 0xDEAD}
+#define GEN(c) \
+    { .ctrIdx = 0xDEAD, .type = perfEventHWGeneral, .code = (c), .ctrInfo = 0xDEAD }
+#define CACHE(i, o, r) \
+    { .ctrIdx = 0xDEAD, .type = perfEventHWCache, .cache_id = (i), .op_id = (o), .result_id = (r), .ctrInfo = 0xDEAD }
+#define RAW(ed) \
+    { .ctrIdx = 0xDEAD, .type = perfEventHWRaw, .event_data = (ed), .ctrInfo = 0xDEAD }
+#define TYPE(t) \
+    { .ctrIdx = 0xDEAD, .type = (t), .ctrInfo = 0xDEAD }
 
 /* mhpmevent values (class in 7:0, event bit 8+; rtl_model/regs/hpm_events.def) */
-enum { EV_LOAD = 0x200, EV_STORE = 0x400, EV_LD_ST = 0x600, EV_MMIO = 0x202, EV_BR_MISPREDICT = 0x2001 };
+enum { EV_LOAD = 0x200,
+       EV_STORE = 0x400,
+       EV_LD_ST = 0x600,
+       EV_MMIO = 0x202,
+       EV_BR_MISPREDICT = 0x2001 };
 /* counter_info (SBI layout: CSR in 11:0, width - 1 in 17:12) for the default widths */
-enum { INFO_CYCLE = (63 << 12) | 0xC00, INFO_INSTRET = (63 << 12) | 0xC02, INFO_TS40 = 39 << 12 };
-#define INFO_HPM(w, n) ((((w) - 1u) << 12) | (0xC00u + (n)))
+enum { INFO_CYCLE = (63 << 12) | 0xC00,
+       INFO_INSTRET = (63 << 12) | 0xC02,
+       INFO_TS40 = 39 << 12 };
+#define INFO_HPM(w, n) ((((w)-1u) << 12) | (0xC00u + (n)))
 
 /* ---- checks ------------------------------------------------------------------------------- */
 
@@ -94,22 +104,25 @@ static void assert_counters_untouched(void) {
 /* nothing lost in the encoder, no sink error */
 static void assert_encoder_clean(void) {
     TS_ASSERT_EQ_U(pf_te()->lost, 0);
-    TS_ASSERT_EQ_U(pf_te()->control & (1u << 12), 0);     /* teStallOrOverflow */
-    TS_ASSERT_EQ_U(pf_te()->control & (1u << 27), 0);     /* teSinkError */
+    TS_ASSERT_EQ_U(pf_te()->control & (1u << 12), 0); /* teStallOrOverflow */
+    TS_ASSERT_EQ_U(pf_te()->control & (1u << 27), 0); /* teSinkError */
 }
 
 /* ---- decoding --------------------------------------------------------------------------- */
 
-typedef struct store { unsigned size; uint32_t value; } store_t;
+typedef struct store {
+    unsigned size;
+    uint32_t value;
+} store_t;
 typedef struct trace {
     perf_header_t h[4];
     unsigned nh;
     perf_record_t *r;
     unsigned nr;
-    store_t *st;              /* the ITC stores on the perf channel, in order */
+    store_t *st; /* the ITC stores on the perf channel, in order */
     unsigned nst;
     unsigned msgs, bad, truncated, perr;
-    unsigned last_tcode;      /* TCODE of the last whole message */
+    unsigned last_tcode; /* TCODE of the last whole message */
     uint64_t last_ckdata0;
 } trace_t;
 
@@ -144,13 +157,15 @@ static int on_msg(void *ctx, const nxd_msg_t *m) {
         unsigned k = (unsigned)(m->f[NXF_IDTAG] & 3);
         t->st = realloc(t->st, (t->nst + 1) * sizeof *t->st);
         if (!t->st) TS_FAIL("out of memory");
-        t->st[t->nst++] = (store_t){k == 3 ? 1u : k == 2 ? 2u : 4u, (uint32_t)m->f[NXF_DATA]};
+        t->st[t->nst++] = (store_t){k == 3 ? 1u : k == 2 ? 2u :
+                                                           4u,
+                                    (uint32_t)m->f[NXF_DATA]};
     }
     perf_dec_feed(&dec, m);
     return 0;
 }
 
-static unsigned dec_srcbits;          /* SRC field width of the trace (several harts) */
+static unsigned dec_srcbits; /* SRC field width of the trace (several harts) */
 static void decode_bytes(trace_t *t, const uint8_t *b, uint32_t len, unsigned tsbits) {
     memset(t, 0, sizeof *t);
     cur = t;
@@ -181,7 +196,12 @@ static void assert_decoded_clean(const trace_t *t) {
     TS_ASSERT_EQ_U(t->perr, 0);
 }
 
-typedef struct def_exp { unsigned index, type; uint32_t code; uint64_t event_data; uint32_t info; } def_exp_t;
+typedef struct def_exp {
+    unsigned index, type;
+    uint32_t code;
+    uint64_t event_data;
+    uint32_t info;
+} def_exp_t;
 
 static void check_header(const perf_header_t *h, unsigned count_type, uint32_t mask, const def_exp_t *d, unsigned n) {
     TS_ASSERT_EQ_U(h->count_type, count_type);
@@ -191,7 +211,8 @@ static void check_header(const perf_header_t *h, unsigned count_type, uint32_t m
         TS_ASSERT_EQ_U(h->def[i].index, d[i].index);
         TS_ASSERT_EQ_U(h->def[i].type, d[i].type);
         if (d[i].type == perfEventHWRaw) TS_ASSERT_EQ_U(h->def[i].event_data, d[i].event_data);
-        else TS_ASSERT_EQ_U(h->def[i].code, d[i].code);
+        else
+            TS_ASSERT_EQ_U(h->def[i].code, d[i].code);
         TS_ASSERT_EQ_U(h->def[i].info, d[i].info);
     }
 }
@@ -230,11 +251,11 @@ static void check_values(const trace_t *t, unsigned ct, bool all_reads) {
             const perf_counter_def_t *d = &h->def[i];
             if (at >= nlog) TS_FAIL("record %u counter %u: no counter read logged for it", k, i);
             pf_read_t e = log[at++];
-            bool key_ok = d->index == 1 ? e.key == PF_KEY_TS
-                                        : e.key == 32 + d->index || (d->width <= 32 && e.key == d->index);
+            bool key_ok = d->index == 1 ? e.key == PF_KEY_TS : e.key == 32 + d->index || (d->width <= 32 && e.key == d->index);
             if (!key_ok) TS_FAIL("record %u counter %u (%u bits): read key %u", k, d->index, d->width, e.key);
             uint64_t m = wmask(d->width), v = e.value;
-            uint64_t wire = ct == perfCount_Raw ? v : ct == perfCount_Delta ? (v - prev[i]) & m : v ^ prev[i];
+            uint64_t wire = ct == perfCount_Raw ? v : ct == perfCount_Delta ? (v - prev[i]) & m :
+                                                                              v ^ prev[i];
             uint64_t abs = ct == perfCount_Delta ? (v - latch[i]) & m : v;
             if (r->raw[i] != wire || r->value[i] != abs || r->delta[i] != ((v - prev[i]) & m))
                 TS_FAIL("record %u counter %u: read 0x%llx (previous 0x%llx): stored 0x%llx (expected 0x%llx), "
@@ -263,7 +284,7 @@ TS_TEST(err_perfinit_twice) {
     TS_ASSERT_EQ_I(perfInit(1, 0), PERF_OK);
     TS_ASSERT_EQ_I(perfInit(1, 0), PERF_ERR_INIT_TWICE);
     TS_ASSERT_EQ_I(perfInit(2, 0), PERF_ERR_INIT_TWICE);
-    TS_ASSERT_EQ_I(perfInit(0, 0), PERF_ERR_INIT_TWICE);   /* "called again" comes first */
+    TS_ASSERT_EQ_I(perfInit(0, 0), PERF_ERR_INIT_TWICE); /* "called again" comes first */
     TS_ASSERT_EQ_U(pf_cycles(), 0);
 }
 
@@ -286,12 +307,12 @@ TS_TEST(err_num_funnels_vs_fmm) {
     c.te.has_funnel = true;
     BEGIN(&c);
     fmm = NULL;
-    TS_ASSERT_EQ_I(perfInit(1, 1), PERF_ERR_ARG);          /* a funnel, but fmm is NULL */
+    TS_ASSERT_EQ_I(perfInit(1, 1), PERF_ERR_ARG); /* a funnel, but fmm is NULL */
     fmm = (struct TfTraceRegMemMap *)PF_FUNNEL_BASE;
-    TS_ASSERT_EQ_I(perfInit(1, 0), PERF_ERR_ARG);          /* fmm, but no funnel */
-    TS_ASSERT_EQ_U(pf_cycles(), 0);                         /* argument errors touch nothing */
+    TS_ASSERT_EQ_I(perfInit(1, 0), PERF_ERR_ARG); /* fmm, but no funnel */
+    TS_ASSERT_EQ_U(pf_cycles(), 0);               /* argument errors touch nothing */
     TS_ASSERT_EQ_I(perfInit(1, 1), PERF_OK);
-    TS_ASSERT_EQ_U(pf_cycles(), 1);                         /* one read: teImpl.hasFunnelSink */
+    TS_ASSERT_EQ_U(pf_cycles(), 1); /* one read: teImpl.hasFunnelSink */
     TS_ASSERT_EQ_U(pf_funnel_writes(), 0);
 }
 
@@ -308,7 +329,7 @@ TS_TEST(err_init_before_perfinit) {
     TS_ASSERT_EQ_I(perfWriteTrace(NULL), PERF_ERR_NOT_INIT);
     TS_ASSERT_EQ_I(perfGetTraceStatus(&st), PERF_ERR_NOT_INIT);
     TS_ASSERT_EQ_U(st.initialized, 0);
-    TS_ASSERT_EQ_U(l[0].ctrIdx, 0xDEAD);                   /* the list is not written */
+    TS_ASSERT_EQ_U(l[0].ctrIdx, 0xDEAD); /* the list is not written */
     TS_ASSERT_EQ_U(pf_cycles(), 0);
     TS_ASSERT_EQ_U(pf_timer()->starts, 0);
     TS_ASSERT_EQ_U(pf_host_writes(), 0);
@@ -400,7 +421,7 @@ TS_TEST(err_unknown_event_type) {
     expect_event_error((perfEvent)TYPE(3), PERF_ERR_EVENT_TYPE);
     expect_event_error((perfEvent)TYPE(-1), PERF_ERR_EVENT_TYPE);
     expect_event_error((perfEvent)TYPE(14), PERF_ERR_EVENT_TYPE);
-    expect_event_error((perfEvent)TYPE(perfEventFW), PERF_ERR_EVENT_TYPE);   /* no firmware events */
+    expect_event_error((perfEvent)TYPE(perfEventFW), PERF_ERR_EVENT_TYPE); /* no firmware events */
     expect_good_list_after_errors();
 }
 
@@ -409,7 +430,7 @@ TS_TEST(err_unknown_general_code) {
     TS_ASSERT_EQ_I(perfInit(1, 0), PERF_OK);
     expect_event_error((perfEvent)GEN(HW_NO_EVENT), PERF_ERR_EVENT_CODE);
     expect_event_error((perfEvent)GEN(99), PERF_ERR_EVENT_CODE);
-    expect_event_error((perfEvent)GEN(11), PERF_ERR_EVENT_CODE);           /* one past REF_CPU_CYCLES */
+    expect_event_error((perfEvent)GEN(11), PERF_ERR_EVENT_CODE); /* one past REF_CPU_CYCLES */
     expect_event_error((perfEvent)GEN(HW_TIMESTAMP + 1), PERF_ERR_EVENT_CODE);
     expect_event_error((perfEvent)GEN(-1), PERF_ERR_EVENT_CODE);
     expect_good_list_after_errors();
@@ -418,11 +439,11 @@ TS_TEST(err_unknown_general_code) {
 TS_TEST(err_unknown_cache_fields) {
     BEGIN(NULL);
     TS_ASSERT_EQ_I(perfInit(1, 0), PERF_OK);
-    expect_event_error((perfEvent)CACHE(7, 0, 0), PERF_ERR_EVENT_CODE);     /* ids 0..6 */
+    expect_event_error((perfEvent)CACHE(7, 0, 0), PERF_ERR_EVENT_CODE); /* ids 0..6 */
     expect_event_error((perfEvent)CACHE(-1, 0, 0), PERF_ERR_EVENT_CODE);
-    expect_event_error((perfEvent)CACHE(0, 3, 0), PERF_ERR_EVENT_CODE);     /* ops 0..2 */
+    expect_event_error((perfEvent)CACHE(0, 3, 0), PERF_ERR_EVENT_CODE); /* ops 0..2 */
     expect_event_error((perfEvent)CACHE(0, -1, 0), PERF_ERR_EVENT_CODE);
-    expect_event_error((perfEvent)CACHE(0, 0, 2), PERF_ERR_EVENT_CODE);     /* results 0..1 */
+    expect_event_error((perfEvent)CACHE(0, 0, 2), PERF_ERR_EVENT_CODE); /* results 0..1 */
     expect_event_error((perfEvent)CACHE(0, 0, -1), PERF_ERR_EVENT_CODE);
     expect_good_list_after_errors();
 }
@@ -445,15 +466,15 @@ TS_TEST(err_raw_event_selects_nothing) {
     BEGIN(NULL);
     TS_ASSERT_EQ_I(perfInit(1, 0), PERF_OK);
     expect_event_error((perfEvent)RAW(0), PERF_ERR_UNSUPPORTED);
-    expect_event_error((perfEvent)RAW(0x3), PERF_ERR_UNSUPPORTED);         /* class 3, no event bit */
-    expect_event_error((perfEvent)RAW(0x107), PERF_ERR_UNSUPPORTED);       /* class 7 */
-    expect_event_error((perfEvent)RAW(0x1FF), PERF_ERR_UNSUPPORTED);       /* class 255 */
-    expect_event_error((perfEvent)RAW(0x80000), PERF_ERR_UNSUPPORTED);     /* class 0 bit 19: undefined */
-    expect_event_error((perfEvent)RAW(0x40001), PERF_ERR_UNSUPPORTED);     /* class 1 bit 18: undefined */
-    expect_event_error((perfEvent)RAW(0x1002), PERF_ERR_UNSUPPORTED);      /* class 2 bit 12: undefined */
-    expect_event_error((perfEvent)RAW(EV_LOAD | 0x80000), PERF_ERR_UNSUPPORTED);   /* one good, one undefined bit */
+    expect_event_error((perfEvent)RAW(0x3), PERF_ERR_UNSUPPORTED);               /* class 3, no event bit */
+    expect_event_error((perfEvent)RAW(0x107), PERF_ERR_UNSUPPORTED);             /* class 7 */
+    expect_event_error((perfEvent)RAW(0x1FF), PERF_ERR_UNSUPPORTED);             /* class 255 */
+    expect_event_error((perfEvent)RAW(0x80000), PERF_ERR_UNSUPPORTED);           /* class 0 bit 19: undefined */
+    expect_event_error((perfEvent)RAW(0x40001), PERF_ERR_UNSUPPORTED);           /* class 1 bit 18: undefined */
+    expect_event_error((perfEvent)RAW(0x1002), PERF_ERR_UNSUPPORTED);            /* class 2 bit 12: undefined */
+    expect_event_error((perfEvent)RAW(EV_LOAD | 0x80000), PERF_ERR_UNSUPPORTED); /* one good, one undefined bit */
 #if ULONG_MAX > 0xFFFFFFFFu
-    expect_event_error((perfEvent)RAW(0x100000000ul | EV_LOAD), PERF_ERR_UNSUPPORTED);   /* beyond mhpmevent */
+    expect_event_error((perfEvent)RAW(0x100000000ul | EV_LOAD), PERF_ERR_UNSUPPORTED); /* beyond mhpmevent */
 #endif
     expect_good_list_after_errors();
 }
@@ -461,7 +482,7 @@ TS_TEST(err_raw_event_selects_nothing) {
 TS_TEST(err_more_events_than_counters) {
     pf_cfg_t c;
     pf_default_cfg(&c);
-    c.hpm.n_hpm = 2;                                       /* mhpmcounter3, 4 */
+    c.hpm.n_hpm = 2; /* mhpmcounter3, 4 */
     BEGIN(&c);
     TS_ASSERT_EQ_I(perfInit(1, 0), PERF_OK);
     perfEvent three[] = {GEN(HW_CPU_CYCLES), RAW(EV_LOAD), GEN(HW_CACHE_MISSES), RAW(EV_STORE), GEN(HW_INSTRUCTIONS)};
@@ -473,8 +494,8 @@ TS_TEST(err_more_events_than_counters) {
     TS_ASSERT_EQ_I(perfManualInit(two, 5, CH, perfCount_Raw, 0), PERF_OK);
     TS_ASSERT_EQ_U(two[0].ctrIdx, 3);
     TS_ASSERT_EQ_U(two[4].ctrIdx, 4);
-    TS_ASSERT_EQ_U(pf_hpm()->event[4], 0x402);             /* CACHE_MISSES = D-cache miss */
-    TS_ASSERT_EQ_U(pf_hpm()->counteren, 0x1F);             /* the probe, left open */
+    TS_ASSERT_EQ_U(pf_hpm()->event[4], 0x402); /* CACHE_MISSES = D-cache miss */
+    TS_ASSERT_EQ_U(pf_hpm()->counteren, 0x1F); /* the probe, left open */
 }
 
 TS_TEST(err_no_programmable_counter) {
@@ -517,7 +538,7 @@ TS_TEST(err_sba_larger_than_pool) {
     assert_counters_untouched();
     /* exactly the pool fits */
     TS_ASSERT_EQ_I(perfManualInit(l, 1, CH, perfCount_Raw, POOL), PERF_OK);
-    TS_ASSERT_EQ_U(pf_te()->control >> 28, 7);             /* SBA sink */
+    TS_ASSERT_EQ_U(pf_te()->control >> 28, 7); /* SBA sink */
     TS_ASSERT_EQ_U(pf_te()->sink.base, PF_BUS_BASE);
     TS_ASSERT_EQ_U(pf_te()->sink.limit, PF_BUS_BASE + POOL - 4);
 }
@@ -525,7 +546,7 @@ TS_TEST(err_sba_larger_than_pool) {
 /* the second core's buffer does not fit in what the first one left */
 TS_TEST(err_sba_larger_than_pool_left) {
     BEGIN(NULL);
-    tmm[1] = tmm[0];                   /* one encoder model serves both harts' probes here */
+    tmm[1] = tmm[0]; /* one encoder model serves both harts' probes here */
     TS_ASSERT_EQ_I(perfInit(2, 0), PERF_OK);
     perfEvent l0[] = {GEN(HW_CPU_CYCLES)}, l1[] = {GEN(HW_CPU_CYCLES)};
     TS_ASSERT_EQ_I(perfManualInit(l0, 1, CH, perfCount_Raw, POOL - 64), PERF_OK);
@@ -575,11 +596,11 @@ TS_TEST(err_encoder_without_funnel_port) {
     BEGIN(&c);
     fmm = (struct TfTraceRegMemMap *)PF_FUNNEL_BASE;
     TS_ASSERT_EQ_I(perfInit(1, 1), PERF_ERR_NO_TRACE);
-    TS_ASSERT_EQ_U(pf_cycles(), 1);                         /* the teImpl read, nothing else */
+    TS_ASSERT_EQ_U(pf_cycles(), 1); /* the teImpl read, nothing else */
     TS_ASSERT_EQ_U(pf_funnel_writes(), 0);
     TS_ASSERT_EQ_U(pf_te_writes(0), 0);
     perfEvent l[] = {GEN(HW_CPU_CYCLES)};
-    TS_ASSERT_EQ_I(perfManualInit(l, 1, CH, perfCount_Raw, 0), PERF_ERR_NOT_INIT);   /* perfInit failed */
+    TS_ASSERT_EQ_I(perfManualInit(l, 1, CH, perfCount_Raw, 0), PERF_ERR_NOT_INIT); /* perfInit failed */
     assert_no_trace();
     assert_counters_untouched();
 }
@@ -594,7 +615,7 @@ TS_TEST(err_core_init_twice) {
     TS_ASSERT_EQ_I(perfManualInit(l2, 1, CH, perfCount_Raw, 0), PERF_ERR_INIT_TWICE);
     TS_ASSERT_EQ_I(perfFuncEntryExitInit(l2, 1, CH, perfCount_Raw, 0), PERF_ERR_INIT_TWICE);
     TS_ASSERT_EQ_I(perfTimerISRInit(l2, 1, CH, perfCount_Raw, 0, 100), PERF_ERR_INIT_TWICE);
-    TS_ASSERT_EQ_U(pf_cycles(), cycles);                   /* no hardware access at all */
+    TS_ASSERT_EQ_U(pf_cycles(), cycles); /* no hardware access at all */
     TS_ASSERT_EQ_U(pf_csr_writes(), writes);
     TS_ASSERT_EQ_U(pf_timer()->starts, 0);
     TS_ASSERT_EQ_U(l2[0].ctrIdx, 0xDEAD);
@@ -681,8 +702,8 @@ TS_TEST(error_strings) {
 /* trace-hw-facts 5.2-5.4 by hand: cycles -> 0, timestamp -> 1, instructions -> 2, the others
  * 3.. in list order; counter_info = (width - 1) << 12 | user CSR (0 for the timestamp) */
 TS_TEST(header_canonical_list) {
-    BEGIN(NULL);                                           /* widths 64/64/40, timestamp 40 */
-    hpm_csr_write(pf_hpm(), 0x320, (1u << 3) | (1u << 10));   /* inhibit 3 and 10 beforehand */
+    BEGIN(NULL);                                            /* widths 64/64/40, timestamp 40 */
+    hpm_csr_write(pf_hpm(), 0x320, (1u << 3) | (1u << 10)); /* inhibit 3 and 10 beforehand */
     TS_ASSERT_EQ_I(perfInit(1, 0), PERF_OK);
     perfEvent l[] = {GEN(HW_CPU_CYCLES), GEN(HW_TIMESTAMP), GEN(HW_INSTRUCTIONS), RAW(EV_LOAD),
                      GEN(HW_CACHE_MISSES), CACHE(HW_CACHE_L1I, HW_CACHE_OP_READ, HW_CACHE_RESULT_MISS)};
@@ -695,8 +716,8 @@ TS_TEST(header_canonical_list) {
     }
     /* counters: events programmed, mcountinhibit cleared for ours only, mcounteren open */
     TS_ASSERT_EQ_U(pf_hpm()->event[3], EV_LOAD);
-    TS_ASSERT_EQ_U(pf_hpm()->event[4], 0x402);             /* sbi_events.def CACHE_MISSES */
-    TS_ASSERT_EQ_U(pf_hpm()->event[5], 0x102);             /* sbi_events.def L1I_READ_MISS */
+    TS_ASSERT_EQ_U(pf_hpm()->event[4], 0x402); /* sbi_events.def CACHE_MISSES */
+    TS_ASSERT_EQ_U(pf_hpm()->event[5], 0x102); /* sbi_events.def L1I_READ_MISS */
     TS_ASSERT_EQ_U(pf_hpm()->inhibit, 1u << 10);
     TS_ASSERT_EQ_U(pf_hpm()->counteren, 0xFFFFFFFFu);
     /* encoder (5.3): SRAM sink, sync counters off, stop-on-wrap, ITC mode 1, active, enable,
@@ -704,7 +725,7 @@ TS_TEST(header_canonical_list) {
     TS_ASSERT_EQ_U(pf_te()->control, 0x40FF4087u);
     TS_ASSERT_EQ_U(pf_te()->itc_enable, 1u << CH);
     TS_ASSERT_EQ_U(pf_te()->ts.control, 0x000F8003u);
-    TS_ASSERT_EQ_U(pf_te()->itc_accepted, 0);              /* the header waits for perfTraceOn */
+    TS_ASSERT_EQ_U(pf_te()->itc_accepted, 0); /* the header waits for perfTraceOn */
 
     TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
     TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
@@ -717,9 +738,9 @@ TS_TEST(header_canonical_list) {
                            {2, 0, HW_INSTRUCTIONS, 0, INFO_INSTRET},
                            {3, 2, 0, EV_LOAD, INFO_HPM(40, 3)},
                            {4, 0, HW_CACHE_MISSES, 0, INFO_HPM(40, 4)},
-                           {5, 1, (1 << 3) | (0 << 1) | 1, 0, INFO_HPM(40, 5)}};   /* SBI cache code */
+                           {5, 1, (1 << 3) | (0 << 1) | 1, 0, INFO_HPM(40, 5)}}; /* SBI cache code */
     check_header(&t.h[0], perfCount_Raw, 0x3F, d, 6);
-    TS_ASSERT(t.h[0].tics_valid);                          /* after the trace-start ICT-WS */
+    TS_ASSERT(t.h[0].tics_valid); /* after the trace-start ICT-WS */
     /* the store sequence of 5.4: marker 32-bit, count type 8-bit, mask 32-bit, the raw
      * definition as type, event_data low, high, counter_info */
     TS_ASSERT_EQ_U(t.nst, header_stores(&t.h[0]));
@@ -890,7 +911,8 @@ static bool log_high_word_carried(unsigned n) {
     for (unsigned i = 0; i < nlog; i++)
         if (is_read_of(&log[i], n)) {
             if (!seen) first = log[i].value >> 32;
-            else if (log[i].value >> 32 != first) return true;
+            else if (log[i].value >> 32 != first)
+                return true;
             seen = true;
         }
     return false;
@@ -902,7 +924,7 @@ TS_TEST(raw_values_above_32_bits) {
     TS_ASSERT_EQ_I(perfInit(1, 0), PERF_OK);
     perfEvent l[] = {GEN(HW_CPU_CYCLES), RAW(EV_MMIO)};
     TS_ASSERT_EQ_I(perfManualInit(l, 2, CH, perfCount_Raw, 0), PERF_OK);
-    hpm_csr_write(pf_hpm(), 0xB03, 0x34567800u);           /* mhpmcounter3 = 0x12_3456_7800 */
+    hpm_csr_write(pf_hpm(), 0xB03, 0x34567800u); /* mhpmcounter3 = 0x12_3456_7800 */
     hpm_csr_write(pf_hpm(), 0xB83, 0x12u);
     TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
     for (int i = 0; i < 3; i++) TS_ASSERT_EQ_I(record_here(), PERF_OK);
@@ -934,13 +956,13 @@ TS_TEST(delta_wrap_12bit) {
     TS_ASSERT_EQ_I(perfInit(1, 0), PERF_OK);
     perfEvent l[] = {GEN(HW_CPU_CYCLES), GEN(HW_INSTRUCTIONS), RAW(EV_MMIO)};
     TS_ASSERT_EQ_I(perfManualInit(l, 3, CH, perfCount_Delta, 0), PERF_OK);
-    hpm_csr_write(pf_hpm(), 0xB03, 4096 - 150);            /* near the top of 12 bits */
+    hpm_csr_write(pf_hpm(), 0xB03, 4096 - 150); /* near the top of 12 bits */
     TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
     for (int i = 0; i < 40; i++) TS_ASSERT_EQ_I(record_here(), PERF_OK);
     TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
-    TS_ASSERT_EQ_U(log_wraps(3), 1);                       /* precondition: it wrapped once */
+    TS_ASSERT_EQ_U(log_wraps(3), 1); /* precondition: it wrapped once */
     const pf_read_t *log;
-    TS_ASSERT_EQ_U(pf_reads(&log), 3 + 40 * 3);            /* latched at perfTraceOn, then 3 a record */
+    TS_ASSERT_EQ_U(pf_reads(&log), 3 + 40 * 3); /* latched at perfTraceOn, then 3 a record */
     trace_t t;
     decode_sink(&t, 40);
     assert_decoded_clean(&t);
@@ -966,7 +988,7 @@ TS_TEST(deltaxor_wrap_12bit) {
     hpm_csr_write(pf_hpm(), 0xB03, 4096 - 150);
     TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
     const pf_read_t *log;
-    TS_ASSERT_EQ_U(pf_reads(&log), 0);                     /* nothing latched */
+    TS_ASSERT_EQ_U(pf_reads(&log), 0); /* nothing latched */
     for (int i = 0; i < 40; i++) TS_ASSERT_EQ_I(record_here(), PERF_OK);
     TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
     TS_ASSERT_EQ_U(log_wraps(3), 1);
@@ -986,12 +1008,12 @@ TS_TEST(deltaxor_wrap_12bit) {
     TS_ASSERT_EQ_U(t.st[at + 1].value, (uint32_t)a | 1u);
     TS_ASSERT_EQ_U(t.st[at + 2].value, (uint32_t)(a >> 32));
     for (unsigned k = 0; k < t.nr; k++) TS_ASSERT_EQ_U(t.r[k].addr, a);
-    at += 1 + 2 + 4;                                       /* type, 2 address words, 4 values */
-    while (t.st[at].size == 2) at++;                       /* high parts, if any */
-    TS_ASSERT_EQ_U(t.st[at].size, 1);                      /* record 2 */
+    at += 1 + 2 + 4;                  /* type, 2 address words, 4 values */
+    while (t.st[at].size == 2) at++;  /* high parts, if any */
+    TS_ASSERT_EQ_U(t.st[at].size, 1); /* record 2 */
     TS_ASSERT_EQ_U(t.st[at + 1].size, 4);
     TS_ASSERT_EQ_U(t.st[at + 1].value, 0);
-    TS_ASSERT_EQ_U(t.st[at + 2].size, 4);                  /* the first value follows at once */
+    TS_ASSERT_EQ_U(t.st[at + 2].size, 4); /* the first value follows at once */
     assert_encoder_clean();
     trace_free(&t);
 }
@@ -1000,30 +1022,30 @@ TS_TEST(deltaxor_wrap_12bit) {
  * 2^40, minstret with bit 32 set carrying into bit 33 */
 static void wide_counters(int ct) {
     pf_cfg_t c;
-    pf_default_cfg(&c);                                    /* widths 64/64/40 */
+    pf_default_cfg(&c); /* widths 64/64/40 */
     begin_models(&c);
     TS_ASSERT_EQ_I(perfInit(1, 0), PERF_OK);
     perfEvent l[] = {GEN(HW_CPU_CYCLES), GEN(HW_INSTRUCTIONS), RAW(EV_MMIO)};
     TS_ASSERT_EQ_I(perfManualInit(l, 3, CH, (perfCountType_t)ct, 0), PERF_OK);
     hpm_t *h = pf_hpm();
-    hpm_csr_write(h, 0xB00, 0xFFFFFF00u);                  /* mcycle = 2^32 - 256 */
-    hpm_csr_write(h, 0xB02, 0xFFFFFF00u);                  /* minstret = 0x1_FFFF_FF00 */
+    hpm_csr_write(h, 0xB00, 0xFFFFFF00u); /* mcycle = 2^32 - 256 */
+    hpm_csr_write(h, 0xB02, 0xFFFFFF00u); /* minstret = 0x1_FFFF_FF00 */
     hpm_csr_write(h, 0xB82, 1);
-    hpm_csr_write(h, 0xB03, 0xFFFFFF38u);                  /* mhpmcounter3 = 2^40 - 200 */
+    hpm_csr_write(h, 0xB03, 0xFFFFFF38u); /* mhpmcounter3 = 2^40 - 200 */
     hpm_csr_write(h, 0xB83, 0xFF);
     TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
     for (int i = 0; i < 30; i++) TS_ASSERT_EQ_I(record_here(), PERF_OK);
     TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
-    TS_ASSERT(log_high_word_carried(0));                   /* preconditions: mcycle past 2^32, */
-    TS_ASSERT(log_high_word_carried(2));                   /* minstret past 2^33, */
-    TS_ASSERT_EQ_U(log_wraps(3), 1);                       /* counter 3 past 2^40 */
+    TS_ASSERT(log_high_word_carried(0)); /* preconditions: mcycle past 2^32, */
+    TS_ASSERT(log_high_word_carried(2)); /* minstret past 2^33, */
+    TS_ASSERT_EQ_U(log_wraps(3), 1);     /* counter 3 past 2^40 */
     trace_t t;
     decode_sink(&t, 40);
     assert_decoded_clean(&t);
     TS_ASSERT_EQ_U(t.h[0].def[2].info, INFO_HPM(40, 3));
     TS_ASSERT_EQ_U(t.nr, 30);
     check_values(&t, ct, true);
-    if (ct == perfCount_Delta)                             /* changes are small: one word each */
+    if (ct == perfCount_Delta) /* changes are small: one word each */
         for (unsigned i = header_stores(&t.h[0]); i < t.nst; i++) TS_ASSERT(t.st[i].size != 2);
     assert_encoder_clean();
     trace_free(&t);
@@ -1060,8 +1082,8 @@ TS_TEST(delta_narrow_fixed_counters) {
     TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
     for (int i = 0; i < 30; i++) TS_ASSERT_EQ_I(record_here(), PERF_OK);
     TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
-    TS_ASSERT_EQ_U(log_wraps(0), 1);                       /* the 20-bit mcycle */
-    TS_ASSERT_EQ_U(log_wraps(2), 1);                       /* the 32-bit minstret */
+    TS_ASSERT_EQ_U(log_wraps(0), 1); /* the 20-bit mcycle */
+    TS_ASSERT_EQ_U(log_wraps(2), 1); /* the 32-bit minstret */
     TS_ASSERT_EQ_U(log_wraps(PF_KEY_TS), 1);
     trace_t t;
     decode_sink(&t, 24);
@@ -1114,14 +1136,14 @@ TS_TEST(delta_mixed_fixed_counters) {
     perfEvent l[] = {GEN(HW_INSTRUCTIONS), GEN(HW_CPU_CYCLES), GEN(HW_TIMESTAMP)};
     TS_ASSERT_EQ_I(perfManualInit(l, 3, CH, perfCount_Delta, 0), PERF_OK);
     TS_ASSERT_EQ_U(l[1].ctrInfo, (39u << 12) | 0xC00);
-    hpm_csr_write(pf_hpm(), 0xB00, 0xFFFFFED4u);           /* mcycle = 2^40 - 300 */
+    hpm_csr_write(pf_hpm(), 0xB00, 0xFFFFFED4u); /* mcycle = 2^40 - 300 */
     hpm_csr_write(pf_hpm(), 0xB80, 0xFF);
-    hpm_csr_write(pf_hpm(), 0xB02, 0xFFFFFF00u);           /* minstret = 2^32 - 256 */
+    hpm_csr_write(pf_hpm(), 0xB02, 0xFFFFFF00u); /* minstret = 2^32 - 256 */
     tsunit_write_lower(&pf_te()->ts, (1u << 24) - 300);
     TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
     for (int i = 0; i < 30; i++) TS_ASSERT_EQ_I(record_here(), PERF_OK);
     TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
-    TS_ASSERT_EQ_U(log_wraps(0), 1);                       /* the 40-bit mcycle */
+    TS_ASSERT_EQ_U(log_wraps(0), 1); /* the 40-bit mcycle */
     TS_ASSERT(log_high_word_carried(2));
     TS_ASSERT_EQ_U(log_wraps(PF_KEY_TS), 1);
     trace_t t;
@@ -1150,14 +1172,14 @@ TS_TEST(entry_exit_addresses_raw) {
     TS_ASSERT_EQ_I(perfInit(1, 0), PERF_OK);
     perfEvent l[] = {GEN(HW_CPU_CYCLES)};
     TS_ASSERT_EQ_I(perfFuncEntryExitInit(l, 1, CH, perfCount_Raw, 0), PERF_OK);
-    __cyg_profile_func_enter(FP(fn_a), FP(fn_b));          /* before perfTraceOn: nothing */
+    __cyg_profile_func_enter(FP(fn_a), FP(fn_b)); /* before perfTraceOn: nothing */
     TS_ASSERT_EQ_U(pf_te()->itc_accepted, 0);
     TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
     __cyg_profile_func_enter(FP(fn_a), FP(fn_b));
     __cyg_profile_func_exit(FP(fn_a), FP(fn_b));
     __cyg_profile_func_enter((void *)0x80001234u, FP(fn_a));
     TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
-    __cyg_profile_func_enter(FP(fn_b), FP(fn_a));          /* after perfTraceOff: nothing */
+    __cyg_profile_func_enter(FP(fn_b), FP(fn_a)); /* after perfTraceOff: nothing */
     trace_t t;
     decode_sink(&t, 40);
     assert_decoded_clean(&t);
@@ -1179,7 +1201,7 @@ TS_TEST(entry_exit_addresses_raw) {
         TS_ASSERT_EQ_U(t.st[at + i].size, r0[i].size);
         TS_ASSERT_EQ_U(t.st[at + i].value, r0[i].value);
     }
-    at += 2 * 6;                                           /* two records of 5 + 1 value */
+    at += 2 * 6; /* two records of 5 + 1 value */
     for (unsigned i = 0; i < N(r2); i++) {
         TS_ASSERT_EQ_U(t.st[at + i].size, r2[i].size);
         TS_ASSERT_EQ_U(t.st[at + i].value, r2[i].value);
@@ -1232,7 +1254,7 @@ TS_TEST(entry_exit_addresses_deltaxor) {
                 at++;
             }
         }
-        at++;                                              /* the instret value */
+        at++; /* the instret value */
     }
     TS_ASSERT_EQ_U(t.nst, at);
     trace_free(&t);
@@ -1245,21 +1267,21 @@ TS_TEST(entry_exit_addresses_deltaxor) {
 TS_TEST(trace_off_drains_and_resumes) {
     pf_cfg_t c;
     pf_default_cfg(&c);
-    c.trace_divider = 4;                                   /* the ITC FIFO fills up */
+    c.trace_divider = 4; /* the ITC FIFO fills up */
     BEGIN(&c);
     TS_ASSERT_EQ_I(perfInit(1, 0), PERF_OK);
     perfEvent l[] = {GEN(HW_CPU_CYCLES), GEN(HW_INSTRUCTIONS), RAW(EV_MMIO)};
     TS_ASSERT_EQ_I(perfManualInit(l, 3, CH, perfCount_Raw, 0), PERF_OK);
     TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
-    TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);                /* already on: nothing more */
+    TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK); /* already on: nothing more */
     for (int i = 0; i < 5; i++) TS_ASSERT_EQ_I(record_here(), PERF_OK);
     te_t *te = pf_te();
-    TS_ASSERT(te->fifo_count >= 4);                        /* precondition: a lot is queued */
+    TS_ASSERT(te->fifo_count >= 4); /* precondition: a lot is queued */
     TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
-    TS_ASSERT(te_control(te) & 8u);                        /* teEmpty */
+    TS_ASSERT(te_control(te) & 8u); /* teEmpty */
     TS_ASSERT_EQ_U(te->fifo_count, 0);
     TS_ASSERT_EQ_U(te->outq_count, 0);
-    TS_ASSERT_EQ_U(te->sink.fill, 0);                      /* the last word padded and written */
+    TS_ASSERT_EQ_U(te->sink.fill, 0); /* the last word padded and written */
     perfTraceStatus_t st;
     TS_ASSERT_EQ_I(perfGetTraceStatus(&st), PERF_OK);
     TS_ASSERT_EQ_U(st.recording, 0);
@@ -1274,26 +1296,26 @@ TS_TEST(trace_off_drains_and_resumes) {
     TS_ASSERT_EQ_U(t.nr, 5);
     TS_ASSERT(!t.r[4].truncated);
     TS_ASSERT_EQ_U(t.r[4].n, 3);
-    check_values(&t, perfCount_Raw, true);                 /* the last value is the last read */
-    TS_ASSERT_EQ_U(t.last_tcode, 34);                      /* ICT trace off closes the capture */
+    check_values(&t, perfCount_Raw, true); /* the last value is the last read */
+    TS_ASSERT_EQ_U(t.last_tcode, 34);      /* ICT trace off closes the capture */
     TS_ASSERT_EQ_U(t.last_ckdata0, 3);
     trace_free(&t);
 
     uint64_t stores = te->itc_accepted, bytes = pf_sink_bytes();
-    TS_ASSERT_EQ_I(perfWriteCntrs(), PERF_OK);             /* off: a no-op */
+    TS_ASSERT_EQ_I(perfWriteCntrs(), PERF_OK); /* off: a no-op */
     TS_ASSERT_EQ_U(te->itc_accepted, stores);
     TS_ASSERT_EQ_U(pf_sink_bytes(), bytes);
-    TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);               /* off twice is fine */
+    TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK); /* off twice is fine */
     TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
     for (int i = 0; i < 3; i++) TS_ASSERT_EQ_I(record_here(), PERF_OK);
     TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
     decode_sink(&t, 40);
-    assert_decoded_clean(&t);                              /* still one header */
+    assert_decoded_clean(&t); /* still one header */
     TS_ASSERT_EQ_U(t.nr, 8);
     check_values(&t, perfCount_Raw, true);
     for (unsigned k = 0; k < 8; k++) {
         TS_ASSERT_EQ_U(t.r[k].type, PERF_MANUAL);
-        TS_ASSERT_EQ_U(t.r[k].addr, t.r[0].addr);          /* one call site */
+        TS_ASSERT_EQ_U(t.r[k].addr, t.r[0].addr); /* one call site */
     }
     TS_ASSERT(t.r[0].addr >> 32);
     /* every ITC store, counted by hand from 5.4/5.5: header 3 + 3 + 3 + 4, a record 1 + 2
@@ -1350,7 +1372,7 @@ TS_TEST(write_trace_sram) {
     assert_decoded_clean(&t);
     TS_ASSERT_EQ_U(t.nr, 40);
     check_values(&t, perfCount_Raw, true);
-    TS_ASSERT_EQ_I(perfGetTraceStatus(&st), PERF_OK);      /* the write left it off */
+    TS_ASSERT_EQ_I(perfGetTraceStatus(&st), PERF_OK); /* the write left it off */
     TS_ASSERT_EQ_U(st.recording, 0);
     TS_ASSERT_EQ_U(pf_te()->control & 2u, 0);
     assert_encoder_clean();
@@ -1364,10 +1386,10 @@ TS_TEST(write_trace_sba) {
     perfEvent l[] = {GEN(HW_CPU_CYCLES), GEN(HW_INSTRUCTIONS), RAW(EV_LOAD)};
     TS_ASSERT_EQ_I(perfManualInit(l, 3, CH, perfCount_Delta, 4096), PERF_OK);
     te_t *te = pf_te();
-    TS_ASSERT_EQ_U(te->control, 0x70FF4087u);              /* SBA sink */
+    TS_ASSERT_EQ_U(te->control, 0x70FF4087u); /* SBA sink */
     TS_ASSERT_EQ_U(te->sink.base, PF_BUS_BASE);
     TS_ASSERT_EQ_U(te->sink.limit, PF_BUS_BASE + 4096 - 4);
-    TS_ASSERT((te->sink.wp & 1) == 0 && te->sink.wp < PF_BUS_BASE + 16);   /* at the start (trace-start message) */
+    TS_ASSERT((te->sink.wp & 1) == 0 && te->sink.wp < PF_BUS_BASE + 16); /* at the start (trace-start message) */
     TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
     for (int i = 0; i < 20; i++) TS_ASSERT_EQ_I(record_here(), PERF_OK);
     TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
@@ -1422,7 +1444,7 @@ TS_TEST(stop_on_wrap_sram) {
     TS_ASSERT_EQ_U(st.recording, 0);
     TS_ASSERT_EQ_U(st.stopped, 1);
     TS_ASSERT_EQ_U(st.records, 60);
-    TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);                /* does not restart a stopped encoder */
+    TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK); /* does not restart a stopped encoder */
     TS_ASSERT_EQ_I(record_here(), PERF_OK);
     TS_ASSERT_EQ_U(te->itc_accepted, stores);
     TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
@@ -1438,7 +1460,7 @@ TS_TEST(stop_on_wrap_sram) {
     decode_bytes(&t, f, flen, 40);
     assert_decoded_clean(&t);
     TS_ASSERT(t.nr >= 3);
-    check_values(&t, perfCount_Raw, false);                /* the records that fit */
+    check_values(&t, perfCount_Raw, false); /* the records that fit */
     TS_ASSERT_EQ_U(te->lost, 0);
     trace_free(&t);
 }
@@ -1486,19 +1508,19 @@ TS_TEST(timer_isr_records) {
     TS_ASSERT_EQ_U(pf_timer()->start_hart, 0);
     TS_ASSERT_EQ_U(pf_timer()->first_deadline, 5100);
     pf_set_mtime(5100);
-    perf_timer_tick(0x80000800u);                          /* before perfTraceOn: no record */
+    perf_timer_tick(0x80000800u); /* before perfTraceOn: no record */
     TS_ASSERT_EQ_U(pf_timer()->mtimecmp, 5200);
     TS_ASSERT_EQ_U(pf_te()->itc_accepted, 0);
     TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
     pf_set_mtime(5200);
     perf_timer_tick(0x80001000u);
     TS_ASSERT_EQ_U(pf_timer()->mtimecmp, 5300);
-    pf_set_mtime(5450);                                    /* late: 5400 is gone */
+    pf_set_mtime(5450); /* late: 5400 is gone */
     perf_timer_tick(0x80002000u);
     TS_ASSERT_EQ_U(pf_timer()->mtimecmp, 5550);
     TS_ASSERT_EQ_U(pf_timer()->cmp_hart, 0);
     TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
-    perf_timer_tick(0x80003000u);                          /* off: no record, next deadline */
+    perf_timer_tick(0x80003000u); /* off: no record, next deadline */
     TS_ASSERT_EQ_U(pf_timer()->mtimecmp, 5650);
     TS_ASSERT_EQ_U(pf_timer()->cmp_writes, 4);
     trace_t t;
@@ -1568,7 +1590,7 @@ static void funnel_cfg(pf_cfg_t *c) {
     pf_default_cfg(c);
     c->funnel = true;
     c->te.has_funnel = true;
-    c->funnel_ts_width = 48;           /* the master's width differs from the encoder's 40 */
+    c->funnel_ts_width = 48; /* the master's width differs from the encoder's 40 */
 }
 
 /* through the funnel (SRAM): teSink = 8, the funnel's sink and master timestamp (5.3) */
@@ -1580,7 +1602,7 @@ TS_TEST(funnel_sram) {
     TS_ASSERT_EQ_I(perfInit(1, 1), PERF_OK);
     perfEvent l[] = {GEN(HW_CPU_CYCLES), GEN(HW_TIMESTAMP), GEN(HW_INSTRUCTIONS)};
     TS_ASSERT_EQ_I(perfManualInit(l, 3, CH, perfCount_Raw, 0), PERF_OK);
-    TS_ASSERT_EQ_U(l[1].ctrInfo, 47u << 12);               /* the funnel's 48-bit timestamp */
+    TS_ASSERT_EQ_U(l[1].ctrInfo, 47u << 12); /* the funnel's 48-bit timestamp */
     TS_ASSERT_EQ_U(pf_te()->control, 0x80FF4087u);
     TS_ASSERT_EQ_U(pf_funnel()->control, 0x40004003u);
     TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
@@ -1588,7 +1610,7 @@ TS_TEST(funnel_sram) {
     TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
     TS_ASSERT(funnel_empty(pf_funnel()));
     TS_ASSERT_EQ_U(pf_funnel()->sink.fill, 0);
-    TS_ASSERT_EQ_U(pf_te()->sink.words, 0);                /* nothing in the encoder's own sink */
+    TS_ASSERT_EQ_U(pf_te()->sink.words, 0); /* nothing in the encoder's own sink */
     trace_t t;
     decode_sink(&t, 48);
     assert_decoded_clean(&t);
@@ -1598,7 +1620,7 @@ TS_TEST(funnel_sram) {
     check_header(&t.h[0], perfCount_Raw, 0x7, d, 3);
     TS_ASSERT_EQ_U(t.nr, 6);
     check_values(&t, perfCount_Raw, true);
-    for (unsigned k = 1; k < t.nr; k++) TS_ASSERT(t.r[k].value[1] > t.r[k - 1].value[1]);   /* it runs */
+    for (unsigned k = 1; k < t.nr; k++) TS_ASSERT(t.r[k].value[1] > t.r[k - 1].value[1]); /* it runs */
     assert_encoder_clean();
     trace_free(&t);
 }
@@ -1640,7 +1662,7 @@ TS_TEST(channel_31) {
     TS_ASSERT_EQ_I(perfManualInit(l, 1, 31, perfCount_Raw, 0), PERF_OK);
     TS_ASSERT_EQ_U(pf_te()->itc_enable, 1u << 31);
     TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
-    TS_ASSERT_EQ_U(pf_te()->itc_accepted, 3 + 3);          /* the header */
+    TS_ASSERT_EQ_U(pf_te()->itc_accepted, 3 + 3); /* the header */
 }
 
 /* ================================ several harts ============================================
@@ -1677,7 +1699,7 @@ TS_TEST(mh_second_init_keeps_funnel) {
     perfEvent l0[] = {GEN(HW_CPU_CYCLES), GEN(HW_TIMESTAMP)}, l1[] = {GEN(HW_INSTRUCTIONS), RAW(EV_LOAD)};
     TS_ASSERT_EQ_I(perfManualInit(l0, 2, CH, perfCount_Delta, 0), PERF_OK);
     TS_ASSERT_EQ_U(pf_te_of(0)->control, TE_FUNNEL_TRACING);
-    TS_ASSERT_EQ_U(pf_te_of(1)->control, TE_FUNNEL_IDLE);  /* the defaults, once, for every encoder */
+    TS_ASSERT_EQ_U(pf_te_of(1)->control, TE_FUNNEL_IDLE); /* the defaults, once, for every encoder */
     TS_ASSERT_EQ_U(pf_te_of(1)->itc_enable, 0);
     TS_ASSERT_EQ_U(pf_funnel()->control, 0x40004003u);
     TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
@@ -1688,15 +1710,15 @@ TS_TEST(mh_second_init_keeps_funnel) {
 
     pf_set_hart(1);
     TS_ASSERT_EQ_I(perfManualInit(l1, 2, CH, perfCount_Delta, 0), PERF_OK);
-    TS_ASSERT_EQ_U(pf_funnel_writes(), fw);                /* funnel, sink, master timestamp untouched */
-    TS_ASSERT_EQ_U(pf_te_writes(0), t0w);                  /* hart 0's encoder untouched */
+    TS_ASSERT_EQ_U(pf_funnel_writes(), fw); /* funnel, sink, master timestamp untouched */
+    TS_ASSERT_EQ_U(pf_te_writes(0), t0w);   /* hart 0's encoder untouched */
     TS_ASSERT_EQ_U(pf_te_of(0)->control, TE_FUNNEL_TRACING);
     TS_ASSERT_EQ_U(pf_te_of(1)->control, TE_FUNNEL_TRACING);
     TS_ASSERT_EQ_U(pf_te_of(1)->itc_enable, 1u << CH);
     TS_ASSERT_EQ_U(pf_funnel()->control, 0x40004003u);
-    TS_ASSERT(pf_sink_bytes() >= sunk);                    /* WP was not reset or probed */
-    TS_ASSERT(tsunit_now(&pf_funnel()->ts) > ts);          /* the master timestamp ran on */
-    TS_ASSERT_EQ_U(l1[0].ctrIdx, 2);                       /* hart 1's own counters */
+    TS_ASSERT(pf_sink_bytes() >= sunk);           /* WP was not reset or probed */
+    TS_ASSERT(tsunit_now(&pf_funnel()->ts) > ts); /* the master timestamp ran on */
+    TS_ASSERT_EQ_U(l1[0].ctrIdx, 2);              /* hart 1's own counters */
     TS_ASSERT_EQ_U(l1[1].ctrIdx, 3);
     TS_ASSERT_EQ_U(pf_hpm_of(1)->event[3], EV_LOAD);
     TS_ASSERT_EQ_U(pf_hpm_of(0)->event[3], 0);
@@ -1707,9 +1729,9 @@ TS_TEST(mh_second_init_keeps_funnel) {
 
     /* hart 0 stops: its encoder is drained, the funnel stays on for hart 1 */
     TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
-    TS_ASSERT_EQ_U(pf_te_of(0)->control & 7u, 1u);         /* active only: enable, tracing off */
+    TS_ASSERT_EQ_U(pf_te_of(0)->control & 7u, 1u); /* active only: enable, tracing off */
     TS_ASSERT_EQ_U(pf_funnel()->control & 3u, 3u);
-    TS_ASSERT_EQ_I(perfWriteTrace(NULL), PERF_ERR_BUSY);   /* hart 1 still records */
+    TS_ASSERT_EQ_I(perfWriteTrace(NULL), PERF_ERR_BUSY); /* hart 1 still records */
     TS_ASSERT_EQ_U(pf_file_count(), 0);
     pf_set_hart(1);
     TS_ASSERT_EQ_I(record_here(), PERF_OK);
@@ -1727,11 +1749,11 @@ TS_TEST(mh_second_init_keeps_funnel) {
     decode_bytes(&t, f, flen, 40);
     TS_ASSERT_EQ_U(t.bad, 0);
     TS_ASSERT_EQ_U(t.perr, 0);
-    TS_ASSERT_EQ_U(t.nh, 2);                               /* one header per hart */
+    TS_ASSERT_EQ_U(t.nh, 2); /* one header per hart */
     TS_ASSERT_EQ_U(t.h[0].core, 0);
-    TS_ASSERT_EQ_U(t.h[0].mask, 0x3);                      /* cycles, timestamp */
+    TS_ASSERT_EQ_U(t.h[0].mask, 0x3); /* cycles, timestamp */
     TS_ASSERT_EQ_U(t.h[1].core, 1);
-    TS_ASSERT_EQ_U(t.h[1].mask, 0xC);                      /* instret, counter 3 */
+    TS_ASSERT_EQ_U(t.h[1].mask, 0xC); /* instret, counter 3 */
     unsigned per[2] = {0, 0};
     for (unsigned k = 0; k < t.nr; k++) {
         TS_ASSERT(t.r[k].core < 2);
@@ -1770,7 +1792,7 @@ TS_TEST(mh_defaults_once_any_hart_first) {
     TS_ASSERT_EQ_I(record_here(), PERF_OK);
     TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
     pf_set_hart(0);
-    TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);              /* never on: drains its encoder, the funnel */
+    TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK); /* never on: drains its encoder, the funnel */
     TS_ASSERT_EQ_U(pf_funnel()->control & 3u, 1u);
     trace_t t;
     dec_srcbits = 1;
@@ -1804,7 +1826,7 @@ TS_TEST(mh_funnel_sba_shared) {
     unsigned writes = pf_csr_writes();
     TS_ASSERT_EQ_I(perfManualInit(l1, 1, CH, perfCount_Raw, 2048), PERF_ERR_ARG);
     TS_ASSERT_EQ_I(perfManualInit(l1, 1, CH, perfCount_Raw, 0), PERF_ERR_ARG);
-    TS_ASSERT_EQ_U(pf_cycles(), cyc);                      /* no MMIO */
+    TS_ASSERT_EQ_U(pf_cycles(), cyc); /* no MMIO */
     TS_ASSERT_EQ_U(pf_csr_writes(), writes);
     TS_ASSERT_EQ_U(l1[0].ctrIdx, 0xDEAD);
     unsigned fw = pf_funnel_writes();
@@ -1812,13 +1834,13 @@ TS_TEST(mh_funnel_sba_shared) {
     TS_ASSERT_EQ_U(pf_funnel_writes(), fw);
     TS_ASSERT_EQ_U(fu->sink.base, PF_BUS_BASE);
     TS_ASSERT_EQ_U(fu->sink.limit, PF_BUS_BASE + 4096 - 4);
-    TS_ASSERT_EQ_U(pf_te_of(1)->control, TE_FUNNEL_TRACING);   /* teSink 8, not the SBA sink */
+    TS_ASSERT_EQ_U(pf_te_of(1)->control, TE_FUNNEL_TRACING); /* teSink 8, not the SBA sink */
     TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);
     TS_ASSERT_EQ_I(record_here(), PERF_OK);
     perfTraceStatus_t st;
     TS_ASSERT_EQ_I(perfGetTraceStatus(&st), PERF_OK);
-    TS_ASSERT_EQ_U(st.size, 4096);                         /* the shared buffer */
-    TS_ASSERT_EQ_U(st.records, 1);                         /* this hart's records */
+    TS_ASSERT_EQ_U(st.size, 4096); /* the shared buffer */
+    TS_ASSERT_EQ_U(st.records, 1); /* this hart's records */
     TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
     pf_set_hart(0);
     TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
@@ -1853,13 +1875,13 @@ TS_TEST(mh_num_cores_bounds) {
     TS_ASSERT_EQ_I(perfFuncEntryExitInit(l, 1, CH, perfCount_Raw, 0), PERF_ERR_CORE);
     TS_ASSERT_EQ_I(perfTraceOn(), PERF_ERR_NOT_INIT);
     TS_ASSERT_EQ_I(perfWriteTrace(NULL), PERF_ERR_NOT_INIT);
-    TS_ASSERT_EQ_U(pf_cycles(), 1);                         /* perfInit's teImpl probe only */
+    TS_ASSERT_EQ_U(pf_cycles(), 1); /* perfInit's teImpl probe only */
     TS_ASSERT_EQ_U(pf_lock_held(), 0);
     pf_set_hart(1);
     TS_ASSERT_EQ_I(perfManualInit(l, 1, CH, perfCount_Raw, 0), PERF_OK);
     TS_ASSERT_EQ_U(pf_te_of(1)->control, TE_FUNNEL_TRACING);
     TS_ASSERT_EQ_U(pf_te_of(0)->control, TE_FUNNEL_IDLE);
-    TS_ASSERT_EQ_U(pf_te_of(2)->control, 0);               /* outside num_cores: never touched */
+    TS_ASSERT_EQ_U(pf_te_of(2)->control, 0); /* outside num_cores: never touched */
     TS_ASSERT_EQ_U(pf_te_writes(2), 0);
     TS_ASSERT_EQ_U(pf_te_writes(3), 0);
 }
@@ -1888,7 +1910,7 @@ TS_TEST(mh_lock_only_off_the_record_path) {
         perf_timer_tick(0x80003000);
     }
     TS_ASSERT_EQ_U(pf_locks(), locks);
-    TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK);                /* already on: nothing to do */
+    TS_ASSERT_EQ_I(perfTraceOn(), PERF_OK); /* already on: nothing to do */
     TS_ASSERT_EQ_I(perfTraceOff(), PERF_OK);
     TS_ASSERT_EQ_U(pf_locks(), locks + 1);
     TS_ASSERT_EQ_I(perfWriteTrace(NULL), PERF_OK);

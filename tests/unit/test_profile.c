@@ -13,23 +13,33 @@ static prof_t *prof;
 static unsigned warnings;
 static uint64_t t;
 
-static void on_warn(void *c, const char *m) { (void)c; (void)m; warnings++; }
+static void on_warn(void *c, const char *m) {
+    (void)c;
+    (void)m;
+    warnings++;
+}
 
 /* symbols: main 0x100, a 0x200, b 0x300, f 0x400 (16 bytes each); work [0x1000, 0x1100),
  * idle [0x2000, 0x2040); GCC's clones of isort at 0x3000, 0x3200 and isort itself at 0x3100 */
 static const char *syms(void *c, uint64_t addr, uint64_t *start) {
-    static const struct { uint64_t a, n; const char *name; } s[] = {
-        {0x100, 16, "main"}, {0x200, 16, "a"}, {0x300, 16, "b"}, {0x400, 16, "f"},
-        {0x1000, 0x100, "work"}, {0x2000, 0x40, "idle"},
-        {0x3000, 0x40, "isort.constprop.0"}, {0x3100, 0x40, "isort"}, {0x3200, 0x40, "isort.part.0.isra.1"}};
+    static const struct {
+        uint64_t a, n;
+        const char *name;
+    } s[] = {
+        {0x100, 16, "main"}, {0x200, 16, "a"}, {0x300, 16, "b"}, {0x400, 16, "f"}, {0x1000, 0x100, "work"}, {0x2000, 0x40, "idle"}, {0x3000, 0x40, "isort.constprop.0"}, {0x3100, 0x40, "isort"}, {0x3200, 0x40, "isort.part.0.isra.1"}};
     (void)c;
     for (unsigned i = 0; i < sizeof s / sizeof s[0]; i++)
-        if (addr >= s[i].a && addr < s[i].a + s[i].n) { *start = s[i].a; return s[i].name; }
+        if (addr >= s[i].a && addr < s[i].a + s[i].n) {
+            *start = s[i].a;
+            return s[i].name;
+        }
     return NULL;
 }
 
 static void st(unsigned size, uint64_t v) {
-    perf_dec_feed_store(&dec, 0, 6, size == 4 ? 0 : size == 2 ? 2 : 3, (uint32_t)v, t++);
+    perf_dec_feed_store(&dec, 0, 6, size == 4 ? 0 : size == 2 ? 2 :
+                                                                3,
+                        (uint32_t)v, t++);
 }
 
 /* hook costs given to the next records in turn (prof_hook), as report_cli.c does from the
@@ -37,7 +47,10 @@ static void st(unsigned size, uint64_t v) {
 static uint64_t hook_pre[16], hook_post[16];
 static unsigned hook_n, hook_i;
 static void rec_hook(void *c, const perf_record_t *r) {
-    if (hook_i < hook_n) { prof_hook(c, r->core, true, hook_pre[hook_i], hook_post[hook_i]); hook_i++; }
+    if (hook_i < hook_n) {
+        prof_hook(c, r->core, true, hook_pre[hook_i], hook_post[hook_i]);
+        hook_i++;
+    }
     prof_record(c, r);
 }
 
@@ -52,11 +65,21 @@ static void begin_with(const prof_opts_t *opts) {
     hook_i = 0;
     perf_dec_cb_t cb = {prof, prof_header, hook_n ? rec_hook : prof_record, NULL};
     perf_dec_init(&dec, 6, &cb);
-    st(4, TS_PW_MARKER); st(1, PERF_RAW); st(4, 0x9);
-    st(4, 0); st(4, 1); st(4, (63u << 12) | 0xC00);                  /* cycles, 64 bits */
-    st(4, 2); st(4, 0x600); st(4, 0); st(4, (11u << 12) | 0xC03);   /* raw 0x600, 12 bits */
+    st(4, TS_PW_MARKER);
+    st(1, PERF_RAW);
+    st(4, 0x9);
+    st(4, 0);
+    st(4, 1);
+    st(4, (63u << 12) | 0xC00); /* cycles, 64 bits */
+    st(4, 2);
+    st(4, 0x600);
+    st(4, 0);
+    st(4, (11u << 12) | 0xC03); /* raw 0x600, 12 bits */
 }
-static void begin(void) { hook_n = 0; begin_with(NULL); }
+static void begin(void) {
+    hook_n = 0;
+    begin_with(NULL);
+}
 static void end(void) {
     perf_dec_finish(&dec);
     prof_finish(prof);
@@ -91,14 +114,14 @@ static const prof_edge_t *edge(uint64_t caller, uint64_t callee) {
 
 TS_TEST(nested_calls) {
     begin();
-    E(MAIN, 1000);     /* reference */
-    E(A, 1100);        /* +100 main */
-    E(B, 1150);        /* +50 a */
-    X(B, 1200);        /* +50 b;  b total 50 */
-    X(A, 1300);        /* +100 a; a total 200 */
-    E(B, 1400);        /* +100 main */
-    X(B, 1450);        /* +50 b;  b total 50 */
-    X(MAIN, 1500);     /* +50 main; main total 500 */
+    E(MAIN, 1000); /* reference */
+    E(A, 1100);    /* +100 main */
+    E(B, 1150);    /* +50 a */
+    X(B, 1200);    /* +50 b;  b total 50 */
+    X(A, 1300);    /* +100 a; a total 200 */
+    E(B, 1400);    /* +100 main */
+    X(B, 1450);    /* +50 b;  b total 50 */
+    X(MAIN, 1500); /* +50 main; main total 500 */
     end();
     /* self: main 100+100+50 = 250, a 50+100 = 150, b 50+50 = 100; trace 500 */
     TS_ASSERT_EQ_U(fn(MAIN)->self[0], 250);
@@ -107,7 +130,7 @@ TS_TEST(nested_calls) {
     TS_ASSERT_EQ_U(fn(MAIN)->total[0], 500);
     TS_ASSERT_EQ_U(fn(A)->total[0], 200);
     TS_ASSERT_EQ_U(fn(B)->total[0], 100);
-    TS_ASSERT_EQ_U(fn(B)->self[3], 100);          /* the event counter follows the same steps */
+    TS_ASSERT_EQ_U(fn(B)->self[3], 100); /* the event counter follows the same steps */
     TS_ASSERT_EQ_U(fn(MAIN)->calls, 1);
     TS_ASSERT_EQ_U(fn(B)->calls, 2);
     TS_ASSERT_EQ_U(prof_trace_total(prof, 0), 500);
@@ -138,7 +161,14 @@ TS_TEST(nested_calls) {
 
 TS_TEST(text_report) {
     begin();
-    E(MAIN, 1000); E(A, 1100); E(B, 1150); X(B, 1200); X(A, 1300); E(B, 1400); X(B, 1450); X(MAIN, 1500);
+    E(MAIN, 1000);
+    E(A, 1100);
+    E(B, 1150);
+    X(B, 1200);
+    X(A, 1300);
+    E(B, 1400);
+    X(B, 1450);
+    X(MAIN, 1500);
     end();
     static char buf[16384];
     memset(buf, 0, sizeof buf);
@@ -160,18 +190,18 @@ TS_TEST(text_report) {
 
 TS_TEST(recursion_counts_outermost_activation) {
     begin();
-    E(MAIN, 0);        /* reference */
-    E(F, 10);          /* +10 main */
-    E(F, 20);          /* +10 f (outer) */
-    E(F, 30);          /* +10 f (middle) */
-    X(F, 40);          /* +10 f (inner) */
-    X(F, 55);          /* +15 f (middle) */
-    X(F, 75);          /* +20 f (outer): outermost activation 10..75 = 65 */
-    X(MAIN, 100);      /* +25 main */
+    E(MAIN, 0);   /* reference */
+    E(F, 10);     /* +10 main */
+    E(F, 20);     /* +10 f (outer) */
+    E(F, 30);     /* +10 f (middle) */
+    X(F, 40);     /* +10 f (inner) */
+    X(F, 55);     /* +15 f (middle) */
+    X(F, 75);     /* +20 f (outer): outermost activation 10..75 = 65 */
+    X(MAIN, 100); /* +25 main */
     end();
     TS_ASSERT_EQ_U(fn(F)->calls, 3);
     TS_ASSERT_EQ_U(fn(F)->self[0], 10 + 10 + 10 + 15 + 20);
-    TS_ASSERT_EQ_U(fn(F)->total[0], 65);          /* not 65 + 35 + 10 */
+    TS_ASSERT_EQ_U(fn(F)->total[0], 65); /* not 65 + 35 + 10 */
     TS_ASSERT_EQ_U(fn(MAIN)->self[0], 35);
     TS_ASSERT_EQ_U(fn(MAIN)->total[0], 100);
     TS_ASSERT_EQ_U(edge(MAIN, F)->calls, 1);
@@ -184,37 +214,37 @@ TS_TEST(recursion_counts_outermost_activation) {
 TS_TEST(mutual_recursion) {
     begin();
     E(MAIN, 0);
-    E(A, 10);          /* +10 main */
-    E(B, 20);          /* +10 a (outer) */
-    E(A, 30);          /* +10 b (outer) */
-    E(B, 40);          /* +10 a (inner) */
-    X(B, 45);          /* +5 b (inner) */
-    X(A, 50);          /* +5 a (inner) */
-    X(B, 60);          /* +10 b: b outer total 20..60 = 40 */
-    X(A, 70);          /* +10 a: a outer total 10..70 = 60 */
-    X(MAIN, 80);       /* +10 main */
+    E(A, 10);    /* +10 main */
+    E(B, 20);    /* +10 a (outer) */
+    E(A, 30);    /* +10 b (outer) */
+    E(B, 40);    /* +10 a (inner) */
+    X(B, 45);    /* +5 b (inner) */
+    X(A, 50);    /* +5 a (inner) */
+    X(B, 60);    /* +10 b: b outer total 20..60 = 40 */
+    X(A, 70);    /* +10 a: a outer total 10..70 = 60 */
+    X(MAIN, 80); /* +10 main */
     end();
     TS_ASSERT_EQ_U(fn(A)->total[0], 60);
     TS_ASSERT_EQ_U(fn(B)->total[0], 40);
     TS_ASSERT_EQ_U(fn(A)->self[0], 10 + 10 + 5 + 10);
     TS_ASSERT_EQ_U(fn(B)->self[0], 10 + 5 + 10);
     TS_ASSERT_EQ_U(edge(A, B)->calls, 2);
-    TS_ASSERT_EQ_U(edge(A, B)->total[0], 40);     /* only b's outermost activation */
+    TS_ASSERT_EQ_U(edge(A, B)->total[0], 40); /* only b's outermost activation */
     TS_ASSERT_EQ_U(edge(B, A)->calls, 1);
-    TS_ASSERT_EQ_U(edge(B, A)->total[0], 0);      /* a was already active below */
+    TS_ASSERT_EQ_U(edge(B, A)->total[0], 0); /* a was already active below */
 }
 
 TS_TEST(mismatched_exits) {
     begin();
     E(MAIN, 0);
-    E(A, 10);          /* +10 main */
-    E(B, 20);          /* +10 a */
-    X(A, 50);          /* +30: b has no exit: control left b for a somewhere in these 30 cycles,
+    E(A, 10);     /* +10 main */
+    E(B, 20);     /* +10 a */
+    X(A, 50);     /* +30: b has no exit: control left b for a somewhere in these 30 cycles,
                           the trace does not say where: b ends at the previous record (20:
                           total 0), the 30 are not attributed; a ends here (total 40) */
-    X(0x500, 60);      /* +10 main; never entered: ignored */
-    X(B, 70);          /* +10 main; b is not on the stack: ignored */
-    X(MAIN, 100);      /* +30 main */
+    X(0x500, 60); /* +10 main; never entered: ignored */
+    X(B, 70);     /* +10 main; b is not on the stack: ignored */
+    X(MAIN, 100); /* +30 main */
     end();
     TS_ASSERT_EQ_U(fn(B)->total[0], 0);
     TS_ASSERT_EQ_U(fn(B)->self[0], 0);
@@ -239,11 +269,11 @@ TS_TEST(mismatched_exits) {
 TS_TEST(longjmp_enter_from_below) {
     begin();
     E(MAIN, 0);
-    rec2(PERF_FUNC_ENTER, 0x1000, 0x108, 10, 10);     /* +10 main */
-    rec2(PERF_FUNC_ENTER, A, 0x1010, 20, 20);         /* +10 work */
-    rec2(PERF_FUNC_ENTER, 0x1000, 0x108, 100, 100);   /* +80: not attributed */
-    rec2(PERF_FUNC_EXIT, 0x1000, 0x108, 130, 130);    /* +30 work */
-    X(MAIN, 150);                                     /* +20 main */
+    rec2(PERF_FUNC_ENTER, 0x1000, 0x108, 10, 10);   /* +10 main */
+    rec2(PERF_FUNC_ENTER, A, 0x1010, 20, 20);       /* +10 work */
+    rec2(PERF_FUNC_ENTER, 0x1000, 0x108, 100, 100); /* +80: not attributed */
+    rec2(PERF_FUNC_EXIT, 0x1000, 0x108, 130, 130);  /* +30 work */
+    X(MAIN, 150);                                   /* +20 main */
     end();
     TS_ASSERT_EQ_U(fn(A)->self[0], 0);
     TS_ASSERT_EQ_U(fn(A)->total[0], 0);
@@ -278,10 +308,10 @@ TS_TEST(longjmp_enter_from_below) {
 TS_TEST(recursion_and_inlined_calls_are_not_repairs) {
     begin();
     E(MAIN, 0);
-    rec2(PERF_FUNC_ENTER, 0x1000, 0x108, 10, 10);     /* work from main */
-    rec2(PERF_FUNC_ENTER, 0x1000, 0x1020, 20, 20);    /* work from work */
-    rec2(PERF_FUNC_ENTER, 0x1000, 0x1020, 30, 30);    /* again */
-    rec2(PERF_FUNC_ENTER, A, 0x1020, 40, 40);         /* a inlined into work: work's return address */
+    rec2(PERF_FUNC_ENTER, 0x1000, 0x108, 10, 10);  /* work from main */
+    rec2(PERF_FUNC_ENTER, 0x1000, 0x1020, 20, 20); /* work from work */
+    rec2(PERF_FUNC_ENTER, 0x1000, 0x1020, 30, 30); /* again */
+    rec2(PERF_FUNC_ENTER, A, 0x1020, 40, 40);      /* a inlined into work: work's return address */
     rec2(PERF_FUNC_EXIT, A, 0x1020, 50, 50);
     rec2(PERF_FUNC_EXIT, 0x1000, 0x1020, 60, 60);
     rec2(PERF_FUNC_EXIT, 0x1000, 0x1020, 70, 70);
@@ -299,10 +329,11 @@ TS_TEST(recursion_and_inlined_calls_are_not_repairs) {
 TS_TEST(open_frames_and_truncated_record) {
     begin();
     E(MAIN, 0);
-    E(A, 10);          /* +10 main */
-    E(B, 30);          /* +20 a */
-    rec2(PERF_MANUAL, 0x1010, 0, 45, 45);         /* +15 b */
-    st(1, PERF_FUNC_ENTER); st(4, F);             /* cut off: no call site, no values */
+    E(A, 10);                             /* +10 main */
+    E(B, 30);                             /* +20 a */
+    rec2(PERF_MANUAL, 0x1010, 0, 45, 45); /* +15 b */
+    st(1, PERF_FUNC_ENTER);
+    st(4, F); /* cut off: no call site, no values */
     end();
     /* still active: charged up to the last record (45) */
     TS_ASSERT_EQ_U(fn(B)->total[0], 15);
@@ -313,16 +344,16 @@ TS_TEST(open_frames_and_truncated_record) {
     TS_ASSERT_EQ_U(fn(MAIN)->still_active, 1);
     TS_ASSERT_EQ_U(prof_stats(prof)->still_active, 3);
     TS_ASSERT_EQ_U(prof_stats(prof)->truncated, 1);
-    TS_ASSERT(!prof_func(prof, F));               /* the cut record is not used */
+    TS_ASSERT(!prof_func(prof, F)); /* the cut record is not used */
     TS_ASSERT_EQ_U(prof_stats(prof)->records, 5);
 }
 
 TS_TEST(counter_wrap_12_bits) {
     begin();
-    rec2(PERF_FUNC_ENTER, MAIN, 0x90, 0, 4000);  /* reference */
-    rec2(PERF_FUNC_ENTER, A, 0x90, 10, 4090);    /* +90 main */
-    rec2(PERF_FUNC_EXIT, A, 0x90, 20, 10);       /* wraps: 10 - 4090 + 4096 = +16 a */
-    rec2(PERF_FUNC_EXIT, MAIN, 0x90, 30, 100);   /* +90 main */
+    rec2(PERF_FUNC_ENTER, MAIN, 0x90, 0, 4000); /* reference */
+    rec2(PERF_FUNC_ENTER, A, 0x90, 10, 4090);   /* +90 main */
+    rec2(PERF_FUNC_EXIT, A, 0x90, 20, 10);      /* wraps: 10 - 4090 + 4096 = +16 a */
+    rec2(PERF_FUNC_EXIT, MAIN, 0x90, 30, 100);  /* +90 main */
     end();
     TS_ASSERT_EQ_U(fn(A)->self[3], 16);
     TS_ASSERT_EQ_U(fn(A)->total[3], 16);
@@ -333,10 +364,10 @@ TS_TEST(counter_wrap_12_bits) {
 
 TS_TEST(manual_sites) {
     begin();
-    rec2(PERF_MANUAL, 0x1010, 0, 100, 0);  /* first: no interval */
-    rec2(PERF_MANUAL, 0x1020, 0, 130, 0);  /* 0x1020: +30 */
-    rec2(PERF_MANUAL, 0x1010, 0, 180, 0);  /* 0x1010: +50 */
-    rec2(PERF_MANUAL, 0x1020, 0, 200, 0);  /* 0x1020: +20 */
+    rec2(PERF_MANUAL, 0x1010, 0, 100, 0); /* first: no interval */
+    rec2(PERF_MANUAL, 0x1020, 0, 130, 0); /* 0x1020: +30 */
+    rec2(PERF_MANUAL, 0x1010, 0, 180, 0); /* 0x1010: +50 */
+    rec2(PERF_MANUAL, 0x1020, 0, 200, 0); /* 0x1020: +20 */
     end();
     const prof_site_t *s1 = prof_site(prof, 0x1010), *s2 = prof_site(prof, 0x1020);
     TS_ASSERT(s1 && s2);
@@ -345,7 +376,7 @@ TS_TEST(manual_sites) {
     TS_ASSERT_EQ_U(s1->sum[0], 50);
     TS_ASSERT_EQ_U(s2->records, 2);
     TS_ASSERT_EQ_U(s2->intervals, 2);
-    TS_ASSERT_EQ_U(s2->sum[0], 50);               /* mean 25 */
+    TS_ASSERT_EQ_U(s2->sum[0], 50); /* mean 25 */
     TS_ASSERT_STR_EQ(s1->name, "work");
     TS_ASSERT_EQ_U(prof_nfuncs(prof), 0);
     static char buf[8192];
@@ -365,16 +396,16 @@ TS_TEST(isr_samples) {
     static const uint64_t pcs[] = {0x1004, 0x1080, 0x20a0, 0x2010, 0x1010};
     for (unsigned i = 0; i < 5; i++) rec2(PERF_ISR, pcs[i], 0, 100 * i, 0);
     end();
-    TS_ASSERT_EQ_U(prof_isr(prof, 0x1000)->samples, 3);       /* work */
+    TS_ASSERT_EQ_U(prof_isr(prof, 0x1000)->samples, 3); /* work */
     /* the first record's values are the reference: work's samples at 100 and 400 carry
      * +100 cycles each, the load|store reading stays 0 */
     TS_ASSERT_EQ_U(prof_isr(prof, 0x1000)->intervals[0], 2);
     TS_ASSERT_EQ_U(prof_isr(prof, 0x1000)->sum[0], 200);
     TS_ASSERT_EQ_U(prof_isr(prof, 0x1000)->intervals[3], 2);
     TS_ASSERT_EQ_U(prof_isr(prof, 0x1000)->sum[3], 0);
-    TS_ASSERT_EQ_U(prof_isr(prof, 0x2000)->sum[0], 100);      /* 200 -> 300 */
-    TS_ASSERT_EQ_U(prof_isr(prof, 0x2000)->samples, 1);       /* idle */
-    TS_ASSERT_EQ_U(prof_isr(prof, 0x20a0)->samples, 1);       /* no symbol: by pc */
+    TS_ASSERT_EQ_U(prof_isr(prof, 0x2000)->sum[0], 100); /* 200 -> 300 */
+    TS_ASSERT_EQ_U(prof_isr(prof, 0x2000)->samples, 1);  /* idle */
+    TS_ASSERT_EQ_U(prof_isr(prof, 0x20a0)->samples, 1);  /* no symbol: by pc */
     TS_ASSERT(!prof_isr(prof, 0x1004));
     static char buf[8192];
     memset(buf, 0, sizeof buf);
@@ -416,8 +447,8 @@ TS_TEST(isr_samples_by_source_function) {
     TS_ASSERT_EQ_U(prof_source_name_len("f.part.12.cold"), 1);
     TS_ASSERT_EQ_U(prof_source_name_len("f.cold"), 1);
     TS_ASSERT_EQ_U(prof_source_name_len("g.lto_priv.0"), 1);
-    TS_ASSERT_EQ_U(prof_source_name_len("x.y"), 3);               /* not a clone suffix */
-    TS_ASSERT_EQ_U(prof_source_name_len("f.constprop"), 11);      /* no number */
+    TS_ASSERT_EQ_U(prof_source_name_len("x.y"), 3);          /* not a clone suffix */
+    TS_ASSERT_EQ_U(prof_source_name_len("f.constprop"), 11); /* no number */
     TS_ASSERT_EQ_U(prof_source_name_len("f.cold.x"), 8);
     TS_ASSERT_EQ_U(prof_source_name_len(".cold"), 5);
     TS_ASSERT_EQ_U(prof_source_name_len("main"), 4);
@@ -434,10 +465,17 @@ TS_TEST(random_records_survive) {
             x = x * 1103515245u + 12345u;
             unsigned type = (x >> 8) % 4, which = (x >> 12) % 5;
             c += (x >> 16) % 100;
-            if ((x >> 20) % 97 == 0) {                /* a new header: trace off and on */
-                st(4, TS_PW_MARKER); st(1, PERF_RAW); st(4, 0x9);
-                st(4, 0); st(4, 1); st(4, (63u << 12) | 0xC00);
-                st(4, 2); st(4, 0x600); st(4, 0); st(4, (11u << 12) | 0xC03);
+            if ((x >> 20) % 97 == 0) { /* a new header: trace off and on */
+                st(4, TS_PW_MARKER);
+                st(1, PERF_RAW);
+                st(4, 0x9);
+                st(4, 0);
+                st(4, 1);
+                st(4, (63u << 12) | 0xC00);
+                st(4, 2);
+                st(4, 0x600);
+                st(4, 0);
+                st(4, (11u << 12) | 0xC03);
             }
             rec2(type, 0x100 * (which + 1), 0x90, c, c % 4096);
         }
@@ -477,9 +515,15 @@ static void hooked_main_a(bool compensate, const char *fields) {
     char err[200];
     if (fields) TS_ASSERT_EQ_I(prof_parse_fields(&o, fields, err, sizeof err), 0);
     hook_n = 4;
-    for (unsigned i = 0; i < 4; i++) { hook_pre[i] = 10; hook_post[i] = 20; }
+    for (unsigned i = 0; i < 4; i++) {
+        hook_pre[i] = 10;
+        hook_post[i] = 20;
+    }
     begin_with(&o);
-    E(MAIN, 1000); E(A, 1100); X(A, 1300); X(MAIN, 1500);
+    E(MAIN, 1000);
+    E(A, 1100);
+    X(A, 1300);
+    X(MAIN, 1500);
     end();
     hook_n = 0;
 }
@@ -491,14 +535,14 @@ TS_TEST(hook_cost_and_compensate) {
     TS_ASSERT_EQ_U(s->hook_n[PERF_FUNC_ENTER], 2);
     TS_ASSERT_EQ_U(s->hook_n[PERF_FUNC_EXIT], 2);
     TS_ASSERT_EQ_U(s->hook_cycles[PERF_FUNC_ENTER] + s->hook_cycles[PERF_FUNC_EXIT], 120);
-    TS_ASSERT_EQ_U(s->hook_counted, 90);          /* the first pre and the last post lie outside */
+    TS_ASSERT_EQ_U(s->hook_counted, 90); /* the first pre and the last post lie outside */
     TS_ASSERT_EQ_U(fn(MAIN)->hook_self, 60);
     TS_ASSERT_EQ_U(fn(A)->hook_self, 30);
     TS_ASSERT_EQ_U(fn(MAIN)->hook_total, 90);
     TS_ASSERT_EQ_U(fn(A)->hook_total, 30);
     TS_ASSERT_EQ_U(edge(MAIN, A)->hook_total, 30);
     static char buf[16384];
-    write_out(buf, sizeof buf, true);             /* uncompensated: the figures as counted */
+    write_out(buf, sizeof buf, true); /* uncompensated: the figures as counted */
     TS_ASSERT_STR_EQ(buf, "function,address,calls,still_active,percent,cycles_self,cycles_total,load|store_self,load|store_total\n"
                           "main,0x00000100,1,0,60.00,300,500,300,500\n"
                           "a,0x00000200,1,0,40.00,200,200,200,200\n");
@@ -513,7 +557,7 @@ TS_TEST(hook_cost_and_compensate) {
                           "a,0x00000200,1,0,41.46,170,170,200,200\n");
     write_out(buf, sizeof buf, false);
     TS_ASSERT(strstr(buf, "cycles over the trace: 410, of which outside any traced function: 0\n"));
-    TS_ASSERT(strstr(buf, "                          1/1           170               200      a [2]\n"));   /* main's callee */
+    TS_ASSERT(strstr(buf, "                          1/1           170               200      a [2]\n")); /* main's callee */
 }
 
 /* --fields picks and orders the flat profile's columns; per-counter fields side by side */
@@ -535,13 +579,18 @@ TS_TEST(fields_select_and_order) {
     char err[200];
     TS_ASSERT_EQ_I(prof_parse_fields(&o, "calls,bogus", err, sizeof err), -1);
     TS_ASSERT(strstr(err, "unknown field 'bogus' for --fields") != NULL);
-    TS_ASSERT_EQ_I(prof_parse_fields(&o, "calls,", err, sizeof err), -1);   /* an empty name */
+    TS_ASSERT_EQ_I(prof_parse_fields(&o, "calls,", err, sizeof err), -1); /* an empty name */
 }
 
 /* callers and callees in the call graph by total cost: main calls b (50) before a (200) */
 TS_TEST(callees_sorted_by_cost) {
     begin();
-    E(MAIN, 1000); E(B, 1100); X(B, 1150); E(A, 1200); X(A, 1400); X(MAIN, 1500);
+    E(MAIN, 1000);
+    E(B, 1100);
+    X(B, 1150);
+    E(A, 1200);
+    X(A, 1400);
+    X(MAIN, 1500);
     end();
     static char buf[16384];
     write_out(buf, sizeof buf, false);
@@ -554,8 +603,7 @@ TS_TEST(callees_sorted_by_cost) {
 /* a record straight to the profile (no decoder: the thread switches come between records as
  * report_cli.c hands them over), cycles change d */
 static void R(unsigned type, uint64_t addr, uint64_t d) {
-    perf_record_t r = {.core = 0, .type = type, .has_addr = true, .addr = addr, .has_call_site = true,
-                       .call_site = 0x90, .n = 1};
+    perf_record_t r = {.core = 0, .type = type, .has_addr = true, .addr = addr, .has_call_site = true, .call_site = 0x90, .n = 1};
     r.index[0] = 0;
     r.delta[0] = d;
     prof_record(prof, &r);
@@ -567,9 +615,9 @@ static void R(unsigned type, uint64_t addr, uint64_t d) {
  * self). Totals count only their thread's intervals: a 10 + 4 = 14, f 0, b 5. */
 TS_TEST(threads_switch_stacks) {
     begin();
-    end();                                   /* the header only */
+    end(); /* the header only */
     prof_thread(prof, 0, 0x10);
-    R(PERF_FUNC_ENTER, A, 0);                /* the reference */
+    R(PERF_FUNC_ENTER, A, 0); /* the reference */
     R(PERF_FUNC_ENTER, F, 10);
     prof_thread(prof, 0, 0x20);
     R(PERF_FUNC_ENTER, B, 7);
@@ -610,7 +658,7 @@ TS_TEST(threads_frames_before_the_first_switch) {
     end();
     R(PERF_FUNC_ENTER, A, 0);
     prof_thread(prof, 0, 0x20);
-    R(PERF_FUNC_ENTER, B, 6);                /* not attributed */
+    R(PERF_FUNC_ENTER, B, 6); /* not attributed */
     R(PERF_FUNC_EXIT, B, 2);
     prof_finish(prof);
     TS_ASSERT_EQ_U(fn(A)->still_active, 1);

@@ -32,15 +32,28 @@ typedef struct col {
     unsigned ni;
 } col_t;
 
-static int put(void *c, const pf_elem_t *e) { col_t *o = c; if (o->n < 256) o->e[o->n++] = *e; return 0; }
-static void put_i(void *c, const pf_insn_t *i) { col_t *o = c; if (o->ni < 256) o->i[o->ni++] = *i; }
+static int put(void *c, const pf_elem_t *e) {
+    col_t *o = c;
+    if (o->n < 256) o->e[o->n++] = *e;
+    return 0;
+}
+static void put_i(void *c, const pf_insn_t *i) {
+    col_t *o = c;
+    if (o->ni < 256) o->i[o->ni++] = *i;
+}
 
 static pf_image_t img;
 static pf_t pf;
 static col_t col;
 
-static void put16(uint8_t *b, unsigned off, uint16_t v) { b[off] = v & 0xff; b[off + 1] = v >> 8; }
-static void put32(uint8_t *b, unsigned off, uint32_t v) { put16(b, off, v & 0xffff); put16(b, off + 2, v >> 16); }
+static void put16(uint8_t *b, unsigned off, uint16_t v) {
+    b[off] = v & 0xff;
+    b[off + 1] = v >> 8;
+}
+static void put32(uint8_t *b, unsigned off, uint32_t v) {
+    put16(b, off, v & 0xffff);
+    put16(b, off + 2, v >> 16);
+}
 
 static void setup(void) {
     static uint8_t code[0x48];
@@ -66,7 +79,7 @@ static void setup(void) {
 }
 
 static uint64_t off;
-static void feed(unsigned tcode, int n, ...) {   /* n (field, value) pairs */
+static void feed(unsigned tcode, int n, ...) { /* n (field, value) pairs */
     nxd_msg_t m;
     memset(&m, 0, sizeof m);
     m.tcode = (uint8_t)tcode;
@@ -104,7 +117,8 @@ static const char *trail(void) {
     b[0] = 0;
     for (unsigned k = 0; k < col.ni && n < sizeof b - 32; k++)
         n += (size_t)snprintf(b + n, sizeof b - n, "%s%llx%s", k ? " " : "", (unsigned long long)col.i[k].pc,
-                              col.i[k].br == PF_BR_TAKEN ? "t" : col.i[k].br == PF_BR_NOT_TAKEN ? "nt" : "");
+                              col.i[k].br == PF_BR_TAKEN ? "t" : col.i[k].br == PF_BR_NOT_TAKEN ? "nt" :
+                                                                                                  "");
     return b;
 }
 
@@ -112,32 +126,47 @@ TS_TEST(rv_classification) {
     rv_insn_t in;
     /* from the real E31 capture: 4040029a 2821 (c.jal) goes to 404002b2, 404002dc 2b1d to 40400812 */
     TS_ASSERT(rv_decode(0x2821, false, &in));
-    TS_ASSERT_EQ_U(in.size, 2); TS_ASSERT_EQ_U(in.kind, RV_JAL); TS_ASSERT_EQ_U(in.rd, 1); TS_ASSERT_EQ_I(in.imm, 0x18);
+    TS_ASSERT_EQ_U(in.size, 2);
+    TS_ASSERT_EQ_U(in.kind, RV_JAL);
+    TS_ASSERT_EQ_U(in.rd, 1);
+    TS_ASSERT_EQ_I(in.imm, 0x18);
     TS_ASSERT(rv_decode(0x2b1d, false, &in));
     TS_ASSERT_EQ_I(in.imm, 0x40400812 - 0x404002dc);
-    TS_ASSERT(rv_decode(0x2821, true, &in));              /* RV64: C.ADDIW */
+    TS_ASSERT(rv_decode(0x2821, true, &in)); /* RV64: C.ADDIW */
     TS_ASSERT_EQ_U(in.kind, RV_OTHER);
-    TS_ASSERT(rv_decode(0x8082, false, &in));             /* ret = c.jr ra */
-    TS_ASSERT_EQ_U(in.kind, RV_JALR); TS_ASSERT_EQ_U(in.rs1, 1); TS_ASSERT_EQ_U(in.rd, 0);
-    TS_ASSERT(rv_decode(0x9782, false, &in));             /* c.jalr a5 */
-    TS_ASSERT_EQ_U(in.kind, RV_JALR); TS_ASSERT_EQ_U(in.rs1, 15); TS_ASSERT_EQ_U(in.rd, 1);
-    TS_ASSERT(rv_decode(0x9002, false, &in));             /* c.ebreak */
+    TS_ASSERT(rv_decode(0x8082, false, &in)); /* ret = c.jr ra */
+    TS_ASSERT_EQ_U(in.kind, RV_JALR);
+    TS_ASSERT_EQ_U(in.rs1, 1);
+    TS_ASSERT_EQ_U(in.rd, 0);
+    TS_ASSERT(rv_decode(0x9782, false, &in)); /* c.jalr a5 */
+    TS_ASSERT_EQ_U(in.kind, RV_JALR);
+    TS_ASSERT_EQ_U(in.rs1, 15);
+    TS_ASSERT_EQ_U(in.rd, 1);
+    TS_ASSERT(rv_decode(0x9002, false, &in)); /* c.ebreak */
     TS_ASSERT_EQ_U(in.kind, RV_ECALL);
-    TS_ASSERT(rv_decode(0x853e, false, &in));             /* c.mv a0,a5: not a jump */
+    TS_ASSERT(rv_decode(0x853e, false, &in)); /* c.mv a0,a5: not a jump */
     TS_ASSERT_EQ_U(in.kind, RV_OTHER);
-    TS_ASSERT(rv_decode(0xa001, false, &in));             /* c.j . */
-    TS_ASSERT_EQ_U(in.kind, RV_JAL); TS_ASSERT_EQ_U(in.rd, 0); TS_ASSERT_EQ_I(in.imm, 0);
-    TS_ASSERT(rv_decode(0xfe051fe3, false, &in));         /* bne a0,zero,-2 */
-    TS_ASSERT_EQ_U(in.size, 4); TS_ASSERT_EQ_U(in.kind, RV_BRANCH); TS_ASSERT_EQ_I(in.imm, -2);
-    TS_ASSERT(rv_decode(0x016000ef, false, &in));         /* jal ra,+0x16 */
-    TS_ASSERT_EQ_U(in.kind, RV_JAL); TS_ASSERT_EQ_U(in.rd, 1); TS_ASSERT_EQ_I(in.imm, 0x16);
-    TS_ASSERT(rv_decode(0x000780e7, false, &in));         /* jalr ra,0(a5) */
-    TS_ASSERT_EQ_U(in.kind, RV_JALR); TS_ASSERT_EQ_U(in.rd, 1); TS_ASSERT_EQ_U(in.rs1, 15);
+    TS_ASSERT(rv_decode(0xa001, false, &in)); /* c.j . */
+    TS_ASSERT_EQ_U(in.kind, RV_JAL);
+    TS_ASSERT_EQ_U(in.rd, 0);
+    TS_ASSERT_EQ_I(in.imm, 0);
+    TS_ASSERT(rv_decode(0xfe051fe3, false, &in)); /* bne a0,zero,-2 */
+    TS_ASSERT_EQ_U(in.size, 4);
+    TS_ASSERT_EQ_U(in.kind, RV_BRANCH);
+    TS_ASSERT_EQ_I(in.imm, -2);
+    TS_ASSERT(rv_decode(0x016000ef, false, &in)); /* jal ra,+0x16 */
+    TS_ASSERT_EQ_U(in.kind, RV_JAL);
+    TS_ASSERT_EQ_U(in.rd, 1);
+    TS_ASSERT_EQ_I(in.imm, 0x16);
+    TS_ASSERT(rv_decode(0x000780e7, false, &in)); /* jalr ra,0(a5) */
+    TS_ASSERT_EQ_U(in.kind, RV_JALR);
+    TS_ASSERT_EQ_U(in.rd, 1);
+    TS_ASSERT_EQ_U(in.rs1, 15);
     TS_ASSERT(rv_decode(0x30200073, false, &in));
     TS_ASSERT_EQ_U(in.kind, RV_XRET);
     TS_ASSERT_EQ_U(rv_insn_len(0x001f), 6);
     TS_ASSERT_EQ_U(rv_insn_len(0x003f), 8);
-    TS_ASSERT(!rv_decode(0x007f, false, &in));            /* >= 80 bits: unsupported */
+    TS_ASSERT(!rv_decode(0x007f, false, &in)); /* >= 80 bits: unsupported */
 }
 
 /* HTM: one INDIRECT BRANCH HISTORY covers c.li, beq (taken), the call, two loop turns (taken,
@@ -173,7 +202,7 @@ TS_TEST(htm_history_call_return_indirect) {
     feed(28, 4, F(NXF_B_TYPE, 0), F(NXF_I_CNT, 2), F(NXF_U_ADDR, 0x2a), F(NXF_HISTORY, 1));
     expect_range(9, 0x1040, 0x1044, 1, PF_I_XRET, true);
     TS_ASSERT_EQ_U(col.i[10].pc, 0x1040);
-    TS_ASSERT(col.i[10].cr & PF_CR_INTERRUPT);              /* first instruction of the handler */
+    TS_ASSERT(col.i[10].cr & PF_CR_INTERRUPT); /* first instruction of the handler */
     TS_ASSERT(col.i[10].cr & PF_CR_XRET);
     /* a Correlation with I-CNT 1 (the c.nop at 1014) ends the run */
     feed(33, 3, F(NXF_EVCODE, 4), F(NXF_CDF, 0), F(NXF_I_CNT, 1));
@@ -283,7 +312,7 @@ TS_TEST(htm_repeat_counts_then_history) {
     feed(28, 4, F(NXF_B_TYPE, 0), F(NXF_I_CNT, 13), F(NXF_U_ADDR, 0x17), F(NXF_HISTORY, 1));
     TS_ASSERT_STR_EQ(trail(), "1020 1022t 1020 1022t 1020 1022t 1020 1022nt 1026");
     TS_ASSERT_EQ_U(pf.lost, 0);
-    for (unsigned k = 0; k < 8; k++) TS_ASSERT(col.i[k].deferred);   /* walked under RESOURCE FULL */
+    for (unsigned k = 0; k < 8; k++) TS_ASSERT(col.i[k].deferred); /* walked under RESOURCE FULL */
     TS_ASSERT(!col.i[8].deferred);
     expect_range(1, 0x1020, 0x1026, 2, PF_I_BRANCH, true);
     expect_range(4, 0x1020, 0x1026, 2, PF_I_BRANCH, false);
@@ -315,7 +344,7 @@ TS_TEST(btm_direct_and_indirect) {
     feed(3, 1, F(NXF_I_CNT, 5));
     feed(4, 3, F(NXF_B_TYPE, 0), F(NXF_I_CNT, 4), F(NXF_U_ADDR, 7));
     TS_ASSERT_STR_EQ(trail(), "1000 1002t 100a 1020 1022t 1020 1022nt 1026");
-    feed(4, 3, F(NXF_B_TYPE, 0), F(NXF_I_CNT, 1), F(NXF_U_ADDR, 0));   /* c.jr a5 to 100e ^ 0 */
+    feed(4, 3, F(NXF_B_TYPE, 0), F(NXF_I_CNT, 1), F(NXF_U_ADDR, 0)); /* c.jr a5 to 100e ^ 0 */
     TS_ASSERT_EQ_U(col.i[col.ni - 1].pc, 0x100e);
     TS_ASSERT_EQ_U(pf.lost, 0);
 }
@@ -326,11 +355,11 @@ TS_TEST(btm_direct_and_indirect) {
 TS_TEST(btm_ownership_keeps_btm) {
     setup();
     sync_at(0x1000);
-    feed(2, 1, F(NXF_PROCESS, 3 << 2));                /* M-mode after the sync */
+    feed(2, 1, F(NXF_PROCESS, 3 << 2)); /* M-mode after the sync */
     feed(3, 1, F(NXF_I_CNT, 3));
-    feed(2, 1, F(NXF_PROCESS, 1 << 2));                /* a change to S */
+    feed(2, 1, F(NXF_PROCESS, 1 << 2)); /* a change to S */
     feed(3, 1, F(NXF_I_CNT, 5));
-    feed(34, 4, F(NXF_CKSRC, 13), F(NXF_CKDF, 1), F(NXF_U_ADDR, 0), F(NXF_CKDATA1, 0));   /* ICT Context: U */
+    feed(34, 4, F(NXF_CKSRC, 13), F(NXF_CKDF, 1), F(NXF_U_ADDR, 0), F(NXF_CKDATA1, 0)); /* ICT Context: U */
     feed(4, 3, F(NXF_B_TYPE, 0), F(NXF_I_CNT, 4), F(NXF_U_ADDR, 7));
     TS_ASSERT_STR_EQ(trail(), "1000 1002t 100a 1020 1022t 1020 1022nt 1026");
     unsigned prv[3], n = 0;
@@ -351,14 +380,14 @@ TS_TEST(btm_ownership_keeps_btm) {
 TS_TEST(addr_nacc_then_resync) {
     setup();
     feed(28, 4, F(NXF_B_TYPE, 0), F(NXF_I_CNT, 1), F(NXF_U_ADDR, 1), F(NXF_HISTORY, 1));
-    TS_ASSERT_EQ_I(col.e[0].type, PF_ELEM_NO_SYNC);          /* program trace before any sync */
+    TS_ASSERT_EQ_I(col.e[0].type, PF_ELEM_NO_SYNC); /* program trace before any sync */
     TS_ASSERT_EQ_I(col.e[0].u.nosync.reason, PF_NOSYNC_START);
     sync_at(0x2000);
     feed(28, 4, F(NXF_B_TYPE, 0), F(NXF_I_CNT, 1), F(NXF_U_ADDR, 1), F(NXF_HISTORY, 1));
     TS_ASSERT_EQ_I(col.e[2].type, PF_ELEM_ADDR_NACC);
     TS_ASSERT_EQ_U(col.e[2].u.nacc.addr, 0x2000);
     feed(28, 4, F(NXF_B_TYPE, 0), F(NXF_I_CNT, 1), F(NXF_U_ADDR, 1), F(NXF_HISTORY, 1));
-    TS_ASSERT_EQ_U(col.n, 3);                                /* ignored until a sync */
+    TS_ASSERT_EQ_U(col.n, 3); /* ignored until a sync */
     sync_at(0x1000);
     TS_ASSERT_EQ_I(col.e[3].type, PF_ELEM_TRACE_ON);
     feed(33, 3, F(NXF_EVCODE, 4), F(NXF_CDF, 0), F(NXF_I_CNT, 1));
@@ -390,17 +419,17 @@ TS_TEST(bad_flow_and_corrupt) {
  * above max_count is corrupt. */
 TS_TEST(bounded_walks) {
     setup();
-    static const uint8_t loop[] = {0x01, 0xa0};             /* a001: c.j . */
+    static const uint8_t loop[] = {0x01, 0xa0}; /* a001: c.j . */
     TS_ASSERT_EQ_I(pf_image_add(&img, 0x2000, loop, sizeof loop), 0);
     pf.max_count = 100;
     sync_at(0x2000);
     feed(27, 2, F(NXF_RCODE, 1), F(NXF_HISTORY, 3));
-    TS_ASSERT_EQ_U(pf.instructions, 101);                    /* I-CNT 0 down to -100, then stop */
+    TS_ASSERT_EQ_U(pf.instructions, 101); /* I-CNT 0 down to -100, then stop */
     TS_ASSERT_EQ_I(col.e[col.n - 1].type, PF_ELEM_NO_SYNC);
     TS_ASSERT_EQ_I(col.e[col.n - 1].u.nosync.reason, PF_NOSYNC_BAD_FLOW);
     sync_at(0x1000);
     feed(3, 1, F(NXF_I_CNT, 101));
-    TS_ASSERT_EQ_U(pf.instructions, 101);                    /* nothing walked */
+    TS_ASSERT_EQ_U(pf.instructions, 101); /* nothing walked */
     TS_ASSERT_EQ_U(pf.lost, 2);
 }
 
@@ -437,8 +466,14 @@ TS_TEST(two_sources) {
     TS_ASSERT_EQ_U(col.ni, 3 + 7);
     static const uint64_t h1[] = {0x1020, 0x1022, 0x1026};
     static const uint64_t h0[] = {0x1000, 0x1002, 0x100a, 0x1020, 0x1022, 0x1026, 0x100e};
-    for (unsigned k = 0; k < 3; k++) { TS_ASSERT_EQ_U(col.i[k].src, 1); TS_ASSERT_EQ_U(col.i[k].pc, h1[k]); }
-    for (unsigned k = 0; k < 7; k++) { TS_ASSERT_EQ_U(col.i[3 + k].src, 0); TS_ASSERT_EQ_U(col.i[3 + k].pc, h0[k]); }
+    for (unsigned k = 0; k < 3; k++) {
+        TS_ASSERT_EQ_U(col.i[k].src, 1);
+        TS_ASSERT_EQ_U(col.i[k].pc, h1[k]);
+    }
+    for (unsigned k = 0; k < 7; k++) {
+        TS_ASSERT_EQ_U(col.i[3 + k].src, 0);
+        TS_ASSERT_EQ_U(col.i[3 + k].pc, h0[k]);
+    }
     /* hart 1 goes on at 100e (its c.jr a5, U-ADDR against ITS last address 100e: 0x0f -> 1010) */
     feed_src(1, 28, 4, F(NXF_B_TYPE, 0), F(NXF_I_CNT, 1), F(NXF_U_ADDR, 0xf), F(NXF_HISTORY, 1));
     TS_ASSERT_EQ_U(col.i[10].src, 1);

@@ -17,12 +17,12 @@ static const char *rel(const char *from, const char *to) {
 TS_TEST(rel_path_by_hand) {
     TS_ASSERT_STR_EQ(rel("/a/b/runs/x", "/a/b/build/fw.elf"), "../../build/fw.elf");
     TS_ASSERT_STR_EQ(rel("/a/b", "/a/b/c/fw.elf"), "c/fw.elf");
-    TS_ASSERT_STR_EQ(rel("/a/b", "/a/bc/x"), "../bc/x");         /* "b" is no prefix of "bc" */
+    TS_ASSERT_STR_EQ(rel("/a/b", "/a/bc/x"), "../bc/x"); /* "b" is no prefix of "bc" */
     TS_ASSERT_STR_EQ(rel("/", "/x/y"), "x/y");
     TS_ASSERT_STR_EQ(rel("/a/run", "/a/run/w.fst"), "w.fst");
     TS_ASSERT_STR_EQ(rel("/a/run", "/elsewhere/fw.elf"), "../../elsewhere/fw.elf");
     char small[8];
-    TS_ASSERT_EQ_I(ts_rel_path("/a/b/c/d", "/x/y/z", small, sizeof small), -1);   /* does not fit */
+    TS_ASSERT_EQ_I(ts_rel_path("/a/b/c/d", "/x/y/z", small, sizeof small), -1); /* does not fit */
 }
 
 static char *tmpfile_with(const char *text, size_t n) {
@@ -30,7 +30,10 @@ static char *tmpfile_with(const char *text, size_t n) {
     snprintf(path, sizeof path, "/tmp/ts_rf_XXXXXX");
     int fd = mkstemp(path);
     if (fd < 0) return NULL;
-    if (n && write(fd, text, n) != (ssize_t)n) { close(fd); return NULL; }
+    if (n && write(fd, text, n) != (ssize_t)n) {
+        close(fd);
+        return NULL;
+    }
     close(fd);
     return path;
 }
@@ -40,13 +43,13 @@ TS_TEST(fnv1a64_reference_vectors) {
     char *p = tmpfile_with("", 0);
     TS_ASSERT(p);
     TS_ASSERT_EQ_I(ts_file_fnv1a64(p, &h), 0);
-    TS_ASSERT_EQ_U(h, 0xcbf29ce484222325ull);                    /* FNV-1a 64 of "" */
+    TS_ASSERT_EQ_U(h, 0xcbf29ce484222325ull); /* FNV-1a 64 of "" */
     unlink(p);
     p = tmpfile_with("a", 1);
     TS_ASSERT_EQ_I(ts_file_fnv1a64(p, &h), 0);
-    TS_ASSERT_EQ_U(h, 0xaf63dc4c8601ec8cull);                    /* FNV-1a 64 of "a" */
+    TS_ASSERT_EQ_U(h, 0xaf63dc4c8601ec8cull); /* FNV-1a 64 of "a" */
     unlink(p);
-    TS_ASSERT_EQ_I(ts_file_fnv1a64("/tmp", &h), -1);             /* a folder is no input */
+    TS_ASSERT_EQ_I(ts_file_fnv1a64("/tmp", &h), -1); /* a folder is no input */
 }
 
 TS_TEST(stats_lookup_and_missing_elf) {
@@ -60,11 +63,11 @@ TS_TEST(stats_lookup_and_missing_elf) {
     fclose(f);
     TS_ASSERT(ts_run_stat(dir, "cycles", out, sizeof out));
     TS_ASSERT_STR_EQ(out, "12");
-    TS_ASSERT(!ts_run_stat(dir, "cycle", out, sizeof out));      /* whole keys only */
+    TS_ASSERT(!ts_run_stat(dir, "cycle", out, sizeof out)); /* whole keys only */
     TS_ASSERT_EQ_I(ts_run_elf(dir, NULL, out, sizeof out, err, sizeof err), 0);
     TS_ASSERT(strstr(err, "cannot find the ELF") && strstr(err, "--elf"));
-    TS_ASSERT_EQ_I(ts_run_path(dir, "waves", out, sizeof out), 0);   /* recorded, not there */
-    TS_ASSERT_EQ_I(ts_run_path(dir, "trace", out, sizeof out), -1);  /* not recorded */
+    TS_ASSERT_EQ_I(ts_run_path(dir, "waves", out, sizeof out), 0);  /* recorded, not there */
+    TS_ASSERT_EQ_I(ts_run_path(dir, "trace", out, sizeof out), -1); /* not recorded */
     TS_ASSERT_EQ_I(ts_run_elf(dir, "/no/such.elf", out, sizeof out, err, sizeof err), -1);
     unlink(path);
     rmdir(dir);
@@ -76,7 +79,10 @@ static void put(const char *dir, const char *name, const char *text) {
     char p[512];
     snprintf(p, sizeof p, "%s/%s", dir, name);
     FILE *f = fopen(p, "w");
-    if (f) { fputs(text, f); fclose(f); }
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
 }
 static bool exists(const char *dir, const char *name) {
     char p[512];
@@ -88,7 +94,7 @@ static bool exists(const char *dir, const char *name) {
 TS_TEST(run_unfinished_states) {
     char dir[] = "/tmp/ts_rf_unf_XXXXXX", msg[4700];
     TS_ASSERT(mkdtemp(dir) != NULL);
-    TS_ASSERT_EQ_I(ts_run_unfinished(dir, msg, sizeof msg), TS_RUN_FINISHED);   /* no run folder at all */
+    TS_ASSERT_EQ_I(ts_run_unfinished(dir, msg, sizeof msg), TS_RUN_FINISHED); /* no run folder at all */
     put(dir, "uart.txt", "");
     TS_ASSERT_EQ_I(ts_run_unfinished(dir, msg, sizeof msg), TS_RUN_INCOMPLETE); /* killed before stats.txt */
     TS_ASSERT(strstr(msg, "the run did not finish (killed before it wrote stats.txt)") != NULL);
@@ -99,11 +105,11 @@ TS_TEST(run_unfinished_states) {
     TS_ASSERT_EQ_I(ts_run_unfinished(dir, msg, sizeof msg), TS_RUN_INTERRUPTED);
     TS_ASSERT(strstr(msg, "the run did not finish (interrupted by SIGTERM at cycle 1234): its files end at that cycle") != NULL);
     put(dir, "stats.txt", "exit_reason interrupted\ninterrupted_by $(x)\ninterrupted_cycle 12;rm\nend ok\n");
-    TS_ASSERT_EQ_I(ts_run_unfinished(dir, msg, sizeof msg), TS_RUN_INTERRUPTED);   /* junk is not echoed */
+    TS_ASSERT_EQ_I(ts_run_unfinished(dir, msg, sizeof msg), TS_RUN_INTERRUPTED); /* junk is not echoed */
     TS_ASSERT(strstr(msg, "(interrupted by a signal at cycle ?)") != NULL);
     put(dir, "stats.txt", "exit_reason exit\nend ok\n");
     TS_ASSERT_EQ_I(ts_run_unfinished(dir, msg, sizeof msg), TS_RUN_FINISHED);
-    put(dir, "stats.txt", "exit_reason exit\nend ok\nelf x\n");                  /* the marker is not last */
+    put(dir, "stats.txt", "exit_reason exit\nend ok\nelf x\n"); /* the marker is not last */
     TS_ASSERT_EQ_I(ts_run_unfinished(dir, msg, sizeof msg), TS_RUN_INCOMPLETE);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
@@ -118,7 +124,7 @@ TS_TEST(run_clear_previous_only_ours) {
     TS_ASSERT(mkdtemp(outside) != NULL);
     put(dir, "notes.txt", "mine");
     put(dir, "markers.txt", "old");
-    TS_ASSERT_EQ_I(ts_run_clear_previous(dir, err, sizeof err), 0);   /* no earlier run: nothing goes */
+    TS_ASSERT_EQ_I(ts_run_clear_previous(dir, err, sizeof err), 0); /* no earlier run: nothing goes */
     TS_ASSERT(exists(dir, "markers.txt"));
     put(outside, "target", "keep");
     snprintf(p, sizeof p, "%s/target", outside);
@@ -132,7 +138,7 @@ TS_TEST(run_clear_previous_only_ours) {
     TS_ASSERT_EQ_I(ts_run_clear_previous(dir, err, sizeof err), 0);
     TS_ASSERT(!exists(dir, "stats.txt") && !exists(dir, "uart.txt") && !exists(dir, "markers.txt"));
     TS_ASSERT(!exists(dir, "w.fst") && !exists(dir, "w.fst.tmp.fst"));
-    TS_ASSERT(!exists(dir, "trace.rtd") && exists(outside, "target"));   /* the link, not its target */
+    TS_ASSERT(!exists(dir, "trace.rtd") && exists(outside, "target")); /* the link, not its target */
     TS_ASSERT(exists(dir, "notes.txt"));
     /* a recorded waves file outside the folder stays */
     put(dir, "uart.txt", "");

@@ -27,14 +27,14 @@ TS_TEST(values) {
     uint64_t u = 0;
     const char *s = NULL;
     TS_ASSERT_EQ_I(ts_run_json_bool(&j, "wrapped", &b, err, sizeof err), 1);
-    TS_ASSERT(b);                                          /* no space after the colon: still seen */
+    TS_ASSERT(b); /* no space after the colon: still seen */
     TS_ASSERT_EQ_I(ts_run_json_uint(&j, "srcbits", 0, 8, &u, err, sizeof err), 1);
     TS_ASSERT_EQ_U(u, 4);
     TS_ASSERT_EQ_I(ts_run_json_uint(&j, "bytes", 0, UINT64_MAX, &u, err, sizeof err), 1);
     TS_ASSERT_EQ_U(u, UINT64_MAX);
     TS_ASSERT_EQ_I(ts_run_json_string(&j, "sink", &s, err, sizeof err), 1);
     TS_ASSERT_STR_EQ(s, "sba");
-    TS_ASSERT_EQ_I(ts_run_json_uint(&j, "harts", 1, 8, &u, err, sizeof err), 0);   /* absent */
+    TS_ASSERT_EQ_I(ts_run_json_uint(&j, "harts", 1, 8, &u, err, sizeof err), 0); /* absent */
     ts_run_json_close(&j);
 }
 
@@ -58,7 +58,7 @@ TS_TEST(bad_values) {
     TS_ASSERT_EQ_I(ts_run_json_string(&j, "sink", &s, err, sizeof err), -1);
     snprintf(want, sizeof want, "%s:6: \"sink\" must be a string, not 7", path);
     TS_ASSERT_STR_EQ(err, want);
-    TS_ASSERT_EQ_U(u, 77);                                 /* never written on an error */
+    TS_ASSERT_EQ_U(u, 77); /* never written on an error */
     ts_run_json_close(&j);
 }
 
@@ -72,10 +72,10 @@ TS_TEST(bad_files) {
     snprintf(want, sizeof want, "%s:1: the top level must be an object, not an array", path);
     TS_ASSERT_STR_EQ(err, want);
     TS_ASSERT_EQ_I(open_text(&j, "garbage", err, sizeof err), -1);
-    TS_ASSERT_EQ_I(ts_run_json_open(&j, "/no/such/dir/trace.json", err, sizeof err), 0);   /* no file: not an error */
+    TS_ASSERT_EQ_I(ts_run_json_open(&j, "/no/such/dir/trace.json", err, sizeof err), 0); /* no file: not an error */
     uint64_t u;
     TS_ASSERT_EQ_I(ts_run_json_uint(&j, "srcbits", 0, 8, &u, err, sizeof err), 0);
-    TS_ASSERT_EQ_I(ts_run_json_open(&j, "/tmp", err, sizeof err), -1);                    /* a folder */
+    TS_ASSERT_EQ_I(ts_run_json_open(&j, "/tmp", err, sizeof err), -1); /* a folder */
     TS_ASSERT_STR_EQ(err, "/tmp is not a regular file");
 }
 

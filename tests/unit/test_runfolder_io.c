@@ -111,7 +111,7 @@ TS_TEST(write_error_or_abort_keeps_the_old_file) {
     mkdtemp_or_die(dir, sizeof dir);
     snprintf(name, sizeof name, "%s/itc.csv", dir);
     put(name, "old\n", 0644);
-    setenv("TRACESIM_TEST_FULL", "itc.csv", 1);   /* the full disk of the tests */
+    setenv("TRACESIM_TEST_FULL", "itc.csv", 1); /* the full disk of the tests */
     FILE *f = ts_fopen_output(name, "w", err, sizeof err);
     unsetenv("TRACESIM_TEST_FULL");
     TS_ASSERT(f != NULL);
@@ -166,7 +166,7 @@ TS_TEST(reader_refuses_a_link_in_a_run_folder) {
     TS_ASSERT(symlink(real, name) == 0);
     TS_ASSERT_EQ_I(ts_open_input(name, err, sizeof err), -1);
     TS_ASSERT(strstr(err, "stats.txt is a link") != NULL);
-    snprintf(other, sizeof other, "%s/my.elf", dir);   /* not a run-folder file: a link is fine */
+    snprintf(other, sizeof other, "%s/my.elf", dir); /* not a run-folder file: a link is fine */
     TS_ASSERT(symlink(real, other) == 0);
     int fd = ts_open_input(other, err, sizeof err);
     TS_ASSERT(fd >= 0);
@@ -179,7 +179,7 @@ TS_TEST(reader_caps_a_run_folder_file) {
     mkdtemp_or_die(dir, sizeof dir);
     snprintf(name, sizeof name, "%s/trace.json", dir);
     int fd = open(name, O_WRONLY | O_CREAT, 0644);
-    TS_ASSERT(fd >= 0 && ftruncate(fd, (off_t)2 << 20) == 0);   /* sparse, 2 MiB > 1 MiB */
+    TS_ASSERT(fd >= 0 && ftruncate(fd, (off_t)2 << 20) == 0); /* sparse, 2 MiB > 1 MiB */
     close(fd);
     TS_ASSERT_EQ_I(ts_open_input(name, err, sizeof err), -1);
     TS_ASSERT(strstr(err, "trace.json is 2097152 bytes: more than a run folder's trace.json can be (1 MiB)") != NULL);
@@ -192,11 +192,11 @@ TS_TEST(may_replace_only_own_outputs) {
     char dir[64], name[128], err[512];
     mkdtemp_or_die(dir, sizeof dir);
     snprintf(name, sizeof name, "%s/r.log", dir);
-    TS_ASSERT_EQ_I(ts_output_may_replace(name, "run", 0, NULL, err, sizeof err), 0);   /* absent */
+    TS_ASSERT_EQ_I(ts_output_may_replace(name, "run", 0, NULL, err, sizeof err), 0); /* absent */
     put(name, "my notes\n", 0644);
     TS_ASSERT_EQ_I(ts_output_may_replace(name, "run", 0, NULL, err, sizeof err), -1);
     TS_ASSERT(strstr(err, "use --force") != NULL);
-    TS_ASSERT_EQ_I(ts_output_may_replace(name, "run", 1, NULL, err, sizeof err), 0);   /* --force */
+    TS_ASSERT_EQ_I(ts_output_may_replace(name, "run", 1, NULL, err, sizeof err), 0); /* --force */
     rm_rf(dir);
 }
 
@@ -212,13 +212,13 @@ TS_TEST(run_folder_check_validates_csv_headers) {
     snprintf(name, sizeof name, "%s/events.csv", dir);
     put(name, "cycle,instret,exception,load\n1,1,0,0\n", 0644);
     snprintf(name, sizeof name, "%s/marks.csv", dir);
-    put(name, "", 0644);                                  /* may be empty (run_files.def) */
+    put(name, "", 0644); /* may be empty (run_files.def) */
     TS_ASSERT_EQ_I(ts_run_folder_check(dir, err, sizeof err), 0);
     snprintf(name, sizeof name, "%s/flow.csv", dir);
-    put(name, "cycle,hart,kind,pc,target\n", 0644);       /* a column short */
+    put(name, "cycle,hart,kind,pc,target\n", 0644); /* a column short */
     TS_ASSERT_EQ_I(ts_run_folder_check(dir, err, sizeof err), -1);
     TS_ASSERT(strstr(err, "/flow.csv:1: not the header of flow.csv (cycle,hart,kind,pc,target,link)") != NULL);
-    put(name, "", 0644);                                  /* must have its header */
+    put(name, "", 0644); /* must have its header */
     TS_ASSERT_EQ_I(ts_run_folder_check(dir, err, sizeof err), -1);
     TS_ASSERT(strstr(err, "/flow.csv:1: empty") != NULL);
     put(name, "cycle,hart,kind,pc,target,link\n", 0644);
@@ -227,7 +227,7 @@ TS_TEST(run_folder_check_validates_csv_headers) {
     TS_ASSERT_EQ_I(ts_run_folder_check(dir, err, sizeof err), -1);
     TS_ASSERT(strstr(err, "/events.csv:1: not the header") != NULL);
     put(name, "cycle,instret,load\n", 0644);
-    snprintf(name, sizeof name, "%s/itc.csv", dir);       /* status: an optional last column */
+    snprintf(name, sizeof name, "%s/itc.csv", dir); /* status: an optional last column */
     put(name, "cycle,hart,stimulus,offset,size,value\n", 0644);
     TS_ASSERT_EQ_I(ts_run_folder_check(dir, err, sizeof err), 0);
     put(name, "cycle,hart,stimulus,offset,size,value,status\n", 0644);
@@ -244,13 +244,13 @@ TS_TEST(run_folder_replaced_only_when_previous_run) {
     char dir[64], name[128], err[512];
     mkdtemp_or_die(dir, sizeof dir);
     snprintf(name, sizeof name, "%s/notes.txt", dir);
-    put(name, "mine\n", 0644);                            /* no file of run's: written into */
+    put(name, "mine\n", 0644); /* no file of run's: written into */
     TS_ASSERT_EQ_I(ts_run_folder_may_replace(dir, 0, err, sizeof err), 0);
     snprintf(name, sizeof name, "%s/stats.txt", dir);
     put(name, "precious\n", 0644);
     TS_ASSERT_EQ_I(ts_run_folder_may_replace(dir, 0, err, sizeof err), -1);
     TS_ASSERT(strstr(err, "holds stats.txt and is not a previous run folder of tracesim run (use --force") != NULL);
-    TS_ASSERT_EQ_I(ts_run_folder_may_replace(dir, 1, err, sizeof err), 0);   /* --force */
+    TS_ASSERT_EQ_I(ts_run_folder_may_replace(dir, 1, err, sizeof err), 0); /* --force */
     snprintf(name, sizeof name, "%s/trace.json", dir);
     put(name, "{\"format\": \"not ours\"}\n", 0644);
     TS_ASSERT_EQ_I(ts_run_folder_may_replace(dir, 0, err, sizeof err), -1);

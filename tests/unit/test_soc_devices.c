@@ -1,4 +1,4 @@
-#define _XOPEN_SOURCE 700   /* nftw */
+#define _XOPEN_SOURCE 700 /* nftw */
 /* test_soc_devices.c - the SoC's passive models without the cycle loop: UART, simctrl (with a
  * fake host), and the interconnect (decode, RAM wait states, SBA-sink-wins arbitration, bus
  * errors) driven through a fake core port. Two instances of each work side by side. */
@@ -28,11 +28,11 @@ TS_TEST(uart_sends_to_both_streams_and_reads_ready) {
     uart_t u;
     uart_init(&u, echo, log);
     TS_ASSERT(uart_write(&u, 0, 1, 'h'));
-    TS_ASSERT(uart_write(&u, 0, 4, 0x1234569));     /* low 8 bits: 'i' */
+    TS_ASSERT(uart_write(&u, 0, 4, 0x1234569)); /* low 8 bits: 'i' */
     uint32_t v = 7;
     TS_ASSERT(uart_read(&u, 0, 4, &v));
     TS_ASSERT_EQ_U(v, 0);
-    TS_ASSERT(!uart_write(&u, 4, 4, 'x'));          /* no register there */
+    TS_ASSERT(!uart_write(&u, 4, 4, 'x')); /* no register there */
     TS_ASSERT(!uart_read(&u, 0x10, 4, &v));
     TS_ASSERT_EQ_U(u.tx_bytes, 2);
     char buf[16];
@@ -52,7 +52,7 @@ TS_TEST(uart_two_instances_and_no_streams) {
     uart_init(&quiet, NULL, NULL);
     TS_ASSERT(uart_write(&ua, 0, 1, 'A'));
     TS_ASSERT(uart_write(&ub, 0, 1, 'B'));
-    TS_ASSERT(uart_write(&quiet, 0, 1, 'Q'));      /* goes nowhere, still accepted */
+    TS_ASSERT(uart_write(&quiet, 0, 1, 'Q')); /* goes nowhere, still accepted */
     char buf[8];
     read_back(a, buf, sizeof buf);
     TS_ASSERT_STR_EQ(buf, "A");
@@ -67,7 +67,8 @@ TS_TEST(uart_two_instances_and_no_streams) {
 
 /* ---- simctrl ---------------------------------------------------------------------------- */
 
-enum { FAKE_RAM_BASE = 0x1000, FAKE_RAM_SIZE = 1024 };
+enum { FAKE_RAM_BASE = 0x1000,
+       FAKE_RAM_SIZE = 1024 };
 
 typedef struct fake_host {
     uint64_t cycle, instret[2];
@@ -84,8 +85,16 @@ static uint8_t *fh_ram(void *ctx, uint32_t addr, uint32_t len) {
     if (addr < FAKE_RAM_BASE || (uint64_t)addr - FAKE_RAM_BASE + len > FAKE_RAM_SIZE) return NULL;
     return h->ram + (addr - FAKE_RAM_BASE);
 }
-static void fh_exit(void *ctx, int code) { fake_host_t *h = ctx; h->exits++; h->exit_code = code; }
-static void fh_waves(void *ctx, bool on) { fake_host_t *h = ctx; h->waves_calls++; h->waves = on; }
+static void fh_exit(void *ctx, int code) {
+    fake_host_t *h = ctx;
+    h->exits++;
+    h->exit_code = code;
+}
+static void fh_waves(void *ctx, bool on) {
+    fake_host_t *h = ctx;
+    h->waves_calls++;
+    h->waves = on;
+}
 static void fh_guest_error(void *ctx, const char *msg) {
     fake_host_t *h = ctx;
     h->guest_errors++;
@@ -94,8 +103,7 @@ static void fh_guest_error(void *ctx, const char *msg) {
 
 static void simctrl_fake(simctrl_t *m, fake_host_t *h, const char *dir, FILE *marks) {
     memset(h, 0, sizeof *h);
-    simctrl_host_t host = {.ctx = h, .cycle = fh_cycle, .instret = fh_instret, .ram = fh_ram,
-                           .exit = fh_exit, .waves = fh_waves, .harts = 2, .guest_error = fh_guest_error};
+    simctrl_host_t host = {.ctx = h, .cycle = fh_cycle, .instret = fh_instret, .ram = fh_ram, .exit = fh_exit, .waves = fh_waves, .harts = 2, .guest_error = fh_guest_error};
     simctrl_init(m, &host, dir, marks);
     simctrl_reset(m);
 }
@@ -109,22 +117,28 @@ TS_TEST(simctrl_counts_exit_waves_marks) {
     h.instret[0] = 0xABCDEF01234ull;
     h.instret[1] = 77;
     uint32_t v;
-    TS_ASSERT(simctrl_read(&m, 0, 0x08, 4, &v)); TS_ASSERT_EQ_U(v, 0x23456789);
-    TS_ASSERT(simctrl_read(&m, 0, 0x0C, 4, &v)); TS_ASSERT_EQ_U(v, 0x1);
-    TS_ASSERT(simctrl_read(&m, 0, 0x14, 4, &v)); TS_ASSERT_EQ_U(v, 0xDEF01234);
-    TS_ASSERT(simctrl_read(&m, 0, 0x18, 4, &v)); TS_ASSERT_EQ_U(v, 0xABC);
-    TS_ASSERT(simctrl_read(&m, 1, 0x14, 4, &v)); TS_ASSERT_EQ_U(v, 77);   /* the accessing hart's */
-    TS_ASSERT(simctrl_read(&m, 1, 0x1C, 4, &v)); TS_ASSERT_EQ_U(v, 2);    /* HARTS */
+    TS_ASSERT(simctrl_read(&m, 0, 0x08, 4, &v));
+    TS_ASSERT_EQ_U(v, 0x23456789);
+    TS_ASSERT(simctrl_read(&m, 0, 0x0C, 4, &v));
+    TS_ASSERT_EQ_U(v, 0x1);
+    TS_ASSERT(simctrl_read(&m, 0, 0x14, 4, &v));
+    TS_ASSERT_EQ_U(v, 0xDEF01234);
+    TS_ASSERT(simctrl_read(&m, 0, 0x18, 4, &v));
+    TS_ASSERT_EQ_U(v, 0xABC);
+    TS_ASSERT(simctrl_read(&m, 1, 0x14, 4, &v));
+    TS_ASSERT_EQ_U(v, 77); /* the accessing hart's */
+    TS_ASSERT(simctrl_read(&m, 1, 0x1C, 4, &v));
+    TS_ASSERT_EQ_U(v, 2);                           /* HARTS */
     TS_ASSERT(simctrl_write(&m, 0, 0x04, 4, 4660)); /* MARK */
     TS_ASSERT(simctrl_write(&m, 1, 0x04, 4, 5));    /* MARK by hart 1 */
-    TS_ASSERT(simctrl_write(&m, 0, 0x10, 4, 3));       /* WAVES: bit 0 */
+    TS_ASSERT(simctrl_write(&m, 0, 0x10, 4, 3));    /* WAVES: bit 0 */
     TS_ASSERT_EQ_I(h.waves_calls, 1);
     TS_ASSERT(h.waves);
     TS_ASSERT_EQ_I(h.exits, 0);
-    TS_ASSERT(simctrl_write(&m, 0, 0x00, 4, 0x1FF));   /* EXIT: the whole value (511, not 255) */
+    TS_ASSERT(simctrl_write(&m, 0, 0x00, 4, 0x1FF)); /* EXIT: the whole value (511, not 255) */
     TS_ASSERT_EQ_I(h.exits, 1);
     TS_ASSERT_EQ_I(h.exit_code, 0x1FF);
-    TS_ASSERT(simctrl_write(&m, 0, 0x00, 4, 0xFFFFFFFFu));   /* exit(-1): signed */
+    TS_ASSERT(simctrl_write(&m, 0, 0x00, 4, 0xFFFFFFFFu)); /* exit(-1): signed */
     TS_ASSERT_EQ_I(h.exit_code, -1);
     char buf[128];
     read_back(marks, buf, sizeof buf);
@@ -137,14 +151,14 @@ TS_TEST(simctrl_access_rules) {
     simctrl_t m;
     simctrl_fake(&m, &h, NULL, NULL);
     uint32_t v;
-    TS_ASSERT(!simctrl_write(&m, 0, 0x00, 1, 1));      /* word only */
+    TS_ASSERT(!simctrl_write(&m, 0, 0x00, 1, 1)); /* word only */
     TS_ASSERT(!simctrl_read(&m, 0, 0x08, 2, &v));
-    TS_ASSERT(!simctrl_read(&m, 0, 0x00, 4, &v));      /* EXIT is write-only */
-    TS_ASSERT(!simctrl_write(&m, 0, 0x08, 4, 1));      /* CYCLE_LO is read-only */
-    TS_ASSERT(!simctrl_write(&m, 0, 0x30, 4, 1));      /* FILE_STATUS is read-only */
-    TS_ASSERT(!simctrl_read(&m, 0, 0x34, 4, &v));   /* hole */
-    TS_ASSERT(!simctrl_write(&m, 0, 0x1C, 4, 1));   /* HARTS is read-only */
-    TS_ASSERT(simctrl_write(&m, 0, 0x04, 4, 1));       /* MARK without a marks stream */
+    TS_ASSERT(!simctrl_read(&m, 0, 0x00, 4, &v)); /* EXIT is write-only */
+    TS_ASSERT(!simctrl_write(&m, 0, 0x08, 4, 1)); /* CYCLE_LO is read-only */
+    TS_ASSERT(!simctrl_write(&m, 0, 0x30, 4, 1)); /* FILE_STATUS is read-only */
+    TS_ASSERT(!simctrl_read(&m, 0, 0x34, 4, &v)); /* hole */
+    TS_ASSERT(!simctrl_write(&m, 0, 0x1C, 4, 1)); /* HARTS is read-only */
+    TS_ASSERT(simctrl_write(&m, 0, 0x04, 4, 1));  /* MARK without a marks stream */
     TS_ASSERT_EQ_I(h.exits, 0);
     TS_ASSERT(simctrl_write(&m, 0, 0x20, 4, 0x1234));
     TS_ASSERT(simctrl_read(&m, 0, 0x20, 4, &v));
@@ -171,18 +185,18 @@ TS_TEST(simctrl_host_files) {
     memcpy(h.ram + 16, "../x", 5);
     memcpy(h.ram + 32, "..", 3);
     memcpy(h.ram + 64, "hello\n", 6);
-    h.ram[FAKE_RAM_SIZE - 1] = 'z';                             /* a name without its NUL in RAM */
+    h.ram[FAKE_RAM_SIZE - 1] = 'z'; /* a name without its NUL in RAM */
     const uint32_t R = FAKE_RAM_BASE;
     TS_ASSERT_EQ_U(file_cmd(&m, R, R + 64, 6, 1), 0);
-    TS_ASSERT_EQ_U(file_cmd(&m, R, R + 64, 3, 2), 0);           /* append */
-    TS_ASSERT_EQ_U(file_cmd(&m, R + 16, R + 64, 6, 1), 1);      /* a '/' in the name */
-    TS_ASSERT_EQ_U(file_cmd(&m, R + 32, R + 64, 6, 1), 1);      /* ".." */
-    TS_ASSERT_EQ_U(file_cmd(&m, R + 8, R + 64, 6, 1), 1);       /* empty name */
-    TS_ASSERT_EQ_U(file_cmd(&m, R + FAKE_RAM_SIZE - 1, R + 64, 6, 1), 1);  /* name runs out of RAM */
-    TS_ASSERT_EQ_U(file_cmd(&m, R, R + FAKE_RAM_SIZE - 2, 6, 1), 2);       /* buffer outside RAM */
-    TS_ASSERT_EQ_U(file_cmd(&m, R, R + 64, 6, 3), 4);           /* bad command */
+    TS_ASSERT_EQ_U(file_cmd(&m, R, R + 64, 3, 2), 0);                     /* append */
+    TS_ASSERT_EQ_U(file_cmd(&m, R + 16, R + 64, 6, 1), 1);                /* a '/' in the name */
+    TS_ASSERT_EQ_U(file_cmd(&m, R + 32, R + 64, 6, 1), 1);                /* ".." */
+    TS_ASSERT_EQ_U(file_cmd(&m, R + 8, R + 64, 6, 1), 1);                 /* empty name */
+    TS_ASSERT_EQ_U(file_cmd(&m, R + FAKE_RAM_SIZE - 1, R + 64, 6, 1), 1); /* name runs out of RAM */
+    TS_ASSERT_EQ_U(file_cmd(&m, R, R + FAKE_RAM_SIZE - 2, 6, 1), 2);      /* buffer outside RAM */
+    TS_ASSERT_EQ_U(file_cmd(&m, R, R + 64, 6, 3), 4);                     /* bad command */
     char path[256], buf[32];
-    snprintf(path, sizeof path, "%s/host/out.txt", dir);                   /* in RUN/host */
+    snprintf(path, sizeof path, "%s/host/out.txt", dir); /* in RUN/host */
     FILE *f = fopen(path, "rb");
     TS_ASSERT(f);
     size_t n = fread(buf, 1, sizeof buf - 1, f);
@@ -194,7 +208,7 @@ TS_TEST(simctrl_host_files) {
     snprintf(path, sizeof path, "%s/host", dir);
     rmdir(path);
     rmdir(dir);
-    simctrl_t nodir;                                            /* no run folder */
+    simctrl_t nodir; /* no run folder */
     fake_host_t h2;
     simctrl_fake(&nodir, &h2, NULL, NULL);
     memcpy(h2.ram, "a", 2);
@@ -220,11 +234,16 @@ static void put_file(const char *dir, const char *name, const char *text) {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", dir, name);
     FILE *f = fopen(path, "wb");
-    if (f) { fputs(text, f); fclose(f); }
+    if (f) {
+        fputs(text, f);
+        fclose(f);
+    }
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
-    (void)st; (void)flag; (void)ftw;
+    (void)st;
+    (void)flag;
+    (void)ftw;
     return remove(path);
 }
 static void rm_rf(const char *dir) { TS_ASSERT_EQ_I(nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS), 0); }
@@ -244,7 +263,7 @@ TS_TEST(simctrl_host_sandbox) {
     TS_ASSERT_EQ_I(mkdir(host, 0755), 0);
     char lpath[128];
     snprintf(lpath, sizeof lpath, "%s/link", host);
-    TS_ASSERT_EQ_I(symlink(victim, lpath), 0);                         /* -> RUN/victim.txt */
+    TS_ASSERT_EQ_I(symlink(victim, lpath), 0); /* -> RUN/victim.txt */
     snprintf(lpath, sizeof lpath, "%s/dangling", host);
     TS_ASSERT_EQ_I(symlink("../made_by_firmware", lpath), 0);
     snprintf(lpath, sizeof lpath, "%s/hard", host);
@@ -259,15 +278,15 @@ TS_TEST(simctrl_host_sandbox) {
     simctrl_fake(&m, &h, dir, NULL);
     const uint32_t R = FAKE_RAM_BASE, D = R + 512;
     memcpy(h.ram + 512, "fw!", 4);
-    for (int i = 0; i < 4; i++) {                                          /* the simulator's files */
+    for (int i = 0; i < 4; i++) { /* the simulator's files */
         memcpy(h.ram, sim_files[i], strlen(sim_files[i]) + 1);
-        TS_ASSERT_EQ_U(file_cmd(&m, R, D, 3, 1), 0);                       /* RUN/host/NAME */
-        TS_ASSERT_STR_EQ(slurp_small(dir, sim_files[i]), "truth\n");      /* RUN/NAME intact */
+        TS_ASSERT_EQ_U(file_cmd(&m, R, D, 3, 1), 0);                 /* RUN/host/NAME */
+        TS_ASSERT_STR_EQ(slurp_small(dir, sim_files[i]), "truth\n"); /* RUN/NAME intact */
     }
     static const char *const planted[] = {"link", "dangling", "hard", "fifo"};
     for (int i = 0; i < 4; i++) {
         memcpy(h.ram, planted[i], strlen(planted[i]) + 1);
-        TS_ASSERT_EQ_U(file_cmd(&m, R, D, 3, 2), 0);                       /* a new file instead */
+        TS_ASSERT_EQ_U(file_cmd(&m, R, D, 3, 2), 0); /* a new file instead */
         char name[64];
         snprintf(name, sizeof name, "host/%s", planted[i]);
         TS_ASSERT_STR_EQ(slurp_small(dir, name), "fw!");
@@ -280,7 +299,7 @@ TS_TEST(simctrl_host_sandbox) {
     snprintf(lpath, sizeof lpath, "%s/made_by_firmware", dir);
     TS_ASSERT(access(lpath, F_OK) != 0);
     memcpy(h.ram, "sub", 4);
-    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 3, 1), 3);                           /* a folder: refused */
+    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 3, 1), 3); /* a folder: refused */
     /* its own file swapped for a symlink: not followed */
     memcpy(h.ram, "mine", 5);
     TS_ASSERT_EQ_U(file_cmd(&m, R, D, 3, 1), 0);
@@ -327,21 +346,21 @@ TS_TEST(simctrl_host_budget) {
     fake_host_t h;
     simctrl_t m;
     simctrl_fake(&m, &h, dir, NULL);
-    TS_ASSERT_EQ_U(m.host_budget, 64ull << 20);                            /* the documented default */
+    TS_ASSERT_EQ_U(m.host_budget, 64ull << 20); /* the documented default */
     simctrl_set_host_budget(&m, 10);
     const uint32_t R = FAKE_RAM_BASE, D = R + 512;
     memcpy(h.ram, "b.bin", 6);
     memcpy(h.ram + 512, "0123456789", 10);
     TS_ASSERT_EQ_U(file_cmd(&m, R, D, 6, 1), 0);
-    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 6, 2), 5);                           /* 12 > 10 */
+    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 6, 2), 5); /* 12 > 10 */
     TS_ASSERT_EQ_I(h.guest_errors, 1);
     TS_ASSERT(strstr(h.last_error, "host I/O budget of 10 bytes is used up"));
-    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 1, 2), 5);                           /* fits, but later: refused */
+    TS_ASSERT_EQ_U(file_cmd(&m, R, D, 1, 2), 5); /* fits, but later: refused */
     TS_ASSERT_EQ_U(file_cmd(&m, R, D, 6, 1), 5);
     TS_ASSERT_EQ_I(h.guest_errors, 1);
     TS_ASSERT_STR_EQ(slurp_small(dir, "host/b.bin"), "012345");
     simctrl_free(&m);
-    simctrl_fake(&m, &h, dir, NULL);                                       /* budget 0: nothing */
+    simctrl_fake(&m, &h, dir, NULL); /* budget 0: nothing */
     simctrl_set_host_budget(&m, 0);
     memcpy(h.ram, "c.bin", 6);
     TS_ASSERT_EQ_U(file_cmd(&m, R, D, 1, 1), 5);
@@ -430,9 +449,12 @@ static unsigned data_access(bus_rig_t *r, uint32_t addr, unsigned size_log2, boo
     r->core.data_we = we;
     r->core.data_wdata = wdata;
     for (unsigned n = 1; n <= 100; n++) {
-        bus_sba_write(&r->bus, &(sink_t){0});      /* an idle SBA sink */
+        bus_sba_write(&r->bus, &(sink_t){0}); /* an idle SBA sink */
         bus_service_data(&r->bus, &r->port);
-        if (r->core.data_rdy) { r->core.data_req = 0; return n; }
+        if (r->core.data_rdy) {
+            r->core.data_req = 0;
+            return n;
+        }
     }
     TS_FAIL("data access to 0x%08x never answered", addr);
     return 0;
@@ -441,17 +463,17 @@ static unsigned data_access(bus_rig_t *r, uint32_t addr, unsigned size_log2, boo
 TS_TEST(bus_ram_sizes_and_wait_states) {
     bus_rig_t *r = rig_new(2, 0);
     const uint32_t R = MAP_RAM_BASE;
-    TS_ASSERT_EQ_U(data_access(r, R + 8, 2, true, 0x11223344), 3);   /* 2 wait states */
+    TS_ASSERT_EQ_U(data_access(r, R + 8, 2, true, 0x11223344), 3); /* 2 wait states */
     TS_ASSERT_EQ_U(data_access(r, R + 9, 0, true, 0xAA), 3);
     TS_ASSERT_EQ_U(data_access(r, R + 8, 2, false, 0), 3);
     TS_ASSERT_EQ_U(r->core.data_rdata, 0x1122AA44);
     TS_ASSERT_EQ_U(r->core.data_err, 0);
     TS_ASSERT_EQ_U(data_access(r, R + 10, 1, false, 0), 3);
     TS_ASSERT_EQ_U(r->core.data_rdata, 0x1122);
-    TS_ASSERT_EQ_U(r->port.ev, 0);                  /* no cache, no events */
+    TS_ASSERT_EQ_U(r->port.ev, 0); /* no cache, no events */
     uint8_t *m = bus_ram(&r->bus, R + 8, 4);
     TS_ASSERT(m && m[1] == 0xAA);
-    TS_ASSERT(!bus_ram(&r->bus, R + 4094, 4));     /* runs past the end of RAM */
+    TS_ASSERT(!bus_ram(&r->bus, R + 4094, 4)); /* runs past the end of RAM */
     TS_ASSERT(bus_load(&r->bus, R, "\x13\x00\x00\x00", 4, 4));
     TS_ASSERT(!bus_load(&r->bus, R + 4092, "abcd", 4, 1));
     rig_free(r);
@@ -461,19 +483,19 @@ TS_TEST(bus_dcache_hit_miss_and_events) {
     bus_rig_t *r = rig_new(5, 256);
     const uint32_t R = MAP_RAM_BASE;
     r->port.ev = 0;
-    TS_ASSERT_EQ_U(data_access(r, R + 32, 2, false, 0), 4);   /* miss: 3 cycles of latency */
+    TS_ASSERT_EQ_U(data_access(r, R + 32, 2, false, 0), 4); /* miss: 3 cycles of latency */
     TS_ASSERT(r->port.ev & EVB_D_CACHE_MISS);
     r->port.ev = 0;
-    TS_ASSERT_EQ_U(data_access(r, R + 36, 2, false, 0), 1);   /* same line: hit */
+    TS_ASSERT_EQ_U(data_access(r, R + 36, 2, false, 0), 1); /* same line: hit */
     TS_ASSERT_EQ_U(r->port.ev, EVB_D_CACHE_ACCESS);
-    TS_ASSERT_EQ_U(data_access(r, R + 96, 2, true, 1), 1);    /* stores never miss */
+    TS_ASSERT_EQ_U(data_access(r, R + 96, 2, true, 1), 1); /* stores never miss */
     rig_free(r);
 }
 
 /* two harts on one bus: round robin per target, wait states keep the RAM, different targets
  * in the same cycle (bus.h "Arbitration") */
 TS_TEST(bus_arbitration_between_harts) {
-    bus_rig_t *r = rig_new(1, 0);                  /* RAM: 1 wait state */
+    bus_rig_t *r = rig_new(1, 0); /* RAM: 1 wait state */
     fake_core_t c1;
     bus_port_t p1;
     cache_cfg_t none = {0};
@@ -486,18 +508,31 @@ TS_TEST(bus_arbitration_between_harts) {
     const uint32_t R = MAP_RAM_BASE;
     fake_core_t *c0 = &r->core;
     /* both load from RAM: hart 0 first after reset; it keeps the RAM through its wait state */
-    c0->data_req = 1; c0->data_addr = R; c0->data_size = 2;
-    c1.data_req = 1; c1.data_addr = R + 4; c1.data_size = 2;
+    c0->data_req = 1;
+    c0->data_addr = R;
+    c0->data_size = 2;
+    c1.data_req = 1;
+    c1.data_addr = R + 4;
+    c1.data_size = 2;
     unsigned done0 = 0, done1 = 0;
     for (unsigned cyc = 1; cyc <= 8 && (!done0 || !done1); cyc++) {
         bus_sba_write(&r->bus, &(sink_t){0});
         bus_service_data_all(&r->bus);
-        if (c0->data_rdy && !done0) { done0 = cyc; c0->data_req = 0; }
-        if (c1.data_rdy && !done1) { done1 = cyc; c1.data_req = 0; }
-        if (cyc == 1) { TS_ASSERT(p1.ev & EVB_BUS_ARB); TS_ASSERT(!(r->port.ev & EVB_BUS_ARB)); }
+        if (c0->data_rdy && !done0) {
+            done0 = cyc;
+            c0->data_req = 0;
+        }
+        if (c1.data_rdy && !done1) {
+            done1 = cyc;
+            c1.data_req = 0;
+        }
+        if (cyc == 1) {
+            TS_ASSERT(p1.ev & EVB_BUS_ARB);
+            TS_ASSERT(!(r->port.ev & EVB_BUS_ARB));
+        }
     }
-    TS_ASSERT_EQ_U(done0, 2);                      /* cycles 1-2: hart 0 (1 wait state) */
-    TS_ASSERT_EQ_U(done1, 4);                      /* cycles 3-4: hart 1 */
+    TS_ASSERT_EQ_U(done0, 2); /* cycles 1-2: hart 0 (1 wait state) */
+    TS_ASSERT_EQ_U(done1, 4); /* cycles 3-4: hart 1 */
     /* next contest: hart 1 won RAM last, so hart 0 goes first again; then hart 1 */
     r->port.ev = p1.ev = 0;
     c0->data_req = c1.data_req = 1;
@@ -506,8 +541,12 @@ TS_TEST(bus_arbitration_between_harts) {
     TS_ASSERT(p1.ev & EVB_BUS_ARB);
     TS_ASSERT_EQ_U(r->port.ev, 0);
     /* different targets are served in the same cycle: CLINT mtime and the UART */
-    c0->data_req = 1; c0->data_addr = MAP_CLINT_BASE + 0xBFF8; c0->data_we = 0;
-    c1.data_req = 1; c1.data_addr = MAP_UART_BASE; c1.data_we = 0;
+    c0->data_req = 1;
+    c0->data_addr = MAP_CLINT_BASE + 0xBFF8;
+    c0->data_we = 0;
+    c1.data_req = 1;
+    c1.data_addr = MAP_UART_BASE;
+    c1.data_we = 0;
     r->port.ev = p1.ev = 0;
     bus_sba_write(&r->bus, &(sink_t){0});
     bus_service_data_all(&r->bus);
@@ -515,7 +554,8 @@ TS_TEST(bus_arbitration_between_harts) {
     TS_ASSERT_EQ_U(c1.data_rdy, 1);
     TS_ASSERT_EQ_U(r->port.ev | p1.ev, 0);
     /* an unmapped address is a bus error at once, whatever the other hart does */
-    c0->data_addr = MAP_UART_BASE; c1.data_addr = 0x30000000;
+    c0->data_addr = MAP_UART_BASE;
+    c1.data_addr = 0x30000000;
     bus_sba_write(&r->bus, &(sink_t){0});
     bus_service_data_all(&r->bus);
     TS_ASSERT_EQ_U(c1.data_rdy, 1);
@@ -535,15 +575,15 @@ TS_TEST(bus_sba_sink_wins_the_ram_port) {
     r->core.data_size = 2;
     TS_ASSERT(bus_sba_write(&r->bus, &k));
     bus_service_data(&r->bus, &r->port);
-    TS_ASSERT_EQ_U(r->core.data_rdy, 0);           /* the core waits this cycle */
+    TS_ASSERT_EQ_U(r->core.data_rdy, 0); /* the core waits this cycle */
     TS_ASSERT(r->port.ev & EVB_SBA_CONFLICT);
     uint8_t *m = bus_ram(&r->bus, R + 0x100, 4);
     TS_ASSERT(m && m[0] == 1 && m[3] == 4);
-    k.sba_valid = false;                           /* next cycle: the sink is idle */
+    k.sba_valid = false; /* next cycle: the sink is idle */
     TS_ASSERT(bus_sba_write(&r->bus, &k));
     bus_service_data(&r->bus, &r->port);
     TS_ASSERT_EQ_U(r->core.data_rdy, 1);
-    k.sba_valid = true;                            /* an SBA word outside RAM: bus error */
+    k.sba_valid = true; /* an SBA word outside RAM: bus error */
     k.sba_addr = 0x40000000;
     TS_ASSERT(!bus_sba_write(&r->bus, &k));
     TS_ASSERT(!r->bus.sba_busy);
@@ -557,19 +597,19 @@ TS_TEST(bus_device_decode_and_errors) {
     r->core.data_pc = 0x80000100;
     TS_ASSERT_EQ_U(data_access(r, MAP_CLINT_BASE + 0x4000, 2, true, 77), 1);
     TS_ASSERT_EQ_U(r->clint.mtimecmp[0] & 0xFFFFFFFF, 77);
-    TS_ASSERT_EQ_U(data_access(r, MAP_SIMCTRL_BASE, 2, true, 5), 1);    /* EXIT */
+    TS_ASSERT_EQ_U(data_access(r, MAP_SIMCTRL_BASE, 2, true, 5), 1); /* EXIT */
     TS_ASSERT_EQ_I(r->host.exit_code, 5);
     TS_ASSERT_EQ_U(r->core.data_err, 0);
     TS_ASSERT_EQ_U(data_access(r, MAP_UART_BASE, 0, true, 'x'), 1);
     TS_ASSERT_EQ_U(r->uart.tx_bytes, 1);
     TS_ASSERT_EQ_I(r->guest_errors, 0);
-    TS_ASSERT_EQ_U(data_access(r, 0x30000000, 2, false, 0), 1);          /* unmapped */
+    TS_ASSERT_EQ_U(data_access(r, 0x30000000, 2, false, 0), 1); /* unmapped */
     TS_ASSERT_EQ_U(r->core.data_err, 1);
     TS_ASSERT_EQ_I(r->guest_errors, 1);
     TS_ASSERT_STR_EQ(r->last_error, "load access fault: word load at 0x30000000 (pc 0x80000100)");
-    TS_ASSERT_EQ_U(data_access(r, MAP_SIMCTRL_BASE + 8, 0, false, 0), 1);  /* byte to a word register */
+    TS_ASSERT_EQ_U(data_access(r, MAP_SIMCTRL_BASE + 8, 0, false, 0), 1); /* byte to a word register */
     TS_ASSERT_EQ_U(r->core.data_err, 1);
-    TS_ASSERT_EQ_U(data_access(r, MAP_FUNNEL_BASE, 2, false, 0), 1);     /* no funnel */
+    TS_ASSERT_EQ_U(data_access(r, MAP_FUNNEL_BASE, 2, false, 0), 1); /* no funnel */
     TS_ASSERT_EQ_U(r->core.data_err, 1);
     TS_ASSERT_EQ_I(r->guest_errors, 3);
     rig_free(r);
@@ -580,19 +620,19 @@ TS_TEST(bus_fetch_edges_of_ram_and_two_ports) {
     TS_ASSERT(bus_load(&a->bus, MAP_RAM_BASE, "\x13\x05\x10\x00", 4, 0));
     a->core.instr_addr = MAP_RAM_BASE;
     bus_service_fetch(&a->bus, &a->port);
-    TS_ASSERT_EQ_U(a->core.instr_rdy, 0);          /* one wait state */
+    TS_ASSERT_EQ_U(a->core.instr_rdy, 0); /* one wait state */
     bus_service_fetch(&a->bus, &a->port);
     TS_ASSERT_EQ_U(a->core.instr_rdy, 1);
     TS_ASSERT_EQ_U(a->core.instr_rdata, 0x00100513);
-    b->core.instr_addr = MAP_RAM_BASE + 4094;      /* upper halfword outside RAM */
+    b->core.instr_addr = MAP_RAM_BASE + 4094; /* upper halfword outside RAM */
     bus_service_fetch(&b->bus, &b->port);
     TS_ASSERT_EQ_U(b->core.instr_rdy, 1);
     TS_ASSERT_EQ_U(b->core.instr_err, 2);
-    b->core.instr_addr = 0x1000;                   /* outside RAM */
+    b->core.instr_addr = 0x1000; /* outside RAM */
     bus_service_fetch(&b->bus, &b->port);
     TS_ASSERT_EQ_U(b->core.instr_err, 3);
     TS_ASSERT_EQ_U(b->core.instr_rdata, 0);
-    TS_ASSERT_EQ_I(a->guest_errors + b->guest_errors, 0);   /* the core reports fetch faults */
+    TS_ASSERT_EQ_I(a->guest_errors + b->guest_errors, 0); /* the core reports fetch faults */
     rig_free(a);
     rig_free(b);
 }
@@ -605,16 +645,16 @@ TS_TEST(bus_fetch_at_once_without_wait_states) {
     TS_ASSERT_EQ_I(bus_attach_port(&r->bus, &r->port), 0);
     TS_ASSERT_EQ_U(r->port.fetch_end, 4096 - 3);
     TS_ASSERT(bus_load(&r->bus, MAP_RAM_BASE + 4088, "\x13\x05\x10\x00\x6f\x00\x00\x00", 8, 0));
-    r->core.instr_addr = MAP_RAM_BASE + 4092;      /* the last whole word */
+    r->core.instr_addr = MAP_RAM_BASE + 4092; /* the last whole word */
     bus_service_fetch(&r->bus, &r->port);
     TS_ASSERT_EQ_U(r->core.instr_rdy, 1);
     TS_ASSERT_EQ_U(r->core.instr_err, 0);
     TS_ASSERT_EQ_U(r->core.instr_rdata, 0x0000006f);
-    r->core.instr_addr = MAP_RAM_BASE + 4094;      /* upper halfword outside RAM */
+    r->core.instr_addr = MAP_RAM_BASE + 4094; /* upper halfword outside RAM */
     bus_service_fetch(&r->bus, &r->port);
     TS_ASSERT_EQ_U(r->core.instr_rdy, 1);
     TS_ASSERT_EQ_U(r->core.instr_err, 2);
-    r->core.instr_addr = MAP_RAM_BASE - 4;         /* below RAM */
+    r->core.instr_addr = MAP_RAM_BASE - 4; /* below RAM */
     bus_service_fetch(&r->bus, &r->port);
     TS_ASSERT_EQ_U(r->core.instr_err, 3);
     TS_ASSERT_EQ_U(r->core.instr_rdata, 0);
@@ -624,7 +664,7 @@ TS_TEST(bus_fetch_at_once_without_wait_states) {
     TS_ASSERT_EQ_U(r->core.instr_err, 0);
     TS_ASSERT_EQ_U(r->core.instr_rdata, 0x00100513);
     TS_ASSERT(!r->port.i_busy);
-    bus_rig_t *w = rig_new(1, 0);                  /* one wait state: no fetch at once */
+    bus_rig_t *w = rig_new(1, 0); /* one wait state: no fetch at once */
     TS_ASSERT_EQ_I(bus_attach_port(&w->bus, &w->port), 0);
     TS_ASSERT_EQ_U(w->port.fetch_end, 0);
     TS_ASSERT(bus_load(&w->bus, MAP_RAM_BASE, "\x13\x05\x10\x00", 4, 0));
@@ -654,11 +694,11 @@ TS_TEST(bus_trace_page_access_marks_trace_touched) {
     TS_ASSERT(!r->bus.trace_touched);
     TS_ASSERT_EQ_U(data_access(r, MAP_UART_BASE, 0, true, 'x'), 1);
     TS_ASSERT_EQ_U(data_access(r, MAP_RAM_BASE, 2, false, 0), 1);
-    TS_ASSERT(!r->bus.trace_touched);              /* other targets do not */
-    TS_ASSERT_EQ_U(data_access(r, MAP_TRACE_BASE, 2, false, 0), 1);   /* teControl read */
+    TS_ASSERT(!r->bus.trace_touched);                               /* other targets do not */
+    TS_ASSERT_EQ_U(data_access(r, MAP_TRACE_BASE, 2, false, 0), 1); /* teControl read */
     TS_ASSERT(r->bus.trace_touched);
     r->bus.trace_touched = false;
-    TS_ASSERT_EQ_U(data_access(r, MAP_TRACE_BASE, 2, true, 1), 1);    /* teActive */
+    TS_ASSERT_EQ_U(data_access(r, MAP_TRACE_BASE, 2, true, 1), 1); /* teActive */
     TS_ASSERT(r->bus.trace_touched);
     bus_reset(&r->bus);
     TS_ASSERT(!r->bus.trace_touched);

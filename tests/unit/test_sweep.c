@@ -20,7 +20,10 @@ static sj_value_t *parse_ok(const char *text) {
 static void parse_bad(const char *text, const char *want) {
     char err[256];
     sj_value_t *v = sj_parse(text, strlen(text), err, sizeof err);
-    if (v) { sj_free(v); TS_FAIL("parsed, expected \"%s\": %s", want, text); }
+    if (v) {
+        sj_free(v);
+        TS_FAIL("parsed, expected \"%s\": %s", want, text);
+    }
     TS_ASSERT_STR_EQ(err, want);
 }
 
@@ -75,8 +78,11 @@ static int spec_parse(sw_spec_t *s, const char *text, char *err, size_t errlen) 
     char buf[8192];
     size_t k = 0;
     for (const char *p = text; *p && k + 256 < sizeof buf;) {
-        if (!strncmp(p, "FW", 2)) { k += (size_t)snprintf(buf + k, sizeof buf - k, "%s", fw_path); p += 2; }
-        else buf[k++] = *p++;
+        if (!strncmp(p, "FW", 2)) {
+            k += (size_t)snprintf(buf + k, sizeof buf - k, "%s", fw_path);
+            p += 2;
+        } else
+            buf[k++] = *p++;
     }
     buf[k] = 0;
     return sw_spec_parse(s, buf, k, "t.json", err, errlen);
@@ -186,7 +192,8 @@ TS_TEST(plan_errors) {
              "--only: t.json has no axis \"b\"");
     /* a template that uses an axis which the point's value ignores */
     plan_bad("{\"firmware\": \"FW\", \"axes\": [{\"name\": \"m\", \"values\": [{\"value\": \"out\", \"ignore\": [\"s\"]}]},\n"
-             " {\"name\": \"s\", \"values\": [1]}],\n \"run\": [\"--sink={s}\"]}", NULL,
+             " {\"name\": \"s\", \"values\": [1]}],\n \"run\": [\"--sink={s}\"]}",
+             NULL,
              "t.json:3: \"--sink={s}\" uses {s}, which the point's value of another axis ignores");
     unlink(fw_path);
 }
@@ -223,8 +230,7 @@ TS_TEST(plan_points) {
     if (sw_plan(&s, NULL, build, &p, err, sizeof err)) TS_FAIL("%s", err);
     /* product order ex, mode, sink; out ignores sink (one point); manual with sink 8 excluded */
     static const char *const want[][4] = {
-        {"fib_out", "fib", "out", "-"}, {"fib_on_4", "fib", "on", "4"}, {"fib_on_8", "fib", "on", "8"},
-        {"manual_out", "manual", "out", "-"}, {"manual_on_4", "manual", "on", "4"}};
+        {"fib_out", "fib", "out", "-"}, {"fib_on_4", "fib", "on", "4"}, {"fib_on_8", "fib", "on", "8"}, {"manual_out", "manual", "out", "-"}, {"manual_on_4", "manual", "on", "4"}};
     TS_ASSERT_EQ_U(p.n, 5);
     for (size_t i = 0; i < p.n; i++) {
         TS_ASSERT_EQ_U(p.points[i].index, i);
@@ -331,7 +337,7 @@ TS_TEST(index_find_add_grow) {
     static int items[N];
     sw_index_t ix = {0};
     int k = 7;
-    TS_ASSERT_EQ_U(sw_index_find(&ix, 1, &k, int_eq, items), SW_INDEX_NONE);   /* empty, never added */
+    TS_ASSERT_EQ_U(sw_index_find(&ix, 1, &k, int_eq, items), SW_INDEX_NONE); /* empty, never added */
     /* hash h = value % 3: many equal hashes, so equality alone must tell the items apart */
     for (int i = 0; i < N; i++) {
         items[i] = 10 * i;
@@ -339,11 +345,11 @@ TS_TEST(index_find_add_grow) {
         TS_ASSERT_EQ_I(sw_index_add(&ix, (uint64_t)(items[i] % 3), (size_t)i), 0);
     }
     TS_ASSERT_EQ_U(ix.n, N);
-    TS_ASSERT(2 * ix.n <= ix.mask + 1);                      /* at most half full after growing */
+    TS_ASSERT(2 * ix.n <= ix.mask + 1); /* at most half full after growing */
     for (int i = 0; i < N; i++) {
         int key = 10 * i;
         TS_ASSERT_EQ_U(sw_index_find(&ix, (uint64_t)(key % 3), &key, int_eq, items), (size_t)i);
-        key = 10 * i + 1;                                    /* never added */
+        key = 10 * i + 1; /* never added */
         TS_ASSERT_EQ_U(sw_index_find(&ix, (uint64_t)(key % 3), &key, int_eq, items), SW_INDEX_NONE);
     }
     sw_index_free(&ix);

@@ -8,7 +8,14 @@
 #include "te_test_regs.h"
 #include <string.h>
 
-enum { CTRL = 0x000, EVC = 0x00C, WP = 0x01C, RP = 0x020, DATA = 0x024, TSC = 0x040, TSL = 0x044, ITCEN = 0x060 };
+enum { CTRL = 0x000,
+       EVC = 0x00C,
+       WP = 0x01C,
+       RP = 0x020,
+       DATA = 0x024,
+       TSC = 0x040,
+       TSL = 0x044,
+       ITCEN = 0x060 };
 /* SRAM sink, ITC mode 1, active + enable, teInstruction 1, teSyncMaxInst 0 (PC samples on) */
 #define CTRL_EV (0x4F004083u | 1u << 4)
 
@@ -36,11 +43,11 @@ TS_TEST(warl_and_force) {
     t = make_prog_te(8, 1);
     wr(&t, CTRL, 1);
     TS_ASSERT_EQ_U(rd(&t, EVC), 0x3F);
-    wr(&t, CTRL, 0x4FF04087u);                     /* the perf library's value, tracing on */
+    wr(&t, CTRL, 0x4FF04087u); /* the perf library's value, tracing on */
     TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 1);
     TS_ASSERT_EQ_U((rd(&t, CTRL) >> 20) & 15, 0);
     TS_ASSERT(t.prog.on);
-    wr(&t, EVC, 0x04);                             /* firmware's own evControl is kept */
+    wr(&t, EVC, 0x04); /* firmware's own evControl is kept */
     TS_ASSERT_EQ_U(rd(&t, EVC), 0x04);
     te_free(&t);
 }
@@ -51,16 +58,16 @@ TS_TEST(event_messages_byte_exact) {
     te_t t = make_prog_te(8, 0);
     start(&t, CTRL_EV, 0x3F, 0x100);
     TS_ASSERT(t.prog.on);
-    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* the store that started tracing */
-    ret(&t, 0x80000104u, 0x0505u, 0x80000106u);       /* c.addi: executed 1 */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u); /* the store that started tracing */
+    ret(&t, 0x80000104u, 0x0505u, 0x80000106u);     /* c.addi: executed 1 */
     wr(&t, TSL, 0x105);
-    ret(&t, 0x80000106u, 0x0FA000EFu, 0x80000200u);   /* jal ra, +0xfa: a call (2) */
+    ret(&t, 0x80000106u, 0x0FA000EFu, 0x80000200u); /* jal ra, +0xfa: a call (2) */
     wr(&t, TSL, 0x10A);
-    trap(&t, 0x80000200u, 0x00000073u, 0x80000040u, 11);          /* ecall: executed (3) */
-    trap(&t, 0x80000040u, 0x0001u, 0x80000080u, 0x80000007u);     /* timer interrupt */
-    for (uint32_t i = 0; i < 252; i++) ret(&t, 0x80000080u + 2 * i, 0x0505u, 0x80000082u + 2 * i);   /* 4..255 */
+    trap(&t, 0x80000200u, 0x00000073u, 0x80000040u, 11);                                           /* ecall: executed (3) */
+    trap(&t, 0x80000040u, 0x0001u, 0x80000080u, 0x80000007u);                                      /* timer interrupt */
+    for (uint32_t i = 0; i < 252; i++) ret(&t, 0x80000080u + 2 * i, 0x0505u, 0x80000082u + 2 * i); /* 4..255 */
     wr(&t, TSL, 0x111);
-    ret(&t, 0x80000278u, 0x0505u, 0x8000027au);       /* the 256th: PC sample */
+    ret(&t, 0x80000278u, 0x0505u, 0x8000027au); /* the 256th: PC sample */
     ret(&t, 0x8000027au, 0x0505u, 0x8000027cu);
     uint8_t got[96];
     unsigned n = drain_sram(&t, got, sizeof got, 10000);
@@ -82,7 +89,7 @@ TS_TEST(event_messages_byte_exact) {
         0x88, 0x3c, 0x70, 0x11, 0x6f,
         /* trace off: CKSRC 0 + CKDF 0 | CKDATA0 3 | TS 0 */
         0x88, 0x00, 0x0d, 0x03,
-        0xff, 0xff};                                   /* padding to the 4-byte sink word */
+        0xff, 0xff}; /* padding to the 4-byte sink word */
     TS_ASSERT_EQ_U(n, sizeof want);
     TS_ASSERT_MEM_EQ(got, want, sizeof want);
     TS_ASSERT_EQ_U(t.prog.messages, 6);
@@ -94,7 +101,7 @@ TS_TEST(evcontrol_gates_events) {
     te_t t = make_prog_te(8, 0);
     start(&t, CTRL_EV | 0x00F00000u, 0, 0x100);
     ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);
-    ret(&t, 0x80000104u, 0x0FC000EFu, 0x80000200u);   /* call */
+    ret(&t, 0x80000104u, 0x0FC000EFu, 0x80000200u); /* call */
     trap(&t, 0x80000200u, 0x00000073u, 0x80000040u, 11);
     trap(&t, 0x80000040u, 0x0001u, 0x80000080u, 0x80000007u);
     for (uint32_t i = 0; i < 600; i++) ret(&t, 0x80000080u + 2 * i, 0x0505u, 0x80000082u + 2 * i);
@@ -112,24 +119,24 @@ TS_TEST(evcontrol_gates_events) {
 TS_TEST(overflow_then_full_address) {
     te_t t = make_prog_te(1, 0);
     start(&t, CTRL_EV | 1u << 13, 0x3F, 0x100);
-    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* trace on: 1 entry, full */
-    ret(&t, 0x80000104u, 0x0FC000EFu, 0x80000200u);   /* call: lost */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u); /* trace on: 1 entry, full */
+    ret(&t, 0x80000104u, 0x0FC000EFu, 0x80000200u); /* call: lost */
     TS_ASSERT(rd(&t, CTRL) & (1u << 12));
     TS_ASSERT_EQ_U(t.prog.lost_messages, 1);
-    for (int k = 0; k < 20; k++) te_tick(&t);         /* drains; Error + ICT-WS queued */
+    for (int k = 0; k < 20; k++) te_tick(&t); /* drains; Error + ICT-WS queued */
     wr(&t, TSL, 0x105);
     ret(&t, 0x80000200u, 0x0505u, 0x80000202u);
-    ret(&t, 0x80000202u, 0x0FE000EFu, 0x80000300u);   /* jal ra, +0xfe */
+    ret(&t, 0x80000202u, 0x0FE000EFu, 0x80000300u); /* jal ra, +0xfe */
     uint8_t got[64];
     unsigned n = drain_sram(&t, got, sizeof got, 10000);
     static const uint8_t want[] = {
-        0x8c, 0x40, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x09, 0x00, 0x13,   /* trace on */
-        0x20, 0x03,                                       /* Error: ETYPE 0, ECODE 0 */
-        0x8c, 0x00, 0x01, 0x00, 0x13,                     /* ICT-WS Control(0,0), full time */
+        0x8c, 0x40, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x09, 0x00, 0x13, /* trace on */
+        0x20, 0x03,                                                       /* Error: ETYPE 0, ECODE 0 */
+        0x8c, 0x00, 0x01, 0x00, 0x13,                                     /* ICT-WS Control(0,0), full time */
         /* call, TCODE 35: F-ADDR 0x40000101: 1,4,0,0,0,1 | (0x80000202 ^ 0x80000300) >> 1 =
          * 0x81: 1,2 | full TS 0x105: 5,4 */
         0x8c, 0x64, 0x04, 0x10, 0x00, 0x00, 0x00, 0x05, 0x04, 0x09, 0x14, 0x13,
-        0x88, 0x00, 0x0d, 0x03,                           /* trace off, TS 0 */
+        0x88, 0x00, 0x0d, 0x03, /* trace off, TS 0 */
         0xff, 0xff};
     TS_ASSERT_EQ_U(n, sizeof want);
     TS_ASSERT_MEM_EQ(got, want, sizeof want);
@@ -142,14 +149,14 @@ TS_TEST(overflow_then_full_address) {
  * bit 5 none */
 static unsigned context_events(uint32_t ev, uint8_t *got, unsigned max) {
     te_t t = make_prog_te(8, 0);
-    start(&t, CTRL_EV | 0x00F00000u, ev, 0x100);       /* no PC samples */
-    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* the store that started tracing (M) */
+    start(&t, CTRL_EV | 0x00F00000u, ev, 0x100);    /* no PC samples */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u); /* the store that started tracing (M) */
     wr(&t, TSL, 0x105);
     te_prog_priv(&t.prog, 1);
-    ret(&t, 0x80000104u, 0x30200073u, 0x80000400u);   /* mret to S */
+    ret(&t, 0x80000104u, 0x30200073u, 0x80000400u); /* mret to S */
     wr(&t, TSL, 0x10A);
     te_prog_priv(&t.prog, 3);
-    trap(&t, 0x80000400u, 0x00000073u, 0x80000040u, 9);   /* ecall from S */
+    trap(&t, 0x80000400u, 0x00000073u, 0x80000040u, 9); /* ecall from S */
     unsigned n = drain_sram(&t, got, max, 10000);
     te_free(&t);
     return n;
@@ -159,7 +166,7 @@ TS_TEST(context_events_byte_exact) {
     uint8_t got[64];
     unsigned n = context_events(0x3F, got, sizeof got);
     static const uint8_t want[] = {
-        0x8c, 0x40, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x09, 0x00, 0x13,   /* trace on */
+        0x8c, 0x40, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x09, 0x00, 0x13, /* trace on */
         /* context: TCODE 34 | CKSRC 13 + CKDF 1 -> MDO 011101 | (0x80000104 ^ 0x80000104) >>
          * 1 = 0 | CKDATA1 1 << 2 = 4 | TS 0x100 ^ 0x105 = 5 */
         0x88, 0x74, 0x01, 0x11, 0x17,
@@ -175,7 +182,7 @@ TS_TEST(context_events_byte_exact) {
         0x8c, 0x40, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x09, 0x00, 0x13,
         /* the exception, XOR with the trace-on address; TS 0x100 ^ 0x10A = 0xA */
         0x88, 0x68, 0x08, 0x29, 0x25, 0x2b,
-        0x88, 0x00};                                   /* then the trace off (CKSRC 0, CKDF 0) */
+        0x88, 0x00}; /* then the trace off (CKSRC 0, CKDF 0) */
     TS_ASSERT(n >= sizeof off);
     TS_ASSERT_MEM_EQ(got, off, sizeof off);
 }

@@ -6,7 +6,13 @@
 #include "te_test_regs.h"
 #include <string.h>
 
-enum { CTRL = 0x000, WP = 0x01C, RP = 0x020, DATA = 0x024, TSC = 0x040, TSL = 0x044, ITCEN = 0x060,
+enum { CTRL = 0x000,
+       WP = 0x01C,
+       RP = 0x020,
+       DATA = 0x024,
+       TSC = 0x040,
+       TSL = 0x044,
+       ITCEN = 0x060,
        STIM = 0x080 };
 /* the perf library's teControl (SRAM sink, stop-on-wrap, ITC mode 1, active + enable, sync
  * counters off) with teInstruction 3 */
@@ -26,23 +32,23 @@ static void start(te_t *t, uint32_t ctrl, uint32_t time) {
 TS_TEST(warl_probe_and_force) {
     te_t t = make_prog_te(8, 0);
     wr(&t, CTRL, 1);
-    wr(&t, CTRL, 1 | 7u << 4);                     /* the probe: 7 reads back 7, HTM available */
+    wr(&t, CTRL, 1 | 7u << 4); /* the probe: 7 reads back 7, HTM available */
     TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 7);
     wr(&t, CTRL, 1 | 6u << 4);
     TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 6);
     wr(&t, CTRL, 1 | 3u << 4);
     TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 3);
-    wr(&t, CTRL, 1 | 1u << 4);                     /* event mode (te_event.c) */
+    wr(&t, CTRL, 1 | 1u << 4); /* event mode (te_event.c) */
     TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 1);
-    wr(&t, CTRL, 1 | 2u << 4);                     /* reserved */
+    wr(&t, CTRL, 1 | 2u << 4); /* reserved */
     TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 0);
     wr(&t, CTRL, 1);
     TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 0);
     te_free(&t);
-    t = make_prog_te(8, 3);                             /* run --trace-insn btm */
+    t = make_prog_te(8, 3); /* run --trace-insn btm */
     wr(&t, CTRL, 1);
     TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 3);
-    wr(&t, CTRL, 0x4FF04087u);                     /* the perf library's value, tracing on */
+    wr(&t, CTRL, 0x4FF04087u); /* the perf library's value, tracing on */
     TS_ASSERT_EQ_U((rd(&t, CTRL) >> 4) & 7, 3);
     TS_ASSERT(t.prog.on);
     te_free(&t);
@@ -53,20 +59,20 @@ TS_TEST(btm_messages_byte_exact) {
     te_t t = make_prog_te(8, 0);
     start(&t, CTRL_BTM, 0x100);
     TS_ASSERT(t.prog.on);
-    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* the store that started tracing */
-    ret(&t, 0x80000104u, 0x0505u, 0x80000106u);       /* c.addi: 1 unit */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u); /* the store that started tracing */
+    ret(&t, 0x80000104u, 0x0505u, 0x80000106u);     /* c.addi: 1 unit */
     wr(&t, TSL, 0x105);
-    ret(&t, 0x80000106u, 0x00b50463u, 0x8000010eu);   /* beq, taken: 2 units */
-    ret(&t, 0x8000010eu, 0xE101u, 0x80000110u);       /* c.bnez, not taken: 1 unit */
+    ret(&t, 0x80000106u, 0x00b50463u, 0x8000010eu); /* beq, taken: 2 units */
+    ret(&t, 0x8000010eu, 0xE101u, 0x80000110u);     /* c.bnez, not taken: 1 unit */
     wr(&t, TSL, 0x10A);
-    ret(&t, 0x80000110u, 0x00008067u, 0x80000200u);   /* ret (jalr): 2 units */
+    ret(&t, 0x80000110u, 0x00008067u, 0x80000200u); /* ret (jalr): 2 units */
     wr(&t, TSL, 0x110);
-    trap(&t, 0x80000200u, 0x00000073u, 0x80000040u, 11);   /* ecall: counts, 2 units */
-    trap(&t, 0x80000040u, 0x0001u, 0x80000080u, 0x80000007u);   /* interrupt: not executed */
-    ret(&t, 0x80000080u, 0x30200073u, 0x80000204u);   /* mret: 2 units */
-    ret(&t, 0x80000204u, 0x0505u, 0x80000206u);       /* 1 unit */
+    trap(&t, 0x80000200u, 0x00000073u, 0x80000040u, 11);      /* ecall: counts, 2 units */
+    trap(&t, 0x80000040u, 0x0001u, 0x80000080u, 0x80000007u); /* interrupt: not executed */
+    ret(&t, 0x80000080u, 0x30200073u, 0x80000204u);           /* mret: 2 units */
+    ret(&t, 0x80000204u, 0x0505u, 0x80000206u);               /* 1 unit */
     wr(&t, TSL, 0x111);
-    wr(&t, CTRL, CTRL_BTM);                            /* trace stop: Correlation */
+    wr(&t, CTRL, CTRL_BTM); /* trace stop: Correlation */
     uint8_t got[96];
     unsigned n = drain_sram(&t, got, sizeof got, 10000);
     static const uint8_t want[] = {
@@ -89,7 +95,7 @@ TS_TEST(btm_messages_byte_exact) {
         0x10, 0x21, 0x08, 0x15, 0x03,
         /* Correlation: TCODE 33 | EVCODE 4 + CDF 0 -> MDO 000100 | I-CNT 1 | TS 0x110 ^ 0x111 */
         0x84, 0x10, 0x05, 0x07,
-        0xff, 0xff, 0xff};                             /* padding to the 4-byte sink word */
+        0xff, 0xff, 0xff}; /* padding to the 4-byte sink word */
     TS_ASSERT_EQ_U(n, sizeof want);
     TS_ASSERT_MEM_EQ(got, want, sizeof want);
     te_free(&t);
@@ -99,18 +105,18 @@ TS_TEST(btm_messages_byte_exact) {
 TS_TEST(itc_and_branches_in_program_order) {
     te_t t = make_prog_te(8, 0);
     start(&t, CTRL_BTM, 0x100);
-    wr(&t, TSC, 0x00008001u);                          /* time on sync-type messages only */
+    wr(&t, TSC, 0x00008001u); /* time on sync-type messages only */
     ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);
-    ret(&t, 0x80000104u, 0x00b50463u, 0x8000010cu);   /* beq taken: I-CNT 2 */
-    TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 0x0Au), TE_OK);    /* the store at 0x8000010c */
+    ret(&t, 0x80000104u, 0x00b50463u, 0x8000010cu);      /* beq taken: I-CNT 2 */
+    TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 0x0Au), TE_OK); /* the store at 0x8000010c */
     ret(&t, 0x8000010cu, 0x00a02023u, 0x80000110u);
-    ret(&t, 0x80000110u, 0x00008067u, 0x80000120u);   /* ret: I-CNT 2 + 2 (the store counts) */
+    ret(&t, 0x80000110u, 0x00008067u, 0x80000120u); /* ret: I-CNT 2 + 2 (the store counts) */
     uint8_t got[64];
     unsigned n = drain_sram(&t, got, sizeof got, 10000);
     static const uint8_t want[] = {
-        0x24, 0x15, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13,   /* SYNC, full time */
-        0x0c, 0x0b,                                       /* DIRECT BRANCH I-CNT 2, MSEO 11 */
-        0x1c, 0x01, 0x2b,                                 /* DQM IDTAG 0, DATA 0x0A */
+        0x24, 0x15, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13, /* SYNC, full time */
+        0x0c, 0x0b,                                                 /* DIRECT BRANCH I-CNT 2, MSEO 11 */
+        0x1c, 0x01, 0x2b,                                           /* DQM IDTAG 0, DATA 0x0A */
         /* INDIRECT BRANCH: B-TYPE 0 + I-CNT 4 -> MDO 010000 | U-ADDR (0x80000120 ^ 0x80000104)
          * >> 1 = 0x12 (18), MSEO 11 */
         0x10, 0x41, 0x4b,
@@ -125,13 +131,13 @@ TS_TEST(itc_and_branches_in_program_order) {
  * I-CNT of 32 units without a branch forces SYNC 4 */
 TS_TEST(periodic_and_icnt_syncs) {
     te_t t = make_prog_te(64, 0);
-    uint32_t ctrl = (CTRL_BTM & ~0x00FF0000u) | 0x00F00000u;   /* maxBTM 0, maxInst off */
+    uint32_t ctrl = (CTRL_BTM & ~0x00FF0000u) | 0x00F00000u; /* maxBTM 0, maxInst off */
     start(&t, ctrl, 0x100);
     wr(&t, TSC, 0x00008001u);
     ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);
     unsigned ws = 0;
     for (unsigned i = 0; i < 33; i++) {
-        ret(&t, 0x80000104u, 0x00b50463u, 0x80000104u + 8);   /* beq taken */
+        ret(&t, 0x80000104u, 0x00b50463u, 0x80000104u + 8); /* beq taken */
         te_entry_t *e = &t.fifo[(t.fifo_head + t.fifo_count - 1) % t.fifo_cap];
         TS_ASSERT_EQ_U(e->tcode, i < 32 ? NX_DIRECT_BRANCH : NX_DIRECT_BRANCH_WS);
         ws += e->tcode == NX_DIRECT_BRANCH_WS;
@@ -141,7 +147,7 @@ TS_TEST(periodic_and_icnt_syncs) {
     /* the WS form: TCODE 11 | SYNC 2 + I-CNT 2 -> MDO 100010 | F-ADDR 0x8000010c >> 1 =
      * 0x40000086: 6,2,0,0,0,1 | full time 0x100 (sync-type messages carry it with tsEnable) */
     uint8_t got[1024];
-    wr(&t, CTRL, (ctrl & ~0x00FF0000u) | 0x000F0000u | 4);    /* maxInst 0, maxBTM off */
+    wr(&t, CTRL, (ctrl & ~0x00FF0000u) | 0x000F0000u | 4); /* maxInst 0, maxBTM off */
     for (unsigned i = 0; i < 16; i++) ret(&t, 0x80000200u + 4 * i, 0x00000013u, 0x80000204u + 4 * i);
     te_entry_t *e = &t.fifo[(t.fifo_head + t.fifo_count - 1) % t.fifo_cap];
     TS_ASSERT_EQ_U(e->tcode, 9);
@@ -168,26 +174,26 @@ TS_TEST(periodic_and_icnt_syncs) {
  * gap is counted */
 TS_TEST(overflow_error_and_resync) {
     te_t t = make_prog_te(2, 0);
-    start(&t, CTRL_BTM | 1u << 13, 0x100);            /* teStallEnable set */
+    start(&t, CTRL_BTM | 1u << 13, 0x100); /* teStallEnable set */
     wr(&t, TSC, 0x00008001u);
-    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* SYNC 5: 1 entry */
-    ret(&t, 0x80000104u, 0x00b50463u, 0x8000010cu);   /* DIRECT BRANCH: 2 entries, full */
-    ret(&t, 0x8000010cu, 0x00b50463u, 0x80000114u);   /* lost */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u); /* SYNC 5: 1 entry */
+    ret(&t, 0x80000104u, 0x00b50463u, 0x8000010cu); /* DIRECT BRANCH: 2 entries, full */
+    ret(&t, 0x8000010cu, 0x00b50463u, 0x80000114u); /* lost */
     TS_ASSERT(rd(&t, CTRL) & (1u << 12));
     TS_ASSERT_EQ_U(t.prog.lost_messages, 1);
-    ret(&t, 0x80000114u, 0x00008067u, 0x80000200u);   /* in the gap: not traced */
-    for (int k = 0; k < 8; k++) te_tick(&t);          /* drains; Error + ICT-WS queued */
-    ret(&t, 0x80000200u, 0x0505u, 0x80000202u);       /* SYNC 7, F-ADDR 0x80000202 */
+    ret(&t, 0x80000114u, 0x00008067u, 0x80000200u); /* in the gap: not traced */
+    for (int k = 0; k < 8; k++) te_tick(&t);        /* drains; Error + ICT-WS queued */
+    ret(&t, 0x80000200u, 0x0505u, 0x80000202u);     /* SYNC 7, F-ADDR 0x80000202 */
     uint8_t got[96];
     unsigned n = drain_sram(&t, got, sizeof got, 10000);
     static const uint8_t want[] = {
-        0x24, 0x15, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13,   /* SYNC 5 @0x80000104 */
-        0x0c, 0x0b,                                       /* DIRECT BRANCH I-CNT 2 */
-        0x20, 0x03,                                       /* Error: ETYPE 0, ECODE 0 */
-        0x8c, 0x00, 0x01, 0x00, 0x13,                     /* ICT-WS Control(0,0), full time */
+        0x24, 0x15, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13, /* SYNC 5 @0x80000104 */
+        0x0c, 0x0b,                                                 /* DIRECT BRANCH I-CNT 2 */
+        0x20, 0x03,                                                 /* Error: ETYPE 0, ECODE 0 */
+        0x8c, 0x00, 0x01, 0x00, 0x13,                               /* ICT-WS Control(0,0), full time */
         /* SYNC 7 (0111) + I-CNT 0 -> MDO 000111 | F-ADDR 0x40000101: 1,4,0,0,0,1 | time */
         0x24, 0x1d, 0x04, 0x10, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13,
-        0x84, 0x10, 0x03};                                /* Correlation I-CNT 0 */
+        0x84, 0x10, 0x03}; /* Correlation I-CNT 0 */
     TS_ASSERT(n >= sizeof want);
     TS_ASSERT_MEM_EQ(got, want, sizeof want);
     te_free(&t);
@@ -198,19 +204,19 @@ TS_TEST(overflow_error_and_resync) {
 TS_TEST(htm_messages_byte_exact) {
     te_t t = make_prog_te(64, 0);
     start(&t, (CTRL_BTM & ~0x70u) | 6u << 4, 0x100);
-    wr(&t, TSC, 0x00008001u);                          /* time on sync-type messages only */
-    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* SYNC 5 */
-    ret(&t, 0x80000104u, 0x0505u, 0x80000106u);       /* 1 unit */
-    ret(&t, 0x80000106u, 0x00b50463u, 0x8000010eu);   /* beq taken: HIST 1 -> 11 */
-    ret(&t, 0x8000010eu, 0xE101u, 0x80000110u);       /* c.bnez not taken: HIST 110 */
-    ret(&t, 0x80000110u, 0x00008067u, 0x80000200u);   /* ret: INDIRECT BRANCH HISTORY */
-    for (unsigned i = 0; i < 31; i++)                  /* 31 not-taken branches fill HIST */
+    wr(&t, TSC, 0x00008001u);                       /* time on sync-type messages only */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u); /* SYNC 5 */
+    ret(&t, 0x80000104u, 0x0505u, 0x80000106u);     /* 1 unit */
+    ret(&t, 0x80000106u, 0x00b50463u, 0x8000010eu); /* beq taken: HIST 1 -> 11 */
+    ret(&t, 0x8000010eu, 0xE101u, 0x80000110u);     /* c.bnez not taken: HIST 110 */
+    ret(&t, 0x80000110u, 0x00008067u, 0x80000200u); /* ret: INDIRECT BRANCH HISTORY */
+    for (unsigned i = 0; i < 31; i++)               /* 31 not-taken branches fill HIST */
         ret(&t, 0x80000200u + 4 * i, 0x00b50463u, 0x80000204u + 4 * i);
-    wr(&t, CTRL, (CTRL_BTM & ~0x70u) | 6u << 4);      /* stop: Correlation CDF 1 */
+    wr(&t, CTRL, (CTRL_BTM & ~0x70u) | 6u << 4); /* stop: Correlation CDF 1 */
     uint8_t got[96];
     unsigned n = drain_sram(&t, got, sizeof got, 10000);
     static const uint8_t want[] = {
-        0x24, 0x15, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13,   /* SYNC 5, full time */
+        0x24, 0x15, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13, /* SYNC 5, full time */
         /* TCODE 28 | B-TYPE 0 + I-CNT 6 (1+2+1+2) -> MDO 011000 | U-ADDR 0x182: 2,6 | HIST 110 */
         0x70, 0x61, 0x08, 0x19, 0x1b,
         /* TCODE 27 | RCODE 1 + RDATA bits 1:0 -> MDO 000001 | RDATA 0x80000000 (stop bit 31, 31
@@ -230,18 +236,18 @@ TS_TEST(htm_return_stack) {
     te_t t = make_prog_te(64, 0);
     start(&t, (CTRL_BTM & ~0x70u) | 7u << 4, 0x100);
     wr(&t, TSC, 0x00008001u);
-    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* SYNC 5 */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u); /* SYNC 5 */
     unsigned base = t.fifo_count;
-    ret(&t, 0x80000104u, 0x0fc000efu, 0x80000200u);   /* jal ra, +0xfc: pushes 0x80000108 */
-    ret(&t, 0x80000200u, 0x8082u, 0x80000108u);       /* c.jr ra (ret) to it: inferred */
+    ret(&t, 0x80000104u, 0x0fc000efu, 0x80000200u); /* jal ra, +0xfc: pushes 0x80000108 */
+    ret(&t, 0x80000200u, 0x8082u, 0x80000108u);     /* c.jr ra (ret) to it: inferred */
     TS_ASSERT_EQ_U(t.fifo_count, base);
-    TS_ASSERT_EQ_U(t.prog.icnt, 3);                   /* counted, not reported */
-    ret(&t, 0x80000108u, 0x0fc000efu, 0x80000204u);   /* jal ra: pushes 0x8000010c */
-    ret(&t, 0x80000204u, 0x8082u, 0x80000300u);       /* ret elsewhere: a message */
+    TS_ASSERT_EQ_U(t.prog.icnt, 3);                 /* counted, not reported */
+    ret(&t, 0x80000108u, 0x0fc000efu, 0x80000204u); /* jal ra: pushes 0x8000010c */
+    ret(&t, 0x80000204u, 0x8082u, 0x80000300u);     /* ret elsewhere: a message */
     TS_ASSERT_EQ_U(t.fifo_count, base + 1);
     te_entry_t *e = &t.fifo[(t.fifo_head + t.fifo_count - 1) % t.fifo_cap];
     TS_ASSERT_EQ_U(e->tcode, 28);
-    TS_ASSERT_EQ_U(e->data, 6);                       /* 3 + 2 + 1 */
+    TS_ASSERT_EQ_U(e->data, 6); /* 3 + 2 + 1 */
     TS_ASSERT_EQ_U(e->addr, 0x80000300u);
     TS_ASSERT_EQ_U(t.prog.sp, 0);
     te_free(&t);
@@ -254,18 +260,18 @@ TS_TEST(htm_return_stack) {
 static unsigned context_run(uint32_t ctrl, uint8_t *got, unsigned max) {
     te_t t = make_prog_te(8, 0);
     start(&t, ctrl, 0x100);
-    TS_ASSERT_EQ_U(rd(&t, CTRL) & TE_C_CONTEXT, ctrl & TE_C_CONTEXT);   /* bit 9 reads back */
-    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* the store that started tracing (M) */
+    TS_ASSERT_EQ_U(rd(&t, CTRL) & TE_C_CONTEXT, ctrl & TE_C_CONTEXT); /* bit 9 reads back */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);                   /* the store that started tracing (M) */
     wr(&t, TSL, 0x105);
     te_prog_priv(&t.prog, 1);
-    ret(&t, 0x80000104u, 0x30200073u, 0x80000400u);   /* mret to S: 2 units */
+    ret(&t, 0x80000104u, 0x30200073u, 0x80000400u); /* mret to S: 2 units */
     wr(&t, TSL, 0x10A);
-    ret(&t, 0x80000400u, 0x0505u, 0x80000402u);       /* c.addi in S: 1 unit */
+    ret(&t, 0x80000400u, 0x0505u, 0x80000402u); /* c.addi in S: 1 unit */
     te_prog_priv(&t.prog, 3);
-    trap(&t, 0x80000402u, 0x00000073u, 0x80000040u, 9);   /* ecall from S: 2 units */
+    trap(&t, 0x80000402u, 0x00000073u, 0x80000040u, 9); /* ecall from S: 2 units */
     wr(&t, TSL, 0x10B);
-    ret(&t, 0x80000040u, 0x0505u, 0x80000042u);       /* c.addi in M: 1 unit */
-    wr(&t, CTRL, ctrl);                                /* trace stop: Correlation */
+    ret(&t, 0x80000040u, 0x0505u, 0x80000042u); /* c.addi in M: 1 unit */
+    wr(&t, CTRL, ctrl);                         /* trace stop: Correlation */
     unsigned n = drain_sram(&t, got, max, 10000);
     te_free(&t);
     return n;
@@ -328,24 +334,24 @@ TS_TEST(htm_repeat_counts_byte_exact) {
     TS_ASSERT_EQ_U(TE_REP_MIN, 16);
     te_t t = make_prog_te(64, 0);
     start(&t, (CTRL_BTM & ~0x70u) | 7u << 4, 0x100);
-    wr(&t, TSC, 0x00008001u);                          /* time on sync-type messages only */
-    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* SYNC 5 */
-    ret(&t, 0x80000104u, 0xE101u, 0x80000106u);       /* c.bnez not taken: 1 unit, HIST 10 */
-    for (unsigned i = 0; i < 20; i++)                  /* 20 taken beq: 40 units, counted */
+    wr(&t, TSC, 0x00008001u);                       /* time on sync-type messages only */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u); /* SYNC 5 */
+    ret(&t, 0x80000104u, 0xE101u, 0x80000106u);     /* c.bnez not taken: 1 unit, HIST 10 */
+    for (unsigned i = 0; i < 20; i++)               /* 20 taken beq: 40 units, counted */
         ret(&t, 0x80000106u, 0x00b50463u, 0x8000010eu);
     TS_ASSERT_EQ_U(t.prog.rep, 20);
-    TS_ASSERT_EQ_U(t.prog.hist, 2);                    /* the run left HIST */
-    ret(&t, 0x8000010eu, 0xE101u, 0x80000110u);       /* not taken: the run ends; 1 unit */
-    ret(&t, 0x80000110u, 0x00008067u, 0x80000200u);   /* ret (stack empty): 2 units */
-    for (unsigned i = 0; i < 16; i++)                  /* 16 not taken c.bnez: a run of 16 */
+    TS_ASSERT_EQ_U(t.prog.hist, 2);                 /* the run left HIST */
+    ret(&t, 0x8000010eu, 0xE101u, 0x80000110u);     /* not taken: the run ends; 1 unit */
+    ret(&t, 0x80000110u, 0x00008067u, 0x80000200u); /* ret (stack empty): 2 units */
+    for (unsigned i = 0; i < 16; i++)               /* 16 not taken c.bnez: a run of 16 */
         ret(&t, 0x80000200u + 2 * i, 0xE101u, 0x80000202u + 2 * i);
     TS_ASSERT_EQ_U(t.prog.rep, 16);
     TS_ASSERT_EQ_U(t.prog.hist, 1);
-    wr(&t, CTRL, (CTRL_BTM & ~0x70u) | 7u << 4);      /* stop: the count, then Correlation */
+    wr(&t, CTRL, (CTRL_BTM & ~0x70u) | 7u << 4); /* stop: the count, then Correlation */
     uint8_t got[96];
     unsigned n = drain_sram(&t, got, sizeof got, 10000);
     static const uint8_t want[] = {
-        0x24, 0x15, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13,   /* SYNC 5, full time */
+        0x24, 0x15, 0x08, 0x08, 0x00, 0x00, 0x00, 0x05, 0x00, 0x13, /* SYNC 5, full time */
         /* RESOURCE FULL: TCODE 27 (011011) | RCODE 1 (0001) + RDATA bits 1:0 = HIST 10 -> MDO
          * 100001, MSEO 11 */
         0x6c, 0x87,
@@ -373,11 +379,11 @@ TS_TEST(htm_repeat_limits) {
     te_t t = make_prog_te(64, 0);
     start(&t, (CTRL_BTM & ~0x70u) | 7u << 4, 0x100);
     wr(&t, TSC, 0x00008001u);
-    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* SYNC 5 */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u); /* SYNC 5 */
     unsigned base = t.fifo_count;
-    for (unsigned i = 0; i < 15; i++) ret(&t, 0x80000104u, 0xE101u, 0x80000104u - 0x40u);   /* 15 taken */
+    for (unsigned i = 0; i < 15; i++) ret(&t, 0x80000104u, 0xE101u, 0x80000104u - 0x40u); /* 15 taken */
     TS_ASSERT_EQ_U(t.prog.rep, 0);
-    TS_ASSERT_EQ_U(t.prog.hist, 0xFFFFu);              /* stop bit + 15 ones */
+    TS_ASSERT_EQ_U(t.prog.hist, 0xFFFFu); /* stop bit + 15 ones */
     /* 65536 not taken: the 16th makes a run (the 16 leave HIST, which keeps 1 + 15 ones); the
      * 65535th fills the counter: RCODE 1 with 0xFFFF, RCODE 8 with 0xFFFF; the last one goes
      * into HIST (10) */
@@ -400,7 +406,7 @@ TS_TEST(htm_repeat_limits) {
     TS_ASSERT_EQ_U(t.prog.rep, 0);
     TS_ASSERT_EQ_U(t.prog.hist, 2);
     te_free(&t);
-    t = make_prog_te(64, 0);                           /* teInstruction 6: HIST only */
+    t = make_prog_te(64, 0); /* teInstruction 6: HIST only */
     start(&t, (CTRL_BTM & ~0x70u) | 6u << 4, 0x100);
     wr(&t, TSC, 0x00008001u);
     ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);
@@ -416,10 +422,10 @@ TS_TEST(htm_repeat_limits) {
 TS_TEST(htm_branch_only_loop_fills_icnt) {
     te_t t = make_prog_te(64, 0);
     start(&t, (CTRL_BTM & ~0x70u & ~(0xFu << 20)) | 6u << 4, 0x100);
-    ret(&t, 0x80000100u, 0x00f72023u, 0x80000108u);   /* the store that started tracing: SYNC 5 */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000108u); /* the store that started tracing: SYNC 5 */
     unsigned base = t.fifo_count;
     for (unsigned i = 0; i < 15; i++) ret(&t, 0x80000108u, 0x00000063u, 0x80000108u);
-    TS_ASSERT_EQ_U(t.fifo_count, base);                /* 30 units: below the limit */
+    TS_ASSERT_EQ_U(t.fifo_count, base); /* 30 units: below the limit */
     ret(&t, 0x80000108u, 0x00000063u, 0x80000108u);
     TS_ASSERT_EQ_U(t.fifo_count, base + 1);
     te_entry_t *f = &t.fifo[(t.fifo_head + base) % t.fifo_cap];
@@ -427,7 +433,7 @@ TS_TEST(htm_branch_only_loop_fills_icnt) {
     TS_ASSERT_EQ_U(f->code, 0);
     TS_ASSERT_EQ_U(f->data, 32);
     TS_ASSERT_EQ_U(t.prog.icnt, 0);
-    TS_ASSERT_EQ_U(t.prog.hist, 0x1FFFFu);             /* stop bit + 16 taken */
+    TS_ASSERT_EQ_U(t.prog.hist, 0x1FFFFu); /* stop bit + 16 taken */
     te_free(&t);
 }
 
@@ -442,22 +448,22 @@ TS_TEST(htm_periodic_sync_at_branch) {
     /* 6: teSyncMaxBTM 0, teSyncMaxInst 15 (the 16-bit counter); c.bnez a0,0 taken = to itself */
     te_t t = make_prog_te(64, 0);
     start(&t, (CTRL_BTM & ~0x70u & ~0x00FF0000u) | 0x00F00000u | 6u << 4, 0x100);
-    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* SYNC 5 */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u); /* SYNC 5 */
     TS_ASSERT_EQ_U(t.fifo_count, 1);
     for (unsigned i = 0; i < 32 * 31; i++) ret(&t, 0x80000104u, 0xE101u, 0x80000104u);
-    TS_ASSERT_EQ_U(t.fifo_count, 33);                  /* 32 full histories, RCODE 1 */
+    TS_ASSERT_EQ_U(t.fifo_count, 33); /* 32 full histories, RCODE 1 */
     TS_ASSERT_EQ_U(nth(&t, 32)->tcode, 27);
     TS_ASSERT_EQ_U(nth(&t, 32)->code, 1);
     TS_ASSERT_EQ_U(nth(&t, 32)->idtag, 0xFFFFFFFFu);
-    ret(&t, 0x80000104u, 0xE101u, 0x80000106u);       /* the 993rd, not taken: the sync */
+    ret(&t, 0x80000104u, 0xE101u, 0x80000106u); /* the 993rd, not taken: the sync */
     TS_ASSERT_EQ_U(t.fifo_count, 34);
     te_entry_t *e = nth(&t, 33);
     TS_ASSERT_EQ_U(e->tcode, 29);
-    TS_ASSERT_EQ_U(e->code, 2);                        /* SYNC 2 periodic */
+    TS_ASSERT_EQ_U(e->code, 2); /* SYNC 2 periodic */
     TS_ASSERT_EQ_U(e->btype, 0);
-    TS_ASSERT_EQ_U(e->data, 993);                      /* 993 compressed branches, 1 unit each */
+    TS_ASSERT_EQ_U(e->data, 993); /* 993 compressed branches, 1 unit each */
     TS_ASSERT_EQ_U(e->addr, 0x80000106u);
-    TS_ASSERT_EQ_U(e->idtag, 1);                       /* no outcome since the last RCODE 1 */
+    TS_ASSERT_EQ_U(e->idtag, 1); /* no outcome since the last RCODE 1 */
     TS_ASSERT_EQ_U(t.prog.msgs_since_sync, 0);
     te_free(&t);
 
@@ -499,18 +505,18 @@ TS_TEST(htm_periodic_sync_at_branch) {
  * the sync is not inferred, it gets its INDIRECT BRANCH HISTORY */
 TS_TEST(htm_ret_sync_empties_stack) {
     te_t t = make_prog_te(64, 0);
-    start(&t, (CTRL_BTM & ~0x70u & ~0x00FF0000u) | 0x00F00000u | 7u << 4, 0x100);   /* maxBTM 0 */
-    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);   /* SYNC 5 */
-    ret(&t, 0x80000104u, 0x100000efu, 0x80000204u);   /* jal ra, +0x100: pushes 0x80000108 */
+    start(&t, (CTRL_BTM & ~0x70u & ~0x00FF0000u) | 0x00F00000u | 7u << 4, 0x100); /* maxBTM 0 */
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u);                               /* SYNC 5 */
+    ret(&t, 0x80000104u, 0x100000efu, 0x80000204u);                               /* jal ra, +0x100: pushes 0x80000108 */
     TS_ASSERT_EQ_U(t.prog.sp, 1);
-    for (unsigned i = 0; i < 32; i++) ret(&t, 0x80000204u, 0x00078067u, 0x80000204u);   /* jr a5 */
-    TS_ASSERT_EQ_U(t.fifo_count, 33);                  /* 32 INDIRECT BRANCH HISTORY */
+    for (unsigned i = 0; i < 32; i++) ret(&t, 0x80000204u, 0x00078067u, 0x80000204u); /* jr a5 */
+    TS_ASSERT_EQ_U(t.fifo_count, 33);                                                 /* 32 INDIRECT BRANCH HISTORY */
     TS_ASSERT_EQ_U(t.prog.sp, 1);
-    ret(&t, 0x80000204u, 0x00078067u, 0x80000208u);   /* the 33rd: the periodic sync, 29 */
+    ret(&t, 0x80000204u, 0x00078067u, 0x80000208u); /* the 33rd: the periodic sync, 29 */
     TS_ASSERT_EQ_U(t.fifo_count, 34);
     TS_ASSERT_EQ_U(nth(&t, 33)->tcode, 29);
     TS_ASSERT_EQ_U(t.prog.sp, 0);
-    ret(&t, 0x80000208u, 0x00008067u, 0x80000108u);   /* ret to the call's return address */
+    ret(&t, 0x80000208u, 0x00008067u, 0x80000108u); /* ret to the call's return address */
     TS_ASSERT_EQ_U(t.fifo_count, 35);
     TS_ASSERT_EQ_U(nth(&t, 34)->tcode, 28);
     TS_ASSERT_EQ_U(nth(&t, 34)->addr, 0x80000108u);

@@ -6,8 +6,18 @@
 #include "ts_test.h"
 #include "te_test_regs.h"
 
-enum { CTRL = 0x000, IMPL = 0x004, WP = 0x01C, RP = 0x020, DATA = 0x024, BASE = 0x010,
-       LIMIT = 0x018, TSC = 0x040, TSL = 0x044, ITCEN = 0x060, STMC = 0x070, STML = 0x074,
+enum { CTRL = 0x000,
+       IMPL = 0x004,
+       WP = 0x01C,
+       RP = 0x020,
+       DATA = 0x024,
+       BASE = 0x010,
+       LIMIT = 0x018,
+       TSC = 0x040,
+       TSL = 0x044,
+       ITCEN = 0x060,
+       STMC = 0x070,
+       STML = 0x074,
        STIM = 0x080 };
 /* teControl as the perf library writes it: SRAM sink, stop-on-wrap, ITC mode 1, active+enable */
 #define CTRL_SRAM 0x4FF04083u
@@ -23,38 +33,40 @@ static te_t make_te(unsigned sram, unsigned src_bits, unsigned depth) {
     if (te_init(&t, &c)) TS_FAIL("te_init failed");
     return t;
 }
-static void ticks(te_t *t, unsigned n) { while (n--) te_tick(t); }
+static void ticks(te_t *t, unsigned n) {
+    while (n--) te_tick(t);
+}
 /* starts ITC tracing with a frozen timestamp (tsCount = 0) at `time` */
 static void start(te_t *t, uint32_t ctrl, uint64_t time) {
     wr(t, CTRL, 1);
     wr(t, CTRL, ctrl);
-    wr(t, TSC, 0x000C8001u);          /* active, tsEnable, tsInstrumentation, tsOwnership */
+    wr(t, TSC, 0x000C8001u); /* active, tsEnable, tsInstrumentation, tsOwnership */
     wr(t, TSL, (uint32_t)time);
     wr(t, ITCEN, 0xFFFFFFFFu);
-    wr(t, CTRL, ctrl | 4);            /* teTracing */
+    wr(t, CTRL, ctrl | 4); /* teTracing */
 }
 
 TS_TEST(reset_values_and_warl) {
     te_t t = make_te(16384, 0, 8);
-    TS_ASSERT_EQ_U(rd(&t, CTRL), 0x01000008u);   /* in reset: slice format 1, empty */
-    TS_ASSERT_EQ_U(rd(&t, IMPL), 0x00000090u);   /* SRAM + SBA, 32-bit sink, hart 0 */
-    wr(&t, ITCEN, 0xFF);                          /* ignored while in reset */
+    TS_ASSERT_EQ_U(rd(&t, CTRL), 0x01000008u); /* in reset: slice format 1, empty */
+    TS_ASSERT_EQ_U(rd(&t, IMPL), 0x00000090u); /* SRAM + SBA, 32-bit sink, hart 0 */
+    wr(&t, ITCEN, 0xFF);                       /* ignored while in reset */
     TS_ASSERT_EQ_U(rd(&t, ITCEN), 0);
     wr(&t, CTRL, 1);
-    wr(&t, CTRL, 0x50000071u);                    /* ATB sink: not implemented; teInstruction 7 */
-    TS_ASSERT_EQ_U(rd(&t, CTRL), 0x01000079u);   /* sink 0, instruction 7 (HTM, te_prog.c) */
-    wr(&t, WP, 0xFFFFFFFCu);                      /* SRAM size probe */
+    wr(&t, CTRL, 0x50000071u);                 /* ATB sink: not implemented; teInstruction 7 */
+    TS_ASSERT_EQ_U(rd(&t, CTRL), 0x01000079u); /* sink 0, instruction 7 (HTM, te_prog.c) */
+    wr(&t, WP, 0xFFFFFFFCu);                   /* SRAM size probe */
     TS_ASSERT_EQ_U(rd(&t, WP) + 4, 16384);
-    wr(&t, CTRL, 0x70000001u);                    /* SBA */
-    wr(&t, BASE, 0x80001003u);                    /* trimmed to the 4-byte sink width */
+    wr(&t, CTRL, 0x70000001u); /* SBA */
+    wr(&t, BASE, 0x80001003u); /* trimmed to the 4-byte sink width */
     TS_ASSERT_EQ_U(rd(&t, BASE), 0x80001000u);
-    wr(&t, LIMIT, 0x80001FFEu);                   /* base + size - 2, as the perf library does */
+    wr(&t, LIMIT, 0x80001FFEu); /* base + size - 2, as the perf library does */
     TS_ASSERT_EQ_U(rd(&t, LIMIT), 0x80001FFCu);
-    TS_ASSERT_EQ_U(rd(&t, TSC) >> 24, 40);       /* tsWidth */
-    TS_ASSERT_EQ_U((rd(&t, TSC) >> 4) & 7, 3);   /* internal core clock */
-    TS_ASSERT_EQ_U(rd(&t, STIM + 4 * 6), 1);      /* disabled: reads "ready" */
+    TS_ASSERT_EQ_U(rd(&t, TSC) >> 24, 40);     /* tsWidth */
+    TS_ASSERT_EQ_U((rd(&t, TSC) >> 4) & 7, 3); /* internal core clock */
+    TS_ASSERT_EQ_U(rd(&t, STIM + 4 * 6), 1);   /* disabled: reads "ready" */
     uint32_t v;
-    TS_ASSERT_EQ_I(te_read(&t, CTRL, 2, &v), TE_ERR);     /* registers are word-only */
+    TS_ASSERT_EQ_I(te_read(&t, CTRL, 2, &v), TE_ERR); /* registers are word-only */
     te_free(&t);
 }
 
@@ -73,11 +85,11 @@ TS_TEST(worked_examples_byte_exact) {
     uint8_t got[64];
     unsigned n = drain_sram(&t, got, sizeof got, 1000);
     static const uint8_t want[] = {
-        0x8c, 0x00, 0x01, 0x00, 0x00, 0x07,                   /* ICT-WS Control(0,0) @0x1000 */
-        0x1c, 0x61, 0xe0, 0x64, 0x14, 0x34, 0x49, 0x97,       /* DQM 0x18 0x12345678, TS 0x25 */
-        0x1c, 0x69, 0xbc, 0xec, 0x2d, 0x57,                   /* DQM 0x1A 0xBEEF, TS 0x15 */
-        0x1c, 0x6d, 0x09, 0x07,                               /* DQM 0x1B 0x02, TS 0x01 */
-        0x88, 0x00, 0x0d, 0x03};                              /* ICT Control(3) trace off, TS ^ 0 */
+        0x8c, 0x00, 0x01, 0x00, 0x00, 0x07,             /* ICT-WS Control(0,0) @0x1000 */
+        0x1c, 0x61, 0xe0, 0x64, 0x14, 0x34, 0x49, 0x97, /* DQM 0x18 0x12345678, TS 0x25 */
+        0x1c, 0x69, 0xbc, 0xec, 0x2d, 0x57,             /* DQM 0x1A 0xBEEF, TS 0x15 */
+        0x1c, 0x6d, 0x09, 0x07,                         /* DQM 0x1B 0x02, TS 0x01 */
+        0x88, 0x00, 0x0d, 0x03};                        /* ICT Control(3) trace off, TS ^ 0 */
     /* 28 bytes: a whole number of 4-byte sink words, so the flush adds no padding */
     TS_ASSERT_EQ_U(n, sizeof want);
     TS_ASSERT_MEM_EQ(got, want, sizeof want);
@@ -85,14 +97,14 @@ TS_TEST(worked_examples_byte_exact) {
 }
 
 TS_TEST(src_field_and_no_timestamp) {
-    te_t t = make_te(16384, 2, 8);                  /* 2 SRC bits, srcID 1 */
+    te_t t = make_te(16384, 2, 8); /* 2 SRC bits, srcID 1 */
     start(&t, CTRL_SRAM, 0x1000);
     ticks(&t, 4);
     wr(&t, TSL, 0x1025);
     te_write(&t, STIM + 4 * 6, 4, 0x12345678u);
     ticks(&t, 4);
-    wr(&t, TSC, 0x00008001u);                       /* tsInstrumentation off */
-    te_write(&t, STIM + 4 * 0 + 3, 1, 0x0Au);       /* IDTAG 3, no timestamp */
+    wr(&t, TSC, 0x00008001u);                 /* tsInstrumentation off */
+    te_write(&t, STIM + 4 * 0 + 3, 1, 0x0Au); /* IDTAG 3, no timestamp */
     uint8_t got[64];
     unsigned n = drain_sram(&t, got, sizeof got, 1000);
     /* ICT-WS: TCODE 35 | SRC 01 + CKSRC 0000 -> 0x04 | CKDF 00 + CKDATA0 0 -> 0x01 | TS */
@@ -114,11 +126,11 @@ TS_TEST(src_field_and_no_timestamp) {
 TS_TEST(idtag_folding_and_sizes) {
     te_t t = make_te(16384, 0, 8);
     start(&t, CTRL_SRAM, 0);
-    wr(&t, TSC, 0x00008001u);                       /* no ITC timestamps: short messages */
+    wr(&t, TSC, 0x00008001u); /* no ITC timestamps: short messages */
     ticks(&t, 2);
-    te_write(&t, STIM + 4 * 22, 4, 1);              /* stimulus 22 -> IDTAG (22 & 15) << 2 = 0x18 */
+    te_write(&t, STIM + 4 * 22, 4, 1); /* stimulus 22 -> IDTAG (22 & 15) << 2 = 0x18 */
     ticks(&t, 2);
-    te_write(&t, STIM + 4 * 31 + 2, 2, 0x12345);    /* half: value masked to 16 bits */
+    te_write(&t, STIM + 4 * 31 + 2, 2, 0x12345); /* half: value masked to 16 bits */
     uint8_t got[64];
     drain_sram(&t, got, sizeof got, 1000);
     /* sync at time 0: 8c 00 01 03 (TS 0 is one byte); then 1c | IDTAG 0x18 -> 0x61 |
@@ -130,17 +142,17 @@ TS_TEST(idtag_folding_and_sizes) {
     /* IDTAG 0x3E (15 << 2 | 2): 0x3E << 2 | 1 = 0xF9; DATA 0x2345: 6-bit groups 5, 13, 2 */
     static const uint8_t w2[] = {0x1c, 0xf9, 0x14, 0x34, 0x0b};
     TS_ASSERT_MEM_EQ(got + 7, w2, 5);
-    TS_ASSERT_EQ_I(te_write(&t, STIM + 1, 4, 0), TE_ERR);   /* misaligned word */
+    TS_ASSERT_EQ_I(te_write(&t, STIM + 1, 4, 0), TE_ERR); /* misaligned word */
     te_free(&t);
 }
 
 TS_TEST(ownership_modes) {
     te_t t = make_te(16384, 0, 8);
-    start(&t, 0x4FF04103u, 0);                      /* teInstrumentation 2: 15/31 only */
+    start(&t, 0x4FF04103u, 0); /* teInstrumentation 2: 15/31 only */
     wr(&t, TSC, 0x00008001u);
     ticks(&t, 2);
-    TS_ASSERT_EQ_I(te_write(&t, STIM + 4 * 5, 4, 7), TE_IGNORED);   /* not traced in mode 2 */
-    TS_ASSERT_EQ_I(te_write(&t, STIM + 4 * 15, 4, 0x2C), TE_OK);   /* Ownership, PROCESS 0x2C */
+    TS_ASSERT_EQ_I(te_write(&t, STIM + 4 * 5, 4, 7), TE_IGNORED); /* not traced in mode 2 */
+    TS_ASSERT_EQ_I(te_write(&t, STIM + 4 * 15, 4, 0x2C), TE_OK);  /* Ownership, PROCESS 0x2C */
     uint8_t got[64];
     drain_sram(&t, got, sizeof got, 1000);
     /* TCODE 2; 0x2C << 2 | 3 (no timestamp); trace off with TS 0 ^ 0; padding */
@@ -155,46 +167,46 @@ TS_TEST(ownership_modes) {
  * teStallEnable, held with it; the counters agree with the answers */
 TS_TEST(stimulus_store_answers) {
     te_t t = make_te(16384, 0, 2);
-    TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 1), TE_IGNORED);               /* in reset */
+    TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 1), TE_IGNORED); /* in reset */
     wr(&t, CTRL, 1);
-    wr(&t, CTRL, CTRL_SRAM & ~(3u << 7));                               /* teInstrumentation 0 */
+    wr(&t, CTRL, CTRL_SRAM & ~(3u << 7)); /* teInstrumentation 0 */
     wr(&t, ITCEN, 0xFFFFFFFFu);
     wr(&t, CTRL, (CTRL_SRAM & ~(3u << 7)) | 4);
-    TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 1), TE_IGNORED);               /* ITC off */
-    wr(&t, CTRL, CTRL_SRAM);                                            /* teTracing 0 */
+    TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 1), TE_IGNORED); /* ITC off */
+    wr(&t, CTRL, CTRL_SRAM);                              /* teTracing 0 */
     TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 1), TE_IGNORED);
     wr(&t, ITCEN, 0xFFFFFFFEu);
-    wr(&t, CTRL, CTRL_SRAM | 4);                                        /* tracing; channel 0 off */
+    wr(&t, CTRL, CTRL_SRAM | 4); /* tracing; channel 0 off */
     TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 1), TE_IGNORED);
     TS_ASSERT_EQ_U(t.itc_accepted, 0);
-    ticks(&t, 100);                                                     /* the start/stop messages out */
+    ticks(&t, 100); /* the start/stop messages out */
     TS_ASSERT_EQ_I(te_write(&t, STIM + 4, 4, 1), TE_OK);
-    TS_ASSERT_EQ_I(te_write(&t, STIM + 4, 4, 1), TE_OK);                /* depth 2: full */
+    TS_ASSERT_EQ_I(te_write(&t, STIM + 4, 4, 1), TE_OK); /* depth 2: full */
     TS_ASSERT_EQ_U(t.itc_accepted, 2);
     TS_ASSERT_EQ_I(te_write(&t, STIM + 4, 4, 2), TE_DROPPED);
-    TS_ASSERT_EQ_I(te_write(&t, STIM + 4 + 2, 2, 3), TE_DROPPED);       /* any size */
+    TS_ASSERT_EQ_I(te_write(&t, STIM + 4 + 2, 2, 3), TE_DROPPED); /* any size */
     TS_ASSERT_EQ_U(t.lost, 2);
-    TS_ASSERT_EQ_I(te_write(&t, STIM + 5, 4, 0), TE_ERR);               /* misaligned: an error first */
-    wr(&t, CTRL, CTRL_SRAM | 4 | (1u << 13));                           /* teStallEnable */
+    TS_ASSERT_EQ_I(te_write(&t, STIM + 5, 4, 0), TE_ERR); /* misaligned: an error first */
+    wr(&t, CTRL, CTRL_SRAM | 4 | (1u << 13));             /* teStallEnable */
     TS_ASSERT_EQ_I(te_write(&t, STIM + 4, 4, 4), TE_WAIT);
     TS_ASSERT_EQ_U(t.lost, 2);
     TS_ASSERT_EQ_U(t.itc_accepted, 2);
-    TS_ASSERT_EQ_I(te_write(&t, CTRL, 4, CTRL_SRAM | 4), TE_OK);        /* other registers: OK */
+    TS_ASSERT_EQ_I(te_write(&t, CTRL, 4, CTRL_SRAM | 4), TE_OK); /* other registers: OK */
     te_free(&t);
 }
 
 TS_TEST(fifo_full_stalls) {
     te_t t = make_te(16384, 0, 2);
-    start(&t, CTRL_SRAM | (1u << 13), 0);           /* teStallEnable */
+    start(&t, CTRL_SRAM | (1u << 13), 0); /* teStallEnable */
     /* the sync takes the first slot until the packer runs */
     TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 1), TE_OK);
     TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 2), TE_WAIT);
-    TS_ASSERT_EQ_U(rd(&t, STIM), 0);                /* full */
+    TS_ASSERT_EQ_U(rd(&t, STIM), 0); /* full */
     te_tick(&t);
     TS_ASSERT_EQ_U(rd(&t, STIM), 1);
     TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 2), TE_OK);
-    TS_ASSERT(rd(&t, CTRL) & (1u << 12));            /* teStallOrOverflow */
-    wr(&t, CTRL, rd(&t, CTRL) & ~(1u << 12));       /* writing 0 clears it */
+    TS_ASSERT(rd(&t, CTRL) & (1u << 12));     /* teStallOrOverflow */
+    wr(&t, CTRL, rd(&t, CTRL) & ~(1u << 12)); /* writing 0 clears it */
     TS_ASSERT(!(rd(&t, CTRL) & (1u << 12)));
     te_free(&t);
 }
@@ -202,8 +214,8 @@ TS_TEST(fifo_full_stalls) {
 TS_TEST(fifo_overflow_error_and_resync) {
     te_t t = make_te(16384, 0, 2);
     start(&t, CTRL_SRAM, 0x40);
-    TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 1), TE_OK);   /* sync + this fill the FIFO */
-    TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 2), TE_DROPPED);   /* lost: the store's answer says so */
+    TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 1), TE_OK);      /* sync + this fill the FIFO */
+    TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 2), TE_DROPPED); /* lost: the store's answer says so */
     TS_ASSERT(rd(&t, CTRL) & (1u << 12));
     ticks(&t, 20);
     TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 3), TE_OK);
@@ -223,18 +235,18 @@ TS_TEST(fifo_overflow_error_and_resync) {
     TS_ASSERT_MEM_EQ(got + 11, s0, 5);
     static const uint8_t d3[] = {0x1c, 0x01, 0x0d, 0x03};
     TS_ASSERT_MEM_EQ(got + 16, d3, 4);
-    static const uint8_t stop[] = {0x88, 0x00, 0x0d, 0x03};      /* trace off */
+    static const uint8_t stop[] = {0x88, 0x00, 0x0d, 0x03}; /* trace off */
     TS_ASSERT_MEM_EQ(got + 20, stop, 4);
     TS_ASSERT_EQ_U(n, 24);
     te_free(&t);
 }
 
 TS_TEST(stop_on_wrap_at_exact_byte) {
-    te_t t = make_te(32, 0, 8);                      /* 32-byte SRAM */
+    te_t t = make_te(32, 0, 8); /* 32-byte SRAM */
     start(&t, CTRL_SRAM, 0);
     wr(&t, TSC, 0x00008001u);
     unsigned ignored = 0;
-    for (int i = 0; i < 10; i++) {                   /* 10 x 6 bytes: more than fits */
+    for (int i = 0; i < 10; i++) { /* 10 x 6 bytes: more than fits */
         bool enabled = rd(&t, CTRL) & 2;
         /* taken while teEnable is set; once the sink stopped (teEnable cleared) ignored */
         TS_ASSERT_EQ_I(te_write(&t, STIM, 4, 0xFFFFFu), enabled ? TE_OK : TE_IGNORED);
@@ -244,9 +256,9 @@ TS_TEST(stop_on_wrap_at_exact_byte) {
     TS_ASSERT(ignored > 0);
     ticks(&t, 40);
     uint32_t c = rd(&t, CTRL);
-    TS_ASSERT(!(c & 2));                              /* teEnable cleared */
-    TS_ASSERT(c & 8);                                 /* empty */
-    TS_ASSERT_EQ_U(rd(&t, WP), 32);                   /* at the end, wrap flag clear */
+    TS_ASSERT(!(c & 2));            /* teEnable cleared */
+    TS_ASSERT(c & 8);               /* empty */
+    TS_ASSERT_EQ_U(rd(&t, WP), 32); /* at the end, wrap flag clear */
     wr(&t, RP, 0);
     uint8_t got[32];
     for (int a = 0; a < 32; a += 4) {
@@ -264,9 +276,12 @@ TS_TEST(stop_on_wrap_at_exact_byte) {
 
 TS_TEST(wrap_sets_flag) {
     te_t t = make_te(32, 0, 8);
-    start(&t, CTRL_SRAM & ~(1u << 14), 0);           /* no stop-on-wrap */
+    start(&t, CTRL_SRAM & ~(1u << 14), 0); /* no stop-on-wrap */
     wr(&t, TSC, 0x00008001u);
-    for (int i = 0; i < 6; i++) { te_write(&t, STIM, 4, 0x3FFFFFFFu); ticks(&t, 4); }
+    for (int i = 0; i < 6; i++) {
+        te_write(&t, STIM, 4, 0x3FFFFFFFu);
+        ticks(&t, 4);
+    }
     ticks(&t, 20);
     /* 4 + 6 x 7 = 46 bytes: 11 whole words written, the 12th pending; 11 words in an
      * 8-word buffer wrapped once: WP at word 3 (byte 12) with the wrap flag */
@@ -278,7 +293,7 @@ TS_TEST(wrap_sets_flag) {
 TS_TEST(sba_words_on_the_port) {
     te_t t = make_te(1024, 0, 8);
     wr(&t, CTRL, 1);
-    wr(&t, CTRL, 0x7FF04083u);                        /* SBA */
+    wr(&t, CTRL, 0x7FF04083u); /* SBA */
     wr(&t, BASE, 0x80010000u);
     wr(&t, LIMIT, 0x80010000u + 16 - 2);
     wr(&t, WP, 0x80010000u);
@@ -314,7 +329,7 @@ TS_TEST(funnel_interleaves_whole_messages) {
     funnel_attach(&f, &a);
     funnel_attach(&f, &b);
     TS_ASSERT_EQ_I(funnel_write(&f, 0, 4, 1), TE_OK);
-    TS_ASSERT_EQ_I(funnel_write(&f, 0, 4, 0x40004003u), TE_OK);   /* SRAM, stop-on-wrap */
+    TS_ASSERT_EQ_I(funnel_write(&f, 0, 4, 0x40004003u), TE_OK); /* SRAM, stop-on-wrap */
     te_t *tes[2] = {&a, &b};
     for (int i = 0; i < 2; i++) {
         wr(tes[i], CTRL, 1);
@@ -326,10 +341,18 @@ TS_TEST(funnel_interleaves_whole_messages) {
     for (int k = 0; k < 3; k++) {
         te_write(&a, STIM, 4, 0x0AAAAAAAu);
         te_write(&b, STIM, 4, 0x05555555u);
-        for (int i = 0; i < 3; i++) { te_tick(&a); te_tick(&b); funnel_tick(&f); }
+        for (int i = 0; i < 3; i++) {
+            te_tick(&a);
+            te_tick(&b);
+            funnel_tick(&f);
+        }
     }
-    for (int i = 0; i < 60; i++) { te_tick(&a); te_tick(&b); funnel_tick(&f); }
-    TS_ASSERT_EQ_I(funnel_write(&f, 0, 4, 0x40004001u), TE_OK);   /* flush */
+    for (int i = 0; i < 60; i++) {
+        te_tick(&a);
+        te_tick(&b);
+        funnel_tick(&f);
+    }
+    TS_ASSERT_EQ_I(funnel_write(&f, 0, 4, 0x40004001u), TE_OK); /* flush */
     for (int i = 0; i < 10; i++) funnel_tick(&f);
     uint32_t ctl;
     funnel_read(&f, 0, 4, &ctl);
@@ -338,7 +361,10 @@ TS_TEST(funnel_interleaves_whole_messages) {
     uint32_t wp = f.sink.wp;
     unsigned msgs = 0, from[2] = {0, 0};
     for (uint32_t p = 0; p < wp;) {
-        if (f.sink.sram[p] == 0xFF) { p++; continue; }         /* padding */
+        if (f.sink.sram[p] == 0xFF) {
+            p++;
+            continue;
+        } /* padding */
         uint32_t start = p;
         while (p < wp && (f.sink.sram[p] & 3) != 3) p++;
         TS_ASSERT(p < wp);
@@ -352,7 +378,7 @@ TS_TEST(funnel_interleaves_whole_messages) {
         from[src]++;
         msgs++;
     }
-    TS_ASSERT_EQ_U(msgs, 8);                          /* 2 syncs + 6 DQMs */
+    TS_ASSERT_EQ_U(msgs, 8); /* 2 syncs + 6 DQMs */
     TS_ASSERT_EQ_U(from[0], 4);
     TS_ASSERT_EQ_U(from[1], 4);
     te_free(&a);
@@ -364,7 +390,7 @@ TS_TEST(funnel_interleaves_whole_messages) {
  * discards their messages, so their ITC stays ready and every store is accepted */
 TS_TEST(funnel_stopped_sink_drains_encoders) {
     funnel_t f;
-    TS_ASSERT_EQ_I(funnel_init(&f, 4, 64, 40), 0);   /* 64-byte SRAM */
+    TS_ASSERT_EQ_I(funnel_init(&f, 4, 64, 40), 0); /* 64-byte SRAM */
     te_t a;
     te_cfg_t c;
     te_default_cfg(&c);
@@ -372,7 +398,7 @@ TS_TEST(funnel_stopped_sink_drains_encoders) {
     TS_ASSERT_EQ_I(te_init(&a, &c), 0);
     funnel_attach(&f, &a);
     TS_ASSERT_EQ_I(funnel_write(&f, 0, 4, 1), TE_OK);
-    TS_ASSERT_EQ_I(funnel_write(&f, 0, 4, 0x40004003u), TE_OK);   /* SRAM, stop-on-wrap */
+    TS_ASSERT_EQ_I(funnel_write(&f, 0, 4, 0x40004003u), TE_OK); /* SRAM, stop-on-wrap */
     wr(&a, CTRL, 1);
     wr(&a, CTRL, 0x8FF04083u);
     wr(&a, TSC, 0x00008001u);
@@ -381,17 +407,23 @@ TS_TEST(funnel_stopped_sink_drains_encoders) {
     /* 100 stores of a 6-byte message: far more than 64 bytes; the writer polls first */
     unsigned accepted = 0;
     for (int k = 0; k < 100; k++) {
-        for (int spin = 0; spin < 50 && !te_itc_ready(&a); spin++) { te_tick(&a); funnel_tick(&f); }
-        TS_ASSERT(te_itc_ready(&a));                      /* never stuck behind the stopped sink */
+        for (int spin = 0; spin < 50 && !te_itc_ready(&a); spin++) {
+            te_tick(&a);
+            funnel_tick(&f);
+        }
+        TS_ASSERT(te_itc_ready(&a)); /* never stuck behind the stopped sink */
         uint64_t before = a.itc_accepted;
         TS_ASSERT_EQ_I(te_write(&a, STIM, 4, 0xFFFFFu), TE_OK);
         accepted += a.itc_accepted != before;
-        for (int i = 0; i < 3; i++) { te_tick(&a); funnel_tick(&f); }
+        for (int i = 0; i < 3; i++) {
+            te_tick(&a);
+            funnel_tick(&f);
+        }
     }
     TS_ASSERT_EQ_U(accepted, 100);
     TS_ASSERT(f.sink.stopped);
-    TS_ASSERT_EQ_U(f.sink.wp, 64);                        /* the buffer holds its first 64 bytes */
-    TS_ASSERT(f.sink.discarded > 6 * 50);                 /* the rest was discarded, not queued */
+    TS_ASSERT_EQ_U(f.sink.wp, 64);        /* the buffer holds its first 64 bytes */
+    TS_ASSERT(f.sink.discarded > 6 * 50); /* the rest was discarded, not queued */
     TS_ASSERT_EQ_U(a.lost, 0);
     te_free(&a);
     funnel_free(&f);
@@ -400,12 +432,12 @@ TS_TEST(funnel_stopped_sink_drains_encoders) {
 TS_TEST(timestamp_prescale_and_reset) {
     te_t t = make_te(1024, 0, 8);
     wr(&t, CTRL, 1);
-    wr(&t, TSC, 0x0203u);                             /* active, count, prescale 4^2 = 16 */
+    wr(&t, TSC, 0x0203u); /* active, count, prescale 4^2 = 16 */
     ticks(&t, 160);
     TS_ASSERT_EQ_U(rd(&t, TSL), 10);
-    wr(&t, TSC, 0x0207u);                             /* tsReset */
+    wr(&t, TSC, 0x0207u); /* tsReset */
     TS_ASSERT_EQ_U(rd(&t, TSL), 0);
-    wr(&t, TSC, 0x0001u);                             /* stopped */
+    wr(&t, TSC, 0x0001u); /* stopped */
     ticks(&t, 100);
     TS_ASSERT_EQ_U(rd(&t, TSL), 0);
     te_free(&t);
@@ -417,10 +449,10 @@ TS_TEST(timestamp_prescale_and_reset) {
 TS_TEST(stm_messages_byte_exact) {
     te_t t = make_te(16384, 0, 8);
     start(&t, CTRL_SRAM, 0x1000);
-    TS_ASSERT_EQ_I(te_stm_event(&t, 6, 1), TE_STMEV_OFF);      /* stmEnable still 0 */
+    TS_ASSERT_EQ_I(te_stm_event(&t, 6, 1), TE_STMEV_OFF); /* stmEnable still 0 */
     wr(&t, STMC, 0xFFFFFFFFu);
-    TS_ASSERT_EQ_U(rd(&t, STMC), 1);                            /* one writable bit */
-    TS_ASSERT_EQ_I(te_stm_event(&t, 0, 1), TE_STMEV_OFF);      /* id 0 is never emitted */
+    TS_ASSERT_EQ_U(rd(&t, STMC), 1);                      /* one writable bit */
+    TS_ASSERT_EQ_I(te_stm_event(&t, 0, 1), TE_STMEV_OFF); /* id 0 is never emitted */
     ticks(&t, 4);
     wr(&t, TSL, 0x1025);
     TS_ASSERT_EQ_I(te_stm_event(&t, 6, 0x12345678u), TE_STMEV_TRACED);
@@ -432,40 +464,40 @@ TS_TEST(stm_messages_byte_exact) {
     uint8_t got[64];
     unsigned n = drain_sram(&t, got, sizeof got, 1000);
     static const uint8_t want[] = {
-        0x8c, 0x00, 0x01, 0x00, 0x00, 0x07,                   /* ICT-WS Control(0,0) @0x1000 */
+        0x8c, 0x00, 0x01, 0x00, 0x00, 0x07, /* ICT-WS Control(0,0) @0x1000 */
         /* TCODE 7 | IDTAG 0x40019 in 6-bit groups 0x19, 0, 0, 1 -> 64 00 00 05 |
          * DATA 0x12345678 as in the worked example | TS 0x1025 ^ 0x1000 = 0x25 */
         0x1c, 0x64, 0x00, 0x00, 0x05, 0xe0, 0x64, 0x14, 0x34, 0x49, 0x97,
         /* TCODE 2 | PROCESS 0x80001000 << 5 | 0xe = 2^36 + 2^17 + 14 = 0x100002000e in groups
          * 14, 0, 32, 0, 0, 0, 1 -> 38 00 80 00 00 00 05 | TS 0x1030 ^ 0x1025 = 0x15 -> 0x57 */
         0x08, 0x38, 0x00, 0x80, 0x00, 0x00, 0x00, 0x05, 0x57,
-        0x1c, 0x6d, 0x09, 0x03,                               /* DQM 0x1B 0x02, TS 0 */
-        0x88, 0x00, 0x0d, 0x03};                              /* trace off, TS 0 */
-    TS_ASSERT_EQ_U(n, 36);                                    /* 34 bytes + 2 padding */
+        0x1c, 0x6d, 0x09, 0x03,  /* DQM 0x1B 0x02, TS 0 */
+        0x88, 0x00, 0x0d, 0x03}; /* trace off, TS 0 */
+    TS_ASSERT_EQ_U(n, 36);       /* 34 bytes + 2 padding */
     TS_ASSERT_MEM_EQ(got, want, sizeof want);
     te_free(&t);
 }
 
 TS_TEST(stm_dropped_on_full_fifo_never_stalls) {
     te_t t = make_te(16384, 0, 2);
-    start(&t, CTRL_SRAM | (1u << 13), 0x40);        /* teStallEnable: the port ignores it */
+    start(&t, CTRL_SRAM | (1u << 13), 0x40); /* teStallEnable: the port ignores it */
     wr(&t, STMC, 1);
-    TS_ASSERT_EQ_I(te_stm_event(&t, 1, 1), TE_STMEV_TRACED);   /* sync + this fill the FIFO */
+    TS_ASSERT_EQ_I(te_stm_event(&t, 1, 1), TE_STMEV_TRACED); /* sync + this fill the FIFO */
     TS_ASSERT_EQ_I(te_stm_event(&t, 2, 2), TE_STMEV_LOST);
     TS_ASSERT_EQ_I(te_stm_event(&t, 3, 3), TE_STMEV_LOST);
     TS_ASSERT_EQ_U(rd(&t, STML), 2);
-    TS_ASSERT(rd(&t, CTRL) & (1u << 12));            /* teStallOrOverflow */
+    TS_ASSERT(rd(&t, CTRL) & (1u << 12)); /* teStallOrOverflow */
     ticks(&t, 20);
     TS_ASSERT_EQ_I(te_stm_event(&t, 4, 4), TE_STMEV_TRACED);
     uint8_t got[64];
     unsigned n = drain_sram(&t, got, sizeof got, 1000);
     static const uint8_t want[] = {
-        0x8c, 0x00, 0x01, 0x00, 0x07,                         /* ICT-WS @0x40 */
-        0x1c, 0x14, 0x00, 0x00, 0x05, 0x05, 0x03,             /* id 1: IDTAG 0x40005, DATA 1, TS 0 */
-        0x20, 0x03,                                           /* Error: messages lost */
-        0x8c, 0x00, 0x01, 0x00, 0x07,                         /* ICT-WS @0x40 */
-        0x1c, 0x44, 0x00, 0x00, 0x05, 0x11, 0x03,             /* id 4: IDTAG 0x40011, DATA 4 */
-        0x88, 0x00, 0x0d, 0x03};                              /* trace off */
+        0x8c, 0x00, 0x01, 0x00, 0x07,             /* ICT-WS @0x40 */
+        0x1c, 0x14, 0x00, 0x00, 0x05, 0x05, 0x03, /* id 1: IDTAG 0x40005, DATA 1, TS 0 */
+        0x20, 0x03,                               /* Error: messages lost */
+        0x8c, 0x00, 0x01, 0x00, 0x07,             /* ICT-WS @0x40 */
+        0x1c, 0x44, 0x00, 0x00, 0x05, 0x11, 0x03, /* id 4: IDTAG 0x40011, DATA 4 */
+        0x88, 0x00, 0x0d, 0x03};                  /* trace off */
     TS_ASSERT_EQ_U(n, 32);
     TS_ASSERT_MEM_EQ(got, want, sizeof want);
     wr(&t, STML, 0);
@@ -477,12 +509,12 @@ TS_TEST(stm_off_unless_tracing) {
     te_t t = make_te(16384, 0, 8);
     wr(&t, CTRL, 1);
     wr(&t, STMC, 1);
-    TS_ASSERT_EQ_I(te_stm_event(&t, 7, 7), TE_STMEV_OFF);      /* active, not enabled */
+    TS_ASSERT_EQ_I(te_stm_event(&t, 7, 7), TE_STMEV_OFF); /* active, not enabled */
     wr(&t, CTRL, CTRL_SRAM);
-    TS_ASSERT_EQ_I(te_stm_event(&t, 7, 7), TE_STMEV_OFF);      /* enabled, not tracing */
+    TS_ASSERT_EQ_I(te_stm_event(&t, 7, 7), TE_STMEV_OFF); /* enabled, not tracing */
     wr(&t, CTRL, CTRL_SRAM | 4);
     TS_ASSERT_EQ_I(te_stm_event(&t, 7, 7), TE_STMEV_TRACED);
-    wr(&t, CTRL, 0);                                            /* teActive 0 resets stmControl */
+    wr(&t, CTRL, 0); /* teActive 0 resets stmControl */
     wr(&t, CTRL, 1);
     TS_ASSERT_EQ_U(rd(&t, STMC), 0);
     te_free(&t);
@@ -494,11 +526,11 @@ TS_TEST(stm_off_unless_tracing) {
 TS_TEST(nexus_var_bytes) {
     nx_msg_t m;
     nx_begin(&m);
-    nx_fixed(&m, 2, 6);           /* byte 0: 2 << 2 */
-    nx_var(&m, 0x1234);           /* 0x34 & 63 = 52, 8, 1: bytes 0xD0, 0x20, 0x04 | 1 */
-    nx_var(&m, 0);                /* a zero: one byte, MSEO 1 */
-    nx_fixed(&m, 1, 2);           /* off the boundary: 2 bits of byte 5 */
-    nx_var(&m, 0x3F);             /* 4 bits fill byte 5 (0x04 | 15 << 4), 2 start byte 6 (3 << 2, MSEO 1, then 3) */
+    nx_fixed(&m, 2, 6); /* byte 0: 2 << 2 */
+    nx_var(&m, 0x1234); /* 0x34 & 63 = 52, 8, 1: bytes 0xD0, 0x20, 0x04 | 1 */
+    nx_var(&m, 0);      /* a zero: one byte, MSEO 1 */
+    nx_fixed(&m, 1, 2); /* off the boundary: 2 bits of byte 5 */
+    nx_var(&m, 0x3F);   /* 4 bits fill byte 5 (0x04 | 15 << 4), 2 start byte 6 (3 << 2, MSEO 1, then 3) */
     nx_end(&m);
     static const uint8_t want[] = {0x08, 0xD0, 0x20, 0x05, 0x01, 0xF4, 0x0F};
     TS_ASSERT_EQ_U(m.len, sizeof want);

@@ -11,7 +11,9 @@
 #include "te_test_regs.h"
 #include <string.h>
 
-enum { TSC = 0x040, ITCEN = 0x060, STIM = 0x080 };
+enum { TSC = 0x040,
+       ITCEN = 0x060,
+       STIM = 0x080 };
 
 /* one encoder tick; if te_tick_idle said idle, the tick must leave every byte as te_skip of
  * one tick leaves a copy. Returns whether it was idle. */
@@ -37,12 +39,12 @@ static unsigned until_idle(te_t *t, unsigned limit) {
 
 TS_TEST(encoder_idle_ticks_change_nothing) {
     te_t t = make_prog_te(8, 0);
-    TS_ASSERT(tick_checked(&t));                  /* in reset */
+    TS_ASSERT(tick_checked(&t)); /* in reset */
     wr(&t, TE_CTRL, 1);
-    wr(&t, TE_CTRL, 0x4FF04083u);                 /* SRAM sink, ITC mode 1, active + enable */
-    wr(&t, TSC, 0x000C8001u);                     /* timestamps stamped, not counting */
+    wr(&t, TE_CTRL, 0x4FF04083u); /* SRAM sink, ITC mode 1, active + enable */
+    wr(&t, TSC, 0x000C8001u);     /* timestamps stamped, not counting */
     wr(&t, ITCEN, 0xFFFFFFFFu);
-    wr(&t, TE_CTRL, 0x4FF04087u);                 /* teTracing: a sync message is queued */
+    wr(&t, TE_CTRL, 0x4FF04087u); /* teTracing: a sync message is queued */
     TS_ASSERT(!te_tick_idle(&t));
     TS_ASSERT(until_idle(&t, 100) > 0);
     for (int i = 0; i < 5; i++) TS_ASSERT(tick_checked(&t));
@@ -55,17 +57,17 @@ TS_TEST(encoder_idle_ticks_change_nothing) {
     wr(&t, TSC, 0x000C8003u);
     for (int i = 0; i < 5; i++) TS_ASSERT(tick_checked(&t));
     TS_ASSERT(tsunit_now(&t.ts) == 5);
-    te_skip(&t, 1000);                            /* and 1000 skipped at once */
+    te_skip(&t, 1000); /* and 1000 skipped at once */
     TS_ASSERT(tsunit_now(&t.ts) == 1005);
     wr(&t, TSC, 0x000C8001u);
     TS_ASSERT(tick_checked(&t));
     /* teEnable cleared: the partial sink word is flushed, then idle */
     wr(&t, TE_CTRL, 0x4FF04081u);
     until_idle(&t, 100);
-    TS_ASSERT(rd(&t, TE_CTRL) & 8);               /* teEmpty */
+    TS_ASSERT(rd(&t, TE_CTRL) & 8); /* teEmpty */
     uint8_t got[64];
     unsigned n = drain_sram(&t, got, sizeof got, 10);
-    TS_ASSERT(n >= 12);                           /* the sync and the data message are there */
+    TS_ASSERT(n >= 12); /* the sync and the data message are there */
     te_free(&t);
 }
 
@@ -83,17 +85,17 @@ TS_TEST(funnel_idle_ticks_change_nothing) {
     TS_ASSERT_EQ_I(te_init(&a, &c), 0);
     funnel_attach(&f, &a);
     TS_ASSERT_EQ_I(funnel_write(&f, 0, 4, 1), TE_OK);
-    TS_ASSERT_EQ_I(funnel_write(&f, 0, 4, 0x40004003u), TE_OK);   /* SRAM, active + enable */
+    TS_ASSERT_EQ_I(funnel_write(&f, 0, 4, 0x40004003u), TE_OK); /* SRAM, active + enable */
     wr(&a, TE_CTRL, 1);
-    wr(&a, TE_CTRL, 0x8FF04083u);                 /* sink 8: the funnel */
+    wr(&a, TE_CTRL, 0x8FF04083u); /* sink 8: the funnel */
     wr(&a, TSC, 0x00008001u);
-    TS_ASSERT_EQ_I(funnel_write(&f, 0x40, 4, 0x00008003u), TE_OK);   /* the master counts */
+    TS_ASSERT_EQ_I(funnel_write(&f, 0x40, 4, 0x00008003u), TE_OK); /* the master counts */
     wr(&a, ITCEN, 1);
     wr(&a, TE_CTRL, 0x8FF04087u);
     unsigned idle_ticks = 0, busy_ticks = 0;
     for (int k = 0; k < 200; k++) {
         if (k == 50 || k == 60) TS_ASSERT_EQ_I(te_write(&a, STIM, 4, 0x0AAAAAAAu), TE_OK);
-        if (k == 150) TS_ASSERT_EQ_I(funnel_write(&f, 0, 4, 0x40004001u), TE_OK);   /* flush */
+        if (k == 150) TS_ASSERT_EQ_I(funnel_write(&f, 0, 4, 0x40004001u), TE_OK); /* flush */
         bool idle = te_tick_idle(&a) && funnel_tick_idle(&f);
         memcpy(&before, &f, sizeof f);
         memcpy(&te_before, &a, sizeof a);
@@ -109,14 +111,14 @@ TS_TEST(funnel_idle_ticks_change_nothing) {
             busy_ticks++;
         }
     }
-    TS_ASSERT(idle_ticks > 100);                  /* most ticks: nothing to do */
-    TS_ASSERT(busy_ticks >= 3);                   /* the sync, two stores, the flush */
+    TS_ASSERT(idle_ticks > 100); /* most ticks: nothing to do */
+    TS_ASSERT(busy_ticks >= 3);  /* the sync, two stores, the flush */
     uint32_t ctl;
     TS_ASSERT_EQ_I(funnel_read(&f, 0, 4, &ctl), TE_OK);
-    TS_ASSERT(ctl & 8);                           /* empty after the flush */
+    TS_ASSERT(ctl & 8); /* empty after the flush */
     TS_ASSERT(te_tick_idle(&a) && funnel_tick_idle(&f));
-    TS_ASSERT(f.sink.wp >= 4 + 2 * 6);            /* the sync and two data messages went in */
-    TS_ASSERT(tsunit_now(&f.ts) >= 195);          /* the master counted through */
+    TS_ASSERT(f.sink.wp >= 4 + 2 * 6);   /* the sync and two data messages went in */
+    TS_ASSERT(tsunit_now(&f.ts) >= 195); /* the master counted through */
     te_free(&a);
     funnel_free(&f);
 }
@@ -128,12 +130,12 @@ TS_TEST(advance_is_n_ticks) {
     uint64_t seed = 99;
     for (int round = 0; round < 400; round++) {
         tsunit_t a, b;
-        tsunit_init(&a, 3, round % 3 ? 40 : 6, NULL);              /* width 6: wraps */
+        tsunit_init(&a, 3, round % 3 ? 40 : 6, NULL); /* width 6: wraps */
         tsunit_write_control(&a, ctl[round % 6]);
         seed = seed * 6364136223846793005ull + 1442695040888963407ull;
         unsigned warm = (unsigned)(seed >> 33) % 300;
         for (unsigned i = 0; i < warm; i++) tsunit_tick(&a);
-        if (round % 5 == 0) tsunit_write_control(&a, 0x8003u);     /* prescale lowered mid-period */
+        if (round % 5 == 0) tsunit_write_control(&a, 0x8003u); /* prescale lowered mid-period */
         b = a;
         uint64_t n = (seed >> 13) % 1000;
         for (uint64_t i = 0; i < n; i++) tsunit_tick(&a);
@@ -141,7 +143,7 @@ TS_TEST(advance_is_n_ticks) {
         TS_ASSERT_EQ_U(b.counter, a.counter);
         TS_ASSERT_EQ_U(b.pre, a.pre);
     }
-    tsunit_t m, s;                                                  /* a slave does not count */
+    tsunit_t m, s; /* a slave does not count */
     tsunit_init(&m, 2, 40, NULL);
     tsunit_init(&s, 4, 40, &m);
     tsunit_write_control(&s, 0x8003u);

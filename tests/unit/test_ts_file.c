@@ -36,7 +36,7 @@ TS_TEST(small_file_is_read) {
     TS_ASSERT_EQ_I(ts_input_open(&in, path, err, sizeof err), 0);
     TS_ASSERT(in.map == NULL);
     check_bytes(&in, 1000);
-    TS_ASSERT_EQ_U(in.p[1000], 0);            /* read: NUL-terminated */
+    TS_ASSERT_EQ_U(in.p[1000], 0); /* read: NUL-terminated */
     ts_input_close(&in);
     unlink(path);
 }
@@ -78,8 +78,8 @@ TS_TEST(cut_while_mapped_is_one_line_and_exit_121) {
     char path[64], out[64], errp[64];
     size_t n = 3 * TS_MAP_MIN;
     make_file(path, sizeof path, n);
-    make_file(out, sizeof out, 10);           /* the "output file" */
-    make_file(errp, sizeof errp, 0);          /* the child's stderr */
+    make_file(out, sizeof out, 10);  /* the "output file" */
+    make_file(errp, sizeof errp, 0); /* the child's stderr */
     fflush(NULL);
     pid_t pid = fork();
     TS_ASSERT(pid >= 0);
@@ -91,16 +91,16 @@ TS_TEST(cut_while_mapped_is_one_line_and_exit_121) {
         if (ts_input_open(&in, path, err, sizeof err) || !in.map) _exit(4);
         ts_input_remove_on_cut(out);
         if (truncate(path, 0)) _exit(5);
-        volatile uint8_t x = in.p[n - 1];     /* SIGBUS: the page is gone */
+        volatile uint8_t x = in.p[n - 1]; /* SIGBUS: the page is gone */
         (void)x;
-        _exit(6);                             /* not reached */
+        _exit(6); /* not reached */
     }
     int st;
     TS_ASSERT(waitpid(pid, &st, 0) == pid);
     if (!WIFEXITED(st)) TS_FAIL("the child died of signal %d", WIFSIGNALED(st) ? WTERMSIG(st) : -1);
     TS_ASSERT_EQ_I(WEXITSTATUS(st), 121);
     struct stat sb;
-    TS_ASSERT(stat(out, &sb) != 0);           /* removed */
+    TS_ASSERT(stat(out, &sb) != 0); /* removed */
     FILE *f = fopen(errp, "r");
     TS_ASSERT(f);
     char line[512] = {0}, want[512];
@@ -121,7 +121,7 @@ TS_TEST(cut_while_mapped_with_stderr_a_closed_pipe) {
     make_file(out, sizeof out, 10);
     int pfd[2];
     TS_ASSERT(pipe(pfd) == 0);
-    close(pfd[0]);                            /* no reader */
+    close(pfd[0]); /* no reader */
     fflush(NULL);
     pid_t pid = fork();
     TS_ASSERT(pid >= 0);
@@ -159,7 +159,7 @@ TS_TEST(sigbus_sent_by_kill_is_not_a_cut) {
         ts_input_t in;
         if (ts_input_open(&in, path, err, sizeof err) || !in.map) _exit(4);
         kill(getpid(), SIGBUS);
-        _exit(6);                             /* survived: wrong */
+        _exit(6); /* survived: wrong */
     }
     int st;
     TS_ASSERT(waitpid(pid, &st, 0) == pid);

@@ -14,34 +14,45 @@
 
 /* trace-hw-facts.md 4.4: the TCODEs dqr supports, their names, and (4.5) which carry a full
  * timestamp */
-static const struct { unsigned tcode; const char *text; int full; } facts_tcodes[] = {
-    {2, "OWNERSHIP TRACE", 0},        {3, "DIRECT BRANCH", 0},
-    {4, "INDIRECT BRANCH", 0},        {7, "DATA ACQUISITION", 0},
-    {8, "ERROR", 0},                  {9, "SYNC", 1},
-    {11, "DIRECT BRANCH WS", 1},      {12, "INDIRECT BRANCH WS", 1},
-    {23, "AUX ACCESS WRITE", 0},      {27, "RESOURCE FULL", 0},
-    {28, "INDIRECT BRANCH HISTORY", 0}, {29, "INDIRECT BRANCH HISTORY WS", 1},
-    {33, "CORRELATION", 0},           {34, "INCIRCUITTRACE", 0},
+static const struct {
+    unsigned tcode;
+    const char *text;
+    int full;
+} facts_tcodes[] = {
+    {2, "OWNERSHIP TRACE", 0},
+    {3, "DIRECT BRANCH", 0},
+    {4, "INDIRECT BRANCH", 0},
+    {7, "DATA ACQUISITION", 0},
+    {8, "ERROR", 0},
+    {9, "SYNC", 1},
+    {11, "DIRECT BRANCH WS", 1},
+    {12, "INDIRECT BRANCH WS", 1},
+    {23, "AUX ACCESS WRITE", 0},
+    {27, "RESOURCE FULL", 0},
+    {28, "INDIRECT BRANCH HISTORY", 0},
+    {29, "INDIRECT BRANCH HISTORY WS", 1},
+    {33, "CORRELATION", 0},
+    {34, "INCIRCUITTRACE", 0},
     {35, "INCIRCUITTRACE WS", 1},
 };
 #define N_FACTS (sizeof facts_tcodes / sizeof facts_tcodes[0])
 
 TS_TEST(nexus_tcodes_are_the_facts) {
     unsigned n = 0;
-#define TS_NX_TCODE(name, tc, txt, ts, prog, fields)                                          \
-    do {                                                                                      \
-        n++;                                                                                  \
-        size_t i = 0;                                                                         \
-        while (i < N_FACTS && facts_tcodes[i].tcode != (tc)) i++;                             \
-        TS_ASSERT(i < N_FACTS);                                                               \
-        if (i < N_FACTS) {                                                                    \
-            TS_ASSERT_STR_EQ(txt, facts_tcodes[i].text);                                      \
-            TS_ASSERT_EQ_I(ts, facts_tcodes[i].full);                                         \
-        }                                                                                     \
-        /* a program-trace message reports an I-CNT or a history (its fields say so) */      \
-        TS_ASSERT_EQ_I(prog, strstr(fields, "I-CNT") || strstr(fields, "HIST") ? 1 : 0);    \
-        /* a full timestamp goes with a full address (F-ADDR) */                              \
-        TS_ASSERT_EQ_I(ts, strstr(fields, "F-ADDR") ? 1 : 0);                                 \
+#define TS_NX_TCODE(name, tc, txt, ts, prog, fields)                                     \
+    do {                                                                                 \
+        n++;                                                                             \
+        size_t i = 0;                                                                    \
+        while (i < N_FACTS && facts_tcodes[i].tcode != (tc)) i++;                        \
+        TS_ASSERT(i < N_FACTS);                                                          \
+        if (i < N_FACTS) {                                                               \
+            TS_ASSERT_STR_EQ(txt, facts_tcodes[i].text);                                 \
+            TS_ASSERT_EQ_I(ts, facts_tcodes[i].full);                                    \
+        }                                                                                \
+        /* a program-trace message reports an I-CNT or a history (its fields say so) */  \
+        TS_ASSERT_EQ_I(prog, strstr(fields, "I-CNT") || strstr(fields, "HIST") ? 1 : 0); \
+        /* a full timestamp goes with a full address (F-ADDR) */                         \
+        TS_ASSERT_EQ_I(ts, strstr(fields, "F-ADDR") ? 1 : 0);                            \
     } while (0);
 #include "nexus.def"
     TS_ASSERT_EQ_U(n, N_FACTS);
@@ -65,7 +76,10 @@ TS_TEST(nexus_tcode_lookups) {
         const char *want = "UNKNOWN";
         int full = 0, is_prog = 0;
         for (size_t i = 0; i < N_FACTS; i++)
-            if (facts_tcodes[i].tcode == t) { want = facts_tcodes[i].text; full = facts_tcodes[i].full; }
+            if (facts_tcodes[i].tcode == t) {
+                want = facts_tcodes[i].text;
+                full = facts_tcodes[i].full;
+            }
         for (size_t i = 0; i < sizeof prog / sizeof prog[0]; i++) is_prog |= prog[i] == t;
         TS_ASSERT_STR_EQ(nxd_tcode_name(t), want);
         TS_ASSERT_EQ_I(nx_tcode_full_ts(t), full);
@@ -105,7 +119,7 @@ TS_TEST(nexus_fixed_field_widths) {
     TS_ASSERT_EQ_U(NX_CONTROL_TRACE_OFF, 3);
     /* every code fits its field */
 #define TS_NX_CODE(field, name, value, desc) TS_ASSERT((value) >= 0 && (value) < (1ll << NX_W_##field));
-#define NX_W_CONTROL 62   /* CONTROL is a variable field (CKDATA0 or CKDATA1) */
+#define NX_W_CONTROL 62 /* CONTROL is a variable field (CKDATA0 or CKDATA1) */
 #include "nexus.def"
 #undef NX_W_CONTROL
 }

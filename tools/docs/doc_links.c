@@ -17,16 +17,25 @@
 #include <string.h>
 #include <sys/stat.h>
 
-typedef struct strs { char **s; size_t n, cap; } strs_t;
+typedef struct strs {
+    char **s;
+    size_t n, cap;
+} strs_t;
 
 static void strs_add(strs_t *v, const char *s, size_t n) {
     if (v->n == v->cap) {
         v->cap = v->cap ? 2 * v->cap : 64;
         v->s = realloc(v->s, v->cap * sizeof *v->s);
-        if (!v->s) { fputs("doc_links: out of memory\n", stderr); exit(2); }
+        if (!v->s) {
+            fputs("doc_links: out of memory\n", stderr);
+            exit(2);
+        }
     }
     char *c = malloc(n + 1);
-    if (!c) { fputs("doc_links: out of memory\n", stderr); exit(2); }
+    if (!c) {
+        fputs("doc_links: out of memory\n", stderr);
+        exit(2);
+    }
     memcpy(c, s, n);
     c[n] = 0;
     v->s[v->n++] = c;
@@ -69,9 +78,11 @@ static void slug(const char *text, size_t n, char *out, size_t len) {
     size_t k = 0;
     for (size_t i = 0; i < n && k + 1 < len; i++) {
         unsigned char c = (unsigned char)text[i];
-        if (c >= 0x80) out[k++] = (char)c;                 /* UTF-8 letters are kept as they are */
-        else if (isalnum(c) || c == '_' || c == '-') out[k++] = (char)tolower(c);
-        else if (c == ' ') out[k++] = '-';
+        if (c >= 0x80) out[k++] = (char)c; /* UTF-8 letters are kept as they are */
+        else if (isalnum(c) || c == '_' || c == '-')
+            out[k++] = (char)tolower(c);
+        else if (c == ' ')
+            out[k++] = '-';
     }
     out[k] = 0;
 }
@@ -132,7 +143,8 @@ static int check_link(const char *root_real, const char *file, unsigned lineno, 
         snprintf(dir, sizeof dir, "%s", file);
         char *slash = strrchr(dir, '/');
         if (slash) slash[1] = 0;
-        else snprintf(dir, sizeof dir, "./");
+        else
+            snprintf(dir, sizeof dir, "./");
         snprintf(path, sizeof path, "%s%s", dir, t);
     }
     char real[PATH_MAX];
@@ -180,7 +192,7 @@ static int check_file(const char *root_real, const char *file) {
         lineno++;
         if (is_fence(line)) {
             fenced = !fenced;
-        } else if (!fenced && strncmp(line, "    ", 4)) {           /* not an indented code block */
+        } else if (!fenced && strncmp(line, "    ", 4)) { /* not an indented code block */
             bool code = false;
             for (size_t i = 0; i < n; i++) {
                 if (line[i] == '`') code = !code;

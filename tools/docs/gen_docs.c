@@ -25,10 +25,11 @@ static void soc_regs(void) {
 static void hpm_events(void) {
     puts("| event | mhpmevent | CSV column | meaning |");
     puts("|---|---|---|---|");
-#define TS_EVENT(id, sv, idx, cls, bit, csv, desc)                                          \
-    if ((cls) < 0) printf("| %s | (fixed counter) | %s | %s |\n", #id, csv, desc);         \
-    else printf("| %s | class %d, bit %d: 0x%x | %s | %s |\n", #id, cls, bit,              \
-                (1u << ((bit) < 0 ? 0 : (bit))) | (unsigned)(cls), csv, desc);
+#define TS_EVENT(id, sv, idx, cls, bit, csv, desc)                                 \
+    if ((cls) < 0) printf("| %s | (fixed counter) | %s | %s |\n", #id, csv, desc); \
+    else                                                                           \
+        printf("| %s | class %d, bit %d: 0x%x | %s | %s |\n", #id, cls, bit,       \
+               (1u << ((bit) < 0 ? 0 : (bit))) | (unsigned)(cls), csv, desc);
 #include "hpm_events.def"
 #undef TS_EVENT
 }
@@ -36,13 +37,16 @@ static void hpm_events(void) {
 static void sbi_events(void) {
     puts("| SBI event | code | counted by |");
     puts("|---|---|---|");
-#define TS_SBI_GENERAL(code, name, counter, ev)                                              \
+#define TS_SBI_GENERAL(code, name, counter, ev)                                                                    \
     if ((counter) >= 0) printf("| %s | type 0, code %d | %s |\n", #name, code, (counter) ? "minstret" : "mcycle"); \
-    else if (ev) printf("| %s | type 0, code %d | mhpmevent 0x%x |\n", #name, code, (unsigned)(ev));           \
-    else printf("| %s | type 0, code %d | not supported |\n", #name, code);
-#define TS_SBI_CACHE(cache, op, result, name, ev)                                            \
+    else if (ev)                                                                                                   \
+        printf("| %s | type 0, code %d | mhpmevent 0x%x |\n", #name, code, (unsigned)(ev));                        \
+    else                                                                                                           \
+        printf("| %s | type 0, code %d | not supported |\n", #name, code);
+#define TS_SBI_CACHE(cache, op, result, name, ev)                                                                                         \
     if (ev) printf("| %s | type 1, event_idx 0x%x | mhpmevent 0x%x |\n", #name, ((cache) << 3) | ((op) << 1) | (result), (unsigned)(ev)); \
-    else printf("| %s | type 1, event_idx 0x%x | not supported |\n", #name, ((cache) << 3) | ((op) << 1) | (result));
+    else                                                                                                                                  \
+        printf("| %s | type 1, event_idx 0x%x | not supported |\n", #name, ((cache) << 3) | ((op) << 1) | (result));
 #include "sbi_events.def"
 }
 
@@ -65,9 +69,10 @@ static void trace_regs(void) {
 static void trace_fields(void) {
     puts("| register | field | bits | meaning |");
     puts("|---|---|---|---|");
-#define TS_TFIELD(reg, name, lsb, width, desc)                                                \
-    if ((width) == 1) printf("| %s | %s | %d | %s |\n", #reg, #name, lsb, desc);           \
-    else printf("| %s | %s | %d:%d | %s |\n", #reg, #name, (lsb) + (width) - 1, lsb, desc);
+#define TS_TFIELD(reg, name, lsb, width, desc)                                   \
+    if ((width) == 1) printf("| %s | %s | %d | %s |\n", #reg, #name, lsb, desc); \
+    else                                                                         \
+        printf("| %s | %s | %d:%d | %s |\n", #reg, #name, (lsb) + (width)-1, lsb, desc);
 #include "trace_regs.def"
 }
 
@@ -75,9 +80,10 @@ static void stm(void) {
     puts("| kind | name | value | meaning |");
     puts("|---|---|---|---|");
 #define TS_STM_CONST(name, value, desc) printf("| constant | %s | 0x%x | %s |\n", #name, (unsigned)(value), desc);
-#define TS_STM_GROUP(name, first, last, desc)                                                 \
+#define TS_STM_GROUP(name, first, last, desc)                                                        \
     if ((first) == (last)) printf("| group | %s | 0x%04x | %s |\n", #name, (unsigned)(first), desc); \
-    else printf("| group | %s | 0x%04x-0x%04x | %s |\n", #name, (unsigned)(first), (unsigned)(last), desc);
+    else                                                                                             \
+        printf("| group | %s | 0x%04x-0x%04x | %s |\n", #name, (unsigned)(first), (unsigned)(last), desc);
 #define TS_STM_EVENT(name, id, desc) printf("| event | %s | 0x%04x | %s |\n", #name, (unsigned)(id), desc);
 #include "stm.def"
 }
@@ -156,25 +162,47 @@ static void exit_status(void) {
 }
 
 int main(int argc, char **argv) {
-    if (argc != 2) { fprintf(stderr, "usage: gen_docs soc_map|soc_regs|hpm_events|sbi_events|sbi_fw_events|trace_regs|trace_fields|stm|run_files|"
-                                          "nexus_tcodes|nexus_fields|nexus_codes|tcode_filter|perf_wire_consts|perf_wire_types|perf_wire_stores|exit_status\n"); return 2; }
+    if (argc != 2) {
+        fprintf(stderr, "usage: gen_docs soc_map|soc_regs|hpm_events|sbi_events|sbi_fw_events|trace_regs|trace_fields|stm|run_files|"
+                        "nexus_tcodes|nexus_fields|nexus_codes|tcode_filter|perf_wire_consts|perf_wire_types|perf_wire_stores|exit_status\n");
+        return 2;
+    }
     if (!strcmp(argv[1], "soc_map")) soc_map();
-    else if (!strcmp(argv[1], "soc_regs")) soc_regs();
-    else if (!strcmp(argv[1], "hpm_events")) hpm_events();
-    else if (!strcmp(argv[1], "sbi_events")) sbi_events();
-    else if (!strcmp(argv[1], "sbi_fw_events")) sbi_fw_events();
-    else if (!strcmp(argv[1], "trace_regs")) trace_regs();
-    else if (!strcmp(argv[1], "trace_fields")) trace_fields();
-    else if (!strcmp(argv[1], "stm")) stm();
-    else if (!strcmp(argv[1], "run_files")) run_files();
-    else if (!strcmp(argv[1], "nexus_tcodes")) nexus_tcodes();
-    else if (!strcmp(argv[1], "nexus_fields")) nexus_fields();
-    else if (!strcmp(argv[1], "nexus_codes")) nexus_codes();
-    else if (!strcmp(argv[1], "tcode_filter")) tcode_filter();
-    else if (!strcmp(argv[1], "perf_wire_consts")) perf_wire_consts();
-    else if (!strcmp(argv[1], "perf_wire_types")) perf_wire_types();
-    else if (!strcmp(argv[1], "perf_wire_stores")) perf_wire_stores();
-    else if (!strcmp(argv[1], "exit_status")) exit_status();
-    else { fprintf(stderr, "gen_docs: unknown table '%s'\n", argv[1]); return 2; }
+    else if (!strcmp(argv[1], "soc_regs"))
+        soc_regs();
+    else if (!strcmp(argv[1], "hpm_events"))
+        hpm_events();
+    else if (!strcmp(argv[1], "sbi_events"))
+        sbi_events();
+    else if (!strcmp(argv[1], "sbi_fw_events"))
+        sbi_fw_events();
+    else if (!strcmp(argv[1], "trace_regs"))
+        trace_regs();
+    else if (!strcmp(argv[1], "trace_fields"))
+        trace_fields();
+    else if (!strcmp(argv[1], "stm"))
+        stm();
+    else if (!strcmp(argv[1], "run_files"))
+        run_files();
+    else if (!strcmp(argv[1], "nexus_tcodes"))
+        nexus_tcodes();
+    else if (!strcmp(argv[1], "nexus_fields"))
+        nexus_fields();
+    else if (!strcmp(argv[1], "nexus_codes"))
+        nexus_codes();
+    else if (!strcmp(argv[1], "tcode_filter"))
+        tcode_filter();
+    else if (!strcmp(argv[1], "perf_wire_consts"))
+        perf_wire_consts();
+    else if (!strcmp(argv[1], "perf_wire_types"))
+        perf_wire_types();
+    else if (!strcmp(argv[1], "perf_wire_stores"))
+        perf_wire_stores();
+    else if (!strcmp(argv[1], "exit_status"))
+        exit_status();
+    else {
+        fprintf(stderr, "gen_docs: unknown table '%s'\n", argv[1]);
+        return 2;
+    }
     return 0;
 }

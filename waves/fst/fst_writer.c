@@ -11,31 +11,45 @@
 #include <zlib.h>
 
 /* block and section tags of the format */
-enum { BL_HDR = 0, BL_GEOM = 3, BL_HIER_LZ4 = 6, BL_VCDATA_DYN_ALIAS2 = 8 };
-enum { HT_ATTRBEGIN = 252, HT_SCOPE = 254, HT_UPSCOPE = 255 };
-enum { AT_MISC = 0, MT_ENUMTABLE = 7 };
-#define HDR_LEN 329u                    /* the header section's length field */
-#define BLOCK_LIMIT (128u << 20)        /* a block ends once its records take this much */
-#define RAW_MAX 32u                     /* chains up to this long are stored uncompressed */
-#define REC_MAX 24u                     /* room checked before a record of at most 8 bytes */
+enum { BL_HDR = 0,
+       BL_GEOM = 3,
+       BL_HIER_LZ4 = 6,
+       BL_VCDATA_DYN_ALIAS2 = 8 };
+enum { HT_ATTRBEGIN = 252,
+       HT_SCOPE = 254,
+       HT_UPSCOPE = 255 };
+enum { AT_MISC = 0,
+       MT_ENUMTABLE = 7 };
+#define HDR_LEN 329u             /* the header section's length field */
+#define BLOCK_LIMIT (128u << 20) /* a block ends once its records take this much */
+#define RAW_MAX 32u              /* chains up to this long are stored uncompressed */
+#define REC_MAX 24u              /* room checked before a record of at most 8 bytes */
 
-enum { K_BIT, K_VEC, K_REAL };
-enum { F_NONE, F1, F32, F64 };
+enum { K_BIT,
+       K_VEC,
+       K_REAL };
+enum { F_NONE,
+       F1,
+       F32,
+       F64 };
 
 typedef struct {
-    uint8_t *buf;       /* this block's change records, packed as the file stores them */
+    uint8_t *buf; /* this block's change records, packed as the file stores them */
     uint32_t len, cap;
-    uint32_t last_t;    /* time index of the last change in this block (0 at its start) */
-    uint32_t last;      /* K_BIT: the last value; else offset of the last value's bytes */
+    uint32_t last_t;               /* time index of the last change in this block (0 at its start) */
+    uint32_t last;                 /* K_BIT: the last value; else offset of the last value's bytes */
     uint32_t bits, nbytes, valpos; /* width, bytes per value, offset in the frame */
-    uint8_t fast;       /* F1/F32/F64 once time runs: the emit functions' short path */
-    uint8_t shift;      /* F32: 32 - bits, F64: 64 - bits (left-aligns the value) */
-    int32_t pos;        /* in a block being written: chain offset, or -(handle) of an alias */
-    uint32_t slen;      /* in a block being written: the stored chain's length in bytes */
+    uint8_t fast;                  /* F1/F32/F64 once time runs: the emit functions' short path */
+    uint8_t shift;                 /* F32: 32 - bits, F64: 64 - bits (left-aligns the value) */
+    int32_t pos;                   /* in a block being written: chain offset, or -(handle) of an alias */
+    uint32_t slen;                 /* in a block being written: the stored chain's length in bytes */
     uint8_t kind;
 } fstw_sig_t;
 
-typedef struct { uint8_t *p; size_t len, cap; } buf_t;
+typedef struct {
+    uint8_t *p;
+    size_t len, cap;
+} buf_t;
 
 struct fstw {
     FILE *f;
@@ -45,19 +59,19 @@ struct fstw {
     fstw_sig_t *sig;
     uint32_t nsig, sigcap, nvars, nscopes, nenums, pending_enum;
     buf_t hier, frame, times, out, geom;
-    uint32_t tcount, tidx;      /* time points in the block; index of the current one */
+    uint32_t tcount, tidx; /* time points in the block; index of the current one */
     uint64_t first_time, cur_time, block_beg;
     int have_time, flush_pending;
-    size_t grown;               /* record bytes in the block (by capacity) */
+    size_t grown; /* record bytes in the block (by capacity) */
     uint32_t nblocks;
     int timescale;
     char version[128];
     LZ4_stream_t *lz4;
     z_stream zframe, ztime;
     int zframe_ok, ztime_ok;
-    uint32_t *dedup;            /* open-addressed: sig index + 1, 0 = free */
+    uint32_t *dedup; /* open-addressed: sig index + 1, 0 = free */
     uint32_t dedup_mask;
-    uint8_t *chars;             /* scratch: a value as '0'/'1' */
+    uint8_t *chars; /* scratch: a value as '0'/'1' */
     size_t charscap;
 };
 
@@ -74,14 +88,20 @@ static int buf_room(fstw_t *w, buf_t *b, size_t n) {
     size_t c = b->cap ? b->cap : 256;
     while (c - b->len < n) c *= 2;
     uint8_t *p = realloc(b->p, c);
-    if (!p) { fail(w, "out of memory"); return -1; }
+    if (!p) {
+        fail(w, "out of memory");
+        return -1;
+    }
     b->p = p;
     b->cap = c;
     return 0;
 }
 
 static uint8_t *put_varint(uint8_t *p, uint64_t v) {
-    while (v >= 0x80) { *p++ = (uint8_t)(v | 0x80); v >>= 7; }
+    while (v >= 0x80) {
+        *p++ = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
     *p++ = (uint8_t)v;
     return p;
 }
@@ -89,8 +109,11 @@ static uint8_t *put_varint(uint8_t *p, uint64_t v) {
 static uint8_t *put_svarint(uint8_t *p, int64_t v) {
     for (;;) {
         uint8_t b = (uint8_t)(v & 0x7f);
-        v >>= 7;                        /* arithmetic: gcc and clang on every target we build */
-        if ((v == 0 && !(b & 0x40)) || (v == -1 && (b & 0x40))) { *p++ = b; return p; }
+        v >>= 7; /* arithmetic: gcc and clang on every target we build */
+        if ((v == 0 && !(b & 0x40)) || (v == -1 && (b & 0x40))) {
+            *p++ = b;
+            return p;
+        }
         *p++ = b | 0x80;
     }
 }
@@ -146,7 +169,7 @@ fstw_t *fstw_open(const char *path, char *err, size_t errlen) {
     }
     w->timescale = -9;
     snprintf(w->version, sizeof w->version, "tracesim fst_writer");
-    w->f = ts_fopen_output(path, "wbu", err, errlen);   /* a temporary file renamed over path at close (ts_file.h) */
+    w->f = ts_fopen_output(path, "wbu", err, errlen); /* a temporary file renamed over path at close (ts_file.h) */
     if (!w->f) {
         free(w->path);
         free(w);
@@ -163,15 +186,27 @@ void fstw_set_timescale(fstw_t *w, int exponent) { w->timescale = exponent; }
 
 int fstw_set_timescale_str(fstw_t *w, const char *s) {
     int mult = 0;
-    if (!strncmp(s, "100", 3)) { mult = 2; s += 3; }
-    else if (!strncmp(s, "10", 2)) { mult = 1; s += 2; }
-    else if (*s == '1') s++;
-    else return -1;
+    if (!strncmp(s, "100", 3)) {
+        mult = 2;
+        s += 3;
+    } else if (!strncmp(s, "10", 2)) {
+        mult = 1;
+        s += 2;
+    } else if (*s == '1')
+        s++;
+    else
+        return -1;
     while (*s == ' ') s++;
-    static const struct { const char *u; int e; } units[] = {
+    static const struct {
+        const char *u;
+        int e;
+    } units[] = {
         {"s", 0}, {"ms", -3}, {"us", -6}, {"ns", -9}, {"ps", -12}, {"fs", -15}};
     for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (!strcmp(s, units[i].u)) { w->timescale = units[i].e + mult; return 0; }
+        if (!strcmp(s, units[i].u)) {
+            w->timescale = units[i].e + mult;
+            return 0;
+        }
     return -1;
 }
 
@@ -208,7 +243,10 @@ uint32_t fstw_var(fstw_t *w, int var_type, int direction, uint32_t bits, const c
         fail(w, "unsupported variable (string or zero width)");
         return 0;
     }
-    if (w->tcount || w->have_time) { fail(w, "variable declared after the first time point"); return 0; }
+    if (w->tcount || w->have_time) {
+        fail(w, "variable declared after the first time point");
+        return 0;
+    }
     int real = is_real(var_type);
     if (real) bits = 8;
     if (alias > w->nsig) alias = 0;
@@ -222,20 +260,25 @@ uint32_t fstw_var(fstw_t *w, int var_type, int direction, uint32_t bits, const c
     if (w->nsig == w->sigcap) {
         uint32_t c = w->sigcap ? w->sigcap * 2 : 64;
         fstw_sig_t *n = realloc(w->sig, c * sizeof *n);
-        if (!n) { fail(w, "out of memory"); return 0; }
+        if (!n) {
+            fail(w, "out of memory");
+            return 0;
+        }
         w->sig = n;
         w->sigcap = c;
     }
     fstw_sig_t *s = &w->sig[w->nsig];
     memset(s, 0, sizeof *s);
-    s->kind = real ? K_REAL : bits == 1 ? K_BIT : K_VEC;
+    s->kind = real ? K_REAL : bits == 1 ? K_BIT :
+                                          K_VEC;
     s->bits = bits;
     s->nbytes = real ? 8 : (bits + 7) / 8;
     s->valpos = (uint32_t)w->frame.len;
-    s->shift = (uint8_t)(bits <= 32 ? 32 - bits : bits <= 64 ? 64 - bits : 0);
+    s->shift = (uint8_t)(bits <= 32 ? 32 - bits : bits <= 64 ? 64 - bits :
+                                                               0);
     b_varint(w, &w->geom, real ? 0 : bits);
     if (real) {
-        double nan = strtod("NaN", NULL);   /* a real starts as NaN, not x */
+        double nan = strtod("NaN", NULL); /* a real starts as NaN, not x */
         b_bytes(w, &w->frame, &nan, 8);
     } else if (!buf_room(w, &w->frame, bits)) {
         memset(w->frame.p + w->frame.len, 'x', bits);
@@ -243,7 +286,10 @@ uint32_t fstw_var(fstw_t *w, int var_type, int direction, uint32_t bits, const c
     }
     if ((size_t)bits + 16 > w->charscap) {
         uint8_t *c = realloc(w->chars, (size_t)bits + 16);
-        if (!c) { fail(w, "out of memory"); return 0; }
+        if (!c) {
+            fail(w, "out of memory");
+            return 0;
+        }
         w->chars = c;
         w->charscap = (size_t)bits + 16;
     }
@@ -270,7 +316,8 @@ static void b_escaped(fstw_t *w, buf_t *b, const char *s) {
         default: break;
         }
         if (e) b_bytes(w, b, e, 2);
-        else if (c > ' ' && c <= '~') b_byte(w, b, c);
+        else if (c > ' ' && c <= '~')
+            b_byte(w, b, c);
         else {
             char o[5];
             snprintf(o, sizeof o, "\\%c%c%c", '0' + (c >> 6), '0' + ((c >> 3) & 7), '0' + (c & 7));
@@ -287,7 +334,10 @@ uint32_t fstw_enum_table(fstw_t *w, const char *name, uint32_t count, unsigned m
     b_bytes(w, &t, name, strlen(name));
     snprintf(num, sizeof num, " %u ", (unsigned)count);
     b_bytes(w, &t, num, strlen(num));
-    for (uint32_t i = 0; i < count; i++) { b_escaped(w, &t, names[i]); b_byte(w, &t, ' '); }
+    for (uint32_t i = 0; i < count; i++) {
+        b_escaped(w, &t, names[i]);
+        b_byte(w, &t, ' ');
+    }
     for (uint32_t i = 0; i < count; i++) {
         for (size_t n = strlen(values[i]); n < min_bits; n++) b_byte(w, &t, '0');
         b_escaped(w, &t, values[i]);
@@ -313,7 +363,10 @@ static int grow(fstw_t *w, fstw_sig_t *s) {
     uint32_t c = s->cap ? s->cap * 2 : 256;
     while (c - s->len < REC_MAX + s->nbytes) c *= 2;
     uint8_t *p = realloc(s->buf, c);
-    if (!p) { fail(w, "out of memory"); return -1; }
+    if (!p) {
+        fail(w, "out of memory");
+        return -1;
+    }
     w->grown += c - s->cap;
     if (w->grown >= BLOCK_LIMIT) w->flush_pending = 1;
     s->buf = p;
@@ -324,7 +377,10 @@ static int grow(fstw_t *w, fstw_sig_t *s) {
 /* the frame (values at a block's start) keeps one '0'/'1' byte per bit */
 static void frame_from_bytes(fstw_t *w, const fstw_sig_t *s, const uint8_t *v) {
     uint8_t *o = w->frame.p + s->valpos;
-    if (s->kind == K_REAL) { memcpy(o, v, 8); return; }
+    if (s->kind == K_REAL) {
+        memcpy(o, v, 8);
+        return;
+    }
     uint8_t *c = w->chars;
     for (uint32_t i = 0; i < s->nbytes; i++)
         for (int b = 7; b >= 0; b--) *c++ = (uint8_t)('0' + ((v[i] >> b) & 1));
@@ -350,21 +406,31 @@ void fstw_bit(fstw_t *w, uint32_t h, unsigned v) {
     fstw_sig_t *s = sig_at(w, h);
     if (!s) return;
     uint32_t len = s->len;
-    if (__builtin_expect(s->fast != F1 || s->cap - len < REC_MAX, 0)) { bit_slow(w, h, v); return; }
+    if (__builtin_expect(s->fast != F1 || s->cap - len < REC_MAX, 0)) {
+        bit_slow(w, h, v);
+        return;
+    }
     uint64_t d = (uint64_t)(w->tidx - s->last_t) << 2 | (v & 1) << 1;
     uint8_t *p = s->buf + len;
     s->last_t = w->tidx;
     if (d < 0x80) *p++ = (uint8_t)d;
-    else p = put_varint(p, d);
+    else
+        p = put_varint(p, d);
     s->last = v & 1;
     s->len = (uint32_t)(p - s->buf);
 }
 
 __attribute__((noinline)) static void bit_slow(fstw_t *w, uint32_t h, unsigned v) {
     fstw_sig_t *s = sig_at(w, h);
-    if (s->kind != K_BIT) { fstw_u32(w, h, v); return; }
+    if (s->kind != K_BIT) {
+        fstw_u32(w, h, v);
+        return;
+    }
     v &= 1;
-    if (__builtin_expect(!w->have_time, 0)) { w->frame.p[s->valpos] = (uint8_t)('0' + v); return; }
+    if (__builtin_expect(!w->have_time, 0)) {
+        w->frame.p[s->valpos] = (uint8_t)('0' + v);
+        return;
+    }
     uint8_t *p = rec_start(w, s, 2, v << 1);
     if (!p) return;
     s->last = v;
@@ -372,7 +438,10 @@ __attribute__((noinline)) static void bit_slow(fstw_t *w, uint32_t h, unsigned v
 }
 
 static void put_vec(fstw_t *w, fstw_sig_t *s, const uint8_t *be) {
-    if (!w->have_time) { frame_from_bytes(w, s, be); return; }
+    if (!w->have_time) {
+        frame_from_bytes(w, s, be);
+        return;
+    }
     uint8_t *p = rec_start(w, s, 1, 0);
     if (!p) return;
     s->last = (uint32_t)(p - s->buf);
@@ -387,14 +456,18 @@ void fstw_u32(fstw_t *w, uint32_t h, uint32_t v) {
     fstw_sig_t *s = sig_at(w, h);
     if (!s) return;
     uint32_t len = s->len;
-    if (__builtin_expect(s->fast != F32 || s->cap - len < REC_MAX + 4, 0)) { u32_slow(w, h, v); return; }
+    if (__builtin_expect(s->fast != F32 || s->cap - len < REC_MAX + 4, 0)) {
+        u32_slow(w, h, v);
+        return;
+    }
     uint64_t d = (uint64_t)(w->tidx - s->last_t) << 1;
     uint8_t *p = s->buf + len;
     s->last_t = w->tidx;
     if (d < 0x80) *p++ = (uint8_t)d;
-    else p = put_varint(p, d);
-    uint32_t x = be32(v << s->shift);           /* left-aligned, most significant byte first */
-    memcpy(p, &x, 4);                           /* nbytes of it count; REC_MAX keeps room */
+    else
+        p = put_varint(p, d);
+    uint32_t x = be32(v << s->shift); /* left-aligned, most significant byte first */
+    memcpy(p, &x, 4);                 /* nbytes of it count; REC_MAX keeps room */
     s->last = (uint32_t)(p - s->buf);
     s->len = s->last + s->nbytes;
 }
@@ -402,17 +475,23 @@ void fstw_u32(fstw_t *w, uint32_t h, uint32_t v) {
 __attribute__((noinline)) static void u32_slow(fstw_t *w, uint32_t h, uint32_t v) {
     fstw_sig_t *s = sig_at(w, h);
     if (__builtin_expect(s->kind != K_VEC || s->bits > 32 || !w->have_time, 0)) {
-        if (s->kind == K_BIT) { fstw_bit(w, h, v & 1); return; }
+        if (s->kind == K_BIT) {
+            fstw_bit(w, h, v & 1);
+            return;
+        }
         if (s->kind == K_REAL) return;
-        if (s->bits > 32) { fstw_u64(w, h, v); return; }
+        if (s->bits > 32) {
+            fstw_u64(w, h, v);
+            return;
+        }
         uint32_t x = be32(v << (32 - s->bits));
         put_vec(w, s, (const uint8_t *)&x);
         return;
     }
     uint8_t *p = rec_start(w, s, 1, 0);
     if (!p) return;
-    uint32_t x = be32(v << (32 - s->bits));     /* left-aligned, most significant byte first */
-    memcpy(p, &x, 4);                           /* nbytes of it count; REC_MAX keeps room */
+    uint32_t x = be32(v << (32 - s->bits)); /* left-aligned, most significant byte first */
+    memcpy(p, &x, 4);                       /* nbytes of it count; REC_MAX keeps room */
     s->last = (uint32_t)(p - s->buf);
     s->len = s->last + s->nbytes;
 }
@@ -426,22 +505,32 @@ void fstw_u64(fstw_t *w, uint32_t h, uint64_t v) {
         uint8_t *p = s->buf + len;
         s->last_t = w->tidx;
         if (d < 0x80) *p++ = (uint8_t)d;
-        else p = put_varint(p, d);
+        else
+            p = put_varint(p, d);
         uint64_t x = be64(v << s->shift);
         memcpy(p, &x, 8);
         s->last = (uint32_t)(p - s->buf);
         s->len = s->last + s->nbytes;
         return;
     }
-    if (s->kind != K_VEC || s->bits <= 32) { fstw_u32(w, h, (uint32_t)v); return; }
+    if (s->kind != K_VEC || s->bits <= 32) {
+        fstw_u32(w, h, (uint32_t)v);
+        return;
+    }
     if (s->bits > 64) {
         uint32_t words[3] = {(uint32_t)v, (uint32_t)(v >> 32), 0};
-        if (s->bits <= 96) { fstw_words(w, h, words); return; }
+        if (s->bits <= 96) {
+            fstw_words(w, h, words);
+            return;
+        }
         fail(w, "fstw_u64 on a variable wider than 96 bits");
         return;
     }
     uint64_t x = be64(v << (64 - s->bits));
-    if (__builtin_expect(!w->have_time, 0)) { put_vec(w, s, (const uint8_t *)&x); return; }
+    if (__builtin_expect(!w->have_time, 0)) {
+        put_vec(w, s, (const uint8_t *)&x);
+        return;
+    }
     uint8_t *p = rec_start(w, s, 1, 0);
     if (!p) return;
     memcpy(p, &x, 8);
@@ -452,9 +541,18 @@ void fstw_u64(fstw_t *w, uint32_t h, uint64_t v) {
 void fstw_words(fstw_t *w, uint32_t h, const uint32_t *v) {
     fstw_sig_t *s = sig_at(w, h);
     if (!s) return;
-    if (s->kind != K_VEC) { fstw_u32(w, h, v[0]); return; }
-    if (s->bits <= 32) { fstw_u32(w, h, v[0]); return; }
-    if (s->bits <= 64) { fstw_u64(w, h, v[0] | (uint64_t)v[1] << 32); return; }
+    if (s->kind != K_VEC) {
+        fstw_u32(w, h, v[0]);
+        return;
+    }
+    if (s->bits <= 32) {
+        fstw_u32(w, h, v[0]);
+        return;
+    }
+    if (s->bits <= 64) {
+        fstw_u64(w, h, v[0] | (uint64_t)v[1] << 32);
+        return;
+    }
     if (!w->have_time) {
         /* rare: an initial value of a wide variable; written through the chars scratch */
         for (uint32_t j = 0; j < s->bits; j++) {
@@ -469,7 +567,7 @@ void fstw_words(fstw_t *w, uint32_t h, const uint32_t *v) {
     uint32_t sh = s->nbytes * 8 - s->bits, nw = (s->bits + 31) / 32;
     s->last = (uint32_t)(p - s->buf);
     for (uint32_t i = 0; i < s->nbytes; i++) {
-        int lo = (int)((s->nbytes - 1 - i) * 8) - (int)sh;  /* the byte's lowest value bit */
+        int lo = (int)((s->nbytes - 1 - i) * 8) - (int)sh; /* the byte's lowest value bit */
         uint64_t x;
         if (lo < 0) {
             x = (uint64_t)v[0] << -lo;
@@ -491,7 +589,10 @@ void fstw_words(fstw_t *w, uint32_t h, const uint32_t *v) {
 void fstw_double(fstw_t *w, uint32_t h, double v) {
     fstw_sig_t *s = sig_at(w, h);
     if (!s || s->kind != K_REAL) return;
-    if (!w->have_time) { memcpy(w->frame.p + s->valpos, &v, 8); return; }
+    if (!w->have_time) {
+        memcpy(w->frame.p + s->valpos, &v, 8);
+        return;
+    }
     uint8_t *p = rec_start(w, s, 1, 1);
     if (!p) return;
     s->last = (uint32_t)(p - s->buf);
@@ -508,7 +609,8 @@ static long deflate_into(fstw_t *w, z_stream *z, int *ok, int level, const uint8
         /* a small window and hash: each reset clears the hash table (64 KiB by default) */
         if (deflateInit2(z, level, Z_DEFLATED, 12, 4, Z_DEFAULT_STRATEGY) != Z_OK) return -1;
         *ok = 1;
-    } else if (deflateReset(z) != Z_OK) return -1;
+    } else if (deflateReset(z) != Z_OK)
+        return -1;
     size_t bound = deflateBound(z, (uLong)n);
     if (buf_room(w, &w->out, bound)) return -1;
     z->next_in = (Bytef *)src;
@@ -535,7 +637,8 @@ static void put_zsection(fstw_t *w, z_stream *z, int *ok, int level, const uint8
         size_t hl = (size_t)(q - hdr);
         if (buf_room(w, &w->out, hl + n)) return;
         if (c > 0) memmove(w->out.p + at + hl, w->out.p + at, stored);
-        else if (n) memcpy(w->out.p + at + hl, src, n);
+        else if (n)
+            memcpy(w->out.p + at + hl, src, n);
         memcpy(w->out.p + at, hdr, hl);
         w->out.len = at + hl + stored;
         return;
@@ -543,7 +646,8 @@ static void put_zsection(fstw_t *w, z_stream *z, int *ok, int level, const uint8
     long c = deflate_into(w, z, ok, level, src, n);
     size_t stored = c > 0 ? (size_t)c : n;
     if (c > 0) w->out.len += stored;
-    else b_bytes(w, &w->out, src, n);
+    else
+        b_bytes(w, &w->out, src, n);
     b_u64(w, &w->out, n);
     b_u64(w, &w->out, stored);
     b_u64(w, &w->out, count);
@@ -569,7 +673,10 @@ static int dedup_prepare(fstw_t *w) {
     while (want < 2 * w->nsig) want *= 2;
     if (want - 1 != w->dedup_mask || !w->dedup) {
         free(w->dedup);
-        if (!(w->dedup = malloc(want * sizeof *w->dedup))) { fail(w, "out of memory"); return -1; }
+        if (!(w->dedup = malloc(want * sizeof *w->dedup))) {
+            fail(w, "out of memory");
+            return -1;
+        }
         w->dedup_mask = want - 1;
     }
     memset(w->dedup, 0, want * sizeof *w->dedup);
@@ -580,13 +687,16 @@ static int dedup_prepare(fstw_t *w) {
 static void write_block(fstw_t *w) {
     buf_t *o = &w->out;
     o->len = 0;
-    if (w->failed || !w->lz4 || dedup_prepare(w) || buf_room(w, o, 64)) { fail(w, "out of memory"); return; }
+    if (w->failed || !w->lz4 || dedup_prepare(w) || buf_room(w, o, 64)) {
+        fail(w, "out of memory");
+        return;
+    }
     o->p[0] = BL_VCDATA_DYN_ALIAS2;
-    o->len = 1 + 32;                    /* length, begin, end, memory: filled in below */
+    o->len = 1 + 32; /* length, begin, end, memory: filled in below */
     put_zsection(w, &w->zframe, &w->zframe_ok, 4, w->frame.p, w->frame.len, 0, 0);
     b_varint(w, o, w->nsig);
     size_t vc_start = o->len;
-    b_byte(w, o, '4');                  /* chains packed with LZ4 */
+    b_byte(w, o, '4'); /* chains packed with LZ4 */
     uint64_t memreq = 0;
     uint32_t mask = w->dedup_mask;
     for (uint32_t i = 0; i < w->nsig; i++) {
@@ -608,7 +718,8 @@ static void write_block(fstw_t *w) {
                 memmove(o->p + at + hl, dst, (size_t)c);
                 memcpy(o->p + at, hdr, hl);
                 o->len = at + hl + (size_t)c;
-            } else c = 0;
+            } else
+                c = 0;
         }
         if (!c) {
             o->p[at] = 0;
@@ -621,7 +732,11 @@ static void write_block(fstw_t *w) {
         uint32_t k = (uint32_t)hv & mask;
         for (;;) {
             uint32_t e = w->dedup[k];
-            if (!e) { w->dedup[k] = i + 1; s->pos = (int32_t)(at - vc_start); break; }
+            if (!e) {
+                w->dedup[k] = i + 1;
+                s->pos = (int32_t)(at - vc_start);
+                break;
+            }
             const fstw_sig_t *t = &w->sig[e - 1];
             if (t->slen == n && !memcmp(o->p + (size_t)t->pos + vc_start, o->p + at, n)) {
                 o->len = at;
@@ -639,10 +754,16 @@ static void write_block(fstw_t *w) {
     int32_t prev_alias = 0;
     for (uint32_t i = 0; i < w->nsig; i++) {
         fstw_sig_t *s = &w->sig[i];
-        if (!s->len) { zeros++; continue; }
+        if (!s->len) {
+            zeros++;
+            continue;
+        }
         if (buf_room(w, o, 32)) return;
         uint8_t *p = o->p + o->len;
-        if (zeros) { p = put_varint(p, (uint64_t)zeros << 1); zeros = 0; }
+        if (zeros) {
+            p = put_varint(p, (uint64_t)zeros << 1);
+            zeros = 0;
+        }
         if (s->pos < 0) {
             p = put_svarint(p, s->pos == prev_alias ? 1 : ((int64_t)s->pos * 2) | 1);
             prev_alias = s->pos;
@@ -668,7 +789,8 @@ static void write_block(fstw_t *w) {
         fstw_sig_t *s = &w->sig[i];
         if (!s->len) continue;
         if (s->kind == K_BIT) w->frame.p[s->valpos] = (uint8_t)('0' + s->last);
-        else frame_from_bytes(w, s, s->buf + s->last);
+        else
+            frame_from_bytes(w, s, s->buf + s->last);
         s->len = 0;
         s->last_t = 0;
     }
@@ -684,10 +806,12 @@ void fstw_time(fstw_t *w, uint64_t t) {
     if (!w->have_time) {
         if (!w->lz4 && !(w->lz4 = LZ4_createStream())) fail(w, "out of memory");
         w->have_time = 1;
-        for (uint32_t i = 0; i < w->nsig; i++) {    /* the emit functions' short paths */
+        for (uint32_t i = 0; i < w->nsig; i++) { /* the emit functions' short paths */
             fstw_sig_t *s = &w->sig[i];
-            s->fast = s->kind == K_BIT ? F1 : s->kind == K_REAL ? F_NONE
-                    : s->bits <= 32 ? F32 : s->bits <= 64 ? F64 : F_NONE;
+            s->fast = s->kind == K_BIT ? F1 : s->kind == K_REAL ? F_NONE :
+                                          s->bits <= 32         ? F32 :
+                                          s->bits <= 64         ? F64 :
+                                                                  F_NONE;
         }
         w->first_time = w->block_beg = w->cur_time = t;
         w->times.len = 0;
@@ -734,9 +858,16 @@ static void write_geometry(fstw_t *w) {
 static void write_hierarchy(fstw_t *w) {
     int bound = LZ4_compressBound((int)w->hier.len);
     uint8_t *c = malloc((size_t)bound + 1);
-    if (!c) { fail(w, "out of memory"); return; }
+    if (!c) {
+        fail(w, "out of memory");
+        return;
+    }
     int n = w->hier.len ? LZ4_compress_default((const char *)w->hier.p, (char *)c, (int)w->hier.len, bound) : 0;
-    if (w->hier.len && n <= 0) { free(c); fail(w, "LZ4 failed on the hierarchy"); return; }
+    if (w->hier.len && n <= 0) {
+        free(c);
+        fail(w, "LZ4 failed on the hierarchy");
+        return;
+    }
     uint8_t hdr[17], *p = hdr;
     *p++ = BL_HIER_LZ4;
     p = put_u64(p, (uint64_t)n + 16);
@@ -752,10 +883,10 @@ static void write_header(fstw_t *w) {
     p = put_u64(p, HDR_LEN);
     p = put_u64(p, w->first_time);
     p = put_u64(p, w->cur_time);
-    double e = 2.7182818284590452354;   /* the format's check of the reals' byte order */
+    double e = 2.7182818284590452354; /* the format's check of the reals' byte order */
     memcpy(p, &e, 8);
     p += 8;
-    p = put_u64(p, BLOCK_LIMIT);        /* memory the writer may use for a block */
+    p = put_u64(p, BLOCK_LIMIT); /* memory the writer may use for a block */
     p = put_u64(p, w->nscopes);
     p = put_u64(p, w->nvars);
     p = put_u64(p, w->nsig);
@@ -770,15 +901,19 @@ static void write_header(fstw_t *w) {
     if (sde && *sde) {
         now = (time_t)strtoll(sde, NULL, 10);
         tm = gmtime_r(&now, &tmv);
-    } else tm = localtime_r(&now, &tmv);
+    } else
+        tm = localtime_r(&now, &tmv);
     char date[128] = "";
     if (tm) strftime(date, sizeof date, "%a %b %e %H:%M:%S %Y\n", tm);
     memcpy(p, date, strlen(date) < 118 ? strlen(date) : 118);
     p += 119;
-    *p++ = 0;                           /* file type: Verilog */
-    put_u64(p, 0);                      /* time zero */
+    *p++ = 0;      /* file type: Verilog */
+    put_u64(p, 0); /* time zero */
     if (w->failed) return;
-    if (fseek(w->f, 0, SEEK_SET)) { fail(w, strerror(errno)); return; }
+    if (fseek(w->f, 0, SEEK_SET)) {
+        fail(w, strerror(errno));
+        return;
+    }
     put_file(w, h, sizeof h);
 }
 
@@ -797,10 +932,14 @@ static void initial_values_at_zero(fstw_t *w) {
         }
         uint32_t j = 0;
         while (j < s->bits && (f[j] == '0' || f[j] == '1')) j++;
-        if (j < s->bits) continue;              /* never set (x): nothing to show */
+        if (j < s->bits) continue; /* never set (x): nothing to show */
         uint8_t *p = rec_start(w, s, s->kind == K_BIT ? 2 : 1, s->kind == K_BIT ? (uint32_t)(f[0] - '0') << 1 : 0);
         if (!p) return;
-        if (s->kind == K_BIT) { s->last = (uint32_t)(f[0] - '0'); s->len = (uint32_t)(p - s->buf); continue; }
+        if (s->kind == K_BIT) {
+            s->last = (uint32_t)(f[0] - '0');
+            s->len = (uint32_t)(p - s->buf);
+            continue;
+        }
         memset(p, 0, s->nbytes);
         for (j = 0; j < s->bits; j++) p[j >> 3] |= (uint8_t)((f[j] - '0') << (7 - (j & 7)));
         s->last = (uint32_t)(p - s->buf);
@@ -816,8 +955,9 @@ int fstw_close(fstw_t *w, char *err, size_t errlen) {
     write_hierarchy(w);
     write_header(w);
     char cerr[512];
-    if (w->failed) ts_output_abort(w->f);   /* nothing half-written under the name */
-    else if (ts_fclose_output(w->f, w->path, cerr, sizeof cerr)) fail(w, strerror(errno));
+    if (w->failed) ts_output_abort(w->f); /* nothing half-written under the name */
+    else if (ts_fclose_output(w->f, w->path, cerr, sizeof cerr))
+        fail(w, strerror(errno));
     int rc = w->failed ? -1 : 0;
     if (rc && err && errlen) snprintf(err, errlen, "%s", w->msg);
     for (uint32_t i = 0; i < w->nsig; i++) free(w->sig[i].buf);

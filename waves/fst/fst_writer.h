@@ -22,10 +22,15 @@ extern "C" {
 typedef struct fstw fstw_t;
 
 /* the values of the format's scope, variable and direction codes (as GTKWave's fstapi.h) */
-enum { FSTW_ST_VCD_MODULE = 0, FSTW_ST_MAX = 21 }; /* other scope types become modules */
-enum { FSTW_VT_VCD_WIRE = 16, FSTW_VT_SV_LOGIC = 23,
-       FSTW_VT_VCD_REAL = 3, FSTW_VT_VCD_REAL_PARAMETER = 4, FSTW_VT_VCD_REALTIME = 20,
-       FSTW_VT_GEN_STRING = 21, FSTW_VT_SV_SHORTREAL = 29 };
+enum { FSTW_ST_VCD_MODULE = 0,
+       FSTW_ST_MAX = 21 }; /* other scope types become modules */
+enum { FSTW_VT_VCD_WIRE = 16,
+       FSTW_VT_SV_LOGIC = 23,
+       FSTW_VT_VCD_REAL = 3,
+       FSTW_VT_VCD_REAL_PARAMETER = 4,
+       FSTW_VT_VCD_REALTIME = 20,
+       FSTW_VT_GEN_STRING = 21,
+       FSTW_VT_SV_SHORTREAL = 29 };
 
 /* creates PATH (truncating it); NULL with a message in err on failure */
 fstw_t *fstw_open(const char *path, char *err, size_t errlen);
@@ -53,8 +58,8 @@ void fstw_time(fstw_t *w, uint64_t t);
 /* value changes at the current time point; before the first time point they set the initial
  * values. Bits above the variable's width are ignored. */
 void fstw_bit(fstw_t *w, uint32_t h, unsigned v);
-void fstw_u32(fstw_t *w, uint32_t h, uint32_t v);       /* width <= 32 */
-void fstw_u64(fstw_t *w, uint32_t h, uint64_t v);       /* width <= 64 */
+void fstw_u32(fstw_t *w, uint32_t h, uint32_t v);          /* width <= 32 */
+void fstw_u64(fstw_t *w, uint32_t h, uint64_t v);          /* width <= 64 */
 void fstw_words(fstw_t *w, uint32_t h, const uint32_t *v); /* any width, word 0 = bits 31..0 */
 void fstw_double(fstw_t *w, uint32_t h, double v);
 

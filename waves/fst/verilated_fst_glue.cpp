@@ -23,20 +23,20 @@
 namespace {
 // what m_fst points at: the writer and one trace buffer kept for every dump
 struct Glue {
-    fstw_t* w = nullptr;
-    VerilatedFst::Buffer* buf = nullptr;
+    fstw_t *w = nullptr;
+    VerilatedFst::Buffer *buf = nullptr;
 };
 // the error of the last close that failed on this thread (ts_fst_close_error)
 thread_local std::string t_close_error;
 
-inline fstw_t* writer(void* fst) { return static_cast<Glue*>(fst)->w; }
-}  // namespace
+inline fstw_t *writer(void *fst) { return static_cast<Glue *>(fst)->w; }
+} // namespace
 
-extern "C" const char* ts_fst_close_error(void) {
+extern "C" const char *ts_fst_close_error(void) {
     return t_close_error.empty() ? nullptr : t_close_error.c_str();
 }
 
-VerilatedFst::VerilatedFst(void* /*fst*/) {}
+VerilatedFst::VerilatedFst(void * /*fst*/) {}
 
 VerilatedFst::~VerilatedFst() {
     if (m_fst) close();
@@ -46,24 +46,24 @@ VerilatedFst::~VerilatedFst() {
     m_strbufp = nullptr;
 }
 
-void VerilatedFst::open(const char* filename) VL_MT_SAFE_EXCLUDES(m_mutex) {
+void VerilatedFst::open(const char *filename) VL_MT_SAFE_EXCLUDES(m_mutex) {
     const VerilatedLockGuard lock{m_mutex};
     char err[512];
-    fstw_t* const w = fstw_open(filename, err, sizeof err);
-    if (!w) return;  // isOpen() says so; the caller reports it
-    Glue* const g = new Glue;
+    fstw_t *const w = fstw_open(filename, err, sizeof err);
+    if (!w) return; // isOpen() says so; the caller reports it
+    Glue *const g = new Glue;
     g->w = w;
     m_fst = g;
     t_close_error.clear();
     fstw_set_timescale_str(w, timeResStr().c_str());
-    fullDump(true);  // the first dump writes every value
+    fullDump(true); // the first dump writes every value
     m_curScope.clear();
-    Super::traceInit();  // the model declares its scopes and variables (declare below)
+    Super::traceInit(); // the model declares its scopes and variables (declare below)
     for (size_t i = 0; i < m_curScope.size(); i++) fstw_upscope(w);
     m_curScope.clear();
     if (!m_symbolp) {
         m_symbolp = new fstHandle[nextCode()]();
-        for (const auto& cs : m_code2symbol) m_symbolp[cs.first] = cs.second;
+        for (const auto &cs : m_code2symbol) m_symbolp[cs.first] = cs.second;
     }
     m_code2symbol.clear();
 }
@@ -72,7 +72,7 @@ void VerilatedFst::close() VL_MT_SAFE_EXCLUDES(m_mutex) {
     const VerilatedLockGuard lock{m_mutex};
     Super::closeBase();
     if (!m_fst) return;
-    Glue* const g = static_cast<Glue*>(m_fst);
+    Glue *const g = static_cast<Glue *>(m_fst);
     char err[512] = "";
     if (fstw_close(g->w, err, sizeof err)) t_close_error = err;
     delete g->buf;
@@ -88,21 +88,20 @@ void VerilatedFst::flush() VL_MT_SAFE_EXCLUDES(m_mutex) {
 
 void VerilatedFst::emitTimeChange(uint64_t timeui) { fstw_time(writer(m_fst), timeui); }
 
-void VerilatedFst::declDTypeEnum(int dtypenum, const char* name, uint32_t elements,
-                                 unsigned int minValbits, const char** itemNamesp,
-                                 const char** itemValuesp) {
-    m_local2fstdtype[dtypenum]
-        = fstw_enum_table(writer(m_fst), name, elements, minValbits, itemNamesp, itemValuesp);
+void VerilatedFst::declDTypeEnum(int dtypenum, const char *name, uint32_t elements,
+                                 unsigned int minValbits, const char **itemNamesp,
+                                 const char **itemValuesp) {
+    m_local2fstdtype[dtypenum] = fstw_enum_table(writer(m_fst), name, elements, minValbits, itemNamesp, itemValuesp);
 }
 
 // Verilator names a variable by its scopes and its own name separated by spaces; a scope whose
 // last character has bit 7 set carries its scope type (0x80 + type) there.
-void VerilatedFst::declare(uint32_t code, const char* name, int dtypenum, fstVarDir vardir,
+void VerilatedFst::declare(uint32_t code, const char *name, int dtypenum, fstVarDir vardir,
                            fstVarType vartype, bool array, int arraynum, bool bussed, int msb,
                            int lsb) {
     const int bits = ((msb > lsb) ? (msb - lsb) : (lsb - msb)) + 1;
-    if (!Super::declCode(code, name, bits, false)) return;  // not in the $dumpvars set
-    fstw_t* const w = writer(m_fst);
+    if (!Super::declCode(code, name, bits, false)) return; // not in the $dumpvars set
+    fstw_t *const w = writer(m_fst);
 
     std::list<std::string> path;
     const std::string full = namePrefix() + name;
@@ -120,7 +119,10 @@ void VerilatedFst::declare(uint32_t code, const char* name, int dtypenum, fstVar
     // leave the scopes the new variable is not in, enter the ones it is in
     auto cur = m_curScope.begin();
     auto nxt = path.begin();
-    while (cur != m_curScope.end() && nxt != path.end() && *cur == *nxt) { ++cur; ++nxt; }
+    while (cur != m_curScope.end() && nxt != path.end() && *cur == *nxt) {
+        ++cur;
+        ++nxt;
+    }
     while (cur != m_curScope.end()) {
         fstw_upscope(w);
         cur = m_curScope.erase(cur);
@@ -142,58 +144,58 @@ void VerilatedFst::declare(uint32_t code, const char* name, int dtypenum, fstVar
     const auto it = m_code2symbol.find(code);
     if (it == m_code2symbol.end()) {
         m_code2symbol[code] = fstw_var(w, vartype, vardir, bits, shown.c_str(), 0);
-    } else {  // another name for a signal already declared
+    } else { // another name for a signal already declared
         fstw_var(w, vartype, vardir, bits, shown.c_str(), it->second);
     }
 }
 
-void VerilatedFst::declEvent(uint32_t code, const char* name, int dtypenum, fstVarDir vardir,
+void VerilatedFst::declEvent(uint32_t code, const char *name, int dtypenum, fstVarDir vardir,
                              fstVarType vartype, bool array, int arraynum) {
     declare(code, name, dtypenum, vardir, vartype, array, arraynum, false, 0, 0);
 }
-void VerilatedFst::declBit(uint32_t code, const char* name, int dtypenum, fstVarDir vardir,
+void VerilatedFst::declBit(uint32_t code, const char *name, int dtypenum, fstVarDir vardir,
                            fstVarType vartype, bool array, int arraynum) {
     declare(code, name, dtypenum, vardir, vartype, array, arraynum, false, 0, 0);
 }
-void VerilatedFst::declBus(uint32_t code, const char* name, int dtypenum, fstVarDir vardir,
+void VerilatedFst::declBus(uint32_t code, const char *name, int dtypenum, fstVarDir vardir,
                            fstVarType vartype, bool array, int arraynum, int msb, int lsb) {
     declare(code, name, dtypenum, vardir, vartype, array, arraynum, true, msb, lsb);
 }
-void VerilatedFst::declQuad(uint32_t code, const char* name, int dtypenum, fstVarDir vardir,
+void VerilatedFst::declQuad(uint32_t code, const char *name, int dtypenum, fstVarDir vardir,
                             fstVarType vartype, bool array, int arraynum, int msb, int lsb) {
     declare(code, name, dtypenum, vardir, vartype, array, arraynum, true, msb, lsb);
 }
-void VerilatedFst::declArray(uint32_t code, const char* name, int dtypenum, fstVarDir vardir,
+void VerilatedFst::declArray(uint32_t code, const char *name, int dtypenum, fstVarDir vardir,
                              fstVarType vartype, bool array, int arraynum, int msb, int lsb) {
     declare(code, name, dtypenum, vardir, vartype, array, arraynum, true, msb, lsb);
 }
-void VerilatedFst::declDouble(uint32_t code, const char* name, int dtypenum, fstVarDir vardir,
+void VerilatedFst::declDouble(uint32_t code, const char *name, int dtypenum, fstVarDir vardir,
                               fstVarType vartype, bool array, int arraynum) {
     declare(code, name, dtypenum, vardir, vartype, array, arraynum, false, 63, 0);
 }
 
 // One buffer serves every dump of an open file (Verilator's own file allocates one per dump
 // and model); the offloading variant (--trace-threads) keeps Verilator's scheme.
-VerilatedFst::Buffer* VerilatedFst::getTraceBuffer() {
+VerilatedFst::Buffer *VerilatedFst::getTraceBuffer() {
     if (offload()) return new OffloadBuffer{*this};
-    Glue* const g = static_cast<Glue*>(m_fst);
+    Glue *const g = static_cast<Glue *>(m_fst);
     if (!g->buf) g->buf = new Buffer{*this};
     return g->buf;
 }
 
-void VerilatedFst::commitTraceBuffer(VerilatedFst::Buffer* bufp) {
+void VerilatedFst::commitTraceBuffer(VerilatedFst::Buffer *bufp) {
     if (offload()) {
-        OffloadBuffer* const ob = static_cast<OffloadBuffer*>(bufp);
+        OffloadBuffer *const ob = static_cast<OffloadBuffer *>(bufp);
         if (ob->m_offloadBufferWritep) {
             m_offloadBufferWritep = ob->m_offloadBufferWritep;
-            return;  // the offload thread deletes it
+            return; // the offload thread deletes it
         }
         delete bufp;
     }
     // the kept buffer stays until close
 }
 
-void VerilatedFst::configure(const VerilatedTraceConfig& config) {
+void VerilatedFst::configure(const VerilatedTraceConfig &config) {
     // the writer has no thread of its own; --trace-fst-thread is accepted and ignored
     m_useFstWriterThread |= config.m_useFstWriterThread;
 }
@@ -225,7 +227,7 @@ void VerilatedFstBuffer::emitQData(uint32_t code, QData newval, int) {
     fstw_u64(writer(m_fst), m_symbolp[code], newval);
 }
 VL_ATTR_ALWINLINE
-void VerilatedFstBuffer::emitWData(uint32_t code, const WData* newvalp, int) {
+void VerilatedFstBuffer::emitWData(uint32_t code, const WData *newvalp, int) {
     fstw_words(writer(m_fst), m_symbolp[code], newvalp);
 }
 VL_ATTR_ALWINLINE

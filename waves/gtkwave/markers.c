@@ -9,7 +9,7 @@
 #include "stmfilter.h"
 #include "ts_file.h"
 #include "ts_opts.h"
-#include "ts_exit_status.h"   /* TS_EXIT_*: rtl_model/regs/exit_status.def */
+#include "ts_exit_status.h" /* TS_EXIT_*: rtl_model/regs/exit_status.def */
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -50,7 +50,10 @@ static ts_marker_t *add(ts_markers_t *ms, uint64_t cycle, int prio) {
 typedef struct rec_ctx {
     ts_markers_t *ms;
     const elf_syms_t *syms;
-    struct { uint64_t addr; unsigned type, count; } seen[MAX_PERF_FUNCS];
+    struct {
+        uint64_t addr;
+        unsigned type, count;
+    } seen[MAX_PERF_FUNCS];
     size_t n_seen;
     bool oom;
 } rec_ctx_t;
@@ -70,16 +73,29 @@ static void on_record(void *ctx, const perf_record_t *r) {
     }
     if (i < c->n_seen) k = ++c->seen[i].count;
     ts_marker_t *m = add(c->ms, r->tics, 3);
-    if (!m) { c->oom = true; return; }
+    if (!m) {
+        c->oom = true;
+        return;
+    }
     const char *fn = r->has_addr && c->syms ? elf_syms_find(c->syms, addr) : NULL;
     char where[64];
     if (fn) snprintf(where, sizeof where, "%s", fn);
-    else if (r->has_addr) snprintf(where, sizeof where, "0x%08" PRIx64, addr);
-    else snprintf(where, sizeof where, "?");
+    else if (r->has_addr)
+        snprintf(where, sizeof where, "0x%08" PRIx64, addr);
+    else
+        snprintf(where, sizeof where, "?");
     snprintf(m->name, sizeof m->name, "hart %u %s %s #%u", r->core, where, perf_record_name(r->type), k);
 }
-static void on_header(void *ctx, const perf_header_t *h) { (void)ctx; (void)h; }
-static void on_error(void *ctx, unsigned core, uint64_t off, const char *what) { (void)ctx; (void)core; (void)off; (void)what; }
+static void on_header(void *ctx, const perf_header_t *h) {
+    (void)ctx;
+    (void)h;
+}
+static void on_error(void *ctx, unsigned core, uint64_t off, const char *what) {
+    (void)ctx;
+    (void)core;
+    (void)off;
+    (void)what;
+}
 
 static int cmp_marker(const void *a, const void *b) {
     const ts_marker_t *x = a, *y = b;
@@ -92,7 +108,7 @@ static int cmp_marker(const void *a, const void *b) {
 static int read_windows(ts_markers_t *ms, const char *run_dir, char *err, size_t errlen) {
     char path[4200], line[256];
     snprintf(path, sizeof path, "%s/waves_windows.csv", run_dir);
-    if (access(path, F_OK)) return 0;                   /* an older run folder: all markers */
+    if (access(path, F_OK)) return 0; /* an older run folder: all markers */
     FILE *f = ts_fopen_input(path, err, errlen);
     if (!f) return -1;
     ms->have_windows = true;
@@ -101,7 +117,11 @@ static int read_windows(ts_markers_t *ms, const char *run_dir, char *err, size_t
         unsigned long long from, to;
         int n = 0;
         if (++lineno == 1) {
-            if (strcmp(line, "from,to\n")) { fclose(f); snprintf(err, errlen, "%s:1: not the header of waves_windows.csv (from,to)", path); return -1; }
+            if (strcmp(line, "from,to\n")) {
+                fclose(f);
+                snprintf(err, errlen, "%s:1: not the header of waves_windows.csv (from,to)", path);
+                return -1;
+            }
             continue;
         }
         if (line[0] == '-' || strchr(line, '-') || sscanf(line, "%llu,%llu%n", &from, &to, &n) != 2 || line[n] != '\n' ||
@@ -111,12 +131,19 @@ static int read_windows(ts_markers_t *ms, const char *run_dir, char *err, size_t
             return -1;
         }
         ts_waves_win_t *nw = realloc(ms->win, (ms->nwin + 1) * sizeof *nw);
-        if (!nw) { fclose(f); snprintf(err, errlen, "out of memory"); return -1; }
+        if (!nw) {
+            fclose(f);
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
         ms->win = nw;
         ms->win[ms->nwin++] = (ts_waves_win_t){from, to};
     }
     fclose(f);
-    if (!lineno) { snprintf(err, errlen, "%s:1: not the header of waves_windows.csv (from,to)", path); return -1; }
+    if (!lineno) {
+        snprintf(err, errlen, "%s:1: not the header of waves_windows.csv (from,to)", path);
+        return -1;
+    }
     return 0;
 }
 
@@ -127,12 +154,15 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
     snprintf(path, sizeof path, "%s/marks.csv", run_dir);
     char e[4400];
     FILE *f = ts_fopen_input(path, e, sizeof e);
-    if (!f) { snprintf(err, errlen, "%s (not a run folder?)", e); return -1; }
+    if (!f) {
+        snprintf(err, errlen, "%s (not a run folder?)", e);
+        return -1;
+    }
     /* rows must parse under the file's header: a damaged or forged file is an error with its
      * file and line, never rows skipped quietly */
     unsigned lineno = 0;
     while (fgets(line, sizeof line, f)) {
-        unsigned long long v, hart = 0, cycle, instret;    /* 64-bit fields, then ranges: no wrap */
+        unsigned long long v, hart = 0, cycle, instret; /* 64-bit fields, then ranges: no wrap */
         int n = 0;
         if (++lineno == 1) {
             if (strncmp(line, "value,cycle,instret", 19)) {
@@ -149,18 +179,22 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
             return -1;
         }
         ts_marker_t *m = add(ms, cycle, 2);
-        if (!m) { fclose(f); snprintf(err, errlen, "out of memory"); return -1; }
+        if (!m) {
+            fclose(f);
+            snprintf(err, errlen, "out of memory");
+            return -1;
+        }
         snprintf(m->name, sizeof m->name, "hart %llu MARK %llu", hart, v);
     }
     fclose(f);
     /* ITC stores and software trace events lost, and the sink stopping */
     snprintf(path, sizeof path, "%s/trace_events.csv", run_dir);
-    bool have_events = !access(path, F_OK);             /* optional; a FIFO or folder is refused */
+    bool have_events = !access(path, F_OK); /* optional; a FIFO or folder is refused */
     if (have_events && !(f = ts_fopen_input(path, err, errlen))) return -1;
     if (have_events) {
         lineno = 0;
         while (fgets(line, sizeof line, f)) {
-            unsigned long long cycle, hart, detail;         /* 64-bit fields, then ranges: no wrap */
+            unsigned long long cycle, hart, detail; /* 64-bit fields, then ranges: no wrap */
             int n = 0;
             char ev[32];
             if (++lineno == 1) {
@@ -180,10 +214,14 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
             }
             bool stop = !strcmp(ev, "sink_stopped");
             ts_marker_t *m = add(ms, cycle, stop ? 0 : 1);
-            if (!m) { fclose(f); snprintf(err, errlen, "out of memory"); return -1; }
+            if (!m) {
+                fclose(f);
+                snprintf(err, errlen, "out of memory");
+                return -1;
+            }
             if (stop) {
                 snprintf(m->name, sizeof m->name, "trace sink stopped (buffer full, stop on wrap)");
-            } else if (!strcmp(ev, "stm_lost")) {   /* detail: the event id */
+            } else if (!strcmp(ev, "stm_lost")) { /* detail: the event id */
                 char hex[16], id[48];
                 snprintf(hex, sizeof hex, "%llx", detail);
                 ts_stmfilter_line(hex, id, sizeof id);
@@ -198,7 +236,7 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
     }
     /* perf records, decoded from the stores the encoders accepted, stamped with their cycle */
     elf_syms_t syms = {0};
-    if (elf && elf_syms_load(&syms, elf, err, errlen)) return -1;   /* an ELF it cannot read: said, not unnamed */
+    if (elf && elf_syms_load(&syms, elf, err, errlen)) return -1; /* an ELF it cannot read: said, not unnamed */
     bool have_syms = elf != NULL;
     rec_ctx_t *rc = calloc(1, sizeof *rc);
     perf_dec_t *pd = calloc(1, sizeof *pd);
@@ -216,11 +254,11 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
         perf_dec_cb_t cb = {rc, on_header, on_record, on_error};
         perf_dec_init(pd, channel, &cb);
         unsigned itc_line = 1;
-        if (!fgets(line, sizeof line, f)) line[0] = 0;   /* the column names */
+        if (!fgets(line, sizeof line, f)) line[0] = 0; /* the column names */
         while (fgets(line, sizeof line, f)) {
             ts_itc_row_t r;
             itc_line++;
-            if (!ts_itc_row(line, &r)) {                 /* a damaged itc.csv: say where */
+            if (!ts_itc_row(line, &r)) { /* a damaged itc.csv: say where */
                 snprintf(err, errlen, "%s:%u: not an itc.csv row", path, itc_line);
                 bad_itc = true;
                 break;
@@ -236,10 +274,16 @@ int ts_markers_read(ts_markers_t *ms, const char *run_dir, const char *elf, char
     free(pd);
     if (have_syms) elf_syms_free(&syms);
     if (bad_itc) return -1;
-    if (oom) { snprintf(err, errlen, "out of memory"); return -1; }
-    if (ms->n) qsort(ms->m, ms->n, sizeof *ms->m, cmp_marker);   /* no markers: m may be NULL */
-    if (read_windows(ms, run_dir, err, errlen)) { ts_markers_free(ms); return -1; }
-    if (ms->have_windows) {              /* only what the waves show: markers in a stretch */
+    if (oom) {
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (ms->n) qsort(ms->m, ms->n, sizeof *ms->m, cmp_marker); /* no markers: m may be NULL */
+    if (read_windows(ms, run_dir, err, errlen)) {
+        ts_markers_free(ms);
+        return -1;
+    }
+    if (ms->have_windows) { /* only what the waves show: markers in a stretch */
         size_t k = 0, w = 0;
         for (size_t i = 0; i < ms->n; i++) {
             while (w < ms->nwin && ms->win[w].to <= ms->m[i].cycle) w++;
@@ -258,17 +302,22 @@ int ts_waves_focus(const ts_markers_t *ms, bool has_at, uint64_t at, ts_waves_fo
     const ts_marker_t *first = NULL;
     for (int want = 0; want < 3 && !first; want++)
         for (size_t i = 0; i < ms->n && !first; i++)
-            if (want == 0 ? ms->m[i].prio <= 1 : want == 1 ? ms->m[i].prio == 3 : true) first = &ms->m[i];
+            if (want == 0 ? ms->m[i].prio <= 1 : want == 1 ? ms->m[i].prio == 3 :
+                                                             true) first = &ms->m[i];
     if (has_at) f->cycle = at;
-    else if (first) f->cycle = first->cycle;
-    else f->cycle = ms->nwin ? ms->win[0].from : 0;
+    else if (first)
+        f->cycle = first->cycle;
+    else
+        f->cycle = ms->nwin ? ms->win[0].from : 0;
     for (size_t i = 0; i < ms->nwin && !w; i++)
         if (ms->win[i].from <= f->cycle && f->cycle < ms->win[i].to) w = &ms->win[i];
     if (has_at && ms->have_windows && !w) {
         if (!ms->nwin) snprintf(err, errlen, "--at %" PRIu64 ": the run dumped no cycle (waves_windows.csv is empty)", at);
-        else snprintf(err, errlen, "--at %" PRIu64 ": that cycle was not dumped (the waves hold %zu stretch(es), the first "
-                                   "cycles %" PRIu64 " to %" PRIu64 ", the last %" PRIu64 " to %" PRIu64 ")", at, ms->nwin,
-                      ms->win[0].from, ms->win[0].to - 1, ms->win[ms->nwin - 1].from, ms->win[ms->nwin - 1].to - 1);
+        else
+            snprintf(err, errlen, "--at %" PRIu64 ": that cycle was not dumped (the waves hold %zu stretch(es), the first "
+                                  "cycles %" PRIu64 " to %" PRIu64 ", the last %" PRIu64 " to %" PRIu64 ")",
+                     at, ms->nwin,
+                     ms->win[0].from, ms->win[0].to - 1, ms->win[ms->nwin - 1].from, ms->win[ms->nwin - 1].to - 1);
         return -1;
     }
     /* TS_WAVES_ZOOM cycles, TS_WAVES_BEFORE of them before the cycle, within its stretch: at
@@ -277,7 +326,7 @@ int ts_waves_focus(const ts_markers_t *ms, bool has_at, uint64_t at, ts_waves_fo
     uint64_t lo = w ? w->from : 0, hi = w ? w->to : UINT64_MAX;
     f->from = f->cycle - lo > TS_WAVES_BEFORE ? f->cycle - TS_WAVES_BEFORE : lo;
     f->to = hi - f->from > TS_WAVES_ZOOM ? f->from + TS_WAVES_ZOOM : hi;
-    if (f->to - f->from < TS_WAVES_ZOOM && hi - lo >= TS_WAVES_ZOOM) f->from = f->to - TS_WAVES_ZOOM;   /* near the stretch's end */
+    if (f->to - f->from < TS_WAVES_ZOOM && hi - lo >= TS_WAVES_ZOOM) f->from = f->to - TS_WAVES_ZOOM; /* near the stretch's end */
     return 0;
 }
 
@@ -288,28 +337,36 @@ void ts_markers_free(ts_markers_t *ms) {
 }
 
 void ts_tcl_word(FILE *f, const char *s) {
-    bool braces = true;            /* braces keep everything literal but braces, \ and newlines */
+    bool braces = true; /* braces keep everything literal but braces, \ and newlines */
     for (const unsigned char *p = (const unsigned char *)s; *p && braces; p++)
         braces = *p != '{' && *p != '}' && *p != '\\' && *p >= 0x20 && *p != 0x7f;
-    if (braces) { fprintf(f, "{%s}", s); return; }
+    if (braces) {
+        fprintf(f, "{%s}", s);
+        return;
+    }
     for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
         if (isalnum(*p) || *p >= 0x80 || strchr("_.,:/+=-", *p)) fputc(*p, f);
-        else if (*p < 0x20 || *p == 0x7f) fprintf(f, "\\%03o", *p);  /* exactly three octal digits */
-        else { fputc('\\', f); fputc(*p, f); }                        /* \{ \} \[ \$ \" \\ \; \  ... */
+        else if (*p < 0x20 || *p == 0x7f)
+            fprintf(f, "\\%03o", *p); /* exactly three octal digits */
+        else {
+            fputc('\\', f);
+            fputc(*p, f);
+        } /* \{ \} \[ \$ \" \\ \; \  ... */
     }
 }
 
-void ts_log_text(FILE *f, const char *s) { ts_text_put(f, s); }   /* the shared escaping (ts_text.h) */
+void ts_log_text(FILE *f, const char *s) { ts_text_put(f, s); } /* the shared escaping (ts_text.h) */
 
 int ts_markers_write(const ts_markers_t *ms, const ts_waves_focus_t *fo, const char *dir, char *err, size_t errlen) {
-    ts_losses_t loss;                  /* what the trace lacks (docs/lost-data.md); damaged: an error */
+    ts_losses_t loss; /* what the trace lacks (docs/lost-data.md); damaged: an error */
     if (ts_losses_read(dir, -1, &loss, err, errlen)) return -2;
     char path[4200];
     snprintf(path, sizeof path, "%s/markers.txt", dir);
-    FILE *f = ts_fopen_output(path, "w", err, errlen);   /* a temporary file renamed over it (ts_file.h) */
+    FILE *f = ts_fopen_output(path, "w", err, errlen); /* a temporary file renamed over it (ts_file.h) */
     if (!f) return -1;
     fputs("# tracesim markers: the cycle (the waves' time: one unit per cycle), then what happened;\n"
-          "# in GTKWave's log viewer (tracesim waves opens it) a click on the cycle moves the marker there\n", f);
+          "# in GTKWave's log viewer (tracesim waves opens it) a click on the cycle moves the marker there\n",
+          f);
     if (ms->outside)
         fprintf(f, "# %zu marker(s) outside the dumped stretches of the waves (waves_windows.csv) left out\n", ms->outside);
     ts_losses_print(f, "# loss: ", &loss);
@@ -318,14 +375,18 @@ int ts_markers_write(const ts_markers_t *ms, const ts_waves_focus_t *fo, const c
         ts_log_text(f, ms->m[i].name);
         fputc('\n', f);
     }
-    if (ts_fclose_output(f, path, err, errlen)) return -1;   /* write errors included */
+    if (ts_fclose_output(f, path, err, errlen)) return -1; /* write errors included */
     /* named markers A..Z: the most important first (stop, losses, MARKs, records), then by time */
     size_t pick[26], np = 0;
     for (int prio = 0; prio <= 3 && np < 26; prio++)
         for (size_t i = 0; i < ms->n && np < 26; i++)
             if (ms->m[i].prio == prio) pick[np++] = i;
-    for (size_t a = 1; a < np; a++)            /* A..Z in time order */
-        for (size_t b = a; b > 0 && pick[b] < pick[b - 1]; b--) { size_t t = pick[b]; pick[b] = pick[b - 1]; pick[b - 1] = t; }
+    for (size_t a = 1; a < np; a++) /* A..Z in time order */
+        for (size_t b = a; b > 0 && pick[b] < pick[b - 1]; b--) {
+            size_t t = pick[b];
+            pick[b] = pick[b - 1];
+            pick[b - 1] = t;
+        }
     snprintf(path, sizeof path, "%s/markers.tcl", dir);
     if (!(f = ts_fopen_output(path, "w", err, errlen))) return -1;
     fputs("# tracesim: named markers A..Z for GTKWave (gtkwave -S markers.tcl)\n", f);
@@ -335,9 +396,9 @@ int ts_markers_write(const ts_markers_t *ms, const ts_waves_focus_t *fo, const c
         ts_tcl_word(f, m->name);
         fputc('\n', f);
     }
-    if (fo)                                  /* open on the region of interest */
+    if (fo) /* open on the region of interest */
         fprintf(f, "gtkwave::setZoomRangeTimes %" PRIu64 " %" PRIu64 "\ngtkwave::setMarker %" PRIu64 "\n", fo->from, fo->to, fo->cycle);
-    if (ts_fclose_output(f, path, err, errlen)) return -1;   /* write errors included */
+    if (ts_fclose_output(f, path, err, errlen)) return -1; /* write errors included */
     return 0;
 }
 
@@ -350,7 +411,8 @@ static void sh_word(FILE *f, const char *s) {
     fputc('\'', f);
     for (; *s; s++)
         if (*s == '\'') fputs("'\\''", f);
-        else fputc(*s, f);
+        else
+            fputc(*s, f);
     fputc('\'', f);
 }
 
@@ -365,8 +427,11 @@ static size_t longest_line(int fd) {
     ssize_t n;
     while ((n = pread(fd, b, sizeof b, off)) > 0) {
         for (ssize_t i = 0; i < n; i++) {
-            if (b[i] == '\n') { if (cur > max) max = cur; cur = 0; }
-            else cur++;
+            if (b[i] == '\n') {
+                if (cur > max) max = cur;
+                cur = 0;
+            } else
+                cur++;
         }
         off += n;
     }
@@ -411,7 +476,11 @@ static int run_wait(char *const argv[], int out_fd) {
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-enum { W_NO_GUI = 1, W_ELF, W_AT, W_OUT, W_HELP };
+enum { W_NO_GUI = 1,
+       W_ELF,
+       W_AT,
+       W_OUT,
+       W_HELP };
 /* `tracesim waves`'s options: the parser, --help and docs/commands/waves.md (ts_opts.h) */
 static const ts_opt_t waves_opts[] = {
     {W_NO_GUI, 0, "no-gui", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0,
@@ -432,7 +501,10 @@ static int waves_file_ok(const char *path, char *err, size_t errlen) {
     unsigned char b[64];
     ssize_t n = read(fd, b, sizeof b);
     close(fd);
-    if (n < 0) { snprintf(err, errlen, "cannot read the run's waves %s: %s", path, strerror(errno)); return -1; }
+    if (n < 0) {
+        snprintf(err, errlen, "cannot read the run's waves %s: %s", path, strerror(errno));
+        return -1;
+    }
     static const unsigned char fst_hdr[9] = {0, 0, 0, 0, 0, 0, 0, 0x01, 0x49};
     if (n >= 9 && !memcmp(b, fst_hdr, sizeof fst_hdr)) return 0;
     ssize_t i = 0;
@@ -477,18 +549,29 @@ int ts_waves_main(int argc, char **argv) {
         case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); return TS_EXIT_USAGE;
         case TS_OPTS_POSITIONAL:
             if (pos == 0) run = op.arg;
-            else if (pos == 1) view = op.arg;
-            else if (pos == 2) hart = op.arg;
-            else { fprintf(stderr, "tracesim: waves takes RUN_DIR [VIEW [HART]] (see tracesim waves --help)\n"); return TS_EXIT_USAGE; }
+            else if (pos == 1)
+                view = op.arg;
+            else if (pos == 2)
+                hart = op.arg;
+            else {
+                fprintf(stderr, "tracesim: waves takes RUN_DIR [VIEW [HART]] (see tracesim waves --help)\n");
+                return TS_EXIT_USAGE;
+            }
             pos++;
             break;
         case W_NO_GUI: gui = false; break;
         case W_ELF: elf_opt = op.arg; break;
-        case W_AT: at = op.u; has_at = true; break;
+        case W_AT:
+            at = op.u;
+            has_at = true;
+            break;
         case W_HELP: ts_cmd_help(stdout, &ts_waves_cmd); return 0;
         }
     }
-    if (!run) { fprintf(stderr, "tracesim: waves needs a run folder (see tracesim waves --help)\n"); return TS_EXIT_USAGE; }
+    if (!run) {
+        fprintf(stderr, "tracesim: waves needs a run folder (see tracesim waves --help)\n");
+        return TS_EXIT_USAGE;
+    }
     if (gui && !(getenv("DISPLAY") && *getenv("DISPLAY")) && !(getenv("WAYLAND_DISPLAY") && *getenv("WAYLAND_DISPLAY"))) {
         fprintf(stderr, "tracesim: no display: use --no-gui (writes the view and markers and prints the gtkwave command)\n");
         return TS_EXIT_HOST;
@@ -500,7 +583,7 @@ int ts_waves_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: waves needs a run folder: %s is not a folder\n", run);
         return TS_EXIT_NO_FILE;
     }
-    if (ts_run_folder_check(run, err, sizeof err)) {   /* the strict reader (ts_file.h) */
+    if (ts_run_folder_check(run, err, sizeof err)) { /* the strict reader (ts_file.h) */
         fprintf(stderr, "tracesim: %s\n", err);
         return TS_EXIT_NO_FILE;
     }
@@ -514,14 +597,20 @@ int ts_waves_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: cannot open the run's waves %s: %s\n", waves, strerror(ENOENT));
         return TS_EXIT_NO_FILE;
     }
-    if (waves_file_ok(waves, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return TS_EXIT_NO_FILE; }
-    if (waves[0] == '-') {         /* a name GTKWave and fst2vcd would take as an option */
+    if (waves_file_ok(waves, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        return TS_EXIT_NO_FILE;
+    }
+    if (waves[0] == '-') { /* a name GTKWave and fst2vcd would take as an option */
         memmove(waves + 2, waves, strnlen(waves, sizeof waves - 3) + 1);
         memcpy(waves, "./", 2);
         waves[sizeof waves - 1] = 0;
     }
     int er = ts_run_elf(run, elf_opt, elf, sizeof elf, err, sizeof err);
-    if (er < 0) { fprintf(stderr, "tracesim: %s\n", err); return TS_EXIT_NO_FILE; }
+    if (er < 0) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        return TS_EXIT_NO_FILE;
+    }
     /* the view: make_view.sh, with this tracesim as the PC filter, from $TRACESIM_WAVES_DIR,
      * else an installed tree's (BINDIR/../share/tracesim/waves), else the source tree's */
     char mv[4200], gtkw[4400], self[4096], mtxt[4400], mtcl[4400], inst[4200];
@@ -559,7 +648,7 @@ int ts_waves_main(int argc, char **argv) {
         }
     }
     ts_markers_t ms;
-    if (ts_markers_read(&ms, run, er ? elf : NULL, err, sizeof err)) {   /* a run-folder file missing or damaged */
+    if (ts_markers_read(&ms, run, er ? elf : NULL, err, sizeof err)) { /* a run-folder file missing or damaged */
         fprintf(stderr, "tracesim: %s\n", err);
         ts_markers_free(&ms);
         return TS_EXIT_NO_FILE;
@@ -574,7 +663,7 @@ int ts_waves_main(int argc, char **argv) {
     if (wrc) {
         fprintf(stderr, "tracesim: %s\n", err);
         ts_markers_free(&ms);
-        return wrc == -2 ? TS_EXIT_NO_FILE : TS_EXIT_HOST;       /* -2: a damaged trace.json / itc.csv */
+        return wrc == -2 ? TS_EXIT_NO_FILE : TS_EXIT_HOST; /* -2: a damaged trace.json / itc.csv */
     }
     size_t n = ms.n;
     ts_markers_free(&ms);
@@ -593,32 +682,42 @@ int ts_waves_main(int argc, char **argv) {
     if (sl > 0 && realpath(run, rabs) && strlen(rabs) + 20 <= 1000 && view_safe_path(rabs)) {
         char sp[PATH_MAX + 32], eabs[PATH_MAX];
         snprintf(sp, sizeof sp, "%s/stmfilter.sh", rabs);
-        if (write_filter(sp, self, "stmfilter", NULL, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return TS_EXIT_HOST; }
+        if (write_filter(sp, self, "stmfilter", NULL, err, sizeof err)) {
+            fprintf(stderr, "tracesim: %s\n", err);
+            return TS_EXIT_HOST;
+        }
         setenv("TS_STMFILTER", sp, 1);
         if (er && realpath(elf, eabs)) {
             snprintf(sp, sizeof sp, "%s/symfilter.sh", rabs);
-            if (write_filter(sp, self, "symfilter", eabs, err, sizeof err)) { fprintf(stderr, "tracesim: %s\n", err); return TS_EXIT_HOST; }
+            if (write_filter(sp, self, "symfilter", eabs, err, sizeof err)) {
+                fprintf(stderr, "tracesim: %s\n", err);
+                return TS_EXIT_HOST;
+            }
             setenv("TS_SYMFILTER", sp, 1);
         }
     }
     char start[32];
     snprintf(start, sizeof start, "%" PRIu64, focus.from);
-    setenv("TS_VIEW_START", start, 1);         /* the view's [timestart] */
+    setenv("TS_VIEW_START", start, 1); /* the view's [timestart] */
     char *mva[] = {"bash", mv, waves, (char *)view, (char *)hart, NULL};
     /* view.gtkw stays until the new one is made: a temporary file of its own per process
      * (two waves at once on one folder each rename a whole view into place) */
     int gfd = ts_open_output(gtkw, 0666, err, sizeof err);
-    if (gfd < 0) { fprintf(stderr, "tracesim: %s\n", err); return TS_EXIT_HOST; }
+    if (gfd < 0) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        return TS_EXIT_HOST;
+    }
     if (run_wait(mva, gfd) != 0) {
         ts_output_abort_fd(gfd);
         fprintf(stderr, "tracesim: making the view '%s' failed (%s)\n", view, mv);
         return TS_EXIT_USAGE;
     }
     size_t longest = longest_line(gfd);
-    if (longest > TS_VIEW_LINE_MAX) {   /* GTKWave would overflow a buffer on it (stack smashing) */
+    if (longest > TS_VIEW_LINE_MAX) { /* GTKWave would overflow a buffer on it (stack smashing) */
         ts_output_abort_fd(gfd);
         fprintf(stderr, "tracesim: waves: the view has a line of %zu characters, more than GTKWave reads safely (%d); "
-                        "use a shorter run-folder path\n", longest, TS_VIEW_LINE_MAX);
+                        "use a shorter run-folder path\n",
+                longest, TS_VIEW_LINE_MAX);
         return TS_EXIT_HOST;
     }
     if (ts_close_output(gfd, gtkw, err, sizeof err)) {

@@ -20,19 +20,21 @@
 
 typedef struct ts_marker {
     uint64_t cycle;
-    int prio;              /* 0 trace stop, 1 ITC loss, 2 MARK, 3 perf record */
+    int prio; /* 0 trace stop, 1 ITC loss, 2 MARK, 3 perf record */
     char name[96];
 } ts_marker_t;
 
-typedef struct ts_waves_win { uint64_t from, to; } ts_waves_win_t;   /* cycles [from, to) */
+typedef struct ts_waves_win {
+    uint64_t from, to;
+} ts_waves_win_t; /* cycles [from, to) */
 
 typedef struct ts_markers {
     ts_marker_t *m;
     size_t n, cap;
-    ts_waves_win_t *win;      /* the dumped stretches (waves_windows.csv), in time order */
+    ts_waves_win_t *win; /* the dumped stretches (waves_windows.csv), in time order */
     size_t nwin;
-    bool have_windows;        /* the run folder has waves_windows.csv */
-    size_t outside;           /* markers left out: not in a dumped stretch */
+    bool have_windows; /* the run folder has waves_windows.csv */
+    size_t outside;    /* markers left out: not in a dumped stretch */
 } ts_markers_t;
 
 /* Reads the run folder (elf: NULL, or the ELF for function names); markers in cycle order,
@@ -55,7 +57,9 @@ void ts_log_text(FILE *f, const char *s);
  * zoom at which names and values are readable. 0, or -1 with err when `at` was not dumped. */
 #define TS_WAVES_ZOOM 8
 #define TS_WAVES_BEFORE 2
-typedef struct ts_waves_focus { uint64_t cycle, from, to; } ts_waves_focus_t;
+typedef struct ts_waves_focus {
+    uint64_t cycle, from, to;
+} ts_waves_focus_t;
 int ts_waves_focus(const ts_markers_t *ms, bool has_at, uint64_t at, ts_waves_focus_t *f, char *err, size_t errlen);
 /* markers.txt and markers.tcl in dir, with the zoom on f (NULL: none) at the end of
  * markers.tcl; 0, -1 with err when writing failed, -2 with err when the run's losses cannot be

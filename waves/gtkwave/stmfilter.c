@@ -2,14 +2,20 @@
  * stmfilter.h. Groups and names come from stm.def (the X-macros), never numbers of its own. */
 #include "stmfilter.h"
 #include "symfilter.h"
-#include "ts_exit_status.h"   /* TS_EXIT_*: rtl_model/regs/exit_status.def */
+#include "ts_exit_status.h" /* TS_EXIT_*: rtl_model/regs/exit_status.def */
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-typedef struct { const char *name; uint32_t first, last; } stm_group_t;
-typedef struct { const char *name; uint32_t id; } stm_event_t;
+typedef struct {
+    const char *name;
+    uint32_t first, last;
+} stm_group_t;
+typedef struct {
+    const char *name;
+    uint32_t id;
+} stm_event_t;
 
 static const stm_group_t groups[] = {
 #define TS_STM_GROUP(name, first, last, desc) {#name, first, last},
@@ -27,11 +33,18 @@ void ts_stmfilter_line(const char *in, char *out, size_t outlen) {
     const stm_group_t *g = NULL;
     for (size_t i = 0; ok && i < sizeof groups / sizeof groups[0]; i++)
         if (id >= groups[i].first && id <= groups[i].last) g = &groups[i];
-    if (!g) { snprintf(out, outlen, "%s", v); return; }
+    if (!g) {
+        snprintf(out, outlen, "%s", v);
+        return;
+    }
     for (size_t i = 0; i < sizeof events / sizeof events[0]; i++)
-        if (events[i].id == id) { snprintf(out, outlen, "%s %s", g->name, events[i].name); return; }
+        if (events[i].id == id) {
+            snprintf(out, outlen, "%s %s", g->name, events[i].name);
+            return;
+        }
     if (g->first == g->last) snprintf(out, outlen, "%s", g->name);
-    else snprintf(out, outlen, "%s 0x%04x", g->name, (unsigned)id);
+    else
+        snprintf(out, outlen, "%s 0x%04x", g->name, (unsigned)id);
 }
 
 static void stm_line(void *ctx, const char *in, char *out, size_t outlen) {
@@ -61,7 +74,10 @@ int ts_stmfilter_main(int argc, char **argv) {
     ts_opts_t op;
     ts_cmd_opts_init(&op, &ts_stmfilter_cmd, argc, argv);
     while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
-        if (c == TS_OPTS_ERROR) { fprintf(stderr, "tracesim: %s\n", op.err); return TS_EXIT_USAGE; }
+        if (c == TS_OPTS_ERROR) {
+            fprintf(stderr, "tracesim: %s\n", op.err);
+            return TS_EXIT_USAGE;
+        }
         if (c == TS_OPTS_POSITIONAL) {
             fprintf(stderr, "tracesim: stmfilter takes no arguments (see tracesim stmfilter --help)\n");
             return TS_EXIT_USAGE;
@@ -69,5 +85,5 @@ int ts_stmfilter_main(int argc, char **argv) {
         ts_cmd_help(stdout, &ts_stmfilter_cmd);
         return 0;
     }
-    return ts_filter_loop(stm_line, NULL) ? TS_EXIT_HOST : 0;   /* the one line: main's check of stdout */
+    return ts_filter_loop(stm_line, NULL) ? TS_EXIT_HOST : 0; /* the one line: main's check of stdout */
 }

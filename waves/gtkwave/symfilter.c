@@ -5,7 +5,7 @@
  * filter must answer every line and flush, or GTKWave waits. */
 #include "symfilter.h"
 #include "ts_text.h"
-#include "ts_exit_status.h"   /* TS_EXIT_*: rtl_model/regs/exit_status.def */
+#include "ts_exit_status.h" /* TS_EXIT_*: rtl_model/regs/exit_status.def */
 #include <ctype.h>
 #include <inttypes.h>
 #include <stdbool.h>
@@ -15,19 +15,24 @@
 bool ts_filter_value(const char *in, char *v, size_t vlen, size_t bin_digits, uint64_t max, uint64_t *val) {
     size_t n = 0;
     while (*in && isspace((unsigned char)*in)) in++;
-    while (in[n] && !isspace((unsigned char)in[n]) && n < vlen - 1) { v[n] = in[n]; n++; }
+    while (in[n] && !isspace((unsigned char)in[n]) && n < vlen - 1) {
+        v[n] = in[n];
+        n++;
+    }
     v[n] = 0;
     const char *d = v;
     unsigned base = 16;
     if (d[0] == '0' && (d[1] == 'x' || d[1] == 'X')) d += 2;
-    else if (n > bin_digits && strspn(d, "01") == n) base = 2;
+    else if (n > bin_digits && strspn(d, "01") == n)
+        base = 2;
     uint64_t a = 0;
     bool ok = *d != 0;
     for (const char *c = d; *c && ok; c++) {
-        int x = isdigit((unsigned char)*c) ? *c - '0'
-              : isxdigit((unsigned char)*c) ? tolower((unsigned char)*c) - 'a' + 10 : -1;
+        int x = isdigit((unsigned char)*c) ? *c - '0' : isxdigit((unsigned char)*c) ? tolower((unsigned char)*c) - 'a' + 10 :
+                                                                                      -1;
         if (x < 0 || (unsigned)x >= base || a > (max - (unsigned)x) / base) ok = false;
-        else a = a * base + (unsigned)x;
+        else
+            a = a * base + (unsigned)x;
     }
     *val = a;
     return ok;
@@ -51,7 +56,7 @@ int ts_filter_loop(void (*line)(void *ctx, const char *in, char *out, size_t out
             if ((unsigned char)*p < 0x20 || *p == 0x7f) *p = '?';
         fputs(out, stdout);
         fputc('\n', stdout);
-        if (fflush(stdout) || ferror(stdout)) return -1;   /* GTKWave gone or stdout full: stop */
+        if (fflush(stdout) || ferror(stdout)) return -1; /* GTKWave gone or stdout full: stop */
         if (c == EOF) break;
     }
     return 0;
@@ -61,10 +66,12 @@ void ts_symfilter_line(const elf_syms_t *syms, const char *in, char *out, size_t
     char v[128];
     uint64_t a;
     const elf_sym_t *s = ts_filter_value(in, v, sizeof v, 8, UINT64_MAX, &a) ? elf_syms_lookup(syms, a) : NULL;
-    char nb[512];                             /* one answer line: a name's control characters as \xNN */
+    char nb[512]; /* one answer line: a name's control characters as \xNN */
     if (!s) snprintf(out, outlen, "%s", v);
-    else if (a == s->addr) snprintf(out, outlen, "%s", ts_text_esc(s->name, nb, sizeof nb));
-    else snprintf(out, outlen, "%s+0x%" PRIx64, ts_text_esc(s->name, nb, sizeof nb), a - s->addr);
+    else if (a == s->addr)
+        snprintf(out, outlen, "%s", ts_text_esc(s->name, nb, sizeof nb));
+    else
+        snprintf(out, outlen, "%s+0x%" PRIx64, ts_text_esc(s->name, nb, sizeof nb), a - s->addr);
 }
 
 static void sym_line(void *ctx, const char *in, char *out, size_t outlen) { ts_symfilter_line(ctx, in, out, outlen); }
@@ -92,9 +99,17 @@ int ts_symfilter_main(int argc, char **argv) {
     ts_opts_t op;
     ts_cmd_opts_init(&op, &ts_symfilter_cmd, argc, argv);
     while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
-        if (c == TS_OPTS_ERROR) { fprintf(stderr, "tracesim: %s\n", op.err); return TS_EXIT_USAGE; }
-        if (c == TS_OPTS_POSITIONAL) { elf = op.arg; n++; }
-        else { ts_cmd_help(stdout, &ts_symfilter_cmd); return 0; }
+        if (c == TS_OPTS_ERROR) {
+            fprintf(stderr, "tracesim: %s\n", op.err);
+            return TS_EXIT_USAGE;
+        }
+        if (c == TS_OPTS_POSITIONAL) {
+            elf = op.arg;
+            n++;
+        } else {
+            ts_cmd_help(stdout, &ts_symfilter_cmd);
+            return 0;
+        }
     }
     if (n != 1) {
         fprintf(stderr, "tracesim: symfilter needs exactly one ELF file (see tracesim symfilter --help)\n");
@@ -108,5 +123,5 @@ int ts_symfilter_main(int argc, char **argv) {
     }
     int rc = ts_filter_loop(sym_line, &syms);
     elf_syms_free(&syms);
-    return rc ? TS_EXIT_HOST : 0;          /* the one line: main's check of stdout */
+    return rc ? TS_EXIT_HOST : 0; /* the one line: main's check of stdout */
 }

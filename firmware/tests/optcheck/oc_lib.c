@@ -28,6 +28,9 @@ void oc_note(uint32_t x) { oc_sink = x; }
 __attribute__((no_instrument_function)) uint32_t oc_trampoline(uint32_t x) { return oc_sum(x & 7u); }
 
 static uint32_t oc_twice(uint32_t x) { return oc_leaf(oc_leaf(x)); }
-static uint32_t oc_mix(uint32_t x) { oc_note(x); return x ^ 0x5au; }
+static uint32_t oc_mix(uint32_t x) {
+    oc_note(x);
+    return x ^ 0x5au;
+}
 
 uint32_t (*const oc_ops[3])(uint32_t) = {oc_leaf, oc_twice, oc_mix};

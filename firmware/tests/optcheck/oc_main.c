@@ -14,7 +14,7 @@
 #define OC_ROUNDS 12
 #endif
 #ifndef OC_TICKS
-#define OC_TICKS 40                   /* timer interrupts, 100 to 300 cycles apart */
+#define OC_TICKS 40 /* timer interrupts, 100 to 300 cycles apart */
 #endif
 
 static volatile uint32_t ticks;
@@ -62,5 +62,6 @@ int main(void) {
     printf("oc: %lu ticks, %lu records%s\n", (unsigned long)ticks, (unsigned long)st.records,
            st.stopped ? " (buffer full)" : "");
     rc = perfWriteTrace(NULL);
-    return rc ? rc : ticks ? 0 : 3;
+    return rc ? rc : ticks ? 0 :
+                             3;
 }

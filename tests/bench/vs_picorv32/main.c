@@ -12,7 +12,8 @@
 #ifdef __riscv
 static uint32_t instret(void) {
     uint32_t n;
-    __asm__ volatile("rdinstret %0" : "=r"(n));
+    __asm__ volatile("rdinstret %0"
+                     : "=r"(n));
     return n;
 }
 #else

@@ -20,16 +20,28 @@ static uint32_t ram[1u << 18];
 
 int main(int argc, char **argv) {
 #ifdef TB_FST
-    if (argc != 6) { std::fprintf(stderr, "usage: %s IMAGE.bin FILE.fst DEPTH FLUSH MAXCYCLES\n", argv[0]); return 2; }
+    if (argc != 6) {
+        std::fprintf(stderr, "usage: %s IMAGE.bin FILE.fst DEPTH FLUSH MAXCYCLES\n", argv[0]);
+        return 2;
+    }
     unsigned long flush = std::strtoul(argv[4], nullptr, 0), maxc = std::strtoul(argv[5], nullptr, 0);
 #else
-    if (argc != 2) { std::fprintf(stderr, "usage: %s IMAGE.bin\n", argv[0]); return 2; }
+    if (argc != 2) {
+        std::fprintf(stderr, "usage: %s IMAGE.bin\n", argv[0]);
+        return 2;
+    }
 #endif
     std::FILE *f = std::fopen(argv[1], "rb");
-    if (!f) { std::perror(argv[1]); return 2; }
+    if (!f) {
+        std::perror(argv[1]);
+        return 2;
+    }
     size_t got = std::fread(ram, 1, sizeof ram, f);
     std::fclose(f);
-    if (got == 0) { std::fprintf(stderr, "%s: empty image\n", argv[1]); return 2; }
+    if (got == 0) {
+        std::fprintf(stderr, "%s: empty image\n", argv[1]);
+        return 2;
+    }
     Vpicorv32 *top = new Vpicorv32;
 #ifdef TB_FST
     Verilated::traceEverOn(true);
@@ -38,7 +50,12 @@ int main(int argc, char **argv) {
     fst->open(argv[2]);
 #endif
     top->resetn = 0;
-    for (int i = 0; i < 8; i++) { top->clk = 0; top->eval(); top->clk = 1; top->eval(); }
+    for (int i = 0; i < 8; i++) {
+        top->clk = 0;
+        top->eval();
+        top->clk = 1;
+        top->eval();
+    }
     top->resetn = 1;
     uint64_t cycles = 0;
     uint32_t check = 0, instret = 0;
@@ -77,10 +94,13 @@ int main(int argc, char **argv) {
         if (flush && cycles % flush == 0) fst->flush();
         if (cycles == maxc) break;
 #endif
-        if (top->trap) { std::fprintf(stderr, "trap at cycle %llu\n", (unsigned long long)cycles); return 1; }
+        if (top->trap) {
+            std::fprintf(stderr, "trap at cycle %llu\n", (unsigned long long)cycles);
+            return 1;
+        }
     }
 #ifdef TB_FST
-    fst->close();                   // the last block written: part of the time
+    fst->close(); // the last block written: part of the time
 #endif
     clock_gettime(CLOCK_MONOTONIC, &t1);
     double s = double(t1.tv_sec - t0.tv_sec) + double(t1.tv_nsec - t0.tv_nsec) * 1e-9;
