@@ -3,12 +3,12 @@
 #include "decode_cli.h"
 #include "exit_codes.h"
 #include "check_cli.h"
-#include "markers.h"
-#include "overhead.h"
+#include "waves_cli.h"
+#include "overhead_cli.h"
 #include "run_cmd.h"
-#include "stmfilter.h"
+#include "stmfilter_cli.h"
 #include "sweep_cli.h"
-#include "symfilter.h"
+#include "symfilter_cli.h"
 #include "ts_opts.h"
 #include <stdbool.h>
 #include <string.h>

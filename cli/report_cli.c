@@ -2,34 +2,23 @@
  * records from a trace (decoder stages of decoder/) and writes the profile of
  * profile.h as text or, with --format csv, the flat profile as CSV. One profile per hart
  * (source): a trace of several harts gets a section per hart (--hart N: that one only), and
- * the CSV's first column is the hart. */
+ * the CSV's first column is the hart. This file: the options, help and usage messages, the
+ * inputs and the perf decode; the parts are named in report_int.h. */
 #include "report_cli.h"
-#include "cli_util.h"
-#include "run_losses.h"
-#include "elements.h"
+#include "report_int.h"
 #include "elf_syms.h"
-#include "flow_profile.h"
-#include "hook_cost.h"
-#include "nexus_decode.h"
-#include "perf_decode.h"
-#include "profile.h"
-#include "out_paths.h"
 #include "ts_opts.h"
-#include "run_folder.h"
-#include <sys/stat.h>
-#include "src_lines.h"
+#include "run_input.h"
 #include "trace_in.h"
 #include "ts_file.h"
-#include <unistd.h>
-#include <errno.h>
-#include <inttypes.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "ts_exit_status.h" /* TS_EXIT_*: rtl_model/regs/exit_status.def */
-#define MAX_WARNINGS 10
 
 enum { R_FORMAT = 1,
        R_ELF,
@@ -105,145 +94,6 @@ const ts_cmd_t ts_report_cmd = {
     report_opts, 0, "  stdout, or with -o DIR: DIR/report.txt (csv: DIR/report.csv, folded:\n"
                     "  DIR/report.folded, callgrind: DIR/report.callgrind)\n",
     report_exits, NULL};
-
-typedef struct rctx {
-    prof_t *prof[PERF_MAX_CORES]; /* per hart, made when its first header arrives */
-    prof_opts_t po;
-    int hart;        /* --hart, or -1 */
-    hook_cost_t *hc; /* the hooks' cost from the ground truth, or NULL */
-    bool oom;
-    uint64_t errors, gaps;
-    unsigned warnings;
-    /* THREAD_SWITCH events that came while a record was assembled (the decoder hands a record
-     * over when the next one starts), in order; beyond SWITCH_QUEUE only the last is kept */
-#define SWITCH_QUEUE 16
-    unsigned switch_n[PERF_MAX_CORES];
-    uint64_t switch_id[PERF_MAX_CORES][SWITCH_QUEUE];
-} rctx_t;
-static prof_t *hart_prof(rctx_t *c, unsigned core) {
-    core %= PERF_MAX_CORES;
-    if (c->hart >= 0 && core != (unsigned)c->hart) return NULL;
-    if (!c->prof[core] && !(c->prof[core] = prof_new(&c->po))) c->oom = true;
-    return c->prof[core];
-}
-static void r_header(void *v, const perf_header_t *h) {
-    prof_t *p = hart_prof(v, h->core);
-    if (p) prof_header(p, h);
-}
-static void r_record(void *v, const perf_record_t *r) {
-    rctx_t *c = v;
-    if (c->hart >= 0 && r->core % PERF_MAX_CORES != (unsigned)c->hart) return;
-    prof_t *p = c->prof[r->core % PERF_MAX_CORES];
-    if (!p) return;
-    if (c->hc) { /* the record's hook call in the ground truth */
-        if (r->gap_before) hc_reset(c->hc, r->core);
-        int cyc = prof_cycles_index(p);
-        uint64_t d = UINT64_MAX, pre = 0, post = 0;
-        for (unsigned i = 0; i < r->n; i++)
-            if ((int)r->index[i] == cyc && !(r->delta_unknown >> i & 1)) d = r->delta[i];
-        /* a truncated record still pairs (its cycles value moves the next record's delta) */
-        bool ok = hc_match(c->hc, r, d, &pre, &post);
-        prof_hook(p, r->core, ok, pre, post);
-        if (ok) {
-            uint64_t handler, late, moved;
-            hc_match_traps(c->hc, r, &handler, &late, &moved);
-            prof_hook_traps(p, r->core, handler, late, moved);
-        }
-    }
-    prof_record(p, r);
-    unsigned k = r->core % PERF_MAX_CORES;
-    for (unsigned i = 0; i < c->switch_n[k]; i++) /* the record's stores came before them */
-        prof_thread(p, k, c->switch_id[k][i]);
-    c->switch_n[k] = 0;
-}
-static void r_error(void *v, unsigned core, uint64_t off, const char *w) { ts_perf_diag(&((rctx_t *)v)->errors, &((rctx_t *)v)->gaps, core, off, w); }
-static void r_warn(void *v, const char *msg) {
-    rctx_t *c = v;
-    if (c->warnings++ < MAX_WARNINGS) fprintf(stderr, "tracesim: warning: %s\n", msg);
-}
-/* elements to the perf decoder; THREAD_SWITCH events (software trace port) to the profile,
- * after the record being assembled when one is */
-typedef struct r_elem {
-    perf_dec_t *pd;
-    rctx_t *rc;
-} r_elem_t;
-static int elem_to_perf(void *v, const ts_elem_t *e) {
-    r_elem_t *x = v;
-    if (e->type == TS_ELEM_STM && e->u.stm.event && !strcmp(e->u.stm.event, "THREAD_SWITCH")) {
-        unsigned k = e->src % PERF_MAX_CORES;
-        prof_t *p = x->rc->hart >= 0 && k != (unsigned)x->rc->hart ? NULL : x->rc->prof[k];
-        if (!p) return 0; /* before the hart's perf header: nothing to follow */
-        if (x->pd->core[k].in_record) {
-            rctx_t *c = x->rc;
-            if (c->switch_n[k] == SWITCH_QUEUE) c->switch_n[k]--; /* the last replaces the one before */
-            c->switch_id[k][c->switch_n[k]++] = e->u.stm.value;
-        } else {
-            prof_thread(p, k, e->u.stm.value);
-        }
-        return 0;
-    }
-    perf_dec_feed_elem(x->pd, e);
-    return 0;
-}
-/* a manual record's address is the return address of its call of perfWriteCntrs: the line of
- * the call instruction (2 or 4 bytes before it) */
-static const char *line_of(void *sl, uint64_t addr, unsigned *line) { return addr >= 2 ? src_lines_at(sl, addr - 2, line) : NULL; }
-static const char *sym_of(void *syms, uint64_t addr, uint64_t *start) {
-    const elf_sym_t *s = elf_syms_lookup(syms, addr);
-    if (!s) return NULL;
-    *start = s->addr;
-    return s->name;
-}
-
-/* --from flow (or no perf header): the flow profile (flow_profile.h) to stdout or
- * out_path/out_file; the exit status, or -1 (not required: the trace has no program trace) */
-static int flow_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, const char *elf, int hart, const char *format,
-                       const char *counter, const char *out_path, const char *out_file, bool required) {
-    char err[4600];
-    bool made = out_path && access(out_path, F_OK); /* a folder this call makes goes again if it writes nothing */
-    if (out_path && ts_mkdir_p(out_path)) {
-        fprintf(stderr, "tracesim: cannot create %s: %s\n", out_path, strerror(errno));
-        return TS_EXIT_HOST;
-    }
-    FILE *out = out_path ? ts_fopen_output(out_file, "w", err, sizeof err) : stdout;
-    if (!out) {
-        fprintf(stderr, "tracesim: %s\n", err);
-        if (made) rmdir(out_path);
-        return TS_EXIT_HOST;
-    }
-    bool paths = !strcmp(format, "folded") || !strcmp(format, "callgrind");
-    int rc = paths ? fpath_report(path, cfg, wrapped, elf, hart, counter, !strcmp(format, "callgrind"), out, err, sizeof err) : fp_report(path, cfg, wrapped, elf, hart, !strcmp(format, "csv"), out, err, sizeof err);
-    int status = 0;
-    if (rc == 1) {
-        if (required) {
-            if (hart >= 0) fprintf(stderr, "tracesim: no program trace of hart %d in %s\n", hart, path);
-            else
-                fprintf(stderr, "tracesim: no program trace in %s (run with --trace-insn btm|htm|htm-ret)\n", path);
-        }
-        status = required ? TS_EXIT_NO_FILE : -1;
-    } else if (rc == -1) {
-        fprintf(stderr, "tracesim: %s\n", err);
-        status = TS_EXIT_NO_FILE;
-    } else if (rc == -3) { /* fpath_report: a counter the flow does not have */
-        fprintf(stderr, "tracesim: %s\n", err);
-        status = TS_EXIT_USAGE;
-    } else if (rc) {
-        status = TS_EXIT_HOST;
-    }
-    char werr[4400];
-    if (out != stdout) {
-        if (status) ts_output_abort(out); /* the name keeps what it had */
-        else if (ts_fclose_output(out, out_file, werr, sizeof werr)) {
-            fprintf(stderr, "tracesim: %s\n", werr);
-            status = TS_EXIT_HOST;
-        }
-        if (status && made) rmdir(out_path);
-    } else if (status == TS_EXIT_HOST) {
-        fprintf(stderr, "tracesim: writing the report to stdout failed\n");
-    }
-    return status;
-}
-
 static void trace_in_free(ts_trace_in_t *t) {
     ts_trace_in_close(t);
     free(t);
@@ -313,22 +163,17 @@ int ts_report_main(int argc, char **argv) {
         snprintf(out_file, sizeof out_file, "%s/report.%s", out_path, folded || callgrind ? format : strcmp(format, "csv") ? "txt" :
                                                                                                                              "csv");
     }
-    ts_run_arg_t ra;
-    ts_run_arg(input, &ra);
-    if (ra.run_dir[0] && ts_run_say_unfinished(ra.run_dir) == TS_RUN_INCOMPLETE) return TS_EXIT_NO_FILE;
-    const char *path = ra.trace;
-    static char elf_found[4400];
     char err[4600];
-    if (ra.run_dir[0] && ts_run_folder_check(ra.run_dir, err, sizeof err)) { /* the strict reader (ts_file.h) */
-        fprintf(stderr, "tracesim: %s\n", err);
-        return TS_EXIT_NO_FILE;
-    }
-    static rctx_t rc;
+    static rctx_t rc; /* --fields: a usage error before the inputs are looked at */
     memset(&rc, 0, sizeof rc);
     if (fields && prof_parse_fields(&rc.po, fields, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
         return TS_EXIT_USAGE;
     }
+    static ts_run_input_t ri; /* the run folder, the trace and the ELF (run_input.h) */
+    int rin = ts_run_input(&ri, input, elf, true);
+    if (rin) return rin;
+    const char *path = ri.ra.trace;
     /* the trace is decoded in pieces (trace_in.h): what report holds of it is one buffer */
     size_t len;
     {
@@ -346,17 +191,8 @@ int ts_report_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: out of memory\n");
         return TS_EXIT_HOST;
     }
-    if (ra.is_dir || elf) { /* the run's ELF, or a check of --elf against it */
-        int er = ts_run_elf(ra.run_dir, elf, elf_found, sizeof elf_found, err, sizeof err);
-        if (er < 0) {
-            fprintf(stderr, "tracesim: %s\n", err);
-            trace_in_free(tin);
-            return TS_EXIT_NO_FILE;
-        }
-        if (er) elf = elf_found;
-        else
-            fprintf(stderr, "tracesim: warning: %s: functions by address\n", err);
-    }
+    elf = ri.elf;
+    if (ri.no_elf[0]) fprintf(stderr, "tracesim: warning: %s: functions by address\n", ri.no_elf);
     if (compensate && !elf) {
         fprintf(stderr, "tracesim: --compensate needs the run's ELF (the perf hooks' addresses): give --elf\n");
         trace_in_free(tin);
@@ -504,105 +340,10 @@ int ts_report_main(int argc, char **argv) {
     if (pd->config_used)
         fprintf(stderr, "tracesim: note: records decoded with the out-of-band perf header of %s\n", cfg_path);
 
-    if (out_path && ts_mkdir_p(out_path)) {
-        fprintf(stderr, "tracesim: cannot create %s: %s\n", out_path, strerror(errno));
-        status = TS_EXIT_HOST;
-        goto done;
-    }
-    char oerr[4600];
-    FILE *out = out_path ? ts_fopen_output(out_file, "w", oerr, sizeof oerr) : stdout;
-    if (!out) {
-        fprintf(stderr, "tracesim: %s\n", oerr);
-        status = TS_EXIT_HOST;
-        goto done;
-    }
-    int wrc = 0;
-    /* a section per hart for a trace of several harts (or one chosen with --hart) */
-    bool sections = hart >= 0 || nprof > 1 || (harts_known && harts > 1);
-    if (folded) {
-        int frc = rp_write_folded(paths, rc.prof, counter, compensate, out, oerr, sizeof oerr);
-        if (frc == -1) {
-            fprintf(stderr, "tracesim: %s\n", oerr);
-            if (out != stdout) ts_output_abort(out);
-            status = TS_EXIT_USAGE;
-            goto done;
-        }
-        wrc = frc;
-    } else if (callgrind) {
-        char cmd[4400];
-        snprintf(cmd, sizeof cmd, "tracesim report %s%s%s", path, elf ? " (program " : "", elf ? elf : "");
-        if (elf) strncat(cmd, ")", sizeof cmd - strlen(cmd) - 1);
-        int crc = rp_write_callgrind(paths, rc.prof, compensate, sl, cmd, out, oerr, sizeof oerr);
-        if (crc == -1) {
-            fprintf(stderr, "tracesim: %s\n", oerr);
-            if (out != stdout) ts_output_abort(out);
-            status = TS_EXIT_USAGE;
-            goto done;
-        }
-        wrc = crc;
-    } else if (!strcmp(format, "csv")) {
-        const prof_t *last = NULL;
-        for (unsigned k = 0; k < PERF_MAX_CORES && !wrc; k++) {
-            if (!rc.prof[k]) continue;
-            wrc = prof_write_csv_hart(rc.prof[k], out, k, !last || !prof_same_counters(last, rc.prof[k]));
-            last = rc.prof[k];
-        }
-    } else {
-        fprintf(out, "tracesim report %s (perf channel %d%s%s)\n", path, perf_channel,
-                elf ? "; symbols from " : "; no ELF: functions by address", elf ? elf : "");
-        if (ti.wrapped) {
-            fputs("the buffer wrapped: ", out);
-            if (ti.written > ti.bytes) fprintf(out, "the oldest %" PRIu64 " bytes of the trace were overwritten", ti.written - ti.bytes);
-            else
-                fputs("the oldest part of the trace was overwritten", out);
-            fprintf(out, "; decoding starts at offset %zu%s%s\n", start, pd->config_used ? "; perf header from " : "",
-                    pd->config_used ? cfg_path : "");
-        }
-        /* which part of the run the profile covers, and what the trace lacks (the run
-         * folder's ground truth, when the trace is in one) */
-        ts_losses_t loss;
-        char lerr[512];
-        if (!ts_losses_read_for_trace(path, perf_channel, &loss, lerr, sizeof lerr) && (loss.have_itc || ti.found)) {
-            if (ti.found && len < ti.bytes)
-                fprintf(out, "the trace file holds %zu of the %" PRIu64 " bytes the sink kept (trace.json): it was cut, the profile "
-                             "covers the records before the cut\n",
-                        len, ti.bytes);
-            if (loss.stopped && loss.cycles && loss.stop_cycle <= loss.cycles)
-                fprintf(out, "the profile covers the run up to the stop on wrap at cycle %" PRIu64 " (the first %.1f %% of its %" PRIu64 " cycles)\n", loss.stop_cycle, 100.0 * (double)loss.stop_cycle / (double)loss.cycles, loss.cycles);
-            else if (loss.stopped)
-                fprintf(out, "the profile covers the run up to the stop on wrap at cycle %" PRIu64 "\n", loss.stop_cycle);
-            else if (ti.wrapped)
-                fputs("the profile covers the newest part of the run only (the buffer wrapped)\n", out);
-            else if (!(ti.found && len < ti.bytes))
-                fputs("the profile covers every record in the trace (the buffer neither stopped nor wrapped)\n", out);
-            loss.wrapped = false;                   /* said above */
-            loss.by_status[TS_ITC_ENCODER_OFF] = 0; /* never meant for the trace */
-            ts_losses_print(out, "", &loss);
-        }
-        if (sections) {
-            fprintf(out, "%u hart%s with perf records:", nprof, nprof == 1 ? "" : "s");
-            for (unsigned k = 0; k < PERF_MAX_CORES; k++)
-                if (rc.prof[k]) fprintf(out, " %u", k);
-            if (hart >= 0) fprintf(out, " (--hart %d)", hart);
-            else if (harts_known && harts > nprof)
-                fprintf(out, " (the trace has %u harts; the others wrote no perf header)", harts);
-            fputc('\n', out);
-        }
-        for (unsigned k = 0; k < PERF_MAX_CORES && !wrc; k++) {
-            if (!rc.prof[k]) continue;
-            if (sections) fprintf(out, "\n==== hart %u ====\n", k);
-            fputc('\n', out);
-            wrc = prof_write_text(rc.prof[k], out);
-        }
-    }
-    char werr[4400];
-    if (out != stdout && ts_fclose_output(out, out_file, werr, sizeof werr)) { /* write errors included */
-        fprintf(stderr, "tracesim: %s\n", werr);
-        status = TS_EXIT_HOST;
-    } else if (wrc) {
-        fprintf(stderr, "tracesim: writing the report to %s failed\n", out_path ? out_file : "stdout");
-        status = TS_EXIT_HOST;
-    }
+    report_out_t ro = {path, elf, cfg_path, format, counter, out_path, out_path ? out_file : NULL, hart, perf_channel,
+                       compensate, &ti, len, start, harts, nprof, harts_known, pd, &rc, paths, sl, false};
+    status = report_write(&ro);
+    if (ro.stop) goto done;
     if (have_hc && hc_failed(&hc))
         fprintf(stderr, "tracesim: warning: instrumentation cost measured only in part: %s\n", hc_failed(&hc));
     if (rc.warnings > MAX_WARNINGS)

@@ -1,18 +1,18 @@
 /* tracesim.c - the tracesim command line: one dispatcher for every command (ts_cli.h). Each
- * command is a main of its own (argv[0] its name) in its module: run in sim/, decode,
- * report and help here, check and overhead in analysis/, waves, symfilter and stmfilter in
- * waves/gtkwave/, sweep in sweep/. */
+ * command is a main of its own (argv[0] its name): run in sim/ (run_cmd.c), sweep in sweep/
+ * (sweep_cli.c: a tool of its own), every other one here, one front end per command
+ * (NAME_cli.c: its options, help and usage messages) calling its module's entry point. */
 #include "ts_cli.h"
 #include "decode_cli.h"
 #include "help.h"
 #include "exit_codes.h"
 #include "check_cli.h"
-#include "markers.h"
-#include "overhead.h"
+#include "waves_cli.h"
+#include "overhead_cli.h"
 #include "run_cmd.h"
-#include "stmfilter.h"
+#include "stmfilter_cli.h"
 #include "sweep_cli.h"
-#include "symfilter.h"
+#include "symfilter_cli.h"
 #include "ts_file.h"
 #include "ts_opts.h"
 #include "ts_version.h"

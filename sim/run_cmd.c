@@ -1,7 +1,7 @@
 /* run_cmd.c - `tracesim run FW.elf [options]` (and tracesim-sc, the same command on the
  * SystemC platform): options, the run folder, the SoC's set-up and its outputs. The platform
  * that runs the SoC is the caller's (run_cmd.h). */
-#include "cli_util.h"
+#include "run_trace.h"
 #include "ts_file.h"
 #include "ts_opts.h"
 #include "run_losses.h"

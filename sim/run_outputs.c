@@ -1,6 +1,6 @@
 /* run_outputs.c - the trace outputs of a run folder; see run_outputs.h. */
 #include "run_outputs.h"
-#include "cli_util.h"
+#include "run_trace.h"
 #include "ts_file.h"
 #include <errno.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* sweep_cli.c - `tracesim sweep`: see sweep_cli.h. */
-#include "cli_util.h"
+#include "run_trace.h"
 #include "sweep_cli.h"
 #include "sweep_run.h"
 #include "sweep_spec.h"

@@ -3,7 +3,7 @@
  * Signals: the only globals of the sweep live here, for the signal handlers (a flag, and the
  * child a point command forwards SIGINT/SIGTERM/SIGHUP to). */
 #define _GNU_SOURCE /* nftw */
-#include "cli_util.h"
+#include "run_trace.h"
 #include "sweep_run.h"
 #include "ts_run_json.h"
 #include "ts_decoder.h"

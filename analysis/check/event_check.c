@@ -21,7 +21,7 @@
  * Rows after the trace's end (stop on wrap, or a run that ended while tracing) are stated. */
 #include "event_check.h"
 #include "ts_file.h"
-#include "cli_util.h"
+#include "run_trace.h"
 #include "nexus_decode.h"
 #include <inttypes.h>
 #include <stdarg.h>

@@ -66,7 +66,7 @@
 #include "ts_text.h"
 #include "ts_file.h"
 #include "ts_run_json.h"
-#include "cli_util.h"
+#include "run_trace.h"
 #include "elements.h"
 #include "elf_syms.h"
 #include "nexus_decode.h"
@@ -177,7 +177,7 @@ static bool header_def_ok(const perf_counter_def_t *d, const hpm_state_t *hw, un
 
 #define NH PERF_CHECK_HARTS
 
-/* DIR/NAME, whole and NUL-terminated (cli_util.h), or NULL */
+/* DIR/NAME, whole and NUL-terminated (run_trace.h), or NULL */
 static char *slurp(const char *dir, const char *name) {
     char path[4200], err[256];
     size_t len;

@@ -16,7 +16,7 @@
  * stopped on wrap) are counted, not failed. */
 #include "prog_check.h"
 #include "ts_file.h"
-#include "cli_util.h"
+#include "run_trace.h"
 #include "nexus_decode.h"
 #include "prog_flow.h"
 #include <inttypes.h>

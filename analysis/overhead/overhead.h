@@ -14,10 +14,22 @@
  * stm.csv, itc.csv or trace.rtd. */
 #ifndef TS_OVERHEAD_H
 #define TS_OVERHEAD_H
-/* argv[0] is "overhead"; returns the exit status (0, 120 usage, 121 missing ELF, 126 cannot
- * write the outputs, 1 a run failed or left unusable results) */
-#include "ts_opts.h"
-int ts_overhead_main(int argc, char **argv);
-/* its description: options, help, exit statuses (cli/opts/ts_opts.h) */
-extern const ts_cmd_t ts_overhead_cmd;
+#include <stdbool.h>
+#include <stddef.h>
+
+#define OVH_PERF_CHANNEL 6 /* PERF_CHANNEL of firmware/examples/perf_config.h */
+
+/* `tracesim overhead` with its options checked (cli/overhead_cli.c): the exit status (0, 120
+ * usage, 121 missing ELF, 126 cannot write the outputs, 1 a run failed or left unusable
+ * results), with one line on stderr for any failure */
+typedef struct ts_overhead_cfg {
+    const char *firmware_dir; /* --firmware-dir DIR, or NULL: beside this executable */
+    const char *out;          /* -o DIR */
+    const char *baseline;     /* --baseline PLAIN, or NULL: the self-measuring mode */
+    bool quick;               /* --quick (self-measuring mode) */
+    unsigned channel;         /* --perf-channel (--baseline) */
+    size_t nfw;               /* --baseline: the FW... arguments */
+    char *const *fws;
+} ts_overhead_cfg_t;
+int ts_overhead_run(const ts_overhead_cfg_t *cfg);
 #endif

@@ -9,7 +9,7 @@
  * fewer, but the firmware paid for every one; an older run folder without itc.csv: / records
  * in the trace, noted). Written as Markdown (stdout and OUTDIR/overhead.md),
  * CSV (OUTDIR/overhead.csv) and a bar chart of the overhead (OUTDIR/overhead.svg). */
-#include "cli_util.h"
+#include "run_trace.h"
 #include "overhead_int.h"
 #include "ts_opts.h"
 #include "run_folder.h"

@@ -62,6 +62,6 @@ uint64_t ovh_per_record_n(const ovh_run_t *r);
 double ovh_tick_step(double span, int *decimals);
 
 /* `tracesim overhead --baseline BASE [-o OUT] [--perf-channel N] FW...` with the options
- * parsed (ts_overhead_main) and the nfw firmware arguments in fws; the exit status */
+ * parsed (cli/overhead_cli.c) and the nfw firmware arguments in fws; the exit status */
 int ovh_baseline_run(const char *base, const char *out, unsigned channel, size_t nfw, char *const *fws);
 #endif

@@ -3,7 +3,7 @@
  * folder holds (stats.txt, events.csv, trace.json, the perf records of trace.rtd and itc.csv),
  * and the chart axis both draw. Neither mode's file is called from here (overhead_int.h). */
 #include "overhead_int.h"
-#include "cli_util.h"
+#include "run_trace.h"
 #include "ts_decoder.h"
 #include "ts_file.h"
 #include "ts_json.h"

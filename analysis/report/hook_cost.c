@@ -1,6 +1,6 @@
 /* hook_cost.c - each perf record's hook cost from flow.csv and counters.csv; see hook_cost.h. */
 #include "hook_cost.h"
-#include "cli_util.h"
+#include "run_trace.h"
 #include "ts_file.h"
 #include <inttypes.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* timeline.c - perf records as CSV (`tracesim decode --format csv`) and as a Chrome/Perfetto
  * trace-event timeline (--format timeline); see timeline.h. */
 #include "timeline.h"
-#include "cli_util.h"
+#include "run_trace.h"
 #include "fmt_fast.h"
 #include "ts_run_json.h"
 #include "ts_text.h"

@@ -1,6 +1,6 @@
 /* run_losses.c - what a run's trace lacks; see run_losses.h. */
 #include "run_losses.h"
-#include "cli_util.h"
+#include "run_trace.h"
 #include "perf_decode.h"
 #include "ts_run_json.h"
 #include "ts_file.h"

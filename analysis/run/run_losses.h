@@ -14,7 +14,7 @@ typedef struct ts_losses {
     bool have_itc;            /* itc.csv was read */
     bool has_status;          /* its rows carry the status column (runs before it had none) */
     uint64_t stores;          /* rows: every ITC store the firmware made */
-    uint64_t by_status[4];    /* per enum ts_itc_status (cli_util.h) */
+    uint64_t by_status[4];    /* per enum ts_itc_status (run_trace.h) */
     bool stopped;             /* the sink stopped on wrap (trace.json) */
     uint64_t stop_cycle;      /* its cycle (trace.json stopped_at_cycle) */
     uint64_t cycles;          /* the run's cycles (stats.txt; 0: unknown) */

@@ -19,7 +19,7 @@ typedef struct ts_trace_in {
     uint8_t buf[TS_TRACE_IN_BUF];
 } ts_trace_in_t;
 
-/* opens path for decoding with cfg; wrapped: from the first message end (cli_util.h
+/* opens path for decoding with cfg; wrapped: from the first message end (run_trace.h
  * ts_wrap_start, found by reading); -1 if the file cannot be opened or cfg is bad */
 int ts_trace_in_open(ts_trace_in_t *t, const char *path, const nxd_cfg_t *cfg, bool wrapped);
 /* decodes the next piece of at most `piece` bytes (at most TS_TRACE_IN_BUF), calling cb for

@@ -3,10 +3,10 @@
  * ranges (elements counted, nothing printed), then with the per-instruction listing of
  * `tracesim decode --format instr` written to /dev/null; prints retired instructions per
  * second (best of 3 passes). */
-#include "flow_cli.h"
+#include "flow_listing.h"
 #include "nexus_decode.h"
 #include "prog_flow.h"
-#include "cli_util.h"
+#include "run_trace.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>

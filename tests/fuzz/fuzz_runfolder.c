@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "cli_util.h"
+#include "run_trace.h"
 #include "markers.h"
 #include "perf_decode.h"
 #include "run_folder.h"

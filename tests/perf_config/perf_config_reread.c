@@ -3,7 +3,7 @@
  * went): the reference of tests/perf_config/perf_config_live_test.sh. Exit 0 written, 2 no
  * perf header in the stores (no file), 1 an error (one line on stderr). */
 #include <stdio.h>
-#include "cli_util.h"
+#include "run_trace.h"
 
 int main(int argc, char **argv) {
     if (argc != 2) {

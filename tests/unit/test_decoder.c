@@ -6,7 +6,7 @@
 #include "nexus.h"
 #include "nexus_decode.h"
 #include "trace_in.h"
-#include "cli_util.h"
+#include "run_trace.h"
 #include "ts_test.h"
 #include <stdlib.h>
 #include <unistd.h>
@@ -221,7 +221,7 @@ TS_TEST(stream_pieces_equal_whole) {
 
 /* ts_trace_in (check's reader of trace.rtd in pieces): the messages of the file equal
  * nxd_decode of the whole; a wrapped trace starts after the first byte with MSEO 11 even when
- * it lies beyond the first read buffer (cli_util.h ts_wrap_start gives the expected offset) */
+ * it lies beyond the first read buffer (run_trace.h ts_wrap_start gives the expected offset) */
 TS_TEST(trace_in_pieces_and_wrap_start) {
     static uint8_t b[TS_TRACE_IN_BUF + 9000];
     static smsg_t whole[3000], part[3000];

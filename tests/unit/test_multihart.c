@@ -6,7 +6,7 @@
  * with --hart and its bad uses, `tracesim report` per hart, and `tracesim check` on
  * hand-written run folders (two harts storing in the same cycle, a message lost on one hart,
  * a hart whose ground truth disagrees). */
-#include "cli_util.h"
+#include "run_trace.h"
 #include "decode_cli.h"
 #include "elements.h"
 #include "check_cli.h"

@@ -5,7 +5,7 @@
  * files' Delta values (trace-hw-facts.md 6.2 item 7, 6.3); gaps (lost stores: an Error
  * message, trace-hw-facts.md 1.8, 8.1 item 9) and what every writer and the profile make of
  * them; the out-of-band header (perf_config.txt) and a wrapped trace decoded with it. */
-#include "cli_util.h"
+#include "run_trace.h"
 #include "decode_cli.h"
 #include "perf_decode.h"
 #include "profile.h"

@@ -19,7 +19,7 @@
  *   1026 8082       ret
  *   ...
  *   1040 30200073   mret                    trap handler */
-#include "flow_cli.h"
+#include "flow_listing.h"
 #include "prog_flow.h"
 #include "rv_insn.h"
 #include "ts_test.h"

@@ -66,8 +66,18 @@ int ts_waves_focus(const ts_markers_t *ms, bool has_at, uint64_t at, ts_waves_fo
  * read (a damaged trace.json or itc.csv: nothing is written, the "# loss:" lines are never
  * silently left out); every name in markers.tcl is one word made by ts_tcl_word */
 int ts_markers_write(const ts_markers_t *ms, const ts_waves_focus_t *f, const char *dir, char *err, size_t errlen);
-/* `tracesim waves RUNDIR [VIEW [HART]] [--no-gui]` */
-int ts_waves_main(int argc, char **argv);
-/* its description: options, help, exit statuses (cli/opts/ts_opts.h) */
-extern const ts_cmd_t ts_waves_cmd;
+/* `tracesim waves` (its options: cli/waves_cli.c): the run folder's waves, ELF and markers
+ * checked, markers.txt, markers.tcl and view.gtkw written into it, then GTKWave run on them
+ * (gui; the caller checked that there is a display) or its command printed; the exit status
+ * (docs/commands/waves.md), with one line on stderr for any failure */
+typedef struct ts_waves_cfg {
+    const char *run;  /* RUN_DIR */
+    const char *view; /* VIEW (pipeline, bus, trace, hpm, harts) */
+    const char *hart; /* HART, as given */
+    const char *elf;  /* --elf, or NULL: the run's */
+    bool gui;         /* false: --no-gui */
+    bool has_at;      /* --at CYCLE given */
+    uint64_t at;
+} ts_waves_cfg_t;
+int ts_waves_run(const ts_waves_cfg_t *cfg);
 #endif

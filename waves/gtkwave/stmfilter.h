@@ -4,15 +4,13 @@
 #ifndef TS_STMFILTER_H
 #define TS_STMFILTER_H
 #include <stddef.h>
-#include "ts_opts.h"
 
 /* One value as GTKWave sends it (hex digits, optionally 0x-prefixed; a string of 0/1 longer
  * than 4 digits is taken as binary) -> "GROUP NAME" for an id stm.def names, "GROUP" for the
  * one id of a one-id group without a name (NONE: 0), else "GROUP 0x%04x"; the value itself
  * when it is not a number (x, z) or above 0xffff. */
 void ts_stmfilter_line(const char *in, char *out, size_t outlen);
-/* the command: reads values on stdin, one per line, answers one line each (flushed) */
-int ts_stmfilter_main(int argc, char **argv);
-/* its description: options, help, exit statuses (cli/opts/ts_opts.h) */
-extern const ts_cmd_t ts_stmfilter_cmd;
+/* `tracesim stmfilter` (its options: cli/stmfilter_cli.c): reads values on stdin, one per
+ * line, answers one line each (flushed); the exit status (0: stdin ended) */
+int ts_stmfilter_run(void);
 #endif

@@ -6,7 +6,6 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "elf_syms.h"
-#include "ts_opts.h"
 
 /* Shared by the GTKWave filters (symfilter, stmfilter). One value line as GTKWave sends it:
  * the token is copied into v (vlen bytes); true with *val if it is a number no larger than max
@@ -23,8 +22,11 @@ int ts_filter_loop(void (*line)(void *ctx, const char *in, char *out, size_t out
  * is taken as binary when it is longer than 8 digits) -> "name+0xoff" ("name" at offset 0),
  * or the value itself when it is not a number (x, z) or no function contains it. */
 void ts_symfilter_line(const elf_syms_t *syms, const char *in, char *out, size_t outlen);
-/* the command: reads values on stdin, one per line, answers one line each (flushed) */
-int ts_symfilter_main(int argc, char **argv);
-/* its description: options, help, exit statuses (cli/opts/ts_opts.h) */
-extern const ts_cmd_t ts_symfilter_cmd;
+/* `tracesim symfilter` (its options: cli/symfilter_cli.c): FW.elf's symbols loaded, then
+ * reads values on stdin, one per line, answers one line each (flushed); the exit status
+ * (0: stdin ended; TS_EXIT_BAD_ELF with one line on stderr: the ELF cannot be read) */
+typedef struct ts_symfilter_cfg {
+    const char *elf; /* FW.elf */
+} ts_symfilter_cfg_t;
+int ts_symfilter_run(const ts_symfilter_cfg_t *cfg);
 #endif

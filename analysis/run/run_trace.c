@@ -1,5 +1,5 @@
-/* cli_util.c - see cli_util.h. */
-#include "cli_util.h"
+/* run_trace.c - see run_trace.h. */
+#include "run_trace.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>

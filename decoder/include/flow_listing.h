@@ -1,7 +1,7 @@
-/* flow_cli.h - `tracesim decode --format instr` and the program-flow part of `--format
+/* flow_listing.h - `tracesim decode --format instr` and the program-flow part of `--format
  * elements` (prog_flow.h): printing of retired instructions and flow elements. */
-#ifndef TS_FLOW_CLI_H
-#define TS_FLOW_CLI_H
+#ifndef TS_FLOW_LISTING_H
+#define TS_FLOW_LISTING_H
 #include "elf_syms.h"
 #include "prog_flow.h"
 #include <stdio.h>

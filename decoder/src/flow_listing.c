@@ -1,5 +1,5 @@
-/* flow_cli.c - program-flow listings and elements (flow_cli.h). */
-#include "flow_cli.h"
+/* flow_listing.c - program-flow listings and elements (flow_listing.h). */
+#include "flow_listing.h"
 #include "ts_text.h"
 #include <inttypes.h>
 #include <stddef.h>

@@ -1,8 +1,10 @@
-/* cli_util.h - small helpers shared by the host commands that read traces (`tracesim decode`,
- * `tracesim report`, `tracesim check`): reading a whole file, the decoder settings and the
- * sink state from trace.json, wrapped images, out-of-band perf headers (perf_config.txt). */
-#ifndef TS_CLI_UTIL_H
-#define TS_CLI_UTIL_H
+/* run_trace.h - what a run folder says about its trace, for the host commands that read
+ * traces (`tracesim decode`, `report`, `check`, ...): the decoder settings and the sink state
+ * from trace.json, where a wrapped image starts, the perf headers out of band
+ * (perf_config.txt, itc.csv), the rows of itc.csv and stm.csv; and two small file helpers
+ * (reading a whole file, mkdir -p). (It was cli_util.h.) */
+#ifndef TS_RUN_TRACE_H
+#define TS_RUN_TRACE_H
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>

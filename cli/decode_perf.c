@@ -1,0 +1,208 @@
+/* decode_perf.c - `tracesim decode`: the perf records of the SiFive perf library - as SiFive's
+ * decoder writes them (--format perf: perf_sifive.h), as CSV (csv) and as a Chrome/Perfetto
+ * trace-event timeline with the software trace events and the program flow's call slices
+ * (timeline: timeline.h, tl_flow.h, stm_decode.h). decode_int.h. */
+#include "decode_int.h"
+#include "elements.h"
+#include "elf_syms.h"
+#include "perf_sifive.h"
+#include "stm_decode.h"
+#include "timeline.h"
+#include "tl_flow.h"
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ts_exit_status.h" /* TS_EXIT_*: rtl_model/regs/exit_status.def */
+
+/* ---- perf records as SiFive's decoder writes them: perf_sifive.c, errors on stderr -------- */
+typedef struct sctx {
+    perf_sifive_t *ps;
+    ts_csv_t ec;
+    uint64_t *first_rec; /* the first record's offset (the records come in trace order per hart) */
+} sctx_t;
+static void s_header(void *v, const perf_header_t *h) { perf_sifive_header(((sctx_t *)v)->ps, h); }
+static void s_record(void *v, const perf_record_t *r) {
+    ts_note_first(((sctx_t *)v)->first_rec, r);
+    perf_sifive_record(((sctx_t *)v)->ps, r);
+}
+static void s_error(void *v, unsigned core, uint64_t off, const char *w) { ts_csv_error(&((sctx_t *)v)->ec, core, off, w); }
+
+/* the elements go to the perf decoder and, if set, to a second consumer (the timeline's
+ * software trace events) */
+typedef struct tee {
+    perf_dec_t *pd;
+    ts_elem_cb cb;
+    void *ctx;
+} tee_t;
+static int elem_to_perf(void *vctx, const ts_elem_t *e) {
+    tee_t *t = vctx;
+    perf_dec_feed_elem(t->pd, e);
+    return t->cb ? t->cb(t->ctx, e) : 0;
+}
+
+/* the perf stages over data[start..len): bytes -> messages -> elements -> perf records (and
+ * the elements to also_cb, if not NULL), with the out-of-band headers (if any) given first */
+static void run_perf(perf_dec_t *pd, const nxd_cfg_t *cfg, const uint8_t *data, size_t len, size_t start,
+                     const perf_header_t *cfgh, int ncfg, int hart, ts_elem_cb also_cb, void *also_ctx) {
+    for (int k = 0; k < ncfg; k++) perf_dec_set_config(pd, &cfgh[k]);
+    nxd_t d;
+    nxd_init(&d, cfg);
+    d.offset = start;
+    ts_elem_stage_t es;
+    tee_t tee = {pd, also_cb, also_ctx};
+    ts_elem_init(&es, elem_to_perf, &tee);
+    decode_msgs(&d, data + start, len - start, hart, ts_elem_from_msg, &es);
+    ts_elem_eot(&es, len);
+    perf_dec_finish(pd);
+}
+
+/* what the perf decode could not do, and what it lost */
+static void perf_notes(const perf_dec_t *pd, int channel, const ts_trace_info_t *ti, const char *cfg_path, uint64_t first_rec) {
+    if (!pd->headers && !pd->config_used) {
+        if (cfg_path)
+            fprintf(stderr, "tracesim: no perf header (marker 0x%08x) and no perf record on ITC channel %d "
+                            "(the header of %s was not used)\n",
+                    pd->marker, channel, cfg_path);
+        else if (ti->wrapped)
+            fprintf(stderr, "tracesim: no perf header (marker 0x%08x) on ITC channel %d: the buffer wrapped and "
+                            "the header was overwritten; give it out of band with --perf-config RUN_DIR/perf_config.txt "
+                            "(tracesim run writes it)\n",
+                    pd->marker, channel);
+        else
+            fprintf(stderr, "tracesim: no perf header (marker 0x%08x) on ITC channel %d\n", pd->marker, channel);
+    }
+    if (pd->config_used)
+        fprintf(stderr, "tracesim: note: no perf header before the records: they were decoded with the out-of-band "
+                        "header of %s from the first record start (offset %" PRIu64 ") on\n",
+                cfg_path, first_rec);
+    if (pd->gaps || pd->config_used)
+        fprintf(stderr, "tracesim: note: %" PRIu64 " gap(s) in the perf data%s: a record cut by a gap is marked "
+                        "(truncated); values and addresses that depend on the lost data are left out, never guessed\n",
+                pd->gaps + pd->config_used, pd->config_used ? " (counting the start of the wrapped trace)" : "");
+}
+
+
+/* --format timeline with an ELF: the call slices of the program flow (tl_flow.h), from a
+ * second decode of the trace; the exit status so far, or TS_EXIT_NO_FILE / TS_EXIT_HOST */
+static int timeline_flow(FILE *out, bool *first, const ts_tl_time_t *tt, const char *elf, const nxd_cfg_t *cfg,
+                         const uint8_t *data, size_t len, size_t start, int hart, int rc) {
+    char err[4600];
+    tl_flow_t *tf = tl_flow_open(out, first, tt, elf, err, sizeof err);
+    if (!tf) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        return TS_EXIT_NO_FILE;
+    }
+    nxd_t d;
+    nxd_init(&d, cfg);
+    d.offset = start;
+    decode_msgs(&d, data + start, len - start, hart, tl_flow_msg, tf);
+    int64_t slices = tl_flow_close(tf, len);
+    if (slices < 0) {
+        fprintf(stderr, "tracesim: out of memory\n");
+        return TS_EXIT_HOST;
+    }
+    if (slices) fprintf(stderr, "tracesim: note: %" PRId64 " call slice(s) from the program flow (process \"program flow\")\n", slices);
+    return rc;
+}
+
+int decode_perf_files(decode_job_t *j) {
+    char err[4600];
+    const char *elf = j->elf, *path = j->path;
+    /* E = the ELF's name without directory and extension (the trace's, without an ELF) */
+    char stem[256], dir[4096];
+    const char *base = strrchr(elf ? elf : path, '/');
+    snprintf(stem, sizeof stem, "%s", base ? base + 1 : (elf ? elf : path));
+    char *dot = strrchr(stem, '.');
+    if (dot && dot != stem) *dot = 0;
+    if (j->out_dir) snprintf(dir, sizeof dir, "%s", j->out_dir);
+    else {
+        snprintf(dir, sizeof dir, "%s", path);
+        char *sl = strrchr(dir, '/');
+        if (sl) *sl = 0;
+        else
+            snprintf(dir, sizeof dir, ".");
+    }
+    perf_sifive_t *ps = perf_sifive_open(dir, stem, elf, err, sizeof err);
+    if (!ps) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        return elf ? TS_EXIT_NO_FILE : TS_EXIT_HOST;
+    }
+    perf_sifive_set_line_time(ps, j->value_time);
+    sctx_t sc = {ps, {0}, &j->first_rec};
+    perf_dec_cb_t cb = {&sc, s_header, s_record, s_error};
+    static perf_dec_t pd;
+    perf_dec_init(&pd, (unsigned)j->perf_channel, &cb);
+    if (j->ti.stopped || (j->ti.found && j->len < j->ti.bytes)) perf_dec_ended_early(&pd); /* stopped on wrap or the file was cut: a pending low word may have lost its high part */
+    run_perf(&pd, &j->cfg, j->data, j->len, j->start, j->cfgh, j->ncfg, j->hart, NULL, NULL);
+    perf_notes(&pd, j->perf_channel, &j->ti, j->cfg_path, j->first_rec);
+    if (perf_sifive_close(ps, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        return TS_EXIT_HOST;
+    }
+    return 0;
+}
+
+int decode_perf_stream(decode_job_t *j, bool csv) {
+    char err[4600];
+    FILE *out = j->out;
+    const char *elf = j->elf;
+    int rc = 0;
+    elf_syms_t syms;
+    bool have_syms = false;
+    if (elf) {
+        if (elf_syms_load(&syms, elf, err, sizeof err)) {
+            fprintf(stderr, "tracesim: %s\n", err);
+            j->abort_out = true;
+            return TS_EXIT_NO_FILE;
+        }
+        have_syms = true;
+    }
+    ts_tl_time_t tt;
+    if (ts_tl_time_setup(&tt, j->path, j->time_cycles, 1e6 / j->tick_hz, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        j->abort_out = true;
+        if (have_syms) elf_syms_free(&syms);
+        return TS_EXIT_USAGE;
+    }
+    ts_csv_t cc = {.out = out, .syms = have_syms ? &syms : NULL, .first_rec = &j->first_rec, .cycles = tt.cycles, .offset = tt.offset};
+    static ts_tl_t tc;
+    memset(&tc, 0, sizeof tc);
+    tc.out = out;
+    tc.first_rec = &j->first_rec;
+    tc.syms = have_syms ? &syms : NULL;
+    tc.time = tt;
+    tc.first = true;
+    perf_dec_cb_t cb = csv ? (perf_dec_cb_t){&cc, ts_csv_header, ts_csv_record, ts_csv_error} : (perf_dec_cb_t){&tc, ts_tl_header, ts_tl_record, ts_csv_error};
+    if (!csv) ts_tl_begin(out, &tt);
+    static perf_dec_t pd;
+    perf_dec_init(&pd, (unsigned)j->perf_channel, &cb);
+    if (j->ti.stopped || (j->ti.found && j->len < j->ti.bytes)) perf_dec_ended_early(&pd); /* stopped on wrap or the file was cut: a pending low word may have lost its high part */
+    stm_tl_t st;
+    stm_tl_init(&st, out, &tc.first, &tt);
+    run_perf(&pd, &j->cfg, j->data, j->len, j->start, j->cfgh, j->ncfg, j->hart, csv ? NULL : stm_tl_elem, &st);
+    stm_tl_finish(&st);
+    if (!csv && elf) rc = timeline_flow(out, &tc.first, &tt, elf, &j->cfg, j->data, j->len, j->start, j->hart, rc);
+    if (!csv) fputs("\n]}\n", out);
+    if (st.untimed)
+        fprintf(stderr, "tracesim: note: %" PRIu64 " software event(s) without a timestamp are not in the timeline\n", st.untimed);
+    if (st.oom) {
+        fprintf(stderr, "tracesim: out of memory\n");
+        rc = TS_EXIT_HOST;
+    }
+    if (tc.untimed)
+        fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) without a timestamp are not in the timeline\n", tc.untimed);
+    if (tc.unnamed)
+        fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) cut off before their address are not in the timeline\n", tc.unnamed);
+    if (tc.unknown)
+        fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) after a gap whose addresses are unknown (DeltaXOR) "
+                        "are not in the timeline\n",
+                tc.unknown);
+    if (pd.headers || pd.config_used || !st.events) /* a software trace timeline needs no perf data */
+        perf_notes(&pd, j->perf_channel, &j->ti, j->cfg_path, j->first_rec);
+    if (cc.truncated)
+        fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) cut off (marked \"(truncated)\")\n", cc.truncated);
+    if (have_syms) elf_syms_free(&syms);
+    return rc;
+}
