@@ -4,9 +4,9 @@
 #include "out_paths.h"
 #include "callstack.h"
 #include "flow_calls.h"
+#include "flow_walk.h"
 #include "stack_tree.h"
 #include "src_lines.h"
-#include "trace_in.h"
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +21,7 @@ typedef struct fpsrc {
 } fpsrc_t;
 
 typedef struct fpaths {
-    fc_t fc;
+    flow_walk_t w; /* the ELF, the frames (w.fc) */
     st_t t;
     fpsrc_t s[NXD_MAX_SRC];
     int hart;
@@ -30,7 +30,7 @@ typedef struct fpaths {
 } fpaths_t;
 
 static uint32_t thread_root(fpaths_t *p, unsigned src) {
-    const cs_t *cs = fc_stack(&p->fc, src);
+    const cs_t *cs = fc_stack(&p->w.fc, src);
     return st_thread_root(&p->t, src, cs ? cs->cur : 0);
 }
 
@@ -42,7 +42,7 @@ static void h_enter(void *v, unsigned src, size_t func, long caller, bool trap, 
     uint32_t parent = s->n ? s->stk[s->n - 1] : thread_root(p, src);
     /* the call site: the instruction before the callee's first (the call, or the one a trap
      * came after) is the fc's last reported one; none for a root or a thread resuming */
-    uint64_t site = (caller >= 0 || trap) && p->at ? p->fc.insn_pc : 0;
+    uint64_t site = (caller >= 0 || trap) && p->at ? p->w.fc.insn_pc : 0;
     if (site && caller >= 0 && s->n && p->t.node[s->stk[s->n - 1]].func != (uint32_t)caller)
         site = 0; /* a tail call's jump: made in the frame it replaced, not in the caller */
     uint32_t node = parent == ST_NONE ? ST_NONE : st_child(&p->t, parent, (uint32_t)func, site);
@@ -80,7 +80,7 @@ static void h_insn(void *v, unsigned src, size_t func, uint64_t k) {
     uint32_t node = s->n ? s->stk[s->n - 1] : thread_root(p, src);
     if (node != ST_NONE && (!s->n || p->t.node[node].func != (uint32_t)func)) node = st_child(&p->t, node, (uint32_t)func, 0);
     st_add(&p->t, node, COL_INSN, 1);
-    if (p->at) st_add_at(&p->t, node, p->fc.insn_pc, COL_INSN, 1);
+    if (p->at) st_add_at(&p->t, node, p->w.fc.insn_pc, COL_INSN, 1);
     s->insns++;
 }
 
@@ -89,12 +89,12 @@ static void h_lost(void *v, unsigned src) {
     p->s[src % NXD_MAX_SRC].n = 0; /* every frame closed before (their exit hooks came) */
 }
 
-static const char *nm_func(void *v, uint32_t f) { return fc_func_name(&((fpaths_t *)v)->fc, f); }
-static uint64_t nm_addr(void *v, uint32_t f) { return fc_func_addr(&((fpaths_t *)v)->fc, f); }
+static const char *nm_func(void *v, uint32_t f) { return fc_func_name(&((fpaths_t *)v)->w.fc, f); }
+static uint64_t nm_addr(void *v, uint32_t f) { return fc_func_addr(&((fpaths_t *)v)->w.fc, f); }
 static const char *nm_line(void *v, uint64_t addr, unsigned *line) { return src_lines_at(((fpaths_t *)v)->sl, addr, line); }
 static const char *nm_line_site(void *v, uint64_t site, unsigned *line) { return nm_line(v, site, line); }
 static bool nm_thread(void *v, unsigned hart, uint64_t thread, char *buf, size_t len) {
-    const cs_t *cs = fc_stack(&((fpaths_t *)v)->fc, hart);
+    const cs_t *cs = fc_stack(&((fpaths_t *)v)->w.fc, hart);
     if (!cs || cs->nth < 2 || thread >= cs->nth) return false; /* one thread: no thread frame */
     snprintf(buf, len, "thread 0x%08" PRIx64, cs->th[thread].id);
     return true;
@@ -106,45 +106,30 @@ int fpath_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, const cha
         snprintf(err, errlen, "no counter '%s' in a profile from the program flow (it has: instructions)", counter);
         return -3;
     }
-    static pf_image_t img;
-    static elf_syms_t syms;
-    memset(&img, 0, sizeof img);
-    if (pf_image_load(&img, elf, err, errlen)) return -1;
-    if (elf_syms_load(&syms, elf, err, errlen)) {
-        pf_image_free(&img);
+    fpaths_t *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(err, errlen, "out of memory");
         return -1;
     }
-    fpaths_t *p = calloc(1, sizeof *p);
-    ts_trace_in_t *tin = calloc(1, sizeof *tin);
     int rc = 0;
-    if (!p || !tin) {
-        snprintf(err, errlen, "out of memory");
-        rc = -1;
-        goto done;
-    }
     p->hart = hart;
     p->at = callgrind;
     st_init(&p->t, COL_N);
     fc_hooks_t h = {p, h_enter, h_exit, h_insn, NULL, h_lost};
-    fc_init(&p->fc, &img, &syms, &h);
-    if (ts_trace_in_open(tin, path, cfg, wrapped)) {
-        snprintf(err, errlen, "cannot read %s", path);
+    if (flow_walk(&p->w, elf, path, cfg, wrapped, &h, err, errlen)) {
         rc = -1;
-        goto done_fc;
+        goto done;
     }
-    ts_trace_in_all(tin, fc_msg, &p->fc);
-    fc_eot(&p->fc, tin->end);
-    ts_trace_in_close(tin);
-    if (p->oom || p->fc.oom || p->t.oom) {
+    if (p->oom || p->w.fc.oom || p->t.oom) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
-        goto done_fc;
+        goto done;
     }
     bool any = false;
     for (unsigned i = 0; i < NXD_MAX_SRC; i++) any |= p->s[i].insns != 0;
     if (!any) {
         rc = 1;
-        goto done_fc;
+        goto done;
     }
     if (callgrind) {
         src_lines_t *sl = src_lines_open(elf);
@@ -162,16 +147,10 @@ int fpath_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, const cha
         st_names_t nm = {p, nm_func, nm_addr, nm_thread, NULL, NULL};
         if (st_write_folded(&p->t, COL_INSN, &nm, out) || ferror(out)) rc = -2;
     }
-done_fc:
-    fc_free(&p->fc);
 done:
-    if (p) {
-        for (unsigned i = 0; i < NXD_MAX_SRC; i++) free(p->s[i].stk);
-        st_free(&p->t);
-    }
+    flow_walk_free(&p->w);
+    for (unsigned i = 0; i < NXD_MAX_SRC; i++) free(p->s[i].stk);
+    st_free(&p->t);
     free(p);
-    free(tin);
-    pf_image_free(&img);
-    elf_syms_free(&syms);
     return rc;
 }

@@ -1,7 +1,7 @@
 /* flow_profile.c - profile and call graph from the program flow (flow_profile.h). */
 #include "flow_profile.h"
 #include "flow_calls.h"
-#include "trace_in.h"
+#include "flow_walk.h"
 #include "ts_run_json.h"
 #include "ts_text.h"
 #include <inttypes.h>
@@ -38,7 +38,7 @@ typedef struct fp_src {
 } fp_src_t;
 
 typedef struct fp {
-    fc_t fc;
+    flow_walk_t w; /* the ELF, the frames (w.fc) */
     fp_src_t *s[NXD_MAX_SRC];
     size_t nfunc;
     int hart;
@@ -50,6 +50,7 @@ static fp_src_t *src_of(fp_t *p, unsigned src) {
     if (p->s[src]) return p->s[src];
     fp_src_t *s = calloc(1, sizeof *s);
     if (s) {
+        p->nfunc = fc_nfunc(&p->w.fc);
         s->fn = calloc(p->nfunc, sizeof *s->fn);
         s->dirty = malloc(p->nfunc * sizeof *s->dirty);
     }
@@ -192,7 +193,7 @@ static int by_self(const void *a, const void *b) {
     const fp_fn_t *x = &sort_s->fn[*(const size_t *)a], *y = &sort_s->fn[*(const size_t *)b];
     if (x->self != y->self) return x->self > y->self ? -1 : 1;
     if (x->total != y->total) return x->total > y->total ? -1 : 1;
-    uint64_t ax = fc_func_addr(&sort_p->fc, *(const size_t *)a), ay = fc_func_addr(&sort_p->fc, *(const size_t *)b);
+    uint64_t ax = fc_func_addr(&sort_p->w.fc, *(const size_t *)a), ay = fc_func_addr(&sort_p->w.fc, *(const size_t *)b);
     return ax < ay ? -1 : ax > ay;
 }
 static int by_edge(const void *a, const void *b) {
@@ -223,8 +224,8 @@ static int write_src(const fp_t *p, const fp_src_t *s, unsigned hart, bool csv, 
         for (size_t i = 0; i < n; i++) {
             const fp_fn_t *x = &s->fn[k[i]];
             fprintf(o, "%u,", hart);
-            ts_csv_field(o, fc_func_name(&p->fc, k[i]));
-            fprintf(o, ",0x%08" PRIx64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", fc_func_addr(&p->fc, k[i]), x->calls, x->self, x->total);
+            ts_csv_field(o, fc_func_name(&p->w.fc, k[i]));
+            fprintf(o, ",0x%08" PRIx64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",", fc_func_addr(&p->w.fc, k[i]), x->calls, x->self, x->total);
             if (s->timed) fprintf(o, "%.0f,%.0f", x->self_cyc, x->total_cyc);
             else
                 fputc(',', o);
@@ -247,7 +248,7 @@ static int write_src(const fp_t *p, const fp_src_t *s, unsigned hart, bool csv, 
                 x->calls, x->self, x->total);
         if (s->timed) fprintf(o, " %12.0f %12.0f", x->self_cyc, x->total_cyc);
         fputs("  ", o);
-        ts_text_put(o, fc_func_name(&p->fc, k[i])); /* no control character to a terminal */
+        ts_text_put(o, fc_func_name(&p->w.fc, k[i])); /* no control character to a terminal */
         fputc('\n', o);
     }
     free(k);
@@ -261,9 +262,9 @@ static int write_src(const fp_t *p, const fp_src_t *s, unsigned hart, bool csv, 
     if (!m) fputs("  no calls\n", o);
     for (size_t i = 0; i < m; i++) {
         fputs("  ", o);
-        ts_text_put(o, e[i].caller >= 0 ? fc_func_name(&p->fc, (size_t)e[i].caller) : "(start)");
+        ts_text_put(o, e[i].caller >= 0 ? fc_func_name(&p->w.fc, (size_t)e[i].caller) : "(start)");
         fputs(" -> ", o);
-        ts_text_put(o, fc_func_name(&p->fc, e[i].callee));
+        ts_text_put(o, fc_func_name(&p->w.fc, e[i].callee));
         fprintf(o, ": %" PRIu64 "\n", e[i].calls);
     }
     free(e);
@@ -272,46 +273,30 @@ static int write_src(const fp_t *p, const fp_src_t *s, unsigned hart, bool csv, 
 
 int fp_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, const char *elf, int hart, bool csv, FILE *out,
               char *err, size_t errlen) {
-    static pf_image_t img;
-    static elf_syms_t syms;
-    memset(&img, 0, sizeof img);
-    if (pf_image_load(&img, elf, err, errlen)) return -1;
-    if (elf_syms_load(&syms, elf, err, errlen)) {
-        pf_image_free(&img);
+    fp_t *p = calloc(1, sizeof *p);
+    if (!p) {
+        snprintf(err, errlen, "out of memory");
         return -1;
     }
-    fp_t *p = calloc(1, sizeof *p);
-    ts_trace_in_t *tin = calloc(1, sizeof *tin);
     int rc = 0;
-    if (!p || !tin) {
-        snprintf(err, errlen, "out of memory");
+    p->hart = hart;
+    fc_hooks_t h = {p, h_enter, h_exit, h_insn, h_timed, h_lost};
+    if (flow_walk(&p->w, elf, path, cfg, wrapped, &h, err, errlen)) {
         rc = -1;
         goto done;
     }
-    p->hart = hart;
-    fc_hooks_t h = {p, h_enter, h_exit, h_insn, h_timed, h_lost};
-    fc_init(&p->fc, &img, &syms, &h);
-    p->nfunc = fc_nfunc(&p->fc);
-    if (ts_trace_in_open(tin, path, cfg, wrapped)) {
-        snprintf(err, errlen, "cannot read %s", path);
-        rc = -1;
-        goto done_fc;
-    }
-    ts_trace_in_all(tin, fc_msg, &p->fc);
-    fc_eot(&p->fc, tin->end);
-    ts_trace_in_close(tin);
     for (unsigned i = 0; i < NXD_MAX_SRC; i++)
         if (p->s[i]) h_lost(p, i);
-    if (p->oom || p->fc.oom) {
+    if (p->oom || p->w.fc.oom) {
         snprintf(err, errlen, "out of memory");
         rc = -1;
-        goto done_fc;
+        goto done;
     }
     bool any = false;
     for (unsigned i = 0; i < NXD_MAX_SRC; i++) any |= p->s[i] && p->s[i]->insns;
     if (!any) {
         rc = 1;
-        goto done_fc;
+        goto done;
     }
     ts_trace_json_t tj;
     char jerr[256];
@@ -321,18 +306,18 @@ int fp_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, const char *
     if (csv) fputs("hart,function,address,calls,self_insn,total_insn,self_cycles,total_cycles\n", out);
     else {
         fprintf(out, "tracesim report %s (from the program flow; program from %s)\n", path, elf);
-        if (p->fc.lost)
+        if (p->w.fc.lost)
             fprintf(out, "the flow broke %" PRIu64 " time(s) (lost messages or code outside the image): frames open "
                          "there were closed, and counting resumed at the next sync\n",
-                    p->fc.lost);
-        if (p->fc.switches)
+                    p->w.fc.lost);
+        if (p->w.fc.switches)
             fprintf(out, "%" PRIu64 " thread switch(es) (THREAD_SWITCH): one call stack per thread; a thread's frames do "
                          "not count the instructions run while it is switched out\n",
-                    p->fc.switches);
-        if (p->fc.repairs)
+                    p->w.fc.switches);
+        if (p->w.fc.repairs)
             fprintf(out, "%" PRIu64 " return(s) landed in a function below the top of the call stack (longjmp or another "
                          "non-local exit): the frames above it closed at the return\n",
-                    p->fc.repairs);
+                    p->w.fc.repairs);
     }
     for (unsigned i = 0; i < NXD_MAX_SRC && !rc; i++) {
         if (!p->s[i] || !p->s[i]->insns) continue;
@@ -344,20 +329,15 @@ int fp_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, const char *
         }
     }
     if (!rc && ferror(out)) rc = -2;
-done_fc:
-    fc_free(&p->fc);
 done:
-    if (p)
-        for (unsigned i = 0; i < NXD_MAX_SRC; i++)
-            if (p->s[i]) {
-                free(p->s[i]->fn);
-                free(p->s[i]->dirty);
-                free(p->s[i]->edge);
-                free(p->s[i]);
-            }
+    flow_walk_free(&p->w);
+    for (unsigned i = 0; i < NXD_MAX_SRC; i++)
+        if (p->s[i]) {
+            free(p->s[i]->fn);
+            free(p->s[i]->dirty);
+            free(p->s[i]->edge);
+            free(p->s[i]);
+        }
     free(p);
-    free(tin);
-    pf_image_free(&img);
-    elf_syms_free(&syms);
     return rc;
 }
