@@ -7,7 +7,7 @@
  * its IDTAG and value; every timestamp must equal the store's cycle plus one constant offset
  * (the timestamp counts core cycles from when the firmware started it). A trace that stopped
  * on wrap may end early; a trace that wrapped (no stop-on-wrap) holds the newest stores only:
- * it is decoded from its first message end (cli_util.h ts_wrap_start) and its M stores must
+ * it is decoded from its first message end (run_trace.h ts_wrap_start) and its M stores must
  * be the last M of itc.csv. Error messages (lost stores) and the sync after them are not
  * stores; perf_check.c holds their count against the encoder's. Nothing else may be missing,
  * added or different.
@@ -34,7 +34,7 @@
  * per hart that holds one row; a wrapped buffer's first row is found forward, by counting)
  * and trace.rtd in pieces (trace_in.h), so the check holds no more for a longer run. */
 #include "ground_truth.h"
-#include "cli_util.h"
+#include "run_trace.h"
 #include "elements.h"
 #include "nexus_decode.h"
 #include "perf_check.h"
@@ -346,7 +346,7 @@ static int on_msg(void *vctx, const nxd_msg_t *m) {
     return 0;
 }
 
-/* DIR/NAME, whole and NUL-terminated (cli_util.h), or NULL */
+/* DIR/NAME, whole and NUL-terminated (run_trace.h), or NULL */
 static char *slurp(const char *dir, const char *name, size_t *len) {
     char path[4200], err[256];
     snprintf(path, sizeof path, "%s/%s", dir, name);
@@ -536,21 +536,39 @@ static int gt_sink_stop(const char *dir, uint64_t *cycle, char *err, size_t errl
     return rc;
 }
 
-int ts_check_run(const ts_check_cfg_t *args) {
-    unsigned perf_channel = args->perf_channel;
-    const char *elf = args->elf, *dir = args->dir, *perf_config = args->perf_config;
-    /* a trace file names its folder; the ELF: --elf, else the run's (run_folder.h) */
-    ts_run_arg_t ra;
-    ts_run_arg(dir, &ra);
-    if (!ra.is_dir) {
+/* ---- ts_check_run's steps ------------------------------------------------------------------ */
+
+/* what check knows of the run before it looks at the trace: the folder, the ELF, trace.json
+ * and what itc.csv says (in ck_t: the stores per hart) */
+typedef struct ck_run {
+    ts_run_arg_t ra;      /* the run folder (ra.run_dir) */
+    const char *dir;      /* ra.run_dir */
+    const char *elf;      /* the ELF, or NULL */
+    char elf_found[4400]; /* the ELF found through the run folder */
+    char elf_err[4600];   /* why there is none */
+    const char *perf_config;
+    unsigned perf_channel;
+    size_t tlen;        /* trace.rtd's bytes */
+    ts_trace_json_t tj; /* trace.json, read strictly */
+    unsigned max_hart;  /* the highest hart in itc.csv */
+    unsigned srcbits, tsbits, lost, harts, nh;
+    bool have_harts, wrapped_stop, wrapped;
+} ck_run_t;
+
+/* the run folder (a trace file names its folder), its files as the strict reader takes them,
+ * a run that did not finish, --perf-config, the ELF (--elf, else the run's); 0 or the status */
+static int ck_find_run(const ts_check_cfg_t *args, ck_run_t *r) {
+    const char *dir = args->dir;
+    ts_run_arg(dir, &r->ra);
+    if (!r->ra.is_dir) {
         if (access(dir, F_OK)) {
             fprintf(stderr, "tracesim: check: no such run folder %s\n", dir);
             return TS_EXIT_NO_FILE;
         }
-        char *sl = strrchr(ra.trace, '/');
-        snprintf(ra.run_dir, sizeof ra.run_dir, "%.*s", sl ? (int)(sl - ra.trace) : 1, sl ? ra.trace : ".");
+        char *sl = strrchr(r->ra.trace, '/');
+        snprintf(r->ra.run_dir, sizeof r->ra.run_dir, "%.*s", sl ? (int)(sl - r->ra.trace) : 1, sl ? r->ra.trace : ".");
     }
-    dir = ra.run_dir;
+    r->dir = dir = r->ra.run_dir;
     { /* every run-folder file there as the strict reader takes it (ts_file.h) */
         char rerr[4600];
         if (ts_run_folder_check(dir, rerr, sizeof rerr)) {
@@ -561,378 +579,409 @@ int ts_check_run(const ts_check_cfg_t *args) {
     /* a killed run: said as such, never blamed on the firmware; an interrupted one is checked
      * up to the cycle it stopped in (like a cycle limit) */
     if (ts_run_say_unfinished(dir) == TS_RUN_INCOMPLETE) return TS_EXIT_NO_FILE;
-    if (perf_config) { /* read at once, also when the trace does not need it (not wrapped) */
+    if (r->perf_config) { /* read at once, also when the trace does not need it (not wrapped) */
         static perf_header_t h[PERF_MAX_CORES];
         unsigned ch = 6;
         char cerr[4600];
-        if (ts_read_perf_config(perf_config, h, PERF_MAX_CORES, &ch, cerr, sizeof cerr) < 0) {
+        if (ts_read_perf_config(r->perf_config, h, PERF_MAX_CORES, &ch, cerr, sizeof cerr) < 0) {
             fprintf(stderr, "tracesim: check: %s\n", cerr);
             return TS_EXIT_NO_FILE;
         }
     }
-    static char elf_found[4400];
-    char elf_err[4600] = "";
-    int er = ts_run_elf(dir, elf, elf_found, sizeof elf_found, elf_err, sizeof elf_err);
+    r->elf_err[0] = 0;
+    int er = ts_run_elf(dir, args->elf, r->elf_found, sizeof r->elf_found, r->elf_err, sizeof r->elf_err);
     if (er < 0) {
-        fprintf(stderr, "tracesim: %s\n", elf_err);
+        fprintf(stderr, "tracesim: %s\n", r->elf_err);
         return TS_EXIT_NO_FILE;
     }
-    elf = er ? elf_found : NULL;
-    /* trace.rtd and itc.csv are read in pieces and row by row, never whole (memory) */
-    size_t tlen = 0, jlen;
+    r->elf = er ? r->elf_found : NULL;
+    return 0;
+}
+
+/* the run's inputs: trace.rtd, trace.json and itc.csv there, prog_flow.csv's privilege rows,
+ * stm.csv, trace.json (strictly), itc.csv's header and every row counted per hart and status
+ * (trace.rtd and itc.csv are read in pieces and row by row, never whole: memory); 0 or the
+ * status */
+static int ck_load(ck_run_t *r, ck_t *c) {
+    const char *dir = r->dir;
+    size_t jlen;
     char path[4200], ferr[300];
     snprintf(path, sizeof path, "%s/trace.rtd", dir);
     FILE *tf = ts_fopen_input(path, ferr, sizeof ferr);
     bool trace = tf != NULL;
     if (tf) {
         struct stat sb;
-        if (!fstat(fileno(tf), &sb)) tlen = (size_t)sb.st_size;
+        if (!fstat(fileno(tf), &sb)) r->tlen = (size_t)sb.st_size;
         fclose(tf);
     }
     snprintf(path, sizeof path, "%s/itc.csv", dir);
     FILE *csv = ts_fopen_input(path, ferr, sizeof ferr);
     char *json = slurp(dir, "trace.json", &jlen), *line = NULL;
     size_t lcap = 0;
+    int rc = 0;
     if (!trace || !json || !csv) {
         fprintf(stderr, "tracesim: %s lacks trace.rtd, trace.json or itc.csv (did the firmware use the trace encoder?)\n", dir);
-        free(json);
-        if (csv) fclose(csv);
-        free(line);
-        return TS_EXIT_NO_FILE;
+        rc = TS_EXIT_NO_FILE;
+        goto done;
     }
-    static ck_t c;
-    memset(&c, 0, sizeof c);
-    bool oom = false;
     char serr[4400];
-    c.dir = dir;
-    load_prog_own(&c, dir);
-    if (stm_load(&c, dir, serr, sizeof serr)) {
+    c->dir = dir;
+    load_prog_own(c, dir);
+    if (stm_load(c, dir, serr, sizeof serr)) {
         fprintf(stderr, "tracesim: check: %s\n", serr);
-        free(json);
-        if (csv) fclose(csv);
-        free(line);
-        ck_free(&c);
-        return TS_EXIT_NO_FILE;
+        rc = TS_EXIT_NO_FILE;
+        goto done;
     }
     /* trace.json and itc.csv read strictly: a damaged or forged file is an error naming the
      * file, the line and what is wrong, never a default or a silent end of the rows */
-    ts_trace_json_t tj;
     char jpath[4200], jerr[512];
     snprintf(jpath, sizeof jpath, "%s/trace.json", dir);
-    if (ts_trace_json_read(jpath, &tj, jerr, sizeof jerr)) {
+    if (ts_trace_json_read(jpath, &r->tj, jerr, sizeof jerr)) {
         fprintf(stderr, "tracesim: check: %s\n", jerr);
-        free(json);
-        if (csv) fclose(csv);
-        free(line);
-        ck_free(&c);
-        return TS_EXIT_NO_FILE;
+        rc = TS_EXIT_NO_FILE;
+        goto done;
     }
     static const char itc_header[] = "cycle,hart,stimulus,offset,size,value";
     if (getline(&line, &lcap, csv) < 0 || strncmp(line, itc_header, sizeof itc_header - 1) ||
         (line[sizeof itc_header - 1] != '\n' && strncmp(line + sizeof itc_header - 1, ",status\n", 8))) {
         fprintf(stderr, "tracesim: check: %s/itc.csv:1: not the header of itc.csv (%s[,status])\n", dir, itc_header);
-        free(json);
-        if (csv) fclose(csv);
-        free(line);
-        ck_free(&c);
-        return TS_EXIT_NO_FILE;
+        rc = TS_EXIT_NO_FILE;
+        goto done;
     }
-    unsigned max_hart = 0, lineno = 1;
+    unsigned lineno = 1;
+    r->max_hart = 0;
     while (getline(&line, &lcap, csv) >= 0) {
         lineno++;
-        ts_itc_row_t r;
-        if (!ts_itc_row(line, &r)) {
+        ts_itc_row_t row;
+        if (!ts_itc_row(line, &row)) {
             fprintf(stderr, "tracesim: check: %s/itc.csv:%u: malformed row (cycle,hart,stimulus,offset,size,value[,status] "
                             "expected)\n",
                     dir, lineno);
-            free(json);
-            if (csv) fclose(csv);
-            free(line);
-            ck_free(&c);
-            return TS_EXIT_NO_FILE;
+            rc = TS_EXIT_NO_FILE;
+            goto done;
         }
-        unsigned hart = r.hart;
+        unsigned hart = row.hart;
         if (hart >= NH) {
             fprintf(stderr, "tracesim: check: itc.csv has a store of hart %u (at most %u harts are checked)\n", hart, NH);
-            free(json);
-            if (csv) fclose(csv);
-            free(line);
-            ck_free(&c);
-            return TS_EXIT_HOST;
+            rc = TS_EXIT_HOST;
+            goto done;
         }
-        if (hart > max_hart) max_hart = hart;
-        c.made[hart]++;
-        c.made_by[hart][r.status]++;
-        if (r.status == TS_ITC_TRACED) c.n[hart]++; /* the others are not in the trace: counted */
+        if (hart > r->max_hart) r->max_hart = hart;
+        c->made[hart]++;
+        c->made_by[hart][row.status]++;
+        if (row.status == TS_ITC_TRACED) c->n[hart]++; /* the others are not in the trace: counted */
     }
-    fclose(csv); /* each hart's rows are read again as the trace needs them */
-    csv = NULL;
+    /* each hart's rows are read again as the trace needs them */
+    const ts_trace_json_t *tj = &r->tj;
+    r->srcbits = tj->has_srcbits ? tj->srcbits : 0;
+    r->tsbits = tj->has_tsbits ? tj->tsbits : 40;
+    r->lost = tj->itc_lost > UINT32_MAX ? UINT32_MAX : (unsigned)tj->itc_lost;
+    r->harts = tj->harts;
+    r->have_harts = tj->has_harts;
+    r->wrapped_stop = tj->stopped_on_wrap;
+    r->wrapped = tj->wrapped;
+done:
+    free(json);
+    if (csv) fclose(csv);
     free(line);
-    line = NULL;
-    unsigned srcbits = tj.has_srcbits ? tj.srcbits : 0, tsbits = tj.has_tsbits ? tj.tsbits : 40;
-    unsigned lost = tj.itc_lost > UINT32_MAX ? UINT32_MAX : (unsigned)tj.itc_lost, harts = tj.harts;
-    bool have_harts = tj.has_harts;
-    bool wrapped_stop = tj.stopped_on_wrap;
-    bool wrapped = tj.wrapped;
-    /* What check reads must agree with itself before anything is counted: trace.rtd is the
-     * sink's image, trace.json's `bytes` (a wrapped buffer's too), so a trace file shorter or
-     * longer than that is not the sink's (emptied, cut, appended to); and trace.json's stop
-     * on wrap is the sink's stop in the simulator's ground truth (trace_events.csv
-     * `sink_stopped`, itc.csv's `after_stop` stores), at the same cycle. */
-    {
-        char why[600] = "";
-        uint64_t gt_stop = 0;
-        char serr2[600];
-        int gs = gt_sink_stop(dir, &gt_stop, serr2, sizeof serr2);
-        uint64_t after = 0;
-        for (unsigned h = 0; h < NH; h++) after += c.made_by[h][TS_ITC_AFTER_STOP];
-        if (tj.has_bytes && tlen < tj.bytes)
-            snprintf(why, sizeof why, "%s/trace.rtd has %zu of the %" PRIu64 " bytes the sink wrote (trace.json \"bytes\"): "
-                                      "%" PRIu64 " bytes are missing (the file was emptied or cut)",
-                     dir, tlen, tj.bytes, tj.bytes - tlen);
-        else if (tj.has_bytes && tlen > tj.bytes)
-            snprintf(why, sizeof why, "%s/trace.rtd has %zu bytes, but the sink wrote %" PRIu64 " (trace.json \"bytes\"): "
-                                      "%" PRIu64 " bytes are not the sink's",
-                     dir, tlen, tj.bytes, (uint64_t)tlen - tj.bytes);
-        else if (tj.stopped_on_wrap && tj.has_bytes && !tj.bytes) /* a sink stops on wrap when it is full */
-            snprintf(why, sizeof why, "trace.json says the sink stopped on wrap (it stops when full), but it holds 0 bytes "
-                                      "(trace.json \"bytes\")");
-        else if (gs < 0 && (tj.stopped_on_wrap || after))
-            snprintf(why, sizeof why, "the stop on wrap cannot be confirmed against the simulator's ground truth: %s", serr2);
-        else if (tj.stopped_on_wrap && gs == 0)
-            snprintf(why, sizeof why, "trace.json says the sink stopped on wrap at cycle %" PRIu64 ", but the simulator's ground "
-                                      "truth has no stop (trace_events.csv has no sink_stopped row)",
-                     tj.stopped_at_cycle);
-        else if (!tj.stopped_on_wrap && gs == 1)
-            snprintf(why, sizeof why, "trace.json says the sink did not stop on wrap, but the simulator's ground truth has it "
-                                      "stop at cycle %" PRIu64 " (trace_events.csv sink_stopped)",
-                     gt_stop);
-        else if (tj.stopped_on_wrap && tj.stopped_at_cycle != gt_stop)
-            snprintf(why, sizeof why, "trace.json says the sink stopped on wrap at cycle %" PRIu64 ", but the simulator's ground "
-                                      "truth has it stop at cycle %" PRIu64 " (trace_events.csv sink_stopped)",
-                     tj.stopped_at_cycle, gt_stop);
-        else if (!tj.stopped_on_wrap && after)
-            snprintf(why, sizeof why, "itc.csv has %" PRIu64 " stores made after a stop on wrap (after_stop), but trace.json "
-                                      "says the sink did not stop",
-                     after);
-        if (why[0]) {
-            fprintf(stderr, "tracesim: check FAILED: %s\n", why);
-            free(json);
-            free(line);
-            ck_free(&c);
-            return TS_EXIT_FAILED;
-        }
+    return rc;
+}
+
+/* What check reads must agree with itself before anything is counted: trace.rtd is the
+ * sink's image, trace.json's `bytes` (a wrapped buffer's too), so a trace file shorter or
+ * longer than that is not the sink's (emptied, cut, appended to); and trace.json's stop on
+ * wrap is the sink's stop in the simulator's ground truth (trace_events.csv `sink_stopped`,
+ * itc.csv's `after_stop` stores), at the same cycle. Then the run's harts (trace.json, else
+ * what itc.csv and the SRC width allow) against itc.csv's and the SRC field. 0 or the status
+ * (FAILED with the reason on stderr) */
+static int ck_consistent(ck_run_t *r, ck_t *c) {
+    const char *dir = r->dir;
+    const ts_trace_json_t *tj = &r->tj;
+    size_t tlen = r->tlen;
+    char why[600] = "";
+    uint64_t gt_stop = 0;
+    char serr2[600];
+    int gs = gt_sink_stop(dir, &gt_stop, serr2, sizeof serr2);
+    uint64_t after = 0;
+    for (unsigned h = 0; h < NH; h++) after += c->made_by[h][TS_ITC_AFTER_STOP];
+    if (tj->has_bytes && tlen < tj->bytes)
+        snprintf(why, sizeof why, "%s/trace.rtd has %zu of the %" PRIu64 " bytes the sink wrote (trace.json \"bytes\"): "
+                                  "%" PRIu64 " bytes are missing (the file was emptied or cut)",
+                 dir, tlen, tj->bytes, tj->bytes - tlen);
+    else if (tj->has_bytes && tlen > tj->bytes)
+        snprintf(why, sizeof why, "%s/trace.rtd has %zu bytes, but the sink wrote %" PRIu64 " (trace.json \"bytes\"): "
+                                  "%" PRIu64 " bytes are not the sink's",
+                 dir, tlen, tj->bytes, (uint64_t)tlen - tj->bytes);
+    else if (tj->stopped_on_wrap && tj->has_bytes && !tj->bytes) /* a sink stops on wrap when it is full */
+        snprintf(why, sizeof why, "trace.json says the sink stopped on wrap (it stops when full), but it holds 0 bytes "
+                                  "(trace.json \"bytes\")");
+    else if (gs < 0 && (tj->stopped_on_wrap || after))
+        snprintf(why, sizeof why, "the stop on wrap cannot be confirmed against the simulator's ground truth: %s", serr2);
+    else if (tj->stopped_on_wrap && gs == 0)
+        snprintf(why, sizeof why, "trace.json says the sink stopped on wrap at cycle %" PRIu64 ", but the simulator's ground "
+                                  "truth has no stop (trace_events.csv has no sink_stopped row)",
+                 tj->stopped_at_cycle);
+    else if (!tj->stopped_on_wrap && gs == 1)
+        snprintf(why, sizeof why, "trace.json says the sink did not stop on wrap, but the simulator's ground truth has it "
+                                  "stop at cycle %" PRIu64 " (trace_events.csv sink_stopped)",
+                 gt_stop);
+    else if (tj->stopped_on_wrap && tj->stopped_at_cycle != gt_stop)
+        snprintf(why, sizeof why, "trace.json says the sink stopped on wrap at cycle %" PRIu64 ", but the simulator's ground "
+                                  "truth has it stop at cycle %" PRIu64 " (trace_events.csv sink_stopped)",
+                 tj->stopped_at_cycle, gt_stop);
+    else if (!tj->stopped_on_wrap && after)
+        snprintf(why, sizeof why, "itc.csv has %" PRIu64 " stores made after a stop on wrap (after_stop), but trace.json "
+                                  "says the sink did not stop",
+                 after);
+    if (why[0]) {
+        fprintf(stderr, "tracesim: check FAILED: %s\n", why);
+        return TS_EXIT_FAILED;
     }
     /* the run's harts: trace.json, else what itc.csv and the SRC width allow */
-    if (!have_harts) harts = srcbits ? (1u << (srcbits > 4 ? 4 : srcbits)) : 1;
-    c.harts = harts;
-    c.multi = (have_harts && harts > 1) || max_hart > 0;
-    if (max_hart >= harts) {
-        fprintf(stderr, "tracesim: check FAILED: itc.csv has stores of hart %u, but the run has %u hart%s (trace.json)\n", max_hart,
-                harts, harts == 1 ? "" : "s");
-        free(json);
-        if (csv) fclose(csv);
-        free(line);
-        ck_free(&c);
+    unsigned srcbits = r->srcbits;
+    if (!r->have_harts) r->harts = srcbits ? (1u << (srcbits > 4 ? 4 : srcbits)) : 1;
+    unsigned harts = r->harts;
+    c->harts = harts;
+    c->multi = (r->have_harts && harts > 1) || r->max_hart > 0;
+    if (r->max_hart >= harts) {
+        fprintf(stderr, "tracesim: check FAILED: itc.csv has stores of hart %u, but the run has %u hart%s (trace.json)\n",
+                r->max_hart, harts, harts == 1 ? "" : "s");
         return TS_EXIT_FAILED;
     }
     if (harts > 1 && !srcbits) {
         fprintf(stderr, "tracesim: check FAILED: the run has %u harts, but its messages carry no SRC field (trace.json srcbits 0): "
                         "the harts' messages cannot be told apart\n",
                 harts);
-        free(json);
-        if (csv) fclose(csv);
-        free(line);
+        return TS_EXIT_FAILED;
+    }
+    r->nh = r->have_harts ? (harts < NH ? harts : NH) : r->max_hart + 1; /* harts reported */
+    return 0;
+}
+
+/* the ITC stores and software trace events: every store of itc.csv found in the trace in
+ * order (a wrapped trace: from its first message end, each hart's stores its newest), the
+ * software trace events; a mismatch in c->failed / c->msg. *start: where decoding began */
+static void ck_stores(ck_run_t *r, ck_t *c, const nxd_cfg_t *cfg, size_t *start) {
+    const char *dir = r->dir;
+    bool wrapped = r->wrapped;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/trace.rtd", dir);
+    ts_trace_in_t *tin = malloc(sizeof *tin);
+    *start = 0;
+    if (wrapped && tin && !ts_trace_in_open(tin, path, cfg, true)) {
+        ts_trace_in_all(tin, count_store, c);
+        ts_trace_in_close(tin);
+        for (unsigned h = 0; h < NH; h++) {
+            c->next[h] = c->in_trace[h] <= c->n[h] ? c->n[h] - c->in_trace[h] : 0;
+            stm_wrap_start(c, h, c->stm_in_trace[h]);
+        }
+    }
+    if (tin && !ts_trace_in_open(tin, path, cfg, wrapped)) {
+        *start = tin->start;
+        ts_trace_in_all(tin, on_msg, c);
+        ts_trace_in_close(tin);
+    } else {
+        snprintf(c->msg, sizeof c->msg, "%s cannot be read again (out of memory?)", path);
+        c->failed = 1;
+    }
+    free(tin);
+    if (!c->failed) stm_end(c, r->wrapped_stop);
+    for (unsigned h = 0; h < NH && !c->failed && !r->wrapped_stop; h++)
+        if (c->next[h] < c->n[h]) {
+            char pre[24] = "";
+            if (c->multi) snprintf(pre, sizeof pre, "hart %u: ", h);
+            int len = snprintf(c->msg, sizeof c->msg, "%s%zu stores are missing from the trace (first: cycle %" PRIu64 ")", pre,
+                               c->n[h] - c->next[h], itc_at(c, h, c->next[h]) ? itc_at(c, h, c->next[h])->cycle : 0);
+            if (r->tj.other_sink_bytes && len > 0 && (size_t)len < sizeof c->msg)
+                snprintf(c->msg + len, sizeof c->msg - (size_t)len,
+                         "; the encoders wrote %" PRIu64 " bytes into their own sinks, not through the funnel that "
+                         "trace.rtd holds (trace.json other_sink_bytes: firmware for one hart run with --harts > 1?)",
+                         r->tj.other_sink_bytes);
+            c->failed = 1;
+        }
+}
+
+/* the stores' lines: per hart, the stop with what came after it, the software trace events,
+ * the funnel */
+static void ck_stores_summary(const ck_run_t *r, ck_t *c, size_t start) {
+    bool wrapped = r->wrapped;
+    unsigned nh = r->nh, lost = r->lost;
+    uint64_t tot_timed = 0;
+    for (unsigned h = 0; h < NH; h++) tot_timed += c->timed[h];
+    /* one line per hart with several harts; the single-hart line as it always was */
+    for (unsigned h = 0; h < (c->multi ? nh : 1); h++) {
+        printf("check: ");
+        if (c->multi) printf("hart %u: ", h);
+        printf("%" PRIu64 " of %zu ITC stores found in the trace, in order, with their values", c->checked[h], c->n[h]);
+        if (c->timed[h]) printf("; %" PRIu64 " timestamps equal the store cycle + %" PRId64, c->timed[h], c->ts_offset);
+        if (c->next[h] < c->n[h]) printf("; %zu later stores were cut by stop-on-wrap", c->n[h] - c->next[h]);
+        if (wrapped)
+            printf("; the buffer wrapped: the oldest %zu stores were overwritten (decoded from offset %zu, the first message end)",
+                   c->n[h] - (size_t)c->checked[h], start);
+        if (lost && !c->multi) printf("; %u stores were lost (ITC FIFO overflow), the trace says where", lost);
+        if (c->multi && c->errs[h])
+            printf("; %" PRIu64 " Error message(s): this hart's encoder lost stores (ITC FIFO overflow)", c->errs[h]);
+        printf("\n");
+        ck_made_line(c, h, wrapped);
+    }
+    { /* the stop, with what came after it */
+        ts_losses_t loss;
+        char lerr[512], stop_text[512];
+        if (!ts_losses_read(r->dir, (int)r->perf_channel, &loss, lerr, sizeof lerr) &&
+            ts_losses_stop_text(&loss, stop_text, sizeof stop_text))
+            printf("check: %s\n", stop_text);
+    }
+    stm_summary(c, nh, wrapped);
+    if (c->multi) {
+        printf("check: funnel: %" PRIu64 " ITC messages of %u harts, each a whole message (none corrupt), each hart's in "
+               "order, none lost or duplicated",
+               c->msgs, nh);
+        if (tot_timed) printf("; one time base: %" PRIu64 " timestamps equal the store cycle + %" PRId64, tot_timed, c->ts_offset);
+        if (lost) printf("; %u stores were lost (ITC FIFO overflow), the trace says where", lost);
+        printf("\n");
+    }
+}
+
+/* the perf records against the ground truth (perf_check.h) and their lines; *p: perf_check_run's
+ * result; the status so far */
+static int ck_perf(const ck_run_t *r, bool multi, perf_check_result_t *pr, int *p) {
+    const char *dir = r->dir;
+    bool wrapped_stop = r->wrapped_stop, wrapped = r->wrapped;
+    int rc = 0;
+    perf_check_cfg_t pc = {dir, r->elf, r->perf_channel, r->srcbits, r->tsbits, wrapped_stop, wrapped, r->lost, 0, r->perf_config, multi, 0,
+                           r->tj.stopped_at_cycle /* confirmed by ck_consistent against trace_events.csv */};
+    { /* program-trace messages lost (stats.txt): an Error message may stand for them alone */
+        char sp[4200], sline[256];
+        snprintf(sp, sizeof sp, "%s/stats.txt", dir);
+        char sferr[4400];
+        FILE *sf = ts_fopen_input(sp, sferr, sizeof sferr);
+        unsigned long long pl;
+        while (sf && fgets(sline, sizeof sline, sf))
+            if (sscanf(sline, "prog_lost_messages %llu", &pl) == 1) pc.prog_lost = pl;
+        if (sf) fclose(sf);
+    }
+    *p = perf_check_run(&pc, pr);
+    if (*p < 0 && strstr(pr->msg, "lacks")) { /* ground truth missing: nothing to check against */
+        fprintf(stderr, "tracesim: check: %s: the perf records cannot be checked\n", pr->msg);
+        return TS_EXIT_NO_FILE;
+    }
+    if (*p) {
+        fprintf(stderr, "tracesim: check FAILED: %s\n", !r->elf && *p < 0 && r->elf_err[0] ? r->elf_err : pr->msg);
+        return TS_EXIT_FAILED;
+    }
+    if (!pr->found) return 0;
+    for (unsigned h = 0; h < (multi ? NH : 1) && rc == 0; h++) {
+        const perf_check_hart_t *hr = &pr->hart[h];
+        if (multi && !hr->found) continue;
+        /* every number a count of one thing, and together the records the firmware made:
+         * whole ones in the trace (compared), cut ones in it, not in it (made before the stop
+         * and cut by it whole, or made after it), older than the oldest in a wrapped trace */
+        uint64_t cut = hr->truncated + hr->cut_by_gap;
+        uint64_t whole = hr->in_trace >= cut ? hr->in_trace - cut : 0;
+        uint64_t absent = hr->not_in_trace + hr->cut_by_stop;
+        if (hr->in_trace < cut || whole + cut + absent + hr->overwritten != hr->records || (absent && !wrapped_stop)) {
+            char hp[24] = "";
+            if (multi) snprintf(hp, sizeof hp, "hart %u: ", h);
+            fprintf(stderr, "tracesim: check FAILED: %sthe counts contradict each other: the firmware made %" PRIu64 " perf records, the trace holds %" PRIu64 " (%" PRIu64 " cut), %" PRIu64 " are not in it%s, %" PRIu64 " were overwritten\n", hp,
+                    hr->records, hr->in_trace, cut, absent, wrapped_stop ? "" : " without a stop on wrap", hr->overwritten);
+            rc = TS_EXIT_FAILED;
+            break;
+        }
+        printf("check: ");
+        if (multi) printf("hart %u: ", h);
+        printf("compared %" PRIu64 " perf records in the trace: each equals the ground truth (%" PRIu64 " counter values "
+               "as read, addresses from the control flow",
+               whole, hr->values);
+        if (pr->have_ts) printf(", timestamps = first store cycle + %" PRId64, pr->ts_offset);
+        printf(")");
+        if (hr->not_in_trace)
+            printf("; %" PRIu64 " made after the stop are not in it (checked against the ground truth only)", hr->not_in_trace);
+        if (hr->cut_by_stop)
+            printf("; %" PRIu64 " made before the stop are not in it: the stop cut every store of %s (checked against "
+                   "the ground truth only)",
+                   hr->cut_by_stop, hr->cut_by_stop == 1 ? "it" : "each");
+        if (hr->truncated)
+            printf("; %" PRIu64 " cut (%s): its part in the trace equals it", hr->truncated,
+                   wrapped_stop ? "stop-on-wrap" : "the run stopped in the middle of it");
+        if (multi ? hr->gaps : pr->gaps)
+            printf("; %" PRIu64 " gap(s) (Error messages) reported, %" PRIu64 " record(s) cut by a gap, %" PRIu64
+                   " value(s) after a gap checked on the wire only",
+                   multi ? hr->gaps : pr->gaps, hr->cut_by_gap, hr->wire_only);
+        if (wrapped)
+            printf("; the buffer wrapped: the trace holds the newest %" PRIu64 " (decoded with the perf header from %s; "
+                   "%" PRIu64 " value(s) of the first checked on the wire only), the %" PRIu64 " older ones were "
+                   "overwritten (checked against the ground truth only)",
+                   hr->in_trace, pr->config_from, hr->wire_only, hr->overwritten);
+        printf("\n");
+    }
+    if (rc) {
+    } else if (pr->headers)
+        printf("check: %" PRIu64 " perf header(s): every counter definition (type, code or event data, CSR, width) "
+               "equals the hardware's counter programming when the header was written (hpm_writes.csv)\n",
+               pr->headers);
+    else
+        printf("check: perf headers not compared with the hardware (the run folder has no hpm_writes.csv)\n");
+    return rc;
+}
+
+/* the program trace (event mode: event_check.h, else prog_check.h) when the run has
+ * prog_flow.csv; the status */
+static int ck_prog(const ck_run_t *r) {
+    char ppath[4200], pmsg[1024];
+    snprintf(ppath, sizeof ppath, "%s/prog_flow.csv", r->dir);
+    if (!access(ppath, F_OK) && r->wrapped) {
+        printf("check: program flow not checked: the buffer wrapped (the trace starts inside the flow)\n");
+    } else if (!access(ppath, F_OK)) {
+        int q = event_check_run(r->dir, r->srcbits, r->tsbits, r->wrapped_stop, stdout, pmsg, sizeof pmsg);
+        if (q == 2) q = prog_check_run(r->dir, r->elf, r->srcbits, r->tsbits, r->wrapped_stop, stdout, pmsg, sizeof pmsg);
+        if (q) {
+            fprintf(stderr, "tracesim: check %s: %s\n", q > 0 ? "FAILED" : "cannot check the program trace", pmsg);
+            return q > 0 ? TS_EXIT_FAILED : TS_EXIT_NO_FILE;
+        }
+    }
+    return 0;
+}
+
+int ts_check_run(const ts_check_cfg_t *args) {
+    static ck_run_t r;
+    memset(&r, 0, sizeof r);
+    r.perf_config = args->perf_config;
+    r.perf_channel = args->perf_channel;
+    int rc = ck_find_run(args, &r);
+    if (rc) return rc;
+    static ck_t c;
+    memset(&c, 0, sizeof c);
+    if ((rc = ck_load(&r, &c)) || (rc = ck_consistent(&r, &c))) {
+        ck_free(&c);
+        return rc;
+    }
+    nxd_cfg_t cfg = {r.srcbits, r.tsbits};
+    nxd_t d;
+    if (nxd_init(&d, &cfg)) {
+        fprintf(stderr, "tracesim: check: bad trace settings or out of memory\n");
+        ck_free(&c);
+        return TS_EXIT_HOST;
+    }
+    size_t start;
+    ck_stores(&r, &c, &cfg, &start);
+    if (c.failed) {
+        fprintf(stderr, "tracesim: check FAILED: %s\n", c.msg);
         ck_free(&c);
         return TS_EXIT_FAILED;
     }
-    unsigned nh = have_harts ? (harts < NH ? harts : NH) : max_hart + 1; /* harts reported */
-    nxd_cfg_t cfg = {srcbits, tsbits};
-    nxd_t d;
-    int rc = 0;
-    if (oom || nxd_init(&d, &cfg)) {
-        fprintf(stderr, "tracesim: check: bad trace settings or out of memory\n");
-        rc = TS_EXIT_HOST;
-    } else {
-        /* a wrapped trace: from its first message end, and each hart's stores are its newest */
-        snprintf(path, sizeof path, "%s/trace.rtd", dir);
-        ts_trace_in_t *tin = malloc(sizeof *tin);
-        size_t start = 0;
-        if (wrapped && tin && !ts_trace_in_open(tin, path, &cfg, true)) {
-            ts_trace_in_all(tin, count_store, &c);
-            ts_trace_in_close(tin);
-            for (unsigned h = 0; h < NH; h++) {
-                c.next[h] = c.in_trace[h] <= c.n[h] ? c.n[h] - c.in_trace[h] : 0;
-                stm_wrap_start(&c, h, c.stm_in_trace[h]);
-            }
-        }
-        if (tin && !ts_trace_in_open(tin, path, &cfg, wrapped)) {
-            start = tin->start;
-            ts_trace_in_all(tin, on_msg, &c);
-            ts_trace_in_close(tin);
-        } else {
-            snprintf(c.msg, sizeof c.msg, "%s cannot be read again (out of memory?)", path);
-            c.failed = 1;
-        }
-        free(tin);
-        if (!c.failed) stm_end(&c, wrapped_stop);
-        for (unsigned h = 0; h < NH && !c.failed && !wrapped_stop; h++)
-            if (c.next[h] < c.n[h]) {
-                char pre[24] = "";
-                if (c.multi) snprintf(pre, sizeof pre, "hart %u: ", h);
-                int len = snprintf(c.msg, sizeof c.msg, "%s%zu stores are missing from the trace (first: cycle %" PRIu64 ")", pre,
-                                   c.n[h] - c.next[h], itc_at(&c, h, c.next[h]) ? itc_at(&c, h, c.next[h])->cycle : 0);
-                if (tj.other_sink_bytes && len > 0 && (size_t)len < sizeof c.msg)
-                    snprintf(c.msg + len, sizeof c.msg - (size_t)len,
-                             "; the encoders wrote %" PRIu64 " bytes into their own sinks, not through the funnel that "
-                             "trace.rtd holds (trace.json other_sink_bytes: firmware for one hart run with --harts > 1?)",
-                             tj.other_sink_bytes);
-                c.failed = 1;
-            }
-        uint64_t tot_timed = 0;
-        for (unsigned h = 0; h < NH; h++) tot_timed += c.timed[h];
-        if (c.failed) {
-            fprintf(stderr, "tracesim: check FAILED: %s\n", c.msg);
-            rc = TS_EXIT_FAILED;
-        } else {
-            /* one line per hart with several harts; the single-hart line as it always was */
-            for (unsigned h = 0; h < (c.multi ? nh : 1); h++) {
-                printf("check: ");
-                if (c.multi) printf("hart %u: ", h);
-                printf("%" PRIu64 " of %zu ITC stores found in the trace, in order, with their values", c.checked[h], c.n[h]);
-                if (c.timed[h]) printf("; %" PRIu64 " timestamps equal the store cycle + %" PRId64, c.timed[h], c.ts_offset);
-                if (c.next[h] < c.n[h]) printf("; %zu later stores were cut by stop-on-wrap", c.n[h] - c.next[h]);
-                if (wrapped)
-                    printf("; the buffer wrapped: the oldest %zu stores were overwritten (decoded from offset %zu, the first message end)",
-                           c.n[h] - (size_t)c.checked[h], start);
-                if (lost && !c.multi) printf("; %u stores were lost (ITC FIFO overflow), the trace says where", lost);
-                if (c.multi && c.errs[h])
-                    printf("; %" PRIu64 " Error message(s): this hart's encoder lost stores (ITC FIFO overflow)", c.errs[h]);
-                printf("\n");
-                ck_made_line(&c, h, wrapped);
-            }
-            { /* the stop, with what came after it */
-                ts_losses_t loss;
-                char lerr[512], stop_text[512];
-                if (!ts_losses_read(dir, (int)perf_channel, &loss, lerr, sizeof lerr) &&
-                    ts_losses_stop_text(&loss, stop_text, sizeof stop_text))
-                    printf("check: %s\n", stop_text);
-            }
-            stm_summary(&c, nh, wrapped);
-            if (c.multi) {
-                printf("check: funnel: %" PRIu64 " ITC messages of %u harts, each a whole message (none corrupt), each hart's in "
-                       "order, none lost or duplicated",
-                       c.msgs, nh);
-                if (tot_timed) printf("; one time base: %" PRIu64 " timestamps equal the store cycle + %" PRId64, tot_timed, c.ts_offset);
-                if (lost) printf("; %u stores were lost (ITC FIFO overflow), the trace says where", lost);
-                printf("\n");
-            }
-            /* the stores' check is done: its stores and trace copy are not needed by the perf
-             * check, which reads its own (memory: not both at once) */
-            ck_free(&c);
-            perf_check_cfg_t pc = {dir, elf, perf_channel, srcbits, tsbits, wrapped_stop, wrapped, lost, 0, perf_config, c.multi, 0,
-                                   tj.stopped_at_cycle /* confirmed above against trace_events.csv */};
-            { /* program-trace messages lost (stats.txt): an Error message may stand for them alone */
-                char sp[4200], sline[256];
-                snprintf(sp, sizeof sp, "%s/stats.txt", dir);
-                char sferr[4400];
-                FILE *sf = ts_fopen_input(sp, sferr, sizeof sferr);
-                unsigned long long pl;
-                while (sf && fgets(sline, sizeof sline, sf))
-                    if (sscanf(sline, "prog_lost_messages %llu", &pl) == 1) pc.prog_lost = pl;
-                if (sf) fclose(sf);
-            }
-            static perf_check_result_t pr;
-            int p = perf_check_run(&pc, &pr);
-            if (p < 0 && strstr(pr.msg, "lacks")) { /* ground truth missing: nothing to check against */
-                fprintf(stderr, "tracesim: check: %s: the perf records cannot be checked\n", pr.msg);
-                rc = TS_EXIT_NO_FILE;
-            } else if (p) {
-                fprintf(stderr, "tracesim: check FAILED: %s\n", !elf && p < 0 && elf_err[0] ? elf_err : pr.msg);
-                rc = TS_EXIT_FAILED;
-            } else if (pr.found) {
-                for (unsigned h = 0; h < (c.multi ? NH : 1) && rc == 0; h++) {
-                    const perf_check_hart_t *hr = &pr.hart[h];
-                    if (c.multi && !hr->found) continue;
-                    /* every number a count of one thing, and together the records the firmware
-                     * made: whole ones in the trace (compared), cut ones in it, not in it (made
-                     * before the stop and cut by it whole, or made after it), older than the
-                     * oldest in a wrapped trace */
-                    uint64_t cut = hr->truncated + hr->cut_by_gap;
-                    uint64_t whole = hr->in_trace >= cut ? hr->in_trace - cut : 0;
-                    uint64_t absent = hr->not_in_trace + hr->cut_by_stop;
-                    if (hr->in_trace < cut || whole + cut + absent + hr->overwritten != hr->records || (absent && !wrapped_stop)) {
-                        char hp[24] = "";
-                        if (c.multi) snprintf(hp, sizeof hp, "hart %u: ", h);
-                        fprintf(stderr, "tracesim: check FAILED: %sthe counts contradict each other: the firmware made %" PRIu64 " perf records, the trace holds %" PRIu64 " (%" PRIu64 " cut), %" PRIu64 " are not in it%s, %" PRIu64 " were overwritten\n", hp,
-                                hr->records, hr->in_trace, cut, absent, wrapped_stop ? "" : " without a stop on wrap",
-                                hr->overwritten);
-                        rc = TS_EXIT_FAILED;
-                        break;
-                    }
-                    printf("check: ");
-                    if (c.multi) printf("hart %u: ", h);
-                    printf("compared %" PRIu64 " perf records in the trace: each equals the ground truth (%" PRIu64 " counter values "
-                           "as read, addresses from the control flow",
-                           whole, hr->values);
-                    if (pr.have_ts) printf(", timestamps = first store cycle + %" PRId64, pr.ts_offset);
-                    printf(")");
-                    if (hr->not_in_trace)
-                        printf("; %" PRIu64 " made after the stop are not in it (checked against the ground truth only)",
-                               hr->not_in_trace);
-                    if (hr->cut_by_stop)
-                        printf("; %" PRIu64 " made before the stop are not in it: the stop cut every store of %s (checked against "
-                               "the ground truth only)",
-                               hr->cut_by_stop, hr->cut_by_stop == 1 ? "it" : "each");
-                    if (hr->truncated)
-                        printf("; %" PRIu64 " cut (%s): its part in the trace equals it", hr->truncated,
-                               wrapped_stop ? "stop-on-wrap" : "the run stopped in the middle of it");
-                    if (c.multi ? hr->gaps : pr.gaps)
-                        printf("; %" PRIu64 " gap(s) (Error messages) reported, %" PRIu64 " record(s) cut by a gap, %" PRIu64
-                               " value(s) after a gap checked on the wire only",
-                               c.multi ? hr->gaps : pr.gaps, hr->cut_by_gap, hr->wire_only);
-                    if (wrapped)
-                        printf("; the buffer wrapped: the trace holds the newest %" PRIu64 " (decoded with the perf header from %s; "
-                               "%" PRIu64 " value(s) of the first checked on the wire only), the %" PRIu64 " older ones were "
-                               "overwritten (checked against the ground truth only)",
-                               hr->in_trace, pr.config_from, hr->wire_only, hr->overwritten);
-                    printf("\n");
-                }
-                if (rc) {
-                } else if (pr.headers)
-                    printf("check: %" PRIu64 " perf header(s): every counter definition (type, code or event data, CSR, width) "
-                           "equals the hardware's counter programming when the header was written (hpm_writes.csv)\n",
-                           pr.headers);
-                else
-                    printf("check: perf headers not compared with the hardware (the run folder has no hpm_writes.csv)\n");
-            }
-            if (rc == 0) { /* program trace (prog_check.h) */
-                char ppath[4200], pmsg[1024];
-                snprintf(ppath, sizeof ppath, "%s/prog_flow.csv", dir);
-                if (!access(ppath, F_OK) && wrapped) {
-                    printf("check: program flow not checked: the buffer wrapped (the trace starts inside the flow)\n");
-                } else if (!access(ppath, F_OK)) {
-                    /* event mode (event_check.h), else the program flow */
-                    int q = event_check_run(dir, srcbits, tsbits, wrapped_stop, stdout, pmsg, sizeof pmsg);
-                    if (q == 2) q = prog_check_run(dir, elf, srcbits, tsbits, wrapped_stop, stdout, pmsg, sizeof pmsg);
-                    if (q) {
-                        fprintf(stderr, "tracesim: check %s: %s\n", q > 0 ? "FAILED" : "cannot check the program trace", pmsg);
-                        rc = q > 0 ? TS_EXIT_FAILED : TS_EXIT_NO_FILE;
-                    }
-                }
-            }
-            if (rc == 0) /* the verdict, per hart with several */
-                for (unsigned h = 0; h < (c.multi ? nh : 1); h++) {
-                    printf("check: ");
-                    if (c.multi) printf("hart %u: ", h);
-                    printf("%" PRIu64 " stores, %" PRIu64 " perf records, OK\n", c.checked[h],
-                           p == 0 && pr.found ? pr.hart[h].in_trace : 0);
-                }
-        }
-    }
+    ck_stores_summary(&r, &c, start);
+    /* the stores' check is done: its stores and trace copy are not needed by the perf check,
+     * which reads its own (memory: not both at once) */
     ck_free(&c);
-    free(json);
-    if (csv) fclose(csv);
-    free(line);
+    static perf_check_result_t pr;
+    int p = 0;
+    rc = ck_perf(&r, c.multi, &pr, &p);
+    if (rc == 0) rc = ck_prog(&r);
+    if (rc == 0) /* the verdict, per hart with several */
+        for (unsigned h = 0; h < (c.multi ? r.nh : 1); h++) {
+            printf("check: ");
+            if (c.multi) printf("hart %u: ", h);
+            printf("%" PRIu64 " stores, %" PRIu64 " perf records, OK\n", c.checked[h], p == 0 && pr.found ? pr.hart[h].in_trace : 0);
+        }
     return rc;
 }
