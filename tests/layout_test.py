@@ -9,6 +9,11 @@ to a module (PRIVATE) are included from their module only (and from tests/, whic
 white-box). Includes that name no file of the tree (system headers, Verilator's, generated
 ones such as ts_version.h) are not checked. The table itself must be free of circles.
 
+Within one module, the files form units (a .c and the .h of the same name in one folder
+are one unit) and the includes between units must not go round in a circle (unit A includes
+a header of unit B, which includes one of A, directly or through others): fails naming
+the circle.
+
 Fails naming every include that goes the wrong way, so a new circle between modules fails
 the suite instead of growing unseen. Exit 0 all well, 1 a violation, 2 usage."""
 import os
@@ -61,7 +66,17 @@ ALLOWED = {
 
 # headers only their own module includes (tests/ may: white-box unit tests)
 PRIVATE_DIRS = ["decoder/src"]
-PRIVATE_FILES = ["analysis/overhead/overhead_int.h"]
+PRIVATE_FILES = ["analysis/overhead/overhead_int.h", "cli/decode_int.h", "cli/report_int.h"]
+
+# includes that close a circle between the files of one module, there before the check was
+# made: a part's .c reaching up into the whole that includes the part's header (the SoC for
+# the hang detector, the trace encoder for its program-trace half, the BSP for its harts).
+# Each is a unit -> unit edge left out of the circle check; no new one may be added.
+KNOWN_UNIT_CIRCLE_EDGES = [
+    ("sim/hang", "sim/soc"),
+    ("rtl_model/trace/te_prog", "rtl_model/trace/te"),
+    ("firmware/bsp/ts_harts", "firmware/bsp/bsp"),
+]
 
 EXTS = (".c", ".h", ".cpp", ".hpp", ".def", ".inc", ".in")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
@@ -73,6 +88,11 @@ def module_of(path):
         if (path == folder or path.startswith(folder + "/")) and (best is None or len(folder) > len(best[0])):
             best = (folder, mod)
     return best[1] if best else None
+
+
+def unit_of(path):
+    """a file's unit: its path without the extension (foo.c and foo.h are one unit)"""
+    return os.path.splitext(path)[0]
 
 
 def is_private(path):
@@ -131,6 +151,7 @@ def main():
         print("layout: %s is in no module (add its folder to MODULES in tests/layout_test.py)" % f)
         bad = 1
     checked = 0
+    unit_edges = {}  # unit -> the units of the same module whose headers it includes
     for f in sorted(files):
         mod = module_of(f)
         if mod is None:
@@ -160,6 +181,9 @@ def main():
             checked += 1
             tmod = module_of(target)
             if tmod == mod:
+                ua, ub = unit_of(f), unit_of(target)
+                if ua != ub:
+                    unit_edges.setdefault(ua, set()).add(ub)
                 continue
             if tmod not in ALLOWED.get(mod, []):
                 print("%s:%d: module %s includes %s of module %s: %s may use only %s" %
@@ -168,6 +192,12 @@ def main():
             elif is_private(target) and mod != "tests":
                 print("%s:%d: %s is private to module %s" % (f, no, target, tmod))
                 bad = 1
+    for ua, ub in KNOWN_UNIT_CIRCLE_EDGES:
+        unit_edges.get(ua, set()).discard(ub)
+    cycle = acyclic(unit_edges)
+    if cycle:
+        print("layout: the files of one module include each other in a circle: " + " -> ".join(cycle))
+        bad = 1
     print("layout: %d files, %d project includes checked, %s" % (len(files), checked, "violations above" if bad else "all go the allowed way"))
     return bad
 

@@ -10,7 +10,7 @@
 #ifndef TS_PERF_STREAM_H
 #define TS_PERF_STREAM_H
 #include "elements.h"
-#include "perf_check.h"
+#include "perf_check_cfg.h"
 #include "perf_decode.h"
 #include "trace_in.h"
 #include <stdbool.h>
