@@ -20,6 +20,10 @@
 #include <stdio.h>
 #include <string.h>
 
+/* the run-folder module's own name for the inputs' exit status (ts_file.h: it includes no
+ * other module) is exit_status.def's */
+_Static_assert(TS_FILE_EXIT_CUT == TS_EXIT_NO_FILE, "ts_file.h TS_FILE_EXIT_CUT differs from exit_status.def NO_FILE");
+
 /* tracesim run: the run command (sim/run_cmd.h) on the SoC's own cycle loop */
 static int run_main(int argc, char **argv) { return ts_run_main(argc, argv, &ts_run_soc); }
 

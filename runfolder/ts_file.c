@@ -523,7 +523,7 @@ static void on_sigbus(int sig, siginfo_t *si, void *uc) {
         if (cut.rm[0]) unlink(cut.rm);           /* first: nothing half-written stays, whatever stderr is */
         if (write(2, cut.msg, cut.msglen) < 0) { /* nothing more to say */
         }
-        _exit(121);
+        _exit(TS_FILE_EXIT_CUT);
     }
     /* not ours (another fault, or a SIGBUS sent by kill): what was there before acts on it */
     sigaction(SIGBUS, &cut.old, NULL);

@@ -71,6 +71,11 @@ FILE *ts_fopen_input(const char *path, char *err, size_t errlen);
  * (a read error of the storage under the file raises SIGBUS too and is reported the same
  * way). Any other SIGBUS goes to the handler that was there before. One input is mapped at a
  * time (a second one is read). */
+/* the exit status of a process whose mapped input was cut: 121, the inputs' status
+ * (TS_EXIT_NO_FILE of rtl_model/regs/exit_status.def). The run-folder module includes no
+ * other module, so it names the number here; cli/tracesim.c asserts at compile time that
+ * the two agree. */
+#define TS_FILE_EXIT_CUT 121
 #define TS_MAP_MIN (1u << 20)
 typedef struct ts_input {
     const unsigned char *p; /* the bytes (NUL-terminated when read, not when mapped) */

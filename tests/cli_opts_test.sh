@@ -9,6 +9,7 @@
 #    has "usage:", "options:" and "exit status:" with the statuses named here (read from the
 #    command's code), and is byte for byte what `tracesim help CMD` prints;
 #  * `tracesim help --markdown CMD` (the docs table) has the same options and statuses.
+. "$(dirname "$0")/lib/exit_status.sh" # TS_EXIT_*: rtl_model/regs/exit_status.def
 set -u
 ts=$1; cmd=$2
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -31,14 +32,14 @@ if [ "$cmd" = tracesim-sc ]; then call() { "$ts" "$@"; }; else call() { "$ts" "$
 
 # an abbreviation: refused, with the option it abbreviates suggested
 call "$abbr" 1 x > "$tmp/out" 2> "$tmp/err"; rc=$?
-[ $rc = 120 ] || fail "$abbr: status $rc, expected 120"
+[ $rc = "$TS_EXIT_USAGE" ] || fail "$abbr: status $rc, expected 120"
 [ "$(wc -l < "$tmp/err")" = 1 ] || { cat "$tmp/err"; fail "$abbr: not one line on stderr"; }
 grep -qF "unknown option '$abbr'; did you mean $full?" "$tmp/err" || { cat "$tmp/err"; fail "$abbr: no suggestion of $full"; }
 [ ! -s "$tmp/out" ] || fail "$abbr: something ran (stdout not empty)"
 
 # an unknown option: refused, no suggestion
 call --frobnicate x > "$tmp/out" 2> "$tmp/err"; rc=$?
-[ $rc = 120 ] || fail "--frobnicate: status $rc, expected 120"
+[ $rc = "$TS_EXIT_USAGE" ] || fail "--frobnicate: status $rc, expected 120"
 [ "$(wc -l < "$tmp/err")" = 1 ] || fail "--frobnicate: not one line on stderr"
 grep -qF "unknown option '--frobnicate'" "$tmp/err" || { cat "$tmp/err"; fail "--frobnicate not named"; }
 grep -q "did you mean" "$tmp/err" && fail "--frobnicate: a suggestion for a name nothing is close to"
@@ -59,7 +60,7 @@ else
   cmp -s "$tmp/help" "$tmp/help2" || { diff -u "$tmp/help" "$tmp/help2"; fail "tracesim help tracesim-sc differs from tracesim-sc --help"; }
   # tracesim run's options tracesim-sc does not have: not shown (below), refused by name
   "$ts" --record-trace-bus x.log x.elf 2> "$tmp/err"; rc=$?
-  [ $rc = 120 ] && grep -qF -- "--record-trace-bus is not an option of tracesim-sc" "$tmp/err" || { cat "$tmp/err"; fail "--record-trace-bus not refused by name"; }
+  [ $rc = "$TS_EXIT_USAGE" ] && grep -qF -- "--record-trace-bus is not an option of tracesim-sc" "$tmp/err" || { cat "$tmp/err"; fail "--record-trace-bus not refused by name"; }
 fi
 for o in $known; do grep -qE "^\| \`(-[a-z], )?$o[ \`]" "$tmp/md" || fail "the docs table does not list $o"; done
 for e in $exits; do grep -qE "^\| $e \| [a-z]" "$tmp/md" || fail "the docs table does not give exit status $e"; done

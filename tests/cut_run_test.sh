@@ -9,6 +9,7 @@
 #   sba        fib with its SBA buffer, cut at 2 points (the last store must be in the trace)
 #   prog       fib with --trace-insn btm, cut: stores, records and the program flow
 #   funnel     fib_mh_sram on 2 harts through the funnel, cut
+. "$(dirname "$0")/lib/exit_status.sh" # TS_EXIT_*: rtl_model/regs/exit_status.def
 set -eu
 b=${1:?usage: cut_run_test.sh BUILD_DIR CASE}; case_=${2:?case}
 sim=$b/tracesim; fw=$b/firmware
@@ -18,7 +19,7 @@ one() {   # cycles, elf, extra options...
   local n=$1 elf=$2; shift 2
   rm -rf "$tmp/r"
   local rc=0; "$sim" run -q --out "$tmp/r" --max-cycles "$n" "$@" "$elf" >/dev/null 2>&1 || rc=$?
-  [ "$rc" = 124 ] || fail "$n cycles: exit status $rc, expected 124 (the cycle limit)"
+  [ "$rc" = "$TS_EXIT_CYCLE_LIMIT" ] || fail "$n cycles: exit status $rc, expected 124 (the cycle limit)"
   "$sim" check "$tmp/r" > "$tmp/check.txt" 2>&1 || { cat "$tmp/check.txt" >&2; fail "check failed after a cut at $n cycles"; }
   if grep -q "missing" "$tmp/check.txt"; then cat "$tmp/check.txt" >&2; fail "stores missing after a cut at $n cycles"; fi
 }

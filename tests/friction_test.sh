@@ -10,6 +10,7 @@
 #                  perf records were made): the primary marker on the stop's cycle
 #                  (trace.json stopped_at_cycle), not on the first record, and a readable
 #                  zoom: 8 cycles from 2 before it (docs/commands/waves.md)
+. "$(dirname "$0")/lib/exit_status.sh" # TS_EXIT_*: rtl_model/regs/exit_status.def
 set -u
 b=$1; case=$2
 t=$b/tracesim_san; out=$b/test-runs/friction_$case
@@ -32,13 +33,13 @@ instr_no_prog)
   "$t" run -q -o "$out/run" "$fw" 2> "$out/run.err" || fail "run: exit $?"
   "$t" decode -f instr "$out/run" > "$out/a.txt" 2> "$out/a.err"
   rc=$?
-  [ $rc = 120 ] || fail "exit $rc, expected 120"
+  [ $rc = "$TS_EXIT_USAGE" ] || fail "exit $rc, expected 120"
   [ -s "$out/a.txt" ] && fail "something on stdout"
   [ "$(wc -l < "$out/a.err")" = 1 ] || fail "not one line on stderr"
   grep -q 'has no program trace' "$out/a.err" || fail "the line does not say there is no program trace"
   "$t" decode -f instr -o "$out/o" "$out/run" 2> "$out/o.err"
   rc=$?
-  [ $rc = 120 ] || fail "with -o: exit $rc, expected 120"
+  [ $rc = "$TS_EXIT_USAGE" ] || fail "with -o: exit $rc, expected 120"
   [ -e "$out/o/instr.txt" ] && fail "with -o: instr.txt written"
   ;;
 instr_no_elf)
@@ -47,7 +48,7 @@ instr_no_elf)
   rm "$out/gone.elf"
   "$t" decode -f instr "$out/run" > "$out/a.txt" 2> "$out/a.err"
   rc=$?
-  [ $rc = 121 ] || fail "exit $rc, expected 121"
+  [ $rc = "$TS_EXIT_NO_FILE" ] || fail "exit $rc, expected 121"
   [ "$(wc -l < "$out/a.err")" = 1 ] || fail "not one line on stderr"
   grep -q -- '--elf' "$out/a.err" || fail "the line does not name --elf"
   [ -s "$out/a.txt" ] && fail "something on stdout"

@@ -13,6 +13,7 @@
 #     in guest_errors.log, stats.txt guest_errors 1
 #   * perfWriteTrace's file lands in RUN/host too (perf_lib_test.sh onoff checks its bytes)
 #   * --host-io-limit with a bad value: one line, exit 120
+. "$(dirname "$0")/lib/exit_status.sh" # TS_EXIT_*: rtl_model/regs/exit_status.def
 set -u
 build=$(cd "$1" && pwd)
 ts=$build/tracesim
@@ -55,7 +56,7 @@ grep -qx 'guest_errors 1' "$r/stats.txt" || fail "stats.txt: $(grep guest_errors
 # bad values of the option
 for v in lots -1 ''; do
   "$ts" run -q --host-io-limit "$v" --out "$tmp/b" "$elf" > /dev/null 2> "$tmp/log/err"; rc=$?
-  [ "$rc" = 120 ] && [ "$(wc -l < "$tmp/log/err")" = 1 ] && grep -q "for --host-io-limit" "$tmp/log/err" ||
+  [ "$rc" = "$TS_EXIT_USAGE" ] && [ "$(wc -l < "$tmp/log/err")" = 1 ] && grep -q "for --host-io-limit" "$tmp/log/err" ||
     fail "--host-io-limit '$v': exit $rc, $(cat "$tmp/log/err")"
 done
 echo "ok: host I/O sandbox; the budget stopped the writer after $n chunks (run: $ms ms)"

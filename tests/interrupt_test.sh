@@ -18,6 +18,7 @@
 #                    no markers.txt/view.gtkw of the old run, no stats.txt of the old run while
 #                    it runs; a file of the user's in the folder stays
 # SIM: tracesim (default) or tracesim-sc.
+. "$(dirname "$0")/lib/exit_status.sh" # TS_EXIT_*: rtl_model/regs/exit_status.def
 set -u
 build=$1; case=$2; simname=${3:-tracesim}
 sim=$build/$simname; cmd=run
@@ -134,7 +135,7 @@ rerun)
     fail "the rerun does not name the earlier run as unfinished"
   [ "$(cat "$r/notes.txt")" = mine ] || fail "the user's file was touched"
   kill -INT "$pid"; rc=0; wait "$pid" || rc=$?; pid=
-  [ "$rc" = 130 ] || fail "exit status $rc"
+  [ "$rc" = "$TS_EXIT_INTERRUPTED" ] || fail "exit status $rc"
   [ -e "$r/w.fst" ] && fail "w.fst came back"
   true ;;
 *) fail "unknown case" ;;

@@ -23,6 +23,7 @@
 #   full_waves_fst                 run --waves /dev/full (the project's FST writer)
 #   full_run_FILE                  run into a folder whose FILE (stats.txt, hpm.csv, events.csv,
 #                                  trace.rtd, trace.json, itc.csv, flow.csv, uart.txt) meets a full disk
+. "$(dirname "$0")/lib/exit_status.sh" # TS_EXIT_*: rtl_model/regs/exit_status.def
 set -u
 ts=$1 fw=$2 case=$3
 caps=${4:-}
@@ -79,7 +80,7 @@ full_overhead_md|full_overhead_csv|full_overhead_svg)
                   # the progress lines go to stderr too: the failure is the last line, alone
                   timeout 60 "$ts" overhead --baseline "$tmp/r" -o "$tmp/o" "$tmp/r" > /dev/null 2> "$tmp/err" < /dev/null
                   rc=$?
-                  [ $rc = 126 ] || fail "exit $rc, expected 126; stderr: $(cat "$tmp/err")"
+                  [ $rc = "$TS_EXIT_HOST" ] || fail "exit $rc, expected 126; stderr: $(cat "$tmp/err")"
                   [ "$(grep -c 'cannot write' "$tmp/err")" = 1 ] || fail "stderr: $(cat "$tmp/err")"
                   tail -n 1 "$tmp/err" | grep -Eq "^tracesim: overhead: cannot write .*/overhead\.${case#full_overhead_}: No space left on device$" \
                     || fail "stderr: $(cat "$tmp/err")" ;;
@@ -92,7 +93,7 @@ full_symfilter|full_stmfilter)
                   seq 1 100000 > "$tmp/in"; in=$tmp/in
                   if [ $case = full_symfilter ]; then set -- symfilter "$fib"; else set -- stmfilter; fi
                   timeout 20 "$ts" "$@" > /dev/full 2> "$tmp/err" < "$tmp/in"; rc=$?
-                  [ $rc = 126 ] || fail "exit $rc, expected 126; stderr: $(head -c 300 "$tmp/err")"
+                  [ $rc = "$TS_EXIT_HOST" ] || fail "exit $rc, expected 126; stderr: $(head -c 300 "$tmp/err")"
                   [ "$(wc -l < "$tmp/err")" = 1 ] || fail "stderr: $(head -c 300 "$tmp/err")"
                   grep -q '^tracesim: cannot write the output (stdout): ' "$tmp/err" || fail "stderr: $(cat "$tmp/err")" ;;
 full_retire_log)  expect_full /dev/full -- "$ts" run -q --retire-log /dev/full -o "$tmp/r" "$fib" ;;

@@ -17,6 +17,7 @@
 #   EXAMPLE   a perf library example on several harts (fib_mh_sram, manual_mh_sba, ...):
 #             check passes with a verdict per hart and as many records per hart as the
 #             firmware reports; the report has every hart's section with its functions
+. "$(dirname "$0")/lib/exit_status.sh" # TS_EXIT_*: rtl_model/regs/exit_status.def
 set -u
 b=$1; n=$2; variant=${3:-}
 elf=$b/firmware/tests/itc_harts${variant:+_$variant}.elf
@@ -160,9 +161,9 @@ done
 head -1 "$run.rcsv" | grep -q '^hart,function,' || fail "report CSV has no hart column"
 
 # bad uses: one line, status 120
-"$x" --exit 120 --one-line --stderr "^tracesim: --hart 9: the trace has $n harts \(0..$((n - 1)), trace.json\)$" -- "$ts" decode --hart 9 "$run/trace.rtd" > /dev/null || fail "decode --hart 9"
-"$x" --exit 120 --one-line --stderr "^tracesim: --hart 9: the trace has $n harts" -- "$ts" report --hart 9 "$run/trace.rtd" > /dev/null || fail "report --hart 9"
-"$x" --exit 120 --one-line --stderr "^tracesim: --srcbits $((want_src + 1)) does not match the trace: trace.json says srcbits $want_src \($n harts\)$" -- \
+"$x" --exit "$TS_EXIT_USAGE" --one-line --stderr "^tracesim: --hart 9: the trace has $n harts \(0..$((n - 1)), trace.json\)$" -- "$ts" decode --hart 9 "$run/trace.rtd" > /dev/null || fail "decode --hart 9"
+"$x" --exit "$TS_EXIT_USAGE" --one-line --stderr "^tracesim: --hart 9: the trace has $n harts" -- "$ts" report --hart 9 "$run/trace.rtd" > /dev/null || fail "report --hart 9"
+"$x" --exit "$TS_EXIT_USAGE" --one-line --stderr "^tracesim: --srcbits $((want_src + 1)) does not match the trace: trace.json says srcbits $want_src \($n harts\)$" -- \
   "$ts" decode --srcbits $((want_src + 1)) "$run/trace.rtd" > /dev/null || fail "srcbits mismatch"
 
 # check fails, naming the hart, when its ground truth disagrees

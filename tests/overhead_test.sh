@@ -24,6 +24,7 @@
 #   missing_elf  a build folder without the firmware: one line, exit 121
 #   failed_run   variants that exit 42: one line naming the run and the status, exit 1
 # Runs the ASan/UBSan build of the simulator (which spawns itself for the runs).
+. "$(dirname "$0")/lib/exit_status.sh" # TS_EXIT_*: rtl_model/regs/exit_status.def
 set -u
 b=$1; case=$2
 t=$b/tracesim_san; out=$b/test-runs/overhead_$case
@@ -169,7 +170,7 @@ missing_elf)
   mkdir -p "$out.fw"
   "$t" overhead --quick --firmware-dir "$out.fw" -o "$out" > /dev/null 2> "$out.stderr"; rc=$?
   san
-  [ $rc = 121 ] || fail "exit status $rc, expected 121"
+  [ $rc = "$TS_EXIT_NO_FILE" ] || fail "exit status $rc, expected 121"
   [ "$(wc -l < "$out.stderr")" = 1 ] || fail "not one line on stderr"
   grep -q "ovh_fib_out.elf not found" "$out.stderr" || fail "does not name the missing ELF" ;;
 failed_run)

@@ -14,6 +14,7 @@
 #       says how to give the header; report works the same way
 #   broken_lost_count         check must fail when trace.json's count of lost stores is wrong
 #   broken_config             check must fail when perf_config.txt has the wrong count type
+. "$(dirname "$0")/lib/exit_status.sh" # TS_EXIT_*: rtl_model/regs/exit_status.def
 set -u
 b=$1; case=$2
 t=$b/tracesim; ts=$b/tracesim_san; fw=$b/firmware/tests; runs=$b/test-runs/perf_gap_$case
@@ -127,7 +128,7 @@ wrap_*)
     grep -q "^  $n record(s): 0 enter, 0 exit, $n manual" "$runs.report" || fail "report: not $n records"
   fi
   "$ts" report "$runs/trace.rtd" > /dev/null 2> "$runs.report.err"; rc=$?
-  [ $rc = 121 ] || fail "report without the header exited $rc"
+  [ $rc = "$TS_EXIT_NO_FILE" ] || fail "report without the header exited $rc"
   grep -q -- "--perf-config" "$runs.report.err" || fail "report: no hint" ;;
 broken_lost_count)
   run "$fw/perf_overflow_1_0.elf" --itc-depth 1

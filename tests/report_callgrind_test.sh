@@ -14,6 +14,7 @@
 #   flow     fib.c, `report --from flow -f callgrind`: every function's self instructions equal
 #            prof_truth's, fib's inclusive its total_insn; costs by source line (fib has more
 #            than 2 lines with costs).
+. "$(dirname "$0")/lib/exit_status.sh" # TS_EXIT_*: rtl_model/regs/exit_status.def
 
 set -u
 b=$1; case_=$2
@@ -79,7 +80,7 @@ records)
     fail "fib's recursive calls: $(grep -A1 '^cfn=fib' "$r.cg" | head -4)"
   awk '/^fn=fib$/ { f = 1 } f && /^cfn=fib$/ { getline; getline; print; exit }' "$r.cg" | grep -q '^[1-9][0-9]* ' ||
     fail "fib's recursive call site has no line"
-  "$ts" report -f nosuch "$r" > /dev/null 2>&1; [ $? = 120 ] || fail "-f nosuch accepted"
+  "$ts" report -f nosuch "$r" > /dev/null 2>&1; [ $? = "$TS_EXIT_USAGE" ] || fail "-f nosuch accepted"
   echo "ok (report callgrind records):$msg" ;;
 flow)
   elf=$b/firmware/examples/fib.elf

@@ -20,6 +20,7 @@
 #            of open hooks, the first cycle read inside the innermost one, and the cycles from
 #            an interrupt's trap to its mret taken out of the hooks it interrupted
 #   fields   --fields picks and orders the CSV columns; an unknown field is one line, exit 120
+. "$(dirname "$0")/lib/exit_status.sh" # TS_EXIT_*: rtl_model/regs/exit_status.def
 set -eu
 b=$1; case=$2
 ts=$b/tracesim
@@ -138,7 +139,7 @@ fields)
     "$ts" report --fields calls,nope --elf "$elf" "$out/run/trace.rtd" > "$out/bad.out" 2> "$out/bad.err"
     rc=$?
     set -e
-    [ $rc = 120 ] || fail "unknown field: exit $rc, not 120"
+    [ $rc = "$TS_EXIT_USAGE" ] || fail "unknown field: exit $rc, not 120"
     [ "$(wc -l < "$out/bad.err")" = 1 ] && grep -q "unknown field 'nope' for --fields" "$out/bad.err" ||
         fail "unknown field message: $(cat "$out/bad.err")"
     [ ! -s "$out/bad.out" ] || fail "output despite an unknown field"

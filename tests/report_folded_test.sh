@@ -17,6 +17,7 @@
 #            every line's second frame is one of 3 threads "thread 0x...", the records' counts
 #            add up to the trace total and match `report -f csv` as for records, the flow's per-function counts equal the truth's self
 #            instructions; rr_alpha appears under one thread only.
+. "$(dirname "$0")/lib/exit_status.sh" # TS_EXIT_*: rtl_model/regs/exit_status.def
 set -u
 b=$1; case_=$2
 ts=$b/tracesim
@@ -74,9 +75,9 @@ records|records_longjmp)
   case $o3 in *FAIL*|"") fail "compensated: ${o3:-no comparison}" ;; esac
   cmp -s "$run.folded" "$run.comp.folded" && fail "--compensate changed nothing"
   "$ts" report -f folded --counter nosuch "$run" > /dev/null 2> "$run.err"; rc=$?
-  [ "$rc" = 120 ] && [ "$(grep -vc "warning:" "$run.err")" = 1 ] && grep -q "no counter 'nosuch'.*cycles" "$run.err" ||
+  [ "$rc" = "$TS_EXIT_USAGE" ] && [ "$(grep -vc "warning:" "$run.err")" = 1 ] && grep -q "no counter 'nosuch'.*cycles" "$run.err" ||
     fail "--counter nosuch: exit $rc, $(cat "$run.err")"
-  "$ts" report -f csv --counter cycles "$run" > /dev/null 2>&1; [ $? = 120 ] || fail "--counter without -f folded accepted"
+  "$ts" report -f csv --counter cycles "$run" > /dev/null 2>&1; [ $? = "$TS_EXIT_USAGE" ] || fail "--counter without -f folded accepted"
   echo "ok (report folded $case_): $out instructions: $o2 compensated: $o3" ;;
 flow)
   msg=
@@ -104,7 +105,7 @@ flow)
   msg="$msg $p: $out;"
   done
   "$ts" report --from flow -f folded --counter cycles "$r" > /dev/null 2> "$r.err"; rc=$?
-  [ "$rc" = 120 ] && grep -q "instructions" "$r.err" || fail "--from flow --counter cycles: exit $rc, $(cat "$r.err")"
+  [ "$rc" = "$TS_EXIT_USAGE" ] && grep -q "instructions" "$r.err" || fail "--from flow --counter cycles: exit $rc, $(cat "$r.err")"
   echo "ok (report folded flow):$msg fib's total equal" ;;
 threads)
   elf=$b/firmware/examples/rr_threads.elf

@@ -27,6 +27,7 @@
 #             overhead.md, stdout (= overhead.md) and overhead.csv; overhead.svg well-formed
 #             with a bar per firmware; a missing baseline ELF or firmware: one line, exit 121;
 #             no firmware after the baseline: exit 120
+. "$(dirname "$0")/lib/exit_status.sh" # TS_EXIT_*: rtl_model/regs/exit_status.def
 set -u
 b=$1; case_=$2
 src=$(cd "$(dirname "$0")" && pwd)
@@ -138,13 +139,13 @@ out)
     fail "report -o DIR: DIR/report.txt is not the report"
   "$t" report -f csv -o "$tmp/rep" "$r" && head -1 "$tmp/rep/report.csv" | grep -q , || fail "report -f csv -o DIR"
   touch "$tmp/file"
-  $expect --exit 120 --one-line --stderr "output folder" -- "$t" report -o "$tmp/x.txt" "$r" || fail "report -o x.txt"
-  $expect --exit 120 --one-line --stderr "output folder" -- "$t" report -o "$tmp/file" "$r" || fail "report -o FILE"
-  $expect --exit 120 --one-line --stderr "output folder" -- "$t" decode -o "$tmp/file" "$r" || fail "decode -o FILE"
-  $expect --exit 120 --one-line --stderr "output folder" -- "$t" overhead --baseline "$r" -o "$tmp/file" "$r" || fail "overhead -o FILE"
-  $expect --exit 120 --one-line --stderr "output folder" -- "$t" overhead --quick -o "$tmp/file" || fail "overhead --quick -o FILE"
-  $expect --exit 120 --one-line --stderr "writes no files" -- "$t" check -o "$tmp/o" "$r" || fail "check -o"
-  $expect --exit 120 --one-line --stderr "into the run folder" -- "$t" waves -o "$tmp/o" "$r" || fail "waves -o"
+  $expect --exit "$TS_EXIT_USAGE" --one-line --stderr "output folder" -- "$t" report -o "$tmp/x.txt" "$r" || fail "report -o x.txt"
+  $expect --exit "$TS_EXIT_USAGE" --one-line --stderr "output folder" -- "$t" report -o "$tmp/file" "$r" || fail "report -o FILE"
+  $expect --exit "$TS_EXIT_USAGE" --one-line --stderr "output folder" -- "$t" decode -o "$tmp/file" "$r" || fail "decode -o FILE"
+  $expect --exit "$TS_EXIT_USAGE" --one-line --stderr "output folder" -- "$t" overhead --baseline "$r" -o "$tmp/file" "$r" || fail "overhead -o FILE"
+  $expect --exit "$TS_EXIT_USAGE" --one-line --stderr "output folder" -- "$t" overhead --quick -o "$tmp/file" || fail "overhead --quick -o FILE"
+  $expect --exit "$TS_EXIT_USAGE" --one-line --stderr "writes no files" -- "$t" check -o "$tmp/o" "$r" || fail "check -o"
+  $expect --exit "$TS_EXIT_USAGE" --one-line --stderr "into the run folder" -- "$t" waves -o "$tmp/o" "$r" || fail "waves -o"
   [ -e "$tmp/x.txt" ] && fail "report -o x.txt created something"
   true
   ;;
@@ -201,11 +202,11 @@ names = sorted(r.getElementsByTagName("title")[0].firstChild.data.split(":")[0] 
 assert names == ["ovh_fib_on_sba_1", "ovh_fib_on_sram_1"], names
 assert all(float(r.getAttribute("height")) > 0 for r in bars)
 PY
-  $expect --exit 121 --one-line --stderr "cannot open the baseline $tmp/none.elf" -- \
+  $expect --exit "$TS_EXIT_NO_FILE" --one-line --stderr "cannot open the baseline $tmp/none.elf" -- \
     "$t" overhead --baseline "$tmp/none.elf" -o "$tmp/o2" "$e/ovh_fib_on_sram_1.elf" || fail "missing baseline"
-  $expect --exit 121 --one-line --stderr "cannot open $tmp/none.elf" -- \
+  $expect --exit "$TS_EXIT_NO_FILE" --one-line --stderr "cannot open $tmp/none.elf" -- \
     "$t" overhead --baseline "$e/ovh_fib_out.elf" -o "$tmp/o2" "$tmp/none.elf" || fail "missing firmware"
-  $expect --exit 120 --one-line --stderr "no firmware" -- "$t" overhead --baseline "$e/ovh_fib_out.elf" || fail "no firmware"
+  $expect --exit "$TS_EXIT_USAGE" --one-line --stderr "no firmware" -- "$t" overhead --baseline "$e/ovh_fib_out.elf" || fail "no firmware"
   [ -e "$tmp/o2" ] && fail "a failed overhead left $tmp/o2"
   true
   ;;

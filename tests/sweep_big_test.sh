@@ -7,6 +7,7 @@
 #   dup_value   a duplicate value at the end of the axis is named with both lines
 #   dup_member  a duplicate member at the end of a 300 000-member object is named with both lines
 #   only        --only with 10 000 values keeps exactly those points
+. "$(dirname "$0")/lib/exit_status.sh" # TS_EXIT_*: rtl_model/regs/exit_status.def
 set -u
 ts=$1 fw=$2 case=$3
 n=300000
@@ -34,14 +35,14 @@ points)
 dup_value)
   spec "17" > "$tmp/s.json"
   out=$("$ts" sweep --list "$tmp/s.json" 2>&1 >/dev/null); rc=$?
-  [ $rc = 120 ] || fail "exit $rc, expected 120"
+  [ $rc = "$TS_EXIT_USAGE" ] || fail "exit $rc, expected 120"
   want="s.json:$((n + 5)): axis \"w\": duplicate value \"17\" (first on line 22)"
   case $out in *"$want"*) ;; *) fail "message '$out', expected '$want'" ;; esac
   ;;
 dup_member)
   awk -v n="$n" 'BEGIN { print "{"; for (i = 0; i < n; i++) printf "  \"k%d\": %d,\n", i, i; print "  \"k5\": 0"; print "}" }' > "$tmp/s.json"
   out=$("$ts" sweep --list "$tmp/s.json" 2>&1 >/dev/null); rc=$?
-  [ $rc = 120 ] || fail "exit $rc, expected 120"
+  [ $rc = "$TS_EXIT_USAGE" ] || fail "exit $rc, expected 120"
   want="s.json:$((n + 2)): duplicate member \"k5\" (first on line 7)"
   case $out in *"$want"*) ;; *) fail "message '$out', expected '$want'" ;; esac
   ;;

@@ -31,6 +31,7 @@
 #                stats.txt has no end marker 'end ok')"), and no figure is read from it
 # failures, interrupt and dry_run run the ASan/UBSan build (which spawns itself for the
 # points and runs); the others the plain one.
+. "$(dirname "$0")/lib/exit_status.sh" # TS_EXIT_*: rtl_model/regs/exit_status.def
 set -u
 b=$1; case=$2
 t=$b/tracesim; ts=$b/tracesim_san
@@ -120,7 +121,7 @@ failures)
   [ "$(tail -n +2 "$r" | cut -d, -f1,4 | tr '\n' ' ')" = "hello_0,ok hello_1,ok exit42_0,failed exit42_1,failed runaway_0,failed runaway_1,failed " ] ||
     fail "statuses: $(tail -n +2 "$r" | cut -d, -f1,4 | tr '\n' ' ')"
   [ "$(cell "$r" exit42_1 exit)" = 42 ] || fail "exit42_1: exit $(cell "$r" exit42_1 exit)"
-  [ "$(cell "$r" runaway_0 exit)" = 124 ] || fail "runaway_0: exit $(cell "$r" runaway_0 exit)"
+  [ "$(cell "$r" runaway_0 exit)" = "$TS_EXIT_CYCLE_LIMIT" ] || fail "runaway_0: exit $(cell "$r" runaway_0 exit)"
   grep -q '^exit42_0,.*tracesim run: exit status 42 (expected 0)' "$r" || fail "exit42_0: no error in results.csv"
   grep -q '^runaway_0,.*tracesim run: exit status 124 (expected 0) | tracesim: cycle limit of 20000 reached' "$r" ||
     fail "runaway_0: the stderr tail is not in results.csv"
@@ -158,7 +159,7 @@ interrupt)
   start=$(date +%s)
   wait $pid; rc=$?
   san
-  [ $rc = 130 ] || fail "exit status $rc, expected 130"
+  [ $rc = "$TS_EXIT_INTERRUPTED" ] || fail "exit status $rc, expected 130"
   [ $(( $(date +%s) - start )) -lt 8 ] || fail "took too long to stop"
   [ -f "$out/points/runaway/result.txt" ] && fail "the interrupted point looks complete"
   ls "$out/points/runaway/" | grep -q 'result' && fail "the interrupted point left a partial result file"

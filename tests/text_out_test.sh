@@ -7,6 +7,7 @@
 #         `report`, `report --from flow`, `waves --no-gui` (markers.txt), `symfilter`'s answers,
 #         `decode -f perf`'s files, and (main renamed in hang_1.elf) run's hang report; the name
 #         shown as \x1b
+. "$(dirname "$0")/lib/exit_status.sh" # TS_EXIT_*: rtl_model/regs/exit_status.def
 set -u
 b=$1; case_=$2
 ts=$b/tracesim_san
@@ -69,7 +70,7 @@ esc)
   grep -rqF 'fib\x1b[31m' "$tmp/perf" || fail "decode -f perf: no file names the function escaped"
   riscv64-unknown-elf-objcopy --redefine-sym "main=main"$'\e[31m' "$b/firmware/tests/hang_1.elf" "$tmp/hang.elf" || fail "objcopy"
   $ts run -q -o "$tmp/h" "$tmp/hang.elf" > /dev/null 2> "$tmp/hang.err"; rc=$?
-  [ $rc = 127 ] || fail "the hang exited $rc: $(cat -v "$tmp/hang.err")"
+  [ $rc = "$TS_EXIT_HANG" ] || fail "the hang exited $rc: $(cat -v "$tmp/hang.err")"
   if grep -q $'\e' "$tmp/hang.err"; then fail "run: an ESC byte in the hang report"; fi
   grep -qF '<main\x1b[31m+0x' "$tmp/hang.err" || fail "run: the hang report does not name main escaped: $(cat -v "$tmp/hang.err")"
   echo "ok: no ESC from the ELF reached the terminal, a filter answer or a perf file" ;;

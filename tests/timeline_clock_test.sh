@@ -18,6 +18,7 @@
 #             timeline is still valid JSON and names the function exactly
 #   ticks     a trace without its run folder (a capture): ticks by default (the clock named in
 #             otherData), --time cycles is one line and exit 120; --time bogus too
+. "$(dirname "$0")/lib/exit_status.sh" # TS_EXIT_*: rtl_model/regs/exit_status.def
 set -eu
 build=$1; case_=$2
 ts=$build/tracesim; san=$build/tracesim_san
@@ -124,11 +125,11 @@ ticks)
     fail "a capture's timeline is not in ticks"
   "$san" decode -f csv "$tmp/cap/trace.rtd" 2> /dev/null | head -1 | grep -q '^timestamp,' || fail "a capture's CSV is not in ticks"
   rc=0; "$san" decode -f csv --time cycles "$tmp/cap/trace.rtd" > /dev/null 2> "$tmp/e" || rc=$?
-  [ $rc = 120 ] && [ "$(wc -l < "$tmp/e")" = 1 ] && grep -q "only trace ticks are known" "$tmp/e" || fail "--time cycles on a capture: rc $rc: $(cat "$tmp/e")"
+  [ $rc = "$TS_EXIT_USAGE" ] && [ "$(wc -l < "$tmp/e")" = 1 ] && grep -q "only trace ticks are known" "$tmp/e" || fail "--time cycles on a capture: rc $rc: $(cat "$tmp/e")"
   rc=0; "$san" decode -f csv --time bogus "$tmp/r" > /dev/null 2> "$tmp/e" || rc=$?
-  [ $rc = 120 ] && [ "$(wc -l < "$tmp/e")" = 1 ] || fail "--time bogus: rc $rc: $(cat "$tmp/e")"
+  [ $rc = "$TS_EXIT_USAGE" ] && [ "$(wc -l < "$tmp/e")" = 1 ] || fail "--time bogus: rc $rc: $(cat "$tmp/e")"
   rc=0; "$san" decode -f messages --time cycles "$tmp/r" > /dev/null 2> "$tmp/e" || rc=$?
-  [ $rc = 120 ] && [ "$(wc -l < "$tmp/e")" = 1 ] || fail "--time with -f messages: rc $rc: $(cat "$tmp/e")"
+  [ $rc = "$TS_EXIT_USAGE" ] && [ "$(wc -l < "$tmp/e")" = 1 ] || fail "--time with -f messages: rc $rc: $(cat "$tmp/e")"
   echo "ok: a capture in ticks; bad --time uses are one line, exit 120" ;;
 *) echo "unknown case $case_"; exit 2 ;;
 esac

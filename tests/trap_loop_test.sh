@@ -3,13 +3,14 @@
 # every cycle or so: the run must end at the cycle limit (status 124) with one line on
 # stderr beyond the first guest errors, guest_errors.log must stop at 10000 lines plus a
 # summary, and stats.txt must count every guest error.
+. "$(dirname "$0")/lib/exit_status.sh" # TS_EXIT_*: rtl_model/regs/exit_status.def
 set -eu
 build=$1
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 rc=0
 "$build/tracesim" run -q --max-cycles 200000 --out "$tmp/r" "$build/firmware/tests/trap_loop.elf" 2> "$tmp/err" || rc=$?
-[ "$rc" = 124 ] || { echo "FAIL: exit status $rc, expected 124"; exit 1; }
+[ "$rc" = "$TS_EXIT_CYCLE_LIMIT" ] || { echo "FAIL: exit status $rc, expected 124"; exit 1; }
 grep -q 'cycle limit of 200000 reached' "$tmp/err" || { echo "FAIL: no cycle-limit line"; exit 1; }
 [ "$(grep -c 'guest error at cycle' "$tmp/err")" = 20 ] || { echo "FAIL: stderr should show the first 20 guest errors"; exit 1; }
 grep -q 'further guest errors go to guest_errors.log only' "$tmp/err" || { echo "FAIL: no note that stderr stops"; exit 1; }

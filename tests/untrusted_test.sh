@@ -24,6 +24,7 @@
 #   sbatch       a newline in --partition, --time, --account, --sbatch-arg or the spec's path
 #                is refused with one line (exit 120, no script); a newline in the spec's name
 #                does not become a line of the script
+. "$(dirname "$0")/lib/exit_status.sh" # TS_EXIT_*: rtl_model/regs/exit_status.def
 set -u
 build=$(cd "$1" && pwd); case_=$2
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -158,7 +159,7 @@ sbatch)
   spec=$src/tests/sweeps/small.json
   for o in --partition --time --account --sbatch-arg; do
     "$ts" sweep --slurm-dry-run "$o" $'x\ntouch '"$canary" -o "$tmp/o" "$spec" > "$tmp/out" 2> "$tmp/err"; rc=$?
-    [ "$rc" = 120 ] || fail "$o with a newline: exit $rc"
+    [ "$rc" = "$TS_EXIT_USAGE" ] || fail "$o with a newline: exit $rc"
     [ "$(wc -l < "$tmp/err")" = 1 ] && grep -q "^tracesim: sweep: $o has a newline" "$tmp/err" || fail "$o: unclear: $(cat "$tmp/err")"
     [ -s "$tmp/out" ] && fail "$o: a script was printed"
   done
@@ -166,7 +167,7 @@ sbatch)
   p=$tmp/$'s\ntouch '"x"; mkdir -p "$p"
   sed "s|{build}|$build|" "$spec" > "$p/small.json"
   "$ts" sweep --slurm-dry-run -o "$tmp/o2" "$p/small.json" > "$tmp/out" 2> "$tmp/err"; rc=$?
-  [ "$rc" = 120 ] && grep -q "spec's path has a newline" "$tmp/err" || fail "a spec path with a newline: exit $rc, $(cat "$tmp/err")"
+  [ "$rc" = "$TS_EXIT_USAGE" ] && grep -q "spec's path has a newline" "$tmp/err" || fail "a spec path with a newline: exit $rc, $(cat "$tmp/err")"
   sed -e "s|{build}|$build|" -e 's|"name": "small"|"name": "a\\ntouch '"$canary"'"|' "$spec" > "$tmp/named.json"
   grep -q 'a\\ntouch' "$tmp/named.json" || fail "the test spec has no newline in its name"
   "$ts" sweep --slurm-dry-run -o "$tmp/o3" "$tmp/named.json" > "$tmp/script" 2> "$tmp/err" || fail "a spec named with a newline: $(cat "$tmp/err")"

@@ -37,6 +37,7 @@
 #   prog        `run --trace-insn btm`: the trace view's probes show the program trace: the
 #               SYNC at trace start, DIRECT and INDIRECT BRANCH messages (TCODE 9, 3, 4) and an
 #               I-CNT that grows and returns to 0 (probe_te_icnt_i), in the first 6000 cycles
+. "$(dirname "$0")/lib/exit_status.sh" # TS_EXIT_*: rtl_model/regs/exit_status.def
 set -eu
 build=$1; case_=$2
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -241,9 +242,9 @@ zoom)
   "$sim" waves "$tmp/r" --no-gui --at $((c + 3)) > /dev/null || fail "tracesim waves --at failed"
   grep -qx "gtkwave::setMarker $((c + 3))" "$tmp/r/markers.tcl" || fail "--at: no primary marker at $((c + 3))"
   rc=0; "$sim" waves "$tmp/r" --no-gui --at $((c + 21)) 2> "$tmp/e" > /dev/null || rc=$?
-  [ $rc = 120 ] && [ "$(wc -l < "$tmp/e")" = 1 ] && grep -q "was not dumped" "$tmp/e" || fail "--at outside: rc $rc, $(cat "$tmp/e")"
+  [ $rc = "$TS_EXIT_USAGE" ] && [ "$(wc -l < "$tmp/e")" = 1 ] && grep -q "was not dumped" "$tmp/e" || fail "--at outside: rc $rc, $(cat "$tmp/e")"
   rc=0; "$sim" waves "$tmp/r" --no-gui --at 12x 2> "$tmp/e" > /dev/null || rc=$?
-  [ $rc = 120 ] && [ "$(wc -l < "$tmp/e")" = 1 ] && grep -q "invalid value '12x' for --at" "$tmp/e" || fail "--at 12x: rc $rc, $(cat "$tmp/e")"
+  [ $rc = "$TS_EXIT_USAGE" ] && [ "$(wc -l < "$tmp/e")" = 1 ] && grep -q "invalid value '12x' for --at" "$tmp/e" || fail "--at 12x: rc $rc, $(cat "$tmp/e")"
   # a long stretch: 8 cycles from 2 before the first marker (fib enter #1, at the start of fib)
   elf=$fw/examples/fib.elf
   "$sim" run -q --waves "$tmp/f/w.fst" --waves-func fib --out "$tmp/f" "$elf"
