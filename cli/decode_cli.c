@@ -17,6 +17,8 @@
 #include "perf_sifive.h"
 #include "run_folder.h"
 #include "stm_decode.h"
+#include "pftrace.h"
+#include "src_lines.h"
 #include "timeline.h"
 #include "tl_flow.h"
 #include "ts_file.h"
@@ -51,13 +53,15 @@ static const ts_opt_t decode_opts[] = {
      "RUN_DIR's, or --elf),\n"
      "itcprint, perf (SiFive decoder's perf files in DIR), csv (perf\n"
      "records), timeline (Chrome/Perfetto trace-event JSON: perf records,\n"
-     "software trace thread slices and events) or stm (software trace\n"
+     "software trace thread slices and events), perfetto (perf records\n"
+     "as a Perfetto protobuf trace: a track per hart and thread, counter\n"
+     "tracks, source lines; for big traces) or stm (software trace\n"
      "port events, one a line: time hart group id name value)"},
     {D_TICK_HZ, 0, "tick-hz", TS_OPT_REAL, "HZ", 0, 0, 1, 1e15, 0, "timestamp ticks per second for the timeline (default 100e6)"},
     {D_TIME, 0, "time", TS_OPT_STRING, "cycles|ticks", 0, 0, 0, 0, 0,
-     "csv and timeline times: simulator cycles (the default for a run\n"
+     "csv, timeline and perfetto times: simulator cycles (the default for a run\n"
      "folder whose trace.json gives ts_cycle_offset; timeline: 1 us =\n"
-     "1 cycle) or trace timestamp ticks (the default otherwise)"},
+     "1 cycle, perfetto: 1 ns = 1 cycle) or trace timestamp ticks (the default otherwise)"},
     {D_SRCBITS, 0, "srcbits", TS_OPT_UINT, "N", 0, 8, 0, 0, 0,
      "SRC field width of the trace's messages (default: trace.json\nbeside the trace, else 0)"},
     {D_TSSIZE, 0, "tssize", TS_OPT_UINT, "N", 1, 64, 0, 0, 0, "timestamp width in bits (default: trace.json, else 40)"},
@@ -69,7 +73,7 @@ static const ts_opt_t decode_opts[] = {
      "perf library channel (default: --perf-config's, else 6)"},
     {D_ELF, 0, "elf", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0,
      "name addresses after the functions of this ELF (csv, perf,\n"
-     "timeline; default with RUN_DIR: the ELF that ran; a warning if\n"
+     "timeline, perfetto; default with RUN_DIR: the ELF that ran; a warning if\n"
      "FILE is not it); instr, elements: the program the flow follows\n"
      "(instr: default with RUN_DIR the ELF that ran)"},
     {D_PERF_LINE_TIME, 0, "perf-line-time", TS_OPT_STRING, "record|value", 0, 0, 0, 0, 0,
@@ -81,7 +85,8 @@ static const ts_opt_t decode_opts[] = {
      "folder), for a trace whose header was overwritten (a wrapped\nbuffer)"},
     {D_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, 0,
      "output folder: write DIR/messages.jsonl, elements.txt,\n"
-     "instr.txt, itcprint.txt, perf.csv, timeline.json or stm.txt\n"
+     "instr.txt, itcprint.txt, perf.csv, timeline.json,\n"
+     "trace.pftrace or stm.txt\n"
      "instead of stdout (perf: the SiFive files in DIR instead of the\ntrace's folder)"},
     {D_HELP, 'h', "help", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "this text"},
     {0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL}};
@@ -268,6 +273,58 @@ static void perf_notes(const perf_dec_t *pd, int channel, const ts_trace_info_t 
                 pd->gaps + pd->config_used, pd->config_used ? " (counting the start of the wrapped trace)" : "");
 }
 
+/* --format perfetto: the perf records (and the THREAD_SWITCH events) as a Perfetto protobuf
+ * trace (pftrace.h), the call sites' lines from the ELF's DWARF; the exit status */
+static int decode_perfetto(FILE *out, const char *path, int time_cycles, double us_per_tick, const char *elf, const nxd_cfg_t *cfg,
+                           const uint8_t *data, size_t len, size_t start, const perf_header_t *cfgh, int ncfg, int hart,
+                           int perf_channel, const ts_trace_info_t *ti, const char *cfg_path) {
+    char err[4600];
+    ts_tl_time_t tt;
+    if (ts_tl_time_setup(&tt, path, time_cycles, us_per_tick, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        return TS_EXIT_USAGE;
+    }
+    elf_syms_t syms;
+    bool have_syms = false;
+    src_lines_t *sl = NULL;
+    if (elf) {
+        if (elf_syms_load(&syms, elf, err, sizeof err)) {
+            fprintf(stderr, "tracesim: %s\n", err);
+            return TS_EXIT_NO_FILE;
+        }
+        have_syms = true;
+        sl = src_lines_open(elf); /* NULL without DWARF: sites stay addresses */
+    }
+    int rc = 0;
+    ts_pf_t *pf = ts_pf_open(out, have_syms ? &syms : NULL, sl ? src_lines_at : NULL, sl, &tt);
+    static perf_dec_t pd;
+    if (pf) {
+        perf_dec_init(&pd, (unsigned)perf_channel, &(perf_dec_cb_t){pf, ts_pf_header, ts_pf_record, ts_pf_error});
+        if (ti->stopped || (ti->found && len < ti->bytes)) perf_dec_ended_early(&pd);
+        ts_pf_decoder(pf, &pd);
+        run_perf(&pd, cfg, data, len, start, cfgh, ncfg, hart, ts_pf_elem, pf);
+        ts_pf_stats_t st;
+        ts_pf_stats(pf, &st);
+        if (st.untimed)
+            fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) without a timestamp are not in the trace\n", st.untimed);
+        if (st.unnamed)
+            fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) cut off before their address are not in the trace\n", st.unnamed);
+        if (st.unknown)
+            fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) after a gap whose addresses are unknown (DeltaXOR) are not in the trace\n", st.unknown);
+        perf_notes(&pd, perf_channel, ti, cfg_path);
+        rc = st.oom ? TS_EXIT_HOST : 0;
+        ts_pf_close(pf);
+    }
+    if (!pf || rc) {
+        fprintf(stderr, "tracesim: out of memory\n");
+        rc = TS_EXIT_HOST;
+    }
+    if (sl) src_lines_close(sl);
+    if (have_syms) elf_syms_free(&syms);
+    return rc;
+}
+
+
 /* ---- generic elements as text lines ---------------------------------------------------- */
 /* what an ICT event means (trace-hw-facts.md 4.4; event mode: docs/program-trace.md) */
 static void ict_event_text(FILE *o, const ts_elem_t *e) {
@@ -436,12 +493,12 @@ int ts_decode_main(int argc, char **argv) {
         }
     }
     if (strcmp(format, "messages") && strcmp(format, "itcprint") && strcmp(format, "csv") &&
-        strcmp(format, "timeline") && strcmp(format, "elements") && strcmp(format, "perf") && strcmp(format, "stm") && strcmp(format, "instr")) {
-        fprintf(stderr, "tracesim: unknown format '%s' (messages, elements, instr, itcprint, perf, csv, timeline, stm)\n", format);
+        strcmp(format, "timeline") && strcmp(format, "perfetto") && strcmp(format, "elements") && strcmp(format, "perf") && strcmp(format, "stm") && strcmp(format, "instr")) {
+        fprintf(stderr, "tracesim: unknown format '%s' (messages, elements, instr, itcprint, perf, csv, timeline, perfetto, stm)\n", format);
         return TS_EXIT_USAGE;
     }
-    if (time_cycles >= 0 && strcmp(format, "csv") && strcmp(format, "timeline")) {
-        fprintf(stderr, "tracesim: --time is for --format csv and timeline\n");
+    if (time_cycles >= 0 && strcmp(format, "csv") && strcmp(format, "timeline") && strcmp(format, "perfetto")) {
+        fprintf(stderr, "tracesim: --time is for --format csv, timeline and perfetto\n");
         return TS_EXIT_USAGE;
     }
     if (inputs != 1) {
@@ -470,7 +527,7 @@ int ts_decode_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: %s\n", err);
         return TS_EXIT_NO_FILE;
     }
-    bool wants_elf = !strcmp(format, "csv") || !strcmp(format, "perf") || !strcmp(format, "timeline") || want_instr;
+    bool wants_elf = !strcmp(format, "csv") || !strcmp(format, "perf") || !strcmp(format, "timeline") || !strcmp(format, "perfetto") || want_instr;
     first_rec = UINT64_MAX;
     static ts_input_t in; /* mapped when big: no copy (ts_file.h) */
     if (ts_input_open(&in, path, err, sizeof err)) {
@@ -598,6 +655,7 @@ int ts_decode_main(int argc, char **argv) {
         snprintf(opath, sizeof opath, "%s/%s", out_dir,
                  !strcmp(format, "messages") ? "messages.jsonl" : !strcmp(format, "csv")  ? "perf.csv" :
                                                               !strcmp(format, "timeline") ? "timeline.json" :
+                                                              !strcmp(format, "perfetto") ? "trace.pftrace" :
                                                               !strcmp(format, "elements") ? "elements.txt" :
                                                               !strcmp(format, "stm")      ? "stm.txt" :
                                                               !strcmp(format, "instr")    ? "instr.txt" :
@@ -638,6 +696,14 @@ int ts_decode_main(int argc, char **argv) {
             fprintf(stderr, "tracesim: note: the last message is cut off at the end of the trace (not listed)\n");
         if (jc.bad)
             fprintf(stderr, "tracesim: warning: %" PRIu64 " corrupt messages (listed with \"error\"; decoding resynchronised)\n", jc.bad);
+    } else if (!strcmp(format, "perfetto")) {
+        rc = decode_perfetto(out, path, time_cycles, 1e6 / tick_hz, elf, &cfg, data, len, start, cfgh, ncfg, hart, perf_channel, &ti, cfg_path);
+        if (rc == TS_EXIT_USAGE || rc == TS_EXIT_NO_FILE) { /* nothing written worth keeping */
+            if (out != stdout) ts_output_abort(out);
+            free(obuf);
+            ts_input_close(&in);
+            return rc;
+        }
     } else if (!strcmp(format, "csv") || !strcmp(format, "timeline")) {
         bool csv = !strcmp(format, "csv");
         elf_syms_t syms;
