@@ -532,13 +532,16 @@ static void an_str(pb_t *b, uint32_t name, const char *s) {
     pb_close(b, m);
 }
 
-/* key spaces of the interned strings: (address << 3) | kind */
+/* key spaces of the interned strings: (address << 3) | kind. Event names: K_FUNC, the
+ * K_INSTANT_*, K_SPECIAL; annotation strings: K_FUNC, K_SITE (a return address), K_SITE | 4
+ * (a pc), K_RECORD (a record type's name; the type in place of the address) */
 enum { K_FUNC,
        K_SITE,
        K_INSTANT_MANUAL,
        K_INSTANT_ISR,
        K_INSTANT_EXIT,
-       K_SPECIAL };
+       K_SPECIAL,
+       K_RECORD };
 
 /* the site string "file:line (0xADDR)" of a call site (the call instruction ends at addr) or
  * of an interrupted pc (exact: the instruction at addr) */
@@ -706,7 +709,7 @@ static void pf_record(ts_pf_t *p, const perf_record_t *r) {
     pf_event_start(p, t->uuid, enter ? TYPE_SLICE_BEGIN : TYPE_INSTANT, nm);
     an_str_iid(&p->ev, AN_FUNCTION, fv);
     an_str_iid(&p->ev, AN_CALL_SITE, site);
-    if (!enter) an_str(&p->ev, AN_RECORD, perf_record_name(r->type));
+    if (!enter) an_str_iid(&p->ev, AN_RECORD, pf_strv(p, (uint64_t)r->type << 3 | K_RECORD, perf_record_name(r->type)));
     if (!enter && !sym) an_str(&p->ev, AN_ADDRESS, addr);
     pf_counter_args(p, r, false);
     pf_pend(p, h, ns);
