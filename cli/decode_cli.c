@@ -1,7 +1,7 @@
 /* decode_cli.c - `tracesim decode TRACE.rtd`: decodes a captured trace. Its options, help
  * and usage messages, its inputs (the run folder, the trace, the ELF, the trace's settings)
  * and the output file; the formats are in decode_msgs.c (messages), decode_perf.c (perf,
- * csv, timeline) and decode_text.c (elements, instr, stm, itcprint), decode_int.h. */
+ * csv, timeline, perfetto) and decode_text.c (elements, instr, stm, itcprint), decode_int.h. */
 #include "decode_cli.h"
 #include "decode_int.h"
 #include "ts_opts.h"
@@ -40,13 +40,15 @@ static const ts_opt_t decode_opts[] = {
      "RUN_DIR's, or --elf),\n"
      "itcprint, perf (SiFive decoder's perf files in DIR), csv (perf\n"
      "records), timeline (Chrome/Perfetto trace-event JSON: perf records,\n"
-     "software trace thread slices and events) or stm (software trace\n"
+     "software trace thread slices and events), perfetto (perf records\n"
+     "as a Perfetto protobuf trace: a track per hart and thread, counter\n"
+     "tracks, source lines; for big traces) or stm (software trace\n"
      "port events, one a line: time hart group id name value)"},
     {D_TICK_HZ, 0, "tick-hz", TS_OPT_REAL, "HZ", 0, 0, 1, 1e15, 0, "timestamp ticks per second for the timeline (default 100e6)"},
     {D_TIME, 0, "time", TS_OPT_STRING, "cycles|ticks", 0, 0, 0, 0, 0,
-     "csv and timeline times: simulator cycles (the default for a run\n"
+     "csv, timeline and perfetto times: simulator cycles (the default for a run\n"
      "folder whose trace.json gives ts_cycle_offset; timeline: 1 us =\n"
-     "1 cycle) or trace timestamp ticks (the default otherwise)"},
+     "1 cycle, perfetto: 1 ns = 1 cycle) or trace timestamp ticks (the default otherwise)"},
     {D_SRCBITS, 0, "srcbits", TS_OPT_UINT, "N", 0, 8, 0, 0, 0,
      "SRC field width of the trace's messages (default: trace.json\nbeside the trace, else 0)"},
     {D_TSSIZE, 0, "tssize", TS_OPT_UINT, "N", 1, 64, 0, 0, 0, "timestamp width in bits (default: trace.json, else 40)"},
@@ -58,7 +60,7 @@ static const ts_opt_t decode_opts[] = {
      "perf library channel (default: --perf-config's, else 6)"},
     {D_ELF, 0, "elf", TS_OPT_STRING, "FILE", 0, 0, 0, 0, 0,
      "name addresses after the functions of this ELF (csv, perf,\n"
-     "timeline; default with RUN_DIR: the ELF that ran; a warning if\n"
+     "timeline, perfetto; default with RUN_DIR: the ELF that ran; a warning if\n"
      "FILE is not it); instr, elements: the program the flow follows\n"
      "(instr: default with RUN_DIR the ELF that ran)"},
     {D_PERF_LINE_TIME, 0, "perf-line-time", TS_OPT_STRING, "record|value", 0, 0, 0, 0, 0,
@@ -70,7 +72,8 @@ static const ts_opt_t decode_opts[] = {
      "folder), for a trace whose header was overwritten (a wrapped\nbuffer)"},
     {D_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, 0,
      "output folder: write DIR/messages.jsonl, elements.txt,\n"
-     "instr.txt, itcprint.txt, perf.csv, timeline.json or stm.txt\n"
+     "instr.txt, itcprint.txt, perf.csv, timeline.json,\n"
+     "trace.pftrace or stm.txt\n"
      "instead of stdout (perf: the SiFive files in DIR instead of the\ntrace's folder)"},
     {D_HELP, 'h', "help", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "this text"},
     {0, 0, NULL, 0, NULL, 0, 0, 0, 0, 0, NULL}};
@@ -195,12 +198,12 @@ int ts_decode_main(int argc, char **argv) {
         }
     }
     if (strcmp(format, "messages") && strcmp(format, "itcprint") && strcmp(format, "csv") &&
-        strcmp(format, "timeline") && strcmp(format, "elements") && strcmp(format, "perf") && strcmp(format, "stm") && strcmp(format, "instr")) {
-        fprintf(stderr, "tracesim: unknown format '%s' (messages, elements, instr, itcprint, perf, csv, timeline, stm)\n", format);
+        strcmp(format, "timeline") && strcmp(format, "perfetto") && strcmp(format, "elements") && strcmp(format, "perf") && strcmp(format, "stm") && strcmp(format, "instr")) {
+        fprintf(stderr, "tracesim: unknown format '%s' (messages, elements, instr, itcprint, perf, csv, timeline, perfetto, stm)\n", format);
         return TS_EXIT_USAGE;
     }
-    if (time_cycles >= 0 && strcmp(format, "csv") && strcmp(format, "timeline")) {
-        fprintf(stderr, "tracesim: --time is for --format csv and timeline\n");
+    if (time_cycles >= 0 && strcmp(format, "csv") && strcmp(format, "timeline") && strcmp(format, "perfetto")) {
+        fprintf(stderr, "tracesim: --time is for --format csv, timeline and perfetto\n");
         return TS_EXIT_USAGE;
     }
     if (inputs != 1) {
@@ -220,7 +223,7 @@ int ts_decode_main(int argc, char **argv) {
         }
     }
     static ts_run_input_t ri; /* the run folder, the trace and the ELF (run_input.h) */
-    int st = ts_run_input(&ri, input, elf, !strcmp(format, "csv") || !strcmp(format, "perf") || !strcmp(format, "timeline") || want_instr);
+    int st = ts_run_input(&ri, input, elf, !strcmp(format, "csv") || !strcmp(format, "perf") || !strcmp(format, "timeline") || !strcmp(format, "perfetto") || want_instr);
     if (st) return st;
     const char *path = ri.ra.trace;
     char err[4600];
@@ -282,6 +285,7 @@ int ts_decode_main(int argc, char **argv) {
         snprintf(opath, sizeof opath, "%s/%s", out_dir,
                  !strcmp(format, "messages") ? "messages.jsonl" : !strcmp(format, "csv")  ? "perf.csv" :
                                                               !strcmp(format, "timeline") ? "timeline.json" :
+                                                              !strcmp(format, "perfetto") ? "trace.pftrace" :
                                                               !strcmp(format, "elements") ? "elements.txt" :
                                                               !strcmp(format, "stm")      ? "stm.txt" :
                                                               !strcmp(format, "instr")    ? "instr.txt" :
@@ -307,6 +311,8 @@ int ts_decode_main(int argc, char **argv) {
     if (!strcmp(format, "messages")) rc = decode_messages(&j);
     else if (!strcmp(format, "csv") || !strcmp(format, "timeline"))
         rc = decode_perf_stream(&j, !strcmp(format, "csv"));
+    else if (!strcmp(format, "perfetto"))
+        rc = decode_perfetto(&j);
     else if (!strcmp(format, "stm"))
         rc = decode_stm(&j);
     else if (!strcmp(format, "elements") || !strcmp(format, "instr"))

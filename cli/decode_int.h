@@ -1,6 +1,6 @@
 /* decode_int.h - the parts of `tracesim decode`, private to cli/: decode_cli.c (options,
  * inputs, the output file, the format dispatch), decode_msgs.c (the --hart filter, the
- * not-a-trace test, --format messages), decode_perf.c (perf, csv, timeline) and
+ * not-a-trace test, --format messages), decode_perf.c (perf, csv, timeline, perfetto) and
  * decode_text.c (elements, instr, stm, itcprint). Each format gets the trace as a
  * decode_job_t and returns the command's exit status so far. */
 #ifndef TS_DECODE_INT_H
@@ -45,6 +45,7 @@ int decode_messages(decode_job_t *j);
 /* decode_perf.c */
 int decode_perf_files(decode_job_t *j);            /* --format perf: SiFive's files */
 int decode_perf_stream(decode_job_t *j, bool csv); /* --format csv, timeline */
+int decode_perfetto(decode_job_t *j);              /* --format perfetto (pftrace.h) */
 /* decode_text.c */
 int decode_stm(decode_job_t *j);
 int decode_elements(decode_job_t *j, bool instr); /* --format elements, instr */

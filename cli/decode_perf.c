@@ -1,11 +1,14 @@
 /* decode_perf.c - `tracesim decode`: the perf records of the SiFive perf library - as SiFive's
  * decoder writes them (--format perf: perf_sifive.h), as CSV (csv) and as a Chrome/Perfetto
  * trace-event timeline with the software trace events and the program flow's call slices
- * (timeline: timeline.h, tl_flow.h, stm_decode.h). decode_int.h. */
+ * (timeline: timeline.h, tl_flow.h, stm_decode.h), and as a Perfetto protobuf trace
+ * (perfetto: pftrace.h). decode_int.h. */
 #include "decode_int.h"
 #include "elements.h"
 #include "elf_syms.h"
 #include "perf_sifive.h"
+#include "pftrace.h"
+#include "src_lines.h"
 #include "stm_decode.h"
 #include "timeline.h"
 #include "tl_flow.h"
@@ -203,6 +206,57 @@ int decode_perf_stream(decode_job_t *j, bool csv) {
         perf_notes(&pd, j->perf_channel, &j->ti, j->cfg_path, j->first_rec);
     if (cc.truncated)
         fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) cut off (marked \"(truncated)\")\n", cc.truncated);
+    if (have_syms) elf_syms_free(&syms);
+    return rc;
+}
+
+/* --format perfetto: the perf records (and the THREAD_SWITCH events) as a Perfetto protobuf
+ * trace (pftrace.h), the call sites' lines from the ELF's DWARF; the exit status */
+int decode_perfetto(decode_job_t *j) {
+    char err[4600];
+    ts_tl_time_t tt;
+    if (ts_tl_time_setup(&tt, j->path, j->time_cycles, 1e6 / j->tick_hz, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        j->abort_out = true;
+        return TS_EXIT_USAGE;
+    }
+    elf_syms_t syms;
+    bool have_syms = false;
+    src_lines_t *sl = NULL;
+    if (j->elf) {
+        if (elf_syms_load(&syms, j->elf, err, sizeof err)) {
+            fprintf(stderr, "tracesim: %s\n", err);
+            j->abort_out = true;
+            return TS_EXIT_NO_FILE;
+        }
+        have_syms = true;
+        sl = src_lines_open(j->elf); /* NULL without DWARF: sites stay addresses */
+    }
+    int rc = 0;
+    ts_pf_t *pf = ts_pf_open(j->out, have_syms ? &syms : NULL, sl ? src_lines_at : NULL, sl, &tt);
+    static perf_dec_t pd;
+    if (pf) {
+        perf_dec_init(&pd, (unsigned)j->perf_channel, &(perf_dec_cb_t){pf, ts_pf_header, ts_pf_record, ts_pf_error});
+        if (j->ti.stopped || (j->ti.found && j->len < j->ti.bytes)) perf_dec_ended_early(&pd);
+        ts_pf_decoder(pf, &pd);
+        run_perf(&pd, &j->cfg, j->data, j->len, j->start, j->cfgh, j->ncfg, j->hart, ts_pf_elem, pf);
+        ts_pf_stats_t st;
+        ts_pf_stats(pf, &st);
+        if (st.untimed)
+            fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) without a timestamp are not in the trace\n", st.untimed);
+        if (st.unnamed)
+            fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) cut off before their address are not in the trace\n", st.unnamed);
+        if (st.unknown)
+            fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) after a gap whose addresses are unknown (DeltaXOR) are not in the trace\n", st.unknown);
+        perf_notes(&pd, j->perf_channel, &j->ti, j->cfg_path, j->first_rec);
+        rc = st.oom ? TS_EXIT_HOST : 0;
+        ts_pf_close(pf);
+    }
+    if (!pf || rc) {
+        fprintf(stderr, "tracesim: out of memory\n");
+        rc = TS_EXIT_HOST;
+    }
+    if (sl) src_lines_close(sl);
     if (have_syms) elf_syms_free(&syms);
     return rc;
 }

@@ -11,7 +11,7 @@
 #   fifo_perf_config               a named pipe as decode's --perf-config: 121
 #   fifo_report_elf                a named pipe as report's --elf: 121
 #   fifo_waves_marks               a run folder whose marks.csv is a named pipe: waves says so, 121 (an unreadable input)
-#   full_decode_messages|csv|timeline|elements|perf  decode -o DIR, the file on a full disk
+#   full_decode_messages|csv|timeline|perfetto|elements|perf  decode -o DIR, the file on a full disk
 #   full_decode_stm                decode -f stm -o DIR (a run with software trace events)
 #   full_decode_itcprint           decode -f itcprint -o DIR (the itc_printf capture; without it: exit 77, a ctest skip)
 #   full_report full_report_csv    report -o DIR (report.txt / report.csv)
@@ -57,9 +57,9 @@ fifo_report_elf)  run "$tmp/r"; mkfifo "$tmp/p.elf"
 fifo_waves_marks) "$ts" run -q --waves "$tmp/r/waves.fst" -o "$tmp/r" "$fib" > /dev/null 2>&1 || fail "the run failed"
                   rm "$tmp/r/marks.csv"; mkfifo "$tmp/r/marks.csv"
                   expect 121 "marks.csv is not a regular file" -- "$ts" waves "$tmp/r" --no-gui ;;
-full_decode_messages|full_decode_csv|full_decode_timeline|full_decode_elements)
+full_decode_messages|full_decode_csv|full_decode_timeline|full_decode_perfetto|full_decode_elements)
                   f=${case#full_decode_}; file=$f
-                  case $f in messages) file=messages.jsonl;; csv) file=perf.csv;; timeline) file=timeline.json;; elements) file=elements.txt;; esac
+                  case $f in messages) file=messages.jsonl;; csv) file=perf.csv;; timeline) file=timeline.json;; perfetto) file=trace.pftrace;; elements) file=elements.txt;; esac
                   run "$tmp/r"; outdir $file
                   expect_full "$tmp/o/$file" -- "$ts" decode -f $f --elf "$fib" -o "$tmp/o" "$tmp/r/trace.rtd"
                   [ -z "$(cat "$tmp/out")" ] || fail "wrote to stdout" ;;

@@ -97,7 +97,7 @@ port)
     # PROCESS = 0x80001000 << 5 | PRV 3 << 2 | format 2 = 2^36 + 2^17 + 14 = 68719607822
     "$san" decode "$r/trace.rtd" | grep -q '"fields": {"process": 68719607822}, .*"name": "OWNERSHIP TRACE"' ||
         fail "the Ownership message does not show PROCESS 0x100002000e"
-    "$san" decode -f bogus "$r/trace.rtd" 2>&1 | grep -q "timeline, stm)" || fail "the unknown-format message does not list stm"
+    "$san" decode -f bogus "$r/trace.rtd" 2>&1 | grep -q "timeline, perfetto, stm)" || fail "the unknown-format message does not list stm"
     "$san" decode --help | grep -q "stm (software trace" || fail "--help does not list stm"
     echo "ok: --format stm: 22 events as listed, times = stm.csv cycles - constant, stm.txt, --hart 0, PROCESS"
     ;;
