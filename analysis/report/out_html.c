@@ -185,12 +185,16 @@ static void thread_label(const prof_t *p, uint32_t thread, char *buf, size_t len
 
 /* a warm colour from the name (the same function has the same colour in every picture) */
 static void colour(FILE *o, uint32_t f, const char *name) {
+    uint32_t h = 2166136261u;
+    for (const unsigned char *s = (const unsigned char *)name; *s; s++) h = (h ^ *s) * 16777619u;
+    if (f == ST_THREAD) { /* threads: cool colours, one per thread */
+        fprintf(o, "hsl(%u,45%%,%u%%)", 170 + h % 110, 72 + (h >> 8) % 12);
+        return;
+    }
     if (f >= ST_SPECIAL) {
         fputs(f == ST_SPLIT ? "#c8c8d8" : "#d8d8d8", o);
         return;
     }
-    uint32_t h = 2166136261u;
-    for (const unsigned char *s = (const unsigned char *)name; *s; s++) h = (h ^ *s) * 16777619u;
     fprintf(o, "hsl(%u,%u%%,%u%%)", 8 + h % 42, 70 + (h >> 8) % 25, 55 + (h >> 16) % 15);
 }
 
@@ -393,7 +397,7 @@ static int flame(FILE *o, const html_report_t *r, unsigned k) {
     fputs("</svg>\n", o);
     fprintf(o, "<p class=\"note\">Width: %s%s (the self cost of every frame and of the frames above it, summed over the "
                "trace). Bottom: the hart%s; above it the functions it called, the callers below their callees, each "
-               "level sorted by name. Hover a frame for its figures.",
+               "level sorted by name. Hover a frame for its figures; click one to zoom to it, double-click to zoom out.",
             r->compensate && col == prof_cycles_index(p) ? "compensated " : "", unit, g.threads ? ", then its threads" : "");
     if (g.maxd + 1 >= MAX_ROWS) fprintf(o, " Stacks deeper than %d frames are cut.", MAX_ROWS - 1);
     fputs("</p>\n", o);
@@ -420,13 +424,15 @@ static void timeline(FILE *o, const html_report_t *r, unsigned k) {
     int c = tl_counter(t, k, 0);
     const char *unit = c >= 0 ? prof_counter_name(p, (unsigned)c) : "";
     fprintf(o, "<h3>hart %u</h3>\n<svg class=\"timeline\" data-hart=\"%u\" viewBox=\"0 0 %d %.0f\" width=\"100%%\" role=\"img\">\n", k, k, W, height);
-    uint64_t hidden = 0;
+    uint64_t hidden = 0, nk = 0;
     char buf[64], tip[160];
+    for (size_t i = 0; i < t->n; i++) nk += t->s[i].hart == k;
+    double minw = nk <= 30000 ? 0 : 0.3; /* all frames when there are few: zooming shows them */
     for (size_t i = 0; i < t->n; i++) {
         const tl_slice_t *s = &t->s[i];
         if (s->hart != k || s->level > maxl || (!threads && !s->level)) continue;
         double w = (double)(s->end - s->start) * scale;
-        if (w < 0.3) {
+        if (w <= 0 || w < minw) {
             hidden++;
             continue;
         }
@@ -446,7 +452,8 @@ static void timeline(FILE *o, const html_report_t *r, unsigned k) {
                "deltas; the perf hooks' own cycles included); top to bottom: %sthe call stack from the outermost frame. "
                "[not attributed]: an interval the records cannot split (a longjmp, a thread switch).",
             unit, unit, threads ? "the running thread, then " : "");
-    if (hidden) fprintf(o, " %" PRIu64 " frame(s) narrower than 0.3 units are not drawn.", hidden);
+    if (hidden) fprintf(o, " %" PRIu64 " frame(s) narrower than 0.3 of the 1200 units are not drawn.", hidden);
+    fputs(" Click a frame to zoom to it, double-click to zoom out.", o);
     if (t->dropped) fprintf(o, " The timeline is cut: %" PRIu64 " frame(s) beyond %d were not kept.", t->dropped, TL_MAX_SLICES);
     fputs("</p>\n", o);
 }
@@ -756,6 +763,17 @@ static const char js[] =
     "var s=r.cells[th.cellIndex].textContent;return txt?s:parseFloat(s)});"
     "for(var j=1;j<v.length;j++)if(d*(v[j]<v[j-1]?-1:v[j]>v[j-1]?1:0)<0){bad.push(th.textContent);break}}})});"
     "return bad.length?'sort FAILED: '+bad.join(', '):'sort ok'};\n"
+    "function tsZoom(svg,a,b){var s=1200/(b-a);svg.querySelectorAll('g.fr').forEach(function(g){var r=g.querySelector('rect'),"
+    "t=g.querySelector('text');if(!g.dataset.x){g.dataset.x=r.getAttribute('x');g.dataset.w=r.getAttribute('width');"
+    "g.dataset.n=g.querySelector('title').textContent.split('\\n')[0]}var x=(g.dataset.x-a)*s,w=g.dataset.w*s;"
+    "if(x+w<=0||x>=1200){g.style.display='none';return}g.style.display='';if(x<0){w+=x;x=0}if(x+w>1200)w=1200-x;"
+    "r.setAttribute('x',x.toFixed(2));r.setAttribute('width',w.toFixed(2));var n=g.dataset.n,fit=w>24?Math.floor((w-6)/7):0;"
+    "if(fit<3){if(t)t.remove();return}if(!t){t=document.createElementNS('http://www.w3.org/2000/svg','text');"
+    "t.setAttribute('y',+r.getAttribute('y')+12);g.appendChild(t)}t.setAttribute('x',(x+3).toFixed(2));"
+    "t.textContent=n.length<=fit?n:n.slice(0,fit-2)+'..'})}\n"
+    "document.querySelectorAll('svg.flame,svg.timeline').forEach(function(svg){svg.addEventListener('click',function(e){"
+    "var g=e.target.closest('g.fr');if(!g)return;var r=g.querySelector('rect'),a=+(g.dataset.x||r.getAttribute('x')),"
+    "w=+(g.dataset.w||r.getAttribute('width'));if(w>0)tsZoom(svg,a,a+w)});svg.addEventListener('dblclick',function(){tsZoom(svg,0,1200)})});\n"
     "if(location.hash==='#selftest'){var p=document.createElement('pre');p.id='selftest';p.textContent=tsSelfTest()+"
     "'; errors: '+window.tsErrors.length;document.body.appendChild(p)}\n";
 
