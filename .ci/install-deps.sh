@@ -5,7 +5,7 @@
 set -eu
 pkgs="cmake make gcc g++ pkg-config verilator gcc-riscv64-unknown-elf binutils-riscv64-unknown-elf
 picolibc-riscv64-unknown-elf libelf-dev libdw-dev libsystemc-dev gtkwave xvfb clang liblz4-dev zlib1g-dev
-libclang-rt-dev valgrind slurm-wlm munge python3 tcl time xauth gdb-multiarch protobuf-compiler"
+libclang-rt-dev valgrind slurm-wlm munge python3 tcl time xauth gdb-multiarch protobuf-compiler chromium"
 missing=""
 for p in $pkgs; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"

@@ -32,12 +32,15 @@ enum { R_FORMAT = 1,
        R_OUT,
        R_FROM,
        R_COUNTER,
+       R_BASELINE,
        R_HELP };
 /* `tracesim report`'s options: the parser, --help and docs/commands/report.md (ts_opts.h) */
 static const ts_opt_t report_opts[] = {
     {R_FORMAT, 'f', "format", TS_OPT_STRING, "F", 0, 0, 0, 0, 0, "text (default), csv (the flat profile), folded (folded stacks\n"
                                                                  "of one counter for flame graphs: --counter), callgrind (for\n"
-                                                                 "KCacheGrind and callgrind_annotate: one hart, --hart)"},
+                                                                 "KCacheGrind and callgrind_annotate: one hart, --hart), html\n"
+                                                                 "(one self-contained page: summary, flame graph, timeline,\n"
+                                                                 "sortable profile, instrumentation cost, overhead)"},
     {R_COUNTER, 0, "counter", TS_OPT_STRING, "NAME", 0, 0, 0, 0, 0,
      "-f folded: the counter the stacks count (a perf counter's name\n"
      "as the text report heads its columns; default: cycles, else the\n"
@@ -67,6 +70,9 @@ static const ts_opt_t report_opts[] = {
      "or flow (the program trace: instructions per function, calls\n"
      "and call graph, cycles from timestamps; needs the ELF); default:\n"
      "perf, or flow when the trace has no perf header"},
+    {R_BASELINE, 0, "baseline", TS_OPT_STRING, "RUN_DIR", 0, 0, 0, 0, 0,
+     "-f html: a run of the program built without the perf\n"
+     "instrumentation; the page shows the overhead against it"},
     {R_OUT, 'o', "out", TS_OPT_STRING, "DIR", 0, 0, 0, 0, 0,
      "output folder: write DIR/report.txt (csv: DIR/report.csv)\ninstead of stdout"},
     {R_HELP, 'h', "help", TS_OPT_FLAG, NULL, 0, 0, 0, 0, 0, "this text"},
@@ -92,7 +98,8 @@ const ts_cmd_t ts_report_cmd = {
     "call site, ISR samples per function. From an instruction trace (run --trace-insn) with\n"
     "--from flow: instructions per function, calls and call graph from the program flow alone.\n",
     report_opts, 0, "  stdout, or with -o DIR: DIR/report.txt (csv: DIR/report.csv, folded:\n"
-                    "  DIR/report.folded, callgrind: DIR/report.callgrind)\n",
+                    "  DIR/report.folded, callgrind: DIR/report.callgrind, html:\n"
+                    "  DIR/report.html)\n",
     report_exits, NULL};
 static void trace_in_free(ts_trace_in_t *t) {
     ts_trace_in_close(t);
@@ -101,7 +108,7 @@ static void trace_in_free(ts_trace_in_t *t) {
 
 int ts_report_main(int argc, char **argv) {
     const char *format = "text", *out_path = NULL, *elf = NULL, *cfg_path = NULL, *fields = NULL, *input = NULL, *from = NULL,
-               *counter = NULL;
+               *counter = NULL, *baseline = NULL;
     bool compensate = false;
     int srcbits = -1, tssize = -1, perf_channel = -1, hart = -1, c, inputs = 0;
     ts_opts_t op;
@@ -125,14 +132,23 @@ int ts_report_main(int argc, char **argv) {
         case R_FIELDS: fields = op.arg; break;
         case R_FROM: from = op.arg; break;
         case R_COUNTER: counter = op.arg; break;
+        case R_BASELINE: baseline = op.arg; break;
         case R_HELP: ts_cmd_help(stdout, &ts_report_cmd); return 0;
         }
     }
-    if (strcmp(format, "text") && strcmp(format, "csv") && strcmp(format, "folded") && strcmp(format, "callgrind")) {
-        fprintf(stderr, "tracesim: unknown format '%s' for report (text, csv, folded, callgrind)\n", format);
+    if (strcmp(format, "text") && strcmp(format, "csv") && strcmp(format, "folded") && strcmp(format, "callgrind") && strcmp(format, "html")) {
+        fprintf(stderr, "tracesim: unknown format '%s' for report (text, csv, folded, callgrind, html)\n", format);
         return TS_EXIT_USAGE;
     }
-    bool folded = !strcmp(format, "folded"), callgrind = !strcmp(format, "callgrind");
+    bool folded = !strcmp(format, "folded"), callgrind = !strcmp(format, "callgrind"), html = !strcmp(format, "html");
+    if (baseline && !html) {
+        fprintf(stderr, "tracesim: --baseline is for -f html\n");
+        return TS_EXIT_USAGE;
+    }
+    if (html && from && !strcmp(from, "flow")) {
+        fprintf(stderr, "tracesim: -f html is made from perf records, not --from flow\n");
+        return TS_EXIT_USAGE;
+    }
     if (counter && !folded) {
         fprintf(stderr, "tracesim: --counter is for -f folded\n");
         return TS_EXIT_USAGE;
@@ -154,14 +170,14 @@ int ts_report_main(int argc, char **argv) {
         size_t ol = strlen(out_path);
         struct stat osb;
         if (!ol || (!stat(out_path, &osb) && !S_ISDIR(osb.st_mode)) ||
-            (ol > 4 && (!strcmp(out_path + ol - 4, ".txt") || !strcmp(out_path + ol - 4, ".csv")))) {
+            (ol > 4 && (!strcmp(out_path + ol - 4, ".txt") || !strcmp(out_path + ol - 4, ".csv") || !strcmp(out_path + ol - 4, "html")))) {
             fprintf(stderr, "tracesim: report -o takes an output folder (report.txt or report.csv is written in it), "
                             "not a file: '%s' (for one file: tracesim report ... > FILE)\n",
                     out_path);
             return TS_EXIT_USAGE;
         }
-        snprintf(out_file, sizeof out_file, "%s/report.%s", out_path, folded || callgrind ? format : strcmp(format, "csv") ? "txt" :
-                                                                                                                             "csv");
+        snprintf(out_file, sizeof out_file, "%s/report.%s", out_path, folded || callgrind || html ? format : strcmp(format, "csv") ? "txt" :
+                                                                                                                                     "csv");
     }
     char err[4600];
     static rctx_t rc; /* --fields: a usage error before the inputs are looked at */
@@ -272,7 +288,9 @@ int ts_report_main(int argc, char **argv) {
     rc.hc = have_hc ? &hc : NULL;
     rc.hart = hart;
     rpaths_t *paths = NULL; /* -f folded: the call paths */
-    if ((folded || callgrind) && (!(paths = rp_new()))) {
+    html_tl_t *tl = NULL;   /* -f html: the timeline */
+    if ((folded || callgrind || html) && (!(paths = rp_new()) || (html && !(tl = html_tl_new(rc.prof))))) {
+        rp_free(paths);
         fprintf(stderr, "tracesim: out of memory\n");
         src_lines_close(sl);
         if (elf) elf_syms_free(&syms);
@@ -281,6 +299,7 @@ int ts_report_main(int argc, char **argv) {
         return TS_EXIT_HOST;
     }
     if (paths) rp_attach(paths, &rc.po);
+    if (tl) html_tl_attach(tl, &rc.po);
 
     /* bytes -> messages -> elements -> perf records -> profile */
     perf_dec_cb_t cb = {&rc, r_header, r_record, r_error};
@@ -318,7 +337,7 @@ int ts_report_main(int argc, char **argv) {
         status = TS_EXIT_NO_FILE;
         goto done;
     }
-    if (!pd->headers && !pd->config_used && !from && elf && !fields && !compensate) {
+    if (!pd->headers && !pd->config_used && !from && elf && !fields && !compensate && !html) {
         /* no perf header: the profile from the program flow, if the trace has one */
         int frc = flow_report(path, &cfg, ti.wrapped, elf, hart, format, counter, out_path, out_file, false);
         if (frc >= 0) {
@@ -341,7 +360,7 @@ int ts_report_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: note: records decoded with the out-of-band perf header of %s\n", cfg_path);
 
     report_out_t ro = {path, elf, cfg_path, format, counter, out_path, out_path ? out_file : NULL, hart, perf_channel,
-                       compensate, &ti, len, start, harts, nprof, harts_known, pd, &rc, paths, sl, false};
+                       compensate, &ti, len, start, harts, nprof, harts_known, pd, &rc, paths, tl, input, ri.ra.run_dir[0] ? ri.ra.run_dir : NULL, baseline, sl, false};
     status = report_write(&ro);
     if (ro.stop) goto done;
     if (have_hc && hc_failed(&hc))
@@ -354,6 +373,7 @@ done:
     free(es);
     for (unsigned k = 0; k < PERF_MAX_CORES; k++) prof_free(rc.prof[k]);
     rp_free(paths);
+    html_tl_free(tl);
     if (elf) elf_syms_free(&syms);
     if (have_hc) hc_free(&hc);
     src_lines_close(sl);

@@ -1,13 +1,14 @@
 /* report_int.h - the parts of `tracesim report`, private to cli/: report_cli.c (options,
  * inputs, the perf decode), report_perf.c (the perf records into one profile per hart),
  * report_flow.c (the profile from the program flow: --from flow) and report_out.c (the
- * profile written as text, CSV, folded stacks or callgrind). */
+ * profile written as text, CSV, folded stacks, callgrind or one HTML page). */
 #ifndef TS_REPORT_INT_H
 #define TS_REPORT_INT_H
 #include "run_trace.h"
 #include "elements.h"
 #include "hook_cost.h"
 #include "nexus_decode.h"
+#include "out_html.h"
 #include "out_paths.h"
 #include "perf_decode.h"
 #include "profile.h"
@@ -68,7 +69,9 @@ typedef struct report_out {
     bool harts_known;
     const perf_dec_t *pd;
     rctx_t *rc;
-    rpaths_t *paths; /* folded, callgrind: the call paths */
+    rpaths_t *paths;                        /* folded, callgrind, html: the call paths */
+    html_tl_t *tl;                          /* html: the timeline */
+    const char *input, *run_dir, *baseline; /* html: the command's input, its run folder (or NULL), --baseline */
     src_lines_t *sl;
     bool stop; /* set: an error before the report was complete (no more notes) */
 } report_out_t;

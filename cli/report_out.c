@@ -1,7 +1,8 @@
 /* report_out.c - `tracesim report`: the profiles written as text (flat profile, call graph,
  * what part of the run they cover and what the trace lacks), CSV (the flat profile), folded
- * stacks or callgrind (out_paths.h), to stdout or -o DIR. report_int.h. */
+ * stacks or callgrind (out_paths.h) or one HTML page (out_html.h), to stdout or -o DIR. report_int.h. */
 #include "report_int.h"
+#include "out_html.h"
 #include "run_losses.h"
 #include "ts_file.h"
 #include <errno.h>
@@ -65,6 +66,17 @@ int report_write(report_out_t *o) {
             return status;
         }
         wrc = crc;
+    } else if (!strcmp(format, "html")) {
+        html_report_t hr = {o->input, path, o->run_dir, elf, rc->prof, paths, o->tl, compensate, perf_channel, o->baseline, NULL};
+        int hrc = html_write(&hr, out, oerr, sizeof oerr);
+        if (hrc == -1) {
+            fprintf(stderr, "tracesim: %s\n", oerr);
+            if (out != stdout) ts_output_abort(out);
+            status = TS_EXIT_NO_FILE;
+            o->stop = true;
+            return status;
+        }
+        wrc = hrc;
     } else if (!strcmp(format, "csv")) {
         const prof_t *last = NULL;
         for (unsigned k = 0; k < PERF_MAX_CORES && !wrc; k++) {

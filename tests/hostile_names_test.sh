@@ -46,7 +46,7 @@ decode)   inputs="trace.rtd trace.json"
 check)    inputs="stats.txt trace.rtd trace.json itc.csv counters.csv flow.csv hooks.csv hpm_writes.csv"
           outputs="" ;;
 report)   inputs="stats.txt trace.rtd trace.json"
-          outputs="report.txt report.csv" ;;
+          outputs="report.txt report.csv report.html" ;;
 overhead) inputs="stats.txt events.csv trace.json trace.rtd"
           outputs="overhead.md overhead.csv overhead.svg" ;;
 waves)    inputs="stats.txt marks.csv trace_events.csv stm.csv itc.csv trace.json waves_windows.csv"
@@ -177,7 +177,7 @@ for name in $outputs; do
            t=$tmp/c/trace.rtd; [ $f = instr ] && t=$ref_insn/trace.rtd
            run_case "$tmp/o" "$name" "$kind" output -- "$ts" decode -f $f --elf "$fib" -o "$tmp/o" "$t" ;;
     report) fresh; mkdir -p "$tmp/o"; plant "$kind" "$tmp/o/$name" ""
-           f=text; [ "$name" = report.csv ] && f=csv
+           f=text; [ "$name" = report.csv ] && f=csv; [ "$name" = report.html ] && f=html
            run_case "$tmp/o" "$name" "$kind" output -- "$ts" report -f $f -o "$tmp/o" "$tmp/c" ;;
     overhead) fresh; mkdir -p "$tmp/o"; plant "$kind" "$tmp/o/$name" ""
            run_case "$tmp/o" "$name" "$kind" output -- "$ts" overhead --baseline "$tmp/c" -o "$tmp/o" "$tmp/c" ;;

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define HOOK_COL PERF_MAX_COUNTERS
+#define HOOK_COL RP_HOOK_COL
 _Static_assert(HOOK_COL < ST_MAX_COLS, "a column per counter and one for the hooks");
 
 struct rpaths {
@@ -29,6 +29,8 @@ void rp_free(rpaths_t *r) {
     for (unsigned k = 0; k < PERF_MAX_CORES; k++) st_free(&r->t[k]);
     free(r);
 }
+
+const st_t *rp_tree(const rpaths_t *r, unsigned hart) { return &r->t[hart % PERF_MAX_CORES]; }
 
 /* the node of the stack's top frame (the thread's root for an empty stack) */
 static uint32_t node_of(st_t *t, unsigned hart, uint32_t thread, const cs_t *cs) {

@@ -29,6 +29,11 @@ typedef struct rpaths rpaths_t;
 rpaths_t *rp_new(void);
 void rp_free(rpaths_t *r);
 void rp_attach(rpaths_t *r, prof_opts_t *o);
+/* the calling-context tree of a hart (stack_tree.h; -f html): columns the counter indexes and
+ * RP_HOOK_COL, the hook cycles inside the cycles */
+struct st;
+#define RP_HOOK_COL PERF_MAX_COUNTERS
+const struct st *rp_tree(const rpaths_t *r, unsigned hart);
 /* the folded stacks of counter (a counter's name; NULL: cycles, else the first counter) of
  * every hart's profile (profs[k] NULL: none); compensate: the hooks' cycles taken out of the
  * cycles counts (report --compensate). 0; -1 with one line in err (unknown counter: the list
