@@ -48,7 +48,8 @@ enum { R_FORMAT = 1,
 static const ts_opt_t report_opts[] = {
     {R_FORMAT, 'f', "format", TS_OPT_STRING, "F", 0, 0, 0, 0, 0, "text (default), csv (the flat profile), folded (folded stacks\n"
                                                                  "of one counter for flame graphs: --counter), callgrind (for\n"
-                                                                 "KCacheGrind and callgrind_annotate: one hart, --hart)"},
+                                                                 "KCacheGrind and callgrind_annotate: one hart, --hart), irq\n"
+                                                                 "(interrupts and threads in numbers), irq-csv (the same as CSV)"},
     {R_COUNTER, 0, "counter", TS_OPT_STRING, "NAME", 0, 0, 0, 0, 0,
      "-f folded: the counter the stacks count (a perf counter's name\n"
      "as the text report heads its columns; default: cycles, else the\n"
@@ -103,7 +104,8 @@ const ts_cmd_t ts_report_cmd = {
     "call site, ISR samples per function. From an instruction trace (run --trace-insn) with\n"
     "--from flow: instructions per function, calls and call graph from the program flow alone.\n",
     report_opts, 0, "  stdout, or with -o DIR: DIR/report.txt (csv: DIR/report.csv, folded:\n"
-                    "  DIR/report.folded, callgrind: DIR/report.callgrind)\n",
+                    "  DIR/report.folded, callgrind: DIR/report.callgrind, irq: DIR/report.irq.txt,\n"
+                    "  irq-csv: DIR/report.irq.csv)\n",
     report_exits, NULL};
 
 typedef struct rctx {
@@ -278,8 +280,9 @@ int ts_report_main(int argc, char **argv) {
         case R_HELP: ts_cmd_help(stdout, &ts_report_cmd); return 0;
         }
     }
-    if (strcmp(format, "text") && strcmp(format, "csv") && strcmp(format, "folded") && strcmp(format, "callgrind")) {
-        fprintf(stderr, "tracesim: unknown format '%s' for report (text, csv, folded, callgrind)\n", format);
+    bool irq = !strcmp(format, "irq") || !strcmp(format, "irq-csv");
+    if (strcmp(format, "text") && strcmp(format, "csv") && strcmp(format, "folded") && strcmp(format, "callgrind") && !irq) {
+        fprintf(stderr, "tracesim: unknown format '%s' for report (text, csv, folded, callgrind, irq, irq-csv)\n", format);
         return TS_EXIT_USAGE;
     }
     bool folded = !strcmp(format, "folded"), callgrind = !strcmp(format, "callgrind");
@@ -310,8 +313,10 @@ int ts_report_main(int argc, char **argv) {
                     out_path);
             return TS_EXIT_USAGE;
         }
-        snprintf(out_file, sizeof out_file, "%s/report.%s", out_path, folded || callgrind ? format : strcmp(format, "csv") ? "txt" :
-                                                                                                                             "csv");
+        snprintf(out_file, sizeof out_file, "%s/report.%s", out_path, folded || callgrind ? format : !strcmp(format, "irq") ? "irq.txt" :
+                                                                                                 !strcmp(format, "irq-csv") ? "irq.csv" :
+                                                                                                 strcmp(format, "csv")      ? "txt" :
+                                                                                                                              "csv");
     }
     ts_run_arg_t ra;
     ts_run_arg(input, &ra);
@@ -323,6 +328,8 @@ int ts_report_main(int argc, char **argv) {
         fprintf(stderr, "tracesim: %s\n", err);
         return TS_EXIT_NO_FILE;
     }
+    if (irq) /* interrupts and threads (report_irq.c) */
+        return ts_report_irq(path, ra.run_dir, srcbits, tssize, hart, !strcmp(format, "irq-csv"), out_path, out_file);
     static rctx_t rc;
     memset(&rc, 0, sizeof rc);
     if (fields && prof_parse_fields(&rc.po, fields, err, sizeof err)) {
