@@ -1,10 +1,12 @@
 /* irq_stats.c - interrupts and threads in numbers; see irq_stats.h. */
 #include "irq_stats.h"
 #include "elements.h"
+#include "ts_file.h"
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define IRQS_DEPTH 256 /* open traps followed per hart; deeper entries count, without time */
 
@@ -471,20 +473,20 @@ static int load_switches(FILE *f, const char *path, int hart, evs_t *v, char *er
 int irqs_load_truth(irqs_t *s, const char *dir, int hart, char *err, size_t errlen) {
     char path[4200];
     snprintf(path, sizeof path, "%s/traps.csv", dir);
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        if (errno == ENOENT) return 1;
-        snprintf(err, errlen, "cannot read %s: %s", path, strerror(errno));
-        return -1;
-    }
+    if (access(path, F_OK) && errno == ENOENT) return 1; /* an older run folder */
+    FILE *f = ts_fopen_input(path, err, errlen);         /* a regular file only (ts_file.h) */
+    if (!f) return -1;
     evs_t v = {0};
     int rc = load_traps(s, f, path, hart, &v, err, errlen);
     fclose(f);
     if (!rc) {
         snprintf(path, sizeof path, "%s/stm.csv", dir);
-        if ((f = fopen(path, "r"))) {
-            rc = load_switches(f, path, hart, &v, err, errlen);
-            fclose(f);
+        if (!access(path, F_OK)) { /* none: no switch known */
+            if (!(f = ts_fopen_input(path, err, errlen))) rc = -1;
+            else {
+                rc = load_switches(f, path, hart, &v, err, errlen);
+                fclose(f);
+            }
         }
     }
     if (!rc) {
