@@ -40,7 +40,8 @@ static const ts_opt_t report_opts[] = {
                                                                  "of one counter for flame graphs: --counter), callgrind (for\n"
                                                                  "KCacheGrind and callgrind_annotate: one hart, --hart), html\n"
                                                                  "(one self-contained page: summary, flame graph, timeline,\n"
-                                                                 "sortable profile, instrumentation cost, overhead)"},
+                                                                 "sortable profile, instrumentation cost, overhead), irq\n"
+                                                                 "(interrupts and threads in numbers), irq-csv (the same as CSV)"},
     {R_COUNTER, 0, "counter", TS_OPT_STRING, "NAME", 0, 0, 0, 0, 0,
      "-f folded: the counter the stacks count (a perf counter's name\n"
      "as the text report heads its columns; default: cycles, else the\n"
@@ -99,7 +100,7 @@ const ts_cmd_t ts_report_cmd = {
     "--from flow: instructions per function, calls and call graph from the program flow alone.\n",
     report_opts, 0, "  stdout, or with -o DIR: DIR/report.txt (csv: DIR/report.csv, folded:\n"
                     "  DIR/report.folded, callgrind: DIR/report.callgrind, html:\n"
-                    "  DIR/report.html)\n",
+                    "  DIR/report.html, irq: DIR/report.irq.txt, irq-csv: DIR/report.irq.csv)\n",
     report_exits, NULL};
 static void trace_in_free(ts_trace_in_t *t) {
     ts_trace_in_close(t);
@@ -136,8 +137,9 @@ int ts_report_main(int argc, char **argv) {
         case R_HELP: ts_cmd_help(stdout, &ts_report_cmd); return 0;
         }
     }
-    if (strcmp(format, "text") && strcmp(format, "csv") && strcmp(format, "folded") && strcmp(format, "callgrind") && strcmp(format, "html")) {
-        fprintf(stderr, "tracesim: unknown format '%s' for report (text, csv, folded, callgrind, html)\n", format);
+    bool irq = !strcmp(format, "irq") || !strcmp(format, "irq-csv");
+    if (strcmp(format, "text") && strcmp(format, "csv") && strcmp(format, "folded") && strcmp(format, "callgrind") && strcmp(format, "html") && !irq) {
+        fprintf(stderr, "tracesim: unknown format '%s' for report (text, csv, folded, callgrind, html, irq, irq-csv)\n", format);
         return TS_EXIT_USAGE;
     }
     bool folded = !strcmp(format, "folded"), callgrind = !strcmp(format, "callgrind"), html = !strcmp(format, "html");
@@ -176,8 +178,10 @@ int ts_report_main(int argc, char **argv) {
                     out_path);
             return TS_EXIT_USAGE;
         }
-        snprintf(out_file, sizeof out_file, "%s/report.%s", out_path, folded || callgrind || html ? format : strcmp(format, "csv") ? "txt" :
-                                                                                                                                     "csv");
+        snprintf(out_file, sizeof out_file, "%s/report.%s", out_path, folded || callgrind || html ? format : !strcmp(format, "irq") ? "irq.txt" :
+                                                                                                         !strcmp(format, "irq-csv") ? "irq.csv" :
+                                                                                                         strcmp(format, "csv")      ? "txt" :
+                                                                                                                                      "csv");
     }
     char err[4600];
     static rctx_t rc; /* --fields: a usage error before the inputs are looked at */
@@ -187,6 +191,11 @@ int ts_report_main(int argc, char **argv) {
         return TS_EXIT_USAGE;
     }
     static ts_run_input_t ri; /* the run folder, the trace and the ELF (run_input.h) */
+    if (irq) {                /* interrupts and threads (report_irq.c): a run folder without a trace has its ground truth */
+        int fin = ts_run_input_folder(&ri, input);
+        if (fin) return fin;
+        return ts_report_irq(ri.ra.trace, ri.ra.run_dir, srcbits, tssize, hart, !strcmp(format, "irq-csv"), out_path, out_file);
+    }
     int rin = ts_run_input(&ri, input, elf, true);
     if (rin) return rin;
     const char *path = ri.ra.trace;

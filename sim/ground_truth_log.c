@@ -36,6 +36,8 @@ int gt_log_open(gt_log_t *g, const char *dir, char *err, size_t errlen) {
     fputs("cycle,hart,hook,how,pc,a0,a1,ra\n", g->hooks);
     if (!(g->hpm_writes = open_out(dir, "hpm_writes.csv", err, errlen))) return -1;
     fputs("cycle,hart,csr,value\n", g->hpm_writes);
+    if (!(g->traps = open_out(dir, "traps.csv", err, errlen))) return -1;
+    fputs("cycle,hart,cause,pc,handler,pending,first,ret,depth\n", g->traps);
     g->mask = GT_LOG_EVENTS;
     return 0;
 }
@@ -61,6 +63,7 @@ void gt_log_share(gt_log_t *g, const gt_log_t *owner, unsigned hart) {
     g->retire = owner->retire;
     g->hooks = owner->hooks;
     g->hpm_writes = owner->hpm_writes;
+    g->traps = owner->traps;
     memcpy(g->hook, owner->hook, sizeof g->hook);
     g->mask = owner->mask;
 }
@@ -69,9 +72,9 @@ int gt_log_close(gt_log_t *g, const char *dir, const char *retire_path, char *er
     if (g->itc) gt_log_itc_flush(g);
     free(g->itc_buf);
     g->itc_buf = NULL;
-    FILE *const fs[] = {g->retire, g->itc, g->counters, g->flow, g->trace_events, g->stm, g->hooks, g->hpm_writes};
+    FILE *const fs[] = {g->retire, g->itc, g->counters, g->flow, g->trace_events, g->stm, g->hooks, g->hpm_writes, g->traps};
     static const char *const names[] = {NULL, "itc.csv", "counters.csv", "flow.csv", "trace_events.csv",
-                                        "stm.csv", "hooks.csv", "hpm_writes.csv"};
+                                        "stm.csv", "hooks.csv", "hpm_writes.csv", "traps.csv"};
     int rc = 0;
     char path[4200], e[4400];
     for (size_t i = 0; i < sizeof fs / sizeof fs[0]; i++) {
@@ -83,7 +86,7 @@ int gt_log_close(gt_log_t *g, const char *dir, const char *retire_path, char *er
             if (err) snprintf(err, errlen, "%s", e);
         }
     }
-    g->retire = g->itc = g->counters = g->flow = g->trace_events = g->stm = g->hooks = g->hpm_writes = NULL;
+    g->retire = g->itc = g->counters = g->flow = g->trace_events = g->stm = g->hooks = g->hpm_writes = g->traps = NULL;
     return rc;
 }
 
@@ -323,8 +326,72 @@ static void jump_done(gt_log_t *g, const vcore_ports_t *p, bool has_target, uint
         g->flow_hook(g->flow_ctx, g->hart, g->jump.ret, has_target, target, g->jump.link, p ? p->rf[2] : 0, p ? p->rf[4] : 0);
 }
 
+/* traps.csv row: cycle,hart,cause,pc,handler,pending,first,ret,depth (pending, first, ret
+ * empty when GT_NEVER) */
+static void log_trap(gt_log_t *g, const gt_trap_t *t, uint64_t ret) {
+    if (!g->traps) return;
+    char line[192], *p = line;
+    p = put_u64(p, t->taken);
+    *p++ = ',';
+    p = put_hart(p, g->hart);
+    *p++ = ',';
+    p = put_hex32(p, t->cause);
+    *p++ = ',';
+    p = put_hex32(p, t->pc);
+    *p++ = ',';
+    p = put_hex32(p, t->handler);
+    *p++ = ',';
+    if (t->pending != GT_NEVER) p = put_u64(p, t->pending);
+    *p++ = ',';
+    if (t->first != GT_NEVER) p = put_u64(p, t->first);
+    *p++ = ',';
+    if (ret != GT_NEVER) p = put_u64(p, ret);
+    *p++ = ',';
+    p = put_u64(p, t->depth);
+    *p++ = '\n';
+    fwrite_unlocked(line, 1, (size_t)(p - line), g->traps);
+}
+
+void gt_irq_update(gt_log_t *g, const vcore_ports_t *p, uint32_t pend, uint64_t cycle) {
+    uint32_t deleg = *p->mideleg, priv = *p->priv & 3u, en = 0;
+    if (priv != 3u || *p->mstatus_mie) en |= pend & ~deleg;
+    if (priv == 0u || (priv == 1u && *p->mstatus_sie)) en |= pend & deleg;
+    for (uint32_t rise = en & ~g->irq.live; rise; rise &= rise - 1) g->irq.since[__builtin_ctz(rise)] = cycle;
+    g->irq.live = en;
+}
+
+/* a trap taken in `cycle` (the retire port shows it) */
+static void trap_taken(gt_log_t *g, const vcore_ports_t *p, uint64_t cycle) {
+    uint32_t cause = *p->rvfi_cause;
+    if (g->irq.await_first) g->irq.open[g->irq.n - 1].first = cycle; /* the handler trapped at once */
+    gt_trap_t t = {.taken = cycle, .pending = GT_NEVER, .first = GT_NEVER, .cause = cause, .pc = *p->rvfi_pc, .handler = *p->instr_addr, .depth = g->irq.n};
+    if (cause >> 31) {
+        unsigned c = cause & 31u;
+        if (g->irq.live >> c & 1u) t.pending = g->irq.since[c];
+        g->irq.live &= ~(1u << c); /* pending again from the next cycle it is enabled in */
+    }
+    if (g->irq.n == GT_TRAP_DEPTH) { /* never returned from: the oldest goes out unreturned */
+        log_trap(g, &g->irq.open[0], GT_NEVER);
+        memmove(&g->irq.open[0], &g->irq.open[1], (GT_TRAP_DEPTH - 1) * sizeof g->irq.open[0]);
+        g->irq.n--;
+    }
+    g->irq.open[g->irq.n++] = t;
+    g->irq.await_first = true;
+}
+
+/* an mret or sret retired in `cycle`: the newest open trap ends (none: an xRET that was no
+ * return from a trap, e.g. the first drop to a lower mode, has no row) */
+static void trap_return(gt_log_t *g, uint64_t cycle) {
+    if (!g->irq.n) return;
+    g->irq.n--;
+    log_trap(g, &g->irq.open[g->irq.n], cycle);
+}
+
 void gt_log_finish(gt_log_t *g) {
     if (g->jump.pending) jump_done(g, NULL, false, 0);
+    for (unsigned i = 0; i < g->irq.n; i++) log_trap(g, &g->irq.open[i], GT_NEVER);
+    g->irq.n = 0;
+    g->irq.await_first = false;
 }
 
 static inline bool is_link_reg(unsigned r) { return r == 1 || r == 5; }
@@ -343,7 +410,15 @@ __attribute__((noinline)) void gt_log_retire(gt_log_t *g, const vcore_ports_t *p
     if (*p->rvfi_trap) {
         if (g->csr.pending) internal_error("counter CSR read by a trapping instruction");
         log_flow(g, cycle, hart, "trap", pc, true, *p->instr_addr, true, *p->rvfi_cause);
+        if (g->traps) {
+            trap_taken(g, p, cycle);
+            g->mask |= EVB_RETIRE; /* the handler's first instruction */
+        }
         return;
+    }
+    if (g->irq.await_first) {
+        g->irq.open[g->irq.n - 1].first = cycle;
+        g->irq.await_first = false;
     }
     /* rf: tp before this instruction's write */
     if (g->tp_hook && *p->rvfi_rd == 4 && *p->rvfi_valid) g->tp_hook(g->flow_ctx, hart, p->rf[4], *p->rvfi_rd_wdata);
@@ -365,6 +440,7 @@ __attribute__((noinline)) void gt_log_retire(gt_log_t *g, const vcore_ports_t *p
         } else if (op == 0x73u) { /* SYSTEM */
             if (insn == 0x30200073u) log_flow(g, cycle, hart, "mret", pc, true, *p->instr_addr, false, 0);
             if (insn == 0x10200073u) log_flow(g, cycle, hart, "sret", pc, true, *p->instr_addr, false, 0);
+            if (insn == 0x30200073u || insn == 0x10200073u) trap_return(g, cycle);
             if (g->csrw.pending) { /* hpm_writes.csv: cycle,hart,csr,value */
                 if (g->csrw.csr == 0x320u)
                     fprintf(g->hpm_writes, "%llu,%u,mcountinhibit,0x%08x\n", (unsigned long long)cycle, hart, g->csrw.value);

@@ -3,8 +3,9 @@
  * traced or why not), counters.csv
  * (every counter CSR read and timestamp-register load), flow.csv (calls, returns, traps,
  * mrets), hooks.csv (every entry into a perf hook function, by a call or a sibling/tail jump,
- * with the argument registers a0, a1 and ra as the core had them), and the optional
- * --retire-log stream.
+ * with the argument registers a0, a1 and ra as the core had them), traps.csv (every trap with
+ * the cycle its interrupt became pending, its handler's first instruction and its xRET), and
+ * the optional --retire-log stream.
  *
  * One clock for all of them: a row's cycle is the cycle in which its instruction was in MEM
  * and committed (or trapped), the cycle of itc.csv, where a store's cycle is also its commit
@@ -43,6 +44,16 @@ enum { GT_HOOK_ENTER,
        GT_HOOKS };
 extern const char *const gt_hook_names[GT_HOOKS];
 
+#define GT_TRAP_DEPTH 64 /* open traps followed per hart (deeper: the oldest is written unreturned) */
+#define GT_NEVER UINT64_MAX
+
+/* a trap taken and not yet returned from (traps.csv) */
+typedef struct gt_trap {
+    uint64_t taken, pending, first; /* GT_NEVER: none (an exception; not yet retired) */
+    uint32_t cause, pc, handler;
+    unsigned depth; /* traps open when it was taken */
+} gt_trap_t;
+
 typedef struct gt_log {
     unsigned hart; /* the hart whose retire port the log watches (flow.csv) */
     bool tag_hart; /* retire log lines start with "h<hart> " (several harts) */
@@ -59,11 +70,20 @@ typedef struct gt_log {
     FILE *itc, *counters, *flow; /* NULL: that file is not written */
     char *itc_buf;               /* itc.csv rows not yet handed to stdio (the owner's; gt_log_itc) */
     size_t itc_fill;
-    FILE *trace_events;      /* trace_events.csv: ITC stores lost, the sink stopping */
-    FILE *stm;               /* stm.csv: every software trace port event */
-    FILE *retire;            /* --retire-log; NULL: none */
-    FILE *hooks;             /* hooks.csv; NULL: not written */
-    FILE *hpm_writes;        /* hpm_writes.csv; NULL: not written */
+    FILE *trace_events; /* trace_events.csv: ITC stores lost, the sink stopping */
+    FILE *stm;          /* stm.csv: every software trace port event */
+    FILE *retire;       /* --retire-log; NULL: none */
+    FILE *hooks;        /* hooks.csv; NULL: not written */
+    FILE *hpm_writes;   /* hpm_writes.csv; NULL: not written */
+    FILE *traps;        /* traps.csv; NULL: not written (then gt_log_irq_sample is not needed) */
+    struct {            /* traps.csv: per interrupt cause (mip bit), the first cycle of the
+                              * current stretch of cycles in which it was pending and enabled */
+        uint32_t live;  /* causes pending and enabled in the last cycle sampled */
+        uint64_t since[32];
+        unsigned n;       /* traps open (nesting depth) */
+        bool await_first; /* the top one's handler has not retired an instruction yet */
+        gt_trap_t open[GT_TRAP_DEPTH];
+    } irq;
     uint32_t hook[GT_HOOKS]; /* entry addresses of the hook functions (0: not in the ELF) */
     uint32_t mask;           /* events of an edge that need gt_log_retire (0: no flow.csv) */
     struct {                 /* a counter CSR read at the last edge, logged once the retire
@@ -127,7 +147,21 @@ void gt_log_csr_hook(void *ctx, unsigned hart, uint32_t pc, uint32_t csr, uint32
 /* After an edge whose events hit mask: the instruction the retire port p shows committed or
  * trapped in `cycle` (the cycle that edge ended). */
 void gt_log_retire(gt_log_t *g, const vcore_ports_t *p, uint64_t cycle);
-/* End of run: a call or return whose target never retired gets its row without target. */
+/* traps.csv: the interrupt enables of the cycle after an edge (the flops p shows hold the
+ * state of `cycle`, the one after the cycle that edge ended); call after every edge, after
+ * gt_log_retire. An interrupt cause counts as pending from the first cycle in which its
+ * mip bit and mie bit are set and the core's global enable for it holds (mstatus.MIE or a
+ * lower mode for M-mode interrupts; for ones delegated by mideleg, U-mode, or S-mode with
+ * mstatus.SIE): the condition of the core's irq_m / irq_s (rtl_model/core/ts_core.sv),
+ * that makes it take the interrupt at the first cycle MEM holds an instruction that is not
+ * waiting for the bus (or a higher-priority interrupt's). */
+void gt_irq_update(gt_log_t *g, const vcore_ports_t *p, uint32_t pend, uint64_t cycle);
+static inline void gt_log_irq_sample(gt_log_t *g, const vcore_ports_t *p, uint64_t cycle) {
+    uint32_t pend = ((uint32_t)*p->mip_sw | (uint32_t)*p->mip_msip << 3 | (uint32_t)*p->mip_mtip << 7) & *p->mie;
+    if (__builtin_expect(pend | g->irq.live, 0)) gt_irq_update(g, p, pend, cycle);
+}
+/* End of run: a call or return whose target never retired gets its row without target; the
+ * traps still open get their traps.csv rows without ret. */
 void gt_log_finish(gt_log_t *g);
 
 /* --retire-log line for the instruction or trap the retire port shows (it ended in cycle);

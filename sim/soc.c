@@ -688,6 +688,7 @@ SOC_INLINE bool hart_edge(soc_t *s, soc_hart_t *h, bool first) {
     uint64_t ev = account_events(h, first);
     h->instret += *p->rvfi_valid;
     if (ev & h->gt.mask) gt_log_retire(&h->gt, p, s->cycle - 1);
+    if (h->gt.traps) gt_log_irq_sample(&h->gt, p, s->cycle); /* the enables of the next cycle */
     if (h->gt.retire && (*p->rvfi_valid || *p->rvfi_trap)) log_retire(h, s->cycle);
     if (*p->rvfi_trap && (*p->rvfi_cause == 1))
         soc_guest_error(s, "instruction access fault: fetch at 0x%08x (hart %u)", *p->rvfi_pc, h->port.hart);

@@ -296,7 +296,7 @@ enum ts_run_finish ts_run_say_unfinished_then(const char *run_dir, const char *t
 const char *const ts_run_outputs[] = {
     "stats.txt", "uart.txt", "marks.csv", "guest_errors.log", "waves_windows.csv", "prog_flow.csv", "hpm.csv",
     "events.csv", "trace.rtd", "trace.json", "itc.csv", "counters.csv", "flow.csv", "trace_events.csv", "stm.csv",
-    "hooks.csv", "hpm_writes.csv", "perf_config.txt", "gdb.log", NULL};
+    "hooks.csv", "hpm_writes.csv", "traps.csv", "perf_config.txt", "gdb.log", NULL};
 const char *const ts_run_derived_outputs[] = {/* tracesim waves --no-gui / waves */
                                               "markers.txt", "markers.tcl", "view.gtkw", "view.gtkw.new", "make_view.sh", NULL};
 

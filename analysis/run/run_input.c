@@ -6,9 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
-int ts_run_input(ts_run_input_t *ri, const char *arg, const char *elf_opt, bool want_elf) {
+int ts_run_input_folder(ts_run_input_t *ri, const char *arg) {
     char err[4600];
-    ri->elf = elf_opt;
+    ri->elf = NULL;
     ri->elf_found[0] = ri->no_elf[0] = 0;
     ts_run_arg(arg, &ri->ra);
     if (ri->ra.run_dir[0] && ts_run_say_unfinished(ri->ra.run_dir) == TS_RUN_INCOMPLETE) return TS_EXIT_NO_FILE;
@@ -16,6 +16,14 @@ int ts_run_input(ts_run_input_t *ri, const char *arg, const char *elf_opt, bool 
         fprintf(stderr, "tracesim: %s\n", err);
         return TS_EXIT_NO_FILE;
     }
+    return 0;
+}
+
+int ts_run_input(ts_run_input_t *ri, const char *arg, const char *elf_opt, bool want_elf) {
+    char err[4600];
+    int st = ts_run_input_folder(ri, arg);
+    if (st) return st;
+    ri->elf = elf_opt;
     int fd = ts_open_input(ri->ra.trace, err, sizeof err); /* a regular file, before the ELF is looked at */
     if (fd < 0) {
         fprintf(stderr, "tracesim: %s\n", err);

@@ -22,4 +22,7 @@ typedef struct ts_run_input {
  * ELF (ts_run_elf). 0 with ri filled (the reason in ri->no_elf when no ELF was found: the
  * caller warns or refuses), or TS_EXIT_NO_FILE with the one line already on stderr. */
 int ts_run_input(ts_run_input_t *ri, const char *arg, const char *elf_opt, bool want_elf);
+/* Only its first steps: ts_run_arg, the unfinished run, the strict reader's checks (for a
+ * command that can do without the trace: report -f irq reads the run folder's ground truth) */
+int ts_run_input_folder(ts_run_input_t *ri, const char *arg);
 #endif
