@@ -33,7 +33,7 @@ int gt_log_open(gt_log_t *g, const char *dir, char *err, size_t errlen) {
     if (!(g->stm = open_out(dir, "stm.csv", err, errlen))) return -1;
     fputs("cycle,hart,id,value,status\n", g->stm);
     if (!(g->hooks = open_out(dir, "hooks.csv", err, errlen))) return -1;
-    fputs("cycle,hart,hook,how,pc,a0,a1,ra\n", g->hooks);
+    fputs("cycle,hart,hook,how,pc,a0,a1,ra,tp\n", g->hooks);
     if (!(g->hpm_writes = open_out(dir, "hpm_writes.csv", err, errlen))) return -1;
     fputs("cycle,hart,csr,value\n", g->hpm_writes);
     g->mask = GT_LOG_EVENTS;
@@ -278,10 +278,11 @@ static void log_flow(gt_log_t *g, uint64_t cycle, unsigned hart, const char *kin
     fwrite_unlocked(line, 1, (size_t)(p - line), g->flow);
 }
 
-/* hooks.csv row when target is a hook function's entry: cycle,hart,hook,how,pc,a0,a1,ra.
+/* hooks.csv row when target is a hook function's entry: cycle,hart,hook,how,pc,a0,a1,ra,tp.
  * rf is the register file after the edge that shows the hook's first instruction (or the
  * jump itself, for a direct jump) on the retire port: every older instruction's write is in
- * it, the jump's link included; a call's ra is its link. */
+ * it, the jump's link included; a call's ra is its link; tp (x4) is the same state's, the
+ * thread that called the hook (no instruction between the jump and the hook's first one). */
 static void log_hook(gt_log_t *g, uint64_t cycle, uint32_t pc, uint32_t target, bool tail, const uint32_t *rf,
                      uint32_t ra) {
     if (!g->hooks || !target) return;
@@ -305,6 +306,8 @@ static void log_hook(gt_log_t *g, uint64_t cycle, uint32_t pc, uint32_t target, 
     p = put_hex32(p, rf[11]);
     *p++ = ',';
     p = put_hex32(p, ra);
+    *p++ = ',';
+    p = put_hex32(p, rf[4]);
     *p++ = '\n';
     fwrite_unlocked(line, 1, (size_t)(p - line), g->hooks);
 }

@@ -107,7 +107,8 @@ typedef struct hook {
     unsigned hart;
     int kind;
     bool tail;
-    uint32_t pc, a0, a1, ra;
+    bool has_tp; /* the row has the tp column (run folders of older versions: none) */
+    uint32_t pc, a0, a1, ra, tp;
 } hook_t;
 static const char *const hook_name[] = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "perfWriteCntrs"};
 /* a hook call (hooks.csv entry, by a call or a tail jump) not yet returned from */
@@ -278,9 +279,10 @@ typedef struct gt_cur {
 static bool hook_row(const char *l, hook_t *e) {
     char name[40], how[8], lb[256];
     memset(e, 0, sizeof *e);
-    if (sscanf(line_of(l, lb, sizeof lb), "%" SCNu64 ",%u,%39[^,],%7[^,],%" SCNx32 ",%" SCNx32 ",%" SCNx32 ",%" SCNx32, &e->cycle, &e->hart,
-               name, how, &e->pc, &e->a0, &e->a1, &e->ra) != 8)
-        return false;
+    int n = sscanf(line_of(l, lb, sizeof lb), "%" SCNu64 ",%u,%39[^,],%7[^,],%" SCNx32 ",%" SCNx32 ",%" SCNx32 ",%" SCNx32 ",%" SCNx32,
+                   &e->cycle, &e->hart, name, how, &e->pc, &e->a0, &e->a1, &e->ra, &e->tp);
+    if (n != 8 && n != 9) return false;
+    e->has_tp = n == 9;
     e->kind = -1;
     for (int k = 0; k < 3; k++)
         if (!strcmp(name, hook_name[k])) e->kind = k;
@@ -958,6 +960,8 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
             gt_cur_t *c = vf[k].c;
             if (!vf[k].have) continue;
             size_t hl = strlen(vf[k].header);
+            if (c == &chk && c->line && !strncmp(c->line, vf[k].header, hl) && !strncmp(c->line + hl, ",tp", 3))
+                hl += 3; /* hooks.csv's tp column (older versions: none) */
             if (!c->line || strncmp(c->line, vf[k].header, hl) || (c->line[hl] != '\n' && c->line[hl] != '\r')) {
                 snprintf(res->msg, sizeof res->msg, "%s/%s:1: not the header of %s (%s)", cfg->dir, vf[k].name, vf[k].name,
                          vf[k].header);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 
+/* the first 8 columns; a 9th, tp, follows in run folders of this version (a prefix match) */
 #define HOOKS_HEAD "cycle,hart,hook,how,pc,a0,a1,ra"
 
 
@@ -50,7 +51,7 @@ static bool read_row(FILE *f, char **line, size_t *cap, unsigned n, row_t *r, bo
                                                                                                     'o';
         } else if (n == 5) { /* counters.csv: cycle,hart,pc,csr,value */
             r->kind = !strcmp(fl[3], "cycle") || !strcmp(fl[3], "mcycle") ? 'y' : 'o';
-        } else { /* hooks.csv: cycle,hart,hook,how,pc,a0,a1,ra - a tail jump into a hook */
+        } else { /* hooks.csv: cycle,hart,hook,how,pc,a0,a1,ra[,tp] - a tail jump into a hook */
             r->hook = -1;
             for (int h = 0; h < 3; h++)
                 if (!strcmp(fl[2], hook_names[h])) r->hook = h;
