@@ -96,7 +96,9 @@ typedef struct flow {
     unsigned hart;
     char kind;
     uint32_t pc, target, link;
-} flow_t; /* kind c r t m */
+    bool has_tp; /* flow.csv's tp column is there and not empty (older run folders: none) */
+    uint32_t tp; /* x4 after the row's instruction: the thread that runs on */
+} flow_t;        /* kind c r t m */
 /* hooks.csv: an entry into a hook function (kind GT_HOOK_*: enter, exit, perfWriteCntrs), by a
  * call or a tail jump, with the argument registers as the core had them */
 enum { HK_ENTER,
@@ -374,11 +376,17 @@ static bool gt_read(gt_cur_t *c) {
             for (int k = 0; k < 3 && p; k++) p = strchr(p + 1, ',');
             if (p) f->target = (uint32_t)strtoul(p + 1, NULL, 16);
             if (p && (p = strchr(p + 1, ','))) f->link = (uint32_t)strtoul(p + 1, NULL, 16);
+            if (p && (p = strchr(p + 1, ',')) && p[1] == '0') {
+                f->has_tp = true;
+                f->tp = (uint32_t)strtoul(p + 1, NULL, 16);
+            }
             f->kind = kind[0] == 'c' ? 'c' : kind[0] == 'r' ? 'r' :
                                          kind[0] == 't'     ? 't' :
                                                               'm';
-            /* the check uses calls, returns and the traps into interrupt handlers only */
-            keep = f->hart == c->hart && (f->kind == 'c' || f->kind == 'r' || (f->kind == 't' && (f->link & 0x80000000u)));
+            /* the check uses calls, returns and the traps into interrupt handlers, and with a
+             * tp column every trap and mret too (the thread that runs after them) */
+            keep = f->hart == c->hart && (f->kind == 'c' || f->kind == 'r' || (f->kind == 't' && (f->link & 0x80000000u)) ||
+                                          (f->has_tp && (f->kind == 't' || f->kind == 'm')));
             break;
         }
         case GT_HOOK:
@@ -558,6 +566,11 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
         snprintf(res->msg, sizeof res->msg, "out of memory");
         return 1;
     }
+    /* the thread running (tp after the latest flow.csv/hooks.csv row): a record is made by the
+     * thread that called its hook; unknown in run folders without the tp columns */
+    bool have_tp = false;
+    uint32_t cur_tp = 0;
+#define SAME_THREAD(e) (!have_tp || !(e).has_tp || (e).tp == cur_tp)
     uint64_t last_irq_pc = UINT64_MAX;
     hook_t last_manual; /* the last entry of perfWriteCntrs */
     bool have_manual = false;
@@ -601,12 +614,18 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                 flow_t fv = *fn_;
                 const flow_t *f = &fv;
                 gt_drop(fl, ++fi);
+                have_tp = f->has_tp;
+                cur_tp = f->tp;
                 if (f->kind == 'r' && noh) {
                     /* a return to an open hook call's ra ends that call: the latest one that
                      * wrote its record, else the latest (a thread that resumes returns from
                      * its own call, under the calls of the threads that ran meanwhile) */
                     size_t j = noh;
-                    while (j && !(oh[j - 1].done && oh[j - 1].e.ra == f->target)) j--;
+                    while (j && !(oh[j - 1].done && oh[j - 1].e.ra == f->target && SAME_THREAD(oh[j - 1].e))) j--;
+                    if (!j) {
+                        j = noh;
+                        while (j && !(oh[j - 1].e.ra == f->target && SAME_THREAD(oh[j - 1].e))) j--;
+                    }
                     if (!j) {
                         j = noh;
                         while (j && oh[j - 1].e.ra != f->target) j--;
@@ -621,6 +640,8 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
             } else { /* a hook entered (by a call or a tail jump): open */
                 hook_t e = *hn_;
                 gt_drop(hk, ++ki);
+                have_tp = e.has_tp;
+                cur_tp = e.tp;
                 if (e.kind == HK_MANUAL) {
                     last_manual = e;
                     have_manual = true;
@@ -726,14 +747,20 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
             /* the hook call that wrote it: an open call of its hook that has written no record
              * yet, with the record's own arguments (function and call site; a manual record's
              * ra), the latest such - not the latest call: a thread preempted between a hook's
-             * entry and its record writes the record after other threads' calls and records.
+             * entry and its record writes the record after other threads' calls and records;
+             * with the tp columns, a call of the thread running when the record was made
+             * (two threads' calls with equal arguments are told apart only so).
              * Without such a call (or without the addresses: cut, unknown after a gap): the
              * latest open call of that hook, else the latest open call, whose difference is
              * reported. */
             size_t m = noh;
             bool known = b->has_addr && !b->addr_unknown && (!two || b->has_call_site);
-            while (known && m && !(!oh[m - 1].done && oh[m - 1].e.kind == want_kind && (two ? oh[m - 1].e.a0 == b->addr && oh[m - 1].e.a1 == b->call_site : oh[m - 1].e.ra == b->addr)))
+            while (known && m && !(!oh[m - 1].done && oh[m - 1].e.kind == want_kind && SAME_THREAD(oh[m - 1].e) && (two ? oh[m - 1].e.a0 == b->addr && oh[m - 1].e.a1 == b->call_site : oh[m - 1].e.ra == b->addr)))
                 m--;
+            if (!m) {
+                m = noh;
+                while (m && !(!oh[m - 1].done && oh[m - 1].e.kind == want_kind && SAME_THREAD(oh[m - 1].e))) m--;
+            }
             if (!m) {
                 m = noh;
                 while (m && !(!oh[m - 1].done && oh[m - 1].e.kind == want_kind)) m--;
@@ -884,6 +911,7 @@ out:
     free(oh);
     return rc;
 }
+#undef SAME_THREAD
 
 /* B's stores from an itc.csv cursor of the hart; drop: forget each once fed (counting), else
  * the check's own reading of the cursor forgets them */
@@ -953,16 +981,16 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
             const char *name, *header;
         } vf[] = {
             {&cct, ctr, "counters.csv", "cycle,hart,pc,csr,value"},
-            {&cfl, flw, "flow.csv", "cycle,hart,kind,pc,target,link"},
+            {&cfl, flw, "flow.csv", "cycle,hart,kind,pc,target,link"}, /* both: [,tp] */
             {&chk, hks, "hooks.csv", "cycle,hart,hook,how,pc,a0,a1,ra"},
             {&chw, hwr, "hpm_writes.csv", "cycle,hart,csr,value"}};
         for (size_t k = 0; k < sizeof vf / sizeof vf[0]; k++) {
             gt_cur_t *c = vf[k].c;
             if (!vf[k].have) continue;
-            size_t hl = strlen(vf[k].header);
-            if (c == &chk && c->line && !strncmp(c->line, vf[k].header, hl) && !strncmp(c->line + hl, ",tp", 3))
-                hl += 3; /* hooks.csv's tp column (older versions: none) */
-            if (!c->line || strncmp(c->line, vf[k].header, hl) || (c->line[hl] != '\n' && c->line[hl] != '\r')) {
+            size_t hl = strlen(vf[k].header), tl = 0;
+            if ((c == &chk || c == &cfl) && c->line && !strncmp(c->line, vf[k].header, hl) && !strncmp(c->line + hl, ",tp", 3))
+                tl = 3; /* hooks.csv's and flow.csv's tp column (older versions: none) */
+            if (!c->line || strncmp(c->line, vf[k].header, hl) || (c->line[hl + tl] != '\n' && c->line[hl + tl] != '\r')) {
                 snprintf(res->msg, sizeof res->msg, "%s/%s:1: not the header of %s (%s)", cfg->dir, vf[k].name, vf[k].name,
                          vf[k].header);
                 rc = 1;
