@@ -125,7 +125,8 @@ awk "$hexfn"'
   }
   END { flush("") }
 ' "$tmp/retire.log" > "$tmp/want_all"
-tail -n +2 "$r/flow.csv" | diff "$tmp/want_all" - > "$tmp/d" ||
+# (the tp column, last, is left out: the decode does not follow x4; perf_preempt_test checks it)
+tail -n +2 "$r/flow.csv" | cut -d, -f1-6 | diff "$tmp/want_all" - > "$tmp/d" ||
   { head -20 "$tmp/d"; fail "flow.csv differs from the retire log's calls/returns/traps (< retire log, > flow.csv)"; }
 
 # ---- determinism -----------------------------------------------------------------------------
