@@ -2,7 +2,7 @@
 #include "help.h"
 #include "decode_cli.h"
 #include "exit_codes.h"
-#include "ground_truth.h"
+#include "check_cli.h"
 #include "markers.h"
 #include "overhead.h"
 #include "run_cmd.h"

@@ -6,7 +6,7 @@
 #include "decode_cli.h"
 #include "help.h"
 #include "exit_codes.h"
-#include "ground_truth.h"
+#include "check_cli.h"
 #include "markers.h"
 #include "overhead.h"
 #include "run_cmd.h"

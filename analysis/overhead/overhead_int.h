@@ -1,5 +1,7 @@
 /* overhead_int.h - what the two modes of `tracesim overhead` share: the self-measuring mode
- * (overhead.c) and the baseline mode (overhead_baseline.c, `--baseline PLAIN.elf FW.elf...`). */
+ * (overhead.c) and the baseline mode (overhead_baseline.c, `--baseline PLAIN.elf FW.elf...`).
+ * The shared pieces live in overhead_run.c, which calls neither mode; overhead.c calls
+ * overhead_baseline.c (ovh_baseline_run), never the other way round. */
 #ifndef TS_OVERHEAD_INT_H
 #define TS_OVERHEAD_INT_H
 #include <stdbool.h>
@@ -39,6 +41,8 @@ int ovh_fmt(char *buf, size_t len, const char *f, ...) __attribute__((format(pri
 char *ovh_slurp(const char *dir, const char *file, size_t *len);
 /* stats.txt: the value of a "key value" line */
 bool ovh_stats_value(const char *text, const char *key, uint64_t *v);
+/* events.csv: the value in column col (one header line of names, one line of values) */
+bool ovh_csv_value(const char *text, const char *col, uint64_t *v);
 /* trace.json values */
 bool ovh_json_true(const char *text, const char *key);
 bool ovh_json_u64(const char *text, const char *key, uint64_t *v);

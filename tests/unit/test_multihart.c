@@ -9,7 +9,7 @@
 #include "cli_util.h"
 #include "decode_cli.h"
 #include "elements.h"
-#include "ground_truth.h"
+#include "check_cli.h"
 #include "nexus_decode.h"
 #include "perf_decode.h"
 #include "report_cli.h"
