@@ -63,6 +63,7 @@
  * itc.csv read 1 + 2 x harts times; the whole `check` stays in constant memory whatever the
  * number of records (fw.check.memory; figures in docs/performance.md, Memory). */
 #include "perf_check.h"
+#include "hook_match.h"
 #include "ts_text.h"
 #include "ts_file.h"
 #include "ts_run_json.h"
@@ -99,25 +100,10 @@ typedef struct flow {
     bool has_tp; /* flow.csv's tp column is there and not empty (older run folders: none) */
     uint32_t tp; /* x4 after the row's instruction: the thread that runs on */
 } flow_t;        /* kind c r t m */
-/* hooks.csv: an entry into a hook function (kind GT_HOOK_*: enter, exit, perfWriteCntrs), by a
- * call or a tail jump, with the argument registers as the core had them */
-enum { HK_ENTER,
-       HK_EXIT,
-       HK_MANUAL };
-typedef struct hook {
-    uint64_t cycle;
-    unsigned hart;
-    int kind;
-    bool tail;
-    bool has_tp; /* the row has the tp column (run folders of older versions: none) */
-    uint32_t pc, a0, a1, ra, tp;
-} hook_t;
+/* hooks.csv: an entry into a hook function (HK_*: enter, exit, perfWriteCntrs), by a call or
+ * a tail jump, with the argument registers as the core had them (hook_match.h) */
+typedef hook_call_t hook_t;
 static const char *const hook_name[] = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "perfWriteCntrs"};
-/* a hook call (hooks.csv entry, by a call or a tail jump) not yet returned from */
-typedef struct open_hook {
-    hook_t e;
-    bool done;
-} open_hook_t; /* done: it wrote its record */
 
 /* hpm_writes.csv: the HPM programming of each hart over time (cycle 0: the reset state and
  * the configuration, then every write of mcountinhibit and mhpmeventN) */
@@ -558,19 +544,9 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
     memset(prev_read, 0, sizeof prev_read);
     size_t si = 0, ci = 0, fi = 0, ki = 0; /* cursors: stores, counter reads, flow rows, hook entries */
     /* the hook calls entered and not yet returned (hooks.csv entries, closed by the flow.csv
-     * return to their ra), the latest last: an interrupt handler's inside a main-line hook,
-     * and other threads' when a thread was preempted inside a hook; no bound but the run's */
-    open_hook_t *oh = malloc(16 * sizeof *oh);
-    size_t noh = 0, ohcap = 16;
-    if (!oh) {
-        snprintf(res->msg, sizeof res->msg, "out of memory");
-        return 1;
-    }
-    /* the thread running (tp after the latest flow.csv/hooks.csv row): a record is made by the
-     * thread that called its hook; unknown in run folders without the tp columns */
-    bool have_tp = false;
-    uint32_t cur_tp = 0;
-#define SAME_THREAD(e) (!have_tp || !(e).has_tp || (e).tp == cur_tp)
+     * return to their ra) and the thread running: which call wrote a record (hook_match.h) */
+    hook_match_t hm;
+    hm_init(&hm);
     uint64_t last_irq_pc = UINT64_MAX;
     hook_t last_manual; /* the last entry of perfWriteCntrs */
     bool have_manual = false;
@@ -614,48 +590,23 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                 flow_t fv = *fn_;
                 const flow_t *f = &fv;
                 gt_drop(fl, ++fi);
-                have_tp = f->has_tp;
-                cur_tp = f->tp;
-                if (f->kind == 'r' && noh) {
-                    /* a return to an open hook call's ra ends that call: the latest one that
-                     * wrote its record, else the latest (a thread that resumes returns from
-                     * its own call, under the calls of the threads that ran meanwhile) */
-                    size_t j = noh;
-                    while (j && !(oh[j - 1].done && oh[j - 1].e.ra == f->target && SAME_THREAD(oh[j - 1].e))) j--;
-                    if (!j) {
-                        j = noh;
-                        while (j && !(oh[j - 1].e.ra == f->target && SAME_THREAD(oh[j - 1].e))) j--;
-                    }
-                    if (!j) {
-                        j = noh;
-                        while (j && oh[j - 1].e.ra != f->target) j--;
-                    }
-                    if (j) {
-                        memmove(&oh[j - 1], &oh[j], (noh - j) * sizeof *oh);
-                        noh--;
-                    }
+                hm_running(&hm, f->has_tp, f->tp);
+                if (f->kind == 'r') {
+                    hm_return(&hm, f->target);
                 } else if (f->kind == 't' && (f->link & 0x80000000u)) {
                     last_irq_pc = f->pc;
                 }
             } else { /* a hook entered (by a call or a tail jump): open */
                 hook_t e = *hn_;
                 gt_drop(hk, ++ki);
-                have_tp = e.has_tp;
-                cur_tp = e.tp;
                 if (e.kind == HK_MANUAL) {
                     last_manual = e;
                     have_manual = true;
                 }
-                if (noh == ohcap) {
-                    open_hook_t *n = realloc(oh, 2 * ohcap * sizeof *oh);
-                    if (!n) {
-                        snprintf(res->msg, sizeof res->msg, "out of memory");
-                        goto out;
-                    }
-                    oh = n;
-                    ohcap *= 2;
+                if (hm_enter(&hm, &e)) {
+                    snprintf(res->msg, sizeof res->msg, "out of memory");
+                    goto out;
                 }
-                oh[noh++] = (open_hook_t){e, false};
             }
         }
         /* 1. the trace's record equals the firmware's */
@@ -744,33 +695,15 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
         } else {
             int want_kind = b->type == PERF_FUNC_ENTER ? HK_ENTER : b->type == PERF_FUNC_EXIT ? HK_EXIT :
                                                                                                 HK_MANUAL;
-            /* the hook call that wrote it: an open call of its hook that has written no record
-             * yet, with the record's own arguments (function and call site; a manual record's
-             * ra), the latest such - not the latest call: a thread preempted between a hook's
-             * entry and its record writes the record after other threads' calls and records;
-             * with the tp columns, a call of the thread running when the record was made
-             * (two threads' calls with equal arguments are told apart only so).
-             * Without such a call (or without the addresses: cut, unknown after a gap): the
-             * latest open call of that hook, else the latest open call, whose difference is
-             * reported. */
-            size_t m = noh;
+            /* the hook call that wrote it (hook_match.h): an open call of its hook that has
+             * written no record yet, of the thread running when the record was made, with the
+             * record's own arguments (function and call site; a manual record's ra), the latest
+             * such - not the latest call: a thread preempted between a hook's entry and its
+             * record writes the record after other threads' calls and records. Without such a
+             * call (or without the addresses: cut, unknown after a gap): the latest open call of
+             * that hook, else the latest open call, whose difference is reported. */
             bool known = b->has_addr && !b->addr_unknown && (!two || b->has_call_site);
-            while (known && m && !(!oh[m - 1].done && oh[m - 1].e.kind == want_kind && SAME_THREAD(oh[m - 1].e) && (two ? oh[m - 1].e.a0 == b->addr && oh[m - 1].e.a1 == b->call_site : oh[m - 1].e.ra == b->addr)))
-                m--;
-            if (!m) {
-                m = noh;
-                while (m && !(!oh[m - 1].done && oh[m - 1].e.kind == want_kind && SAME_THREAD(oh[m - 1].e))) m--;
-            }
-            if (!m) {
-                m = noh;
-                while (m && !(!oh[m - 1].done && oh[m - 1].e.kind == want_kind)) m--;
-            }
-            if (!m) {
-                m = noh;
-                while (m && oh[m - 1].done) m--;
-            }
-            const hook_t *e = m ? &oh[m - 1].e : NULL;
-            if (m) oh[m - 1].done = true;
+            const hook_t *e = hm_record(&hm, want_kind, known, b->addr, b->call_site);
             /* a manual record the firmware wrote itself, outside any hook (the wire format by
              * hand): it holds the return address of the last perfWriteCntrs call */
             if (!e && b->type == PERF_MANUAL && have_manual) e = &last_manual;
@@ -908,10 +841,9 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
     }
     rc = 0;
 out:
-    free(oh);
+    hm_free(&hm);
     return rc;
 }
-#undef SAME_THREAD
 
 /* B's stores from an itc.csv cursor of the hart; drop: forget each once fed (counting), else
  * the check's own reading of the cursor forgets them */
