@@ -19,10 +19,10 @@
  *   4. the addresses are where the firmware was (hooks.csv, flow.csv and the ELF's symbols):
  *      each record was written by a call of its hook that was open (entered, not yet returned
  *      to its ra) when the record's first store was made and had written no other record,
- *      found by the call's own arguments - enter/exit: a0 (the function) and a1 (the call
- *      site), manual: ra - not by call order, so a hook preempted between its entry and its
- *      record (a thread switch, other threads' records in between) is matched to its own
- *      call; ISR - the mepc of the last interrupt.
+ *      found by the thread running (tp) and the call's own arguments - enter/exit: a0 (the
+ *      function) and a1 (the call site), manual: ra - not by call order, so a hook preempted
+ *      between its entry and its record (a thread switch, other threads' records in between)
+ *      is matched to its own call (hook_match.h); ISR - the mepc of the last interrupt.
  * The first difference is reported with its context.
  *
  * Lost data. itc.csv has only the stores the encoder accepted, so where stores were lost (ITC
