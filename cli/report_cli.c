@@ -11,6 +11,7 @@
 #include "run_input.h"
 #include "trace_in.h"
 #include "ts_file.h"
+#include <inttypes.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -374,6 +375,10 @@ int ts_report_main(int argc, char **argv) {
     if (ro.stop) goto done;
     if (have_hc && hc_failed(&hc))
         fprintf(stderr, "tracesim: warning: instrumentation cost measured only in part: %s\n", hc_failed(&hc));
+    if (have_hc && hc.resume_guesses)
+        fprintf(stderr, "tracesim: note: --compensate: flow.csv has no tp column (a run folder of an older version): %" PRIu64 " times several threads were left at the same instruction of a hook, and the one left first was "
+                        "assumed to resume (a round robin); run the firmware again to follow the threads\n",
+                hc.resume_guesses);
     if (rc.warnings > MAX_WARNINGS)
         fprintf(stderr, "tracesim: %u more warnings not shown (%u in all)\n", rc.warnings - MAX_WARNINGS, rc.warnings);
 done:

@@ -27,13 +27,13 @@ int gt_log_open(gt_log_t *g, const char *dir, char *err, size_t errlen) {
     if (!(g->counters = open_out(dir, "counters.csv", err, errlen))) return -1;
     fputs("cycle,hart,pc,csr,value\n", g->counters);
     if (!(g->flow = open_out(dir, "flow.csv", err, errlen))) return -1;
-    fputs("cycle,hart,kind,pc,target,link\n", g->flow);
+    fputs("cycle,hart,kind,pc,target,link,tp\n", g->flow);
     if (!(g->trace_events = open_out(dir, "trace_events.csv", err, errlen))) return -1;
     fputs("cycle,hart,event,detail\n", g->trace_events);
     if (!(g->stm = open_out(dir, "stm.csv", err, errlen))) return -1;
     fputs("cycle,hart,id,value,status\n", g->stm);
     if (!(g->hooks = open_out(dir, "hooks.csv", err, errlen))) return -1;
-    fputs("cycle,hart,hook,how,pc,a0,a1,ra\n", g->hooks);
+    fputs("cycle,hart,hook,how,pc,a0,a1,ra,tp\n", g->hooks);
     if (!(g->hpm_writes = open_out(dir, "hpm_writes.csv", err, errlen))) return -1;
     fputs("cycle,hart,csr,value\n", g->hpm_writes);
     if (!(g->traps = open_out(dir, "traps.csv", err, errlen))) return -1;
@@ -261,9 +261,10 @@ void gt_log_csrw_hook(void *ctx, unsigned hart, uint32_t csr, uint32_t value) {
     g->csrw.value = value;
 }
 
-/* flow.csv row: cycle,hart,kind,pc,target,link (target/link empty when has_* is false) */
+/* flow.csv row: cycle,hart,kind,pc,target,link,tp (target/link empty when has_* is false; tp,
+ * x4 after the row's instruction, empty when rf is NULL: the run ended first) */
 static void log_flow(gt_log_t *g, uint64_t cycle, unsigned hart, const char *kind, uint32_t pc,
-                     bool has_target, uint32_t target, bool has_link, uint32_t link) {
+                     bool has_target, uint32_t target, bool has_link, uint32_t link, const uint32_t *rf) {
     if (!g->flow) return;
     char line[96], *p = line;
     p = put_u64(p, cycle);
@@ -277,14 +278,17 @@ static void log_flow(gt_log_t *g, uint64_t cycle, unsigned hart, const char *kin
     if (has_target) p = put_hex32(p, target);
     *p++ = ',';
     if (has_link) p = put_hex32(p, link);
+    *p++ = ',';
+    if (rf) p = put_hex32(p, rf[4]);
     *p++ = '\n';
     fwrite_unlocked(line, 1, (size_t)(p - line), g->flow);
 }
 
-/* hooks.csv row when target is a hook function's entry: cycle,hart,hook,how,pc,a0,a1,ra.
+/* hooks.csv row when target is a hook function's entry: cycle,hart,hook,how,pc,a0,a1,ra,tp.
  * rf is the register file after the edge that shows the hook's first instruction (or the
  * jump itself, for a direct jump) on the retire port: every older instruction's write is in
- * it, the jump's link included; a call's ra is its link. */
+ * it, the jump's link included; a call's ra is its link; tp (x4) is the same state's, the
+ * thread that called the hook (no instruction between the jump and the hook's first one). */
 static void log_hook(gt_log_t *g, uint64_t cycle, uint32_t pc, uint32_t target, bool tail, const uint32_t *rf,
                      uint32_t ra) {
     if (!g->hooks || !target) return;
@@ -308,6 +312,8 @@ static void log_hook(gt_log_t *g, uint64_t cycle, uint32_t pc, uint32_t target, 
     p = put_hex32(p, rf[11]);
     *p++ = ',';
     p = put_hex32(p, ra);
+    *p++ = ',';
+    p = put_hex32(p, rf[4]);
     *p++ = '\n';
     fwrite_unlocked(line, 1, (size_t)(p - line), g->hooks);
 }
@@ -319,7 +325,7 @@ static void jump_done(gt_log_t *g, const vcore_ports_t *p, bool has_target, uint
         return;
     }
     log_flow(g, g->jump.cycle, g->hart, g->jump.ret ? "ret" : "call", g->jump.pc, has_target,
-             target, !g->jump.ret, g->jump.link);
+             target, !g->jump.ret, g->jump.link, p ? p->rf : NULL);
     if (has_target && !g->jump.ret) log_hook(g, g->jump.cycle, g->jump.pc, target, false, p->rf, g->jump.link);
     /* sp after the jump: rf holds every write older than the instruction the port shows */
     if (g->flow_hook)
@@ -409,7 +415,7 @@ __attribute__((noinline)) void gt_log_retire(gt_log_t *g, const vcore_ports_t *p
     g->mask = g->tp_hook ? GT_LOG_EVENTS | EVB_RETIRE : GT_LOG_EVENTS;
     if (*p->rvfi_trap) {
         if (g->csr.pending) internal_error("counter CSR read by a trapping instruction");
-        log_flow(g, cycle, hart, "trap", pc, true, *p->instr_addr, true, *p->rvfi_cause);
+        log_flow(g, cycle, hart, "trap", pc, true, *p->instr_addr, true, *p->rvfi_cause, p->rf);
         if (g->traps) {
             trap_taken(g, p, cycle);
             g->mask |= EVB_RETIRE; /* the handler's first instruction */
@@ -438,8 +444,8 @@ __attribute__((noinline)) void gt_log_retire(gt_log_t *g, const vcore_ports_t *p
                                      rd == 0 && g->hooks               ? 2 :
                                                                          0;
         } else if (op == 0x73u) { /* SYSTEM */
-            if (insn == 0x30200073u) log_flow(g, cycle, hart, "mret", pc, true, *p->instr_addr, false, 0);
-            if (insn == 0x10200073u) log_flow(g, cycle, hart, "sret", pc, true, *p->instr_addr, false, 0);
+            if (insn == 0x30200073u) log_flow(g, cycle, hart, "mret", pc, true, *p->instr_addr, false, 0, p->rf);
+            if (insn == 0x10200073u) log_flow(g, cycle, hart, "sret", pc, true, *p->instr_addr, false, 0, p->rf);
             if (insn == 0x30200073u || insn == 0x10200073u) trap_return(g, cycle);
             if (g->csrw.pending) { /* hpm_writes.csv: cycle,hart,csr,value */
                 if (g->csrw.csr == 0x320u)

@@ -32,7 +32,7 @@ fail() { echo "FAIL: $*"; exit 1; }
 exp=$r/host/gt_expect.txt
 [ -s "$exp" ] || fail "the firmware wrote no gt_expect.txt"
 [ "$(head -1 "$r/counters.csv")" = "cycle,hart,pc,csr,value" ] || fail "counters.csv header"
-[ "$(head -1 "$r/flow.csv")" = "cycle,hart,kind,pc,target,link" ] || fail "flow.csv header"
+[ "$(head -1 "$r/flow.csv")" = "cycle,hart,kind,pc,target,link,tp" ] || fail "flow.csv header"
 
 hexfn='function hex(s,   i, v) { s = tolower(s); sub(/^0x/, "", s); v = 0;
   for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }'
@@ -125,7 +125,8 @@ awk "$hexfn"'
   }
   END { flush("") }
 ' "$tmp/retire.log" > "$tmp/want_all"
-tail -n +2 "$r/flow.csv" | diff "$tmp/want_all" - > "$tmp/d" ||
+# (the tp column, last, is left out: the decode does not follow x4; perf_preempt_test checks it)
+tail -n +2 "$r/flow.csv" | cut -d, -f1-6 | diff "$tmp/want_all" - > "$tmp/d" ||
   { head -20 "$tmp/d"; fail "flow.csv differs from the retire log's calls/returns/traps (< retire log, > flow.csv)"; }
 
 # ---- determinism -----------------------------------------------------------------------------

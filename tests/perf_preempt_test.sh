@@ -44,4 +44,24 @@ grep -q "tracesim: check FAILED: record [0-9]* (enter at .*call site .*, but __c
 # measurement (main: "instrumentation cost measured only in part: ... more than 8 nested hook
 # calls", exit 0)
 grep -Eq "measured only in part|nested hook calls" "$run.report" && fail "report --compensate gave up: $(grep -E 'measured only in part|nested' "$run.report")"
-echo "ok (perf_preempt: $recs records, $traps ticks, $inside inside a hook)"
+# hooks.csv's tp (the calling thread, x4 at the hook's entry) against the firmware's own
+# scheme, from the ELF and flow.csv only: thread 0 (main) keeps the BSP's tp (__tls_base),
+# threads 1 and 2 run with &threads[i] (8-byte thread_t); tick k switches round robin to
+# thread k mod 3, so a hook entered after k traps was called by thread k mod 3, and the
+# k-th mret (flow.csv tp: the thread it resumes) resumes thread k mod 3
+head -1 "$run/hooks.csv" | grep -qx 'cycle,hart,hook,how,pc,a0,a1,ra,tp' || fail "hooks.csv has no tp column: $(head -1 "$run/hooks.csv")"
+syms=$(riscv64-unknown-elf-nm "$elf" | awk '$3 == "__tls_base" { b = $1 } $3 == "threads" { t = $1 } END { print b "," t }')
+tpbad=$( { awk -F, 'NR > 1 && $3 == "trap" { print $1 ",0,t" }' "$run/flow.csv"
+           awk -F, 'NR > 1 && $3 == "mret" { print $1 ",1," $7 }' "$run/flow.csv"
+           awk -F, 'NR > 1 { print $1 ",1," $9 }' "$run/hooks.csv"; } | sort -t, -k1,1n -k2,2n -s |
+  awk -F, -v s="$syms" '
+    function hex(x,  i, v) { v = 0; x = tolower(x); sub(/^0x/, "", x)
+      for (i = 1; i <= length(x); i++) v = v * 16 + index("0123456789abcdef", substr(x, i, 1)) - 1; return v }
+    BEGIN { split(s, a, ","); want[0] = hex(a[1]); want[1] = hex(a[2]) + 8; want[2] = hex(a[2]) + 16 }
+    $3 == "t" { k++; next }
+    { n[k % 3]++; if (hex($3) != want[k % 3]) bad++ }
+    END { print bad + 0 " " n[0] + 0 " " n[1] + 0 " " n[2] + 0 }')
+set -- $tpbad
+[ "$1" = 0 ] || fail "$1 hooks.csv or flow.csv mret rows name another thread (tp) than the one the ticks had switched to"
+[ "$2" -gt 0 ] && [ "$3" -gt 0 ] && [ "$4" -gt 0 ] || fail "not every thread called a hook: $tpbad"
+echo "ok (perf_preempt: $recs records, $traps ticks, $inside inside a hook; hook calls by thread: $2 $3 $4)"

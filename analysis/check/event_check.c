@@ -175,7 +175,7 @@ static int load_events(ctx_t *c, const char *path) {
     int rc = 0;
     while (fgets(line, sizeof line, f)) {
         if (++ln == 1) {
-            if (strcmp(line, "cycle,hart,kind,pc,target,link\n")) {
+            if (strcmp(line, "cycle,hart,kind,pc,target,link\n") && strcmp(line, "cycle,hart,kind,pc,target,link,tp\n")) {
                 snprintf(c->msg, c->msglen, "%s:1: not the header of flow.csv", path);
                 rc = -1;
                 break;

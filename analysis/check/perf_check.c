@@ -19,10 +19,10 @@
  *   4. the addresses are where the firmware was (hooks.csv, flow.csv and the ELF's symbols):
  *      each record was written by a call of its hook that was open (entered, not yet returned
  *      to its ra) when the record's first store was made and had written no other record,
- *      found by the call's own arguments - enter/exit: a0 (the function) and a1 (the call
- *      site), manual: ra - not by call order, so a hook preempted between its entry and its
- *      record (a thread switch, other threads' records in between) is matched to its own
- *      call; ISR - the mepc of the last interrupt.
+ *      found by the thread running (tp) and the call's own arguments - enter/exit: a0 (the
+ *      function) and a1 (the call site), manual: ra - not by call order, so a hook preempted
+ *      between its entry and its record (a thread switch, other threads' records in between)
+ *      is matched to its own call (hook_match.h); ISR - the mepc of the last interrupt.
  * The first difference is reported with its context.
  *
  * Lost data. itc.csv has only the stores the encoder accepted, so where stores were lost (ITC
@@ -63,6 +63,7 @@
  * itc.csv read 1 + 2 x harts times; the whole `check` stays in constant memory whatever the
  * number of records (fw.check.memory; figures in docs/performance.md, Memory). */
 #include "perf_check.h"
+#include "hook_match.h"
 #include "ts_text.h"
 #include "ts_file.h"
 #include "ts_run_json.h"
@@ -96,25 +97,13 @@ typedef struct flow {
     unsigned hart;
     char kind;
     uint32_t pc, target, link;
-} flow_t; /* kind c r t m */
-/* hooks.csv: an entry into a hook function (kind GT_HOOK_*: enter, exit, perfWriteCntrs), by a
- * call or a tail jump, with the argument registers as the core had them */
-enum { HK_ENTER,
-       HK_EXIT,
-       HK_MANUAL };
-typedef struct hook {
-    uint64_t cycle;
-    unsigned hart;
-    int kind;
-    bool tail;
-    uint32_t pc, a0, a1, ra;
-} hook_t;
+    bool has_tp; /* flow.csv's tp column is there and not empty (older run folders: none) */
+    uint32_t tp; /* x4 after the row's instruction: the thread that runs on */
+} flow_t;        /* kind c r t m */
+/* hooks.csv: an entry into a hook function (HK_*: enter, exit, perfWriteCntrs), by a call or
+ * a tail jump, with the argument registers as the core had them (hook_match.h) */
+typedef hook_call_t hook_t;
 static const char *const hook_name[] = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "perfWriteCntrs"};
-/* a hook call (hooks.csv entry, by a call or a tail jump) not yet returned from */
-typedef struct open_hook {
-    hook_t e;
-    bool done;
-} open_hook_t; /* done: it wrote its record */
 
 /* hpm_writes.csv: the HPM programming of each hart over time (cycle 0: the reset state and
  * the configuration, then every write of mcountinhibit and mhpmeventN) */
@@ -278,9 +267,10 @@ typedef struct gt_cur {
 static bool hook_row(const char *l, hook_t *e) {
     char name[40], how[8], lb[256];
     memset(e, 0, sizeof *e);
-    if (sscanf(line_of(l, lb, sizeof lb), "%" SCNu64 ",%u,%39[^,],%7[^,],%" SCNx32 ",%" SCNx32 ",%" SCNx32 ",%" SCNx32, &e->cycle, &e->hart,
-               name, how, &e->pc, &e->a0, &e->a1, &e->ra) != 8)
-        return false;
+    int n = sscanf(line_of(l, lb, sizeof lb), "%" SCNu64 ",%u,%39[^,],%7[^,],%" SCNx32 ",%" SCNx32 ",%" SCNx32 ",%" SCNx32 ",%" SCNx32,
+                   &e->cycle, &e->hart, name, how, &e->pc, &e->a0, &e->a1, &e->ra, &e->tp);
+    if (n != 8 && n != 9) return false;
+    e->has_tp = n == 9;
     e->kind = -1;
     for (int k = 0; k < 3; k++)
         if (!strcmp(name, hook_name[k])) e->kind = k;
@@ -372,11 +362,17 @@ static bool gt_read(gt_cur_t *c) {
             for (int k = 0; k < 3 && p; k++) p = strchr(p + 1, ',');
             if (p) f->target = (uint32_t)strtoul(p + 1, NULL, 16);
             if (p && (p = strchr(p + 1, ','))) f->link = (uint32_t)strtoul(p + 1, NULL, 16);
+            if (p && (p = strchr(p + 1, ',')) && p[1] == '0') {
+                f->has_tp = true;
+                f->tp = (uint32_t)strtoul(p + 1, NULL, 16);
+            }
             f->kind = kind[0] == 'c' ? 'c' : kind[0] == 'r' ? 'r' :
                                          kind[0] == 't'     ? 't' :
                                                               'm';
-            /* the check uses calls, returns and the traps into interrupt handlers only */
-            keep = f->hart == c->hart && (f->kind == 'c' || f->kind == 'r' || (f->kind == 't' && (f->link & 0x80000000u)));
+            /* the check uses calls, returns and the traps into interrupt handlers, and with a
+             * tp column every trap and mret too (the thread that runs after them) */
+            keep = f->hart == c->hart && (f->kind == 'c' || f->kind == 'r' || (f->kind == 't' && (f->link & 0x80000000u)) ||
+                                          (f->has_tp && (f->kind == 't' || f->kind == 'm')));
             break;
         }
         case GT_HOOK:
@@ -548,14 +544,9 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
     memset(prev_read, 0, sizeof prev_read);
     size_t si = 0, ci = 0, fi = 0, ki = 0; /* cursors: stores, counter reads, flow rows, hook entries */
     /* the hook calls entered and not yet returned (hooks.csv entries, closed by the flow.csv
-     * return to their ra), the latest last: an interrupt handler's inside a main-line hook,
-     * and other threads' when a thread was preempted inside a hook; no bound but the run's */
-    open_hook_t *oh = malloc(16 * sizeof *oh);
-    size_t noh = 0, ohcap = 16;
-    if (!oh) {
-        snprintf(res->msg, sizeof res->msg, "out of memory");
-        return 1;
-    }
+     * return to their ra) and the thread running: which call wrote a record (hook_match.h) */
+    hook_match_t hm;
+    hm_init(&hm);
     uint64_t last_irq_pc = UINT64_MAX;
     hook_t last_manual; /* the last entry of perfWriteCntrs */
     bool have_manual = false;
@@ -599,20 +590,9 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                 flow_t fv = *fn_;
                 const flow_t *f = &fv;
                 gt_drop(fl, ++fi);
-                if (f->kind == 'r' && noh) {
-                    /* a return to an open hook call's ra ends that call: the latest one that
-                     * wrote its record, else the latest (a thread that resumes returns from
-                     * its own call, under the calls of the threads that ran meanwhile) */
-                    size_t j = noh;
-                    while (j && !(oh[j - 1].done && oh[j - 1].e.ra == f->target)) j--;
-                    if (!j) {
-                        j = noh;
-                        while (j && oh[j - 1].e.ra != f->target) j--;
-                    }
-                    if (j) {
-                        memmove(&oh[j - 1], &oh[j], (noh - j) * sizeof *oh);
-                        noh--;
-                    }
+                hm_running(&hm, f->has_tp, f->tp);
+                if (f->kind == 'r') {
+                    hm_return(&hm, f->target);
                 } else if (f->kind == 't' && (f->link & 0x80000000u)) {
                     last_irq_pc = f->pc;
                 }
@@ -623,16 +603,10 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
                     last_manual = e;
                     have_manual = true;
                 }
-                if (noh == ohcap) {
-                    open_hook_t *n = realloc(oh, 2 * ohcap * sizeof *oh);
-                    if (!n) {
-                        snprintf(res->msg, sizeof res->msg, "out of memory");
-                        goto out;
-                    }
-                    oh = n;
-                    ohcap *= 2;
+                if (hm_enter(&hm, &e)) {
+                    snprintf(res->msg, sizeof res->msg, "out of memory");
+                    goto out;
                 }
-                oh[noh++] = (open_hook_t){e, false};
             }
         }
         /* 1. the trace's record equals the firmware's */
@@ -721,27 +695,15 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
         } else {
             int want_kind = b->type == PERF_FUNC_ENTER ? HK_ENTER : b->type == PERF_FUNC_EXIT ? HK_EXIT :
                                                                                                 HK_MANUAL;
-            /* the hook call that wrote it: an open call of its hook that has written no record
-             * yet, with the record's own arguments (function and call site; a manual record's
-             * ra), the latest such - not the latest call: a thread preempted between a hook's
-             * entry and its record writes the record after other threads' calls and records.
-             * Without such a call (or without the addresses: cut, unknown after a gap): the
-             * latest open call of that hook, else the latest open call, whose difference is
-             * reported. */
-            size_t m = noh;
+            /* the hook call that wrote it (hook_match.h): an open call of its hook that has
+             * written no record yet, of the thread running when the record was made, with the
+             * record's own arguments (function and call site; a manual record's ra), the latest
+             * such - not the latest call: a thread preempted between a hook's entry and its
+             * record writes the record after other threads' calls and records. Without such a
+             * call (or without the addresses: cut, unknown after a gap): the latest open call of
+             * that hook, else the latest open call, whose difference is reported. */
             bool known = b->has_addr && !b->addr_unknown && (!two || b->has_call_site);
-            while (known && m && !(!oh[m - 1].done && oh[m - 1].e.kind == want_kind && (two ? oh[m - 1].e.a0 == b->addr && oh[m - 1].e.a1 == b->call_site : oh[m - 1].e.ra == b->addr)))
-                m--;
-            if (!m) {
-                m = noh;
-                while (m && !(!oh[m - 1].done && oh[m - 1].e.kind == want_kind)) m--;
-            }
-            if (!m) {
-                m = noh;
-                while (m && oh[m - 1].done) m--;
-            }
-            const hook_t *e = m ? &oh[m - 1].e : NULL;
-            if (m) oh[m - 1].done = true;
+            const hook_t *e = hm_record(&hm, want_kind, known, b->addr, b->call_site);
             /* a manual record the firmware wrote itself, outside any hook (the wire format by
              * hand): it holds the return address of the last perfWriteCntrs call */
             if (!e && b->type == PERF_MANUAL && have_manual) e = &last_manual;
@@ -879,7 +841,7 @@ static int check_hart(const perf_check_cfg_t *cfg, const hart_in_t *H, perf_chec
     }
     rc = 0;
 out:
-    free(oh);
+    hm_free(&hm);
     return rc;
 }
 
@@ -951,14 +913,16 @@ int perf_check_run(const perf_check_cfg_t *cfg, perf_check_result_t *res) {
             const char *name, *header;
         } vf[] = {
             {&cct, ctr, "counters.csv", "cycle,hart,pc,csr,value"},
-            {&cfl, flw, "flow.csv", "cycle,hart,kind,pc,target,link"},
+            {&cfl, flw, "flow.csv", "cycle,hart,kind,pc,target,link"}, /* both: [,tp] */
             {&chk, hks, "hooks.csv", "cycle,hart,hook,how,pc,a0,a1,ra"},
             {&chw, hwr, "hpm_writes.csv", "cycle,hart,csr,value"}};
         for (size_t k = 0; k < sizeof vf / sizeof vf[0]; k++) {
             gt_cur_t *c = vf[k].c;
             if (!vf[k].have) continue;
-            size_t hl = strlen(vf[k].header);
-            if (!c->line || strncmp(c->line, vf[k].header, hl) || (c->line[hl] != '\n' && c->line[hl] != '\r')) {
+            size_t hl = strlen(vf[k].header), tl = 0;
+            if ((c == &chk || c == &cfl) && c->line && !strncmp(c->line, vf[k].header, hl) && !strncmp(c->line + hl, ",tp", 3))
+                tl = 3; /* hooks.csv's and flow.csv's tp column (older versions: none) */
+            if (!c->line || strncmp(c->line, vf[k].header, hl) || (c->line[hl + tl] != '\n' && c->line[hl + tl] != '\r')) {
                 snprintf(res->msg, sizeof res->msg, "%s/%s:1: not the header of %s (%s)", cfg->dir, vf[k].name, vf[k].name,
                          vf[k].header);
                 rc = 1;

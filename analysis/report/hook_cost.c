@@ -8,14 +8,16 @@
 #include <string.h>
 #include <unistd.h>
 
+/* the first 8 columns; a 9th, tp, follows in run folders of this version (a prefix match) */
 #define HOOKS_HEAD "cycle,hart,hook,how,pc,a0,a1,ra"
 
 
 static const char *const hook_names[4] = {"__cyg_profile_func_enter", "__cyg_profile_func_exit", "perfWriteCntrs",
                                           "perf_timer_tick"};
 
-/* one row of flow.csv or counters.csv (6 or 5 fields), parsed; false at the end or on a row
- * that does not split into n fields (*bad set) */
+/* one row of flow.csv, counters.csv or hooks.csv (6, 5 or 8 fields, and flow.csv's and
+ * hooks.csv's tp after them in run folders of this version), parsed; false at the end or on
+ * a row that does not split into n fields (*bad set) */
 typedef hc_row_t row_t; /* kind: c call, r ret, y cycle read, o other */
 
 static bool read_row(FILE *f, char **line, size_t *cap, unsigned n, row_t *r, bool *bad) {
@@ -23,12 +25,12 @@ static bool read_row(FILE *f, char **line, size_t *cap, unsigned n, row_t *r, bo
     for (;;) {
         ssize_t len = getline(line, cap, f);
         if (len < 0) return false;
-        char *s = *line, *fl[8];
+        char *s = *line, *fl[10];
         if (len && s[len - 1] == '\n') s[--len] = 0;
         if (!*s) continue;
         unsigned k = 0;
         fl[k++] = s;
-        for (char *q = s; *q && k < n; q++)
+        for (char *q = s; *q && k < n + 1; q++)
             if (*q == ',') {
                 *q = 0;
                 fl[k++] = q + 1;
@@ -40,7 +42,9 @@ static bool read_row(FILE *f, char **line, size_t *cap, unsigned n, row_t *r, bo
         r->cyc = strtoull(fl[0], NULL, 10);
         r->hart = (unsigned)strtoul(fl[1], NULL, 10) % PERF_MAX_CORES;
         r->kind = 'o';
-        if (n == 6) { /* flow.csv: cycle,hart,kind,pc,target,link */
+        r->has_tp = k > n && *fl[n];
+        r->tp = r->has_tp ? (uint32_t)strtoul(fl[n], NULL, 16) : 0;
+        if (n == 6) { /* flow.csv: cycle,hart,kind,pc,target,link[,tp] */
             r->pc = strtoull(fl[3], NULL, 16);
             r->target = strtoull(fl[4], NULL, 16);
             r->link = strtoull(fl[5], NULL, 16);
@@ -50,7 +54,7 @@ static bool read_row(FILE *f, char **line, size_t *cap, unsigned n, row_t *r, bo
                                                                                                     'o';
         } else if (n == 5) { /* counters.csv: cycle,hart,pc,csr,value */
             r->kind = !strcmp(fl[3], "cycle") || !strcmp(fl[3], "mcycle") ? 'y' : 'o';
-        } else { /* hooks.csv: cycle,hart,hook,how,pc,a0,a1,ra - a tail jump into a hook */
+        } else { /* hooks.csv: cycle,hart,hook,how,pc,a0,a1,ra[,tp] - a tail jump into a hook */
             r->hook = -1;
             for (int h = 0; h < 3; h++)
                 if (!strcmp(fl[2], hook_names[h])) r->hook = h;
@@ -150,8 +154,9 @@ static bool src_next_hook(hc_hart_t *h) {
     return false;
 }
 
-/* a hook entered at cycle e, returning to link: a new open call */
-static int open_call(hc_hart_t *h, uint64_t e, uint64_t link, int kind, char *err, size_t errlen) {
+/* a hook entered at cycle e, returning to link, by the thread r->tp names (if r has it): a
+ * new open call */
+static int open_call(hc_hart_t *h, const row_t *r, uint64_t e, uint64_t link, int kind, char *err, size_t errlen) {
     if (h->nopen == h->opencap) { /* no bound: threads preempted inside hooks leave calls open */
         unsigned cap = h->opencap ? 2 * h->opencap : 8;
         hc_open_t *o = realloc(h->open, cap * sizeof *o);
@@ -162,7 +167,7 @@ static int open_call(hc_hart_t *h, uint64_t e, uint64_t link, int kind, char *er
         h->open = o;
         h->opencap = cap;
     }
-    h->open[h->nopen++] = (hc_open_t){{e, UINT64_MAX, UINT64_MAX, 0, 0, UINT64_MAX, UINT64_MAX, (uint8_t)kind}, link, 0, 0, true, 0};
+    h->open[h->nopen++] = (hc_open_t){{e, UINT64_MAX, UINT64_MAX, 0, 0, UINT64_MAX, UINT64_MAX, (uint8_t)kind}, link, 0, 0, true, r->has_tp, r->tp, 0};
     return 0;
 }
 
@@ -229,7 +234,7 @@ static int src_fill(hook_cost_t *hc, hc_hart_t *h, char *err, size_t errlen) {
             const row_t *r = &h->frow;
             int k;
             if (r->kind == 'c' && (k = hook_of(h->addr, r->target)) >= 0) {
-                if (open_call(h, r->cyc, r->link, k, err, errlen)) return -1;
+                if (open_call(h, r, r->cyc, r->link, k, err, errlen)) return -1;
             } else if (r->kind == 'r' && h->nopen) {
                 /* the latest open call that returns there: the innermost, or, when a thread
                  * preempted inside a hook resumes, its own call below the other threads' */
@@ -273,15 +278,23 @@ static int src_fill(hook_cost_t *hc, hc_hart_t *h, char *err, size_t errlen) {
                     h->ht[h->ht_run].b = r->cyc;
                     h->ht_run = -1;
                 }
-                /* the call the trap left resumes (the latest left at that pc) */
                 /* the call the trap left resumes: one left at that pc by a trap of this
-                 * level; of several (threads preempted at the same instruction of a hook),
-                 * the one left first (a round robin resumes the longest waiting) */
-                unsigned j = 0;
-                for (unsigned q = 0; q < h->nopen; q++)
-                    if (!h->open[q].inside && h->open[q].trap_pc == r->target && h->open[q].level == h->traps &&
-                        (!j || h->open[q].left < h->open[j - 1].left))
-                        j = q + 1;
+                 * level, of the thread the mret resumes (flow.csv's tp: after a context
+                 * switch the new thread's). Without tp (run folders of older versions), of
+                 * several threads left at the same instruction of a hook, the one left first
+                 * (a round robin resumes the longest waiting; counted, the report says so) */
+                unsigned j = 0, cand = 0;
+                for (unsigned q = 0; q < h->nopen; q++) {
+                    const hc_open_t *o = &h->open[q];
+                    if (o->inside || o->trap_pc != r->target || o->level != h->traps) continue;
+                    if (r->has_tp && o->has_tp) {
+                        if (o->tp == r->tp) j = q + 1;
+                        continue;
+                    }
+                    cand++;
+                    if (!j || o->left < h->open[j - 1].left) j = q + 1;
+                }
+                if (cand > 1) hc->resume_guesses++;
                 if (j) {
                     h->open[j - 1].inside = true;
                     if (h->open[j - 1].c.t1 != UINT64_MAX) h->open[j - 1].c.tl = r->cyc;
@@ -292,7 +305,7 @@ static int src_fill(hook_cost_t *hc, hc_hart_t *h, char *err, size_t errlen) {
             }
             h->have_f = src_next_flow(h);
         } else { /* a tail jump into a hook: it returns to the jumping function's caller */
-            if (open_call(h, h->hrow.cyc, h->hrow.link, h->hrow.hook, err, errlen)) return -1;
+            if (open_call(h, &h->hrow, h->hrow.cyc, h->hrow.link, h->hrow.hook, err, errlen)) return -1;
             h->have_h = src_next_hook(h);
         }
     }

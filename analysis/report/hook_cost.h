@@ -47,6 +47,8 @@ typedef struct hc_open {
     hc_call_t c;
     uint64_t link, trap_pc, left;
     bool inside;
+    bool has_tp; /* tp: the thread that called the hook (flow.csv's or hooks.csv's tp) */
+    uint32_t tp;
     unsigned level;
 } hc_open_t;
 typedef struct hc_row {
@@ -54,6 +56,9 @@ typedef struct hc_row {
     unsigned hart;
     int hook;
     char kind;
+    bool has_tp; /* the row's tp (x4: flow.csv after the row's instruction, hooks.csv at the
+                    hook's entry); none in run folders of older versions */
+    uint32_t tp;
 } hc_row_t;
 /* a trap taken inside a hook call (the outermost such), from its trap to its mret (b:
  * UINT64_MAX while it runs) */
@@ -97,9 +102,12 @@ typedef struct hook_cost {
     hc_hart_t h[PERF_MAX_CORES];
     uint64_t addr[4]; /* the hooks' addresses (UINT64_MAX: not in the ELF) */
     char dir[4096];
-    bool have_hooks;        /* the run folder has hooks.csv (hooks entered by tail jumps) */
-    char err[512];          /* why a hart's reading stopped (hc_failed) */
-    uint64_t calls_no_read; /* hook calls that read no cycle counter (no record) */
+    bool have_hooks;         /* the run folder has hooks.csv (hooks entered by tail jumps) */
+    char err[512];           /* why a hart's reading stopped (hc_failed) */
+    uint64_t calls_no_read;  /* hook calls that read no cycle counter (no record) */
+    uint64_t resume_guesses; /* mrets that resumed one of several threads left at the same
+                                instruction of a hook, without tp in flow.csv (older run
+                                folders): the one left first was assumed (a round robin) */
 } hook_cost_t;
 
 /* flow.csv and counters.csv of run_dir, hook addresses from syms: both files are checked

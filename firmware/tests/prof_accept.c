@@ -9,7 +9,8 @@
  * another thread's (the load of tp from that frame is the thread switch).
  *  - timer: kv_trap calls the instrumented tick_account (an interrupt handler calling
  *    instrumented functions: tick_account -> fold), rearms the timer and switches to the next
- *    thread that has not finished (preemption, round robin);
+ *    thread that has not finished (preemption, round robin; built with KV_PRIO_MAIN, as
+ *    prof_accept_prio, every other switch goes to main: not the order the threads left);
  *  - ecall: a7 = 1 yields (a switch), a7 = 2 returns checksum(a0) in a0 (instrumented, run
  *    inside the trap); either way mepc moves past the ecall.
  * Three threads with their own stacks and tp:
@@ -124,6 +125,25 @@ __attribute__((noinline)) void main_work(uint32_t rounds) {
 }
 
 /* ---- the kernel (not instrumented) ---------------------------------------------------- */
+#ifdef KV_PRIO_MAIN
+/* the variant prof_accept_prio: main has priority, every other switch goes back to it (the
+ * order 0 1 0 2 0 1 ...), so a thread does not resume in the order the threads were left -
+ * at a 2 -> 0 switch thread 1 has waited longer than main (a round robin would resume it) */
+static const uint8_t kv_order[4] = {1, 0, 2, 0};
+static uint32_t kv_slot;
+static KV_NOINSTR uint32_t *kv_next(uint32_t *frame) {
+    kv_cur->frame = frame;
+    for (unsigned k = 0; k < 4; k++) {
+        kv_thread_t *t = &kv_thr[kv_order[kv_slot++ % 4]];
+        if (!t->done || t == kv_cur) {
+            if (t != kv_cur) kv_switches++;
+            kv_cur = t;
+            return t->frame;
+        }
+    }
+    return frame;
+}
+#else
 static KV_NOINSTR uint32_t *kv_next(uint32_t *frame) {
     kv_cur->frame = frame;
     unsigned i = (unsigned)(kv_cur - kv_thr);
@@ -137,6 +157,7 @@ static KV_NOINSTR uint32_t *kv_next(uint32_t *frame) {
     }
     return frame;
 }
+#endif
 
 KV_NOINSTR uint32_t *kv_trap(uint32_t *frame, uint32_t mcause) {
     if (mcause == 0x80000007u) {
