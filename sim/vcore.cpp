@@ -223,6 +223,14 @@ extern "C" void vcore_free(vcore_t *v) {
 }
 
 extern "C" const vcore_ports_t *vcore_ports(vcore_t *v) { return &v->ports; }
+// eval() and the choice of the direct evaluation, out of line: inlined into vcore_eval (GCC 14
+// did), its registers and stack frame are saved and restored on the direct path of every cycle
+// too, and vcore_eval is no longer small enough to be inlined into the cycle loop
+__attribute__((noinline)) static void vcore_eval_generic(vcore_t *v) {
+    v->top->eval();
+    v->direct = TS_VCORE_DIRECT_EVAL && !v->generic && v->top->threads() == 1;
+}
+
 extern "C" void vcore_eval(vcore_t *v) {
 #if TS_VCORE_DIRECT_EVAL
     if (VL_LIKELY(v->direct)) {
@@ -244,8 +252,7 @@ extern "C" void vcore_eval(vcore_t *v) {
         return;
     }
 #endif
-    v->top->eval();
-    v->direct = TS_VCORE_DIRECT_EVAL && !v->generic && v->top->threads() == 1;
+    vcore_eval_generic(v);
 }
 
 extern "C" int vcore_has_waves(void) {

@@ -211,8 +211,11 @@ void kv_vector(void);
  * return goes to kv_exit */
 static KV_NOINSTR void kv_spawn(unsigned i, void (*entry)(uint32_t), uint32_t arg) {
     uint32_t *f = &kv_stacks[i - 1][KV_STACK - KV_FRAME];
+    uint32_t gp;
+    __asm__ volatile("mv %0, gp" : "=r"(gp));
     for (unsigned k = 0; k < KV_FRAME; k++) f[k] = 0;
     f[1] = (uint32_t)(uintptr_t)kv_exit;       /* ra */
+    f[3] = gp; /* gp: the linker may relax accesses to globals to gp-relative ones (binutils 2.44) */
     f[4] = (uint32_t)(uintptr_t)&kv_thr[i];    /* tp */
     f[10] = arg;                               /* a0 */
     f[32] = (uint32_t)(uintptr_t)entry;        /* mepc */

@@ -476,7 +476,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
         // the CSR address decoder runs only for CSR instructions (a clocked branch: as
         // combinational logic it would be evaluated in every simulated cycle)
         if (ex_c_q.csr_op != CsrNone) begin
-          mem_csr_missing_q <= !csr_exists(ex_c_q.csr_addr);
+          mem_csr_missing_q <= csr_missing(ex_c_q.csr_addr);
           // an mstm write with a nonzero id (mstm reads 0: the operand is the value written,
           // csrc writes 0; bits 31:16 are ignored)
           mem_stm_q <= ex_c_q.csr_addr == CsrMstm && ex_c_q.csr_op != CsrRc &&

@@ -178,9 +178,11 @@ waves)
     [ -n "$T" ] || fail "no truth for $f"
     h=$(riscv64-unknown-elf-nm -S "$elf" | awk -v f="$f" '$4 == f { print $1, $2 }')
     FL=$(awk -v lo="${h% *}" -v n="${h#* }" '
-      BEGIN { lo = ("0x" lo) + 0; hi = lo + ("0x" n) }
+      function hex(s,  i, v) { v = 0; s = tolower(s); sub(/^0x/, "", s)
+        for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+      BEGIN { lo = hex(lo); hi = lo + hex(n) }
       $3 == "trap" { next }
-      { pc = ("0x" $2) + 0; c = $1 - (seen ? prev : $1); prev = $1; seen = 1
+      { pc = hex($2); c = $1 - (seen ? prev : $1); prev = $1; seen = 1
         if (pc == lo) F += c
         if (land && (pc < lo || pc >= hi)) L += c
         land = pc >= lo && pc < hi && ($3 == "00008067" || $3 == "00008082") }
@@ -189,9 +191,11 @@ waves)
     # frames left by longjmp: the instruction longjmp returns to ends stage_b's window
     lj=$(riscv64-unknown-elf-nm -S "$elf" | awk '$4 == "longjmp" { print $1, $2 }')
     [ "$f" = stage_b ] && L=$((L + $(awk -v lo="${lj% *}" -v n="${lj#* }" '
-      BEGIN { lo = ("0x" lo) + 0; hi = lo + ("0x" n) }
+      function hex(s,  i, v) { v = 0; s = tolower(s); sub(/^0x/, "", s)
+        for (i = 1; i <= length(s); i++) v = v * 16 + index("0123456789abcdef", substr(s, i, 1)) - 1; return v }
+      BEGIN { lo = hex(lo); hi = lo + hex(n) }
       $3 == "trap" { next }
-      { pc = ("0x" $2) + 0; c = $1 - (seen ? prev : $1); prev = $1; seen = 1
+      { pc = hex($2); c = $1 - (seen ? prev : $1); prev = $1; seen = 1
         if (land) L += c
         land = pc >= lo && pc < hi && ($3 == "00008067" || $3 == "00008082") }
       END { print L + 0 }' "$r.retire")))
