@@ -63,6 +63,11 @@ structure)
   grep -q '<svg class="flame" data-hart="0"' "$run/fib/h/report.html" || fail "fib: no flame graph"
   grep -q '<svg class="timeline" data-hart="0"' "$run/fib/h/report.html" || fail "fib: no timeline"
   [ "$(grep -c '<title>thread 0x' "$run/rr/h/report.html")" -ge 3 ] || fail "rr_threads: no thread frames"
+  # interrupts and threads: the section's rows equal report -f irq-csv's ground-truth rows
+  # (rr_threads: the timer interrupt, three threads and main's stretch)
+  "$ts" report -f irq-csv "$run/rr" > "$run/rr.irq.csv" 2> /dev/null || fail "rr: report -f irq-csv"
+  python3 "$src/tests/report_html_irq.py" "$run/rr/h/report.html" "$run/rr.irq.csv" > "$run/rr.irq.out" || fail "rr: interrupts and threads differ from -f irq-csv: $(head -c 300 "$run/rr.irq.out")"
+  [ "$(grep -c '<tr class="irq">' "$run/rr/h/report.html")" -ge 4 ] || fail "rr: fewer than 4 interrupt/thread rows"
   grep -q 'compensated' "$run/lj/h/report.html" || fail "longjmp --compensate: not said"
   grep -q '\[not attributed\]' "$run/lj/h/report.html" || fail "longjmp: no [not attributed] frame"
   # the overhead against a baseline run (the workload without the perf library)

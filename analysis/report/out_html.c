@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include "out_html.h"
 #include "callstack.h"
+#include "irq_stats.h"
 #include "run_folder.h"
 #include "run_losses.h"
 #include "stack_tree.h"
@@ -722,12 +723,124 @@ static void overhead(FILE *o, const html_report_t *r, uint64_t bc, uint64_t bi, 
     fputs(".</p>\n", o);
 }
 
+/* one row of irqs_write_csv's table split at its commas (its fields hold none): n fields */
+static size_t csv_split(char *line, char **f, size_t max) {
+    size_t n = 0;
+    for (char *p = line; n < max;) {
+        f[n++] = p;
+        char *c = strchr(p, ',');
+        if (!c) break;
+        *c = 0;
+        p = c + 1;
+    }
+    return n;
+}
+
+/* min / mean / max of a span as irqs_write_csv gives them (empty: no value) */
+static void span_cells(FILE *o, char **f) {
+    for (int k = 0; k < 3; k++) {
+        fputs("<td>", o);
+        html_esc(o, f[k]);
+        fputs("</td>", o);
+    }
+}
+
+/* the run folder's ground truth (traps.csv, stm.csv: irq_stats.h) as two tables, the rows of
+ * `tracesim report -f irq-csv` whose source is truth */
 void html_section_irq_threads(FILE *o, const html_report_t *r) {
-    (void)r;
-    fputs("<section id=\"irq\"><h2>Interrupts and threads</h2>\n"
-          "<p>Per interrupt cause and per thread: not in this version of the page (the statistics module is to come).</p>\n"
-          "</section>\n",
+    fputs("<section id=\"irq\"><h2>Interrupts and threads</h2>\n", o);
+    if (!r->run_dir) {
+        fputs("<p class=\"note\">A trace file alone: the statistics come from a run folder's ground truth "
+              "(traps.csv, stm.csv); give the run folder.</p></section>\n",
+              o);
+        return;
+    }
+    char err[4600] = "out of memory";
+    irqs_t *s = irqs_new();
+    int lr = s ? irqs_load_truth(s, r->run_dir, -1, err, sizeof err) : -1;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = lr == 0 ? open_memstream(&buf, &len) : NULL;
+    if (m) {
+        irqs_write_csv(NULL, irqs_result(s), m);
+        fclose(m);
+    }
+    irqs_free(s);
+    if (lr == 1) {
+        fputs("<p class=\"note\">The run folder has no traps.csv (a run of an older version): run the firmware again.</p></section>\n", o);
+        return;
+    }
+    if (lr < 0 || !buf) {
+        fputs("<p class=\"note\">Not available: ", o);
+        html_esc(o, lr < 0 ? err : "out of memory");
+        fputs("</p></section>\n", o);
+        free(buf);
+        return;
+    }
+    fputs("<p class=\"note\">From the simulator's ground truth (the run folder's traps.csv and stm.csv), in cycles: "
+          "per trap cause, the visits, those taken while another handler ran (nested) and the deepest nesting, the "
+          "time from the trap to its mret/sret (nested handlers included), the latency from the interrupt's pending "
+          "to its handler's first instruction; per thread (its tp), the times it was switched in, the time it ran "
+          "each time and how often an interrupt's handler switched it out. <code>tracesim report -f irq</code> "
+          "also gives what the trace itself shows.</p>\n",
           o);
+    for (int pass = 0; pass < 2; pass++) {
+        bool any = false;
+        for (char *line = buf, *next; line && *line; line = next) {
+            next = strchr(line, '\n');
+            if (next) *next++ = 0;
+            char copy[1024], *f[19];
+            snprintf(copy, sizeof copy, "%s", line);
+            if (csv_split(copy, f, 19) != 19 || strcmp(f[0], "truth") || strcmp(f[1], pass ? "thread" : "cause")) {
+                if (next) next[-1] = '\n';
+                continue;
+            }
+            if (!any) {
+                fputs(pass ? "<h3>Threads</h3><table><tr><th>hart</th><th data-type=text>thread (tp)</th><th>visits</th>"
+                             "<th>preemptions</th><th>still running</th><th>time min</th><th>mean</th><th>max</th></tr>\n" :
+                             "<h3>Trap causes</h3><table><tr><th>hart</th><th data-type=text>cause</th><th>visits</th>"
+                             "<th>nested</th><th>max depth</th><th>never returned</th><th>time min</th><th>mean</th>"
+                             "<th>max</th><th>latency min</th><th>mean</th><th>max</th></tr>\n",
+                      o);
+                any = true;
+            }
+            fputs("<tr class=\"irq\"><td>", o);
+            html_esc(o, f[2]);
+            fputs("</td><td class=\"fn\">", o);
+            if (pass) html_esc(o, f[3]);
+            else {
+                html_esc(o, f[4]);
+                fputs(" (", o);
+                html_esc(o, f[3]);
+                fputs(")", o);
+            }
+            fputs("</td>", o);
+            if (pass) {
+                const char *cells[] = {f[5], f[18], f[8]};
+                for (int k = 0; k < 3; k++) {
+                    fputs("<td>", o);
+                    html_esc(o, cells[k]);
+                    fputs("</td>", o);
+                }
+                span_cells(o, f + 9);
+            } else {
+                for (int k = 5; k < 9; k++) {
+                    fputs("<td>", o);
+                    html_esc(o, f[k]);
+                    fputs("</td>", o);
+                }
+                span_cells(o, f + 9);
+                span_cells(o, f + 12);
+            }
+            fputs("</tr>\n", o);
+            if (next) next[-1] = '\n';
+        }
+        if (any) fputs("</table>\n", o);
+        else
+            fputs(pass ? "<p class=\"note\">No thread switch (THREAD_SWITCH) in the run.</p>\n" : "<p class=\"note\">No trap in the run.</p>\n", o);
+    }
+    fputs("</section>\n", o);
+    free(buf);
 }
 
 /* ---- the page --------------------------------------------------------------------------- */
