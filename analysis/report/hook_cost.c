@@ -167,7 +167,7 @@ static int open_call(hc_hart_t *h, const row_t *r, uint64_t e, uint64_t link, in
         h->open = o;
         h->opencap = cap;
     }
-    h->open[h->nopen++] = (hc_open_t){{e, UINT64_MAX, UINT64_MAX, 0, 0, UINT64_MAX, UINT64_MAX, (uint8_t)kind}, link, 0, 0, true, r->has_tp, r->tp, 0};
+    h->open[h->nopen++] = (hc_open_t){{e, UINT64_MAX, UINT64_MAX, 0, 0, UINT64_MAX, UINT64_MAX, (uint8_t)kind}, link, 0, 0, true, r->has_tp, r->tp, 0, UINT64_MAX};
     return 0;
 }
 
@@ -246,6 +246,12 @@ static int src_fill(hook_cost_t *hc, hc_hart_t *h, char *err, size_t errlen) {
                 }
                 if (j && close_call(hc, h, j - 1, r->cyc, err, errlen)) return -1;
             } else if (r->kind == 'T') { /* a trap: its handler's cycles are not the open hooks' */
+                if (!h->traps)           /* the calls of threads switched out: the other thread's run ends */
+                    for (unsigned q = 0; q < h->nopen; q++)
+                        if (h->open[q].parked != UINT64_MAX) {
+                            h->open[q].c.trap += r->cyc - h->open[q].parked;
+                            h->open[q].parked = UINT64_MAX;
+                        }
                 if (!h->traps++) h->trap_at = r->cyc;
                 for (unsigned j = 0; j < h->nopen; j++)
                     if (h->open[j].c.r < r->cyc && h->open[j].c.t1 == UINT64_MAX) h->open[j].c.t1 = r->cyc;
@@ -300,8 +306,12 @@ static int src_fill(hook_cost_t *hc, hc_hart_t *h, char *err, size_t errlen) {
                     if (h->open[j - 1].c.t1 != UINT64_MAX) h->open[j - 1].c.tl = r->cyc;
                 }
                 if (!--h->traps)
-                    for (unsigned q = 0; q < h->nopen; q++)
+                    for (unsigned q = 0; q < h->nopen; q++) {
                         if (h->open[q].c.e < h->trap_at) h->open[q].c.trap += r->cyc - h->trap_at;
+                        /* a call a trap left and this mret does not resume: its thread is
+                         * switched out, and the cycles until the next trap are another's */
+                        if (!h->open[q].inside) h->open[q].parked = r->cyc;
+                    }
             }
             h->have_f = src_next_flow(h);
         } else { /* a tail jump into a hook: it returns to the jumping function's caller */

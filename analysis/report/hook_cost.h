@@ -50,6 +50,9 @@ typedef struct hc_open {
     bool has_tp; /* tp: the thread that called the hook (flow.csv's or hooks.csv's tp) */
     uint32_t tp;
     unsigned level;
+    /* the cycle of the mret that left this call's thread switched out (another thread runs:
+     * its cycles are not this call's cost, up to the next trap), or UINT64_MAX */
+    uint64_t parked;
 } hc_open_t;
 typedef struct hc_row {
     uint64_t cyc, pc, target, link;

@@ -49,8 +49,11 @@ static perf_record_t enter_rec(void) { return (perf_record_t){.type = PERF_FUNC_
  * at 240 and returns at 250; a tick at 260 (B, outside the hook) switches to A (280: mret to
  * P, tp A), which reads at 290 and returns at 300. B's record (read 240) comes first:
  * pre = 240 - 200 - 25 (its trap 205..230) = 15, post = 250 - 240 = 10. A's record follows
- * (cycles 50 later). With "the one left first resumes" (a round robin) the read at 240 would be
- * A's: the first record's pre would be 240 - 100 - 50 = 90. */
+ * (cycles 50 later): A's own cycles are 105 - 100 before the trap and 290 - 280 after the
+ * resuming mret, pre = 15, and post = 300 - 290 = 10; the cycles while A was switched out
+ * (B's 130..205 and 230..260) and the three traps are not A's cost. With "the one left first
+ * resumes" (a round robin) the read at 240 would be A's: the first record's pre would be
+ * 240 - 100 - 50 = 90. */
 TS_TEST(mret_resumes_the_thread_tp_names) {
     make_run("cycle,hart,kind,pc,target,link,tp\n"
              "100,0,call,0x00002000,0x00001000,0x00002004,0x00000100\n"
@@ -75,6 +78,8 @@ TS_TEST(mret_resumes_the_thread_tp_names) {
     TS_ASSERT_EQ_U(pre, 15);
     TS_ASSERT_EQ_U(post, 10);
     TS_ASSERT(hc_match(&hc, &r, 50, &pre, &post)); /* A's call, read at 290 */
+    TS_ASSERT_EQ_U(pre, 15);
+    TS_ASSERT_EQ_U(post, 10);
     TS_ASSERT(!hc_failed(&hc));
     TS_ASSERT_EQ_U(hc.resume_guesses, 0);
     hc_free(&hc);
