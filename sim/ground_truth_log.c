@@ -358,6 +358,11 @@ static void log_trap(gt_log_t *g, const gt_trap_t *t, uint64_t ret) {
     fwrite_unlocked(line, 1, (size_t)(p - line), g->traps);
 }
 
+void gt_log_irq_attach(gt_log_t *g, const vcore_ports_t *p) {
+    static const uint16_t none = 0; /* no traps.csv: nothing is ever pending for it */
+    g->irq_pend = g->traps ? p->irq_pend : &none;
+}
+
 void gt_irq_update(gt_log_t *g, const vcore_ports_t *p, uint32_t pend, uint64_t cycle) {
     uint32_t deleg = *p->mideleg, priv = *p->priv & 3u, en = 0;
     if (priv != 3u || *p->mstatus_mie) en |= pend & ~deleg;

@@ -70,15 +70,18 @@ typedef struct gt_log {
     FILE *itc, *counters, *flow; /* NULL: that file is not written */
     char *itc_buf;               /* itc.csv rows not yet handed to stdio (the owner's; gt_log_itc) */
     size_t itc_fill;
-    FILE *trace_events; /* trace_events.csv: ITC stores lost, the sink stopping */
-    FILE *stm;          /* stm.csv: every software trace port event */
-    FILE *retire;       /* --retire-log; NULL: none */
-    FILE *hooks;        /* hooks.csv; NULL: not written */
-    FILE *hpm_writes;   /* hpm_writes.csv; NULL: not written */
-    FILE *traps;        /* traps.csv; NULL: not written (then gt_log_irq_sample is not needed) */
-    struct {            /* traps.csv: per interrupt cause (mip bit), the first cycle of the
+    FILE *trace_events;       /* trace_events.csv: ITC stores lost, the sink stopping */
+    FILE *stm;                /* stm.csv: every software trace port event */
+    FILE *retire;             /* --retire-log; NULL: none */
+    FILE *hooks;              /* hooks.csv; NULL: not written */
+    FILE *hpm_writes;         /* hpm_writes.csv; NULL: not written */
+    FILE *traps;              /* traps.csv; NULL: not written */
+    const uint16_t *irq_pend; /* the core's mip & mie (vcore_ports_t.irq_pend) while traps.csv
+                               * is written, else a constant 0: sampled every cycle without a
+                               * test of traps (gt_log_irq_attach) */
+    struct {                  /* traps.csv: per interrupt cause (mip bit), the first cycle of the
                               * current stretch of cycles in which it was pending and enabled */
-        uint32_t live;  /* causes pending and enabled in the last cycle sampled */
+        uint32_t live;        /* causes pending and enabled in the last cycle sampled */
         uint64_t since[32];
         unsigned n;       /* traps open (nesting depth) */
         bool await_first; /* the top one's handler has not retired an instruction yet */
@@ -156,8 +159,10 @@ void gt_log_retire(gt_log_t *g, const vcore_ports_t *p, uint64_t cycle);
  * that makes it take the interrupt at the first cycle MEM holds an instruction that is not
  * waiting for the bus (or a higher-priority interrupt's). */
 void gt_irq_update(gt_log_t *g, const vcore_ports_t *p, uint32_t pend, uint64_t cycle);
+/* before the first gt_log_irq_sample: the hart whose ports p are */
+void gt_log_irq_attach(gt_log_t *g, const vcore_ports_t *p);
 static inline void gt_log_irq_sample(gt_log_t *g, const vcore_ports_t *p, uint64_t cycle) {
-    uint32_t pend = ((uint32_t)*p->mip_sw | (uint32_t)*p->mip_msip << 3 | (uint32_t)*p->mip_mtip << 7) & *p->mie;
+    uint32_t pend = *g->irq_pend;
     if (__builtin_expect(pend | g->irq.live, 0)) gt_irq_update(g, p, pend, cycle);
 }
 /* End of run: a call or return whose target never retired gets its row without target; the

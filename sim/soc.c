@@ -329,6 +329,7 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
         if (funnel) funnel_attach(&s->funnel, &h->te);
         if (i) gt_log_share(&h->gt, gt, i);
         h->gt.tag_hart = s->n > 1;
+        gt_log_irq_attach(&h->gt, h->p);
         if (cfg->waves_path && cfg->waves_func) {
             h->gt.flow_hook = hook_flow;
             h->gt.tp_hook = hook_tp;
@@ -688,7 +689,7 @@ SOC_INLINE bool hart_edge(soc_t *s, soc_hart_t *h, bool first) {
     uint64_t ev = account_events(h, first);
     h->instret += *p->rvfi_valid;
     if (ev & h->gt.mask) gt_log_retire(&h->gt, p, s->cycle - 1);
-    if (h->gt.traps) gt_log_irq_sample(&h->gt, p, s->cycle); /* the enables of the next cycle */
+    gt_log_irq_sample(&h->gt, p, s->cycle); /* the enables of the next cycle (traps.csv) */
     if (h->gt.retire && (*p->rvfi_valid || *p->rvfi_trap)) log_retire(h, s->cycle);
     if (*p->rvfi_trap && (*p->rvfi_cause == 1))
         soc_guest_error(s, "instruction access fault: fetch at 0x%08x (hart %u)", *p->rvfi_pc, h->port.hart);

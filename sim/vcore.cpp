@@ -164,9 +164,7 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     p.mstatus_sie = &r->ts_soc_top__DOT__u_core__DOT__mstatus_sie_q;
     p.mie = &r->ts_soc_top__DOT__u_core__DOT__mie_q;
     p.mideleg = &r->ts_soc_top__DOT__u_core__DOT__mideleg_q;
-    p.mip_sw = &r->ts_soc_top__DOT__u_core__DOT__mip_sw_q;
-    p.mip_msip = &r->ts_soc_top__DOT__u_core__DOT__mip_msip_q;
-    p.mip_mtip = &r->ts_soc_top__DOT__u_core__DOT__mip_mtip_q;
+    p.irq_pend = &r->ts_soc_top__DOT__u_core__DOT__irq_pend;
     // the pipeline's valid bits and pcs (program trace: the pc after a retired instruction)
     p.mem_valid = &r->ts_soc_top__DOT__u_core__DOT__mem_valid_q;
     p.ex_valid = &r->ts_soc_top__DOT__u_core__DOT__ex_valid_q;

@@ -39,10 +39,9 @@ typedef struct vcore_ports {
      * sim/hang.c): privilege mode (0 U, 1 S, 3 M), mstatus.MIE/SIE, mie, mideleg */
     const uint8_t *priv, *mstatus_mie, *mstatus_sie;
     const uint16_t *mie, *mideleg;
-    /* the pending bits' flops (read by traps.csv's pending cycle, sim/ground_truth_log.h):
-     * mip = mip_sw | mip_msip << 3 | mip_mtip << 7 */
-    const uint16_t *mip_sw;
-    const uint8_t *mip_msip, *mip_mtip;
+    /* the interrupts pending and enabled, mip & mie, as the core computes them from its
+     * flops (read by traps.csv's pending cycle, sim/ground_truth_log.h) */
+    const uint16_t *irq_pend;
     /* the pipeline's valid bits and pcs, read in place (only while program trace runs): after
      * an edge the pc that follows the instruction the retire port shows is the first valid of
      * MEM, EX, ID, else IF's fetch pc (sim/soc.c retire_npc; rtl_model/core/ts_core.sv) */

@@ -507,7 +507,10 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // in U-mode, or in S-mode with sstatus.SIE; the others go to M-mode and are taken in a
   // lower mode, or in M-mode with mstatus.MIE. Priority: M-level before S-level, then
   // MEI, MSI, MTI, SEI, SSI, STI, LCOFI.
-  logic [13:0] mip_all, irq_pend, irq_m_pend, irq_s_pend;
+  logic [13:0] mip_all, irq_m_pend, irq_s_pend;
+  // pending and enabled (mip & mie): also read in place by traps.csv's pending cycle
+  // (sim/ground_truth_log.h), one load per cycle instead of four flops combined there
+  logic [13:0] irq_pend /*verilator public_flat_rd*/;
   /* verilator lint_off UNUSEDSIGNAL */
   logic [13:0] irq_sel;            // only the bits of existing interrupts are looked at
   /* verilator lint_on UNUSEDSIGNAL */
