@@ -132,6 +132,7 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     p.data_req = &t->data_req_o;
     p.data_we = &t->data_we_o;
     p.data_size = &t->data_size_o;
+    p.data_amo = &t->data_amo_o;
     p.data_addr = &t->data_addr_o;
     p.data_wdata = &t->data_wdata_o;
     p.data_pc = &t->data_pc_o;
@@ -358,7 +359,7 @@ extern "C" int vcore_csr_peek(vcore_t *v, unsigned csr, uint32_t *val) {
                TS_Q(mstatus_mprv) << 17 | TS_Q(mstatus_tvm) << 20 | TS_Q(mstatus_tw) << 21 | TS_Q(mstatus_tsr) << 22;
         return 0;
     case 0x100: *val = sst; return 0;
-    case 0x301: *val = 1u << 30 | 1u << 8 | 1u << 12 | 1u << 2 | 1u << 18 | 1u << 20; return 0; // RV32IMCSU
+    case 0x301: *val = 1u << 30 | 1u << 8 | 1u << 12 | 1u << 0 | 1u << 2 | 1u << 18 | 1u << 20; return 0; // RV32IMACSU
     case 0x302: *val = TS_Q(medeleg); return 0;
     case 0x303: *val = TS_Q(mideleg); return 0;
     case 0x304: *val = TS_Q(mie); return 0;

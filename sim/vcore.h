@@ -21,6 +21,7 @@ typedef struct vcore_ports {
     uint8_t *instr_rdy, *instr_err;
     uint32_t *instr_rdata;
     const uint8_t *data_req, *data_we, *data_size;
+    const uint8_t *data_amo; /* 0, or BUS_AMO_VALID | funct5 of LR, SC or an AMO (sim/bus.h) */
     const uint32_t *data_addr, *data_wdata, *data_pc;
     uint8_t *data_rdy, *data_err;
     uint32_t *data_rdata;

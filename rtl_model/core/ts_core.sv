@@ -1,4 +1,4 @@
-// ts_core: tracesim's RV32IMC core with M, S and U modes, a 5-stage in-order pipeline.
+// ts_core: tracesim's RV32IMAC core with M, S and U modes, a 5-stage in-order pipeline.
 //
 // Stages: IF (fetch + RVC expansion + static prediction) -> ID (decode, register read,
 // load-use interlock) -> EX (ALU, multiply, iterative divide, branch resolution) ->
@@ -24,7 +24,9 @@
 // it changes (ts_dpi_set_priv), for the MINH/SINH/UINH event filters. MPRV is stored and
 // cleared as the spec says but changes nothing (no translation, no PMP). WFI in U-mode, or in
 // S-mode with TW, traps at once (time limit 0).
-// Left out: PMP, A extension, debug mode, external interrupts (mip.MEIP reads 0; SEIP is
+// A extension: LR/SC and the AMOs are one data-port transaction each (data_amo_o: the bus
+// does the read-modify-write and keeps the reservations; docs/internals.md "Atomics").
+// Left out: PMP, debug mode, external interrupts (mip.MEIP reads 0; SEIP is
 // software-writable only).
 module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   input  logic        clk_i,
@@ -40,6 +42,9 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   output logic        data_req_o,
   output logic        data_we_o,
   output logic [1:0]  data_size_o,    // 0 byte, 1 half, 2 word
+  // A extension: 0 for a plain load or store, else {1, funct5} of LR (we 0), SC or an AMO
+  // (we 1): the bus answers rdata = the old value (SC: 0 stored, 1 failed)
+  output logic [5:0]  data_amo_o,
   output logic [31:0] data_addr_o,
   output logic [31:0] data_wdata_o,
   output logic [31:0] data_pc_o,      // PC of the instruction making the request (for logs)
@@ -445,7 +450,8 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       if ((ex_c_q.ls_size == 2'd1 && ex_addr[0]) ||
           (ex_c_q.ls_size == 2'd2 && ex_addr[1:0] != 2'b00)) begin
         ex_exc   = 1'b1;
-        ex_cause = ex_c_q.is_load ? ExcLoadMisaligned : ExcStoreMisaligned;
+        // (SC and AMOs set is_load and is_store: store/AMO misaligned; LR: load)
+        ex_cause = ex_c_q.is_store ? ExcStoreMisaligned : ExcLoadMisaligned;
         ex_tval  = ex_addr;
       end
     end
@@ -583,6 +589,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
                         !mem_exc_q && !take_irq;
   assign data_we_o    = mem_c_q.is_store;
   assign data_size_o  = mem_c_q.ls_size;
+  assign data_amo_o   = mem_c_q.is_atomic ? {1'b1, mem_c_q.csr_addr[11:7]} : 6'd0;
   assign data_addr_o  = mem_addr_q;
   assign data_wdata_o = mem_wdata_q;
   assign data_pc_o    = mem_pc_q;
@@ -611,7 +618,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       if (mem_cause_q == ExcEcallM) return ExcEcallU | {2'b00, priv_q};  // 8, 9 or 11
       return mem_cause_q;
     end else if (bus_fault) begin
-      return mem_c_q.is_load ? ExcLoadAccess : ExcStoreAccess;
+      return mem_c_q.is_store ? ExcStoreAccess : ExcLoadAccess;   // (SC, AMO: store/AMO)
     end else if (csr_illegal || priv_illegal) begin
       return ExcIllegal;
     end
@@ -701,7 +708,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   function automatic logic [31:0] csr_read_local(logic [11:0] a);
     unique case (a)
       CsrMstatus:   return mstatus_val();
-      CsrMisa:      return 32'h4014_1104;               // RV32 I M C S U
+      CsrMisa:      return 32'h4014_1105;               // RV32 A C I M S U
       CsrMedeleg:   return {16'd0, medeleg_q};
       CsrMideleg:   return {18'd0, mideleg_q};
       CsrMie:       return {18'd0, mie_q};
@@ -954,7 +961,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // as one assignment per bit Verilator masked and merged every bit into the vector in every
   // cycle.
   function automatic logic [EvBits-1:0] ev_vector();
-    // EvLoad, EvStore, EvAtomic (0), EvSystem, EvIntArith, EvCondBranch, EvJal, EvJalr,
+    // EvLoad, EvStore, EvAtomic, EvSystem, EvIntArith, EvCondBranch, EvJal, EvJalr,
     // EvMul, EvDiv of the committing instruction
     logic [9:0] cls;
     // A quiet cycle (most cycles): nothing stalls (stall_id covers stall_ex, stall_mem,

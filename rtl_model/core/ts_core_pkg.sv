@@ -56,8 +56,12 @@ package ts_core_pkg;
     logic        illegal;
     logic        is_c;
     // the instruction classes, in the order of their events in the event vector
-    // (ts_events_pkg EvLoad..EvDiv, bits 3..12; no_atomic stands for EvAtomic and is always
-    // 0), so that the core reports them with one shift (ev_class below)
+    // (ts_events_pkg EvLoad..EvDiv, bits 3..12), so that the core reports them with one shift
+    // (ev_class below). is_atomic: LR, SC and the AMOs (A extension); they also set is_load
+    // (the result comes from the data port: load-use interlock, no forwarding from MEM) and,
+    // but for LR, is_store (the port's data_we_o, store-side exceptions); the AMO's funct5
+    // is csr_addr[11:7] (the instruction's bits 31:27: no CSR field for an AMO, and ctrl_t
+    // has no spare bit)
     logic        is_div;
     logic        is_mul;
     logic        is_jalr;
@@ -65,16 +69,19 @@ package ts_core_pkg;
     logic        is_branch;
     logic        is_arith;
     logic        is_system;
-    logic        no_atomic;
+    logic        is_atomic;
     logic        is_store;
     logic        is_load;
   } ctrl_t;
 
-  // the events EvLoad..EvDiv of an instruction (bit 0: EvLoad)
+  // the events EvLoad..EvDiv of an instruction (bit 0: EvLoad). Each retired instruction is
+  // in exactly one class: LR, SC and the AMOs count as EvAtomic only (rtl_model/regs/
+  // hpm_events.def), though they also set is_load / is_store
   /* verilator lint_off UNUSEDSIGNAL */
   function automatic logic [9:0] ev_class(ctrl_t c);
+    if (c.is_atomic) return 10'b00_0000_0100;
     return {c.is_div, c.is_mul, c.is_jalr, c.is_jal, c.is_branch, c.is_arith, c.is_system,
-            c.no_atomic, c.is_store, c.is_load};
+            1'b0, c.is_store, c.is_load};
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 
