@@ -119,8 +119,9 @@ typedef struct bus_hooks {
 
 #define BUS_MAX_HARTS 8
 
-/* The data port's data_amo (A extension): 0 for a plain access, else BUS_AMO_VALID | the
- * instruction's funct5 (bits 31:27), one of enum bus_amo_op. */
+/* The data port's data_amo (A extension): BUS_AMO_VALID | the instruction's funct5 (bits
+ * 31:27, one of enum bus_amo_op) for LR, SC and the AMOs; without BUS_AMO_VALID a plain
+ * access (the low bits are then whatever the core's decode left there). */
 #define BUS_AMO_VALID 0x20u
 enum bus_amo_op { BUS_AMO_ADD = 0x00,
                   BUS_AMO_SWAP = 0x01,
@@ -347,7 +348,7 @@ static inline void bus_service_data_req(bus_t *b, bus_port_t *ip) {
     uint32_t addr = *p->data_addr;
     unsigned size = 1u << *p->data_size;
     bool we = *p->data_we;
-    unsigned amo = *p->data_amo; /* LR, SC, AMO: BUS_AMO_VALID | funct5; else 0 */
+    unsigned amo = vcore_data_amo(p) & BUS_AMO_VALID ? vcore_data_amo(p) : 0; /* LR, SC, AMO: VALID | funct5 */
     uint32_t off = addr - b->ram_base;
     if (addr >= b->ram_base && off <= b->ram_size - size) {
         if (b->sba_busy) { /* the SBA sink has the RAM this cycle */

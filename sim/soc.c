@@ -664,7 +664,7 @@ static void hart_held(soc_t *s, soc_hart_t *h) {
     h->held_cycles++;
     if (!s->cycle) return;
     uint32_t a = *p->data_addr, n = (a - MAP_TRACE_BASE) >> 12;
-    bool itc = *p->data_req && *p->data_we && !*p->data_amo && a >= MAP_TRACE_BASE && n < s->n && !s->cfg.no_trace &&
+    bool itc = *p->data_req && *p->data_we && !(vcore_data_amo(p) & BUS_AMO_VALID) && a >= MAP_TRACE_BASE && n < s->n && !s->cfg.no_trace &&
                te_itc_store_waits(&s->h[n].te, a & 0xFFFu);
     if (itc) {
         s->h[n].te.stall_cycles++;

@@ -12,7 +12,6 @@ module ts_soc_top import ts_events_pkg::*; (
   output logic        data_req_o,
   output logic        data_we_o,
   output logic [1:0]  data_size_o,
-  output logic [5:0]  data_amo_o,           // A extension: {1, funct5} of LR/SC/AMO, else 0
   output logic [31:0] data_addr_o,
   output logic [31:0] data_wdata_o,
   output logic [31:0] data_pc_o,
@@ -75,7 +74,7 @@ module ts_soc_top import ts_events_pkg::*; (
   ts_core u_core (
     .clk_i, .rst_ni, .hart_id_i, .boot_addr_i,
     .instr_addr_o, .instr_rdy_i, .instr_rdata_i, .instr_err_i,
-    .data_req_o, .data_we_o, .data_size_o, .data_amo_o, .data_addr_o, .data_wdata_o, .data_pc_o,
+    .data_req_o, .data_we_o, .data_size_o, .data_addr_o, .data_wdata_o, .data_pc_o,
     .data_rdy_i, .data_rdata_i, .data_err_i,
     .irq_timer_i, .irq_software_i, .irq_lcof_i,
     .ev_o, .rvfi_valid_o, .rvfi_pc_o, .rvfi_insn_o, .rvfi_rd_o, .rvfi_rd_wdata_o, .rvfi_trap_o, .rvfi_cause_o,

@@ -132,7 +132,6 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     p.data_req = &t->data_req_o;
     p.data_we = &t->data_we_o;
     p.data_size = &t->data_size_o;
-    p.data_amo = &t->data_amo_o;
     p.data_addr = &t->data_addr_o;
     p.data_wdata = &t->data_wdata_o;
     p.data_pc = &t->data_pc_o;
@@ -176,6 +175,10 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     p.ex_pc = &r->ts_soc_top__DOT__u_core__DOT__ex_pc_q;
     p.id_pc = &r->ts_soc_top__DOT__u_core__DOT__id_pc_q;
     p.if_pc = &r->ts_soc_top__DOT__u_core__DOT__pc_q;
+    // the MEM register's control word (the A extension's op code of a data request,
+    // vcore_data_amo): a 64-bit packed struct, kept as one 64-bit member
+    static_assert(sizeof r->ts_soc_top__DOT__u_core__DOT__mem_c_q == 8, "ctrl_t is one 64-bit word");
+    p.mem_ctrl = &r->ts_soc_top__DOT__u_core__DOT__mem_c_q;
     p.probe_cycle = &t->probe_cycle_i;
     p.probe_mcycle = &t->probe_mcycle_i;
     p.probe_dumping = &t->probe_dumping_i;

@@ -373,7 +373,8 @@ TS_TEST(simctrl_host_budget) {
 /* the pins of one fake core */
 typedef struct fake_core {
     uint32_t instr_addr, instr_rdata, data_addr, data_wdata, data_pc, data_rdata;
-    uint8_t instr_rdy, instr_err, data_req, data_we, data_size, data_amo, data_rdy, data_err;
+    uint8_t instr_rdy, instr_err, data_req, data_we, data_size, data_rdy, data_err;
+    uint64_t mem_ctrl; /* the MEM register: bits 29:24 the A extension's op code */
     vcore_ports_t p;
 } fake_core_t;
 
@@ -386,7 +387,7 @@ static void fake_core_init(fake_core_t *c) {
     c->p.data_req = &c->data_req;
     c->p.data_we = &c->data_we;
     c->p.data_size = &c->data_size;
-    c->p.data_amo = &c->data_amo;
+    c->p.mem_ctrl = &c->mem_ctrl;
     c->p.data_addr = &c->data_addr;
     c->p.data_wdata = &c->data_wdata;
     c->p.data_pc = &c->data_pc;
@@ -569,9 +570,9 @@ TS_TEST(bus_arbitration_between_harts) {
 
 /* one LR/SC/AMO (funct5 op) held until answered: the cycles it took; rdata the answer */
 static unsigned amo_access(bus_rig_t *r, uint32_t addr, unsigned op, uint32_t wdata) {
-    r->core.data_amo = (uint8_t)(BUS_AMO_VALID | op);
+    r->core.mem_ctrl = (uint64_t)(BUS_AMO_VALID | op) << 24;
     unsigned n = data_access(r, addr, 2, op != BUS_AMO_LR, wdata);
-    r->core.data_amo = 0;
+    r->core.mem_ctrl = 0;
     return n;
 }
 
@@ -661,14 +662,14 @@ TS_TEST(bus_reservation_cleared_by_others) {
     bus_reset(&r->bus);
     const uint32_t A = MAP_RAM_BASE + 0x100;
     /* hart 1's access, alone on the bus */
-#define H1(addr_, size_, we_, amo_, val_)                                 \
-    do {                                                                  \
-        c1.data_req = 1, c1.data_addr = (addr_), c1.data_size = (size_);  \
-        c1.data_we = (we_), c1.data_amo = (amo_), c1.data_wdata = (val_); \
-        bus_sba_write(&r->bus, &(sink_t){0});                             \
-        bus_service_data_all(&r->bus);                                    \
-        TS_ASSERT_EQ_U(c1.data_rdy, 1);                                   \
-        c1.data_req = 0, c1.data_amo = 0;                                 \
+#define H1(addr_, size_, we_, amo_, val_)                                                 \
+    do {                                                                                  \
+        c1.data_req = 1, c1.data_addr = (addr_), c1.data_size = (size_);                  \
+        c1.data_we = (we_), c1.mem_ctrl = (uint64_t)(amo_) << 24, c1.data_wdata = (val_); \
+        bus_sba_write(&r->bus, &(sink_t){0});                                             \
+        bus_service_data_all(&r->bus);                                                    \
+        TS_ASSERT_EQ_U(c1.data_rdy, 1);                                                   \
+        c1.data_req = 0, c1.mem_ctrl = 0;                                                 \
     } while (0)
     static const struct {
         uint32_t off;
@@ -687,7 +688,7 @@ TS_TEST(bus_reservation_cleared_by_others) {
         {0, 2, false, BUS_AMO_VALID | BUS_AMO_LR, 1}, /* hart 1's own LR */
     };
     for (unsigned i = 0; i < sizeof c / sizeof c[0]; i++) {
-        r->core.data_amo = BUS_AMO_VALID | BUS_AMO_LR;
+        r->core.mem_ctrl = (uint64_t)(BUS_AMO_VALID | BUS_AMO_LR) << 24;
         r->core.data_req = 1, r->core.data_addr = A, r->core.data_size = 2, r->core.data_we = 0;
         bus_sba_write(&r->bus, &(sink_t){0});
         bus_service_data_all(&r->bus);
