@@ -40,6 +40,7 @@ void bus_reset(bus_t *b) {
     b->sba_busy = false;
     b->trace_touched = false;
     b->trace_owed = 0;
+    b->resv_harts = 0;
     /* round robin starts at hart 0: "the last winner" is the last hart */
     memset(b->last, b->n_ports ? (int)b->n_ports - 1 : 0, sizeof b->last);
 }
@@ -148,6 +149,92 @@ static const char *size_name(unsigned size) { return size == 1 ? "byte" : size =
 void bus_data_fault(bus_t *b, const bus_port_t *ip, uint32_t addr, unsigned size, bool we) {
     guest_error(b, "%s access fault: %s %s at 0x%08x (pc 0x%08x)", we ? "store" : "load",
                 size_name(size), we ? "store" : "load", addr, *ip->p->data_pc);
+}
+
+static const char *amo_name(unsigned op) {
+    switch (op) {
+    case BUS_AMO_ADD: return "amoadd.w";
+    case BUS_AMO_SWAP: return "amoswap.w";
+    case BUS_AMO_LR: return "lr.w";
+    case BUS_AMO_SC: return "sc.w";
+    case BUS_AMO_XOR: return "amoxor.w";
+    case BUS_AMO_OR: return "amoor.w";
+    case BUS_AMO_AND: return "amoand.w";
+    case BUS_AMO_MIN: return "amomin.w";
+    case BUS_AMO_MAX: return "amomax.w";
+    case BUS_AMO_MINU: return "amominu.w";
+    case BUS_AMO_MAXU: return "amomaxu.w";
+    default: return "atomic";
+    }
+}
+
+void bus_amo_fault(bus_t *b, const bus_port_t *ip, uint32_t addr, unsigned size, unsigned amo) {
+    unsigned op = amo & 0x1Fu;
+    (void)size;
+    guest_error(b, "%s access fault: %s at 0x%08x (pc 0x%08x): LR/SC and AMOs work on RAM only",
+                op == BUS_AMO_LR ? "load" : "store/AMO", amo_name(op), addr, *ip->p->data_pc);
+}
+
+void bus_resv_clear(bus_t *b, unsigned hart, uint32_t addr, unsigned len) {
+    for (unsigned h = 0; h < BUS_MAX_HARTS; h++) {
+        if (h == hart || !(b->resv_harts >> h & 1u)) continue;
+        uint64_t ra = b->resv_addr[h], a = addr;
+        if (a < ra + b->resv_size[h] && ra < a + len) b->resv_harts &= ~(1u << h);
+    }
+}
+
+static inline void amo_ram_read(bus_t *b, const bus_port_t *ip, uint32_t off, unsigned size, uint32_t *v) {
+    if (b->ram_access) b->ram_access(b->ram_access_ctx, ip->hart, *ip->p->data_pc, off, size, false, v);
+    else
+        bus_ram_read(b, off, size, v);
+}
+
+static inline void amo_ram_write(bus_t *b, bus_port_t *ip, uint32_t addr, uint32_t off, unsigned size,
+                                 uint32_t v) {
+    if (b->ram_access) b->ram_access(b->ram_access_ctx, ip->hart, *ip->p->data_pc, off, size, true, &v);
+    else
+        bus_ram_write(b, off, size, v);
+    if (b->resv_harts) bus_resv_clear(b, ip->hart, addr, size);
+    if (ip->record_stores) {
+        ip->st_done = true;
+        ip->st_addr = addr;
+        ip->st_data = v;
+        ip->st_size = size;
+    }
+}
+
+void bus_amo(bus_t *b, bus_port_t *ip, uint32_t addr, uint32_t off, unsigned size, unsigned amo) {
+    const vcore_ports_t *p = ip->p;
+    unsigned op = amo & 0x1Fu;
+    uint32_t bit = 1u << ip->hart, src = *p->data_wdata, old;
+    if (op == BUS_AMO_SC) {
+        bool ok = (b->resv_harts & bit) && b->resv_addr[ip->hart] == addr && b->resv_size[ip->hart] == size;
+        b->resv_harts &= ~bit; /* an SC clears its hart's reservation, whether it stores or not */
+        if (ok) amo_ram_write(b, ip, addr, off, size, src);
+        *p->data_rdata = ok ? 0 : 1;
+        return;
+    }
+    amo_ram_read(b, ip, off, size, &old);
+    *p->data_rdata = old;
+    if (op == BUS_AMO_LR) {
+        b->resv_harts |= bit;
+        b->resv_addr[ip->hart] = addr;
+        b->resv_size[ip->hart] = (uint8_t)size;
+        return;
+    }
+    uint32_t v;
+    switch (op) {
+    case BUS_AMO_SWAP: v = src; break;
+    case BUS_AMO_XOR: v = old ^ src; break;
+    case BUS_AMO_OR: v = old | src; break;
+    case BUS_AMO_AND: v = old & src; break;
+    case BUS_AMO_MIN: v = (int32_t)old < (int32_t)src ? old : src; break;
+    case BUS_AMO_MAX: v = (int32_t)old > (int32_t)src ? old : src; break;
+    case BUS_AMO_MINU: v = old < src ? old : src; break;
+    case BUS_AMO_MAXU: v = old > src ? old : src; break;
+    default: v = old + src; break; /* BUS_AMO_ADD (the core decodes no other funct5) */
+    }
+    amo_ram_write(b, ip, addr, off, size, v);
 }
 
 void bus_sba_fault(bus_t *b, uint32_t addr) {

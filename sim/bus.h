@@ -33,6 +33,16 @@
  *   So two harts' stores to their own encoders' ITC complete in the same cycle, two RAM
  *   accesses never do. Instruction fetches have a read port of their own per hart (the
  *   instruction side is not arbitrated) and never wait for the SBA sink.
+ * - Atomics (A extension): LR, SC and every AMO reach the bus as ONE data-port access
+ *   (data_amo: BUS_AMO_VALID | the instruction's funct5) and only to RAM (any other target:
+ *   a bus error, the core's access fault, and a guest error). The bus does the whole
+ *   read-modify-write within that access (bus_amo), so no other access can fall between its
+ *   read and its write, and answers the old value (SC: 0 stored, 1 failed). Reservations:
+ *   one per hart (resv_*), set by LR on the naturally aligned bytes it read (the granule: a
+ *   word for LR.W); an SC succeeds only if its hart's reservation is valid and on the same
+ *   address and size, and clears it either way; any OTHER hart's store, AMO or successful SC
+ *   that overlaps the granule, and an SBA sink word written over it, clear it. A hart's own
+ *   stores and traps leave it (software does an SC to clear it on a context switch).
  * - A store to the ITC of a full FIFO with teStallEnable waits (BUS_WAIT, event ITC_STALL)
  *   until the FIFO takes it; it does not keep its target: it is arbitrated again each cycle
  *   (a retry), so a hart stalled on its own encoder never blocks another hart.
@@ -109,6 +119,22 @@ typedef struct bus_hooks {
 
 #define BUS_MAX_HARTS 8
 
+/* The data port's data_amo (A extension): BUS_AMO_VALID | the instruction's funct5 (bits
+ * 31:27, one of enum bus_amo_op) for LR, SC and the AMOs; without BUS_AMO_VALID a plain
+ * access (the low bits are then whatever the core's decode left there). */
+#define BUS_AMO_VALID 0x20u
+enum bus_amo_op { BUS_AMO_ADD = 0x00,
+                  BUS_AMO_SWAP = 0x01,
+                  BUS_AMO_LR = 0x02,
+                  BUS_AMO_SC = 0x03,
+                  BUS_AMO_XOR = 0x04,
+                  BUS_AMO_OR = 0x08,
+                  BUS_AMO_AND = 0x0C,
+                  BUS_AMO_MIN = 0x10,
+                  BUS_AMO_MAX = 0x14,
+                  BUS_AMO_MINU = 0x18,
+                  BUS_AMO_MAXU = 0x1C };
+
 /* A target's answer to an access: the values of rtl_model/trace/te.h's enum te_access (the
  * CLINT, UART and simctrl answer BUS_A_OK or BUS_A_ERR; an encoder page also BUS_A_WAIT for a
  * held stimulus store and, for a stimulus store, BUS_A_DROPPED or BUS_A_IGNORED). */
@@ -169,6 +195,12 @@ typedef struct bus {
     struct bus_port *port[BUS_MAX_HARTS]; /* the data ports bus_service_data_all() arbitrates */
     unsigned n_ports;
     uint8_t last[BUS_N_TARGETS]; /* per target: the hart that won it last */
+    /* LR/SC reservations (A extension), one per hart: hart n holds one when bit n of
+     * resv_harts is set, on the resv_size[n] bytes at resv_addr[n] (naturally aligned: what
+     * its LR read). resv_harts 0 (no LR outstanding, the usual case): stores check nothing */
+    uint32_t resv_harts;
+    uint32_t resv_addr[BUS_MAX_HARTS];
+    uint8_t resv_size[BUS_MAX_HARTS];
 } bus_t;
 
 /* One core as an initiator: its instruction and data ports (the Verilated top's pins), the
@@ -228,6 +260,15 @@ enum bus_status bus_dev_access(bus_t *b, unsigned hart, uint32_t pc, uint32_t ad
 /* cold paths of the per-cycle functions: guest-error reports */
 void bus_data_fault(bus_t *b, const bus_port_t *ip, uint32_t addr, unsigned size, bool we);
 void bus_sba_fault(bus_t *b, uint32_t addr);
+/* an LR, SC or AMO (data_amo amo) to an address that is not all RAM: the guest error */
+void bus_amo_fault(bus_t *b, const bus_port_t *ip, uint32_t addr, unsigned size, unsigned amo);
+/* An LR, SC or AMO of the port's hart to RAM offset off (addr) once its wait states are
+ * over: the read-modify-write and the reservations (the rules above); answers *data_rdata,
+ * records the store for the retire log. */
+void bus_amo(bus_t *b, bus_port_t *ip, uint32_t addr, uint32_t off, unsigned size, unsigned amo);
+/* Clears the reservation of every hart but `hart` (BUS_MAX_HARTS: every hart) whose bytes
+ * overlap [addr, addr + len): a store into them (called only while resv_harts != 0). */
+void bus_resv_clear(bus_t *b, unsigned hart, uint32_t addr, unsigned len);
 
 /* Registers (or replaces) the target t (BT_CLINT .. BT_TRACE0 + 7) */
 void bus_set_target(bus_t *b, int t, const bus_target_ops_t *ops);
@@ -281,6 +322,7 @@ static inline bool bus_sba_write(bus_t *b, const sink_t *k) {
         return false;
     }
     memcpy(b->ram + (k->sba_addr - b->ram_base), k->sba_data, k->width);
+    if (__builtin_expect(b->resv_harts != 0, 0)) bus_resv_clear(b, BUS_MAX_HARTS, k->sba_addr, k->width);
     b->sba_busy = true;
     if (b->hooks.trace_sba) b->hooks.trace_sba(b->hooks.ctx, k->sba_addr, k->sba_data, k->width);
     return true;
@@ -306,6 +348,7 @@ static inline void bus_service_data_req(bus_t *b, bus_port_t *ip) {
     uint32_t addr = *p->data_addr;
     unsigned size = 1u << *p->data_size;
     bool we = *p->data_we;
+    unsigned amo = vcore_data_amo(p) & BUS_AMO_VALID ? vcore_data_amo(p) : 0; /* LR, SC, AMO: VALID | funct5 */
     uint32_t off = addr - b->ram_base;
     if (addr >= b->ram_base && off <= b->ram_size - size) {
         if (b->sba_busy) { /* the SBA sink has the RAM this cycle */
@@ -315,8 +358,9 @@ static inline void bus_service_data_req(bus_t *b, bus_port_t *ip) {
             return;
         }
         if (!ip->d_busy) {
-            /* stores are write-through without allocation: they look up but never miss */
-            unsigned w = bus_ram_access_wait(b, ip, &ip->dcache, ip->dcache_on, !we, addr,
+            /* stores are write-through without allocation: they look up but never miss;
+             * LR, SC and AMOs allocate like loads (they read the line) */
+            unsigned w = bus_ram_access_wait(b, ip, &ip->dcache, ip->dcache_on, !we || amo, addr,
                                              EVB_D_CACHE_ACCESS, EVB_D_CACHE_MISS, &ip->d_fill);
             if (w) {
                 ip->d_busy = true;
@@ -334,6 +378,12 @@ static inline void bus_service_data_req(bus_t *b, bus_port_t *ip) {
             ip->d_busy = false;
             if (ip->d_fill) cache_fill(&ip->dcache, addr);
         }
+        if (__builtin_expect(amo != 0, 0)) {
+            bus_amo(b, ip, addr, off, size, amo);
+            *p->data_rdy = 1;
+            *p->data_err = 0;
+            return;
+        }
         if (we) {
             if (__builtin_expect(b->ram_access != NULL, 0)) {
                 uint32_t wv = *p->data_wdata;
@@ -341,6 +391,7 @@ static inline void bus_service_data_req(bus_t *b, bus_port_t *ip) {
             } else {
                 bus_ram_write(b, off, size, *p->data_wdata);
             }
+            if (__builtin_expect(b->resv_harts != 0, 0)) bus_resv_clear(b, ip->hart, addr, size);
             if (ip->record_stores) {
                 ip->st_done = true;
                 ip->st_addr = addr;
@@ -354,6 +405,13 @@ static inline void bus_service_data_req(bus_t *b, bus_port_t *ip) {
         }
         *p->data_rdy = 1;
         *p->data_err = 0;
+        return;
+    }
+    if (__builtin_expect(amo != 0, 0)) { /* atomics only on RAM: an access fault */
+        ip->d_busy = false;
+        *p->data_rdy = 1;
+        *p->data_err = 1;
+        bus_amo_fault(b, ip, addr, size, amo);
         return;
     }
     uint32_t val = we ? *p->data_wdata : 0;

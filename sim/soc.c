@@ -657,14 +657,15 @@ static void prog_retire(soc_t *s, soc_hart_t *h) {
 
 /* a cycle the hart is held (soc.h): no edge; mcycle counts, the event totals count the cycle,
  * and a stimulus store the data port holds that its encoder would refuse (full FIFO,
- * teStallEnable) counts as waiting, as it would if the port were served (event ITC_STALL) */
+ * teStallEnable) counts as waiting, as it would if the port were served (event ITC_STALL;
+ * an AMO there is a fault, never a wait) */
 static void hart_held(soc_t *s, soc_hart_t *h) {
     const vcore_ports_t *p = h->p;
     h->port.held = true;
     h->held_cycles++;
     if (!s->cycle) return;
     uint32_t a = *p->data_addr, n = (a - MAP_TRACE_BASE) >> 12;
-    bool itc = *p->data_req && *p->data_we && a >= MAP_TRACE_BASE && n < s->n && !s->cfg.no_trace &&
+    bool itc = *p->data_req && *p->data_we && !(vcore_data_amo(p) & BUS_AMO_VALID) && a >= MAP_TRACE_BASE && n < s->n && !s->cfg.no_trace &&
                te_itc_store_waits(&s->h[n].te, a & 0xFFFu);
     if (itc) {
         s->h[n].te.stall_cycles++;

@@ -173,6 +173,10 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     p.ex_pc = &r->ts_soc_top__DOT__u_core__DOT__ex_pc_q;
     p.id_pc = &r->ts_soc_top__DOT__u_core__DOT__id_pc_q;
     p.if_pc = &r->ts_soc_top__DOT__u_core__DOT__pc_q;
+    // the MEM register's control word (the A extension's op code of a data request,
+    // vcore_data_amo): a 64-bit packed struct, kept as one 64-bit member
+    static_assert(sizeof r->ts_soc_top__DOT__u_core__DOT__mem_c_q == 8, "ctrl_t is one 64-bit word");
+    p.mem_ctrl = &r->ts_soc_top__DOT__u_core__DOT__mem_c_q;
     p.probe_cycle = &t->probe_cycle_i;
     p.probe_mcycle = &t->probe_mcycle_i;
     p.probe_dumping = &t->probe_dumping_i;
@@ -356,7 +360,7 @@ extern "C" int vcore_csr_peek(vcore_t *v, unsigned csr, uint32_t *val) {
                TS_Q(mstatus_mprv) << 17 | TS_Q(mstatus_tvm) << 20 | TS_Q(mstatus_tw) << 21 | TS_Q(mstatus_tsr) << 22;
         return 0;
     case 0x100: *val = sst; return 0;
-    case 0x301: *val = 1u << 30 | 1u << 8 | 1u << 12 | 1u << 2 | 1u << 18 | 1u << 20; return 0; // RV32IMCSU
+    case 0x301: *val = 1u << 30 | 1u << 8 | 1u << 12 | 1u << 0 | 1u << 2 | 1u << 18 | 1u << 20; return 0; // RV32IMACSU
     case 0x302: *val = TS_Q(medeleg); return 0;
     case 0x303: *val = TS_Q(mideleg); return 0;
     case 0x304: *val = TS_Q(mie); return 0;

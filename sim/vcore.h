@@ -21,6 +21,9 @@ typedef struct vcore_ports {
     uint8_t *instr_rdy, *instr_err;
     uint32_t *instr_rdata;
     const uint8_t *data_req, *data_we, *data_size;
+    /* the MEM stage's control word (rtl_model/core/ts_core_pkg.sv ctrl_t, read in place): with
+     * a data request, bits 29:24 are the A extension's op code (vcore_data_amo) */
+    const uint64_t *mem_ctrl;
     const uint32_t *data_addr, *data_wdata, *data_pc;
     uint8_t *data_rdy, *data_err;
     uint32_t *data_rdata;
@@ -56,6 +59,12 @@ typedef struct vcore_ports {
     uint32_t *probe_te_control, *probe_sink_wp;
     uint16_t *probe_te_icnt;
 } vcore_ports_t;
+
+/* The data request's A-extension op code: BUS_AMO_VALID (0x20) | funct5 for an LR, SC or AMO;
+ * without 0x20 a plain load or store (the low bits then mean nothing; sim/bus.h). Meaningful
+ * only while data_req is set: ctrl_t's csr_imm (set by the decoder for an atomic, never for a
+ * load or store) and csr_addr[11:7] (its funct5). */
+static inline unsigned vcore_data_amo(const vcore_ports_t *p) { return (unsigned)(*p->mem_ctrl >> 24) & 0x3Fu; }
 
 /* A core model named `name` (its scope in the waveforms: "soc" for hart 0, "hart1", ...);
  * share: NULL, or a model whose Verilated context this one joins (models traced into one

@@ -7,6 +7,8 @@
 #   itc_full_S       hart 1's FIFO full (S 0: stores lost, 1: hart 1 stalled); every other
 #                    hart's 100 stores in itc.csv
 #   hpm              per-hart HPM counts (self-checking)
+#   amo              firmware/tests/mh_amo.c: AMO counters, an LR/SC spin lock, reservations
+#                    lost to another hart's store (self-checking)
 #   stop_wrap_K      the funnel's sink (K sram: --trace-sram 1K; sba: 1 KiB in RAM) fills
 #                    and stops while every hart writes: trace.json, 1024 bytes, every hart's
 #                    messages in the trace
@@ -65,6 +67,10 @@ itc_full_*)
   fi ;;
 hpm)
   [ $rc = 0 ] || fail "exit status $rc: $(tail -2 "$uart")" ;;
+amo)
+  [ $rc = 0 ] || fail "exit status $rc: $(tail -4 "$uart")"
+  grep -q "^mh_amo: all checks passed on $n harts$" "$uart" || fail "$(tail -4 "$uart")"
+  ! grep -q 'access fault' "$run.err" || fail "a guest error: $(grep 'access fault' "$run.err" | head -1)" ;;
 stop_wrap_*)
   [ $rc = 0 ] || fail "exit status $rc: $(tail -2 "$uart")"
   grep -q '"stopped_on_wrap": true' "$run/trace.json" || fail "the funnel's sink did not stop on wrap"

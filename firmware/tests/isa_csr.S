@@ -28,9 +28,9 @@ TEST_BEGIN
     csrr x3, mscratch
     addi x3, x3, 2
     CHECK(10, x3, 0x20)
-    /* misa: RV32 with I, M, C, S, U */
+    /* misa: MXL 1 (RV32), extensions A (bit 0), C (2), I (8), M (12), S (18), U (20) */
     csrr x3, misa
-    CHECK(11, x3, 0x40141104)
+    CHECK(11, x3, 0x40141105)
     csrr x3, mhartid
     CHECK(12, x3, 0)
     csrr x3, mvendorid

@@ -100,7 +100,7 @@ int main(void) {
     unsigned checks = 0;
 
     /* 1. misa has S and U; reset state: M-mode, nothing delegated */
-    CHECK_EQ(TS_CSR_READ(misa), 0x40141104u);
+    CHECK_EQ(TS_CSR_READ(misa), 0x40141105u); /* RV32, A C I M S U */
     CHECK_EQ(TS_CSR_READ(medeleg), 0);
     CHECK_EQ(TS_CSR_READ(mideleg), 0);
     /* WARL masks: medeleg cannot delegate ecall from M (11), mideleg only S-level interrupts

@@ -5,7 +5,9 @@
  * costs come from the pipeline's documented rules, not from this program's output:
  *   every instruction 1 cycle; +1 load-use / CSR-read-use bubble; +2 for a mispredicted
  *   branch (forward taken, backward not taken) and for every JALR; divide +34 cycles;
- *   trap entry and mret: +3 each (the pipeline is flushed from MEM). */
+ *   trap entry and mret: +3 each (the pipeline is flushed from MEM); LR, SC and AMOs as a
+ *   load (one data-port access, +1 bubble when the next instruction uses rd). Compiled with
+ *   the A extension (firmware/tests/CMakeLists.txt). */
 #include <stdint.h>
 #include "bsp.h"
 #include "check.h"
@@ -45,6 +47,14 @@ int main(void) {
     MEASURE("branch bwd taken x3", 9, "li t2, 3\n 1: addi t2, t2, -1\n bnez t2, 1b");
     MEASURE("jal", 2, "jal t2, 1f\n nop\n 1: nop");
     MEASURE("jalr", 2 + 1 + 2, "la t2, 1f\n jalr t3, 0(t2)\n 1:");
+    /* the A extension: one data-port access each, timed as a load */
+    MEASURE("amoadd; independent", 2, "amoadd.w t2, t3, (%2)\n addi t3, t3, 1");
+    MEASURE("amoadd; use", 3, "amoadd.w t2, t3, (%2)\n addi t2, t2, 1");
+    MEASURE("amoswap; nop; use", 3, "amoswap.w t2, t3, (%2)\n nop\n addi t2, t2, 1");
+    MEASURE("lr; use", 3, "lr.w t2, (%2)\n addi t2, t2, 1");
+    MEASURE("lr; sc", 2, "lr.w t2, (%2)\n sc.w t3, t3, (%2)");
+    MEASURE("lr; sc (rs2 = lr rd)", 3, "lr.w t2, (%2)\n sc.w t3, t2, (%2)");                   /* SC's rs2 = LR's rd */
+    MEASURE("lr; sc; use", 5, "lr.w t2, (%2)\n sc.w t3, t2, (%2)\n addi t3, t3, 1"); /* and SC's rd used */
     /* trap entry 1 + 3, handler: csrrw 1, addi 1 + 1 (CSR-read use), csrrw 1, mret 1 + 3 */
     uint32_t saved = TS_CSR_READ(mtvec);
     TS_CSR_WRITE(mtvec, (uint32_t)(uintptr_t)raw_skip);

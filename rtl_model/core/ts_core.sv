@@ -1,4 +1,4 @@
-// ts_core: tracesim's RV32IMC core with M, S and U modes, a 5-stage in-order pipeline.
+// ts_core: tracesim's RV32IMAC core with M, S and U modes, a 5-stage in-order pipeline.
 //
 // Stages: IF (fetch + RVC expansion + static prediction) -> ID (decode, register read,
 // load-use interlock) -> EX (ALU, multiply, iterative divide, branch resolution) ->
@@ -24,7 +24,10 @@
 // it changes (ts_dpi_set_priv), for the MINH/SINH/UINH event filters. MPRV is stored and
 // cleared as the spec says but changes nothing (no translation, no PMP). WFI in U-mode, or in
 // S-mode with TW, traps at once (time limit 0).
-// Left out: PMP, A extension, debug mode, external interrupts (mip.MEIP reads 0; SEIP is
+// A extension: LR/SC and the AMOs are one data-port transaction each (the op code is the MEM
+// register's, read by the bus in place; the bus does the read-modify-write and keeps the
+// reservations; docs/internals.md "Atomics").
+// Left out: PMP, debug mode, external interrupts (mip.MEIP reads 0; SEIP is
 // software-writable only).
 module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   input  logic        clk_i,
@@ -100,7 +103,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic [31:0] mem_pc_q /*verilator public_flat_rd*/;
   logic [31:0] mem_raw_q, mem_result_q, mem_addr_q, mem_wdata_q, mem_csr_src_q;
   /* verilator lint_off UNUSEDSIGNAL */
-  ctrl_t       mem_c_q;          // not every decode bit is needed past EX
+  ctrl_t       mem_c_q /*verilator public_flat_rd*/;  // not every decode bit is needed past EX
   /* verilator lint_on UNUSEDSIGNAL */
   logic        mem_exc_q;
   logic        mem_csr_missing_q;             // CSR instruction naming a CSR that does not exist
@@ -266,7 +269,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // load-use / CSR-read interlock: results of loads and CSR reads exist only in WB
   logic id_hazard;
   assign id_hazard = ex_valid_q && ex_c_q.rf_we && ex_c_q.rd != 5'd0 &&
-                     (ex_c_q.is_load || ex_c_q.csr_op != CsrNone) &&
+                     (ex_c_q.is_load || ex_c_q.is_atomic || ex_c_q.csr_op != CsrNone) &&
                      ((id_c.use_rs1 && id_c.rs1 == ex_c_q.rd) ||
                       (id_c.use_rs2 && id_c.rs2 == ex_c_q.rd));
   assign stall_id = (id_valid_q && id_hazard) || stall_ex;
@@ -316,7 +319,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic        div_done_q;
 
   assign mem_fwd_ok = mem_valid_q && mem_c_q.rf_we && mem_c_q.rd != 5'd0 &&
-                      !mem_c_q.is_load && mem_c_q.csr_op == CsrNone;
+                      !mem_c_q.is_load && !mem_c_q.is_atomic && mem_c_q.csr_op == CsrNone;
 
   always_comb begin
     fwd_rs1 = ex_rs1_q;
@@ -441,11 +444,13 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // misaligned data access (taken at MEM, no bus request)
   always_comb begin
     ex_exc = ex_exc_q; ex_cause = ex_cause_q; ex_tval = ex_tval_q;
-    if (!ex_exc_q && (ex_c_q.is_load || ex_c_q.is_store)) begin
+    if (!ex_exc_q && (ex_c_q.is_load || ex_c_q.is_store || ex_c_q.is_atomic)) begin
       if ((ex_c_q.ls_size == 2'd1 && ex_addr[0]) ||
           (ex_c_q.ls_size == 2'd2 && ex_addr[1:0] != 2'b00)) begin
         ex_exc   = 1'b1;
-        ex_cause = ex_c_q.is_load ? ExcLoadMisaligned : ExcStoreMisaligned;
+        // (LR: load misaligned; SC and AMOs: store/AMO)
+        ex_cause = (ex_c_q.is_load || (ex_c_q.is_atomic && ex_c_q.csr_addr[11:7] == 5'b00010))
+                   ? ExcLoadMisaligned : ExcStoreMisaligned;
         ex_tval  = ex_addr;
       end
     end
@@ -582,10 +587,16 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     end
   end
 
-  assign data_req_o   = mem_valid_q && (mem_c_q.is_load || mem_c_q.is_store) &&
+  assign data_req_o   = mem_valid_q && (mem_c_q.is_load || mem_c_q.is_store || mem_c_q.is_atomic) &&
                         !mem_exc_q && !take_irq;
   assign data_we_o    = mem_c_q.is_store;
   assign data_size_o  = mem_c_q.ls_size;
+  // A extension: an LR, SC or AMO makes one request with data_we_o 0 (what it writes is the
+  // bus's business); what it does is the MEM register's {csr_imm, csr_addr[11:7]}: csr_imm
+  // set, then its funct5 (ts_core_pkg), which the bus reads in place (mem_c_q is
+  // public_flat_rd; sim/vcore.h vcore_data_amo). As an output port the 6 bits cost 9 host
+  // instructions per simulated cycle (0.8 %); read in place, nothing. The bus answers rdata =
+  // the old value (SC: 0 stored, 1 failed).
   assign data_addr_o  = mem_addr_q;
   assign data_wdata_o = mem_wdata_q;
   assign data_pc_o    = mem_pc_q;
@@ -614,7 +625,9 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       if (mem_cause_q == ExcEcallM) return ExcEcallU | {2'b00, priv_q};  // 8, 9 or 11
       return mem_cause_q;
     end else if (bus_fault) begin
-      return mem_c_q.is_load ? ExcLoadAccess : ExcStoreAccess;
+      // (LR: load access fault; SC and AMOs: store/AMO)
+      return (mem_c_q.is_load || (mem_c_q.is_atomic && mem_c_q.csr_addr[11:7] == 5'b00010))
+             ? ExcLoadAccess : ExcStoreAccess;
     end else if (csr_illegal || priv_illegal) begin
       return ExcIllegal;
     end
@@ -704,7 +717,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   function automatic logic [31:0] csr_read_local(logic [11:0] a);
     unique case (a)
       CsrMstatus:   return mstatus_val();
-      CsrMisa:      return 32'h4014_1104;               // RV32 I M C S U
+      CsrMisa:      return 32'h4014_1105;               // RV32 A C I M S U
       CsrMedeleg:   return {16'd0, medeleg_q};
       CsrMideleg:   return {18'd0, mideleg_q};
       CsrMie:       return {18'd0, mie_q};
@@ -813,7 +826,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       // (the three tests once here, not in each of the six places that read it)
       wb_wen_q   <= commit && mem_c_q.rf_we && mem_c_q.rd != 5'd0;
       wb_pc_q    <= mem_pc_q;
-      if (mem_c_q.is_load) wb_result_q <= load_val;
+      if (mem_c_q.is_load || mem_c_q.is_atomic) wb_result_q <= load_val;   // (atomics: the old value)
       else                 wb_result_q <= mem_result_q;
 
       if (do_csr) begin
@@ -957,7 +970,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // as one assignment per bit Verilator masked and merged every bit into the vector in every
   // cycle.
   function automatic logic [EvBits-1:0] ev_vector();
-    // EvLoad, EvStore, EvAtomic (0), EvSystem, EvIntArith, EvCondBranch, EvJal, EvJalr,
+    // EvLoad, EvStore, EvAtomic, EvSystem, EvIntArith, EvCondBranch, EvJal, EvJalr,
     // EvMul, EvDiv of the committing instruction
     logic [9:0] cls;
     // A quiet cycle (most cycles): nothing stalls (stall_id covers stall_ex, stall_mem,

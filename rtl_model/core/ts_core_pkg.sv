@@ -56,8 +56,13 @@ package ts_core_pkg;
     logic        illegal;
     logic        is_c;
     // the instruction classes, in the order of their events in the event vector
-    // (ts_events_pkg EvLoad..EvDiv, bits 3..12; no_atomic stands for EvAtomic and is always
-    // 0), so that the core reports them with one shift (ev_class below)
+    // (ts_events_pkg EvLoad..EvDiv, bits 3..12), so that the core reports them with one shift
+    // (ev_class below). is_atomic: LR, SC and the AMOs (A extension), which set neither
+    // is_load nor is_store (each retired instruction is in one class); the core treats them
+    // as loads where the result comes from the data port (load-use interlock, no forwarding
+    // from MEM, rd from the port at WB). ctrl_t has no spare bit, so an atomic also sets
+    // csr_imm (never read for it) and keeps its funct5 (bits 31:27) in csr_addr[11:7]: the
+    // data port's data_amo_o is {csr_imm, csr_addr[11:7]}, one slice of the MEM register
     logic        is_div;
     logic        is_mul;
     logic        is_jalr;
@@ -65,16 +70,18 @@ package ts_core_pkg;
     logic        is_branch;
     logic        is_arith;
     logic        is_system;
-    logic        no_atomic;
+    logic        is_atomic;
     logic        is_store;
     logic        is_load;
   } ctrl_t;
 
-  // the events EvLoad..EvDiv of an instruction (bit 0: EvLoad)
+  // the events EvLoad..EvDiv of an instruction (bit 0: EvLoad). Each retired instruction is
+  // in exactly one class: LR, SC and the AMOs count as EvAtomic only (rtl_model/regs/
+  // hpm_events.def)
   /* verilator lint_off UNUSEDSIGNAL */
   function automatic logic [9:0] ev_class(ctrl_t c);
     return {c.is_div, c.is_mul, c.is_jalr, c.is_jal, c.is_branch, c.is_arith, c.is_system,
-            c.no_atomic, c.is_store, c.is_load};
+            c.is_atomic, c.is_store, c.is_load};
   endfunction
   /* verilator lint_on UNUSEDSIGNAL */
 

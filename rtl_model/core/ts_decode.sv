@@ -1,6 +1,6 @@
-// ts_decode: RV32IM + Zicsr + privileged (mret, sret, wfi, sfence.vma) decoder (ID stage).
+// ts_decode: RV32IMA + Zicsr + privileged (mret, sret, wfi, sfence.vma) decoder (ID stage).
 // Input is a 32-bit instruction (compressed ones already expanded by ts_decompress).
-// Anything not in RV32IM/Zicsr/Zifencei/privileged sets ctrl_o.illegal; privilege checks
+// Anything not in RV32IMA/Zicsr/Zifencei/privileged sets ctrl_o.illegal; privilege checks
 // (mret/sret/wfi/sfence.vma/CSRs in a lower mode) are made in MEM by the core.
 // Not traced in waves: its outputs are visible as the core's ID/IF signals, and tracing
 // every decode intermediate would slow waveform dumping for little benefit.
@@ -69,6 +69,22 @@ module ts_decode import ts_core_pkg::*; (
         c.is_store = 1'b1; c.use_rs1 = 1'b1; c.use_rs2 = 1'b1;
         c.ls_size = f3[1:0];
         c.illegal = (f3[2] || f3[1:0] == 2'b11);
+      end
+      7'b0101111: begin // AMO: LR.W, SC.W, AMOSWAP/ADD/XOR/AND/OR/MIN/MAX/MINU/MAXU.W
+        // one data-port transaction (the bus does the read-modify-write and returns the old
+        // value, or SC's 0/1); csr_imm marks it for the port, funct5 reaches the port through
+        // csr_addr[11:7] (ts_core_pkg); neither is_load nor is_store (the event class);
+        // aq/rl (bits 26, 25) are accepted: the core is in order with one data port, every
+        // access is performed before the next one starts. Width: f3 010 (W); ls_size is
+        // f3[1:0] so that a 64-bit core adds f3 011 (D) here
+        c.rf_we = 1'b1; c.is_atomic = 1'b1; c.csr_imm = 1'b1; c.use_rs1 = 1'b1;
+        c.ls_size = f3[1:0];
+        c.use_rs2  = (instr_i[31:27] != 5'b00010);          // all but LR
+        // funct5: xxx00 (ADD, XOR, OR, AND, MIN, MAX, MINU, MAXU), 00001 SWAP, 00010 LR,
+        // 00011 SC; LR has rs2 = 0
+        c.illegal = (f3 != 3'b010) ||
+                    !(instr_i[28:27] == 2'b00 || instr_i[31:29] == 3'b000) ||
+                    (!c.use_rs2 && instr_i[24:20] != 5'd0);
       end
       7'b0010011: begin // OP-IMM
         c.rf_we = 1'b1; c.use_rs1 = 1'b1; c.b_imm = 1'b1; c.is_arith = 1'b1;
@@ -154,7 +170,7 @@ module ts_decode import ts_core_pkg::*; (
 
     if (c.illegal) begin
       // an illegal instruction must have no side effect before it traps in MEM
-      c.rf_we = 1'b0; c.is_load = 1'b0; c.is_store = 1'b0;
+      c.rf_we = 1'b0; c.is_load = 1'b0; c.is_store = 1'b0; c.is_atomic = 1'b0;
       c.csr_op = CsrNone; c.is_branch = 1'b0; c.is_jal = 1'b0;
       c.is_jalr = 1'b0; c.is_div = 1'b0; c.is_mret = 1'b0; c.is_sret = 1'b0;
       c.is_sfence = 1'b0;
@@ -170,6 +186,7 @@ module ts_decode import ts_core_pkg::*; (
       7'b1101111:             imm_o = imm_j;   // JAL
       7'b1100011:             imm_o = imm_b;   // branches
       7'b0100011:             imm_o = imm_s;   // stores
+      7'b0101111:             imm_o = '0;      // AMOs: the address is rs1
       default:                imm_o = imm_i;
     endcase
     ecall_o  = instr_i == 32'h0000_0073;

@@ -920,7 +920,8 @@ void gdb_stub_between(void *ctx, soc_t *s) {
         /* a data access completed in the cycle: watchpoints (before the instruction retires) */
         if (g->nwp && *p->data_req && *p->data_rdy && !sig) {
             uint32_t a = *p->data_addr, n = 1u << *p->data_size;
-            bool we = *p->data_we;
+            /* an SC or AMO writes (data_we 0: the bus does its write, sim/bus.h) */
+            bool we = *p->data_we || ((vcore_data_amo(p) & BUS_AMO_VALID) && (vcore_data_amo(p) & 0x1Fu) != BUS_AMO_LR);
             for (unsigned k = 0; k < g->nwp; k++) {
                 int t = g->wp[k].type;
                 if ((t == 2 && !we) || (t == 3 && we)) continue;

@@ -243,7 +243,8 @@ TS_TEST(bus_ram_access_hook) {
     rig_t *r = rig_new(NULL, 0);
     uint32_t addr = MAP_RAM_BASE + 0x40, wdata = 0x11223344u, pc = 0, rdata = 0;
     uint8_t req = 1, we = 1, size = 2, rdy = 0, err = 0;
-    vcore_ports_t p = {.data_req = &req, .data_we = &we, .data_size = &size, .data_addr = &addr, .data_wdata = &wdata, .data_pc = &pc, .data_rdy = &rdy, .data_err = &err, .data_rdata = &rdata};
+    uint64_t ctrl = 0;
+    vcore_ports_t p = {.data_req = &req, .data_we = &we, .data_size = &size, .mem_ctrl = &ctrl, .data_addr = &addr, .data_wdata = &wdata, .data_pc = &pc, .data_rdy = &rdy, .data_err = &err, .data_rdata = &rdata};
     bus_port_t port;
     char e[64];
     cache_cfg_t none = {0};

@@ -374,6 +374,7 @@ TS_TEST(simctrl_host_budget) {
 typedef struct fake_core {
     uint32_t instr_addr, instr_rdata, data_addr, data_wdata, data_pc, data_rdata;
     uint8_t instr_rdy, instr_err, data_req, data_we, data_size, data_rdy, data_err;
+    uint64_t mem_ctrl; /* the MEM register: bits 29:24 the A extension's op code */
     vcore_ports_t p;
 } fake_core_t;
 
@@ -386,6 +387,7 @@ static void fake_core_init(fake_core_t *c) {
     c->p.data_req = &c->data_req;
     c->p.data_we = &c->data_we;
     c->p.data_size = &c->data_size;
+    c->p.mem_ctrl = &c->mem_ctrl;
     c->p.data_addr = &c->data_addr;
     c->p.data_wdata = &c->data_wdata;
     c->p.data_pc = &c->data_pc;
@@ -562,6 +564,162 @@ TS_TEST(bus_arbitration_between_harts) {
     TS_ASSERT_EQ_U(c1.data_err, 1);
     TS_ASSERT_EQ_U(c0->data_rdy, 1);
     TS_ASSERT_EQ_I(r->guest_errors, 1);
+    bus_port_free(&p1);
+    rig_free(r);
+}
+
+/* one LR/SC/AMO (funct5 op) held until answered: the cycles it took; rdata the answer */
+static unsigned amo_access(bus_rig_t *r, uint32_t addr, unsigned op, uint32_t wdata) {
+    r->core.mem_ctrl = (uint64_t)(BUS_AMO_VALID | op) << 24;
+    unsigned n = data_access(r, addr, 2, op != BUS_AMO_LR, wdata);
+    r->core.mem_ctrl = 0;
+    return n;
+}
+
+static uint32_t ram_word(bus_rig_t *r, uint32_t addr) {
+    uint32_t v;
+    bus_ram_read(&r->bus, addr - MAP_RAM_BASE, 4, &v);
+    return v;
+}
+
+/* the A extension's read-modify-write in one access (expected values from the spec's
+ * definitions of each AMO) and its wait states */
+TS_TEST(bus_amo_ops) {
+    bus_rig_t *r = rig_new(2, 0);
+    const uint32_t A = MAP_RAM_BASE + 0x40;
+    static const struct {
+        unsigned op;
+        uint32_t mem, src, res;
+    } c[] = {
+        {BUS_AMO_SWAP, 0x11111111, 0x22222222, 0x22222222},
+        {BUS_AMO_ADD, 0xfffffffe, 3, 1},
+        {BUS_AMO_XOR, 0xff00ff00, 0x0ff00ff0, 0xf0f0f0f0},
+        {BUS_AMO_AND, 0xff00ff00, 0x0ff00ff0, 0x0f000f00},
+        {BUS_AMO_OR, 0xff00ff00, 0x0ff00ff0, 0xfff0fff0},
+        {BUS_AMO_MIN, 0xfffffffb, 3, 0xfffffffb},
+        {BUS_AMO_MAX, 0xfffffffb, 3, 3},
+        {BUS_AMO_MINU, 0xfffffffb, 3, 3},
+        {BUS_AMO_MAXU, 0xfffffffb, 3, 0xfffffffb},
+    };
+    for (unsigned i = 0; i < sizeof c / sizeof c[0]; i++) {
+        data_access(r, A, 2, true, c[i].mem);
+        TS_ASSERT_EQ_U(amo_access(r, A, c[i].op, c[i].src), 3); /* the RAM's 2 wait states, once */
+        TS_ASSERT_EQ_U(r->core.data_rdata, c[i].mem);           /* rd: the old value */
+        TS_ASSERT_EQ_U(ram_word(r, A), c[i].res);
+        TS_ASSERT_EQ_U(r->core.data_err, 0);
+    }
+    TS_ASSERT_EQ_I(r->guest_errors, 0);
+    rig_free(r);
+}
+
+/* LR/SC on one hart: SC succeeds (0) only on its LR's word, once; the hart's own stores keep
+ * the reservation; an AMO to a device is a bus error with one guest error line */
+TS_TEST(bus_lr_sc_one_hart) {
+    bus_rig_t *r = rig_new(0, 0);
+    const uint32_t A = MAP_RAM_BASE + 0x80;
+    data_access(r, A, 2, true, 5);
+    amo_access(r, A, BUS_AMO_LR, 0);
+    TS_ASSERT_EQ_U(r->core.data_rdata, 5);
+    data_access(r, A, 2, true, 6); /* its own store */
+    amo_access(r, A, BUS_AMO_SC, 7);
+    TS_ASSERT_EQ_U(r->core.data_rdata, 0);
+    TS_ASSERT_EQ_U(ram_word(r, A), 7);
+    amo_access(r, A, BUS_AMO_SC, 8); /* no reservation left */
+    TS_ASSERT_EQ_U(r->core.data_rdata, 1);
+    TS_ASSERT_EQ_U(ram_word(r, A), 7);
+    amo_access(r, A, BUS_AMO_LR, 0);
+    amo_access(r, A + 4, BUS_AMO_SC, 9); /* another word: fails and clears */
+    TS_ASSERT_EQ_U(r->core.data_rdata, 1);
+    TS_ASSERT_EQ_U(ram_word(r, A + 4), 0);
+    amo_access(r, A, BUS_AMO_SC, 9);
+    TS_ASSERT_EQ_U(r->core.data_rdata, 1);
+    TS_ASSERT_EQ_U(r->bus.resv_harts, 0);
+    /* devices: an access fault, nothing written */
+    r->core.data_pc = 0x80000200;
+    amo_access(r, MAP_CLINT_BASE, BUS_AMO_OR, 1);
+    TS_ASSERT_EQ_U(r->core.data_err, 1);
+    TS_ASSERT_EQ_U(r->clint.msip, 0);
+    TS_ASSERT_EQ_I(r->guest_errors, 1);
+    TS_ASSERT(strstr(r->last_error, "store/AMO access fault: amoor.w at 0x02000000 (pc 0x80000200)"));
+    amo_access(r, MAP_UART_BASE, BUS_AMO_LR, 0);
+    TS_ASSERT_EQ_U(r->core.data_err, 1);
+    TS_ASSERT(strstr(r->last_error, "load access fault: lr.w at 0x"));
+    rig_free(r);
+}
+
+/* another hart's store, AMO or SC over the reserved word clears the reservation, one to the
+ * next word does not; an SBA sink word written over it clears it too */
+TS_TEST(bus_reservation_cleared_by_others) {
+    bus_rig_t *r = rig_new(0, 0);
+    fake_core_t c1;
+    bus_port_t p1;
+    cache_cfg_t none = {0};
+    char err[128];
+    fake_core_init(&c1);
+    TS_ASSERT_EQ_I(bus_port_init(&p1, &c1.p, 1, &none, &none, err, sizeof err), 0);
+    TS_ASSERT_EQ_I(bus_attach_port(&r->bus, &r->port), 0);
+    TS_ASSERT_EQ_I(bus_attach_port(&r->bus, &p1), 0);
+    bus_reset(&r->bus);
+    const uint32_t A = MAP_RAM_BASE + 0x100;
+    /* hart 1's access, alone on the bus */
+#define H1(addr_, size_, we_, amo_, val_)                                                 \
+    do {                                                                                  \
+        c1.data_req = 1, c1.data_addr = (addr_), c1.data_size = (size_);                  \
+        c1.data_we = (we_), c1.mem_ctrl = (uint64_t)(amo_) << 24, c1.data_wdata = (val_); \
+        bus_sba_write(&r->bus, &(sink_t){0});                                             \
+        bus_service_data_all(&r->bus);                                                    \
+        TS_ASSERT_EQ_U(c1.data_rdy, 1);                                                   \
+        c1.data_req = 0, c1.mem_ctrl = 0;                                                 \
+    } while (0)
+    static const struct {
+        uint32_t off;
+        unsigned size;
+        bool we;
+        unsigned amo;
+        int keeps;
+    } c[] = {
+        {0, 2, true, 0, 0},                           /* a word store over it */
+        {3, 0, true, 0, 0},                           /* a byte store into it */
+        {2, 1, true, 0, 0},                           /* a halfword store */
+        {0, 2, true, BUS_AMO_VALID | BUS_AMO_ADD, 0}, /* an AMO */
+        {4, 2, true, 0, 1},                           /* the next word */
+        {(uint32_t)-1, 0, true, 0, 1},                /* the byte before */
+        {0, 2, false, 0, 1},                          /* a load */
+        {0, 2, false, BUS_AMO_VALID | BUS_AMO_LR, 1}, /* hart 1's own LR */
+    };
+    for (unsigned i = 0; i < sizeof c / sizeof c[0]; i++) {
+        r->core.mem_ctrl = (uint64_t)(BUS_AMO_VALID | BUS_AMO_LR) << 24;
+        r->core.data_req = 1, r->core.data_addr = A, r->core.data_size = 2, r->core.data_we = 0;
+        bus_sba_write(&r->bus, &(sink_t){0});
+        bus_service_data_all(&r->bus);
+        TS_ASSERT_EQ_U(r->core.data_rdy, 1);
+        r->core.data_req = 0;
+        H1(A + c[i].off, c[i].size, c[i].we, c[i].amo, 0x1234);
+        TS_ASSERT_EQ_U((r->bus.resv_harts & 1u) != 0, (unsigned)c[i].keeps);
+        r->bus.resv_harts = 0;
+    }
+    /* hart 1's successful SC clears hart 0's reservation */
+    amo_access(r, A, BUS_AMO_LR, 0);
+    H1(A, 2, false, BUS_AMO_VALID | BUS_AMO_LR, 0);
+    H1(A, 2, true, BUS_AMO_VALID | BUS_AMO_SC, 0x99);
+    TS_ASSERT_EQ_U(c1.data_rdata, 0);
+    TS_ASSERT_EQ_U(r->bus.resv_harts, 0);
+    /* ... a failing one (no reservation) does not */
+    amo_access(r, A, BUS_AMO_LR, 0);
+    H1(A, 2, true, BUS_AMO_VALID | BUS_AMO_SC, 0x98);
+    TS_ASSERT_EQ_U(c1.data_rdata, 1);
+    TS_ASSERT_EQ_U(r->bus.resv_harts, 1);
+    TS_ASSERT_EQ_U(ram_word(r, A), 0x99);
+    /* an SBA word over it clears it; over the next word it does not */
+    sink_t k = {.width = 4, .sba_valid = true, .sba_addr = A + 4};
+    TS_ASSERT(bus_sba_write(&r->bus, &k));
+    TS_ASSERT_EQ_U(r->bus.resv_harts, 1);
+    k.sba_addr = A;
+    TS_ASSERT(bus_sba_write(&r->bus, &k));
+    TS_ASSERT_EQ_U(r->bus.resv_harts, 0);
+    amo_access(r, A, BUS_AMO_SC, 1);
+    TS_ASSERT_EQ_U(r->core.data_rdata, 1);
+#undef H1
     bus_port_free(&p1);
     rig_free(r);
 }
