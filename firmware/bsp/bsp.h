@@ -3,7 +3,8 @@
 #define TS_BSP_H
 #include <stdint.h>
 #include "ts_soc.h"
-#include "ts_csr.h" /* TS_NOINSTR, TS_CSR_* */
+/* TS_NOINSTR and the TS_CSR_* macros: ts_csr.h */
+#include "ts_csr.h"
 #include "ts_harts.h"
 
 #define TS_MTIME_HZ 1000000u  /* mtime ticks per second (1 MHz timebase) */
