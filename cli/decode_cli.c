@@ -1,20 +1,12 @@
 /* decode_cli.c - `tracesim decode TRACE.rtd`: decodes a captured trace. Its options, help
- * and usage messages, its inputs (the run folder, the trace, the ELF, the trace's settings)
- * and the output file; the formats are in decode_msgs.c (messages), decode_perf.c (perf,
- * csv, timeline, perfetto) and decode_text.c (elements, instr, stm, itcprint), decode_int.h. */
+ * and the values of its options; the decode itself (what the options say together, the
+ * inputs, the output file, the formats) is analysis/decode's ts_decode_run (decode.h). */
 #include "decode_cli.h"
-#include "decode_int.h"
+#include "decode.h"
+#include "nexus_decode.h" /* NXD_MAX_SRC */
 #include "ts_opts.h"
-#include "run_input.h"
-#include "run_losses.h"
-#include "elf_syms.h"
-#include "ts_file.h"
-#include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "ts_exit_status.h" /* TS_EXIT_*: rtl_model/regs/exit_status.def */
 
@@ -101,237 +93,47 @@ const ts_cmd_t ts_decode_cmd = {
     "captures, which leave PROCESS out.\n"};
 
 
-/* the trace's settings (trace.json beside it, the command line), the out-of-band perf
- * header, where a wrapped buffer's decoding starts, and the test that the file is a trace;
- * the notes on what the trace lacks. 0, or the exit status with the one line on stderr. */
-static int decode_open(decode_job_t *j, int *srcbits, int *tssize, int perf_channel) {
-    char err[4600];
-    const char *path = j->path;
-    unsigned harts; /* trace.json beside the trace */
-    if (ts_trace_harts(path, srcbits, tssize, j->hart, &harts, NULL, err, sizeof err)) {
-        fprintf(stderr, "tracesim: %s\n", err);
-        return TS_EXIT_USAGE;
-    }
-    j->srcbits = *srcbits;
-    j->tssize = *tssize;
-    j->cfg = (nxd_cfg_t){(unsigned)*srcbits, (unsigned)*tssize};
-    /* the perf header out of band; its channel unless --perf-channel says otherwise */
-    static perf_header_t cfgh[PERF_MAX_CORES];
-    int ncfg = 0;
-    unsigned cfg_channel = 6;
-    if (j->cfg_path) {
-        ncfg = ts_read_perf_config(j->cfg_path, cfgh, PERF_MAX_CORES, &cfg_channel, err, sizeof err);
-        if (ncfg < 0) {
-            fprintf(stderr, "tracesim: %s\n", err);
-            return TS_EXIT_NO_FILE;
-        }
-    }
-    j->cfgh = cfgh;
-    j->ncfg = ncfg;
-    j->perf_channel = perf_channel < 0 ? (int)cfg_channel : perf_channel;
-    /* a wrapped buffer starts in the middle of a message: decode from the first message end */
-    ts_trace_info(path, &j->ti);
-    j->start = j->ti.wrapped ? ts_wrap_start(j->data, j->len) : 0;
-    if (j->ti.wrapped) ts_wrap_note(path, &j->ti, j->start);
-    uint64_t nbad[2];
-    if (not_a_trace(&j->cfg, j->data + j->start, j->len - j->start, nbad)) {
-        fprintf(stderr, "tracesim: %s is not a trace: %" PRIu64 " of the first %" PRIu64 " messages cannot be decoded (srcbits %d, "
-                        "tssize %d; a trace.rtd of tracesim run is one)\n",
-                path, nbad[1], nbad[0], *srcbits, *tssize);
-        return TS_EXIT_NO_FILE;
-    }
-    /* what the trace lacks, from the run folder's ground truth */
-    ts_losses_t loss;
-    char lerr[512];
-    if (!ts_losses_read_for_trace(path, j->perf_channel, &loss, lerr, sizeof lerr)) {
-        loss.wrapped = false;                   /* the note above */
-        loss.by_status[TS_ITC_ENCODER_OFF] = 0; /* never meant for the trace */
-        ts_losses_print(stderr, "tracesim: note: ", &loss);
-    }
-    if (j->ti.found && j->len < j->ti.bytes)
-        fprintf(stderr, "tracesim: note: %s holds %zu of the %" PRIu64 " bytes the sink kept (trace.json): the file was cut; "
-                        "a record at the cut is marked truncated\n",
-                path, j->len, j->ti.bytes);
-    return 0;
-}
-
 int ts_decode_main(int argc, char **argv) {
-    const char *format = "messages", *out_dir = NULL, *elf = NULL, *cfg_path = NULL, *input = NULL;
-    int srcbits = -1, tssize = -1, channel = 0, perf_channel = -1, hart = -1, c, inputs = 0, time_cycles = -1;
-    double tick_hz = 100e6;
-    bool value_time = false;
+    ts_decode_cfg_t c = {.format = "messages", .srcbits = -1, .tssize = -1, .perf_channel = -1, .hart = -1, .time_cycles = -1, .tick_hz = 100e6};
+    int inputs = 0, oc;
+    const char *input = NULL;
     ts_opts_t op;
     ts_cmd_opts_init(&op, &ts_decode_cmd, argc, argv);
-    while ((c = ts_opts_next(&op)) != TS_OPTS_END) {
-        switch (c) {
+    while ((oc = ts_opts_next(&op)) != TS_OPTS_END) {
+        switch (oc) {
         case TS_OPTS_ERROR: fprintf(stderr, "tracesim: %s\n", op.err); return TS_EXIT_USAGE;
         case TS_OPTS_POSITIONAL:
             input = op.arg;
             inputs++;
             break;
-        case D_FORMAT: format = op.arg; break;
-        case D_OUT: out_dir = op.arg; break;
-        case D_SRCBITS: srcbits = (int)op.u; break;
-        case D_TSSIZE: tssize = (int)op.u; break;
-        case D_ITC_CHANNEL: channel = (int)op.u; break;
-        case D_PERF_CHANNEL: perf_channel = (int)op.u; break;
-        case D_ELF: elf = op.arg; break;
-        case D_TICK_HZ: tick_hz = op.r; break;
+        case D_FORMAT: c.format = op.arg; break;
+        case D_OUT: c.out_dir = op.arg; break;
+        case D_SRCBITS: c.srcbits = (int)op.u; break;
+        case D_TSSIZE: c.tssize = (int)op.u; break;
+        case D_ITC_CHANNEL: c.channel = (int)op.u; break;
+        case D_PERF_CHANNEL: c.perf_channel = (int)op.u; break;
+        case D_ELF: c.elf = op.arg; break;
+        case D_TICK_HZ: c.tick_hz = op.r; break;
         case D_PERF_LINE_TIME:
             if (strcmp(op.arg, "record") && strcmp(op.arg, "value")) {
                 fprintf(stderr, "tracesim: invalid value '%s' for --perf-line-time (record or value)\n", op.arg);
                 return TS_EXIT_USAGE;
             }
-            value_time = !strcmp(op.arg, "value");
+            c.value_time = !strcmp(op.arg, "value");
             break;
-        case D_PERF_CONFIG: cfg_path = op.arg; break;
+        case D_PERF_CONFIG: c.cfg_path = op.arg; break;
         case D_HART:
-        case D_SRC: hart = (int)op.u; break;
+        case D_SRC: c.hart = (int)op.u; break;
         case D_HELP: ts_cmd_help(stdout, &ts_decode_cmd); return 0;
         case D_TIME:
             if (strcmp(op.arg, "cycles") && strcmp(op.arg, "ticks")) {
                 fprintf(stderr, "tracesim: invalid value '%s' for --time (cycles or ticks)\n", op.arg);
                 return TS_EXIT_USAGE;
             }
-            time_cycles = !strcmp(op.arg, "cycles");
+            c.time_cycles = !strcmp(op.arg, "cycles");
             break;
         }
     }
-    if (strcmp(format, "messages") && strcmp(format, "itcprint") && strcmp(format, "csv") &&
-        strcmp(format, "timeline") && strcmp(format, "perfetto") && strcmp(format, "elements") && strcmp(format, "perf") && strcmp(format, "stm") && strcmp(format, "instr")) {
-        fprintf(stderr, "tracesim: unknown format '%s' (messages, elements, instr, itcprint, perf, csv, timeline, perfetto, stm)\n", format);
-        return TS_EXIT_USAGE;
-    }
-    if (time_cycles >= 0 && strcmp(format, "csv") && strcmp(format, "timeline") && strcmp(format, "perfetto")) {
-        fprintf(stderr, "tracesim: --time is for --format csv, timeline and perfetto\n");
-        return TS_EXIT_USAGE;
-    }
-    if (inputs != 1) {
-        fprintf(stderr, "tracesim: decode needs exactly one run folder or trace file (see tracesim decode --help)\n");
-        return TS_EXIT_USAGE;
-    }
-    bool want_instr = !strcmp(format, "instr");
-    if (want_instr && !elf && !ts_is_dir(input)) {
-        fprintf(stderr, "tracesim: --format instr needs the program: --elf FILE (or give the run folder)\n");
-        return TS_EXIT_USAGE;
-    }
-    if (out_dir) {
-        struct stat osb;
-        if (!*out_dir || (!stat(out_dir, &osb) && !S_ISDIR(osb.st_mode))) {
-            fprintf(stderr, "tracesim: decode -o takes an output folder, not a file: '%s'\n", out_dir);
-            return TS_EXIT_USAGE;
-        }
-    }
-    static ts_run_input_t ri; /* the run folder, the trace and the ELF (run_input.h) */
-    int st = ts_run_input(&ri, input, elf, !strcmp(format, "csv") || !strcmp(format, "perf") || !strcmp(format, "timeline") || !strcmp(format, "perfetto") || want_instr);
-    if (st) return st;
-    const char *path = ri.ra.trace;
-    char err[4600];
-    static ts_input_t in; /* mapped when big: no copy (ts_file.h) */
-    if (ts_input_open(&in, path, err, sizeof err)) {
-        fprintf(stderr, "tracesim: %s\n", err);
-        return TS_EXIT_NO_FILE;
-    }
-    elf = ri.elf;
-    if (ri.no_elf[0]) {
-        if (want_instr) { /* the flow cannot be followed without the program */
-            fprintf(stderr, "tracesim: --format instr: %s; give the program: --elf FILE\n", ri.no_elf);
-            ts_input_close(&in);
-            return TS_EXIT_NO_FILE;
-        }
-        fprintf(stderr, "tracesim: warning: %s: addresses are not named\n", ri.no_elf);
-    }
-    if (elf) { /* the ELF readable before any output is made */
-        elf_syms_t chk;
-        if (elf_syms_load(&chk, elf, err, sizeof err)) {
-            fprintf(stderr, "tracesim: %s\n", err);
-            ts_input_close(&in);
-            return TS_EXIT_NO_FILE;
-        }
-        elf_syms_free(&chk);
-    }
-    static decode_job_t j;
-    memset(&j, 0, sizeof j);
-    j.path = path;
-    j.elf = elf;
-    j.cfg_path = cfg_path;
-    j.out_dir = out_dir;
-    j.data = in.p;
-    j.len = in.len;
-    j.hart = hart;
-    j.channel = channel;
-    j.time_cycles = time_cycles;
-    j.tick_hz = tick_hz;
-    j.value_time = value_time;
-    j.first_rec = UINT64_MAX;
-    int rc = decode_open(&j, &srcbits, &tssize, perf_channel);
-    if (rc) {
-        ts_input_close(&in);
-        return rc;
-    }
-    if (!strcmp(format, "perf")) {
-        rc = decode_perf_files(&j);
-        ts_input_close(&in);
-        return rc;
-    }
-    char opath[4200];
-    FILE *out = stdout;
-    if (out_dir) {
-        if (ts_mkdir_p(out_dir)) {
-            fprintf(stderr, "tracesim: cannot create %s: %s\n", out_dir, strerror(errno));
-            ts_input_close(&in);
-            return TS_EXIT_HOST;
-        }
-        snprintf(opath, sizeof opath, "%s/%s", out_dir,
-                 !strcmp(format, "messages") ? "messages.jsonl" : !strcmp(format, "csv")  ? "perf.csv" :
-                                                              !strcmp(format, "timeline") ? "timeline.json" :
-                                                              !strcmp(format, "perfetto") ? "trace.pftrace" :
-                                                              !strcmp(format, "elements") ? "elements.txt" :
-                                                              !strcmp(format, "stm")      ? "stm.txt" :
-                                                              !strcmp(format, "instr")    ? "instr.txt" :
-                                                                                            "itcprint.txt");
-        out = ts_fopen_output(opath, "w", err, sizeof err); /* a temporary file, renamed at the end */
-        if (!out) {
-            fprintf(stderr, "tracesim: %s\n", err);
-            ts_input_close(&in);
-            return TS_EXIT_HOST;
-        }
-        ts_input_remove_on_cut(ts_output_tmp_name(out)); /* the trace cut by another process meanwhile: no half file */
-    }
-    /* one big output buffer: a write per MiB, not per 4 KiB (write errors stay sticky in the
-     * stream: ts_fclose_output, and main's ts_check_stdout for stdout) */
-    static char stdout_buf[1 << 20];
-    char *obuf = NULL;
-    if (!strcmp(format, "messages")) setvbuf(out, NULL, _IONBF, 0); /* msg_json's own 1 MiB blocks go out uncopied */
-    else if (out == stdout)
-        setvbuf(stdout, stdout_buf, _IOFBF, sizeof stdout_buf);
-    else if ((obuf = malloc(1 << 20)))
-        setvbuf(out, obuf, _IOFBF, 1 << 20);
-    j.out = out;
-    if (!strcmp(format, "messages")) rc = decode_messages(&j);
-    else if (!strcmp(format, "csv") || !strcmp(format, "timeline"))
-        rc = decode_perf_stream(&j, !strcmp(format, "csv"));
-    else if (!strcmp(format, "perfetto"))
-        rc = decode_perfetto(&j);
-    else if (!strcmp(format, "stm"))
-        rc = decode_stm(&j);
-    else if (!strcmp(format, "elements") || !strcmp(format, "instr"))
-        rc = decode_elements(&j, !strcmp(format, "instr"));
-    else
-        rc = decode_itcprint(&j);
-    if (j.abort_out) { /* an error before the output was complete: no half file */
-        if (out != stdout) ts_output_abort(out);
-        free(obuf);
-        ts_input_close(&in);
-        return rc;
-    }
-    char werr[4400];
-    if (out != stdout && ts_fclose_output(out, opath, werr, sizeof werr)) { /* a full disk is never a silent short file */
-        fprintf(stderr, "tracesim: %s\n", werr);
-        rc = TS_EXIT_HOST;
-    }
-    free(obuf);
-    fflush(stdout);
-    ts_input_close(&in);
-    return rc;
+    c.input = inputs == 1 ? input : NULL; /* else ts_decode_run's usage message */
+    return ts_decode_run(&c);
 }

@@ -50,18 +50,12 @@ typedef struct hang {
     hang_hart_t h[HANG_MAX_HARTS];
 } hang_t;
 
-struct soc;
-struct elf_syms;
 /* The probe window: 4096 cycles, plus 16 per RAM wait state and 4 per cache-miss cycle (an
  * instruction cache miss), so that three fetches of the jump fit in it. */
-uint64_t hang_window(unsigned ram_wait, unsigned icache_miss);
-/* Starts a probe (the run loop calls it every HANG_CHECK_PERIOD cycles) and looks at the
- * ports of the cycle that just ended. */
-void soc_hang_begin(struct soc *s);
-/* During a probe, after each cycle: sets s->stop = SOC_HANG when every hart is stuck. */
-void soc_hang_observe(struct soc *s);
-/* One line per hart on f: "tracesim: hart H hangs at 0xPC <func+0xOFF>: jump to itself
- * since cycle N" or "...: waits in wfi with no interrupt that can wake it since cycle N".
- * syms: NULL or the ELF's symbols. */
-void soc_hang_report(const struct soc *s, const struct elf_syms *syms, FILE *f);
+static inline uint64_t hang_window(unsigned ram_wait, unsigned icache_miss) {
+    return 4096u + 16u * (uint64_t)ram_wait + 4u * (uint64_t)icache_miss;
+}
+/* The probe itself reads the SoC's ports and models: soc_hang_begin, soc_hang_observe and
+ * soc_hang_report are the SoC's (soc.h, sim/soc_hang.c), so that this header, which the SoC's
+ * state embeds, needs nothing of the SoC. */
 #endif

@@ -210,6 +210,16 @@ void soc_step_hart(soc_t *s, unsigned hart);
 void soc_step_bus(soc_t *s);
 void soc_step_end(soc_t *s);
 void soc_run_end(soc_t *s);
+struct elf_syms;
+/* The hang detection's probe (sim/hang.h, sim/soc_hang.c). Starts a probe (the run loop
+ * calls it every HANG_CHECK_PERIOD cycles) and looks at the ports of the cycle that just ended. */
+void soc_hang_begin(soc_t *s);
+/* During a probe, after each cycle: sets s->stop = SOC_HANG when every hart is stuck. */
+void soc_hang_observe(soc_t *s);
+/* One line per hart on f: "tracesim: hart H hangs at 0xPC <func+0xOFF>: jump to itself
+ * since cycle N" or "...: waits in wfi with no interrupt that can wake it since cycle N".
+ * syms: NULL or the ELF's symbols. */
+void soc_hang_report(const soc_t *s, const struct elf_syms *syms, FILE *f);
 /* Guest error: firmware did something the SoC rejects; logged, simulation continues. */
 void soc_guest_error(soc_t *s, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A software trace port event the hart's core shows (it committed in the previous cycle):

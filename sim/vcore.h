@@ -39,7 +39,7 @@ typedef struct vcore_ports {
     const uint16_t *stm_id;
     const uint32_t *stm_value;
     /* the core's interrupt enables, straight from its flops (read only by the hang detection,
-     * sim/hang.c): privilege mode (0 U, 1 S, 3 M), mstatus.MIE/SIE, mie, mideleg */
+     * sim/soc_hang.c): privilege mode (0 U, 1 S, 3 M), mstatus.MIE/SIE, mie, mideleg */
     const uint8_t *priv, *mstatus_mie, *mstatus_sie;
     const uint16_t *mie, *mideleg;
     /* the interrupts pending and enabled, mip & mie, as the core computes them from its

@@ -66,16 +66,15 @@ ALLOWED = {
 
 # headers only their own module includes (tests/ may: white-box unit tests)
 PRIVATE_DIRS = ["decoder/src"]
-PRIVATE_FILES = ["analysis/overhead/overhead_int.h", "cli/decode_int.h", "cli/report_int.h"]
+PRIVATE_FILES = ["analysis/overhead/overhead_int.h", "analysis/decode/decode_int.h", "analysis/report/report_int.h"]
 
 # includes that close a circle between the files of one module, there before the check was
-# made: a part's .c reaching up into the whole that includes the part's header (the SoC for
-# the hang detector, the trace encoder for its program-trace half, the BSP for its harts).
-# Each is a unit -> unit edge left out of the circle check; no new one may be added.
+# made: a part's .c reaching up into the whole that includes the part's header. One is left,
+# the trace encoder's program-trace half (te_prog.c works on the whole encoder: its FIFO,
+# overflow and sync state; docs/internals.md "Circles left inside a module"). It is a
+# unit -> unit edge left out of the circle check; no new one may be added.
 KNOWN_UNIT_CIRCLE_EDGES = [
-    ("sim/hang", "sim/soc"),
     ("rtl_model/trace/te_prog", "rtl_model/trace/te"),
-    ("firmware/bsp/ts_harts", "firmware/bsp/bsp"),
 ]
 
 EXTS = (".c", ".h", ".cpp", ".hpp", ".def", ".inc", ".in")

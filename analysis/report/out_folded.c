@@ -166,7 +166,7 @@ int rp_write_callgrind(rpaths_t *r, prof_t *const profs[PERF_MAX_CORES], bool co
     st_t *t = &r->t[k];
     if (t->oom) return -2;
     unsigned cols[PERF_MAX_COUNTERS], nc = 0;
-    static char evbuf[PERF_MAX_COUNTERS][48];
+    char evbuf[PERF_MAX_COUNTERS][48];
     const char *ev[PERF_MAX_COUNTERS], *desc[PERF_MAX_COUNTERS];
     int cyc = prof_cycles_index(p);
     for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++) {

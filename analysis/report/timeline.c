@@ -127,6 +127,10 @@ void ts_csv_error(void *vctx, unsigned core, uint64_t off, const char *what) {
 }
 
 /* ---- perf records as a Chrome/Perfetto trace-event timeline ----------------------------- */
+void ts_tl_error(void *vctx, unsigned core, uint64_t off, const char *what) {
+    ts_perf_diag(&((ts_tl_t *)vctx)->errors, &((ts_tl_t *)vctx)->gaps, core, off, what);
+}
+
 static void tl_sep(ts_tl_t *c) {
     fputs(c->first ? "\n" : ",\n", c->out);
     c->first = false;

@@ -58,9 +58,12 @@ typedef struct ts_tl {
     bool named[PERF_MAX_CORES];    /* the hart's track has its name */
     bool first;
     uint64_t untimed, unnamed, unknown;
-    uint64_t *first_rec; /* ts_note_first, or NULL */
+    uint64_t *first_rec;   /* ts_note_first, or NULL */
+    uint64_t errors, gaps; /* ts_tl_error's counts (ts_perf_diag) */
 } ts_tl_t;
 
 void ts_tl_header(void *vctx, const perf_header_t *h);
+/* the perf decoder's errors and gaps on stderr (ts_perf_diag), ctx: ts_tl_t */
+void ts_tl_error(void *vctx, unsigned core, uint64_t off, const char *what);
 void ts_tl_record(void *vctx, const perf_record_t *r);
 #endif

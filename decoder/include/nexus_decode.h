@@ -92,6 +92,10 @@ int nxd_init(nxd_t *d, const nxd_cfg_t *cfg);
 /* Decodes buf[0..len) (a whole trace, or consecutive pieces of one: a message may not span
  * pieces); calls cb for every message, good or bad. Returns 0, or cb's stop value. */
 int nxd_decode(nxd_t *d, const uint8_t *buf, size_t len, nxd_cb cb, void *ctx);
+/* nxd_decode passing on the messages of source src only (src < 0, or a trace without SRC
+ * fields: every message). Corrupt and cut-off messages are passed on whatever their SRC: it
+ * cannot be trusted, and every source's decode must see them (a gap). */
+int nxd_decode_src(nxd_t *d, const uint8_t *buf, size_t len, int src, nxd_cb cb, void *ctx);
 /* The same for a trace given in consecutive pieces of any size (read in chunks: memory
  * independent of the trace's length): a message may span pieces; the decoder keeps the
  * bytes of one begun at the end of a piece (fewer than 64) and the sources' times across

@@ -27,6 +27,11 @@ typedef struct ts_pipeline_cfg {
     unsigned nheaders;
     ts_elem_cb elem_cb; /* also every element, after the perf stage saw it (NULL: none) */
     void *elem_ctx;
+    uint64_t offset; /* the trace's offset of the first byte ts_pipeline_decode is given (a
+                      * wrapped buffer decoded from its first message end) */
+    bool one_src;    /* only the messages of source src (nxd_decode_src; no effect on a
+                      * trace without SRC fields) */
+    unsigned src;
 } ts_pipeline_cfg_t;
 
 typedef struct ts_pipeline {
@@ -35,6 +40,7 @@ typedef struct ts_pipeline {
     perf_dec_t *perf; /* the perf stage (its counters: headers, records, errors, ...) */
     ts_elem_cb elem_cb;
     void *elem_ctx;
+    int src; /* cfg's one source, or -1 */
 } ts_pipeline_t;
 
 /* builds the stages for cfg: 0, or -1 (a bad trace configuration, out of memory) */
@@ -42,7 +48,7 @@ int ts_pipeline_init(ts_pipeline_t *p, const ts_pipeline_cfg_t *cfg);
 /* an nxd_cb with the pipeline as its context: for callers that read the trace in pieces
  * (trace_in.h) */
 int ts_pipeline_msg(void *p, const nxd_msg_t *m);
-/* a whole trace in memory through the stages (then ts_pipeline_end) */
+/* a whole trace in memory (from cfg's offset on) through the stages (then ts_pipeline_end) */
 int ts_pipeline_decode(ts_pipeline_t *p, const uint8_t *buf, size_t len);
 /* the end of the trace at byte offset end: the elements' end of trace, the perf stage's
  * finish (ended_early: the trace did not end normally, perf_dec_ended_early) */

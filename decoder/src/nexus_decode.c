@@ -46,6 +46,25 @@ int nxd_decode(nxd_t *d, const uint8_t *buf, size_t len, nxd_cb cb, void *ctx) {
     return rc;
 }
 
+/* ---- one source only: the messages of other sources are not passed on ------------------ */
+typedef struct src_filt {
+    nxd_cb cb;
+    void *ctx;
+    unsigned src;
+} src_filt_t;
+
+static int src_filter(void *vctx, const nxd_msg_t *m) {
+    const src_filt_t *h = vctx;
+    if (m->status == NXD_OK && m->has_src && m->src != h->src) return 0;
+    return h->cb(h->ctx, m);
+}
+
+int nxd_decode_src(nxd_t *d, const uint8_t *buf, size_t len, int src, nxd_cb cb, void *ctx) {
+    if (src < 0 || !d->cfg.srcbits) return nxd_decode(d, buf, len, cb, ctx);
+    src_filt_t h = {cb, ctx, (unsigned)src};
+    return nxd_decode(d, buf, len, src_filter, &h);
+}
+
 int nxd_decode_stream(nxd_t *d, const uint8_t *buf, size_t len, bool more, nxd_cb cb, void *ctx) {
     size_t used, pos = 0;
     if (d->ncarry) {

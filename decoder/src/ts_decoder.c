@@ -12,7 +12,9 @@ static int to_perf(void *ctx, const ts_elem_t *e) {
 
 int ts_pipeline_init(ts_pipeline_t *p, const ts_pipeline_cfg_t *cfg) {
     memset(p, 0, sizeof *p);
+    p->src = cfg->one_src ? (int)cfg->src : -1;
     if (nxd_init(&p->nexus, &cfg->trace)) return -1;
+    p->nexus.offset = cfg->offset;
     p->perf = malloc(sizeof *p->perf); /* big (per-hart state): not on the caller's stack */
     if (!p->perf) return -1;
     perf_dec_init(p->perf, cfg->perf_channel, &cfg->perf_cb);
@@ -26,7 +28,7 @@ int ts_pipeline_init(ts_pipeline_t *p, const ts_pipeline_cfg_t *cfg) {
 int ts_pipeline_msg(void *p, const nxd_msg_t *m) { return ts_elem_from_msg(&((ts_pipeline_t *)p)->elem, m); }
 
 int ts_pipeline_decode(ts_pipeline_t *p, const uint8_t *buf, size_t len) {
-    return nxd_decode(&p->nexus, buf, len, ts_elem_from_msg, &p->elem);
+    return nxd_decode_src(&p->nexus, buf, len, p->src, ts_elem_from_msg, &p->elem);
 }
 
 void ts_pipeline_end(ts_pipeline_t *p, uint64_t end, bool ended_early) {

@@ -3,11 +3,9 @@
 #define TS_BSP_H
 #include <stdint.h>
 #include "ts_soc.h"
+/* TS_NOINSTR and the TS_CSR_* macros: ts_csr.h */
+#include "ts_csr.h"
 #include "ts_harts.h"
-
-/* BSP helpers are never instrumented, even when included into code built with
- * -finstrument-functions (the perf library's entry/exit hooks must not recurse) */
-#define TS_NOINSTR __attribute__((no_instrument_function))
 
 #define TS_MTIME_HZ 1000000u  /* mtime ticks per second (1 MHz timebase) */
 #define TS_CORE_HZ 100000000u /* nominal core clock */
@@ -28,11 +26,6 @@ uint64_t ts_sim_instret(void);
 static inline TS_NOINSTR void ts_mark(uint32_t v) { TS_SIMCTRL(MARK) = v; }
 /* writes len bytes to file `name` in the run folder (append != 0: append); 0 on success */
 int ts_host_write(const char *name, const void *data, uint32_t len, int append);
-
-#define TS_CSR_READ(csr) ({ uint32_t v_; __asm__ volatile("csrr %0, " #csr : "=r"(v_)); v_; })
-#define TS_CSR_WRITE(csr, v) __asm__ volatile("csrw " #csr ", %0" ::"r"((uint32_t)(v)))
-#define TS_CSR_SET(csr, v) __asm__ volatile("csrs " #csr ", %0" ::"r"((uint32_t)(v)))
-#define TS_CSR_CLEAR(csr, v) __asm__ volatile("csrc " #csr ", %0" ::"r"((uint32_t)(v)))
 
 /* 64-bit counters on RV32: high, low, high until the two highs agree */
 #define TS_READ_CSR64(lo, hi) ({                                            \

@@ -10,7 +10,8 @@
  * activated too). Until then only hart 0 runs C code. */
 #include "ts_harts.h"
 #include <stdio.h>
-#include "bsp.h"
+#include "ts_csr.h" /* not bsp.h, which includes ts_harts.h */
+#include "ts_soc.h"
 
 #define PRESERVE(name) __attribute__((section(".preserve.ts_harts_" name)))
 

@@ -234,11 +234,7 @@ int decode_itcprint(decode_job_t *j) {
     nxd_t d;
     nxd_init(&d, &j->cfg);
     d.offset = j->start;
-    static pctx_t pc;
-    memset(&pc, 0, sizeof pc);
-    pc.out = j->out;
-    pc.channel = (unsigned)j->channel;
-    pc.tag = j->cfg.srcbits > 0;
+    pctx_t pc = {.out = j->out, .channel = (unsigned)j->channel, .tag = j->cfg.srcbits > 0};
     decode_msgs(&d, j->data + j->start, j->len - j->start, j->hart, itc_msg, &pc);
     for (unsigned k = 0; k < NXD_MAX_SRC; k++) {
         print_flush(&pc, k);

@@ -1,7 +1,8 @@
-/* hang.c - hang detection (see hang.h). Cold code: runs only during a probe. */
+/* soc_hang.c - the SoC's hang detection probe (soc.h's soc_hang_*; the detector's state and
+ * what a hang is: hang.h). Cold code: runs only during a probe. */
+#include "soc.h"
 #include "hang.h"
 #include "ts_text.h"
-#include "soc.h"
 #include "ev_bits.h"
 #include "elf_syms.h"
 #include <inttypes.h>
@@ -10,10 +11,6 @@
 /* bits of mie/mip: MSI 3, MTI 7, LCOFI 13 */
 #define IRQ_MTI (1u << 7)
 #define IRQ_LCOFI (1u << 13)
-
-uint64_t hang_window(unsigned ram_wait, unsigned icache_miss) {
-    return 4096u + 16u * (uint64_t)ram_wait + 4u * (uint64_t)icache_miss;
-}
 
 /* jal, jalr, branches; c.jal, c.j, c.beqz, c.bnez, c.jr, c.jalr */
 static bool is_jump(uint32_t insn) {

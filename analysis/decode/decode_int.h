@@ -1,5 +1,6 @@
-/* decode_int.h - the parts of `tracesim decode`, private to cli/: decode_cli.c (options,
- * inputs, the output file, the format dispatch), decode_msgs.c (the --hart filter, the
+/* decode_int.h - the parts of `tracesim decode` (decode.h), private to analysis/decode/:
+ * decode_run.c (what the options say together, the inputs, the output file, the format
+ * dispatch), decode_msgs.c (the --hart filter, the
  * not-a-trace test, --format messages), decode_perf.c (perf, csv, timeline, perfetto) and
  * decode_text.c (elements, instr, stm, itcprint). Each format gets the trace as a
  * decode_job_t and returns the command's exit status so far. */
@@ -30,14 +31,15 @@ typedef struct decode_job {
     bool value_time;           /* --perf-line-time value */
     const perf_header_t *cfgh; /* the out-of-band perf headers (ncfg of them) */
     int ncfg;
-    ts_trace_info_t ti; /* trace.json beside the trace */
-    uint64_t first_rec; /* the first perf record's offset (ts_note_first) */
-    FILE *out;          /* stdout or the file of -o (not used by perf) */
-    bool abort_out;     /* set by a format: the output is incomplete and is not kept */
+    perf_header_t cfgh_buf[PERF_MAX_CORES]; /* where they are read into */
+    ts_trace_info_t ti;                     /* trace.json beside the trace */
+    uint64_t first_rec;                     /* the first perf record's offset (ts_note_first) */
+    FILE *out;                              /* stdout or the file of -o (not used by perf) */
+    bool abort_out;                         /* set by a format: the output is incomplete and is not kept */
 } decode_job_t;
 
 /* decode_msgs.c */
-/* nxd_decode through the --hart filter when one is set (hart < 0: none) */
+/* nxd_decode through the --hart filter when one is set (hart < 0: none; nxd_decode_src) */
 void decode_msgs(nxd_t *d, const uint8_t *buf, size_t len, int hart, nxd_cb cb, void *ctx);
 /* more than half of the messages of the first 64 KiB corrupt (n: messages, corrupt ones) */
 bool not_a_trace(const nxd_cfg_t *cfg, const uint8_t *buf, size_t len, uint64_t n[2]);

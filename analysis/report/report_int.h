@@ -1,5 +1,5 @@
-/* report_int.h - the parts of `tracesim report`, private to cli/: report_cli.c (options,
- * inputs, the perf decode), report_perf.c (the perf records into one profile per hart),
+/* report_int.h - the parts of `tracesim report` (report.h), private to analysis/report/:
+ * report_run.c (what the options say together, the inputs, the perf decode), report_perf.c (the perf records into one profile per hart),
  * report_flow.c (the profile from the program flow: --from flow) and report_out.c (the
  * profile written as text, CSV, folded stacks, callgrind or one HTML page). */
 #ifndef TS_REPORT_INT_H
@@ -41,13 +41,14 @@ void r_header(void *v, const perf_header_t *h);
 void r_record(void *v, const perf_record_t *r);
 void r_error(void *v, unsigned core, uint64_t off, const char *w);
 void r_warn(void *v, const char *msg); /* prof_opts_t's warn */
-/* elements to the perf decoder; THREAD_SWITCH events (software trace port) to the profile,
- * after the record being assembled when one is (ts_elem_cb, ctx: r_elem_t) */
+/* the elements after the perf stage saw them (ts_pipeline_cfg_t's elem_cb): THREAD_SWITCH
+ * events (software trace port) to the profile, after the record being assembled when one is
+ * (ctx: r_elem_t) */
 typedef struct r_elem {
     perf_dec_t *pd;
     rctx_t *rc;
 } r_elem_t;
-int elem_to_perf(void *v, const ts_elem_t *e);
+int r_elem(void *v, const ts_elem_t *e);
 /* prof_opts_t's line and sym: a manual record's source line, a function by address */
 const char *line_of(void *sl, uint64_t addr, unsigned *line);
 const char *sym_of(void *syms, uint64_t addr, uint64_t *start);

@@ -47,7 +47,7 @@ void r_warn(void *v, const char *msg) {
     rctx_t *c = v;
     if (c->warnings++ < MAX_WARNINGS) fprintf(stderr, "tracesim: warning: %s\n", msg);
 }
-int elem_to_perf(void *v, const ts_elem_t *e) {
+int r_elem(void *v, const ts_elem_t *e) {
     r_elem_t *x = v;
     if (e->type == TS_ELEM_STM && e->u.stm.event && !strcmp(e->u.stm.event, "THREAD_SWITCH")) {
         unsigned k = e->src % PERF_MAX_CORES;
@@ -60,9 +60,7 @@ int elem_to_perf(void *v, const ts_elem_t *e) {
         } else {
             prof_thread(p, k, e->u.stm.value);
         }
-        return 0;
     }
-    perf_dec_feed_elem(x->pd, e);
     return 0;
 }
 /* a manual record's address is the return address of its call of perfWriteCntrs: the line of

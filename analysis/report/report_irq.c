@@ -1,6 +1,6 @@
 /* report_irq.c - `tracesim report -f irq|irq-csv` (analysis/report/irq_stats.h): the trace's
  * trap events and thread switches, and the run folder's ground truth (traps.csv, stm.csv). */
-#include "report_cli.h"
+#include "report.h"
 #include "run_trace.h"
 #include "elements.h"
 #include "irq_stats.h"

@@ -6,6 +6,7 @@
 #include "decode_int.h"
 #include "elements.h"
 #include "elf_syms.h"
+#include "ts_decoder.h"
 #include "perf_sifive.h"
 #include "pftrace.h"
 #include "src_lines.h"
@@ -32,33 +33,29 @@ static void s_record(void *v, const perf_record_t *r) {
 }
 static void s_error(void *v, unsigned core, uint64_t off, const char *w) { ts_csv_error(&((sctx_t *)v)->ec, core, off, w); }
 
-/* the elements go to the perf decoder and, if set, to a second consumer (the timeline's
- * software trace events) */
-typedef struct tee {
-    perf_dec_t *pd;
-    ts_elem_cb cb;
-    void *ctx;
-} tee_t;
-static int elem_to_perf(void *vctx, const ts_elem_t *e) {
-    tee_t *t = vctx;
-    perf_dec_feed_elem(t->pd, e);
-    return t->cb ? t->cb(t->ctx, e) : 0;
+/* the decoder's pipeline (ts_decoder.h) over data[start..len) of the job's trace, its
+ * --hart filter and out-of-band headers: bytes -> messages -> elements -> perf records to cb,
+ * the elements also to also_cb if not NULL. 0, or -1 out of memory. */
+static int perf_pipeline(ts_pipeline_t *p, const decode_job_t *j, const perf_dec_cb_t *cb, ts_elem_cb also_cb, void *also_ctx) {
+    ts_pipeline_cfg_t c = {.trace = j->cfg,
+                           .perf_channel = (unsigned)j->perf_channel,
+                           .perf_cb = *cb,
+                           .headers = j->cfgh,
+                           .nheaders = (unsigned)j->ncfg,
+                           .elem_cb = also_cb,
+                           .elem_ctx = also_ctx,
+                           .offset = j->start,
+                           .one_src = j->hart >= 0,
+                           .src = j->hart >= 0 ? (unsigned)j->hart : 0};
+    if (!ts_pipeline_init(p, &c)) return 0;
+    ts_pipeline_free(p);
+    return -1;
 }
-
-/* the perf stages over data[start..len): bytes -> messages -> elements -> perf records (and
- * the elements to also_cb, if not NULL), with the out-of-band headers (if any) given first */
-static void run_perf(perf_dec_t *pd, const nxd_cfg_t *cfg, const uint8_t *data, size_t len, size_t start,
-                     const perf_header_t *cfgh, int ncfg, int hart, ts_elem_cb also_cb, void *also_ctx) {
-    for (int k = 0; k < ncfg; k++) perf_dec_set_config(pd, &cfgh[k]);
-    nxd_t d;
-    nxd_init(&d, cfg);
-    d.offset = start;
-    ts_elem_stage_t es;
-    tee_t tee = {pd, also_cb, also_ctx};
-    ts_elem_init(&es, elem_to_perf, &tee);
-    decode_msgs(&d, data + start, len - start, hart, ts_elem_from_msg, &es);
-    ts_elem_eot(&es, len);
-    perf_dec_finish(pd);
+/* the pipeline run over the trace to its end: stopped on wrap or the file was cut, a pending
+ * low word may have lost its high part (perf_dec_ended_early) */
+static void run_perf(ts_pipeline_t *p, const decode_job_t *j) {
+    ts_pipeline_decode(p, j->data + j->start, j->len - j->start);
+    ts_pipeline_end(p, j->len, j->ti.stopped || (j->ti.found && j->len < j->ti.bytes));
 }
 
 /* what the perf decode could not do, and what it lost */
@@ -135,11 +132,15 @@ int decode_perf_files(decode_job_t *j) {
     perf_sifive_set_line_time(ps, j->value_time);
     sctx_t sc = {ps, {0}, &j->first_rec};
     perf_dec_cb_t cb = {&sc, s_header, s_record, s_error};
-    static perf_dec_t pd;
-    perf_dec_init(&pd, (unsigned)j->perf_channel, &cb);
-    if (j->ti.stopped || (j->ti.found && j->len < j->ti.bytes)) perf_dec_ended_early(&pd); /* stopped on wrap or the file was cut: a pending low word may have lost its high part */
-    run_perf(&pd, &j->cfg, j->data, j->len, j->start, j->cfgh, j->ncfg, j->hart, NULL, NULL);
-    perf_notes(&pd, j->perf_channel, &j->ti, j->cfg_path, j->first_rec);
+    ts_pipeline_t p;
+    if (perf_pipeline(&p, j, &cb, NULL, NULL)) {
+        fprintf(stderr, "tracesim: out of memory\n");
+        perf_sifive_close(ps, err, sizeof err);
+        return TS_EXIT_HOST;
+    }
+    run_perf(&p, j);
+    perf_notes(p.perf, j->perf_channel, &j->ti, j->cfg_path, j->first_rec);
+    ts_pipeline_free(&p);
     if (perf_sifive_close(ps, err, sizeof err)) {
         fprintf(stderr, "tracesim: %s\n", err);
         return TS_EXIT_HOST;
@@ -170,23 +171,34 @@ int decode_perf_stream(decode_job_t *j, bool csv) {
         return TS_EXIT_USAGE;
     }
     ts_csv_t cc = {.out = out, .syms = have_syms ? &syms : NULL, .first_rec = &j->first_rec, .cycles = tt.cycles, .offset = tt.offset};
-    static ts_tl_t tc;
-    memset(&tc, 0, sizeof tc);
-    tc.out = out;
-    tc.first_rec = &j->first_rec;
-    tc.syms = have_syms ? &syms : NULL;
-    tc.time = tt;
-    tc.first = true;
-    perf_dec_cb_t cb = csv ? (perf_dec_cb_t){&cc, ts_csv_header, ts_csv_record, ts_csv_error} : (perf_dec_cb_t){&tc, ts_tl_header, ts_tl_record, ts_csv_error};
-    if (!csv) ts_tl_begin(out, &tt);
-    static perf_dec_t pd;
-    perf_dec_init(&pd, (unsigned)j->perf_channel, &cb);
-    if (j->ti.stopped || (j->ti.found && j->len < j->ti.bytes)) perf_dec_ended_early(&pd); /* stopped on wrap or the file was cut: a pending low word may have lost its high part */
+    ts_tl_t *tc = calloc(1, sizeof *tc); /* a header per hart: not on the stack */
+    if (!tc) {
+        fprintf(stderr, "tracesim: out of memory\n");
+        j->abort_out = true;
+        if (have_syms) elf_syms_free(&syms);
+        return TS_EXIT_HOST;
+    }
+    tc->out = out;
+    tc->first_rec = &j->first_rec;
+    tc->syms = have_syms ? &syms : NULL;
+    tc->time = tt;
+    tc->first = true;
+    perf_dec_cb_t cb = csv ? (perf_dec_cb_t){&cc, ts_csv_header, ts_csv_record, ts_csv_error} : (perf_dec_cb_t){tc, ts_tl_header, ts_tl_record, ts_tl_error};
     stm_tl_t st;
-    stm_tl_init(&st, out, &tc.first, &tt);
-    run_perf(&pd, &j->cfg, j->data, j->len, j->start, j->cfgh, j->ncfg, j->hart, csv ? NULL : stm_tl_elem, &st);
+    ts_pipeline_t p;
+    if (perf_pipeline(&p, j, &cb, csv ? NULL : stm_tl_elem, &st)) {
+        fprintf(stderr, "tracesim: out of memory\n");
+        j->abort_out = true;
+        free(tc);
+        if (have_syms) elf_syms_free(&syms);
+        return TS_EXIT_HOST;
+    }
+    const perf_dec_t *pd = p.perf;
+    if (!csv) ts_tl_begin(out, &tt);
+    stm_tl_init(&st, out, &tc->first, &tt);
+    run_perf(&p, j);
     stm_tl_finish(&st);
-    if (!csv && elf) rc = timeline_flow(out, &tc.first, &tt, elf, &j->cfg, j->data, j->len, j->start, j->hart, rc);
+    if (!csv && elf) rc = timeline_flow(out, &tc->first, &tt, elf, &j->cfg, j->data, j->len, j->start, j->hart, rc);
     if (!csv) fputs("\n]}\n", out);
     if (st.untimed)
         fprintf(stderr, "tracesim: note: %" PRIu64 " software event(s) without a timestamp are not in the timeline\n", st.untimed);
@@ -194,18 +206,20 @@ int decode_perf_stream(decode_job_t *j, bool csv) {
         fprintf(stderr, "tracesim: out of memory\n");
         rc = TS_EXIT_HOST;
     }
-    if (tc.untimed)
-        fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) without a timestamp are not in the timeline\n", tc.untimed);
-    if (tc.unnamed)
-        fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) cut off before their address are not in the timeline\n", tc.unnamed);
-    if (tc.unknown)
+    if (tc->untimed)
+        fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) without a timestamp are not in the timeline\n", tc->untimed);
+    if (tc->unnamed)
+        fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) cut off before their address are not in the timeline\n", tc->unnamed);
+    if (tc->unknown)
         fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) after a gap whose addresses are unknown (DeltaXOR) "
                         "are not in the timeline\n",
-                tc.unknown);
-    if (pd.headers || pd.config_used || !st.events) /* a software trace timeline needs no perf data */
-        perf_notes(&pd, j->perf_channel, &j->ti, j->cfg_path, j->first_rec);
+                tc->unknown);
+    if (pd->headers || pd->config_used || !st.events) /* a software trace timeline needs no perf data */
+        perf_notes(pd, j->perf_channel, &j->ti, j->cfg_path, j->first_rec);
     if (cc.truncated)
         fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) cut off (marked \"(truncated)\")\n", cc.truncated);
+    ts_pipeline_free(&p);
+    free(tc);
     if (have_syms) elf_syms_free(&syms);
     return rc;
 }
@@ -234,12 +248,11 @@ int decode_perfetto(decode_job_t *j) {
     }
     int rc = 0;
     ts_pf_t *pf = ts_pf_open(j->out, have_syms ? &syms : NULL, sl ? src_lines_at : NULL, sl, &tt);
-    static perf_dec_t pd;
-    if (pf) {
-        perf_dec_init(&pd, (unsigned)j->perf_channel, &(perf_dec_cb_t){pf, ts_pf_header, ts_pf_record, ts_pf_error});
-        if (j->ti.stopped || (j->ti.found && j->len < j->ti.bytes)) perf_dec_ended_early(&pd);
-        ts_pf_decoder(pf, &pd);
-        run_perf(&pd, &j->cfg, j->data, j->len, j->start, j->cfgh, j->ncfg, j->hart, ts_pf_elem, pf);
+    ts_pipeline_t p;
+    bool have_p = pf && !perf_pipeline(&p, j, &(perf_dec_cb_t){pf, ts_pf_header, ts_pf_record, ts_pf_error}, ts_pf_elem, pf);
+    if (have_p) {
+        ts_pf_decoder(pf, p.perf);
+        run_perf(&p, j);
         ts_pf_stats_t st;
         ts_pf_stats(pf, &st);
         if (st.untimed)
@@ -248,11 +261,12 @@ int decode_perfetto(decode_job_t *j) {
             fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) cut off before their address are not in the trace\n", st.unnamed);
         if (st.unknown)
             fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) after a gap whose addresses are unknown (DeltaXOR) are not in the trace\n", st.unknown);
-        perf_notes(&pd, j->perf_channel, &j->ti, j->cfg_path, j->first_rec);
+        perf_notes(p.perf, j->perf_channel, &j->ti, j->cfg_path, j->first_rec);
         rc = st.oom ? TS_EXIT_HOST : 0;
-        ts_pf_close(pf);
+        ts_pipeline_free(&p);
     }
-    if (!pf || rc) {
+    if (pf) ts_pf_close(pf);
+    if (!have_p || rc) {
         fprintf(stderr, "tracesim: out of memory\n");
         rc = TS_EXIT_HOST;
     }
