@@ -281,6 +281,9 @@ int decode_perfetto(decode_job_t *j) {
             fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) cut off before their address are not in the trace\n", st.unnamed);
         if (st.unknown)
             fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) after a gap whose addresses are unknown (DeltaXOR) are not in the trace\n", st.unknown);
+        if (st.sw_untimed || st.trap_untimed)
+            fprintf(stderr, "tracesim: note: %" PRIu64 " software trace event(s) and %" PRIu64 " trap event(s) without a timestamp are not in the trace\n",
+                    st.sw_untimed, st.trap_untimed);
         perf_notes(&pd, j->perf_channel, &j->ti, j->cfg_path, j->first_rec);
         if (st.oom) rc = TS_EXIT_HOST;
         ts_pf_close(pf);

@@ -30,6 +30,8 @@
 #            (timer, software interrupt, ecall), depth and latency (first - pending) as args;
 #            the program flow's trap frames (trap 1) on "hart 0 calls" are the traps taken
 #            while the trace ran (traps.csv rows between the trace's start and stop).
+#            With --trace-insn event: an instant "trap: CAUSE" per ICT trap event, at the
+#            cycle, with the cause and pc of traps.csv's rows while the trace ran.
 #   bad      a damaged trace: exit status and no file left behind; --time cycles without a
 #            trace.json: 120 and one line; a malformed traps.csv: 121, one line, no file.
 set -u
@@ -263,6 +265,28 @@ if tr != inw or not tr:
 print("ok: %d trap slices = traps.csv (entry, return, cause, depth, latency); %d trap frames in the flow" % (len(got), tr))
 EOF
   cat "$run.cmp"
+  # the trace's own trap events (--trace-insn event: ICT events): an instant per trap taken while
+  # the trace ran, at traps.csv's cycle, with its cause and pc
+  "$ts" run -q --trace-insn event -o "$run.ev" "$elf" > /dev/null || fail "run (event) exited $?"
+  "$ts" decode -f perfetto -o "$run.evo" "$run.ev" 2> "$run.stderr" || fail "decode (event) exited $?: $(cat "$run.stderr")"
+  decode "$run.evo/trace.pftrace"
+  python3 - "$run.ev/traps.csv" "$run.evo/trace.pftrace.txt" "$run.ev/prog_flow.csv" > "$run.cmp2" <<'EOF' || fail "$(cat "$run.cmp2")"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+pf = list(csv.DictReader(open(sys.argv[3])))
+lo = [int(r["cycle"]) for r in pf if r["kind"] == "start"][0]
+hi = [int(r["cycle"]) for r in pf if r["kind"] == "stop"][0]
+want = sorted((int(r["cycle"]), "0x%08x" % int(r["cause"], 16), "0x%08x" % int(r["pc"], 16)) for r in rows if lo <= int(r["cycle"]) < hi)
+args = {}
+lines = [l.split() for l in open(sys.argv[2])]
+for w in lines:
+    if w[0] == "instantarg" and w[2].startswith("trap:"): args[(int(w[3]), w[4])] = w[5]
+got = sorted((int(w[3]), args.get((int(w[3]), "cause")), args.get((int(w[3]), "pc"))) for w in lines if w[0] == "instant" and w[2].startswith("trap:"))
+if got != want or not want:
+    print("FAIL: trap events", sorted(set(got) ^ set(want))[:4], len(got), len(want)); sys.exit(1)
+print("ok: %d trap events of the trace = traps.csv's (cycle, cause, pc) while it ran" % len(got))
+EOF
+  cat "$run.cmp2"
   ;;
 *) fail "unknown case" ;;
 esac

@@ -438,7 +438,8 @@ void ts_pf_decoder(ts_pf_t *p, const perf_dec_t *pd) { p->pd = pd; }
  * K_INSTANT_*, K_SPECIAL; annotation strings: K_FUNC, K_SITE (a return address), K_SITE | 4
  * (a pc), K_RECORD (a record type's name; the type in place of the address); K_OTHER: the
  * names of the software trace, the program flow and the traps, (X << 3 | sub) in place of the
- * address: sub 1 "thread name", 2 a tp, 3 an event id, 4 a function of the flow, 5 a cause */
+ * address: sub 1 "thread name", 2 a tp, 3 an event id, 4 a function of the flow, 5 a cause,
+ * 6 a trap event's cause */
 enum { K_FUNC,
        K_SITE,
        K_INSTANT_MANUAL,
@@ -567,9 +568,43 @@ static void pf_stm(ts_pf_t *p, const ts_elem_t *e) {
     p->st.sw_events++;
 }
 
+/* an ICT event of a trap (an event-mode program trace: CKSRC 11 interrupt, 10 exception,
+ * CKDF 1: CKDATA1 the cause; as irqs_trace_elem): an instant "trap: CAUSE" on the running
+ * thread's track, arguments cause and pc (the trapped instruction's address, when the
+ * message has it) */
+static void pf_ict_trap(ts_pf_t *p, const ts_elem_t *e) {
+    unsigned h = e->src % PERF_MAX_CORES;
+    uint64_t ns;
+    if (!e->has_time || !pf_ns(p, e->time, &ns)) {
+        p->st.trap_untimed++;
+        return;
+    }
+    uint32_t cause = (uint32_t)(e->u.ict.data1 & 0x7FFFFFFFu) | (e->u.ict.cksrc == 11 ? 0x80000000u : 0);
+    pf_thread_t *t = pf_running(p, h);
+    if (!t) return;
+    char cb[40], name[64], num[24];
+    snprintf(name, sizeof name, "trap: %s", irqs_cause_name(cause, cb, sizeof cb));
+    uint32_t nm = pf_name(p, ((uint64_t)cause << 3 | 6) << 3 | K_OTHER, name);
+    annot_flush(p);
+    pf_event_start(p, t->uuid, TYPE_INSTANT, nm);
+    snprintf(num, sizeof num, "0x%08" PRIx32, cause);
+    an_str(&p->ev, AN_CAUSE, num);
+    if (e->u.ict.has_addr) {
+        snprintf(num, sizeof num, "0x%08" PRIx64, e->u.ict.addr);
+        an_str(&p->ev, AN_PC, num);
+    }
+    pf_emit(p, true, ns, F_PKT_TRACK_EVENT, &p->ev);
+    p->st.trap_events++;
+}
+
 int ts_pf_elem(void *ctx, const ts_elem_t *e) {
     ts_pf_t *p = ctx;
-    if (e->type != TS_ELEM_STM || p->st.oom) return 0;
+    if (p->st.oom) return 0;
+    if (e->type == TS_ELEM_ICT_EVENT && (e->u.ict.cksrc == 10 || e->u.ict.cksrc == 11) && e->u.ict.ckdf == 1) {
+        pf_ict_trap(p, e);
+        return 0;
+    }
+    if (e->type != TS_ELEM_STM) return 0;
     pf_stm(p, e);
     if (!e->u.stm.event || strcmp(e->u.stm.event, "THREAD_SWITCH")) return 0;
     unsigned h = e->src % PERF_MAX_CORES;

@@ -52,7 +52,9 @@ void ts_pf_thread(ts_pf_t *p, unsigned hart, uint64_t tp);
  * running thread's track; every other event an instant "GROUP 0xID" on the running thread's
  * track with the arguments id, group and value (the value is what the event's id says it is
  * - an item number, a result, a state - not a quantity of a kind a counter track could plot,
- * so it stays an argument). Events without a timestamp are counted (sw_untimed), not shown. */
+ * so it stays an argument). Events without a timestamp are counted (sw_untimed), not shown.
+ * An ICT event of a trap (an event-mode program trace, --trace-insn event) is an instant
+ * "trap: CAUSE" (arguments cause, pc) on the running thread's track. */
 int ts_pf_elem(void *ctx, const ts_elem_t *e);
 void ts_pf_decoder(ts_pf_t *p, const perf_dec_t *pd);
 
@@ -61,6 +63,7 @@ typedef struct ts_pf_stats {
     uint64_t sw_events, sw_slices, sw_untimed; /* software trace: instants, thread slices, no time */
     uint64_t flow_slices;                      /* program-flow calls (resumed frames not counted) */
     uint64_t trap_slices;                      /* traps.csv's traps */
+    uint64_t trap_events, trap_untimed;        /* the trace's ICT trap events: instants, no time */
     uint64_t untimed;                          /* records without a timestamp (or before cycle 0): left out */
     uint64_t unnamed;                          /* cut off before their address */
     uint64_t unknown;                          /* addresses a gap made unknown (DeltaXOR) */
