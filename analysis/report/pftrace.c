@@ -1160,7 +1160,7 @@ int ts_pf_traps(ts_pf_t *p, const char *path, char *err, size_t errlen) {
         snprintf(err, errlen, "cannot read %s", path);
         goto out;
     }
-    qsort(ev, n, sizeof *ev, pft_cmp);
+    if (n) qsort(ev, n, sizeof *ev, pft_cmp); /* (ev is NULL without a row) */
     uint64_t open[PERF_MAX_CORES] = {0};
     for (size_t i = 0; i < n && !p->st.oom; i++) {
         const pft_ev_t *e = &ev[i];
