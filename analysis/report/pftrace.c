@@ -1,4 +1,5 @@
-/* pftrace.c - perf records as a Perfetto protobuf trace (see pftrace.h): a protobuf writer of
+/* pftrace.c - perf records, software trace events, program-flow calls and traps as a Perfetto
+ * protobuf trace (see pftrace.h): a protobuf writer of
  * its own (varints and length-delimited fields into a growing buffer; a nested message gets a
  * one-byte length slot, widened when it turns out longer) and the tracks and events. */
 #include "pftrace.h"

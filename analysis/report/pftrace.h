@@ -1,5 +1,6 @@
-/* pftrace.h - perf records (perf_decode.h) as a Perfetto protobuf trace (`tracesim decode
- * --format perfetto`, a .pftrace file): Trace { repeated TracePacket packet = 1 } with track
+/* pftrace.h - perf records (perf_decode.h), and beside them the software trace port's events,
+ * the program flow's calls and the run's traps (below), as a Perfetto protobuf trace
+ * (`tracesim decode --format perfetto`, a .pftrace file): Trace { repeated TracePacket packet = 1 } with track
  * descriptors and TrackEvents on one packet sequence, names interned. The field numbers are
  * those of Perfetto's public .proto definitions (tests/perfetto/pftrace_subset.proto lists
  * every one this writer uses); the encoder is this file's own (pftrace.c).
