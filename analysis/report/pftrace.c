@@ -5,11 +5,13 @@
 #include "pftrace.h"
 #include "flow_calls.h"
 #include "irq_stats.h"
-#include <errno.h>
 #include "run_trace.h"
+#include "ts_file.h"
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- the field numbers (Perfetto's protos/perfetto/trace/..., public) ------------------- */
 enum {
@@ -1109,8 +1111,9 @@ static bool pft_num(const char *f, int base, uint64_t *v) {
 }
 
 int ts_pf_traps(ts_pf_t *p, const char *path, char *err, size_t errlen) {
-    FILE *f = fopen(path, "r");
-    if (!f) return 1;
+    if (access(path, F_OK) && errno == ENOENT) return 1; /* no traps.csv (a capture, an older run folder) */
+    FILE *f = ts_fopen_input(path, err, errlen);         /* a regular file only (ts_file.h): no FIFO, no folder */
+    if (!f) return -1;
     pft_ev_t *ev = NULL;
     size_t n = 0, cap = 0;
     char line[512];
