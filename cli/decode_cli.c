@@ -32,9 +32,10 @@ static const ts_opt_t decode_opts[] = {
      "RUN_DIR's, or --elf),\n"
      "itcprint, perf (SiFive decoder's perf files in DIR), csv (perf\n"
      "records), timeline (Chrome/Perfetto trace-event JSON: perf records,\n"
-     "software trace thread slices and events), perfetto (perf records\n"
-     "as a Perfetto protobuf trace: a track per hart and thread, counter\n"
-     "tracks, source lines; for big traces) or stm (software trace\n"
+     "software trace thread slices and events), perfetto (a Perfetto\n"
+     "protobuf trace: perf records on a track per hart and thread, counter\n"
+     "tracks, source lines; software trace events and thread slices;\n"
+     "program-flow calls; traps.csv's traps; for big traces) or stm (software trace\n"
      "port events, one a line: time hart group id name value)"},
     {D_TICK_HZ, 0, "tick-hz", TS_OPT_REAL, "HZ", 0, 0, 1, 1e15, 0, "timestamp ticks per second for the timeline (default 100e6)"},
     {D_TIME, 0, "time", TS_OPT_STRING, "cycles|ticks", 0, 0, 0, 0, 0,

@@ -224,6 +224,38 @@ int decode_perf_stream(decode_job_t *j, bool csv) {
     return rc;
 }
 
+/* --format perfetto, beside the records: the program flow's calls (with an ELF; a second
+ * decode of the trace) and the run folder's traps.csv (pftrace.h); the exit status so far */
+static int perfetto_more(decode_job_t *j, ts_pf_t *pf, const ts_tl_time_t *tt) {
+    char err[4600];
+    if (j->elf) {
+        ts_pf_flow_t *f = ts_pf_flow_open(pf, j->elf, err, sizeof err);
+        if (!f) {
+            fprintf(stderr, "tracesim: %s\n", err);
+            j->abort_out = true;
+            return TS_EXIT_NO_FILE;
+        }
+        nxd_t d;
+        nxd_init(&d, &j->cfg);
+        d.offset = j->start;
+        decode_msgs(&d, j->data + j->start, j->len - j->start, j->hart, ts_pf_flow_msg, f);
+        int64_t n = ts_pf_flow_close(f, j->len);
+        if (n < 0) return TS_EXIT_HOST;
+        if (n) fprintf(stderr, "tracesim: note: %" PRId64 " call slice(s) from the program flow (tracks \"hart N calls\")\n", n);
+    }
+    char path[4200];
+    const char *sl = strrchr(j->path, '/');
+    snprintf(path, sizeof path, "%.*s/traps.csv", sl ? (int)(sl - j->path) : 1, sl ? j->path : ".");
+    if (!tt->cycles) return 0; /* traps.csv counts cycles */
+    int r = ts_pf_traps(pf, path, err, sizeof err);
+    if (r < 0) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        j->abort_out = true;
+        return TS_EXIT_NO_FILE;
+    }
+    return 0;
+}
+
 /* --format perfetto: the perf records (and the THREAD_SWITCH events) as a Perfetto protobuf
  * trace (pftrace.h), the call sites' lines from the ELF's DWARF; the exit status */
 int decode_perfetto(decode_job_t *j) {
@@ -253,6 +285,7 @@ int decode_perfetto(decode_job_t *j) {
     if (have_p) {
         ts_pf_decoder(pf, p.perf);
         run_perf(&p, j);
+        rc = perfetto_more(j, pf, &tt);
         ts_pf_stats_t st;
         ts_pf_stats(pf, &st);
         if (st.untimed)
@@ -261,12 +294,15 @@ int decode_perfetto(decode_job_t *j) {
             fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) cut off before their address are not in the trace\n", st.unnamed);
         if (st.unknown)
             fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) after a gap whose addresses are unknown (DeltaXOR) are not in the trace\n", st.unknown);
+        if (st.sw_untimed || st.trap_untimed)
+            fprintf(stderr, "tracesim: note: %" PRIu64 " software trace event(s) and %" PRIu64 " trap event(s) without a timestamp are not in the trace\n",
+                    st.sw_untimed, st.trap_untimed);
         perf_notes(p.perf, j->perf_channel, &j->ti, j->cfg_path, j->first_rec);
-        rc = st.oom ? TS_EXIT_HOST : 0;
+        if (st.oom) rc = TS_EXIT_HOST;
         ts_pipeline_free(&p);
     }
     if (pf) ts_pf_close(pf);
-    if (!have_p || rc) {
+    if (!have_p || rc == TS_EXIT_HOST) {
         fprintf(stderr, "tracesim: out of memory\n");
         rc = TS_EXIT_HOST;
     }

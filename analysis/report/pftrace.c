@@ -1,11 +1,17 @@
-/* pftrace.c - perf records as a Perfetto protobuf trace (see pftrace.h): a protobuf writer of
+/* pftrace.c - perf records, software trace events, program-flow calls and traps as a Perfetto
+ * protobuf trace (see pftrace.h): a protobuf writer of
  * its own (varints and length-delimited fields into a growing buffer; a nested message gets a
  * one-byte length slot, widened when it turns out longer) and the tracks and events. */
 #include "pftrace.h"
+#include "flow_calls.h"
+#include "irq_stats.h"
 #include "run_trace.h"
+#include "ts_file.h"
+#include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- the field numbers (Perfetto's protos/perfetto/trace/..., public) ------------------- */
 enum {
@@ -174,12 +180,26 @@ static void itab_free(itab_t *t) {
 
 /* ---- the writer's state ------------------------------------------------------------------ */
 #define PF_SWITCH_QUEUE 16 /* beyond it only the last switch is kept */
-#define PF_MAX_ANNOT 64    /* debug annotation names (fixed ones and 4 per counter name) */
+#define PF_MAX_ANNOT 80    /* debug annotation names (fixed ones and 4 per counter name) */
+#define PF_NAME_MAX 256    /* a THREAD_NAME's characters kept (longer: cut, marked "...") */
 enum { AN_FUNCTION = 1,
        AN_CALL_SITE,
        AN_RECORD,
        AN_ADDRESS,
-       AN_FIXED = AN_ADDRESS };
+       AN_ID,
+       AN_GROUP,
+       AN_VALUE,
+       AN_TP,
+       AN_NAME,
+       AN_TRAP,
+       AN_CAUSE,
+       AN_PC,
+       AN_HANDLER,
+       AN_DEPTH,
+       AN_LATENCY,
+       AN_RESUMED,
+       AN_ROOT,
+       AN_FIXED = AN_ROOT };
 
 typedef struct pf_thread {
     unsigned hart;
@@ -205,6 +225,13 @@ typedef struct pf_hart {
     pb_t pend;
     bool pend_valid;
     uint64_t pend_ns;
+    /* the software trace port: the running thread's slice on the hart's "threads" track */
+    bool sw_described, sw_open, sw_have_last;
+    uint64_t sw_last;            /* the latest time of a software event of the hart, ns */
+    char tname[PF_NAME_MAX + 1]; /* a THREAD_NAME being assembled */
+    size_t tname_len;
+    bool tname_cut;
+    bool flow_described, trap_described; /* its "calls" and "traps" tracks were written */
 } pf_hart_t;
 
 struct ts_pf {
@@ -289,7 +316,8 @@ ts_pf_t *ts_pf_open(FILE *out, const elf_syms_t *syms, ts_pf_line_fn line, void 
     p->tt = *tt;
     p->first_packet = true;
     for (unsigned k = 0; k < PERF_MAX_CORES; k++) p->hart[k].cur = -1;
-    static const char *fixed[] = {"function", "call_site", "record", "address"};
+    static const char *fixed[] = {"function", "call_site", "record", "address", "id", "group", "value", "tp",
+                                  "name", "trap", "cause", "pc", "handler", "depth", "latency", "resumed", "root"};
     for (unsigned i = 0; i < sizeof fixed / sizeof fixed[0]; i++) annot_iid(p, fixed[i]);
     if (p->st.oom) {
         ts_pf_close(p);
@@ -299,10 +327,14 @@ ts_pf_t *ts_pf_open(FILE *out, const elf_syms_t *syms, ts_pf_line_fn line, void 
 }
 
 static void pf_flush(ts_pf_t *p, unsigned h, const perf_record_t *r);
+static void pf_sw_end(ts_pf_t *p, unsigned h, uint64_t ns);
 
 void ts_pf_close(ts_pf_t *p) {
     if (!p) return;
-    for (unsigned k = 0; k < PERF_MAX_CORES; k++) pf_flush(p, k, NULL);
+    for (unsigned k = 0; k < PERF_MAX_CORES; k++) {
+        pf_flush(p, k, NULL);
+        pf_sw_end(p, k, p->hart[k].sw_last); /* the running thread: to the hart's last software event */
+    }
     free(p->pkt.b);
     free(p->ev.b);
     free(p->in.b);
@@ -334,6 +366,9 @@ static bool pf_ns(const ts_pf_t *p, uint64_t tics, uint64_t *ns) {
 /* ---- tracks ------------------------------------------------------------------------------ */
 #define HART_UUID(h) (0x100u + (h))
 #define THREAD_UUID(i) (0x10000u + (uint64_t)(i))
+#define SW_UUID(h) (0x200u + (h))   /* "hart N threads": the software trace's running thread */
+#define FLOW_UUID(h) (0x300u + (h)) /* "hart N calls": the program flow's frames */
+#define TRAP_UUID(h) (0x400u + (h)) /* "hart N traps": traps.csv's traps */
 #define COUNTER_UUID(h, gen, i) (0x1000000u + ((uint64_t)(gen) << 12) + (uint64_t)(h)*PERF_MAX_COUNTERS + (i))
 
 static void pf_hart_track(ts_pf_t *p, unsigned h) {
@@ -402,9 +437,179 @@ void ts_pf_thread(ts_pf_t *p, unsigned hart, uint64_t tp) {
 
 void ts_pf_decoder(ts_pf_t *p, const perf_dec_t *pd) { p->pd = pd; }
 
+/* key spaces of the interned strings: (address << 3) | kind. Event names: K_FUNC, the
+ * K_INSTANT_*, K_SPECIAL; annotation strings: K_FUNC, K_SITE (a return address), K_SITE | 4
+ * (a pc), K_RECORD (a record type's name; the type in place of the address); K_OTHER: the
+ * names of the software trace, the program flow and the traps, (X << 3 | sub) in place of the
+ * address: sub 1 "thread name", 2 a tp, 3 an event id, 4 a function of the flow, 5 a cause,
+ * 6 a trap event's cause */
+enum { K_FUNC,
+       K_SITE,
+       K_INSTANT_MANUAL,
+       K_INSTANT_ISR,
+       K_INSTANT_EXIT,
+       K_SPECIAL,
+       K_RECORD,
+       K_OTHER };
+
+/* forward: the event machinery below */
+static uint32_t pf_name(ts_pf_t *p, uint64_t key, const char *s);
+static void an_uint(pb_t *b, uint32_t name, uint64_t v);
+static void an_str(pb_t *b, uint32_t name, const char *s);
+static void pf_event_start(ts_pf_t *p, uint64_t track, unsigned type, uint32_t name);
+
+/* a named track (no thread, no counter) under hart h's process: "hart N threads", "hart N
+ * calls", "hart N traps" */
+static void pf_named_track(ts_pf_t *p, unsigned h, uint64_t uuid, const char *what) {
+    pf_hart_track(p, h);
+    char name[64];
+    snprintf(name, sizeof name, "hart %u %s", h, what);
+    pb_t *b = &p->ev;
+    b->n = 0;
+    pb_uint(b, F_TD_UUID, uuid);
+    pb_uint(b, F_TD_PARENT, HART_UUID(h));
+    pb_str(b, F_TD_NAME, name);
+    pf_emit(p, false, 0, F_PKT_TRACK_DESC, b);
+}
+
+/* the track of the thread running on hart h as the elements go: its last THREAD_SWITCH, also
+ * one still waiting for the record being assembled */
+static pf_thread_t *pf_running(ts_pf_t *p, unsigned h) {
+    if (!p->nswitch[h]) return pf_cur(p, h);
+    int i = pf_thread_slot(p, h, false, p->switch_tp[h][p->nswitch[h] - 1]);
+    return i < 0 ? NULL : &p->threads[i];
+}
+
+/* the running thread's slice on the hart's "threads" track ends at ns */
+static void pf_sw_end(ts_pf_t *p, unsigned h, uint64_t ns) {
+    pf_hart_t *H = &p->hart[h];
+    if (!H->sw_open) return;
+    H->sw_open = false;
+    pf_event_start(p, SW_UUID(h), TYPE_SLICE_END, 0);
+    pf_emit(p, true, ns, F_PKT_TRACK_EVENT, &p->ev);
+}
+
+/* a software trace port event (stm_decode.h's semantics): THREAD_SWITCH a slice "tp 0x..."
+ * on the hart's "threads" track until the next switch; THREAD_NAME 4 characters of the
+ * running thread's name (a completed name: an instant "thread name" with the name as an
+ * argument); any other event an instant "GROUP 0xID" on the running thread's track with id,
+ * group and value as arguments */
+static void pf_stm(ts_pf_t *p, const ts_elem_t *e) {
+    unsigned h = e->src % PERF_MAX_CORES;
+    pf_hart_t *H = &p->hart[h];
+    const ts_stm_ev_t *v = &e->u.stm;
+    bool sw = v->event && !strcmp(v->event, "THREAD_SWITCH"), tn = v->event && !strcmp(v->event, "THREAD_NAME");
+    uint64_t ns = 0;
+    bool timed = e->has_time && pf_ns(p, e->time, &ns);
+    if (timed) {
+        if (!H->sw_have_last || ns > H->sw_last) H->sw_last = ns;
+        H->sw_have_last = true;
+    }
+    if (tn) {
+        bool done = false;
+        for (unsigned k = 0; k < 4 && !done; k++) {
+            char c = (char)(v->value >> (8 * k) & 0xff);
+            if (!c) done = true;
+            else if (H->tname_len < PF_NAME_MAX)
+                H->tname[H->tname_len++] = c;
+            else
+                H->tname_cut = true;
+        }
+        if (!done) return;
+        H->tname[H->tname_len] = 0;
+        char name[PF_NAME_MAX + 4];
+        snprintf(name, sizeof name, "%s%s", H->tname, H->tname_cut ? "..." : "");
+        H->tname_len = 0;
+        H->tname_cut = false;
+        if (!timed) {
+            p->st.sw_untimed++;
+            return;
+        }
+        pf_thread_t *t = pf_running(p, h);
+        if (!t) return;
+        uint32_t nm = pf_name(p, (uint64_t)1 << 3 | K_OTHER, "thread name");
+        annot_flush(p);
+        pf_event_start(p, t->uuid, TYPE_INSTANT, nm);
+        an_str(&p->ev, AN_NAME, name);
+        pf_emit(p, true, ns, F_PKT_TRACK_EVENT, &p->ev);
+        p->st.sw_events++;
+        return;
+    }
+    if (!timed) {
+        p->st.sw_untimed++;
+        return;
+    }
+    if (sw) {
+        if (!H->sw_described) {
+            H->sw_described = true;
+            pf_named_track(p, h, SW_UUID(h), "threads");
+        }
+        pf_sw_end(p, h, ns);
+        char name[40];
+        snprintf(name, sizeof name, "tp 0x%08" PRIx64, v->value);
+        uint32_t nm = pf_name(p, (v->value << 3 | 2) << 3 | K_OTHER, name);
+        annot_flush(p);
+        pf_event_start(p, SW_UUID(h), TYPE_SLICE_BEGIN, nm);
+        an_uint(&p->ev, AN_TP, v->value);
+        pf_emit(p, true, ns, F_PKT_TRACK_EVENT, &p->ev);
+        H->sw_open = true;
+        p->st.sw_slices++;
+        return;
+    }
+    pf_thread_t *t = pf_running(p, h);
+    if (!t) return;
+    char name[40], id[16];
+    snprintf(id, sizeof id, "0x%04x", v->id);
+    snprintf(name, sizeof name, "%s %s", v->group ? v->group : "?", id);
+    uint32_t nm = pf_name(p, ((uint64_t)v->id << 3 | 3) << 3 | K_OTHER, name);
+    annot_flush(p);
+    pf_event_start(p, t->uuid, TYPE_INSTANT, nm);
+    an_str(&p->ev, AN_ID, id);
+    an_str(&p->ev, AN_GROUP, v->group ? v->group : "?");
+    an_uint(&p->ev, AN_VALUE, v->value);
+    pf_emit(p, true, ns, F_PKT_TRACK_EVENT, &p->ev);
+    p->st.sw_events++;
+}
+
+/* an ICT event of a trap (an event-mode program trace: CKSRC 11 interrupt, 10 exception,
+ * CKDF 1: CKDATA1 the cause; as irqs_trace_elem): an instant "trap: CAUSE" on the running
+ * thread's track, arguments cause and pc (the trapped instruction's address, when the
+ * message has it) */
+static void pf_ict_trap(ts_pf_t *p, const ts_elem_t *e) {
+    unsigned h = e->src % PERF_MAX_CORES;
+    uint64_t ns;
+    if (!e->has_time || !pf_ns(p, e->time, &ns)) {
+        p->st.trap_untimed++;
+        return;
+    }
+    uint32_t cause = (uint32_t)(e->u.ict.data1 & 0x7FFFFFFFu) | (e->u.ict.cksrc == 11 ? 0x80000000u : 0);
+    pf_thread_t *t = pf_running(p, h);
+    if (!t) return;
+    char cb[40], name[64], num[24];
+    snprintf(name, sizeof name, "trap: %s", irqs_cause_name(cause, cb, sizeof cb));
+    uint32_t nm = pf_name(p, ((uint64_t)cause << 3 | 6) << 3 | K_OTHER, name);
+    annot_flush(p);
+    pf_event_start(p, t->uuid, TYPE_INSTANT, nm);
+    snprintf(num, sizeof num, "0x%08" PRIx32, cause);
+    an_str(&p->ev, AN_CAUSE, num);
+    if (e->u.ict.has_addr) {
+        snprintf(num, sizeof num, "0x%08" PRIx64, e->u.ict.addr);
+        an_str(&p->ev, AN_PC, num);
+    }
+    pf_emit(p, true, ns, F_PKT_TRACK_EVENT, &p->ev);
+    p->st.trap_events++;
+}
+
 int ts_pf_elem(void *ctx, const ts_elem_t *e) {
     ts_pf_t *p = ctx;
-    if (e->type != TS_ELEM_STM || !e->u.stm.event || strcmp(e->u.stm.event, "THREAD_SWITCH")) return 0;
+    if (p->st.oom) return 0;
+    if (e->type == TS_ELEM_ICT_EVENT && (e->u.ict.cksrc == 10 || e->u.ict.cksrc == 11) && e->u.ict.ckdf == 1) {
+        pf_ict_trap(p, e);
+        return 0;
+    }
+    if (e->type != TS_ELEM_STM) return 0;
+    pf_stm(p, e);
+    if (!e->u.stm.event || strcmp(e->u.stm.event, "THREAD_SWITCH")) return 0;
     unsigned h = e->src % PERF_MAX_CORES;
     if (p->pd && p->pd->core[h].in_record) {
         if (p->nswitch[h] == PF_SWITCH_QUEUE) p->nswitch[h]--; /* the last replaces the one before */
@@ -532,16 +737,6 @@ static void an_str(pb_t *b, uint32_t name, const char *s) {
     pb_close(b, m);
 }
 
-/* key spaces of the interned strings: (address << 3) | kind. Event names: K_FUNC, the
- * K_INSTANT_*, K_SPECIAL; annotation strings: K_FUNC, K_SITE (a return address), K_SITE | 4
- * (a pc), K_RECORD (a record type's name; the type in place of the address) */
-enum { K_FUNC,
-       K_SITE,
-       K_INSTANT_MANUAL,
-       K_INSTANT_ISR,
-       K_INSTANT_EXIT,
-       K_SPECIAL,
-       K_RECORD };
 
 /* the site string "file:line (0xADDR)" of a call site (the call instruction ends at addr) or
  * of an interrupted pc (exact: the instruction at addr) */
@@ -729,4 +924,291 @@ void ts_pf_record(void *ctx, const perf_record_t *r) {
 void ts_pf_error(void *ctx, unsigned core, uint64_t offset, const char *what) {
     ts_pf_t *p = ctx;
     ts_perf_diag(&p->st.errors, &p->st.gaps, core, offset, what);
+}
+
+/* ---- the program flow: a slice per frame (flow_calls.h) on the hart's "calls" track ----- */
+typedef struct pff_ev {
+    size_t func;
+    uint64_t k;
+    bool begin, trap, resumed, root;
+} pff_ev_t;
+typedef struct pff_src {
+    pff_ev_t *ev; /* waiting for the next timed point */
+    size_t n, cap;
+    bool have_a;
+    uint64_t k_a, t_a;
+} pff_src_t;
+
+struct ts_pf_flow {
+    ts_pf_t *p;
+    pf_image_t img;
+    elf_syms_t syms;
+    fc_t fc;
+    pff_src_t *s[NXD_MAX_SRC];
+    bool oom;
+};
+
+static pff_src_t *pff_src(ts_pf_flow_t *f, unsigned src) {
+    if (!f->s[src] && !(f->s[src] = calloc(1, sizeof *f->s[src]))) f->oom = true;
+    return f->s[src];
+}
+
+/* the waiting events at time base + (k - k0) * r (trace ticks) */
+static void pff_flush(ts_pf_flow_t *f, unsigned src, pff_src_t *s, double base, uint64_t k0, double r) {
+    ts_pf_t *p = f->p;
+    unsigned h = src % PERF_MAX_CORES;
+    pf_hart_t *H = &p->hart[h];
+    if (s->n && !H->flow_described) {
+        H->flow_described = true;
+        pf_named_track(p, h, FLOW_UUID(h), "calls");
+    }
+    for (size_t i = 0; i < s->n; i++) {
+        const pff_ev_t *e = &s->ev[i];
+        double tics = base + (double)(e->k - k0) * r;
+        uint64_t ns = 0;
+        if (!pf_ns(p, (uint64_t)(tics + 0.5), &ns)) ns = 0; /* before cycle 0: at 0, so that begin and end pair */
+        if (!e->begin) {
+            pf_event_start(p, FLOW_UUID(h), TYPE_SLICE_END, 0);
+            pf_emit(p, true, ns, F_PKT_TRACK_EVENT, &p->ev);
+            continue;
+        }
+        const char *fn = fc_func_name(&f->fc, e->func);
+        uint32_t nm = pf_name(p, ((uint64_t)e->func << 3 | 4) << 3 | K_OTHER, fn);
+        annot_flush(p);
+        pf_event_start(p, FLOW_UUID(h), TYPE_SLICE_BEGIN, nm);
+        an_str(&p->ev, AN_FUNCTION, fn);
+        if (e->trap) an_uint(&p->ev, AN_TRAP, 1);
+        if (e->resumed) an_uint(&p->ev, AN_RESUMED, 1);
+        if (e->root) an_uint(&p->ev, AN_ROOT, 1);
+        pf_emit(p, true, ns, F_PKT_TRACK_EVENT, &p->ev);
+        if (!e->resumed && !e->root) p->st.flow_slices++;
+    }
+    s->n = 0;
+}
+
+static void pff_add(ts_pf_flow_t *f, unsigned src, size_t func, uint64_t k, bool begin, bool trap, bool resumed, bool root) {
+    pff_src_t *s = pff_src(f, src);
+    if (!s) return;
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? 2 * s->cap : 256;
+        pff_ev_t *ev = realloc(s->ev, cap * sizeof *ev);
+        if (!ev) {
+            f->oom = true;
+            return;
+        }
+        s->ev = ev;
+        s->cap = cap;
+    }
+    s->ev[s->n++] = (pff_ev_t){func, k, begin, trap, resumed, root};
+}
+
+static void pff_enter(void *v, unsigned src, size_t func, long caller, bool trap, uint64_t k) {
+    /* -2: a parked thread's frame resumes (flow_calls.h); -1 without a trap: a root frame (the
+     * code running when the flow began or resumed after a break: no call seen). Neither is a
+     * call (flow_profile.c counts the others) */
+    pff_add(v, src, func, k, true, trap, caller == -2, caller == -1 && !trap);
+}
+static void pff_exit(void *v, unsigned src, size_t func, uint64_t k) { pff_add(v, src, func, k, false, false, false, false); }
+
+static void pff_timed(void *v, unsigned src, uint64_t k, uint64_t tm) {
+    ts_pf_flow_t *f = v;
+    pff_src_t *s = pff_src(f, src);
+    if (!s) return;
+    if (!s->have_a || k <= s->k_a || tm < s->t_a) pff_flush(f, src, s, (double)(s->have_a ? s->t_a : tm), k, 0);
+    else
+        pff_flush(f, src, s, (double)s->t_a, s->k_a, (double)(tm - s->t_a) / (double)(k - s->k_a));
+    s->have_a = true;
+    s->k_a = k;
+    s->t_a = tm;
+}
+
+/* a break: the waiting events at the last timed point, or none without one */
+static void pff_lost(void *v, unsigned src) {
+    ts_pf_flow_t *f = v;
+    pff_src_t *s = pff_src(f, src);
+    if (!s) return;
+    if (s->have_a) pff_flush(f, src, s, (double)s->t_a, 0, 0);
+    s->n = 0;
+    s->have_a = false;
+}
+
+ts_pf_flow_t *ts_pf_flow_open(ts_pf_t *p, const char *elf, char *err, size_t errlen) {
+    ts_pf_flow_t *f = calloc(1, sizeof *f);
+    if (!f) {
+        snprintf(err, errlen, "out of memory");
+        return NULL;
+    }
+    f->p = p;
+    if (pf_image_load(&f->img, elf, err, errlen)) {
+        free(f);
+        return NULL;
+    }
+    if (elf_syms_load(&f->syms, elf, err, errlen)) {
+        pf_image_free(&f->img);
+        free(f);
+        return NULL;
+    }
+    fc_hooks_t h = {f, pff_enter, pff_exit, NULL, pff_timed, pff_lost};
+    fc_init(&f->fc, &f->img, &f->syms, &h);
+    return f;
+}
+
+int ts_pf_flow_msg(void *f, const nxd_msg_t *m) { return fc_msg(&((ts_pf_flow_t *)f)->fc, m); }
+
+int64_t ts_pf_flow_close(ts_pf_flow_t *f, uint64_t end_offset) {
+    fc_eot(&f->fc, end_offset);
+    for (unsigned i = 0; i < NXD_MAX_SRC; i++)
+        if (f->s[i]) pff_lost(f, i);
+    if (f->oom || f->fc.oom) f->p->st.oom = true;
+    int64_t rc = f->oom || f->fc.oom ? -1 : (int64_t)f->p->st.flow_slices;
+    for (unsigned i = 0; i < NXD_MAX_SRC; i++) {
+        if (f->s[i]) free(f->s[i]->ev);
+        free(f->s[i]);
+    }
+    fc_free(&f->fc);
+    pf_image_free(&f->img);
+    elf_syms_free(&f->syms);
+    free(f);
+    return rc;
+}
+
+/* ---- traps.csv: a slice per trap (entry to its return) on the hart's "traps" track ------- */
+typedef struct pft_ev {
+    uint64_t t;
+    unsigned hart;
+    bool ret; /* at one cycle a return comes before an entry */
+    uint32_t cause;
+    uint64_t pc, handler, depth, pending, first;
+    bool has_pending, has_first;
+} pft_ev_t;
+
+static int pft_cmp(const void *a, const void *b) {
+    const pft_ev_t *x = a, *y = b;
+    if (x->hart != y->hart) return x->hart < y->hart ? -1 : 1;
+    if (x->t != y->t) return x->t < y->t ? -1 : 1;
+    return (int)y->ret - (int)x->ret;
+}
+
+static char *pft_field(char **p) {
+    char *f = *p, *c = strchr(f, ',');
+    if (c) {
+        *c = 0;
+        *p = c + 1;
+    } else
+        *p = f + strlen(f);
+    return f;
+}
+
+/* a number of the row (base 16: "0x" optional), false when empty or malformed */
+static bool pft_num(const char *f, int base, uint64_t *v) {
+    if (!*f || *f == '-' || *f == '+' || *f == ' ') return false;
+    char *e;
+    errno = 0;
+    unsigned long long x = strtoull(f, &e, base);
+    if (*e || errno) return false;
+    *v = x;
+    return true;
+}
+
+int ts_pf_traps(ts_pf_t *p, const char *path, char *err, size_t errlen) {
+    if (access(path, F_OK) && errno == ENOENT) return 1; /* no traps.csv (a capture, an older run folder) */
+    FILE *f = ts_fopen_input(path, err, errlen);         /* a regular file only (ts_file.h): no FIFO, no folder */
+    if (!f) return -1;
+    pft_ev_t *ev = NULL;
+    size_t n = 0, cap = 0;
+    char line[512];
+    unsigned long long ln = 1;
+    int rc = -1;
+    if (!fgets(line, sizeof line, f) || strncmp(line, "cycle,hart,cause,pc,handler,pending,first,ret,depth", 51)) {
+        snprintf(err, errlen, "%s: not a traps.csv (its header line)", path);
+        goto out;
+    }
+    while (fgets(line, sizeof line, f)) {
+        ln++;
+        size_t l = strlen(line);
+        if (l && line[l - 1] == '\n') line[--l] = 0;
+        else if (!feof(f)) {
+            snprintf(err, errlen, "%s:%llu: line too long", path, ln);
+            goto out;
+        }
+        char *q = line, *fs[9];
+        for (int i = 0; i < 9; i++) fs[i] = pft_field(&q);
+        pft_ev_t e = {0};
+        uint64_t cyc, h, cause, ret = 0;
+        bool hr = pft_num(fs[7], 10, &ret);
+        e.has_pending = pft_num(fs[5], 10, &e.pending);
+        e.has_first = pft_num(fs[6], 10, &e.first);
+        if (*q || !pft_num(fs[0], 10, &cyc) || !pft_num(fs[1], 10, &h) || h >= PERF_MAX_CORES || !pft_num(fs[2], 16, &cause) ||
+            cause > UINT32_MAX || !pft_num(fs[3], 16, &e.pc) || !pft_num(fs[4], 16, &e.handler) || !pft_num(fs[8], 10, &e.depth) ||
+            (!e.has_pending && *fs[5]) || (!e.has_first && *fs[6]) || (!hr && *fs[7]) || (hr && ret < cyc)) {
+            snprintf(err, errlen, "%s:%llu: malformed row", path, ln);
+            goto out;
+        }
+        if (n + 2 > cap) {
+            size_t c2 = cap ? 2 * cap : 1024;
+            pft_ev_t *v = realloc(ev, c2 * sizeof *v);
+            if (!v) {
+                snprintf(err, errlen, "out of memory");
+                goto out;
+            }
+            ev = v;
+            cap = c2;
+        }
+        e.t = cyc;
+        e.hart = (unsigned)h;
+        e.cause = (uint32_t)cause;
+        ev[n++] = e;
+        if (hr) ev[n++] = (pft_ev_t){.t = ret, .hart = (unsigned)h, .ret = true};
+    }
+    if (ferror(f)) {
+        snprintf(err, errlen, "cannot read %s", path);
+        goto out;
+    }
+    if (n) qsort(ev, n, sizeof *ev, pft_cmp); /* (ev is NULL without a row) */
+    uint64_t open[PERF_MAX_CORES] = {0};
+    for (size_t i = 0; i < n && !p->st.oom; i++) {
+        const pft_ev_t *e = &ev[i];
+        unsigned h = e->hart;
+        pf_hart_t *H = &p->hart[h];
+        if (!H->trap_described) {
+            H->trap_described = true;
+            pf_named_track(p, h, TRAP_UUID(h), "traps");
+        }
+        if (e->ret) {
+            if (!open[h]) { /* a return without its entry (cannot be in a valid traps.csv) */
+                snprintf(err, errlen, "%s: a return at cycle %" PRIu64 " with no trap open on hart %u", path, e->t, h);
+                goto out;
+            }
+            open[h]--;
+            pf_event_start(p, TRAP_UUID(h), TYPE_SLICE_END, 0);
+            pf_emit(p, true, e->t, F_PKT_TRACK_EVENT, &p->ev);
+            continue;
+        }
+        char cb[40], num[24];
+        const char *cn = irqs_cause_name(e->cause, cb, sizeof cb);
+        uint32_t nm = pf_name(p, ((uint64_t)e->cause << 3 | 5) << 3 | K_OTHER, cn);
+        annot_flush(p);
+        pf_event_start(p, TRAP_UUID(h), TYPE_SLICE_BEGIN, nm);
+        snprintf(num, sizeof num, "0x%08" PRIx32, e->cause);
+        an_str(&p->ev, AN_CAUSE, num);
+        snprintf(num, sizeof num, "0x%08" PRIx64, e->pc);
+        an_str(&p->ev, AN_PC, num);
+        const elf_sym_t *sym = p->syms ? elf_syms_lookup_cached(p->syms, &p->fn_cache, e->handler) : NULL;
+        char hs[320];
+        if (sym) snprintf(hs, sizeof hs, "%s (0x%08" PRIx64 ")", sym->name, e->handler);
+        else
+            snprintf(hs, sizeof hs, "0x%08" PRIx64, e->handler);
+        an_str(&p->ev, AN_HANDLER, hs);
+        an_uint(&p->ev, AN_DEPTH, e->depth);
+        if (e->has_pending && e->has_first && e->first >= e->pending) an_uint(&p->ev, AN_LATENCY, e->first - e->pending);
+        pf_emit(p, true, e->t, F_PKT_TRACK_EVENT, &p->ev);
+        open[h]++;
+        p->st.trap_slices++;
+    }
+    rc = p->st.oom ? -1 : 0;
+    if (rc) snprintf(err, errlen, "out of memory");
+out:
+    fclose(f);
+    free(ev);
+    return rc;
 }

@@ -4,8 +4,10 @@
 
   slice THREAD FUNCTION BEGIN_NS END_NS CALL_SITE     (END_NS -1: not ended)
   counter TRACK_NAME TS VALUE        (a TYPE_COUNTER event's or an extra counter value)
-  track thread|process|counter NAME
+  track thread|process|counter|track NAME    (track: a named track under a process)
   instant THREAD NAME TS
+  instantarg THREAD NAME TS KEY VALUE    (an instant's arguments)
+  slicearg TRACK NAME BEGIN KEY VALUE    (a slice's begin arguments on a named track)
 
 It fails (exit 1, a line on stderr) on what Perfetto would reject or mis-show: a field protoc
 did not know (a bare field number: not in the subset), an iid used before its interned data,
@@ -98,6 +100,11 @@ def main():
                 if par not in tracks:
                     fail("counter track %d before its parent" % uuid)
                 tracks[uuid] = ("counter", get(td, "name"))
+            elif get(td, "name") is not None and get(td, "parent_uuid") is not None:
+                par = int(get(td, "parent_uuid"))
+                if par not in tracks or tracks[par][0] != "process":
+                    fail("named track %d before its process" % uuid)
+                tracks[uuid] = ("track", get(td, "name"))
             else:
                 fail("a track descriptor of no kind")
             out.append("track %s %s" % tracks[uuid])
@@ -144,11 +151,11 @@ def main():
                 fail("a counter value on a %s track" % kind)
             out.append("counter %s %d %s" % (tname.replace(" ", "_"), ts, get(te, "counter_value")))
             continue
-        if kind != "thread":
+        if kind not in ("thread", "track"):
             fail("a slice or instant on a %s track" % kind)
         tn = tname.replace(" ", "_")
         if typ == "TYPE_SLICE_BEGIN":
-            if args.get("function") != name:
+            if (kind == "thread" or "function" in args) and args.get("function") != name:
                 fail("slice %s with the function argument %s" % (name, args.get("function")))
             open_.setdefault(uuid, []).append([name, ts, args.get("call_site", "-"), args])
         elif typ == "TYPE_SLICE_END":
@@ -158,19 +165,23 @@ def main():
             n, b, site, bargs = st.pop()
             if ts < b:
                 fail("a slice ending before it begins")
-            out.append("slice %s %s %d %d %s" % (tn, n, b, ts, site.replace(" ", "_")))
+            out.append("slice %s %s %d %d %s" % (tn, n.replace(" ", "_"), b, ts, site.replace(" ", "_")))
             for k2, v in sorted(args.items()):
                 out.append("exitarg %s %s %d %s %s" % (tn, n, ts, k2, v))
             for k2, v in sorted(bargs.items()):
-                if k2 not in ("function", "call_site"):
+                if kind == "track":
+                    out.append("slicearg %s %s %d %s %s" % (tn, n.replace(" ", "_"), b, k2, str(v).replace(" ", "_")))
+                elif k2 not in ("function", "call_site"):
                     out.append("beginarg %s %s %d %s %s" % (tn, n, b, k2, v))
         elif typ == "TYPE_INSTANT":
             out.append("instant %s %s %d" % (tn, name.replace(" ", "_"), ts))
+            for k2, v in sorted(args.items()):
+                out.append("instantarg %s %s %d %s %s" % (tn, name.replace(" ", "_"), ts, k2, str(v).replace(" ", "_")))
         else:
             fail("event type " + str(typ))
     for uuid, st in open_.items():
         for n, b, site, _ in st:
-            out.append("slice %s %s %d -1 %s" % (tracks[uuid][1].replace(" ", "_"), n, b, site.replace(" ", "_")))
+            out.append("slice %s %s %d -1 %s" % (tracks[uuid][1].replace(" ", "_"), n.replace(" ", "_"), b, site.replace(" ", "_")))
     print("\n".join(out))
 
 
