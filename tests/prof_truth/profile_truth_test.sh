@@ -14,6 +14,14 @@
 #            TOL the documented per-call tolerance (docs/commands/report.md): the truth lies
 #            between what the profile attributed and that plus what it says it could not.
 #   records_fib  the same on fib.c's fib: no repair, nothing not attributed, within tolerance;
+#   records_deep  firmware/tests/longjmp_deep.c: dive longjmps out of 9 frames of its own
+#            recursion back to main (never traced) 3 times, and main then calls iter, whose
+#            call site is in main, not in any frame's function: by hand dive 54 calls, iter 6,
+#            op_add/op_mul/op_xor 13 each; the notes count 3 repairs closing 27 frames, no
+#            frame is still active, every call of iter is <spontaneous> (6/6, never from
+#            dive), and the self cycles of every function are within the tolerance. Before
+#            the fix only the 2 later enters of dive repaired (the same call site), iter
+#            appeared as dive's callee 3 times and 9 frames of dive stayed active to the end;
 #   flow     longjmp.c, `report --from flow` (program trace, BTM): every function's self instructions
 #            equal the truth's exactly; work's and thrower's total instructions too (frames
 #            left by the longjmp close at its return);
@@ -61,6 +69,8 @@ elf=$b/firmware/examples/longjmp.elf
 keep=main,work,thrower; cmp="work thrower"; ncalls="work=10 thrower=1"
 case $case_ in
   records_fib|flow_fib) elf=$b/firmware/examples/fib.elf; keep=main,fib; cmp=fib; ncalls="fib=465" ;;
+  records_deep) elf=$b/firmware/tests/longjmp_deep.elf; keep=dive,iter,op_add,op_mul,op_xor
+    cmp="dive iter op_add op_mul op_xor"; ncalls="dive=54 iter=6 op_add=13 op_mul=13 op_xor=13" ;;
   flow_timer_isr) elf=$b/firmware/examples/timer_isr.elf; cmp="busy_mem busy_mul ts_trap_entry perf_timer_tick" ;;
   records_traps|flow_traps|records_traps_event|flow_traps_event) elf=$b/firmware/examples/nested_traps.elf; keep=work,leaf,on_tick,on_soft,on_ecall
     cmp="work leaf on_tick on_soft on_ecall"; ncalls="work=12 on_tick=12 on_soft=12 on_ecall=4 leaf=544"
@@ -73,7 +83,7 @@ run=$b/test-runs/prof_truth_$name
 fail() { echo "FAIL (profile truth $name): $*"; exit 1; }
 rm -rf "$run" "$run".*
 case $case_ in
-records|records_fib|records_traps)
+records|records_fib|records_traps|records_deep)
   ev=; [ "$name" != "$case_" ] && ev="--trace-insn $mode --trace-sram 1M"
   "$ts" run -q $ev --retire-log "$run.retire" -o "$run" "$elf" > /dev/null || fail "run exited $?"
   "$ts" report --elf "$elf" "$run/trace.rtd" > "$run.txt" 2> "$run.err" || fail "report exited $?"
@@ -86,6 +96,14 @@ records|records_fib|records_traps)
     grep -q "thrower \[[0-9]*\]$" "$run.txt" || fail "no thrower in the call graph"
     awk '/^Call graph/ { g = 1 } g && / work \[[0-9]+\]$/ && !/^  \[/ && prev ~ /thrower/ { bad = 1 } { prev = $0 } END { exit bad }' "$run.txt" ||
       fail "work appears as a callee of thrower"
+    U=$(sed -n 's/.*not attributed: \([0-9]*\) (control left.*/\1/p' "$run.comp.txt")
+    [ -n "$U" ] || fail "no cycles not attributed in the compensated report"
+  elif [ "$case_" = records_deep ]; then
+    grep -q "^  3 enter record(s) called from below the top of the call stack" "$run.txt" || fail "not 3 repairs in the notes: $(grep -A12 '^Notes' "$run.txt")"
+    grep -q "27 frame(s) without an exit$" "$run.txt" || fail "not 27 frames repaired: $(grep -A12 '^Notes' "$run.txt")"
+    grep -q "^ *6/6 .* <spontaneous>$" "$run.txt" || fail "iter not called 6/6 from <spontaneous>: $(grep -B3 ' iter \[[0-9]*\]$' "$run.txt" | head -20)"
+    awk '/^Call graph/ { g = 1 } g && / iter \[[0-9]+\]$/ && !/^  \[/ && prev ~ /dive/ { bad = 1 } { prev = $0 } END { exit bad }' "$run.txt" ||
+      fail "iter appears as a callee of dive"
     U=$(sed -n 's/.*not attributed: \([0-9]*\) (control left.*/\1/p' "$run.comp.txt")
     [ -n "$U" ] || fail "no cycles not attributed in the compensated report"
   else
