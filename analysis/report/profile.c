@@ -143,8 +143,8 @@ struct prof {
     size_t nthr, capthr;
     pthfunc_t *tf;
     size_t ntf, captf;
-    idmap_t tfmap;  /* thr << 32 | func -> tf */
-    bool finishing; /* prof_finish: frames closing are still active */
+    idmap_t tfmap;         /* thr << 32 | func -> tf */
+    bool finishing;        /* prof_finish: frames closing are still active */
     uint64_t unnamed_open; /* of them, frames of a hart's thread before its first switch, after a switch */
     pcore_t core[PERF_MAX_CORES];
     prof_func_t *func;
