@@ -548,28 +548,6 @@ static size_t exit_unwinds(const prof_t *p, const pcore_t *c, uint64_t addr) {
     return 0;
 }
 
-/* An enter whose call site lies in a function S that has no frame on the stack (S was never
- * traced: main entered before tracing started, or code built without -finstrument-functions)
- * while a frame on the stack was called from S (its call site lies in S too): S is making a
- * new call, so that frame and every frame above it were left without their exits (a longjmp
- * back into S). cs_unwind_to finds only a frame of S itself or one with the very same call
- * site; this closes from the topmost frame called from S. (Records cannot tell this from S
- * re-entered through uninstrumented code while a frame it called is still open: S -> F ->
- * S -> G closes F at G's enter, as a longjmp would.) Returns the frames closed. */
-static size_t unwind_to_caller(prof_t *p, pcore_t *c, uint32_t sf, uint64_t site_start) {
-    size_t n = cs_depth(&c->cs);
-    for (size_t k = 0; sf != PROF_NONE && k < n; k++)
-        if (((const frame_t *)cs_user_at(&c->cs, k))->func == sf) return 0; /* S has a frame */
-    for (size_t k = n; k > 0; k--) {
-        const cs_frame_t *f = cs_at(&c->cs, k - 1);
-        uint64_t st;
-        if (!f->call_site || !sym(p, f->call_site, &st) || st != site_start) continue;
-        for (size_t i = n; i >= k; i--) cs_pop(&c->cs, CS_REPAIR);
-        return n - k + 1;
-    }
-    return 0;
-}
-
 int prof_cycles_index(const prof_t *p) {
     for (unsigned x = 0; x < PERF_MAX_COUNTERS; x++)
         if (p->col[x].used && !strcmp(p->col[x].name, "cycles")) return (int)x;
@@ -637,7 +615,6 @@ void prof_record(void *vp, const perf_record_t *r) {
                 const frame_t *was = cs_user_at(&c->cs, cs_depth(&c->cs) - 1);
                 uint32_t was_f = was->func;
                 size_t closed = cs_unwind_to(&c->cs, ef, sf, r->call_site);
-                if (!closed) closed = unwind_to_caller(p, c, sf, start);
                 if (closed) {
                     split = true;
                     p->st.repairs++;

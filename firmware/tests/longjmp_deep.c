@@ -7,8 +7,9 @@
  * pointer. iter makes 6 calls through the same table. By hand: dive 54 calls, iter 6 (all
  * from main), op_add, op_mul, op_xor 13 each (12 from iter, 1 from dive); 99 enter and 72
  * exit records. After each longjmp the next enter is iter's, whose call site lies in main,
- * a function with no frame: the 9 dive frames were left there
- * (tests/prof_truth/profile_truth_test.sh, case records_deep). */
+ * a function with no frame, while 9 dive frames left by the longjmp are open
+ * (tests/prof_truth/profile_truth_test.sh, case records_deep; docs/commands/report.md,
+ * "Frames left without an exit"). */
 #include <setjmp.h>
 #include <stdio.h>
 
