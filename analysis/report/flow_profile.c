@@ -240,7 +240,8 @@ static int write_src(const fp_t *p, const fp_src_t *s, unsigned hart, bool csv, 
     else
         fputs("; no timestamps: instruction counts only\n\n", o);
     fprintf(o, "%7s %10s %12s %12s", "%insn", "calls", "self insn", "total insn");
-    if (s->timed) fprintf(o, " %12s %12s", "self cyc", "total cyc");
+    bool ticks = strncmp(unit, "cycles", 6) != 0;
+    if (s->timed) fprintf(o, " %12s %12s", ticks ? "self ticks" : "self cyc", ticks ? "total ticks" : "total cyc");
     fputs("  function\n", o);
     for (size_t i = 0; i < n; i++) {
         const fp_fn_t *x = &s->fn[k[i]];
@@ -300,7 +301,10 @@ int fp_report(const char *path, const nxd_cfg_t *cfg, bool wrapped, const char *
     }
     ts_trace_json_t tj;
     char jerr[256];
-    const char *unit = !ts_trace_json_beside(path, &tj, jerr, sizeof jerr) && tj.found && tj.has_ts_cycle_offset ? "cycles" : "timestamp ticks (no trace.json relating them to cycles)";
+    bool have_tj = !ts_trace_json_beside(path, &tj, jerr, sizeof jerr) && tj.found;
+    const char *unit = have_tj && tj.has_ts_cycle_offset ? "cycles" : have_tj ? "timestamp ticks (trace.json gives no ts_cycle_offset relating them to cycles: no timed ITC store or "
+                                                                                "software event, or the timestamp was prescaled, stopped or written)" :
+                                                                                "timestamp ticks (no trace.json beside the trace relating them to cycles)";
     unsigned nsrc = 0;
     for (unsigned i = 0; i < NXD_MAX_SRC; i++) nsrc += p->s[i] && p->s[i]->insns;
     if (csv) fputs("hart,function,address,calls,self_insn,total_insn,self_cycles,total_cycles\n", out);

@@ -203,7 +203,10 @@ int st_write_callgrind(const st_t *t, const unsigned *cols, const char *const *e
             put_name(out, x->cfile ? x->cfile : "???");
             fputs("\ncfn=", out);
             put_name(out, func_name(t, nm, x->callee, 0, cb, sizeof cb));
-            fprintf(out, "\ncalls=%" PRIu64 " %u\n", x->calls, x->cline);
+            /* a frame already open when the trace began (main under program trace) was never
+             * called in it: calls=0, which callgrind_annotate reads as no call, adding the
+             * inclusive cost on the next line to the caller's self cost; it counts as 1 */
+            fprintf(out, "\ncalls=%" PRIu64 " %u\n", x->calls ? x->calls : 1, x->cline);
         }
         fprintf(out, "%u", x->line);
         for (unsigned j = 0; j < k; j++) fprintf(out, " %" PRIu64, x->cost[j]);

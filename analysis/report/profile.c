@@ -143,8 +143,9 @@ struct prof {
     size_t nthr, capthr;
     pthfunc_t *tf;
     size_t ntf, captf;
-    idmap_t tfmap;  /* thr << 32 | func -> tf */
-    bool finishing; /* prof_finish: frames closing are still active */
+    idmap_t tfmap;         /* thr << 32 | func -> tf */
+    bool finishing;        /* prof_finish: frames closing are still active */
+    uint64_t unnamed_open; /* of them, frames of a hart's thread before its first switch, after a switch */
     pcore_t core[PERF_MAX_CORES];
     prof_func_t *func;
     size_t nfunc, capfunc;
@@ -470,6 +471,7 @@ static void frame_closed(void *ctx, uint64_t thread, const cs_frame_t *cf, void 
     if (p->finishing) { /* charged up to the last record */
         p->func[fr->func].still_active++;
         p->st.still_active++;
+        if (!p->thr[fr->thr].named && p->st.switches) p->unnamed_open++;
     }
     if (why == CS_UNWOUND)
         warn(p, "hart %u: %s left without its exit record: it ends at the exit of a function below it", c->hart,
@@ -1332,6 +1334,12 @@ static void notes(const prof_t *p, FILE *o) {
                 fprintf(o, " %s (%" PRIu64 ")", fname(p, (uint32_t)i, nb, sizeof nb), p->func[i].still_active);
         fputc('\n', o);
     }
+    if (p->unnamed_open)
+        fprintf(o, "  %" PRIu64 " of them opened before their hart's first thread switch, by a thread that had not written\n"
+                   "    tp before it: the switch cannot say which thread that was, so its frames stay parked under \"before\n"
+                   "    its first thread switch\" and their exits, made after the thread ran again under its tp, count as\n"
+                   "    exits without an enter. Write tp once before the first switch (mv tp, tp; docs/commands/report.md, Threads)\n",
+                p->unnamed_open);
     if (p->oom) fprintf(o, "  out of memory: the profile is incomplete\n");
 }
 

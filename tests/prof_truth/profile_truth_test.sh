@@ -14,6 +14,12 @@
 #            TOL the documented per-call tolerance (docs/commands/report.md): the truth lies
 #            between what the profile attributed and that plus what it says it could not.
 #   records_fib  the same on fib.c's fib: no repair, nothing not attributed, within tolerance;
+#   records_deep  firmware/tests/longjmp_deep.c: dive longjmps out of 9 frames of its own
+#            recursion back to main (never traced) 3 times, and main then calls iter, whose
+#            call site is in main, not in any frame's function: by hand dive 54 calls, iter 6,
+#            op_add/op_mul/op_xor 13 each, and every function's self cycles within the
+#            tolerance. (The frames left stay open: docs/commands/report.md, "Frames left
+#            without an exit", says why the records cannot close them here.)
 #   flow     longjmp.c, `report --from flow` (program trace, BTM): every function's self instructions
 #            equal the truth's exactly; work's and thrower's total instructions too (frames
 #            left by the longjmp close at its return);
@@ -61,6 +67,8 @@ elf=$b/firmware/examples/longjmp.elf
 keep=main,work,thrower; cmp="work thrower"; ncalls="work=10 thrower=1"
 case $case_ in
   records_fib|flow_fib) elf=$b/firmware/examples/fib.elf; keep=main,fib; cmp=fib; ncalls="fib=465" ;;
+  records_deep) elf=$b/firmware/tests/longjmp_deep.elf; keep=dive,iter,op_add,op_mul,op_xor
+    cmp="dive iter op_add op_mul op_xor"; ncalls="dive=54 iter=6 op_add=13 op_mul=13 op_xor=13" ;;
   flow_timer_isr) elf=$b/firmware/examples/timer_isr.elf; cmp="busy_mem busy_mul ts_trap_entry perf_timer_tick" ;;
   records_traps|flow_traps|records_traps_event|flow_traps_event) elf=$b/firmware/examples/nested_traps.elf; keep=work,leaf,on_tick,on_soft,on_ecall
     cmp="work leaf on_tick on_soft on_ecall"; ncalls="work=12 on_tick=12 on_soft=12 on_ecall=4 leaf=544"
@@ -73,19 +81,22 @@ run=$b/test-runs/prof_truth_$name
 fail() { echo "FAIL (profile truth $name): $*"; exit 1; }
 rm -rf "$run" "$run".*
 case $case_ in
-records|records_fib|records_traps)
+records|records_fib|records_traps|records_deep)
   ev=; [ "$name" != "$case_" ] && ev="--trace-insn $mode --trace-sram 1M"
   "$ts" run -q $ev --retire-log "$run.retire" -o "$run" "$elf" > /dev/null || fail "run exited $?"
   "$ts" report --elf "$elf" "$run/trace.rtd" > "$run.txt" 2> "$run.err" || fail "report exited $?"
   "$ts" report --compensate --elf "$elf" "$run/trace.rtd" > "$run.comp.txt" 2> /dev/null || fail "report --compensate exited $?"
   "$ts" report --compensate -f csv --elf "$elf" -o "$run.csv.d" "$run/trace.rtd" 2> /dev/null || fail "report -f csv exited $?"
-  grep -q "still active" "$run.txt" && fail "frames still active: $(grep 'still active' "$run.txt")"
+  [ "$case_" != records_deep ] && grep -q "still active" "$run.txt" && fail "frames still active: $(grep 'still active' "$run.txt")"
   if [ "$case_" = records ]; then
     grep -q "^  1 enter record(s) called from below the top of the call stack" "$run.txt" || fail "no repair in the notes: $(grep -A30 '^Notes' "$run.txt")"
     grep -q "closed there (repairs)" "$run.txt" || fail "repairs not explained"
     grep -q "thrower \[[0-9]*\]$" "$run.txt" || fail "no thrower in the call graph"
     awk '/^Call graph/ { g = 1 } g && / work \[[0-9]+\]$/ && !/^  \[/ && prev ~ /thrower/ { bad = 1 } { prev = $0 } END { exit bad }' "$run.txt" ||
       fail "work appears as a callee of thrower"
+    U=$(sed -n 's/.*not attributed: \([0-9]*\) (control left.*/\1/p' "$run.comp.txt")
+    [ -n "$U" ] || fail "no cycles not attributed in the compensated report"
+  elif [ "$case_" = records_deep ]; then
     U=$(sed -n 's/.*not attributed: \([0-9]*\) (control left.*/\1/p' "$run.comp.txt")
     [ -n "$U" ] || fail "no cycles not attributed in the compensated report"
   else
