@@ -222,6 +222,15 @@ int ts_opts_next(ts_opts_t *o) {
     } else {
         if (o->i >= o->argc) return fail(o, "option %s needs a value", name);
         o->arg = o->argv[o->i++];
+        /* "--retire-log --stm-thread-switch": the next word is one of this command's own
+         * options, not a value (a file of that name can still be given as --opt=./--name) */
+        if (o->arg[0] == '-' && o->arg[1] == '-' && !o->only_positional) {
+            const char *v = o->arg + 2, *eq = strchr(v, '=');
+            size_t n = eq ? (size_t)(eq - v) : strlen(v);
+            for (const ts_opt_t *t = o->table; t->id; t++)
+                if (is_option(t, o->without) && strlen(t->name) == n && !strncmp(t->name, v, n))
+                    return fail(o, "option %s needs a value, not the option --%s (a value that starts with '--': %s=VALUE)", name, t->name, name);
+        }
     }
     return take_value(o);
 }
