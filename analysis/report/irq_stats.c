@@ -1,5 +1,6 @@
 /* irq_stats.c - interrupts and threads in numbers; see irq_stats.h. */
 #include "irq_stats.h"
+#include "traps_csv.h"
 #include "elements.h"
 #include "ts_file.h"
 #include <errno.h>
@@ -400,39 +401,16 @@ static int push(evs_t *v, ev_t e) {
 
 /* traps.csv: cycle,hart,cause,pc,handler,pending,first,ret,depth */
 static int load_traps(irqs_t *s, FILE *f, const char *path, int hart, evs_t *v, char *err, size_t errlen) {
-    char line[512];
-    unsigned long long ln = 1;
-    if (!fgets(line, sizeof line, f) || strncmp(line, "cycle,hart,cause,pc,handler,pending,first,ret,depth", 50)) {
-        snprintf(err, errlen, "%s: not a traps.csv (its header line)", path);
-        return -1;
+    ts_traps_csv_t t;
+    ts_trap_row_t r;
+    int got;
+    if (ts_traps_csv_open(&t, f, path, IRQS_HARTS, err, errlen)) return -1;
+    while ((got = ts_traps_csv_next(&t, &r, err, errlen)) > 0) {
+        if (hart >= 0 && r.hart != (unsigned)hart) continue;
+        if (push(v, (ev_t){r.cycle, r.hart, 0, r.cause}) || (r.has_ret && push(v, (ev_t){r.ret, r.hart, 1, 0}))) goto oom;
+        if (r.has_pending && r.has_first && irqs_latency(s, r.hart, r.cause, r.pending, r.cycle, r.first)) goto oom;
     }
-    while (fgets(line, sizeof line, f)) {
-        ln++;
-        size_t l = strlen(line);
-        if (l && line[l - 1] == '\n') line[--l] = 0;
-        else if (!feof(f)) {
-            snprintf(err, errlen, "%s:%llu: line too long", path, ln);
-            return -1;
-        }
-        char *p = line, *fs[9];
-        for (int i = 0; i < 9; i++) fs[i] = field(&p);
-        uint64_t cyc, h, cause, pend = 0, first = 0, ret = 0, depth;
-        bool hp = num(fs[5], 10, &pend), hf = num(fs[6], 10, &first), hr = num(fs[7], 10, &ret);
-        if (*p || !num(fs[0], 10, &cyc) || !num(fs[1], 10, &h) || h >= IRQS_HARTS || !num(fs[2], 16, &cause) ||
-            cause > UINT32_MAX || !num(fs[8], 10, &depth) || (!hp && *fs[5]) || (!hf && *fs[6]) || (!hr && *fs[7]) ||
-            (hr && ret < cyc)) {
-            snprintf(err, errlen, "%s:%llu: malformed row", path, ln);
-            return -1;
-        }
-        if (hart >= 0 && h != (uint64_t)hart) continue;
-        if (push(v, (ev_t){cyc, (unsigned)h, 0, cause}) || (hr && push(v, (ev_t){ret, (unsigned)h, 1, 0}))) goto oom;
-        if (hp && hf && irqs_latency(s, (unsigned)h, (uint32_t)cause, pend, cyc, first)) goto oom;
-    }
-    if (ferror(f)) {
-        snprintf(err, errlen, "cannot read %s", path);
-        return -1;
-    }
-    return 0;
+    return got;
 oom:
     snprintf(err, errlen, "out of memory");
     return -1;

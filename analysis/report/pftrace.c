@@ -3,6 +3,7 @@
  * its own (varints and length-delimited fields into a growing buffer; a nested message gets a
  * one-byte length slot, widened when it turns out longer) and the tracks and events. */
 #include "pftrace.h"
+#include "traps_csv.h"
 #include "flow_calls.h"
 #include "irq_stats.h"
 #include "run_trace.h"
@@ -1089,61 +1090,17 @@ static int pft_cmp(const void *a, const void *b) {
     return (int)y->ret - (int)x->ret;
 }
 
-static char *pft_field(char **p) {
-    char *f = *p, *c = strchr(f, ',');
-    if (c) {
-        *c = 0;
-        *p = c + 1;
-    } else
-        *p = f + strlen(f);
-    return f;
-}
-
-/* a number of the row (base 16: "0x" optional), false when empty or malformed */
-static bool pft_num(const char *f, int base, uint64_t *v) {
-    if (!*f || *f == '-' || *f == '+' || *f == ' ') return false;
-    char *e;
-    errno = 0;
-    unsigned long long x = strtoull(f, &e, base);
-    if (*e || errno) return false;
-    *v = x;
-    return true;
-}
-
 int ts_pf_traps(ts_pf_t *p, const char *path, char *err, size_t errlen) {
     if (access(path, F_OK) && errno == ENOENT) return 1; /* no traps.csv (a capture, an older run folder) */
     FILE *f = ts_fopen_input(path, err, errlen);         /* a regular file only (ts_file.h): no FIFO, no folder */
     if (!f) return -1;
     pft_ev_t *ev = NULL;
     size_t n = 0, cap = 0;
-    char line[512];
-    unsigned long long ln = 1;
-    int rc = -1;
-    if (!fgets(line, sizeof line, f) || strncmp(line, "cycle,hart,cause,pc,handler,pending,first,ret,depth", 51)) {
-        snprintf(err, errlen, "%s: not a traps.csv (its header line)", path);
-        goto out;
-    }
-    while (fgets(line, sizeof line, f)) {
-        ln++;
-        size_t l = strlen(line);
-        if (l && line[l - 1] == '\n') line[--l] = 0;
-        else if (!feof(f)) {
-            snprintf(err, errlen, "%s:%llu: line too long", path, ln);
-            goto out;
-        }
-        char *q = line, *fs[9];
-        for (int i = 0; i < 9; i++) fs[i] = pft_field(&q);
-        pft_ev_t e = {0};
-        uint64_t cyc, h, cause, ret = 0;
-        bool hr = pft_num(fs[7], 10, &ret);
-        e.has_pending = pft_num(fs[5], 10, &e.pending);
-        e.has_first = pft_num(fs[6], 10, &e.first);
-        if (*q || !pft_num(fs[0], 10, &cyc) || !pft_num(fs[1], 10, &h) || h >= PERF_MAX_CORES || !pft_num(fs[2], 16, &cause) ||
-            cause > UINT32_MAX || !pft_num(fs[3], 16, &e.pc) || !pft_num(fs[4], 16, &e.handler) || !pft_num(fs[8], 10, &e.depth) ||
-            (!e.has_pending && *fs[5]) || (!e.has_first && *fs[6]) || (!hr && *fs[7]) || (hr && ret < cyc)) {
-            snprintf(err, errlen, "%s:%llu: malformed row", path, ln);
-            goto out;
-        }
+    int rc = -1, got;
+    ts_traps_csv_t t;
+    ts_trap_row_t r;
+    if (ts_traps_csv_open(&t, f, path, PERF_MAX_CORES, err, errlen)) goto out;
+    while ((got = ts_traps_csv_next(&t, &r, err, errlen)) > 0) {
         if (n + 2 > cap) {
             size_t c2 = cap ? 2 * cap : 1024;
             pft_ev_t *v = realloc(ev, c2 * sizeof *v);
@@ -1154,16 +1111,10 @@ int ts_pf_traps(ts_pf_t *p, const char *path, char *err, size_t errlen) {
             ev = v;
             cap = c2;
         }
-        e.t = cyc;
-        e.hart = (unsigned)h;
-        e.cause = (uint32_t)cause;
-        ev[n++] = e;
-        if (hr) ev[n++] = (pft_ev_t){.t = ret, .hart = (unsigned)h, .ret = true};
+        ev[n++] = (pft_ev_t){.t = r.cycle, .hart = r.hart, .cause = r.cause, .pc = r.pc, .handler = r.handler, .depth = r.depth, .pending = r.pending, .first = r.first, .has_pending = r.has_pending, .has_first = r.has_first};
+        if (r.has_ret) ev[n++] = (pft_ev_t){.t = r.ret, .hart = r.hart, .ret = true};
     }
-    if (ferror(f)) {
-        snprintf(err, errlen, "cannot read %s", path);
-        goto out;
-    }
+    if (got < 0) goto out;
     if (n) qsort(ev, n, sizeof *ev, pft_cmp); /* (ev is NULL without a row) */
     uint64_t open[PERF_MAX_CORES] = {0};
     for (size_t i = 0; i < n && !p->st.oom; i++) {
