@@ -420,10 +420,13 @@ static int find_on(void *vc, const nxd_msg_t *m) {
 }
 
 int event_check_run(const char *dir, unsigned srcbits, unsigned tsbits, bool stopped, FILE *out, char *msg, size_t msglen) {
-    static ctx_t c;
-    memset(&c, 0, sizeof c);
-    c.msg = msg;
-    c.msglen = msglen;
+    ctx_t *c = calloc(1, sizeof *c); /* on the heap: large */
+    if (!c) {
+        snprintf(msg, msglen, "out of memory");
+        return -1;
+    }
+    c->msg = msg;
+    c->msglen = msglen;
     char path[4200], err[4400];
     int rc = -1;
     snprintf(path, sizeof path, "%s/trace.rtd", dir);
@@ -431,6 +434,7 @@ int event_check_run(const char *dir, unsigned srcbits, unsigned tsbits, bool sto
     uint8_t *trace = (uint8_t *)ts_read_file(path, &len, err, sizeof err);
     if (!trace) {
         snprintf(msg, msglen, "%s", err);
+        free(c);
         return -1;
     }
     nxd_cfg_t cfg = {srcbits, tsbits};
@@ -446,18 +450,18 @@ int event_check_run(const char *dir, unsigned srcbits, unsigned tsbits, bool sto
         goto out;
     }
     snprintf(path, sizeof path, "%s/prog_flow.csv", dir);
-    if (load_rows(&c, path)) goto out;
+    if (load_rows(c, path)) goto out;
     snprintf(path, sizeof path, "%s/flow.csv", dir);
-    if (load_events(&c, path)) goto out;
+    if (load_events(c, path)) goto out;
     nxd_init(&d, &cfg);
-    nxd_decode(&d, trace, len, on_msg, &c);
-    if (c.failed) {
+    nxd_decode(&d, trace, len, on_msg, c);
+    if (c->failed) {
         rc = 1;
         goto out;
     }
     rc = 0;
     for (unsigned h = 0; h < EC_HARTS; h++) {
-        hart_t *H = &c.h[h];
+        hart_t *H = &c->h[h];
         if (!H->nwin) continue;
         if (H->wins_seen < H->nwin && !stopped && !H->in_win) {
             snprintf(msg, msglen, "events, hart %u: the core started tracing %zu time(s) (prog_flow.csv), the trace shows %zu", h,
@@ -472,7 +476,7 @@ int event_check_run(const char *dir, unsigned srcbits, unsigned tsbits, bool sto
         if (H->np) fprintf(out, "; %" PRIu64 " context events equal the core's privilege changes (mode and the address of the trap "
                                 "or xRET)",
                            H->contexts);
-        if (H->timed) fprintf(out, "; %" PRIu64 " timestamps = retire cycle %+" PRId64, H->timed, c.off);
+        if (H->timed) fprintf(out, "; %" PRIu64 " timestamps = retire cycle %+" PRId64, H->timed, c->off);
         if (H->gaps) fprintf(out, "; %" PRIu64 " gap(s) (Error messages): %" PRIu64 " call/trap/context event(s) lost (lost PC samples are not "
                                   "counted)",
                              H->gaps, H->lost);
@@ -481,12 +485,13 @@ int event_check_run(const char *dir, unsigned srcbits, unsigned tsbits, bool sto
     }
 out:
     for (unsigned h = 0; h < EC_HARTS; h++) {
-        free(c.h[h].ev);
-        free(c.h[h].r);
-        free(c.h[h].p);
-        free(c.h[h].ws);
-        free(c.h[h].we);
+        free(c->h[h].ev);
+        free(c->h[h].r);
+        free(c->h[h].p);
+        free(c->h[h].ws);
+        free(c->h[h].we);
     }
+    free(c);
     free(trace);
     return rc;
 }

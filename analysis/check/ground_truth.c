@@ -580,10 +580,16 @@ static int ck_find_run(const ts_check_cfg_t *args, ck_run_t *r) {
      * up to the cycle it stopped in (like a cycle limit) */
     if (ts_run_say_unfinished(dir) == TS_RUN_INCOMPLETE) return TS_EXIT_NO_FILE;
     if (r->perf_config) { /* read at once, also when the trace does not need it (not wrapped) */
-        static perf_header_t h[PERF_MAX_CORES];
+        perf_header_t *h = calloc(PERF_MAX_CORES, sizeof *h);
         unsigned ch = 6;
         char cerr[4600];
-        if (ts_read_perf_config(r->perf_config, h, PERF_MAX_CORES, &ch, cerr, sizeof cerr) < 0) {
+        if (!h) {
+            fprintf(stderr, "tracesim: check: out of memory\n");
+            return TS_EXIT_HOST;
+        }
+        int bad = ts_read_perf_config(r->perf_config, h, PERF_MAX_CORES, &ch, cerr, sizeof cerr) < 0;
+        free(h);
+        if (bad) {
             fprintf(stderr, "tracesim: check: %s\n", cerr);
             return TS_EXIT_NO_FILE;
         }
@@ -942,46 +948,62 @@ static int ck_prog(const ck_run_t *r) {
     return 0;
 }
 
-int ts_check_run(const ts_check_cfg_t *args) {
-    static ck_run_t r;
-    memset(&r, 0, sizeof r);
-    r.perf_config = args->perf_config;
-    r.perf_channel = args->perf_channel;
-    int rc = ck_find_run(args, &r);
+/* the check's state: large, on the heap (no function-level statics) */
+typedef struct {
+    ck_run_t r;
+    ck_t c;
+    perf_check_result_t pr;
+} ck_state_t;
+
+static int ck_run(const ts_check_cfg_t *args, ck_state_t *st) {
+    ck_run_t *r = &st->r;
+    ck_t *c = &st->c;
+    r->perf_config = args->perf_config;
+    r->perf_channel = args->perf_channel;
+    int rc = ck_find_run(args, r);
     if (rc) return rc;
-    static ck_t c;
-    memset(&c, 0, sizeof c);
-    if ((rc = ck_load(&r, &c)) || (rc = ck_consistent(&r, &c))) {
-        ck_free(&c);
+    if ((rc = ck_load(r, c)) || (rc = ck_consistent(r, c))) {
+        ck_free(c);
         return rc;
     }
-    nxd_cfg_t cfg = {r.srcbits, r.tsbits};
+    nxd_cfg_t cfg = {r->srcbits, r->tsbits};
     nxd_t d;
     if (nxd_init(&d, &cfg)) {
         fprintf(stderr, "tracesim: check: bad trace settings or out of memory\n");
-        ck_free(&c);
+        ck_free(c);
         return TS_EXIT_HOST;
     }
     size_t start;
-    ck_stores(&r, &c, &cfg, &start);
-    if (c.failed) {
-        fprintf(stderr, "tracesim: check FAILED: %s\n", c.msg);
-        ck_free(&c);
+    ck_stores(r, c, &cfg, &start);
+    if (c->failed) {
+        fprintf(stderr, "tracesim: check FAILED: %s\n", c->msg);
+        ck_free(c);
         return TS_EXIT_FAILED;
     }
-    ck_stores_summary(&r, &c, start);
+    ck_stores_summary(r, c, start);
     /* the stores' check is done: its stores and trace copy are not needed by the perf check,
      * which reads its own (memory: not both at once) */
-    ck_free(&c);
-    static perf_check_result_t pr;
+    ck_free(c);
     int p = 0;
-    rc = ck_perf(&r, c.multi, &pr, &p);
-    if (rc == 0) rc = ck_prog(&r);
+    rc = ck_perf(r, c->multi, &st->pr, &p);
+    if (rc == 0) rc = ck_prog(r);
     if (rc == 0) /* the verdict, per hart with several */
-        for (unsigned h = 0; h < (c.multi ? r.nh : 1); h++) {
+        for (unsigned h = 0; h < (c->multi ? r->nh : 1); h++) {
             printf("check: ");
-            if (c.multi) printf("hart %u: ", h);
-            printf("%" PRIu64 " stores, %" PRIu64 " perf records, OK\n", c.checked[h], p == 0 && pr.found ? pr.hart[h].in_trace : 0);
+            if (c->multi) printf("hart %u: ", h);
+            printf("%" PRIu64 " stores, %" PRIu64 " perf records, OK\n", c->checked[h],
+                   p == 0 && st->pr.found ? st->pr.hart[h].in_trace : 0);
         }
+    return rc;
+}
+
+int ts_check_run(const ts_check_cfg_t *args) {
+    ck_state_t *st = calloc(1, sizeof *st);
+    if (!st) {
+        fprintf(stderr, "tracesim: check: out of memory\n");
+        return TS_EXIT_HOST;
+    }
+    int rc = ck_run(args, st);
+    free(st);
     return rc;
 }

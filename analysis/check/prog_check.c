@@ -360,16 +360,19 @@ static int load_gt(pc_ctx_t *c, const char *path, char *msg, size_t msglen) {
 
 int prog_check_run(const char *dir, const char *elf, unsigned srcbits, unsigned tsbits, bool stopped, FILE *out,
                    char *msg, size_t msglen) {
-    static pc_ctx_t c;
-    memset(&c, 0, sizeof c);
-    c.msg = msg;
-    c.msglen = msglen;
+    pc_ctx_t *c = calloc(1, sizeof *c); /* on the heap: large */
+    if (!c) {
+        snprintf(msg, msglen, "out of memory");
+        return -1;
+    }
+    c->msg = msg;
+    c->msglen = msglen;
     char path[4200], err[4400];
     snprintf(path, sizeof path, "%s/prog_flow.csv", dir);
     int rc = -1;
     pf_image_t img = {0};
     uint8_t *trace = NULL;
-    if (load_gt(&c, path, msg, msglen)) goto out;
+    if (load_gt(c, path, msg, msglen)) goto out;
     if (!elf) {
         snprintf(msg, msglen, "no ELF: the program flow cannot be rebuilt (--elf FILE)");
         goto out;
@@ -391,25 +394,25 @@ int prog_check_run(const char *dir, const char *elf, unsigned srcbits, unsigned 
         goto out;
     }
     pf_t pf;
-    pf_init(&pf, &img, on_elem, &c);
-    pf_set_insn_cb(&pf, on_insn, &c);
-    feed_t fd = {&pf, &c};
+    pf_init(&pf, &img, on_elem, c);
+    pf_set_insn_cb(&pf, on_insn, c);
+    feed_t fd = {&pf, c};
     nxd_decode(&d, trace, len, feed_msg, &fd);
-    if (!c.failed) pf_eot(&pf, d.offset);
-    for (unsigned h = 0; h < PC_HARTS && !c.failed; h++) end_stretch(&c, h, false);
+    if (!c->failed) pf_eot(&pf, d.offset);
+    for (unsigned h = 0; h < PC_HARTS && !c->failed; h++) end_stretch(c, h, false);
     bool oom = pf.oom;
     pf_free(&pf);
     if (oom) {
         snprintf(msg, msglen, "out of memory rebuilding the program flow");
         goto out;
     }
-    if (c.failed) {
+    if (c->failed) {
         rc = 1;
         goto out;
     }
     rc = 0;
     for (unsigned h = 0; h < PC_HARTS; h++) {
-        hart_st_t *H = &c.h[h];
+        hart_st_t *H = &c->h[h];
         if (!H->n && !H->stretches) continue;
         if (!H->stretches && stopped) {
             fprintf(out, "check: program flow: hart %u: not in the trace (the sink stopped before its first sync)\n", h);
@@ -428,7 +431,7 @@ int prog_check_run(const char *dir, const char *elf, unsigned srcbits, unsigned 
                      "core retired (%" PRIu64 " rows: every taken branch, jump, trap and return, and each trace stop)",
                 h, H->insns,
                 H->stretches, H->rows_ok);
-        if (H->timed) fprintf(out, "; %" PRIu64 " message timestamps = retire cycle %+" PRId64, H->timed, c.off);
+        if (H->timed) fprintf(out, "; %" PRIu64 " message timestamps = retire cycle %+" PRId64, H->timed, c->off);
         if (H->np) {
             /* every change the core made while its reported flow ran must have been reported */
             uint64_t upto = H->cur ? H->r[H->cur - 1].cycle : 0;
@@ -450,7 +453,7 @@ int prog_check_run(const char *dir, const char *elf, unsigned srcbits, unsigned 
                 goto out;
             }
             fprintf(out, "; %" PRIu64 " privilege changes (Ownership) equal the core's in order", H->own_changes);
-            if (H->own_timed) fprintf(out, " (%" PRIu64 " timestamps = retire cycle %+" PRId64 ")", H->own_timed, c.off);
+            if (H->own_timed) fprintf(out, " (%" PRIu64 " timestamps = retire cycle %+" PRId64 ")", H->own_timed, c->off);
             fprintf(out, ", %" PRIu64 " report(s) after a sync = the mode then", H->own_syncs);
             if (later) fprintf(out, ", %zu later change(s) not in the trace", later);
         }
@@ -463,9 +466,10 @@ int prog_check_run(const char *dir, const char *elf, unsigned srcbits, unsigned 
     }
 out:
     for (unsigned h = 0; h < PC_HARTS; h++) {
-        free(c.h[h].r);
-        free(c.h[h].p);
+        free(c->h[h].r);
+        free(c->h[h].p);
     }
+    free(c);
     free(trace);
     pf_image_free(&img);
     return rc;
