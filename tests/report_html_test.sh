@@ -21,6 +21,10 @@
 #              cell and the page has only its own two scripts; a screenshot is a PNG. And
 #              that these checks can fail: a planted `noSuchFunction()` gives a console
 #              error, a page whose sorting is broken (the rows not moved) gives "sort FAILED"
+#   flowonly   a run with program trace and no perf library (firmware/tests/flow_sort.c): -f
+#              html exits 121 (no perf header) with one line that names what gives this
+#              trace's profile (--from flow; folded, callgrind), writes no report.html, and
+#              -f folded of the same run, which the line points to, gives a profile
 set -u
 b=$(cd "$1" && pwd); case_=$2
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -142,6 +146,20 @@ chromium)
     --hide-scrollbars --window-size=1300,1800 --screenshot="$run/rr.png" "file://$run/rr/h/report.html" > /dev/null 2>&1
   [ "$(head -c 8 "$run/rr.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] || fail "no PNG screenshot"
   echo "ok: chromium"
+  ;;
+flowonly)
+  "$ts" run -q --trace-insn btm --trace-sram 1M -o "$run/fo" "$b/firmware/tests/flow_sort.elf" 2> "$run/fo.err" ||
+    fail "run flow_sort: $(head -c 300 "$run/fo.err")"
+  "$ts" report -f html -o "$run/fo/h" "$run/fo" > /dev/null 2> "$run/fo.html.err"
+  st=$?
+  [ $st = 121 ] || fail "-f html on a program-trace-only run exited $st, not 121"
+  [ "$(wc -l < "$run/fo.html.err")" = 1 ] || fail "not one line: $(cat "$run/fo.html.err")"
+  grep -q -- "--from flow" "$run/fo.html.err" && grep -q folded "$run/fo.html.err" ||
+    fail "the line does not say what gives this trace's profile: $(cat "$run/fo.html.err")"
+  [ -e "$run/fo/h/report.html" ] && fail "a report.html was written"
+  "$ts" report --from flow -f folded "$run/fo" > "$run/fo.folded" 2> /dev/null || fail "report --from flow -f folded exited $?"
+  grep -Eq '^[^ ].*;[^;]+ [0-9]+$' "$run/fo.folded" || fail "no folded stacks: $(head -c 300 "$run/fo.folded")"
+  echo "ok: flowonly"
   ;;
 *) echo "report_html_test.sh: unknown case $case_"; exit 2 ;;
 esac

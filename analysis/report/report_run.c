@@ -165,6 +165,7 @@ static int report_main(report_state_t *rs, const ts_report_cfg_t *c) {
     /* the hooks' cost: the run folder's ground truth beside the trace */
     hook_cost_t *hc = &rs->hc;
     bool have_hc = false;
+    char hc_note[4600] = ""; /* why the hooks' cost is not measured */
     if (elf) {
         char dir[4096];
         snprintf(dir, sizeof dir, "%s", path);
@@ -174,7 +175,10 @@ static int report_main(report_state_t *rs, const ts_report_cfg_t *c) {
         bool have_gt = !access(gt, F_OK);
         if (have_gt || compensate) {
             if (hc_load(hc, run_dir, &syms, err, sizeof err)) {
-                fprintf(stderr, "tracesim: %s%s\n", compensate ? "--compensate: " : "note: instrumentation cost not measured: ", err);
+                if (!compensate) /* said once the trace turns out to have a perf profile */
+                    snprintf(hc_note, sizeof hc_note, "%s", err);
+                else
+                    fprintf(stderr, "tracesim: --compensate: %s\n", err);
                 if (compensate) {
                     elf_syms_free(&syms);
                     trace_in_free(tin);
@@ -262,11 +266,15 @@ static int report_main(report_state_t *rs, const ts_report_cfg_t *c) {
                             "header was overwritten; give it with --perf-config RUN_DIR/perf_config.txt\n",
                     pd->marker, perf_channel, path);
         else
-            fprintf(stderr, "tracesim: no perf header (marker 0x%08x)%s on ITC channel %d in %s\n", pd->marker,
-                    cfg_path ? " and no perf record" : "", perf_channel, path);
+            fprintf(stderr, "tracesim: no perf header (marker 0x%08x)%s on ITC channel %d in %s%s\n", pd->marker,
+                    cfg_path ? " and no perf record" : "", perf_channel, path,
+                    html ? ": -f html is made from perf records; a program trace's profile is given by -f text, csv, "
+                           "folded or callgrind (--from flow)" :
+                           "");
         status = TS_EXIT_NO_FILE;
         goto done;
     }
+    if (hc_note[0]) fprintf(stderr, "tracesim: note: instrumentation cost not measured: %s\n", hc_note);
     if (pd->config_used)
         fprintf(stderr, "tracesim: note: records decoded with the out-of-band perf header of %s\n", cfg_path);
 
