@@ -317,8 +317,8 @@ ts_pf_t *ts_pf_open(FILE *out, const elf_syms_t *syms, ts_pf_line_fn line, void 
     p->tt = *tt;
     p->first_packet = true;
     for (unsigned k = 0; k < PERF_MAX_CORES; k++) p->hart[k].cur = -1;
-    static const char *fixed[] = {"function", "call_site", "record", "address", "id", "group", "value", "tp",
-                                  "name", "trap", "cause", "pc", "handler", "depth", "latency", "resumed", "root"};
+    static const char *const fixed[] = {"function", "call_site", "record", "address", "id", "group", "value", "tp",
+                                        "name", "trap", "cause", "pc", "handler", "depth", "latency", "resumed", "root"};
     for (unsigned i = 0; i < sizeof fixed / sizeof fixed[0]; i++) annot_iid(p, fixed[i]);
     if (p->st.oom) {
         ts_pf_close(p);
@@ -654,7 +654,7 @@ void ts_pf_header(void *ctx, const perf_header_t *hd) {
     for (unsigned i = 0; i < hd->n && i < PERF_MAX_COUNTERS; i++) {
         char cn[64], an[96];
         perf_counter_name(&hd->def[i], cn, sizeof cn);
-        static const char *pre[4] = {"", "", "exit.", "exit."}, *post[4] = {"", "_delta", "", "_delta"};
+        static const char *const pre[4] = {"", "", "exit.", "exit."}, *const post[4] = {"", "_delta", "", "_delta"};
         for (unsigned k = 0; k < 4; k++) {
             snprintf(an, sizeof an, "%s%s%s", pre[k], cn, post[k]);
             H->an[i][k] = annot_iid(p, an);
