@@ -31,6 +31,8 @@ typedef struct te_cfg {
     bool context_force;  /* teControl bit 9 (teContext: Ownership messages on privilege
                              * changes, te_prog.c) set on every teControl write (run
                              * --trace-context) */
+    bool rv64;           /* the hart is RV64: addresses are 64-bit and the compressed
+                             * encoding C.JAL of RV32 is C.ADDIW (te_prog.c, te_event.c) */
 } te_cfg_t;
 
 /* What became of a register access (te_read, te_write; funnel_read, funnel_write answer only
@@ -62,8 +64,8 @@ typedef struct te_entry {
     uint8_t kind;
     uint8_t tcode, code, btype; /* TE_PROG: TCODE, SYNC/EVCODE/RCODE, B-TYPE */
     uint32_t idtag;             /* ITC: 0..0x3f; software trace: IDTAG_BASE (0x40001) + 4 id */
-    uint32_t data;              /* TE_PROG: I-CNT (or RDATA) */
-    uint32_t addr;              /* TE_PROG: the address to report (F-ADDR or U-ADDR) */
+    uint64_t data;              /* TE_PROG: I-CNT (or RDATA); ICT: CKDATA1 */
+    uint64_t addr;              /* TE_PROG: the address to report (F-ADDR or U-ADDR) */
     uint64_t ts;                /* time of the store (or of the event) */
 } te_entry_t;
 

@@ -57,7 +57,7 @@ enum { EV_CALL = 1u << 2,
        EV_CONTEXT = 1u << 5 };
 
 /* queues one ICT message: TCODE 35 when a full address is owed, 34 otherwise */
-static void ev_emit(te_t *t, unsigned cksrc, unsigned ckdf, uint32_t addr, uint32_t data1) {
+static void ev_emit(te_t *t, unsigned cksrc, unsigned ckdf, uint64_t addr, uint64_t data1) {
     te_prog_t *p = &t->prog;
     if (!te_fifo_room(t)) {
         te_fifo_lost(t);
@@ -75,17 +75,17 @@ static void ev_emit(te_t *t, unsigned cksrc, unsigned ckdf, uint32_t addr, uint3
 
 static bool is_link(unsigned r) { return r == 1 || r == 5; }
 
-/* a call: JAL/JALR with rd x1 or x5, C.JAL (RV32), C.JALR */
-static bool is_call(uint32_t insn) {
+/* a call: JAL/JALR with rd x1 or x5, C.JAL (RV32 only: C.ADDIW on RV64), C.JALR */
+static bool is_call(uint32_t insn, bool rv64) {
     if ((insn & 3u) == 3u) {
         unsigned op = insn & 0x7Fu;
         return (op == 0x6Fu || op == 0x67u) && is_link((insn >> 7) & 31u);
     }
-    if ((insn & 0xE003u) == 0x2001u) return true;           /* c.jal */
+    if ((insn & 0xE003u) == 0x2001u) return !rv64;          /* c.jal */
     return (insn & 0xF07Fu) == 0x9002u && (insn & 0x0F80u); /* c.jalr */
 }
 
-void te_event_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause) {
+void te_event_retire(te_t *t, uint64_t pc, uint32_t insn, uint64_t npc, bool trap, uint64_t cause) {
     te_prog_t *p = &t->prog;
     if (p->sync_owed == NX_SYNC_TRACE_ENABLE) {              /* the store that started tracing: trace on */
         if (t->overflow_pending || !te_fifo_room(t)) return; /* waits for room, as BTM's sync */
@@ -103,10 +103,11 @@ void te_event_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool tra
     bool sys = insn == 0x00000073u || insn == 0x00100073u || insn == 0x9002u; /* ecall, ebreak */
     bool executed = !trap || sys;
     if (trap) {
-        bool irq = (cause >> 31) != 0;
+        unsigned msb = t->cfg.rv64 ? 63 : 31; /* mcause's Interrupt bit */
+        bool irq = (cause >> msb) & 1u;
         if (t->evcontrol & (irq ? EV_INTERRUPT : EV_EXCEPTION))
-            ev_emit(t, irq ? NX_CKSRC_INTERRUPT : NX_CKSRC_EXCEPTION, 1, pc, cause & 0x7FFFFFFFu);
-    } else if ((t->evcontrol & EV_CALL) && is_call(insn)) {
+            ev_emit(t, irq ? NX_CKSRC_INTERRUPT : NX_CKSRC_EXCEPTION, 1, pc, cause & ~(1ull << msb));
+    } else if ((t->evcontrol & EV_CALL) && is_call(insn, t->cfg.rv64)) {
         ev_emit(t, NX_CKSRC_CALL, 1, pc, (pc ^ npc) >> 1);
     }
     if (p->priv != p->rep_priv) { /* a trap or xRET changed the privilege */

@@ -168,7 +168,7 @@ void te_prog_sink_stopped(te_t *t) {
     p->lost = false;
 }
 
-/* instruction classes the encoder needs (RV32IC encodings) */
+/* instruction classes the encoder needs (RV32IC/RV64IC encodings: the same for these) */
 enum { K_OTHER,
        K_BRANCH,
        K_JALR,
@@ -247,7 +247,7 @@ static void htm_outcome(te_t *t, bool taken) {
 }
 
 static bool is_link(unsigned r) { return r == 1 || r == 5; }
-static void rs_push(te_prog_t *p, uint32_t a) {
+static void rs_push(te_prog_t *p, uint64_t a) {
     if (p->sp < TE_RSTACK_DEPTH) p->stack[p->sp++] = a;
 }
 
@@ -263,7 +263,7 @@ static void htm_icnt_full(te_t *t) {
 }
 
 /* HTM: one retirement (its units already counted) */
-static void htm_retire(te_t *t, unsigned k, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, unsigned units,
+static void htm_retire(te_t *t, unsigned k, uint64_t pc, uint32_t insn, uint64_t npc, bool trap, unsigned units,
                        bool sync) {
     te_prog_t *p = &t->prog;
     if (!trap && k == K_BRANCH && sync) { /* the periodic sync at a branch */
@@ -277,15 +277,15 @@ static void htm_retire(te_t *t, unsigned k, uint32_t pc, uint32_t insn, uint32_t
         if (!p->lost) htm_icnt_full(t); /* a loop of branches only counts too */
         return;
     }
-    if (!trap && (insn & 0x7Fu) == 0x6Fu && is_link((insn >> 7) & 31u)) rs_push(p, pc + 4); /* jal, rd link */
-    if (!trap && (insn & 3u) == 1u && ((insn >> 13) & 7u) == 1u) rs_push(p, pc + 2);        /* c.jal */
+    if (!trap && (insn & 0x7Fu) == 0x6Fu && is_link((insn >> 7) & 31u)) rs_push(p, pc + 4);          /* jal, rd link */
+    if (!trap && !t->cfg.rv64 && (insn & 3u) == 1u && ((insn >> 13) & 7u) == 1u) rs_push(p, pc + 2); /* c.jal (RV32; C.ADDIW on RV64) */
     if (trap || k == K_JALR || k == K_XRET) {
         if (!trap && k == K_JALR) {
             bool c16 = (insn & 3u) != 3u;
             unsigned rd = c16 ? ((insn >> 12) & 1u) : (insn >> 7) & 31u;
             unsigned rs1 = c16 ? (insn >> 7) & 31u : (insn >> 15) & 31u;
             bool ret = is_link(rs1) && (!is_link(rd) || rd != rs1);
-            uint32_t top = 0;
+            uint64_t top = 0;
             bool had = false;
             if (ret && p->sp) {
                 top = p->stack[--p->sp];
@@ -327,7 +327,7 @@ static unsigned classify(uint32_t insn) {
     return K_OTHER;
 }
 
-static void retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause) {
+static void retire(te_t *t, uint64_t pc, uint32_t insn, uint64_t npc, bool trap, uint64_t cause) {
     te_prog_t *p = &t->prog;
     p->gt_start = false;
     if (p->stopping) { /* the store that stopped tracing */
@@ -404,7 +404,7 @@ static void ownership(te_t *t) {
     emit(t, &e);
 }
 
-void te_prog_retire(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause) {
+void te_prog_retire(te_t *t, uint64_t pc, uint32_t insn, uint64_t npc, bool trap, uint64_t cause) {
     te_prog_t *p = &t->prog;
     if (!p->on) return;
     bool was_stopping = p->stopping;

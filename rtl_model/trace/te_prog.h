@@ -50,7 +50,7 @@ typedef struct te_prog {
     uint32_t icnt;     /* 16-bit units retired since the last message */
     uint32_t hist;     /* HTM: branch outcomes after a 1 stop bit, newest in bit 0 */
     unsigned sp;       /* HTM 7: return stack entries */
-    uint32_t stack[TE_RSTACK_DEPTH];
+    uint64_t stack[TE_RSTACK_DEPTH];
     uint32_t msgs_since_sync;                  /* program trace messages (not Ownership) since the last sync-type one */
     uint64_t last_addr;                        /* the last address a message reported (U-ADDR base; pack time) */
     bool ev_full;                              /* event mode: the next event message is TCODE 35 (full address) */
@@ -78,8 +78,9 @@ unsigned te_prog_warl(const te_prog_t *p, unsigned written);
  * like a software trace port event): pc and raw bits (16 bits for a compressed one) of the
  * instruction that committed, or of the one that trapped (trap: not committed; cause as
  * mcause); npc: the pc that follows it in program order (branch or jump target,
- * fall-through, xRET's return address, the trap handler). */
-void te_prog_retire(struct te *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause);
+ * fall-through, xRET's return address, the trap handler). Addresses are XLEN bits wide
+ * (te_cfg_t.rv64): F-ADDR and U-ADDR carry all of them, leading zeros not sent. */
+void te_prog_retire(struct te *t, uint64_t pc, uint32_t insn, uint64_t npc, bool trap, uint64_t cause);
 /* teStallEnable (te_prog_hold.c): the FIFO entries one retirement may need at most (its
  * program-trace messages, a software trace event, the Error + sync of a pending overflow) */
 unsigned te_prog_worst_case(const struct te *t);
@@ -94,6 +95,6 @@ bool te_prog_hold(struct te *t);
  * SoC calls it before every te_prog_retire; without it the mode stays M. */
 static inline void te_prog_priv(te_prog_t *p, unsigned priv) { p->priv = (uint8_t)(priv & 3u); }
 /* event mode (te_event.c): the same retirement, called by te_prog_retire; trace stop */
-void te_event_retire(struct te *t, uint32_t pc, uint32_t insn, uint32_t npc, bool trap, uint32_t cause);
+void te_event_retire(struct te *t, uint64_t pc, uint32_t insn, uint64_t npc, bool trap, uint64_t cause);
 void te_event_stop(struct te *t);
 #endif

@@ -21,18 +21,20 @@ static inline void wr(te_t *t, uint32_t off, uint32_t v) { TS_ASSERT_EQ_I(te_wri
 
 /* an encoder with the default configuration, an ITC FIFO of `depth` and teInstruction forced
  * to `force` (TE_INSN_*, 0: not forced) */
-static inline te_t make_prog_te(unsigned depth, unsigned force) {
+static inline te_t make_prog_te_xlen(unsigned depth, unsigned force, bool rv64) {
     te_cfg_t c;
     te_default_cfg(&c);
     c.itc_depth = depth;
     c.insn_force = force;
+    c.rv64 = rv64;
     te_t t;
     if (te_init(&t, &c)) TS_FAIL("te_init failed");
     return t;
 }
+static inline te_t make_prog_te(unsigned depth, unsigned force) { return make_prog_te_xlen(depth, force, false); }
 /* one retired instruction that is not a trap (npc: the next pc), and one that traps */
-static inline void ret(te_t *t, uint32_t pc, uint32_t insn, uint32_t npc) { te_prog_retire(t, pc, insn, npc, false, 0); }
-static inline void trap(te_t *t, uint32_t pc, uint32_t insn, uint32_t handler, uint32_t cause) {
+static inline void ret(te_t *t, uint64_t pc, uint32_t insn, uint64_t npc) { te_prog_retire(t, pc, insn, npc, false, 0); }
+static inline void trap(te_t *t, uint64_t pc, uint32_t insn, uint64_t handler, uint64_t cause) {
     te_prog_retire(t, pc, insn, handler, true, cause);
 }
 
@@ -50,5 +52,30 @@ static inline unsigned drain_sram(te_t *t, uint8_t *out, unsigned max, int limit
         for (int k = 0; k < 4; k++) out[n++] = (uint8_t)(w >> (8 * k));
     }
     return n;
+}
+
+/* the fields of the n bytes of messages in got, split by MSEO as trace-hw-facts.md 4.1 says
+ * (each byte: MDO bits 7:2, LSB first; MSEO 1 ends a field, 3 a field and the message),
+ * independent of the encoder's packing code: field[m][k] is field k of message m (the first
+ * holds TCODE in bits 5:0 and the fixed fields after it); the number of messages */
+#define TE_T_MSGS 16
+#define TE_T_FIELDS 8
+static inline unsigned split_fields(const uint8_t *got, unsigned n, uint64_t field[TE_T_MSGS][TE_T_FIELDS]) {
+    unsigned m = 0, k = 0, bit = 0;
+    memset(field, 0, sizeof(uint64_t) * TE_T_MSGS * TE_T_FIELDS);
+    for (unsigned i = 0; i < n && m < TE_T_MSGS; i++) {
+        if (k < TE_T_FIELDS && bit < 64) field[m][k] |= (uint64_t)(got[i] >> 2) << bit;
+        bit += 6;
+        unsigned mseo = got[i] & 3u;
+        if (mseo == 1 || mseo == 3) {
+            k++;
+            bit = 0;
+        }
+        if (mseo == 3) {
+            m++;
+            k = 0;
+        }
+    }
+    return m;
 }
 #endif

@@ -187,4 +187,40 @@ TS_TEST(context_events_byte_exact) {
     TS_ASSERT_MEM_EQ(got, off, sizeof off);
 }
 
+/* RV64 (te_cfg_t.rv64): mcause's Interrupt flag is bit 63 (CKSRC 11, CKDATA1 the cause
+ * without it), 0x2505 is C.ADDIW (no call, where RV32's C.JAL is one), and addresses above
+ * 4 GiB go out whole (ICT's CKDATA0 XOR-compressed against the last address, facts 4.6),
+ * read back with split_fields */
+TS_TEST(rv64_causes_calls_addresses) {
+    te_t t = make_prog_te_xlen(16, 0, true);
+    start(&t, CTRL_EV | 0x00F00000u, 0x1F, 0x100); /* no PC samples; call, trap, exc, irq on */
+    const uint64_t a = 0x300000100ull, h = 0x300000040ull;
+    ret(&t, a, 0x00f72023u, a + 4);                         /* trace on: TCODE 35, full address */
+    ret(&t, a + 4, 0x2505u, a + 6);                         /* c.addiw: no event on RV64 */
+    ret(&t, a + 6, 0x0FC000EFu, a + 0x102);                 /* jal ra: a call */
+    trap(&t, a + 0x102, 0x0001u, h, 0x8000000000000007ull); /* machine timer interrupt */
+    trap(&t, h, 0x00000073u, h + 0x40, 11);                 /* ecall */
+    uint8_t got[128];
+    uint64_t f[TE_T_MSGS][TE_T_FIELDS];
+    unsigned n = drain_sram(&t, got, sizeof got, 10000);
+    unsigned m = split_fields(got, n, f);
+    TS_ASSERT(m >= 4);
+    /* first field: TCODE[5:0], CKSRC[9:6], CKDF[11:10], CKDATA0 from bit 12; then CKDATA1 */
+    TS_ASSERT_EQ_U(f[0][0] & 0x3F, 35);
+    TS_ASSERT_EQ_U(f[0][0] >> 12, (a + 4) >> 1);
+    TS_ASSERT_EQ_U(f[0][1], 2);         /* trace on */
+    TS_ASSERT_EQ_U(f[1][0] & 0x3F, 34); /* the call, no c.addiw event before it */
+    TS_ASSERT_EQ_U((f[1][0] >> 6) & 15, 9);
+    TS_ASSERT_EQ_U(f[1][0] >> 12, ((a + 6) ^ (a + 4)) >> 1); /* the call's pc */
+    TS_ASSERT_EQ_U(f[1][1], ((a + 6) ^ (a + 0x102)) >> 1);   /* XOR its target */
+    TS_ASSERT_EQ_U(f[2][0] & 0x3F, 34);
+    TS_ASSERT_EQ_U((f[2][0] >> 6) & 15, 11); /* interrupt */
+    TS_ASSERT_EQ_U(f[2][0] >> 12, ((a + 0x102) ^ (a + 6)) >> 1);
+    TS_ASSERT_EQ_U(f[2][1], 7);
+    TS_ASSERT_EQ_U((f[3][0] >> 6) & 15, 10); /* exception */
+    TS_ASSERT_EQ_U(f[3][0] >> 12, (h ^ (a + 0x102)) >> 1);
+    TS_ASSERT_EQ_U(f[3][1], 11);
+    te_free(&t);
+}
+
 TS_TEST_MAIN()

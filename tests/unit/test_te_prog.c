@@ -523,4 +523,52 @@ TS_TEST(htm_ret_sync_empties_stack) {
     te_free(&t);
 }
 
+/* RV64 (te_cfg_t.rv64): addresses above 4 GiB and sign-extended ones (what `lui` gives on
+ * RV64 for 0x80000000) go out whole: F-ADDR = pc >> 1, U-ADDR = (pc XOR the last reported
+ * address) >> 1 (facts 4.6), every bit, read back with split_fields (not the model's packer) */
+TS_TEST(btm_rv64_addresses) {
+    te_t t = make_prog_te_xlen(8, 0, true);
+    start(&t, CTRL_BTM, 0x100);
+    const uint64_t a0 = 0x120000100ull, hi = 0xFFFFFFFF80000010ull, h = 0x200000040ull;
+    ret(&t, a0, 0x00f72023u, a0 + 4); /* the store that started tracing: SYNC */
+    ret(&t, a0 + 4, 0x00008067u, hi); /* ret: INDIRECT BRANCH */
+    trap(&t, hi, 0x00000073u, h, 11); /* ecall: INDIRECT BRANCH, B-TYPE trap */
+    ret(&t, h, 0x30200073u, hi + 4);  /* mret: INDIRECT BRANCH */
+    wr(&t, CTRL, CTRL_BTM);           /* trace stop: Correlation */
+    uint8_t got[128];
+    uint64_t f[TE_T_MSGS][TE_T_FIELDS];
+    unsigned n = drain_sram(&t, got, sizeof got, 10000);
+    unsigned m = split_fields(got, n, f);
+    TS_ASSERT(m >= 5);
+    TS_ASSERT_EQ_U(f[0][0] & 0x3F, 9); /* SYNC */
+    TS_ASSERT_EQ_U(f[0][1], (a0 + 4) >> 1);
+    TS_ASSERT_EQ_U(f[1][0] & 0x3F, 4); /* INDIRECT BRANCH */
+    TS_ASSERT_EQ_U(f[1][1], ((a0 + 4) ^ hi) >> 1);
+    TS_ASSERT_EQ_U(f[2][0] & 0x3F, 4);
+    TS_ASSERT_EQ_U((f[2][0] >> 6) & 3, 1); /* B-TYPE 1: a trap */
+    TS_ASSERT_EQ_U(f[2][1], (hi ^ h) >> 1);
+    TS_ASSERT_EQ_U(f[3][1], (h ^ (hi + 4)) >> 1);
+    TS_ASSERT_EQ_U(f[4][0] & 0x3F, 33); /* Correlation */
+    te_free(&t);
+}
+
+/* HTM 7's return stack follows the hart's XLEN: 0x2505 is C.JAL on RV32 (a call: it pushes
+ * pc + 2, and a return there is inferred, no message) but C.ADDIW on RV64 (no call: the same
+ * return must be reported) */
+static unsigned c_jal_return_messages(bool rv64) {
+    te_t t = make_prog_te_xlen(64, 0, rv64);
+    start(&t, (CTRL_BTM & ~0x70u) | 7u << 4, 0x100);
+    ret(&t, 0x80000100u, 0x00f72023u, 0x80000104u); /* SYNC 5 */
+    unsigned base = t.fifo_count;
+    ret(&t, 0x80000104u, 0x2505u, 0x80000200u); /* RV32: c.jal to 0x80000200, pushes 0x80000106 */
+    ret(&t, 0x80000200u, 0x8082u, 0x80000106u); /* c.jr ra back to 0x80000106 */
+    unsigned k = t.fifo_count - base;
+    te_free(&t);
+    return k;
+}
+TS_TEST(htm_ret_c_jal_is_rv32_only) {
+    TS_ASSERT_EQ_U(c_jal_return_messages(false), 0);
+    TS_ASSERT_EQ_U(c_jal_return_messages(true), 1);
+}
+
 TS_TEST_MAIN()
