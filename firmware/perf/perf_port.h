@@ -132,7 +132,7 @@ static inline void perf_irq_restore(uint32_t s) { (void)s; }
  * the funnel and its sink, which encoders run) is changed only between perf_port_lock() and
  * perf_port_unlock(): in the init functions, perfTraceOn/Off and perfWriteTrace, never on
  * the record path. perf_port_lock_init() is called by perfInit, before any other hart may
- * call the library; the lock is not recursive. On the target it is the BSP's bakery lock
+ * call the library; the lock is not recursive. On the target it is the BSP's ticket lock
  * (ts_lock_t, bsp/ts_harts.h); the host's fake backend checks the pairing. */
 void perf_port_lock_init(void) PERF_NOINSTR;
 void perf_port_lock(void) PERF_NOINSTR;
