@@ -15,7 +15,7 @@
 # the RV64 ones (lib/tracesim/rv64imac/lp64). The link takes the SDK's libc and libgcc of
 # that multilib, never GCC's multilib choice.
 # printf: TRACESIM_PRINTF=int (default: picolibc's integer-only vfprintf, %f prints *float*)
-# or full (with floating point: 9.8 KiB more code, a printf("%d") 2451 cycles instead of 743),
+# or full (with floating point: 7.4 KiB more code, a printf("%d") 2451 cycles instead of 743),
 # set before find_package (-DTRACESIM_PRINTF=full); docs/firmware/bsp.md.
 # Everything is found relative to this file: the installed tree can be moved.
 get_filename_component(_ts_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
