@@ -36,15 +36,15 @@ void ts_set_trap_handler(uint32_t cause, ts_trap_handler_t h) {
         exc_handlers[cause & 15] = h;
 }
 
-uint32_t ts_trap_dispatch(uint32_t mcause, uint32_t mepc, uint32_t mtval);
-uint32_t ts_trap_dispatch(uint32_t mcause, uint32_t mepc, uint32_t mtval) {
-    uint32_t n = mcause & 0x7FFFFFFFu;
-    ts_trap_handler_t h = n < 16 ? ((mcause & 0x80000000u) ? irq_handlers : exc_handlers)[n] : 0;
+ts_reg_t ts_trap_dispatch(ts_reg_t mcause, ts_reg_t mepc, ts_reg_t mtval);
+ts_reg_t ts_trap_dispatch(ts_reg_t mcause, ts_reg_t mepc, ts_reg_t mtval) {
+    ts_reg_t n = mcause & ~TS_CAUSE_IRQ;
+    ts_trap_handler_t h = n < 16 ? ((mcause & TS_CAUSE_IRQ) ? irq_handlers : exc_handlers)[n] : 0;
     if (h) return h(mcause, mepc, mtval);
     printf("unhandled %s %lu at mepc 0x%08lx, mtval 0x%08lx\n",
-           (mcause & 0x80000000u) ? "interrupt" : "exception", (unsigned long)n,
+           (mcause & TS_CAUSE_IRQ) ? "interrupt" : "exception", (unsigned long)n,
            (unsigned long)mepc, (unsigned long)mtval);
-    _exit((mcause & 0x80000000u) ? 160 + (int)(n & 15) : 128 + (int)(n & 15));
+    _exit((mcause & TS_CAUSE_IRQ) ? 160 + (int)(n & 15) : 128 + (int)(n & 15));
 }
 
 /* ---- timer, counters, host files ------------------------------------------------------ */

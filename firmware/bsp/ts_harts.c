@@ -1,4 +1,4 @@
-/* ts_harts.c - several harts: the parking loop of harts 1..7, ts_hart_start/join, the bakery
+/* ts_harts.c - several harts: the parking loop of harts 1..7, ts_hart_start/join, the ticket
  * lock, the barrier and line-locked stdout (API and rules in ts_harts.h,
  * docs/firmware/bsp.md).
  *
@@ -39,7 +39,6 @@ static ts_line_t lines[TS_MAX_HARTS] PRESERVE("lines");
 static ts_lock_t start_lock PRESERVE("start_lock");
 static ts_lock_t print_lock PRESERVE("print_lock");
 static volatile uint32_t print_owner PRESERVE("print_owner");
-static uint32_t n_harts PRESERVE("n_harts"); /* ts_num_harts() at activation */
 
 extern FILE ts_stdio; /* bsp.c */
 static int ts_putc_lines(char c, FILE *f);
@@ -72,43 +71,25 @@ unsigned ts_num_harts(void) {
 }
 
 /* ---- lock ------------------------------------------------------------------------------
- * Lamport's bakery: take a ticket one above every ticket in use, then wait for every hart
- * with a smaller (ticket, hart) pair. Before activation only hart 0 runs, so only entry 0
- * is looked at; afterwards the entries of the harts the SoC has. */
-static inline TS_NOINSTR unsigned lock_span(unsigned me) {
-    unsigned n = ACTIVE() ? n_harts : 1u;
-    return me < n ? n : me + 1u;
-}
-
+ * A ticket lock: amoadd.w.aq takes the next ticket; the hart waits until `owner` shows it
+ * (pausing between reads, so that waiting harts leave the RAM port to the holder), and the
+ * holder passes the lock on by storing owner + 1 after a release fence. Tickets wrap modulo
+ * 2^32, which the comparison for equality does not mind. */
 void ts_lock(ts_lock_t *l) {
-    unsigned me = ts_hart_id(), n = lock_span(me);
-    l->choosing[me] = 1;
-    FENCE();
-    uint32_t max = 0;
-    for (unsigned j = 0; j < n; j++) {
-        uint32_t v = l->number[j];
-        if (v > max) max = v;
-    }
-    uint32_t mine = max + 1;
-    l->number[me] = mine;
-    FENCE();
-    l->choosing[me] = 0;
-    FENCE();
-    for (unsigned j = 0; j < n; j++) {
-        if (j == me) continue;
-        while (l->choosing[j]) pause();
-        for (;;) {
-            uint32_t v = l->number[j];
-            if (v == 0 || v > mine || (v == mine && j > me)) break;
-            pause();
-        }
-    }
-    FENCE();
+    uint32_t t;
+    __asm__ volatile("amoadd.w.aq %0, %2, %1"
+                     : "=r"(t), "+A"(l->next)
+                     : "r"(1u)
+                     : "memory");
+    while (l->owner != t) pause();
+    __asm__ volatile("fence r, rw" ::
+                         : "memory"); /* acquire: the holder's stores before ours */
 }
 
 void ts_unlock(ts_lock_t *l) {
-    FENCE();
-    l->number[ts_hart_id()] = 0;
+    __asm__ volatile("fence rw, w" ::
+                         : "memory"); /* release */
+    l->owner = l->owner + 1u;
 }
 
 int ts_barrier(ts_barrier_t *b, unsigned n) {
@@ -166,14 +147,12 @@ void ts_flush_line(void) {
 /* ---- start, park, join --------------------------------------------------------------- */
 
 static TS_NOINSTR void activate(void) {
-    n_harts = ts_num_harts();
     for (unsigned h = 0; h < TS_MAX_HARTS; h++) {
         slots[h].state = ST_IDLE;
         slots[h].tls_ready = 0;
         lines[h].len = 0;
-        start_lock.choosing[h] = print_lock.choosing[h] = 0;
-        start_lock.number[h] = print_lock.number[h] = 0;
     }
+    start_lock.next = start_lock.owner = print_lock.next = print_lock.owner = 0;
     print_owner = 0xFFu;
     FENCE();
     ts_stdio.put = ts_putc_lines; /* from here on: activated */

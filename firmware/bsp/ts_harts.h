@@ -1,5 +1,5 @@
 /* ts_harts.h - several harts on the tracesim SoC (tracesim run --harts N): hart numbers,
- * starting a function on another hart, a lock and a barrier without the A extension.
+ * starting a function on another hart, a lock (A extension: amoadd) and a barrier.
  * docs/firmware/bsp.md describes the boot protocol and the memory layout.
  *
  * Boot: every hart starts at the ELF entry. Hart 0 initialises the C runtime and runs
@@ -55,16 +55,17 @@ int ts_hart_join(unsigned hart, int *ret) TS_NOINSTR;
 /* 1 while a function started on `hart` has not returned yet */
 int ts_hart_busy(unsigned hart) TS_NOINSTR;
 
-/* Lamport's bakery lock for up to TS_MAX_HARTS harts: no atomic instructions, fair (first
- * come, first served). A zero-initialised ts_lock_t is unlocked. Not recursive. */
+/* A ticket lock (A extension: one amoadd.w.aq to take a ticket, a plain store to pass the
+ * lock on), for any number of harts: fair (first come, first served). A zero-initialised
+ * ts_lock_t is unlocked. Not recursive. */
 typedef struct {
-    volatile uint8_t choosing[TS_MAX_HARTS];
-    volatile uint32_t number[TS_MAX_HARTS];
+    volatile uint32_t next;  /* the next ticket to hand out */
+    volatile uint32_t owner; /* the ticket that holds the lock */
 } ts_lock_t;
 void ts_lock(ts_lock_t *l) TS_NOINSTR;
 void ts_unlock(ts_lock_t *l) TS_NOINSTR;
 
-/* A reusable barrier for n harts (a counter under a bakery lock and a sense flag). A
+/* A reusable barrier for n harts (a counter under a ts_lock_t and a sense flag). A
  * zero-initialised ts_barrier_t is ready. Every one of the n harts calls ts_barrier() with
  * the same n; it returns when all n have arrived: 1 on the last one to arrive, else 0. */
 typedef struct {

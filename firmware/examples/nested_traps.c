@@ -58,19 +58,19 @@ __attribute__((noinline)) void work(uint32_t r) {
     }
 }
 
-static TS_NOINSTR uint32_t timer_handler(uint32_t mcause, uint32_t mepc, uint32_t mtval) {
+static TS_NOINSTR ts_reg_t timer_handler(ts_reg_t mcause, ts_reg_t mepc, ts_reg_t mtval) {
     (void)mcause; (void)mtval;
     on_tick();
     return mepc;
 }
 
-static TS_NOINSTR uint32_t soft_handler(uint32_t mcause, uint32_t mepc, uint32_t mtval) {
+static TS_NOINSTR ts_reg_t soft_handler(ts_reg_t mcause, ts_reg_t mepc, ts_reg_t mtval) {
     (void)mcause; (void)mtval;
     on_soft();
     return mepc;
 }
 
-static TS_NOINSTR uint32_t ecall_handler(uint32_t mcause, uint32_t mepc, uint32_t mtval) {
+static TS_NOINSTR ts_reg_t ecall_handler(ts_reg_t mcause, ts_reg_t mepc, ts_reg_t mtval) {
     (void)mcause; (void)mtval;
     on_ecall(mepc);
     return mepc + 4;                  /* past the ecall */

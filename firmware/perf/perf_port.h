@@ -9,10 +9,11 @@
  * The library never dereferences a trace register pointer itself: it always goes through
  * perf_rd32/perf_wr32/perf_wr16/perf_wr8 with the register's address.
  *
- * Counter read keys (the record hot path): key n (0, 2..31) reads the 32-bit user CSR
- * 0xC00 + n; key 32 + n reads the 64-bit pair (0xC80 + n high, 0xC00 + n low, high again
- * until both highs agree); PERF_KEY_TS reads the master trace timestamp (the library does
- * that itself, through perf_rd32). */
+ * Counter read keys (the record hot path): key n (0, 2..31) reads the user CSR 0xC00 + n
+ * (a counter narrower than 32 bits); key 32 + n reads the 64-bit counter n: on RV32 the pair
+ * (0xC80 + n high, 0xC00 + n low, high again until both highs agree), on RV64 one csrr of
+ * 0xC00 + n (RV64 has no `h` CSRs; they are never named in an RV64 build); PERF_KEY_TS reads
+ * the master trace timestamp (the library does that itself, through perf_rd32). */
 #ifndef TS_PERF_PORT_H
 #define TS_PERF_PORT_H
 #include <stdint.h>
@@ -30,8 +31,10 @@
     X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16) X(17) \
     X(18) X(19) X(20) X(21) X(22) X(23) X(24) X(25) X(26) X(27) X(28) X(29) X(30) X(31)
 
-#define perf_csrr(n) ({ uint32_t v_; __asm__ volatile("csrr %0, %1" : "=r"(v_) : "i"(n)); v_; })
-#define perf_csrw(n, v) __asm__ volatile("csrw %0, %1" ::"i"(n), "r"((uint32_t)(v)))
+/* a CSR's value, XLEN wide (unsigned long: uint32_t's type on RV32) */
+typedef unsigned long perf_reg_t;
+#define perf_csrr(n) ({ perf_reg_t v_; __asm__ volatile("csrr %0, %1" : "=r"(v_) : "i"(n)); v_; })
+#define perf_csrw(n, v) __asm__ volatile("csrw %0, %1" ::"i"(n), "r"((perf_reg_t)(v)))
 
 static inline PERF_NOINSTR uint32_t perf_rd32(const volatile void *a) { return *(const volatile uint32_t *)a; }
 static inline PERF_NOINSTR void perf_wr32(volatile void *a, uint32_t v) { *(volatile uint32_t *)a = v; }
@@ -52,6 +55,11 @@ static inline PERF_NOINSTR uint32_t perf_bus_addr(const void *p) { return (uint3
  * line: on this core a do-while loop costs a mispredicted backward branch on every read. A
  * retry reuses the second high as the first one of the next try. */
 static inline __attribute__((always_inline)) PERF_NOINSTR uint64_t perf_counter_read(unsigned key) {
+#if __riscv_xlen == 64
+    switch (key) {
+#define PERF_RD_NARROW(n) case (n): return perf_csrr(0xC00 + (n));
+#define PERF_RD_WIDE(n) case PERF_KEY_WIDE + (n): return perf_csrr(0xC00 + (n));
+#else
     uint32_t h, l, h2;
     switch (key) {
 #define PERF_RD_NARROW(n) case (n): return perf_csrr(0xC00 + (n));
@@ -61,6 +69,7 @@ static inline __attribute__((always_inline)) PERF_NOINSTR uint64_t perf_counter_
         if (__builtin_expect(h != h2, 0))                                            \
             do { h = h2; l = perf_csrr(0xC00 + (n)); h2 = perf_csrr(0xC80 + (n)); } while (h != h2); \
         return (uint64_t)h << 32 | l;
+#endif
     PERF_RD_NARROW(0) PERF_RD_NARROW(2) PERF_REP_HPM(PERF_RD_NARROW)
     PERF_RD_WIDE(0) PERF_RD_WIDE(2) PERF_REP_HPM(PERF_RD_WIDE)
 #undef PERF_RD_NARROW
@@ -69,9 +78,10 @@ static inline __attribute__((always_inline)) PERF_NOINSTR uint64_t perf_counter_
     }
 }
 
-/* any counter-related CSR by number (initialisation only) */
-uint32_t perf_csr_read(unsigned csr) PERF_NOINSTR;
-void perf_csr_write(unsigned csr, uint32_t v) PERF_NOINSTR;
+/* any counter-related CSR by number (initialisation only), XLEN wide; on RV64 the counters
+ * have no `h` halves (0xB80 + n reads 0 and writes nothing there) */
+perf_reg_t perf_csr_read(unsigned csr) PERF_NOINSTR;
+void perf_csr_write(unsigned csr, perf_reg_t v) PERF_NOINSTR;
 
 /* interrupts off around a record (a record is a run of ITC stores that must not interleave
  * with one written by an interrupt handler); returns the old mstatus.MIE */
@@ -103,6 +113,7 @@ void perf_port_wr(uintptr_t addr, unsigned size, uint32_t v);
 unsigned perf_port_hartid(void);
 uint32_t perf_port_bus_addr(const void *p);
 uint64_t perf_port_counter_read(unsigned key);
+typedef uint32_t perf_reg_t; /* the fake backend models RV32 */
 uint32_t perf_csr_read(unsigned csr);
 void perf_csr_write(unsigned csr, uint32_t v);
 
@@ -121,7 +132,7 @@ static inline void perf_irq_restore(uint32_t s) { (void)s; }
  * the funnel and its sink, which encoders run) is changed only between perf_port_lock() and
  * perf_port_unlock(): in the init functions, perfTraceOn/Off and perfWriteTrace, never on
  * the record path. perf_port_lock_init() is called by perfInit, before any other hart may
- * call the library; the lock is not recursive. On the target it is the BSP's bakery lock
+ * call the library; the lock is not recursive. On the target it is the BSP's ticket lock
  * (ts_lock_t, bsp/ts_harts.h); the host's fake backend checks the pairing. */
 void perf_port_lock_init(void) PERF_NOINSTR;
 void perf_port_lock(void) PERF_NOINSTR;

@@ -7,16 +7,31 @@
 #define CSR_MCOUNTEREN 0x306
 #define CSR_MCOUNTINHIBIT 0x320
 
-uint32_t perf_csr_read(unsigned csr) {
+/* RV32: the counters' high halves 0xB80 + n as CSRs of their own; RV64 has none */
+#if __riscv_xlen == 64
+#define RD_HI(n)
+#define WR_HI(n)
+#else
+#define RD_HI(n)      \
+    case 0xB80 + (n): \
+        return perf_csrr(0xB80 + (n));
+#define WR_HI(n)                   \
+    case 0xB80 + (n):              \
+        perf_csrw(0xB80 + (n), v); \
+        return;
+#endif
+
+perf_reg_t perf_csr_read(unsigned csr) {
     switch (csr) {
     case CSR_MCOUNTEREN: return perf_csrr(CSR_MCOUNTEREN);
     case CSR_MCOUNTINHIBIT: return perf_csrr(CSR_MCOUNTINHIBIT);
 #define RD_EVENT(n)   \
     case 0x320 + (n): \
         return perf_csrr(0x320 + (n));
-#define RD_CTR(n)                                    \
-    case 0xB00 + (n): return perf_csrr(0xB00 + (n)); \
-    case 0xB80 + (n): return perf_csrr(0xB80 + (n));
+#define RD_CTR(n)                      \
+    case 0xB00 + (n):                  \
+        return perf_csrr(0xB00 + (n)); \
+        RD_HI(n)
         PERF_REP_HPM(RD_EVENT)
         RD_CTR(0)
         RD_CTR(2)
@@ -27,7 +42,7 @@ uint32_t perf_csr_read(unsigned csr) {
     }
 }
 
-void perf_csr_write(unsigned csr, uint32_t v) {
+void perf_csr_write(unsigned csr, perf_reg_t v) {
     switch (csr) {
     case CSR_MCOUNTEREN: perf_csrw(CSR_MCOUNTEREN, v); return;
     case CSR_MCOUNTINHIBIT: perf_csrw(CSR_MCOUNTINHIBIT, v); return;
@@ -35,9 +50,11 @@ void perf_csr_write(unsigned csr, uint32_t v) {
     case 0x320 + (n):              \
         perf_csrw(0x320 + (n), v); \
         return;
-#define WR_CTR(n)                                        \
-    case 0xB00 + (n): perf_csrw(0xB00 + (n), v); return; \
-    case 0xB80 + (n): perf_csrw(0xB80 + (n), v); return;
+#define WR_CTR(n)                  \
+    case 0xB00 + (n):              \
+        perf_csrw(0xB00 + (n), v); \
+        return;                    \
+        WR_HI(n)
         PERF_REP_HPM(WR_EVENT)
         WR_CTR(0)
         WR_CTR(2)
@@ -52,14 +69,12 @@ void perf_csr_write(unsigned csr, uint32_t v) {
 static ts_lock_t perf_lock __attribute__((section(".preserve.tsperf_lock")));
 
 void perf_port_lock_init(void) {
-    for (unsigned h = 0; h < TS_MAX_HARTS; h++) {
-        perf_lock.choosing[h] = 0;
-        perf_lock.number[h] = 0;
-    }
+    perf_lock.next = 0;
+    perf_lock.owner = 0;
 }
 /* Before the first ts_hart_start() only hart 0 runs code (ts_harts.h), so the lock is not
  * needed and is skipped: a single-hart program pays a call and a test (about 8 cycles), not
- * the bakery (about 60). Activation cannot happen between a lock and its unlock (the
+ * the lock's atomic and fences. Activation cannot happen between a lock and its unlock (the
  * library never starts a hart), so both take the same branch. */
 void perf_port_lock(void) {
     if (ts_harts_started()) ts_lock(&perf_lock);
@@ -78,7 +93,7 @@ void perf_port_set_mtimecmp(unsigned hart, uint64_t t) {
     cmp[1] = (uint32_t)(t >> 32);
 }
 
-static PERF_NOINSTR uint32_t perf_timer_trap(uint32_t mcause, uint32_t mepc, uint32_t mtval) {
+static PERF_NOINSTR ts_reg_t perf_timer_trap(ts_reg_t mcause, ts_reg_t mepc, ts_reg_t mtval) {
     (void)mcause;
     (void)mtval;
     perf_timer_tick(mepc);

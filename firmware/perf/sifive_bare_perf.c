@@ -10,10 +10,11 @@
  * Where the original is wrong, this one is right:
  *  - counters are kept in a table indexed by counter number, and the hardware mask is tested
  *    by counter number (the original sizes its table and tests the mask by list position);
- *  - counter widths come from probing with both halves on RV32 and a leading-zero count (the
- *    original's width loop never ends for widths above 32 with a 32-bit long);
- *  - counters of 32 bits or more are read high, low, high until the highs agree; narrower
- *    ones with one csrr;
+ *  - counter widths come from probing with both halves on RV32 (the whole CSR on RV64) and a
+ *    leading-zero count (the original's width loop never ends for widths above 32 with a
+ *    32-bit long);
+ *  - counters of 32 bits or more are read high, low, high until the highs agree on RV32, in
+ *    one csrr on RV64; narrower ones with one csrr;
  *  - every counter index 0..31 the hardware has (the original stops at 6);
  *  - DeltaXOR XORs the addresses too, as the manual says (the original writes them raw);
  *  - perfTraceOff drains the encoder (and funnel) into the sink, so no record stays half in
@@ -756,6 +757,15 @@ static unsigned width_of(uint32_t lo, uint32_t hi) {
 
 /* width of counter n: write all ones to both halves (counting is inhibited), read back,
  * leave it at 0 */
+#if defined(__riscv) && __riscv_xlen == 64
+/* RV64: the counter is one 64-bit CSR (no `h` half) */
+static unsigned probe_width(unsigned n) {
+    perf_csr_write(0xB00 + n, ~(perf_reg_t)0);
+    perf_reg_t v = perf_csr_read(0xB00 + n);
+    perf_csr_write(0xB00 + n, 0);
+    return width_of((uint32_t)v, (uint32_t)(v >> 32));
+}
+#else
 static unsigned probe_width(unsigned n) {
     perf_csr_write(0xB00 + n, 0xFFFFFFFFu);
     perf_csr_write(0xB80 + n, 0xFFFFFFFFu);
@@ -764,6 +774,7 @@ static unsigned probe_width(unsigned n) {
     perf_csr_write(0xB80 + n, 0);
     return w;
 }
+#endif
 
 static volatile uint32_t *ts_master_control(unsigned core) {
     return perf.funnel ? &fmm->ts_control_register : &tmm[core]->ts_control_register;

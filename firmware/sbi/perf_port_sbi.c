@@ -33,7 +33,7 @@ static PERF_NOINSTR void port_init(void) {
     uint32_t n = (uint32_t)sbi_pmu_num_counters().value;
     for (uint32_t i = 0; i < n && i < 32; i++) {
         struct sbiret r = sbi_pmu_counter_get_info(i);
-        if (r.error || ((uint32_t)r.value & SBI_PMU_CTR_INFO_FW)) continue;
+        if (r.error || ((unsigned long)r.value & SBI_PMU_CTR_INFO_FW)) continue;
         hw_mask |= 1u << i;
         width[i] = (uint8_t)((((uint32_t)r.value >> 12) & 63) + 1);
     }
@@ -48,7 +48,7 @@ static PERF_NOINSTR uint64_t counter_now(unsigned n) {
     return s_read_counter(n) & wmask(n);
 }
 
-uint32_t perf_csr_read(unsigned csr) {
+perf_reg_t perf_csr_read(unsigned csr) {
     port_init();
     if (csr == 0x306) return hw_mask;
     if (csr == 0x320) return inhibit_shadow;
@@ -57,7 +57,11 @@ uint32_t perf_csr_read(unsigned csr) {
         unsigned n = csr & 31;
         if (!((hw_mask >> n) & 1)) return 0;
         uint64_t v = counter_now(n);
+#if __riscv_xlen == 64
+        return (csr & 0x80) ? 0 : (perf_reg_t)v; /* no `h` halves on RV64 */
+#else
         return (csr & 0x80) ? (uint32_t)(v >> 32) : (uint32_t)v;
+#endif
     }
     return 0;
 }
@@ -79,7 +83,7 @@ static PERF_NOINSTR void start(unsigned n) {
     sbi_pmu_counter_start(n, 1, SBI_PMU_START_SET_INIT_VALUE, ctr_shadow[n]);
 }
 
-void perf_csr_write(unsigned csr, uint32_t v) {
+void perf_csr_write(unsigned csr, perf_reg_t v) {
     port_init();
     if (csr == 0x320) {
         v = (v | 2u) & hw_mask;
@@ -104,7 +108,12 @@ void perf_csr_write(unsigned csr, uint32_t v) {
         unsigned n = csr & 31;
         if (!((hw_mask >> n) & 1) || n == 1) return;
         uint64_t c = counter_now(n);
+#if __riscv_xlen == 64
+        if (csr & 0x80) return; /* no `h` halves on RV64 */
+        c = v;
+#else
         c = (csr & 0x80) ? ((uint64_t)v << 32) | (uint32_t)c : (c & 0xFFFFFFFF00000000ull) | v;
+#endif
         ctr_shadow[n] = c & wmask(n);
         if (!((inhibit_shadow >> n) & 1)) { /* running: restart at the value */
             sbi_pmu_counter_stop(n, 1, 0);
@@ -120,7 +129,7 @@ void perf_port_set_mtimecmp(unsigned hart, uint64_t t) {
     sbi_set_timer(t);
 }
 
-static PERF_NOINSTR uint32_t perf_stimer_trap(uint32_t scause, uint32_t sepc, uint32_t stval) {
+static PERF_NOINSTR ts_reg_t perf_stimer_trap(ts_reg_t scause, ts_reg_t sepc, ts_reg_t stval) {
     (void)scause;
     (void)stval;
     perf_timer_tick(sepc);

@@ -11,13 +11,13 @@ void s_set_trap_handler(uint32_t cause, s_trap_handler_t h) {
         s_exc[cause & 15] = h;
 }
 
-uint32_t s_trap_dispatch(uint32_t scause, uint32_t sepc, uint32_t stval);
-uint32_t s_trap_dispatch(uint32_t scause, uint32_t sepc, uint32_t stval) {
-    uint32_t n = scause & 0x7FFFFFFFu;
-    s_trap_handler_t h = n < 16 ? ((scause & 0x80000000u) ? s_irq : s_exc)[n] : 0;
+ts_reg_t s_trap_dispatch(ts_reg_t scause, ts_reg_t sepc, ts_reg_t stval);
+ts_reg_t s_trap_dispatch(ts_reg_t scause, ts_reg_t sepc, ts_reg_t stval) {
+    ts_reg_t n = scause & ~TS_CAUSE_IRQ;
+    s_trap_handler_t h = n < 16 ? ((scause & TS_CAUSE_IRQ) ? s_irq : s_exc)[n] : 0;
     if (h) return h(scause, sepc, stval);
     printf("unhandled S-mode %s %lu at sepc 0x%08lx, stval 0x%08lx\n",
-           (scause & 0x80000000u) ? "interrupt" : "exception", (unsigned long)n,
+           (scause & TS_CAUSE_IRQ) ? "interrupt" : "exception", (unsigned long)n,
            (unsigned long)sepc, (unsigned long)stval);
     exit(96);
 }

@@ -24,6 +24,13 @@
  * event_data for types 0, 1, 15, a raw event with code != 0 or event_data 0 or bits 63:56
  * set) and reserved flag bits give SBI_ERR_INVALID_PARAM.
  *
+ * RV32 and RV64: the trap frame and every argument and return value are XLEN wide
+ * (ts_reg_t); a 64-bit argument (event_data, initial_value, stime_value) is one register on
+ * RV64 and two (low, high) on RV32. On RV64 the counters are written with one csrw and the
+ * Sscofpmf bits (OF, MINH, SINH, UINH) are bits 63:60 of mhpmevent itself (RV32: bits 31:28
+ * of mhpmeventNh); counter_fw_read returns the whole 64-bit value, a counter_info of a
+ * firmware counter has bit XLEN-1 set, and a counter set mask is XLEN bits wide.
+ *
  * Privilege-mode filters: SET_MINH/SINH/UINH go into mhpmeventNh (Sscofpmf) of programmable
  * counters; mcycle/minstret have no filter bits and firmware counters count what M-mode does
  * on behalf of the caller, so the hints are ignored for them (the spec allows it);
@@ -59,10 +66,14 @@ static unsigned num_counters(void) { return n_hw + TS_SBI_FW_COUNTERS; }
 
 /* CSR access by number needs the number in the instruction: small switch tables */
 #define CSR_CASE_W(n) case n: __asm__ volatile("csrw %0, %1" :: "i"(0xB00 + n), "r"(v)); break;
-#define CSR_CASE_WH(n) case n: __asm__ volatile("csrw %0, %1" :: "i"(0xB80 + n), "r"(v)); break;
 #define CSR_CASE_EV(n) case n: __asm__ volatile("csrw %0, %1" :: "i"(0x320 + n), "r"(v)); break;
+#if __riscv_xlen == 64
+#define CSR_CASE_EV_R(n) case n: __asm__ volatile("csrr %0, %1" : "=r"(v) : "i"(0x320 + n)); break;
+#else
+#define CSR_CASE_WH(n) case n: __asm__ volatile("csrw %0, %1" :: "i"(0xB80 + n), "r"(v)); break;
 #define CSR_CASE_EVH(n) case n: __asm__ volatile("csrw %0, %1" :: "i"(0x720 + n), "r"(v)); break;
 #define CSR_CASE_EVH_R(n) case n: __asm__ volatile("csrr %0, %1" : "=r"(v) : "i"(0x720 + n)); break;
+#endif
 #define CASES_0_31(M) M(0) M(2) M(3) M(4) M(5) M(6) M(7) M(8) M(9) M(10) M(11) M(12) M(13) \
     M(14) M(15) M(16) M(17) M(18) M(19) M(20) M(21) M(22) M(23) M(24) M(25) M(26) M(27) M(28) \
     M(29) M(30) M(31)
@@ -70,7 +81,18 @@ static unsigned num_counters(void) { return n_hw + TS_SBI_FW_COUNTERS; }
     M(14) M(15) M(16) M(17) M(18) M(19) M(20) M(21) M(22) M(23) M(24) M(25) M(26) M(27) M(28) \
     M(29) M(30) M(31)
 
-static void ctr_write_lo(unsigned n, uint32_t v) { switch (n) { CASES_0_31(CSR_CASE_W) default: break; } }
+static void ctr_write_lo(unsigned n, ts_reg_t v) { switch (n) { CASES_0_31(CSR_CASE_W) default: break; } }
+#if __riscv_xlen == 64
+/* mhpmevent's bits 31:0 (the event) and 63:32 (the Sscofpmf bits), each as RV32's
+ * mhpmevent and mhpmeventh hold them */
+static ts_reg_t event_read(unsigned n) { ts_reg_t v = 0; switch (n) { CASES_3_31(CSR_CASE_EV_R) default: break; } return v; }
+static void event_write64(unsigned n, ts_reg_t v) { switch (n) { CASES_3_31(CSR_CASE_EV) default: break; } }
+static void event_write(unsigned n, uint32_t v) { event_write64(n, (event_read(n) & ~0xFFFFFFFFul) | v); }
+static void eventh_write(unsigned n, uint32_t v) { event_write64(n, (event_read(n) & 0xFFFFFFFFul) | (ts_reg_t)v << 32); }
+static uint32_t eventh_read(unsigned n) { return (uint32_t)(event_read(n) >> 32); }
+
+static void ctr_write(unsigned n, uint64_t v) { ctr_write_lo(n, v); }
+#else
 static void ctr_write_hi(unsigned n, uint32_t v) { switch (n) { CASES_0_31(CSR_CASE_WH) default: break; } }
 static void event_write(unsigned n, uint32_t v) { switch (n) { CASES_3_31(CSR_CASE_EV) default: break; } }
 static void eventh_write(unsigned n, uint32_t v) { switch (n) { CASES_3_31(CSR_CASE_EVH) default: break; } }
@@ -81,6 +103,7 @@ static void ctr_write(unsigned n, uint64_t v) {
     ctr_write_hi(n, (uint32_t)(v >> 32));
     ctr_write_lo(n, (uint32_t)v);
 }
+#endif
 
 static void pmu_init(void) {
     /* implemented counters: mcounteren is WARL with exactly their bits */
@@ -90,16 +113,22 @@ static void pmu_init(void) {
     while (n_hw < 32 && ((impl >> n_hw) & 1)) n_hw++;
     TS_CSR_WRITE(mcountinhibit, 0xFFFFFFFFu);   /* every counter stopped */
     if (n_hw > 3) {                             /* width: all ones into mhpmcounter3 */
+#if __riscv_xlen == 64
+        TS_CSR_WRITE(mhpmcounter3, ~0ul);
+        ts_reg_t v = TS_CSR_READ(mhpmcounter3);
+        uint32_t hi = (uint32_t)(v >> 32), lo = (uint32_t)v;
+#else
         TS_CSR_WRITE(mhpmcounter3, 0xFFFFFFFFu);
         TS_CSR_WRITE(mhpmcounter3h, 0xFFFFFFFFu);
         uint32_t hi = TS_CSR_READ(mhpmcounter3h), lo = TS_CSR_READ(mhpmcounter3);
+#endif
         hpm_width = hi ? 64 - (unsigned)__builtin_clz(hi) : 32 - (unsigned)__builtin_clz(lo | 1);
         ctr_write(3, 0);
     }
     for (unsigned i = 3; i < n_hw; i++) { event_write(i, 0); eventh_write(i, 0); }
 }
 
-static uint32_t ctr_info(unsigned idx) {
+static ts_reg_t ctr_info(unsigned idx) {
     if (idx >= n_hw) return SBI_PMU_CTR_INFO_FW | (63u << 12);
     unsigned w = idx < 3 ? 64 : hpm_width;
     return ts_counter_info(0xC00 + idx, w);
@@ -294,7 +323,20 @@ void sbi_fw_event(unsigned code) {
         if (fw_ctr[i].started && fw_ctr[i].code == code) fw_ctr[i].value++;
 }
 
-static long sbi_pmu(uint32_t fid, const uint32_t *a, uint32_t *value) {
+/* a 64-bit argument: a[i] on RV64, a[i] (low) and a[i + 1] (high) on RV32 */
+#if __riscv_xlen == 64
+#define ARG64(a, i) ((uint64_t)(a)[i])
+#else
+#define ARG64(a, i) (((uint64_t)(a)[(i) + 1] << 32) | (a)[i])
+#endif
+/* an argument with bits above 31 (RV64): a counter set mask naming a counter above 31 is
+ * beyond the counters (there are fewer than 32 + TS_SBI_FW_COUNTERS; set_valid checks the
+ * rest), a base, flags or event_idx that wide is invalid */
+static int arg_wide(ts_reg_t v) { return (uint64_t)v >> 32 != 0; }
+
+static long sbi_pmu(uint32_t fid, const ts_reg_t *a, ts_reg_t *value) {
+    uint32_t out = 0;
+    long err;
     switch (fid) {
     case SBI_PMU_NUM_COUNTERS: *value = num_counters(); return SBI_SUCCESS;
     case SBI_PMU_COUNTER_GET_INFO:
@@ -302,21 +344,26 @@ static long sbi_pmu(uint32_t fid, const uint32_t *a, uint32_t *value) {
         *value = ctr_info(a[0]);
         return SBI_SUCCESS;
     case SBI_PMU_COUNTER_CONFIG_MATCHING:
-        return pmu_config_matching(a[0], a[1], a[2], a[3], ((uint64_t)a[5] << 32) | a[4], value);
+        if (arg_wide(a[0]) || arg_wide(a[1]) || arg_wide(a[2]) || arg_wide(a[3])) return SBI_ERR_INVALID_PARAM;
+        err = pmu_config_matching((uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2], (uint32_t)a[3], ARG64(a, 4), &out);
+        *value = out;
+        return err;
     case SBI_PMU_COUNTER_START:
-        return pmu_start(a[0], a[1], a[2], ((uint64_t)a[4] << 32) | a[3]);
+        if (arg_wide(a[0]) || arg_wide(a[1]) || arg_wide(a[2])) return SBI_ERR_INVALID_PARAM;
+        return pmu_start((uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2], ARG64(a, 3));
     case SBI_PMU_COUNTER_STOP:
-        return pmu_stop(a[0], a[1], a[2]);
+        if (arg_wide(a[0]) || arg_wide(a[1]) || arg_wide(a[2])) return SBI_ERR_INVALID_PARAM;
+        return pmu_stop((uint32_t)a[0], (uint32_t)a[1], (uint32_t)a[2]);
     case SBI_PMU_COUNTER_FW_READ:
         if (a[0] < n_hw || a[0] >= num_counters()) return SBI_ERR_INVALID_PARAM;
-        *value = (uint32_t)fw_ctr[a[0] - n_hw].value;
+        *value = (ts_reg_t)fw_ctr[a[0] - n_hw].value;   /* the low XLEN bits */
         return SBI_SUCCESS;
     default: return SBI_ERR_NOT_SUPPORTED;
     }
 }
 
 /* ---- base and TIME extensions ---------------------------------------------------------- */
-static long sbi_base(uint32_t fid, const uint32_t *a, uint32_t *value) {
+static long sbi_base(uint32_t fid, const ts_reg_t *a, ts_reg_t *value) {
     switch (fid) {
     case SBI_BASE_GET_SPEC_VERSION: *value = SBI_SPEC_VERSION; return SBI_SUCCESS;
     case SBI_BASE_GET_IMPL_ID: *value = SBI_IMPL_ID; return SBI_SUCCESS;
@@ -331,10 +378,10 @@ static long sbi_base(uint32_t fid, const uint32_t *a, uint32_t *value) {
     }
 }
 
-static long sbi_time(uint32_t fid, const uint32_t *a) {
+static long sbi_time(uint32_t fid, const ts_reg_t *a) {
     if (fid != SBI_TIME_SET_TIMER) return SBI_ERR_NOT_SUPPORTED;
     sbi_fw_event(SBI_PMU_FW_SET_TIMER);
-    ts_set_mtimecmp(((uint64_t)a[1] << 32) | a[0]);
+    ts_set_mtimecmp(ARG64(a, 0));
     TS_CSR_CLEAR(mip, 1u << 5);                /* STIP until the new deadline */
     TS_CSR_SET(mie, 1u << 7);
     return SBI_SUCCESS;
@@ -342,28 +389,30 @@ static long sbi_time(uint32_t fid, const uint32_t *a) {
 
 /* ---- traps from S/U-mode --------------------------------------------------------------- */
 /* hands the trap to the S-mode handler as if it had been delegated */
-static void redirect_to_s(uint32_t cause, uint32_t epc, uint32_t tval) {
-    uint32_t ms = TS_CSR_READ(mstatus);
-    uint32_t from_s = ((ms >> 11) & 3) == 1;
+static void redirect_to_s(ts_reg_t cause, ts_reg_t epc, ts_reg_t tval) {
+    ts_reg_t ms = TS_CSR_READ(mstatus);
+    ts_reg_t from_s = ((ms >> 11) & 3) == 1;
     TS_CSR_WRITE(scause, cause);
     TS_CSR_WRITE(sepc, epc);
     TS_CSR_WRITE(stval, tval);
-    ms &= ~((1u << 8) | (1u << 5) | (1u << 1) | (3u << 11));
+    ms &= ~(ts_reg_t)((1u << 8) | (1u << 5) | (1u << 1) | (3u << 11));
     ms |= (from_s << 8) | (((ms >> 1) & 1) << 5) | (1u << 11);   /* SPP, SPIE <- SIE, MPP = S */
     TS_CSR_WRITE(mstatus, ms);
-    TS_CSR_WRITE(mepc, TS_CSR_READ(stvec) & ~3u);
+    TS_CSR_WRITE(mepc, TS_CSR_READ(stvec) & ~(ts_reg_t)3);
 }
 
-static uint32_t insn_at(uint32_t pc, unsigned *len) {
+static uint32_t insn_at(ts_reg_t pc, unsigned *len) {
     uint32_t lo = *(volatile uint16_t *)(uintptr_t)pc;
     if ((lo & 3) != 3) { *len = 2; return lo; }
     *len = 4;
     return lo | ((uint32_t)*(volatile uint16_t *)(uintptr_t)(pc + 2) << 16);
 }
 
-/* emulates a misaligned load or store byte by byte; 0 if the instruction is not one */
-static int emulate_misaligned(uint32_t *r, uint32_t epc, uint32_t addr, int store) {
+/* emulates a misaligned load or store byte by byte; 0 if the instruction is not one. RV64
+ * adds ld/sd/lwu and c.ld/c.sd/c.ldsp/c.sdsp (where RV32C has the float forms) */
+static int emulate_misaligned(ts_reg_t *r, ts_reg_t epc, ts_reg_t addr, int store) {
     unsigned len, size = 0, reg = 0, sign = 0;
+    const int rv64 = __riscv_xlen == 64;
     uint32_t in = insn_at(epc, &len);
     if (len == 2) {
         unsigned f3 = (in >> 13) & 7, op = in & 3;
@@ -371,52 +420,60 @@ static int emulate_misaligned(uint32_t *r, uint32_t epc, uint32_t addr, int stor
         else if (op == 0 && f3 == 6 && store)  { size = 4; reg = 8 + ((in >> 2) & 7); }           /* c.sw */
         else if (op == 2 && f3 == 2 && !store) { size = 4; reg = (in >> 7) & 31; sign = 1; }      /* c.lwsp */
         else if (op == 2 && f3 == 6 && store)  { size = 4; reg = (in >> 2) & 31; }                /* c.swsp */
+        else if (rv64 && op == 0 && f3 == 3 && !store) { size = 8; reg = 8 + ((in >> 2) & 7); }   /* c.ld */
+        else if (rv64 && op == 0 && f3 == 7 && store)  { size = 8; reg = 8 + ((in >> 2) & 7); }   /* c.sd */
+        else if (rv64 && op == 2 && f3 == 3 && !store) { size = 8; reg = (in >> 7) & 31; }        /* c.ldsp */
+        else if (rv64 && op == 2 && f3 == 7 && store)  { size = 8; reg = (in >> 2) & 31; }        /* c.sdsp */
         else return 0;
     } else {
         unsigned f3 = (in >> 12) & 7, op = in & 0x7F;
         if (op == 0x03 && !store && (f3 == 1 || f3 == 2 || f3 == 5)) {
             size = f3 == 2 ? 4 : 2; sign = f3 != 5; reg = (in >> 7) & 31;
-        } else if (op == 0x23 && store && (f3 == 1 || f3 == 2)) {
-            size = f3 == 2 ? 4 : 2; reg = (in >> 20) & 31;
+        } else if (rv64 && op == 0x03 && !store && (f3 == 3 || f3 == 6)) {          /* ld, lwu */
+            size = f3 == 3 ? 8 : 4; reg = (in >> 7) & 31;
+        } else if (op == 0x23 && store && (f3 == 1 || f3 == 2 || (rv64 && f3 == 3))) {
+            size = f3 == 3 ? 8 : f3 == 2 ? 4 : 2; reg = (in >> 20) & 31;
         } else return 0;
     }
     volatile uint8_t *p = (volatile uint8_t *)(uintptr_t)addr;
     if (store) {
-        uint32_t v = r[reg];
+        uint64_t v = r[reg];
         for (unsigned i = 0; i < size; i++) p[i] = (uint8_t)(v >> (8 * i));
     } else {
-        uint32_t v = 0;
-        for (unsigned i = 0; i < size; i++) v |= (uint32_t)p[i] << (8 * i);
-        if (size == 2 && sign) v = (uint32_t)(int32_t)(int16_t)v;
-        if (reg) r[reg] = v;
+        uint64_t v = 0;
+        for (unsigned i = 0; i < size; i++) v |= (uint64_t)p[i] << (8 * i);
+        if (size == 2 && sign) v = (uint64_t)(int64_t)(int16_t)v;
+        if (size == 4 && sign) v = (uint64_t)(int64_t)(int32_t)v;   /* lw sign-extends to XLEN */
+        if (reg) r[reg] = (ts_reg_t)v;
     }
     TS_CSR_WRITE(mepc, epc + len);
     return 1;
 }
 
-void sbi_trap_handler(uint32_t *r);
-void sbi_trap_handler(uint32_t *r) {
-    uint32_t cause = TS_CSR_READ(mcause), epc = TS_CSR_READ(mepc), tval = TS_CSR_READ(mtval);
+void sbi_trap_handler(ts_reg_t *r);
+void sbi_trap_handler(ts_reg_t *r) {
+    ts_reg_t cause = TS_CSR_READ(mcause), epc = TS_CSR_READ(mepc), tval = TS_CSR_READ(mtval);
     if (((TS_CSR_READ(mstatus) >> 11) & 3) == 3) {
         printf("sbi: trap from M-mode: mcause 0x%08lx at 0x%08lx, mtval 0x%08lx\n",
                (unsigned long)cause, (unsigned long)epc, (unsigned long)tval);
         exit(97);
     }
-    if (cause == 0x80000007u) {                /* M timer: becomes the S timer interrupt */
+    if (cause == (TS_CAUSE_IRQ | 7)) {         /* M timer: becomes the S timer interrupt */
         TS_CSR_CLEAR(mie, 1u << 7);
         TS_CSR_SET(mip, 1u << 5);
         return;
     }
     switch (cause) {
     case 9: {                                  /* ecall from S: an SBI call */
-        uint32_t eid = r[17], fid = r[16], value = 0;
+        uint32_t eid = (uint32_t)r[17], fid = (uint32_t)r[16];
+        ts_reg_t value = 0;
         long err;
         sbi_stats.calls++;
         if (eid == SBI_EXT_PMU) err = sbi_pmu(fid, &r[10], &value);
         else if (eid == SBI_EXT_BASE) err = sbi_base(fid, &r[10], &value);
         else if (eid == SBI_EXT_TIME) err = sbi_time(fid, &r[10]);
         else err = SBI_ERR_NOT_SUPPORTED;
-        r[10] = (uint32_t)err;
+        r[10] = (ts_reg_t)err;
         r[11] = value;
         TS_CSR_WRITE(mepc, epc + 4);
         return;
@@ -430,7 +487,7 @@ void sbi_trap_handler(uint32_t *r) {
     case 2: sbi_fw_event(SBI_PMU_FW_ILLEGAL_INSN); break;
     default: break;
     }
-    if (cause & 0x80000000u) {
+    if (cause & TS_CAUSE_IRQ) {
         printf("sbi: unexpected interrupt 0x%08lx\n", (unsigned long)cause);
         exit(98);
     }

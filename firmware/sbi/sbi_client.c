@@ -3,19 +3,27 @@
 #include "s_trap.h"
 #include <stddef.h>
 
-struct sbiret sbi_ecall(uint32_t eid, uint32_t fid, uint32_t a0, uint32_t a1, uint32_t a2,
-                        uint32_t a3, uint32_t a4, uint32_t a5) {
-    register uint32_t r0 __asm__("a0") = a0, r1 __asm__("a1") = a1, r2 __asm__("a2") = a2,
+struct sbiret sbi_ecall(uint32_t eid, uint32_t fid, unsigned long a0, unsigned long a1, unsigned long a2,
+                        unsigned long a3, unsigned long a4, unsigned long a5) {
+    register unsigned long r0 __asm__("a0") = a0, r1 __asm__("a1") = a1, r2 __asm__("a2") = a2,
         r3 __asm__("a3") = a3, r4 __asm__("a4") = a4, r5 __asm__("a5") = a5,
         r6 __asm__("a6") = fid, r7 __asm__("a7") = eid;
     __asm__ volatile("ecall" : "+r"(r0), "+r"(r1) : "r"(r2), "r"(r3), "r"(r4), "r"(r5), "r"(r6), "r"(r7) : "memory");
-    return (struct sbiret){(long)(int32_t)r0, (long)r1};
+    return (struct sbiret){(long)r0, (long)r1};
 }
 
-#define RDC(n) case n: __asm__ volatile("csrr %0, %3\n csrr %1, %4\n csrr %2, %3" \
-    : "=&r"(h), "=&r"(l), "=&r"(h2) : "i"(0xC80 + n), "i"(0xC00 + n)); break;
 #define ALL32(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7) M(8) M(9) M(10) M(11) M(12) M(13) M(14) \
     M(15) M(16) M(17) M(18) M(19) M(20) M(21) M(22) M(23) M(24) M(25) M(26) M(27) M(28) M(29) M(30) M(31)
+#if __riscv_xlen == 64
+#define RDC(n) case n: __asm__ volatile("csrr %0, %1" : "=r"(v) : "i"(0xC00 + n)); break;
+uint64_t s_read_counter(unsigned n) {
+    uint64_t v;
+    switch (n) { ALL32(RDC) default: return 0; }
+    return v;
+}
+#else
+#define RDC(n) case n: __asm__ volatile("csrr %0, %3\n csrr %1, %4\n csrr %2, %3" \
+    : "=&r"(h), "=&r"(l), "=&r"(h2) : "i"(0xC80 + n), "i"(0xC00 + n)); break;
 uint64_t s_read_counter(unsigned n) {
     uint32_t h, l, h2;
     do {
@@ -23,6 +31,7 @@ uint64_t s_read_counter(unsigned n) {
     } while (h != h2);
     return ((uint64_t)h << 32) | l;
 }
+#endif
 
 long spmu_init(spmu_t *p) {
     struct sbiret r = sbi_get_spec_version();
@@ -36,13 +45,13 @@ long spmu_init(spmu_t *p) {
     for (unsigned i = 0; i < p->n; i++) {
         r = sbi_pmu_counter_get_info(i);
         if (r.error) return r.error;
-        p->info[i] = (uint32_t)r.value;
+        p->info[i] = (unsigned long)r.value;
         p->all_mask |= 1ull << i;
     }
     return 0;
 }
 
-static uint64_t ctr_mask(const spmu_t *p, uint32_t info) {
+static uint64_t ctr_mask(const spmu_t *p, unsigned long info) {
     if (info & SBI_PMU_CTR_INFO_FW) return ~0ull;
     unsigned w = ((info >> 12) & 63) + 1;
     (void)p;
@@ -67,7 +76,7 @@ long sperf_open(spmu_t *p, sperf_event_t *e) {
 }
 
 uint64_t sperf_read(spmu_t *p, const sperf_event_t *e) {
-    if (e->info & SBI_PMU_CTR_INFO_FW) return (uint32_t)sbi_pmu_counter_fw_read((uint32_t)e->ctr).value;
+    if (e->info & SBI_PMU_CTR_INFO_FW) return (unsigned long)sbi_pmu_counter_fw_read((uint32_t)e->ctr).value;
     return s_read_counter(e->info & 0xFFFu & 31) & ctr_mask(p, e->info);
 }
 
@@ -93,7 +102,7 @@ static sperf_event_t **smp_ev;
 static unsigned smp_n;
 static sperf_hist_t *smp_hist;
 
-static uint32_t on_lcof(uint32_t cause, uint32_t epc, uint32_t tval) {
+static ts_reg_t on_lcof(ts_reg_t cause, ts_reg_t epc, ts_reg_t tval) {
     uint32_t ovf;
     __asm__ volatile("csrr %0, 0xda0" : "=r"(ovf));
     for (unsigned i = 0; i < smp_n; i++) {
@@ -106,7 +115,7 @@ static uint32_t on_lcof(uint32_t cause, uint32_t epc, uint32_t tval) {
         e->samples++;
         sperf_hist_t *h = smp_hist;
         if (h) {
-            uint32_t b = (epc - h->base) >> h->shift;
+            ts_reg_t b = (epc - h->base) >> h->shift;
             if (epc >= h->base && b < h->nbins) h->bins[b]++;
             else h->outside++;
         }
@@ -131,11 +140,11 @@ void sperf_sampling_end(void) {
 
 /* ---- U-mode calls ---------------------------------------------------------------------- */
 extern char u_call_stub[], u_call_resume[];
-static uint32_t on_u_ecall(uint32_t cause, uint32_t epc, uint32_t tval) {
+static ts_reg_t on_u_ecall(ts_reg_t cause, ts_reg_t epc, ts_reg_t tval) {
     (void)cause; (void)tval;
-    if (epc == (uint32_t)(uintptr_t)u_call_stub) {
+    if (epc == (ts_reg_t)(uintptr_t)u_call_stub) {
         __asm__ volatile("csrs sstatus, %0" :: "r"(0x100u));   /* sret to S-mode */
-        return (uint32_t)(uintptr_t)u_call_resume;
+        return (ts_reg_t)(uintptr_t)u_call_resume;
     }
     return epc + 4;                                            /* other ecalls: ignored */
 }

@@ -13,32 +13,39 @@ struct sbiret {
     long error;
     long value;
 };
-struct sbiret sbi_ecall(uint32_t eid, uint32_t fid, uint32_t a0, uint32_t a1, uint32_t a2,
-                        uint32_t a3, uint32_t a4, uint32_t a5);
+/* an SBI call: arguments a0..a5 are XLEN wide (unsigned long); a 64-bit argument is one
+ * register on RV64 and two (low, high) on RV32, as SBI_ARG64 passes it */
+struct sbiret sbi_ecall(uint32_t eid, uint32_t fid, unsigned long a0, unsigned long a1, unsigned long a2,
+                        unsigned long a3, unsigned long a4, unsigned long a5);
+#if __riscv_xlen == 64
+#define SBI_ARG64(v) (unsigned long)(v), 0
+#else
+#define SBI_ARG64(v) (unsigned long)(uint32_t)(v), (unsigned long)(uint32_t)((uint64_t)(v) >> 32)
+#endif
 
 static inline struct sbiret sbi_get_spec_version(void) { return sbi_ecall(SBI_EXT_BASE, SBI_BASE_GET_SPEC_VERSION, 0, 0, 0, 0, 0, 0); }
 static inline struct sbiret sbi_probe_extension(uint32_t eid) { return sbi_ecall(SBI_EXT_BASE, SBI_BASE_PROBE_EXT, eid, 0, 0, 0, 0, 0); }
-static inline struct sbiret sbi_set_timer(uint64_t t) { return sbi_ecall(SBI_EXT_TIME, SBI_TIME_SET_TIMER, (uint32_t)t, (uint32_t)(t >> 32), 0, 0, 0, 0); }
+static inline struct sbiret sbi_set_timer(uint64_t t) { return sbi_ecall(SBI_EXT_TIME, SBI_TIME_SET_TIMER, SBI_ARG64(t), 0, 0, 0, 0); }
 static inline struct sbiret sbi_pmu_num_counters(void) { return sbi_ecall(SBI_EXT_PMU, SBI_PMU_NUM_COUNTERS, 0, 0, 0, 0, 0, 0); }
 static inline struct sbiret sbi_pmu_counter_get_info(uint32_t idx) { return sbi_ecall(SBI_EXT_PMU, SBI_PMU_COUNTER_GET_INFO, idx, 0, 0, 0, 0, 0); }
 static inline struct sbiret sbi_pmu_counter_config_matching(uint32_t base, uint32_t mask, uint32_t flags, uint32_t event_idx, uint64_t data) {
-    return sbi_ecall(SBI_EXT_PMU, SBI_PMU_COUNTER_CONFIG_MATCHING, base, mask, flags, event_idx, (uint32_t)data, (uint32_t)(data >> 32));
+    return sbi_ecall(SBI_EXT_PMU, SBI_PMU_COUNTER_CONFIG_MATCHING, base, mask, flags, event_idx, SBI_ARG64(data));
 }
 static inline struct sbiret sbi_pmu_counter_start(uint32_t base, uint32_t mask, uint32_t flags, uint64_t init) {
-    return sbi_ecall(SBI_EXT_PMU, SBI_PMU_COUNTER_START, base, mask, flags, (uint32_t)init, (uint32_t)(init >> 32), 0);
+    return sbi_ecall(SBI_EXT_PMU, SBI_PMU_COUNTER_START, base, mask, flags, SBI_ARG64(init), 0);
 }
 static inline struct sbiret sbi_pmu_counter_stop(uint32_t base, uint32_t mask, uint32_t flags) { return sbi_ecall(SBI_EXT_PMU, SBI_PMU_COUNTER_STOP, base, mask, flags, 0, 0, 0); }
 static inline struct sbiret sbi_pmu_counter_fw_read(uint32_t idx) { return sbi_ecall(SBI_EXT_PMU, SBI_PMU_COUNTER_FW_READ, idx, 0, 0, 0, 0, 0); }
 
-/* reads user counter CSR 0xC00 + n (64 bits: high, low, high) */
+/* reads user counter CSR 0xC00 + n (64 bits: high, low, high on RV32; one csrr on RV64) */
 uint64_t s_read_counter(unsigned n);
 
 /* ---- perf-style client ------------------------------------------------------------------ */
 #define SPERF_MAX_COUNTERS 64
 typedef struct spmu {
-    unsigned n;                        /* counters */
-    uint32_t info[SPERF_MAX_COUNTERS]; /* counter_info of each */
-    uint64_t all_mask;                 /* (low 32 bits used on RV32: first 32) */
+    unsigned n;                             /* counters */
+    unsigned long info[SPERF_MAX_COUNTERS]; /* counter_info of each (XLEN wide: bit XLEN-1 firmware) */
+    uint64_t all_mask;                      /* (low 32 bits used on RV32: first 32) */
 } spmu_t;
 /* 0, or an SBI error: no PMU extension (-2) or a failing call */
 long spmu_init(spmu_t *p);
@@ -51,7 +58,7 @@ typedef struct sperf_event {
     uint64_t period;    /* 0: counting; else sampling every `period` */
     /* filled in: */
     int ctr; /* counter_idx, -1 if none */
-    uint32_t info;
+    unsigned long info;
     uint64_t start_value, count;
     uint32_t samples;
 } sperf_event_t;

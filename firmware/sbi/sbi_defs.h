@@ -90,7 +90,7 @@ enum {
 #define SBI_PMU_STOP_FLAG_RESET (1u << 0)
 
 /* counter_info: CSR in 11:0, width - 1 in 17:12, type (1 = firmware) in XLEN-1 */
-#define SBI_PMU_CTR_INFO_FW (1u << 31)
+#define SBI_PMU_CTR_INFO_FW (1ul << (__riscv_xlen - 1)) /* counter_info bit XLEN-1 */
 
 /* this implementation: firmware counters after the hardware ones */
 #define TS_SBI_FW_COUNTERS 8

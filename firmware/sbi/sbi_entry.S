@@ -2,6 +2,7 @@
  * crt0.S/trap_entry.S): gp, sp (the M-mode stack), tp, .data copy, .bss clear, constructors,
  * sbi_init() (counters, delegation, mtvec/mscratch), then mret into the S-mode payload
  * linked into the same ELF (s_payload_entry, MPP = S). */
+#include "ts_asm.h"
     .section .text.init.enter, "ax"
     .globl _start
     .type _start, @function
@@ -37,83 +38,83 @@ _start:
 
 /* Trap entry: every register into a frame on the M-mode stack (mscratch), so that SBI calls
  * read a0-a7 and misaligned accesses can be emulated; sbi_trap_handler(frame) may change the
- * frame and mepc. */
+ * frame and mepc. The frame is 32 XLEN-wide words (x0 slot 0, the interrupted sp in slot 2). */
     .section .text.sbi_trap_entry, "ax"
     .globl sbi_trap_entry
     .balign 4
 sbi_trap_entry:
     csrrw   sp, mscratch, sp
-    addi    sp, sp, -128
-    sw      x1, 4(sp)
-    sw      x3, 12(sp)
-    sw      x4, 16(sp)
-    sw      x5, 20(sp)
-    sw      x6, 24(sp)
-    sw      x7, 28(sp)
-    sw      x8, 32(sp)
-    sw      x9, 36(sp)
-    sw      x10, 40(sp)
-    sw      x11, 44(sp)
-    sw      x12, 48(sp)
-    sw      x13, 52(sp)
-    sw      x14, 56(sp)
-    sw      x15, 60(sp)
-    sw      x16, 64(sp)
-    sw      x17, 68(sp)
-    sw      x18, 72(sp)
-    sw      x19, 76(sp)
-    sw      x20, 80(sp)
-    sw      x21, 84(sp)
-    sw      x22, 88(sp)
-    sw      x23, 92(sp)
-    sw      x24, 96(sp)
-    sw      x25, 100(sp)
-    sw      x26, 104(sp)
-    sw      x27, 108(sp)
-    sw      x28, 112(sp)
-    sw      x29, 116(sp)
-    sw      x30, 120(sp)
-    sw      x31, 124(sp)
+    addi    sp, sp, -32*SZREG
+    REG_S   x1, 1*SZREG(sp)
+    REG_S   x3, 3*SZREG(sp)
+    REG_S   x4, 4*SZREG(sp)
+    REG_S   x5, 5*SZREG(sp)
+    REG_S   x6, 6*SZREG(sp)
+    REG_S   x7, 7*SZREG(sp)
+    REG_S   x8, 8*SZREG(sp)
+    REG_S   x9, 9*SZREG(sp)
+    REG_S   x10, 10*SZREG(sp)
+    REG_S   x11, 11*SZREG(sp)
+    REG_S   x12, 12*SZREG(sp)
+    REG_S   x13, 13*SZREG(sp)
+    REG_S   x14, 14*SZREG(sp)
+    REG_S   x15, 15*SZREG(sp)
+    REG_S   x16, 16*SZREG(sp)
+    REG_S   x17, 17*SZREG(sp)
+    REG_S   x18, 18*SZREG(sp)
+    REG_S   x19, 19*SZREG(sp)
+    REG_S   x20, 20*SZREG(sp)
+    REG_S   x21, 21*SZREG(sp)
+    REG_S   x22, 22*SZREG(sp)
+    REG_S   x23, 23*SZREG(sp)
+    REG_S   x24, 24*SZREG(sp)
+    REG_S   x25, 25*SZREG(sp)
+    REG_S   x26, 26*SZREG(sp)
+    REG_S   x27, 27*SZREG(sp)
+    REG_S   x28, 28*SZREG(sp)
+    REG_S   x29, 29*SZREG(sp)
+    REG_S   x30, 30*SZREG(sp)
+    REG_S   x31, 31*SZREG(sp)
     csrr    t0, mscratch
-    sw      t0, 8(sp)               /* the interrupted sp */
-    sw      zero, 0(sp)
+    REG_S   t0, 2*SZREG(sp)               /* the interrupted sp */
+    REG_S   zero, 0*SZREG(sp)
     .option push
     .option norelax
     la      gp, __global_pointer$
     .option pop
     mv      a0, sp
     call    sbi_trap_handler
-    addi    t0, sp, 128
+    addi    t0, sp, 32*SZREG
     csrw    mscratch, t0
-    lw      x1, 4(sp)
-    lw      x3, 12(sp)
-    lw      x4, 16(sp)
-    lw      x5, 20(sp)
-    lw      x6, 24(sp)
-    lw      x7, 28(sp)
-    lw      x8, 32(sp)
-    lw      x9, 36(sp)
-    lw      x10, 40(sp)
-    lw      x11, 44(sp)
-    lw      x12, 48(sp)
-    lw      x13, 52(sp)
-    lw      x14, 56(sp)
-    lw      x15, 60(sp)
-    lw      x16, 64(sp)
-    lw      x17, 68(sp)
-    lw      x18, 72(sp)
-    lw      x19, 76(sp)
-    lw      x20, 80(sp)
-    lw      x21, 84(sp)
-    lw      x22, 88(sp)
-    lw      x23, 92(sp)
-    lw      x24, 96(sp)
-    lw      x25, 100(sp)
-    lw      x26, 104(sp)
-    lw      x27, 108(sp)
-    lw      x28, 112(sp)
-    lw      x29, 116(sp)
-    lw      x30, 120(sp)
-    lw      x31, 124(sp)
-    lw      sp, 8(sp)
+    REG_L   x1, 1*SZREG(sp)
+    REG_L   x3, 3*SZREG(sp)
+    REG_L   x4, 4*SZREG(sp)
+    REG_L   x5, 5*SZREG(sp)
+    REG_L   x6, 6*SZREG(sp)
+    REG_L   x7, 7*SZREG(sp)
+    REG_L   x8, 8*SZREG(sp)
+    REG_L   x9, 9*SZREG(sp)
+    REG_L   x10, 10*SZREG(sp)
+    REG_L   x11, 11*SZREG(sp)
+    REG_L   x12, 12*SZREG(sp)
+    REG_L   x13, 13*SZREG(sp)
+    REG_L   x14, 14*SZREG(sp)
+    REG_L   x15, 15*SZREG(sp)
+    REG_L   x16, 16*SZREG(sp)
+    REG_L   x17, 17*SZREG(sp)
+    REG_L   x18, 18*SZREG(sp)
+    REG_L   x19, 19*SZREG(sp)
+    REG_L   x20, 20*SZREG(sp)
+    REG_L   x21, 21*SZREG(sp)
+    REG_L   x22, 22*SZREG(sp)
+    REG_L   x23, 23*SZREG(sp)
+    REG_L   x24, 24*SZREG(sp)
+    REG_L   x25, 25*SZREG(sp)
+    REG_L   x26, 26*SZREG(sp)
+    REG_L   x27, 27*SZREG(sp)
+    REG_L   x28, 28*SZREG(sp)
+    REG_L   x29, 29*SZREG(sp)
+    REG_L   x30, 30*SZREG(sp)
+    REG_L   x31, 31*SZREG(sp)
+    REG_L   sp, 2*SZREG(sp)
     mret

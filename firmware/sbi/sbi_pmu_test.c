@@ -23,11 +23,11 @@ enum { N_HW = 7, N_FW = 8, N_ALL = 15, FW0 = 7 };
 #define FW(code) SBI_PMU_EVENT_IDX(15u, code)
 
 static volatile uint32_t s_traps, s_cause, s_epc, s_tval, s_timer;
-static uint32_t s_record(uint32_t cause, uint32_t epc, uint32_t tval) {
+static ts_reg_t s_record(ts_reg_t cause, ts_reg_t epc, ts_reg_t tval) {
     s_traps++; s_cause = cause; s_epc = epc; s_tval = tval;
     return epc + (((*(volatile uint16_t *)(uintptr_t)epc) & 3) == 3 ? 4 : 2);
 }
-static uint32_t s_on_timer(uint32_t cause, uint32_t epc, uint32_t tval) {
+static ts_reg_t s_on_timer(ts_reg_t cause, ts_reg_t epc, ts_reg_t tval) {
     s_timer++;
     sbi_set_timer(~0ull);               /* clears STIP until the (never) next deadline */
     return epc;
@@ -69,7 +69,7 @@ int s_main(void) {
     EXPECT_OK(sbi_pmu_counter_get_info(1), 0xC01 | (63 << 12));
     EXPECT_OK(sbi_pmu_counter_get_info(2), 0xC02 | (63 << 12));
     for (uint32_t i = 3; i < N_HW; i++) EXPECT_OK(sbi_pmu_counter_get_info(i), (0xC00 + i) | (15 << 12));
-    for (uint32_t i = FW0; i < N_ALL; i++) EXPECT_OK(sbi_pmu_counter_get_info(i), 0x80000000u | (63u << 12));
+    for (uint32_t i = FW0; i < N_ALL; i++) EXPECT_OK(sbi_pmu_counter_get_info(i), SBI_PMU_CTR_INFO_FW | (63u << 12));
     EXPECT_ERR(sbi_pmu_counter_get_info(N_ALL), SBI_ERR_INVALID_PARAM);
     EXPECT_ERR(sbi_pmu_counter_get_info(0xFFFFFFFFu), SBI_ERR_INVALID_PARAM);
     groups++;

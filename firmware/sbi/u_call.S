@@ -1,6 +1,7 @@
 /* u_call.S - uint32_t u_call(uint32_t (*fn)(uint32_t), uint32_t arg): runs fn(arg) in U-mode
  * from S-mode and returns its result (see sbi_client.h). fn returns into u_call_stub, whose
  * ecall (from U, delegated to S by the SBI firmware) is recognised by u_call_ecall(). */
+#include "ts_asm.h"
     .section .text.u_call, "ax"
     .globl u_call
     .globl u_call_stub
@@ -8,22 +9,22 @@
     .balign 4
 u_call:
     la      t0, u_ctx
-    sw      ra, 0(t0)
-    sw      sp, 4(t0)
-    sw      s0, 8(t0)
-    sw      s1, 12(t0)
-    sw      s2, 16(t0)
-    sw      s3, 20(t0)
-    sw      s4, 24(t0)
-    sw      s5, 28(t0)
-    sw      s6, 32(t0)
-    sw      s7, 36(t0)
-    sw      s8, 40(t0)
-    sw      s9, 44(t0)
-    sw      s10, 48(t0)
-    sw      s11, 52(t0)
-    sw      gp, 56(t0)
-    sw      tp, 60(t0)
+    REG_S   ra, 0*SZREG(t0)
+    REG_S   sp, 1*SZREG(t0)
+    REG_S   s0, 2*SZREG(t0)
+    REG_S   s1, 3*SZREG(t0)
+    REG_S   s2, 4*SZREG(t0)
+    REG_S   s3, 5*SZREG(t0)
+    REG_S   s4, 6*SZREG(t0)
+    REG_S   s5, 7*SZREG(t0)
+    REG_S   s6, 8*SZREG(t0)
+    REG_S   s7, 9*SZREG(t0)
+    REG_S   s8, 10*SZREG(t0)
+    REG_S   s9, 11*SZREG(t0)
+    REG_S   s10, 12*SZREG(t0)
+    REG_S   s11, 13*SZREG(t0)
+    REG_S   gp, 14*SZREG(t0)
+    REG_S   tp, 15*SZREG(t0)
     li      t1, 0x100               /* sstatus.SPP = U */
     csrc    sstatus, t1
     csrw    sepc, a0
@@ -34,25 +35,25 @@ u_call_stub:
     ecall
 u_call_resume:
     la      t0, u_ctx
-    lw      ra, 0(t0)
-    lw      sp, 4(t0)
-    lw      s0, 8(t0)
-    lw      s1, 12(t0)
-    lw      s2, 16(t0)
-    lw      s3, 20(t0)
-    lw      s4, 24(t0)
-    lw      s5, 28(t0)
-    lw      s6, 32(t0)
-    lw      s7, 36(t0)
-    lw      s8, 40(t0)
-    lw      s9, 44(t0)
-    lw      s10, 48(t0)
-    lw      s11, 52(t0)
-    lw      gp, 56(t0)
-    lw      tp, 60(t0)
+    REG_L   ra, 0*SZREG(t0)
+    REG_L   sp, 1*SZREG(t0)
+    REG_L   s0, 2*SZREG(t0)
+    REG_L   s1, 3*SZREG(t0)
+    REG_L   s2, 4*SZREG(t0)
+    REG_L   s3, 5*SZREG(t0)
+    REG_L   s4, 6*SZREG(t0)
+    REG_L   s5, 7*SZREG(t0)
+    REG_L   s6, 8*SZREG(t0)
+    REG_L   s7, 9*SZREG(t0)
+    REG_L   s8, 10*SZREG(t0)
+    REG_L   s9, 11*SZREG(t0)
+    REG_L   s10, 12*SZREG(t0)
+    REG_L   s11, 13*SZREG(t0)
+    REG_L   gp, 14*SZREG(t0)
+    REG_L   tp, 15*SZREG(t0)
     ret
 
     .section .bss.u_ctx, "aw", @nobits
-    .balign 4
+    .balign SZREG
 u_ctx:
-    .space  64
+    .space  16*SZREG

@@ -9,20 +9,35 @@
 #   tracesim::sbi_perf  the perf library in an S-mode payload (counters through the SBI PMU)
 #   tracesim_sbi_payload(name sources...)  add_executable(name ...) linked with tracesim::sbi
 #   TRACESIM_DQR_ELF  the installed tracesim-dqr-elf (an ELF made readable by SiFive's decoder)
-# The target flags (-march=rv32imc_zicsr -mabi=ilp32 --specs=picolibc.specs) come from the
-# toolchain file; the link takes the SDK's libc and rv32im libgcc, never GCC's multilib choice.
+# The target flags come from the toolchain file (TRACESIM_XLEN 32: -march=rv32imac_zicsr
+# -mabi=ilp32; 64: -march=rv64imac_zicsr_zifencei -mabi=lp64 -mcmodel=medany); the package
+# follows their -mabi: ilp32 takes the RV32 libraries (lib/tracesim/rv32imac/ilp32), lp64
+# the RV64 ones (lib/tracesim/rv64imac/lp64). The link takes the SDK's libc and libgcc of
+# that multilib, never GCC's multilib choice.
 # printf: TRACESIM_PRINTF=int (default: picolibc's integer-only vfprintf, %f prints *float*)
-# or full (with floating point: 9.8 KiB more code, a printf("%d") 2451 cycles instead of 743),
+# or full (with floating point: 7.4 KiB more code, a printf("%d") 2451 cycles instead of 743),
 # set before find_package (-DTRACESIM_PRINTF=full); docs/firmware/bsp.md.
 # Everything is found relative to this file: the installed tree can be moved.
 get_filename_component(_ts_prefix "${CMAKE_CURRENT_LIST_DIR}/../../.." ABSOLUTE)
-set(_ts_lib "${_ts_prefix}/lib/tracesim")
+if(CMAKE_C_FLAGS MATCHES "-mabi=lp64( |$)")
+  set(_ts_lib "${_ts_prefix}/lib/tracesim/rv64imac/lp64")
+else()
+  set(_ts_lib "${_ts_prefix}/lib/tracesim/rv32imac/ilp32")
+endif()
 
 # the firmware is cross-compiled: without the toolchain file the host compiler would be used
-if(NOT CMAKE_C_COMPILER MATCHES "riscv" OR NOT CMAKE_C_FLAGS MATCHES "-mabi=ilp32( |$)")
+if(NOT CMAKE_C_COMPILER MATCHES "riscv" OR NOT CMAKE_C_FLAGS MATCHES "-mabi=(ilp32|lp64)( |$)")
   set(tracesim-firmware_FOUND FALSE)
   set(tracesim-firmware_NOT_FOUND_MESSAGE
       "tracesim firmware needs the RISC-V cross compiler: configure a fresh build folder with -DCMAKE_TOOLCHAIN_FILE=${_ts_prefix}/share/tracesim/toolchain.cmake")
+  unset(_ts_lib)
+  unset(_ts_prefix)
+  return()
+endif()
+
+if(NOT EXISTS "${_ts_lib}/libbsp.a")
+  set(tracesim-firmware_FOUND FALSE)
+  set(tracesim-firmware_NOT_FOUND_MESSAGE "this tracesim SDK has no libraries for the flags' -mabi (${_ts_lib} is missing)")
   unset(_ts_lib)
   unset(_ts_prefix)
   return()

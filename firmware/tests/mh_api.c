@@ -1,7 +1,7 @@
 /* mh_api.c - the BSP's several-harts API (bsp/ts_harts.h) on every hart the SoC has
  * (tracesim run --harts N; with one hart only the argument checks and the lock run):
  * bad hart numbers, start/join with return values, a busy hart, per-hart TLS (errno),
- * a bakery-lock counter incremented by every hart, a barrier over several rounds, whole
+ * a ts_lock_t counter incremented by every hart, a barrier over several rounds, whole
  * lines from every hart on the shared UART, and the cost figures (start latency, lock). */
 #include <errno.h>
 #include <stdio.h>

@@ -16,6 +16,18 @@
 #                  `check` passes on its 354 records (fib(10): 177 calls, each an enter and an
 #                  exit record) and `report` shows fib with 177 calls
 #   template_cmake the same, built by its CMakeLists.txt (find_package + toolchain file)
+#   template_make64, template_cmake64  the same with the one variable for the RV64IMAC core
+#                  (make XLEN=64, -DTRACESIM_XLEN=64): a 64-bit ELF for RISC-V (ELF64, lp64
+#                  soft-float flags) with no `h` counter CSR; run and checked as above when
+#                  the installed tracesim has the RV64 core (until then it refuses the ELF
+#                  as not 32-bit, and the run is skipped with a line saying so)
+#   rv64_link      the installed RV64 libraries (lib/tracesim/rv64imac/lp64): every object
+#                  ELF64, built for rv64imac (the .riscv.attributes arch string has M, A and C),
+#                  no `h` CSR (cycleh, hpmcounterNh, mhpmcounterNh, mhpmeventNh, by name or
+#                  number) in any of them; the RV32 ones (rv32imac/ilp32) 32-bit rv32imac, and
+#                  their perf library does read cycleh (what the search looks for exists);
+#                  a program linked with each tracesim64-* module and with the CMake package's
+#                  tracesim::perf and tracesim::sbi_perf under -DTRACESIM_XLEN=64 is ELF64
 #   two_file       tests/sdk/two_file (main.c + work.c) with the README's one-line pkg-config
 #                  command, -g -finstrument-functions on both files, at -O0, -Os and -O2: each
 #                  exits 0, checks on 22 records (run 1 call, twice 10 calls) and reports
@@ -119,16 +131,45 @@ run_check() {
   done
 }
 
+# no_h_csr FILE...: objdump finds no RV32-only `h` counter CSR (by name or number) in FILE:
+# a CSR instruction naming one, or objdump's rdcycleh/rdtimeh/rdinstreth for csrr of them
+hcsr='(cycleh|timeh|instreth|hpmcounter[0-9]+h|mcycleh|minstreth|mhpmcounter[0-9]+h|mhpmevent[0-9]+h|0xc[89][0-9a-f]|0xb[89][0-9a-f]|0x7[23][0-9a-f])'
+hcsr_insn="(csrr?[rwsc]i?[[:space:]].*\\b$hcsr\\b|\\brd(cycle|time|instret)h\\b)"
+no_h_csr() {
+  local f hits
+  for f in "$@"; do
+    hits=$(riscv64-unknown-elf-objdump -d "$f" | grep -E "$hcsr_insn" | head -3 || true)
+    [ -z "$hits" ] || fail "$f names an RV32-only h CSR: $hits"
+  done
+}
+# elf64 ELF: a 64-bit RISC-V ELF with the lp64 soft-float ABI
+elf64() {
+  riscv64-unknown-elf-readelf -h "$1" | grep -q 'Class:[[:space:]]*ELF64' || fail "$1 is not ELF64"
+  riscv64-unknown-elf-readelf -h "$1" | grep -q 'Machine:[[:space:]]*RISC-V' || fail "$1 is not RISC-V"
+  riscv64-unknown-elf-readelf -h "$1" | grep -q 'soft-float ABI' || fail "$1 is not lp64 (soft-float)"
+}
+# run64 NAME ELF RECORDS [FUNC CALLS]...: run_check when the installed tracesim has the RV64
+# core; a tracesim without it refuses the ELF as not 32-bit, and the run is skipped
+run64() {
+  local out rc=0
+  out=$("$ts" run -q -o "$tmp/probe64" "$2" 2>&1) || rc=$?
+  if [ $rc != 0 ] && printf '%s' "$out" | grep -q 'not a 32-bit'; then
+    echo "$1: this tracesim has no RV64 core: built and inspected, not run"
+    return 0
+  fi
+  run_check "$@"
+}
+
 case "$case_" in
 files)
   for f in bin/tracesim share/tracesim/waves/make_view.sh share/tracesim/waves/views/pipeline.gtkw \
            share/tracesim/waves/filters/tcode.txt include/tracesim/bsp.h include/tracesim/sifive_bare_perf.h \
            include/tracesim/sifive_trace.h include/tracesim/ts_stm.h include/tracesim/sbi_client.h \
            include/tracesim/trace_regs.def include/tracesim/stm.def include/tracesim/soc_map.def \
-           include/tracesim/hpm_events.def lib/tracesim/libbsp.a lib/tracesim/libtsperf.a \
-           lib/tracesim/libtsstm.a lib/tracesim/libtssbi.a lib/tracesim/libtssbi_s.a \
-           lib/tracesim/libtsperf_sbi.a lib/tracesim/sbi_entry.o lib/tracesim/libc.a \
-           lib/tracesim/libgcc.a lib/tracesim/tracesim.ld share/tracesim/toolchain.cmake \
+           include/tracesim/hpm_events.def \
+           lib/tracesim/rv32imac/ilp32/{libbsp.a,libtsperf.a,libtsstm.a,libtssbi.a,libtssbi_s.a,libtsperf_sbi.a,sbi_entry.o,libc.a,libgcc.a,tracesim.ld} \
+           lib/tracesim/rv64imac/lp64/{libbsp.a,libtsperf.a,libtsstm.a,libtssbi.a,libtssbi_s.a,libtsperf_sbi.a,sbi_entry.o,libc.a,libgcc.a,tracesim.ld} \
+           share/tracesim/toolchain.cmake \
            lib/cmake/tracesim-firmware/tracesim-firmware-config.cmake \
            share/tracesim/template/CMakeLists.txt share/tracesim/template/Makefile \
            share/tracesim/template/main.c; do
@@ -137,19 +178,24 @@ files)
   [ -x "$build/tracesim-sc" ] && { [ -x "$P/bin/tracesim-sc" ] || fail "bin/tracesim-sc not installed"; }
   for m in bsp perf stm sbi sbi-perf; do
     pkg-config --exists "tracesim-$m" || fail "pkg-config module tracesim-$m"
+    pkg-config --exists "tracesim64-$m" || fail "pkg-config module tracesim64-$m"
   done
   # every header the installed headers include is installed too (or is the C library's)
   for inc in $(sed -n 's/^#include "\(.*\)"/\1/p' "$P"/include/tracesim/*.h | sort -u); do
     [ -f "$P/include/tracesim/$inc" ] || fail "include/tracesim/$inc (included by an installed header) not installed"
   done
   # no installed library is instrumented: no relocation against the entry/exit hooks
-  for l in bsp tsperf tsstm tssbi tssbi_s tsperf_sbi; do
-    n=$(riscv64-unknown-elf-objdump -r "$P/lib/tracesim/lib$l.a" | grep -cE 'R_RISCV[A-Z_0-9]*[[:space:]]+__cyg_profile_func_' || true)
-    [ "$n" = 0 ] || fail "lib$l.a calls __cyg_profile_func_enter/exit ($n relocations): instrumented"
+  for ml in rv32imac/ilp32 rv64imac/lp64; do
+    for l in bsp tsperf tsstm tssbi tssbi_s tsperf_sbi; do
+      n=$(riscv64-unknown-elf-objdump -r "$P/lib/tracesim/$ml/lib$l.a" | grep -cE 'R_RISCV[A-Z_0-9]*[[:space:]]+__cyg_profile_func_' || true)
+      [ "$n" = 0 ] || fail "$ml/lib$l.a calls __cyg_profile_func_enter/exit ($n relocations): instrumented"
+    done
   done
-  # libgcc is the rv32im one: 32-bit objects
-  riscv64-unknown-elf-objdump -f "$P/lib/tracesim/libgcc.a" | grep -q 'file format elf32-littleriscv' ||
-    fail "lib/tracesim/libgcc.a is not a 32-bit RISC-V library"
+  # each libgcc is its multilib's: 32-bit and 64-bit objects
+  riscv64-unknown-elf-objdump -f "$P/lib/tracesim/rv32imac/ilp32/libgcc.a" | grep -q 'file format elf32-littleriscv' ||
+    fail "lib/tracesim/rv32imac/ilp32/libgcc.a is not a 32-bit RISC-V library"
+  riscv64-unknown-elf-objdump -f "$P/lib/tracesim/rv64imac/lp64/libgcc.a" | grep -q 'file format elf64-littleriscv' ||
+    fail "lib/tracesim/rv64imac/lp64/libgcc.a is not a 64-bit RISC-V library"
   ;;
 paths)
   srcr=$(cd "$src" && pwd -P); buildr=$(cd "$build" && pwd -P)
@@ -187,6 +233,70 @@ template_cmake)
   "$here/../elf_dqr_safe.sh" "$tmp/app/build/app.elf" || fail "the template's ELF would crash SiFive's decoder"
   grep -qx 'fib(10) = 55' "$tmp/runs/template_cmake/uart.txt" || fail "uart.txt"
   ;;
+template_make64)
+  cp -r "$P/share/tracesim/template" "$tmp/app"
+  make -C "$tmp/app" XLEN=64 > "$tmp/make.log" 2>&1 || { cat "$tmp/make.log"; fail "make XLEN=64"; }
+  grep -q -- '-march=rv64imac_zicsr_zifencei -mabi=lp64' "$tmp/make.log" || { cat "$tmp/make.log"; fail "make XLEN=64 does not compile for rv64imac/lp64"; }
+  elf64 "$tmp/app/app.elf"
+  no_h_csr "$tmp/app/app.elf"
+  "$here/../elf_dqr_safe.sh" "$tmp/app/app.elf" || fail "the template's ELF would crash SiFive's decoder"
+  run64 template_make64 "$tmp/app/app.elf" 354 fib 177
+  rc=0; make -C "$tmp/app" XLEN=48 > "$tmp/out" 2>&1 || rc=$?
+  [ $rc != 0 ] && grep -q "XLEN is '48'" "$tmp/out" || { cat "$tmp/out"; fail "make XLEN=48"; }
+  ;;
+template_cmake64)
+  cp -r "$P/share/tracesim/template" "$tmp/app"
+  { cmake -S "$tmp/app" -B "$tmp/app/build" -DCMAKE_TOOLCHAIN_FILE="$P/share/tracesim/toolchain.cmake" \
+          -DCMAKE_PREFIX_PATH="$P" -DTRACESIM_XLEN=64 && cmake --build "$tmp/app/build" -v; } > "$tmp/cmake.log" 2>&1 ||
+    { cat "$tmp/cmake.log"; fail "cmake -DTRACESIM_XLEN=64"; }
+  grep -q '/lib/tracesim/rv64imac/lp64/libtsperf.a' "$tmp/cmake.log" || { cat "$tmp/cmake.log"; fail "the link does not take the RV64 perf library"; }
+  elf64 "$tmp/app/build/app.elf"
+  no_h_csr "$tmp/app/build/app.elf"
+  "$here/../elf_dqr_safe.sh" "$tmp/app/build/app.elf" || fail "the template's ELF would crash SiFive's decoder"
+  run64 template_cmake64 "$tmp/app/build/app.elf" 354 fib 177
+  rc=0; cmake -S "$tmp/app" -B "$tmp/app/build2" -DCMAKE_TOOLCHAIN_FILE="$P/share/tracesim/toolchain.cmake" \
+          -DCMAKE_PREFIX_PATH="$P" -DTRACESIM_XLEN=16 > "$tmp/cmake2.log" 2>&1 || rc=$?
+  [ $rc != 0 ] && grep -q "TRACESIM_XLEN is '16'" "$tmp/cmake2.log" || { cat "$tmp/cmake2.log"; fail "TRACESIM_XLEN=16"; }
+  ;;
+rv64_link)
+  l64=$P/lib/tracesim/rv64imac/lp64 l32=$P/lib/tracesim/rv32imac/ilp32
+  for ml in 64 32; do
+    eval "d=\$l$ml"
+    for f in "$d"/libbsp.a "$d"/libtsperf.a "$d"/libtsstm.a "$d"/libtssbi.a "$d"/libtssbi_s.a "$d"/libtsperf_sbi.a "$d"/sbi_entry.o; do
+      fmt=$(riscv64-unknown-elf-objdump -f "$f" | sed -n 's/.*file format //p' | sort -u)
+      [ "$fmt" = "elf$ml-littleriscv" ] || fail "$f: object format(s) '$fmt', expected elf$ml-littleriscv"
+      arch=$(riscv64-unknown-elf-readelf -A "$f" | sed -n 's/.*Tag_RISCV_arch: "\(.*\)"/\1/p' | sort -u)
+      [ -n "$arch" ] || fail "$f: no Tag_RISCV_arch"
+      for a in $arch; do
+        [[ $a =~ ^rv${ml}i[0-9p]*_m[0-9p]*_a[0-9p]*_c[0-9p]* ]] || fail "$f: an object built for $a, not rv${ml}imac"
+      done
+    done
+  done
+  no_h_csr "$l64"/libbsp.a "$l64"/libtsperf.a "$l64"/libtsstm.a "$l64"/libtssbi.a "$l64"/libtssbi_s.a "$l64"/libtsperf_sbi.a "$l64"/sbi_entry.o
+  n=$(riscv64-unknown-elf-objdump -d "$l32/libtsperf.a" "$l32/libbsp.a" "$l32/libtssbi.a" | grep -cE "$hcsr_insn" || true)
+  [ "$n" -ge 3 ] || fail "the RV32 libraries name $n h CSRs: the h-CSR search would find nothing"
+  cp "$here/two_file/main.c" "$here/two_file/work.c" "$here/sbi_payload/s_app.c" "$tmp/"
+  cp "$src/firmware/sbi/sbi_perf_lib.c" "$tmp/"
+  cd "$tmp"
+  riscv64-unknown-elf-gcc $(pkg-config --cflags tracesim64-perf) -O2 -g -finstrument-functions main.c work.c \
+    $(pkg-config --libs tracesim64-perf) -o my64.elf || fail "building with pkg-config tracesim64-perf"
+  riscv64-unknown-elf-gcc $(pkg-config --cflags tracesim64-stm) -O2 main.c work.c \
+    $(pkg-config --libs tracesim64-stm tracesim64-perf) -o stm64.elf || fail "building with pkg-config tracesim64-stm"
+  riscv64-unknown-elf-gcc $(pkg-config --cflags tracesim64-sbi) -O2 s_app.c \
+    $(pkg-config --libs tracesim64-sbi) -o s_app64.elf || fail "building with pkg-config tracesim64-sbi"
+  riscv64-unknown-elf-gcc $(pkg-config --cflags tracesim64-sbi-perf) -O2 sbi_perf_lib.c \
+    $(pkg-config --libs tracesim64-sbi-perf) -o perf_lib64.elf || fail "building with pkg-config tracesim64-sbi-perf"
+  cp -r "$here/sbi_payload" "$tmp/sbi"
+  cp "$src/firmware/sbi/sbi_perf_lib.c" "$tmp/sbi/"
+  { cmake -S "$tmp/sbi" -B "$tmp/sbi/build" -DCMAKE_TOOLCHAIN_FILE="$P/share/tracesim/toolchain.cmake" \
+          -DCMAKE_PREFIX_PATH="$P" -DTRACESIM_XLEN=64 && cmake --build "$tmp/sbi/build"; } > "$tmp/cmake.log" 2>&1 ||
+    { cat "$tmp/cmake.log"; fail "cmake -DTRACESIM_XLEN=64 (tracesim::sbi, tracesim::sbi_perf)"; }
+  for e in my64.elf stm64.elf s_app64.elf perf_lib64.elf sbi/build/s_app.elf sbi/build/perf_lib.elf; do
+    elf64 "$tmp/$e"
+    no_h_csr "$tmp/$e"
+  done
+  run64 rv64_two_file "$tmp/my64.elf" 22 run 1 twice 10
+  ;;
 two_file)
   cp "$here/two_file/main.c" "$here/two_file/work.c" "$tmp/"
   cd "$tmp"
@@ -212,7 +322,7 @@ sbi_payload)
   # the CMake package's link order: every SDK library before the libc/libgcc group, which
   # must come last (perf_lib.elf links tracesim::sbi before tracesim::sbi_perf)
   for lt in "$tmp"/sbi/build/CMakeFiles/*.elf.dir/link.txt; do
-    late=$(tr ' ' '\n' < "$lt" | awk '/^-Wl,--end-group$/ {e = 1; next} e && /\/lib\/tracesim\/lib[^\/]*\.a$/ {print}')
+    late=$(tr ' ' '\n' < "$lt" | awk '/^-Wl,--end-group$/ {e = 1; next} e && /\/lib\/tracesim\/.*lib[^\/]*\.a$/ {print}')
     [ -z "$late" ] || fail "${lt#"$tmp"/}: SDK libraries after the libc/libgcc group: $late"
   done
   riscv64-unknown-elf-gcc $(pkg-config --cflags tracesim-sbi) -O2 -g "$tmp/sbi/s_app.c" \
