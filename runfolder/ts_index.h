@@ -15,11 +15,13 @@
 
 typedef bool (*sw_index_eq_fn)(const void *ctx, size_t item, const void *key);
 
+struct sw_index_slot {
+    uint64_t hash;
+    size_t item1; /* item + 1, 0 = empty */
+};
+
 typedef struct sw_index {
-    struct sw_index_slot {
-        uint64_t hash;
-        size_t item1;
-    } * slot;    /* item1 = item + 1, 0 = empty */
+    struct sw_index_slot *slot;
     size_t mask; /* slots - 1 (a power of two minus one), 0 before the first add */
     size_t n;
 } sw_index_t;

@@ -233,7 +233,10 @@ __attribute__((noinline)) static void vcore_eval_generic(vcore_t *v) {
     v->direct = TS_VCORE_DIRECT_EVAL && !v->generic && v->top->threads() == 1;
 }
 
-extern "C" void vcore_eval(vcore_t *v) {
+// Declared inline, so that LTO weighs inlining it into the cycle loop against GCC's limit for
+// inline functions; `used` still emits it as an external symbol for the C callers. Not
+// inline, GCC 14 kept it a call (max-inline-insns-auto): 22 host instructions per cycle.
+extern "C" __attribute__((used)) inline void vcore_eval(vcore_t *v) {
 #if TS_VCORE_DIRECT_EVAL
     if (VL_LIKELY(v->direct)) {
         // the loops' counters and the other trigger vectors are written by ___eval before it

@@ -51,18 +51,18 @@ bool hm_return(hook_match_t *m, uint32_t target) {
 const hook_call_t *hm_record(hook_match_t *m, int kind, bool known, uint64_t addr, uint64_t call_site) {
     bool two = kind == HK_ENTER || kind == HK_EXIT;
     size_t j = known ? m->n : 0; /* (unknown addresses: straight to the fallbacks) */
-#define FREE_OF(k) (!m->open[(k)-1].done && m->open[(k)-1].c.kind == kind)
+#define FREE_OF(i) (!m->open[i].done && m->open[i].c.kind == kind)
     while (known && j &&
-           !(FREE_OF(j) && same_thread(m, &m->open[j - 1].c) &&
+           !(FREE_OF(j - 1) && same_thread(m, &m->open[j - 1].c) &&
              (two ? m->open[j - 1].c.a0 == addr && m->open[j - 1].c.a1 == call_site : m->open[j - 1].c.ra == addr)))
         j--;
     if (!j) { /* the addresses differ (or are not known): the latest call of the hook in the thread */
         j = m->n;
-        while (j && !(FREE_OF(j) && same_thread(m, &m->open[j - 1].c))) j--;
+        while (j && !(FREE_OF(j - 1) && same_thread(m, &m->open[j - 1].c))) j--;
     }
     if (!j) { /* in any thread */
         j = m->n;
-        while (j && !FREE_OF(j)) j--;
+        while (j && !FREE_OF(j - 1)) j--;
     }
 #undef FREE_OF
     if (!j) { /* any open call that has not written its record (the record's type is wrong) */

@@ -370,7 +370,7 @@ static bool pf_ns(const ts_pf_t *p, uint64_t tics, uint64_t *ns) {
 #define SW_UUID(h) (0x200u + (h))   /* "hart N threads": the software trace's running thread */
 #define FLOW_UUID(h) (0x300u + (h)) /* "hart N calls": the program flow's frames */
 #define TRAP_UUID(h) (0x400u + (h)) /* "hart N traps": traps.csv's traps */
-#define COUNTER_UUID(h, gen, i) (0x1000000u + ((uint64_t)(gen) << 12) + (uint64_t)(h)*PERF_MAX_COUNTERS + (i))
+#define COUNTER_UUID(h, gen, i) (0x1000000u + ((uint64_t)(gen) << 12) + PERF_MAX_COUNTERS * (uint64_t)(h) + (i))
 
 static void pf_hart_track(ts_pf_t *p, unsigned h) {
     if (p->hart[h].described) return;

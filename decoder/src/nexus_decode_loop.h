@@ -67,7 +67,7 @@ static inline uint64_t mdo48w(uint64_t w) {
 
 /* bit 6x+5 set for each bit x of a 5-bit byte mask: the last payload bit of byte x */
 static const uint32_t end_bit5[32] = {
-#define E1(v) (((v)&1u) << 5 | ((v)&2u) << 10 | ((v)&4u) << 15 | ((v)&8u) << 20 | ((v)&16u) << 25)
+#define E1(v) ((1u & (v)) << 5 | (2u & (v)) << 10 | (4u & (v)) << 15 | (8u & (v)) << 20 | (16u & (v)) << 25)
 #define E4(v) E1(v), E1((v) + 1), E1((v) + 2), E1((v) + 3)
     E4(0), E4(4), E4(8), E4(12), E4(16), E4(20), E4(24), E4(28)
 #undef E4

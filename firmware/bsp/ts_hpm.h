@@ -8,7 +8,7 @@
 
 enum ts_hpm_event {
 #define TS_EVENT(id, sv, idx, cls, bit, csv, desc) \
-    TS_HPM_##id = ((cls) < 0 ? 0u : ((1u << ((bit)&31)) | (unsigned)(cls))),
+    TS_HPM_##id = ((cls) < 0 ? 0u : ((1u << (31 & (bit))) | (unsigned)(cls))),
 #include "hpm_events.def"
 #undef TS_EVENT
 };

@@ -96,10 +96,10 @@ void te_event_retire(te_t *t, uint64_t pc, uint32_t insn, uint64_t npc, bool tra
         ev_emit(t, NX_CKSRC_CONTROL, 1, npc, NX_CONTROL_TRACE_ON);
         return;
     }
-    if (p->sync_owed == NX_SYNC_FIFO_OVERRUN) {
+    if (p->sync_owed == NX_SYNC_FIFO_OVERRUN) { /* after an overflow */
         p->sync_owed = 0;
         p->ev_full = true;
-    }                                                                         /* after an overflow */
+    }
     bool sys = insn == 0x00000073u || insn == 0x00100073u || insn == 0x9002u; /* ecall, ebreak */
     bool executed = !trap || sys;
     if (trap) {

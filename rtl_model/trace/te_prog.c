@@ -435,10 +435,10 @@ void te_prog_pack(te_t *t, const te_entry_t *e, nx_msg_t *m, bool *full, bool *r
         return;
     }
     if (ws) nx_fixed(m, e->code, NX_W_SYNC); /* SYNC */
-    if (e->tcode == NX_CORRELATION) {
+    if (e->tcode == NX_CORRELATION) {        /* EVCODE, CDF */
         nx_fixed(m, e->code, NX_W_EVCODE);
         nx_fixed(m, e->btype, NX_W_CDF);
-    }                                                                                                                           /* EVCODE, CDF */
+    }
     if (ind || e->tcode == NX_INDIRECT_BRANCH_WS || e->tcode == NX_INDIRECT_BRANCH_HIST_WS) nx_fixed(m, e->btype, NX_W_B_TYPE); /* B-TYPE */
     nx_var(m, e->data);                                                                                                         /* I-CNT */
     if (ws) {

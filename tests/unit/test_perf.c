@@ -902,7 +902,9 @@ TS_TEST(config_parse_and_write) {
 }
 
 TS_TEST(config_parse_errors) {
-    static const struct { const char *text, *why; } bad[] = {
+    static const struct {
+        const char *text, *why;
+    } bad[] = {
         {"", "no perf header"},
         {"count_type=Delta", "mask missing"},
         {"mask=1 counter=0 type=0 code=1 info=1", "count_type missing"},

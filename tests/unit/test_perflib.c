@@ -66,14 +66,12 @@ static void begin_models(const pf_cfg_t *cfg) {
 
 /* ---- events ------------------------------------------------------------------------------ */
 
-#define GEN(c) \
-    { .ctrIdx = 0xDEAD, .type = perfEventHWGeneral, .code = (c), .ctrInfo = 0xDEAD }
-#define CACHE(i, o, r) \
-    { .ctrIdx = 0xDEAD, .type = perfEventHWCache, .cache_id = (i), .op_id = (o), .result_id = (r), .ctrInfo = 0xDEAD }
-#define RAW(ed) \
-    { .ctrIdx = 0xDEAD, .type = perfEventHWRaw, .event_data = (ed), .ctrInfo = 0xDEAD }
-#define TYPE(t) \
-    { .ctrIdx = 0xDEAD, .type = (t), .ctrInfo = 0xDEAD }
+/* compound literals in parentheses: clang-format 14 and 19 format a macro body that is a bare
+   braced list differently (as a block, as a list) */
+#define GEN(c) ((perfEvent){.ctrIdx = 0xDEAD, .type = perfEventHWGeneral, .code = (c), .ctrInfo = 0xDEAD})
+#define CACHE(i, o, r) ((perfEvent){.ctrIdx = 0xDEAD, .type = perfEventHWCache, .cache_id = (i), .op_id = (o), .result_id = (r), .ctrInfo = 0xDEAD})
+#define RAW(ed) ((perfEvent){.ctrIdx = 0xDEAD, .type = perfEventHWRaw, .event_data = (ed), .ctrInfo = 0xDEAD})
+#define TYPE(t) ((perfEvent){.ctrIdx = 0xDEAD, .type = (t), .ctrInfo = 0xDEAD})
 
 /* mhpmevent values (class in 7:0, event bit 8+; rtl_model/regs/hpm_events.def) */
 enum { EV_LOAD = 0x200,
@@ -85,7 +83,7 @@ enum { EV_LOAD = 0x200,
 enum { INFO_CYCLE = (63 << 12) | 0xC00,
        INFO_INSTRET = (63 << 12) | 0xC02,
        INFO_TS40 = 39 << 12 };
-#define INFO_HPM(w, n) ((((w)-1u) << 12) | (0xC00u + (n)))
+#define INFO_HPM(w, n) ((((w) << 12) - (1u << 12)) | (0xC00u + (n))) /* (w - 1) << 12 */
 
 /* ---- checks ------------------------------------------------------------------------------- */
 
@@ -369,7 +367,7 @@ TS_TEST(err_null_list) {
 TS_TEST(err_count_out_of_range) {
     BEGIN(NULL);
     perfEvent l[33];
-    for (unsigned i = 0; i < N(l); i++) l[i] = (perfEvent)RAW(EV_LOAD);
+    for (unsigned i = 0; i < N(l); i++) l[i] = RAW(EV_LOAD);
     TS_ASSERT_EQ_I(perfInit(1, 0), PERF_OK);
     TS_ASSERT_EQ_I(perfManualInit(l, -1, CH, perfCount_Raw, 0), PERF_ERR_ARG);
     TS_ASSERT_EQ_I(perfManualInit(l, 33, CH, perfCount_Raw, 0), PERF_ERR_TOO_MANY);
@@ -418,33 +416,33 @@ static void expect_good_list_after_errors(void) {
 TS_TEST(err_unknown_event_type) {
     BEGIN(NULL);
     TS_ASSERT_EQ_I(perfInit(1, 0), PERF_OK);
-    expect_event_error((perfEvent)TYPE(3), PERF_ERR_EVENT_TYPE);
-    expect_event_error((perfEvent)TYPE(-1), PERF_ERR_EVENT_TYPE);
-    expect_event_error((perfEvent)TYPE(14), PERF_ERR_EVENT_TYPE);
-    expect_event_error((perfEvent)TYPE(perfEventFW), PERF_ERR_EVENT_TYPE); /* no firmware events */
+    expect_event_error(TYPE(3), PERF_ERR_EVENT_TYPE);
+    expect_event_error(TYPE(-1), PERF_ERR_EVENT_TYPE);
+    expect_event_error(TYPE(14), PERF_ERR_EVENT_TYPE);
+    expect_event_error(TYPE(perfEventFW), PERF_ERR_EVENT_TYPE); /* no firmware events */
     expect_good_list_after_errors();
 }
 
 TS_TEST(err_unknown_general_code) {
     BEGIN(NULL);
     TS_ASSERT_EQ_I(perfInit(1, 0), PERF_OK);
-    expect_event_error((perfEvent)GEN(HW_NO_EVENT), PERF_ERR_EVENT_CODE);
-    expect_event_error((perfEvent)GEN(99), PERF_ERR_EVENT_CODE);
-    expect_event_error((perfEvent)GEN(11), PERF_ERR_EVENT_CODE); /* one past REF_CPU_CYCLES */
-    expect_event_error((perfEvent)GEN(HW_TIMESTAMP + 1), PERF_ERR_EVENT_CODE);
-    expect_event_error((perfEvent)GEN(-1), PERF_ERR_EVENT_CODE);
+    expect_event_error(GEN(HW_NO_EVENT), PERF_ERR_EVENT_CODE);
+    expect_event_error(GEN(99), PERF_ERR_EVENT_CODE);
+    expect_event_error(GEN(11), PERF_ERR_EVENT_CODE); /* one past REF_CPU_CYCLES */
+    expect_event_error(GEN(HW_TIMESTAMP + 1), PERF_ERR_EVENT_CODE);
+    expect_event_error(GEN(-1), PERF_ERR_EVENT_CODE);
     expect_good_list_after_errors();
 }
 
 TS_TEST(err_unknown_cache_fields) {
     BEGIN(NULL);
     TS_ASSERT_EQ_I(perfInit(1, 0), PERF_OK);
-    expect_event_error((perfEvent)CACHE(7, 0, 0), PERF_ERR_EVENT_CODE); /* ids 0..6 */
-    expect_event_error((perfEvent)CACHE(-1, 0, 0), PERF_ERR_EVENT_CODE);
-    expect_event_error((perfEvent)CACHE(0, 3, 0), PERF_ERR_EVENT_CODE); /* ops 0..2 */
-    expect_event_error((perfEvent)CACHE(0, -1, 0), PERF_ERR_EVENT_CODE);
-    expect_event_error((perfEvent)CACHE(0, 0, 2), PERF_ERR_EVENT_CODE); /* results 0..1 */
-    expect_event_error((perfEvent)CACHE(0, 0, -1), PERF_ERR_EVENT_CODE);
+    expect_event_error(CACHE(7, 0, 0), PERF_ERR_EVENT_CODE); /* ids 0..6 */
+    expect_event_error(CACHE(-1, 0, 0), PERF_ERR_EVENT_CODE);
+    expect_event_error(CACHE(0, 3, 0), PERF_ERR_EVENT_CODE); /* ops 0..2 */
+    expect_event_error(CACHE(0, -1, 0), PERF_ERR_EVENT_CODE);
+    expect_event_error(CACHE(0, 0, 2), PERF_ERR_EVENT_CODE); /* results 0..1 */
+    expect_event_error(CACHE(0, 0, -1), PERF_ERR_EVENT_CODE);
     expect_good_list_after_errors();
 }
 
@@ -453,11 +451,11 @@ TS_TEST(err_unknown_cache_fields) {
 TS_TEST(err_unsupported_platform_event) {
     BEGIN(NULL);
     TS_ASSERT_EQ_I(perfInit(1, 0), PERF_OK);
-    expect_event_error((perfEvent)GEN(HW_BUS_CYCLES), PERF_ERR_UNSUPPORTED);
-    expect_event_error((perfEvent)GEN(HW_REF_CPU_CYCLES), PERF_ERR_UNSUPPORTED);
-    expect_event_error((perfEvent)CACHE(HW_CACHE_L1D, HW_CACHE_OP_WRITE, HW_CACHE_RESULT_MISS), PERF_ERR_UNSUPPORTED);
-    expect_event_error((perfEvent)CACHE(HW_CACHE_LL, HW_CACHE_OP_READ, HW_CACHE_RESULT_ACCESS), PERF_ERR_UNSUPPORTED);
-    expect_event_error((perfEvent)CACHE(HW_CACHE_L1I, HW_CACHE_OP_PREFETCH, HW_CACHE_RESULT_MISS), PERF_ERR_UNSUPPORTED);
+    expect_event_error(GEN(HW_BUS_CYCLES), PERF_ERR_UNSUPPORTED);
+    expect_event_error(GEN(HW_REF_CPU_CYCLES), PERF_ERR_UNSUPPORTED);
+    expect_event_error(CACHE(HW_CACHE_L1D, HW_CACHE_OP_WRITE, HW_CACHE_RESULT_MISS), PERF_ERR_UNSUPPORTED);
+    expect_event_error(CACHE(HW_CACHE_LL, HW_CACHE_OP_READ, HW_CACHE_RESULT_ACCESS), PERF_ERR_UNSUPPORTED);
+    expect_event_error(CACHE(HW_CACHE_L1I, HW_CACHE_OP_PREFETCH, HW_CACHE_RESULT_MISS), PERF_ERR_UNSUPPORTED);
     expect_good_list_after_errors();
 }
 
@@ -465,16 +463,16 @@ TS_TEST(err_unsupported_platform_event) {
 TS_TEST(err_raw_event_selects_nothing) {
     BEGIN(NULL);
     TS_ASSERT_EQ_I(perfInit(1, 0), PERF_OK);
-    expect_event_error((perfEvent)RAW(0), PERF_ERR_UNSUPPORTED);
-    expect_event_error((perfEvent)RAW(0x3), PERF_ERR_UNSUPPORTED);               /* class 3, no event bit */
-    expect_event_error((perfEvent)RAW(0x107), PERF_ERR_UNSUPPORTED);             /* class 7 */
-    expect_event_error((perfEvent)RAW(0x1FF), PERF_ERR_UNSUPPORTED);             /* class 255 */
-    expect_event_error((perfEvent)RAW(0x80000), PERF_ERR_UNSUPPORTED);           /* class 0 bit 19: undefined */
-    expect_event_error((perfEvent)RAW(0x40001), PERF_ERR_UNSUPPORTED);           /* class 1 bit 18: undefined */
-    expect_event_error((perfEvent)RAW(0x1002), PERF_ERR_UNSUPPORTED);            /* class 2 bit 12: undefined */
-    expect_event_error((perfEvent)RAW(EV_LOAD | 0x80000), PERF_ERR_UNSUPPORTED); /* one good, one undefined bit */
+    expect_event_error(RAW(0), PERF_ERR_UNSUPPORTED);
+    expect_event_error(RAW(0x3), PERF_ERR_UNSUPPORTED);               /* class 3, no event bit */
+    expect_event_error(RAW(0x107), PERF_ERR_UNSUPPORTED);             /* class 7 */
+    expect_event_error(RAW(0x1FF), PERF_ERR_UNSUPPORTED);             /* class 255 */
+    expect_event_error(RAW(0x80000), PERF_ERR_UNSUPPORTED);           /* class 0 bit 19: undefined */
+    expect_event_error(RAW(0x40001), PERF_ERR_UNSUPPORTED);           /* class 1 bit 18: undefined */
+    expect_event_error(RAW(0x1002), PERF_ERR_UNSUPPORTED);            /* class 2 bit 12: undefined */
+    expect_event_error(RAW(EV_LOAD | 0x80000), PERF_ERR_UNSUPPORTED); /* one good, one undefined bit */
 #if ULONG_MAX > 0xFFFFFFFFu
-    expect_event_error((perfEvent)RAW(0x100000000ul | EV_LOAD), PERF_ERR_UNSUPPORTED); /* beyond mhpmevent */
+    expect_event_error(RAW(0x100000000ul | EV_LOAD), PERF_ERR_UNSUPPORTED); /* beyond mhpmevent */
 #endif
     expect_good_list_after_errors();
 }
@@ -823,10 +821,10 @@ TS_TEST(all_32_counters) {
     BEGIN(NULL);
     TS_ASSERT_EQ_I(perfInit(1, 0), PERF_OK);
     perfEvent l[32];
-    for (unsigned i = 0; i < 29; i++) l[i] = (perfEvent)RAW(i & 1 ? EV_STORE : EV_LOAD);
-    l[29] = (perfEvent)GEN(HW_CPU_CYCLES);
-    l[30] = (perfEvent)GEN(HW_TIMESTAMP);
-    l[31] = (perfEvent)GEN(HW_INSTRUCTIONS);
+    for (unsigned i = 0; i < 29; i++) l[i] = RAW(i & 1 ? EV_STORE : EV_LOAD);
+    l[29] = GEN(HW_CPU_CYCLES);
+    l[30] = GEN(HW_TIMESTAMP);
+    l[31] = GEN(HW_INSTRUCTIONS);
     TS_ASSERT_EQ_I(perfManualInit(l, 32, CH, perfCount_Raw, 0), PERF_OK);
     for (unsigned i = 0; i < 29; i++) {
         TS_ASSERT_EQ_U(l[i].ctrIdx, 3 + i);

@@ -72,7 +72,7 @@ static void trace_fields(void) {
 #define TS_TFIELD(reg, name, lsb, width, desc)                                   \
     if ((width) == 1) printf("| %s | %s | %d | %s |\n", #reg, #name, lsb, desc); \
     else                                                                         \
-        printf("| %s | %s | %d:%d | %s |\n", #reg, #name, (lsb) + (width)-1, lsb, desc);
+        printf("| %s | %s | %d:%d | %s |\n", #reg, #name, ((lsb) + (width)) - 1, lsb, desc);
 #include "trace_regs.def"
 }
 
