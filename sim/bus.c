@@ -236,12 +236,12 @@ void bus_amo(bus_t *b, bus_port_t *ip, uint32_t addr, uint32_t off, unsigned siz
         b->resv_harts &= ~bit; /* an SC clears its hart's reservation, whether it stores or not */
         if (ok) amo_ram_write(b, ip, addr, off, size, src);
         *p->data_rdata = ok ? 0 : 1;
-        *p->data_rdata_hi = 0;
+        if (size == 8) *p->data_rdata_hi = 0; /* (.W: the core reads the low word only) */
         return;
     }
     amo_ram_read(b, ip, off, size, &old);
     *p->data_rdata = (uint32_t)old;
-    *p->data_rdata_hi = (uint32_t)(old >> 32);
+    if (size == 8) *p->data_rdata_hi = (uint32_t)(old >> 32);
     if (op == BUS_AMO_LR) {
         b->resv_harts |= bit;
         b->resv_addr[ip->hart] = addr;

@@ -141,7 +141,7 @@ static const ts_exit_t run_exits[] = {
     {"120", "usage: unknown option, bad option value, missing argument"},
     {"121", "the ELF is missing or unreadable"},
     {"122", "the ELF is invalid (not an ELF, truncated, malformed)"},
-    {"123", "the ELF is not an RV32 little-endian executable"},
+    {"123", "the ELF is not an RV32 or RV64 little-endian executable the cores run (a hard-float ABI, RV64E)"},
     {"124", "cycle limit (--max-cycles) reached before the firmware exited"},
     {"125", "a loadable segment does not fit in RAM"},
     {"126", "host error: cannot create the outputs, out of memory"},

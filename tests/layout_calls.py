@@ -4,7 +4,7 @@ calls too, not only for the includes (layout_test.py): a function or variable of
 used only by its own module and the modules above it.
 
 Reads the host modules' static libraries of the build tree BUILD: every lib*.a but the _san
-copies (the same sources), the cross-compiled firmware's and the test fixtures of tests/ (a
+copies (the same sources), the cross-compiled firmware's (firmware/, firmware64/) and the test fixtures of tests/ (a
 firmware library built for the host with fake ports, tests/unit/perf_fake.c: white-box). Each archive member is one
 object file, CMake's BUILD/DIR/CMakeFiles/TARGET.dir/PATH.o of the source SRC/DIR/PATH, so its
 module is that source's (layout_test.py's MODULES; a generated source, e.g. the Verilated
@@ -31,7 +31,7 @@ def archives(build):
     for root, dirs, names in os.walk(build):
         rel = os.path.relpath(root, build)
         top = rel.split(os.sep)[0]
-        if top in ("firmware", "tests") or "CMakeFiles" in rel.split(os.sep):
+        if top in ("firmware", "firmware64", "tests") or "CMakeFiles" in rel.split(os.sep):
             dirs[:] = []
             continue
         for n in names:
