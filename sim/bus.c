@@ -143,8 +143,11 @@ static void guest_error(bus_t *b, const char *fmt, ...) {
     b->hooks.guest_error(b->hooks.ctx, msg);
 }
 
-static const char *size_name(unsigned size) { return size == 1 ? "byte" : size == 2 ? "half" :
-                                                                                      "word"; }
+static const char *size_name(unsigned size) {
+    return size == 1 ? "byte" : size == 2 ? "half" :
+                            size == 8     ? "doubleword" :
+                                            "word";
+}
 
 void bus_data_fault(bus_t *b, const bus_port_t *ip, uint32_t addr, unsigned size, bool we) {
     guest_error(b, "%s access fault: %s %s at 0x%08x (pc 0x%08x)", we ? "store" : "load",
@@ -170,9 +173,12 @@ static const char *amo_name(unsigned op) {
 
 void bus_amo_fault(bus_t *b, const bus_port_t *ip, uint32_t addr, unsigned size, unsigned amo) {
     unsigned op = amo & 0x1Fu;
-    (void)size;
-    guest_error(b, "%s access fault: %s at 0x%08x (pc 0x%08x): LR/SC and AMOs work on RAM only",
-                op == BUS_AMO_LR ? "load" : "store/AMO", amo_name(op), addr, *ip->p->data_pc);
+    const char *name = amo_name(op);
+    size_t n = strlen(name);
+    /* the .D forms (RV64): the name's ".w" as ".d" */
+    guest_error(b, "%s access fault: %.*s%s at 0x%08x (pc 0x%08x): LR/SC and AMOs work on RAM only",
+                op == BUS_AMO_LR ? "load" : "store/AMO", (int)(size == 8 && n > 2 ? n - 2 : n), name,
+                size == 8 && n > 2 ? ".d" : "", addr, *ip->p->data_pc);
 }
 
 void bus_resv_clear(bus_t *b, unsigned hart, uint32_t addr, unsigned len) {
@@ -183,22 +189,37 @@ void bus_resv_clear(bus_t *b, unsigned hart, uint32_t addr, unsigned len) {
     }
 }
 
-static inline void amo_ram_read(bus_t *b, const bus_port_t *ip, uint32_t off, unsigned size, uint32_t *v) {
-    if (b->ram_access) b->ram_access(b->ram_access_ctx, ip->hart, *ip->p->data_pc, off, size, false, v);
-    else
-        bus_ram_read(b, off, size, v);
+/* RAM reads and writes of 1, 2, 4 or 8 bytes (8: RV64; a platform's RAM access function sees
+ * the two words, the low one first) */
+static void amo_ram_read(bus_t *b, const bus_port_t *ip, uint32_t off, unsigned size, uint64_t *v) {
+    uint32_t lo = 0, hi = 0;
+    unsigned n = size == 8 ? 4 : size;
+    if (b->ram_access) {
+        b->ram_access(b->ram_access_ctx, ip->hart, *ip->p->data_pc, off, n, false, &lo);
+        if (size == 8) b->ram_access(b->ram_access_ctx, ip->hart, *ip->p->data_pc, off + 4, 4, false, &hi);
+    } else {
+        bus_ram_read(b, off, n, &lo);
+        if (size == 8) bus_ram_read(b, off + 4, 4, &hi);
+    }
+    *v = (uint64_t)hi << 32 | lo;
 }
 
-static inline void amo_ram_write(bus_t *b, bus_port_t *ip, uint32_t addr, uint32_t off, unsigned size,
-                                 uint32_t v) {
-    if (b->ram_access) b->ram_access(b->ram_access_ctx, ip->hart, *ip->p->data_pc, off, size, true, &v);
-    else
-        bus_ram_write(b, off, size, v);
+static void amo_ram_write(bus_t *b, bus_port_t *ip, uint32_t addr, uint32_t off, unsigned size, uint64_t v) {
+    uint32_t lo = (uint32_t)v, hi = (uint32_t)(v >> 32);
+    unsigned n = size == 8 ? 4 : size;
+    if (b->ram_access) {
+        b->ram_access(b->ram_access_ctx, ip->hart, *ip->p->data_pc, off, n, true, &lo);
+        if (size == 8) b->ram_access(b->ram_access_ctx, ip->hart, *ip->p->data_pc, off + 4, 4, true, &hi);
+    } else {
+        bus_ram_write(b, off, n, lo);
+        if (size == 8) bus_ram_write(b, off + 4, 4, hi);
+    }
     if (b->resv_harts) bus_resv_clear(b, ip->hart, addr, size);
     if (ip->record_stores) {
         ip->st_done = true;
         ip->st_addr = addr;
-        ip->st_data = v;
+        ip->st_data = (uint32_t)v;
+        ip->st_data_hi = (uint32_t)(v >> 32);
         ip->st_size = size;
     }
 }
@@ -206,35 +227,82 @@ static inline void amo_ram_write(bus_t *b, bus_port_t *ip, uint32_t addr, uint32
 void bus_amo(bus_t *b, bus_port_t *ip, uint32_t addr, uint32_t off, unsigned size, unsigned amo) {
     const vcore_ports_t *p = ip->p;
     unsigned op = amo & 0x1Fu;
-    uint32_t bit = 1u << ip->hart, src = *p->data_wdata, old;
+    uint32_t bit = 1u << ip->hart;
+    /* the operand and the old value: 32 bits for the .W forms, 64 for the .D forms (RV64) */
+    uint64_t src = *p->data_wdata, old;
+    if (size == 8) src |= (uint64_t)*p->data_wdata_hi << 32;
     if (op == BUS_AMO_SC) {
         bool ok = (b->resv_harts & bit) && b->resv_addr[ip->hart] == addr && b->resv_size[ip->hart] == size;
         b->resv_harts &= ~bit; /* an SC clears its hart's reservation, whether it stores or not */
         if (ok) amo_ram_write(b, ip, addr, off, size, src);
         *p->data_rdata = ok ? 0 : 1;
+        if (size == 8) *p->data_rdata_hi = 0; /* (.W: the core reads the low word only) */
         return;
     }
     amo_ram_read(b, ip, off, size, &old);
-    *p->data_rdata = old;
+    *p->data_rdata = (uint32_t)old;
+    if (size == 8) *p->data_rdata_hi = (uint32_t)(old >> 32);
     if (op == BUS_AMO_LR) {
         b->resv_harts |= bit;
         b->resv_addr[ip->hart] = addr;
         b->resv_size[ip->hart] = (uint8_t)size;
         return;
     }
-    uint32_t v;
+    /* signed compares: the operands sign-extended from their width */
+    int64_t so = size == 8 ? (int64_t)old : (int64_t)(int32_t)(uint32_t)old;
+    int64_t ss = size == 8 ? (int64_t)src : (int64_t)(int32_t)(uint32_t)src;
+    uint64_t v;
     switch (op) {
     case BUS_AMO_SWAP: v = src; break;
     case BUS_AMO_XOR: v = old ^ src; break;
     case BUS_AMO_OR: v = old | src; break;
     case BUS_AMO_AND: v = old & src; break;
-    case BUS_AMO_MIN: v = (int32_t)old < (int32_t)src ? old : src; break;
-    case BUS_AMO_MAX: v = (int32_t)old > (int32_t)src ? old : src; break;
+    case BUS_AMO_MIN: v = so < ss ? old : src; break;
+    case BUS_AMO_MAX: v = so > ss ? old : src; break;
     case BUS_AMO_MINU: v = old < src ? old : src; break;
     case BUS_AMO_MAXU: v = old > src ? old : src; break;
     default: v = old + src; break; /* BUS_AMO_ADD (the core decodes no other funct5) */
     }
     amo_ram_write(b, ip, addr, off, size, v);
+}
+
+void bus_ram_access8(bus_t *b, bus_port_t *ip, uint32_t addr, uint32_t off, bool we) {
+    const vcore_ports_t *p = ip->p;
+    if (we) {
+        amo_ram_write(b, ip, addr, off, 8, (uint64_t)*p->data_wdata_hi << 32 | *p->data_wdata);
+    } else {
+        uint64_t v;
+        amo_ram_read(b, ip, off, 8, &v);
+        *p->data_rdata = (uint32_t)v;
+        *p->data_rdata_hi = (uint32_t)(v >> 32);
+    }
+}
+
+void bus_dev_access8(bus_t *b, bus_port_t *ip, uint32_t addr, bool we) {
+    const vcore_ports_t *p = ip->p;
+    uint32_t lo = we ? *p->data_wdata : 0, hi = we ? *p->data_wdata_hi : 0;
+    enum bus_status st = BUS_ERR;
+    ip->d_busy = false;
+    if (addr - MAP_CLINT_BASE < MAP_CLINT_SIZE) {
+        st = bus_dev_access(b, ip->hart, *p->data_pc, addr, 4, we, &lo);
+        if (st == BUS_OK) st = bus_dev_access(b, ip->hart, *p->data_pc, addr + 4, 4, we, &hi);
+    }
+    *p->data_rdy = 1;
+    *p->data_err = st != BUS_OK;
+    if (st != BUS_OK) {
+        bus_data_fault(b, ip, addr, 8, we);
+        return;
+    }
+    if (!we) {
+        *p->data_rdata = lo;
+        *p->data_rdata_hi = hi;
+    } else if (ip->record_stores) {
+        ip->st_done = true;
+        ip->st_addr = addr;
+        ip->st_data = lo;
+        ip->st_data_hi = hi;
+        ip->st_size = 8;
+    }
 }
 
 void bus_sba_fault(bus_t *b, uint32_t addr) {

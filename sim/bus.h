@@ -225,6 +225,7 @@ typedef struct bus_port {
                                * request, sim/soc.c): its ports are not served, their answers
                                * stay as they were for the edge that comes */
     uint32_t st_addr, st_data, st_size;
+    uint32_t st_data_hi; /* an 8-byte store's (RV64 SD, SC.D, AMO*.D) high word */
 } bus_port_t;
 
 /* RAM of ram_size bytes (4 KiB .. 1 GiB, multiple of 4) at MAP_RAM_BASE, zeroed. 0, or -1
@@ -266,6 +267,15 @@ void bus_amo_fault(bus_t *b, const bus_port_t *ip, uint32_t addr, unsigned size,
  * over: the read-modify-write and the reservations (the rules above); answers *data_rdata,
  * records the store for the retire log. */
 void bus_amo(bus_t *b, bus_port_t *ip, uint32_t addr, uint32_t off, unsigned size, unsigned amo);
+/* RV64: a plain 8-byte load or store (LD, SD) to RAM offset off (addr) once its wait states
+ * are over: one access of the RAM (a platform's RAM access function sees its two words, the
+ * low one first); answers data_rdata/data_rdata_hi, records the store. */
+void bus_ram_access8(bus_t *b, bus_port_t *ip, uint32_t addr, uint32_t off, bool we);
+/* RV64: an 8-byte load or store to a device: the CLINT takes it as two 32-bit accesses in the
+ * same cycle, the low word (addr) first (mtime and mtimecmp as one 64-bit register, as on
+ * SiFive's 64-bit cores); every other device answers a bus error (the core's access fault and
+ * a guest error), its registers being 32 bits wide. */
+void bus_dev_access8(bus_t *b, bus_port_t *ip, uint32_t addr, bool we);
 /* Clears the reservation of every hart but `hart` (BUS_MAX_HARTS: every hart) whose bytes
  * overlap [addr, addr + len): a store into them (called only while resv_harts != 0). */
 void bus_resv_clear(bus_t *b, unsigned hart, uint32_t addr, unsigned len);
@@ -378,8 +388,10 @@ static inline void bus_service_data_req(bus_t *b, bus_port_t *ip) {
             ip->d_busy = false;
             if (ip->d_fill) cache_fill(&ip->dcache, addr);
         }
-        if (__builtin_expect(amo != 0, 0)) {
-            bus_amo(b, ip, addr, off, size, amo);
+        if (__builtin_expect(amo != 0 || size == 8, 0)) { /* (8: RV64's LD and SD) */
+            if (amo) bus_amo(b, ip, addr, off, size, amo);
+            else
+                bus_ram_access8(b, ip, addr, off, we);
             *p->data_rdy = 1;
             *p->data_err = 0;
             return;
@@ -412,6 +424,10 @@ static inline void bus_service_data_req(bus_t *b, bus_port_t *ip) {
         *p->data_rdy = 1;
         *p->data_err = 1;
         bus_amo_fault(b, ip, addr, size, amo);
+        return;
+    }
+    if (__builtin_expect(size == 8, 0)) {
+        bus_dev_access8(b, ip, addr, we);
         return;
     }
     uint32_t val = we ? *p->data_wdata : 0;

@@ -18,6 +18,11 @@ void dpi_register_hart(unsigned hart, hpm_t *hpm, dpi_csr_read_hook_t *hook, dpi
 /* the imports, as Verilator declares them in Vts_soc_top__Dpi.h */
 unsigned int ts_dpi_csr_read(unsigned int hart, unsigned int addr, unsigned int pc);
 void ts_dpi_csr_write(unsigned int hart, unsigned int addr, unsigned int value);
+/* RV64: a counter CSR (mcycle, minstret, mhpmcounterN, their user aliases) or mhpmeventN as
+ * one 64-bit register, the HPM model's CSR and its high half together; any other CSR
+ * zero-extended */
+unsigned long long ts_dpi_csr_read64(unsigned int hart, unsigned int addr, unsigned int pc);
+void ts_dpi_csr_write64(unsigned int hart, unsigned int addr, unsigned long long value);
 /* the hart's privilege mode from the next cycle on (0 U, 1 S, 3 M) */
 void ts_dpi_set_priv(unsigned int hart, unsigned int priv);
 #endif

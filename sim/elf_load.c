@@ -36,11 +36,17 @@ static bool fits(void *vctx, size_t index, uint32_t paddr, const void *data, uin
 
 enum elf_load_status elf_load(soc_t *s, const char *path, uint32_t *entry, char *err, size_t errlen) {
     load_ctx_t c = {s, path, s->bus.ram_base, s->bus.ram_size};
-    return elf_read(path, place, &c, entry, err, errlen);
+    unsigned xlen = 0, want = s->xlen == 64 ? 64 : 32;
+    enum elf_load_status st = elf_read(path, place, &c, entry, &xlen, err, errlen);
+    if (st == ELF_OK && xlen != want) { /* the caller chose the model from another file */
+        snprintf(err, errlen, "%s is an RV%u executable and the SoC's cores are RV%u", path, xlen, want);
+        return ELF_WRONG_ARCH;
+    }
+    return st;
 }
 
-enum elf_load_status elf_check(const char *path, uint32_t ram_size, char *err, size_t errlen) {
+enum elf_load_status elf_check(const char *path, uint32_t ram_size, unsigned *xlen, char *err, size_t errlen) {
     load_ctx_t c = {NULL, path, MAP_RAM_BASE, ram_size};
     uint32_t entry;
-    return elf_read(path, fits, &c, &entry, err, errlen);
+    return elf_read(path, fits, &c, &entry, xlen, err, errlen);
 }

@@ -1,15 +1,20 @@
 /* elf_read.c - see elf_read.h. The file is opened and checked by the shared reader (ts_elf.h:
  * RISC-V, sections and string tables inside the file); beyond that: the header and program-header
- * entry sizes must be the ELF32 ones (libelf accepts e_phentsize 0 and reads its own size),
- * every segment must lie inside the file and fit in 32 bits, and the entry point must be
- * inside a loadable segment. */
+ * entry sizes must be the ELF32 (ELF64) ones (libelf accepts e_phentsize 0 and reads its own
+ * size), e_flags must name a soft-float ABI, every segment must lie inside the file and fit in
+ * 32 bits, and the entry point must be inside a loadable segment. */
 #include "elf_read.h"
 #include "ts_elf.h"
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-enum elf_load_status elf_read(const char *path, elf_seg_fn seg, void *ctx, uint32_t *entry, char *err, size_t errlen) {
+/* e_flags (the RISC-V psABI): RVC, the float ABI (2 bits), RVE */
+#define TS_EF_RISCV_FLOAT_ABI 0x6u
+#define TS_EF_RISCV_RVE 0x8u
+
+enum elf_load_status elf_read(const char *path, elf_seg_fn seg, void *ctx, uint32_t *entry, unsigned *xlen, char *err,
+                              size_t errlen) {
     enum elf_load_status st = ELF_INVALID;
     ts_elf_t x;
     switch (ts_elf_open(&x, path, err, errlen)) { /* the shared checks (elf/ts_elf.h) */
@@ -22,9 +27,26 @@ enum elf_load_status elf_read(const char *path, elf_seg_fn seg, void *ctx, uint3
     size_t fsize = x.size;
     const char *raw = x.raw;
     GElf_Ehdr eh = x.eh;
-    if (eh.e_ident[EI_CLASS] != ELFCLASS32) {
-        snprintf(err, errlen, "%s is not a 32-bit little-endian RISC-V ELF (class %d, machine %d)", path,
+    bool is64 = eh.e_ident[EI_CLASS] == ELFCLASS64;
+    if (eh.e_ident[EI_CLASS] != ELFCLASS32 && !is64) {
+        snprintf(err, errlen, "%s is not a 32- or 64-bit little-endian RISC-V ELF (class %d, machine %d)", path,
                  eh.e_ident[EI_CLASS], eh.e_machine);
+        st = ELF_WRONG_ARCH;
+        goto out;
+    }
+    if (eh.e_flags & TS_EF_RISCV_FLOAT_ABI) {
+        static const char *const abi[] = {"soft", "single", "double", "quad"};
+        snprintf(err, errlen,
+                 "%s is built for the %s-float ABI (e_flags 0x%x); the %s core has no F or D extension: build with "
+                 "-mabi=%s",
+                 path, abi[(eh.e_flags & TS_EF_RISCV_FLOAT_ABI) >> 1], (unsigned)eh.e_flags, is64 ? "RV64" : "RV32",
+                 is64 ? "lp64" : "ilp32");
+        st = ELF_WRONG_ARCH;
+        goto out;
+    }
+    if (is64 && (eh.e_flags & TS_EF_RISCV_RVE)) {
+        snprintf(err, errlen, "%s is an RV64E executable (e_flags 0x%x): the RV64 core is RV64I, build with -mabi=lp64",
+                 path, (unsigned)eh.e_flags);
         st = ELF_WRONG_ARCH;
         goto out;
     }
@@ -33,9 +55,11 @@ enum elf_load_status elf_read(const char *path, elf_seg_fn seg, void *ctx, uint3
         st = ELF_WRONG_ARCH;
         goto out;
     }
-    if (eh.e_ehsize != sizeof(Elf32_Ehdr) || eh.e_phentsize != sizeof(Elf32_Phdr)) {
-        snprintf(err, errlen, "%s: malformed ELF header (header size %u, program header size %u; 52 and 32 expected)",
-                 path, eh.e_ehsize, eh.e_phentsize);
+    size_t ehsize = is64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
+    size_t phsize = is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr);
+    if (eh.e_ehsize != ehsize || eh.e_phentsize != phsize) {
+        snprintf(err, errlen, "%s: malformed ELF header (header size %u, program header size %u; %zu and %zu expected)",
+                 path, eh.e_ehsize, eh.e_phentsize, ehsize, phsize);
         goto out;
     }
     size_t phnum;
@@ -43,7 +67,7 @@ enum elf_load_status elf_read(const char *path, elf_seg_fn seg, void *ctx, uint3
         snprintf(err, errlen, "%s has no program headers", path);
         goto out;
     }
-    if (eh.e_phoff > fsize || phnum > (fsize - eh.e_phoff) / sizeof(Elf32_Phdr)) {
+    if (eh.e_phoff > fsize || phnum > (fsize - eh.e_phoff) / phsize) {
         snprintf(err, errlen, "%s: the program headers lie outside the file (truncated file?)", path);
         goto out;
     }
@@ -85,6 +109,7 @@ enum elf_load_status elf_read(const char *path, elf_seg_fn seg, void *ctx, uint3
         goto out;
     }
     *entry = (uint32_t)eh.e_entry;
+    if (xlen) *xlen = is64 ? 64 : 32;
     st = ELF_OK;
 out:
     ts_elf_close(&x);

@@ -264,7 +264,7 @@ void gt_log_csrw_hook(void *ctx, unsigned hart, uint32_t csr, uint32_t value) {
 /* flow.csv row: cycle,hart,kind,pc,target,link,tp (target/link empty when has_* is false; tp,
  * x4 after the row's instruction, empty when rf is NULL: the run ended first) */
 static void log_flow(gt_log_t *g, uint64_t cycle, unsigned hart, const char *kind, uint32_t pc,
-                     bool has_target, uint32_t target, bool has_link, uint32_t link, const uint32_t *rf) {
+                     bool has_target, uint32_t target, bool has_link, uint32_t link, const vcore_ports_t *rf) {
     if (!g->flow) return;
     char line[96], *p = line;
     p = put_u64(p, cycle);
@@ -279,7 +279,7 @@ static void log_flow(gt_log_t *g, uint64_t cycle, unsigned hart, const char *kin
     *p++ = ',';
     if (has_link) p = put_hex32(p, link);
     *p++ = ',';
-    if (rf) p = put_hex32(p, rf[4]);
+    if (rf) p = put_hex32(p, vcore_x(rf, 4));
     *p++ = '\n';
     fwrite_unlocked(line, 1, (size_t)(p - line), g->flow);
 }
@@ -289,7 +289,7 @@ static void log_flow(gt_log_t *g, uint64_t cycle, unsigned hart, const char *kin
  * jump itself, for a direct jump) on the retire port: every older instruction's write is in
  * it, the jump's link included; a call's ra is its link; tp (x4) is the same state's, the
  * thread that called the hook (no instruction between the jump and the hook's first one). */
-static void log_hook(gt_log_t *g, uint64_t cycle, uint32_t pc, uint32_t target, bool tail, const uint32_t *rf,
+static void log_hook(gt_log_t *g, uint64_t cycle, uint32_t pc, uint32_t target, bool tail, const vcore_ports_t *rf,
                      uint32_t ra) {
     if (!g->hooks || !target) return;
     int k = target == g->hook[GT_HOOK_ENTER] ? GT_HOOK_ENTER : target == g->hook[GT_HOOK_EXIT] ? GT_HOOK_EXIT :
@@ -307,13 +307,13 @@ static void log_hook(gt_log_t *g, uint64_t cycle, uint32_t pc, uint32_t target, 
     *p++ = ',';
     p = put_hex32(p, pc);
     *p++ = ',';
-    p = put_hex32(p, rf[10]);
+    p = put_hex32(p, vcore_x(rf, 10));
     *p++ = ',';
-    p = put_hex32(p, rf[11]);
+    p = put_hex32(p, vcore_x(rf, 11));
     *p++ = ',';
     p = put_hex32(p, ra);
     *p++ = ',';
-    p = put_hex32(p, rf[4]);
+    p = put_hex32(p, vcore_x(rf, 4));
     *p++ = '\n';
     fwrite_unlocked(line, 1, (size_t)(p - line), g->hooks);
 }
@@ -321,15 +321,15 @@ static void log_hook(gt_log_t *g, uint64_t cycle, uint32_t pc, uint32_t target, 
 static void jump_done(gt_log_t *g, const vcore_ports_t *p, bool has_target, uint32_t target) {
     g->jump.pending = false;
     if (g->jump.tail) {
-        if (has_target) log_hook(g, g->jump.cycle, g->jump.pc, target, true, p->rf, p->rf[1]);
+        if (has_target) log_hook(g, g->jump.cycle, g->jump.pc, target, true, p, vcore_x(p, 1));
         return;
     }
     log_flow(g, g->jump.cycle, g->hart, g->jump.ret ? "ret" : "call", g->jump.pc, has_target,
-             target, !g->jump.ret, g->jump.link, p ? p->rf : NULL);
-    if (has_target && !g->jump.ret) log_hook(g, g->jump.cycle, g->jump.pc, target, false, p->rf, g->jump.link);
+             target, !g->jump.ret, g->jump.link, p);
+    if (has_target && !g->jump.ret) log_hook(g, g->jump.cycle, g->jump.pc, target, false, p, g->jump.link);
     /* sp after the jump: rf holds every write older than the instruction the port shows */
     if (g->flow_hook)
-        g->flow_hook(g->flow_ctx, g->hart, g->jump.ret, has_target, target, g->jump.link, p ? p->rf[2] : 0, p ? p->rf[4] : 0);
+        g->flow_hook(g->flow_ctx, g->hart, g->jump.ret, has_target, target, g->jump.link, p ? vcore_x(p, 2) : 0, p ? vcore_x(p, 4) : 0);
 }
 
 /* traps.csv row: cycle,hart,cause,pc,handler,pending,first,ret,depth (pending, first, ret
@@ -420,7 +420,7 @@ __attribute__((noinline)) void gt_log_retire(gt_log_t *g, const vcore_ports_t *p
     g->mask = g->tp_hook ? GT_LOG_EVENTS | EVB_RETIRE : GT_LOG_EVENTS;
     if (*p->rvfi_trap) {
         if (g->csr.pending) internal_error("counter CSR read by a trapping instruction");
-        log_flow(g, cycle, hart, "trap", pc, true, *p->instr_addr, true, *p->rvfi_cause, p->rf);
+        log_flow(g, cycle, hart, "trap", pc, true, *p->instr_addr, true, *p->rvfi_cause, p);
         if (g->traps) {
             trap_taken(g, p, cycle);
             g->mask |= EVB_RETIRE; /* the handler's first instruction */
@@ -432,7 +432,7 @@ __attribute__((noinline)) void gt_log_retire(gt_log_t *g, const vcore_ports_t *p
         g->irq.await_first = false;
     }
     /* rf: tp before this instruction's write */
-    if (g->tp_hook && *p->rvfi_rd == 4 && *p->rvfi_valid) g->tp_hook(g->flow_ctx, hart, p->rf[4], *p->rvfi_rd_wdata);
+    if (g->tp_hook && *p->rvfi_rd == 4 && *p->rvfi_valid) g->tp_hook(g->flow_ctx, hart, vcore_x(p, 4), *p->rvfi_rd_wdata);
     uint32_t insn = *p->rvfi_insn;
     int call = 0; /* 1 call, -1 return, 2 a jump through a register (rd = x0) */
     if ((insn & 3u) == 3u) {
@@ -442,15 +442,15 @@ __attribute__((noinline)) void gt_log_retire(gt_log_t *g, const vcore_ports_t *p
             if (!rd) { /* j: a tail call when it enters a hook */
                 uint32_t imm = ((insn >> 21) & 0x3FFu) << 1 | ((insn >> 20) & 1u) << 11 | (insn & 0xFF000u) |
                                (uint32_t)((int32_t)insn >> 31) << 20;
-                log_hook(g, cycle, pc, pc + imm, true, p->rf, p->rf[1]);
+                log_hook(g, cycle, pc, pc + imm, true, p, vcore_x(p, 1));
             }
         } else if (op == 0x67u) { /* JALR */
             call = is_link_reg(rd) ? 1 : (rd == 0 && is_link_reg(rs1)) ? -1 :
                                      rd == 0 && g->hooks               ? 2 :
                                                                          0;
         } else if (op == 0x73u) { /* SYSTEM */
-            if (insn == 0x30200073u) log_flow(g, cycle, hart, "mret", pc, true, *p->instr_addr, false, 0, p->rf);
-            if (insn == 0x10200073u) log_flow(g, cycle, hart, "sret", pc, true, *p->instr_addr, false, 0, p->rf);
+            if (insn == 0x30200073u) log_flow(g, cycle, hart, "mret", pc, true, *p->instr_addr, false, 0, p);
+            if (insn == 0x10200073u) log_flow(g, cycle, hart, "sret", pc, true, *p->instr_addr, false, 0, p);
             if (insn == 0x30200073u || insn == 0x10200073u) trap_return(g, cycle);
             if (g->csrw.pending) { /* hpm_writes.csv: cycle,hart,csr,value */
                 if (g->csrw.csr == 0x320u)
@@ -477,7 +477,7 @@ __attribute__((noinline)) void gt_log_retire(gt_log_t *g, const vcore_ports_t *p
                        ((insn >> 7) & 1u) << 6 | ((insn >> 6) & 1u) << 7 | ((insn >> 9) & 3u) << 8 |
                        ((insn >> 8) & 1u) << 10;
         if (insn & 0x1000u) imm |= 0xFFFFF800u;
-        log_hook(g, cycle, pc, pc + imm, true, p->rf, p->rf[1]);
+        log_hook(g, cycle, pc, pc + imm, true, p, vcore_x(p, 1));
     } else if ((insn & 0xE07Fu) == 0x8002u && (insn & 0x0F80u)) { /* c.jr / c.jalr */
         unsigned rs1 = (insn >> 7) & 31u;
         call = (insn & 0x1000u) ? 1 : is_link_reg(rs1) ? -1 :
@@ -497,8 +497,19 @@ __attribute__((noinline)) void gt_log_retire(gt_log_t *g, const vcore_ports_t *p
 }
 
 void gt_log_retire_line(gt_log_t *g, const vcore_ports_t *p, uint64_t cycle, bool store,
-                        uint32_t st_addr, uint32_t st_data, uint32_t st_size) {
+                        uint32_t st_addr, uint32_t st_data, uint32_t st_size, uint32_t st_data_hi) {
     if (g->tag_hart) fprintf(g->retire, "h%u ", g->hart);
+    /* RV64: the register and stored values in 16 hex digits (a store of 1, 2 or 4 bytes
+     * zero-extended); pcs and addresses are the SoC's 32-bit physical ones */
+    if (__builtin_expect(p->xlen == 64, 0) && *p->rvfi_valid && (*p->rvfi_rd || store)) {
+        if (*p->rvfi_rd)
+            fprintf(g->retire, "%llu %08x %08x x%u=%08x%08x\n", (unsigned long long)cycle, *p->rvfi_pc,
+                    *p->rvfi_insn, *p->rvfi_rd, *p->rvfi_rd_wdata_hi, *p->rvfi_rd_wdata);
+        else
+            fprintf(g->retire, "%llu %08x %08x mem[%08x]%u=%08x%08x\n", (unsigned long long)cycle, *p->rvfi_pc,
+                    *p->rvfi_insn, st_addr, st_size, st_size == 8 ? st_data_hi : 0u, st_data);
+        return;
+    }
     if (*p->rvfi_valid && *p->rvfi_rd)
         fprintf(g->retire, "%llu %08x %08x x%u=%08x\n", (unsigned long long)cycle,
                 *p->rvfi_pc, *p->rvfi_insn, *p->rvfi_rd, *p->rvfi_rd_wdata);

@@ -172,5 +172,5 @@ void gt_log_finish(gt_log_t *g);
 /* --retire-log line for the instruction or trap the retire port shows (it ended in cycle);
  * store: a RAM store completed in that cycle (address, data, size) */
 void gt_log_retire_line(gt_log_t *g, const vcore_ports_t *p, uint64_t cycle, bool store,
-                        uint32_t st_addr, uint32_t st_data, uint32_t st_size);
+                        uint32_t st_addr, uint32_t st_data, uint32_t st_size, uint32_t st_data_hi);
 #endif

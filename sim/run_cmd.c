@@ -141,7 +141,7 @@ static const ts_exit_t run_exits[] = {
     {"120", "usage: unknown option, bad option value, missing argument"},
     {"121", "the ELF is missing or unreadable"},
     {"122", "the ELF is invalid (not an ELF, truncated, malformed)"},
-    {"123", "the ELF is not an RV32 little-endian executable"},
+    {"123", "the ELF is not an RV32 or RV64 little-endian executable the cores run (a hard-float ABI, RV64E)"},
     {"124", "cycle limit (--max-cycles) reached before the firmware exited"},
     {"125", "a loadable segment does not fit in RAM"},
     {"126", "host error: cannot create the outputs, out of memory"},
@@ -637,13 +637,17 @@ int ts_run_main(int argc, char **argv, const ts_run_platform_t *plat) {
     }
     { /* the whole ELF before the run folder: a bad one leaves nothing behind */
         char eerr[1024];
-        enum elf_load_status es = elf_check(elf, cfg.ram_size, eerr, sizeof eerr);
+        enum elf_load_status es = elf_check(elf, cfg.ram_size, &cfg.xlen, eerr, sizeof eerr);
         if (es != ELF_OK) {
             fprintf(stderr, "tracesim: %s\n", eerr);
             return es == ELF_CANNOT_OPEN ? TS_EXIT_NO_FILE : es == ELF_WRONG_ARCH ? TS_EXIT_WRONG_ARCH :
                                                          es == ELF_OUTSIDE_RAM    ? TS_EXIT_OUTSIDE_RAM :
                                                                                     TS_EXIT_BAD_ELF;
         }
+    }
+    if (gdb_port >= 0 && cfg.xlen == 64) { /* the stub speaks RV32's registers (sim/gdb/) */
+        fprintf(stderr, "tracesim: --gdb debugs RV32 cores only, and %s is an RV64 executable\n", elf);
+        return TS_EXIT_USAGE;
     }
     { /* a user's file under an explicit output's name is not replaced unless it is a previous
          * output of run (its first bytes: ts_file.h) or --force */

@@ -221,6 +221,7 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
         return -1;
     }
     s->n = cfg->harts;
+    s->xlen = cfg->xlen == 64 ? 64 : 32;
     bool funnel = cfg->funnel || s->n > 1;
     s->cfg.funnel = funnel;
     bus_targets_t dev = {.n_te = s->n, .funnel = funnel ? &s->funnel : NULL, .trace_detached = cfg->no_trace};
@@ -245,7 +246,7 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
         }
         char name[16];
         snprintf(name, sizeof name, i ? "hart%u" : "soc", i);
-        h->vc = vcore_new(i ? s->h[0].vc : NULL, name);
+        h->vc = vcore_new_xlen(i ? s->h[0].vc : NULL, name, s->xlen);
         if (!h->vc) {
             snprintf(err, errlen, "cannot create the core model of hart %u", i);
             return -1;
@@ -552,7 +553,8 @@ SOC_INLINE void trace_tick(soc_t *s, unsigned n) {
 /* --retire-log line for the cycle that just ended, with the store the data port completed */
 static void log_retire(soc_hart_t *h, uint64_t cycle) {
     bus_port_t *ip = &h->port;
-    gt_log_retire_line(&h->gt, h->p, cycle - 1, ip->st_done, ip->st_addr, ip->st_data, ip->st_size);
+    gt_log_retire_line(&h->gt, h->p, cycle - 1, ip->st_done, ip->st_addr, ip->st_data, ip->st_size,
+                       ip->st_data_hi);
     ip->st_done = false;
 }
 

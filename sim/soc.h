@@ -103,6 +103,7 @@ typedef struct soc_cfg {
     uint64_t host_io_limit;     /* bytes the firmware may write to RUN/host (default 64 MiB) */
     const char *trace_bus_log;  /* NULL, or a file for every trace register access and SBA write
                                 * (--record-trace-bus; the SystemC replay test reads it) */
+    unsigned xlen;              /* the cores: 32 (and 0) RV32IMAC, 64 RV64IMAC (the ELF's class) */
 } soc_cfg_t;
 
 #define SOC_MAX_HARTS BUS_MAX_HARTS
@@ -126,7 +127,8 @@ typedef struct soc_hart {
 
 typedef struct soc {
     soc_cfg_t cfg;
-    unsigned n; /* harts */
+    unsigned n;    /* harts */
+    unsigned xlen; /* 32 or 64 (cfg.xlen) */
     soc_hart_t h[SOC_MAX_HARTS];
     bus_t bus; /* interconnect and RAM */
     clint_t clint;

@@ -1,6 +1,9 @@
 // ts_soc_top: the Verilated top level. One core; the bus, RAM, CLINT, UART, simctrl and the
 // trace/HPM models are C code driven by sim/soc.c through these ports every cycle.
-module ts_soc_top import ts_events_pkg::*; (
+// XLEN: the core's (32: Vts_soc_top, 64: Vts_soc_top64, sim/CMakeLists.txt). Addresses and
+// pcs are 32 bits wide for both (the SoC's physical address space); the data ports and the
+// register write value are XLEN wide.
+module ts_soc_top import ts_events_pkg::*; #(parameter int unsigned XLEN = 32) (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic [31:0] hart_id_i,
@@ -13,10 +16,10 @@ module ts_soc_top import ts_events_pkg::*; (
   output logic        data_we_o,
   output logic [1:0]  data_size_o,
   output logic [31:0] data_addr_o,
-  output logic [31:0] data_wdata_o,
+  output logic [XLEN-1:0] data_wdata_o,
   output logic [31:0] data_pc_o,
   input  logic        data_rdy_i,
-  input  logic [31:0] data_rdata_i,
+  input  logic [XLEN-1:0] data_rdata_i,
   input  logic        data_err_i,
   input  logic        irq_timer_i,
   input  logic        irq_software_i,
@@ -26,7 +29,7 @@ module ts_soc_top import ts_events_pkg::*; (
   output logic [31:0] rvfi_pc_o,
   output logic [31:0] rvfi_insn_o,
   output logic [4:0]  rvfi_rd_o,
-  output logic [31:0] rvfi_rd_wdata_o,
+  output logic [XLEN-1:0] rvfi_rd_wdata_o,
   output logic        rvfi_trap_o,
   output logic [31:0] rvfi_cause_o,
   input  logic        stm_tp_en_i,          // software trace port: --stm-thread-switch
@@ -71,7 +74,7 @@ module ts_soc_top import ts_events_pkg::*; (
   logic [4:0]  stage_valid;
   /* verilator lint_on UNUSEDSIGNAL */
 
-  ts_core u_core (
+  ts_core #(.XLEN(XLEN)) u_core (
     .clk_i, .rst_ni, .hart_id_i, .boot_addr_i,
     .instr_addr_o, .instr_rdy_i, .instr_rdata_i, .instr_err_i,
     .data_req_o, .data_we_o, .data_size_o, .data_addr_o, .data_wdata_o, .data_pc_o,

@@ -1,8 +1,29 @@
 // vcore.cpp - thin C++ glue around the Verilated top; see vcore.h.
-#include "vcore.h"
+//
+// One source for both cores: compiled as is for the RV32 model (Vts_soc_top) and, through
+// vcore64.cpp, with TS_VCORE_XLEN 64 for the RV64 one (Vts_soc_top64). TS_M(x) names the
+// model's classes and functions. The RV32 compilation defines the C API (vcore.h); the RV64
+// one the same functions named vcore64_*, which the API calls for an RV64 model (vcore_t's
+// xlen: one test, in vcore_eval the only one per cycle).
+#ifndef TS_VCORE_XLEN
+#define TS_VCORE_XLEN 32
+#endif
+#if TS_VCORE_XLEN == 32
+#define TS_M(x) Vts_soc_top##x
+#define TS_API(x) vcore_##x
 #include "Vts_soc_top.h"
 #include "Vts_soc_top___024root.h"
 #include "Vts_soc_top__Syms.h"
+#elif TS_VCORE_XLEN == 64
+#define TS_M(x) Vts_soc_top64##x
+#define TS_API(x) vcore64_##x
+#include "Vts_soc_top64.h"
+#include "Vts_soc_top64___024root.h"
+#include "Vts_soc_top64__Syms.h"
+#else
+#error "TS_VCORE_XLEN is 32 or 64"
+#endif
+#include "vcore.h"
 #include "verilated.h"
 #if VM_TRACE_FST
 #include "verilated_fst_c.h"
@@ -24,6 +45,47 @@
 static const char *const view_signals[] = {
 #include "ts_view_signals.inc"
 };
+
+// The RV64 model's wider members are read through 32-bit pointers to their halves (the C
+// side's ports are 32-bit words: addresses and pcs are 32 bits wide on both cores, sim/
+// ts_soc_top.sv): the low word of a 64-bit member is its first on a little-endian host.
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "vcore reads 64-bit members by halves");
+template <typename T>
+static uint32_t *lo32(T *p) { return reinterpret_cast<uint32_t *>(p); }
+template <typename T>
+static const uint32_t *lo32(const T *p) { return reinterpret_cast<const uint32_t *>(p); }
+
+// the C API: every function of the RV32 compilation hands an RV64 model to its vcore64_
+// twin (declared here; defined by vcore64.cpp). vcore_t is the same type in both (its xlen);
+// each compilation's model is its own type derived from it (vcore32::impl, vcore64::impl).
+// direct32: an RV32 model on the direct evaluation path (below), so that vcore_eval tests one
+// flag per cycle, as before the RV64 model existed; an RV64 model leaves it false and keeps
+// its own (direct64).
+struct vcore {
+    unsigned xlen;
+    bool direct32;
+};
+extern "C" {
+vcore_t *vcore64_new(vcore_t *share, const char *name);
+void vcore64_free(vcore_t *v);
+const vcore_ports_t *vcore64_ports(vcore_t *v);
+void vcore64_eval(vcore_t *v);
+int vcore64_waves_open(vcore_t *const *v, unsigned n, const char *path, int fst, int all);
+void vcore64_waves_dump(vcore_t *v, uint64_t time);
+int vcore64_waves_close(vcore_t *v, char *err, size_t errlen);
+int vcore64_csr_peek(vcore_t *v, unsigned csr, uint32_t *val);
+void vcore64_rf_poke(vcore_t *v, unsigned reg, uint32_t val);
+}
+#if TS_VCORE_XLEN == 32
+#define TS_TO64(v, call) \
+    if (VL_UNLIKELY((v)->xlen == 64)) return vcore64_##call
+#define TS_NS vcore32
+#define TS_DIRECT direct32
+#else
+#define TS_DIRECT direct64
+#define TS_TO64(v, call)
+#define TS_NS vcore64
+#endif
 
 // The model's evaluation, Vts_soc_top___024root___eval(), which Vts_soc_top::eval_step()
 // calls after its bookkeeping, is defined in the generated Vts_soc_top___024root__DepSet_*.cpp.
@@ -70,25 +132,31 @@ static const char *const view_signals[] = {
 // with another trigger (a second clock, a negedge, an always_comb the loops would have to
 // settle) has wider trigger vectors, and then this does not compile: the assertions below
 // stop it.
-void Vts_soc_top___024root___eval_ico(Vts_soc_top___024root *vlSelf);
-void Vts_soc_top___024root___eval_nba(Vts_soc_top___024root *vlSelf);
-static_assert(std::is_same<decltype(Vts_soc_top___024root::__VicoTriggered), VlTriggerVec<1>>::value &&
-                  std::is_same<decltype(Vts_soc_top___024root::__VactTriggered), VlTriggerVec<1>>::value &&
-                  std::is_same<decltype(Vts_soc_top___024root::__VnbaTriggered), VlTriggerVec<1>>::value,
+void TS_M(___024root___eval_ico)(TS_M(___024root) * vlSelf);
+void TS_M(___024root___eval_nba)(TS_M(___024root) * vlSelf);
+static_assert(std::is_same<decltype(TS_M(___024root)::__VicoTriggered), VlTriggerVec<1>>::value &&
+                  std::is_same<decltype(TS_M(___024root)::__VactTriggered), VlTriggerVec<1>>::value &&
+                  std::is_same<decltype(TS_M(___024root)::__VnbaTriggered), VlTriggerVec<1>>::value,
               "vcore_eval's direct evaluation assumes one input-region and one clock trigger");
 #endif
 
-struct vcore {
-    Vts_soc_top___024root *root = nullptr; // the model's state (its first member: hot)
-    Vts_soc_top__Syms *syms = nullptr;
-    bool direct = false;  // initialised and single-threaded: vcore_eval() calls ___eval
+namespace TS_NS {
+struct impl : vcore {
+    impl() {
+        xlen = TS_VCORE_XLEN;
+        direct32 = false;
+    }
+    bool direct64 = false;            // (RV64: the direct evaluation, as direct32 for an RV32 model)
+    TS_M(___024root) *root = nullptr; // the model's state (hot)
+    TS_M(__Syms) *syms = nullptr;
     bool generic = false; // TRACESIM_VCORE_EVAL=generic: always eval()
     bool show = false;    // TRACESIM_VCORE_EVAL=show: say on stderr which one ran
     std::string name;     // the model's scope: "soc", "hart1", ...
     VerilatedContext *ctx = nullptr;
     bool own_ctx = false;
-    Vts_soc_top *top = nullptr;
+    TS_M() *top = nullptr;
     vcore_ports_t ports{};
+    uint32_t zero_hi_in = 0, zero_hi_out = 0; // RV32: the data ports' missing high words
 #if VM_TRACE_FST
     VerilatedFstC *fst = nullptr;
     unsigned fst_dumps = 0;
@@ -97,9 +165,12 @@ struct vcore {
     VerilatedVcdC *vcd = nullptr;
 #endif
 };
+} // namespace TS_NS
+using TS_NS::impl;
 
-extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
-    vcore_t *v = new (std::nothrow) vcore;
+extern "C" vcore_t *TS_API(new)(vcore_t *share_, const char *name) {
+    impl *share = static_cast<impl *>(share_);
+    impl *v = new (std::nothrow) impl;
     if (!v) return nullptr;
     if (share) {
         v->ctx = share->ctx;
@@ -116,8 +187,8 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     const char *how = getenv("TRACESIM_VCORE_EVAL");
     v->generic = how && !strcmp(how, "generic");
     v->show = how && !strcmp(how, "show");
-    v->top = new Vts_soc_top(v->ctx, name);
-    Vts_soc_top *t = v->top;
+    v->top = new TS_M()(v->ctx, name);
+    TS_M() *t = v->top;
     v->root = t->rootp;
     v->syms = t->rootp->vlSymsp;
     vcore_ports_t &p = v->ports;
@@ -133,11 +204,24 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     p.data_we = &t->data_we_o;
     p.data_size = &t->data_size_o;
     p.data_addr = &t->data_addr_o;
-    p.data_wdata = &t->data_wdata_o;
     p.data_pc = &t->data_pc_o;
     p.data_rdy = &t->data_rdy_i;
     p.data_err = &t->data_err_i;
-    p.data_rdata = &t->data_rdata_i;
+    // the data ports (and the register write value, the register file) are XLEN wide
+    p.xlen = TS_VCORE_XLEN;
+    p.data_wdata = lo32(&t->data_wdata_o);
+    p.data_rdata = lo32(&t->data_rdata_i);
+#if TS_VCORE_XLEN == 64
+    p.data_wdata_hi = lo32(&t->data_wdata_o) + 1;
+    p.data_rdata_hi = lo32(&t->data_rdata_i) + 1;
+    p.rvfi_rd_wdata_hi = lo32(&t->rvfi_rd_wdata_o) + 1;
+    p.rf_shift = 1;
+#else
+    p.data_wdata_hi = &v->zero_hi_out;
+    p.data_rdata_hi = &v->zero_hi_in;
+    p.rvfi_rd_wdata_hi = &v->zero_hi_out;
+    p.rf_shift = 0;
+#endif
     p.irq_timer = &t->irq_timer_i;
     p.irq_software = &t->irq_software_i;
     p.irq_lcof = &t->irq_lcof_i;
@@ -148,8 +232,8 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     p.rvfi_insn = &t->rvfi_insn_o;
     p.rvfi_cause = &t->rvfi_cause_o;
     p.rvfi_rd = &t->rvfi_rd_o;
-    p.rvfi_rd_wdata = &t->rvfi_rd_wdata_o;
-    p.rf = &t->rootp->ts_soc_top__DOT__u_core__DOT__rf_q[0];
+    p.rvfi_rd_wdata = lo32(&t->rvfi_rd_wdata_o);
+    p.rf = lo32(&t->rootp->ts_soc_top__DOT__u_core__DOT__rf_q[0]);
     p.stm_tp_en = &t->stm_tp_en_i;
     p.stm_enable = &t->stm_enable_o;
     p.stm_id = &t->stm_id_o;
@@ -158,7 +242,7 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     // there, so Verilator keeps them as members of the root under these names (5.006 and
     // 5.032 alike; a version that named them otherwise would stop this file compiling). An
     // output port carrying them would be evaluated in every cycle.
-    Vts_soc_top___024root *r = t->rootp;
+    TS_M(___024root) *r = t->rootp;
     p.priv = &r->ts_soc_top__DOT__u_core__DOT__priv_q;
     p.mstatus_mie = &r->ts_soc_top__DOT__u_core__DOT__mstatus_mie_q;
     p.mstatus_sie = &r->ts_soc_top__DOT__u_core__DOT__mstatus_sie_q;
@@ -169,10 +253,11 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     p.mem_valid = &r->ts_soc_top__DOT__u_core__DOT__mem_valid_q;
     p.ex_valid = &r->ts_soc_top__DOT__u_core__DOT__ex_valid_q;
     p.id_valid = &r->ts_soc_top__DOT__u_core__DOT__id_valid_q;
-    p.mem_pc = &r->ts_soc_top__DOT__u_core__DOT__mem_pc_q;
-    p.ex_pc = &r->ts_soc_top__DOT__u_core__DOT__ex_pc_q;
-    p.id_pc = &r->ts_soc_top__DOT__u_core__DOT__id_pc_q;
-    p.if_pc = &r->ts_soc_top__DOT__u_core__DOT__pc_q;
+    // (RV64: their low words; a pc with any of bits 63:32 set faults at fetch)
+    p.mem_pc = lo32(&r->ts_soc_top__DOT__u_core__DOT__mem_pc_q);
+    p.ex_pc = lo32(&r->ts_soc_top__DOT__u_core__DOT__ex_pc_q);
+    p.id_pc = lo32(&r->ts_soc_top__DOT__u_core__DOT__id_pc_q);
+    p.if_pc = lo32(&r->ts_soc_top__DOT__u_core__DOT__pc_q);
     // the MEM register's control word (the A extension's op code of a data request,
     // vcore_data_amo): a 64-bit packed struct, kept as one 64-bit member
     static_assert(sizeof r->ts_soc_top__DOT__u_core__DOT__mem_c_q == 8, "ctrl_t is one 64-bit word");
@@ -212,11 +297,19 @@ extern "C" vcore_t *vcore_new(vcore_t *share, const char *name) {
     return v;
 }
 
-extern "C" void vcore_free(vcore_t *v) {
-    if (!v) return;
+#if TS_VCORE_XLEN == 32
+extern "C" vcore_t *vcore_new_xlen(vcore_t *share, const char *name, unsigned xlen) {
+    return xlen == 64 ? vcore64_new(share, name) : vcore_new(share, name);
+}
+#endif
+
+extern "C" void TS_API(free)(vcore_t *v_) {
+    if (!v_) return;
+    TS_TO64(v_, free(v_));
+    impl *v = static_cast<impl *>(v_);
     if (v->show)
         fprintf(stderr, "vcore: %s: %s (Verilator %d)\n", v->name.c_str(),
-                v->direct ? "direct evaluation" : "eval()", VERILATOR_VERSION_INTEGER);
+                v->TS_DIRECT ? "direct evaluation" : "eval()", VERILATOR_VERSION_INTEGER);
     vcore_waves_close(v, nullptr, 0);
     v->top->final();
     delete v->top;
@@ -224,32 +317,54 @@ extern "C" void vcore_free(vcore_t *v) {
     delete v;
 }
 
-extern "C" const vcore_ports_t *vcore_ports(vcore_t *v) { return &v->ports; }
+extern "C" const vcore_ports_t *TS_API(ports)(vcore_t *v_) {
+    TS_TO64(v_, ports(v_));
+    impl *v = static_cast<impl *>(v_);
+    return &v->ports;
+}
 // eval() and the choice of the direct evaluation, out of line: inlined into vcore_eval (GCC 14
 // did), its registers and stack frame are saved and restored on the direct path of every cycle
 // too, and vcore_eval is no longer small enough to be inlined into the cycle loop
-__attribute__((noinline)) static void vcore_eval_generic(vcore_t *v) {
+__attribute__((noinline)) static void vcore_eval_generic(impl *v) {
     v->top->eval();
-    v->direct = TS_VCORE_DIRECT_EVAL && !v->generic && v->top->threads() == 1;
+    v->TS_DIRECT = TS_VCORE_DIRECT_EVAL && !v->generic && v->top->threads() == 1;
 }
 
-// Declared inline, so that LTO weighs inlining it into the cycle loop against GCC's limit for
-// inline functions; `used` still emits it as an external symbol for the C callers. Not
-// inline, GCC 14 kept it a call (max-inline-insns-auto): 22 host instructions per cycle.
-extern "C" __attribute__((used)) inline void vcore_eval(vcore_t *v) {
+// (the RV64 one is never inlined into the RV32 one, which LTO would otherwise do: the RV32
+// vcore_eval would then be too large to be inlined into the cycle loop, 7 host instructions
+// per simulated cycle)
+#if TS_VCORE_XLEN == 64
+#define TS_EVAL_ATTR __attribute__((noinline))
+#else
+// The RV32 one is declared inline, so that LTO weighs inlining it into the cycle loop against
+// GCC's limit for inline functions; `used` still emits it as an external symbol for the C
+// callers. Not inline, GCC 14 kept it a call (max-inline-insns-auto): 22 host instructions
+// per cycle (tests/vcore_inline_test.sh).
+#define TS_EVAL_ATTR __attribute__((used)) inline
+#endif
+extern "C" TS_EVAL_ATTR void TS_API(eval)(vcore_t *v_) {
 #if TS_VCORE_DIRECT_EVAL
-    if (VL_LIKELY(v->direct)) {
+    // (the RV32 compilation tests its base's direct32, false for an RV64 model, first: the
+    // hand-over to vcore64_eval is on the slow path)
+#if TS_VCORE_XLEN == 32
+    if (VL_LIKELY(v_->direct32)) {
+#else
+    if (VL_LIKELY(static_cast<impl *>(v_)->direct64)) {
+#endif
+        impl *v = static_cast<impl *>(v_);
         // the loops' counters and the other trigger vectors are written by ___eval before it
         // reads them, so only what the two region functions read is set
-        Vts_soc_top___024root *r = v->root;
+        TS_M(___024root) *r = v->root;
         v->syms->__Vm_activity = true;
         TS_TRIG_SET(r->__VicoTriggered);
-        Vts_soc_top___024root___eval_ico(r);
+        TS_M(___024root___eval_ico)
+        (r);
         bool edge = r->clk_i != r->TS_CLK_PREV;
         r->TS_CLK_PREV = r->clk_i;
         if (edge) {
             TS_TRIG_SET(r->__VnbaTriggered);
-            Vts_soc_top___024root___eval_nba(r);
+            TS_M(___024root___eval_nba)
+            (r);
 #if VERILATOR_VERSION_INTEGER >= 5032000
             r->__VnbaTriggered.clear();
 #endif
@@ -257,9 +372,11 @@ extern "C" __attribute__((used)) inline void vcore_eval(vcore_t *v) {
         return;
     }
 #endif
-    vcore_eval_generic(v);
+    TS_TO64(v_, eval(v_));
+    vcore_eval_generic(static_cast<impl *>(v_));
 }
 
+#if TS_VCORE_XLEN == 32
 extern "C" int vcore_has_waves(void) {
 #if VM_TRACE_FST || VM_TRACE_VCD
     return 1;
@@ -267,8 +384,13 @@ extern "C" int vcore_has_waves(void) {
     return 0;
 #endif
 }
+#endif
 
-extern "C" int vcore_waves_open(vcore_t *const *v, unsigned n, const char *path, int fst, int all) {
+extern "C" int TS_API(waves_open)(vcore_t *const *v_, unsigned n, const char *path, int fst, int all) {
+    TS_TO64(v_[0], waves_open(v_, n, path, fst, all));
+    impl *v[8];
+    if (n > 8) return -1;
+    for (unsigned i = 0; i < n; i++) v[i] = static_cast<impl *>(v_[i]);
 #if VM_TRACE_FST
     if (fst) {
         v[0]->fst = new VerilatedFstC;
@@ -296,7 +418,9 @@ extern "C" int vcore_waves_open(vcore_t *const *v, unsigned n, const char *path,
     return -1;
 }
 
-extern "C" void vcore_waves_dump(vcore_t *v, uint64_t time) {
+extern "C" void TS_API(waves_dump)(vcore_t *v_, uint64_t time) {
+    TS_TO64(v_, waves_dump(v_, time));
+    impl *v = static_cast<impl *>(v_);
 #if VM_TRACE_FST
     if (v->fst) {
         v->fst->dump(time);
@@ -323,7 +447,9 @@ extern "C" void vcore_waves_dump(vcore_t *v, uint64_t time) {
     (void)time;
 }
 
-extern "C" int vcore_waves_close(vcore_t *v, char *err, size_t errlen) {
+extern "C" int TS_API(waves_close)(vcore_t *v_, char *err, size_t errlen) {
+    TS_TO64(v_, waves_close(v_, err, errlen));
+    impl *v = static_cast<impl *>(v_);
     int rc = 0;
 #if VM_TRACE_FST
     if (v->fst) {
@@ -353,8 +479,11 @@ extern "C" int vcore_waves_close(vcore_t *v, char *err, size_t errlen) {
 
 // the debugger's view of the core's CSR flops (vcore.h); the bit layout of mstatus is the
 // one ts_core.sv's csr read builds
-extern "C" int vcore_csr_peek(vcore_t *v, unsigned csr, uint32_t *val) {
-    Vts_soc_top___024root *r = v->root;
+// (RV64: the low words of the CSRs)
+extern "C" int TS_API(csr_peek)(vcore_t *v_, unsigned csr, uint32_t *val) {
+    TS_TO64(v_, csr_peek(v_, csr, val));
+    impl *v = static_cast<impl *>(v_);
+    TS_M(___024root) *r = v->root;
 #define TS_Q(n) (uint32_t)(r->ts_soc_top__DOT__u_core__DOT__##n##_q)
     uint32_t sst = TS_Q(mstatus_sie) << 1 | TS_Q(mstatus_spie) << 5 | TS_Q(mstatus_spp) << 8 | TS_Q(mstatus_mxr) << 19;
     switch (csr) {
@@ -363,7 +492,7 @@ extern "C" int vcore_csr_peek(vcore_t *v, unsigned csr, uint32_t *val) {
                TS_Q(mstatus_mprv) << 17 | TS_Q(mstatus_tvm) << 20 | TS_Q(mstatus_tw) << 21 | TS_Q(mstatus_tsr) << 22;
         return 0;
     case 0x100: *val = sst; return 0;
-    case 0x301: *val = 1u << 30 | 1u << 8 | 1u << 12 | 1u << 0 | 1u << 2 | 1u << 18 | 1u << 20; return 0; // RV32IMACSU
+    case 0x301: *val = (TS_VCORE_XLEN == 64 ? 0 : 1u << 30) | 1u << 8 | 1u << 12 | 1u << 0 | 1u << 2 | 1u << 18 | 1u << 20; return 0; // RV32IMACSU
     case 0x302: *val = TS_Q(medeleg); return 0;
     case 0x303: *val = TS_Q(mideleg); return 0;
     case 0x304: *val = TS_Q(mie); return 0;
@@ -385,6 +514,8 @@ extern "C" int vcore_csr_peek(vcore_t *v, unsigned csr, uint32_t *val) {
     return -1;
 }
 
-extern "C" void vcore_rf_poke(vcore_t *v, unsigned reg, uint32_t val) {
+extern "C" void TS_API(rf_poke)(vcore_t *v_, unsigned reg, uint32_t val) {
+    TS_TO64(v_, rf_poke(v_, reg, val));
+    impl *v = static_cast<impl *>(v_);
     if (reg >= 1 && reg < 32) v->root->ts_soc_top__DOT__u_core__DOT__rf_q[reg] = val;
 }

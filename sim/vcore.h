@@ -27,6 +27,15 @@ typedef struct vcore_ports {
     const uint32_t *data_addr, *data_wdata, *data_pc;
     uint8_t *data_rdy, *data_err;
     uint32_t *data_rdata;
+    /* the core's XLEN (32 or 64). Addresses and pcs are 32 bits on both (the SoC's physical
+     * address space; the RV64 core faults on an address with any of bits 63:32 set). The
+     * data ports and the register write value are XLEN wide: data_wdata/data_rdata/
+     * rvfi_rd_wdata are their low words, the _hi pointers their high words (RV32: a word the
+     * core never reads, and one that reads 0). rf: the register file's words, register i's low
+     * word at rf[i << rf_shift] (vcore_x) */
+    unsigned xlen, rf_shift;
+    const uint32_t *data_wdata_hi, *rvfi_rd_wdata_hi;
+    uint32_t *data_rdata_hi;
     uint8_t *irq_timer, *irq_software, *irq_lcof;
     const uint32_t *ev;
     const uint8_t *rvfi_valid, *rvfi_trap, *rvfi_rd;
@@ -66,10 +75,16 @@ typedef struct vcore_ports {
  * load or store) and csr_addr[11:7] (its funct5). */
 static inline unsigned vcore_data_amo(const vcore_ports_t *p) { return (unsigned)(*p->mem_ctrl >> 24) & 0x3Fu; }
 
+/* register i's low word (RV64: the low 32 bits of the 64-bit register) */
+static inline uint32_t vcore_x(const vcore_ports_t *p, unsigned i) { return p->rf[i << p->rf_shift]; }
+
 /* A core model named `name` (its scope in the waveforms: "soc" for hart 0, "hart1", ...);
  * share: NULL, or a model whose Verilated context this one joins (models traced into one
  * waveform file must share a context). Free the sharing models before the one they share. */
 vcore_t *vcore_new(vcore_t *share, const char *name);
+/* the same for an RV32 (xlen 32) or RV64 (64) core: Vts_soc_top or Vts_soc_top64, both from
+ * the same RTL (rtl_model/core/ts_core.sv's XLEN); every other function takes either */
+vcore_t *vcore_new_xlen(vcore_t *share, const char *name, unsigned xlen);
 void vcore_free(vcore_t *v);
 const vcore_ports_t *vcore_ports(vcore_t *v);
 void vcore_eval(vcore_t *v);

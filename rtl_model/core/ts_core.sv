@@ -1,4 +1,6 @@
-// ts_core: tracesim's RV32IMAC core with M, S and U modes, a 5-stage in-order pipeline.
+// ts_core: tracesim's RV32IMAC (XLEN 32) or RV64IMAC (XLEN 64) core with M, S and U modes,
+// a 5-stage in-order pipeline. One source for both: the parameter XLEN sets the width of the
+// registers, the pipeline's operands and pcs, and the CSRs (docs/internals.md "RV64").
 //
 // Stages: IF (fetch + RVC expansion + static prediction) -> ID (decode, register read,
 // load-use interlock) -> EX (ALU, multiply, iterative divide, branch resolution) ->
@@ -29,7 +31,15 @@
 // reservations; docs/internals.md "Atomics").
 // Left out: PMP, debug mode, external interrupts (mip.MEIP reads 0; SEIP is
 // software-writable only).
-module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
+// RV64 (XLEN 64): the SoC's physical addresses are 32 bits, so the address and pc ports stay
+// 32 bits wide: a fetch from a pc, or a load/store/AMO at an address, with any of bits 63:32
+// set is an access fault (no request), as an access to an address where nothing is mapped.
+// The data ports, the register write port and the register file are XLEN wide. Counters:
+// mcycle, minstret, mhpmcounterN and mhpmeventN are 64-bit CSRs (the HPM model's low and high
+// halves read and written together, ts_dpi_csr_read64); their `h` halves and mstatush are
+// illegal instructions; misa.MXL, mstatus.UXL/SXL and sstatus.UXL read 2. The W forms are
+// computed on the low 32 bits and sign-extended; 64-bit divides take 65 cycles.
+module ts_core import ts_core_pkg::*, ts_events_pkg::*; #(parameter int unsigned XLEN = 32) (
   input  logic        clk_i,
   input  logic        rst_ni,
   input  logic [31:0] hart_id_i,      // mhartid, sampled in reset
@@ -42,12 +52,12 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // data
   output logic        data_req_o,
   output logic        data_we_o,
-  output logic [1:0]  data_size_o,    // 0 byte, 1 half, 2 word
+  output logic [1:0]  data_size_o,    // 0 byte, 1 half, 2 word, 3 doubleword (RV64)
   output logic [31:0] data_addr_o,
-  output logic [31:0] data_wdata_o,
+  output logic [XLEN-1:0] data_wdata_o,
   output logic [31:0] data_pc_o,      // PC of the instruction making the request (for logs)
   input  logic        data_rdy_i,
-  input  logic [31:0] data_rdata_i,   // right-aligned, size bytes valid
+  input  logic [XLEN-1:0] data_rdata_i,   // right-aligned, size bytes valid
   input  logic        data_err_i,
   // interrupts (level, from the CLINT)
   input  logic        irq_timer_i,
@@ -61,7 +71,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   output logic [31:0] rvfi_pc_o,
   output logic [31:0] rvfi_insn_o,
   output logic [4:0]  rvfi_rd_o,      // register written by that instruction (0: none)
-  output logic [31:0] rvfi_rd_wdata_o,
+  output logic [XLEN-1:0] rvfi_rd_wdata_o,
   output logic        rvfi_trap_o,    // a trap was taken in the previous cycle
   output logic [31:0] rvfi_cause_o,
   // software trace port (Open SoC Debug STM, rtl_model/regs/stm.def): the event of the
@@ -81,27 +91,49 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
                                                 input int unsigned value);
   // the privilege mode from the next cycle on (the HPM model filters events per mode)
   import "DPI-C" function void ts_dpi_set_priv(input int unsigned hart, input int unsigned priv);
+  // RV64: a counter CSR as one 64-bit register (mcycle: the HPM model's mcycle and mcycleh;
+  // mhpmeventN: mhpmeventN and mhpmeventNh; the others zero-extended; sim/dpi.c)
+  import "DPI-C" function longint unsigned ts_dpi_csr_read64(input int unsigned hart,
+                                                              input int unsigned addr,
+                                                              input int unsigned pc);
+  import "DPI-C" function void ts_dpi_csr_write64(input int unsigned hart, input int unsigned addr,
+                                                  input longint unsigned value);
+
+  localparam bit RV64 = (XLEN == 64);
+  typedef logic [XLEN-1:0] xword_t;
+  // a 32-bit value sign-extended to XLEN (the decoder's immediates; the W forms' results). A
+  // macro, not a function: Verilator keeps a function's argument and result as variables of
+  // the clocked evaluation, cleared in every cycle (6 host instructions per simulated cycle
+  // on the RV32 model for three calls, where the macro costs nothing)
+`define TS_SX32(v) (xword_t'($signed(32'(v))))
 
   // ---------------------------------------------------------------------------------------
   // Pipeline registers
   // ---------------------------------------------------------------------------------------
-  logic [31:0] pc_q /*verilator public_flat_rd*/;  // IF
+  xword_t      pc_q /*verilator public_flat_rd*/;  // IF
 
   logic        id_valid_q /*verilator public_flat_rd*/;  // IF/ID
-  logic [31:0] id_pc_q /*verilator public_flat_rd*/, id_instr_q, id_raw_q;
+  xword_t      id_pc_q /*verilator public_flat_rd*/;
+  logic [31:0] id_instr_q, id_raw_q;
   logic        id_is_c_q, id_pred_q, id_ferr_q, id_cill_q;
 
   logic        ex_valid_q /*verilator public_flat_rd*/;  // ID/EX
-  logic [31:0] ex_pc_q /*verilator public_flat_rd*/, ex_raw_q, ex_rs1_q, ex_rs2_q, ex_imm_q;
+  // (declared in the RV32 core's order: the model's members keep it, and the C++ compiler
+  // merges the copies of neighbouring members; reordered, the RV32 model cost 6 host
+  // instructions more per simulated cycle)
+  xword_t      ex_pc_q /*verilator public_flat_rd*/;
+  logic [31:0] ex_raw_q;
+  xword_t      ex_rs1_q, ex_rs2_q, ex_imm_q;
   ctrl_t       ex_c_q;
   logic        ex_pred_q;
   logic        ex_exc_q;
   logic [3:0]  ex_cause_q;
-  logic [31:0] ex_tval_q;
+  xword_t      ex_tval_q;
 
   logic        mem_valid_q /*verilator public_flat_rd*/;  // EX/MEM
-  logic [31:0] mem_pc_q /*verilator public_flat_rd*/;
-  logic [31:0] mem_raw_q, mem_result_q, mem_addr_q, mem_wdata_q, mem_csr_src_q;
+  xword_t      mem_pc_q /*verilator public_flat_rd*/;
+  logic [31:0] mem_raw_q;
+  xword_t      mem_result_q, mem_addr_q, mem_wdata_q, mem_csr_src_q;
   /* verilator lint_off UNUSEDSIGNAL */
   ctrl_t       mem_c_q /*verilator public_flat_rd*/;  // not every decode bit is needed past EX
   /* verilator lint_on UNUSEDSIGNAL */
@@ -109,19 +141,20 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic        mem_csr_missing_q;             // CSR instruction naming a CSR that does not exist
   logic        mem_stm_q;                     // an mstm write with a nonzero id (software trace port)
   logic [3:0]  mem_cause_q;
-  logic [31:0] mem_tval_q;
+  xword_t      mem_tval_q;
   logic        mem_busy_q;                    // MEM has been waiting at least one cycle
 
   logic        wb_valid_q;                    // MEM/WB
   logic [4:0]  wb_rd_q;
   logic        wb_wen_q;                      // it writes a register: valid, rf_we, rd != x0
-  logic [31:0] wb_result_q, wb_pc_q;
+  xword_t      wb_result_q;
+  logic [31:0] wb_pc_q;                         // (observation only: the retire port's pc)
 
   // public_flat_rd marks what the simulator reads in place (sim/vcore.cpp): the register
   // file, for the ground-truth log, which reads the hooks' argument registers as they were
   // when a hook function was entered (sim/ground_truth_log.h), the pipeline's valid bits and
   // pcs, the privilege and the interrupt CSRs; every Verilator 5 then keeps them as members
-  logic [31:0] rf_q [32] /*verilator public_flat_rd*/;
+  xword_t      rf_q [32] /*verilator public_flat_rd*/;
 
   // privilege mode and the machine/supervisor CSRs kept in the core
   logic [1:0]  priv_q /*verilator public_flat_rd*/;
@@ -134,8 +167,9 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic [13:0] mip_sw_q;           // software-writable pending bits: SSIP 1, STIP 5, SEIP 9, LCOFIP 13
   logic [13:0] mideleg_q /*verilator public_flat_rd*/;  // SSI, STI, SEI, LCOFI
   logic [15:0] medeleg_q;
-  logic [31:0] mtvec_q, mepc_q, mcause_q, mtval_q, mscratch_q;
-  logic [31:0] stvec_q, sepc_q, scause_q, stval_q, sscratch_q, scounteren_q;
+  xword_t      mtvec_q, mepc_q, mcause_q, mtval_q, mscratch_q;
+  xword_t      stvec_q, sepc_q, scause_q, stval_q, sscratch_q;
+  logic [31:0] scounteren_q;
   logic [31:0] mcounteren_q;       // copy of the HPM model's mcounteren (WARL value read back)
 
   // ---------------------------------------------------------------------------------------
@@ -143,7 +177,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // ---------------------------------------------------------------------------------------
   logic        redirect_mem, redirect_ex;
   /* verilator tracing_off */  // next-PC candidate: pc_q shows where fetch went
-  logic [31:0] redirect_ex_pc;
+  xword_t      redirect_ex_pc;
   /* verilator tracing_on */
   logic        stall_mem, stall_ex, stall_id;
   logic        mem_done;          // MEM instruction leaves MEM this cycle (commit or trap)
@@ -157,12 +191,15 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic [31:0] if_exp;
   /* verilator tracing_on */
 
-  ts_decompress u_decompress (.instr_i(instr_rdata_i[15:0]), .instr_o(if_exp), .illegal_o(if_cill));
+  ts_decompress #(.XLEN(XLEN)) u_decompress (.instr_i(instr_rdata_i[15:0]), .instr_o(if_exp), .illegal_o(if_cill));
 
-  assign instr_addr_o = pc_q;
+  assign instr_addr_o = pc_q[31:0];
   assign if_is_c  = (instr_rdata_i[1:0] != 2'b11);
   assign if_instr = if_is_c ? if_exp : instr_rdata_i;
-  assign if_ferr  = instr_err_i[0] | (instr_err_i[1] & ~if_is_c);
+  // (RV64: a pc above the 32-bit physical address space faults; pc_q[XLEN-1:XLEN/2] is
+  // bits 63:32 there, and never looked at on RV32)
+  assign if_ferr  = instr_err_i[0] | (instr_err_i[1] & ~if_is_c) |
+                    (RV64 && pc_q[XLEN-1:XLEN/2] != '0);
 
   // Static prediction on the expanded instruction: JAL always taken, conditional branches
   // taken when backward (BTFN). JALR is not predicted (resolved in EX).
@@ -174,22 +211,22 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // the next fetch pc (pc_d) is computed at the edge, in the clocked block below: as
   // combinational logic of the fetched word it was evaluated twice per cycle (Verilator's
   // input region, and again after the edge with the old word)
-  function automatic logic [31:0] next_pc();
-    logic [31:0] target;
+  function automatic xword_t next_pc();
+    xword_t target;
     if (redirect_mem)          return redirect_mem_pc();
     else if (redirect_ex)      return redirect_ex_pc;
     else if (stall_id)         return pc_q;
     else if (!instr_rdy_i)     return pc_q;
     else if (if_pred_taken) begin
       if (if_instr[6:0] == 7'b1101111)
-        target = pc_q + {{11{if_instr[31]}}, if_instr[31], if_instr[19:12], if_instr[20],
-                         if_instr[30:21], 1'b0};
+        target = pc_q + `TS_SX32({{11{if_instr[31]}}, if_instr[31], if_instr[19:12], if_instr[20],
+                              if_instr[30:21], 1'b0});
       else
-        target = pc_q + {{19{if_instr[31]}}, if_instr[31], if_instr[7], if_instr[30:25],
-                         if_instr[11:8], 1'b0};
+        target = pc_q + `TS_SX32({{19{if_instr[31]}}, if_instr[31], if_instr[7], if_instr[30:25],
+                              if_instr[11:8], 1'b0});
       return target;
     end
-    else                       return pc_q + (if_is_c ? 32'd2 : 32'd4);
+    else                       return pc_q + (if_is_c ? XLEN'(2) : XLEN'(4));
   endfunction
 
   // mhartid: sampled in reset like boot_addr_i, so the port feeds no combinational logic
@@ -205,7 +242,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
 
   always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
     if (!rst_ni) begin
-      pc_q <= boot_addr_i;
+      pc_q <= xword_t'(boot_addr_i);
       id_valid_q <= 1'b0;
       id_pc_q <= '0; id_instr_q <= '0; id_raw_q <= '0;
       id_is_c_q <= 1'b0; id_pred_q <= 1'b0; id_ferr_q <= 1'b0; id_cill_q <= 1'b0;
@@ -231,14 +268,15 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // ---------------------------------------------------------------------------------------
   ctrl_t       id_c;
   /* verilator tracing_off */  // visible one cycle later as ex_imm_q, ex_rs1_q, ex_rs2_q
-  logic [31:0] id_imm, id_rs1_val, id_rs2_val;
+  logic [31:0] id_imm;
+  xword_t      id_rs1_val, id_rs2_val;
   /* verilator tracing_on */
   logic        id_exc;
   logic [3:0]  id_cause;
-  logic [31:0] id_tval;
+  xword_t      id_tval;
 
   logic        id_ecall, id_ebreak;
-  ts_decode u_decode (.instr_i(id_instr_q), .is_c_i(id_is_c_q), .ctrl_o(id_c), .ecall_o(id_ecall),
+  ts_decode #(.XLEN(XLEN)) u_decode (.instr_i(id_instr_q), .is_c_i(id_is_c_q), .ctrl_o(id_c), .ecall_o(id_ecall),
                       .ebreak_o(id_ebreak), .imm_o(id_imm));
 
   // register read with write-through from WB
@@ -258,7 +296,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     if (id_ferr_q) begin
       id_exc = 1'b1; id_cause = ExcInstrAccess; id_tval = id_pc_q;
     end else if (id_cill_q || id_c.illegal) begin
-      id_exc = 1'b1; id_cause = ExcIllegal; id_tval = id_raw_q;
+      id_exc = 1'b1; id_cause = ExcIllegal; id_tval = xword_t'(id_raw_q);
     end else if (id_ecall) begin
       id_exc = 1'b1; id_cause = ExcEcallM;
     end else if (id_ebreak) begin
@@ -293,7 +331,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
         ex_raw_q   <= id_raw_q;
         ex_rs1_q   <= id_rs1_val;
         ex_rs2_q   <= id_rs2_val;
-        ex_imm_q   <= id_imm;
+        ex_imm_q   <= `TS_SX32(id_imm);
         ex_c_q     <= id_c;
         ex_pred_q  <= id_pred_q;
         ex_exc_q   <= id_exc;
@@ -306,16 +344,16 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // ---------------------------------------------------------------------------------------
   // EX
   // ---------------------------------------------------------------------------------------
-  logic [31:0] fwd_rs1, fwd_rs2, op_a, op_b, alu_out, ex_result, ex_addr;
+  xword_t      fwd_rs1, fwd_rs2, op_a, op_b, alu_out, ex_result, ex_addr;
   /* verilator tracing_off */
-  logic [31:0] ex_link;
+  xword_t      ex_link;
   /* verilator tracing_on */
   logic        mem_fwd_ok;
   logic        br_taken, ex_mispredict, ex_exc;
   logic [3:0]  ex_cause;
-  logic [31:0] ex_tval;
+  xword_t      ex_tval;
   logic        div_start, div_valid, div_kill;
-  logic [31:0] div_result;
+  xword_t      div_result;
   logic        div_done_q;
 
   assign mem_fwd_ok = mem_valid_q && mem_c_q.rf_we && mem_c_q.rd != 5'd0 &&
@@ -340,34 +378,56 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // the high half of the product (MULH, MULHSU, MULHU), a function called only in their
   // branch of the ALU: as an always_comb 64-bit product (its low half for MUL) Verilator
   // selected and multiplied in every cycle
-  function automatic logic [31:0] mul_hi();
+  function automatic xword_t mul_hi();
     /* verilator lint_off UNUSEDSIGNAL */
-    logic [63:0] p;                // (the low half: MUL, op_a * op_b)
+    logic [2*XLEN-1:0] p;          // (the low half: MUL, op_a * op_b)
     /* verilator lint_on UNUSEDSIGNAL */
     unique case (ex_c_q.alu)
-      AluMulh:   p = $signed({{32{op_a[31]}}, op_a}) * $signed({{32{op_b[31]}}, op_b});
-      AluMulhsu: p = $signed({{32{op_a[31]}}, op_a}) * $signed({32'd0, op_b});
-      default:   p = {32'd0, op_a} * {32'd0, op_b};
+      AluMulh:   p = $signed({{XLEN{op_a[XLEN-1]}}, op_a}) * $signed({{XLEN{op_b[XLEN-1]}}, op_b});
+      AluMulhsu: p = $signed({{XLEN{op_a[XLEN-1]}}, op_a}) * $signed({XLEN'(0), op_b});
+      default:   p = {XLEN'(0), op_a} * {XLEN'(0), op_b};
     endcase
-    return p[63:32];
+    return p[2*XLEN-1:XLEN];
   endfunction
+
+  // RV64: the W forms (ADDIW ... REMUW; the decoder marks them with csr_imm, which an ALU
+  // instruction does not otherwise set): the operation on the low 32 bits, sign-extended.
+  // (a function called only for a W form: RV32 never calls it)
+  function automatic xword_t alu_w();
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [31:0] r;
+    /* verilator lint_on UNUSEDSIGNAL */
+    unique case (ex_c_q.alu)
+      AluAdd:  r = op_a[31:0] + op_b[31:0];
+      AluSub:  r = op_a[31:0] - op_b[31:0];
+      AluSll:  r = op_a[31:0] << op_b[4:0];
+      AluSrl:  r = op_a[31:0] >> op_b[4:0];
+      AluSra:  r = $unsigned($signed(op_a[31:0]) >>> op_b[4:0]);
+      AluMul:  r = op_a[31:0] * op_b[31:0];
+      default: r = div_result[31:0];   // DIVW, DIVUW, REMW, REMUW (operands extended below)
+    endcase
+    return `TS_SX32(r);
+  endfunction
+  localparam int unsigned ShW = RV64 ? 6 : 5;   // shift amount bits
 
   always_comb begin
     unique case (ex_c_q.alu)
       AluAdd:    alu_out = op_a + op_b;
       AluSub:    alu_out = op_a - op_b;
-      AluSll:    alu_out = op_a << op_b[4:0];
-      AluSlt:    alu_out = {31'd0, $signed(op_a) < $signed(op_b)};
-      AluSltu:   alu_out = {31'd0, op_a < op_b};
+      AluSll:    alu_out = op_a << op_b[ShW-1:0];
+      AluSlt:    alu_out = {(XLEN-1)'(0), $signed(op_a) < $signed(op_b)};
+      AluSltu:   alu_out = {(XLEN-1)'(0), op_a < op_b};
       AluXor:    alu_out = op_a ^ op_b;
-      AluSrl:    alu_out = op_a >> op_b[4:0];
-      AluSra:    alu_out = $unsigned($signed(op_a) >>> op_b[4:0]);
+      AluSrl:    alu_out = op_a >> op_b[ShW-1:0];
+      AluSra:    alu_out = $unsigned($signed(op_a) >>> op_b[ShW-1:0]);
       AluOr:     alu_out = op_a | op_b;
       AluAnd:    alu_out = op_a & op_b;
       AluMul:    alu_out = op_a * op_b;      // the low half, whatever the signs
       AluMulh, AluMulhsu, AluMulhu: alu_out = mul_hi();
       default:   alu_out = div_result;   // divide group
     endcase
+    // (after the case, and constant-false on RV32: the RV32 core's ALU is what it was)
+    if (RV64 && ex_c_q.csr_imm) alu_out = alu_w();
   end
 
   always_comb begin
@@ -381,7 +441,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     endcase
   end
 
-  assign ex_link = ex_pc_q + (ex_c_q.is_c ? 32'd2 : 32'd4);
+  assign ex_link = ex_pc_q + (ex_c_q.is_c ? XLEN'(2) : XLEN'(4));
   assign ex_addr = fwd_rs1 + ex_imm_q;   // loads, stores, JALR
 
   always_comb begin
@@ -389,7 +449,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     redirect_ex_pc = ex_link;
     if (ex_c_q.is_jalr) begin
       ex_mispredict  = 1'b1;
-      redirect_ex_pc = {ex_addr[31:1], 1'b0};
+      redirect_ex_pc = {ex_addr[XLEN-1:1], 1'b0};
     end else if (ex_c_q.is_jal) begin
       ex_mispredict  = !ex_pred_q;   // only if IF did not see it (never in practice)
       redirect_ex_pc = ex_pc_q + ex_imm_q;   // (the target added only where it is used)
@@ -413,14 +473,30 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   end
   assign div_start = ex_valid_q && ex_c_q.is_div && !ex_exc_q && !div_started_q;
   assign div_kill  = redirect_mem;
-  ts_div u_div (
+  // RV64's DIVW/REMW (DIVUW/REMUW) divide the low words sign- (zero-) extended to 64 bits.
+  // (generated for RV64 only: on RV32 the operands are fwd_rs1/fwd_rs2 as they were, with no
+  // combinational block evaluated in every cycle)
+  xword_t div_a, div_b;
+  if (RV64) begin : g_div_w
+    always_comb begin
+      div_a = fwd_rs1; div_b = fwd_rs2;
+      if (ex_c_q.csr_imm) begin
+        div_a = ex_alu[0] ? xword_t'(fwd_rs1[31:0]) : `TS_SX32(fwd_rs1[31:0]);
+        div_b = ex_alu[0] ? xword_t'(fwd_rs2[31:0]) : `TS_SX32(fwd_rs2[31:0]);
+      end
+    end
+  end else begin : g_div
+    assign div_a = fwd_rs1;
+    assign div_b = fwd_rs2;
+  end
+  ts_div #(.W(XLEN)) u_div (
     .clk_i, .rst_ni, .start_i(div_start), .kill_i(div_kill),
     // the divider samples these with start_i only, for a divide (AluDiv 01110, AluDivu 01111,
     // AluRem 10000, AluRemu 10001): DIV/REM have bit 0 clear, REM/REMU bit 4 set. Bits, not
     // compares: the port expressions are evaluated in every cycle
     .signed_i(!ex_alu[0]),
     .rem_i(ex_alu[4]),
-    .a_i(fwd_rs1), .b_i(fwd_rs2),
+    .a_i(div_a), .b_i(div_b),
     .valid_o(div_valid), .result_o(div_result)
   );
   always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
@@ -446,11 +522,18 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     ex_exc = ex_exc_q; ex_cause = ex_cause_q; ex_tval = ex_tval_q;
     if (!ex_exc_q && (ex_c_q.is_load || ex_c_q.is_store || ex_c_q.is_atomic)) begin
       if ((ex_c_q.ls_size == 2'd1 && ex_addr[0]) ||
-          (ex_c_q.ls_size == 2'd2 && ex_addr[1:0] != 2'b00)) begin
+          (ex_c_q.ls_size == 2'd2 && ex_addr[1:0] != 2'b00) ||
+          (RV64 && ex_c_q.ls_size == 2'd3 && ex_addr[2:0] != 3'b000)) begin
         ex_exc   = 1'b1;
         // (LR: load misaligned; SC and AMOs: store/AMO)
         ex_cause = (ex_c_q.is_load || (ex_c_q.is_atomic && ex_c_q.csr_addr[11:7] == 5'b00010))
                    ? ExcLoadMisaligned : ExcStoreMisaligned;
+        ex_tval  = ex_addr;
+      end else if (RV64 && ex_addr[XLEN-1:XLEN/2] != '0) begin
+        // RV64: above the 32-bit physical address space: an access fault, no request
+        ex_exc   = 1'b1;
+        ex_cause = (ex_c_q.is_load || (ex_c_q.is_atomic && ex_c_q.csr_addr[11:7] == 5'b00010))
+                   ? ExcLoadAccess : ExcStoreAccess;
         ex_tval  = ex_addr;
       end
     end
@@ -476,12 +559,13 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
         mem_result_q  <= ex_result;
         mem_addr_q    <= ex_addr;
         mem_wdata_q   <= fwd_rs2;
-        mem_csr_src_q <= ex_c_q.csr_imm ? {27'd0, ex_c_q.rs1} : fwd_rs1;
+        mem_csr_src_q <= ex_c_q.csr_imm ? {(XLEN-5)'(0), ex_c_q.rs1} : fwd_rs1;
         mem_c_q       <= ex_c_q;
         // the CSR address decoder runs only for CSR instructions (a clocked branch: as
         // combinational logic it would be evaluated in every simulated cycle)
         if (ex_c_q.csr_op != CsrNone) begin
-          mem_csr_missing_q <= csr_missing(ex_c_q.csr_addr);
+          if (RV64) mem_csr_missing_q <= csr_missing64(ex_c_q.csr_addr);
+          else      mem_csr_missing_q <= csr_missing(ex_c_q.csr_addr);
           // an mstm write with a nonzero id (mstm reads 0: the operand is the value written,
           // csrc writes 0; bits 31:16 are ignored)
           mem_stm_q <= ex_c_q.csr_addr == CsrMstm && ex_c_q.csr_op != CsrRc &&
@@ -505,7 +589,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   logic        csr_illegal, priv_illegal;
   logic        wfi_wait, ls_wait, bus_fault;
   /* verilator tracing_off */  // visible as wb_result_q
-  logic [31:0] load_val;
+  xword_t      load_val;
   /* verilator tracing_on */
 
   // Interrupts: pending & enabled; the ones delegated by mideleg go to S-mode and are taken
@@ -597,9 +681,9 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // public_flat_rd; sim/vcore.h vcore_data_amo). As an output port the 6 bits cost 9 host
   // instructions per simulated cycle (0.8 %); read in place, nothing. The bus answers rdata =
   // the old value (SC: 0 stored, 1 failed).
-  assign data_addr_o  = mem_addr_q;
+  assign data_addr_o  = mem_addr_q[31:0];   // (RV64: bits 63:32 are 0, or EX faulted)
   assign data_wdata_o = mem_wdata_q;
-  assign data_pc_o    = mem_pc_q;
+  assign data_pc_o    = mem_pc_q[31:0];
 
   assign ls_wait   = data_req_o && !data_rdy_i;
   assign bus_fault = data_req_o && data_rdy_i && data_err_i;
@@ -634,10 +718,10 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     return mem_cause_q;
   endfunction
   // visible as mtval_q / stval_q
-  function automatic logic [31:0] trap_tval();
+  function automatic xword_t trap_tval();
     if (mem_exc_q)                         return mem_tval_q;
     else if (bus_fault)                    return mem_addr_q;
-    else if (csr_illegal || priv_illegal)  return mem_raw_q;
+    else if (csr_illegal || priv_illegal)  return xword_t'(mem_raw_q);
     return mem_tval_q;
   endfunction
   function automatic logic [3:0] trap_code();
@@ -672,16 +756,17 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   assign redirect_mem_nb = mem_valid_q && (mem_c_q.is_mret || mem_c_q.is_sret || mem_c_q.is_fencei);
   assign redirect_mem    = take_trap || redirect_mem_nb;
   // where MEM redirects fetch to (when redirect_mem)
-  function automatic logic [31:0] redirect_mem_pc();
+  function automatic xword_t redirect_mem_pc();
     /* verilator lint_off UNUSEDSIGNAL */
-    logic [31:0] vec;              // bit 1 is always 0 (WARL modes 0 and 1)
+    xword_t vec;                   // bit 1 is always 0 (WARL modes 0 and 1)
     /* verilator lint_on UNUSEDSIGNAL */
     if (take_trap) begin
       vec = trap_to_s() ? stvec_q : mtvec_q;
-      return {vec[31:2], 2'b00} + ((take_irq && vec[0]) ? {26'd0, irq_cause, 2'b00} : 32'd0);
+      return {vec[XLEN-1:2], 2'b00} +
+             ((take_irq && vec[0]) ? {(XLEN-6)'(0), irq_cause, 2'b00} : XLEN'(0));
     end else if (mem_c_q.is_mret) return mepc_q;
     else if (mem_c_q.is_sret)     return sepc_q;
-    return mem_pc_q + (mem_c_q.is_c ? 32'd2 : 32'd4);   // fence.i
+    return mem_pc_q + (mem_c_q.is_c ? XLEN'(2) : XLEN'(4));   // fence.i
   endfunction
 
   // privilege mode after this cycle
@@ -694,12 +779,16 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
 
   always_comb begin
     unique case ({mem_c_q.ls_unsigned, mem_c_q.ls_size})
-      3'b000:  load_val = {{24{data_rdata_i[7]}}, data_rdata_i[7:0]};
-      3'b001:  load_val = {{16{data_rdata_i[15]}}, data_rdata_i[15:0]};
-      3'b100:  load_val = {24'd0, data_rdata_i[7:0]};
-      3'b101:  load_val = {16'd0, data_rdata_i[15:0]};
+      3'b000:  load_val = {{(XLEN-8){data_rdata_i[7]}}, data_rdata_i[7:0]};
+      3'b001:  load_val = {{(XLEN-16){data_rdata_i[15]}}, data_rdata_i[15:0]};
+      3'b100:  load_val = {(XLEN-8)'(0), data_rdata_i[7:0]};
+      3'b101:  load_val = {(XLEN-16)'(0), data_rdata_i[15:0]};
       default: load_val = data_rdata_i;
     endcase
+    // RV64: LW sign-extends, LWU zero-extends (LD, the default above, takes all 64 bits);
+    // constant-false on RV32
+    if (RV64 && mem_c_q.ls_size == 2'd2)
+      load_val = mem_c_q.ls_unsigned ? xword_t'(data_rdata_i[31:0]) : `TS_SX32(data_rdata_i[31:0]);
   end
 
   // CSR read of the core's own registers
@@ -707,37 +796,44 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // TSR 22; SUM is read-only 0 (satp.MODE is read-only Bare), no FS/VS/XS, little-endian
   // (computed only when a CSR instruction commits, inside the clocked block: as always_comb
   // logic the read multiplexer would be evaluated in every simulated cycle)
-  function automatic logic [31:0] mstatus_val();
-    return {9'd0, mstatus_tsr_q, mstatus_tw_q, mstatus_tvm_q, mstatus_mxr_q, 1'b0,
-            mstatus_mprv_q, 4'd0, mstatus_mpp_q, 2'd0, mstatus_spp_q,
-            mstatus_mpie_q, 1'b0, mstatus_spie_q, 1'b0, mstatus_mie_q, 1'b0,
-            mstatus_sie_q, 1'b0};
+  // RV64: SXL (35:34) and UXL (33:32) read 2 (64-bit S- and U-mode), read-only
+  // (no local variable: see TS_SX32)
+  function automatic xword_t mstatus_val();
+    return xword_t'({RV64 ? 4'b1010 : 4'b0000, 9'd0, mstatus_tsr_q, mstatus_tw_q, mstatus_tvm_q,
+                     mstatus_mxr_q, 1'b0, mstatus_mprv_q, 4'd0, mstatus_mpp_q, 2'd0,
+                     mstatus_spp_q, mstatus_mpie_q, 1'b0, mstatus_spie_q, 1'b0, mstatus_mie_q,
+                     1'b0, mstatus_sie_q, 1'b0});
   endfunction
+  // misa: MXL 1 (RV32) or 2 (RV64), extensions A C I M S U
+  localparam xword_t MisaVal = RV64 ? xword_t'({2'b10, 62'h0141105})
+                                    : xword_t'(32'h4014_1105);
+  // sstatus: SIE, SPIE, SPP, SUM, MXR (and UXL on RV64)
+  localparam xword_t SstatusMask = RV64 ? xword_t'(64'h3_000C_0122) : xword_t'(32'h000C_0122);
 
-  function automatic logic [31:0] csr_read_local(logic [11:0] a);
+  function automatic xword_t csr_read_local(logic [11:0] a);
     unique case (a)
       CsrMstatus:   return mstatus_val();
-      CsrMisa:      return 32'h4014_1105;               // RV32 A C I M S U
-      CsrMedeleg:   return {16'd0, medeleg_q};
-      CsrMideleg:   return {18'd0, mideleg_q};
-      CsrMie:       return {18'd0, mie_q};
+      CsrMisa:      return MisaVal;
+      CsrMedeleg:   return {(XLEN-16)'(0), medeleg_q};
+      CsrMideleg:   return {(XLEN-14)'(0), mideleg_q};
+      CsrMie:       return {(XLEN-14)'(0), mie_q};
       CsrMtvec:     return mtvec_q;
       CsrMscratch:  return mscratch_q;
       CsrMepc:      return mepc_q;
       CsrMcause:    return mcause_q;
       CsrMtval:     return mtval_q;
-      CsrMip:       return {18'd0, mip_all};
-      CsrMhartid:   return hart_id_q;
-      CsrSstatus:   return mstatus_val() & 32'h000C_0122;   // SIE, SPIE, SPP, SUM, MXR
-      CsrSie:       return {18'd0, mie_q & mideleg_q};
-      CsrSip:       return {18'd0, mip_all & mideleg_q};
+      CsrMip:       return {(XLEN-14)'(0), mip_all};
+      CsrMhartid:   return xword_t'(hart_id_q);
+      CsrSstatus:   return mstatus_val() & SstatusMask;
+      CsrSie:       return {(XLEN-14)'(0), mie_q & mideleg_q};
+      CsrSip:       return {(XLEN-14)'(0), mip_all & mideleg_q};
       CsrStvec:     return stvec_q;
-      CsrScounteren:return scounteren_q;
+      CsrScounteren:return xword_t'(scounteren_q);
       CsrSscratch:  return sscratch_q;
       CsrSepc:      return sepc_q;
       CsrScause:    return scause_q;
       CsrStval:     return stval_q;
-      default:      return 32'd0;   // satp (Bare only), mvendorid, marchid, mimpid, mstatush, mstm
+      default:      return '0;   // satp (Bare only), mvendorid, marchid, mimpid, mstatush, mstm
     endcase
   endfunction
 
@@ -747,7 +843,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // software trace port state (see "Software trace port" below)
   logic        wb_stm_q, wb_a0_write;
   logic [15:0] wb_stm_id_q;
-  logic [31:0] stm_a0_q, wb_stm_value_q;
+  logic [31:0] stm_a0_q, wb_stm_value_q;   // (RV64: the low words of a0)
   assign wb_a0_write = wb_wen_q && wb_rd_q == 5'd10;
 
   always_ff @(`TS_CLK_EDGE clk_i `TS_RST_EVENT) begin
@@ -759,7 +855,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       mstatus_tw_q <= 1'b0; mstatus_tsr_q <= 1'b0;
       mie_q <= '0; mip_sw_q <= '0; mideleg_q <= '0; medeleg_q <= '0;
       mip_msip_q <= 1'b0; mip_mtip_q <= 1'b0;
-      mtvec_q <= boot_addr_i; mepc_q <= '0; mcause_q <= '0; mtval_q <= '0; mscratch_q <= '0;
+      mtvec_q <= xword_t'(boot_addr_i); mepc_q <= '0; mcause_q <= '0; mtval_q <= '0; mscratch_q <= '0;
       stvec_q <= '0; sepc_q <= '0; scause_q <= '0; stval_q <= '0; sscratch_q <= '0;
       scounteren_q <= '0; mcounteren_q <= '0;
       mem_busy_q <= 1'b0;
@@ -772,7 +868,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       // privilege mode and the interrupt lines are written last. Verilator then keeps no
       // delayed copies of these flops.
       /* verilator tracing_off */
-      logic [31:0] csr_old;
+      xword_t      csr_old;
       logic        mpie_old, spie_old;
       logic [1:0]  mpp_old, priv_n;
       logic [13:0] mie_old, mideleg_old, mip_sw_old;
@@ -795,15 +891,15 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       if (take_trap) begin         // (nested: trap_to_s() is evaluated only for a trap)
         if (trap_to_s()) begin
           sepc_q         <= mem_pc_q;
-          scause_q       <= {take_irq, 27'd0, trap_code()};
-          stval_q        <= take_irq ? 32'd0 : trap_tval();
+          scause_q       <= {take_irq, (XLEN-5)'(0), trap_code()};
+          stval_q        <= take_irq ? XLEN'(0) : trap_tval();
           mstatus_spp_q  <= priv_q[0];
           mstatus_spie_q <= mstatus_sie_q;
           mstatus_sie_q  <= 1'b0;
         end else begin
           mepc_q         <= mem_pc_q;
-          mcause_q       <= {take_irq, 27'd0, trap_code()};
-          mtval_q        <= take_irq ? 32'd0 : trap_tval();
+          mcause_q       <= {take_irq, (XLEN-5)'(0), trap_code()};
+          mtval_q        <= take_irq ? XLEN'(0) : trap_tval();
           mstatus_mpp_q  <= priv_q;
           mstatus_mpie_q <= mstatus_mie_q;
           mstatus_mie_q  <= 1'b0;
@@ -825,31 +921,36 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
       wb_rd_q    <= mem_c_q.rd;
       // (the three tests once here, not in each of the six places that read it)
       wb_wen_q   <= commit && mem_c_q.rf_we && mem_c_q.rd != 5'd0;
-      wb_pc_q    <= mem_pc_q;
+      wb_pc_q    <= mem_pc_q[31:0];
       if (mem_c_q.is_load || mem_c_q.is_atomic) wb_result_q <= load_val;   // (atomics: the old value)
       else                 wb_result_q <= mem_result_q;
 
       if (do_csr) begin
         if (is_counter_csr(mem_c_q.csr_addr)) begin
           /* verilator tracing_off */
-          logic [31:0] ext_old, ext_new;
+          xword_t      ext_old, ext_new;
           /* verilator tracing_on */
-          ext_old = ts_dpi_csr_read(hart_id_q, {20'd0, mem_c_q.csr_addr}, mem_pc_q);
+          if (RV64) ext_old = xword_t'(ts_dpi_csr_read64(hart_id_q, {20'd0, mem_c_q.csr_addr}, mem_pc_q[31:0]));
+          else      ext_old = xword_t'(ts_dpi_csr_read(hart_id_q, {20'd0, mem_c_q.csr_addr}, mem_pc_q[31:0]));
           unique case (mem_c_q.csr_op)
             CsrRs:   ext_new = ext_old | mem_csr_src_q;
             CsrRc:   ext_new = ext_old & ~mem_csr_src_q;
             default: ext_new = mem_csr_src_q;
           endcase
-          if (csr_writes()) ts_dpi_csr_write(hart_id_q, {20'd0, mem_c_q.csr_addr}, ext_new);
+          if (csr_writes()) begin
+            if (RV64) ts_dpi_csr_write64(hart_id_q, {20'd0, mem_c_q.csr_addr}, 64'(ext_new));
+            else      ts_dpi_csr_write(hart_id_q, {20'd0, mem_c_q.csr_addr}, ext_new[31:0]);
+          end
           // scountovf from S-mode: only the bits mcounteren grants
-          if (mem_c_q.csr_addr == CsrScountovf && priv_q != PrivM) ext_old = ext_old & mcounteren_q;
+          if (mem_c_q.csr_addr == CsrScountovf && priv_q != PrivM)
+            ext_old = ext_old & xword_t'(mcounteren_q);
           // the core keeps a copy of mcounteren for its counter-access checks
           if (csr_writes() && mem_c_q.csr_addr == CsrMcounteren)
-            mcounteren_q <= ts_dpi_csr_read(hart_id_q, {20'd0, CsrMcounteren}, mem_pc_q);
+            mcounteren_q <= ts_dpi_csr_read(hart_id_q, {20'd0, CsrMcounteren}, mem_pc_q[31:0]);
           wb_result_q <= ext_old;
         end else begin
           /* verilator tracing_off */
-          logic [31:0] csr_new;
+          xword_t      csr_new;
           /* verilator tracing_on */
           unique case (mem_c_q.csr_op)
             CsrRs:   csr_new = csr_old | mem_csr_src_q;
@@ -887,17 +988,17 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
               CsrMie:      mie_q      <= csr_new[13:0] & 14'h2AAA;
               CsrMip:      if (!irq_lcof_i) mip_sw_q <= csr_new[13:0] & 14'h2222;
                            else             mip_sw_q <= (csr_new[13:0] & 14'h2222) | 14'h2000;
-              CsrMtvec:    mtvec_q    <= {csr_new[31:2], 1'b0, csr_new[0]};
-              CsrStvec:    stvec_q    <= {csr_new[31:2], 1'b0, csr_new[0]};
+              CsrMtvec:    mtvec_q    <= {csr_new[XLEN-1:2], 1'b0, csr_new[0]};
+              CsrStvec:    stvec_q    <= {csr_new[XLEN-1:2], 1'b0, csr_new[0]};
               CsrMscratch: mscratch_q <= csr_new;
               CsrSscratch: sscratch_q <= csr_new;
-              CsrMepc:     mepc_q     <= {csr_new[31:1], 1'b0};
-              CsrSepc:     sepc_q     <= {csr_new[31:1], 1'b0};
+              CsrMepc:     mepc_q     <= {csr_new[XLEN-1:1], 1'b0};
+              CsrSepc:     sepc_q     <= {csr_new[XLEN-1:1], 1'b0};
               CsrMcause:   mcause_q   <= csr_new;
               CsrScause:   scause_q   <= csr_new;
               CsrMtval:    mtval_q    <= csr_new;
               CsrStval:    stval_q    <= csr_new;
-              CsrScounteren: scounteren_q <= csr_new;
+              CsrScounteren: scounteren_q <= csr_new[31:0];
               default: ;   // satp: Bare only, writes ignored
             endcase
           end
@@ -932,11 +1033,11 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   // ---------------------------------------------------------------------------------------
   // no reset: wb_stm_q follows mem_valid_q, which is reset
   always_ff @(`TS_CLK_EDGE clk_i) begin
-    if (wb_a0_write) stm_a0_q <= wb_result_q;
+    if (wb_a0_write) stm_a0_q <= wb_result_q[31:0];
     wb_stm_q <= mem_stm_q && do_csr;
     if (mem_stm_q && do_csr) begin
       wb_stm_id_q    <= mem_csr_src_q[15:0];
-      wb_stm_value_q <= wb_a0_write ? wb_result_q : stm_a0_q;
+      wb_stm_value_q <= wb_a0_write ? wb_result_q[31:0] : stm_a0_q;
     end
   end
   // between events the port reads id 0, value 0 (NONE in the waves' filter): cheaper per
@@ -947,7 +1048,7 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   assign stm_enable_o = wb_stm_q || stm_tp_event;
   assign stm_id_o     = wb_stm_q ? wb_stm_id_q
                       : stm_tp_event ? 16'(ts_events_pkg::StmIdTHREAD_SWITCH) : 16'd0;
-  assign stm_value_o  = wb_stm_q ? wb_stm_value_q : stm_tp_event ? wb_result_q : 32'd0;
+  assign stm_value_o  = wb_stm_q ? wb_stm_value_q : stm_tp_event ? wb_result_q[31:0] : 32'd0;
 
   // ---------------------------------------------------------------------------------------
   // Observation: events and retire stream, registered (they describe the previous cycle)
@@ -1028,12 +1129,12 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
   assign rvfi_trap_o  = rvfi_trap_q;
   // the WB register holds the instruction that committed in the previous cycle
   assign rvfi_rd_o       = wb_wen_q ? wb_rd_q : 5'd0;     // (x0: 0 either way)
-  assign rvfi_rd_wdata_o = wb_wen_q ? wb_result_q : 32'd0;
+  assign rvfi_rd_wdata_o = wb_wen_q ? wb_result_q : XLEN'(0);
   assign rvfi_cause_o = rvfi_cause_q;
-  assign pc_if_o  = pc_q;
-  assign pc_id_o  = id_pc_q;
-  assign pc_ex_o  = ex_pc_q;
-  assign pc_mem_o = mem_pc_q;
+  assign pc_if_o  = pc_q[31:0];
+  assign pc_id_o  = id_pc_q[31:0];
+  assign pc_ex_o  = ex_pc_q[31:0];
+  assign pc_mem_o = mem_pc_q[31:0];
   assign pc_wb_o  = wb_pc_q;
   assign valid_o  = {wb_valid_q, mem_valid_q, ex_valid_q, id_valid_q, instr_rdy_i};
 
@@ -1050,3 +1151,4 @@ module ts_core import ts_core_pkg::*, ts_events_pkg::*; (
     else                              dbg_stall_reason = 3'd0;
   end
 endmodule
+`undef TS_SX32

@@ -162,4 +162,14 @@ package ts_core_pkg;
       default: return !counter;
     endcase
   endfunction
+
+  // RV64: the `h` halves of the counters (mcycleh, minstreth, mhpmcounterNh, cycleh, timeh,
+  // instreth, hpmcounterNh), of the events (mhpmeventNh, Sscofpmf: their bits are mhpmeventN's
+  // 63:56) and mstatush do not exist: accessing one is an illegal instruction
+  function automatic logic csr_missing64(logic [11:0] a);
+    logic missing;
+    missing = csr_missing(a);
+    return missing || (a >= 12'hB80 && a <= 12'hB9F) || (a >= 12'hC80 && a <= 12'hC9F) ||
+           (a >= 12'h723 && a <= 12'h73F) || (a == CsrMstatush);
+  endfunction
 endpackage

@@ -1,11 +1,18 @@
-// ts_decode: RV32IMA + Zicsr + privileged (mret, sret, wfi, sfence.vma) decoder (ID stage).
+// ts_decode: RV32IMA (XLEN 32) or RV64IMA (XLEN 64) + Zicsr + privileged (mret, sret, wfi,
+// sfence.vma) decoder (ID stage).
 // Input is a 32-bit instruction (compressed ones already expanded by ts_decompress).
-// Anything not in RV32IMA/Zicsr/Zifencei/privileged sets ctrl_o.illegal; privilege checks
+// Anything not in RV32IMA (RV64IMA)/Zicsr/Zifencei/privileged sets ctrl_o.illegal; privilege
+// checks
 // (mret/sret/wfi/sfence.vma/CSRs in a lower mode) are made in MEM by the core.
 // Not traced in waves: its outputs are visible as the core's ID/IF signals, and tracing
 // every decode intermediate would slow waveform dumping for little benefit.
 /* verilator tracing_off */
-module ts_decode import ts_core_pkg::*; (
+// RV64: LD, LWU, SD, the .D atomics, 6-bit shift amounts, and the W forms (OP-IMM-32, OP-32:
+// ADDIW, SLLIW, SRLIW, SRAIW, ADDW, SUBW, SLLW, SRLW, SRAW, MULW, DIVW, DIVUW, REMW, REMUW).
+// ctrl_t has no spare bit, so a W form is marked with csr_imm (ts_core_pkg: read only for CSR
+// instructions and atomics, which are never W forms); the core's EX stage then computes on
+// the low 32 bits and sign-extends.
+module ts_decode import ts_core_pkg::*; #(parameter int unsigned XLEN = 32) (
   input  logic [31:0] instr_i,
   input  logic        is_c_i,
   output ctrl_t       ctrl_o,
@@ -13,6 +20,7 @@ module ts_decode import ts_core_pkg::*; (
   output logic        ebreak_o,
   output logic [31:0] imm_o
 );
+  localparam bit RV64 = (XLEN == 64);
   logic [6:0] opcode;
   logic [2:0] f3;
   logic [6:0] f7;
@@ -63,12 +71,12 @@ module ts_decode import ts_core_pkg::*; (
       7'b0000011: begin // loads
         c.rf_we = 1'b1; c.is_load = 1'b1; c.use_rs1 = 1'b1;
         c.ls_size = f3[1:0]; c.ls_unsigned = f3[2];
-        c.illegal = (f3 == 3'b011 || f3 == 3'b110 || f3 == 3'b111);
+        c.illegal = RV64 ? (f3 == 3'b111) : (f3 == 3'b011 || f3 == 3'b110 || f3 == 3'b111);
       end
       7'b0100011: begin // stores
         c.is_store = 1'b1; c.use_rs1 = 1'b1; c.use_rs2 = 1'b1;
         c.ls_size = f3[1:0];
-        c.illegal = (f3[2] || f3[1:0] == 2'b11);
+        c.illegal = RV64 ? f3[2] : (f3[2] || f3[1:0] == 2'b11);
       end
       7'b0101111: begin // AMO: LR.W, SC.W, AMOSWAP/ADD/XOR/AND/OR/MIN/MAX/MINU/MAXU.W
         // one data-port transaction (the bus does the read-modify-write and returns the old
@@ -82,7 +90,7 @@ module ts_decode import ts_core_pkg::*; (
         c.use_rs2  = (instr_i[31:27] != 5'b00010);          // all but LR
         // funct5: xxx00 (ADD, XOR, OR, AND, MIN, MAX, MINU, MAXU), 00001 SWAP, 00010 LR,
         // 00011 SC; LR has rs2 = 0
-        c.illegal = (f3 != 3'b010) ||
+        c.illegal = (RV64 ? (f3 != 3'b010 && f3 != 3'b011) : (f3 != 3'b010)) ||
                     !(instr_i[28:27] == 2'b00 || instr_i[31:29] == 3'b000) ||
                     (!c.use_rs2 && instr_i[24:20] != 5'd0);
       end
@@ -95,10 +103,15 @@ module ts_decode import ts_core_pkg::*; (
           3'b100: c.alu = AluXor;
           3'b110: c.alu = AluOr;
           3'b111: c.alu = AluAnd;
-          3'b001: begin c.alu = AluSll; c.illegal = (f7 != 7'b0000000); end
+          // (RV64: shamt is 6 bits, f7[0] is its bit 5)
+          3'b001: begin
+            c.alu = AluSll;
+            c.illegal = RV64 ? (f7[6:1] != 6'b000000) : (f7 != 7'b0000000);
+          end
           default: begin // 101
             c.alu = f7[5] ? AluSra : AluSrl;
-            c.illegal = (f7 != 7'b0000000 && f7 != 7'b0100000);
+            c.illegal = RV64 ? (f7[6:1] != 6'b000000 && f7[6:1] != 6'b010000)
+                             : (f7 != 7'b0000000 && f7 != 7'b0100000);
           end
         endcase
       end
@@ -165,7 +178,50 @@ module ts_decode import ts_core_pkg::*; (
           endcase
         end
       end
-      default: c.illegal = 1'b1;
+      default: begin
+      // (the RV64 opcodes in the default arm, constant-false on RV32: the RV32 decoder's case
+      // is what it was)
+      if (RV64 && opcode == 7'b0011011) begin // OP-IMM-32 (RV64): ADDIW, SLLIW, SRLIW, SRAIW
+        begin
+          c.rf_we = 1'b1; c.use_rs1 = 1'b1; c.b_imm = 1'b1; c.is_arith = 1'b1; c.csr_imm = 1'b1;
+          unique case (f3)
+            3'b000: c.alu = AluAdd;
+            3'b001: begin c.alu = AluSll; c.illegal = (f7 != 7'b0000000); end
+            3'b101: begin
+              c.alu = f7[5] ? AluSra : AluSrl;
+              c.illegal = (f7 != 7'b0000000 && f7 != 7'b0100000);
+            end
+            default: c.illegal = 1'b1;
+          endcase
+        end
+      end else if (RV64 && opcode == 7'b0111011) begin // OP-32 (RV64): ADDW ... REMUW
+        begin
+          c.rf_we = 1'b1; c.use_rs1 = 1'b1; c.use_rs2 = 1'b1; c.csr_imm = 1'b1;
+          if (f7 == 7'b0000001) begin
+            unique case (f3)
+              3'b000: c.alu = AluMul;
+              3'b100: c.alu = AluDiv;
+              3'b101: c.alu = AluDivu;
+              3'b110: c.alu = AluRem;
+              3'b111: c.alu = AluRemu;
+              default: c.illegal = 1'b1;   // no MULHW
+            endcase
+            c.is_mul = !f3[2];
+            c.is_div = f3[2];
+          end else begin
+            c.is_arith = 1'b1;
+            unique case (f3)
+              3'b000: c.alu = f7[5] ? AluSub : AluAdd;
+              3'b001: c.alu = AluSll;
+              3'b101: c.alu = f7[5] ? AluSra : AluSrl;
+              default: c.illegal = 1'b1;
+            endcase
+            c.illegal = c.illegal || !(f7 == 7'b0000000 ||
+                                       (f7 == 7'b0100000 && (f3 == 3'b000 || f3 == 3'b101)));
+          end
+        end
+      end else c.illegal = 1'b1;
+      end
     endcase
 
     if (c.illegal) begin

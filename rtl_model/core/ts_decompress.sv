@@ -1,13 +1,16 @@
-// ts_decompress: expands a 16-bit RVC instruction (RV32C) into its 32-bit RV32I equivalent.
+// ts_decompress: expands a 16-bit RVC instruction into its 32-bit equivalent: RV32C for
+// XLEN 32, RV64C for XLEN 64.
 //
-// Models: every RV32C form of the unprivileged spec (quadrants 0, 1 and 2). Floating-point
-// forms (C.FLD/C.FSD/C.FLW/C.FSW/...), RV64-only forms and reserved encodings (including
-// the all-zero halfword) raise illegal_o. HINT encodings expand to their no-op equivalents.
+// Models: every RV32C (RV64C) form of the unprivileged spec (quadrants 0, 1 and 2). RV64C
+// replaces C.FLW/C.FSW/C.FLWSP/C.FSWSP with C.LD/C.SD/C.LDSP/C.SDSP and C.JAL with C.ADDIW,
+// adds C.SUBW/C.ADDW and takes 6-bit shift amounts. Floating-point forms (C.FLD/C.FSD/...),
+// the other XLEN's forms and reserved encodings (including the all-zero halfword) raise
+// illegal_o. HINT encodings expand to their no-op equivalents.
 // Purely combinational; instr_i[1:0] != 2'b11 is the caller's "compressed" test.
 // Not traced in waves: its outputs are visible as the core's ID/IF signals, and tracing
 // every decode intermediate would slow waveform dumping for little benefit.
 /* verilator tracing_off */
-module ts_decompress (
+module ts_decompress #(parameter int unsigned XLEN = 32) (
   input  logic [15:0] instr_i,
   output logic [31:0] instr_o,
   output logic        illegal_o
@@ -22,6 +25,7 @@ module ts_decompress (
   localparam logic [6:0] OpJalr   = 7'b1100111;
   localparam logic [6:0] OpSystem = 7'b1110011;
 
+  localparam bit RV64 = (XLEN == 64);
   logic [4:0] rd_full, rs2_full, rd_p, rs1_p, rs2_p;
 
   assign rd_full  = instr_i[11:7];
@@ -64,13 +68,28 @@ module ts_decompress (
                                   rs1_p, 3'b010, rd_p, OpLoad);   // C.LW
           3'b110: instr_o = `TS_ENC_S({5'd0, instr_i[5], instr_i[12:10], instr_i[6], 2'b00},
                                   rs2_p, rs1_p, 3'b010, OpStore); // C.SW
-          default: illegal_o = 1'b1;
+          // (RV64C's forms in the default arm, constant-false on RV32: the RV32 expander is
+          // what it was)
+          default: begin
+            if (RV64 && instr_i[15:13] == 3'b011)        // RV64C C.LD (RV32: C.FLW)
+              instr_o = `TS_ENC_I({4'd0, instr_i[6:5], instr_i[12:10], 3'b000}, rs1_p, 3'b011, rd_p, OpLoad);
+            else if (RV64 && instr_i[15:13] == 3'b111)   // RV64C C.SD (RV32: C.FSW)
+              instr_o = `TS_ENC_S({4'd0, instr_i[6:5], instr_i[12:10], 3'b000}, rs2_p, rs1_p, 3'b011, OpStore);
+            else illegal_o = 1'b1;
+          end
         endcase
       end
       2'b01: begin
         unique case (instr_i[15:13])
           3'b000: instr_o = `TS_ENC_I(`TS_IMM_CI, rd_full, 3'b000, rd_full, OpImm); // C.ADDI / C.NOP
-          3'b001: instr_o = `TS_ENC_J(`TS_J_OFF, 5'd1);                              // C.JAL
+          3'b001: begin
+            if (RV64) begin  // C.ADDIW (rd x0 reserved)
+              instr_o = `TS_ENC_I(`TS_IMM_CI, rd_full, 3'b000, rd_full, 7'b0011011);
+              illegal_o = (rd_full == 5'd0);
+            end else begin
+              instr_o = `TS_ENC_J(`TS_J_OFF, 5'd1);                              // C.JAL
+            end
+          end
           3'b010: instr_o = `TS_ENC_I(`TS_IMM_CI, 5'd0, 3'b000, rd_full, OpImm);    // C.LI
           3'b011: begin
             if (rd_full == 5'd2) begin // C.ADDI16SP
@@ -84,15 +103,18 @@ module ts_decompress (
           3'b100: begin
             unique case (instr_i[11:10])
               2'b00: begin // C.SRLI
-                instr_o = {7'b0000000, instr_i[6:2], rs1_p, 3'b101, rs1_p, OpImm};
-                illegal_o = instr_i[12];
+                instr_o = {6'b000000, RV64 && instr_i[12], instr_i[6:2], rs1_p, 3'b101, rs1_p, OpImm};
+                illegal_o = !RV64 && instr_i[12];   // shamt[5]: RV64 only
               end
               2'b01: begin // C.SRAI
-                instr_o = {7'b0100000, instr_i[6:2], rs1_p, 3'b101, rs1_p, OpImm};
-                illegal_o = instr_i[12];
+                instr_o = {6'b010000, RV64 && instr_i[12], instr_i[6:2], rs1_p, 3'b101, rs1_p, OpImm};
+                illegal_o = !RV64 && instr_i[12];
               end
               2'b10: instr_o = `TS_ENC_I(`TS_IMM_CI, rs1_p, 3'b111, rs1_p, OpImm); // C.ANDI
-              2'b11: begin
+              2'b11: if (RV64 && instr_i[12]) begin   // RV64C C.SUBW, C.ADDW
+                illegal_o = instr_i[6];
+                instr_o = {1'b0, !instr_i[5], 5'b00000, rs2_p, rs1_p, 3'b000, rs1_p, 7'b0111011};
+              end else begin
                 illegal_o = instr_i[12]; // C.SUBW / C.ADDW are RV64 only
                 unique case (instr_i[6:5])
                   2'b00: instr_o = `TS_ENC_R(7'b0100000, rs2_p, rs1_p, 3'b000, rs1_p); // C.SUB
@@ -111,9 +133,10 @@ module ts_decompress (
       2'b10: begin
         unique case (instr_i[15:13])
           3'b000: begin // C.SLLI
-            instr_o = {7'b0000000, instr_i[6:2], rd_full, 3'b001, rd_full, OpImm};
-            illegal_o = instr_i[12];
+            instr_o = {6'b000000, RV64 && instr_i[12], instr_i[6:2], rd_full, 3'b001, rd_full, OpImm};
+            illegal_o = !RV64 && instr_i[12];
           end
+
           3'b010: begin // C.LWSP
             instr_o = `TS_ENC_I({4'd0, instr_i[3:2], instr_i[12], instr_i[6:4], 2'b00},
                             5'd2, 3'b010, rd_full, OpLoad);
@@ -138,7 +161,16 @@ module ts_decompress (
           end
           3'b110: instr_o = `TS_ENC_S({4'd0, instr_i[8:7], instr_i[12:9], 2'b00},
                                   rs2_full, 5'd2, 3'b010, OpStore); // C.SWSP
-          default: illegal_o = 1'b1;
+          default: begin
+            if (RV64 && instr_i[15:13] == 3'b011) begin  // RV64C C.LDSP (RV32: C.FLWSP)
+              instr_o = `TS_ENC_I({3'd0, instr_i[4:2], instr_i[12], instr_i[6:5], 3'b000},
+                              5'd2, 3'b011, rd_full, OpLoad);
+              illegal_o = (rd_full == 5'd0);             // rd x0 reserved
+            end else if (RV64 && instr_i[15:13] == 3'b111) // RV64C C.SDSP (RV32: C.FSWSP)
+              instr_o = `TS_ENC_S({3'd0, instr_i[9:7], instr_i[12:10], 3'b000},
+                              rs2_full, 5'd2, 3'b011, OpStore);
+            else illegal_o = 1'b1;
+          end
         endcase
       end
       default: illegal_o = 1'b1; // not a compressed instruction: caller's error

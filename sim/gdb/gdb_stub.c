@@ -114,7 +114,7 @@ static uint32_t gpr(const soc_t *s, unsigned h, unsigned r) {
     const vcore_ports_t *p = s->h[h].p;
     if (!r) return 0;
     if (*p->rvfi_valid && *p->rvfi_rd == r) return *p->rvfi_rd_wdata;
-    return p->rf[r];
+    return vcore_x(p, r);
 }
 
 /* register regnum of hart h: 0 and *bytes (4 or 8), or -1 if there is none */

@@ -39,7 +39,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     char path[64], err[512];
     snprintf(path, sizeof path, "/proc/self/fd/%d", fd);
     uint32_t entry;
-    elf_read(path, seg, NULL, &entry, err, sizeof err);
+    elf_read(path, seg, NULL, &entry, NULL, err, sizeof err);
     elf_syms_t t;
     if (elf_syms_load(&t, path, err, sizeof err) == 0) {
         volatile size_t found = 0;
