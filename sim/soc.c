@@ -322,6 +322,7 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
         }
         h->port.record_stores = gt->retire != NULL;
         tc.hart = i;
+        tc.rv64 = s->xlen == 64; /* 64-bit addresses, RV64's compressed encodings */
         if (te_init(&h->te, &tc)) {
             snprintf(err, errlen, "invalid trace encoder configuration");
             return -1;
@@ -654,7 +655,11 @@ static void prog_retire(soc_t *s, soc_hart_t *h) {
                        *p->rvfi_insn, npc, *p->rvfi_trap, priv, ctx);
     }
     te_prog_priv(&h->te.prog, priv);
-    te_prog_retire(&h->te, *p->rvfi_pc, *p->rvfi_insn, npc, *p->rvfi_trap, *p->rvfi_cause);
+    /* the encoder takes mcause as the hart has it: the retire port carries the Interrupt flag
+     * in bit 31 on both cores, RV64's mcause in bit 63 */
+    uint64_t cause = *p->rvfi_cause;
+    if (s->xlen == 64 && (cause >> 31)) cause = (cause & 0x7FFFFFFFu) | 1ull << 63;
+    te_prog_retire(&h->te, *p->rvfi_pc, *p->rvfi_insn, npc, *p->rvfi_trap, cause);
 }
 
 /* a cycle the hart is held (soc.h): no edge; mcycle counts, the event totals count the cycle,
