@@ -470,7 +470,7 @@ __attribute__((noinline)) void gt_log_retire(gt_log_t *g, const vcore_ports_t *p
                 g->csr.pending = false;
             }
         }
-    } else if ((insn & 0xE003u) == 0x2001u) { /* c.jal (RV32) */
+    } else if (!g->rv64 && (insn & 0xE003u) == 0x2001u) { /* c.jal (RV32; C.ADDIW on RV64) */
         call = 1;
     } else if ((insn & 0xE003u) == 0xA001u) { /* c.j: a tail call when it enters a hook */
         uint32_t imm = ((insn >> 3) & 7u) << 1 | ((insn >> 11) & 1u) << 4 | ((insn >> 2) & 1u) << 5 |

@@ -57,6 +57,7 @@ typedef struct gt_trap {
 typedef struct gt_log {
     unsigned hart; /* the hart whose retire port the log watches (flow.csv) */
     bool tag_hart; /* retire log lines start with "h<hart> " (several harts) */
+    bool rv64;     /* an RV64 hart: the compressed words RV32 reads as C.JAL are C.ADDIW */
     /* optional: told of every call and return when its target is known (has_target false:
      * the run ended first), with the stack pointer and tp (the thread) after the jump; ctx
      * is flow_ctx */

@@ -37,7 +37,7 @@ static void row(FILE *f, uint64_t cycle, unsigned hart, const char *kind, uint32
     fwrite_unlocked(line, 1, (size_t)(p - line), f);
 }
 
-static const char *kind_of(uint32_t insn) {
+static const char *kind_of(uint32_t insn, bool rv64) {
     if ((insn & 3u) == 3u) {
         switch (insn & 0x7Fu) {
         case 0x63: return "branch";
@@ -49,7 +49,7 @@ static const char *kind_of(uint32_t insn) {
     }
     unsigned q = insn & 3u, f3 = (insn >> 13) & 7u;
     if (q == 1 && (f3 == 6 || f3 == 7)) return "branch";
-    if (q == 1 && (f3 == 1 || f3 == 5)) return "jump"; /* c.jal / c.j */
+    if (q == 1 && ((f3 == 1 && !rv64) || f3 == 5)) return "jump"; /* c.jal (RV32) / c.j */
     if (q == 2 && f3 == 4 && ((insn >> 2) & 0x1Fu) == 0 && ((insn >> 7) & 0x1Fu)) return "indirect";
     return "other";
 }
@@ -81,7 +81,7 @@ static void retire(prog_gt_t *g, FILE *f, unsigned hart, uint64_t cycle, enum pr
     g->n++;
     g->last = pc;
     if (npc == pc + size) return;
-    row(f, cycle, hart, kind_of(insn), pc, npc, g->n);
+    row(f, cycle, hart, kind_of(insn, g->rv64), pc, npc, g->n);
     g->n = 0;
 }
 

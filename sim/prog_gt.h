@@ -34,6 +34,7 @@ typedef struct prog_gt {
     uint32_t last; /* the last executed traced instruction */
     uint64_t n;    /* executed since the last row */
     unsigned priv; /* the privilege mode after the last retirement */
+    bool rv64;     /* an RV64 hart: the compressed words RV32 reads as C.JAL are C.ADDIW */
 } prog_gt_t;
 
 enum prog_gt_phase { PROG_GT_RUN,

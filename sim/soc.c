@@ -331,6 +331,7 @@ int soc_init(soc_t *s, const soc_cfg_t *cfg, char *err, size_t errlen) {
         if (funnel) funnel_attach(&s->funnel, &h->te);
         if (i) gt_log_share(&h->gt, gt, i);
         h->gt.tag_hart = s->n > 1;
+        h->gt.rv64 = h->pgt.rv64 = s->xlen == 64;
         gt_log_irq_attach(&h->gt, h->p);
         if (cfg->waves_path && cfg->waves_func) {
             h->gt.flow_hook = hook_flow;

@@ -12,14 +12,14 @@
 #define IRQ_MTI (1u << 7)
 #define IRQ_LCOFI (1u << 13)
 
-/* jal, jalr, branches; c.jal, c.j, c.beqz, c.bnez, c.jr, c.jalr */
-static bool is_jump(uint32_t insn) {
+/* jal, jalr, branches; c.jal (RV32 only: C.ADDIW on RV64), c.j, c.beqz, c.bnez, c.jr, c.jalr */
+static bool is_jump(uint32_t insn, bool rv64) {
     if ((insn & 3) == 3) {
         uint32_t op = insn & 0x7F;
         return op == 0x6F || op == 0x67 || op == 0x63;
     }
     unsigned q = insn & 3, f3 = (insn >> 13) & 7;
-    if (q == 1) return f3 == 1 || f3 == 5 || f3 == 6 || f3 == 7;
+    if (q == 1) return (f3 == 1 && !rv64) || f3 == 5 || f3 == 6 || f3 == 7;
     if (q == 2) return f3 == 4 && ((insn >> 2) & 0x1F) == 0 && ((insn >> 7) & 0x1F) != 0;
     return false;
 }
@@ -77,7 +77,7 @@ void soc_hang_observe(soc_t *s) {
             g->kind = HANG_LIVE;
         } else if (*p->rvfi_valid) {
             uint32_t pc = *p->rvfi_pc;
-            if (g->kind == HANG_UNSEEN && is_jump(*p->rvfi_insn)) {
+            if (g->kind == HANG_UNSEEN && is_jump(*p->rvfi_insn, s->xlen == 64)) {
                 *g = (hang_hart_t){.kind = HANG_JUMP, .count = 1, .pc = pc, .since = s->cycle - 1};
                 if (can_be_woken(s, i, false)) g->kind = HANG_LIVE;
             } else if (g->kind == HANG_JUMP && pc == g->pc) {
