@@ -8,6 +8,10 @@
 #            (never traced), then a call of iter from main: by hand dive 54 calls, iter 6,
 #            op_add/op_mul/op_xor 13; no iter slice lies inside a dive slice (main calls iter);
 #            99 begins and 99 ends (before the shared stack: 99 begins, 72 ends).
+#   inline   firmware/tests/longjmp_inline.c (-O2): mix, instrumented and inlined into work,
+#            calls op and thrower, which longjmps to main once: by hand work 5, mix 5,
+#            thrower 5, other 5, op 14, every op slice directly under mix or other (the calls
+#            mix's inlined body makes are mix's, not work's), nothing left open;
 #   threads  firmware/examples/rr_threads.c (run --stm-thread-switch): the Perfetto slices per
 #            thread track equal report's calls per thread (report -f csv's thread rows), none
 #            left open; the timeline's begins equal its ends.
@@ -20,6 +24,7 @@ fail() { echo "FAIL (slices $case_): $*"; exit 1; }
 rm -rf "$run"
 case $case_ in
 deep) elf=$b/firmware/tests/longjmp_deep.elf; opt= ;;
+inline) elf=$b/firmware/tests/longjmp_inline.elf; opt= ;;
 threads) elf=$b/firmware/examples/rr_threads.elf; opt=--stm-thread-switch ;;
 *) fail "unknown case" ;;
 esac
@@ -28,6 +33,7 @@ esac
 "$ts" decode -f timeline -o "$run/tl" "$run" 2> "$run/tl.err" || fail "decode -f timeline exited $?: $(head -3 "$run/tl.err")"
 # the timeline: begins and ends per track, nesting, slices per function
 want=; [ "$case_" = deep ] && want="dive=54 iter=6 op_add=13 op_mul=13 op_xor=13"
+[ "$case_" = inline ] && want="work=5 mix=5 thrower=5 other=5 op=14"
 out=$(python3 - "$run/tl/timeline.json" "$run/csv/report.csv" "$want" <<'PY'
 import csv, json, sys
 def die(m):
@@ -41,7 +47,7 @@ for _, e in ev:
     if e["ph"] == "B":
         nb += 1
         calls[e["name"]] = calls.get(e["name"], 0) + 1
-        if e["name"] == "iter" and "dive" in s:
+        if (e["name"] == "iter" and "dive" in s) or (e["name"] == "op" and s and s[-1] not in ("mix", "other")):
             inside += 1
         s.append(e["name"])
     else:
@@ -61,7 +67,7 @@ for kv in sys.argv[3].split():
     if calls.get(f) != int(n):
         die("FAIL: %s: %s slices, by hand %s" % (f, calls.get(f), n))
 if inside:
-    die("FAIL: %d iter slice(s) inside a dive slice" % inside)
+    die("FAIL: %d slice(s) under the wrong caller (iter inside dive, op not under mix or other)" % inside)
 print("timeline: %d begins = %d ends, nested, slices per function = report's calls" % (nb, ne))
 PY
 ) || fail "$out"
