@@ -4,6 +4,7 @@
  * (timeline: timeline.h, tl_flow.h, stm_decode.h), and as a Perfetto protobuf trace
  * (perfetto: pftrace.h). decode_int.h. */
 #include "decode_int.h"
+#include "call_sites.h"
 #include "elements.h"
 #include "elf_syms.h"
 #include "ts_decoder.h"
@@ -183,13 +184,24 @@ int decode_perf_stream(decode_job_t *j, bool csv) {
     tc->syms = have_syms ? &syms : NULL;
     tc->time = tt;
     tc->first = true;
+    rs_sites_t sites; /* the call sites of the enter records: the slices' call stack */
+    if (rs_sites_open(&sites, have_syms ? &syms : NULL, elf, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        j->abort_out = true;
+        free(tc);
+        if (have_syms) elf_syms_free(&syms);
+        return TS_EXIT_NO_FILE;
+    }
+    ts_tl_stacks(tc, rs_site, &sites);
     perf_dec_cb_t cb = csv ? (perf_dec_cb_t){&cc, ts_csv_header, ts_csv_record, ts_csv_error} : (perf_dec_cb_t){tc, ts_tl_header, ts_tl_record, ts_tl_error};
     stm_tl_t st;
     ts_pipeline_t p;
     if (perf_pipeline(&p, j, &cb, csv ? NULL : stm_tl_elem, &st)) {
         fprintf(stderr, "tracesim: out of memory\n");
         j->abort_out = true;
+        ts_tl_end(tc);
         free(tc);
+        rs_sites_close(&sites);
         if (have_syms) elf_syms_free(&syms);
         return TS_EXIT_HOST;
     }
@@ -197,6 +209,7 @@ int decode_perf_stream(decode_job_t *j, bool csv) {
     if (!csv) ts_tl_begin(out, &tt);
     stm_tl_init(&st, out, &tc->first, &tt);
     run_perf(&p, j);
+    if (!csv) ts_tl_end(tc); /* the frames still open end at their hart's last record */
     stm_tl_finish(&st);
     if (!csv && elf) rc = timeline_flow(out, &tc->first, &tt, elf, &j->cfg, j->data, j->len, j->start, j->hart, rc);
     if (!csv) fputs("\n]}\n", out);
@@ -219,7 +232,9 @@ int decode_perf_stream(decode_job_t *j, bool csv) {
     if (cc.truncated)
         fprintf(stderr, "tracesim: note: %" PRIu64 " record(s) cut off (marked \"(truncated)\")\n", cc.truncated);
     ts_pipeline_free(&p);
+    if (csv) ts_tl_end(tc); /* (frees the stacks) */
     free(tc);
+    rs_sites_close(&sites);
     if (have_syms) elf_syms_free(&syms);
     return rc;
 }
@@ -279,12 +294,22 @@ int decode_perfetto(decode_job_t *j) {
         sl = src_lines_open(j->elf); /* NULL without DWARF: sites stay addresses */
     }
     int rc = 0;
+    rs_sites_t sites; /* the call sites of the enter records: the slices' call stack */
+    if (rs_sites_open(&sites, have_syms ? &syms : NULL, j->elf, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        j->abort_out = true;
+        src_lines_close(sl);
+        if (have_syms) elf_syms_free(&syms);
+        return TS_EXIT_NO_FILE;
+    }
     ts_pf_t *pf = ts_pf_open(j->out, have_syms ? &syms : NULL, sl ? src_lines_at : NULL, sl, &tt);
+    if (pf) ts_pf_sites(pf, rs_site, &sites);
     ts_pipeline_t p;
     bool have_p = pf && !perf_pipeline(&p, j, &(perf_dec_cb_t){pf, ts_pf_header, ts_pf_record, ts_pf_error}, ts_pf_elem, pf);
     if (have_p) {
         ts_pf_decoder(pf, p.perf);
         run_perf(&p, j);
+        ts_pf_records_end(pf); /* the frames still open end at their hart's last record */
         rc = perfetto_more(j, pf, &tt);
         ts_pf_stats_t st;
         ts_pf_stats(pf, &st);
@@ -306,6 +331,7 @@ int decode_perfetto(decode_job_t *j) {
         fprintf(stderr, "tracesim: out of memory\n");
         rc = TS_EXIT_HOST;
     }
+    rs_sites_close(&sites);
     if (sl) src_lines_close(sl);
     if (have_syms) elf_syms_free(&syms);
     return rc;

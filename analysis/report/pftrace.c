@@ -207,10 +207,10 @@ typedef struct pf_thread {
     uint64_t tp;
     bool initial; /* the thread before the hart's first switch */
     uint64_t uuid;
-    uint64_t open; /* slices begun and not ended */
 } pf_thread_t;
 
 typedef struct pf_hart {
+    cs_t cs;        /* the call stack of its records, a thread per pf_thread_t index (rec_stack.h) */
     bool described; /* its process track was written */
     int cur;        /* its running thread (index into threads), -1: none yet */
     bool have_h;
@@ -254,6 +254,9 @@ struct ts_pf {
     const perf_dec_t *pd;
     unsigned nswitch[PERF_MAX_CORES]; /* switches waiting for the record being assembled */
     uint64_t switch_tp[PERF_MAX_CORES][PF_SWITCH_QUEUE];
+    rs_site_fn site; /* the enter records' call sites (ts_pf_sites) */
+    void *site_ctx;
+    uint64_t close_ns; /* the time a frame the call stack closes ends at */
     ts_pf_stats_t st;
 };
 
@@ -307,6 +310,24 @@ static void annot_flush(ts_pf_t *p) {
         }
 }
 
+static void pf_event_start(ts_pf_t *p, uint64_t track, unsigned type, uint32_t name);
+
+/* a frame the call stack closes (callstack.h): its END at close_ns on its thread's track, but
+ * for an exit record's own frame (CS_RETURN), whose END the record writes with its args */
+static void pf_frame_closed(void *ctx, uint64_t thread, const cs_frame_t *f, void *user, cs_why_t why) {
+    ts_pf_t *p = ctx;
+    (void)f;
+    (void)user;
+    if (why == CS_RETURN || thread >= p->nthreads) return;
+    pf_event_start(p, p->threads[thread].uuid, TYPE_SLICE_END, 0);
+    pf_emit(p, true, p->close_ns, F_PKT_TRACK_EVENT, &p->ev);
+}
+
+void ts_pf_sites(ts_pf_t *p, rs_site_fn site, void *site_ctx) {
+    p->site = site;
+    p->site_ctx = site_ctx;
+}
+
 ts_pf_t *ts_pf_open(FILE *out, const elf_syms_t *syms, ts_pf_line_fn line, void *line_ctx, const ts_tl_time_t *tt) {
     ts_pf_t *p = calloc(1, sizeof *p);
     if (!p) return NULL;
@@ -316,7 +337,10 @@ ts_pf_t *ts_pf_open(FILE *out, const elf_syms_t *syms, ts_pf_line_fn line, void 
     p->line_ctx = line_ctx;
     p->tt = *tt;
     p->first_packet = true;
-    for (unsigned k = 0; k < PERF_MAX_CORES; k++) p->hart[k].cur = -1;
+    for (unsigned k = 0; k < PERF_MAX_CORES; k++) {
+        p->hart[k].cur = -1;
+        cs_init(&p->hart[k].cs, 0, pf_frame_closed, p);
+    }
     static const char *const fixed[] = {"function", "call_site", "record", "address", "id", "group", "value", "tp",
                                         "name", "trap", "cause", "pc", "handler", "depth", "latency", "resumed", "root"};
     for (unsigned i = 0; i < sizeof fixed / sizeof fixed[0]; i++) annot_iid(p, fixed[i]);
@@ -329,6 +353,14 @@ ts_pf_t *ts_pf_open(FILE *out, const elf_syms_t *syms, ts_pf_line_fn line, void 
 
 static void pf_flush(ts_pf_t *p, unsigned h, const perf_record_t *r);
 static void pf_sw_end(ts_pf_t *p, unsigned h, uint64_t ns);
+
+void ts_pf_records_end(ts_pf_t *p) {
+    for (unsigned k = 0; k < PERF_MAX_CORES; k++) {
+        pf_flush(p, k, NULL);
+        p->close_ns = p->hart[k].last;
+        cs_clear_all(&p->hart[k].cs);
+    }
+}
 
 void ts_pf_close(ts_pf_t *p) {
     if (!p) return;
@@ -343,7 +375,10 @@ void ts_pf_close(ts_pf_t *p) {
     itab_free(&p->names);
     itab_free(&p->strs);
     for (unsigned i = 1; i <= p->nannot; i++) free(p->annot[i]);
-    for (unsigned k = 0; k < PERF_MAX_CORES; k++) free(p->hart[k].pend.b);
+    for (unsigned k = 0; k < PERF_MAX_CORES; k++) {
+        free(p->hart[k].pend.b);
+        cs_free(&p->hart[k].cs);
+    }
     free(p->threads);
     free(p);
 }
@@ -844,15 +879,13 @@ static void pf_record(ts_pf_t *p, const perf_record_t *r) {
     bool attach = have_start && named && H->pend_valid && H->pend_ns == start;
     pf_flush(p, h, attach ? r : NULL);
     if (attach) have_start = false; /* the samples went with the previous event */
-    if (r->gap_before) {            /* the hart's stacks are lost: every open slice of its threads ends */
-        for (size_t i = 0; i < p->nthreads; i++) {
-            pf_thread_t *o = &p->threads[i];
-            if (o->hart != h) continue;
-            for (; o->open; o->open--) {
-                pf_event_start(p, o->uuid, TYPE_SLICE_END, 0);
-                pf_emit(p, true, ns, F_PKT_TRACK_EVENT, &p->ev);
-            }
-        }
+    if (cs_switch(&H->cs, (uint64_t)H->cur)) {
+        p->st.oom = true;
+        return;
+    }
+    if (r->gap_before) { /* the hart's stacks are lost: every open slice of its threads ends */
+        p->close_ns = ns;
+        cs_clear_all(&H->cs);
         pf_special(p, t->uuid, ns, 1, "gap: perf data lost");
     }
     if (r->truncated) pf_special(p, t->uuid, ns, 2, "record cut off (truncated)");
@@ -880,8 +913,15 @@ static void pf_record(ts_pf_t *p, const perf_record_t *r) {
     snprintf(addr, sizeof addr, "0x%08" PRIx64, r->addr);
     const char *fn = sym ? sym->name : addr;
     bool enter = r->type == PERF_FUNC_ENTER, exit = r->type == PERF_FUNC_EXIT;
-    if (exit && t->open) {
-        t->open--;
+    if (r->truncated) enter = exit = false; /* not an event of the call stack (as in report) */
+    uint32_t id = (uint32_t)r->addr;        /* a function's number: its entry's low 32 bits */
+    rs_pre_t pre = {.top = CS_NO_FUNC};
+    if (enter || exit) { /* frames left by another route end at the record before */
+        p->close_ns = have_start || attach ? start : ns;
+        rs_before(&H->cs, p->site, p->site_ctx, r, exit ? id : CS_NO_FUNC, &pre);
+    }
+    if (enter && !rs_push(&H->cs, r, id, &pre)) enter = false; /* too deep: an instant */
+    if (exit && !cs_exit(&H->cs, id)) {
         pf_event_start(p, t->uuid, TYPE_SLICE_END, 0);
         annot_flush(p);
         pf_counter_args(p, r, true);
@@ -910,7 +950,6 @@ static void pf_record(ts_pf_t *p, const perf_record_t *r) {
     pf_counter_args(p, r, false);
     pf_pend(p, h, ns);
     if (enter) {
-        t->open++;
         p->st.slices++;
     } else
         p->st.instants++;

@@ -24,6 +24,7 @@
 #include "elf_syms.h"
 #include "nexus_decode.h"
 #include "perf_decode.h"
+#include "rec_stack.h"
 #include "tl_time.h"
 #include <stdbool.h>
 #include <stdint.h>
@@ -57,6 +58,15 @@ void ts_pf_thread(ts_pf_t *p, unsigned hart, uint64_t tp);
  * An ICT event of a trap (an event-mode program trace, --trace-insn event) is an instant
  * "trap: CAUSE" (arguments cause, pc) on the running thread's track. */
 int ts_pf_elem(void *ctx, const ts_elem_t *e);
+/* the call sites of the enter records (rec_stack.h; site NULL: none): each hart's slices
+ * follow the one call stack of the record profilers (callstack.h), per thread: a frame
+ * `report` closes without its exit record (an enter called from below the top of the
+ * stack: a longjmp; an exit of a function below the top) ends at the hart's record before,
+ * an exit without a frame is an instant "exit (no enter) F", a gap ends every slice of the
+ * hart; ts_pf_records_end ends the frames still open at their hart's last record */
+void ts_pf_sites(ts_pf_t *p, rs_site_fn site, void *site_ctx);
+/* after the last record (before the program flow and traps.csv are added) */
+void ts_pf_records_end(ts_pf_t *p);
 void ts_pf_decoder(ts_pf_t *p, const perf_dec_t *pd);
 
 typedef struct ts_pf_stats {

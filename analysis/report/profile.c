@@ -1,6 +1,7 @@
 /* profile.c - gprof-like profile from perf records; see profile.h. */
 #include "profile.h"
 #include "callstack.h"
+#include "rec_stack.h"
 #include "ts_text.h"
 #include <inttypes.h>
 #include <stdarg.h>
@@ -500,7 +501,7 @@ static uint32_t top_func(const pcore_t *c) {
     return n ? ((const frame_t *)cs_user_at(&c->cs, n - 1))->func : PROF_NONE;
 }
 
-static void enter(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r, uint32_t top) {
+static void enter(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r, uint32_t top, const rs_pre_t *pre) {
     uint32_t f = func_id(p, r->addr);
     if (f == PROF_NONE) return;
     p->func[f].calls++;
@@ -514,7 +515,7 @@ static void enter(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r, 
         if (!p->st.too_deep++) warn(p, "hart %u: call stack deeper than %u frames: deeper calls are counted but not followed", hart, PROF_MAX_DEPTH);
         return;
     }
-    frame_t *fr = cs_push(&c->cs, f, r->has_call_site ? r->call_site : 0, 0, false);
+    frame_t *fr = rs_push(&c->cs, r, f, pre);
     if (!fr) {
         p->oom = true;
         return;
@@ -537,15 +538,6 @@ static void leave(prof_t *p, pcore_t *c, unsigned hart, const perf_record_t *r) 
         warn(p, "hart %u: exit from %s without a matching enter (ignored)", hart,
              f != PROF_NONE ? fname(p, f, b1, sizeof b1) : b1);
     }
-}
-
-/* frames an exit of addr would leave without their own exit (0: it returns from the top) */
-static size_t exit_unwinds(const prof_t *p, const pcore_t *c, uint64_t addr) {
-    uint32_t f = idmap_get(&p->fmap, addr);
-    size_t n = cs_depth(&c->cs);
-    for (size_t k = n; f != PROF_NONE && k > 0; k--)
-        if (((const frame_t *)cs_user_at(&c->cs, k - 1))->func == f) return n - k;
-    return 0;
 }
 
 int prof_cycles_index(const prof_t *p) {
@@ -606,30 +598,17 @@ void prof_record(void *vp, const perf_record_t *r) {
      * the frame control went to in unknown shares: not attributed */
     bool split = c->switched; /* a thread switch in the interval: the threads' shares
                                                 are unknown, and no frame has it all */
-    if (!r->truncated && !r->addr_unknown && cs_depth(&c->cs)) {
-        if (r->type == PERF_FUNC_ENTER && r->has_call_site && p->o.sym) {
-            uint64_t start;
-            const char *n = sym(p, r->call_site, &start);
-            if (n) {
-                uint32_t ef = idmap_get(&p->fmap, r->addr), sf = idmap_get(&p->fmap, start);
-                const frame_t *was = cs_user_at(&c->cs, cs_depth(&c->cs) - 1);
-                uint32_t was_f = was->func;
-                size_t closed = cs_unwind_to(&c->cs, ef, sf, r->call_site);
-                if (closed) {
-                    split = true;
-                    p->st.repairs++;
-                    p->st.repaired += closed;
-                    p->func[was_f].left_top++;
-                }
-            }
-        } else if (r->type == PERF_FUNC_EXIT) {
-            uint32_t f = idmap_get(&p->fmap, r->addr);
-            size_t n = cs_depth(&c->cs);
-            if (f != PROF_NONE && ((const frame_t *)cs_user_at(&c->cs, n - 1))->func != f && exit_unwinds(p, c, r->addr)) {
-                p->func[((const frame_t *)cs_user_at(&c->cs, n - 1))->func].left_top++;
-                p->st.unwound += cs_unwind_above(&c->cs, f);
-                split = true;
-            }
+    rs_pre_t pre = {.top = CS_NO_FUNC};
+    if (!r->truncated && !r->addr_unknown && (r->type == PERF_FUNC_ENTER || r->type == PERF_FUNC_EXIT)) {
+        rs_before(&c->cs, p->o.site, p->o.site_ctx, r, r->type == PERF_FUNC_EXIT ? idmap_get(&p->fmap, r->addr) : CS_NO_FUNC, &pre);
+        if (pre.closed) {
+            split = true;
+            p->func[pre.top].left_top++;
+            if (pre.repair) {
+                p->st.repairs++;
+                p->st.repaired += pre.closed;
+            } else
+                p->st.unwound += pre.closed;
         }
     }
     /* the counters' change since the previous record belongs to the function on top */
@@ -689,7 +668,7 @@ void prof_record(void *vp, const perf_record_t *r) {
     switch (r->type) {
     case PERF_FUNC_ENTER:
         p->st.enters++;
-        enter(p, c, hart, r, top);
+        enter(p, c, hart, r, top, &pre);
         break;
     case PERF_FUNC_EXIT:
         p->st.exits++;

@@ -12,10 +12,10 @@
  *    change of the running totals since its enter. Frames above it (exits that never came)
  *    are unwound first, each ending at the previous record, counted with a warning. An exit
  *    with no frame of its function is counted, warned about and ignored.
- *  - the call-site rule (with a symbolizer; decoder/include/callstack.h): an enter whose
- *    call site is not in the top frame's function unwinds to the frame that made the call
- *    (a longjmp left the frames above it); they end at the previous record (counted,
- *    "repairs" in the notes).
+ *  - the call-site rule (with prof_opts_t.sites; decoder/include/rec_stack.h, callstack.h's
+ *    cs_unwind_call): an enter whose call site is not in the top frame's function unwinds
+ *    to the frame that made the call, or below the frame whose caller made it (a longjmp
+ *    left them); they end at the previous record (counted, "repairs" in the notes).
  *  - after a repair or an unwound exit, the counters' change since the previous record is
  *    split between the frame left and the frame control went to in unknown shares: it is
  *    counted in the trace total as "not attributed" (prof_unattributed), not as any
@@ -154,6 +154,10 @@ enum prof_field { PF_PERCENT,
 typedef struct prof_opts {
     prof_sym_fn sym; /* may be NULL: addresses only */
     void *sym_ctx;
+    /* the call sites of enter records (rec_stack.h's rs_site_fn, e.g. call_sites.h's rs_site),
+     * may be NULL: no enter is repaired */
+    uint64_t (*site)(void *ctx, uint64_t ret, bool *instrumented);
+    void *site_ctx;
     void (*warn)(void *ctx, const char *msg); /* may be NULL */
     void *warn_ctx;
     prof_line_fn line; /* may be NULL: manual sites without file:line */

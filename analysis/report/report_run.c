@@ -5,6 +5,7 @@
 #include "report.h"
 #include "report_int.h"
 #include "elf_syms.h"
+#include "call_sites.h"
 #include "run_input.h"
 #include "trace_in.h"
 #include "ts_decoder.h"
@@ -25,6 +26,7 @@ typedef struct report_state {
     ts_run_input_t ri;
     perf_header_t cfgh[PERF_MAX_CORES];
     hook_cost_t hc;
+    rs_sites_t sites; /* the call sites of enter records (rec_stack.h) */
 } report_state_t;
 
 static void trace_in_free(ts_trace_in_t *t) {
@@ -191,6 +193,15 @@ static int report_main(report_state_t *rs, const ts_report_cfg_t *c) {
     }
     rc->po.sym = elf ? sym_of : NULL;
     rc->po.sym_ctx = elf ? &syms : NULL;
+    if (rs_sites_open(&rs->sites, elf ? &syms : NULL, elf, err, sizeof err)) {
+        fprintf(stderr, "tracesim: %s\n", err);
+        if (elf) elf_syms_free(&syms);
+        if (have_hc) hc_free(hc);
+        trace_in_free(tin);
+        return TS_EXIT_NO_FILE;
+    }
+    rc->po.site = rs_site;
+    rc->po.site_ctx = &rs->sites;
     rc->po.warn = r_warn;
     rc->po.warn_ctx = rc;
     rc->po.compensate = compensate;
@@ -205,6 +216,7 @@ static int report_main(report_state_t *rs, const ts_report_cfg_t *c) {
         rp_free(paths);
         fprintf(stderr, "tracesim: out of memory\n");
         src_lines_close(sl);
+        rs_sites_close(&rs->sites);
         if (elf) elf_syms_free(&syms);
         if (have_hc) hc_free(hc);
         trace_in_free(tin);
@@ -296,6 +308,7 @@ done:
     for (unsigned k = 0; k < PERF_MAX_CORES; k++) prof_free(rc->prof[k]);
     rp_free(paths);
     html_tl_free(tl);
+    rs_sites_close(&rs->sites);
     if (elf) elf_syms_free(&syms);
     if (have_hc) hc_free(hc);
     src_lines_close(sl);

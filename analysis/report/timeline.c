@@ -234,6 +234,34 @@ static void rec_args(ts_tl_t *c, const perf_record_t *r, const char *fn) {
     fputs("}}", o);
 }
 
+/* a frame the call stack closes (callstack.h): its "E" at close_ts, but for an exit record's
+ * own frame (CS_RETURN), whose "E" the record writes with its args */
+static void tl_frame_closed(void *ctx, uint64_t thread, const cs_frame_t *f, void *user, cs_why_t why) {
+    ts_tl_t *c = ctx;
+    (void)thread;
+    (void)f;
+    (void)user;
+    if (why == CS_RETURN) return;
+    ev_start(c, NULL, "E", c->close_ts, c->close_core);
+    fputc('}', c->out);
+    c->ends++;
+}
+
+void ts_tl_stacks(ts_tl_t *c, rs_site_fn site, void *site_ctx) {
+    for (unsigned h = 0; h < PERF_MAX_CORES; h++) cs_init(&c->cs[h], 0, tl_frame_closed, c);
+    c->site = site;
+    c->site_ctx = site_ctx;
+}
+
+void ts_tl_end(ts_tl_t *c) {
+    for (unsigned h = 0; h < PERF_MAX_CORES; h++) {
+        c->close_core = h;
+        c->close_ts = c->last[h];
+        cs_clear_all(&c->cs[h]);
+        cs_free(&c->cs[h]);
+    }
+}
+
 /* a gap (perf_decode.h) ends the hart's open slices and is an instant event; records whose
  * addresses a gap made unknown are left out. A counter's delta is the change since the hart's
  * previous record (or its header): the sample is stamped at that start of the interval it
@@ -249,7 +277,7 @@ void ts_tl_record(void *vctx, const perf_record_t *r) {
         return;
     }
     uint64_t ts = r->tics;
-    unsigned *open = &c->open[core];
+    cs_t *cs = &c->cs[core];
     if (!c->named[core]) { /* one track (thread) per hart */
         c->named[core] = true;
         tl_sep(c);
@@ -261,10 +289,9 @@ void ts_tl_record(void *vctx, const perf_record_t *r) {
     c->have_last[core] = true;
     c->last[core] = ts;
     if (r->gap_before) {
-        for (; *open; (*open)--) {
-            ev_start(c, NULL, "E", ts, r->core);
-            fputc('}', c->out);
-        }
+        c->close_core = r->core;
+        c->close_ts = ts;
+        cs_clear_all(cs);
         ev_start(c, "gap: perf data lost", "i", ts, r->core);
         fputs(", \"s\": \"t\"}", c->out);
     }
@@ -286,13 +313,25 @@ void ts_tl_record(void *vctx, const perf_record_t *r) {
     char name[320], addr[16];
     snprintf(addr, sizeof addr, "0x%08" PRIx64, r->addr);
     const char *fn = sym ? sym : addr;
-    if (r->type == PERF_FUNC_ENTER || r->type == PERF_FUNC_EXIT) {
-        ev_start(c, fn, r->type == PERF_FUNC_ENTER ? "B" : "E", ts, r->core);
-        if (r->type == PERF_FUNC_ENTER) (*open)++;
-        else if (*open)
-            (*open)--;
-    } else {
-        snprintf(name, sizeof name, "%s %s", perf_record_name(r->type), fn);
+    bool call = !r->truncated && (r->type == PERF_FUNC_ENTER || r->type == PERF_FUNC_EXIT);
+    if (call) {                          /* frames left by another route end at the record before (have_start: its time) */
+        uint32_t id = (uint32_t)r->addr; /* a function's number: its entry's low 32 bits */
+        rs_pre_t pre;
+        c->close_core = r->core;
+        c->close_ts = have_start ? start : ts;
+        rs_before(cs, c->site, c->site_ctx, r, r->type == PERF_FUNC_EXIT ? id : CS_NO_FUNC, &pre);
+        c->close_ts = ts;
+        if (r->type == PERF_FUNC_ENTER && rs_push(cs, r, id, &pre)) {
+            ev_start(c, fn, "B", ts, r->core);
+            c->begins++;
+        } else if (r->type == PERF_FUNC_EXIT && !cs_exit(cs, id)) {
+            ev_start(c, fn, "E", ts, r->core);
+            c->ends++;
+        } else
+            call = false;
+    }
+    if (!call) {
+        snprintf(name, sizeof name, "%s %s", r->type == PERF_FUNC_EXIT ? "exit (no enter)" : perf_record_name(r->type), fn);
         ev_start(c, name, "i", ts, r->core);
         fputs(", \"s\": \"t\"", c->out);
     }

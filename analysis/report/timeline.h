@@ -6,6 +6,7 @@
 #define TS_TIMELINE_H
 #include "elf_syms.h"
 #include "perf_decode.h"
+#include "rec_stack.h"
 #include "tl_time.h"
 #include <stdbool.h>
 #include <stdint.h>
@@ -46,7 +47,13 @@ void ts_tl_begin(FILE *o, const ts_tl_time_t *tt);
 
 /* ---- timeline: a track (thread) per hart, enter/exit as B/E slices and other records
  * instant events (args: record, address, function, call site, counter values and deltas),
- * counter deltas as counter events at the start of the interval each measures ----------- */
+ * counter deltas as counter events at the start of the interval each measures. The slices
+ * follow the one call stack of the record profilers (rec_stack.h, callstack.h): a frame that
+ * `report` closes without its exit record (an enter called from below the top of the stack:
+ * a longjmp; an exit of a function below the top) ends at the hart's record before (an "E"
+ * without args), an exit without a frame is an instant "exit (no enter) F", a gap ends every
+ * slice, and ts_tl_end ends the frames still open at the hart's last record: every B has
+ * its E, nested. ------------------------------------------------------------------------ */
 typedef struct ts_tl {
     FILE *out;
     const elf_syms_t *syms;
@@ -54,8 +61,13 @@ typedef struct ts_tl {
     bool have_last[PERF_MAX_CORES]; /* last[]: the hart's previous record (or header) time */
     uint64_t last[PERF_MAX_CORES];
     perf_header_t h[PERF_MAX_CORES];
-    unsigned open[PERF_MAX_CORES]; /* slices begun and not ended, per hart */
-    bool named[PERF_MAX_CORES];    /* the hart's track has its name */
+    cs_t cs[PERF_MAX_CORES]; /* each hart's call stack (ts_tl_stacks) */
+    rs_site_fn site;         /* the call sites (may be NULL: no enter closes frames) */
+    void *site_ctx;
+    unsigned close_core; /* the hart and time a frame closed by the model ends at */
+    uint64_t close_ts;
+    uint64_t begins, ends;      /* B and E events of the perf records */
+    bool named[PERF_MAX_CORES]; /* the hart's track has its name */
     bool first;
     uint64_t untimed, unnamed, unknown;
     uint64_t *first_rec;   /* ts_note_first, or NULL */
@@ -66,4 +78,9 @@ void ts_tl_header(void *vctx, const perf_header_t *h);
 /* the perf decoder's errors and gaps on stderr (ts_perf_diag), ctx: ts_tl_t */
 void ts_tl_error(void *vctx, unsigned core, uint64_t off, const char *what);
 void ts_tl_record(void *vctx, const perf_record_t *r);
+/* the call stacks (before the first record): site as rs_before's */
+void ts_tl_stacks(ts_tl_t *c, rs_site_fn site, void *site_ctx);
+/* after the last record: the frames still open end at their hart's last record; the stacks
+ * are freed */
+void ts_tl_end(ts_tl_t *c);
 #endif

@@ -10,18 +10,33 @@
  * Routes out of a frame (what the client calls):
  *  - return:          cs_pop closes the top frame; cs_exit(func) closes the topmost frame of func; frames above it (whose
  *                     exit never came) close first as CS_UNWOUND.
- *  - non-local exit:  cs_unwind_to(func, site_func, site) for an enter of func whose call
- *                     site is known: the call was made in the topmost frame whose function
- *                     contains the call site (site_func), or into which the code making the
- *                     call was inlined (the hook's call site is then that frame's own return
- *                     address, and func is another function); a frame of func itself with
- *                     that call site was left (the same call made again), so the call is
- *                     made below it, unless that frame is the top one (an inlined
- *                     recursion makes the same record: nothing closes). Frames above the calling frame close (CS_REPAIR: a
- *                     longjmp or the like left them); when no frame qualifies nothing closes
- *                     (a call from code without frames, e.g. an uninstrumented function).
- *  - return target:   cs_unwind_to(CS_NO_FUNC, f, 0) after a return that lands in function f
- *                     (a program-flow client): frames above f's topmost frame close
+ *  - non-local exit:  cs_unwind_call(entry, site, site_traced, call_site) for an enter record
+ *                     (a call of the function at entry whose return address is call_site,
+ *                     made in the function at site, whose code calls the enter hook when
+ *                     site_traced); frames pushed with cs_push_call keep their function's
+ *                     entry and their caller (the function their own call site lies in, found
+ *                     the same way as site). From the top, the first frame k that explains
+ *                     the call decides: (a) k's function is site: the call is made in k,
+ *                     or in an instrumented function inlined into k whose frame lies above
+ *                     k (entered from k's call site: the symbols name the container), and
+ *                     the frames above those close; (b) k was entered from call_site itself: with
+ *                     another function, the new one is an instrumented function inlined into
+ *                     k's function (its hooks get the container's return address), frames
+ *                     above k close; with the same function, the frames entered from
+ *                     call_site (k and the frames inlined into it below) were left and the
+ *                     call is made again, they close too, unless k is the top (GCC inlines
+ *                     a recursion into itself: the same record, nothing closes); (c) k's
+ *                     caller is site and site_traced: control is back in the function that
+ *                     called k, which is not re-entered without an enter record of its own
+ *                     (an instrumented function), so k and every frame above it were left
+ *                     (longjmp), also when k is the bottom frame and its caller never got a
+ *                     frame (main entered before tracing started); the frames inlined into
+ *                     k's out-of-line frame (the same call site below k) close with it.
+ *                     Closed frames: CS_REPAIR. Nothing closes when no frame explains the
+ *                     call (a call from an uninstrumented function, which may be re-entered
+ *                     without records: an interrupt handler's dispatcher, an interpreter).
+ *  - return target:   cs_unwind_to(f) after a return that lands in function f (a
+ *                     program-flow client): frames above f's topmost frame close
  *                     (CS_REPAIR: longjmp's final return lands in the setjmp caller).
  *  - stack pointer:   cs_unwind_sp(sp) closes every frame whose stack pointer at its call is
  *                     known and below sp (the stack grows down: control is back above it);
@@ -57,12 +72,14 @@ typedef enum cs_why {
 typedef struct cs_frame {
     uint32_t func;      /* the client's function number */
     uint64_t call_site; /* return address of the call (0: unknown) */
+    uint64_t entry;     /* cs_push_call: the function's entry address (0: unknown) */
+    uint64_t caller;    /* cs_push_call: the entry of the function call_site lies in (0: unknown) */
     uint64_t sp;        /* stack pointer at the call (0: unknown) */
     bool trap;          /* opened by an exception or interrupt */
 } cs_frame_t;
 
 typedef struct cs_stats {
-    uint64_t repairs;   /* cs_unwind_to calls that closed frames */
+    uint64_t repairs;   /* cs_unwind_call / cs_unwind_to calls that closed frames */
     uint64_t repaired;  /* frames they closed */
     uint64_t unwound;   /* frames closed by the exit of a function below them */
     uint64_t sp_closed; /* frames closed by the stack pointer */
@@ -116,9 +133,16 @@ int cs_exit(cs_t *c, uint32_t func);
 /* the frames above the topmost frame of func close (CS_UNWOUND), that frame stays (for a
  * client that closes them before it counts the record's interval); their number */
 size_t cs_unwind_above(cs_t *c, uint32_t func);
-/* the call-site rule for an enter of func made at call_site, which lies in site_func
- * (CS_NO_FUNC: a function without frames, or unknown); the number of frames closed */
-size_t cs_unwind_to(cs_t *c, uint32_t func, uint32_t site_func, uint64_t call_site);
+/* cs_push for a call whose function begins at entry, made in the function that begins at
+ * caller (0: unknown), the frame's data for cs_unwind_call */
+void *cs_push_call(cs_t *c, uint32_t func, uint64_t entry, uint64_t call_site, uint64_t caller);
+/* the call-site rule for an enter record (see the top of the file): the call of the function
+ * at entry returning to call_site was made in the function at site (0: unknown), whose code
+ * calls the enter hook when site_traced; the number of frames closed (CS_REPAIR) */
+size_t cs_unwind_call(cs_t *c, uint64_t entry, uint64_t site, bool site_traced, uint64_t call_site);
+/* after a return that lands in function func_at: the frames above its topmost frame close
+ * (CS_REPAIR); their number (0 also when func_at has no frame) */
+size_t cs_unwind_to(cs_t *c, uint32_t func_at);
 /* frames whose sp is known and below sp close (CS_SP); their number */
 size_t cs_unwind_sp(cs_t *c, uint64_t sp);
 /* after a return landing in function func_at (CS_NO_FUNC: another) with the stack pointer

@@ -98,7 +98,7 @@ void *cs_push(cs_t *c, uint32_t func, uint64_t call_site, uint64_t sp, bool trap
         }
         t->cap = cap;
     }
-    t->f[t->n] = (cs_frame_t){func, call_site, sp, trap};
+    t->f[t->n] = (cs_frame_t){.func = func, .call_site = call_site, .sp = sp, .trap = trap};
     void *u = c->user_size ? t->user + t->n * c->user_size : NULL;
     if (u) memset(u, 0, c->user_size);
     t->n++;
@@ -147,35 +147,59 @@ size_t cs_unwind_above(cs_t *c, uint32_t func) {
     return closed;
 }
 
-size_t cs_unwind_to(cs_t *c, uint32_t func, uint32_t site_func, uint64_t call_site) {
-    cs_thread_t *t = cur(c);
-    if (!t || !t->n) return 0;
-    size_t k = t->n;
-    /* from the top, the frame the call was made in: its function holds the call site, or
-     * code inlined into it made the call (the hook's call site is then the frame's own
-     * return address); a frame of the same function entered from the same call site was
-     * left: the call is made in the frame below it */
-    bool found = false;
-    for (; k > 0 && !found; k--) {
-        const cs_frame_t *f = &t->f[k - 1];
-        if ((site_func != CS_NO_FUNC && f->func == site_func) || (call_site && f->call_site == call_site && f->func != func)) {
-            found = true;
-            k++; /* keep it (the loop's k-- follows) */
-        } else if (call_site && f->call_site == call_site) {
-            found = true; /* the same call again: this frame was left */
-            /* unless it is the top frame: then code inlined into it made the call (GCC inlines
-             * a recursion into itself; the hook's call site is the frame's own return
-             * address), which the record does not tell apart from a function that left
-             * itself (longjmp) and is called again from the same place */
-            if (k == t->n) k++;
-        }
-    }
-    if (!found || k == t->n) return 0;
+/* the frames of t above the first k close as repairs; their number */
+static size_t repair_above(cs_t *c, cs_thread_t *t, size_t k) {
+    if (k >= t->n) return 0;
     size_t closed = t->n - k;
     c->st.repairs++;
     c->st.repaired += closed;
     while (t->n > k) pop(c, t, CS_REPAIR);
     return closed;
+}
+
+void *cs_push_call(cs_t *c, uint32_t func, uint64_t entry, uint64_t call_site, uint64_t caller) {
+    void *u = cs_push(c, func, call_site, 0, false);
+    if (u) {
+        cs_thread_t *t = &c->th[c->cur];
+        t->f[t->n - 1].entry = entry;
+        t->f[t->n - 1].caller = caller;
+    }
+    return u;
+}
+
+/* the lowest frame (index) of the run of frames below and at index i entered from the same
+ * call site: an out-of-line call and the instrumented functions inlined into it */
+static size_t group_bottom(const cs_thread_t *t, size_t i) {
+    while (i > 0 && t->f[i].call_site && t->f[i - 1].call_site == t->f[i].call_site) i--;
+    return i;
+}
+
+size_t cs_unwind_call(cs_t *c, uint64_t entry, uint64_t site, bool site_traced, uint64_t call_site) {
+    cs_thread_t *t = c->nth ? &c->th[c->cur] : NULL;
+    if (!t || !t->n) return 0;
+    for (size_t i = t->n; i-- > 0;) {
+        const cs_frame_t *f = &t->f[i];
+        if (site && f->entry == site) { /* (a) made in this frame, or by code inlined into it */
+            size_t j = i + 1;
+            while (j < t->n && f->call_site && t->f[j].call_site == f->call_site) j++;
+            return repair_above(c, t, j);
+        }
+        if (call_site && f->call_site == call_site) { /* (b) entered from the same place */
+            size_t b = group_bottom(t, i);
+            if (t->f[b].entry != entry) return repair_above(c, t, i + 1); /* inlined into it */
+            return i + 1 == t->n ? 0 : repair_above(c, t, b);             /* the same call again (top: inlined recursion) */
+        }
+        if (site && site_traced && f->caller == site) return repair_above(c, t, group_bottom(t, i)); /* (c) */
+    }
+    return 0;
+}
+
+size_t cs_unwind_to(cs_t *c, uint32_t func_at) {
+    cs_thread_t *t = c->nth ? &c->th[c->cur] : NULL;
+    if (!t || func_at == CS_NO_FUNC) return 0;
+    size_t k = t->n;
+    while (k > 0 && t->f[k - 1].func != func_at) k--;
+    return k ? repair_above(c, t, k) : 0;
 }
 
 size_t cs_unwind_sp(cs_t *c, uint64_t sp) {

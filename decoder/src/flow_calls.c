@@ -138,7 +138,7 @@ static void arrive(fc_t *f, unsigned src, fc_src_t *s, size_t fn, uint64_t pc, u
         if (t && t->func != fn) {
             uint64_t k = s->k;
             s->k = k0; /* they close at the return */
-            f->repairs += cs_unwind_to(&s->cs, CS_NO_FUNC, (uint32_t)fn, 0) ? 1 : 0;
+            f->repairs += cs_unwind_to(&s->cs, (uint32_t)fn) ? 1 : 0;
             s->k = k;
         }
     }

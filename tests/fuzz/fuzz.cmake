@@ -49,7 +49,7 @@ ts_fuzz_target(sweep
 set(TS_FUZZ_SEEDS ${CMAKE_BINARY_DIR}/test-runs/fuzz_seeds)
 ts_fuzz_target(flow
   SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_flow.c ${D}/src/nexus_decode.c ${D}/src/prog_flow.c ${D}/src/rv_insn.c
-          ${D}/src/flow_calls.c ${D}/src/callstack.c ${D}/src/elf_syms.c
+          ${D}/src/flow_calls.c ${D}/src/callstack.c ${D}/src/rec_stack.c ${D}/src/elf_syms.c
           ${RF}/ts_file.c ${S}/elf/ts_elf.c
   INCLUDES ${RF} ${D}/include ${D}/src ${S}/elf ${CMAKE_SOURCE_DIR}/rtl_model/regs
   LIBS -lelf -DFUZZ_FLOW_ELF=${TS_FW_DIR}/examples/fib.elf
@@ -59,7 +59,7 @@ ts_fuzz_target(flow
 
 # the perf decoder's store path (what itc.csv feeds): 40-bit timestamps, every channel, cuts
 ts_fuzz_target(perfstore
-  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_perfstore.c ${D}/src/perf_decode.c ${S}/analysis/report/profile.c ${D}/src/callstack.c
+  SOURCES ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/fuzz_perfstore.c ${D}/src/perf_decode.c ${S}/analysis/report/profile.c ${D}/src/callstack.c ${D}/src/rec_stack.c
   INCLUDES ${RF} ${D}/include ${S}/analysis/report ${CMAKE_SOURCE_DIR}/rtl_model/regs
   SEEDS ${CMAKE_CURRENT_SOURCE_DIR}/fuzz/seeds/perfstore/fib_stores.bin)
 # every run-folder reader (trace.json, stats.txt, itc.csv, perf_config.txt, marks.csv,

@@ -18,8 +18,11 @@
 #            recursion back to main (never traced) 3 times, and main then calls iter, whose
 #            call site is in main, not in any frame's function: by hand dive 54 calls, iter 6,
 #            op_add/op_mul/op_xor 13 each, and every function's self cycles within the
-#            tolerance. (The frames left stay open: docs/commands/report.md, "Frames left
-#            without an exit", says why the records cannot close them here.)
+#            tolerance; iter's enter closes the 9 dive frames the longjmp left (its call site
+#            lies in main, the function that called the bottom dive: docs/commands/report.md,
+#            "Frames left without an exit"), so nothing stays active, and the totals of dive
+#            and iter S satisfy T - U - TOL * calls <= S <= T + TOL * calls (T the truth's
+#            total cycles without the hooks; 3 repairs of 9 frames);
 #   flow     longjmp.c, `report --from flow` (program trace, BTM): every function's self instructions
 #            equal the truth's exactly; work's and thrower's total instructions too (frames
 #            left by the longjmp close at its return);
@@ -64,11 +67,11 @@ TOL=16
 ts=$b/tracesim
 truth=$b/tests/prof_truth
 elf=$b/firmware/examples/longjmp.elf
-keep=main,work,thrower; cmp="work thrower"; ncalls="work=10 thrower=1"
+keep=main,work,thrower; cmp="work thrower"; ncalls="work=10 thrower=1"; tot=    # tot: functions whose totals are compared
 case $case_ in
   records_fib|flow_fib) elf=$b/firmware/examples/fib.elf; keep=main,fib; cmp=fib; ncalls="fib=465" ;;
   records_deep) elf=$b/firmware/tests/longjmp_deep.elf; keep=dive,iter,op_add,op_mul,op_xor
-    cmp="dive iter op_add op_mul op_xor"; ncalls="dive=54 iter=6 op_add=13 op_mul=13 op_xor=13" ;;
+    cmp="dive iter op_add op_mul op_xor"; ncalls="dive=54 iter=6 op_add=13 op_mul=13 op_xor=13"; tot="dive iter" ;;
   flow_timer_isr) elf=$b/firmware/examples/timer_isr.elf; cmp="busy_mem busy_mul ts_trap_entry perf_timer_tick" ;;
   records_traps|flow_traps|records_traps_event|flow_traps_event) elf=$b/firmware/examples/nested_traps.elf; keep=work,leaf,on_tick,on_soft,on_ecall
     cmp="work leaf on_tick on_soft on_ecall"; ncalls="work=12 on_tick=12 on_soft=12 on_ecall=4 leaf=544"
@@ -87,7 +90,7 @@ records|records_fib|records_traps|records_deep)
   "$ts" report --elf "$elf" "$run/trace.rtd" > "$run.txt" 2> "$run.err" || fail "report exited $?"
   "$ts" report --compensate --elf "$elf" "$run/trace.rtd" > "$run.comp.txt" 2> /dev/null || fail "report --compensate exited $?"
   "$ts" report --compensate -f csv --elf "$elf" -o "$run.csv.d" "$run/trace.rtd" 2> /dev/null || fail "report -f csv exited $?"
-  [ "$case_" != records_deep ] && grep -q "still active" "$run.txt" && fail "frames still active: $(grep 'still active' "$run.txt")"
+  grep -q "still active" "$run.txt" && fail "frames still active: $(grep 'still active' "$run.txt")"
   if [ "$case_" = records ]; then
     grep -q "^  1 enter record(s) called from below the top of the call stack" "$run.txt" || fail "no repair in the notes: $(grep -A30 '^Notes' "$run.txt")"
     grep -q "closed there (repairs)" "$run.txt" || fail "repairs not explained"
@@ -99,6 +102,8 @@ records|records_fib|records_traps|records_deep)
   elif [ "$case_" = records_deep ]; then
     U=$(sed -n 's/.*not attributed: \([0-9]*\) (control left.*/\1/p' "$run.comp.txt")
     [ -n "$U" ] || fail "no cycles not attributed in the compensated report"
+    grep -A1 "^  3 enter record(s) called from below the top of the call stack" "$run.txt" | grep -q " 27 frame(s)" ||
+      fail "not 3 repairs of 27 frames: $(sed -n '/^Notes/,$p' "$run.txt")"
   else
     grep -q "not attributed\|called from below" "$run.txt" && fail "recursion taken for a longjmp: $(grep -A30 '^Notes' "$run.txt")"
     U=0
@@ -115,11 +120,17 @@ records|records_fib|records_traps|records_deep)
   [ -n "$first" ] && [ -n "$last" ] || fail "no hook calls in hooks.csv"
   "$truth" "$elf" "$run.retire" --after "$first" --before "$last" --keep "$keep" \
     --drop __cyg_profile_func_enter,__cyg_profile_func_exit > "$run.truth" || fail "prof_truth exited $?"
-  out=$(awk -F, -v U="$U" -v TOL="$TOL" -v cmp="$cmp" -v ncalls="$ncalls" '
+  out=$(awk -F, -v U="$U" -v TOL="$TOL" -v cmp="$cmp" -v ncalls="$ncalls" -v tot="$tot" '
     FNR == 1 { for (i = 1; i <= NF; i++) col[FILENAME, $i] = i; next }
-    FILENAME ~ /truth$/ { T[$1] = $(col[FILENAME, "attr_cycles"]); next }
-    { S[$(col[FILENAME, "function"])] = $(col[FILENAME, "cycles_self"]); C[$(col[FILENAME, "function"])] = $(col[FILENAME, "calls"]) }
+    FILENAME ~ /truth$/ { T[$1] = $(col[FILENAME, "attr_cycles"]); TT[$1] = $(col[FILENAME, "total_cycles"]); next }
+    { f = $(col[FILENAME, "function"]); S[f] = $(col[FILENAME, "cycles_self"]); C[f] = $(col[FILENAME, "calls"]); ST[f] = $(col[FILENAME, "cycles_total"]) }
     END {
+      nt = split(tot, tf, " ")
+      for (i = 1; i <= nt; i++) {
+        f = tf[i]
+        printf "%s: total %d, truth %d;", f, ST[f], TT[f]
+        if (ST[f] < TT[f] - U - TOL * C[f] || ST[f] > TT[f] + TOL * C[f]) { printf " FAIL: outside [%d, %d]\n", TT[f] - U - TOL * C[f], TT[f] + TOL * C[f]; exit 1 }
+      }
       nn = split(ncalls, w, " ")
       for (i = 1; i <= nn; i++) { split(w[i], kv, "="); if (C[kv[1]] != kv[2]) { printf "FAIL: %s: %s calls, expected %s\n", kv[1], C[kv[1]], kv[2]; exit 1 } }
       nc = split(cmp, fs, " ")

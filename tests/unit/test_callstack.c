@@ -47,26 +47,38 @@ TS_TEST(return_and_unwound) {
     cs_free(&m);
 }
 
+/* records' frames (cs_push_call): function f begins at f * 0x100, a call site s lies in the
+ * function at s & ~0xff */
+static void call(uint32_t func, uint64_t site) {
+    int *u = cs_push_call(&m, func, (uint64_t)func * 0x100, site, site & ~(uint64_t)0xff);
+    TS_ASSERT(u);
+    *u = (int)func * 10;
+}
+/* an enter of func from site (in the function at site & ~0xff, instrumented when traced) */
+static size_t enter_from(uint32_t func, uint64_t site, bool traced) {
+    return cs_unwind_call(&m, (uint64_t)func * 0x100, site & ~(uint64_t)0xff, traced, site);
+}
+
 /* the issue's case: main(1) -> work(2) -> thrower(3) longjmps to main; the next enter's call
  * site lies in main: work and thrower close as repairs, main stays */
 TS_TEST(longjmp_call_site) {
     begin();
-    push(1, 0x10, 0, false);
-    push(2, 0x104, 0, false);
-    push(3, 0x208, 0, false);
-    TS_ASSERT_EQ_U(cs_unwind_to(&m, 2, 1, 0x108), 2);
+    call(1, 0x10);
+    call(2, 0x104);
+    call(3, 0x208);
+    TS_ASSERT_EQ_U(enter_from(2, 0x108, true), 2);
     TS_ASSERT_STR_EQ(log_, "0/3:repair(30) 0/2:repair(20)");
     TS_ASSERT_EQ_U(cs_depth(&m), 1);
     TS_ASSERT_EQ_U(cs_stats(&m)->repairs, 1);
     TS_ASSERT_EQ_U(cs_stats(&m)->repaired, 2);
     /* a call from the top frame's own function: nothing to repair */
-    push(2, 0x104, 0, false);
-    TS_ASSERT_EQ_U(cs_unwind_to(&m, 3, 2, 0x220), 0);
+    call(2, 0x104);
+    TS_ASSERT_EQ_U(enter_from(3, 0x220, true), 0);
     /* a call from code without frames (an uninstrumented function): nothing closes */
-    TS_ASSERT_EQ_U(cs_unwind_to(&m, 3, CS_NO_FUNC, 0x900), 0);
-    /* a call from code inlined into work: the hook's call site is work's own return address */
-    push(3, 0x208, 0, false);
-    TS_ASSERT_EQ_U(cs_unwind_to(&m, 5, 1, 0x104), 1);
+    TS_ASSERT_EQ_U(enter_from(3, 0x900, false), 0);
+    /* an instrumented function inlined into work: its hooks get work's own return address */
+    call(3, 0x208);
+    TS_ASSERT_EQ_U(enter_from(5, 0x104, true), 1);
     TS_ASSERT_STR_EQ(log_, "0/3:repair(30) 0/2:repair(20) 0/3:repair(30)");
     TS_ASSERT_EQ_U(cs_depth(&m), 2);
     cs_free(&m);
@@ -77,15 +89,74 @@ TS_TEST(longjmp_call_site) {
  * closes thrower and the old work frame; recursion from one site is not a repair */
 TS_TEST(longjmp_no_caller_frame) {
     begin();
-    push(2, 0x104, 0, false);
-    push(3, 0x208, 0, false);
-    TS_ASSERT_EQ_U(cs_unwind_to(&m, 2, CS_NO_FUNC, 0x104), 2);
+    call(2, 0x104);
+    call(3, 0x208);
+    TS_ASSERT_EQ_U(enter_from(2, 0x104, true), 2);
     TS_ASSERT_STR_EQ(log_, "0/3:repair(30) 0/2:repair(20)");
     TS_ASSERT_EQ_U(cs_depth(&m), 0);
-    push(2, 0x104, 0, false);
-    push(2, 0x230, 0, false);
-    TS_ASSERT_EQ_U(cs_unwind_to(&m, 2, 2, 0x230), 0); /* work calls itself */
+    call(2, 0x104);
+    call(2, 0x230);
+    TS_ASSERT_EQ_U(enter_from(2, 0x230, true), 0); /* work calls itself */
     TS_ASSERT_EQ_U(cs_depth(&m), 2);
+    cs_free(&m);
+}
+
+/* firmware/tests/longjmp_deep.c: main (no frame, instrumented) calls dive(2), which recurses
+ * 3 times and longjmps back to main; main then calls ANOTHER function, iter(4): its call
+ * site lies in the function that called the bottom frame, so all 4 dive frames were left */
+TS_TEST(longjmp_to_untraced_caller_then_another_function) {
+    begin();
+    call(2, 0x104);
+    for (int i = 0; i < 3; i++) call(2, 0x240);
+    TS_ASSERT_EQ_U(enter_from(4, 0x110, true), 4);
+    TS_ASSERT_STR_EQ(log_, "0/2:repair(20) 0/2:repair(20) 0/2:repair(20) 0/2:repair(20)");
+    TS_ASSERT_EQ_U(cs_depth(&m), 0);
+    /* the same longjmp to a traced middle frame: main(1) -> work(5) -> dive(2) x 3; work has
+     * the setjmp and then calls iter: dive's frames close, work's stays */
+    log_[0] = 0;
+    call(1, 0x10);
+    call(5, 0x120);
+    call(2, 0x530);
+    call(2, 0x240);
+    call(2, 0x240);
+    TS_ASSERT_EQ_U(enter_from(4, 0x540, true), 3);
+    TS_ASSERT_EQ_U(cs_depth(&m), 2);
+    /* the caller of work is main: a call from main closes work too */
+    TS_ASSERT_EQ_U(enter_from(4, 0x130, true), 1);
+    TS_ASSERT_EQ_U(cs_depth(&m), 1);
+    cs_free(&m);
+}
+
+/* a caller that is not instrumented may run again without a record (an interrupt handler's
+ * dispatcher at 0x700 calling on_tick(2), and, nested, on_soft(3); an interpreter): its
+ * calls close nothing */
+TS_TEST(uninstrumented_caller_runs_again) {
+    begin();
+    call(2, 0x710);
+    TS_ASSERT_EQ_U(enter_from(3, 0x740, false), 0);
+    TS_ASSERT_EQ_U(cs_depth(&m), 1);
+    /* the same with the dispatcher instrumented: on_tick was left */
+    TS_ASSERT_EQ_U(enter_from(3, 0x740, true), 1);
+    cs_free(&m);
+}
+
+/* an instrumented function g(5) inlined into C(3) (C called from B(1) at 0x104): g's enter
+ * has C's return address; the calls g's inlined body makes lie in C (the symbols name the
+ * container): they are g's calls, nothing closes; after g's exit a call from C is C's */
+TS_TEST(inlined_function_calls) {
+    begin();
+    call(1, 0x10);
+    call(3, 0x104);
+    TS_ASSERT_EQ_U(enter_from(5, 0x104, true), 0);
+    call(5, 0x104);
+    TS_ASSERT_EQ_U(enter_from(6, 0x320, true), 0); /* leaf from g's body */
+    call(6, 0x320);
+    TS_ASSERT_EQ_U(cs_exit(&m, 6), 0);
+    TS_ASSERT_EQ_U(enter_from(6, 0x330, true), 0); /* again */
+    TS_ASSERT_EQ_U(cs_depth(&m), 3);
+    /* a call from B: C and g were left (a longjmp to B) */
+    TS_ASSERT_EQ_U(enter_from(6, 0x108, true), 2);
+    TS_ASSERT_STR_EQ(log_, "0/6:return(60) 0/5:repair(50) 0/3:repair(30)");
     cs_free(&m);
 }
 
@@ -94,10 +165,25 @@ TS_TEST(longjmp_no_caller_frame) {
  * is not a repair (README's profile: 177 calls, no warning) */
 TS_TEST(inlined_recursion_is_not_a_repair) {
     begin();
-    push(2, 0x104, 0, false);
-    TS_ASSERT_EQ_U(cs_unwind_to(&m, 2, CS_NO_FUNC, 0x104), 0);
+    call(2, 0x104);
+    TS_ASSERT_EQ_U(enter_from(2, 0x104, true), 0);
     TS_ASSERT_EQ_U(cs_depth(&m), 1);
+    call(2, 0x104);
+    TS_ASSERT_EQ_U(enter_from(2, 0x260, true), 0); /* the inlined copy calls fib */
     TS_ASSERT_EQ_U(cs_stats(&m)->repairs, 0);
+    cs_free(&m);
+}
+
+/* a return landing in a function below the top (program flow): the frames above its
+ * topmost frame close */
+TS_TEST(return_target) {
+    begin();
+    push(1, 0, 0, false);
+    push(2, 0, 0, false);
+    push(3, 0, 0, false);
+    TS_ASSERT_EQ_U(cs_unwind_to(&m, 2), 1);
+    TS_ASSERT_EQ_U(cs_unwind_to(&m, 7), 0);
+    TS_ASSERT_EQ_U(cs_depth(&m), 2);
     cs_free(&m);
 }
 

@@ -36,6 +36,15 @@ static const char *syms(void *c, uint64_t addr, uint64_t *start) {
     return NULL;
 }
 
+/* the call sites (rec_stack.h's rs_site_fn) from the same symbols: the function holding the
+ * call instruction (ret - 1); every function instrumented but idle */
+static uint64_t sites(void *c, uint64_t ret, bool *instrumented) {
+    uint64_t start;
+    const char *n = ret ? syms(c, ret - 1, &start) : NULL;
+    *instrumented = n && strcmp(n, "idle");
+    return n ? start : 0;
+}
+
 static void st(unsigned size, uint64_t v) {
     perf_dec_feed_store(&dec, 0, 6, size == 4 ? 0 : size == 2 ? 2 :
                                                                 3,
@@ -56,7 +65,7 @@ static void rec_hook(void *c, const perf_record_t *r) {
 
 static void begin_with(const prof_opts_t *opts) {
     if (prof) prof_free(prof);
-    prof_opts_t o = {.sym = syms, .warn = on_warn};
+    prof_opts_t o = {.sym = syms, .site = sites, .warn = on_warn};
     if (opts) o = *opts;
     prof = prof_new(&o);
     TS_ASSERT(prof);
@@ -511,7 +520,7 @@ static void write_out(char *buf, size_t len, bool csv) {
  * Compensated: self main 300 - 60 = 240, a 200 - 30 = 170; total main 500 - 90 = 410, a 170;
  * trace 410; % a = 170 / 410 = 41.46, main 58.54. The event counter is not compensated. */
 static void hooked_main_a(bool compensate, const char *fields) {
-    prof_opts_t o = {.sym = syms, .warn = on_warn, .compensate = compensate};
+    prof_opts_t o = {.sym = syms, .site = sites, .warn = on_warn, .compensate = compensate};
     char err[200];
     if (fields) TS_ASSERT_EQ_I(prof_parse_fields(&o, fields, err, sizeof err), 0);
     hook_n = 4;
