@@ -21,7 +21,9 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 hcsr='(cycleh|timeh|instreth|hpmcounter[0-9]+h|mcycleh|minstreth|mhpmcounter[0-9]+h|mhpmevent[0-9]+h|0xc[89][0-9a-f]|0xb[89][0-9a-f]|0x7[23][0-9a-f])'
 hcsr_insn="(csrr?[rwsc]i?[[:space:]].*\\b$hcsr\\b|\\brd(cycle|time|instret)h\\b)"
 
-mapfile -t elves < <(find "$fw" -name '*.elf' -not -path '*/CMakeFiles/*' | sort)
+# (not the RV64 conformance tests, tests/rv64: assembly with their own start-up, rv64_priv
+# uses the h CSRs on purpose to see them trap)
+mapfile -t elves < <(find "$fw" -name '*.elf' -not -path '*/CMakeFiles/*' -not -path '*/tests/rv64/*' | sort)
 [ "${#elves[@]}" -ge 20 ] || fail "only ${#elves[@]} ELFs in $fw"
 mapfile -t libs < <(find "$fw" -maxdepth 1 -name 'lib*.a' | sort)
 [ "${#libs[@]}" -ge 6 ] || fail "only ${#libs[@]} libraries in $fw"
