@@ -9,44 +9,12 @@
     .type ts_trap_entry, @function
     .balign 4
 ts_trap_entry:
-    addi    sp, sp, -16*SZREG
-    REG_S   ra, 0*SZREG(sp)
-    REG_S   t0, 1*SZREG(sp)
-    REG_S   t1, 2*SZREG(sp)
-    REG_S   t2, 3*SZREG(sp)
-    REG_S   a0, 4*SZREG(sp)
-    REG_S   a1, 5*SZREG(sp)
-    REG_S   a2, 6*SZREG(sp)
-    REG_S   a3, 7*SZREG(sp)
-    REG_S   a4, 8*SZREG(sp)
-    REG_S   a5, 9*SZREG(sp)
-    REG_S   a6, 10*SZREG(sp)
-    REG_S   a7, 11*SZREG(sp)
-    REG_S   t3, 12*SZREG(sp)
-    REG_S   t4, 13*SZREG(sp)
-    REG_S   t5, 14*SZREG(sp)
-    REG_S   t6, 15*SZREG(sp)
+    TS_SAVE_CALLER_SAVED
     csrr    a0, mcause
     csrr    a1, mepc
     csrr    a2, mtval
     call    ts_trap_dispatch
     csrw    mepc, a0
-    REG_L   ra, 0*SZREG(sp)
-    REG_L   t0, 1*SZREG(sp)
-    REG_L   t1, 2*SZREG(sp)
-    REG_L   t2, 3*SZREG(sp)
-    REG_L   a0, 4*SZREG(sp)
-    REG_L   a1, 5*SZREG(sp)
-    REG_L   a2, 6*SZREG(sp)
-    REG_L   a3, 7*SZREG(sp)
-    REG_L   a4, 8*SZREG(sp)
-    REG_L   a5, 9*SZREG(sp)
-    REG_L   a6, 10*SZREG(sp)
-    REG_L   a7, 11*SZREG(sp)
-    REG_L   t3, 12*SZREG(sp)
-    REG_L   t4, 13*SZREG(sp)
-    REG_L   t5, 14*SZREG(sp)
-    REG_L   t6, 15*SZREG(sp)
-    addi    sp, sp, 16*SZREG
+    TS_RESTORE_CALLER_SAVED
     mret
     .size ts_trap_entry, . - ts_trap_entry
