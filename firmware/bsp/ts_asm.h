@@ -15,7 +15,8 @@
 /* a trap entry's frame (bsp/trap_entry.S, sbi/s_trap.S): the 16 caller-saved registers (ra,
  * t0-t6, a0-a7) pushed on the interrupted stack, XLEN wide (16 * SZREG bytes: a multiple of
  * 16, the stack alignment of both ABIs), and popped again; the C handler keeps the
- * callee-saved ones itself */
+ * callee-saved ones itself (assembler macros: not C, so clang-format keeps off) */
+/* clang-format off */
 .macro TS_SAVE_CALLER_SAVED
     addi    sp, sp, -16*SZREG
     REG_S   ra, 0*SZREG(sp)
@@ -54,4 +55,5 @@
     REG_L   t6, 15*SZREG(sp)
     addi    sp, sp, 16*SZREG
 .endm
+/* clang-format on */
 #endif
