@@ -19,7 +19,8 @@
 # every top-level entry of the checkout (firmware, tests, waves, ...), so the docs' commands,
 # written for the checkout's root, run unchanged and write their runs/ and sweeps/ there. HOME
 # is a folder inside it (for the install commands). Exit status 0 when every block behaves as
-# documented; else 1, with one line per failing block (FILE:LINE) and a diff.
+# documented; else 1, with one line per failing block (FILE:LINE) and a diff. With
+# DOC_EXAMPLES_SAVE=DIR each differing block's whole output is kept as DIR/FILE_LINE.out.
 set -u
 src=$1; build=$2; shift 2
 [ -d "$src" ] && [ -x "$build/tracesim" ] || {
@@ -126,6 +127,8 @@ for md in "$@"; do
     if [ -f "$work/blocks/$n.out" ] && [ $alt_ok = 0 ] && ! match "$work/blocks/$n.out" "$work/actual"; then
       echo "doc_examples: $rel:$line: the output differs from the docs' (- docs, + actual):"
       diff -u "$work/blocks/$n.out" "$work/actual" | tail -n +3 | head -40
+      # DOC_EXAMPLES_SAVE=DIR: each differing output kept whole, for tools/doc_alt_update.py
+      [ -n "${DOC_EXAMPLES_SAVE:-}" ] && cp "$work/actual" "$DOC_EXAMPLES_SAVE/$(echo "$rel" | tr / _)_$line.out"
       fail=1
     fi
   done

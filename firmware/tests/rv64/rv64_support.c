@@ -9,7 +9,8 @@ static void put(const char *s) {
 }
 static void puthex(uint64_t v) {
     put("0x");
-    for (int i = 60; i >= 0; i -= 4) TS_UART(TXDATA) = (uint8_t) "0123456789abcdef"[(v >> i) & 15];
+    static const char hex[] = "0123456789abcdef";
+    for (int i = 60; i >= 0; i -= 4) TS_UART(TXDATA) = (uint8_t)hex[(v >> i) & 15];
 }
 
 void rv64_fail(uint64_t n, uint64_t got, uint64_t expected) {
