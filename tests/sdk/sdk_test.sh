@@ -18,9 +18,8 @@
 #   template_cmake the same, built by its CMakeLists.txt (find_package + toolchain file)
 #   template_make64, template_cmake64  the same with the one variable for the RV64IMAC core
 #                  (make XLEN=64, -DTRACESIM_XLEN=64): a 64-bit ELF for RISC-V (ELF64, lp64
-#                  soft-float flags) with no `h` counter CSR; run and checked as above when
-#                  the installed tracesim has the RV64 core (until then it refuses the ELF
-#                  as not 32-bit, and the run is skipped with a line saying so)
+#                  soft-float flags) with no `h` counter CSR; run on the installed tracesim's RV64
+#                  core and checked as above
 #   rv64_link      the installed RV64 libraries (lib/tracesim/rv64imac/lp64): every object
 #                  ELF64, built for rv64imac (the .riscv.attributes arch string has M, A and C),
 #                  no `h` CSR (cycleh, hpmcounterNh, mhpmcounterNh, mhpmeventNh, by name or
@@ -148,18 +147,6 @@ elf64() {
   riscv64-unknown-elf-readelf -h "$1" | grep -q 'Machine:[[:space:]]*RISC-V' || fail "$1 is not RISC-V"
   riscv64-unknown-elf-readelf -h "$1" | grep -q 'soft-float ABI' || fail "$1 is not lp64 (soft-float)"
 }
-# run64 NAME ELF RECORDS [FUNC CALLS]...: run_check when the installed tracesim has the RV64
-# core; a tracesim without it refuses the ELF as not 32-bit, and the run is skipped
-run64() {
-  local out rc=0
-  out=$("$ts" run -q -o "$tmp/probe64" "$2" 2>&1) || rc=$?
-  if [ $rc != 0 ] && printf '%s' "$out" | grep -q 'not a 32-bit'; then
-    echo "$1: this tracesim has no RV64 core: built and inspected, not run"
-    return 0
-  fi
-  run_check "$@"
-}
-
 case "$case_" in
 files)
   for f in bin/tracesim share/tracesim/waves/make_view.sh share/tracesim/waves/views/pipeline.gtkw \
@@ -240,7 +227,7 @@ template_make64)
   elf64 "$tmp/app/app.elf"
   no_h_csr "$tmp/app/app.elf"
   "$here/../elf_dqr_safe.sh" "$tmp/app/app.elf" || fail "the template's ELF would crash SiFive's decoder"
-  run64 template_make64 "$tmp/app/app.elf" 354 fib 177
+  run_check template_make64 "$tmp/app/app.elf" 354 fib 177
   rc=0; make -C "$tmp/app" XLEN=48 > "$tmp/out" 2>&1 || rc=$?
   [ $rc != 0 ] && grep -q "XLEN is '48'" "$tmp/out" || { cat "$tmp/out"; fail "make XLEN=48"; }
   ;;
@@ -253,7 +240,7 @@ template_cmake64)
   elf64 "$tmp/app/build/app.elf"
   no_h_csr "$tmp/app/build/app.elf"
   "$here/../elf_dqr_safe.sh" "$tmp/app/build/app.elf" || fail "the template's ELF would crash SiFive's decoder"
-  run64 template_cmake64 "$tmp/app/build/app.elf" 354 fib 177
+  run_check template_cmake64 "$tmp/app/build/app.elf" 354 fib 177
   rc=0; cmake -S "$tmp/app" -B "$tmp/app/build2" -DCMAKE_TOOLCHAIN_FILE="$P/share/tracesim/toolchain.cmake" \
           -DCMAKE_PREFIX_PATH="$P" -DTRACESIM_XLEN=16 > "$tmp/cmake2.log" 2>&1 || rc=$?
   [ $rc != 0 ] && grep -q "TRACESIM_XLEN is '16'" "$tmp/cmake2.log" || { cat "$tmp/cmake2.log"; fail "TRACESIM_XLEN=16"; }
@@ -295,7 +282,7 @@ rv64_link)
     elf64 "$tmp/$e"
     no_h_csr "$tmp/$e"
   done
-  run64 rv64_two_file "$tmp/my64.elf" 22 run 1 twice 10
+  run_check rv64_two_file "$tmp/my64.elf" 22 run 1 twice 10
   ;;
 two_file)
   cp "$here/two_file/main.c" "$here/two_file/work.c" "$tmp/"
